@@ -12,6 +12,37 @@ function parseModuleSpec(spec, baseDir) {
   return { spec, file: resolve(baseDir, path), exportName };
 }
 
+// src/shared/describe-error.ts
+function describeError(error) {
+  try {
+    return messageOf(error);
+  } catch (reading) {
+    let why = "";
+    try {
+      why = `: ${messageOf(reading)}`;
+    } catch {
+    }
+    return `it threw a value whose message cannot be read${why}`;
+  }
+}
+function messageOf(error) {
+  if (typeof error === "string") return error;
+  if (typeof error === "object" && error !== null) {
+    const message = error.message;
+    if (typeof message === "string" && message !== "") return message;
+    if (error instanceof Error) return error.name;
+  }
+  const json = jsonOf(error);
+  return json ?? String(error);
+}
+function jsonOf(value) {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return void 0;
+  }
+}
+
 // src/run/call.ts
 var CallScope = class {
   #controller;
@@ -59,35 +90,6 @@ function isThenable(value) {
     return typeof value.then === "function";
   } catch {
     return false;
-  }
-}
-function describeError(error) {
-  try {
-    return messageOf(error);
-  } catch (reading) {
-    let why = "";
-    try {
-      why = `: ${messageOf(reading)}`;
-    } catch {
-    }
-    return `it threw a value whose message cannot be read${why}`;
-  }
-}
-function messageOf(error) {
-  if (typeof error === "string") return error;
-  if (typeof error === "object" && error !== null) {
-    const message = error.message;
-    if (typeof message === "string" && message !== "") return message;
-    if (error instanceof Error) return error.name;
-  }
-  const json = jsonOf(error);
-  return json ?? String(error);
-}
-function jsonOf(value) {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return void 0;
   }
 }
 
@@ -297,7 +299,7 @@ function errorText(error) {
     const name = "name" in error && typeof error.name === "string" ? error.name : "Error";
     return name === "Error" || name === "" ? message : `${name}: ${message}`;
   }
-  return firstLine(String(error));
+  return firstLine(describeError(error));
 }
 var ESBUILD_LOCATED = /^(.*):(\d+):(\d+): ERROR: (.*)$/m;
 var ESBUILD_UNLOCATED = /^error: (.*)$/m;

@@ -29287,6 +29287,171 @@ var init_schema = __esm({
   }
 });
 
+// src/testsets/json-syntax.ts
+function locateJsonError(text2) {
+  const n = text2.length;
+  const stack = [];
+  let state = "value";
+  let lastComma = -1;
+  let i = 0;
+  for (; ; ) {
+    i = skipWhitespace(text2, i);
+    const top = stack[stack.length - 1];
+    if (i >= n) {
+      if (state === "after" && top === void 0) return null;
+      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
+      return { offset: n, message: `unexpected end of file: expected ${what}`, endsEarly: true };
+    }
+    const c = text2.charAt(i);
+    if (state === "after") {
+      if (top === void 0) {
+        return { offset: i, message: `unexpected ${found(text2, i)} after the JSON value` };
+      }
+      const close = top === "[" ? "]" : "}";
+      if (c === ",") {
+        lastComma = i;
+        state = top === "[" ? "value" : "key";
+        i++;
+      } else if (c === close) {
+        stack.pop();
+        i++;
+      } else {
+        const after = top === "[" ? "an array element" : "a property value";
+        return {
+          offset: i,
+          message: `expected ',' or '${close}' after ${after}, found ${found(text2, i)}`
+        };
+      }
+      continue;
+    }
+    if (state === "key" || state === "first-key") {
+      if (c === "}") {
+        if (state === "first-key") {
+          stack.pop();
+          state = "after";
+          i++;
+          continue;
+        }
+        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
+      }
+      if (c !== '"') {
+        return {
+          offset: i,
+          message: `expected a property name in double quotes, found ${found(text2, i)}`
+        };
+      }
+      const end2 = scanString(text2, i);
+      if (typeof end2 !== "number") return end2;
+      i = skipWhitespace(text2, end2);
+      if (text2.charAt(i) !== ":") {
+        return {
+          offset: i,
+          message: `expected ':' after the property name, found ${found(text2, i)}`
+        };
+      }
+      state = "value";
+      i++;
+      continue;
+    }
+    if (c === "]" && top === "[") {
+      if (state === "first-value") {
+        stack.pop();
+        state = "after";
+        i++;
+        continue;
+      }
+      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
+    }
+    if (c === "[" || c === "{") {
+      stack.push(c);
+      state = c === "[" ? "first-value" : "first-key";
+      i++;
+      continue;
+    }
+    const end = scanScalar(text2, i);
+    if (typeof end !== "number") return end;
+    i = end;
+    state = "after";
+  }
+}
+function skipWhitespace(text2, from) {
+  let i = from;
+  for (; ; ) {
+    const c = text2.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+    else return i;
+  }
+}
+function scanScalar(text2, i) {
+  const c = text2.charAt(i);
+  if (c === '"') return scanString(text2, i);
+  if (c === "-" || c >= "0" && c <= "9") {
+    NUMBER.lastIndex = i;
+    const match = NUMBER.exec(text2);
+    const end = match && match[0] !== "-" ? i + match[0].length : i;
+    if (end === i || NUMBER_CONTINUES.test(text2.charAt(end))) {
+      return { offset: i, message: `invalid number ${found(text2, i)}` };
+    }
+    return end;
+  }
+  for (const literal of LITERALS) {
+    if (text2.startsWith(literal, i)) return i + literal.length;
+  }
+  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
+  return { offset: i, message: `expected a value, found ${found(text2, i)}${hint}` };
+}
+function scanString(text2, start) {
+  for (let i = start + 1; i < text2.length; i++) {
+    const c = text2.charAt(i);
+    if (c === '"') return i + 1;
+    if (c === "\\") {
+      const next = text2.charAt(i + 1);
+      if (next === "u") {
+        if (!HEX4.test(text2.slice(i + 2, i + 6))) {
+          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
+        }
+        i += 5;
+      } else if (ESCAPES.has(next)) {
+        i++;
+      } else {
+        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
+      }
+    } else if (c.charCodeAt(0) < 32) {
+      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
+      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
+    }
+  }
+  return { offset: start, message: "a string that starts here is never closed", endsEarly: true };
+}
+function found(text2, i) {
+  if (i >= text2.length) return "end of file";
+  const word = /[A-Za-z0-9_$.+-]+/y;
+  word.lastIndex = i;
+  const match = word.exec(text2);
+  if (match) return JSON.stringify(match[0].slice(0, 20));
+  const c = text2.charAt(i);
+  if (c === "'") return `"'"`;
+  return `'${JSON.stringify(c).slice(1, -1)}'`;
+}
+function explainJsonError(text2, error2) {
+  const located2 = locateJsonError(text2);
+  if (located2) return located2;
+  const message = error2 instanceof Error ? error2.message : String(error2);
+  const position2 = /at position (\d+)/.exec(message);
+  return { offset: position2 ? Number(position2[1]) : 0, message };
+}
+var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
+var init_json_syntax = __esm({
+  "src/testsets/json-syntax.ts"() {
+    "use strict";
+    NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+    NUMBER_CONTINUES = /[0-9.eE+-]/;
+    LITERALS = ["true", "false", "null"];
+    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+    HEX4 = /^[0-9a-fA-F]{4}$/;
+  }
+});
+
 // src/artifact/read.ts
 import { closeSync, fstatSync, openSync, readFileSync as readFileSync3, readSync } from "node:fs";
 function openArtifactFile(path, name) {
@@ -29435,7 +29600,7 @@ function parseCase(line, name, run2, index, lineNo) {
   try {
     value = caseOfLine(line);
   } catch (error2) {
-    throw notJson(name, error2, `line ${lineNo}: `);
+    throw notJson(name, error2, line, lineNo);
   }
   const problems = validateCase(value);
   if (problems.length > 0) {
@@ -29457,7 +29622,7 @@ function inMemory(path, name) {
   try {
     value = JSON.parse(text2);
   } catch (error2) {
-    throw notJson(name, error2);
+    throw notJson(name, error2, text2);
   }
   check(value, name);
   const artifact = value;
@@ -29479,9 +29644,18 @@ function invalid(name, problems) {
     `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
   );
 }
-function notJson(name, error2, where = "") {
-  const reason = error2.message.replaceAll("\n", "\\n").replaceAll("\r", "\\r");
-  return new ArtifactReadError("not-json", `${name} is not JSON: ${where}${reason}`);
+function notJson(name, error2, text2, firstLine3 = 1) {
+  if (text2.trim() === "") return new ArtifactReadError("not-json", `${name} is empty, not JSON`);
+  const found2 = explainJsonError(text2, error2);
+  const before = text2.slice(0, found2.offset);
+  const line = firstLine3 + (before.match(/\n/g)?.length ?? 0);
+  const col = found2.offset - (before.lastIndexOf("\n") + 1) + 1;
+  const early = found2.endsEarly === true ? " (the file ends early: written only in part, or cut off in a copy or download?)" : "";
+  const reason = found2.message.replaceAll("\n", "\\n").replaceAll("\r", "\\r");
+  return new ArtifactReadError(
+    "not-json",
+    `${name} is not JSON: at line ${line}, column ${col}: ${reason}${early}`
+  );
 }
 function unreadable(name, error2) {
   const code = error2.code;
@@ -29496,6 +29670,7 @@ var init_read = __esm({
     "use strict";
     init_artifact();
     init_schema();
+    init_json_syntax();
     ArtifactReadError = class extends Error {
       constructor(kind, message) {
         super(message);
@@ -33426,15 +33601,7 @@ var init_call_timeout = __esm({
   }
 });
 
-// src/run/call.ts
-function isThenable(value) {
-  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
-  try {
-    return typeof value.then === "function";
-  } catch {
-    return false;
-  }
-}
+// src/shared/describe-error.ts
 function describeError3(error2) {
   try {
     return messageOf(error2);
@@ -33464,6 +33631,21 @@ function jsonOf(value) {
     return void 0;
   }
 }
+var init_describe_error = __esm({
+  "src/shared/describe-error.ts"() {
+    "use strict";
+  }
+});
+
+// src/run/call.ts
+function isThenable(value) {
+  if (value === null || typeof value !== "object" && typeof value !== "function") return false;
+  try {
+    return typeof value.then === "function";
+  } catch {
+    return false;
+  }
+}
 function roundMs(ms) {
   return Math.round(ms * 1e3) / 1e3;
 }
@@ -33475,6 +33657,7 @@ var init_call = __esm({
   "src/run/call.ts"() {
     "use strict";
     init_call_timeout();
+    init_describe_error();
     SETTLE_GRACE_MS = 100;
     MAX_TIMER_MS = 2147483647;
     CallScope = class {
@@ -33745,7 +33928,7 @@ function plainThreshold(threshold) {
 var init_unencodable = __esm({
   "src/run/unencodable.ts"() {
     "use strict";
-    init_call();
+    init_describe_error();
   }
 });
 
@@ -35049,6 +35232,7 @@ var init_trial = __esm({
     init_identity();
     init_call();
     init_evaluation();
+    init_describe_error();
     init_state();
     init_trials();
   }
@@ -35763,9 +35947,6 @@ async function openRegularFile(path, maxBytes) {
     throw error2;
   }
 }
-async function readRegularFile(path, maxBytes) {
-  return (await readRegularFileBytes(path, maxBytes)).toString("utf8");
-}
 async function readRegularFileBytes(path, maxBytes) {
   const { handle, size } = await openRegularFile(path, maxBytes);
   try {
@@ -35800,6 +35981,171 @@ function mib(bytes) {
 var init_regular_file = __esm({
   "src/shared/regular-file.ts"() {
     "use strict";
+  }
+});
+
+// src/testsets/line-cursor.ts
+function countLineBreaks(text2) {
+  let count = 0;
+  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) count++;
+  if (text2.includes("\r")) {
+    for (let j = text2.indexOf("\r"); j !== -1; j = text2.indexOf("\r", j + 1)) {
+      if (text2.charCodeAt(j + 1) !== LF) count++;
+    }
+  }
+  return count;
+}
+var LF, CR, LineCursor;
+var init_line_cursor = __esm({
+  "src/testsets/line-cursor.ts"() {
+    "use strict";
+    LF = 10;
+    CR = 13;
+    LineCursor = class {
+      constructor(text2) {
+        this.text = text2;
+      }
+      text;
+      #offset = 0;
+      #line = 1;
+      #lineStart = 0;
+      /** Position of the character at `offset` (clamped to the text). */
+      positionAt(offset) {
+        const target = Math.max(0, Math.min(offset, this.text.length));
+        if (target < this.#offset) {
+          this.#offset = 0;
+          this.#line = 1;
+          this.#lineStart = 0;
+        }
+        const text2 = this.text;
+        for (let i = this.#offset; i < target; i++) {
+          const c = text2.charCodeAt(i);
+          if (c === LF || c === CR && text2.charCodeAt(i + 1) !== LF) {
+            this.#line++;
+            this.#lineStart = i + 1;
+          }
+        }
+        this.#offset = target;
+        return { line: this.#line, col: target - this.#lineStart + 1 };
+      }
+    };
+  }
+});
+
+// src/testsets/encoding.ts
+function foreignEncoding(first) {
+  const [a, b, c, d] = first;
+  if (a === 255 && b === 254 && c === 0 && d === 0 || a === 0 && b === 0 && c === 254 && d === 255) {
+    return "UTF-32 (it starts with the UTF-32 byte order mark)";
+  }
+  if (a === 255 && b === 254 || a === 254 && b === 255) {
+    return "UTF-16 (it starts with the UTF-16 byte order mark)";
+  }
+  const nul = first.subarray(0, SNIFF_BYTES).indexOf(0);
+  if (nul < 0) return null;
+  return "not UTF-8 text: it holds NUL bytes (a UTF-16 or UTF-32 file without a byte order mark, or not a text file)";
+}
+function decodeUtf8(bytes) {
+  const reader = new Utf8Reader();
+  return reader.decode(bytes) + reader.end();
+}
+function encodingIssue(error2, bytes, file) {
+  const code = "testset.encoding";
+  if (error2.foreign !== null) {
+    const message2 = `${file} is ${error2.foreign}: save it as UTF-8`;
+    return { code, file, line: 0, col: 0, path: "", message: message2 };
+  }
+  const bad = firstInvalidByte(bytes, boundaryAtOrBefore(bytes, error2.from));
+  const text2 = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
+  const { line, col } = new LineCursor(text2).positionAt(text2.length);
+  const message = `not valid UTF-8 at line ${line}, column ${col}: save it as UTF-8`;
+  return { code, file, line, col, path: "", message };
+}
+function utf8Issue(bytes, file) {
+  try {
+    decodeUtf8(bytes);
+    return void 0;
+  } catch (error2) {
+    if (!(error2 instanceof TestsetEncodingError)) throw error2;
+    return encodingIssue(error2, bytes, file);
+  }
+}
+function boundaryAtOrBefore(bytes, at) {
+  let i = Math.min(at, bytes.length);
+  for (let back = 0; back < 3 && i > 0 && ((bytes[i] ?? 0) & 192) === 128; back++) i--;
+  return i;
+}
+function firstInvalidByte(bytes, from) {
+  let i = from;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 128) {
+      i++;
+      continue;
+    }
+    let need;
+    let low = 128;
+    let high = 191;
+    if (b >= 194 && b <= 223) need = 1;
+    else if (b >= 224 && b <= 239) {
+      need = 2;
+      if (b === 224) low = 160;
+      if (b === 237) high = 159;
+    } else if (b >= 240 && b <= 244) {
+      need = 3;
+      if (b === 240) low = 144;
+      if (b === 244) high = 143;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === void 0) return i;
+      if (c < (k === 1 ? low : 128) || c > (k === 1 ? high : 191)) return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}
+var TestsetEncodingError, SNIFF_BYTES, Utf8Reader;
+var init_encoding = __esm({
+  "src/testsets/encoding.ts"() {
+    "use strict";
+    init_line_cursor();
+    TestsetEncodingError = class extends Error {
+      constructor(foreign, from) {
+        super(foreign ?? "not valid UTF-8");
+        this.foreign = foreign;
+        this.from = from;
+      }
+      foreign;
+      from;
+    };
+    SNIFF_BYTES = 64 * 1024;
+    Utf8Reader = class {
+      #decoder = new TextDecoder("utf-8", { fatal: true });
+      /** Bytes handed over before the current chunk. */
+      #offset = 0;
+      decode(chunk) {
+        if (this.#offset === 0) {
+          const foreign = foreignEncoding(chunk);
+          if (foreign !== null) throw new TestsetEncodingError(foreign, 0);
+        }
+        const start = this.#offset;
+        this.#offset += chunk.length;
+        try {
+          return this.#decoder.decode(chunk, { stream: true });
+        } catch {
+          throw new TestsetEncodingError(null, Math.max(0, start - 3));
+        }
+      }
+      /** The end of the input: a character left unfinished there is refused. */
+      end() {
+        try {
+          return this.#decoder.decode();
+        } catch {
+          throw new TestsetEncodingError(null, Math.max(0, this.#offset - 3));
+        }
+      }
+    };
   }
 });
 
@@ -46567,54 +46913,6 @@ var init_sync = __esm({
   }
 });
 
-// src/testsets/line-cursor.ts
-function countLineBreaks(text2) {
-  let count = 0;
-  for (let i = text2.indexOf("\n"); i !== -1; i = text2.indexOf("\n", i + 1)) count++;
-  if (text2.includes("\r")) {
-    for (let j = text2.indexOf("\r"); j !== -1; j = text2.indexOf("\r", j + 1)) {
-      if (text2.charCodeAt(j + 1) !== LF) count++;
-    }
-  }
-  return count;
-}
-var LF, CR, LineCursor;
-var init_line_cursor = __esm({
-  "src/testsets/line-cursor.ts"() {
-    "use strict";
-    LF = 10;
-    CR = 13;
-    LineCursor = class {
-      constructor(text2) {
-        this.text = text2;
-      }
-      text;
-      #offset = 0;
-      #line = 1;
-      #lineStart = 0;
-      /** Position of the character at `offset` (clamped to the text). */
-      positionAt(offset) {
-        const target = Math.max(0, Math.min(offset, this.text.length));
-        if (target < this.#offset) {
-          this.#offset = 0;
-          this.#line = 1;
-          this.#lineStart = 0;
-        }
-        const text2 = this.text;
-        for (let i = this.#offset; i < target; i++) {
-          const c = text2.charCodeAt(i);
-          if (c === LF || c === CR && text2.charCodeAt(i + 1) !== LF) {
-            this.#line++;
-            this.#lineStart = i + 1;
-          }
-        }
-        this.#offset = target;
-        return { line: this.#line, col: target - this.#lineStart + 1 };
-      }
-    };
-  }
-});
-
 // src/testsets/rows.ts
 function isReservedKey(key) {
   return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
@@ -47047,171 +47345,6 @@ var init_json_keys = __esm({
   }
 });
 
-// src/testsets/json-syntax.ts
-function locateJsonError(text2) {
-  const n = text2.length;
-  const stack = [];
-  let state = "value";
-  let lastComma = -1;
-  let i = 0;
-  for (; ; ) {
-    i = skipWhitespace(text2, i);
-    const top = stack[stack.length - 1];
-    if (i >= n) {
-      if (state === "after" && top === void 0) return null;
-      const what = top === void 0 ? "a JSON value" : top === "[" ? "the closing ']'" : "the closing '}'";
-      return { offset: n, message: `unexpected end of file: expected ${what}` };
-    }
-    const c = text2.charAt(i);
-    if (state === "after") {
-      if (top === void 0) {
-        return { offset: i, message: `unexpected ${found(text2, i)} after the JSON value` };
-      }
-      const close = top === "[" ? "]" : "}";
-      if (c === ",") {
-        lastComma = i;
-        state = top === "[" ? "value" : "key";
-        i++;
-      } else if (c === close) {
-        stack.pop();
-        i++;
-      } else {
-        const after = top === "[" ? "an array element" : "a property value";
-        return {
-          offset: i,
-          message: `expected ',' or '${close}' after ${after}, found ${found(text2, i)}`
-        };
-      }
-      continue;
-    }
-    if (state === "key" || state === "first-key") {
-      if (c === "}") {
-        if (state === "first-key") {
-          stack.pop();
-          state = "after";
-          i++;
-          continue;
-        }
-        return { offset: lastComma, message: "trailing comma: JSON allows no ',' before '}'" };
-      }
-      if (c !== '"') {
-        return {
-          offset: i,
-          message: `expected a property name in double quotes, found ${found(text2, i)}`
-        };
-      }
-      const end2 = scanString(text2, i);
-      if (typeof end2 !== "number") return end2;
-      i = skipWhitespace(text2, end2);
-      if (text2.charAt(i) !== ":") {
-        return {
-          offset: i,
-          message: `expected ':' after the property name, found ${found(text2, i)}`
-        };
-      }
-      state = "value";
-      i++;
-      continue;
-    }
-    if (c === "]" && top === "[") {
-      if (state === "first-value") {
-        stack.pop();
-        state = "after";
-        i++;
-        continue;
-      }
-      return { offset: lastComma, message: "trailing comma: JSON allows no ',' before ']'" };
-    }
-    if (c === "[" || c === "{") {
-      stack.push(c);
-      state = c === "[" ? "first-value" : "first-key";
-      i++;
-      continue;
-    }
-    const end = scanScalar(text2, i);
-    if (typeof end !== "number") return end;
-    i = end;
-    state = "after";
-  }
-}
-function skipWhitespace(text2, from) {
-  let i = from;
-  for (; ; ) {
-    const c = text2.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
-  }
-}
-function scanScalar(text2, i) {
-  const c = text2.charAt(i);
-  if (c === '"') return scanString(text2, i);
-  if (c === "-" || c >= "0" && c <= "9") {
-    NUMBER2.lastIndex = i;
-    const match = NUMBER2.exec(text2);
-    const end = match && match[0] !== "-" ? i + match[0].length : i;
-    if (end === i || NUMBER_CONTINUES.test(text2.charAt(end))) {
-      return { offset: i, message: `invalid number ${found(text2, i)}` };
-    }
-    return end;
-  }
-  for (const literal of LITERALS) {
-    if (text2.startsWith(literal, i)) return i + literal.length;
-  }
-  const hint = c === "'" ? " (JSON strings use double quotes)" : "";
-  return { offset: i, message: `expected a value, found ${found(text2, i)}${hint}` };
-}
-function scanString(text2, start) {
-  for (let i = start + 1; i < text2.length; i++) {
-    const c = text2.charAt(i);
-    if (c === '"') return i + 1;
-    if (c === "\\") {
-      const next = text2.charAt(i + 1);
-      if (next === "u") {
-        if (!HEX4.test(text2.slice(i + 2, i + 6))) {
-          return { offset: i, message: "invalid \\u escape: expected four hex digits" };
-        }
-        i += 5;
-      } else if (ESCAPES.has(next)) {
-        i++;
-      } else {
-        return { offset: i, message: `invalid escape ${JSON.stringify(`\\${next}`)} in a string` };
-      }
-    } else if (c.charCodeAt(0) < 32) {
-      const what = c === "\n" || c === "\r" ? "a line break" : "a control character";
-      return { offset: i, message: `${what} inside a string (write it as an escape such as \\n)` };
-    }
-  }
-  return { offset: start, message: "a string that starts here is never closed" };
-}
-function found(text2, i) {
-  if (i >= text2.length) return "end of file";
-  const word = /[A-Za-z0-9_$.+-]+/y;
-  word.lastIndex = i;
-  const match = word.exec(text2);
-  if (match) return JSON.stringify(match[0].slice(0, 20));
-  const c = text2.charAt(i);
-  if (c === "'") return `"'"`;
-  return `'${JSON.stringify(c).slice(1, -1)}'`;
-}
-function explainJsonError(text2, error2) {
-  const located2 = locateJsonError(text2);
-  if (located2) return located2;
-  const message = error2 instanceof Error ? error2.message : String(error2);
-  const position2 = /at position (\d+)/.exec(message);
-  return { offset: position2 ? Number(position2[1]) : 0, message };
-}
-var NUMBER2, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
-var init_json_syntax = __esm({
-  "src/testsets/json-syntax.ts"() {
-    "use strict";
-    NUMBER2 = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-    NUMBER_CONTINUES = /[0-9.eE+-]/;
-    LITERALS = ["true", "false", "null"];
-    ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
-    HEX4 = /^[0-9a-fA-F]{4}$/;
-  }
-});
-
 // src/testsets/json.ts
 function parseJson(text2, file) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
@@ -47568,114 +47701,6 @@ var init_lib = __esm({
         }
       }
       return parser;
-    };
-  }
-});
-
-// src/testsets/encoding.ts
-function foreignEncoding(first) {
-  const [a, b, c, d] = first;
-  if (a === 255 && b === 254 && c === 0 && d === 0 || a === 0 && b === 0 && c === 254 && d === 255) {
-    return "UTF-32 (it starts with the UTF-32 byte order mark)";
-  }
-  if (a === 255 && b === 254 || a === 254 && b === 255) {
-    return "UTF-16 (it starts with the UTF-16 byte order mark)";
-  }
-  const nul = first.subarray(0, SNIFF_BYTES).indexOf(0);
-  if (nul < 0) return null;
-  return "not UTF-8 text: it holds NUL bytes (a UTF-16 or UTF-32 file without a byte order mark, or not a text file)";
-}
-function decodeUtf8(bytes) {
-  const reader = new Utf8Reader();
-  return reader.decode(bytes) + reader.end();
-}
-function encodingIssue(error2, bytes, file) {
-  const code = "testset.encoding";
-  if (error2.foreign !== null) {
-    const message2 = `${file} is ${error2.foreign}: save it as UTF-8`;
-    return { code, file, line: 0, col: 0, path: "", message: message2 };
-  }
-  const bad = firstInvalidByte(bytes, boundaryAtOrBefore(bytes, error2.from));
-  const text2 = new TextDecoder("utf-8").decode(bytes.subarray(0, bad));
-  const { line, col } = new LineCursor(text2).positionAt(text2.length);
-  const message = `not valid UTF-8 at line ${line}, column ${col}: save it as UTF-8`;
-  return { code, file, line, col, path: "", message };
-}
-function boundaryAtOrBefore(bytes, at) {
-  let i = Math.min(at, bytes.length);
-  for (let back = 0; back < 3 && i > 0 && ((bytes[i] ?? 0) & 192) === 128; back++) i--;
-  return i;
-}
-function firstInvalidByte(bytes, from) {
-  let i = from;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b < 128) {
-      i++;
-      continue;
-    }
-    let need;
-    let low = 128;
-    let high = 191;
-    if (b >= 194 && b <= 223) need = 1;
-    else if (b >= 224 && b <= 239) {
-      need = 2;
-      if (b === 224) low = 160;
-      if (b === 237) high = 159;
-    } else if (b >= 240 && b <= 244) {
-      need = 3;
-      if (b === 240) low = 144;
-      if (b === 244) high = 143;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === void 0) return i;
-      if (c < (k === 1 ? low : 128) || c > (k === 1 ? high : 191)) return i;
-    }
-    i += need + 1;
-  }
-  return bytes.length;
-}
-var TestsetEncodingError, SNIFF_BYTES, Utf8Reader;
-var init_encoding = __esm({
-  "src/testsets/encoding.ts"() {
-    "use strict";
-    init_line_cursor();
-    TestsetEncodingError = class extends Error {
-      constructor(foreign, from) {
-        super(foreign ?? "not valid UTF-8");
-        this.foreign = foreign;
-        this.from = from;
-      }
-      foreign;
-      from;
-    };
-    SNIFF_BYTES = 64 * 1024;
-    Utf8Reader = class {
-      #decoder = new TextDecoder("utf-8", { fatal: true });
-      /** Bytes handed over before the current chunk. */
-      #offset = 0;
-      decode(chunk) {
-        if (this.#offset === 0) {
-          const foreign = foreignEncoding(chunk);
-          if (foreign !== null) throw new TestsetEncodingError(foreign, 0);
-        }
-        const start = this.#offset;
-        this.#offset += chunk.length;
-        try {
-          return this.#decoder.decode(chunk, { stream: true });
-        } catch {
-          throw new TestsetEncodingError(null, Math.max(0, start - 3));
-        }
-      }
-      /** The end of the input: a character left unfinished there is refused. */
-      end() {
-        try {
-          return this.#decoder.decode();
-        } catch {
-          throw new TestsetEncodingError(null, Math.max(0, this.#offset - 3));
-        }
-      }
     };
   }
 });
@@ -48666,7 +48691,7 @@ async function readJson(path, ctx) {
   try {
     return JSON.parse(text2);
   } catch (error2) {
-    throw usageError("compare.not-json", notJson(path, error2).message, path);
+    throw usageError("compare.not-json", notJson(path, error2, text2).message, path);
   }
 }
 var init_artifact_files = __esm({
@@ -57574,7 +57599,7 @@ function listingOf(cases) {
 var MAX_LISTED_CASES = 5;
 var DEFAULT_WIDTH = 100;
 var INDENT = "  ";
-var NUMBER = { align: "right" };
+var NUMBER2 = { align: "right" };
 function renderSummary(runs, options2) {
   const paint = painter(options2.color);
   const width = Math.max(40, options2.width ?? DEFAULT_WIDTH);
@@ -57636,7 +57661,7 @@ function renderRun(run2, listing, paint, width, brief) {
           ...flaky
         ]
       ],
-      { indent: INDENT, columns: [NUMBER, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] }
+      { indent: INDENT, columns: [NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
     )
   );
   const evaluators = Object.entries(summary2.evaluators);
@@ -57655,7 +57680,7 @@ function renderRun(run2, listing, paint, width, brief) {
             formatCount(stats.errors)
           ])
         ],
-        { indent: INDENT, columns: [{}, NUMBER, NUMBER, NUMBER, NUMBER, NUMBER] }
+        { indent: INDENT, columns: [{}, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
       )
     );
   }
@@ -57954,6 +57979,7 @@ import { join as join19, resolve as resolve15 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
+init_encoding();
 import { dirname as dirname4, resolve as resolve4 } from "node:path";
 
 // src/config/module-spec.ts
@@ -66227,9 +66253,9 @@ function parseConfig(text2, options2) {
 var MAX_CONFIG_BYTES = 16 * 2 ** 20;
 async function loadConfigFile(path, options2) {
   const absPath = resolve4(options2.cwd, path);
-  let text2;
+  let bytes;
   try {
-    text2 = await readRegularFile(absPath, MAX_CONFIG_BYTES);
+    bytes = await readRegularFileBytes(absPath, MAX_CONFIG_BYTES);
   } catch (error2) {
     if (!isFileError(error2)) throw error2;
     const code = error2.code;
@@ -66250,6 +66276,10 @@ async function loadConfigFile(path, options2) {
     };
     return { ok: false, issues: [issue2] };
   }
+  const encoding = utf8Issue(bytes, path);
+  if (encoding !== void 0)
+    return { ok: false, issues: [{ ...encoding, code: "config.encoding" }] };
+  const text2 = bytes.toString("utf8");
   return parseConfig(text2, { file: path, absPath, env: options2.env, builtins: options2.builtins });
 }
 var MAX_CONFIG_ISSUES = 100;
@@ -69591,6 +69621,7 @@ function displayFile(file, ref) {
 }
 
 // src/bind/modules/import-failure.ts
+init_describe_error();
 function describeImportFailure(error2, ref) {
   const transform2 = esbuildFailure(error2);
   if (transform2) {
@@ -69635,7 +69666,7 @@ function errorText(error2) {
     const name = "name" in error2 && typeof error2.name === "string" ? error2.name : "Error";
     return name === "Error" || name === "" ? message : `${name}: ${message}`;
   }
-  return firstLine(String(error2));
+  return firstLine(describeError3(error2));
 }
 var ESBUILD_LOCATED = /^(.*):(\d+):(\d+): ERROR: (.*)$/m;
 var ESBUILD_UNLOCATED = /^error: (.*)$/m;
@@ -71102,6 +71133,7 @@ var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve11 } from "node:path";
+init_encoding();
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -71188,8 +71220,20 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const text2 = await readFile4(resolve11(setup.dir, file.value), "utf8");
-      files.set(file.value, textInput(promptFileText(text2), asIs2));
+      const bytes = await readFile4(resolve11(setup.dir, file.value));
+      const encoding = utf8Issue(bytes, file.value);
+      if (encoding !== void 0) {
+        const where = encoding.line > 0 ? `${file.value} is ` : "";
+        return {
+          ok: false,
+          issue: {
+            ...setup.issueAt(...source.at),
+            code: "target.prompt-file",
+            message: `prompt file ${where}${encoding.message}`
+          }
+        };
+      }
+      files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
       const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
@@ -71277,7 +71321,7 @@ function recordedColumnTarget(column) {
 }
 
 // src/targets/worker.ts
-init_call();
+init_describe_error();
 import { Worker } from "node:worker_threads";
 async function startWorkerTarget(setup) {
   const pool = new WorkerPool(setup);
@@ -72291,7 +72335,47 @@ function missingFieldIssues(config, plan) {
       message: problem.message
     }));
     const points2 = planned.runs.map((run2) => run2.params);
-    return [...inConfig, ...promptFileIssues(config, suite, points2, columns)];
+    return [
+      ...inConfig,
+      ...namedColumnIssues(suite, columns).map(({ path, message }) => ({
+        ...at(...path),
+        code: "testset.unknown-column",
+        message
+      })),
+      ...promptFileIssues(config, suite, points2, columns)
+    ];
+  });
+}
+function namedColumnIssues(suite, columns) {
+  const named = [];
+  if (suite.target.kind === "recorded") {
+    const column = suite.target.column ?? "output";
+    named.push({
+      path: suite.target.column === void 0 ? [] : ["output"],
+      column,
+      what: suite.target.column === void 0 ? "the suite has no function: or target:, so the rows' output column is scored" : "the column of the recorded outputs"
+    });
+  }
+  for (const column of Object.keys(suite.testset.split ?? {})) {
+    named.push({ path: ["testset", "split", column], column, what: "a column to split" });
+  }
+  suite.evaluators.forEach((evaluator, index) => {
+    if (evaluator.agreement !== void 0) {
+      named.push({
+        path: ["evaluators", index, "agreement", "column"],
+        column: evaluator.agreement.column,
+        what: "the column of the human labels"
+      });
+    }
+  });
+  const known = [...columns];
+  return named.filter(({ column }) => !columns.has(column)).map(({ path, column, what }) => {
+    const near = closestMatch(column, known);
+    const hint = near !== void 0 ? `did you mean ${JSON.stringify(near)}? ` : "";
+    return {
+      path,
+      message: `${what}: no row of the testset has a field ${JSON.stringify(column)} (${hint}the rows have ${known.map((c) => JSON.stringify(c)).join(", ") || "no fields"})`
+    };
   });
 }
 function promptFileIssues(config, suite, points2, columns) {
