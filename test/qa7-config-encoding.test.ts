@@ -8,14 +8,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { scratch, writeFiles } from './helpers/cli.ts';
+import { scratch } from './helpers/cli.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 const CONFIG = [
   'version: 1',
   'suites:',
   '  - id: s',
-  '    testset: { cases: [ { a: x } ] }',
+  '    testset: { cases: [ { a: x, output: x } ] }',
   '    evaluators:',
   '      - { use: contains, with: { values: ["caf\u00e9"] } }',
   '',
@@ -62,23 +63,16 @@ describe('files that must be UTF-8', () => {
   });
 
   it("a model target's prompt file with a byte that is not UTF-8 is refused, naming the file and where", async () => {
-    const dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: s',
-        '    testset: { cases: [ { a: x } ] }',
-        '    target:',
-        '      type: model',
-        '      model: m',
-        '      baseUrl: http://127.0.0.1:9/v1',
-        '      apiKey: sk-test-key-1',
-        '      prompt: { file: prompts/p.md }',
-        '    evaluators: [ { use: contains, with: { values: [x] } } ]',
-        '',
-      ].join('\n'),
-    });
+    const dir = suiteProject([
+      'testset: { cases: [ { a: x } ] }',
+      'target:',
+      '  type: model',
+      '  model: m',
+      '  baseUrl: http://127.0.0.1:9/v1',
+      '  apiKey: sk-test-key-1',
+      '  prompt: { file: prompts/p.md }',
+      'evaluators: [ { use: contains, with: { values: [x] } } ]',
+    ]);
     mkdirSync(join(dir, 'prompts'));
     writeFileSync(join(dir, 'prompts', 'p.md'), latin1('Answer {{ case.a }}\nin fran\u00e7ais\n'));
     const r = await runInProcess(['validate'], dir);

@@ -14,29 +14,26 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 function project(grid = ''): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      '    testset: { path: data.csv }',
-      '    function: ./app/fn.mjs#fn',
-      ...(grid === '' ? [] : [`    grid: ${grid}`]),
-      '    evaluators:',
-      '      - { id: eq, use: is-equals, with: { expected: "{{case.a}}" } }',
-      '',
-    ].join('\n'),
-    'data.csv': 'a,b\nx,1\ny,2\n',
-    'app/fn.mjs':
-      "import { helper } from './helper.mjs';\nexport async function fn({ testCase }) { return helper(testCase.a); }\n",
-    'app/helper.mjs': 'export const helper = (text) => text;\n',
-  });
-  return dir;
+  return suiteProject(
+    [
+      'testset: { path: data.csv }',
+      'function: ./app/fn.mjs#fn',
+      ...(grid === '' ? [] : [`grid: ${grid}`]),
+      'evaluators:',
+      '  - { id: eq, use: is-equals, with: { expected: "{{case.a}}" } }',
+    ],
+    {
+      'data.csv': 'a,b\nx,1\ny,2\n',
+      'app/fn.mjs':
+        "import { helper } from './helper.mjs';\nexport async function fn({ testCase }) { return helper(testCase.a); }\n",
+      'app/helper.mjs': 'export const helper = (text) => text;\n',
+    },
+  );
 }
 
 describe('evals run never writes over the files it reads', () => {
@@ -147,20 +144,15 @@ describe('a module that throws something other than an Error while it is importe
 
 describe('columns the config names outside templates', () => {
   it('are refused at their key when no row has them: output:, split:, agreement.column', async () => {
-    const dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: s',
-        '    testset: { path: data.csv, split: { tagz: ";" } }',
-        '    output: answr',
-        '    evaluators:',
-        '      - { id: e, use: is-equals, with: { expected: a }, agreement: { column: humn } }',
-        '',
-      ].join('\n'),
-      'data.csv': 'answer,human,tags\na,pass,x;y\n',
-    });
+    const dir = suiteProject(
+      [
+        'testset: { path: data.csv, split: { tagz: ";" } }',
+        'output: answr',
+        'evaluators:',
+        '  - { id: e, use: is-equals, with: { expected: a }, agreement: { column: humn } }',
+      ],
+      { 'data.csv': 'answer,human,tags\na,pass,x;y\n' },
+    );
     const r = await runInProcess(['validate'], dir);
     assert.equal(r.code, 2, r.stderr);
     const rows = '"answer", "human", "tags"';
