@@ -52,24 +52,21 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
 
 /**
  * The columns the suite names outside templates that no selected row has: the recorded output
- * (`output:`, else `output`, when nothing produces the output), a `split:` column, an
- * evaluator's `agreement.column`. Every case would error on the first, and the others would
- * quietly do nothing (no list cut, "0 labelled rows").
+ * (`output:`), a `split:` column, an evaluator's `agreement.column`. Every case would error on
+ * the first, and the others would quietly do nothing (no list cut, "0 labelled rows").
  */
 function namedColumnIssues(
   suite: SuiteConfig,
   columns: ReadonlySet<string>,
 ): { path: (string | number)[]; message: string }[] {
   const named: { path: (string | number)[]; column: string; what: string }[] = [];
-  if (suite.target.kind === 'recorded') {
-    const column = suite.target.column ?? 'output';
+  // An `output:` that names a column no row has. The default `output` is left to the cases:
+  // a suite may be planned, pinned or dry-run before its outputs are recorded.
+  if (suite.target.kind === 'recorded' && suite.target.column !== undefined) {
     named.push({
-      path: suite.target.column === undefined ? [] : ['output'],
-      column,
-      what:
-        suite.target.column === undefined
-          ? "the suite has no function: or target:, so the rows' output column is scored"
-          : 'the column of the recorded outputs',
+      path: ['output'],
+      column: suite.target.column,
+      what: 'the column of the recorded outputs',
     });
   }
   for (const column of Object.keys(suite.testset.split ?? {})) {
