@@ -72348,12 +72348,11 @@ function missingFieldIssues(config, plan) {
 }
 function namedColumnIssues(suite, columns) {
   const named = [];
-  if (suite.target.kind === "recorded") {
-    const column = suite.target.column ?? "output";
+  if (suite.target.kind === "recorded" && suite.target.column !== void 0) {
     named.push({
-      path: suite.target.column === void 0 ? [] : ["output"],
-      column,
-      what: suite.target.column === void 0 ? "the suite has no function: or target:, so the rows' output column is scored" : "the column of the recorded outputs"
+      path: ["output"],
+      column: suite.target.column,
+      what: "the column of the recorded outputs"
     });
   }
   for (const column of Object.keys(suite.testset.split ?? {})) {
