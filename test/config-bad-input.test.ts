@@ -203,11 +203,11 @@ describe('testset rows', () => {
     assert.doesNotMatch(stderr, /problems found/);
   });
 
-  it('a malformed quoted CSV cell is refused with its line; a quote in an unquoted cell is text', async () => {
+  it('a malformed quoted CSV cell is refused at the quote that closes it too early; a quote in an unquoted cell is text', async () => {
     const bad = `${CSV}a,"How do I "reset" my password?",b\n`;
     assert.match(
       await refused(project(VALID, { 't.csv': bad })),
-      /t\.csv:4:1 {2}a quoted cell holds a " that is not doubled/,
+      /t\.csv:4:13 {2}a quoted cell holds a " that is not doubled/,
     );
     const fine = `${CSV}15" wide,"say ""hi""",say "hi"\n`.replace('say "hi"\n', 'say ""hi""\n');
     const result = await runInProcess(

@@ -2,6 +2,7 @@ import { CsvError, parse, type Options } from 'csv-parse/sync';
 import type { Issue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
+import { recordLayout, positionInRecord } from './csv-positions.ts';
 import { countLineBreaks, LineCursor } from './line-cursor.ts';
 import {
   DATA_DEDUP_KEY,
@@ -163,7 +164,7 @@ export class CsvRowBuilder {
 
       const plan = this.#plan;
       if (plan === null) {
-        this.#plan = this.#readHeader(record, line);
+        this.#plan = this.#readHeader(record, text, line);
         continue;
       }
       // A broken header makes every row's columns meaningless; its issues say enough.
@@ -212,11 +213,13 @@ export class CsvRowBuilder {
       return false;
     } catch (error) {
       if (!(error instanceof CsvError) || error.code !== 'CSV_INVALID_CLOSING_QUOTE') return false;
-      // csv-parse's offset here is where it stopped, not where the cell starts: line only.
+      // csv-parse says which cell, not where in it: find the quote that closes it too early.
+      const stray = recordLayout(raw).strayQuote;
+      const at = stray === -1 ? { line, col: 0 } : positionInRecord(raw, line, stray);
       this.#issues.add(
         'testset.csv-syntax',
-        line,
-        0,
+        at.line,
+        at.col,
         'a quoted cell holds a " that is not doubled: inside quotes write each " as "" ("How do I ""reset"" it?"), or leave the cell unquoted',
       );
       return true;
@@ -243,7 +246,7 @@ export class CsvRowBuilder {
       : { ok: false, issues: this.#issues.toArray() };
   }
 
-  #readHeader(record: string[], line: number): ColumnPlan {
+  #readHeader(record: string[], raw: string, line: number): ColumnPlan {
     const plan: ColumnPlan = {
       dataIndex: [],
       dataName: [],
@@ -253,6 +256,9 @@ export class CsvRowBuilder {
     };
     const seen = new Map<string, number>();
     this.#width = record.length;
+    // Where a header cell starts, worked out only for a header with a problem.
+    const colOf = (index: number): number =>
+      positionInRecord(raw, line, recordLayout(raw).cellStarts[index] ?? 0).col;
     record.forEach((cell, index) => {
       // Spaces around a column name are formatting, never part of the name.
       const name = cell.trim();
@@ -260,7 +266,7 @@ export class CsvRowBuilder {
         this.#issues.add(
           'testset.csv-header',
           line,
-          0,
+          colOf(index),
           `column ${index + 1} of the header has no name: every column needs one`,
         );
         this.#headerOk = false;
@@ -271,7 +277,7 @@ export class CsvRowBuilder {
         this.#issues.add(
           'testset.csv-header',
           line,
-          0,
+          colOf(index),
           `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`,
         );
         this.#headerOk = false;
