@@ -3,7 +3,7 @@
  * what the cache holds. Nothing here trusts its input: a field of the wrong shape makes the
  * answer `undefined`, which the client reports as `judge.malformed` (or treats as a cache miss).
  */
-import type { CallMeta, ChatResult, ChatUsage, EmbedResult, ToolCall } from './types.ts';
+import type { CallMeta, ChatReply, ChatResult, ChatUsage, EmbedResult, ToolCall } from './types.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { oneLine } from '../shared/one-line.ts';
 
@@ -21,8 +21,9 @@ export function parseChat(json: unknown): ChatPayload | undefined {
   if (!isRecord(json) || !Array.isArray(json.choices)) return undefined;
   const choice: unknown = json.choices[0];
   if (!isRecord(choice) || !isRecord(choice.message)) return undefined;
-  const { content, tool_calls: rawCalls } = choice.message;
-  if (content !== undefined && content !== null && typeof content !== 'string') return undefined;
+  const { content: rawContent, tool_calls: rawCalls, refusal } = choice.message;
+  const content = contentText(rawContent);
+  if (content === undefined) return undefined;
   const toolCalls: ToolCall[] = [];
   if (Array.isArray(rawCalls)) {
     for (const call of rawCalls) {
@@ -33,7 +34,27 @@ export function parseChat(json: unknown): ChatPayload | undefined {
       toolCalls.push({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
     }
   }
-  return { message: { content: content ?? null, toolCalls }, usage: answeredUsage(json) };
+  const message: ChatReply = { content, toolCalls };
+  if (typeof refusal === 'string' && refusal !== '') message.refusal = refusal;
+  if (typeof choice.finish_reason === 'string') message.finishReason = choice.finish_reason;
+  return { message, usage: answeredUsage(json) };
+}
+
+/**
+ * A message's text: a string, none (`null` or absent), or a list of parts whose text parts are
+ * joined (vLLM, LiteLLM and others may answer in the parts form requests use). Undefined for
+ * anything else, which is not a chat answer.
+ */
+function contentText(content: unknown): string | null | undefined {
+  if (content === undefined || content === null) return null;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  for (const part of content) {
+    if (!isRecord(part)) return undefined;
+    if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+  }
+  return texts.length === 0 ? null : texts.join('');
 }
 
 /**
@@ -90,8 +111,13 @@ export function cachedChat(value: unknown): ChatPayload | undefined {
     }
     calls.push({ name: call.name, arguments: call.arguments });
   }
+  const message: ChatReply = { content, toolCalls: calls };
+  if (typeof value.message.refusal === 'string') message.refusal = value.message.refusal;
+  if (typeof value.message.finishReason === 'string') {
+    message.finishReason = value.message.finishReason;
+  }
   return {
-    message: { content, toolCalls: calls },
+    message,
     usage: {
       promptTokens: tokenCount(value.usage.promptTokens),
       completionTokens: tokenCount(value.usage.completionTokens),

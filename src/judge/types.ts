@@ -108,10 +108,24 @@ export interface CallMeta {
 }
 
 /** The outcome of {@link JudgeClient.chat}. */
+/**
+ * The first choice of a chat answer. `refusal` and `finishReason` are kept as the server sent
+ * them: a reply with no text is an answer to the client (a judge may have asked for a tool
+ * call), and only its reader knows whether no text is an error.
+ */
+export interface ChatReply {
+  content: string | null;
+  toolCalls: ToolCall[];
+  /** The model's refusal text (OpenAI structured outputs), when it declined. */
+  refusal?: string;
+  /** Why the model stopped: `stop`, `length`, `tool_calls`, `content_filter`… */
+  finishReason?: string;
+}
+
 export type ChatResult =
   | ({
       ok: true;
-      message: { content: string | null; toolCalls: ToolCall[] };
+      message: ChatReply;
       usage: ChatUsage;
     } & CallMeta)
   | { ok: false; error: JudgeError };

@@ -17,6 +17,7 @@ import { promptFileText } from '../shared/prompt-text.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
+import { replyText } from './model-reply.ts';
 
 /** Model clients of the run, shared with the judges. */
 export interface ModelClients {
@@ -105,9 +106,10 @@ export async function createModelTarget(
             error: result.error.message,
           };
         }
-        const text = result.message.content ?? '';
-        if (config.responseFormat === 'text') return { output: text, usage };
-        return { ...parsedReply(text, validate), usage };
+        const reply = replyText(result.message);
+        if (!reply.ok) return { output: null, usage, error: reply.error };
+        if (config.responseFormat === 'text') return { output: reply.text, usage };
+        return { ...parsedReply(reply.text, validate), usage };
       },
     },
   };
