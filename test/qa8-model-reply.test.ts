@@ -45,7 +45,7 @@ async function runOne(
   );
   const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {});
   const c = artifactCases(dir)[0]!.cases[0]!;
-  return { code: result.code, output: c.output, error: c.error };
+  return { code: result.code, output: c.output, error: c.error ?? null };
 }
 
 describe('a model reply with no text is a case error, not an empty output', () => {

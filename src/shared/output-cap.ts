@@ -39,8 +39,13 @@ export class CappedBytes {
     return this.#passed;
   }
 
+  /** What was kept, as it came. */
+  bytes(): Buffer {
+    return Buffer.concat(this.#chunks);
+  }
+
   /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
   text(): string {
-    return Buffer.concat(this.#chunks).toString('utf8');
+    return this.bytes().toString('utf8');
   }
 }

@@ -6,6 +6,7 @@
  * Each process leads its own process group, so whatever it forks is stopped with it: on the
  * suite's timeout (SIGTERM, then SIGKILL), and when the command exits and leaves children behind.
  */
+import { isUtf8 } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -18,6 +19,7 @@ import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { shellLine, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
+import { utf8Issue } from '../testsets/encoding.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
@@ -146,6 +148,8 @@ function renderAll(
 /** How one process ended. */
 interface Ran {
   stdout: string;
+  /** Why stdout is not UTF-8 (`stdout` then has U+FFFD in place of the bad bytes). */
+  notUtf8?: string;
   stderrTail: string;
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -208,14 +212,23 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
         stopGroup();
       }
     });
+    // Keep whole lines only: a line cut at its start could begin with the end of a secret, which
+    // no scrubbing would then recognise. A line longer than the tail is skipped to its end.
+    let skippingLine = false;
     child.stderr.on('data', (chunk: Buffer) => {
-      stderr = Buffer.concat([stderr, chunk]);
+      let data = chunk;
+      if (skippingLine) {
+        const newline = data.indexOf(10);
+        if (newline < 0) return;
+        skippingLine = false;
+        data = data.subarray(newline + 1);
+      }
+      stderr = Buffer.concat([stderr, data]);
       if (stderr.length > STDERR_TAIL_BYTES) {
-        // Keep whole lines only: a line cut at its start could begin with the end of a secret,
-        // which no scrubbing would then recognise.
         const tail = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
         const newline = tail.indexOf(10);
-        stderr = newline < 0 ? Buffer.alloc(0) : tail.subarray(newline + 1);
+        skippingLine = newline < 0;
+        stderr = skippingLine ? Buffer.alloc(0) : tail.subarray(newline + 1);
       }
     });
     // A command that does not read its stdin closes the pipe: that is its business, not an error.
@@ -245,9 +258,15 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
         forgetGroup(pid);
       }
       if (killTimer !== undefined) clearTimeout(killTimer);
+      const bytes = stdout.bytes();
+      const notUtf8 = isUtf8(bytes) ? undefined : notUtf8Problem(bytes);
       settle({
-        stdout: stdout.text(),
-        stderrTail: stderr.toString('utf8'),
+        stdout: bytes.toString('utf8'),
+        ...(notUtf8 !== undefined ? { notUtf8 } : {}),
+        stderrTail:
+          skippingLine && stderr.length === 0
+            ? `(its last line passed ${STDERR_TAIL_BYTES / 1024} KiB and is not shown)`
+            : stderr.toString('utf8'),
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,
         ...(failure !== undefined ? { failure } : {}),
@@ -267,6 +286,7 @@ function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput 
     return { output: text, error: withStderr(`the command was killed by ${ran.signal}`) };
   if (ran.code !== 0)
     return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
+  if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
   if (format === 'text') return { output: text };
   try {
     return { output: JSON.parse(text) };
@@ -276,6 +296,17 @@ function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput 
       error: `stdout is not JSON (output: json): ${(error as Error).message}`,
     };
   }
+}
+
+/**
+ * Why a command's stdout is not UTF-8: decoded anyway, its bad bytes would become U+FFFD and the
+ * case would be scored on text the program never wrote.
+ */
+function notUtf8Problem(bytes: Uint8Array): string {
+  const issue = utf8Issue(bytes, 'stdout');
+  const where =
+    issue !== undefined && issue.line > 0 ? ` at line ${issue.line}, column ${issue.col}` : '';
+  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
 
 /** The last `count` non-empty-ended lines of `text`. */
