@@ -176,3 +176,38 @@ describe('replyText quoting', () => {
     );
   });
 });
+
+describe('token counts a server cannot mean', () => {
+  it('a count of 1e308 is not reported: the call is still counted, its cost unknown', async () => {
+    server.setDefault({
+      body: {
+        choices: [
+          { index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' },
+        ],
+        usage: { prompt_tokens: 1e308, completion_tokens: 3 },
+      },
+    });
+    const dir = jsonlProject(
+      [{ q: 'a' }, { q: 'b' }],
+      [
+        'target:',
+        '  type: model',
+        '  model: small',
+        `  baseUrl: ${server.url}`,
+        '  apiKey: sk-test',
+        '  prompt: "{{case.q}}"',
+      ],
+      {},
+      ['defaults:', '  judge:', '    prices: { small: { prompt: 1, completion: 2 } }'],
+    );
+    const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {});
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    for (const c of artifactCases(dir)[0]!.cases) {
+      assert.equal(c.usage?.calls, 1);
+      assert.equal(c.usage?.promptTokens, 0);
+      assert.equal(c.usage?.completionTokens, 3);
+      assert.equal(c.usage?.cost, null);
+    }
+    assert.match(result.stdout, /model calls: 2/);
+  });
+});

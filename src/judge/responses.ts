@@ -13,7 +13,7 @@ export type ChatPayload = Omit<Extract<ChatResult, { ok: true }>, keyof CallMeta
 export type EmbedPayload = Omit<Extract<EmbedResult, { ok: true }>, keyof CallMeta | 'ok'>;
 
 function tokenCount(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+  return reportedCount(value) ?? 0;
 }
 
 /** Reads a chat-completions response; undefined when it has no first choice with a message. */
@@ -77,7 +77,11 @@ const UNREPORTED = { unreported: true } as const;
 
 /** A token count as reported: a finite number ≥ 0, else undefined (not reported). */
 function reportedCount(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  // Beyond 2^53 a count is not a count of tokens but a server's garbage (1e308), and sums of
+  // such counts stop being exact or finite.
+  return typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER
+    ? value
+    : undefined;
 }
 
 /** Reads an embeddings response; undefined unless it has exactly `count` numeric vectors. */

@@ -41,9 +41,11 @@ function priced(
   const price = prices?.[model];
   if (price === undefined) return null;
   const { promptTokens, completionTokens } = tokens;
-  return (
-    (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6
-  );
+  const cost =
+    (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6;
+  // Absurd counts from a misbehaving server would make it Infinity, which no usage may hold
+  // (the whole call's usage would be dropped with it): the cost is then unknown.
+  return Number.isFinite(cost) ? cost : null;
 }
 
 /** `{ retries }` for a call of `attempts` requests, when it took more than one. */
