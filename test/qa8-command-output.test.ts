@@ -89,3 +89,23 @@ describe('command target stderr lines longer than the kept tail', () => {
     assert.doesNotMatch(run.error, /BBBB/);
   });
 });
+
+describe('an output nested too deeply for JSON', () => {
+  it('is a case error that says so, not V8 words about the call stack', async () => {
+    const dir = jsonlProject([{ q: 'x' }], ['function: ./deep.mjs#fn'], {
+      'deep.mjs': [
+        'export function fn() {',
+        '  let value = {};',
+        '  for (let i = 0; i < 100000; i++) value = { inner: value };',
+        '  return value;',
+        '}',
+      ].join('\n'),
+    });
+    const run = await onlyCase(dir);
+    assert.equal(run.code, 1);
+    assert.equal(
+      run.error,
+      'the result cannot be written as JSON (output: nested thousands of levels deep)',
+    );
+  });
+});

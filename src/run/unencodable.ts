@@ -20,7 +20,7 @@ export function unencodable(
       encode(value);
       return true;
     } catch (thrown) {
-      problems.push(`${what}: ${describeError(thrown)}`);
+      problems.push(`${what}: ${whyNot(thrown)}`);
       return false;
     }
   };
@@ -43,10 +43,17 @@ export function unencodable(
       : {}),
   };
   // Nothing found at fault part by part: say what the whole threw.
-  if (problems.length === 0) problems.push(describeError(error));
+  if (problems.length === 0) problems.push(whyNot(error));
   fixed.error = `the result cannot be written as JSON (${problems.join('; ')})`;
   fixed.passed = false;
   return fixed;
+}
+
+/** Why encoding threw, in the user's terms: V8's stack overflow means a value nested too deep. */
+function whyNot(thrown: unknown): string {
+  return thrown instanceof RangeError && /call stack/i.test(thrown.message)
+    ? 'nested thousands of levels deep'
+    : describeError(thrown);
 }
 
 /** An evaluation that cannot be encoded: its numbers kept, its metadata and usage dropped. */
