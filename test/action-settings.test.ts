@@ -122,6 +122,42 @@ describe('readSettings', () => {
   });
 });
 
+describe('readSettings: inputs written as people write them', () => {
+  const inputs =
+    (values: Record<string, string>) =>
+    (name: string): string =>
+      values[name] ?? '';
+
+  it('reads fail-on and mode whatever their case, as the booleans are', () => {
+    const r = readSettings(inputs({ 'fail-on': 'Never', mode: 'REPORT' }), '/ws');
+    assert.equal(r.ok && r.settings.failOn, 'never');
+    assert.equal(r.ok && r.settings.mode, 'report');
+  });
+
+  it('takes numbers in digits only: 0x10, 1e3 and +5 are refused, not read as 16, 1000 and 5', () => {
+    for (const bad of ['0x10', '1e3', '+5', '6.0']) {
+      const max = readSettings(inputs({ 'max-annotations': bad }), '/ws');
+      assert.deepEqual(!max.ok && max.errors, [
+        `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(bad)}`,
+      ]);
+      const pr = readSettings(inputs({ 'pr-number': bad }), '/ws');
+      assert.deepEqual(!pr.ok && pr.errors, [
+        `input pr-number: expected a pull request number, found ${JSON.stringify(bad)}`,
+      ]);
+    }
+  });
+
+  it('refuses --help and -h in args, which would otherwise run the evals without a word', () => {
+    for (const args of ['--help', '-h --suite qa']) {
+      const r = readSettings(inputs({ args }), '/ws');
+      const flag = args.split(' ')[0];
+      assert.deepEqual(!r.ok && r.errors, [
+        `input args: ${flag} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`,
+      ]);
+    }
+  });
+});
+
 describe('action.yml', () => {
   const action = parse(readFileSync(new URL('../action.yml', import.meta.url), 'utf8')) as {
     runs: { using: string; main: string };

@@ -92,21 +92,22 @@ export function readSettings(
     errors.push(`input ${name}: expected true or false, found ${JSON.stringify(input(name))}`);
     return fallback;
   };
-  const failOnRaw = input('fail-on').trim() || 'gate';
+  // Words are matched as the booleans are, whatever their case (`Never`, `REPORT`).
+  const failOnRaw = input('fail-on').trim().toLowerCase() || 'gate';
   if (failOnRaw !== 'gate' && failOnRaw !== 'never') {
     errors.push(`input fail-on: expected gate or never, found ${JSON.stringify(failOnRaw)}`);
   }
-  const modeRaw = input('mode').trim() || 'run';
+  const modeRaw = input('mode').trim().toLowerCase() || 'run';
   if (modeRaw !== 'run' && modeRaw !== 'report') {
     errors.push(`input mode: expected run or report, found ${JSON.stringify(modeRaw)}`);
   }
   const prRaw = input('pr-number').trim();
-  const prNumber = prRaw === '' ? null : Number(prRaw);
+  const prNumber = prRaw === '' ? null : wholeNumber(prRaw);
   if (prNumber !== null && !(Number.isInteger(prNumber) && prNumber > 0)) {
     errors.push(`input pr-number: expected a pull request number, found ${JSON.stringify(prRaw)}`);
   }
   const maxRaw = input('max-annotations').trim();
-  const maxAnnotations = maxRaw === '' ? DEFAULT_MAX_ANNOTATIONS : Number(maxRaw);
+  const maxAnnotations = maxRaw === '' ? DEFAULT_MAX_ANNOTATIONS : wholeNumber(maxRaw);
   if (!(Number.isInteger(maxAnnotations) && maxAnnotations >= 0)) {
     errors.push(
       `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`,
@@ -143,6 +144,13 @@ export function readSettings(
   if (output !== undefined) {
     errors.push(
       `input args: ${JSON.stringify(output)} is refused here: the results file is the results input (results: other.json), which the outputs and the report name`,
+    );
+  }
+  // The Action has no help to print: a --help would run the evals as if it were not there.
+  const help = args.ok ? args.value.find((arg) => arg === '--help' || arg === '-h') : undefined;
+  if (help !== undefined) {
+    errors.push(
+      `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`,
     );
   }
   const path = (value: string): string =>
@@ -216,4 +224,9 @@ export function splitArgs(
     return { ok: false, error: `unclosed ${quote} quote in ${JSON.stringify(text)}` };
   if (inWord) words.push(word);
   return { ok: true, value: words };
+}
+
+/** A whole number written in digits only (`0x10`, `1e3` and `+5` are not), else NaN. */
+function wholeNumber(text: string): number {
+  return /^\d+$/.test(text) ? Number(text) : Number.NaN;
 }
