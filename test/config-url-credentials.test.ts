@@ -165,14 +165,38 @@ describe('URL credentials are secrets', () => {
   ] as const) {
     it(`OPENAI_BASE_URL with credentials (${user}): no output of run or show holds them`, async () => {
       const port = await freePort();
+      const env = { OPENAI_BASE_URL: `http://${user}:${password}@127.0.0.1:${port}/v1` };
+      // A model target that would call it is refused before anything runs, the URL masked.
+      const refused = await runInProcess(
+        ['run', '-o', 'results.json'],
+        project([
+          'version: 1',
+          'suites:',
+          '  - id: env-base-url',
+          '    testset: { cases: [ { q: x } ] }',
+          '    target: { type: model, apiKey: dummy-key, model: m, prompt: "{{case.q}}" }',
+        ]),
+        env,
+      );
+      assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+      assert.match(refused.stderr, /http:\/\/\*\*\*@127\.0\.0\.1/);
+      for (const secret of [`${user}:`, password]) {
+        assert.ok(
+          !(refused.stdout + refused.stderr).includes(secret),
+          `the refusal holds ${secret}`,
+        );
+      }
+      // A judge calls it (and fails): every output quotes the URL masked.
       const dir = project([
         'version: 1',
         'suites:',
         '  - id: env-base-url',
-        '    testset: { cases: [ { q: x } ] }',
-        '    target: { type: model, apiKey: dummy-key, model: m, prompt: "{{case.q}}", maxRetries: 0 }',
+        '    testset: { cases: [ { q: x, output: y } ] }',
+        '    evaluators:',
+        '      - use: llm-judge',
+        '        judge: { model: m, apiKey: dummy-key, maxRetries: 0 }',
+        '        with: { prompt: "Is {{ output }} fine?", choices: { "yes": 1, "no": 0 } }',
       ]);
-      const env = { OPENAI_BASE_URL: `http://${user}:${password}@127.0.0.1:${port}/v1` };
       const run = await runInProcess(
         ['run', '-o', 'results.json', '--junit', 'junit.xml', '--report', 'report.html'],
         dir,
@@ -187,7 +211,7 @@ describe('URL credentials are secrets', () => {
         junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
         html: readFileSync(join(dir, 'report.html'), 'utf8'),
       };
-      // The case did error with the URL in its text: the mask is what hides it.
+      // The evaluation did error with the URL in its text: the mask is what hides it.
       assert.match(outputs.artifact, /http:\/\/\*\*\*@127\.0\.0\.1/);
       for (const [where, text] of Object.entries(outputs)) {
         for (const secret of [`${user}:`, password]) {

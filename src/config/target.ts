@@ -3,7 +3,8 @@
  * the schema cannot say, and the typed `TargetConfig` built from a target that passed them.
  */
 import { isRecord } from '../shared/is-record.ts';
-import { templateExpressions } from '../shared/templates.ts';
+import { headerProblem } from '../judge/post-attempt.ts';
+import { parseTemplatePath, sampleText, templateExpressions } from '../shared/templates.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
@@ -67,6 +68,11 @@ const BODYLESS_METHODS = new Set(['GET']);
 
 function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.url, [...at, 'url'], 'header', add);
+  checkHeaders(target.headers, at, add);
+  if (typeof target.output === 'string') {
+    const output = outputPath(target.output);
+    if ('error' in output) add('target.output', [...at, 'output'], output.error);
+  }
   if (
     target.body !== undefined &&
     typeof target.method === 'string' &&
@@ -83,6 +89,7 @@ function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): v
 
 function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.baseUrl, [...at, 'baseUrl'], 'api-key', add);
+  checkHeaders(target.headers, at, add);
   if (target.prompt !== undefined && target.messages !== undefined) {
     add(
       'target.prompt-and-messages',
@@ -107,6 +114,42 @@ function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): 
       }
     }
   }
+}
+
+/**
+ * Each header of `headers` that fetch would refuse (see `headerProblem`): a bad name at its key,
+ * a bad value at the value. A template in a value is checked per case, when it is sent; its
+ * place is read as a plain word here.
+ */
+function checkHeaders(headers: unknown, at: ConfigPath, add: Add): void {
+  if (!isRecord(headers)) return;
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string') continue;
+    const problem = headerProblem(name, sampleText(value, 'x'));
+    if (problem === null) continue;
+    if (headerProblem(name, '') !== null) add('target.header', [...at, 'headers'], problem, name);
+    else add('target.header', [...at, 'headers', name], problem);
+  }
+}
+
+/**
+ * The keys of an http target's `output:` path (`data.answer`, `choices.0.message.content`,
+ * `data.items[1].text`, `data["a key"]`: the paths of templates, without their root), or why it
+ * is not one.
+ */
+export function outputPath(text: string): { keys: string[] } | { error: string } {
+  if (templateExpressions(text).length > 0) {
+    return {
+      error: `output: is a path read as written, not a template, so ${JSON.stringify(text)} cannot name a field per case or grid point: give the path itself (data.answer), or leave output: out and let an evaluator read the field ({{ output.data.answer }})`,
+    };
+  }
+  const parsed = parseTemplatePath(text.startsWith('[') ? `x${text}` : `x.${text}`);
+  if ('error' in parsed) {
+    return {
+      error: `expected a path into the JSON answer, such as data.answer, choices.0.message.content, data.items[1].text or data["a key"], found ${JSON.stringify(text)}`,
+    };
+  }
+  return { keys: parsed.keys };
 }
 
 /** The `file:` values of a model target's prompt and messages, with their config paths. */

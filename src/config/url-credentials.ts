@@ -52,3 +52,15 @@ export function checkUrlCredentials(
   const problem = typeof url === 'string' ? urlCredentialsProblem(url, instead) : null;
   if (problem !== null) add('url.credentials', path, problem);
 }
+
+/**
+ * Why the URL an environment variable gives (`OPENAI_BASE_URL` for a model target without
+ * `baseUrl:`) cannot be used: credentials in its user part, as for a URL in the config. It is
+ * shown with the whole user part masked: a value from the environment is not the config's text,
+ * and its user name may well be a token.
+ */
+export function envUrlCredentialsProblem(variable: string, url: string): string | null {
+  if (urlCredentialsProblem(url, 'api-key') === null) return null;
+  const shown = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ''));
+  return `the URL in ${variable}, ${JSON.stringify(shown)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
+}

@@ -23,6 +23,11 @@ export interface CacheKeyInput {
   model: string;
   body: unknown;
   /**
+   * The request headers that may change the answer (a gateway picks a route by a header), as
+   * sorted `[name, value]` pairs; credential headers stay out, like the key. Hashed, never stored.
+   */
+  headers?: readonly (readonly [string, string])[];
+  /**
    * The trial (1-based) of the case the call was made for (`trials: N`). Every trial sends the
    * same request, yet each must be its own sample: trials after the first get keys of their
    * own. Trial 1 (or none) keeps the key of a run without trials, so existing caches still hit.
@@ -32,12 +37,18 @@ export interface CacheKeyInput {
 
 /**
  * The cache key: sha256 (hex) of the canonical JSON of `{ baseUrl, model, body }`, with
- * `trial` added for a trial after the first.
+ * `headers` added when there are any and `trial` for a trial after the first, so a request
+ * without either keeps the key it always had.
  */
 export function cacheKey(input: CacheKeyInput): string {
-  const { baseUrl, model, body, trial } = input;
-  const identity =
-    trial !== undefined && trial > 1 ? { baseUrl, model, body, trial } : { baseUrl, model, body };
+  const { baseUrl, model, body, headers, trial } = input;
+  const identity = {
+    baseUrl,
+    model,
+    body,
+    ...(headers !== undefined && headers.length > 0 ? { headers } : {}),
+    ...(trial !== undefined && trial > 1 ? { trial } : {}),
+  };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 

@@ -6,7 +6,9 @@
  *
  * Every HTTP or network problem comes back as `{ ok: false, error }` with a stable `code`;
  * `chat` and `embed` do not throw for them. The API key is sent only in the `Authorization`
- * header: it is not part of the cache key, never stored, and scrubbed from error text.
+ * header: it is not part of the cache key, never stored, and scrubbed from error text. Other
+ * headers are part of the cache key (a gateway picks the provider or route by a header), except
+ * the ones that carry credentials, like the key; the key is a hash, so no value reaches the disk.
  */
 import { timerSleep, type Sleep } from './abortable-sleep.ts';
 import {
@@ -47,8 +49,9 @@ export interface JudgeClientOptions {
   /** Sent as `Authorization: Bearer …`; default `OPENAI_API_KEY`; none sends no header. */
   apiKey?: string;
   /**
-   * Extra request headers, e.g. `{ 'api-key': … }` for an Azure OpenAI endpoint. Like the key,
-   * they are not part of the cache key, and their values are scrubbed from error text.
+   * Extra request headers, e.g. `{ 'api-key': … }` for an Azure OpenAI endpoint. Their values
+   * are scrubbed from error text. Those that may change the answer (all but the credential
+   * headers, {@link CREDENTIAL_HEADERS}) are part of the cache key, hashed with it.
    */
   headers?: Record<string, string>;
   /** Per attempt, from the request to the end of the body; default 60 000. */
@@ -130,6 +133,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
 
   const attemptSettings: AttemptSettings = { fetch: fetchFn, headers, timeoutMs, scrub, now };
+  const keyed = keyedHeaders(extraHeaders);
 
   /**
    * The shared path of every call: cache lookup, bounded attempts under the host cap, backoff
@@ -141,6 +145,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     body: Record<string, unknown>,
     parse: (json: unknown) => T | undefined,
     fromCache: (value: unknown) => T | undefined,
+    shapeProblem: (json: unknown) => string,
     callOptions: CallOptions,
   ): Promise<({ ok: true } & CallMeta & T) | { ok: false; error: JudgeError }> => {
     const { signal } = callOptions;
@@ -149,7 +154,13 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     const key =
       cache === undefined
         ? undefined
-        : cacheKey({ baseUrl, model, body, ...(trial !== undefined ? { trial } : {}) });
+        : cacheKey({
+            baseUrl,
+            model,
+            body,
+            headers: keyed,
+            ...(trial !== undefined ? { trial } : {}),
+          });
     if (cache !== undefined && key !== undefined) {
       const hit = fromCache(await cache.get(key));
       if (hit !== undefined) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
@@ -221,7 +232,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         ok: false,
         error: {
           code: 'judge.malformed',
-          message: `POST ${url} answered ${answer.status} ${malformedDetail(json)}`,
+          message: `POST ${url} answered ${answer.status} ${malformedDetail(json, shapeProblem)}`,
           status: answer.status,
           raw: answer.text,
           attempts,
@@ -238,7 +249,15 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     baseUrl,
     chat(request, callOptions = {}) {
       const body: Record<string, unknown> = { ...request, temperature: request.temperature ?? 0 };
-      return call('/chat/completions', request.model, body, parseChat, cachedChat, callOptions);
+      return call(
+        '/chat/completions',
+        request.model,
+        body,
+        parseChat,
+        cachedChat,
+        chatShapeProblem,
+        callOptions,
+      );
     },
     embed(texts, model, callOptions = {}) {
       return call(
@@ -247,6 +266,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
+        () => 'without the expected fields (data: one embedding per input)',
         callOptions,
       );
     },
@@ -255,10 +275,10 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
 
 /**
  * Why a 2xx answer is of no use: the error the server put in it (a gateway's `200 {"error":
- * {"message": "quota exceeded"}}`), else that the expected fields are missing. `json` is
- * already scrubbed of secrets.
+ * {"message": "quota exceeded"}}`), else what is missing (`shapeProblem`), with the start of
+ * what came back. `json` is already scrubbed of secrets, so no part of one is in the excerpt.
  */
-function malformedDetail(json: unknown): string {
+function malformedDetail(json: unknown, shapeProblem: (json: unknown) => string): string {
   if (isRecord(json)) {
     const error = json.error;
     const message = isRecord(error) ? error.message : error;
@@ -266,7 +286,50 @@ function malformedDetail(json: unknown): string {
       return `with an error: ${oneLine(message).slice(0, 300)}`;
     }
   }
+  const text = oneLine(JSON.stringify(json) ?? String(json));
+  const excerpt = text.length <= ANSWER_EXCERPT ? text : `${text.slice(0, ANSWER_EXCERPT)}…`;
+  return `${shapeProblem(json)}: ${excerpt}`;
+}
+
+/** How much of an unusable answer's JSON an error quotes. */
+const ANSWER_EXCERPT = 300;
+
+/** What a chat answer lacks, for one `parseChat` refused: `with no choices`, … */
+function chatShapeProblem(json: unknown): string {
+  if (!isRecord(json)) return 'with a body that is not a JSON object';
+  if (!Array.isArray(json.choices)) return 'without choices';
+  const choice: unknown = json.choices[0];
+  if (choice === undefined) return 'with no choices (choices is empty)';
+  if (!isRecord(choice) || !isRecord(choice.message)) return 'with a choice without a message';
+  const content = choice.message.content;
+  if (Array.isArray(content)) {
+    return content.length === 0
+      ? 'with message.content an empty list of parts'
+      : 'with message.content a list whose parts are not all objects ({ type: "text", text: … })';
+  }
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    return `with message.content ${typeof content === 'object' ? 'an object' : `a ${typeof content}`}, not text`;
+  }
   return 'without the expected fields';
+}
+
+/**
+ * Headers that carry credentials only: like the API key, they do not change the answer, so they
+ * stay out of the cache key, and rotating one keeps the cache.
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'api-key',
+  'x-api-key',
+]);
+
+/** The headers of the cache key, by lower-case name, sorted: all but the credential headers. */
+function keyedHeaders(headers: Readonly<Record<string, string>>): [string, string][] {
+  return Object.entries(headers)
+    .map(([name, value]): [string, string] => [name.toLowerCase(), value])
+    .filter(([name]) => !CREDENTIAL_HEADERS.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** `value` with every secret removed from its strings (an answer that echoed a key). */

@@ -2,6 +2,11 @@
  * One attempt of a judge call: a single POST under a timeout, and what its outcome means for the
  * retry loop: an answer, a failure worth another attempt (429, 5xx, a timeout, a dropped
  * socket), or a failure that will not heal (4xx, a bad URL, an abort).
+ *
+ * Redirects are followed here, not by fetch, and only within the request's origin: fetch would
+ * follow one to any server and send it the headers of this request (an `api-key`, an
+ * `x-api-key`: it drops only `authorization`), so a redirect elsewhere is a failure that names
+ * where it led.
  */
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
@@ -48,6 +53,42 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** Redirects followed within one attempt, as fetch's own limit is 20: a loop gives up sooner. */
+export const MAX_REDIRECTS = 10;
+
+/** The statuses that redirect, with a `Location`. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A header name as HTTP defines it (a token): no spaces, colons or other separators. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Why a request header cannot be sent as it is, or null: a name that is not a token, a value
+ * with a line break or NUL, a character beyond U+00FF (fetch sends values as bytes). The value
+ * is never quoted, since it may be a key: the problem names the header and the position.
+ */
+export function headerProblem(name: string, value: string): string | null {
+  if (!HEADER_NAME.test(name)) {
+    return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
+  }
+  // fetch strips blanks and line breaks around a value (a key read from a file with its newline).
+  const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
+  let position = leading;
+  for (const char of value.slice(leading).replace(/[\t\n\r ]+$/, '')) {
+    position++;
+    if (char === '\r' || char === '\n' || char === '\0') {
+      const what = char === '\0' ? 'a NUL character' : 'a line break';
+      return `header ${name}: its value has ${what} at character ${position}, which a header cannot carry`;
+    }
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 0xff) {
+      const hex = code.toString(16).toUpperCase().padStart(4, '0');
+      return `header ${name}: its value has U+${hex} at character ${position}, outside Latin-1 (a header value holds only characters up to U+00FF): percent-encode it, or send it in the body`;
+    }
+  }
+  return null;
+}
+
 /** The error of a call to `url` stopped by its signal, during a request or a backoff wait. */
 export function abortedError(url: string, method = 'POST'): JudgeError {
   return { code: 'judge.aborted', message: maskCredentialsIn(`${method} ${url} was aborted`) };
@@ -79,7 +120,8 @@ export async function postAttempt(
   try {
     return {
       kind: 'ok',
-      json: JSON.parse(outcome.text) as unknown,
+      // A byte order mark before the JSON (some servers send one) is no part of it.
+      json: JSON.parse(outcome.text.replace(/^\uFEFF/, '')) as unknown,
       text: raw,
       status: outcome.status,
     };
@@ -111,6 +153,16 @@ export async function requestAttempt(
   // Secrets scrubbed, and the user part of any URL masked: fetch's own errors quote the URL.
   const scrub = (text: string): string => settings.scrub(maskCredentialsIn(text));
   if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
+  const headers = request.headers ?? settings.headers;
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerProblem(name, value);
+    if (problem !== null) {
+      return {
+        kind: 'fail',
+        error: { code: 'judge.network', message: `${method} ${scrub(url)}: ${problem}` },
+      };
+    }
+  }
   const controller = new AbortController();
   let timedOut = false;
   const timer =
@@ -123,12 +175,14 @@ export async function requestAttempt(
   const forwardAbort = (): void => controller.abort();
   signal?.addEventListener('abort', forwardAbort, { once: true });
   try {
-    const response = await fetchFn(url, {
-      method,
-      headers: request.headers ?? settings.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      signal: controller.signal,
-    });
+    const followed = await followSameOrigin(
+      fetchFn,
+      { ...request, headers },
+      controller.signal,
+      scrub,
+    );
+    if (!followed.ok) return { kind: 'fail', error: followed.error };
+    const response = followed.response;
     // The timeout covers the body too: a server may send headers and then stall.
     const text = await cappedText(response);
     if (text === undefined) {
@@ -194,6 +248,65 @@ export async function requestAttempt(
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
+  }
+}
+
+/**
+ * The answer to `request`, redirects within its origin followed: a 303 (or a 301 or 302 to a
+ * POST) goes on as a GET without the body, as fetch would; a 307 or 308 keeps the method and
+ * body. A redirect to another origin, a `Location` that is no URL, or too many redirects is an
+ * error naming the address it led to.
+ */
+async function followSameOrigin(
+  fetchFn: typeof fetch,
+  request: HttpRequest & { headers: Record<string, string> },
+  signal: AbortSignal,
+  scrub: (text: string) => string,
+): Promise<{ ok: true; response: Response } | { ok: false; error: JudgeError }> {
+  let { method, url, headers, body } = request;
+  const origin = new URL(url).origin;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      signal,
+      redirect: 'manual',
+    });
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
+    await response.body?.cancel().catch(() => {});
+    const refused = (why: string): { ok: false; error: JudgeError } => ({
+      ok: false,
+      error: {
+        code: 'judge.http',
+        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why}`,
+        status: response.status,
+      },
+    });
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
+    }
+    const where = scrub(next.href);
+    if (next.origin !== origin) {
+      return refused(
+        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`,
+      );
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
+    }
+    if (response.status === 303 || (method === 'POST' && response.status <= 302)) {
+      if (method !== 'HEAD') method = 'GET';
+      body = undefined;
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'),
+      );
+    }
+    url = next.href;
   }
 }
 

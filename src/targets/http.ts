@@ -9,12 +9,12 @@ import { timerSleep } from '../judge/abortable-sleep.ts';
 import type { Breaker } from '../judge/breaker.ts';
 import { abortedError, requestAttempt } from '../judge/post-attempt.ts';
 import { withRetries } from '../judge/retry.ts';
-import { describeTarget } from '../config/target.ts';
+import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
-import { isWholeTemplate, sampleText } from '../shared/templates.ts';
-import { targetInput, textInput, type TargetInput } from './inputs.ts';
+import { compileText, sampleText, textPieces } from '../shared/templates.ts';
+import { asText, targetInput, textInput, type TargetInput } from './inputs.ts';
 import { oneLine } from '../shared/one-line.ts';
 
 /** How much of an answer's body an error quotes. */
@@ -45,13 +45,20 @@ export function createHttpTarget(
       issue: { ...setup.issueAt('target', 'url'), code: 'target.url', message: shape },
     };
   }
-  const url = textInput(config.url, encodeURIComponent);
+  const url = urlInput(config.url);
   const headers = Object.entries(config.headers).map(
     ([name, value]) => [name.toLowerCase(), textInput(value, (text) => text)] as const,
   );
   const body: TargetInput<unknown> | undefined =
     config.body === undefined ? undefined : targetInput(config.body);
-  const path = config.output === undefined ? undefined : config.output.split('.');
+  const output = config.output === undefined ? undefined : outputPath(config.output);
+  if (output !== undefined && 'error' in output) {
+    return {
+      ok: false,
+      issue: { ...setup.issueAt('target', 'output'), code: 'target.output', message: output.error },
+    };
+  }
+  const path = output === undefined ? undefined : { keys: output.keys, text: config.output ?? '' };
   const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
   const random = setup.random ?? Math.random;
 
@@ -79,6 +86,13 @@ export function createHttpTarget(
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
         // A URL a template filled may carry credentials: masked wherever a message quotes it.
         const scrub = (text: string): string => scrubber.text(maskCredentialsIn(text));
+        const invalid = renderedUrlProblem(target.value);
+        if (invalid !== null) {
+          return {
+            output: null,
+            error: `${config.method} ${JSON.stringify(scrub(target.value))}: ${invalid}`,
+          };
+        }
         const request = {
           method: config.method,
           url: target.value,
@@ -116,7 +130,8 @@ export function createHttpTarget(
           return {
             output: null,
             error:
-              error.code === 'judge.http'
+              // A refused redirect (3xx) says where it led in its own message.
+              error.code === 'judge.http' && (error.status ?? 0) >= 400
                 ? `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}`
                 : error.message,
           };
@@ -131,7 +146,7 @@ export function createHttpTarget(
 function answerOutput(
   text: string,
   contentType: string | null,
-  path: readonly string[] | undefined,
+  path: { keys: readonly string[]; text: string } | undefined,
   scrub: (text: string) => string,
 ): TargetOutput {
   let json: unknown;
@@ -149,12 +164,13 @@ function answerOutput(
   if (!isJson) {
     return {
       output: text,
-      error: `the answer is not JSON, so output: ${path.join('.')} cannot be read from it: ${excerptOf(scrub(text))}`,
+      error: `the answer is not JSON, so output: ${path.text} cannot be read from it: ${excerptOf(scrub(text))}`,
     };
   }
   let current = json;
-  for (let i = 0; i < path.length; i++) {
-    const key = path[i]!;
+  const { keys } = path;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const next =
       Array.isArray(current) && /^\d+$/.test(key)
         ? (current as unknown[])[Number(key)]
@@ -162,10 +178,13 @@ function answerOutput(
           ? (current as Record<string, unknown>)[key]
           : undefined;
     if (next === undefined) {
-      const walked = path.slice(0, i + 1).join('.');
+      const walked = keys
+        .slice(0, i + 1)
+        .map((step, n) => (/^\d+$/.test(step) && n > 0 ? `[${step}]` : n > 0 ? `.${step}` : step))
+        .join('');
       return {
         output: json,
-        error: `the answer has no ${walked} (output: ${path.join('.')}): ${excerptOf(scrub(text))}`,
+        error: `the answer has no ${walked} (output: ${path.text}): ${excerptOf(scrub(text))}`,
       };
     }
     current = next;
@@ -187,12 +206,59 @@ function excerptOf(text: string): string {
 }
 
 /**
+ * The URL of a target per case. A template in the scheme or the host and port (`{{ case.url }}`,
+ * `{{ case.base }}/answer`, `http://{{ case.host }}/answer`) puts its value as it is: it is
+ * where to send the request, which percent-encoding would break (`http%3A%2F%2F…`). A template
+ * after that, in the path, query or fragment, is one piece of it, percent-encoded.
+ */
+function urlInput(url: string): TargetInput<string> {
+  const pieces = textPieces(url);
+  const asIs: boolean[] = [];
+  let before = '';
+  for (const piece of pieces.slice(0, -1)) {
+    before += piece;
+    asIs.push(ORIGIN_SO_FAR.test(before));
+    before += 'x';
+  }
+  const compiled = compileText(url, (value, i) =>
+    asIs[i] === true ? asText(value) : encodeURIComponent(asText(value)),
+  );
+  return {
+    render: ({ testCase, params }) => compiled({ case: testCase, params, output: undefined }),
+  };
+}
+
+/** Text that has not yet passed a URL's scheme, host and port. */
+const ORIGIN_SO_FAR = /^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?$/;
+
+/** What is wrong with a URL a case's templates made, or null when it is an http(s) URL. */
+function renderedUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return /^\s*[A-Za-z][A-Za-z0-9+.-]*:/.test(url)
+      ? 'not a valid URL (its host, port or characters are not those of a URL)'
+      : 'not a valid URL: it has no scheme; expected http://… or https://…';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `not an http:// or https:// URL (its scheme is ${parsed.protocol})`;
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return 'the URL has credentials in its user part, which fetch cannot send (it refuses such a URL): send them in a header, such as authorization: "Basic …"';
+  }
+  return null;
+}
+
+/**
  * Why `url` cannot be an http(s) URL whatever its templates resolve to, or null. Templates are
  * stood in for by a word or a number and an escaped `\{{` is the `{{` it sends (see `sampleText`); a
- * URL that is one template is only known per case.
+ * URL that starts with a template (`{{ case.url }}`, `{{ case.base }}/answer`) is only known per
+ * case.
  */
 export function urlShapeProblem(url: string): string | null {
-  if (isWholeTemplate(url)) return null;
+  const pieces = textPieces(url);
+  if (pieces.length > 1 && pieces[0]?.trim() === '') return null;
   // A word stands in where a host's last label is (`api.{{params.tld}}`, which a number would
   // make an IPv4 address), a number where a port is (`:{{params.port}}`); either will do.
   const isHttp = (sample: string): boolean => {

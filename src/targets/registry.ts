@@ -10,6 +10,7 @@ import type { Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
 import { describeTarget } from '../config/target.ts';
+import { envUrlCredentialsProblem } from '../config/url-credentials.ts';
 import { functionTarget } from './function.ts';
 import { createHttpTarget } from './http.ts';
 import { createModelTarget, type ModelClients } from './model.ts';
@@ -87,13 +88,16 @@ export const targetKinds: {
       }),
   },
   model: {
-    create: (config, context) =>
-      createModelTarget(config, {
+    create: (config, context) => {
+      const fromEnv = envBaseUrlProblem(config.baseUrl, context);
+      if (fromEnv !== undefined) return Promise.resolve({ ok: false, issue: fromEnv });
+      return createModelTarget(config, {
         dir: context.config.dir,
         grid: context.suite.grid,
         models: context.models,
         issueAt: context.issueAt,
-      }),
+      });
+    },
   },
   http: {
     create: (config, context) =>
@@ -117,6 +121,23 @@ export const targetKinds: {
       ),
   },
 };
+
+/**
+ * The problem of the base URL a model target without `baseUrl:` takes from `OPENAI_BASE_URL`:
+ * credentials in its user part, refused as they are in the config (fetch cannot send them, so
+ * every case would fail), at the target, with the password masked.
+ */
+function envBaseUrlProblem(baseUrl: string | undefined, context: TargetContext): Issue | undefined {
+  const fromEnv = context.env.OPENAI_BASE_URL;
+  if (baseUrl !== undefined || fromEnv === undefined || fromEnv === '') return undefined;
+  const problem = envUrlCredentialsProblem('OPENAI_BASE_URL', fromEnv);
+  if (problem === null) return undefined;
+  return {
+    ...context.issueAt('target'),
+    code: 'url.credentials',
+    message: `this model target has no baseUrl:, so it calls ${problem}`,
+  };
+}
 
 /** A `function:` suite's target with `isolation: worker`, its threads started and loaded. */
 async function createWorkerFunctionTarget(
