@@ -1,7 +1,7 @@
 /**
  * A case in detail, in a panel over the page: inputs, output, expected and the difference
- * between the two (words added and removed, by jsdiff), every evaluation with its reason or
- * error, the trials and the model calls.
+ * between the two (words added and removed, by jsdiff; none for a case that errored, which has
+ * no output), every evaluation with its reason or error, the trials and the model calls.
  */
 import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
@@ -9,6 +9,9 @@ import { count, el, milliseconds, score } from './dom.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
 const WORD_DIFF_LIMIT = 4000;
+
+/** The detail's output of a case that errored, which has none. */
+const NO_OUTPUT = 'no output (the case errored)';
 
 /** The panel; `show` fills it with a case and opens it. */
 export function detailPanel(model: ReportModel): {
@@ -47,15 +50,29 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
   parts.push(block('Inputs', view.inputs, 'detail-inputs'));
   if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
-  parts.push(block('Output', shownOutput(model, view.output), 'detail-output'));
+  const output = view.output;
+  // An errored case has no output: saying so, rather than showing `null`, which would read as
+  // what the function returned; and nothing to diff what was expected against.
+  parts.push(
+    output === null
+      ? el(
+          'div',
+          { class: 'block' },
+          el('h3', {}, 'Output'),
+          el('p', { id: 'detail-output', class: 'dim' }, NO_OUTPUT),
+        )
+      : block('Output', shownOutput(model, output), 'detail-output'),
+  );
   const compared = view.compared;
   if (compared !== null) {
     parts.push(block('Expected', compared.expected, 'detail-expected'));
+  }
+  if (compared !== null && output !== null) {
     // Against what an evaluation compared when it recorded that (a field of the output), so
     // the other fields of the output do not show as differences; the heading says which.
     parts.push(
       el('h3', { id: 'detail-diff-title' }, `Expected vs ${compared.what}`),
-      diffView(compared.expected, compared.actual ?? view.output.slice(0, model.maxShownChars)),
+      diffView(compared.expected, compared.actual ?? output.slice(0, model.maxShownChars)),
     );
   }
   parts.push(el('h3', {}, 'Evaluations'), evaluationsTable(view));

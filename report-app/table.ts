@@ -29,7 +29,7 @@ const STATUS_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
 export function caseTable(model: ReportModel, open: (view: CaseView) => void): HTMLElement {
   // The whole output: the model holds it whole, so a match past the shown part is found too.
   const haystacks = model.cases.map((view) =>
-    [view.id, view.label ?? '', view.source ?? '', view.output, view.error ?? '']
+    [view.id, view.label ?? '', view.source ?? '', view.output ?? '', view.error ?? '']
       .join('\n')
       .toLowerCase(),
   );

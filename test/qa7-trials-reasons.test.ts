@@ -98,9 +98,9 @@ describe('trials keep why a case failed (QA 7, item 2)', () => {
       trials: 'mine',
     });
 
-    // Terminal summary, as with one trial.
-    assert.match(run.stdout, /exact 0 \(needs ≥ 1\): expected "Berlin", got "wrong"/);
-    assert.match(run.stdout, /mine 0\.2 \(needs ≥ 0\.5\): custom reason here/);
+    // Terminal summary, as with one trial, naming the trial as `evals show` does (QA 8).
+    assert.match(run.stdout, /exact 0 \(needs ≥ 1\): trial 1: expected "Berlin", got "wrong"/);
+    assert.match(run.stdout, /mine 0\.2 \(needs ≥ 0\.5\): trial 1: custom reason here/);
 
     // evals show --failed.
     const show = await runInProcess(['show', 'r.json', '--failed'], dir, { COLUMNS: '200' });
@@ -148,7 +148,7 @@ describe('trials keep why a case failed (QA 7, item 2)', () => {
     assert.equal(comparedOf(mostly, String)?.what, 'output.answer (what exact compared)');
     assert.match(
       run.stdout,
-      /flaky 1\/3 {2}exact 0\.333 \(needs ≥ 1\): expected "Rome", got "wrong"/,
+      /flaky 1\/3 {2}exact 0\.333 \(needs ≥ 1\): trial 2: expected "Rome", got "wrong"/,
     );
 
     // `once` failed trial 2 only: its evaluations passed, so they keep the counts alone, as do

@@ -148,6 +148,23 @@ describe('evals run --report', () => {
     await page.close();
   });
 
+  it('says an errored case has no output, with no "null" and no diff against it', async () => {
+    const { page, errors } = await watchedPage(browser);
+    await page.goto(url('report.html'));
+    await page.waitForSelector('#case-count');
+    await page.fill('#filter-search', 'judge-call-2');
+    await page.click('#case-rows .case >> nth=0');
+    await page.waitForSelector('#detail-error');
+    assert.equal(await page.textContent('#detail-output'), 'no output (the case errored)');
+    // What the row expected still shows; there is nothing to set it against.
+    assert.equal(await page.textContent('#detail-expected'), 'ok');
+    assert.equal(await page.locator('#detail-diff').count(), 0);
+    assert.equal(await page.locator('#detail-diff-title').count(), 0);
+    assert.doesNotMatch((await page.textContent('#detail')) ?? '', /\bnull\b/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   it('sorts by a column when its header is clicked', async () => {
     const { page } = await watchedPage(browser);
     await page.goto(url('report.html'));

@@ -91,10 +91,12 @@ describe('renderJUnit', () => {
     assert.equal(doc.name, 'testsuites');
     assert.deepEqual(doc.attributes, {
       name: 'evalgate',
-      tests: '8',
-      failures: '4',
+      tests: '9',
+      failures: '5',
       errors: '1',
-      time: '2.500',
+      // The suites' times summed (83 + 261 ms), not the run's wall time (2.5 s): each suite's
+      // is its cases' summed, which concurrent cases can make longer than the wall time.
+      time: '0.344',
       timestamp: '2025-01-01T00:00:00.000Z',
     });
     const suites = doc.children;
@@ -107,7 +109,8 @@ describe('renderJUnit', () => {
       ]),
       [
         ['capitals [model=large, temperature=0]', '2', '0', '0'],
-        ['capitals [model=small, temperature=0]', '6', '4', '1'],
+        // Six cases and the gate's testcase: its minPassRate failed, which no case shows.
+        ['capitals [model=small, temperature=0]', '7', '5', '1'],
       ],
     );
     // Sum of the case durations (41 + 42 ms).
@@ -129,6 +132,7 @@ describe('renderJUnit', () => {
         ['4444abcdef0123456789', 'testsets/capitals.csv', '5', 'error'],
         ['5555abcdef0123456789', undefined, undefined, 'failure'],
         ['6666abcdef0123456789', 'testsets/capitals.csv', '7', 'failure'],
+        ['(gate)', undefined, undefined, 'failure'],
       ],
     );
     assert.ok(
@@ -136,7 +140,7 @@ describe('renderJUnit', () => {
     );
 
     const failure = cases[1]!.children[0]!;
-    assert.equal(failure.attributes.message, 'exact 0 (needs ≥ 1)');
+    assert.equal(failure.attributes.message, 'exact 0 (needs ≥ 1): expected "Paris", got "Lyon"');
     assert.equal(
       failure.text,
       'exact 0 (needs ≥ 1)\n{\n  "expected": "Paris",\n  "actual": "Lyon"\n}',
@@ -216,7 +220,12 @@ describe('renderJUnit', () => {
     assert.equal(errored?.attributes.name, kept);
     assert.equal(errored?.attributes.file, kept);
     assert.equal(errored?.children[0]?.text, kept);
-    assert.equal(failed?.children[0]?.attributes.message, `${kept} 0 (needs ≥ 1)`);
+    // The reason (the metadata's first string, `key: value`) follows, on one line.
+    const flat = kept.replace(/\s*\r?\n\s*/g, ' ');
+    assert.equal(
+      failed?.children[0]?.attributes.message,
+      `${flat} 0 (needs ≥ 1): ${flat}: ${flat}`,
+    );
     // JSON.stringify escapes the control characters in metadata itself; the rest must survive.
     assert.match(failed?.children[0]?.text ?? '', /<script>alert\(\\"x\\" & 'y'\)<\/script>/);
   });
@@ -230,11 +239,13 @@ describe('renderJUnit', () => {
         source: { file: 't.csv', line: n + 1 },
       }),
     );
+    failing.testset.cases = 3;
     const suite = parseXml(renderJUnit(artifactOf([failing]))).children[0]!;
     const names = suite.children
       .filter((child) => child.name === 'testcase')
       .map((c) => c.attributes.name);
-    assert.deepEqual(names, ['question-0001', 'question-0002', 'question-0003']);
+    // Then the gate's testcase: the run's minPassRate failed.
+    assert.deepEqual(names, ['question-0001', 'question-0002', 'question-0003', '(gate)']);
   });
 
   it('escape helpers cover text and attributes', () => {

@@ -9,7 +9,7 @@ import { printable } from '../shared/text-table.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
 import type { Painter } from './ansi.ts';
 import { caseLabel } from './case-text.ts';
-import { reasonOf } from './evaluation-reason.ts';
+import { reasonOf, reasonWithTrial } from './evaluation-reason.ts';
 import { outputText, shortenText } from './failure-details.ts';
 import { describeRun, describeUsage, formatCount, formatScore } from './labels.ts';
 import { oneLine } from '../shared/one-line.ts';
@@ -144,8 +144,7 @@ function evaluationLines(
       ? `needs ${describeThreshold(evaluation.threshold)}`
       : 'no threshold',
   ];
-  const fromTrial = evaluation.metadata?.fromTrial;
-  const reason = withTrial(reasonOf(evaluation), hasTrials ? fromTrial : undefined);
+  const reason = reasonWithTrial(evaluation, hasTrials);
   const under = `${INDENT}${INDENT}${INDENT}`;
   const lines = [`${INDENT}${INDENT}${parts.join('  ')}`];
   if (reason !== null) lines.push(indentLines(printableLines(cut(reason, options)), under));
@@ -156,12 +155,6 @@ function evaluationLines(
   }
   if (evaluation.usage !== undefined) lines.push(`${under}${describeUsage(evaluation.usage)}`);
   return lines;
-}
-
-/** `trial 2: reason` when the reason came from a trial (a number `fromTrial`), else the reason. */
-function withTrial(reason: string | null, fromTrial: unknown): string | null {
-  if (reason === null || typeof fromTrial !== 'number') return reason;
-  return `trial ${formatCount(fromTrial)}: ${reason}`;
 }
 
 /** `label  value` on one line, or `label:` and the value indented under it when it has lines. */

@@ -10,11 +10,14 @@ import { printable, textWidthUpTo } from '../shared/text-table.ts';
 import type { CaseResult } from '../types/index.ts';
 import type { Painter } from './ansi.ts';
 import { caseLabel, caseName, cutMiddle } from './case-text.ts';
-import { reasonOf } from './evaluation-reason.ts';
+import { reasonWithTrial } from './evaluation-reason.ts';
 import { cutReason } from './reason-cut.ts';
 import { describeCaseFailure, describeFailedEvaluation, flakyLabel } from './labels.ts';
 
-/** Why a case did not pass, one entry per reason, each with what its evaluator recorded. */
+/**
+ * Why a case did not pass, one entry per reason, each with what its evaluator recorded (from
+ * which trial, when the case ran several): the summary's reasons, whole.
+ */
 export function caseReasons(result: CaseResult): string[] {
   return reasonParts(result).map(([framing, reason]) =>
     reason === null ? framing : `${framing}: ${reason}`,
@@ -30,7 +33,12 @@ function reasonParts(result: CaseResult): [string, string | null][] {
   if (result.passed || result.error !== null) return bare();
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
   if (failed.length === 0) return bare();
-  return failed.map((evaluation) => [describeFailedEvaluation(evaluation), reasonOf(evaluation)]);
+  // With trials, the reason is one failing trial's, which it names (`trial 2: …`), as `evals show`.
+  const hasTrials = result.trials !== undefined;
+  return failed.map((evaluation) => [
+    describeFailedEvaluation(evaluation),
+    reasonWithTrial(evaluation, hasTrials),
+  ]);
 }
 
 /**

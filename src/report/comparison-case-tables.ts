@@ -12,15 +12,17 @@ import {
 } from './comparison-wording.ts';
 import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { caseLabel } from './case-text.ts';
-import { clipText, failureReasons } from './failure-details.ts';
+import { failureReasons } from './failure-details.ts';
 import { formatCount, plural } from './labels.ts';
 import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';
 import type { Comparison, RunComparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
+import { truncateToWidth } from '../shared/text-table.ts';
 
 const REASON_MAX_CHARS = 160;
-const LABEL_MAX_CHARS = 50;
+/** Columns of a listed case's label. */
+const LABEL_MAX_WIDTH = 50;
 
 /** HEAD's result of a case, to say why it fails now and name it. */
 export type HeadCaseFinder = (run: RunRef, id: string) => CaseResult | undefined;
@@ -128,8 +130,9 @@ export function caseTables(
 
 function caseRow(row: CaseRow, withPoints: boolean, runs: readonly RunRef[]): string {
   const { id, source } = caseText(row.ref);
+  // Cut by columns between graphemes, as the text form cuts it: an accent stays on its letter.
   const name =
-    row.label === null ? '' : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
+    row.label === null ? '' : ` ${escapeMarkdownText(truncateToWidth(row.label, LABEL_MAX_WIDTH))}`;
   const points = row.runs.map((run) => pointName(run, runs)).join(', ');
   return tableRow([
     `${cellCode(id)}${name}`,

@@ -102,3 +102,19 @@ export function reasonOf(evaluation: Pick<EvaluationResult, 'error' | 'metadata'
   }
   return null;
 }
+
+/**
+ * {@link reasonOf}, with the trial it came from in front (`trial 2: expected "Paris", got
+ * "Lyon"`) when the case ran several trials: a case's evaluation then explains one failing trial
+ * of them, named by `metadata.fromTrial` (see `fromTrial` in docs/artifact.md). The terminal
+ * summary, `evals show` and the JUnit message all say it so.
+ */
+export function reasonWithTrial(
+  evaluation: Pick<EvaluationResult, 'error' | 'metadata'>,
+  hasTrials: boolean,
+): string | null {
+  const reason = reasonOf(evaluation);
+  const fromTrial = evaluation.metadata?.fromTrial;
+  if (reason === null || !hasTrials || typeof fromTrial !== 'number') return reason;
+  return `trial ${formatCount(fromTrial)}: ${reason}`;
+}

@@ -65,9 +65,16 @@ export interface CaseView {
    */
   newlyFailing?: true;
   inputs: string;
-  /** The whole output (search covers it all); the detail shows its first `MAX_VALUE_CHARS`. */
-  output: string;
-  /** What the case expected and what the diff sets against it; null when nothing is expected. */
+  /**
+   * The whole output (search covers it all); the detail shows its first `MAX_VALUE_CHARS`. Null
+   * when the case errored (its function threw or timed out) and so has none: shown as "no
+   * output", never as a `null` the function could have returned.
+   */
+  output: string | null;
+  /**
+   * What the case expected and what the diff sets against it; null when nothing is expected.
+   * A case with no output (`output` null) shows what it expected and no diff.
+   */
   compared: ComparedView | null;
   error: string | null;
   evaluations: EvaluationView[];
@@ -226,6 +233,8 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     if (evaluation.passed === false) failing.push(at);
   }
   const source = result.source ? `${result.source.file}:${result.source.line}` : null;
+  // An errored case records `output: null` for "none", which `shown` would write as `null`.
+  const errored = result.error !== null && (result.output === null || result.output === undefined);
   return {
     run,
     id: result.id,
@@ -238,7 +247,7 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     scores,
     failing,
     inputs: capped(pretty(result.data)),
-    output: shown(result.output),
+    output: errored ? null : shown(result.output),
     compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),

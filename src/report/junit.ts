@@ -1,19 +1,31 @@
 /**
  * JUnit XML (`--junit FILE`) for CI systems that show test reports: one `<testsuite>` per run,
- * one `<testcase>` per case. Pure: artifact (and its cases) in, XML text out, as one string or
- * in pieces, so a run's cases can come one at a time from the case spool rather than memory.
+ * one `<testcase>` per case, then, for a run cut short, one skipped `(not run)` testcase for the
+ * cases it never ran, and a `(gate)` testcase when the gate failed for a reason the cases' own
+ * testcases do not show. Pure: artifact (and its cases) in, XML text out, as one string or in
+ * pieces, so a run's cases can come one at a time from the case spool rather than memory.
  */
 import { gridValueText } from '../shared/grid-value-text.ts';
+import { oneLine } from '../shared/one-line.ts';
 import { posix } from 'node:path';
 import { ExactSum } from '../run/exact-sum.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
+import type { CaseResult, GateCondition, ResultsArtifact, RunResult } from '../types/index.ts';
+import { caseReasons } from './case-lines.ts';
 import {
-  describeCaseFailure,
   describeFailedEvaluation,
   errorGist,
   flakyLabel,
+  formatCount,
   formatParams,
+  plural,
 } from './labels.ts';
+import { cutReason } from './reason-cut.ts';
+
+/**
+ * Columns of each reason in a failure's `message`, which CI tools show on one line: enough for
+ * `exact 0 (needs ≥ 1): expected "…", got "…"`; the element's text has everything whole.
+ */
+const MESSAGE_REASON_WIDTH = 400;
 
 /**
  * A run's case counts as JUnit has them, and the sum of case times (exact, so it does not
@@ -73,7 +85,10 @@ export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Gen
     tests: sum(suites.map((totals) => totals.tests)),
     failures: sum(suites.map((totals) => totals.failures)),
     errors: sum(suites.map((totals) => totals.errors)),
-    time: seconds(artifact.durationMs),
+    // The suites' times summed, as each suite's is its cases': the run's wall time (the
+    // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
+    // its suites reads as an error. Every `time` here is time spent in cases.
+    time: seconds(sum(suites.map((totals) => totals.timeMs))),
     timestamp: artifact.startedAt,
   });
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes}>\n`;
@@ -84,6 +99,7 @@ export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Gen
     for (const result of source.cases(index)) {
       yield `${renderCase(result, name, artifact.config)}\n`;
     }
+    if (totals.notRun > 0) yield `${renderNotRun(run, name, totals.notRun, artifact)}\n`;
     if (totals.gateFailed) yield `${renderGate(run, name)}\n`;
     yield '  </testsuite>\n';
   }
@@ -100,26 +116,51 @@ export function junitSuiteName(run: Pick<RunResult, 'suite' | 'params'>): string
   return params ? `${run.suite} [${params}]` : run.suite;
 }
 
-/** A `<testsuite>`'s counts: its cases', plus the gate's testcase when it has one. */
+/**
+ * A `<testsuite>`'s counts: its cases', plus the `(not run)` testcase (skipped) when cases it
+ * planned never ran, and the gate's testcase when it has one.
+ */
 interface SuiteTotals {
   tests: number;
   failures: number;
   errors: number;
+  skipped: number;
   timeMs: number;
+  /** Planned cases with no result: the run was cut short (`testset.cases` is what it planned). */
+  notRun: number;
   gateFailed: boolean;
 }
 
 function suiteTotals(run: RunResult, cases: JUnitTotals): SuiteTotals {
-  // A gate can fail while every case passed (an evaluator mean below its bound). Without a
-  // testcase for it, the report would be all green for a run whose verdict is fail.
-  const gateFailed = run.verdict === 'fail' && cases.failures === 0 && cases.errors === 0;
+  const notRun = Math.max(0, run.testset.cases - cases.tests);
+  const gateFailed = showsGate(run, cases);
   return {
-    tests: cases.tests + (gateFailed ? 1 : 0),
+    tests: cases.tests + (notRun > 0 ? 1 : 0) + (gateFailed ? 1 : 0),
     failures: cases.failures + (gateFailed ? 1 : 0),
     errors: cases.errors,
+    skipped: notRun > 0 ? 1 : 0,
     timeMs: cases.timeMs,
+    notRun,
     gateFailed,
   };
+}
+
+/**
+ * Whether a failed run gets a `(gate)` testcase: unless its failing cases say all there is to say
+ * (`all cases pass` is its only failed condition, and a case testcase failed or errored). A gate
+ * can fail while every case passed (an evaluator mean below its bound), or for what no case
+ * shows (`complete`: cases never ran; `minPassRate`: too many failed). Without the testcase the
+ * report would hide why a run whose verdict is fail failed.
+ */
+function showsGate(run: RunResult, cases: JUnitTotals): boolean {
+  if (run.verdict !== 'fail') return false;
+  const failed = run.gate.conditions.filter((condition) => !condition.passed);
+  const casesSayIt = cases.failures + cases.errors > 0;
+  return !(casesSayIt && failed.length > 0 && failed.every(isAllCasesPass));
+}
+
+function isAllCasesPass(condition: GateCondition): boolean {
+  return condition.name === 'all cases pass';
 }
 
 /** The `<testsuite>` start tag and its properties. */
@@ -137,8 +178,9 @@ function suiteHead(run: RunResult, name: string, totals: SuiteTotals): string {
     tests: totals.tests,
     failures: totals.failures,
     errors: totals.errors,
-    skipped: 0,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    skipped: totals.skipped,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this may exceed
+    // the run's wall time (the `<testsuites>` total is the sum of these, never less than one).
     time: seconds(totals.timeMs),
   });
   return [
@@ -173,7 +215,12 @@ function renderCase(result: CaseResult, classname: string, config: string): stri
     return `${open}>\n      <error${attrs({ message: prefix + errorGist(result.error), type: 'error' })}>${escapeXmlText(result.error)}</error>\n    </testcase>`;
   }
   if (!result.passed) {
-    const message = prefix + describeCaseFailure(result).join('; ');
+    // Each reason as the summary gives it, with what its evaluator said (and, with trials, from
+    // which trial): `exact 0 (needs ≥ 1): trial 2: expected "Paris", got "Lyon"`.
+    const reasons = caseReasons(result).map((reason) =>
+      cutReason(oneLine(reason), MESSAGE_REASON_WIDTH),
+    );
+    const message = prefix + reasons.join('; ');
     return `${open}>\n      <failure${attrs({ message, type: 'evaluation' })}>${escapeXmlText(failureBody(result))}</failure>\n    </testcase>`;
   }
   if (flaky !== null) {
@@ -206,6 +253,26 @@ function failureBody(result: CaseResult): string {
  */
 function rowFile(config: string, file: string): string {
   return posix.isAbsolute(file) ? file : posix.join(posix.dirname(config), file);
+}
+
+/**
+ * The cases a run planned and never ran, as one skipped testcase stating how many: the artifact
+ * counts them (`testset.cases`) but does not say which they were.
+ */
+function renderNotRun(
+  run: RunResult,
+  classname: string,
+  notRun: number,
+  artifact: ResultsArtifact,
+): string {
+  const why = artifact.interrupted ? 'the run was interrupted' : 'the run ended before them';
+  const message = `${formatCount(notRun)} of the ${plural(run.testset.cases, 'planned case')} ${notRun === 1 ? 'was' : 'were'} never run: ${why}`;
+  return [
+    // In parentheses, as `(gate)` is: it reads as no case of the testset.
+    `    <testcase${attrs({ name: '(not run)', classname, time: seconds(0) })}>`,
+    `      <skipped${attrs({ message })}/>`,
+    '    </testcase>',
+  ].join('\n');
 }
 
 function renderGate(run: RunResult, classname: string): string {
