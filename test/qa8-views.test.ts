@@ -12,6 +12,7 @@ import { renderCaseDetail } from '../src/report/case-detail.ts';
 import { renderCaseLines } from '../src/report/case-lines.ts';
 import { buildReportModel } from '../src/report/html-model.ts';
 import { renderJUnit } from '../src/report/junit.ts';
+import { clipText } from '../src/report/failure-details.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
@@ -291,5 +292,17 @@ describe('the HTML detail of a case that errored (QA 8, item 5)', () => {
     assert.equal(threw?.compared?.expected, 'Paris', 'what was expected is still shown');
     assert.equal(gaveNull?.output, 'null');
     assert.equal(gaveNull?.compared?.what, 'the whole output');
+  });
+});
+
+describe('clipText (PR comment and annotation titles)', () => {
+  it('cuts between graphemes, within the character limit', () => {
+    const accented = 'e\u0301'.repeat(50);
+    const cut = clipText(accented, 60);
+    assert.ok(Array.from(cut).length <= 60);
+    assert.equal(cut, `${'e\u0301'.repeat(29)}…`);
+    const flags = '\u{1F1EB}\u{1F1F7}'.repeat(10);
+    assert.equal(clipText(flags, 6), `${'\u{1F1EB}\u{1F1F7}'.repeat(2)}…`);
+    assert.equal(clipText('short', 60), 'short');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path';
 
+import { graphemesOf } from '../shared/text-table.ts';
 import type { CaseResult, EvaluationResult } from '../types/index.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import {
@@ -171,8 +172,20 @@ export function showInvisible(text: string): string {
   );
 }
 
-/** Cuts text to `maxChars` code points, ending with `…` when anything was cut. For titles. */
+/**
+ * Cuts text to `maxChars` code points (GitHub counts its limits in characters), ending with `…`
+ * when anything was cut. For titles. The cut falls between graphemes, so an accent, a skin tone
+ * or a flag's second half is never left without, or cut from, its character.
+ */
 export function clipText(text: string, maxChars: number): string {
-  const chars = Array.from(text);
-  return chars.length <= maxChars ? text : `${chars.slice(0, Math.max(0, maxChars - 1)).join('')}…`;
+  if (Array.from(text).length <= maxChars) return text;
+  let kept = '';
+  let count = 0;
+  for (const { segment } of graphemesOf(text)) {
+    const size = Array.from(segment).length;
+    if (count + size > maxChars - 1) break;
+    kept += segment;
+    count += size;
+  }
+  return `${kept}…`;
 }

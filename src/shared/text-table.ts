@@ -38,7 +38,7 @@ function stringWidth(text: string): number {
 }
 
 /** `text`'s user-perceived characters (grapheme clusters), with a segmenter made on the first call. */
-function graphemesOf(text: string): Intl.Segments {
+export function graphemesOf(text: string): Intl.Segments {
   segmenter ??= new Intl.Segmenter();
   return segmenter.segment(text);
 }
