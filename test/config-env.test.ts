@@ -125,7 +125,7 @@ describe('environment in the config', () => {
       suites: [{ id: a, testset: { path: a.csv } }]
     `;
     assert.deepEqual(issueLines(quoted), [
-      'evals.yaml:2:26  defaults.concurrency: expected integer, found "4"',
+      'evals.yaml:2:26  defaults.concurrency: expected integer, found "4" (from the default of ${CONCURRENCY})',
     ]);
   });
 

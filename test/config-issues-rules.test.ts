@@ -348,7 +348,7 @@ const ruleErrors: Case[] = [
           testset: { path: a.csv }
           timeout: 0s
     `,
-    issues: ['evals.yaml:5:14  suites[0].timeout: expected a duration above zero, found "0s"'],
+    issues: ['evals.yaml:5:14  suites[0].timeout: expected a duration of at least 1ms, found "0s"'],
   },
 ];
 

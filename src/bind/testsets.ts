@@ -175,8 +175,11 @@ export async function readSuiteTestset(
         ts.ref !== undefined && read.issues[0]?.code.startsWith('git.') ? 'ref' : 'path';
       return {
         ok: false,
+        // The count of problems left out belongs to no position: it stays without one.
         issues: read.issues.map((i) =>
-          i.line === 0 ? { ...at('testset', where), code: i.code, message: i.message } : i,
+          i.line === 0 && i.code !== 'testset.too-many-issues'
+            ? { ...at('testset', where), code: i.code, message: i.message }
+            : i,
         ),
       };
     }

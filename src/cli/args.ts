@@ -29,7 +29,8 @@ export interface ParsedArgs<S extends CommandSpec> {
 
 /**
  * Parses `argv` (what follows the command's name) against `spec`: unknown options, a missing
- * value, a value given to a switch and a wrong number of positional arguments are UsageErrors.
+ * value, a value given to a switch, an option of one value given two different values and a
+ * wrong number of positional arguments are UsageErrors. `-o=FILE` reads as `--output=FILE`.
  * The values themselves (numbers, `KEY=VALUE`) are the caller's to check, with
  * {@link optionError} or {@link positiveInt} for the message.
  */
@@ -37,23 +38,24 @@ export function parseCommandArgs<S extends CommandSpec>(
   spec: S,
   argv: readonly string[],
 ): ParsedArgs<S> {
+  const args = shortOptionValues(spec, argv);
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: spec.options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
   } catch (error) {
     if (!isParseArgsError(error)) throw error;
     // parseArgs' own message names neither the command nor its help: the argument at fault is
     // found again, without `strict`, to say what it should have been.
     throw (
-      explainOptionError(spec, argv) ??
+      explainOptionError(spec, args) ??
       usageError('cli.bad-option', `${error.message} (${seeHelp(spec)})`)
     );
   }
   // `evals run a b --help` shows the help: asking for it is never wrong.
   const help = parsed.values.help === true;
   if (!help) {
-    const empty = emptyPathOption(spec, argv);
-    if (empty !== undefined) throw empty;
+    const refused = emptyPathOption(spec, args) ?? repeatedOption(spec, args);
+    if (refused !== undefined) throw refused;
     checkPositionals(spec, parsed.positionals);
   }
   return { values: parsed.values as OptionValues<S>, positionals: parsed.positionals, help };
@@ -162,6 +164,64 @@ function optionTokens(spec: CommandSpec, argv: readonly string[]) {
     strict: false,
     tokens: true,
   }).tokens;
+}
+
+/**
+ * `argv` with each short option written with `=` as a long one is (`-o=x.json`, `-o=`) turned
+ * into what that means (`-ox.json`, `-o ''`). parseArgs, as getopt, would read `-o=x.json` as the
+ * value `=x.json`, so `-o=` wrote a file named `=` while `--output=` is refused as an empty name.
+ * A switch given a value that way (`-h=x`) is refused as `--help=x` is. Only arguments parseArgs
+ * reads as options are touched: not a value (`--junit -o=x`) nor anything after `--`.
+ */
+export function shortOptionValues(spec: CommandSpec, argv: readonly string[]): string[] {
+  const firstAt = new Map<number, { name: string; rawName: string }>();
+  for (const token of optionTokens(spec, argv)) {
+    if (token.kind === 'option' && !firstAt.has(token.index)) firstAt.set(token.index, token);
+  }
+  return argv.flatMap((arg, index) => {
+    const token = firstAt.get(index);
+    if (token === undefined || token.rawName.startsWith('--')) return [arg];
+    if (!arg.startsWith(`${token.rawName}=`)) return [arg];
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
+    // An unknown letter is left for parseArgs to refuse, as `-x` alone is.
+    if (option === undefined) return [arg];
+    const value = arg.slice(token.rawName.length + 1);
+    if (option.type === 'boolean') {
+      throw optionError(spec, token.rawName, 'no value', JSON.stringify(value));
+    }
+    return value === '' ? [token.rawName, ''] : [`${token.rawName}${value}`];
+  });
+}
+
+/**
+ * `-o given twice: a.json and b.json; give it once` for the first option that takes one value
+ * given again with another value; undefined when there is none. parseArgs keeps the last one,
+ * which would silently drop the first. The same value twice is harmless, and repeatable options
+ * (`--suite`, `--grid`) and switches may be given any number of times.
+ */
+function repeatedOption(spec: CommandSpec, argv: readonly string[]): UsageError | undefined {
+  const first = new Map<string, { rawName: string; value: string }>();
+  for (const token of optionTokens(spec, argv)) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
+    if (option?.type !== 'string' || option.multiple === true) continue;
+    const earlier = first.get(token.name);
+    if (earlier === undefined) {
+      first.set(token.name, { rawName: token.rawName, value: token.value });
+      continue;
+    }
+    if (earlier.value === token.value) continue;
+    const flag =
+      earlier.rawName === token.rawName ? token.rawName : `${earlier.rawName}/${token.rawName}`;
+    const values = `${shownValue(earlier.value)} and ${shownValue(token.value)}`;
+    return badOption(spec, `${flag} given twice: ${values}; give it once`);
+  }
+  return undefined;
+}
+
+/** An option's value as a message shows it: as it is when plain, else quoted (`""`, spaces). */
+function shownValue(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : JSON.stringify(value);
 }
 
 /** What an empty value of a path option (`-o ''`) lacks, by the option's value name. */

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT, runCommand } from '../pipeline/run.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
-import { UsageError, formatIssue, usageError } from '../shared/errors.ts';
+import { UsageError, formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { toolVersion } from '../shared/version.ts';
 import { optionError, positional, withArgs } from './args.ts';
 import {
@@ -139,17 +139,40 @@ export async function cli(
     return await dispatch(argv, ctx, signal);
   } catch (error) {
     if (error instanceof UsageError) {
-      // An issue with no file (a bad flag) would start with formatIssue's column gap.
+      // An issue with no file (a bad flag) would start with formatIssue's column gap. A count of
+      // problems not shown is no problem itself: it is printed as it is, and counted in the total.
       const lines =
         error.issues.length > 0
-          ? error.issues.map((issue) => formatIssue(issue).trimStart())
-          : [error.message];
-      ctx.stderr.write(`${lines.map((l) => `error: ${l}`).join('\n')}\n`);
-      if (error.issues.length > 1) ctx.stderr.write(`${error.issues.length} problems found\n`);
+          ? error.issues.map((issue) => {
+              const text = formatIssue(issue).trimStart();
+              return notShown(issue) === null ? `error: ${text}` : text;
+            })
+          : [`error: ${error.message}`];
+      ctx.stderr.write(`${lines.join('\n')}\n`);
+      let shown = 0;
+      let total = 0;
+      for (const issue of error.issues) {
+        const more = notShown(issue);
+        shown += more === null ? 1 : 0;
+        total += more ?? 1;
+      }
+      if (total > 1) {
+        ctx.stderr.write(`${total} problems found${total > shown ? ` (${shown} shown)` : ''}\n`);
+      }
       return EXIT.usage;
     }
     throw error;
   }
+}
+
+/**
+ * How many problems a summary issue stands for (`config.too-many-issues`,
+ * `testset.too-many-issues`: "N more problems … not shown"), or `null` for a problem.
+ */
+function notShown(issue: Issue): number | null {
+  if (!issue.code.endsWith('.too-many-issues')) return null;
+  const count = /^(\d+) more problem/.exec(issue.message);
+  return count ? Number(count[1]) : 0;
 }
 
 async function dispatch(

@@ -10,6 +10,7 @@ import {
   badOption,
   parseCommandArgs,
   positiveInt,
+  shortOptionValues,
   type OptionValues,
   gridFilters,
 } from './args.ts';
@@ -70,7 +71,8 @@ export const DEFAULT_OUTPUT = 'evals-results.json';
  */
 export function resumeCommand(argv: readonly string[], from?: string): string {
   const { values, tokens } = parseArgs({
-    args: [...argv],
+    // As parseCommandArgs read them: `-o=x.json` is x.json.
+    args: shortOptionValues(RUN, argv),
     options: RUN.options,
     allowPositionals: true,
     strict: false,

@@ -144,10 +144,14 @@ function buildTestset(
     ...(testset.id !== undefined ? { id: testset.id } : {}),
   };
   if (testset.cases) {
-    const records = testset.cases.map((value, i) => ({
-      value,
-      line: locate([...path, 'cases', i]).line,
-    }));
+    const places = testset.cases.map((_, i) => locate([...path, 'cases', i]));
+    const onLine = new Map<number, number>();
+    for (const { line } of places) onLine.set(line, (onLine.get(line) ?? 0) + 1);
+    // A line names a case, except in a flow list (`cases: [{…}, {…}]`) of cases on one line.
+    const records = testset.cases.map((value, i) => {
+      const { line, col } = places[i]!;
+      return (onLine.get(line) ?? 0) > 1 ? { value, line, col } : { value, line };
+    });
     return { kind: 'inline', records, ...common };
   }
   return {

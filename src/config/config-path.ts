@@ -43,6 +43,18 @@ export function pointerToPath(pointer: string, data: unknown): ConfigPath {
   return path;
 }
 
+/** The value at `path` in `data` (the config as parsed); undefined where there is none. */
+export function valueAtPath(data: unknown, path: ConfigPath): unknown {
+  let current = data;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) {
+      return undefined;
+    }
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
+}
+
 /**
  * A dotted option path as a built-in's `validate()` reports it (`pattern`, `cases[0].flags`)
  * as segments; `''` is the options object itself.

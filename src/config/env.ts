@@ -24,8 +24,19 @@ export function substituteEnv(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
 ): { value: string; problems: EnvProblem[] } {
-  if (!text.includes('$')) return { value: text, problems: [] };
+  const { value, problems } = substitute(text, env);
+  return { value, problems };
+}
+
+/** {@link substituteEnv}, with what each reference substituted was (`${CONC}`, its default). */
+function substitute(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { value: string; problems: EnvProblem[]; origins: string[] } {
+  if (!text.includes('$')) return { value: text, problems: [], origins: [] };
   const problems: EnvProblem[] = [];
+  // What each substituted reference gave, for messages that quote the value.
+  const origins: string[] = [];
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -61,36 +72,56 @@ export function substituteEnv(
     const name = match[1] ?? '';
     const fallback = match[2];
     const value = env[name];
-    if (fallback !== undefined && (value === undefined || value === '')) out += fallback;
-    else if (value !== undefined) out += value;
-    else {
+    if (fallback !== undefined && (value === undefined || value === '')) {
+      out += fallback;
+      origins.push(`the default of \${${name}}`);
+    } else if (value !== undefined) {
+      out += value;
+      origins.push(`\${${name}}`);
+    } else {
       problems.push({
         code: 'env.missing',
         message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`,
       });
     }
   }
-  return { value: out, problems };
+  return { value: out, problems, origins };
+}
+
+/** Where substituted values came from, for messages that quote them. */
+export interface EnvOrigins {
+  /**
+   * ` (from ${CONC})` when `value` at `path` is what `${…}` references made of the config's
+   * text, else `''`: a message that quotes the value then says where it came from, since the
+   * config shows only the reference (`found "abc" (from ${CONC})`). A value written in the config
+   * as it is, or changed since, gets nothing.
+   */
+  note(path: ConfigPath, value: unknown): string;
 }
 
 /**
  * Substitutes references in every string value of the document, in place (keys are left
  * alone). A plain (unquoted) scalar whose substituted text reads as a number or boolean
  * becomes one, as if the text had been substituted before parsing, so
- * `concurrency: ${CONCURRENCY:-4}` is the number 4; quote the value to keep a string.
+ * `concurrency: ${CONCURRENCY:-4}` is the number 4; quote the value to keep a string. The values
+ * made are recorded for {@link envOriginNote}, replacing those of the document before.
  */
 export function substituteEnvInDocument(
   root: Node | null,
   env: Readonly<Record<string, string | undefined>>,
   report: (node: Scalar, path: ConfigPath, problem: EnvProblem) => void,
-): void {
+): EnvOrigins {
+  const substituted = new Map<string, { value: unknown; origins: string[] }>();
   const visit = (node: unknown, path: ConfigPath): void => {
     if (isScalar(node)) {
       if (typeof node.value !== 'string' || !node.value.includes('$')) return;
       const original = node.value;
-      const { value, problems } = substituteEnv(original, env);
+      const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
       node.value = node.type === Scalar.PLAIN && value !== original ? retype(value) : value;
+      if (origins.length > 0) {
+        substituted.set(JSON.stringify(path), { value: node.value, origins });
+      }
     } else if (isMap(node)) {
       for (const pair of node.items) visit(pair.value, [...path, keyText(pair.key)]);
     } else if (isSeq(node)) {
@@ -99,6 +130,13 @@ export function substituteEnvInDocument(
     // Aliases are skipped: the anchored node is visited where it is written.
   };
   visit(root, []);
+  return {
+    note(path, value) {
+      const made = substituted.get(JSON.stringify(path));
+      if (made === undefined || !Object.is(made.value, value)) return '';
+      return ` (from ${[...new Set(made.origins)].join(' and ')})`;
+    },
+  };
 }
 
 function retype(text: string): unknown {

@@ -11,7 +11,7 @@ import { utf8Issue } from '../testsets/encoding.ts';
 import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { buildConfig } from './build.ts';
 import { captureWritten, configTextHash, hashWritten } from './config-hash.ts';
-import { formatConfigPath } from './config-path.ts';
+import { formatConfigPath, valueAtPath } from './config-path.ts';
 import { escapedTemplateWarnings } from './escape-warnings.ts';
 import { bashOnlyShellWarnings } from './shell-warnings.ts';
 import { substituteEnvInDocument } from './env.ts';
@@ -21,7 +21,12 @@ import { checkRules } from './rules.ts';
 import { isSecretName } from '../shared/secrets.ts';
 import { writtenConfigSecrets } from './secrets.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
-import { dataTooLarge } from './yaml-limits.ts';
+import {
+  binaryPaths,
+  dataTooLarge,
+  excessiveAliasOffset,
+  firstAliasOffset,
+} from './yaml-limits.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
 
 export { parseDuration } from '../shared/duration.ts';
@@ -107,7 +112,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
     };
   };
 
-  if (source.doc.contents === null) {
+  if (source.empty) {
     return {
       ok: false,
       issues: [
@@ -129,26 +134,38 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   // Values with a broken ${VAR} are reported once, as that; what the schema or the rules would
   // say about the half-substituted text would only repeat it.
   const envBroken = new Set<string>();
-  substituteEnvInDocument(source.doc.contents, options.env, (node, path, problem) => {
-    envBroken.add(formatConfigPath(path));
-    const loc = source.position(node.range?.[0] ?? 0);
-    issues.push({
-      code: problem.code,
-      file,
-      ...loc,
-      path: formatConfigPath(path),
-      message: problem.message,
-    });
-  });
+  const envOrigins = substituteEnvInDocument(
+    source.doc.contents,
+    options.env,
+    (node, path, problem) => {
+      envBroken.add(formatConfigPath(path));
+      const loc = source.position(node.range?.[0] ?? 0);
+      issues.push({
+        code: problem.code,
+        file,
+        ...loc,
+        path: formatConfigPath(path),
+        message: problem.message,
+      });
+    },
+  );
   let data: unknown;
   try {
     data = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    // yaml refuses documents whose aliases expand without bound (a "billion laughs" file).
-    const message = `cannot expand the YAML aliases: ${(error as Error).message}`;
+    // yaml refuses documents whose aliases expand without bound (a "billion laughs" file), at
+    // the alias that takes its count too far; it says neither where nor which.
+    const reason = (error as Error).message;
+    const excessive = /excessive alias count/i.test(reason);
+    const culprit = excessive ? excessiveAliasOffset(source.doc, MAX_ALIAS_COUNT) : null;
+    const offset = excessive ? (culprit ?? firstAliasOffset(source.doc)) : null;
+    const message = excessive
+      ? `cannot expand the YAML aliases: ${culprit !== null ? 'at this alias' : 'from this alias on'} they expand past ${MAX_ALIAS_COUNT} copies of values (aliases of aliases multiply, as in a "billion laughs" file): write the values out instead`
+      : `cannot expand the YAML aliases: ${reason}`;
+    const loc = offset !== null ? source.position(offset) : { line: 1, col: 1 };
     return {
       ok: false,
-      issues: [{ code: 'yaml.aliases', file, line: 1, col: 1, path: '', message }],
+      issues: [{ code: 'yaml.aliases', file, ...loc, path: '', message }],
     };
   }
   // Aliases can stack nesting and multiply values past what the text shows.
@@ -159,13 +176,36 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       issues: [{ code: 'yaml.too-large', file, line: 1, col: 1, path: '', message: tooLarge }],
     };
   }
+  const binaries = binaryPaths(data).map((path) => ({ path, at: formatConfigPath(path) }));
+  // A `!!binary` value where a mapping is expected passes as an object whose keys are its bytes
+  // and methods: the complaints about its keys become one, that binary data is no mapping. (Where
+  // anything else is expected, the type problem says so: `expected string, found binary data`.)
+  const bytesMisread = new Map<string, ConfigPath>();
   const report = (problem: Located): void => {
-    if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt(problem));
+    const at = formatConfigPath(problem.path);
+    if (envBroken.has(at)) return;
+    const binary = binaries.find(
+      (b) =>
+        (at === b.at && problem.code !== 'schema.type') ||
+        (at.startsWith(b.at) && (at[b.at.length] === '.' || at[b.at.length] === '[')),
+    );
+    // A value `${VAR}` made says so: the config shows only the reference.
+    const origin =
+      problem.key === undefined
+        ? envOrigins.note(problem.path, valueAtPath(data, problem.path))
+        : '';
+    if (binary === undefined)
+      issues.push(issueAt({ ...problem, message: problem.message + origin }));
+    else bytesMisread.set(binary.at, binary.path);
   };
 
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
   const locate = (path: ConfigPath): Loc => source.locate(path);
   for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
+  for (const path of bytesMisread.values()) {
+    const message = 'expected a mapping, found binary data (!!binary)';
+    issues.push(issueAt({ code: 'schema.type', path, message }));
+  }
 
   if (issues.length > 0) {
     return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
@@ -265,12 +305,12 @@ function sortIssues(issues: Issue[]): Issue[] {
       message: shorten(issue.message),
     }));
   if (issues.length > MAX_CONFIG_ISSUES) {
-    const last = sorted[sorted.length - 1];
+    // No position: it is a count, not a problem at the place of the last one shown.
     sorted.push({
       code: 'config.too-many-issues',
-      file: last?.file ?? '',
-      line: last?.line ?? 0,
-      col: last?.col ?? 0,
+      file: sorted[0]?.file ?? '',
+      line: 0,
+      col: 0,
       path: '',
       message: `${issues.length - MAX_CONFIG_ISSUES} more problems not shown (${issues.length} in all)`,
     });

@@ -62,7 +62,11 @@ export function defaultEvaluatorId(use: string): string {
 export function checkRules(data: unknown, context: RuleContext): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const add = (code: string, path: ConfigPath, message: string, key?: string): void => {
-    problems.push(key === undefined ? { code, path, message } : { code, path, key, message });
+    if (key !== undefined) {
+      problems.push({ code, path, key, message });
+      return;
+    }
+    problems.push({ code, path, message });
   };
   if (!isRecord(data)) return problems;
 
@@ -313,7 +317,9 @@ function checkGate(
     const entryPath: ConfigPath = [...path, 'evaluators', id];
     const fact = byId.get(id);
     if (!fact) {
-      const known = facts.map((f) => f.id);
+      // `pass` names no evaluator: it is refused as an id, reserved for the pass condition.
+      const ids = new Set(facts.map((f) => f.id));
+      const known = [...ids].filter((name) => name !== PASS_CONDITION_EVALUATOR);
       const near = closestMatch(id, known);
       const hint = near
         ? `did you mean ${JSON.stringify(near)}?`
@@ -359,10 +365,15 @@ function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
   checkJudgeSettings(judge, path, add);
 }
 
+/** Durations are whole milliseconds (`parseDuration` rounds), so `0.0001ms` is a limit of 0. */
 function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {
-  if (typeof value === 'string' && parseDuration(value) === 0) {
-    add('duration.zero', path, `expected a duration above zero, found ${JSON.stringify(value)}`);
-  }
+  if (typeof value !== 'string' || parseDuration(value) !== 0) return;
+  const rounded = Number.parseFloat(value) === 0 ? '' : ' (it rounds to 0ms)';
+  add(
+    'duration.zero',
+    path,
+    `expected a duration of at least 1ms, found ${JSON.stringify(value)}${rounded}`,
+  );
 }
 
 function describePlace(path: ConfigPath, context: RuleContext): string {

@@ -194,7 +194,7 @@ function alternatives(choice: Entry, branchSchemas: unknown[]): Entry {
     ...choice,
     made: {
       code: 'schema.type',
-      message: `expected ${orList(kinds)}, found ${describeValue(choice.data)}`,
+      message: `expected ${orList(kinds)}, found ${describeFound(choice.data)}`,
     },
   };
 }
@@ -238,7 +238,7 @@ function render(entry: Entry): SchemaProblem {
   const { params, parentSchema: parent } = entry;
   // Described only where a message shows it: an object with 20,000 unknown keys is one
   // problem per key, and describing the object for each would be quadratic.
-  const found = entry.keyword === 'additionalProperties' ? '' : describeValue(entry.data);
+  const found = entry.keyword === 'additionalProperties' ? '' : describeFound(entry.data);
   const code = `schema.${kebab(entry.keyword)}`;
   const hint =
     typeof parent.patternErrorMessage === 'string' ? parent.patternErrorMessage : undefined;
@@ -348,7 +348,7 @@ function render(entry: Entry): SchemaProblem {
       return {
         code,
         path: entry.path,
-        message: `expected unique items, found ${describeValue(items[first])} twice (items ${first} and ${second})`,
+        message: `expected unique items, found ${describeFound(items[first])} twice (items ${first} and ${second})`,
       };
     }
     case 'oneOf': {
@@ -392,4 +392,12 @@ function quote(text: string | undefined): string {
 
 function kebab(keyword: string): string {
   return keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/**
+ * The value found, for "found …": as `describeValue` says it, except a YAML `!!binary` value,
+ * which yaml reads as bytes and which would read as an object of numbered keys.
+ */
+function describeFound(value: unknown): string {
+  return value instanceof Uint8Array ? 'binary data (!!binary)' : describeValue(value);
 }

@@ -184,8 +184,11 @@ export type TestsetConfig =
     }
   | {
       kind: 'inline';
-      /** The `cases:` items with their YAML node lines. */
-      records: { value: Record<string, unknown>; line: number }[];
+      /**
+       * The `cases:` items with their YAML node lines, and columns for cases that share a line
+       * with another (a flow list: `cases: [{ a: 1 }, { a: 2 }]`).
+       */
+      records: { value: Record<string, unknown>; line: number; col?: number }[];
       revision?: string;
       tags?: string[];
       /** `split:` column → separator: joined list cells cut into lists before the run. */

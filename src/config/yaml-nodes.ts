@@ -40,6 +40,7 @@ export function nodeKind(node: unknown): string {
     const value: unknown = node.value;
     if (value === null || value === undefined) return 'nothing';
     if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+    if (value instanceof Uint8Array) return 'binary data (!!binary)';
     return typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'a value';
   }
   return 'nothing';

@@ -10,6 +10,7 @@ import {
   isSeq,
   LineCounter,
   Parser,
+  visit,
   YAMLParseError,
   type CST,
   type Document,
@@ -33,6 +34,22 @@ export class YamlSource {
     readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
   ) {}
+
+  /**
+   * True when the document holds nothing: an empty file, only comments, or only a `---` marker
+   * (which yaml reads as a document holding an empty scalar, not as no document).
+   */
+  get empty(): boolean {
+    const contents = this.doc.contents;
+    if (contents === null) return true;
+    return (
+      isScalar(contents) &&
+      contents.value === null &&
+      contents.source === '' &&
+      contents.tag === undefined &&
+      contents.anchor === undefined
+    );
+  }
 
   /** 1-based position of a character offset in the text. */
   position(offset: number): Loc {
@@ -172,7 +189,7 @@ export function parseYaml(
   }
   const doc = composeFirst(tokens, text.length);
   const problems = doc.errors.slice(0, MAX_YAML_PROBLEMS).map((error) => {
-    const loc = lines.linePos(error.pos[0]);
+    const loc = lines.linePos(errorOffset(doc, error));
     return syntaxProblem(error.code, error.message, loc, lineAt(text, lines, loc.line));
   });
   if (doc.errors.length > MAX_YAML_PROBLEMS) {
@@ -213,6 +230,25 @@ function composeFirst(tokens: CST.Token[], length: number): Document.Parsed {
   }
   // compose(…, true) always ends with a document, even for empty text.
   return doc as Document.Parsed;
+}
+
+/**
+ * Where an error is shown. yaml places a missing closing quote at the end of the text the quoted
+ * scalar swallowed, often the end of the file; the quote that opens it is the mistake to fix.
+ */
+function errorOffset(doc: Document.Parsed, error: YAMLParseError): number {
+  const at = error.pos[0];
+  if (error.code !== 'MISSING_CHAR' || !/^Missing closing .quote/.test(error.message)) return at;
+  let start = at;
+  visit(doc, {
+    Scalar(_key, node) {
+      const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+      if (!quoted || node.range?.[1] !== at) return undefined;
+      start = node.range[0];
+      return visit.BREAK;
+    },
+  });
+  return start;
 }
 
 /** The text of 1-based line `line`, without reading past it. */

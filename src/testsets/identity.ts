@@ -114,6 +114,8 @@ export class CasePreparer {
   readonly #firstCase = new Map<string, number>();
   /** The line of each case, by index (inline cases have no `source` to hold it). */
   readonly #lines: number[] = [];
+  /** The column of each case that has one (inline cases sharing a line), by index. */
+  readonly #cols = new Map<number, number>();
   readonly #warnings: IssueList;
 
   constructor(options: PrepareCasesOptions) {
@@ -128,13 +130,14 @@ export class CasePreparer {
 
   /** The next row, in file order. */
   add(row: TestsetRow): void {
+    const col = row.col ?? 0;
     if (nestsTooDeep(row.data)) {
       // Data from code may hold a cycle (a tree node's `parent`), which nests without end.
       const cycle = cycleIn(row.data);
       this.#issues.add(
         'testset.too-deep',
         row.line,
-        0,
+        col,
         cycle !== null
           ? `the row holds a cycle: ${cycle.at} is ${cycle.ancestor} again (a case must be data without cycles; keep such a link out of it, or refer to the other object by an id)`
           : `the row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep: a row may nest at most ${MAX_ROW_NESTING} levels`,
@@ -147,7 +150,8 @@ export class CasePreparer {
     const firstIndex = this.#firstCase.get(id);
     if (firstIndex !== undefined) {
       const seen = this.#cases[firstIndex];
-      const first = this.#lines[firstIndex] ?? 0;
+      const first = rowPlace(this.#lines[firstIndex] ?? 0, this.#cols.get(firstIndex) ?? 0);
+      const here = rowPlace(row.line, col);
       // Content addressing (seed 004): a row with the same content and metadata is the same
       // testcase, so it collapses into the first with a warning. The same identity with other
       // content is two different rows claiming one id: still an error.
@@ -159,20 +163,23 @@ export class CasePreparer {
         this.#warnings.add(
           'testset.duplicate-row',
           row.line,
-          0,
-          `${this.#file === null ? `test case ${row.line}` : `the row at line ${row.line}`} repeats ${this.#file === null ? `test case ${first}` : `line ${first}`} exactly: collapsed into one case`,
+          col,
+          this.#file === null
+            ? `test case ${row.line} repeats test case ${first.line} exactly: collapsed into one case`
+            : `the row at ${here.text} repeats ${first.text} exactly: collapsed into one case`,
         );
         return;
       }
       this.#issues.add(
         'testset.duplicate-id',
         row.line,
-        0,
-        duplicateMessage(id, first, row.line, this.#file),
+        col,
+        duplicateMessage(id, first, here, this.#file),
       );
       return;
     }
     this.#firstCase.set(id, this.#cases.length);
+    if (col > 0) this.#cols.set(this.#cases.length, col);
     this.#lines.push(row.line);
     // A row with a problem fails the whole result, so in a returned one a case's place is its row's.
     this.#cases.push({
@@ -189,6 +196,7 @@ export class CasePreparer {
   finish(): PrepareCasesResult {
     this.#firstCase.clear();
     this.#lines.length = 0;
+    this.#cols.clear();
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
     const revision = computeRevision(this.#cases.map((c) => c.contentId));
     return this.#warnings.empty
@@ -307,7 +315,7 @@ function identityOf(
       issues.add(
         'testset.hash-field-missing',
         row.line,
-        0,
+        row.col ?? 0,
         `hash field ${JSON.stringify(name)} is missing from this row (hash: needs every listed field in every row)`,
       );
       complete = false;
@@ -330,7 +338,8 @@ function hashFunctionId(
     result = hash(row.data);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    issues.add('testset.hash-invalid', row.line, 0, `the case hash function threw: ${reason}`);
+    const threw = `the case hash function threw: ${reason}`;
+    issues.add('testset.hash-invalid', row.line, row.col ?? 0, threw);
     return null;
   }
   // Numbers are accepted as their text; anything else would stringify to one shared id.
@@ -340,7 +349,7 @@ function hashFunctionId(
     issues.add(
       'testset.hash-invalid',
       row.line,
-      0,
+      row.col ?? 0,
       `the case hash function returned ${describeValue(result)}: it must return a non-empty string`,
     );
     return null;
@@ -353,11 +362,33 @@ function shortId(id: string): string {
   return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
 }
 
-function duplicateMessage(id: string, first: number, line: number, file: string | null): string {
+/** Where a row is, in words: `line 4`, or `line 4, column 21` for a row that shares its line. */
+interface RowPlace {
+  line: number;
+  col: number;
+  text: string;
+}
+
+function rowPlace(line: number, col: number): RowPlace {
+  return { line, col, text: col > 0 ? `line ${line}, column ${col}` : `line ${line}` };
+}
+
+function duplicateMessage(
+  id: string,
+  first: RowPlace,
+  here: RowPlace,
+  file: string | null,
+): string {
   const shown = JSON.stringify(shortId(id));
-  return file === null
-    ? `duplicate case identity ${shown}: test cases ${first} and ${line} (make the testCaseHash values unique)`
-    : `duplicate case identity ${shown}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
+  if (file === null) {
+    return `duplicate case identity ${shown}: test cases ${first.line} and ${here.line} (make the testCaseHash values unique)`;
+  }
+  // `lines 3 and 7` while lines tell the rows apart; each place in full once a column is needed.
+  const places =
+    first.col === 0 && here.col === 0
+      ? `lines ${first.line} and ${here.line}`
+      : `${first.text} and ${here.text}`;
+  return `duplicate case identity ${shown}: rows at ${places} (make __dedup_id__ or the hash: fields unique)`;
 }
 
 /** Whether a row's `__tags__` include one of `tags` (exact, case-sensitive). */

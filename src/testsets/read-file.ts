@@ -80,9 +80,19 @@ function readFailure(
   if (code === 'ENOENT') {
     return fail('testset.not-found', displayPath, `testset file not found: ${displayPath}`);
   }
-  const reason = code === 'EISDIR' ? 'it is a directory' : message;
+  const reason = (code !== undefined ? REASONS.get(code) : undefined) ?? message;
   return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
 }
+
+/**
+ * What a file that cannot be read is, said in words rather than as the errno line (`ELOOP: too
+ * many symbolic links encountered, open '/abs/path'`).
+ */
+const REASONS: ReadonlyMap<string, string> = new Map([
+  ['EISDIR', 'it is a directory'],
+  // Also a chain of more links than the system follows (40 on Linux): as good as a loop.
+  ['ELOOP', 'a loop of symbolic links; point it at a file'],
+]);
 
 async function isFolder(path: string): Promise<boolean> {
   return stat(path).then(

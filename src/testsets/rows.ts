@@ -287,14 +287,16 @@ export function setDataKey(data: Record<string, unknown>, key: string, value: un
  * exactly as for CSV columns.
  */
 export function rowsFromRecords(
-  records: { value: Record<string, unknown>; line: number }[],
+  records: { value: Record<string, unknown>; line: number; col?: number }[],
   file: string,
 ): TestsetParseResult {
   const issues = new IssueList(file);
   const rows: TestsetRow[] = [];
   for (const record of records) {
-    const row = rowFromObject(record.value, record.line, 0, issues);
-    if (row) rows.push(row);
+    const col = record.col ?? 0;
+    const row = rowFromObject(record.value, record.line, col, issues);
+    // Only inline cases that share a line carry a column (see `TestsetRow.col`).
+    if (row) rows.push(col > 0 ? { ...row, col } : row);
   }
   return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
 }

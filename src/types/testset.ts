@@ -23,6 +23,11 @@ export interface TestsetRow {
   data: Record<string, unknown>;
   /** 1-based line in the source file (CSV physical line, JSONL line, JSON/YAML node line). */
   line: number;
+  /**
+   * 1-based column, only where the line alone does not tell the row: inline cases in a flow list
+   * that share a line (`cases: [{ a: 1 }, { a: 2 }]`).
+   */
+  col?: number;
   meta: RowMeta;
 }
 
