@@ -168,9 +168,10 @@ describe('buildAnnotations', () => {
       'evals/evals.yaml:14',
       'shared/qa.csv:2',
     ]);
+    // A row outside the repository goes on the config's first line (GitHub takes no `../`).
     assert.deepEqual(paths({ sourceRoot: '', configPath: 'evals.yaml' }), [
-      '../shared/qa.csv:2',
       'data/sub/qa.jsonl:9',
+      'evals.yaml:1',
       'evals.yaml:14',
     ]);
     assert.deepEqual(paths({ sourceRoot: './ci/evals/', configPath: 'ci/evals/e.yaml' }), [

@@ -16,6 +16,7 @@ import { comparableCase } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
 import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
+import type { RetryBudget } from '../github/retry-budget.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { eventSubject } from './event.ts';
 import { readArtifact } from './run-evals.ts';
@@ -30,6 +31,7 @@ export async function resolveBaseline(
   settings: ActionSettings,
   octokit: Octokit | null,
   env: NodeJS.ProcessEnv,
+  budget: RetryBudget,
 ): Promise<string | null> {
   if (settings.baseline.kind === 'none') return null;
   if (settings.baseline.kind === 'file') {
@@ -63,7 +65,7 @@ export async function resolveBaseline(
     core.info(`evalgate: ${notFound(settings.artifactName, branch, found.searched)}`);
     return null;
   }
-  const downloaded = await downloadBaseline(octokit, target, found.found.id);
+  const downloaded = await downloadBaseline(octokit, target, found.found.id, { budget });
   if (!downloaded.ok) {
     core.warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;

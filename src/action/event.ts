@@ -8,8 +8,11 @@
  * - `merge_group` (a merge queue): no PR to comment on (a group may hold several, and each
  *   already has its comment from its `pull_request` run); the check run goes on the group's
  *   head commit, which is what the queue waits for; the baseline is the queue's target branch.
- * - anything else (`push`, `workflow_dispatch`, `workflow_run`): no PR unless the `pr-number`
- *   input names one, `GITHUB_SHA`, and `GITHUB_BASE_REF` when the runner sets it.
+ * - `workflow_run`: no PR unless the `pr-number` input names one, and the commit of the run that
+ *   triggered this one (`workflow_run.head_sha`): `GITHUB_SHA` is the default branch's latest
+ *   commit there, where a report on a pull request's results does not belong.
+ * - anything else (`push`, `workflow_dispatch`): no PR unless the `pr-number` input names one,
+ *   `GITHUB_SHA`, and `GITHUB_BASE_REF` when the runner sets it.
  */
 
 /** The part of `@actions/github`'s context this reads. */
@@ -49,9 +52,13 @@ export function eventSubject(context: EventContext, env: NodeJS.ProcessEnv): Eve
       mergeQueue: true,
     };
   }
+  const triggering =
+    context.eventName === 'workflow_run'
+      ? text(record(context.payload.workflow_run)?.head_sha)
+      : undefined;
   return {
     pullRequest: null,
-    headSha: context.sha,
+    headSha: triggering ?? context.sha,
     baseBranch: env.GITHUB_BASE_REF || null,
     mergeQueue: false,
   };
@@ -71,15 +78,74 @@ function text(value: unknown): string | undefined {
  * Why a `workflow_run` report must not post: its `head-sha` input names another commit than the
  * run that triggered it. In the fork-safe pattern that input comes from the workflow; one taken
  * from the untrusted run's own artifact would let a fork post a passing check run on any commit.
- * Null when the event is not a `workflow_run`, or the input is unset or agrees.
+ * Without the input the check run goes on the triggering run's commit (`eventSubject`), so a
+ * payload that names none is refused too rather than reported on `GITHUB_SHA`, the default
+ * branch's tip. Null when the event is not a `workflow_run`, or the commit is known and agrees.
  */
 export function workflowRunMismatch(
   settings: { headSha: string | null },
   context: EventContext,
 ): string | null {
-  if (context.eventName !== 'workflow_run' || settings.headSha === null) return null;
+  if (context.eventName !== 'workflow_run') return null;
   const eventSha = text(record(context.payload.workflow_run)?.head_sha);
+  if (settings.headSha === null) {
+    return eventSha !== undefined
+      ? null
+      : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the pull request's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
+  }
   if (eventSha === undefined || eventSha.toLowerCase() === settings.headSha.toLowerCase())
     return null;
-  return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
+  return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, or leave it empty, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
+}
+
+/** The commit a check run goes on, and the warning to give when it is not the event's. */
+export interface CheckRunCommit {
+  sha: string;
+  /** Why the check run does not go on the commit the event names; null when it does. */
+  warning: string | null;
+}
+
+/**
+ * Where the check run of a run that evaluated the checkout belongs. On `pull_request_target` and
+ * `workflow_run` the event is about one commit (the PR's head, the triggering run's commit) while
+ * `actions/checkout` checks out another by default (the base branch, the default branch's tip):
+ * a verdict on that code posted as the PR head's check would pass a PR that breaks the evals. So
+ * when `checkedOut` (HEAD of the working directory; null when unknown, or in `mode: report`)
+ * differs, the check run goes on `checkedOut`, with a warning. On `pull_request_target` the PR's
+ * test merge commit (`merge_commit_sha`) counts as the PR's code, as on `pull_request`.
+ */
+export function checkRunCommit(
+  context: EventContext,
+  subjectSha: string,
+  checkedOut: string | null,
+): CheckRunCommit {
+  const same = (a: string | undefined): boolean =>
+    a !== undefined && checkedOut !== null && a.toLowerCase() === checkedOut.toLowerCase();
+  const pr = record(context.payload.pull_request);
+  if (
+    checkedOut === null ||
+    same(subjectSha) ||
+    (context.eventName !== 'pull_request_target' && context.eventName !== 'workflow_run') ||
+    (context.eventName === 'pull_request_target' && same(text(pr?.merge_commit_sha)))
+  ) {
+    return { sha: subjectSha, warning: null };
+  }
+  const ran = `the evals ran the checked-out commit ${checkedOut}`;
+  const onPost = `so the check run goes on ${checkedOut}, not on ${subjectSha}`;
+  const docs = 'docs/action.md#which-commit-the-check-run-goes-on';
+  if (context.eventName === 'pull_request_target') {
+    const base =
+      same(text(record(pr?.base)?.sha)) || same(context.sha)
+        ? ' (the base branch: on pull_request_target actions/checkout checks it out unless told otherwise)'
+        : '';
+    return {
+      sha: checkedOut,
+      warning: `pull_request_target: ${ran}${base}, not the pull request's head ${subjectSha}: this verdict is about that code, not the pull request's changes, ${onPost} (${docs})`,
+    };
+  }
+  const tip = same(context.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : '';
+  return {
+    sha: checkedOut,
+    warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`,
+  };
 }

@@ -4,16 +4,25 @@
  * (`baseline.ts`) → publish the job summary, sticky PR comment and check run (`publish.ts`) →
  * outputs and verdict. Reporting never changes the verdict.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { createOctokit } from '../github/octokit.ts';
 import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
+import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { resolveBaseline } from './baseline.ts';
 import { headline, publishResults, willFailStep } from './publish.ts';
-import { maskReferencedSecrets, readResults, runEvals } from './run-evals.ts';
+import {
+  isActionInput,
+  maskReferencedSecrets,
+  protectSecret,
+  readResults,
+  runEvals,
+  type EvalResults,
+} from './run-evals.ts';
 import { workflowRunMismatch } from './event.ts';
 import { readSettings } from './settings.ts';
 
@@ -31,6 +40,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     return;
   }
   const settings = read.settings;
+  if (!isFolder(settings.workingDirectory)) {
+    // Else the config "is not found" in a folder that is not there, annotated on no file.
+    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
+    core.error(message);
+    core.setOutput('verdict', 'error');
+    core.setFailed(`evalgate: ${message}`);
+    return;
+  }
   const forged = workflowRunMismatch(settings, github.context);
   if (forged !== null) {
     core.error(forged);
@@ -38,8 +55,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     core.setFailed(`evalgate: ${forged}`);
     return;
   }
-  if (settings.token) core.setSecret(settings.token);
+  if (settings.token) protectSecret(settings.token);
   await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
+  // The inputs are read: JS functions run in this process, and must not find the token in
+  // process.env either (command targets get `evalEnvironment`, see run-evals.ts).
+  for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
 
   // One budget for the whole run: the baseline search and download, the comment, the check run.
   const budget = new RetryBudget(undefined, settings.retryScale);
@@ -56,10 +76,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     );
   }
   const baselineFile =
-    settings.mode === 'run' ? await resolveBaseline(settings, octokit, env) : null;
+    settings.mode === 'run' ? await resolveBaseline(settings, octokit, env, budget) : null;
+  // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too.
   const results =
     settings.mode === 'report'
-      ? readResults(settings, workspace)
+      ? scrubbedResults(readResults(settings, workspace), createScrubber(secretsInEnv(env)))
       : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
 
@@ -78,5 +99,35 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     core.setFailed(`evals: ${results.incomplete}`);
   } else if (willFailStep(artifact, settings)) {
     core.setFailed(`evals: ${headline(artifact)}`);
+  }
+}
+
+/**
+ * `results` with every secret of `scrubber` removed from its runs and cases, a case at a time
+ * (`json`: a value cut short with `…` may end inside a secret); null stays null.
+ */
+export function scrubbedResults(
+  results: EvalResults | null,
+  scrubber: Scrubber,
+): EvalResults | null {
+  if (results === null || scrubber.empty) return results;
+  const clean = <T>(value: T): T => {
+    const text = JSON.stringify(value);
+    const scrubbed = scrubber.json(text);
+    return scrubbed === text ? value : (JSON.parse(scrubbed) as T);
+  };
+  const { runs, ...frame } = results.artifact;
+  const artifact = {
+    ...clean(frame),
+    runs: runs.map(({ cases, ...run }) => ({ ...clean(run), cases: cases.map(clean) })),
+  };
+  return { ...results, artifact };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

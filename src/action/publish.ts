@@ -14,6 +14,7 @@ import { publishCheckRun } from '../github/check-run.ts';
 import { upsertStickyComment, type RunStamp } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
+import { readGitInfo } from '../pipeline/git-info.ts';
 import {
   type Annotation,
   buildAnnotations,
@@ -27,7 +28,7 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readBaseline } from './baseline.ts';
-import { eventSubject } from './event.ts';
+import { checkRunCommit, eventSubject } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
@@ -58,8 +59,12 @@ export async function publishResults(
   });
   const title = `evals: ${identity.label}`;
   // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
+  // In `mode: run` a baseline file the run could not compare with was already said to be
+  // missing or unreadable: only a report of an earlier job's results reads it here.
   const baseline =
-    artifact.comparison === undefined && settings.baseline.kind === 'file'
+    settings.mode === 'report' &&
+    artifact.comparison === undefined &&
+    settings.baseline.kind === 'file'
       ? readBaseline(settings.baseline.path)
       : null;
   const links = runLinks(env);
@@ -68,20 +73,42 @@ export async function publishResults(
     settings.mode === 'run' && settings.report !== null && existsSync(settings.report)
       ? relative(settings.workingDirectory, settings.report)
       : undefined;
-  const render = (marker: string, maxBytes: number): string =>
-    withinBytes(
-      (maxChars) =>
-        renderMarkdownReport(artifact, {
-          title,
-          marker,
-          maxChars,
-          sourceRoot,
-          baseline,
-          links,
-          ...(htmlReport !== undefined ? { htmlReport } : {}),
-        }),
-      maxBytes,
+  const context = github.context;
+  const subject = eventSubject(context, env);
+  // In `mode: run` the evals ran the checkout, which on some events is not the event's commit.
+  const checkedOut =
+    settings.mode === 'run' &&
+    (context.eventName === 'pull_request_target' || context.eventName === 'workflow_run')
+      ? ((await readGitInfo(settings.workingDirectory, {}))?.sha ?? null)
+      : null;
+  const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
+  if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
+  // Blocks above the heading of every rendering: what the verdict is not about.
+  const notes = [
+    ...(commit.warning !== null ? [`> [!WARNING]\n> ${escapeNote(commit.warning)}`] : []),
+    ...(artifact.shard !== undefined ? [shardNote(artifact.shard)] : []),
+  ];
+  const prefix = notes.map((note) => `${note}\n\n`).join('');
+  const render = (marker: string, maxBytes: number): string => {
+    const head = `${marker === '' ? '' : `${marker}\n`}${prefix}`;
+    const room = maxBytes - Buffer.byteLength(head, 'utf8');
+    return (
+      head +
+      withinBytes(
+        (maxChars) =>
+          renderMarkdownReport(artifact, {
+            title,
+            marker: '',
+            maxChars,
+            sourceRoot,
+            baseline,
+            links,
+            ...(htmlReport !== undefined ? { htmlReport } : {}),
+          }),
+        room,
+      )
     );
+  };
   const annotationOptions = { sourceRoot, configPath };
   const annotations = buildAnnotations(artifact, annotationOptions);
   // Rows past the first failing cases of a run, kept without details, have no annotation.
@@ -94,9 +121,7 @@ export async function publishResults(
     core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
   }
 
-  const context = github.context;
   const { owner, repo } = context.repo;
-  const subject = eventSubject(context, env);
   const prNumber = settings.prNumber ?? subject.pullRequest;
   let commentUrl = '';
   if (octokit === null && (settings.comment || settings.checkRun)) {
@@ -137,8 +162,9 @@ export async function publishResults(
   let undelivered: readonly Annotation[] = settings.checkRun ? annotations : [];
   if (octokit && settings.checkRun) {
     // On a pull request the check belongs to the PR's head commit, not the merge commit; in a
-    // merge queue, to the group's head commit, which the queue waits on.
-    const headSha = settings.headSha ?? subject.headSha;
+    // merge queue, to the group's head commit, which the queue waits on; on a workflow_run, to
+    // the triggering run's commit; and never on a commit whose code did not run (`commit`).
+    const headSha = commit.sha;
     // The first rows in path and line order; the check run says how many more there are.
     const shown = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
@@ -148,7 +174,10 @@ export async function publishResults(
         name: title,
         headSha,
         conclusion: artifact.verdict === 'pass' ? 'success' : 'failure',
-        title: headline(artifact),
+        title:
+          artifact.shard === undefined
+            ? headline(artifact)
+            : `shard ${artifact.shard.index} of ${artifact.shard.count} · ${headline(artifact)}`,
         summary: render('', REPORT_MAX_BYTES.checkRunSummary),
         annotations: shown,
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
@@ -166,6 +195,19 @@ export async function publishResults(
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+
+/**
+ * `mode: run` with `args: --shard I/N` reports one shard (docs/action.md#sharded-runs-one-merged-comment):
+ * said above the verdict, which covers only this shard's cases.
+ */
+function shardNote({ index, count }: { index: number; count: number }): string {
+  return `> [!NOTE]\n> Shard ${index} of ${count} (\`--shard ${index}/${count}\`): this report and its verdict cover only this shard's cases. The whole run's verdict needs every shard, merged with \`evals merge\` and reported with \`mode: report\`.`;
+}
+
+/** A one-line message as the text of a blockquote: no line breaks, no markup of its own. */
+function escapeNote(message: string): string {
+  return message.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
 
 /** The workflow run this step belongs to (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT), when Actions says. */

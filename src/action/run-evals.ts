@@ -20,6 +20,8 @@ import {
   reportedArtifact,
   type ReportedArtifact,
 } from '../report/reported-cases.ts';
+import { actionSecrets, envValuesRead } from '../config/secrets.ts';
+import { declareSecret } from '../shared/secrets.ts';
 import type { ActionSettings } from './settings.ts';
 
 /** What the reports are made from. */
@@ -40,18 +42,42 @@ export interface EvalResults {
 }
 
 /**
- * Values of the environment variables the config reads (`${OPENAI_API_KEY}`) are masked in the
- * log, so a key echoed by user code or an error message never shows.
+ * Keeps `value` out of everything the Action leaves behind: masked in the log (`core.setSecret`)
+ * and scrubbed from the results file, the reports, the PR comment, the check run and the job
+ * summary (`declareSecret`). One set of secrets for both, so nothing masked in the log is posted.
+ */
+export function protectSecret(value: string): void {
+  core.setSecret(value);
+  declareSecret(value);
+}
+
+/**
+ * The values of the environment variables the config reads (`${DEPLOY_PAT}`), whatever their
+ * names, are secrets (see `actionSecrets` for the few left alone): a key echoed by user code or
+ * an error message never shows in the log or in what the Action posts. Returns them.
  */
 export async function maskReferencedSecrets(
   configPath: string,
   env: NodeJS.ProcessEnv,
-): Promise<void> {
+): Promise<string[]> {
   const text = await readFile(configPath, 'utf8').catch(() => '');
-  for (const match of text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
-    const value = env[match[1] ?? ''];
-    if (value) core.setSecret(value);
-  }
+  const secrets = actionSecrets(envValuesRead(text, env));
+  for (const value of secrets) protectSecret(value);
+  return secrets;
+}
+
+/**
+ * The environment the evals run with: the step's, without the Action's inputs (`INPUT_*`). The
+ * program under test must not get the write-scoped `github-token` (`INPUT_GITHUB-TOKEN`), no
+ * more than a `run: npm test` step would; the inputs were read once, into the settings.
+ */
+export function evalEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isActionInput(name)));
+}
+
+/** `INPUT_GITHUB-TOKEN`, `INPUT_CONFIG`, …: how the runner hands an action its inputs. */
+export function isActionInput(name: string): boolean {
+  return /^INPUT_/i.test(name);
 }
 
 /** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
@@ -68,7 +94,7 @@ export async function runEvals(
   try {
     const ctx: CommandContext = {
       cwd: settings.workingDirectory,
-      env,
+      env: evalEnvironment(env),
       stdout: process.stdout,
       stderr: process.stderr,
     };
@@ -153,15 +179,28 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
     const file = openArtifactFile(settings.results, name);
     return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
   });
-  if (!artifact.ok) {
+  // One shard's verdict covers only its cases: reported under the config's name it would be a
+  // green required check for a run whose other shards may fail. A shard is reported by the job
+  // that ran it (`args: --shard I/N`, docs/action.md#sharded-runs-one-merged-comment).
+  const refused = !artifact.ok
+    ? artifact.message
+    : artifact.value.shard !== undefined
+      ? unmergedShard(name, artifact.value.shard)
+      : null;
+  if (!artifact.ok || refused !== null) {
     core.setOutput('verdict', 'error');
-    core.setFailed(`evalgate (mode: report): ${artifact.message}`);
+    core.setFailed(`evalgate (mode: report): ${refused}`);
     return null;
   }
   return {
     ...located(workspace, artifact.value, resolve(settings.workingDirectory, settings.config)),
     args: [],
   };
+}
+
+/** Why `mode: report` refuses the artifact `name` of one shard of a run. */
+export function unmergedShard(name: string, shard: { index: number; count: number }): string {
+  return `${name} is shard ${shard.index} of ${shard.count}: merge the shards with evals merge first (evals merge SHARD_FILES… -o merged.json, then results: merged.json); one shard's verdict covers only its own cases, not the whole config (docs/sharding.md)`;
 }
 
 /** What `read` read from an artifact file, or why the file cannot be read. */

@@ -9,6 +9,7 @@ import type { Octokit } from './octokit.ts';
 import { readZipEntries, ZipError } from './artifact-zip.ts';
 import type { ZipEntry } from './artifact-zip.ts';
 import { PERMISSION, type BaselineTarget } from './baseline.ts';
+import { RetryBudget } from './retry-budget.ts';
 
 /** How to download. */
 export interface DownloadBaselineOptions {
@@ -17,8 +18,12 @@ export interface DownloadBaselineOptions {
    * name. Default: the archive's only `.json` file, or else its one `evals-results.json`.
    */
   fileName?: string;
-  /** Give up on the storage download after this long; default 120 s. */
-  timeoutMs?: number;
+  /**
+   * What the storage download's waiting draws on: the run's one budget, shared with every
+   * request of `octokit`, so a slow storage host and a slow GitHub together wait no longer than
+   * the run's budget; default one of its own.
+   */
+  budget?: RetryBudget;
   /** Refuse archives larger than this many bytes; default 256 MiB. */
   maxArchiveBytes?: number;
 }
@@ -30,7 +35,11 @@ export type DownloadBaselineResult =
 /** The file the Action writes by default, preferred when an archive holds several `.json`. */
 export const DEFAULT_RESULTS_FILE = 'evals-results.json';
 
-const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * How long the storage download waits for an answer, and then for each next piece of the
+ * archive, in the budget's seconds: as long as one attempt of a GitHub request (`octokit.ts`).
+ */
+const ATTEMPT_TIMEOUT_SECONDS = 20;
 const DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 /** How many entry names a message lists before summarising the rest. */
 const LISTED_ENTRIES = 20;
@@ -158,19 +167,36 @@ async function fetchArchive(
   const where = `${url.origin}${url.pathname}`;
   const fetchImpl = (octokit.request.endpoint.DEFAULTS.request?.fetch ??
     globalThis.fetch) as typeof globalThis.fetch;
+  const clock = downloadClock(options.budget ?? new RetryBudget());
+  try {
+    return await readArchive(fetchImpl, url, where, what, maxBytes, clock);
+  } finally {
+    clock.stop();
+  }
+}
 
+/** The storage download's request and body, under `clock`'s timeouts. */
+async function readArchive(
+  fetchImpl: typeof globalThis.fetch,
+  url: URL,
+  where: string,
+  what: string,
+  maxBytes: number,
+  clock: DownloadClock,
+): Promise<{ archive: Buffer } | { failure: ReportingFailure }> {
   let response: Response;
   try {
     response = await fetchImpl(url.href, {
       method: 'GET',
       redirect: 'follow',
-      signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      signal: clock.signal,
     });
   } catch (error) {
+    const why = clock.gaveUp() ?? describeError(error);
     return {
       failure: {
         code: 'github.unavailable',
-        message: `could not ${what}: no answer from the artifact storage ${where} (${describeError(error)})`,
+        message: `could not ${what}: no answer from the artifact storage ${where} (${why})`,
       },
     };
   }
@@ -199,7 +225,9 @@ async function fetchArchive(
   let total = 0;
   try {
     const body = (response.body ?? []) as AsyncIterable<Uint8Array>;
+    clock.progressed();
     for await (const chunk of body) {
+      clock.progressed();
       total += chunk.byteLength;
       // Counted as it arrives: a missing or lying Content-Length must not bypass the cap.
       // Leaving the loop cancels the stream, which closes the connection.
@@ -210,11 +238,72 @@ async function fetchArchive(
     return {
       failure: {
         code: 'github.unavailable',
-        message: `could not ${what}: the download from ${where} broke off (${describeError(error)})`,
+        message: `could not ${what}: the download from ${where} broke off (${clock.gaveUp() ?? describeError(error)})`,
       },
     };
   }
   return { archive: Buffer.concat(chunks) };
+}
+
+/** The storage download's timeouts: its abort signal, told of each piece that arrives. */
+interface DownloadClock {
+  signal: AbortSignal;
+  /** A piece of the answer arrived: the wait for the next one starts over. */
+  progressed(): void;
+  /** Why the download was given up, when it was. */
+  gaveUp(): string | null;
+  stop(): void;
+}
+
+/**
+ * Gives up on the download when nothing arrives for {@link ATTEMPT_TIMEOUT_SECONDS} (no answer,
+ * or a body that stalls), charging that wait to `budget` like a timed-out request; a download
+ * that keeps arriving goes on past that time only while `budget` grants it, a second at a time.
+ * So a storage host that never answers costs 20 s plus what is left of the budget at most.
+ */
+function downloadClock(budget: RetryBudget): DownloadClock {
+  // Never below two real seconds, however much a test shortens the waits (as in octokit.ts).
+  const attemptMs = Math.max(ATTEMPT_TIMEOUT_SECONDS * budget.secondMs, 2000);
+  const abort = new AbortController();
+  let reason: string | null = null;
+  let overtime: ReturnType<typeof setInterval> | undefined;
+  let started = false;
+  const giveUp = (why: string): void => {
+    reason ??= why;
+    abort.abort();
+  };
+  const waitFor = (what: string): ReturnType<typeof setTimeout> =>
+    setTimeout(() => {
+      // Past the attempt's time the seconds are already charged, one by one.
+      if (overtime === undefined) budget.spend(attemptMs);
+      giveUp(`${what} within ${ATTEMPT_TIMEOUT_SECONDS} s`);
+    }, attemptMs);
+  let idle = waitFor('no answer');
+  let seconds = 0;
+  const attempt = setTimeout(() => {
+    overtime = setInterval(() => {
+      seconds += 1;
+      if (!budget.take(budget.secondMs)) {
+        giveUp(
+          `still downloading after ${ATTEMPT_TIMEOUT_SECONDS + seconds} s: ${budget.describe()}`,
+        );
+      }
+    }, budget.secondMs);
+  }, attemptMs);
+  return {
+    signal: abort.signal,
+    progressed() {
+      clearTimeout(idle);
+      idle = waitFor(started ? 'nothing more arrived' : 'no data arrived');
+      started = true;
+    },
+    gaveUp: () => reason,
+    stop() {
+      clearTimeout(idle);
+      clearTimeout(attempt);
+      clearInterval(overtime);
+    },
+  };
 }
 
 /** A failed download call as a failure; an expired artifact (410) counts as not found. */

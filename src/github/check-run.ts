@@ -64,10 +64,8 @@ export async function publishCheckRun(
     ...(batch !== undefined && batch.length > 0 && { annotations: batch }),
   });
 
-  let id: number;
-  let url: string;
-  try {
-    const { data } = await octokit.rest.checks.create({
+  const create = (out: ReturnType<typeof output>) =>
+    octokit.rest.checks.create({
       owner,
       repo,
       name: run.name,
@@ -75,8 +73,39 @@ export async function publishCheckRun(
       status: 'completed',
       conclusion: run.conclusion,
       ...(run.detailsUrl !== undefined && { details_url: run.detailsUrl }),
-      output: output(batches[0]),
+      output: out,
     });
+
+  /**
+   * GitHub refused the create (422), most likely for an annotation it finds invalid: the check
+   * run, its verdict and summary go out without annotations (the check a branch protection rule
+   * waits for must not go missing), and the rows fall back to workflow commands (`partial`).
+   */
+  const createWithout = async (refused: ReportingFailure): Promise<CheckRunResult> => {
+    const said = refused.message.slice(`could not create the check run "${run.name}": `.length);
+    try {
+      const { data } = await create({
+        ...output(undefined),
+        text: `GitHub refused this check run's annotations (${said}), so it has none: the first failing rows are annotated from the job's log instead, and every one is in the results artifact.`,
+      });
+      return {
+        ok: false,
+        failure: {
+          code: 'github.invalid',
+          status: 422,
+          message: `GitHub refused the annotations of the check run "${run.name}" (${said}); created it without them, and the failing rows are annotated from the job's log`,
+        },
+        partial: { id: data.id, annotations: 0 },
+      };
+    } catch {
+      return { ok: false, failure: refused };
+    }
+  };
+
+  let id: number;
+  let url: string;
+  try {
+    const { data } = await create(output(batches[0]));
     id = data.id;
     url = data.html_url ?? '';
   } catch (error) {
@@ -84,6 +113,7 @@ export async function publishCheckRun(
     if (failure.code === 'github.forbidden' && failure.status === 403) {
       failure.message = await refusedCheckRun(octokit, failure.message);
     }
+    if (failure.status === 422 && total > 0) return createWithout(failure);
     return { ok: false, failure };
   }
 

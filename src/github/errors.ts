@@ -2,7 +2,8 @@
  * Why a call to the GitHub API failed, as data. Reporting problems never change the verdict:
  * the Action turns a {@link ReportingFailure} into a warning and falls back to the job summary
  * and workflow-command annotations. Classification uses the HTTP status (and rate-limit
- * headers), never GitHub's message text.
+ * headers); GitHub's message text only tells a locked conversation from a missing permission,
+ * both a 403 on a comment.
  */
 import { isRecord } from '../shared/is-record.ts';
 
@@ -61,8 +62,8 @@ export function toReportingFailure(
     };
   }
   const status = http.status;
-  const { code, hint } = classify(status, response.headers ?? {}, permission);
   const said = githubMessage(response.data);
+  const { code, hint } = classify(status, response.headers ?? {}, permission, said);
   const reason = said === '' ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -75,6 +76,7 @@ function classify(
   status: number,
   headers: Record<string, unknown>,
   permission: string | undefined,
+  said: string,
 ): { code: ReportingFailureCode; hint: string } {
   // GitHub answers an exhausted rate limit with 403 or 429 and says so in the headers.
   const rateLimited =
@@ -88,6 +90,13 @@ function classify(
     return {
       code: 'github.forbidden',
       hint: `the token was rejected; check the action's github-token input; ${README_SECTION}`,
+    };
+  }
+  // `Unable to create comment because issue is locked.`: no permission in the workflow helps.
+  if (status === 403 && /\bis locked\b/i.test(said)) {
+    return {
+      code: 'github.forbidden',
+      hint: "the pull request's conversation is locked: unlock it for the comment to be posted; the job summary and the check run carry the report",
     };
   }
   if (status === 403) {

@@ -91,16 +91,19 @@ export function buildAnnotations(
   artifact: Pick<ReportedArtifact, 'runs'>,
   options: AnnotationOptions,
 ): Annotation[] {
-  const groups = new Map<string, { path: string; line: number; failures: Failure[] }>();
+  const groups = new Map<
+    string,
+    { path: string; line: number; row?: string | undefined; failures: Failure[] }
+  >();
   const detailedIds = new Set<string>();
   for (const run of artifact.runs) {
     for (const result of run.cases) {
       if (result.passed || !result.detailed) continue;
-      const { path, line } = placeOf(result, options);
-      const key = rowKey(path, line, result);
+      const { path, line, row } = placeOf(result, options);
+      const key = rowKey(row ?? path, line, result);
       let group = groups.get(key);
       if (!group) {
-        group = { path, line, failures: [] };
+        group = { path, line, row, failures: [] };
         groups.set(key, group);
       }
       group.failures.push({ run, result });
@@ -112,19 +115,20 @@ export function buildAnnotations(
   for (const run of artifact.runs) {
     for (const result of run.cases) {
       if (result.passed || result.detailed || !detailedIds.has(result.id)) continue;
-      const { path, line } = placeOf(result, options);
-      groups.delete(rowKey(path, line, result));
+      const { path, line, row } = placeOf(result, options);
+      groups.delete(rowKey(row ?? path, line, result));
     }
   }
 
-  const annotations = [...groups.values()].map(({ path, line, failures }): Annotation => {
+  const annotations = [...groups.values()].map(({ path, line, row, failures }): Annotation => {
+    const where = row === undefined ? '' : `The row at ${row}, outside the repository:\n`;
     const annotation: Annotation = {
       path,
       start_line: line,
       end_line: line,
       annotation_level: 'failure',
       title: annotationTitle(failures),
-      message: capBytes(annotationMessage(failures), ANNOTATION_TEXT_BUDGET_BYTES),
+      message: capBytes(`${where}${annotationMessage(failures)}`, ANNOTATION_TEXT_BUDGET_BYTES),
     };
     const details = rawDetails(failures);
     if (details !== null) annotation.raw_details = capBytes(details, ANNOTATION_TEXT_BUDGET_BYTES);
@@ -150,8 +154,8 @@ export function countFailingRows(
   for (const run of artifact.runs) {
     for (const result of run.cases) {
       if (result.passed) continue;
-      const { path, line } = placeOf(result, options);
-      const place = `${line}:${path}`;
+      const { path, line, row } = placeOf(result, options);
+      const place = `${line}:${row ?? path}`;
       const seen = places.get(result.id);
       if (seen === undefined) places.set(result.id, place);
       else if (typeof seen === 'string') {
@@ -165,14 +169,26 @@ export function countFailingRows(
   return rows;
 }
 
-/** Where a case's annotation goes: its source row, or line 1 of the config without a source. */
-function placeOf(result: CaseResult, options: AnnotationOptions): { path: string; line: number } {
-  return result.source
-    ? {
-        path: repoPath(options.sourceRoot, result.source.file),
-        line: Math.max(1, result.source.line),
-      }
-    : { path: repoPath('', options.configPath), line: 1 };
+/**
+ * Where a case's annotation goes: its source row, or line 1 of the config without a source. A
+ * row of a file outside the repository (`../shared/qa.csv`) goes on line 1 of the config too,
+ * with its place in `row`: GitHub takes only repository-relative paths, and refuses the whole
+ * request for one that is not.
+ */
+function placeOf(
+  result: CaseResult,
+  options: AnnotationOptions,
+): { path: string; line: number; row?: string } {
+  const config = { path: repoPath('', options.configPath), line: 1 };
+  if (!result.source) return config;
+  const path = repoPath(options.sourceRoot, result.source.file);
+  const line = Math.max(1, result.source.line);
+  return insideRepository(path) ? { path, line } : { ...config, row: `${path}:${line}` };
+}
+
+/** A normalized path that stays in the repository: neither `..`, `../…`, nor absolute. */
+function insideRepository(path: string): boolean {
+  return !(path === '..' || path.startsWith('../') || /^([A-Za-z]:)?\//.test(path));
 }
 
 /**

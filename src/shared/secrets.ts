@@ -150,9 +150,27 @@ export interface Scrubber {
   readonly empty: boolean;
 }
 
-/** A scrubber for `secrets` (duplicates and values under {@link MIN_SECRET_LENGTH} ignored). */
+/**
+ * Values declared secret for the whole process, whatever their names: the GitHub Action declares
+ * the values its config reads from the environment, and its token, as it masks them in the log,
+ * so that everything it writes and posts is scrubbed of the same values (see
+ * `action/run-evals.ts`). Every scrubber made after a declaration removes them.
+ */
+const declared = new Set<string>();
+
+/** Declares `value` a secret of this process (see {@link declared}). */
+export function declareSecret(value: string): void {
+  declared.add(value);
+}
+
+/**
+ * A scrubber for `secrets` and the values declared with {@link declareSecret} (duplicates and
+ * values under {@link MIN_SECRET_LENGTH} ignored).
+ */
 export function createScrubber(secrets: Iterable<string>): Scrubber {
-  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
+  const values = [...new Set([...secrets, ...declared])].filter(
+    (s) => s.length >= MIN_SECRET_LENGTH,
+  );
   // Longest first: a secret that contains another is replaced whole.
   values.sort((a, b) => b.length - a.length);
   if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
@@ -189,8 +207,8 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   };
 }
 
-/** The scrubber of a run without secrets. */
-export const NO_SECRETS: Scrubber = createScrubber([]);
+/** The scrubber of a run without secrets (made before anything is declared). */
+export const NO_SECRETS: Scrubber = { text: (t) => t, json: (t) => t, empty: true };
 
 /** A constant text as it is sent: its escaped `\{{` read as `{{` (see `literalValue`). */
 export function sentText(text: string): string {
