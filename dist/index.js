@@ -16923,7 +16923,7 @@ var require_util7 = __commonJS({
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
     var { ErrorEvent, createFastMessageEvent } = require_events();
-    var { isUtf8 } = __require("node:buffer");
+    var { isUtf8: isUtf82 } = __require("node:buffer");
     var { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = require_data_url();
     function isConnecting(ws) {
       return ws[kReadyState] === states.CONNECTING;
@@ -17063,7 +17063,7 @@ var require_util7 = __commonJS({
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
     var utf8Decode = hasIntl ? fatalDecoder.decode.bind(fatalDecoder) : function(buffer) {
-      if (isUtf8(buffer)) {
+      if (isUtf82(buffer)) {
         return buffer.toString("utf-8");
       }
       throw new TypeError("Invalid utf-8 received.");
@@ -21271,6 +21271,363 @@ var init_totals = __esm({
   }
 });
 
+// src/shared/templates.ts
+function lex(text2) {
+  const texts = [];
+  const templates = [];
+  const escapes = [];
+  let unclosed = -1;
+  let literal = "";
+  let from = 0;
+  let at = text2.indexOf("{{");
+  while (at >= 0) {
+    let run2 = 0;
+    while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
+    const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
+    if (run2 % 2 === 1) {
+      escapes.push({ index: at, backslashes: run2 });
+      literal += `${before}{{`;
+      from = at + 2;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at;
+    const match = TEMPLATE_AT.exec(text2);
+    if (match) {
+      texts.push(literal + before);
+      literal = "";
+      templates.push({ expression: match[1] ?? "", index: at });
+      from = TEMPLATE_AT.lastIndex;
+      at = text2.indexOf("{{", from);
+      continue;
+    }
+    TEMPLATE_AT.lastIndex = at + 1;
+    if (unclosed < 0 && !TEMPLATE_AT.test(text2)) unclosed = at;
+    at = text2.indexOf("{{", at + 1);
+  }
+  texts.push(literal + text2.slice(from));
+  return { texts, templates, escapes, unclosed };
+}
+function onlyTemplate({ texts, templates }) {
+  const [only] = templates;
+  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece)) ? only : void 0;
+}
+function sampleText(text2, sample) {
+  return text2.includes("{{") ? lex(text2).texts.join(sample) : text2;
+}
+function escapedTemplates(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).escapes.flatMap(({ index, backslashes }) => {
+    TEMPLATE_AT.lastIndex = index;
+    const expression = TEMPLATE_AT.exec(text2)?.[1];
+    return expression !== void 0 && checkTemplateExpression(expression) === null ? [{ index, backslashes, expression }] : [];
+  });
+}
+function textPieces(text2) {
+  return text2.includes("{{") ? lex(text2).texts : [text2];
+}
+function templateSpans(text2) {
+  if (!text2.includes("{{")) return [];
+  return lex(text2).templates;
+}
+function templateExpressions(text2) {
+  return templateSpans(text2).map((span) => span.expression);
+}
+function unclosedTemplateIndex(text2) {
+  return text2.includes("{{") ? lex(text2).unclosed : -1;
+}
+function parseTemplatePath(expr) {
+  ROOT.lastIndex = 0;
+  const root2 = ROOT.exec(expr)?.[0];
+  const keys = [];
+  let at = root2?.length ?? 0;
+  while (root2 !== void 0 && at < expr.length) {
+    STEP.lastIndex = at;
+    const step = STEP.exec(expr);
+    if (!step) break;
+    const [, name, index, doubleQuoted, singleQuoted] = step;
+    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
+    at = STEP.lastIndex;
+  }
+  if (root2 === void 0 || at < expr.length) {
+    return {
+      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
+    };
+  }
+  return { root: root2, keys };
+}
+function checkTemplateExpression(expr) {
+  const path = parseTemplatePath(expr);
+  if ("error" in path) return path.error;
+  if (!TEMPLATE_ROOTS.includes(path.root)) {
+    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
+  }
+  return null;
+}
+function formatTemplatePath(root2, keys) {
+  let text2 = root2;
+  for (const key of keys) {
+    if (/^\d+$/.test(key)) text2 += `[${key}]`;
+    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
+    else text2 += `[${JSON.stringify(key)}]`;
+  }
+  return text2;
+}
+function hasTemplates(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return false;
+    const { templates, unclosed } = lex(value);
+    return templates.length > 0 || unclosed >= 0;
+  }
+  if (Array.isArray(value)) return value.some(hasTemplates);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
+  return false;
+}
+function literalValue(value) {
+  if (typeof value === "string") {
+    if (!value.includes("{{")) return value;
+    const { texts, templates } = lex(value);
+    return templates.length > 0 ? value : texts.join("");
+  }
+  if (Array.isArray(value)) {
+    const items = value.map(literalValue);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    const read = entries.map(([key, item]) => [key, literalValue(item)]);
+    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
+  }
+  return value;
+}
+function resolveTemplates(value, scope) {
+  return compileTemplates(value)(scope);
+}
+function compileTemplates(value) {
+  if (typeof value === "string") return compileString(value);
+  if (Array.isArray(value)) {
+    const items = value.map(compileTemplates);
+    return (scope) => {
+      const out = [];
+      for (const item of items) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out.push(r.value);
+      }
+      return { ok: true, value: out };
+    };
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).map(
+      ([key, item]) => [key, compileTemplates(item)]
+    );
+    return (scope) => {
+      const out = {};
+      for (const [key, item] of entries) {
+        const r = item(scope);
+        if (!r.ok) return r;
+        out[key] = r.value;
+      }
+      return { ok: true, value: out };
+    };
+  }
+  const constant = { ok: true, value };
+  return () => constant;
+}
+function interpolated(value) {
+  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+}
+function compileString(text2) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  const lexed = lex(text2);
+  const only = onlyTemplate(lexed);
+  if (only) {
+    const parts = parsePath(only.expression);
+    return (scope) => lookup(only.expression, parts, scope);
+  }
+  return compileLexed(lexed, interpolated);
+}
+function compileText(text2, toText) {
+  if (!text2.includes("{{")) {
+    const constant = { ok: true, value: text2 };
+    return () => constant;
+  }
+  return compileLexed(lex(text2), toText);
+}
+function compileLexed({ texts, templates }, toText) {
+  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
+  return (scope) => {
+    let out = texts[0] ?? "";
+    for (let i = 0; i < paths.length; i++) {
+      const { expression, parts } = paths[i];
+      const r = lookup(expression, parts, scope);
+      if (!r.ok) return r;
+      out += toText(r.value, i);
+      out += texts[i + 1] ?? "";
+    }
+    return { ok: true, value: out };
+  };
+}
+function parsePath(expr) {
+  const bad = checkTemplateExpression(expr);
+  if (bad) return { error: bad };
+  const path = parseTemplatePath(expr);
+  return "error" in path ? path : [path.root, ...path.keys];
+}
+function lookup(expr, parts, scope) {
+  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
+  let current2 = scope;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const property2 = current2 !== null && typeof current2 === "object" ? Object.getOwnPropertyDescriptor(current2, part) : void 0;
+    if (property2 === void 0 || !("value" in property2)) {
+      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
+      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
+    }
+    current2 = property2.value;
+  }
+  return { ok: true, value: current2 };
+}
+var TEMPLATE_ROOTS, TEMPLATE_AT, BLANK, ROOT, STEP;
+var init_templates = __esm({
+  "src/shared/templates.ts"() {
+    "use strict";
+    TEMPLATE_ROOTS = ["case", "output", "params"];
+    TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
+    BLANK = /^\s*$/;
+    ROOT = /^[A-Za-z_$][\w$-]*/y;
+    STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
+  }
+});
+
+// src/shared/secrets.ts
+function isSecretName(name) {
+  return SECRET_NAME.test(name);
+}
+function secretsInHeaders(headers) {
+  const found2 = [];
+  for (const [name, written] of Object.entries(headers ?? {})) {
+    if (PLAIN_HEADERS.has(name.toLowerCase()) || hasTemplates(written)) continue;
+    const value = sentText(written);
+    found2.push(value);
+    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
+    if (token !== void 0) found2.push(token);
+  }
+  return found2;
+}
+function secretsInEnv(env) {
+  return Object.entries(env).flatMap(([name, value]) => {
+    if (value === void 0) return [];
+    if (isSecretName(name)) return [value];
+    return userPart(value) === null ? [] : secretsInUrl(value);
+  });
+}
+function maskCredentialsIn(text2) {
+  return text2.includes("@") ? text2.replace(URL_USER_PART, "$1***@") : text2;
+}
+function userPart(url) {
+  const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
+  if (match === null) return null;
+  const [whole2, before = "", userinfo = ""] = match;
+  const after = url.slice(whole2.length);
+  const colon = userinfo.indexOf(":");
+  return colon < 0 ? { before, user: userinfo, password: null, after } : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
+}
+function maskUrlCredentials(url, options2 = {}) {
+  const part = userPart(url);
+  if (part === null) return url;
+  const shown2 = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
+  return `${part.before}${shown2}@${part.after}`;
+}
+function secretsInUrl(url) {
+  const found2 = [];
+  const add = (written) => {
+    if (hasTemplates(written)) return;
+    const value = sentText(written);
+    found2.push(value);
+    try {
+      const decoded = decodeURIComponent(value);
+      if (decoded !== value) found2.push(decoded);
+    } catch {
+    }
+  };
+  const part = userPart(url);
+  if (part !== null) {
+    add(part.user);
+    if (part.password !== null) add(part.password);
+  }
+  const query = url.indexOf("?");
+  if (query < 0) return found2;
+  for (const pair of url.slice(query + 1).split(/[&#]/)) {
+    const [name = "", value = ""] = pair.split("=", 2);
+    if (SECRET_PARAM.test(name)) add(value);
+  }
+  return found2;
+}
+function declareSecret(value) {
+  declared.add(value);
+}
+function createScrubber(secrets) {
+  const values = [.../* @__PURE__ */ new Set([...secrets, ...declared])].filter(
+    (s) => s.length >= MIN_SECRET_LENGTH
+  );
+  values.sort((a, b) => b.length - a.length);
+  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
+  const forms = /* @__PURE__ */ new Set();
+  for (const value of values) {
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  const replaceAll = (text2) => {
+    let out = text2;
+    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+  return {
+    empty: false,
+    text: replaceAll,
+    json(text2) {
+      let out = replaceAll(text2);
+      if (out.includes("\u2026")) {
+        for (const form of ordered) {
+          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
+            const cut = `${form.slice(0, k)}\u2026`;
+            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
+            const tail = `\u2026${form.slice(form.length - k)}`;
+            if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
+          }
+        }
+      }
+      return out;
+    }
+  };
+}
+function sentText(text2) {
+  const value = literalValue(text2);
+  return typeof value === "string" ? value : text2;
+}
+var REDACTED, MIN_SECRET_LENGTH, MIN_PARTIAL, SECRET_NAME, SECRET_PARAM, PLAIN_HEADERS, URL_USER_PART, declared, NO_SECRETS;
+var init_secrets = __esm({
+  "src/shared/secrets.ts"() {
+    "use strict";
+    init_templates();
+    REDACTED = "[redacted]";
+    MIN_SECRET_LENGTH = 8;
+    MIN_PARTIAL = 6;
+    SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
+    SECRET_PARAM = /(key|token|secret|password|auth|sig|signature|credential|code)/i;
+    PLAIN_HEADERS = /* @__PURE__ */ new Set(["accept", "content-type", "user-agent"]);
+    URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
+    declared = /* @__PURE__ */ new Set();
+    NO_SECRETS = { text: (t) => t, json: (t) => t, empty: true };
+  }
+});
+
 // src/judge/usage.ts
 function emptyUsage() {
   return { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0, cost: 0, latencyMs: 0 };
@@ -21293,7 +21650,8 @@ function priced(tokens, model, prices) {
   const price = prices?.[model];
   if (price === void 0) return null;
   const { promptTokens, completionTokens } = tokens;
-  return (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6;
+  const cost = (promptTokens * price.prompt + completionTokens * (price.completion ?? price.prompt)) / 1e6;
+  return Number.isFinite(cost) ? cost : null;
 }
 function retriesOf(attempts) {
   return attempts !== void 0 && attempts > 1 ? { retries: attempts - 1 } : {};
@@ -30495,8 +30853,8 @@ var require_yauzl = __commonJS({
             return emitErrorAndAutoClose(self2, err3);
           }
           if (self2.decodeStrings) {
-            var isUtf8 = (entry.generalPurposeBitFlag & 2048) !== 0;
-            entry.fileComment = decodeBuffer(entry.fileCommentRaw, isUtf8);
+            var isUtf82 = (entry.generalPurposeBitFlag & 2048) !== 0;
+            entry.fileComment = decodeBuffer(entry.fileCommentRaw, isUtf82);
             entry.fileName = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, self2.strictFileNames);
             var errorMessage = validateFileName(entry.fileName);
             if (errorMessage != null) return emitErrorAndAutoClose(self2, new Error(errorMessage));
@@ -30876,8 +31234,8 @@ var require_yauzl = __commonJS({
         }
       }
       if (fileName == null) {
-        var isUtf8 = (generalPurposeBitFlag & 2048) !== 0;
-        fileName = decodeBuffer(fileNameBuffer, isUtf8);
+        var isUtf82 = (generalPurposeBitFlag & 2048) !== 0;
+        fileName = decodeBuffer(fileNameBuffer, isUtf82);
       }
       if (!strictFileNames) {
         fileName = fileName.replace(/\\/g, "/");
@@ -31043,8 +31401,8 @@ var require_yauzl = __commonJS({
       this.context.unref();
     };
     var cp437 = "\0\u263A\u263B\u2665\u2666\u2663\u2660\u2022\u25D8\u25CB\u25D9\u2642\u2640\u266A\u266B\u263C\u25BA\u25C4\u2195\u203C\xB6\xA7\u25AC\u21A8\u2191\u2193\u2192\u2190\u221F\u2194\u25B2\u25BC !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\u2302\xC7\xFC\xE9\xE2\xE4\xE0\xE5\xE7\xEA\xEB\xE8\xEF\xEE\xEC\xC4\xC5\xC9\xE6\xC6\xF4\xF6\xF2\xFB\xF9\xFF\xD6\xDC\xA2\xA3\xA5\u20A7\u0192\xE1\xED\xF3\xFA\xF1\xD1\xAA\xBA\xBF\u2310\xAC\xBD\xBC\xA1\xAB\xBB\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556\u2555\u2563\u2551\u2557\u255D\u255C\u255B\u2510\u2514\u2534\u252C\u251C\u2500\u253C\u255E\u255F\u255A\u2554\u2569\u2566\u2560\u2550\u256C\u2567\u2568\u2564\u2565\u2559\u2558\u2552\u2553\u256B\u256A\u2518\u250C\u2588\u2584\u258C\u2590\u2580\u03B1\xDF\u0393\u03C0\u03A3\u03C3\xB5\u03C4\u03A6\u0398\u03A9\u03B4\u221E\u03C6\u03B5\u2229\u2261\xB1\u2265\u2264\u2320\u2321\xF7\u2248\xB0\u2219\xB7\u221A\u207F\xB2\u25A0\xA0";
-    function decodeBuffer(buffer, isUtf8) {
-      if (isUtf8) {
+    function decodeBuffer(buffer, isUtf82) {
+      if (isUtf82) {
         return buffer.toString("utf8");
       } else {
         var result = "";
@@ -31193,7 +31551,7 @@ function textWidth(text2) {
 function textWidthUpTo(text2, limit) {
   if (text2.length * 2 <= limit) return textWidth(text2);
   let width = 0;
-  for (const piece of textPieces(text2)) {
+  for (const piece of textPieces2(text2)) {
     if (PLAIN_ASCII.test(piece)) {
       width += piece.length;
     } else {
@@ -31211,7 +31569,7 @@ function textWidthUpTo(text2, limit) {
   }
   return width;
 }
-function textPieces(text2) {
+function textPieces2(text2) {
   if (!text2.includes("\x1B")) return [text2];
   return text2.split(ANSI_SEQUENCE).filter((_, index) => index % 2 === 0);
 }
@@ -31593,9 +31951,9 @@ function flakyLabel(result) {
 function describeCaseFailure(result) {
   if (result.passed) return [];
   if (result.error !== null) return [`error: ${errorGist(result.error)}`];
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  if (failed.length === 0) return ["did not meet the pass condition"];
-  return failed.map(describeFailedEvaluation);
+  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  if (failed2.length === 0) return ["did not meet the pass condition"];
+  return failed2.map(describeFailedEvaluation);
 }
 function describeUsage(usage) {
   const total = usage.calls + usage.cacheHits;
@@ -31720,6 +32078,85 @@ var init_case_text = __esm({
         return [...this.#counts.entries()].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count);
       }
     };
+  }
+});
+
+// src/report/evaluation-reason.ts
+function compact(value) {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+function listOf(value) {
+  return Array.isArray(value) ? value.map(quote).join(", ") : quote(value);
+}
+function reasonOf(evaluation) {
+  if (evaluation.error !== null || evaluation.metadata === null) return null;
+  const metadata = evaluation.metadata;
+  if (typeof metadata.reason === "string" && metadata.reason.trim() !== "") return metadata.reason;
+  for (const read of readers) {
+    const reason = read(metadata);
+    if (reason !== void 0) return reason;
+  }
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
+  }
+  return null;
+}
+function reasonWithTrial(evaluation, hasTrials) {
+  const reason = reasonOf(evaluation);
+  const fromTrial = evaluation.metadata?.fromTrial;
+  if (reason === null || !hasTrials || typeof fromTrial !== "number") return reason;
+  return `trial ${formatCount(fromTrial)}: ${reason}`;
+}
+var quote, isNumber, readers;
+var init_evaluation_reason = __esm({
+  "src/report/evaluation-reason.ts"() {
+    "use strict";
+    init_labels();
+    quote = (value) => typeof value === "string" ? JSON.stringify(value) : compact(value);
+    isNumber = (value) => typeof value === "number";
+    readers = [
+      // length: { length, unit, min, max }
+      (m) => {
+        if (!isNumber(m.length) || typeof m.unit !== "string") return void 0;
+        const size = plural(m.length, m.unit === "words" ? "word" : "character");
+        if (isNumber(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
+        if (isNumber(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
+        return `length ${size}`;
+      },
+      // latency: { durationMs, maxMs }
+      (m) => isNumber(m.durationMs) && isNumber(m.maxMs) ? `took ${formatCount(Math.round(m.durationMs))} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
+      // regex, match: none: { forbiddenMatch: { match, index } }
+      (m) => {
+        const found2 = m.forbiddenMatch;
+        if (found2 === null || typeof found2 !== "object") return void 0;
+        return `regex matched ${quote(found2.match)}${isNumber(found2.index) ? ` at ${formatCount(found2.index)}` : ""}`;
+      },
+      // regex, no match: { pattern, flags, actual }
+      (m) => typeof m.pattern === "string" && typeof m.flags === "string" ? `no match for /${m.pattern}/${m.flags} in ${quote(m.actual)}` : void 0,
+      // has-all-substrings: { missingSubstrings }
+      (m) => m.missingSubstrings !== void 0 ? `missing ${listOf(m.missingSubstrings)}` : void 0,
+      // contains: { expectedAnyOf }
+      (m) => m.expectedAnyOf !== void 0 ? `contains none of ${listOf(m.expectedAnyOf)}` : void 0,
+      // levenshtein: { distance, maxDistance?, maxLength }
+      (m) => {
+        if (!isNumber(m.distance) || m.distance === 0) return void 0;
+        const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : "";
+        const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
+        return `${plural(m.distance, "edit")}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
+      },
+      // is-equals: { expected, actual, differsAt? }
+      (m) => Object.hasOwn(m, "expected") && Object.hasOwn(m, "actual") ? `expected ${quote(m.expected)}, got ${quote(m.actual)}${typeof m.differsAt === "string" ? ` (differs at ${m.differsAt})` : ""}` : void 0,
+      // json-schema: { errors, errorCount }
+      (m) => Array.isArray(m.errors) && isNumber(m.errorCount) ? `${formatCount(m.errorCount)} schema error${m.errorCount === 1 ? "" : "s"}: ${m.errors.map(String).join("; ")}` : void 0,
+      // assertions: { failedRequired }
+      (m) => Array.isArray(m.failedRequired) && m.failedRequired.length > 0 ? `required assertions failed: ${listOf(m.failedRequired)}` : void 0,
+      // is-valid-json, json-schema on bad JSON: { error }
+      (m) => typeof m.error === "string" ? m.error : void 0
+    ];
   }
 });
 
@@ -32915,79 +33352,6 @@ var init_html_model_comparison = __esm({
   }
 });
 
-// src/report/evaluation-reason.ts
-function compact(value) {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-function listOf(value) {
-  return Array.isArray(value) ? value.map(quote).join(", ") : quote(value);
-}
-function reasonOf(evaluation) {
-  if (evaluation.error !== null || evaluation.metadata === null) return null;
-  const metadata = evaluation.metadata;
-  if (typeof metadata.reason === "string" && metadata.reason.trim() !== "") return metadata.reason;
-  for (const read of readers) {
-    const reason = read(metadata);
-    if (reason !== void 0) return reason;
-  }
-  for (const [key, value] of Object.entries(metadata)) {
-    if (typeof value === "string" && value.trim() !== "") return `${key}: ${value}`;
-  }
-  return null;
-}
-var quote, isNumber, readers;
-var init_evaluation_reason = __esm({
-  "src/report/evaluation-reason.ts"() {
-    "use strict";
-    init_labels();
-    quote = (value) => typeof value === "string" ? JSON.stringify(value) : compact(value);
-    isNumber = (value) => typeof value === "number";
-    readers = [
-      // length: { length, unit, min, max }
-      (m) => {
-        if (!isNumber(m.length) || typeof m.unit !== "string") return void 0;
-        const size = plural(m.length, m.unit === "words" ? "word" : "character");
-        if (isNumber(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
-        if (isNumber(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
-        return `length ${size}`;
-      },
-      // latency: { durationMs, maxMs }
-      (m) => isNumber(m.durationMs) && isNumber(m.maxMs) ? `took ${formatCount(Math.round(m.durationMs))} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
-      // regex, match: none: { forbiddenMatch: { match, index } }
-      (m) => {
-        const found2 = m.forbiddenMatch;
-        if (found2 === null || typeof found2 !== "object") return void 0;
-        return `regex matched ${quote(found2.match)}${isNumber(found2.index) ? ` at ${formatCount(found2.index)}` : ""}`;
-      },
-      // regex, no match: { pattern, flags, actual }
-      (m) => typeof m.pattern === "string" && typeof m.flags === "string" ? `no match for /${m.pattern}/${m.flags} in ${quote(m.actual)}` : void 0,
-      // has-all-substrings: { missingSubstrings }
-      (m) => m.missingSubstrings !== void 0 ? `missing ${listOf(m.missingSubstrings)}` : void 0,
-      // contains: { expectedAnyOf }
-      (m) => m.expectedAnyOf !== void 0 ? `contains none of ${listOf(m.expectedAnyOf)}` : void 0,
-      // levenshtein: { distance, maxDistance?, maxLength }
-      (m) => {
-        if (!isNumber(m.distance) || m.distance === 0) return void 0;
-        const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : "";
-        const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
-        return `${plural(m.distance, "edit")}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
-      },
-      // is-equals: { expected, actual, differsAt? }
-      (m) => Object.hasOwn(m, "expected") && Object.hasOwn(m, "actual") ? `expected ${quote(m.expected)}, got ${quote(m.actual)}${typeof m.differsAt === "string" ? ` (differs at ${m.differsAt})` : ""}` : void 0,
-      // json-schema: { errors, errorCount }
-      (m) => Array.isArray(m.errors) && isNumber(m.errorCount) ? `${formatCount(m.errorCount)} schema error${m.errorCount === 1 ? "" : "s"}: ${m.errors.map(String).join("; ")}` : void 0,
-      // assertions: { failedRequired }
-      (m) => Array.isArray(m.failedRequired) && m.failedRequired.length > 0 ? `required assertions failed: ${listOf(m.failedRequired)}` : void 0,
-      // is-valid-json, json-schema on bad JSON: { error }
-      (m) => typeof m.error === "string" ? m.error : void 0
-    ];
-  }
-});
-
 // src/report/failure-details.ts
 import { posix as posix2 } from "node:path";
 function repoPath(sourceRoot, file) {
@@ -33006,15 +33370,15 @@ function evaluationReason(evaluation) {
 function failureReasons(result, maxEvaluations, reasonMaxChars) {
   if (result.passed) return [];
   if (result.error !== null) return [`error: ${errorGist(result.error)}`];
-  const failed = failedEvaluations(result);
-  if (failed.length === 0) return describeCaseFailure(result);
-  const reasons = failed.slice(0, maxEvaluations).map((evaluation) => {
+  const failed2 = failedEvaluations(result);
+  if (failed2.length === 0) return describeCaseFailure(result);
+  const reasons = failed2.slice(0, maxEvaluations).map((evaluation) => {
     const reason = evaluationReason(evaluation);
     const text2 = describeFailedEvaluation(evaluation);
     return reason === null ? text2 : `${text2} \u2014 ${shortenText(reason, reasonMaxChars)}`;
   });
-  if (failed.length > maxEvaluations) {
-    reasons.push(`\u2026 ${formatCount(failed.length - maxEvaluations)} more`);
+  if (failed2.length > maxEvaluations) {
+    reasons.push(`\u2026 ${formatCount(failed2.length - maxEvaluations)} more`);
   }
   return reasons;
 }
@@ -33066,13 +33430,22 @@ function showInvisible(text2) {
   );
 }
 function clipText(text2, maxChars) {
-  const chars = Array.from(text2);
-  return chars.length <= maxChars ? text2 : `${chars.slice(0, Math.max(0, maxChars - 1)).join("")}\u2026`;
+  if (Array.from(text2).length <= maxChars) return text2;
+  let kept = "";
+  let count = 0;
+  for (const { segment } of graphemesOf(text2)) {
+    const size = Array.from(segment).length;
+    if (count + size > maxChars - 1) break;
+    kept += segment;
+    count += size;
+  }
+  return `${kept}\u2026`;
 }
 var INPUT_FIELDS, EXPECTED_FIELDS2, LONE_SURROGATE, INVISIBLE;
 var init_failure_details = __esm({
   "src/report/failure-details.ts"() {
     "use strict";
+    init_text_table();
     init_evaluation_reason();
     init_labels();
     INPUT_FIELDS = ["input", "question", "prompt", "query", "user_input"];
@@ -33233,6 +33606,7 @@ function caseView(run2, result, index) {
     if (evaluation.passed === false) failing2.push(at);
   }
   const source = result.source ? `${result.source.file}:${result.source.line}` : null;
+  const errored = result.error !== null && (result.output === null || result.output === void 0);
   return {
     run: run2,
     id: result.id,
@@ -33245,7 +33619,7 @@ function caseView(run2, result, index) {
     scores,
     failing: failing2,
     inputs: capped(pretty(result.data)),
-    output: shown(result.output),
+    output: errored ? null : shown(result.output),
     compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
@@ -33315,7 +33689,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var ha=Object.defineProperty;var da=(s,t,e)=>t in s?ha(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>da(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function pe(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function fe(s){return _t(pe(s*2.55),0,255)}function yt(s){return _t(pe(s*255),0,255)}function ht(s){return _t(pe(s/2.55)/100,0,1)}function Ni(s){return _t(pe(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Es=[..."0123456789ABCDEF"],ua=s=>Es[s&15],fa=s=>Es[(s&240)>>4]+Es[s&15],We=s=>(s&240)>>4===(s&15),ga=s=>We(s.r)&&We(s.g)&&We(s.b)&&We(s.a);function pa(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var ma=(s,t)=>s<255?t(s):"";function ba(s){var t=ga(s)?ua:fa;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ma(s.a,t):void 0}var xa=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Yi(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function _a(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function ya(s,t,e){let i=Yi(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function va(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Rs(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=va(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Is(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(yt)}function Fs(s,t,e){return Is(Yi,s,t,e)}function Ma(s,t,e){return Is(ya,s,t,e)}function wa(s,t,e){return Is(_a,s,t,e)}function Ui(s){return(s%360+360)%360}function ka(s){let t=xa.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?fe(+t[5]):yt(+t[5]));let n=Ui(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Ma(n,o,a):t[1]==="hsv"?i=wa(n,o,a):i=Fs(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function Sa(s,t){var e=Rs(s);e[0]=Ui(e[0]+t),e=Fs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Pa(s){if(!s)return;let t=Rs(s),e=t[0],i=Ni(t[1]),n=Ni(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${ht(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Hi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},$i={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ca(){let s={},t=Object.keys($i),e=Object.keys(Hi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Hi[o]);o=parseInt($i[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ve;function Da(s){Ve||(Ve=Ca(),Ve.transparent=[0,0,0,0]);let t=Ve[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Aa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ta(s){let t=Aa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?fe(a):_t(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?fe(i):_t(i,0,255)),n=255&(t[4]?fe(n):_t(n,0,255)),o=255&(t[6]?fe(o):_t(o,0,255)),{r:i,g:n,b:o,a:e}}}function Oa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ls=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,qt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function La(s,t,e){let i=qt(ht(s.r)),n=qt(ht(s.g)),o=qt(ht(s.b));return{r:yt(Ls(i+e*(qt(ht(t.r))-i))),g:yt(Ls(n+e*(qt(ht(t.g))-n))),b:yt(Ls(o+e*(qt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Ne(s,t,e){if(s){let i=Rs(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Fs(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Xi(s,t){return s&&Object.assign(t||{},s)}function ji(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=Xi(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function Ea(s){return s.charAt(0)==="r"?Ta(s):ka(s)}var ge=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=ji(t):e==="string"&&(i=pa(t)||Da(t)||Ea(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Xi(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ji(t)}rgbString(){return this._valid?Oa(this._rgb):void 0}hexString(){return this._valid?ba(this._rgb):void 0}hslString(){return this._valid?Pa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=La(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=pe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Ne(this._rgb,2,t),this}darken(t){return Ne(this._rgb,2,-t),this}saturate(t){return Ne(this._rgb,1,t),this}desaturate(t){return Ne(this._rgb,1,-t),this}rotate(t){return Sa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var en=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function W(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function E(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function H(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return H(s)?s:t}function L(s,t){return typeof s>"u"?t:s}var sn=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function z(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,i){let n,o,a;if(W(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(E(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function xe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function je(s){if(W(s))return s.map(je);if(E(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=je(s[e[n]]);return t}return s}function nn(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function Ra(s,t,e,i){if(!nn(s))return;let n=t[s],o=e[s];E(n)&&E(o)?Jt(n,o,i):t[s]=je(o)}function Jt(s,t,e){let i=W(t)?t:[t],n=i.length;if(!E(s))return s;e=e||{};let o=e.merger||Ra,a;for(let r=0;r<n;++r){if(a=i[r],!E(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Zt(s,t){return Jt(s,t,{merger:Ia})}function Ia(s,t,e){if(!nn(s))return;let i=t[s],n=e[s];E(i)&&E(n)?Zt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=je(n))}var Gi={"":s=>s,x:s=>s.x,y:s=>s.y};function Fa(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function za(s){let t=Fa(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function It(s,t){return(Gi[t]||(Gi[t]=za(t)))(s)}function Xe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Qt=s=>typeof s<"u",dt=s=>typeof s=="function",Vs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function on(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var $=Math.PI,tt=2*$,Zc=tt+$,Ye=Number.POSITIVE_INFINITY,Ba=$/180,X=$/2,Lt=$/4,qi=$*2/3,ut=Math.log10,ft=Math.sign;function _e(s,t,e){return Math.abs(s-t)<e}function Ns(s){let t=Math.round(s);s=_e(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ut(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function an(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function Wa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ye(s){return!Wa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function rn(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Hs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*($/180)}function Ge(s){return s*(180/$)}function $s(s){if(!H(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function ln(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*$&&(o+=tt),{angle:o,distance:n}}function cn(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function hn(s,t,e,i){let n=nt(s),o=nt(t),a=nt(e),r=nt(o-n),l=nt(a-n),c=nt(n-o),h=nt(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function dn(s){return et(s,-32768,32767)}function Ft(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function qe(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Ke=(s,t,e,i)=>qe(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),un=(s,t,e)=>qe(s,e,i=>s[i][t]>=e);function fn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var gn=["push","pop","shift","splice","unshift"];function pn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),gn.forEach(e=>{let i="_onData"+Xe(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function js(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(gn.forEach(o=>{delete s[o]}),delete s._chartjs)}function Ys(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Us=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Xs(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Us.call(window,()=>{i=!1,s.apply(t,e)}))}}function mn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Gs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,bn=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var He=s=>s===0||s===1,Ki=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),Ji=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Kt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos($*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>He(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>He(s)?s:Ki(s,.075,.3),easeOutElastic:s=>He(s)?s:Ji(s,.075,.3),easeInOutElastic(s){return He(s)?s:s<.5?.5*Ki(s*2,.1125,.45):.5+.5*Ji(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Kt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Kt.easeInBounce(s*2)*.5:Kt.easeOutBounce(s*2-1)*.5+.5};function xn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function qs(s){return xn(s)?s:new ge(s)}function zs(s){return xn(s)?s:new ge(s).saturate(.5).darken(.1).hexString()}var Va=["x","y","borderWidth","radius","tension"],Na=["color","borderColor","backgroundColor"];function Ha(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:Na},numbers:{type:"number",properties:Va}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function $a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Zi=new Map;function ja(s,t){t=t||{};let e=s+JSON.stringify(t),i=Zi.get(e);return i||(i=new Intl.NumberFormat(s,t),Zi.set(e,i)),i}function Je(s,t,e){return ja(t,e).format(s)}var _n={values(s){return W(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=Ya(s,e)}let a=ut(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Je(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ut(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?_n.numeric.call(this,s,t,e):""}};function Ya(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var ve={formatters:_n};function Ua(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ve.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),Ze=Object.create(null);function me(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Bs(s,t,e){return typeof t=="string"?Jt(me(s,t),e):Jt(me(s,""),t)}var Ws=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>zs(n.backgroundColor),this.hoverBorderColor=(i,n)=>zs(n.borderColor),this.hoverColor=(i,n)=>zs(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Bs(this,t,e)}get(t){return me(this,t)}describe(t,e){return Bs(Ze,t,e)}override(t,e){return Bs(Mt,t,e)}route(t,e,i,n){let o=me(this,t),a=me(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return E(l)?Object.assign({},c,l):L(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},V=new Ws({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[Ha,$a,Ua]);function Xa(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function be(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function yn(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!W(d))a=be(s,n,o,a,d);else if(W(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!W(u)&&(a=be(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Ks(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function Js(s,t,e,i){Zs(s,t,e,i,null)}function Zs(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,p=t.rotation,g=t.radius,b=(p||0)*Ba;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,tt):s.arc(e,i,g,0,tt),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Lt)*l,d=Math.cos(b+Lt)*(n?n/2-c:l),r=Math.sin(b+Lt)*l,u=Math.sin(b+Lt)*(n?n/2-c:l),s.arc(e-d,i-r,c,b-$,b-X),s.arc(e+u,i-a,c,b-X,b),s.arc(e+d,i+r,c,b,b+X),s.arc(e-u,i+a,c,b+X,b+$),s.closePath();break;case"rect":if(!p){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}b+=Lt;case"rectRot":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":b+=Lt;case"cross":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),b+=Lt,d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(b)*(n?n/2:g),i+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function zt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Qe(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ts(s){s.restore()}function Ga(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function qa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Ka(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Bt(s,t,e,i,n,o={}){let a=W(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Ga(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Ka(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),qa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function te(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*$,$,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,$,X,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,i)}var Ja=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Za=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Qa(s,t){let e=(""+s).match(Ja);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var tr=s=>+s||0;function Qs(s,t){let e={},i=E(t),n=i?Object.keys(t):t,o=E(s)?i?a=>L(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=tr(o(a));return e}function ti(s){return Qs(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return Qs(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ti(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function j(s,t){s=s||{},t=t||V.font;let e=L(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=L(s.style,t.style);i&&!(""+i).match(Za)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:L(s.family,t.family),lineHeight:Qa(L(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:L(s.weight,t.weight),string:""};return n.string=Xa(n),n}function Me(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&W(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function vn(s,t,e){let{min:i,max:n}=s,o=sn(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function es(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=kn("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>es([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Mn(r,l,()=>lr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return tn(r).includes(l)},ownKeys(r){return tn(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Rt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:ei(s,i),setContext:o=>Rt(s,o,e,i),override:o=>Rt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Mn(o,a,()=>sr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function ei(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:dt(e)?e:()=>e,isIndexable:dt(i)?i:()=>i}}var er=(s,t)=>s?s+Xe(t):t,si=(s,t)=>E(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Mn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function sr(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return dt(r)&&a.isScriptable(t)&&(r=ir(t,r,s,e)),W(r)&&r.length&&(r=nr(t,r,s,a.isIndexable)),si(t,r)&&(r=Rt(r,n,o&&o[t],a)),r}function ir(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),si(s,l)&&(l=ii(n._scopes,n,s,l)),l}function nr(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(E(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=ii(c,n,s,h);t.push(Rt(d,o,a&&a[s],r))}}return t}function wn(s,t,e){return dt(s)?s(t,e):s}var or=(s,t)=>s===!0?t:typeof s=="string"?It(t,s):void 0;function ar(s,t,e,i,n){for(let o of t){let a=or(e,o);if(a){s.add(a);let r=wn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function ii(s,t,e,i){let n=t._rootScopes,o=wn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Qi(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Qi(r,a,o,l,i),l===null)?!1:es(Array.from(r),[""],n,o,()=>rr(t,e,i))}function Qi(s,t,e,i,n){for(;e;)e=ar(s,t,e,i,n);return e}function rr(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return W(n)&&E(e)?e:n||{}}function lr(s,t,e,i){let n;for(let o of t)if(n=kn(er(o,s),e),typeof n<"u")return si(s,n)?ii(e,i,s,n):n}function kn(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function tn(s){let t=s._keys;return t||(t=s._keys=cr(s._scopes)),t}function cr(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Qc=Number.EPSILON||1e-14;function ss(){return typeof window<"u"&&typeof document<"u"}function is(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ue(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var ns=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function hr(s,t){return ns(s).getPropertyValue(t)}var dr=["top","right","bottom","left"];function Et(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=dr[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var ur=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function fr(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(ur(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=ns(e),o=n.boxSizing==="border-box",a=Et(n,"padding"),r=Et(n,"border","width"),{x:l,y:c,box:h}=fr(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:p}=t;return o&&(f-=a.width+r.width,p-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/p*e.height/i)}}function gr(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&is(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=ns(o),l=Et(r,"border","width"),c=Et(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=Ue(r.maxWidth,o,"clientWidth"),n=Ue(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||Ye,maxHeight:n||Ye}}var vt=s=>Math.round(s*10)/10;function Sn(s,t,e,i){let n=ns(s),o=Et(n,"margin"),a=Ue(n.maxWidth,s,"clientWidth")||Ye,r=Ue(n.maxHeight,s,"clientHeight")||Ye,l=gr(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Et(n,"border","width"),f=Et(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*i))),{width:c,height:h}}function ni(s,t,e){let i=t||1,n=vt(s.height*i),o=vt(s.width*i);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var Pn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ss()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function oi(s,t){let e=hr(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var pr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},mr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Wt(s,t,e){return s?pr(t,e):mr()}function ai(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function ri(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function $e(s,t,e){return s.options.clip?s[e]:t[e]}function br(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:$e(e,t,"left"),right:$e(e,t,"right"),top:$e(i,t,"top"),bottom:$e(i,t,"bottom")}:t}function Cn(s,t){let e=t._clip;if(e.disabled)return!1;let i=br(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var bi=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Us.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new bi,Dn="transparent",xr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=qs(s||Dn),n=i.valid&&qs(t||Dn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},xi=class{constructor(t,e,i,n){let o=e[i];n=Me([t.to,n,o,t.from]);let a=Me([t.from,o,n]);this._active=!0,this._fn=t.fn||xr[t.type||typeof a],this._easing=Kt[t.easing]||Kt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=Me([t.to,e,n,t.from]),this._from=Me([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},gs=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!E(t))return;let e=Object.keys(V.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!E(o))return;let a={};for(let r of e)a[r]=o[r];(W(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=yr(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&_r(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new xi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return pt.add(this._chart,i),!0}};function _r(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function yr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function An(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function vr(s,t,e){if(e===!1)return!1;let i=An(s,e),n=An(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Mr(s){let t,e,i,n;return E(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function _o(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function Tn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],H(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!i.all?0:t}function wr(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function li(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function kr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Sr(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function Pr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function On(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function Ln(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=kr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let p=t[f],{[l]:g,[c]:b}=p,x=p._stacks||(p._stacks={});u=x[c]=Pr(n,h,g),u[r]=b,u._top=On(u,a,!0,i.type),u._bottom=On(u,a,!1,i.type);let _=u._visualValues||(u._visualValues={});_[r]=b}}function ci(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function Cr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Dr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function we(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var hi=s=>s==="reset"||s==="none",En=(s,t)=>t?s:Object.assign({},s),Ar=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:_o(e,!0),values:null},Ht=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=li(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&we(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,p)=>d==="x"?u:d==="r"?p:f,o=e.xAxisID=L(i.xAxisID,ci(t,"x")),a=e.yAxisID=L(i.yAxisID,ci(t,"y")),r=e.rAxisID=L(i.rAxisID,ci(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&js(this._data,this),t._stacked&&we(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(E(e)){let n=this._cachedMeta;this._data=wr(e,n)}else if(i!==e){if(i){js(i,this);let n=this._cachedMeta;we(n),n._parsed=[]}e&&Object.isExtensible(e)&&pn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=li(e.vScale,e),e.stack!==i.stack&&(n=!0,we(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(Ln(this,e._parsed),e._stacked=li(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{W(n[t])?u=this.parseArrayData(i,n,t,e):E(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&Ln(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,p;for(u=0,f=n;u<f;++u)p=u+i,d[u]={[r]:h||o.parse(c[p],p),[l]:a.parse(e[p],p)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(It(f,r),u),y:a.parse(It(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:_o(n,!0),values:e._stacks[t.axis]._visualValues};return Tn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=Tn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=Ar(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=Sr(r),u,f;function p(){f=n[u];let g=f[r.axis];return!H(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!p()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!p()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],H(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Mr(L(this.options.clip,vr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Dr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Cr(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Qt(i);if(r)return En(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(V.elements[t]),p=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,p,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(En(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new gs(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||hi(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){hi(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!hi(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&we(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Ht,"defaults",{}),A(Ht,"datasetElementType",null),A(Ht,"dataElementType",null);function Tr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=Ys(i.sort((n,o)=>n-o))}return s._cache.$bar}function Or(s){let t=s.iScale,e=Tr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Qt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function Lr(s,t,e,i){let n=e.barThickness,o,a;return I(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function Er(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function Rr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function yo(s,t,e,i){return W(s)?Rr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Rn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(yo(u,d,o,c));return l}function di(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function Ir(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function Fr(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function zr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=Fr(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[In(h,a,r,l)]=!0,n=c)),o[In(n,a,r,l)]=!0,s.borderSkipped=o}function In(s,t,e,i){return i?(s=Br(s,t,e),s=Fn(s,e,t)):s=Fn(s,t,e),s}function Br(s,t,e){return s===t?e:s===e?t:s}function Fn(s,t,e){return s==="start"?t:s==="end"?e:s}function Wr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var $t=class extends Ht{parsePrimitiveData(t,e,i,n){return Rn(t,e,i,n)}parseArrayData(t,e,i,n){return Rn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,p,g;for(u=i,f=i+n;u<f;++u)g=e[u],p={},p[o.axis]=o.parse(It(g,c),u),d.push(yo(It(g,h),p,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=di(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let p=this.getParsed(f),g=o||I(p[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(p._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||di(p._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};u&&(_.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let v=_.options||t[f].options;zr(_,v,x,a),Wr(_,v,h.ratio),this.updateElement(t[f],f,_,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(I(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[L(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||Or(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=di(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,p,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ft(d)!==ft(c.barEnd)&&(u=0),u+=d);let b=!I(o)&&!h?o:u,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?p=e.getPixelForValue(u+f):p=x,g=p-x,Math.abs(g)<a){g=Ir(g,e,r)*a,d===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),w=Math.max(_,v);x=Math.max(Math.min(x,w),k),p=x+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(p)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:p,center:p+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=L(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?Er(t,e,n,h*c):Lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(L(u,this.getFirstScaleIdForIndexAxis())),p=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*p+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A($t,"id","bar"),A($t,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A($t,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var _i=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},Vr={_date:_i};function Nr(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?un:Ke;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[d.axis]));h.lo-=Math.max(0,f);let p=u.slice(h.hi).findIndex(g=>!I(g[d.axis]));h.hi+=Math.max(0,p)}return h}}return{lo:0,hi:o.length-1}}function Ee(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=Nr(o[r],t,a,n);for(let f=d;f<=u;++f){let p=h[f];p.skip||i(p,c,f)}}}function Hr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ui(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Ee(s,e,t,function(r,l,c){!n&&!zt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function $r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=ln(a,{x:t.x,y:t.y});hn(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Ee(s,e,t,o),n}function jr(s,t,e,i,n,o){let a=[],r=Hr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let p=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(p))&&!f)return;let b=r(t,p);b<l?(a=[{element:h,datasetIndex:d,index:u}],l=b):b===l&&a.push({element:h,datasetIndex:d,index:u})}return Ee(s,e,t,c),a}function fi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?$r(s,t,e,n):jr(s,t,e,i,n,o)}function zn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Ee(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var Yr={evaluateInteractionItems:Ee,modes:{index(s,t,e,i){let n=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ui(s,n,o,i,a)},nearest(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return fi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=Pt(t,s);return zn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=Pt(t,s);return zn(s,n,"y",e.intersect,i)}}},vo=["left","top","right","bottom"];function ke(s,t){return s.filter(e=>e.pos===t)}function Bn(s,t){return s.filter(e=>vo.indexOf(e.pos)===-1&&e.box.axis===t)}function Se(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Ur(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function Xr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!vo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Gr(s,t){let e=Xr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function qr(s){let t=Ur(s),e=Se(t.filter(c=>c.box.fullSize),!0),i=Se(ke(t,"left"),!0),n=Se(ke(t,"right")),o=Se(ke(t,"top"),!0),a=Se(ke(t,"bottom")),r=Bn(t,"x"),l=Bn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ke(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Wn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function Mo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Kr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!E(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&Mo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Wn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Wn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Jr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Zr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function De(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Zr(r.horizontal,t));let{same:d,other:u}=Kr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&De(n,t,e,i)||h}function os(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Vn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Qt(c.start)&&(a=c.start),l.fullSize?os(l,n.left,a,e.outerWidth-n.right-n.left,u):os(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Qt(c.start)&&(o=c.start),l.fullSize?os(l,o,n.top,u,e.outerHeight-n.bottom-n.top):os(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=U(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=qr(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);Mo(u,U(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),p=Gr(l.concat(c),d);De(r.fullSize,f,d,p),De(l,f,d,p),De(c,f,d,p)&&De(l,f,d,p),Jr(f),Vn(r.leftAndTop,f,d,p),f.x+=f.w,f.y+=f.h,Vn(r.rightAndBottom,f,d,p),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},ps=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},yi=class extends ps{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},us="$chartjs",Qr={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Nn=s=>s===null||s==="";function tl(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[us]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Nn(n)){let o=oi(s,"width");o!==void 0&&(s.width=o)}if(Nn(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=oi(s,"height");o!==void 0&&(s.height=o)}return s}var wo=Pn?{passive:!0}:!1;function el(s,t,e){s&&s.addEventListener(t,e,wo)}function sl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,wo)}function il(s,t){let e=Qr[s.type]||s.type,{x:i,y:n}=Pt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function ms(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function nl(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.addedNodes,i),a=a&&!ms(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function ol(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.removedNodes,i),a=a&&!ms(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var Oe=new Map,Hn=0;function ko(){let s=window.devicePixelRatio;s!==Hn&&(Hn=s,Oe.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function al(s,t){Oe.size||window.addEventListener("resize",ko),Oe.set(s,t)}function rl(s){Oe.delete(s),Oe.size||window.removeEventListener("resize",ko)}function ll(s,t,e){let i=s.canvas,n=i&&is(i);if(!n)return;let o=Xs((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),al(s,o),a}function gi(s,t,e){e&&e.disconnect(),t==="resize"&&rl(s)}function cl(s,t,e){let i=s.canvas,n=Xs(o=>{s.ctx!==null&&e(il(o,s))},s);return el(i,t,n),n}var vi=class extends ps{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(tl(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[us])return!1;let i=e[us].initial;["height","width"].forEach(o=>{let a=i[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[us],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:nl,detach:ol,resize:ll}[e]||cl;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:gi,detach:gi,resize:gi}[e]||sl)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return Sn(t,e,i,n)}isAttached(t){let e=t&&is(t);return!!(e&&e.isConnected)}};function hl(s){return!ss()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?yi:vi}var bt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return ye(this.x)&&ye(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(bt,"defaults",{}),A(bt,"defaultRoutes");function dl(s,t){let e=s.options.ticks,i=ul(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?gl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return pl(t,c,o,a/n),c;let h=fl(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(as(t,c,h,I(f)?0:r-f,r),d=0,u=a-1;d<u;d++)as(t,c,h,o[d],o[d+1]);return as(t,c,h,l,I(f)?t.length:l+f),c}return as(t,c,h),c}function ul(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function fl(s,t,e){let i=ml(s),n=t.length/e;if(!i)return Math.max(n,1);let o=an(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function gl(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function pl(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function as(s,t,e,i,n){let o=L(i,0),a=Math.min(L(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function ml(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var bl=s=>s==="left"?"right":s==="right"?"left":s,$n=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,jn=(s,t)=>Math.min(t||s,s);function Yn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function xl(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function _l(s,t){F(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function Pe(s){return s.drawTicks?s.tickLength:0}function Un(s,t){if(!s.display)return 0;let e=j(s.font,t),i=U(s.padding);return(W(s.text)?s.text.length:1)*e.lineHeight+i.height}function yl(s,t){return St(s,{scale:t,type:"scale"})}function vl(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function Ml(s,t,e){let i=Gs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=bl(i)),i}function wl(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,p,g=a-n,b=r-o;if(s.isHorizontal()){if(f=q(i,o,r),E(e)){let x=Object.keys(e)[0],_=e[x];p=h[x].getPixelForValue(_)+g-t}else e==="center"?p=(c.bottom+c.top)/2+g-t:p=$n(s,e,t);u=r-o}else{if(E(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=$n(s,e,t);p=q(i,a,n),d=e==="left"?-X:X}return{titleX:f,titleY:p,maxWidth:u,rotation:d}}var Yt=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),i=G(i,Number.POSITIVE_INFINITY),n=G(n,Number.NEGATIVE_INFINITY),{min:G(t,i),max:G(e,n),minDefined:H(t),maxDefined:H(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:G(e,G(i,e)),max:G(i,G(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){z(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=vn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Yn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=dl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){z(this.options.afterUpdate,[this])}beforeSetDimensions(){z(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){z(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),z(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){z(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=z(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){z(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){z(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=jn(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=et(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-Pe(t.grid)-e.padding-Un(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ge(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){z(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){z(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Un(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=Pe(o)+l):(t.height=this.maxHeight,t.width=Pe(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,p=gt(this.labelRotation),g=Math.cos(p),b=Math.sin(p);if(r){let x=i.mirror?0:b*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=i.mirror?0:g*d.width+b*u.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){z(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)I(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Yn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/jn(e,i)),c=0,h=0,d,u,f,p,g,b,x,_,v,k,w;for(d=0;d<e;d+=l){if(p=t[d].label,g=this._resolveTickFontOptions(d),n.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=k=0,!I(p)&&!W(p))v=be(n,x.data,x.gc,v,p),k=_;else if(W(p))for(u=0,f=p.length;u<f;++u)w=p[u],!I(w)&&!W(w)&&(v=be(n,x.data,x.gc,v,w),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}_l(o,e);let P=a.indexOf(c),S=r.indexOf(h),C=T=>({width:a[T]||0,height:r[T]||0});return{first:C(0),last:C(e-1),widest:C(P),highest:C(S),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return dn(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=vl(this.getContext(),t,i))}return this.$context||(this.$context=yl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=Pe(o),f=[],p=r.setContext(this.getContext()),g=p.display?p.width:0,b=g/2,x=function(N){return wt(i,N,g)},_,v,k,w,P,S,C,T,y,M,D,R;if(a==="top")_=x(this.bottom),S=this.bottom-u,T=_-b,M=x(t.top)+b,R=t.bottom;else if(a==="bottom")_=x(this.top),M=t.top,R=x(t.bottom)-b,S=_+b,T=this.top+u;else if(a==="left")_=x(this.right),P=this.right-u,C=_-b,y=x(t.left)+b,D=t.right;else if(a==="right")_=x(this.left),y=t.left,D=x(t.right)-b,P=_+b,C=this.left+u;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}M=t.top,R=t.bottom,S=_+b,T=S+u}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}P=_-b,C=P-u,y=t.left,D=t.right}let Y=L(n.ticks.maxTicksLimit,d),B=Math.max(1,Math.ceil(d/Y));for(v=0;v<d;v+=B){let N=this.getContext(v),Z=o.setContext(N),Fe=r.setContext(N),ze=Z.lineWidth,Xt=Z.color,Be=Fe.dash||[],Gt=Fe.dashOffset,de=Z.tickWidth,Tt=Z.tickColor,ue=Z.tickBorderDash||[],Ot=Z.tickBorderDashOffset;k=xl(this,v,l),k!==void 0&&(w=wt(i,k,ze),c?P=C=y=D=w:S=T=M=R=w,f.push({tx1:P,ty1:S,tx2:C,ty2:T,x1:y,y1:M,x2:D,y2:R,width:ze,color:Xt,borderDash:Be,borderDashOffset:Gt,tickWidth:de,tickColor:Tt,tickBorderDash:ue,tickBorderDashOffset:Ot}))}return this._ticksLength=d,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=Pe(i.grid),f=u+h,p=d?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,k,w,P,S,C,T,y,M,D,R="middle";if(n==="top")P=this.bottom-p,S=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+p,S=this._getXAxisLabelAlignment();else if(n==="left"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(n==="right"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];P=this.chart.scales[B].getPixelForValue(N)+f}S=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")w=(t.left+t.right)/2-f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];w=this.chart.scales[B].getPixelForValue(N)}S=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?R="top":l==="end"&&(R="bottom"));let Y=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let B=o.setContext(this.getContext(x));C=this.getPixelForTick(x)+o.labelOffset,T=this._resolveTickFontOptions(x),y=T.lineHeight,M=W(k)?k.length:1;let N=M/2,Z=B.color,Fe=B.textStrokeColor,ze=B.textStrokeWidth,Xt=S;a?(w=C,S==="inner"&&(x===_-1?Xt=this.options.reverse?"left":"right":x===0?Xt=this.options.reverse?"right":"left":Xt="center"),n==="top"?c==="near"||g!==0?D=-M*y+y/2:c==="center"?D=-Y.highest.height/2-N*y+y:D=-Y.highest.height+y/2:c==="near"||g!==0?D=y/2:c==="center"?D=Y.highest.height/2-N*y:D=Y.highest.height-M*y,d&&(D*=-1),g!==0&&!B.showLabelBackdrop&&(w+=y/2*Math.sin(g))):(P=C,D=(1-M)*y/2);let Be;if(B.showLabelBackdrop){let Gt=U(B.backdropPadding),de=Y.heights[x],Tt=Y.widths[x],ue=D-Gt.top,Ot=0-Gt.left;switch(R){case"middle":ue-=de/2;break;case"bottom":ue-=de;break}switch(S){case"center":Ot-=Tt/2;break;case"right":Ot-=Tt;break;case"inner":x===_-1?Ot-=Tt:x>0&&(Ot-=Tt/2);break}Be={left:Ot,top:ue,width:Tt+Gt.width,height:de+Gt.height,color:B.backdropColor}}b.push({label:k,font:T,textOffset:D,options:{rotation:g,color:Z,strokeColor:Fe,strokeWidth:ze,textAlign:Xt,textBaseline:R,translation:[w,P],backdrop:Be}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,d=u=l):(d=wt(t,this.top,a)-a/2,u=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Qe(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Bt(i,c,0,h,l,r)}n&&ts(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=j(i.font),a=U(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||E(e)?(l+=a.bottom,W(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=wl(this,l,e,r);Bt(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Ml(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=L(t.grid&&t.grid.z,-1),n=L(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return j(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},se=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;Pl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,kl(t,a,i),this.override&&V.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in V[n]&&(delete V[n][i],this.override&&delete Mt[i])}};function kl(s,t,e){let i=Jt(Object.create(null),[e?V.get(e):{},V.get(t),s.defaults]);V.set(t,i),s.defaultRoutes&&Sl(t,s.defaultRoutes),s.descriptors&&V.describe(t,s.descriptors)}function Sl(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");V.route(o,n,l,r)})}function Pl(s){return"id"in s&&"defaults"in s}var Mi=class{constructor(){this.controllers=new se(Ht,"datasets",!0),this.elements=new se(bt,"elements"),this.plugins=new se(Object,"plugins"),this.scales=new se(Yt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):F(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=Xe(t);z(i["before"+n],[],i),e[t](i),z(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},lt=new Mi,wi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(z(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=L(i.options&&i.options.plugins,{}),o=Cl(i);return n===!1&&!e?[]:Al(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function Cl(s){let t={},e=[],i=Object.keys(lt.plugins.items);for(let o=0;o<i.length;o++)e.push(lt.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Dl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Al(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Dl(i[l],n);c!==null&&o.push({plugin:r,options:Tl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Tl(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ki(s,t){let e=V.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ol(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function Ll(s,t){return s===t?"_index_":"_value_"}function Xn(s){if(s==="x"||s==="y"||s==="r")return s}function El(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Si(s,...t){if(Xn(s))return s;for(let e of t){let i=e.axis||El(e.position)||s.length>1&&Xn(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Gn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function Rl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Gn(s,"x",e[0])||Gn(s,"y",e[0])}return{}}function Il(s,t){let e=Mt[s.type]||{scales:{}},i=t.scales||{},n=ki(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!E(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Si(a,r,Rl(a,s),V.scales[r.type]),c=Ll(l,n),h=e.scales||{};o[a]=Zt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||ki(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=Ol(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Zt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Zt(r,[V.scales[r.type],V.scale])}),o}function So(s){let t=s.options||(s.options={});t.plugins=L(t.plugins,{}),t.scales=Il(s,t)}function Po(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function Fl(s){return s=s||{},s.data=Po(s.data),So(s),s}var qn=new Map,Co=new Set;function rs(s,t){let e=qn.get(s);return e||(e=t(),qn.set(s,e),Co.add(e)),e}var Ce=(s,t,e)=>{let i=It(t,e);i!==void 0&&s.add(i)},Pi=class{constructor(t){this._config=Fl(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Po(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),So(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return rs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return rs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return rs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return rs(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>Ce(l,t,d))),h.forEach(d=>Ce(l,n,d)),h.forEach(d=>Ce(l,Mt[o]||{},d)),h.forEach(d=>Ce(l,V,d)),h.forEach(d=>Ce(l,Ze,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Co.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},V.datasets[e]||{},{type:e},V,Ze]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Kn(this._resolverCache,t,n),l=a;if(Bl(a,e)){o.$shared=!1,i=dt(i)?i():i;let c=this.createResolver(t,i,r);l=Rt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Kn(this._resolverCache,t,i);return E(e)?Rt(o,e,void 0,n):o}};function Kn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:es(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var zl=s=>E(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function Bl(s,t){let{isScriptable:e,isIndexable:i}=ei(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(dt(r)||zl(r))||a&&W(r))return!0}return!1}var Wl="4.6.1",Vl=["top","bottom","left","right","chartArea"];function Jn(s,t){return s==="top"||s==="bottom"||Vl.indexOf(s)===-1&&t==="x"}function Zn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Qn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),z(e&&e.onComplete,[s],t)}function Nl(s){let t=s.chart,e=t.options.animation;z(e&&e.onProgress,[s],t)}function Do(s){return ss()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var fs={},to=s=>{let t=Do(s);return Object.values(fs).filter(e=>e.canvas===t).pop()};function Hl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function $l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var st=class{static register(...t){lt.add(...t),eo()}static unregister(...t){lt.remove(...t),eo()}constructor(t,e){let i=this.config=new Pi(e),n=Do(t),o=to(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||hl(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=en(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new wi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=mn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],fs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",Qn),pt.listen(this,"progress",Nl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return I(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ni(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Ks(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,ni(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),z(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Si(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=Si(l,r),h=L(r.type,a.dtype);(r.position===void 0||Jn(r.position,c)!==Jn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=lt.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),F(n,(a,r)=>{a||delete i[r]}),F(i,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Zn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||ki(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=V.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Zn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Vs(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;Hl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Vs(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),Qn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=Cn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Qe(e,n),t.controller.draw(),n&&ts(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return zt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=Yr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Qt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Ks(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete fs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!xe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=on(t),c=$l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,z(o.onHover,[t,r,this],this),l&&z(o.onClick,[t,r,this],this));let h=!xe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(st,"defaults",V),A(st,"instances",fs),A(st,"overrides",Mt),A(st,"registry",lt),A(st,"version",Wl),A(st,"getChart",to);function eo(){return F(st.instances,s=>s._plugins.invalidate())}function Ao(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,i){return s?0:et(t,e,i)}function jl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=ti(i);return{t:Dt(n.top,o.top,0,e),r:Dt(n.right,o.right,0,t),b:Dt(n.bottom,o.bottom,0,e),l:Dt(n.left,o.left,0,t)}}function Yl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=kt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||E(n);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ul(s){let t=Ao(s),e=t.right-t.left,i=t.bottom-t.top,n=jl(s,e/2,i/2),o=Yl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function pi(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&Ao(s,i);return r&&(n||Ft(t,r.left,r.right))&&(o||Ft(e,r.top,r.bottom))}function Xl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Gl(s,t){s.rect(t.x,t.y,t.w,t.h)}function mi(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var jt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ul(this),r=Xl(a.radius)?te:Gl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,mi(a,e,o)),t.clip(),r(t,mi(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,mi(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return pi(this,t,e,i)}inXRange(t,e){return pi(this,t,null,e)}inYRange(t,e){return pi(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(jt,"id","bar"),A(jt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(jt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var so=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},ql=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,bs=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=z(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=j(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=so(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((p,g)=>{let b=i+e/2+o.measureText(p.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:b,height:n},c[c.length-1]+=b+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,p=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Kl(i,e,o,b,n);x>0&&f+v+2*r>h&&(d+=u+r,c.push({width:u,height:f}),p+=u+r,g++,u=f=0),l[x]={left:p,top:f,col:g,width:_,height:v},u=Math.max(u,_),f+=v+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Wt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Qe(t,this),this._draw(),ts(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=V.color,l=Wt(t.rtl,this.left,this.width),c=j(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:p,boxHeight:g,itemHeight:b}=so(a,d),x=function(P,S,C){if(isNaN(p)||p<=0||isNaN(g)||g<0)return;n.save();let T=L(C.lineWidth,1);if(n.fillStyle=L(C.fillStyle,r),n.lineCap=L(C.lineCap,"butt"),n.lineDashOffset=L(C.lineDashOffset,0),n.lineJoin=L(C.lineJoin,"miter"),n.lineWidth=T,n.strokeStyle=L(C.strokeStyle,r),n.setLineDash(L(C.lineDash,[])),a.usePointStyle){let y={radius:g*Math.SQRT2/2,pointStyle:C.pointStyle,rotation:C.rotation,borderWidth:T},M=l.xPlus(P,p/2),D=S+u;Zs(n,y,M,D,a.pointStyleWidth&&p)}else{let y=S+Math.max((d-g)/2,0),M=l.leftForLtr(P,p),D=kt(C.borderRadius);n.beginPath(),Object.values(D).some(R=>R!==0)?te(n,{x:M,y,w:p,h:g,radius:D}):n.rect(M,y,p,g),n.fill(),T!==0&&n.stroke()}n.restore()},_=function(P,S,C){Bt(n,C.text,P,S+b/2,c,{strikethrough:C.hidden,textAlign:l.textAlign(C.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},ai(this.ctx,t.textDirection);let w=b+h;this.legendItems.forEach((P,S)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let C=n.measureText(P.text).width,T=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),y=p+u+C,M=f.x,D=f.y;l.setWidth(this.width),v?S>0&&M+y+h>this.right&&(D=f.y+=w,f.line++,M=f.x=q(o,this.left+h,this.right-i[f.line])):S>0&&D+w>this.bottom&&(M=f.x=M+e[f.line].width+h,f.line++,D=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let R=l.x(M);if(x(R,D,P),M=bn(T,M+p+u,v?M+y:this.right,t.rtl),_(l.x(M),D,P),v)f.x+=y+h;else if(typeof P.text!="string"){let Y=c.lineHeight;f.y+=To(P,Y)+h}else f.y+=w}),ri(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=j(e.font),n=U(e.padding);if(!e.display)return;let o=Wt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let p=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-p-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Gs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,Bt(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=j(t.font),i=U(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Ft(t,this.left,this.right)&&Ft(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Ft(t,n.left,n.left+n.width)&&Ft(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Ql(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=ql(n,i);n&&!o&&z(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&z(e.onHover,[t,i,this],this)}else i&&z(e.onClick,[t,i,this],this)}};function Kl(s,t,e,i,n){let o=Jl(i,s,t,e),a=Zl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Jl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Zl(s,t,e){let i=s;return typeof t.text!="string"&&(i=To(t,e)),i}function To(s,t){let e=s.text?s.text.length:0;return t*e}function Ql(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Oo={id:"legend",_element:bs,start(s,t,e){let i=s.legend=new bs({ctx:s.ctx,options:e,chart:s});Ct.configure(s,i,e),Ct.addBox(s,i)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;Ct.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Ae={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=cn(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function rt(s,t){return t&&(W(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function tc(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function io(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=j(t.bodyFont),c=j(t.titleFont),h=j(t.footerFont),d=o.length,u=n.length,f=i.length,p=U(t.padding),g=p.height,b=0,x=i.reduce((k,w)=>k+w.before.length+w.lines.length+w.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(i,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=p.width,{width:b,height:g}}function ec(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function sc(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function ic(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),sc(c,s,t,e)&&(c="center"),c}function no(s,t,e){let i=e.yAlign||t.yAlign||ec(s,e);return{xAlign:e.xAlign||t.xAlign||ic(s,t,e,i),yAlign:i}}function nc(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function oc(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function oo(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=kt(a),p=nc(t,r),g=oc(t,l,c);return l==="center"?r==="left"?p+=c:r==="right"&&(p-=c):r==="left"?p-=Math.max(h,u)+n:r==="right"&&(p+=Math.max(d,f)+n),{x:et(p,0,i.width-t.width),y:et(g,0,i.height-t.height)}}function ls(s,t,e){let i=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function ao(s){return rt([],mt(s))}function ac(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function ro(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Lo={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?Lo[t].call(e,i):n}var Te=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new gs(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=K(i,"beforeTitle",this,t),o=K(i,"title",this,t),a=K(i,"afterTitle",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return ao(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=ro(i,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return ao(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=K(i,"beforeFooter",this,t),o=K(i,"footer",this,t),a=K(i,"afterFooter",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(tc(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),F(r,h=>{let d=ro(t.callbacks,h);n.push(K(d,"labelColor",this,h)),o.push(K(d,"labelPointStyle",this,h)),a.push(K(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Ae[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=io(this,i),c=Object.assign({},r,l),h=no(this.chart,i,c),d=oo(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=kt(r),{x:u,y:f}=t,{width:p,height:g}=e,b,x,_,v,k,w;return o==="center"?(k=f+g/2,n==="left"?(b=u,x=b-a,v=k+a,w=k-a):(b=u+p,x=b+a,v=k-a,w=k+a),_=b):(n==="left"?x=u+Math.max(l,h)+a:n==="right"?x=u+p-Math.max(c,d)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+g,k=v+a,b=x+a,_=x-a),w=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:w}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=j(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=j(o.bodyFont),d=ls(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,p=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=n.leftForLtr(u,c)+c/2,x=p+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,Js(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Js(t,g,b,x)}else{t.lineWidth=E(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),b=n.leftForLtr(n.xPlus(u,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,te(t,{x:g,y:p,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),te(t,{x:b,y:p+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,p,c,l),t.strokeRect(g,p,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,p+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=j(i.bodyFont),u=d.lineHeight,f=0,p=Wt(i.rtl,this.x,this.width),g=function(C){e.fillText(C,p.x(t.x+f),t.y+u/2),t.y+=u+o},b=p.textAlign(a),x,_,v,k,w,P,S;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=ls(this,b,i),e.fillStyle=i.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,P=n.length;k<P;++k){for(x=n[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,p,i),u=Math.max(d.lineHeight,l)),w=0,S=v.length;w<S;++w)g(v[w]),u=d.lineHeight;F(x.after,g)}f=0,u=d.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=j(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:p}=kt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-p),e.quadraticCurveTo(r+c,l+h,r+c-p,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Ae[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=io(this,t),l=Object.assign({},a,this._size),c=no(e,t,l),h=oo(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),ai(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),ri(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!xe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!xe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Ae[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Te,"positioners",Ae);var Eo={id:"tooltip",_element:Te,positioners:Ae,afterInit(s,t,e){e&&(s.tooltip=new Te({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Lo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var rc=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function lc(s,t,e,i){let n=s.indexOf(t);if(n===-1)return rc(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var cc=(s,t)=>s===null?null:et(Math.round(s),0,t);function lo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Yt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:lc(i,t,L(e,t),this._addedLabels),cc(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return lo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ie,"id","category"),A(ie,"defaults",{ticks:{callback:lo}});function hc(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,p=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-g)/(d+1),w=Ns((b-g)/p/f)*f,P,S,C,T;if(w<1e-14&&!x&&!_)return[{value:g},{value:b}];T=Math.ceil(b/w)-Math.floor(g/w),T>p&&(w=Ns(T*w/p/f)*f),I(l)||(P=Math.pow(10,l),w=Math.ceil(w*P)/P),n==="ticks"?(S=Math.floor(g/w)*w,C=Math.ceil(b/w)*w):(S=g,C=b),x&&_&&o&&rn((r-a)/o,w/1e3)?(T=Math.round(Math.min((r-a)/w,h)),w=(r-a)/T,S=a,C=r):v?(S=x?a:S,C=_?r:C,T=c-1,w=(C-S)/T):(T=(C-S)/w,_e(T,Math.round(T),w/1e3)?T=Math.round(T):T=Math.ceil(T));let y=Math.max($s(w),$s(S));P=Math.pow(10,I(l)?y:l),S=Math.round(S*P)/P,C=Math.round(C*P)/P;let M=0;for(x&&(u&&S!==a?(e.push({value:a}),S<a&&M++,_e(Math.round((S+M*w)*P)/P,a,co(a,k,s))&&M++):S<a&&M++);M<T;++M){let D=Math.round((S+M*w)*P)/P;if(_&&D>r)break;e.push({value:D})}return _&&u&&C!==r?e.length&&_e(e[e.length-1].value,r,co(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||C===r)&&e.push({value:C}),e}function co(s,t,{horizontal:e,minRotation:i}){let n=gt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ae=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ft(n),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=hc(n,o);return t.bounds==="ticks"&&Hs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return Je(t,this.chart.options.locale,this.options.ticks.format)}},ne=class extends ae{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?t:0,this.max=H(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=gt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(ne,"id","linear"),A(ne,"defaults",{ticks:{callback:ve.formatters.numeric}});var Le=s=>Math.floor(ut(s)),Nt=(s,t)=>Math.pow(10,Le(s)+t);function ho(s){return s/Math.pow(10,Le(s))===1}function uo(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function dc(s,t){let e=t-s,i=Le(e);for(;uo(s,t,i)>10;)i++;for(;uo(s,t,i)<10;)i--;return Math.min(i,Le(s))}function uc(s,{min:t,max:e}){t=G(s.min,t);let i=[],n=Le(t),o=dc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=G(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:ho(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=G(s.max,u);return i.push({value:f,major:ho(f),significand:d}),i}var cs=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ae.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return H(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?Math.max(0,t):null,this.max=H(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!H(this._userMin)&&(this.min=t===Nt(this.min,0)?Nt(this.min,-1):Nt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Nt(i,-1)),a(Nt(n,1)))),i<=0&&o(Nt(n,-1)),n<=0&&a(Nt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=uc(e,this);return t.bounds==="ticks"&&Hs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":Je(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ut(t),this._valueRange=ut(this.max)-ut(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ut(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(cs,"id","logarithmic"),A(cs,"defaults",{ticks:{callback:ve.formatters.logarithmic,major:{enabled:!0}}});function Ci(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return L(t.font&&t.font.size,V.font.size)+e.height}return 0}function fc(s,t,e){return e=W(e)?e:[e],{w:yn(s,t.string,e),h:e.length*t.lineHeight}}function fo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function gc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?$/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=j(c.font),u=fc(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=nt(s.getIndexAngle(l)+r),p=Math.round(Ge(f)),g=fo(p,h.x,u.w,0,180),b=fo(p,h.y,u.h,90,270);pc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=xc(s,i,n)}function pc(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function mc(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ge(nt(l.angle+X))),h=vc(l.y,r.h,c),d=_c(c),u=yc(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function bc(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(zt({x:e,y:i},t)||zt({x:e,y:o},t)||zt({x:n,y:i},t)||zt({x:n,y:o},t))}function xc(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Ci(o)/2,additionalAngle:a?$/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=mc(s,h,l);i.push(d),r==="auto"&&(d.visible=bc(d,c),d.visible&&(c=d))}return i}function _c(s){return s===0||s===180?"center":s<180?"left":"right"}function yc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function vc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Mc(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(p=>p!==0)?(s.beginPath(),te(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function wc(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Mc(e,a,o);let r=j(a.font),{x:l,y:c,textAlign:h}=o;Bt(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Ro(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function kc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Ro(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function Sc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var ee=class extends ae{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(Ci(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=H(t)&&!isNaN(t)?t:0,this.max=H(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Ci(this.options))}generateTickLabels(t){ae.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=z(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?gc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),i=this.options.startAngle||0;return nt(t*e+gt(i))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return Sc(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-X+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Ro(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&wc(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),p=o.setContext(u);kc(this,f,l,a,p)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=j(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=U(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}Bt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(ee,"id","radialLinear"),A(ee,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ve.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(ee,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(ee,"descriptors",{angleLines:{_fallback:"grid"}});var xs={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(xs);function go(s,t){return s-t}function po(s,t){if(I(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),H(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(ye(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function mo(s,t,e,i){let n=J.length;for(let o=J.indexOf(s);o<n-1;++o){let a=xs[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return J[o]}return J[n-1]}function Pc(s,t,e,i,n){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(xs[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function Cc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(xs[J[t]].common)return J[t]}function bo(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=qe(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function Dc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function xo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:Dc(s,i,n,e)}var oe=class extends Yt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new Vr._date(t.adapters.date);n.init(e),Zt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:po(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=H(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=H(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=fn(n,o,a);return this._unit=e.unit||(i.autoSkip?mo(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Pc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:Cc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),xo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),i=et(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||mo(o.minUnit,e,i,this._getLabelCapacity(e)),r=L(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ye(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let p=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)bo(h,u,p);return(u===i||n.bounds==="ticks"||f===1)&&bo(h,u,p),Object.keys(h).sort(go).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return z(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,xo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(po(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Ys(t.sort(go))}};A(oe,"id","time"),A(oe,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function hs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Ke(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Ke(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ds=class extends oe{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=hs(e,this.min),this._tableRange=hs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(hs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return hs(this._table,i*this._tableRange+this._minPos,!0)}};A(ds,"id","timeseries"),A(ds,"defaults",oe.defaults);function Re(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Io(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Fo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let i=1-Math.floor(Math.log10(s));return`$${s.toFixed(i).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Re(Number(t))}.${e}`}function zo(s){let t=Math.round(s/100);return`${Re(Math.floor(t/10))}.${t%10} s`}function Bo(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let i=t;for(;i<9&&e<.5*10**-i;)i++;return e.toFixed(i===t?t:Math.min(9,i+1))}function Wo(s){return Math.abs(s)<1e-9}function O(s){return Re(s)}function re(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":Io(s)}function _s(s){return s===null?"\\u2014":Vo(s*100,1)}function Di(s){return s===null?"\\u2014":`${_s(s)} pp`}function it(s){return s===null?"\\u2014":s.toFixed(3)}function ys(s){return s===null?"\\u2014":Vo(s,3)}function Ai(s,t){return t===0?"\\u2014":s===null?"unknown":Fo(s)}function Ti(s){return zo(s)}function vs(s){return`${O(Math.round(s))} ms`}function Vo(s,t){let e=Bo(s,t);return Wo(s)?e:`${s>0?"+":"-"}${e}`}function m(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function ot(s,t,...e){return m("section",{id:t},m("h2",{},s),...e)}function Ms(s,t){let e=s.map(i=>typeof i=="string"?m("th",{},i):i);return m("table",{class:"grid"},m("thead",{},m("tr",{},...e)),m("tbody",{},...t))}var ws=30,No=30,Ho=10,ct={status:90,case:200,run:140,duration:70,score:80},Ac=8,Tc=16,Ss="newly-failing",$o={errored:0,failed:1,passed:2};function jo(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output,y.error??""].join(`\n`).toLowerCase()),i=s.evaluators,n=s.cases.filter(y=>y.newlyFailing===!0).length,o=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ss,`newly failing (${O(n)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=ks("filter-run",[["all","every run"],...s.runs.map((y,M)=>[String(M),y.name])]),r=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,M)=>[String(M),`${y} did not pass`])]),l=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=m("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=m("span",{id:"case-count",class:"note"}),d="status",u=!0,f=[],p=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((y,M)=>[`score:${M}`,y])],g=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${i.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*i.length+Ac*(p.length-1)+Tc,x=m("div",{class:"row head"});x.style.gridTemplateColumns=g,x.style.minWidth=`${b}px`;for(let[y,M]of p){let D=m("button",{type:"button",class:"sort","data-key":y,title:M},M);D.addEventListener("click",()=>{u=d===y?!u:!0,d=y,S()}),x.append(D)}let _=m("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=m("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=m("p",{id:"case-columns",class:"note",hidden:""},`${re(i.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function w(y){let M=s.cases[y];if(M===void 0)return!1;let D=o.value;if(D==="not-passed"&&M.status==="passed"||(D==="failed"||D==="errored"||D==="passed")&&M.status!==D||D==="flaky"&&!M.flaky||D===Ss&&M.newlyFailing!==!0||a.value!=="all"&&String(M.run)!==a.value||r.value!=="all"&&!M.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!M.tags.includes(l.value.slice(4)))return!1;let R=c.value.trim().toLowerCase();return R===""||(e[y]??"").includes(R)}function P(y,M){if(d==="status")return $o[y.status]-$o[M.status]||y.run-M.run;if(d==="case")return y.id<M.id?-1:y.id>M.id?1:0;if(d==="run")return y.run-M.run;if(d==="duration")return y.durationMs-M.durationMs;let D=Number(d.slice(6));return(y.scores[D]??-1)-(M.scores[D]??-1)}function S(){f=[];for(let y=0;y<s.cases.length;y++)w(y)&&f.push(y);f.sort((y,M)=>{let D=P(s.cases[y],s.cases[M]);return(u?D:-D)||y-M}),h.textContent=`${O(f.length)} of ${O(s.cases.length)} cases`,_.style.height=`${f.length*ws}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let y of x.querySelectorAll("button")){let M=y.getAttribute("data-key");y.setAttribute("aria-sort",M===d?u?"ascending":"descending":"none")}C()}function C(){for(let R of v.querySelectorAll(".case"))R.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-No)/ws)-Ho),M=Math.ceil((v.clientHeight||600)/ws)+2*Ho,D=document.createDocumentFragment();for(let R=y;R<Math.min(f.length,y+M);R++){let Y=s.cases[f[R]??-1];Y!==void 0&&D.append(T(Y,R))}v.append(D)}function T(y,M){let D=y.label===null?y.id:`${y.id.slice(0,12)}\\u2026 ${y.label}`,R=m("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},m("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),m("span",{class:"name",title:y.id},D),m("span",{class:"dim"},s.runs[y.run]?.name??""),m("span",{class:"num"},O(y.durationMs)),...i.map((B,N)=>m("span",{class:y.failing.includes(N)?"num bad":"num"},it(y.scores[N]??null))));R.style.top=`${No+M*ws}px`,R.style.gridTemplateColumns=g,R.style.minWidth=`${b}px`;let Y=()=>t(y);return R.addEventListener("click",Y),R.addEventListener("keydown",B=>{B.key==="Enter"&&Y()}),R}for(let y of[o,a,r,l])y?.addEventListener("change",S);return c.addEventListener("input",S),v.addEventListener("scroll",()=>requestAnimationFrame(C)),queueMicrotask(S),ot("Cases","cases",m("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),m("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,m("div",{class:"table"},v))}function ks(s,t){return m("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>m("option",{value:e},i)))}var Oc=50;function Uo(s,t){let e=s.comparison;if(e===null)return null;let i=Rc(s),n=e.rows.map(o=>m("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Oi(o),o.label].map(a=>m("td",{},a))));return ot("Against the baseline","comparison",m("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>m("p",{class:"warning"},m("strong",{},o.title)," ",o.detail)),Ms(["run","metric","base","head","\\u0394","CI",""],n),m("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Lc(e,i,t),Ec(e,i,t))}function Oi(s){let t=s.endsAtZero?" includes 0":"";return s.kind==="pass rate"?[xt(s.base),xt(s.head),Di(s.delta),`[${Yo(s.low,s.high,_s)}] pp${t}`]:[it(s.base),it(s.head),ys(s.delta),`[${Yo(s.low,s.high,ys)}]${t}`]}function Yo(s,t,e){return`${e(s)}, ${e(t)}`}function Lc(s,t,e){let i=s.newlyFailing;if(i.length===0)return null;let n=i.slice(0,Oc).map(({run:r,id:l})=>{let c=t(r,l),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Xo(h,l,c,e)}),o=i.length-n.length,a=m("button",{type:"button",class:"link",id:"show-newly-failing"});return a.textContent=o>0?`\\u2026 and ${O(o)} more: show all ${O(i.length)} in the case table`:"show them in the case table",a.addEventListener("click",()=>{let r=document.getElementById("filter-status");r instanceof HTMLSelectElement&&(r.value=Ss,r.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())}),m("div",{class:"newly-failing"},m("h3",{},`Newly failing (${O(i.length)})`),m("ul",{},...n),m("p",{class:"note"},a))}function Ec(s,t,e){let i=[];for(let{title:n,runs:o}of s.oneSidedRuns)i.push(m("div",{class:"one-sided-runs"},m("h4",{},n),m("ul",{},...o.map(a=>m("li",{},a)))));for(let n of s.changes){let o=n.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(n.run,c.id):void 0,d=[h?.label??c.label??`${c.id.slice(0,12)}\\u2026`,c.source,c.detail].filter(u=>u!=null&&u!=="").join(" \\xB7 ");return Xo(d,c.id,h,e)}),l=a.count-a.cases.length;return m("div",{class:"case-list","data-title":a.title},m("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),m("ul",{},...r),l>0?m("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});i.push(m("div",{class:"run-changes"},m("h4",{},n.run),...n.evaluators.map(a=>m("p",{class:"evaluators-one-side"},a)),...o))}return i.length===0?null:m("div",{id:"comparison-changes"},m("h3",{},"What else changed"),...i)}function Xo(s,t,e,i){if(e===void 0)return m("li",{title:t},s);let n=m("li",{class:"case-link",tabindex:"0",title:t},s);return n.addEventListener("click",()=>i(e)),n.addEventListener("keydown",o=>{o.key==="Enter"&&i(e)}),n}function Rc(s){let t=new Map(s.runs.map((i,n)=>[i.name,n])),e=new Map(s.cases.map(i=>[`${i.run} ${i.id}`,i]));return(i,n)=>e.get(`${t.get(i)??-1} ${n}`)}st.register($t,jt,ie,ne,Eo,Oo);var Go=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],le=10;function qo(s){let t=[Ic(s),Fc(s),zc(s),Bc(s)];return ot("Charts","charts",m("div",{class:"charts"},...t))}function Ps(s,t,e,i=260){let n=m("canvas",{id:t,role:"img","aria-label":s}),o=m("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=m("figure",{class:"chart"},m("figcaption",{},s),o);return queueMicrotask(()=>new st(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function Ic(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(le-1,Math.floor(n*le)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:le},(i,n)=>`${(n/le).toFixed(1)}\\u2013${((n+1)/le).toFixed(1)}`);return Ps("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:Go[n%Go.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function Fc(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return Ps("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>xt((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function zc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return Ps(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let[r,l,c,h]=Oi(a);return`${r} \\u2192 ${l}, \\u0394 ${c} ${h} ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function Bc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return Ps("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var At=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=_=>{if(_=this.postProcess(_,i),n){setTimeout(function(){n(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],p=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&p+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],w=f[_+1];k&&(f[_-1]=void 0);let P=!1;if(w){let C=w.oldPos-_;P=w&&0<=C&&C<r}let S=k&&k.oldPos+1<l;if(!P&&!S){f[_]=void 0;continue}if(!S||P&&k.oldPos<w.oldPos?v=this.addToPath(w,!0,!1,0,i):v=this.addToPath(k,!1,!0,1,i),p=this.extractCommon(v,e,t,_,i),v.oldPos+1>=l&&p+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),p+1>=r&&(g=Math.max(g,_+1))}c++};if(n)(function _(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=u;){let _=x();if(_)return _}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let p=i[c+f];return p.length>u.length?p:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function Li(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Ei(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Cs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ds(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ce(s,t){return Cs(s,t,"")}function Ie(s,t){return Ds(s,t,"")}function Ri(s,t){return t.slice(0,Wc(s,t))}function Wc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function Ii(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function As(s,t){if(t)return he(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Ut(s,t){if(t)return he(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function he(s,t){if(!t)return[Ut(s),As(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Ii(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var Ts="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",Vc=new RegExp(`[${Ts}]+|\\\\s+|[^${Ts}]`,"ug"),Fi=class extends At{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=Ii(t,a)}else i=t.match(Vc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&Ko(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&Ko(i,o,n,null,e.intlSegmenter),t}},Jo=new Fi;function Bi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Qo(s,t,e):Jo.diff(s,t,e)}function Ko(s,t,e,i,n){if(t&&e){let[o,a]=he(t.value,n),[r,l]=he(e.value,n);if(s){let c=Li(o,r);s.value=Ds(s.value,r,c),t.value=ce(t.value,c),e.value=ce(e.value,c)}if(i){let c=Ei(a,l);i.value=Cs(i.value,l,c),t.value=Ie(t.value,c),e.value=Ie(e.value,c)}}else if(e){if(s){let o=Ut(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=Ut(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=Ut(i.value,n),[a,r]=he(t.value,n),l=Li(o,a);t.value=ce(t.value,l);let c=Ei(ce(o,l),r);t.value=Ie(t.value,c),i.value=Cs(i.value,o,c),s.value=Ds(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=Ut(i.value,n),a=As(t.value,n),r=Ri(a,o);t.value=Ie(t.value,r)}else if(s){let o=As(s.value,n),a=Ut(t.value,n),r=Ri(o,a);t.value=ce(t.value,r)}}var zi=class extends At{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Ts}]+|[^\\\\S\\\\n\\\\r]+|[^${Ts}]`,"ug");return t.match(e)||[]}},Zo=new zi;function Qo(s,t,e){return Zo.diff(s,t,e)}var Wi=class extends At{constructor(){super(...arguments),this.tokenize=Nc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},ta=new Wi;function Vi(s,t,e){return ta.diff(s,t,e)}function Nc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ea=4e3;function sa(s){let t=m("div",{class:"body"}),e=m("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=m("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...Hc(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function Hc(s,t){let e=[m("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),m("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",vs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(m("p",{class:"label"},t.label)),e.push(Os("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Os("Error",t.error,"detail-error")),e.push(Os("Output",$c(s,t.output),"detail-output"));let i=t.compared;return i!==null&&(e.push(Os("Expected",i.expected,"detail-expected")),e.push(m("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Yc(i.expected,i.actual??t.output.slice(0,s.maxShownChars)))),e.push(m("h3",{},"Evaluations"),jc(t)),t.trials!==null&&e.push(m("h3",{},`Trials (${O(t.trials.filter(n=>n.passed).length)} of ${O(t.trials.length)} passed)`),m("ol",{class:"trials"},...t.trials.map(n=>m("li",{class:n.passed?"ok":"bad"},`${n.passed?"\\u2713":"\\u2717"} ${vs(n.durationMs)} \\xB7 ${n.error??n.scores.map(o=>`${o.evaluator} ${o.score===null?"error":it(o.score)}`).join(", ")}`)))),t.usage!==null&&e.push(m("h3",{},"Model calls of the target"),m("p",{},t.usage)),e}function $c(s,t){let e=s.maxShownChars;return t.length<=e?t:`${t.slice(0,e)}\n\\u2026 (${O(t.length-e)} more characters, which the search covers: evals show --full prints all)`}function Os(s,t,e){return m("div",{class:"block"},m("h3",{},s),m("pre",{id:e},t))}function jc(s){let t=s.evaluations.map(e=>m("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},m("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),m("td",{},e.evaluator),m("td",{class:"num"},it(e.score)),m("td",{},e.threshold??"no threshold"),m("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),m("td",{class:"dim"},e.usage??"")));return m("table",{class:"grid",id:"detail-evaluations"},m("thead",{},m("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>m("th",{},e)))),m("tbody",{},...t))}function Yc(s,t){let i=s.length>ea||t.length>ea?Vi(s,t):Bi(s,t),n=m("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?m("ins",{},o.value):o.removed?m("del",{},o.value):document.createTextNode(o.value));return n}function ia(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}function oa(s){let{totals:t}=s,e=s.verdict==="pass",i=s.partialMerge,n=i!==null?`A partial merge: only shard${i.merged.length===1?"":"s"} ${i.merged.map(O).join(", ")} of ${O(i.count)} ${i.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":ia(t.failedRuns,t.runs);return m("header",{id:"verdict",class:e?"pass":"fail"},m("div",{class:"word"},e?"PASS":"FAIL"),m("div",{},m("p",{class:"sentence"},n),m("p",{class:"totals"},`${re(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),m("p",{class:"meta"},[s.config,s.git,s.startedAt,Ti(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?m("p",{class:"meta"},s.usage):null))}function aa(s){let t=s.runs.flatMap(e=>e.gate.map(i=>m("tr",{class:i.passed?"ok":"bad"},m("td",{},e.name),m("td",{},i.passed?"\\u2713":"\\u2717"),m("td",{},i.name),m("td",{},i.expected),m("td",{},i.actual))));return ot("Gate conditions","gate",m("table",{class:"grid"},m("thead",{},m("tr",{},...["run","","condition","expected","actual"].map(e=>m("th",{},e)))),m("tbody",{},...t)))}function ra(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[m("th",{class:"num"},"trials"),m("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[m("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[m("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),m("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[m("td",{class:"num"},o===void 0?"\\u2014":Ai(o.cost,o.calls))]:[]]}}function la(s,t){let e=ra(s.rows.flatMap(o=>t[o.run]??[])),i=m("tr",{},...s.keys.map(o=>m("th",{},o)),m("th",{},"verdict"),m("th",{class:"num"},"cases"),m("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>m("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),n=s.rows.map(o=>m("tr",{},...s.keys.map(a=>m("td",{},o.params[a]??"")),m("td",{class:o.verdict},o.verdict.toUpperCase()),m("td",{class:"num"},O(o.cases)),na(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>na(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return m("div",{class:"matrix"},m("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),m("table",{class:"grid"},m("thead",{},i),m("tbody",{},...n)),m("p",{class:"note"},Uc(s)))}function Uc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function na(s,t){return m("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function ca(s){let t=ra(s.runs),e=s.runs.map(i=>m("tr",{},m("td",{},i.name),m("td",{class:i.verdict},i.verdict.toUpperCase()),m("td",{class:"num"},O(i.cases)),m("td",{class:"num"},xt(i.passRate)),m("td",{class:"num"},O(i.failed)),m("td",{class:"num"},O(i.errored)),...t.cells(i),m("td",{},i.evaluators.map(n=>`${n.id} ${it(n.mean)}`).join(" \\xB7 "))));return Ms(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Xc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=sa(e),r=[oa(e),m("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>la(l,e.runs)),n.length>0?ca({...e,runs:n}):null),qo(e)),aa(e),Gc(e),Uo(e,a),jo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Gc(s){let t=s.runs.flatMap(e=>e.agreement.map(i=>m("li",{},`${e.name}: ${i}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",m("ul",{},...t))}Xc();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var ha=Object.defineProperty;var da=(s,t,e)=>t in s?ha(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>da(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function pe(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function fe(s){return _t(pe(s*2.55),0,255)}function yt(s){return _t(pe(s*255),0,255)}function ht(s){return _t(pe(s/2.55)/100,0,1)}function Ni(s){return _t(pe(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Es=[..."0123456789ABCDEF"],ua=s=>Es[s&15],fa=s=>Es[(s&240)>>4]+Es[s&15],We=s=>(s&240)>>4===(s&15),ga=s=>We(s.r)&&We(s.g)&&We(s.b)&&We(s.a);function pa(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var ma=(s,t)=>s<255?t(s):"";function ba(s){var t=ga(s)?ua:fa;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ma(s.a,t):void 0}var xa=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Yi(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function _a(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function ya(s,t,e){let i=Yi(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function va(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Rs(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=va(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Is(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(yt)}function Fs(s,t,e){return Is(Yi,s,t,e)}function Ma(s,t,e){return Is(ya,s,t,e)}function wa(s,t,e){return Is(_a,s,t,e)}function Ui(s){return(s%360+360)%360}function ka(s){let t=xa.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?fe(+t[5]):yt(+t[5]));let n=Ui(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=Ma(n,o,a):t[1]==="hsv"?i=wa(n,o,a):i=Fs(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function Sa(s,t){var e=Rs(s);e[0]=Ui(e[0]+t),e=Fs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Pa(s){if(!s)return;let t=Rs(s),e=t[0],i=Ni(t[1]),n=Ni(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${ht(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Hi={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},$i={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ca(){let s={},t=Object.keys($i),e=Object.keys(Hi),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Hi[o]);o=parseInt($i[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ve;function Da(s){Ve||(Ve=Ca(),Ve.transparent=[0,0,0,0]);let t=Ve[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Aa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ta(s){let t=Aa.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?fe(a):_t(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?fe(i):_t(i,0,255)),n=255&(t[4]?fe(n):_t(n,0,255)),o=255&(t[6]?fe(o):_t(o,0,255)),{r:i,g:n,b:o,a:e}}}function Oa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ls=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,qt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function La(s,t,e){let i=qt(ht(s.r)),n=qt(ht(s.g)),o=qt(ht(s.b));return{r:yt(Ls(i+e*(qt(ht(t.r))-i))),g:yt(Ls(n+e*(qt(ht(t.g))-n))),b:yt(Ls(o+e*(qt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Ne(s,t,e){if(s){let i=Rs(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=Fs(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function Xi(s,t){return s&&Object.assign(t||{},s)}function ji(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=Xi(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function Ea(s){return s.charAt(0)==="r"?Ta(s):ka(s)}var ge=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=ji(t):e==="string"&&(i=pa(t)||Da(t)||Ea(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=Xi(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ji(t)}rgbString(){return this._valid?Oa(this._rgb):void 0}hexString(){return this._valid?ba(this._rgb):void 0}hslString(){return this._valid?Pa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=La(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=pe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Ne(this._rgb,2,t),this}darken(t){return Ne(this._rgb,2,-t),this}saturate(t){return Ne(this._rgb,1,t),this}desaturate(t){return Ne(this._rgb,1,-t),this}rotate(t){return Sa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var en=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function W(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function E(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function H(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return H(s)?s:t}function L(s,t){return typeof s>"u"?t:s}var sn=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function z(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,i){let n,o,a;if(W(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(E(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function xe(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function je(s){if(W(s))return s.map(je);if(E(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=je(s[e[n]]);return t}return s}function nn(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function Ra(s,t,e,i){if(!nn(s))return;let n=t[s],o=e[s];E(n)&&E(o)?Jt(n,o,i):t[s]=je(o)}function Jt(s,t,e){let i=W(t)?t:[t],n=i.length;if(!E(s))return s;e=e||{};let o=e.merger||Ra,a;for(let r=0;r<n;++r){if(a=i[r],!E(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Zt(s,t){return Jt(s,t,{merger:Ia})}function Ia(s,t,e){if(!nn(s))return;let i=t[s],n=e[s];E(i)&&E(n)?Zt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=je(n))}var Gi={"":s=>s,x:s=>s.x,y:s=>s.y};function Fa(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function za(s){let t=Fa(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function It(s,t){return(Gi[t]||(Gi[t]=za(t)))(s)}function Xe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var Qt=s=>typeof s<"u",dt=s=>typeof s=="function",Vs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function on(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var $=Math.PI,tt=2*$,Qc=tt+$,Ye=Number.POSITIVE_INFINITY,Ba=$/180,X=$/2,Lt=$/4,qi=$*2/3,ut=Math.log10,ft=Math.sign;function _e(s,t,e){return Math.abs(s-t)<e}function Ns(s){let t=Math.round(s);s=_e(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ut(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function an(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function Wa(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ye(s){return!Wa(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function rn(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Hs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*($/180)}function Ge(s){return s*(180/$)}function $s(s){if(!H(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function ln(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*$&&(o+=tt),{angle:o,distance:n}}function cn(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function hn(s,t,e,i){let n=nt(s),o=nt(t),a=nt(e),r=nt(o-n),l=nt(a-n),c=nt(n-o),h=nt(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function dn(s){return et(s,-32768,32767)}function Ft(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function qe(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Ke=(s,t,e,i)=>qe(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),un=(s,t,e)=>qe(s,e,i=>s[i][t]>=e);function fn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var gn=["push","pop","shift","splice","unshift"];function pn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),gn.forEach(e=>{let i="_onData"+Xe(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function js(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(gn.forEach(o=>{delete s[o]}),delete s._chartjs)}function Ys(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Us=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Xs(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Us.call(window,()=>{i=!1,s.apply(t,e)}))}}function mn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var Gs=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,bn=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var He=s=>s===0||s===1,Ki=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),Ji=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Kt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos($*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>He(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>He(s)?s:Ki(s,.075,.3),easeOutElastic:s=>He(s)?s:Ji(s,.075,.3),easeInOutElastic(s){return He(s)?s:s<.5?.5*Ki(s*2,.1125,.45):.5+.5*Ji(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Kt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Kt.easeInBounce(s*2)*.5:Kt.easeOutBounce(s*2-1)*.5+.5};function xn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function qs(s){return xn(s)?s:new ge(s)}function zs(s){return xn(s)?s:new ge(s).saturate(.5).darken(.1).hexString()}var Va=["x","y","borderWidth","radius","tension"],Na=["color","borderColor","backgroundColor"];function Ha(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:Na},numbers:{type:"number",properties:Va}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function $a(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var Zi=new Map;function ja(s,t){t=t||{};let e=s+JSON.stringify(t),i=Zi.get(e);return i||(i=new Intl.NumberFormat(s,t),Zi.set(e,i)),i}function Je(s,t,e){return ja(t,e).format(s)}var _n={values(s){return W(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=Ya(s,e)}let a=ut(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Je(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(ut(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?_n.numeric.call(this,s,t,e):""}};function Ya(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var ve={formatters:_n};function Ua(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ve.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),Ze=Object.create(null);function me(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Bs(s,t,e){return typeof t=="string"?Jt(me(s,t),e):Jt(me(s,""),t)}var Ws=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>zs(n.backgroundColor),this.hoverBorderColor=(i,n)=>zs(n.borderColor),this.hoverColor=(i,n)=>zs(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Bs(this,t,e)}get(t){return me(this,t)}describe(t,e){return Bs(Ze,t,e)}override(t,e){return Bs(Mt,t,e)}route(t,e,i,n){let o=me(this,t),a=me(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return E(l)?Object.assign({},c,l):L(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},V=new Ws({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[Ha,$a,Ua]);function Xa(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function be(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function yn(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!W(d))a=be(s,n,o,a,d);else if(W(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!W(u)&&(a=be(s,n,o,a,u));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function Ks(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function Js(s,t,e,i){Zs(s,t,e,i,null)}function Zs(s,t,e,i,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*Ba;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,tt):s.arc(e,i,g,0,tt),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=qi,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Lt)*l,d=Math.cos(b+Lt)*(n?n/2-c:l),r=Math.sin(b+Lt)*l,u=Math.sin(b+Lt)*(n?n/2-c:l),s.arc(e-d,i-r,c,b-$,b-X),s.arc(e+u,i-a,c,b-X,b),s.arc(e+d,i+r,c,b,b+X),s.arc(e-u,i+a,c,b+X,b+$),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}b+=Lt;case"rectRot":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+u,i-a),s.lineTo(e+d,i+r),s.lineTo(e-u,i+a),s.closePath();break;case"crossRot":b+=Lt;case"cross":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"star":d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a),b+=Lt,d=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,u=Math.sin(b)*(n?n/2:g),s.moveTo(e-d,i-r),s.lineTo(e+d,i+r),s.moveTo(e+u,i-a),s.lineTo(e-u,i+a);break;case"line":a=n?n/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(b)*(n?n/2:g),i+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function zt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function Qe(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ts(s){s.restore()}function Ga(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function qa(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Ka(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Bt(s,t,e,i,n,o={}){let a=W(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,Ga(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Ka(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),qa(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function te(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*$,$,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,$,X,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,i)}var Ja=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Za=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Qa(s,t){let e=(""+s).match(Ja);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var tr=s=>+s||0;function Qs(s,t){let e={},i=E(t),n=i?Object.keys(t):t,o=E(s)?i?a=>L(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=tr(o(a));return e}function ti(s){return Qs(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return Qs(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ti(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function j(s,t){s=s||{},t=t||V.font;let e=L(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=L(s.style,t.style);i&&!(""+i).match(Za)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:L(s.family,t.family),lineHeight:Qa(L(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:L(s.weight,t.weight),string:""};return n.string=Xa(n),n}function Me(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&W(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function vn(s,t,e){let{min:i,max:n}=s,o=sn(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function es(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=kn("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>es([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Mn(r,l,()=>lr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return tn(r).includes(l)},ownKeys(r){return tn(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Rt(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:ei(s,i),setContext:o=>Rt(s,o,e,i),override:o=>Rt(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Mn(o,a,()=>sr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function ei(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:dt(e)?e:()=>e,isIndexable:dt(i)?i:()=>i}}var er=(s,t)=>s?s+Xe(t):t,si=(s,t)=>E(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Mn(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function sr(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return dt(r)&&a.isScriptable(t)&&(r=ir(t,r,s,e)),W(r)&&r.length&&(r=nr(t,r,s,a.isIndexable)),si(t,r)&&(r=Rt(r,n,o&&o[t],a)),r}function ir(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),si(s,l)&&(l=ii(n._scopes,n,s,l)),l}function nr(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(E(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=ii(c,n,s,h);t.push(Rt(d,o,a&&a[s],r))}}return t}function wn(s,t,e){return dt(s)?s(t,e):s}var or=(s,t)=>s===!0?t:typeof s=="string"?It(t,s):void 0;function ar(s,t,e,i,n){for(let o of t){let a=or(e,o);if(a){s.add(a);let r=wn(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function ii(s,t,e,i){let n=t._rootScopes,o=wn(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=Qi(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=Qi(r,a,o,l,i),l===null)?!1:es(Array.from(r),[""],n,o,()=>rr(t,e,i))}function Qi(s,t,e,i,n){for(;e;)e=ar(s,t,e,i,n);return e}function rr(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return W(n)&&E(e)?e:n||{}}function lr(s,t,e,i){let n;for(let o of t)if(n=kn(er(o,s),e),typeof n<"u")return si(s,n)?ii(e,i,s,n):n}function kn(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function tn(s){let t=s._keys;return t||(t=s._keys=cr(s._scopes)),t}function cr(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var th=Number.EPSILON||1e-14;function ss(){return typeof window<"u"&&typeof document<"u"}function is(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ue(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var ns=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function hr(s,t){return ns(s).getPropertyValue(t)}var dr=["top","right","bottom","left"];function Et(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=dr[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var ur=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function fr(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(ur(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=ns(e),o=n.boxSizing==="border-box",a=Et(n,"padding"),r=Et(n,"border","width"),{x:l,y:c,box:h}=fr(s,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-d)/f*e.width/i),y:Math.round((c-u)/m*e.height/i)}}function gr(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&is(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=ns(o),l=Et(r,"border","width"),c=Et(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=Ue(r.maxWidth,o,"clientWidth"),n=Ue(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||Ye,maxHeight:n||Ye}}var vt=s=>Math.round(s*10)/10;function Sn(s,t,e,i){let n=ns(s),o=Et(n,"margin"),a=Ue(n.maxWidth,s,"clientWidth")||Ye,r=Ue(n.maxHeight,s,"clientHeight")||Ye,l=gr(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=Et(n,"border","width"),f=Et(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*i))),{width:c,height:h}}function ni(s,t,e){let i=t||1,n=vt(s.height*i),o=vt(s.width*i);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var Pn=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ss()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function oi(s,t){let e=hr(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var pr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},mr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Wt(s,t,e){return s?pr(t,e):mr()}function ai(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function ri(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function $e(s,t,e){return s.options.clip?s[e]:t[e]}function br(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:$e(e,t,"left"),right:$e(e,t,"right"),top:$e(i,t,"top"),bottom:$e(i,t,"bottom")}:t}function Cn(s,t){let e=t._clip;if(e.disabled)return!1;let i=br(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var bi=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Us.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new bi,Dn="transparent",xr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=qs(s||Dn),n=i.valid&&qs(t||Dn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},xi=class{constructor(t,e,i,n){let o=e[i];n=Me([t.to,n,o,t.from]);let a=Me([t.from,o,n]);this._active=!0,this._fn=t.fn||xr[t.type||typeof a],this._easing=Kt[t.easing]||Kt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=Me([t.to,e,n,t.from]),this._from=Me([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},gs=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!E(t))return;let e=Object.keys(V.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!E(o))return;let a={};for(let r of e)a[r]=o[r];(W(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=yr(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&_r(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=i.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new xi(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return pt.add(this._chart,i),!0}};function _r(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function yr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function An(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function vr(s,t,e){if(e===!1)return!1;let i=An(s,e),n=An(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function Mr(s){let t,e,i,n;return E(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function _o(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function Tn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],H(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!i.all?0:t}function wr(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function li(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function kr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Sr(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function Pr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function On(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function Ln(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=kr(o,a,i),d=t.length,u;for(let f=0;f<d;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});u=x[c]=Pr(n,h,g),u[r]=b,u._top=On(u,a,!0,i.type),u._bottom=On(u,a,!1,i.type);let _=u._visualValues||(u._visualValues={});_[r]=b}}function ci(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function Cr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Dr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function we(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var hi=s=>s==="reset"||s==="none",En=(s,t)=>t?s:Object.assign({},s),Ar=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:_o(e,!0),values:null},Ht=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=li(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&we(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(d,u,f,m)=>d==="x"?u:d==="r"?m:f,o=e.xAxisID=L(i.xAxisID,ci(t,"x")),a=e.yAxisID=L(i.yAxisID,ci(t,"y")),r=e.rAxisID=L(i.rAxisID,ci(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&js(this._data,this),t._stacked&&we(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(E(e)){let n=this._cachedMeta;this._data=wr(e,n)}else if(i!==e){if(i){js(i,this);let n=this._cachedMeta;we(n),n._parsed=[]}e&&Object.isExtensible(e)&&pn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=li(e.vScale,e),e.stack!==i.stack&&(n=!0,we(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(Ln(this,e._parsed),e._stacked=li(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,d,u;if(this._parsing===!1)i._parsed=n,i._sorted=!0,u=n;else{W(n[t])?u=this.parseArrayData(i,n,t,e):E(n[t])?u=this.parseObjectData(i,n,t,e):u=this.parsePrimitiveData(i,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);i._sorted=l}a&&Ln(this,u)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,m;for(u=0,f=n;u<f;++u)m=u+i,d[u]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return d}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+i,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+i,f=e[u],c[h]={x:o.parse(It(f,r),u),y:a.parse(It(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:_o(n,!0),values:e._stacks[t.axis]._visualValues};return Tn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=Tn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=Ar(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=Sr(r),u,f;function m(){f=n[u];let g=f[r.axis];return!H(f[t.axis])||h>g||d<g}for(u=0;u<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],H(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Mr(L(this.options.clip,vr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Dr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Cr(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&Qt(i);if(r)return En(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(V.elements[t]),m=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(u,f,m,d);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(En(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,i,e))}let c=new gs(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||hi(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){hi(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!hi(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&we(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Ht,"defaults",{}),A(Ht,"datasetElementType",null),A(Ht,"dataElementType",null);function Tr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=Ys(i.sort((n,o)=>n-o))}return s._cache.$bar}function Or(s){let t=s.iScale,e=Tr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(Qt(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function Lr(s,t,e,i){let n=e.barThickness,o,a;return I(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function Er(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function Rr(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function yo(s,t,e,i){return W(s)?Rr(s,t,e,i):t[e.axis]=e.parse(s,i),t}function Rn(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+i;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(yo(u,d,o,c));return l}function di(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function Ir(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function Fr(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function zr(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=Fr(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[In(h,a,r,l)]=!0,n=c)),o[In(n,a,r,l)]=!0,s.borderSkipped=o}function In(s,t,e,i){return i?(s=Br(s,t,e),s=Fn(s,e,t)):s=Fn(s,t,e),s}function Br(s,t,e){return s===t?e:s===e?t:s}function Fn(s,t,e){return s==="start"?t:s==="end"?e:s}function Wr(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var $t=class extends Ht{parsePrimitiveData(t,e,i,n){return Rn(t,e,i,n)}parseArrayData(t,e,i,n){return Rn(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,m,g;for(u=i,f=i+n;u<f;++u)g=e[u],m={},m[o.axis]=o.parse(It(g,c),u),d.push(yo(It(g,h),m,a,u));return d}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=di(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let m=this.getParsed(f),g=o||I(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||di(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};u&&(_.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let v=_.options||t[f].options;zr(_,v,x,a),Wr(_,v,h.ratio),this.updateElement(t[f],f,_,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let d=h._parsed.find(f=>f[i.axis]===l),u=d&&d[h.vScale.axis];if(I(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[L(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||Or(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=di(c),d=l[e.axis],u=0,f=i?this.applyStack(e,l,i):d,m,g;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&ft(d)!==ft(c.barEnd)&&(u=0),u+=d);let b=!I(o)&&!h?o:u,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(u+f):m=x,g=m-x,Math.abs(g)<a){g=Ir(g,e,r)*a,d===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),w=Math.max(_,v);x=Math.max(Math.min(x,w),k),m=x+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=L(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?Er(t,e,n,h*c):Lr(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(L(u,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*m+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};A($t,"id","bar"),A($t,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A($t,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var _i=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},Vr={_date:_i};function Nr(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?un:Ke;if(i){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=s,f=u.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[d.axis]));h.lo-=Math.max(0,f);let m=u.slice(h.hi).findIndex(g=>!I(g[d.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Ee(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=Nr(o[r],t,a,n);for(let f=d;f<=u;++f){let m=h[f];m.skip||i(m,c,f)}}}function Hr(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function ui(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Ee(s,e,t,function(r,l,c){!n&&!zt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function $r(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:d}=ln(a,{x:t.x,y:t.y});hn(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Ee(s,e,t,o),n}function jr(s,t,e,i,n,o){let a=[],r=Hr(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let m=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:d,index:u}],l=b):b===l&&a.push({element:h,datasetIndex:d,index:u})}return Ee(s,e,t,c),a}function fi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?$r(s,t,e,n):jr(s,t,e,i,n,o)}function zn(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Ee(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var Yr={evaluateInteractionItems:Ee,modes:{index(s,t,e,i){let n=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?ui(s,n,o,i,a):fi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return ui(s,n,o,i,a)},nearest(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return fi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=Pt(t,s);return zn(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=Pt(t,s);return zn(s,n,"y",e.intersect,i)}}},vo=["left","top","right","bottom"];function ke(s,t){return s.filter(e=>e.pos===t)}function Bn(s,t){return s.filter(e=>vo.indexOf(e.pos)===-1&&e.box.axis===t)}function Se(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function Ur(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function Xr(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!vo.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function Gr(s,t){let e=Xr(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function qr(s){let t=Ur(s),e=Se(t.filter(c=>c.box.fullSize),!0),i=Se(ke(t,"left"),!0),n=Se(ke(t,"right")),o=Se(ke(t,"top"),!0),a=Se(ke(t,"bottom")),r=Bn(t,"x"),l=Bn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ke(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Wn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function Mo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Kr(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!E(n)){e.size&&(s[n]-=e.size);let d=i[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,s[n]+=e.size}o.getPadding&&Mo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Wn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Wn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Jr(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Zr(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function De(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Zr(r.horizontal,t));let{same:d,other:u}=Kr(t,e,r,i);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&De(n,t,e,i)||h}function os(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function Vn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;Qt(c.start)&&(a=c.start),l.fullSize?os(l,n.left,a,e.outerWidth-n.right-n.left,u):os(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;Qt(c.start)&&(o=c.start),l.fullSize?os(l,o,n.top,u,e.outerHeight-n.bottom-n.top):os(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=U(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=qr(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);Mo(u,U(i));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),m=Gr(l.concat(c),d);De(r.fullSize,f,d,m),De(l,f,d,m),De(c,f,d,m)&&De(l,f,d,m),Jr(f),Vn(r.leftAndTop,f,d,m),f.x+=f.w,f.y+=f.h,Vn(r.rightAndBottom,f,d,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},ps=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},yi=class extends ps{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},us="$chartjs",Qr={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Nn=s=>s===null||s==="";function tl(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[us]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Nn(n)){let o=oi(s,"width");o!==void 0&&(s.width=o)}if(Nn(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=oi(s,"height");o!==void 0&&(s.height=o)}return s}var wo=Pn?{passive:!0}:!1;function el(s,t,e){s&&s.addEventListener(t,e,wo)}function sl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,wo)}function il(s,t){let e=Qr[s.type]||s.type,{x:i,y:n}=Pt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function ms(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function nl(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.addedNodes,i),a=a&&!ms(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function ol(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ms(r.removedNodes,i),a=a&&!ms(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var Oe=new Map,Hn=0;function ko(){let s=window.devicePixelRatio;s!==Hn&&(Hn=s,Oe.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function al(s,t){Oe.size||window.addEventListener("resize",ko),Oe.set(s,t)}function rl(s){Oe.delete(s),Oe.size||window.removeEventListener("resize",ko)}function ll(s,t,e){let i=s.canvas,n=i&&is(i);if(!n)return;let o=Xs((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),al(s,o),a}function gi(s,t,e){e&&e.disconnect(),t==="resize"&&rl(s)}function cl(s,t,e){let i=s.canvas,n=Xs(o=>{s.ctx!==null&&e(il(o,s))},s);return el(i,t,n),n}var vi=class extends ps{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(tl(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[us])return!1;let i=e[us].initial;["height","width"].forEach(o=>{let a=i[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[us],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:nl,detach:ol,resize:ll}[e]||cl;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:gi,detach:gi,resize:gi}[e]||sl)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return Sn(t,e,i,n)}isAttached(t){let e=t&&is(t);return!!(e&&e.isConnected)}};function hl(s){return!ss()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?yi:vi}var bt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return ye(this.x)&&ye(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};A(bt,"defaults",{}),A(bt,"defaultRoutes");function dl(s,t){let e=s.options.ticks,i=ul(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?gl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return pl(t,c,o,a/n),c;let h=fl(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(as(t,c,h,I(f)?0:r-f,r),d=0,u=a-1;d<u;d++)as(t,c,h,o[d],o[d+1]);return as(t,c,h,l,I(f)?t.length:l+f),c}return as(t,c,h),c}function ul(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function fl(s,t,e){let i=ml(s),n=t.length/e;if(!i)return Math.max(n,1);let o=an(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function gl(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function pl(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function as(s,t,e,i,n){let o=L(i,0),a=Math.min(L(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function ml(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var bl=s=>s==="left"?"right":s==="right"?"left":s,$n=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,jn=(s,t)=>Math.min(t||s,s);function Yn(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function xl(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function _l(s,t){F(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function Pe(s){return s.drawTicks?s.tickLength:0}function Un(s,t){if(!s.display)return 0;let e=j(s.font,t),i=U(s.padding);return(W(s.text)?s.text.length:1)*e.lineHeight+i.height}function yl(s,t){return St(s,{scale:t,type:"scale"})}function vl(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function Ml(s,t,e){let i=Gs(s);return(e&&t!=="right"||!e&&t==="right")&&(i=bl(i)),i}function wl(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,d=0,u,f,m,g=a-n,b=r-o;if(s.isHorizontal()){if(f=q(i,o,r),E(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=$n(s,e,t);u=r-o}else{if(E(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=$n(s,e,t);m=q(i,a,n),d=e==="left"?-X:X}return{titleX:f,titleY:m,maxWidth:u,rotation:d}}var Yt=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),i=G(i,Number.POSITIVE_INFINITY),n=G(n,Number.NEGATIVE_INFINITY),{min:G(t,i),max:G(e,n),minDefined:H(t),maxDefined:H(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:G(e,G(i,e)),max:G(i,G(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){z(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=vn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Yn(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=dl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){z(this.options.afterUpdate,[this])}beforeSetDimensions(){z(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){z(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),z(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){z(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=z(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){z(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){z(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=jn(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=et(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),d+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-Pe(t.grid)-e.padding-Un(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=Ge(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){z(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){z(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Un(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=Pe(o)+l):(t.height=this.maxHeight,t.width=Pe(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=i.padding*2,m=gt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=i.mirror?0:b*d.width+g*u.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=i.mirror?0:g*d.width+b*u.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=i*e.height):(u=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){z(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)I(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=Yn(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/jn(e,i)),c=0,h=0,d,u,f,m,g,b,x,_,v,k,w;for(d=0;d<e;d+=l){if(m=t[d].label,g=this._resolveTickFontOptions(d),n.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=k=0,!I(m)&&!W(m))v=be(n,x.data,x.gc,v,m),k=_;else if(W(m))for(u=0,f=m.length;u<f;++u)w=m[u],!I(w)&&!W(w)&&(v=be(n,x.data,x.gc,v,w),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}_l(o,e);let P=a.indexOf(c),S=r.indexOf(h),C=T=>({width:a[T]||0,height:r[T]||0});return{first:C(0),last:C(e-1),widest:C(P),highest:C(S),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return dn(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=vl(this.getContext(),t,i))}return this.$context||(this.$context=yl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=Pe(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(N){return wt(i,N,g)},_,v,k,w,P,S,C,T,y,M,D,R;if(a==="top")_=x(this.bottom),S=this.bottom-u,T=_-b,M=x(t.top)+b,R=t.bottom;else if(a==="bottom")_=x(this.top),M=t.top,R=x(t.bottom)-b,S=_+b,T=this.top+u;else if(a==="left")_=x(this.right),P=this.right-u,C=_-b,y=x(t.left)+b,D=t.right;else if(a==="right")_=x(this.left),y=t.left,D=x(t.right)-b,P=_+b,C=this.left+u;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}M=t.top,R=t.bottom,S=_+b,T=S+u}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(E(a)){let N=Object.keys(a)[0],Z=a[N];_=x(this.chart.scales[N].getPixelForValue(Z))}P=_-b,C=P-u,y=t.left,D=t.right}let Y=L(n.ticks.maxTicksLimit,d),B=Math.max(1,Math.ceil(d/Y));for(v=0;v<d;v+=B){let N=this.getContext(v),Z=o.setContext(N),Fe=r.setContext(N),ze=Z.lineWidth,Xt=Z.color,Be=Fe.dash||[],Gt=Fe.dashOffset,de=Z.tickWidth,Tt=Z.tickColor,ue=Z.tickBorderDash||[],Ot=Z.tickBorderDashOffset;k=xl(this,v,l),k!==void 0&&(w=wt(i,k,ze),c?P=C=y=D=w:S=T=M=R=w,f.push({tx1:P,ty1:S,tx2:C,ty2:T,x1:y,y1:M,x2:D,y2:R,width:ze,color:Xt,borderDash:Be,borderDashOffset:Gt,tickWidth:de,tickColor:Tt,tickBorderDash:ue,tickBorderDashOffset:Ot}))}return this._ticksLength=d,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=Pe(i.grid),f=u+h,m=d?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,k,w,P,S,C,T,y,M,D,R="middle";if(n==="top")P=this.bottom-m,S=this._getXAxisLabelAlignment();else if(n==="bottom")P=this.top+m,S=this._getXAxisLabelAlignment();else if(n==="left"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(n==="right"){let B=this._getYAxisLabelAlignment(u);S=B.textAlign,w=B.x}else if(e==="x"){if(n==="center")P=(t.top+t.bottom)/2+f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];P=this.chart.scales[B].getPixelForValue(N)+f}S=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")w=(t.left+t.right)/2-f;else if(E(n)){let B=Object.keys(n)[0],N=n[B];w=this.chart.scales[B].getPixelForValue(N)}S=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?R="top":l==="end"&&(R="bottom"));let Y=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let B=o.setContext(this.getContext(x));C=this.getPixelForTick(x)+o.labelOffset,T=this._resolveTickFontOptions(x),y=T.lineHeight,M=W(k)?k.length:1;let N=M/2,Z=B.color,Fe=B.textStrokeColor,ze=B.textStrokeWidth,Xt=S;a?(w=C,S==="inner"&&(x===_-1?Xt=this.options.reverse?"left":"right":x===0?Xt=this.options.reverse?"right":"left":Xt="center"),n==="top"?c==="near"||g!==0?D=-M*y+y/2:c==="center"?D=-Y.highest.height/2-N*y+y:D=-Y.highest.height+y/2:c==="near"||g!==0?D=y/2:c==="center"?D=Y.highest.height/2-N*y:D=Y.highest.height-M*y,d&&(D*=-1),g!==0&&!B.showLabelBackdrop&&(w+=y/2*Math.sin(g))):(P=C,D=(1-M)*y/2);let Be;if(B.showLabelBackdrop){let Gt=U(B.backdropPadding),de=Y.heights[x],Tt=Y.widths[x],ue=D-Gt.top,Ot=0-Gt.left;switch(R){case"middle":ue-=de/2;break;case"bottom":ue-=de;break}switch(S){case"center":Ot-=Tt/2;break;case"right":Ot-=Tt;break;case"inner":x===_-1?Ot-=Tt:x>0&&(Ot-=Tt/2);break}Be={left:Ot,top:ue,width:Tt+Gt.width,height:de+Gt.height,color:B.backdropColor}}b.push({label:k,font:T,textOffset:D,options:{rotation:g,color:Z,strokeColor:Fe,strokeWidth:ze,textAlign:Xt,textBaseline:R,translation:[w,P],backdrop:Be}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,d=u=l):(d=wt(t,this.top,a)-a/2,u=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&Qe(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Bt(i,c,0,h,l,r)}n&&ts(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=j(i.font),a=U(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||E(e)?(l+=a.bottom,W(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=wl(this,l,e,r);Bt(t,i.text,0,0,o,{color:i.color,maxWidth:d,rotation:u,textAlign:Ml(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=L(t.grid&&t.grid.z,-1),n=L(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return j(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},se=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;Pl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,kl(t,a,i),this.override&&V.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in V[n]&&(delete V[n][i],this.override&&delete Mt[i])}};function kl(s,t,e){let i=Jt(Object.create(null),[e?V.get(e):{},V.get(t),s.defaults]);V.set(t,i),s.defaultRoutes&&Sl(t,s.defaultRoutes),s.descriptors&&V.describe(t,s.descriptors)}function Sl(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");V.route(o,n,l,r)})}function Pl(s){return"id"in s&&"defaults"in s}var Mi=class{constructor(){this.controllers=new se(Ht,"datasets",!0),this.elements=new se(bt,"elements"),this.plugins=new se(Object,"plugins"),this.scales=new se(Yt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):F(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=Xe(t);z(i["before"+n],[],i),e[t](i),z(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},lt=new Mi,wi=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(z(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=L(i.options&&i.options.plugins,{}),o=Cl(i);return n===!1&&!e?[]:Al(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function Cl(s){let t={},e=[],i=Object.keys(lt.plugins.items);for(let o=0;o<i.length;o++)e.push(lt.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Dl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Al(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Dl(i[l],n);c!==null&&o.push({plugin:r,options:Tl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Tl(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ki(s,t){let e=V.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ol(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function Ll(s,t){return s===t?"_index_":"_value_"}function Xn(s){if(s==="x"||s==="y"||s==="r")return s}function El(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Si(s,...t){if(Xn(s))return s;for(let e of t){let i=e.axis||El(e.position)||s.length>1&&Xn(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function Gn(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function Rl(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return Gn(s,"x",e[0])||Gn(s,"y",e[0])}return{}}function Il(s,t){let e=Mt[s.type]||{scales:{}},i=t.scales||{},n=ki(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!E(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Si(a,r,Rl(a,s),V.scales[r.type]),c=Ll(l,n),h=e.scales||{};o[a]=Zt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||ki(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=Ol(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),Zt(o[f],[{axis:u},i[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];Zt(r,[V.scales[r.type],V.scale])}),o}function So(s){let t=s.options||(s.options={});t.plugins=L(t.plugins,{}),t.scales=Il(s,t)}function Po(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function Fl(s){return s=s||{},s.data=Po(s.data),So(s),s}var qn=new Map,Co=new Set;function rs(s,t){let e=qn.get(s);return e||(e=t(),qn.set(s,e),Co.add(e)),e}var Ce=(s,t,e)=>{let i=It(t,e);i!==void 0&&s.add(i)},Pi=class{constructor(t){this._config=Fl(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Po(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),So(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return rs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return rs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return rs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return rs(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>Ce(l,t,d))),h.forEach(d=>Ce(l,n,d)),h.forEach(d=>Ce(l,Mt[o]||{},d)),h.forEach(d=>Ce(l,V,d)),h.forEach(d=>Ce(l,Ze,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Co.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},V.datasets[e]||{},{type:e},V,Ze]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Kn(this._resolverCache,t,n),l=a;if(Bl(a,e)){o.$shared=!1,i=dt(i)?i():i;let c=this.createResolver(t,i,r);l=Rt(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=Kn(this._resolverCache,t,i);return E(e)?Rt(o,e,void 0,n):o}};function Kn(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:es(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var zl=s=>E(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function Bl(s,t){let{isScriptable:e,isIndexable:i}=ei(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(dt(r)||zl(r))||a&&W(r))return!0}return!1}var Wl="4.6.1",Vl=["top","bottom","left","right","chartArea"];function Jn(s,t){return s==="top"||s==="bottom"||Vl.indexOf(s)===-1&&t==="x"}function Zn(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function Qn(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),z(e&&e.onComplete,[s],t)}function Nl(s){let t=s.chart,e=t.options.animation;z(e&&e.onProgress,[s],t)}function Do(s){return ss()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var fs={},to=s=>{let t=Do(s);return Object.values(fs).filter(e=>e.canvas===t).pop()};function Hl(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function $l(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var st=class{static register(...t){lt.add(...t),eo()}static unregister(...t){lt.remove(...t),eo()}constructor(t,e){let i=this.config=new Pi(e),n=Do(t),o=to(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||hl(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=en(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new wi,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=mn(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],fs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",Qn),pt.listen(this,"progress",Nl),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return I(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ni(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Ks(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,ni(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),z(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Si(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=Si(l,r),h=L(r.type,a.dtype);(r.position===void 0||Jn(r.position,c)!==Jn(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in i&&i[l].type===h)d=i[l];else{let u=lt.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),i[d.id]=d}d.init(r,t)}),F(n,(a,r)=>{a||delete i[r]}),F(i,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(Zn("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||ki(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=V.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(Zn("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Vs(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;Hl(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Vs(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),Qn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=Cn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&Qe(e,n),t.controller.draw(),n&&ts(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return zt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=Yr.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);Qt(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Ks(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete fs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!xe(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=on(t),c=$l(t,this._lastEvent,i,l);i&&(this._lastEvent=null,z(o.onHover,[t,r,this],this),l&&z(o.onClick,[t,r,this],this));let h=!xe(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};A(st,"defaults",V),A(st,"instances",fs),A(st,"overrides",Mt),A(st,"registry",lt),A(st,"version",Wl),A(st,"getChart",to);function eo(){return F(st.instances,s=>s._plugins.invalidate())}function Ao(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return s.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-d,h=i+d):(d=o/2,r=e-d,l=e+d,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,i){return s?0:et(t,e,i)}function jl(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=ti(i);return{t:Dt(n.top,o.top,0,e),r:Dt(n.right,o.right,0,t),b:Dt(n.bottom,o.bottom,0,e),l:Dt(n.left,o.left,0,t)}}function Yl(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=kt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||E(n);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function Ul(s){let t=Ao(s),e=t.right-t.left,i=t.bottom-t.top,n=jl(s,e/2,i/2),o=Yl(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function pi(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&Ao(s,i);return r&&(n||Ft(t,r.left,r.right))&&(o||Ft(e,r.top,r.bottom))}function Xl(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function Gl(s,t){s.rect(t.x,t.y,t.w,t.h)}function mi(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var jt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=Ul(this),r=Xl(a.radius)?te:Gl;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,mi(a,e,o)),t.clip(),r(t,mi(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,mi(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return pi(this,t,e,i)}inXRange(t,e){return pi(this,t,null,e)}inYRange(t,e){return pi(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(jt,"id","bar"),A(jt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(jt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var so=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},ql=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,bs=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=z(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=j(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=so(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=i+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(d+=h,c[c.length-(g>0?0:1)]=0,f+=h,u++),l[g]={left:0,top:f,row:u,width:b,height:n},c[c.length-1]+=b+r}),d}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Kl(i,e,o,b,n);x>0&&f+v+2*r>h&&(d+=u+r,c.push({width:u,height:f}),m+=u+r,g++,u=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},u=Math.max(u,_),f+=v+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Wt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;Qe(t,this),this._draw(),ts(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=V.color,l=Wt(t.rtl,this.left,this.width),c=j(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=so(a,d),x=function(P,S,C){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;n.save();let T=L(C.lineWidth,1);if(n.fillStyle=L(C.fillStyle,r),n.lineCap=L(C.lineCap,"butt"),n.lineDashOffset=L(C.lineDashOffset,0),n.lineJoin=L(C.lineJoin,"miter"),n.lineWidth=T,n.strokeStyle=L(C.strokeStyle,r),n.setLineDash(L(C.lineDash,[])),a.usePointStyle){let y={radius:g*Math.SQRT2/2,pointStyle:C.pointStyle,rotation:C.rotation,borderWidth:T},M=l.xPlus(P,m/2),D=S+u;Zs(n,y,M,D,a.pointStyleWidth&&m)}else{let y=S+Math.max((d-g)/2,0),M=l.leftForLtr(P,m),D=kt(C.borderRadius);n.beginPath(),Object.values(D).some(R=>R!==0)?te(n,{x:M,y,w:m,h:g,radius:D}):n.rect(M,y,m,g),n.fill(),T!==0&&n.stroke()}n.restore()},_=function(P,S,C){Bt(n,C.text,P,S+b/2,c,{strikethrough:C.hidden,textAlign:l.textAlign(C.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},ai(this.ctx,t.textDirection);let w=b+h;this.legendItems.forEach((P,S)=>{n.strokeStyle=P.fontColor,n.fillStyle=P.fontColor;let C=n.measureText(P.text).width,T=l.textAlign(P.textAlign||(P.textAlign=a.textAlign)),y=m+u+C,M=f.x,D=f.y;l.setWidth(this.width),v?S>0&&M+y+h>this.right&&(D=f.y+=w,f.line++,M=f.x=q(o,this.left+h,this.right-i[f.line])):S>0&&D+w>this.bottom&&(M=f.x=M+e[f.line].width+h,f.line++,D=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let R=l.x(M);if(x(R,D,P),M=bn(T,M+m+u,v?M+y:this.right,t.rtl),_(l.x(M),D,P),v)f.x+=y+h;else if(typeof P.text!="string"){let Y=c.lineHeight;f.y+=To(P,Y)+h}else f.y+=w}),ri(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=j(e.font),n=U(e.padding);if(!e.display)return;let o=Wt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=q(t.align,d,this.right-u);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=q(r,d,d+u);a.textAlign=o.textAlign(Gs(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,Bt(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=j(t.font),i=U(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(Ft(t,this.left,this.right)&&Ft(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],Ft(t,n.left,n.left+n.width)&&Ft(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!Ql(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=ql(n,i);n&&!o&&z(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&z(e.onHover,[t,i,this],this)}else i&&z(e.onClick,[t,i,this],this)}};function Kl(s,t,e,i,n){let o=Jl(i,s,t,e),a=Zl(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Jl(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function Zl(s,t,e){let i=s;return typeof t.text!="string"&&(i=To(t,e)),i}function To(s,t){let e=s.text?s.text.length:0;return t*e}function Ql(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Oo={id:"legend",_element:bs,start(s,t,e){let i=s.legend=new bs({ctx:s.ctx,options:e,chart:s});Ct.configure(s,i,e),Ct.addBox(s,i)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;Ct.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Ae={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=cn(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function rt(s,t){return t&&(W(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function tc(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function io(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=j(t.bodyFont),c=j(t.titleFont),h=j(t.footerFont),d=o.length,u=n.length,f=i.length,m=U(t.padding),g=m.height,b=0,x=i.reduce((k,w)=>k+w.before.length+w.lines.length+w.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,d&&(g+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}u&&(g+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(i,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function ec(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function sc(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function ic(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),sc(c,s,t,e)&&(c="center"),c}function no(s,t,e){let i=e.yAlign||t.yAlign||ec(s,e);return{xAlign:e.xAlign||t.xAlign||ic(s,t,e,i),yAlign:i}}function nc(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function oc(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function oo(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=kt(a),m=nc(t,r),g=oc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,u)+n:r==="right"&&(m+=Math.max(d,f)+n),{x:et(m,0,i.width-t.width),y:et(g,0,i.height-t.height)}}function ls(s,t,e){let i=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function ao(s){return rt([],mt(s))}function ac(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function ro(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Lo={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?Lo[t].call(e,i):n}var Te=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new gs(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=K(i,"beforeTitle",this,t),o=K(i,"title",this,t),a=K(i,"afterTitle",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return ao(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=ro(i,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return ao(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=K(i,"beforeFooter",this,t),o=K(i,"footer",this,t),a=K(i,"afterFooter",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(tc(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,i))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,i))),F(r,h=>{let d=ro(t.callbacks,h);n.push(K(d,"labelColor",this,h)),o.push(K(d,"labelPointStyle",this,h)),a.push(K(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Ae[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=io(this,i),c=Object.assign({},r,l),h=no(this.chart,i,c),d=oo(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=kt(r),{x:u,y:f}=t,{width:m,height:g}=e,b,x,_,v,k,w;return o==="center"?(k=f+g/2,n==="left"?(b=u,x=b-a,v=k+a,w=k-a):(b=u+m,x=b+a,v=k-a,w=k+a),_=b):(n==="left"?x=u+Math.max(l,h)+a:n==="right"?x=u+m-Math.max(c,d)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+g,k=v+a,b=x+a,_=x-a),w=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:w}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=j(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=j(o.bodyFont),d=ls(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=n.leftForLtr(u,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,Js(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Js(t,g,b,x)}else{t.lineWidth=E(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(u,c),b=n.leftForLtr(n.xPlus(u,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,te(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),te(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,d=j(i.bodyFont),u=d.lineHeight,f=0,m=Wt(i.rtl,this.x,this.width),g=function(C){e.fillText(C,m.x(t.x+f),t.y+u/2),t.y+=u+o},b=m.textAlign(a),x,_,v,k,w,P,S;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=ls(this,b,i),e.fillStyle=i.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,P=n.length;k<P;++k){for(x=n[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,m,i),u=Math.max(d.lineHeight,l)),w=0,S=v.length;w<S;++w)g(v[w]),u=d.lineHeight;F(x.after,g)}f=0,u=d.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Wt(i.rtl,this.x,this.width);for(t.x=ls(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=j(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:m}=kt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Ae[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=io(this,t),l=Object.assign({},a,this._size),c=no(e,t,l),h=oo(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),ai(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),ri(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!xe(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!xe(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Ae[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};A(Te,"positioners",Ae);var Eo={id:"tooltip",_element:Te,positioners:Ae,afterInit(s,t,e){e&&(s.tooltip=new Te({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Lo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var rc=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function lc(s,t,e,i){let n=s.indexOf(t);if(n===-1)return rc(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var cc=(s,t)=>s===null?null:et(Math.round(s),0,t);function lo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Yt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:lc(i,t,L(e,t),this._addedLabels),cc(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return lo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ie,"id","category"),A(ie,"defaults",{ticks:{callback:lo}});function hc(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-g)/(d+1),w=Ns((b-g)/m/f)*f,P,S,C,T;if(w<1e-14&&!x&&!_)return[{value:g},{value:b}];T=Math.ceil(b/w)-Math.floor(g/w),T>m&&(w=Ns(T*w/m/f)*f),I(l)||(P=Math.pow(10,l),w=Math.ceil(w*P)/P),n==="ticks"?(S=Math.floor(g/w)*w,C=Math.ceil(b/w)*w):(S=g,C=b),x&&_&&o&&rn((r-a)/o,w/1e3)?(T=Math.round(Math.min((r-a)/w,h)),w=(r-a)/T,S=a,C=r):v?(S=x?a:S,C=_?r:C,T=c-1,w=(C-S)/T):(T=(C-S)/w,_e(T,Math.round(T),w/1e3)?T=Math.round(T):T=Math.ceil(T));let y=Math.max($s(w),$s(S));P=Math.pow(10,I(l)?y:l),S=Math.round(S*P)/P,C=Math.round(C*P)/P;let M=0;for(x&&(u&&S!==a?(e.push({value:a}),S<a&&M++,_e(Math.round((S+M*w)*P)/P,a,co(a,k,s))&&M++):S<a&&M++);M<T;++M){let D=Math.round((S+M*w)*P)/P;if(_&&D>r)break;e.push({value:D})}return _&&u&&C!==r?e.length&&_e(e[e.length-1].value,r,co(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||C===r)&&e.push({value:C}),e}function co(s,t,{horizontal:e,minRotation:i}){let n=gt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ae=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ft(n),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=hc(n,o);return t.bounds==="ticks"&&Hs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return Je(t,this.chart.options.locale,this.options.ticks.format)}},ne=class extends ae{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?t:0,this.max=H(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=gt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(ne,"id","linear"),A(ne,"defaults",{ticks:{callback:ve.formatters.numeric}});var Le=s=>Math.floor(ut(s)),Nt=(s,t)=>Math.pow(10,Le(s)+t);function ho(s){return s/Math.pow(10,Le(s))===1}function uo(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function dc(s,t){let e=t-s,i=Le(e);for(;uo(s,t,i)>10;)i++;for(;uo(s,t,i)<10;)i--;return Math.min(i,Le(s))}function uc(s,{min:t,max:e}){t=G(s.min,t);let i=[],n=Le(t),o=dc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=G(s.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)i.push({value:u,major:ho(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=G(s.max,u);return i.push({value:f,major:ho(f),significand:d}),i}var cs=class extends Yt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=ae.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return H(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=H(t)?Math.max(0,t):null,this.max=H(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!H(this._userMin)&&(this.min=t===Nt(this.min,0)?Nt(this.min,-1):Nt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Nt(i,-1)),a(Nt(n,1)))),i<=0&&o(Nt(n,-1)),n<=0&&a(Nt(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=uc(e,this);return t.bounds==="ticks"&&Hs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":Je(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ut(t),this._valueRange=ut(this.max)-ut(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ut(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(cs,"id","logarithmic"),A(cs,"defaults",{ticks:{callback:ve.formatters.logarithmic,major:{enabled:!0}}});function Ci(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return L(t.font&&t.font.size,V.font.size)+e.height}return 0}function fc(s,t,e){return e=W(e)?e:[e],{w:yn(s,t.string,e),h:e.length*t.lineHeight}}function fo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function gc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?$/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),d=j(c.font),u=fc(s.ctx,d,s._pointLabels[l]);i[l]=u;let f=nt(s.getIndexAngle(l)+r),m=Math.round(Ge(f)),g=fo(m,h.x,u.w,0,180),b=fo(m,h.y,u.h,90,270);pc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=xc(s,i,n)}function pc(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function mc(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ge(nt(l.angle+X))),h=vc(l.y,r.h,c),d=_c(c),u=yc(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function bc(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(zt({x:e,y:i},t)||zt({x:e,y:o},t)||zt({x:n,y:i},t)||zt({x:n,y:o},t))}function xc(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Ci(o)/2,additionalAngle:a?$/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=mc(s,h,l);i.push(d),r==="auto"&&(d.visible=bc(d,c),d.visible&&(c=d))}return i}function _c(s){return s===0||s===180?"center":s<180?"left":"right"}function yc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function vc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Mc(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=i-c.left,d=n-c.top,u=o-i+c.width,f=a-n+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),te(s,{x:h,y:d,w:u,h:f,radius:l}),s.fill()):s.fillRect(h,d,u,f)}}function wc(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));Mc(e,a,o);let r=j(a.font),{x:l,y:c,textAlign:h}=o;Bt(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Ro(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function kc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Ro(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function Sc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var ee=class extends ae{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(Ci(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=H(t)&&!isNaN(t)?t:0,this.max=H(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Ci(this.options))}generateTickLabels(t){ae.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=z(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?gc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),i=this.options.startAngle||0;return nt(t*e+gt(i))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return Sc(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-X+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),Ro(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&wc(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),m=o.setContext(u);kc(this,f,l,a,m)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=j(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=U(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}Bt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(ee,"id","radialLinear"),A(ee,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ve.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(ee,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(ee,"descriptors",{angleLines:{_fallback:"grid"}});var xs={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(xs);function go(s,t){return s-t}function po(s,t){if(I(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),H(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(ye(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function mo(s,t,e,i){let n=J.length;for(let o=J.indexOf(s);o<n-1;++o){let a=xs[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return J[o]}return J[n-1]}function Pc(s,t,e,i,n){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(xs[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function Cc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(xs[J[t]].common)return J[t]}function bo(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=qe(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function Dc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function xo(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:Dc(s,i,n,e)}var oe=class extends Yt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new Vr._date(t.adapters.date);n.init(e),Zt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:po(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=H(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=H(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=fn(n,o,a);return this._unit=e.unit||(i.autoSkip?mo(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Pc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:Cc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),xo(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),i=et(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||mo(o.minUnit,e,i,this._getLabelCapacity(e)),r=L(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ye(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let m=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<i;u=+t.add(u,r,a),f++)bo(h,u,m);return(u===i||n.bounds==="ticks"||f===1)&&bo(h,u,m),Object.keys(h).sort(go).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return z(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=i[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,xo(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(po(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Ys(t.sort(go))}};A(oe,"id","time"),A(oe,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function hs(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Ke(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Ke(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ds=class extends oe{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=hs(e,this.min),this._tableRange=hs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(hs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return hs(this._table,i*this._tableRange+this._minPos,!0)}};A(ds,"id","timeseries"),A(ds,"defaults",oe.defaults);function Re(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Io(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Fo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let i=1-Math.floor(Math.log10(s));return`$${s.toFixed(i).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Re(Number(t))}.${e}`}function zo(s){let t=Math.round(s/100);return`${Re(Math.floor(t/10))}.${t%10} s`}function Bo(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let i=t;for(;i<9&&e<.5*10**-i;)i++;return e.toFixed(i===t?t:Math.min(9,i+1))}function Wo(s){return Math.abs(s)<1e-9}function O(s){return Re(s)}function re(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":Io(s)}function _s(s){return s===null?"\\u2014":Vo(s*100,1)}function Di(s){return s===null?"\\u2014":`${_s(s)} pp`}function it(s){return s===null?"\\u2014":s.toFixed(3)}function ys(s){return s===null?"\\u2014":Vo(s,3)}function Ai(s,t){return t===0?"\\u2014":s===null?"unknown":Fo(s)}function Ti(s){return zo(s)}function vs(s){return`${O(Math.round(s))} ms`}function Vo(s,t){let e=Bo(s,t);return Wo(s)?e:`${s>0?"+":"-"}${e}`}function p(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(n):n);return i}function ot(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function Ms(s,t){let e=s.map(i=>typeof i=="string"?p("th",{},i):i);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}var ws=30,No=30,Ho=10,ct={status:90,case:200,run:140,duration:70,score:80},Ac=8,Tc=16,Ss="newly-failing",$o={errored:0,failed:1,passed:2};function jo(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??""].join(`\n`).toLowerCase()),i=s.evaluators,n=s.cases.filter(y=>y.newlyFailing===!0).length,o=ks("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ss,`newly failing (${O(n)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=ks("filter-run",[["all","every run"],...s.runs.map((y,M)=>[String(M),y.name])]),r=ks("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,M)=>[String(M),`${y} did not pass`])]),l=s.tags.length===0?null:ks("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=p("span",{id:"case-count",class:"note"}),d="status",u=!0,f=[],m=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((y,M)=>[`score:${M}`,y])],g=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${i.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*i.length+Ac*(m.length-1)+Tc,x=p("div",{class:"row head"});x.style.gridTemplateColumns=g,x.style.minWidth=`${b}px`;for(let[y,M]of m){let D=p("button",{type:"button",class:"sort","data-key":y,title:M},M);D.addEventListener("click",()=>{u=d===y?!u:!0,d=y,S()}),x.append(D)}let _=p("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=p("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=p("p",{id:"case-columns",class:"note",hidden:""},`${re(i.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function w(y){let M=s.cases[y];if(M===void 0)return!1;let D=o.value;if(D==="not-passed"&&M.status==="passed"||(D==="failed"||D==="errored"||D==="passed")&&M.status!==D||D==="flaky"&&!M.flaky||D===Ss&&M.newlyFailing!==!0||a.value!=="all"&&String(M.run)!==a.value||r.value!=="all"&&!M.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!M.tags.includes(l.value.slice(4)))return!1;let R=c.value.trim().toLowerCase();return R===""||(e[y]??"").includes(R)}function P(y,M){if(d==="status")return $o[y.status]-$o[M.status]||y.run-M.run;if(d==="case")return y.id<M.id?-1:y.id>M.id?1:0;if(d==="run")return y.run-M.run;if(d==="duration")return y.durationMs-M.durationMs;let D=Number(d.slice(6));return(y.scores[D]??-1)-(M.scores[D]??-1)}function S(){f=[];for(let y=0;y<s.cases.length;y++)w(y)&&f.push(y);f.sort((y,M)=>{let D=P(s.cases[y],s.cases[M]);return(u?D:-D)||y-M}),h.textContent=`${O(f.length)} of ${O(s.cases.length)} cases`,_.style.height=`${f.length*ws}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let y of x.querySelectorAll("button")){let M=y.getAttribute("data-key");y.setAttribute("aria-sort",M===d?u?"ascending":"descending":"none")}C()}function C(){for(let R of v.querySelectorAll(".case"))R.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-No)/ws)-Ho),M=Math.ceil((v.clientHeight||600)/ws)+2*Ho,D=document.createDocumentFragment();for(let R=y;R<Math.min(f.length,y+M);R++){let Y=s.cases[f[R]??-1];Y!==void 0&&D.append(T(Y,R))}v.append(D)}function T(y,M){let D=y.label===null?y.id:`${y.id.slice(0,12)}\\u2026 ${y.label}`,R=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},D),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},O(y.durationMs)),...i.map((B,N)=>p("span",{class:y.failing.includes(N)?"num bad":"num"},it(y.scores[N]??null))));R.style.top=`${No+M*ws}px`,R.style.gridTemplateColumns=g,R.style.minWidth=`${b}px`;let Y=()=>t(y);return R.addEventListener("click",Y),R.addEventListener("keydown",B=>{B.key==="Enter"&&Y()}),R}for(let y of[o,a,r,l])y?.addEventListener("change",S);return c.addEventListener("input",S),v.addEventListener("scroll",()=>requestAnimationFrame(C)),queueMicrotask(S),ot("Cases","cases",p("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),p("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,p("div",{class:"table"},v))}function ks(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>p("option",{value:e},i)))}var Oc=50;function Uo(s,t){let e=s.comparison;if(e===null)return null;let i=Rc(s),n=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Oi(o),o.label].map(a=>p("td",{},a))));return ot("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),Ms(["run","metric","base","head","\\u0394","CI",""],n),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Lc(e,i,t),Ec(e,i,t))}function Oi(s){let t=s.endsAtZero?" includes 0":"";return s.kind==="pass rate"?[xt(s.base),xt(s.head),Di(s.delta),`[${Yo(s.low,s.high,_s)}] pp${t}`]:[it(s.base),it(s.head),ys(s.delta),`[${Yo(s.low,s.high,ys)}]${t}`]}function Yo(s,t,e){return`${e(s)}, ${e(t)}`}function Lc(s,t,e){let i=s.newlyFailing;if(i.length===0)return null;let n=i.slice(0,Oc).map(({run:r,id:l})=>{let c=t(r,l),h=[c?.label??`${l.slice(0,12)}\\u2026`,c?.source,r].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Xo(h,l,c,e)}),o=i.length-n.length,a=p("button",{type:"button",class:"link",id:"show-newly-failing"});return a.textContent=o>0?`\\u2026 and ${O(o)} more: show all ${O(i.length)} in the case table`:"show them in the case table",a.addEventListener("click",()=>{let r=document.getElementById("filter-status");r instanceof HTMLSelectElement&&(r.value=Ss,r.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())}),p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${O(i.length)})`),p("ul",{},...n),p("p",{class:"note"},a))}function Ec(s,t,e){let i=[];for(let{title:n,runs:o}of s.oneSidedRuns)i.push(p("div",{class:"one-sided-runs"},p("h4",{},n),p("ul",{},...o.map(a=>p("li",{},a)))));for(let n of s.changes){let o=n.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(n.run,c.id):void 0,d=[h?.label??c.label??`${c.id.slice(0,12)}\\u2026`,c.source,c.detail].filter(u=>u!=null&&u!=="").join(" \\xB7 ");return Xo(d,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});i.push(p("div",{class:"run-changes"},p("h4",{},n.run),...n.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return i.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...i)}function Xo(s,t,e,i){if(e===void 0)return p("li",{title:t},s);let n=p("li",{class:"case-link",tabindex:"0",title:t},s);return n.addEventListener("click",()=>i(e)),n.addEventListener("keydown",o=>{o.key==="Enter"&&i(e)}),n}function Rc(s){let t=new Map(s.runs.map((i,n)=>[i.name,n])),e=new Map(s.cases.map(i=>[`${i.run} ${i.id}`,i]));return(i,n)=>e.get(`${t.get(i)??-1} ${n}`)}st.register($t,jt,ie,ne,Eo,Oo);var Go=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"],le=10;function qo(s){let t=[Ic(s),Fc(s),zc(s),Bc(s)];return ot("Charts","charts",p("div",{class:"charts"},...t))}function Ps(s,t,e,i=260){let n=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function Ic(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0));for(let i of s.cases)i.scores.forEach((n,o)=>{if(n===null)return;let a=Math.min(le-1,Math.floor(n*le)),r=t[o];r!==void 0&&(r[a]=(r[a]??0)+1)});let e=Array.from({length:le},(i,n)=>`${(n/le).toFixed(1)}\\u2013${((n+1)/le).toFixed(1)}`);return Ps("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,n)=>({label:i,data:t[n]??[],backgroundColor:Go[n%Go.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,title:{display:!0,text:"cases"}}}}})}function Fc(s){if(s.runs.length===0)return null;let t=s.runs.map(e=>e.passRate===null?0:e.passRate*100);return Ps("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:s.runs.map(e=>e.name),datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(e=>e.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:e=>xt((t[e.dataIndex]??0)/100)}}}}},Math.max(160,28*s.runs.length+60))}function zc(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(o=>o.low!==null&&o.high!==null);if(e.length===0)return null;let i=o=>o==="regressed"?"#c8453b":o==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100);return Ps(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:e.map(o=>`${o.run} \\xB7 ${o.metric}`),datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(o=>[o.low??0,o.high??0]),backgroundColor:e.map(o=>i(o.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:o=>{let a=e[o.dataIndex];if(a===void 0)return"";let[r,l,c,h]=Oi(a);return`${r} \\u2192 ${l}, \\u0394 ${c} ${h} ${a.label}`}}}}}},Math.max(160,26*e.length+60))}function Bc(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>{let n=i.trials??[];return n.length===0?0:100*n.filter(o=>o.passed).length/n.length});return Ps("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:t.map(i=>`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`),datasets:[{label:"trials passed %",data:e,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},Math.max(160,26*t.length+60))}var At=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=_=>{if(_=this.postProcess(_,i),n){setTimeout(function(){n(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let d=(o=i.timeout)!==null&&o!==void 0?o:1/0,u=Date.now()+d,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],w=f[_+1];k&&(f[_-1]=void 0);let P=!1;if(w){let C=w.oldPos-_;P=w&&0<=C&&C<r}let S=k&&k.oldPos+1<l;if(!P&&!S){f[_]=void 0;continue}if(!S||P&&k.oldPos<w.oldPos?v=this.addToPath(w,!0,!1,0,i):v=this.addToPath(k,!1,!0,1,i),m=this.extractCommon(v,e,t,_,i),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(n)(function _(){setTimeout(function(){if(c>h||Date.now()>u)return n(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=u;){let _=x();if(_)return _}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let d=e.slice(l,l+h.count);d=d.map(function(u,f){let m=i[c+f];return m.length>u.length?m:u}),h.value=this.join(d)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function Li(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Ei(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Cs(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ds(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function ce(s,t){return Cs(s,t,"")}function Ie(s,t){return Ds(s,t,"")}function Ri(s,t){return t.slice(0,Wc(s,t))}function Wc(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function Ii(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function As(s,t){if(t)return he(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Ut(s,t){if(t)return he(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function he(s,t){if(!t)return[Ut(s),As(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Ii(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var Ts="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",Vc=new RegExp(`[${Ts}]+|\\\\s+|[^${Ts}]`,"ug"),Fi=class extends At{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=Ii(t,a)}else i=t.match(Vc)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&Ko(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&Ko(i,o,n,null,e.intlSegmenter),t}},Jo=new Fi;function Bi(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?Qo(s,t,e):Jo.diff(s,t,e)}function Ko(s,t,e,i,n){if(t&&e){let[o,a]=he(t.value,n),[r,l]=he(e.value,n);if(s){let c=Li(o,r);s.value=Ds(s.value,r,c),t.value=ce(t.value,c),e.value=ce(e.value,c)}if(i){let c=Ei(a,l);i.value=Cs(i.value,l,c),t.value=Ie(t.value,c),e.value=Ie(e.value,c)}}else if(e){if(s){let o=Ut(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=Ut(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=Ut(i.value,n),[a,r]=he(t.value,n),l=Li(o,a);t.value=ce(t.value,l);let c=Ei(ce(o,l),r);t.value=Ie(t.value,c),i.value=Cs(i.value,o,c),s.value=Ds(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=Ut(i.value,n),a=As(t.value,n),r=Ri(a,o);t.value=Ie(t.value,r)}else if(s){let o=As(s.value,n),a=Ut(t.value,n),r=Ri(o,a);t.value=ce(t.value,r)}}var zi=class extends At{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Ts}]+|[^\\\\S\\\\n\\\\r]+|[^${Ts}]`,"ug");return t.match(e)||[]}},Zo=new zi;function Qo(s,t,e){return Zo.diff(s,t,e)}var Wi=class extends At{constructor(){super(...arguments),this.tokenize=Nc}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},ta=new Wi;function Vi(s,t,e){return ta.diff(s,t,e)}function Nc(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ea=4e3,Hc="no output (the case errored)";function sa(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=p("aside",{id:"detail",hidden:""},e,t);return e.addEventListener("click",()=>i.setAttribute("hidden","")),document.addEventListener("keydown",o=>{o.key==="Escape"&&i.setAttribute("hidden","")}),{panel:i,show:o=>{t.replaceChildren(...$c(s,o)),i.removeAttribute("hidden"),t.scrollTop=0}}}function $c(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",vs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(p("p",{class:"label"},t.label)),e.push(Os("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Os("Error",t.error,"detail-error"));let i=t.output;e.push(i===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},Hc)):Os("Output",jc(s,i),"detail-output"));let n=t.compared;return n!==null&&e.push(Os("Expected",n.expected,"detail-expected")),n!==null&&i!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${n.what}`),Uc(n.expected,n.actual??i.slice(0,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),Yc(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${vs(o.durationMs)} \\xB7 ${o.error??o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function jc(s,t){let e=s.maxShownChars;return t.length<=e?t:`${t.slice(0,e)}\n\\u2026 (${O(t.length-e)} more characters, which the search covers: evals show --full prints all)`}function Os(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function Yc(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},it(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function Uc(s,t){let i=s.length>ea||t.length>ea?Vi(s,t):Bi(s,t),n=p("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(o.value));return n}function ia(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}function oa(s){let{totals:t}=s,e=s.verdict==="pass",i=s.partialMerge,n=i!==null?`A partial merge: only shard${i.merged.length===1?"":"s"} ${i.merged.map(O).join(", ")} of ${O(i.count)} ${i.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":ia(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},n),p("p",{class:"totals"},`${re(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Ti(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function aa(s){let t=s.runs.flatMap(e=>e.gate.map(i=>p("tr",{class:i.passed?"ok":"bad"},p("td",{},e.name),p("td",{},i.passed?"\\u2713":"\\u2717"),p("td",{},i.name),p("td",{},i.expected),p("td",{},i.actual))));return ot("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function ra(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Ai(o.cost,o.calls))]:[]]}}function la(s,t){let e=ra(s.rows.flatMap(o=>t[o.run]??[])),i=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),n=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},O(o.cases)),na(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>na(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},i),p("tbody",{},...n)),p("p",{class:"note"},Xc(s)))}function Xc(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function na(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function ca(s){let t=ra(s.runs),e=s.runs.map(i=>p("tr",{},p("td",{},i.name),p("td",{class:i.verdict},i.verdict.toUpperCase()),p("td",{class:"num"},O(i.cases)),p("td",{class:"num"},xt(i.passRate)),p("td",{class:"num"},O(i.failed)),p("td",{class:"num"},O(i.errored)),...t.cells(i),p("td",{},i.evaluators.map(n=>`${n.id} ${it(n.mean)}`).join(" \\xB7 "))));return Ms(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Gc(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=sa(e),r=[oa(e),p("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>la(l,e.runs)),n.length>0?ca({...e,runs:n}):null),qo(e)),aa(e),qc(e),Uo(e,a),jo(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function qc(s){let t=s.runs.flatMap(e=>e.agreement.map(i=>p("li",{},`${e.name}: ${i}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",p("ul",{},...t))}Gc();})();\n';
     REPORT_APP_CSS = "/* The report's only stylesheet, inlined into the page. */\n:root {\n  --pass: #2e7d4f;\n  --fail: #c8453b;\n  --warn: #b07d12;\n  --line: #d9dde5;\n  --dim: #667085;\n  font:\n    14px/1.4 system-ui,\n    -apple-system,\n    'Segoe UI',\n    sans-serif;\n  color: #1d2430;\n}\nbody {\n  margin: 0;\n  background: #f6f7f9;\n}\n#app {\n  max-width: 1400px;\n  margin: 0 auto;\n  padding: 12px 20px 40px;\n}\nh2 {\n  font-size: 16px;\n  margin: 0 0 8px;\n}\nh3 {\n  font-size: 14px;\n  margin: 12px 0 6px;\n}\nsection {\n  background: #fff;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  padding: 12px 14px;\n  margin: 12px 0;\n}\n#verdict {\n  display: flex;\n  gap: 16px;\n  align-items: center;\n  border-radius: 6px;\n  padding: 10px 16px;\n  color: #fff;\n}\n#verdict.pass {\n  background: var(--pass);\n}\n#verdict.fail {\n  background: var(--fail);\n}\n#verdict .word {\n  font-size: 30px;\n  font-weight: 700;\n  letter-spacing: 1px;\n}\n#verdict p {\n  margin: 2px 0;\n}\n#verdict .sentence {\n  font-size: 17px;\n  font-weight: 600;\n}\n#verdict .meta {\n  opacity: 0.9;\n  font-size: 12px;\n}\n.top {\n  display: grid;\n  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);\n  gap: 12px;\n}\n.top section {\n  margin: 12px 0 0;\n}\n@media (max-width: 900px) {\n  .top {\n    grid-template-columns: 1fr;\n  }\n}\ntable.grid {\n  border-collapse: collapse;\n  width: 100%;\n  font-size: 13px;\n}\ntable.grid th,\ntable.grid td {\n  border-bottom: 1px solid var(--line);\n  padding: 3px 6px;\n  text-align: left;\n  vertical-align: top;\n}\ntable.grid th {\n  font-weight: 600;\n  color: var(--dim);\n}\n.num {\n  text-align: right;\n  font-variant-numeric: tabular-nums;\n  white-space: nowrap;\n}\ntd.best {\n  font-weight: 700;\n  color: var(--pass);\n}\ntd.pass {\n  color: var(--pass);\n  font-weight: 600;\n}\ntd.fail {\n  color: var(--fail);\n  font-weight: 600;\n}\ntr.bad td {\n  color: var(--fail);\n}\ntr.err td {\n  color: var(--warn);\n}\n.case-link {\n  cursor: pointer;\n  text-decoration: underline dotted;\n}\n.warning {\n  border-left: 3px solid var(--warn);\n  padding: 2px 0 2px 8px;\n}\n.warning strong {\n  color: var(--warn);\n}\n.note,\n.dim {\n  color: var(--dim);\n  font-size: 12px;\n}\n.charts {\n  display: grid;\n  grid-template-columns: 1fr;\n  gap: 10px;\n}\nfigure.chart {\n  margin: 0;\n}\nfigcaption {\n  font-size: 12px;\n  color: var(--dim);\n  margin-bottom: 4px;\n}\n.canvas {\n  position: relative;\n}\n.filters {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 8px;\n  align-items: center;\n  margin-bottom: 8px;\n}\n.filters input {\n  flex: 1;\n  min-width: 200px;\n  padding: 4px 8px;\n}\n.table {\n  border: 1px solid var(--line);\n  border-radius: 4px;\n}\n.row {\n  display: grid;\n  gap: 8px;\n  align-items: center;\n  height: 30px;\n  padding: 0 8px;\n  box-sizing: border-box;\n  font-size: 13px;\n}\n.row > * {\n  overflow: hidden;\n  white-space: nowrap;\n  text-overflow: ellipsis;\n}\n.row.head {\n  position: sticky;\n  top: 0;\n  z-index: 1;\n  background: #eef0f4;\n}\n.row.head button {\n  background: none;\n  border: 0;\n  font: inherit;\n  font-weight: 600;\n  color: var(--dim);\n  text-align: left;\n  cursor: pointer;\n  padding: 0;\n}\n.row.head button[aria-sort='ascending']::after {\n  content: ' \u25B2';\n}\n.row.head button[aria-sort='descending']::after {\n  content: ' \u25BC';\n}\n.rows {\n  position: relative;\n  height: 60vh;\n  overflow: auto;\n}\n.spacer {\n  width: 1px;\n}\n.row.case {\n  position: absolute;\n  left: 0;\n  right: 0;\n  background: #fff;\n  border-top: 1px solid #f0f1f4;\n  cursor: pointer;\n}\n.row.case:hover,\n.row.case:focus {\n  background: #eef4ff;\n  outline: none;\n}\n.badge {\n  font-size: 11px;\n  font-weight: 600;\n  border-radius: 3px;\n  padding: 1px 6px;\n  color: #fff;\n  justify-self: start;\n}\n.badge.passed {\n  background: var(--pass);\n}\n.badge.failed {\n  background: var(--fail);\n}\n.badge.errored {\n  background: var(--warn);\n}\n.bad {\n  color: var(--fail);\n}\n#detail {\n  position: fixed;\n  top: 0;\n  right: 0;\n  bottom: 0;\n  width: min(760px, 100%);\n  background: #fff;\n  border-left: 1px solid var(--line);\n  box-shadow: -4px 0 16px rgba(0, 0, 0, 0.12);\n  overflow-y: auto;\n  padding: 14px 18px;\n  box-sizing: border-box;\n}\n#detail[hidden] {\n  display: none;\n}\n#detail .close {\n  position: absolute;\n  top: 8px;\n  right: 12px;\n  font-size: 22px;\n  border: 0;\n  background: none;\n  cursor: pointer;\n}\n#detail h2 {\n  word-break: break-all;\n  padding-right: 30px;\n}\npre {\n  background: #f6f7f9;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 8px;\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 320px;\n  overflow: auto;\n  font-size: 12px;\n  margin: 0;\n}\npre.diff ins {\n  background: #d5f0dc;\n  text-decoration: none;\n}\npre.diff del {\n  background: #f8d7d3;\n}\ntd.reason {\n  white-space: pre-wrap;\n  word-break: break-word;\n}\nol.trials li.bad {\n  color: var(--fail);\n}\n.matrix {\n  overflow-x: auto;\n}\n";
   }
 });
@@ -33882,7 +34256,7 @@ function unencodable(encode, result, error2) {
       encode(value);
       return true;
     } catch (thrown) {
-      problems.push(`${what}: ${describeError3(thrown)}`);
+      problems.push(`${what}: ${whyNot(thrown)}`);
       return false;
     }
   };
@@ -33900,10 +34274,13 @@ function unencodable(encode, result, error2) {
     data: encodes("the case data", single.data) ? single.data : {},
     ...trials !== void 0 ? { trials: trials.map((trial, i) => part(trial, `trial ${i + 1}: `)) } : {}
   };
-  if (problems.length === 0) problems.push(describeError3(error2));
+  if (problems.length === 0) problems.push(whyNot(error2));
   fixed.error = `the result cannot be written as JSON (${problems.join("; ")})`;
   fixed.passed = false;
   return fixed;
+}
+function whyNot(thrown) {
+  return thrown instanceof RangeError && /call stack/i.test(thrown.message) ? "nested thousands of levels deep" : describeError3(thrown);
 }
 function brokenEvaluation(evaluation) {
   return {
@@ -34410,8 +34787,14 @@ import { createHash as createHash2, randomBytes as randomBytes2 } from "node:cry
 import { mkdir as mkdir3, readFile, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 function cacheKey(input) {
-  const { baseUrl: baseUrl2, model, body, trial } = input;
-  const identity = trial !== void 0 && trial > 1 ? { baseUrl: baseUrl2, model, body, trial } : { baseUrl: baseUrl2, model, body };
+  const { baseUrl: baseUrl2, model, body, headers, trial } = input;
+  const identity = {
+    baseUrl: baseUrl2,
+    model,
+    body,
+    ...headers !== void 0 && headers.length > 0 ? { headers } : {},
+    ...trial !== void 0 && trial > 1 ? { trial } : {}
+  };
   return createHash2("sha256").update(canonicalJson(identity)).digest("hex");
 }
 function inTrial(trial, fn) {
@@ -34613,7 +34996,7 @@ function identityOf(row, cid, identity, issues) {
       issues.add(
         "testset.hash-field-missing",
         row.line,
-        0,
+        row.col ?? 0,
         `hash field ${JSON.stringify(name)} is missing from this row (hash: needs every listed field in every row)`
       );
       complete = false;
@@ -34630,7 +35013,8 @@ function hashFunctionId(row, hash3, issues) {
     result = hash3(row.data);
   } catch (error2) {
     const reason = error2 instanceof Error ? error2.message : String(error2);
-    issues.add("testset.hash-invalid", row.line, 0, `the case hash function threw: ${reason}`);
+    const threw = `the case hash function threw: ${reason}`;
+    issues.add("testset.hash-invalid", row.line, row.col ?? 0, threw);
     return null;
   }
   const id = typeof result === "string" ? result : typeof result === "number" ? String(result) : null;
@@ -34638,7 +35022,7 @@ function hashFunctionId(row, hash3, issues) {
     issues.add(
       "testset.hash-invalid",
       row.line,
-      0,
+      row.col ?? 0,
       `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
     );
     return null;
@@ -34648,9 +35032,16 @@ function hashFunctionId(row, hash3, issues) {
 function shortId2(id) {
   return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
 }
-function duplicateMessage(id, first, line, file) {
+function rowPlace(line, col) {
+  return { line, col, text: col > 0 ? `line ${line}, column ${col}` : `line ${line}` };
+}
+function duplicateMessage(id, first, here, file) {
   const shown2 = JSON.stringify(shortId2(id));
-  return file === null ? `duplicate case identity ${shown2}: test cases ${first} and ${line} (make the testCaseHash values unique)` : `duplicate case identity ${shown2}: rows at lines ${first} and ${line} (make __dedup_id__ or the hash: fields unique)`;
+  if (file === null) {
+    return `duplicate case identity ${shown2}: test cases ${first.line} and ${here.line} (make the testCaseHash values unique)`;
+  }
+  const places = first.col === 0 && here.col === 0 ? `lines ${first.line} and ${here.line}` : `${first.text} and ${here.text}`;
+  return `duplicate case identity ${shown2}: rows at ${places} (make __dedup_id__ or the hash: fields unique)`;
 }
 function hasTagIn(tags) {
   const wanted = new Set(tags);
@@ -34679,6 +35070,8 @@ var init_identity = __esm({
       #firstCase = /* @__PURE__ */ new Map();
       /** The line of each case, by index (inline cases have no `source` to hold it). */
       #lines = [];
+      /** The column of each case that has one (inline cases sharing a line), by index. */
+      #cols = /* @__PURE__ */ new Map();
       #warnings;
       constructor(options2) {
         this.#testsetJson = JSON.stringify(options2.testsetId);
@@ -34691,12 +35084,13 @@ var init_identity = __esm({
       }
       /** The next row, in file order. */
       add(row) {
+        const col = row.col ?? 0;
         if (nestsTooDeep(row.data)) {
           const cycle = cycleIn(row.data);
           this.#issues.add(
             "testset.too-deep",
             row.line,
-            0,
+            col,
             cycle !== null ? `the row holds a cycle: ${cycle.at} is ${cycle.ancestor} again (a case must be data without cycles; keep such a link out of it, or refer to the other object by an id)` : `the row nests arrays and objects more than ${MAX_ROW_NESTING} levels deep: a row may nest at most ${MAX_ROW_NESTING} levels`
           );
           return;
@@ -34707,25 +35101,27 @@ var init_identity = __esm({
         const firstIndex = this.#firstCase.get(id);
         if (firstIndex !== void 0) {
           const seen = this.#cases[firstIndex];
-          const first = this.#lines[firstIndex] ?? 0;
+          const first = rowPlace(this.#lines[firstIndex] ?? 0, this.#cols.get(firstIndex) ?? 0);
+          const here = rowPlace(row.line, col);
           if (seen !== void 0 && seen.contentId === cid && JSON.stringify(seen.meta) === JSON.stringify(row.meta)) {
             this.#warnings.add(
               "testset.duplicate-row",
               row.line,
-              0,
-              `${this.#file === null ? `test case ${row.line}` : `the row at line ${row.line}`} repeats ${this.#file === null ? `test case ${first}` : `line ${first}`} exactly: collapsed into one case`
+              col,
+              this.#file === null ? `test case ${row.line} repeats test case ${first.line} exactly: collapsed into one case` : `the row at ${here.text} repeats ${first.text} exactly: collapsed into one case`
             );
             return;
           }
           this.#issues.add(
             "testset.duplicate-id",
             row.line,
-            0,
-            duplicateMessage(id, first, row.line, this.#file)
+            col,
+            duplicateMessage(id, first, here, this.#file)
           );
           return;
         }
         this.#firstCase.set(id, this.#cases.length);
+        if (col > 0) this.#cols.set(this.#cases.length, col);
         this.#lines.push(row.line);
         this.#cases.push({
           id,
@@ -34740,6 +35136,7 @@ var init_identity = __esm({
       finish() {
         this.#firstCase.clear();
         this.#lines.length = 0;
+        this.#cols.clear();
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
         const revision = computeRevision(this.#cases.map((c) => c.contentId));
         return this.#warnings.empty ? { ok: true, cases: this.#cases, revision } : { ok: true, cases: this.#cases, revision, warnings: this.#warnings.toArray() };
@@ -35003,10 +35400,10 @@ function aggregateEvaluations(trials, shownIndex) {
   return aggregated;
 }
 function failedTrialMetadata(counts, entries, shownIndex) {
-  const failed = entries.filter(
+  const failed2 = entries.filter(
     ({ evaluation }) => evaluation.error === null && evaluation.passed === false
   );
-  const chosen = failed.find((entry) => entry.index === shownIndex) ?? failed[0];
+  const chosen = failed2.find((entry) => entry.index === shownIndex) ?? failed2[0];
   if (chosen === void 0) return counts;
   return { ...chosen.evaluation.metadata, ...counts, fromTrial: chosen.index + 1 };
 }
@@ -35484,360 +35881,6 @@ var init_engine = __esm({
   }
 });
 
-// src/shared/templates.ts
-function lex(text2) {
-  const texts = [];
-  const templates = [];
-  const escapes = [];
-  let unclosed = -1;
-  let literal = "";
-  let from = 0;
-  let at = text2.indexOf("{{");
-  while (at >= 0) {
-    let run2 = 0;
-    while (at - run2 > from && text2[at - run2 - 1] === "\\") run2++;
-    const before = text2.slice(from, at - run2) + "\\".repeat(Math.floor(run2 / 2));
-    if (run2 % 2 === 1) {
-      escapes.push({ index: at, backslashes: run2 });
-      literal += `${before}{{`;
-      from = at + 2;
-      at = text2.indexOf("{{", from);
-      continue;
-    }
-    TEMPLATE_AT.lastIndex = at;
-    const match = TEMPLATE_AT.exec(text2);
-    if (match) {
-      texts.push(literal + before);
-      literal = "";
-      templates.push({ expression: match[1] ?? "", index: at });
-      from = TEMPLATE_AT.lastIndex;
-      at = text2.indexOf("{{", from);
-      continue;
-    }
-    TEMPLATE_AT.lastIndex = at + 1;
-    if (unclosed < 0 && !TEMPLATE_AT.test(text2)) unclosed = at;
-    at = text2.indexOf("{{", at + 1);
-  }
-  texts.push(literal + text2.slice(from));
-  return { texts, templates, escapes, unclosed };
-}
-function onlyTemplate({ texts, templates }) {
-  const [only] = templates;
-  return only && templates.length === 1 && texts.every((piece) => BLANK.test(piece)) ? only : void 0;
-}
-function isWholeTemplate(text2) {
-  return text2.includes("{{") && onlyTemplate(lex(text2)) !== void 0;
-}
-function sampleText(text2, sample) {
-  return text2.includes("{{") ? lex(text2).texts.join(sample) : text2;
-}
-function escapedTemplates(text2) {
-  if (!text2.includes("{{")) return [];
-  return lex(text2).escapes.flatMap(({ index, backslashes }) => {
-    TEMPLATE_AT.lastIndex = index;
-    const expression = TEMPLATE_AT.exec(text2)?.[1];
-    return expression !== void 0 && checkTemplateExpression(expression) === null ? [{ index, backslashes, expression }] : [];
-  });
-}
-function textPieces2(text2) {
-  return text2.includes("{{") ? lex(text2).texts : [text2];
-}
-function templateSpans(text2) {
-  if (!text2.includes("{{")) return [];
-  return lex(text2).templates;
-}
-function templateExpressions(text2) {
-  return templateSpans(text2).map((span) => span.expression);
-}
-function unclosedTemplateIndex(text2) {
-  return text2.includes("{{") ? lex(text2).unclosed : -1;
-}
-function parseTemplatePath(expr) {
-  ROOT.lastIndex = 0;
-  const root2 = ROOT.exec(expr)?.[0];
-  const keys = [];
-  let at = root2?.length ?? 0;
-  while (root2 !== void 0 && at < expr.length) {
-    STEP.lastIndex = at;
-    const step = STEP.exec(expr);
-    if (!step) break;
-    const [, name, index, doubleQuoted, singleQuoted] = step;
-    keys.push(name ?? index ?? singleQuoted ?? JSON.parse(doubleQuoted ?? '""'));
-    at = STEP.lastIndex;
-  }
-  if (root2 === void 0 || at < expr.length) {
-    return {
-      error: `malformed template {{ ${expr} }}: expected a path such as case.question, output.items[0] or case["Expected Output"]`
-    };
-  }
-  return { root: root2, keys };
-}
-function checkTemplateExpression(expr) {
-  const path = parseTemplatePath(expr);
-  if ("error" in path) return path.error;
-  if (!TEMPLATE_ROOTS.includes(path.root)) {
-    return `template {{ ${expr} }} starts with "${path.root}": expected one of ${TEMPLATE_ROOTS.join(", ")}`;
-  }
-  return null;
-}
-function formatTemplatePath(root2, keys) {
-  let text2 = root2;
-  for (const key of keys) {
-    if (/^\d+$/.test(key)) text2 += `[${key}]`;
-    else if (/^[\w$-]+$/.test(key)) text2 += `.${key}`;
-    else text2 += `[${JSON.stringify(key)}]`;
-  }
-  return text2;
-}
-function hasTemplates(value) {
-  if (typeof value === "string") {
-    if (!value.includes("{{")) return false;
-    const { templates, unclosed } = lex(value);
-    return templates.length > 0 || unclosed >= 0;
-  }
-  if (Array.isArray(value)) return value.some(hasTemplates);
-  if (value !== null && typeof value === "object") return Object.values(value).some(hasTemplates);
-  return false;
-}
-function literalValue(value) {
-  if (typeof value === "string") {
-    if (!value.includes("{{")) return value;
-    const { texts, templates } = lex(value);
-    return templates.length > 0 ? value : texts.join("");
-  }
-  if (Array.isArray(value)) {
-    const items = value.map(literalValue);
-    return items.every((item, i) => item === value[i]) ? value : items;
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value);
-    const read = entries.map(([key, item]) => [key, literalValue(item)]);
-    return read.every(([, item], i) => item === entries[i]?.[1]) ? value : Object.fromEntries(read);
-  }
-  return value;
-}
-function resolveTemplates(value, scope) {
-  return compileTemplates(value)(scope);
-}
-function compileTemplates(value) {
-  if (typeof value === "string") return compileString(value);
-  if (Array.isArray(value)) {
-    const items = value.map(compileTemplates);
-    return (scope) => {
-      const out = [];
-      for (const item of items) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out.push(r.value);
-      }
-      return { ok: true, value: out };
-    };
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value).map(
-      ([key, item]) => [key, compileTemplates(item)]
-    );
-    return (scope) => {
-      const out = {};
-      for (const [key, item] of entries) {
-        const r = item(scope);
-        if (!r.ok) return r;
-        out[key] = r.value;
-      }
-      return { ok: true, value: out };
-    };
-  }
-  const constant = { ok: true, value };
-  return () => constant;
-}
-function interpolated(value) {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-}
-function compileString(text2) {
-  if (!text2.includes("{{")) {
-    const constant = { ok: true, value: text2 };
-    return () => constant;
-  }
-  const lexed = lex(text2);
-  const only = onlyTemplate(lexed);
-  if (only) {
-    const parts = parsePath(only.expression);
-    return (scope) => lookup(only.expression, parts, scope);
-  }
-  return compileLexed(lexed, interpolated);
-}
-function compileText(text2, toText) {
-  if (!text2.includes("{{")) {
-    const constant = { ok: true, value: text2 };
-    return () => constant;
-  }
-  return compileLexed(lex(text2), toText);
-}
-function compileLexed({ texts, templates }, toText) {
-  const paths = templates.map(({ expression }) => ({ expression, parts: parsePath(expression) }));
-  return (scope) => {
-    let out = texts[0] ?? "";
-    for (let i = 0; i < paths.length; i++) {
-      const { expression, parts } = paths[i];
-      const r = lookup(expression, parts, scope);
-      if (!r.ok) return r;
-      out += toText(r.value, i);
-      out += texts[i + 1] ?? "";
-    }
-    return { ok: true, value: out };
-  };
-}
-function parsePath(expr) {
-  const bad = checkTemplateExpression(expr);
-  if (bad) return { error: bad };
-  const path = parseTemplatePath(expr);
-  return "error" in path ? path : [path.root, ...path.keys];
-}
-function lookup(expr, parts, scope) {
-  if (!Array.isArray(parts)) return { ok: false, error: parts.error };
-  let current2 = scope;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    const property2 = current2 !== null && typeof current2 === "object" ? Object.getOwnPropertyDescriptor(current2, part) : void 0;
-    if (property2 === void 0 || !("value" in property2)) {
-      const walked = formatTemplatePath(parts[0] ?? "", parts.slice(1, i + 1));
-      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
-    }
-    current2 = property2.value;
-  }
-  return { ok: true, value: current2 };
-}
-var TEMPLATE_ROOTS, TEMPLATE_AT, BLANK, ROOT, STEP;
-var init_templates = __esm({
-  "src/shared/templates.ts"() {
-    "use strict";
-    TEMPLATE_ROOTS = ["case", "output", "params"];
-    TEMPLATE_AT = /\{\{\s*([^{}]*?)\s*\}\}/y;
-    BLANK = /^\s*$/;
-    ROOT = /^[A-Za-z_$][\w$-]*/y;
-    STEP = /\.([\w$-]+)|\[\s*(?:(\d+)|("(?:[^"\\]|\\.)*")|'([^']*)')\s*\]/y;
-  }
-});
-
-// src/shared/secrets.ts
-function isSecretName(name) {
-  return SECRET_NAME.test(name);
-}
-function secretsInHeaders(headers) {
-  const found2 = [];
-  for (const [name, written] of Object.entries(headers ?? {})) {
-    if (PLAIN_HEADERS.has(name.toLowerCase()) || hasTemplates(written)) continue;
-    const value = sentText(written);
-    found2.push(value);
-    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
-    if (token !== void 0) found2.push(token);
-  }
-  return found2;
-}
-function secretsInEnv(env) {
-  return Object.entries(env).flatMap(([name, value]) => {
-    if (value === void 0) return [];
-    if (isSecretName(name)) return [value];
-    return userPart(value) === null ? [] : secretsInUrl(value);
-  });
-}
-function maskCredentialsIn(text2) {
-  return text2.includes("@") ? text2.replace(URL_USER_PART, "$1***@") : text2;
-}
-function userPart(url) {
-  const match = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:[/\\]*)([^/\\?#]*)@/.exec(url);
-  if (match === null) return null;
-  const [whole2, before = "", userinfo = ""] = match;
-  const after = url.slice(whole2.length);
-  const colon = userinfo.indexOf(":");
-  return colon < 0 ? { before, user: userinfo, password: null, after } : { before, user: userinfo.slice(0, colon), password: userinfo.slice(colon + 1), after };
-}
-function maskUrlCredentials(url, options2 = {}) {
-  const part = userPart(url);
-  if (part === null) return url;
-  const shown2 = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
-  return `${part.before}${shown2}@${part.after}`;
-}
-function secretsInUrl(url) {
-  const found2 = [];
-  const add = (written) => {
-    if (hasTemplates(written)) return;
-    const value = sentText(written);
-    found2.push(value);
-    try {
-      const decoded = decodeURIComponent(value);
-      if (decoded !== value) found2.push(decoded);
-    } catch {
-    }
-  };
-  const part = userPart(url);
-  if (part !== null) {
-    add(part.user);
-    if (part.password !== null) add(part.password);
-  }
-  const query = url.indexOf("?");
-  if (query < 0) return found2;
-  for (const pair of url.slice(query + 1).split(/[&#]/)) {
-    const [name = "", value = ""] = pair.split("=", 2);
-    if (SECRET_PARAM.test(name)) add(value);
-  }
-  return found2;
-}
-function createScrubber(secrets) {
-  const values = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  values.sort((a, b) => b.length - a.length);
-  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
-  const forms = /* @__PURE__ */ new Set();
-  for (const value of values) {
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(encodeURIComponent(value));
-  }
-  const ordered = [...forms].sort((a, b) => b.length - a.length);
-  const replaceAll = (text2) => {
-    let out = text2;
-    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
-  };
-  return {
-    empty: false,
-    text: replaceAll,
-    json(text2) {
-      let out = replaceAll(text2);
-      if (out.includes("\u2026")) {
-        for (const form of ordered) {
-          for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
-            const cut = `${form.slice(0, k)}\u2026`;
-            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
-            const tail = `\u2026${form.slice(form.length - k)}`;
-            if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
-          }
-        }
-      }
-      return out;
-    }
-  };
-}
-function sentText(text2) {
-  const value = literalValue(text2);
-  return typeof value === "string" ? value : text2;
-}
-var REDACTED, MIN_SECRET_LENGTH, MIN_PARTIAL, SECRET_NAME, SECRET_PARAM, PLAIN_HEADERS, URL_USER_PART, NO_SECRETS;
-var init_secrets = __esm({
-  "src/shared/secrets.ts"() {
-    "use strict";
-    init_templates();
-    REDACTED = "[redacted]";
-    MIN_SECRET_LENGTH = 8;
-    MIN_PARTIAL = 6;
-    SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE)/i;
-    SECRET_PARAM = /(key|token|secret|password|auth|sig|signature|credential|code)/i;
-    PLAIN_HEADERS = /* @__PURE__ */ new Set(["accept", "content-type", "user-agent"]);
-    URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
-    NO_SECRETS = createScrubber([]);
-  }
-});
-
 // src/pipeline/execute.ts
 async function execute(suites, options2) {
   const { log, reporters } = options2;
@@ -36160,12 +36203,12 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isMap7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -36186,7 +36229,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar7(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -36195,14 +36238,14 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias3;
+    exports.isAlias = isAlias4;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap5;
+    exports.isMap = isMap7;
     exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar5;
-    exports.isSeq = isSeq5;
+    exports.isPair = isPair2;
+    exports.isScalar = isScalar7;
+    exports.isSeq = isSeq7;
   }
 });
 
@@ -36214,7 +36257,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit2(node, visitor) {
+    function visit3(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -36223,9 +36266,9 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
     function visit_(key, node, visitor, path) {
       const ctrl = callVisitor(key, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
@@ -36359,7 +36402,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
     exports.visitAsync = visitAsync;
   }
 });
@@ -36369,7 +36412,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -36513,7 +36556,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit2.visit(doc.contents, (_key, node) => {
+          visit3.visit(doc.contents, (_key, node) => {
             if (identity.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -36540,7 +36583,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -36551,7 +36594,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root2) {
       const anchors = /* @__PURE__ */ new Set();
-      visit2.visit(root2, {
+      visit3.visit(root2, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -36731,7 +36774,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     var identity = require_identity();
     var Node2 = require_Node();
     var toJS = require_toJS();
@@ -36757,7 +36800,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit2.visit(doc, {
+          visit3.visit(doc, {
             Node: (_key, node) => {
               if (identity.isAlias(node) || identity.hasAnchor(node))
                 nodes.push(node);
@@ -40310,9 +40353,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap5 = fc.start.source === "{";
-      const fcName = isMap5 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap7 = fc.start.source === "{";
+      const fcName = isMap7 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap7 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -40348,7 +40391,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap5 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap7 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -40388,7 +40431,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep8 && !props.found) {
+        if (!isMap7 && !sep8 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -40411,7 +40454,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap5 && !props.found && ctx.options.strict) {
+            if (!isMap7 && !props.found && ctx.options.strict) {
               if (sep8)
                 for (const st of sep8) {
                   if (st === valueProps.found)
@@ -40443,7 +40486,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap5) {
+          if (isMap7) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -40459,7 +40502,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap5 ? "}" : "]";
+      const expectedEnd = isMap7 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -41679,15 +41722,15 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit2(cst, visitor) {
+    function visit3(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit2.BREAK = BREAK;
-    visit2.SKIP = SKIP;
-    visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path) => {
+    visit3.BREAK = BREAK;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path) => {
       let item = cst;
       for (const [field, index] of path) {
         const tok = item?.[field];
@@ -41698,8 +41741,8 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path) => {
-      const parent = visit2.itemAtPath(cst, path.slice(0, -1));
+    visit3.parentCollection = (cst, path) => {
+      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
       const field = path[path.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
@@ -41730,7 +41773,7 @@ var require_cst_visit = __commonJS({
       }
       return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
     }
-    exports.visit = visit2;
+    exports.visit = visit3;
   }
 });
 
@@ -41746,7 +41789,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar7 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -41830,7 +41873,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar5;
+    exports.isScalar = isScalar7;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -42154,9 +42197,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote3 = this.charAt(0);
-        let end = this.buffer.indexOf(quote3, this.pos + 1);
-        if (quote3 === "'") {
+        const quote4 = this.charAt(0);
+        let end = this.buffer.indexOf(quote4, this.pos + 1);
+        if (quote4 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -43360,7 +43403,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument(source, options2 = {}) {
+    function parseDocument2(source, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
@@ -43386,7 +43429,7 @@ var require_public_api = __commonJS({
       } else if (options2 === void 0 && reviver && typeof reviver === "object") {
         options2 = reviver;
       }
-      const doc = parseDocument(src, options2);
+      const doc = parseDocument2(src, options2);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -43422,7 +43465,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse6;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument;
+    exports.parseDocument = parseDocument2;
     exports.stringify = stringify2;
   }
 });
@@ -43446,7 +43489,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit2 = require_visit();
+    var visit3 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -43474,8 +43517,30 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit2.visit;
-    exports.visitAsync = visit2.visitAsync;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
+  }
+});
+
+// src/config/yaml-nodes.ts
+function nodeKind(node) {
+  if ((0, import_yaml.isAlias)(node)) return `an alias (*${node.source})`;
+  if ((0, import_yaml.isMap)(node)) return "a mapping";
+  if ((0, import_yaml.isSeq)(node)) return "a list";
+  if ((0, import_yaml.isScalar)(node)) {
+    const value = node.value;
+    if (value === null || value === void 0) return "nothing";
+    if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+    if (value instanceof Uint8Array) return "binary data (!!binary)";
+    return typeof value === "number" || typeof value === "boolean" ? String(value) : "a value";
+  }
+  return "nothing";
+}
+var import_yaml;
+var init_yaml_nodes = __esm({
+  "src/config/yaml-nodes.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
   }
 });
 
@@ -43504,10 +43569,17 @@ function tooDeepOffset(tokens) {
 function shapeProblems(doc) {
   const problems = [];
   const anchors = /* @__PURE__ */ new Map();
-  (0, import_yaml.visit)(doc, (_key, node, path) => {
-    if ((0, import_yaml.isAlias)(node)) {
+  const unresolved = [];
+  (0, import_yaml2.visit)(doc, (_key, node, path) => {
+    if ((0, import_yaml2.isPair)(node)) {
+      const bad = badMergeSource(node, anchors);
+      if (bad !== null) problems.push(bad);
+      return;
+    }
+    if ((0, import_yaml2.isAlias)(node)) {
       const target = anchors.get(node.source);
-      if (target !== void 0 && path.includes(target)) {
+      if (target === void 0) unresolved.push(node);
+      else if (path.includes(target)) {
         problems.push({
           code: "yaml.alias-cycle",
           offset: node.range?.[0] ?? 0,
@@ -43516,19 +43588,89 @@ function shapeProblems(doc) {
       }
       return;
     }
-    if (((0, import_yaml.isMap)(node) || (0, import_yaml.isSeq)(node) || (0, import_yaml.isScalar)(node)) && node.anchor) {
+    if (((0, import_yaml2.isMap)(node) || (0, import_yaml2.isSeq)(node) || (0, import_yaml2.isScalar)(node)) && node.anchor) {
       anchors.set(node.anchor, node);
     }
-    if ((0, import_yaml.isMap)(node)) duplicateKeys(node.items, problems);
+    if ((0, import_yaml2.isMap)(node)) duplicateKeys(node.items, problems);
   });
+  for (const alias of unresolved) {
+    const name = alias.source;
+    const why2 = anchors.has(name) ? `its anchor &${name} is set only after it: an anchor must come before the aliases that use it` : `no value is marked &${name}: mark the value to repeat with &${name} before this alias`;
+    problems.push({
+      code: "yaml.alias-unresolved",
+      offset: alias.range?.[0] ?? 0,
+      message: `the alias *${name} names no anchor before it: ${why2}`
+    });
+  }
   return problems;
+}
+function excessiveAliasOffset(doc, max) {
+  const anchors = /* @__PURE__ */ new Map();
+  const uses = [];
+  (0, import_yaml2.visit)(doc, (_key, node) => {
+    if ((0, import_yaml2.isAlias)(node)) {
+      const target = anchors.get(node.source);
+      if (target !== void 0) uses.push({ alias: node, target });
+      return;
+    }
+    if (((0, import_yaml2.isMap)(node) || (0, import_yaml2.isSeq)(node) || (0, import_yaml2.isScalar)(node)) && node.anchor) {
+      anchors.set(node.anchor, node);
+    }
+  });
+  const targets = new Map(uses.map(({ alias, target }) => [alias, target]));
+  const counts = /* @__PURE__ */ new Map();
+  const factor = (node) => {
+    if ((0, import_yaml2.isAlias)(node)) {
+      const target = targets.get(node);
+      const data = target && counts.get(target);
+      return data ? data.count * data.factor : 0;
+    }
+    if ((0, import_yaml2.isMap)(node) || (0, import_yaml2.isSeq)(node)) {
+      let most = 0;
+      for (const item of node.items) most = Math.max(most, factor(item));
+      return most;
+    }
+    if ((0, import_yaml2.isPair)(node)) return Math.max(factor(node.key), factor(node.value));
+    return 1;
+  };
+  for (const { alias, target } of uses) {
+    const data = counts.get(target) ?? { count: 1, factor: 0 };
+    counts.set(target, data);
+    data.count += 1;
+    if (data.factor === 0) data.factor = factor(target);
+    if (data.count * data.factor > max) return alias.range?.[0] ?? 0;
+  }
+  return null;
+}
+function firstAliasOffset(doc) {
+  let offset = null;
+  (0, import_yaml2.visit)(doc, {
+    Alias(_key, node) {
+      offset = node.range?.[0] ?? 0;
+      return import_yaml2.visit.BREAK;
+    }
+  });
+  return offset;
+}
+function badMergeSource(pair, anchors) {
+  if (!(0, import_yaml2.isScalar)(pair.key) || typeof pair.key.value !== "symbol") return null;
+  const value = pair.value;
+  const mergeable = (node) => (0, import_yaml2.isMap)(node) || (0, import_yaml2.isAlias)(node) && (!anchors.has(node.source) || (0, import_yaml2.isMap)(anchors.get(node.source)));
+  if (mergeable(value) || (0, import_yaml2.isSeq)(value) && value.items.every(mergeable)) return null;
+  const written = (0, import_yaml2.isAlias)(value) || (0, import_yaml2.isMap)(value) || (0, import_yaml2.isSeq)(value) || (0, import_yaml2.isScalar)(value);
+  const at = written && value.range?.[0] !== value.range?.[1] ? value : pair.key;
+  return {
+    code: "yaml.merge-source",
+    offset: at.range?.[0] ?? 0,
+    message: `expected a mapping, an alias of one, or a list of those after <<:, found ${nodeKind(value)}`
+  };
 }
 function duplicateKeys(items, problems) {
   const seen = /* @__PURE__ */ new Set();
   for (const pair of items) {
     const key = pair.key;
-    const scalar = (0, import_yaml.isScalar)(key);
-    if ((0, import_yaml.isMap)(key) || (0, import_yaml.isSeq)(key) || (0, import_yaml.isAlias)(key) || scalar && key.value !== null && typeof key.value === "object") {
+    const scalar = (0, import_yaml2.isScalar)(key);
+    if ((0, import_yaml2.isMap)(key) || (0, import_yaml2.isSeq)(key) || (0, import_yaml2.isAlias)(key) || scalar && key.value !== null && typeof key.value === "object") {
       problems.push({
         code: "yaml.complex-key",
         offset: key.range?.[0] ?? 0,
@@ -43571,11 +43713,31 @@ function dataTooLarge(data) {
   }
   return null;
 }
-var import_yaml, MAX_CONFIG_NESTING, MAX_CONFIG_VALUES;
+function binaryPaths(data) {
+  const found2 = [];
+  const stack = [{ value: data, key: "", parent: null }];
+  for (let next = stack.pop(); next !== void 0; next = stack.pop()) {
+    const value = next.value;
+    if (value instanceof Uint8Array) {
+      const path = [];
+      for (let at = next; at?.parent; at = at.parent) path.unshift(at.key);
+      found2.push(path);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push({ value: item, key: i, parent: next }));
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        stack.push({ value: item, key, parent: next });
+      }
+    }
+  }
+  return found2;
+}
+var import_yaml2, MAX_CONFIG_NESTING, MAX_CONFIG_VALUES;
 var init_yaml_limits = __esm({
   "src/config/yaml-limits.ts"() {
     "use strict";
-    import_yaml = __toESM(require_dist(), 1);
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_yaml_nodes();
     MAX_CONFIG_NESTING = 100;
     MAX_CONFIG_VALUES = 1e6;
   }
@@ -43583,18 +43745,18 @@ var init_yaml_limits = __esm({
 
 // src/config/yaml-source.ts
 function keyText(key) {
-  const value = (0, import_yaml2.isScalar)(key) ? key.value : key;
+  const value = (0, import_yaml3.isScalar)(key) ? key.value : key;
   if (value === null || value === void 0) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return JSON.stringify(value) ?? "";
 }
 function isNodeWithRange(value) {
-  return ((0, import_yaml2.isScalar)(value) || (0, import_yaml2.isMap)(value) || (0, import_yaml2.isSeq)(value) || (0, import_yaml2.isAlias)(value)) && Array.isArray(value.range);
+  return ((0, import_yaml3.isScalar)(value) || (0, import_yaml3.isMap)(value) || (0, import_yaml3.isSeq)(value) || (0, import_yaml3.isAlias)(value)) && Array.isArray(value.range);
 }
 function parseYaml(text2) {
-  const lines2 = new import_yaml2.LineCounter();
-  const tokens = [...new import_yaml2.Parser(lines2.addNewLine).parse(text2)];
+  const lines2 = new import_yaml3.LineCounter();
+  const tokens = [...new import_yaml3.Parser(lines2.addNewLine).parse(text2)];
   const deep = tooDeepOffset(tokens);
   if (deep !== null) {
     const message = `the YAML nests more than ${MAX_CONFIG_NESTING} levels deep here: a config may nest at most ${MAX_CONFIG_NESTING} levels of mappings and lists`;
@@ -43602,7 +43764,7 @@ function parseYaml(text2) {
   }
   const doc = composeFirst(tokens, text2.length);
   const problems = doc.errors.slice(0, MAX_YAML_PROBLEMS).map((error2) => {
-    const loc = lines2.linePos(error2.pos[0]);
+    const loc = lines2.linePos(errorOffset(doc, error2));
     return syntaxProblem(error2.code, error2.message, loc, lineAt2(text2, lines2, loc.line));
   });
   if (doc.errors.length > MAX_YAML_PROBLEMS) {
@@ -43620,13 +43782,13 @@ function parseYaml(text2) {
   return { ok: true, source: new YamlSource(doc, lines2) };
 }
 function composeFirst(tokens, length2) {
-  const composer = new import_yaml2.Composer({ ...YAML_PARSE_OPTIONS, uniqueKeys: false });
+  const composer = new import_yaml3.Composer({ ...YAML_PARSE_OPTIONS, uniqueKeys: false });
   let doc;
   for (const next of composer.compose(tokens, true, length2)) {
     if (!doc) doc = next;
     else {
       doc.errors.push(
-        new import_yaml2.YAMLParseError(
+        new import_yaml3.YAMLParseError(
           [next.range[0], next.range[1]],
           "MULTIPLE_DOCS",
           "Source contains multiple documents"
@@ -43636,6 +43798,20 @@ function composeFirst(tokens, length2) {
     }
   }
   return doc;
+}
+function errorOffset(doc, error2) {
+  const at = error2.pos[0];
+  if (error2.code !== "MISSING_CHAR" || !/^Missing closing .quote/.test(error2.message)) return at;
+  let start = at;
+  (0, import_yaml3.visit)(doc, {
+    Scalar(_key, node) {
+      const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+      if (!quoted || node.range?.[1] !== at) return void 0;
+      start = node.range[0];
+      return import_yaml3.visit.BREAK;
+    }
+  });
+  return start;
 }
 function lineAt2(text2, lines2, line) {
   const start = lines2.lineStarts[line - 1] ?? 0;
@@ -43650,11 +43826,11 @@ function syntaxProblem(code, message, loc, lineText) {
   const hint = open4 !== -1 && lineText.includes("${", open4) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
   return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
 }
-var import_yaml2, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
+var import_yaml3, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
 var init_yaml_source = __esm({
   "src/config/yaml-source.ts"() {
     "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
     init_yaml_limits();
     YamlSource = class {
       constructor(doc, lines2) {
@@ -43663,6 +43839,15 @@ var init_yaml_source = __esm({
       }
       doc;
       lines;
+      /**
+       * True when the document holds nothing: an empty file, only comments, or only a `---` marker
+       * (which yaml reads as a document holding an empty scalar, not as no document).
+       */
+      get empty() {
+        const contents = this.doc.contents;
+        if (contents === null) return true;
+        return (0, import_yaml3.isScalar)(contents) && contents.value === null && contents.source === "" && contents.tag === void 0 && contents.anchor === void 0;
+      }
       /** 1-based position of a character offset in the text. */
       position(offset) {
         const { line, col } = this.lines.linePos(offset);
@@ -43677,7 +43862,7 @@ var init_yaml_source = __esm({
         const found2 = this.walk(path);
         const node = found2.node;
         if (!node) return { line: 1, col: 1 };
-        const emptyValue = (0, import_yaml2.isScalar)(node) && node.value === null && node.range?.[0] === node.range?.[1];
+        const emptyValue = (0, import_yaml3.isScalar)(node) && node.value === null && node.range?.[0] === node.range?.[1];
         if (emptyValue && found2.pair && isNodeWithRange(found2.pair.key)) {
           return this.position(found2.pair.key.range[0]);
         }
@@ -43703,7 +43888,7 @@ var init_yaml_source = __esm({
         for (const segment of path) {
           let next = null;
           let nextPair = null;
-          if ((0, import_yaml2.isMap)(node)) {
+          if ((0, import_yaml3.isMap)(node)) {
             const item = this.entry(node, String(segment));
             if (item) {
               nextPair = item;
@@ -43711,7 +43896,7 @@ var init_yaml_source = __esm({
               if (!next && isNodeWithRange(item.key))
                 return { node: item.key, pair: item, complete: false };
             }
-          } else if ((0, import_yaml2.isSeq)(node) && typeof segment === "number") {
+          } else if ((0, import_yaml3.isSeq)(node) && typeof segment === "number") {
             next = this.resolve(node.items[segment]);
           }
           if (!next) return { node, pair, complete: false };
@@ -43738,7 +43923,7 @@ var init_yaml_source = __esm({
       }
       index = /* @__PURE__ */ new WeakMap();
       resolve(value) {
-        if ((0, import_yaml2.isAlias)(value)) return value.resolve(this.doc) ?? value;
+        if ((0, import_yaml3.isAlias)(value)) return value.resolve(this.doc) ?? value;
         return isNodeWithRange(value) ? value : null;
       }
     };
@@ -43752,12 +43937,12 @@ var init_yaml_source = __esm({
 import { createHash as createHash3 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
-  const visit2 = (node) => {
-    if ((0, import_yaml3.isScalar)(node)) mark(node);
-    else if ((0, import_yaml3.isMap)(node)) for (const pair of node.items) visit2(pair.value);
-    else if ((0, import_yaml3.isSeq)(node)) for (const item of node.items) visit2(item);
+  const visit3 = (node) => {
+    if ((0, import_yaml4.isScalar)(node)) mark(node);
+    else if ((0, import_yaml4.isMap)(node)) for (const pair of node.items) visit3(pair.value);
+    else if ((0, import_yaml4.isSeq)(node)) for (const item of node.items) visit3(item);
   };
-  visit2(copy.contents);
+  visit3(copy.contents);
   return { doc: copy };
 }
 function hashWritten(written, env, isSecret) {
@@ -43772,18 +43957,18 @@ function hashWritten(written, env, isSecret) {
 }
 function referencedNames(data) {
   const names = /* @__PURE__ */ new Set();
-  const visit2 = (value) => {
+  const visit3 = (value) => {
     if (typeof value === "string") {
       for (const match of value.replaceAll("$${", "").matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) {
         names.add(match[1]);
       }
     } else if (Array.isArray(value)) {
-      value.forEach(visit2);
+      value.forEach(visit3);
     } else if (value !== null && typeof value === "object") {
-      Object.values(value).forEach(visit2);
+      Object.values(value).forEach(visit3);
     }
   };
-  visit2(data);
+  visit3(data);
   return names;
 }
 function configTextHash(text2) {
@@ -43796,7 +43981,7 @@ function mark(node) {
   const value = node.value;
   if (typeof value === "number" && !Number.isFinite(value)) {
     node.value = { [MARK]: "number", value: String(value) };
-  } else if (typeof value === "string" && node.type === import_yaml3.Scalar.PLAIN && hasReference(value)) {
+  } else if (typeof value === "string" && node.type === import_yaml4.Scalar.PLAIN && hasReference(value)) {
     node.value = { [MARK]: "unquoted", value };
   }
 }
@@ -43809,11 +43994,11 @@ function hasReference(text2) {
   }
   return false;
 }
-var import_yaml3, MARK;
+var import_yaml4, MARK;
 var init_config_hash = __esm({
   "src/config/config-hash.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     init_canonical_json();
     init_yaml_source();
     MARK = "\0evalgate";
@@ -46111,7 +46296,7 @@ var init_api = __esm({
         state: init_state2(options2),
         __needMoreData: function(i, bufLen, end) {
           if (end) return false;
-          const { encoding, escape: escape2, quote: quote3 } = this.options;
+          const { encoding, escape: escape2, quote: quote4 } = this.options;
           const { quoting, needMoreDataSize, recordDelimiterMaxLength } = this.state;
           const numOfCharLeft = bufLen - i - 1;
           const requiredLength = Math.max(
@@ -46124,9 +46309,9 @@ var init_api = __esm({
             // recordDelimiterMaxLength,
             recordDelimiterMaxLength === 0 ? Buffer.from("\r\n", encoding).length : recordDelimiterMaxLength,
             // Skip if remaining buffer can be an escaped quote
-            quoting ? (escape2 === null ? 0 : escape2.length) + quote3.length : 0,
+            quoting ? (escape2 === null ? 0 : escape2.length) + quote4.length : 0,
             // Skip if remaining buffer can be record delimiter following the closing quote
-            quoting ? quote3.length + recordDelimiterMaxLength : 0
+            quoting ? quote4.length + recordDelimiterMaxLength : 0
           );
           return numOfCharLeft < requiredLength;
         },
@@ -46147,7 +46332,7 @@ var init_api = __esm({
             to,
             to_line
           } = this.options;
-          let { comment, escape: escape2, quote: quote3, record_delimiter } = this.options;
+          let { comment, escape: escape2, quote: quote4, record_delimiter } = this.options;
           const {
             bomSkipped,
             delimiterDiscovered,
@@ -46214,7 +46399,7 @@ var init_api = __esm({
                   for (const key in options3) {
                     this.options[key] = options3[key];
                   }
-                  ({ comment, escape: escape2, quote: quote3 } = this.options);
+                  ({ comment, escape: escape2, quote: quote4 } = this.options);
                   break;
                 }
               }
@@ -46270,21 +46455,21 @@ var init_api = __esm({
               }
               if (this.state.commenting === false && this.__isQuote(buf, pos)) {
                 if (this.state.quoting === true) {
-                  const nextChr = buf[pos + quote3.length];
-                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote3.length);
-                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote3.length, nextChr);
+                  const nextChr = buf[pos + quote4.length];
+                  const isNextChrTrimable = rtrim && this.__isCharTrimable(buf, pos + quote4.length);
+                  const isNextChrComment = comment !== null && this.__compareBytes(comment, buf, pos + quote4.length, nextChr);
                   const isNextChrDelimiter = this.__isDelimiter(
                     buf,
-                    pos + quote3.length,
+                    pos + quote4.length,
                     nextChr
                   );
-                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote3.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote3.length);
+                  const isNextChrRecordDelimiter = record_delimiter.length === 0 ? this.__autoDiscoverRecordDelimiter(buf, pos + quote4.length) : this.__isRecordDelimiter(nextChr, buf, pos + quote4.length);
                   if (escape2 !== null && this.__isEscape(buf, pos, chr) && this.__isQuote(buf, pos + escape2.length)) {
                     pos += escape2.length - 1;
                   } else if (!nextChr || isNextChrDelimiter || isNextChrRecordDelimiter || isNextChrComment || isNextChrTrimable) {
                     this.state.quoting = false;
                     this.state.wasQuoting = true;
-                    pos += quote3.length - 1;
+                    pos += quote4.length - 1;
                     continue;
                   } else if (relax_quotes === false) {
                     const err = this.__error(
@@ -46305,8 +46490,8 @@ var init_api = __esm({
                   } else {
                     this.state.quoting = false;
                     this.state.wasQuoting = true;
-                    this.state.field.prepend(quote3);
-                    pos += quote3.length - 1;
+                    this.state.field.prepend(quote4);
+                    pos += quote4.length - 1;
                   }
                 } else {
                   if (this.state.field.length !== 0) {
@@ -46334,7 +46519,7 @@ var init_api = __esm({
                     }
                   } else {
                     this.state.quoting = true;
-                    pos += quote3.length - 1;
+                    pos += quote4.length - 1;
                     continue;
                   }
                 }
@@ -46784,11 +46969,11 @@ var init_api = __esm({
         //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
         // }
         __isQuote: function(buf, pos) {
-          const { quote: quote3 } = this.options;
-          if (quote3 === null) return false;
-          const l = quote3.length;
+          const { quote: quote4 } = this.options;
+          if (quote4 === null) return false;
+          const l = quote4.length;
           for (let i = 0; i < l; i++) {
-            if (quote3[i] !== buf[pos + i]) {
+            if (quote4[i] !== buf[pos + i]) {
               return false;
             }
           }
@@ -46910,6 +47095,49 @@ var init_sync = __esm({
       if (error2 !== void 0) throw error2;
       return records;
     };
+  }
+});
+
+// src/testsets/csv-positions.ts
+function recordLayout(raw) {
+  const cellStarts = [];
+  let strayQuote = -1;
+  let i = 0;
+  for (; ; ) {
+    cellStarts.push(i);
+    if (raw.charCodeAt(i) === 34) {
+      i = quotedCellEnd(raw, i, (quote4) => {
+        if (strayQuote === -1) strayQuote = quote4;
+      });
+    }
+    const comma = raw.indexOf(",", i);
+    if (comma === -1) break;
+    i = comma + 1;
+  }
+  return { cellStarts, strayQuote };
+}
+function quotedCellEnd(raw, start, onStray) {
+  let i = start + 1;
+  for (; ; ) {
+    const quote4 = raw.indexOf('"', i);
+    if (quote4 === -1) return raw.length;
+    const next = raw[quote4 + 1];
+    if (next === '"') {
+      i = quote4 + 2;
+      continue;
+    }
+    if (next !== void 0 && next !== "," && next !== "\n" && next !== "\r") onStray(quote4);
+    return quote4 + 1;
+  }
+}
+function positionInRecord(raw, line, offset) {
+  const at = new LineCursor(raw).positionAt(offset);
+  return { line: line + at.line - 1, col: at.col };
+}
+var init_csv_positions = __esm({
+  "src/testsets/csv-positions.ts"() {
+    "use strict";
+    init_line_cursor();
   }
 });
 
@@ -47069,8 +47297,9 @@ function rowsFromRecords(records, file) {
   const issues = new IssueList(file);
   const rows = [];
   for (const record3 of records) {
-    const row = rowFromObject(record3.value, record3.line, 0, issues);
-    if (row) rows.push(row);
+    const col = record3.col ?? 0;
+    const row = rowFromObject(record3.value, record3.line, col, issues);
+    if (row) rows.push(col > 0 ? { ...row, col } : row);
   }
   return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
 }
@@ -47101,8 +47330,8 @@ function csvSyntaxIssue(error2, body, file) {
   let offset = Buffer.from(body, "utf8").subarray(0, bytes).toString("utf8").length;
   let message = `invalid CSV: ${error2.message}`;
   if (error2.code === "CSV_QUOTE_NOT_CLOSED") {
-    const quote3 = body.indexOf('"', offset);
-    if (quote3 !== -1) offset = quote3;
+    const quote4 = body.indexOf('"', offset);
+    if (quote4 !== -1) offset = quote4;
     message = 'a quoted cell that starts here is never closed (a missing or stray " character)';
   }
   const { line, col } = new LineCursor(body).positionAt(offset);
@@ -47114,6 +47343,7 @@ var init_csv = __esm({
     "use strict";
     init_sync();
     init_issues();
+    init_csv_positions();
     init_line_cursor();
     init_rows();
     CSV_OPTIONS = {
@@ -47175,7 +47405,7 @@ var init_csv = __esm({
           if (quoteLed && this.#malformedQuote(text2, line)) continue;
           const plan = this.#plan;
           if (plan === null) {
-            this.#plan = this.#readHeader(record3, line);
+            this.#plan = this.#readHeader(record3, text2, line);
             continue;
           }
           if (!this.#headerOk) continue;
@@ -47217,10 +47447,12 @@ var init_csv = __esm({
           return false;
         } catch (error2) {
           if (!(error2 instanceof CsvError) || error2.code !== "CSV_INVALID_CLOSING_QUOTE") return false;
+          const stray = recordLayout(raw).strayQuote;
+          const at = stray === -1 ? { line, col: 0 } : positionInRecord(raw, line, stray);
           this.#issues.add(
             "testset.csv-syntax",
-            line,
-            0,
+            at.line,
+            at.col,
             'a quoted cell holds a " that is not doubled: inside quotes write each " as "" ("How do I ""reset"" it?"), or leave the cell unquoted'
           );
           return true;
@@ -47242,7 +47474,7 @@ var init_csv = __esm({
         }
         return this.#issues.empty ? { ok: true, rows: this.#rows } : { ok: false, issues: this.#issues.toArray() };
       }
-      #readHeader(record3, line) {
+      #readHeader(record3, raw, line) {
         const plan = {
           dataIndex: [],
           dataName: [],
@@ -47252,13 +47484,14 @@ var init_csv = __esm({
         };
         const seen = /* @__PURE__ */ new Map();
         this.#width = record3.length;
+        const colOf = (index) => positionInRecord(raw, line, recordLayout(raw).cellStarts[index] ?? 0).col;
         record3.forEach((cell, index) => {
           const name = cell.trim();
           if (name === "") {
             this.#issues.add(
               "testset.csv-header",
               line,
-              0,
+              colOf(index),
               `column ${index + 1} of the header has no name: every column needs one`
             );
             this.#headerOk = false;
@@ -47269,7 +47502,7 @@ var init_csv = __esm({
             this.#issues.add(
               "testset.csv-header",
               line,
-              0,
+              colOf(index),
               `column name ${JSON.stringify(name)} appears twice in the header (columns ${first + 1} and ${index + 1})`
             );
             this.#headerOk = false;
@@ -48243,7 +48476,7 @@ function readFailure(code, message, displayPath2) {
   if (code === "ENOENT") {
     return fail2("testset.not-found", displayPath2, `testset file not found: ${displayPath2}`);
   }
-  const reason = code === "EISDIR" ? "it is a directory" : message;
+  const reason = (code !== void 0 ? REASONS.get(code) : void 0) ?? message;
   return fail2("testset.read", displayPath2, `cannot read testset ${displayPath2}: ${reason}`);
 }
 async function isFolder(path) {
@@ -48263,11 +48496,17 @@ function unsupported(displayPath2) {
 function fail2(code, file, message) {
   return { ok: false, issues: [{ code, file, line: 0, col: 0, path: "", message }] };
 }
+var REASONS;
 var init_read_file = __esm({
   "src/testsets/read-file.ts"() {
     "use strict";
     init_formats();
     init_stream_read();
+    REASONS = /* @__PURE__ */ new Map([
+      ["EISDIR", "it is a directory"],
+      // Also a chain of more links than the system follows (40 on Linux): as good as a loop.
+      ["ELOOP", "a loop of symbolic links; point it at a file"]
+    ]);
   }
 });
 
@@ -50265,6 +50504,7 @@ function info(message) {
 }
 
 // src/action/main.ts
+import { statSync as statSync6 } from "node:fs";
 import { resolve as resolve21 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
@@ -54894,6 +55134,7 @@ var RetryBudget = class {
 
 // src/action/main.ts
 init_totals();
+init_secrets();
 
 // src/shared/version.ts
 import { readFileSync as readFileSync2 } from "node:fs";
@@ -54941,8 +55182,8 @@ function toReportingFailure(error2, what, permission) {
     };
   }
   const status = http.status;
-  const { code, hint } = classify(status, response.headers ?? {}, permission);
   const said = githubMessage(response.data);
+  const { code, hint } = classify(status, response.headers ?? {}, permission, said);
   const reason = said === "" ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -54950,7 +55191,7 @@ function toReportingFailure(error2, what, permission) {
     message: `could not ${what}: ${reason}${hint === "" ? "" : ` (${hint})`}`
   };
 }
-function classify(status, headers, permission) {
+function classify(status, headers, permission, said) {
   const rateLimited = status === 429 || status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== void 0);
   if (rateLimited) {
     return { code: "github.unavailable", hint: "rate limited by GitHub; the next run tries again" };
@@ -54959,6 +55200,12 @@ function classify(status, headers, permission) {
     return {
       code: "github.forbidden",
       hint: `the token was rejected; check the action's github-token input; ${README_SECTION}`
+    };
+  }
+  if (status === 403 && /\bis locked\b/i.test(said)) {
+    return {
+      code: "github.forbidden",
+      hint: "the pull request's conversation is locked: unlock it for the comment to be posted; the job summary and the check run carry the report"
     };
   }
   if (status === 403) {
@@ -55203,7 +55450,7 @@ function isNewer(a, b) {
 
 // src/github/baseline-download.ts
 var DEFAULT_RESULTS_FILE = "evals-results.json";
-var DEFAULT_TIMEOUT_MS = 12e4;
+var ATTEMPT_TIMEOUT_SECONDS2 = 20;
 var DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 var LISTED_ENTRIES = 20;
 async function downloadBaseline(octokit, target, artifactId, options2 = {}) {
@@ -55299,18 +55546,27 @@ async function fetchArchive(octokit, location, requestUrl, what, options2) {
   }
   const where = `${url.origin}${url.pathname}`;
   const fetchImpl = octokit.request.endpoint.DEFAULTS.request?.fetch ?? globalThis.fetch;
+  const clock = downloadClock(options2.budget ?? new RetryBudget());
+  try {
+    return await readArchive(fetchImpl, url, where, what, maxBytes, clock);
+  } finally {
+    clock.stop();
+  }
+}
+async function readArchive(fetchImpl, url, where, what, maxBytes, clock) {
   let response;
   try {
     response = await fetchImpl(url.href, {
       method: "GET",
       redirect: "follow",
-      signal: AbortSignal.timeout(options2.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+      signal: clock.signal
     });
   } catch (error2) {
+    const why2 = clock.gaveUp() ?? describeError2(error2);
     return {
       failure: {
         code: "github.unavailable",
-        message: `could not ${what}: no answer from the artifact storage ${where} (${describeError2(error2)})`
+        message: `could not ${what}: no answer from the artifact storage ${where} (${why2})`
       }
     };
   }
@@ -55328,8 +55584,8 @@ async function fetchArchive(octokit, location, requestUrl, what, options2) {
     code: "github.failed",
     message: `could not ${what}: the archive is larger than ${maxBytes} bytes; refusing it`
   };
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > maxBytes) {
+  const declared2 = Number(response.headers.get("content-length") ?? NaN);
+  if (declared2 > maxBytes) {
     await response.body?.cancel().catch(() => void 0);
     return { failure: tooLarge };
   }
@@ -55337,7 +55593,9 @@ async function fetchArchive(octokit, location, requestUrl, what, options2) {
   let total = 0;
   try {
     const body = response.body ?? [];
+    clock.progressed();
     for await (const chunk of body) {
+      clock.progressed();
       total += chunk.byteLength;
       if (total > maxBytes) return { failure: tooLarge };
       chunks.push(chunk);
@@ -55346,11 +55604,52 @@ async function fetchArchive(octokit, location, requestUrl, what, options2) {
     return {
       failure: {
         code: "github.unavailable",
-        message: `could not ${what}: the download from ${where} broke off (${describeError2(error2)})`
+        message: `could not ${what}: the download from ${where} broke off (${clock.gaveUp() ?? describeError2(error2)})`
       }
     };
   }
   return { archive: Buffer.concat(chunks) };
+}
+function downloadClock(budget) {
+  const attemptMs = Math.max(ATTEMPT_TIMEOUT_SECONDS2 * budget.secondMs, 2e3);
+  const abort = new AbortController();
+  let reason = null;
+  let overtime;
+  let started = false;
+  const giveUp = (why2) => {
+    reason ??= why2;
+    abort.abort();
+  };
+  const waitFor = (what) => setTimeout(() => {
+    if (overtime === void 0) budget.spend(attemptMs);
+    giveUp(`${what} within ${ATTEMPT_TIMEOUT_SECONDS2} s`);
+  }, attemptMs);
+  let idle = waitFor("no answer");
+  let seconds2 = 0;
+  const attempt = setTimeout(() => {
+    overtime = setInterval(() => {
+      seconds2 += 1;
+      if (!budget.take(budget.secondMs)) {
+        giveUp(
+          `still downloading after ${ATTEMPT_TIMEOUT_SECONDS2 + seconds2} s: ${budget.describe()}`
+        );
+      }
+    }, budget.secondMs);
+  }, attemptMs);
+  return {
+    signal: abort.signal,
+    progressed() {
+      clearTimeout(idle);
+      idle = waitFor(started ? "nothing more arrived" : "no data arrived");
+      started = true;
+    },
+    gaveUp: () => reason,
+    stop() {
+      clearTimeout(idle);
+      clearTimeout(attempt);
+      clearInterval(overtime);
+    }
+  };
 }
 function downloadFailure(error2, what) {
   const status = httpStatus(error2);
@@ -55423,9 +55722,10 @@ function eventSubject(context3, env) {
       mergeQueue: true
     };
   }
+  const triggering = context3.eventName === "workflow_run" ? text(record(context3.payload.workflow_run)?.head_sha) : void 0;
   return {
     pullRequest: null,
-    headSha: context3.sha,
+    headSha: triggering ?? context3.sha,
     baseBranch: env.GITHUB_BASE_REF || null,
     mergeQueue: false
   };
@@ -55437,11 +55737,36 @@ function text(value) {
   return typeof value === "string" && value !== "" ? value : void 0;
 }
 function workflowRunMismatch(settings, context3) {
-  if (context3.eventName !== "workflow_run" || settings.headSha === null) return null;
+  if (context3.eventName !== "workflow_run") return null;
   const eventSha = text(record(context3.payload.workflow_run)?.head_sha);
+  if (settings.headSha === null) {
+    return eventSha !== void 0 ? null : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the pull request's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
+  }
   if (eventSha === void 0 || eventSha.toLowerCase() === settings.headSha.toLowerCase())
     return null;
-  return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
+  return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, or leave it empty, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
+}
+function checkRunCommit(context3, subjectSha, checkedOut) {
+  const same = (a) => a !== void 0 && checkedOut !== null && a.toLowerCase() === checkedOut.toLowerCase();
+  const pr = record(context3.payload.pull_request);
+  if (checkedOut === null || same(subjectSha) || context3.eventName !== "pull_request_target" && context3.eventName !== "workflow_run" || context3.eventName === "pull_request_target" && same(text(pr?.merge_commit_sha))) {
+    return { sha: subjectSha, warning: null };
+  }
+  const ran = `the evals ran the checked-out commit ${checkedOut}`;
+  const onPost = `so the check run goes on ${checkedOut}, not on ${subjectSha}`;
+  const docs = "docs/action.md#which-commit-the-check-run-goes-on";
+  if (context3.eventName === "pull_request_target") {
+    const base = same(text(record(pr?.base)?.sha)) || same(context3.sha) ? " (the base branch: on pull_request_target actions/checkout checks it out unless told otherwise)" : "";
+    return {
+      sha: checkedOut,
+      warning: `pull_request_target: ${ran}${base}, not the pull request's head ${subjectSha}: this verdict is about that code, not the pull request's changes, ${onPost} (${docs})`
+    };
+  }
+  const tip = same(context3.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : "";
+  return {
+    sha: checkedOut,
+    warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`
+  };
 }
 
 // src/action/run-evals.ts
@@ -55524,10 +55849,10 @@ function bandedDistance(a, b, k, transpositions) {
     const swappable = transpositions && i > 1;
     for (let j = lo; j <= hi; j++) {
       const bj = b[j - 1];
-      const substitute = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
+      const substitute2 = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
       const remove = (prev[j] ?? unreachable) + 1;
       const insert = (cur[j - 1] ?? unreachable) + 1;
-      let best2 = Math.min(substitute, remove, insert);
+      let best2 = Math.min(substitute2, remove, insert);
       if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
         best2 = Math.min(best2, (beforeLast[j - 2] ?? unreachable) + 1);
       }
@@ -55579,17 +55904,18 @@ function commandRows(commands) {
 
 // src/cli/args.ts
 function parseCommandArgs(spec, argv) {
+  const args = shortOptionValues(spec, argv);
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: spec.options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
   } catch (error2) {
     if (!isParseArgsError(error2)) throw error2;
-    throw explainOptionError(spec, argv) ?? usageError("cli.bad-option", `${error2.message} (${seeHelp(spec)})`);
+    throw explainOptionError(spec, args) ?? usageError("cli.bad-option", `${error2.message} (${seeHelp(spec)})`);
   }
   const help = parsed.values.help === true;
   if (!help) {
-    const empty = emptyPathOption(spec, argv);
-    if (empty !== void 0) throw empty;
+    const refused = emptyPathOption(spec, args) ?? repeatedOption(spec, args);
+    if (refused !== void 0) throw refused;
     checkPositionals(spec, parsed.positionals);
   }
   return { values: parsed.values, positionals: parsed.positionals, help };
@@ -55646,6 +55972,45 @@ function optionTokens(spec, argv) {
     strict: false,
     tokens: true
   }).tokens;
+}
+function shortOptionValues(spec, argv) {
+  const firstAt = /* @__PURE__ */ new Map();
+  for (const token of optionTokens(spec, argv)) {
+    if (token.kind === "option" && !firstAt.has(token.index)) firstAt.set(token.index, token);
+  }
+  return argv.flatMap((arg, index) => {
+    const token = firstAt.get(index);
+    if (token === void 0 || token.rawName.startsWith("--")) return [arg];
+    if (!arg.startsWith(`${token.rawName}=`)) return [arg];
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : void 0;
+    if (option === void 0) return [arg];
+    const value = arg.slice(token.rawName.length + 1);
+    if (option.type === "boolean") {
+      throw optionError(spec, token.rawName, "no value", JSON.stringify(value));
+    }
+    return value === "" ? [token.rawName, ""] : [`${token.rawName}${value}`];
+  });
+}
+function repeatedOption(spec, argv) {
+  const first = /* @__PURE__ */ new Map();
+  for (const token of optionTokens(spec, argv)) {
+    if (token.kind !== "option" || token.value === void 0) continue;
+    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : void 0;
+    if (option?.type !== "string" || option.multiple === true) continue;
+    const earlier = first.get(token.name);
+    if (earlier === void 0) {
+      first.set(token.name, { rawName: token.rawName, value: token.value });
+      continue;
+    }
+    if (earlier.value === token.value) continue;
+    const flag = earlier.rawName === token.rawName ? token.rawName : `${earlier.rawName}/${token.rawName}`;
+    const values = `${shownValue(earlier.value)} and ${shownValue(token.value)}`;
+    return badOption(spec, `${flag} given twice: ${values}; give it once`);
+  }
+  return void 0;
+}
+function shownValue(value) {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : JSON.stringify(value);
 }
 var PATH_VALUES = { FILE: "a file name", DIR: "a folder name" };
 function emptyPathOption(spec, argv) {
@@ -56839,9 +57204,157 @@ function spoolWrite(fd, spool, bytes) {
 
 // src/report/junit.ts
 init_grid_value_text();
+
+// src/shared/one-line.ts
+function oneLine2(text2) {
+  return text2.trim().replace(/\s*\r?\n\s*/g, " ");
+}
+
+// src/report/junit.ts
 init_exact_sum();
-init_labels();
 import { posix } from "node:path";
+
+// src/report/case-lines.ts
+init_text_table();
+init_case_text();
+init_evaluation_reason();
+
+// src/report/reason-cut.ts
+init_text_table();
+init_case_text();
+var MIN_VALUE = 8;
+var TINY_VALUE = 3;
+var ANSWER_BODY = /\banswered \d{3}: /;
+var VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
+function reasonPieces(text2) {
+  const found2 = ANSWER_BODY.exec(text2);
+  const body = found2 !== null && !text2.slice(0, found2.index).includes('"') ? found2 : null;
+  const head = body === null ? text2 : text2.slice(0, body.index + body[0].length);
+  const pieces = [];
+  let at = 0;
+  for (const match of head.matchAll(VALUE)) {
+    if (match.index > at) pieces.push({ text: head.slice(at, match.index), value: false });
+    pieces.push({
+      text: match[0],
+      value: true,
+      ...match[0].startsWith('"') ? {} : { url: true }
+    });
+    at = match.index + match[0].length;
+  }
+  if (at < head.length) pieces.push({ text: head.slice(at), value: false });
+  if (body !== null && head.length < text2.length) {
+    pieces.push({ text: text2.slice(head.length), value: true });
+  }
+  return pieces;
+}
+function cutReason(text2, max) {
+  if (textWidthUpTo(text2, max) <= max) return text2;
+  const pieces = reasonPieces(text2);
+  const values = pieces.filter((piece) => piece.value);
+  if (values.length === 0) return cutMiddle(text2, max);
+  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
+  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
+  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
+  const room = max - framing;
+  const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
+  let index = 0;
+  const cut = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
+  return truncateToWidth(cut, max);
+}
+function cutValue(text2, max) {
+  if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
+  const quoted = text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
+  if (!quoted || max < TINY_VALUE) return truncateToWidth(text2, max);
+  return `"${truncateToWidth(text2.slice(1, -1), max - 2)}"`;
+}
+function allot(values, widths, room) {
+  const urls = values.map((piece) => piece.url === true);
+  const othersNarrowest = widths.reduce(
+    (sum2, width, index) => sum2 + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
+    0
+  );
+  const first = shareRoom(
+    widths.map((width, index) => urls[index] ? width : 0),
+    room - othersNarrowest
+  );
+  const used = first.reduce((sum2, width) => sum2 + width, 0);
+  const rest = shareRoom(
+    widths.map((width, index) => urls[index] ? 0 : width),
+    room - used
+  );
+  return widths.map((_, index) => urls[index] ? first[index] : rest[index]);
+}
+function shareRoom(widths, room, narrowest = MIN_VALUE) {
+  const order = widths.map((_, index) => index).sort((a, b) => widths[a] - widths[b]);
+  const allotted = widths.map(() => 0);
+  let left = room;
+  order.forEach((index, rank) => {
+    const share2 = Math.floor(left / (order.length - rank));
+    const width = widths[index];
+    const given = Math.min(width, Math.max(share2, Math.min(width, narrowest)));
+    allotted[index] = given;
+    left -= given;
+  });
+  return allotted;
+}
+
+// src/report/case-lines.ts
+init_labels();
+function caseReasons(result) {
+  return reasonParts(result).map(
+    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
+  );
+}
+function reasonParts(result) {
+  const bare = () => describeCaseFailure(result).map((text2) => [text2, null]);
+  if (result.passed || result.error !== null) return bare();
+  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  if (failed2.length === 0) return bare();
+  const hasTrials = result.trials !== void 0;
+  return failed2.map((evaluation) => [
+    describeFailedEvaluation(evaluation),
+    reasonWithTrial(evaluation, hasTrials)
+  ]);
+}
+function reasonLines(framing, reason, under, width) {
+  const room = width - under.length;
+  const text2 = printable(reason === null ? framing : `${framing}: ${reason}`);
+  if (reason === null || textWidthUpTo(text2, room) <= room) {
+    return [`${under}${cutReason(text2, room)}`];
+  }
+  const deeper = `${under}  `;
+  return [
+    `${under}${cutMiddle(printable(`${framing}:`), room)}`,
+    `${deeper}${cutReason(printable(reason), width - deeper.length)}`
+  ];
+}
+function renderCaseLines(result, shortId3, paint, width, indent2) {
+  const errored = result.error !== null;
+  const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const name = caseName(shortId3, caseLabel(result), 30);
+  const flaky = flakyLabel(result);
+  const parts = reasonParts(result);
+  const reasons = parts.map(
+    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
+  );
+  const room = width - indent2.length - 2;
+  const oneLine5 = printable(
+    [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
+  );
+  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
+  const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
+  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
+  const under = `${indent2}    `;
+  return [
+    head,
+    ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width))
+  ];
+}
+
+// src/report/junit.ts
+init_labels();
+var MESSAGE_REASON_WIDTH = 400;
 var JUnitTotals = class {
   tests = 0;
   failures = 0;
@@ -56864,7 +57377,10 @@ function* junitChunks(artifact, source) {
     tests: sum(suites.map((totals) => totals.tests)),
     failures: sum(suites.map((totals) => totals.failures)),
     errors: sum(suites.map((totals) => totals.errors)),
-    time: seconds(artifact.durationMs),
+    // The suites' times summed, as each suite's is its cases': the run's wall time (the
+    // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
+    // its suites reads as an error. Every `time` here is time spent in cases.
+    time: seconds(sum(suites.map((totals) => totals.timeMs))),
     timestamp: artifact.startedAt
   });
   yield `<?xml version="1.0" encoding="UTF-8"?>
@@ -56879,6 +57395,8 @@ function* junitChunks(artifact, source) {
       yield `${renderCase(result, name, artifact.config)}
 `;
     }
+    if (totals.notRun > 0) yield `${renderNotRun(run2, name, totals.notRun, artifact)}
+`;
     if (totals.gateFailed) yield `${renderGate(run2, name)}
 `;
     yield "  </testsuite>\n";
@@ -56893,14 +57411,26 @@ function junitSuiteName(run2) {
   return params ? `${run2.suite} [${params}]` : run2.suite;
 }
 function suiteTotals(run2, cases) {
-  const gateFailed = run2.verdict === "fail" && cases.failures === 0 && cases.errors === 0;
+  const notRun = Math.max(0, run2.testset.cases - cases.tests);
+  const gateFailed = showsGate(run2, cases);
   return {
-    tests: cases.tests + (gateFailed ? 1 : 0),
+    tests: cases.tests + (notRun > 0 ? 1 : 0) + (gateFailed ? 1 : 0),
     failures: cases.failures + (gateFailed ? 1 : 0),
     errors: cases.errors,
+    skipped: notRun > 0 ? 1 : 0,
     timeMs: cases.timeMs,
+    notRun,
     gateFailed
   };
+}
+function showsGate(run2, cases) {
+  if (run2.verdict !== "fail") return false;
+  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
+  const casesSayIt = cases.failures + cases.errors > 0;
+  return !(casesSayIt && failed2.length > 0 && failed2.every(isAllCasesPass));
+}
+function isAllCasesPass(condition) {
+  return condition.name === "all cases pass";
 }
 function suiteHead(run2, name, totals) {
   const properties = [
@@ -56916,8 +57446,9 @@ function suiteHead(run2, name, totals) {
     tests: totals.tests,
     failures: totals.failures,
     errors: totals.errors,
-    skipped: 0,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this exceeds wall time.
+    skipped: totals.skipped,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this may exceed
+    // the run's wall time (the `<testsuites>` total is the sum of these, never less than one).
     time: seconds(totals.timeMs)
   });
   return [
@@ -56943,7 +57474,10 @@ function renderCase(result, classname, config) {
     </testcase>`;
   }
   if (!result.passed) {
-    const message = prefix + describeCaseFailure(result).join("; ");
+    const reasons = caseReasons(result).map(
+      (reason) => cutReason(oneLine2(reason), MESSAGE_REASON_WIDTH)
+    );
+    const message = prefix + reasons.join("; ");
     return `${open4}>
       <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
     </testcase>`;
@@ -56956,8 +57490,8 @@ function renderCase(result, classname, config) {
   return `${open4}/>`;
 }
 function failureBody(result) {
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  return (failed2.length > 0 ? failed2 : result.evaluations).map((evaluation) => {
     const head = evaluation.error === null ? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
     return evaluation.metadata === null ? head : `${head}
 ${safeJson2(evaluation.metadata)}`;
@@ -56966,9 +57500,19 @@ ${safeJson2(evaluation.metadata)}`;
 function rowFile(config, file) {
   return posix.isAbsolute(file) ? file : posix.join(posix.dirname(config), file);
 }
+function renderNotRun(run2, classname, notRun, artifact) {
+  const why2 = artifact.interrupted ? "the run was interrupted" : "the run ended before them";
+  const message = `${formatCount(notRun)} of the ${plural(run2.testset.cases, "planned case")} ${notRun === 1 ? "was" : "were"} never run: ${why2}`;
+  return [
+    // In parentheses, as `(gate)` is: it reads as no case of the testset.
+    `    <testcase${attrs({ name: "(not run)", classname, time: seconds(0) })}>`,
+    `      <skipped${attrs({ message })}/>`,
+    "    </testcase>"
+  ].join("\n");
+}
 function renderGate(run2, classname) {
-  const failed = run2.gate.conditions.filter((condition) => !condition.passed);
-  const reasons = failed.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed2.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
   const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
   return [
     // In parentheses: no case id of the suite can then name a testcase like it.
@@ -57096,7 +57640,7 @@ function createProgressReporter(options2) {
   let total = 0;
   let done = 0;
   let passed = 0;
-  let failed = 0;
+  let failed2 = 0;
   let errored = 0;
   let startedAt = 0;
   let lastLineAt = 0;
@@ -57106,7 +57650,7 @@ function createProgressReporter(options2) {
   const emit = silentOnFailure(write2);
   const statusLine = (at) => {
     const counts = `${formatCount(done)}/${formatCount(total)}`;
-    return `  ${label}${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
+    return `  ${label}${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed2)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
   };
   const eta = (at) => {
     if (done >= total) return "0s";
@@ -57120,7 +57664,7 @@ function createProgressReporter(options2) {
     if (board === void 0) emit(CLEAR_LINE + statusLine(at));
     else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
   };
-  const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed)} !${formatCount(errored)} ETA ${eta(at)}`;
+  const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed2)} !${formatCount(errored)} ETA ${eta(at)}`;
   const periodic = (at) => {
     lastLineAt = at;
     if (group !== void 0) {
@@ -57149,7 +57693,7 @@ function createProgressReporter(options2) {
     onRunStart(info2) {
       started = true;
       total = info2.total;
-      done = passed = failed = errored = 0;
+      done = passed = failed2 = errored = 0;
       startedAt = lastLineAt = now();
       if (isTTY) {
         draw(startedAt);
@@ -57165,7 +57709,7 @@ function createProgressReporter(options2) {
       done++;
       if (result.error !== null) errored++;
       else if (result.passed) passed++;
-      else failed++;
+      else failed2++;
       if (stopped) return;
       const at = now();
       if (isTTY) {
@@ -57232,137 +57776,6 @@ init_ansi();
 init_usage();
 init_text_table();
 init_labels();
-
-// src/report/case-lines.ts
-init_text_table();
-init_case_text();
-init_evaluation_reason();
-
-// src/report/reason-cut.ts
-init_text_table();
-init_case_text();
-var MIN_VALUE = 8;
-var TINY_VALUE = 3;
-var ANSWER_BODY = /\banswered \d{3}: /;
-var VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
-function reasonPieces(text2) {
-  const found2 = ANSWER_BODY.exec(text2);
-  const body = found2 !== null && !text2.slice(0, found2.index).includes('"') ? found2 : null;
-  const head = body === null ? text2 : text2.slice(0, body.index + body[0].length);
-  const pieces = [];
-  let at = 0;
-  for (const match of head.matchAll(VALUE)) {
-    if (match.index > at) pieces.push({ text: head.slice(at, match.index), value: false });
-    pieces.push({
-      text: match[0],
-      value: true,
-      ...match[0].startsWith('"') ? {} : { url: true }
-    });
-    at = match.index + match[0].length;
-  }
-  if (at < head.length) pieces.push({ text: head.slice(at), value: false });
-  if (body !== null && head.length < text2.length) {
-    pieces.push({ text: text2.slice(head.length), value: true });
-  }
-  return pieces;
-}
-function cutReason(text2, max) {
-  if (textWidthUpTo(text2, max) <= max) return text2;
-  const pieces = reasonPieces(text2);
-  const values = pieces.filter((piece) => piece.value);
-  if (values.length === 0) return cutMiddle(text2, max);
-  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
-  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
-  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
-  const room = max - framing;
-  const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
-  let index = 0;
-  const cut = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
-  return truncateToWidth(cut, max);
-}
-function cutValue(text2, max) {
-  if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
-  const quoted = text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
-  if (!quoted || max < TINY_VALUE) return truncateToWidth(text2, max);
-  return `"${truncateToWidth(text2.slice(1, -1), max - 2)}"`;
-}
-function allot(values, widths, room) {
-  const urls = values.map((piece) => piece.url === true);
-  const othersNarrowest = widths.reduce(
-    (sum2, width, index) => sum2 + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
-    0
-  );
-  const first = shareRoom(
-    widths.map((width, index) => urls[index] ? width : 0),
-    room - othersNarrowest
-  );
-  const used = first.reduce((sum2, width) => sum2 + width, 0);
-  const rest = shareRoom(
-    widths.map((width, index) => urls[index] ? 0 : width),
-    room - used
-  );
-  return widths.map((_, index) => urls[index] ? first[index] : rest[index]);
-}
-function shareRoom(widths, room, narrowest = MIN_VALUE) {
-  const order = widths.map((_, index) => index).sort((a, b) => widths[a] - widths[b]);
-  const allotted = widths.map(() => 0);
-  let left = room;
-  order.forEach((index, rank) => {
-    const share2 = Math.floor(left / (order.length - rank));
-    const width = widths[index];
-    const given = Math.min(width, Math.max(share2, Math.min(width, narrowest)));
-    allotted[index] = given;
-    left -= given;
-  });
-  return allotted;
-}
-
-// src/report/case-lines.ts
-init_labels();
-function reasonParts(result) {
-  const bare = () => describeCaseFailure(result).map((text2) => [text2, null]);
-  if (result.passed || result.error !== null) return bare();
-  const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  if (failed.length === 0) return bare();
-  return failed.map((evaluation) => [describeFailedEvaluation(evaluation), reasonOf(evaluation)]);
-}
-function reasonLines(framing, reason, under, width) {
-  const room = width - under.length;
-  const text2 = printable(reason === null ? framing : `${framing}: ${reason}`);
-  if (reason === null || textWidthUpTo(text2, room) <= room) {
-    return [`${under}${cutReason(text2, room)}`];
-  }
-  const deeper = `${under}  `;
-  return [
-    `${under}${cutMiddle(printable(`${framing}:`), room)}`,
-    `${deeper}${cutReason(printable(reason), width - deeper.length)}`
-  ];
-}
-function renderCaseLines(result, shortId3, paint, width, indent2) {
-  const errored = result.error !== null;
-  const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const name = caseName(shortId3, caseLabel(result), 30);
-  const flaky = flakyLabel(result);
-  const parts = reasonParts(result);
-  const reasons = parts.map(
-    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
-  );
-  const room = width - indent2.length - 2;
-  const oneLine5 = printable(
-    [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
-  );
-  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
-  const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
-  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
-  const under = `${indent2}    `;
-  return [
-    head,
-    ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width))
-  ];
-}
-
-// src/report/summary-table.ts
 init_case_text();
 init_grid_matrix();
 
@@ -58101,6 +58514,16 @@ function pointerToPath(pointer, data) {
     }
   }
   return path;
+}
+function valueAtPath(data, path) {
+  let current2 = data;
+  for (const segment of path) {
+    if (current2 === null || typeof current2 !== "object" || !Object.hasOwn(current2, segment)) {
+      return void 0;
+    }
+    current2 = current2[segment];
+  }
+  return current2;
 }
 function parseDottedPath(text2) {
   const path = [];
@@ -61341,7 +61764,7 @@ var optionValidators = {
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
 var schema142 = { "type": "integer", "minimum": 1 };
@@ -61359,9 +61782,9 @@ var schema212 = { "type": "string", "minLength": 1 };
 var pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
 var schema222 = { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] };
-var schema252 = { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into it is percent-encoded.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema252 = { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } };
 var schema262 = { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } };
-var schema232 = { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema232 = { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
 function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -62672,7 +63095,7 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
   validate172.errors = vErrors;
   return errors === 0;
 }
-var schema40 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Not part of the cache key; values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
+var schema40 = { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } };
 function validate192(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -64708,7 +65131,7 @@ function alternatives(choice, branchSchemas) {
     ...choice,
     made: {
       code: "schema.type",
-      message: `expected ${orList(kinds)}, found ${describeValue(choice.data)}`
+      message: `expected ${orList(kinds)}, found ${describeFound(choice.data)}`
     }
   };
 }
@@ -64735,7 +65158,7 @@ function dropConsequencesOfTypeErrors(entries) {
 function render(entry) {
   if (entry.made) return { code: entry.made.code, path: entry.path, message: entry.made.message };
   const { params, parentSchema: parent } = entry;
-  const found2 = entry.keyword === "additionalProperties" ? "" : describeValue(entry.data);
+  const found2 = entry.keyword === "additionalProperties" ? "" : describeFound(entry.data);
   const code = `schema.${kebab(entry.keyword)}`;
   const hint = typeof parent.patternErrorMessage === "string" ? parent.patternErrorMessage : void 0;
   switch (entry.keyword) {
@@ -64746,8 +65169,8 @@ function render(entry) {
         return { code, path: entry.path, message: `${hint}, found ${found2}${unit}` };
       }
       const kind = typeof entry.data;
-      const quote3 = wanted === "string" && (kind === "number" || kind === "boolean") ? ` (YAML reads it as a ${kind}: write it in quotes)` : "";
-      return { code, path: entry.path, message: `expected ${wanted}, found ${found2}${quote3}` };
+      const quote4 = wanted === "string" && (kind === "number" || kind === "boolean") ? ` (YAML reads it as a ${kind}: write it in quotes)` : "";
+      return { code, path: entry.path, message: `expected ${wanted}, found ${found2}${quote4}` };
     }
     case "required":
       return {
@@ -64819,7 +65242,7 @@ function render(entry) {
       return {
         code,
         path: entry.path,
-        message: `expected unique items, found ${describeValue(items[first])} twice (items ${first} and ${second})`
+        message: `expected unique items, found ${describeFound(items[first])} twice (items ${first} and ${second})`
       };
     }
     case "oneOf": {
@@ -64857,6 +65280,9 @@ function quote2(text2) {
 function kebab(keyword) {
   return keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
+function describeFound(value) {
+  return value instanceof Uint8Array ? "binary data (!!binary)" : describeValue(value);
+}
 
 // src/config/rules.ts
 init_threshold2();
@@ -64865,6 +65291,492 @@ init_is_record();
 
 // src/config/target.ts
 init_is_record();
+
+// src/shared/output-cap.ts
+var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+function passedCap(what) {
+  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
+}
+var CappedBytes = class {
+  #chunks = [];
+  #bytes = 0;
+  #passed = false;
+  /** Adds `chunk`; false when the output has passed the limit (then and after). */
+  add(chunk) {
+    if (this.#passed) return false;
+    this.#bytes += chunk.length;
+    if (this.#bytes > MAX_OUTPUT_BYTES) {
+      this.#passed = true;
+      this.#chunks = [];
+      return false;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+  /** Whether the output passed the limit. */
+  get passed() {
+    return this.#passed;
+  }
+  /** What was kept, as it came. */
+  bytes() {
+    return Buffer.concat(this.#chunks);
+  }
+  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
+  text() {
+    return this.bytes().toString("utf8");
+  }
+};
+
+// src/judge/post-attempt.ts
+init_secrets();
+
+// src/judge/backoff.ts
+var BACKOFF_BASE_MS = 500;
+var BACKOFF_CAP_MS = 2e4;
+function backoffDelay(retry2, random) {
+  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
+  return Math.floor(random() * window2);
+}
+var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
+var UNIT_MS2 = {
+  h: 36e5,
+  m: 6e4,
+  s: 1e3,
+  ms: 1,
+  us: 1e-3,
+  \u00B5s: 1e-3,
+  ns: 1e-6
+};
+function parseResetDuration(text2) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  let total = 0;
+  let consumed = 0;
+  for (const match of trimmed.matchAll(DURATION_PART)) {
+    if (match.index !== consumed) return void 0;
+    const [whole2, value, unit] = match;
+    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
+    consumed += whole2.length;
+  }
+  if (consumed === 0 || consumed !== trimmed.length) return void 0;
+  return Math.ceil(total);
+}
+function parseRetryAfter(text2, now) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return void 0;
+  return Math.max(0, at - now);
+}
+function serverRequestedDelay(headers, now) {
+  const waits = [];
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null) {
+    const ms = parseRetryAfter(retryAfter, now);
+    if (ms !== void 0) waits.push(ms);
+  }
+  const retryAfterMs = headers.get("retry-after-ms");
+  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
+    waits.push(Math.ceil(Number(retryAfterMs.trim())));
+  }
+  for (const kind of ["requests", "tokens"]) {
+    const reset = headers.get(`x-ratelimit-reset-${kind}`);
+    if (reset === null) continue;
+    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
+    if (remaining !== null && Number(remaining.trim()) > 0) continue;
+    const ms = parseResetDuration(reset);
+    if (ms !== void 0) waits.push(ms);
+  }
+  return waits.length === 0 ? void 0 : Math.max(...waits);
+}
+
+// src/judge/responses.ts
+init_is_record();
+function tokenCount(value) {
+  return reportedCount(value) ?? 0;
+}
+function parseChat(json) {
+  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
+  const choice = json.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
+  const { content: rawContent, tool_calls: rawCalls, refusal } = choice.message;
+  const content = contentText(rawContent);
+  if (content === void 0) return void 0;
+  const toolCalls = [];
+  if (Array.isArray(rawCalls)) {
+    for (const call of rawCalls) {
+      if (!isRecord(call) || !isRecord(call.function)) return void 0;
+      const { name, arguments: args } = call.function;
+      if (typeof name !== "string") return void 0;
+      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
+    }
+  }
+  const message = { content, toolCalls };
+  if (typeof refusal === "string" && refusal !== "") message.refusal = refusal;
+  if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
+  return { message, usage: answeredUsage(json) };
+}
+function contentText(content) {
+  if (content === void 0 || content === null) return null;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  const texts = [];
+  for (const part of content) {
+    if (!isRecord(part)) return void 0;
+    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+  }
+  return texts.length === 0 ? null : texts.join("");
+}
+function answeredUsage(json) {
+  const usage = isRecord(json.usage) ? json.usage : {};
+  const promptTokens = reportedCount(usage.prompt_tokens);
+  const completionTokens = reportedCount(usage.completion_tokens);
+  return {
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
+  };
+}
+var UNREPORTED = { unreported: true };
+function reportedCount(value) {
+  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
+}
+function parseEmbeddings(json, count) {
+  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
+  const embeddings = new Array(count);
+  for (const [position2, item] of json.data.entries()) {
+    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
+    const index = typeof item.index === "number" ? item.index : position2;
+    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
+    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
+    embeddings[index] = item.embedding;
+  }
+  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
+  return {
+    embeddings,
+    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
+  };
+}
+function cachedChat(value) {
+  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
+  const { content, toolCalls } = value.message;
+  if (content !== null && typeof content !== "string") return void 0;
+  if (!Array.isArray(toolCalls)) return void 0;
+  const calls = [];
+  for (const call of toolCalls) {
+    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
+      return void 0;
+    }
+    calls.push({ name: call.name, arguments: call.arguments });
+  }
+  const message = { content, toolCalls: calls };
+  if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
+  if (typeof value.message.finishReason === "string") {
+    message.finishReason = value.message.finishReason;
+  }
+  return {
+    message,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      completionTokens: tokenCount(value.usage.completionTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function cachedEmbeddings(value, count) {
+  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
+    return void 0;
+  }
+  const { embeddings } = value;
+  if (embeddings.length !== count) return void 0;
+  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
+    return void 0;
+  }
+  return {
+    embeddings,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function errorDetail(text2) {
+  try {
+    const json = JSON.parse(text2);
+    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
+      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
+    }
+  } catch {
+  }
+  const excerpt = oneLine2(text2).slice(0, 200);
+  return excerpt === "" ? "" : `: ${excerpt}`;
+}
+function reportedUsage(json) {
+  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
+  const promptTokens = reportedCount(json.usage.prompt_tokens);
+  const completionTokens = reportedCount(json.usage.completion_tokens);
+  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
+}
+function addTokens(a, b) {
+  if (a === void 0 || b === void 0) return a ?? b;
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens
+  };
+}
+
+// src/judge/post-attempt.ts
+var RAW_LIMIT = 2048;
+var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+var MAX_REDIRECTS = 10;
+var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+function headerProblem(name, value) {
+  if (!HEADER_NAME.test(name)) {
+    return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
+  }
+  const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
+  let position2 = leading;
+  for (const char of value.slice(leading).replace(/[\t\n\r ]+$/, "")) {
+    position2++;
+    if (char === "\r" || char === "\n" || char === "\0") {
+      const what = char === "\0" ? "a NUL character" : "a line break";
+      return `header ${name}: its value has ${what} at character ${position2}, which a header cannot carry`;
+    }
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 255) {
+      const hex = code.toString(16).toUpperCase().padStart(4, "0");
+      return `header ${name}: its value has U+${hex} at character ${position2}, outside Latin-1 (a header value holds only characters up to U+00FF): percent-encode it, or send it in the body`;
+    }
+  }
+  return null;
+}
+function abortedError(url, method = "POST") {
+  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
+}
+async function postAttempt(url, payload, signal, settings) {
+  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
+  if (outcome2.kind !== "ok") return outcome2;
+  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
+  try {
+    return {
+      kind: "ok",
+      // A byte order mark before the JSON (some servers send one) is no part of it.
+      json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
+      text: raw,
+      status: outcome2.status
+    };
+  } catch {
+    return {
+      kind: "fail",
+      error: {
+        code: "judge.malformed",
+        message: `POST ${url} answered ${outcome2.status} with a body that is not JSON`,
+        status: outcome2.status,
+        raw
+      }
+    };
+  }
+}
+async function requestAttempt(request2, signal, settings) {
+  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
+  const { method, url } = request2;
+  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
+  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+  const headers = request2.headers ?? settings.headers;
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerProblem(name, value);
+    if (problem !== null) {
+      return {
+        kind: "fail",
+        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` }
+      };
+    }
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs2);
+  const forwardAbort = () => controller.abort();
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+  try {
+    const followed = await followSameOrigin(
+      fetchFn,
+      { ...request2, headers },
+      controller.signal,
+      scrub
+    );
+    if (!followed.ok) return { kind: "fail", error: followed.error };
+    const response = followed.response;
+    const text2 = await cappedText(response);
+    if (text2 === void 0) {
+      controller.abort();
+      return {
+        kind: "fail",
+        error: {
+          code: "judge.too-large",
+          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
+          status: response.status
+        }
+      };
+    }
+    if (response.ok) {
+      return {
+        kind: "ok",
+        status: response.status,
+        text: text2,
+        contentType: response.headers.get("content-type")
+      };
+    }
+    const clean = scrub(text2);
+    const usage = reportedUsage(jsonOrUndefined(text2));
+    const error2 = {
+      code: "judge.http",
+      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
+      status: response.status,
+      raw: clean.slice(0, RAW_LIMIT),
+      ...usage !== void 0 ? { usage } : {}
+    };
+    if (response.status === 429 || response.status >= 500) {
+      return {
+        kind: "retry",
+        error: error2,
+        serverDelay: serverRequestedDelay(response.headers, settings.now())
+      };
+    }
+    return { kind: "fail", error: error2 };
+  } catch (cause) {
+    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+    if (timedOut) {
+      return {
+        kind: "retry",
+        error: {
+          code: "judge.timeout",
+          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
+        }
+      };
+    }
+    const code = networkCode(cause);
+    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
+    const detail = reason instanceof Error ? reason.message : String(reason);
+    const error2 = {
+      code: "judge.network",
+      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
+      ...code !== void 0 ? { networkCode: code } : {}
+    };
+    return code !== void 0 && RETRYABLE_NETWORK_CODES.has(code) ? { kind: "retry", error: error2 } : { kind: "fail", error: error2 };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+}
+async function followSameOrigin(fetchFn, request2, signal, scrub) {
+  let { method, url, headers, body } = request2;
+  const origin = new URL(url).origin;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      ...body !== void 0 ? { body } : {},
+      signal,
+      redirect: "manual"
+    });
+    const location = response.headers.get("location");
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
+    await response.body?.cancel().catch(() => {
+    });
+    const refused = (why2) => ({
+      ok: false,
+      error: {
+        code: "judge.http",
+        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why2}`,
+        status: response.status
+      }
+    });
+    let next;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
+    }
+    const where = scrub(next.href);
+    if (next.origin !== origin) {
+      return refused(
+        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`
+      );
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
+    }
+    if (response.status === 303 || method === "POST" && response.status <= 302) {
+      if (method !== "HEAD") method = "GET";
+      body = void 0;
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => name.toLowerCase() !== "content-type")
+      );
+    }
+    url = next.href;
+  }
+}
+async function cappedText(response) {
+  const body = response.body;
+  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
+    await body?.cancel().catch(() => {
+    });
+    return void 0;
+  }
+  if (body === null) return "";
+  const kept = new CappedBytes();
+  const reader = body.getReader();
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return kept.text();
+    if (!kept.add(value)) {
+      await reader.cancel().catch(() => {
+      });
+      return void 0;
+    }
+  }
+}
+function networkCode(error2) {
+  let current2 = error2;
+  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
+    const code = current2.code;
+    if (typeof code === "string") return code;
+    const errors = current2.errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current2 = errors[0];
+      continue;
+    }
+    current2 = current2.cause;
+  }
+  return void 0;
+}
+function jsonOrUndefined(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/config/target.ts
 init_templates();
 
 // src/shared/shell-contexts.ts
@@ -64880,7 +65792,7 @@ function shellReference(name, context3) {
   }
 }
 function shellLineContexts(line) {
-  return shellTemplateContexts(textPieces2(line));
+  return shellTemplateContexts(textPieces(line));
 }
 function refusedShellTemplates(line) {
   const spans = templateSpans(line);
@@ -65314,6 +66226,11 @@ function checkUrlCredentials(url, path, instead, add) {
   const problem = typeof url === "string" ? urlCredentialsProblem(url, instead) : null;
   if (problem !== null) add("url.credentials", path, problem);
 }
+function envUrlCredentialsProblem(variable, url) {
+  if (urlCredentialsProblem(url, "api-key") === null) return null;
+  const shown2 = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ""));
+  return `the URL in ${variable}, ${JSON.stringify(shown2)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
+}
 
 // src/config/target.ts
 var DEFAULT_HTTP_RETRIES = 2;
@@ -65356,6 +66273,11 @@ function checkTarget(suite, path, add) {
 var BODYLESS_METHODS = /* @__PURE__ */ new Set(["GET"]);
 function checkHttp(target, at, add) {
   checkUrlCredentials(target.url, [...at, "url"], "header", add);
+  checkHeaders(target.headers, at, add);
+  if (typeof target.output === "string") {
+    const output = outputPath(target.output);
+    if ("error" in output) add("target.output", [...at, "output"], output.error);
+  }
   if (target.body !== void 0 && typeof target.method === "string" && BODYLESS_METHODS.has(target.method)) {
     add(
       "target.body-not-allowed",
@@ -65367,6 +66289,7 @@ function checkHttp(target, at, add) {
 }
 function checkModel(target, at, add) {
   checkUrlCredentials(target.baseUrl, [...at, "baseUrl"], "api-key", add);
+  checkHeaders(target.headers, at, add);
   if (target.prompt !== void 0 && target.messages !== void 0) {
     add(
       "target.prompt-and-messages",
@@ -65391,6 +66314,30 @@ function checkModel(target, at, add) {
       }
     }
   }
+}
+function checkHeaders(headers, at, add) {
+  if (!isRecord(headers)) return;
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string") continue;
+    const problem = headerProblem(name, sampleText(value, "x"));
+    if (problem === null) continue;
+    if (headerProblem(name, "") !== null) add("target.header", [...at, "headers"], problem, name);
+    else add("target.header", [...at, "headers", name], problem);
+  }
+}
+function outputPath(text2) {
+  if (templateExpressions(text2).length > 0) {
+    return {
+      error: `output: is a path read as written, not a template, so ${JSON.stringify(text2)} cannot name a field per case or grid point: give the path itself (data.answer), or leave output: out and let an evaluator read the field ({{ output.data.answer }})`
+    };
+  }
+  const parsed = parseTemplatePath(text2.startsWith("[") ? `x${text2}` : `x.${text2}`);
+  if ("error" in parsed) {
+    return {
+      error: `expected a path into the JSON answer, such as data.answer, choices.0.message.content, data.items[1].text or data["a key"], found ${JSON.stringify(text2)}`
+    };
+  }
+  return { keys: parsed.keys };
 }
 function promptFiles(target, at) {
   const files = [];
@@ -65561,7 +66508,11 @@ function defaultEvaluatorId(use) {
 function checkRules(data, context3) {
   const problems = [];
   const add = (code, path, message, key) => {
-    problems.push(key === void 0 ? { code, path, message } : { code, path, key, message });
+    if (key !== void 0) {
+      problems.push({ code, path, key, message });
+      return;
+    }
+    problems.push({ code, path, message });
   };
   if (!isRecord(data)) return problems;
   if (isRecord(data.defaults)) {
@@ -65749,7 +66700,8 @@ function checkGate(gate, path, facts, add) {
     const entryPath = [...path, "evaluators", id];
     const fact = byId.get(id);
     if (!fact) {
-      const known = facts.map((f) => f.id);
+      const ids = new Set(facts.map((f) => f.id));
+      const known = [...ids].filter((name) => name !== PASS_CONDITION_EVALUATOR);
       const near = closestMatch(id, known);
       const hint = near ? `did you mean ${JSON.stringify(near)}?` : known.length > 0 ? `the suite's evaluators are ${orList(known)}` : "the suite has no evaluators";
       add(
@@ -65788,9 +66740,13 @@ function checkJudge(judge, path, add) {
   checkJudgeSettings(judge, path, add);
 }
 function checkTimeout(value, path, add) {
-  if (typeof value === "string" && parseDuration(value) === 0) {
-    add("duration.zero", path, `expected a duration above zero, found ${JSON.stringify(value)}`);
-  }
+  if (typeof value !== "string" || parseDuration(value) !== 0) return;
+  const rounded2 = Number.parseFloat(value) === 0 ? "" : " (it rounds to 0ms)";
+  add(
+    "duration.zero",
+    path,
+    `expected a duration of at least 1ms, found ${JSON.stringify(value)}${rounded2}`
+  );
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
@@ -65816,13 +66772,13 @@ function checkGridValues(values, path, add) {
 
 // src/config/build.ts
 var DEFAULT_CONCURRENCY = 8;
-var DEFAULT_TIMEOUT_MS2 = 3e4;
+var DEFAULT_TIMEOUT_MS = 3e4;
 var DEFAULT_TRIALS = 1;
 function buildConfig(data, options2) {
   const raw = data;
   const defaults2 = {
     concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
-    timeoutMs: raw.defaults?.timeout === void 0 ? DEFAULT_TIMEOUT_MS2 : timeoutMs(raw.defaults.timeout),
+    timeoutMs: raw.defaults?.timeout === void 0 ? DEFAULT_TIMEOUT_MS : timeoutMs(raw.defaults.timeout),
     trials: raw.defaults?.trials ?? DEFAULT_TRIALS,
     isolation: raw.defaults?.isolation ?? "process",
     stopAfterErrors: raw.defaults?.stopAfterErrors ?? DEFAULT_STOP_AFTER_ERRORS,
@@ -65863,10 +66819,13 @@ function buildTestset(testset, path, locate2) {
     ...testset.id !== void 0 ? { id: testset.id } : {}
   };
   if (testset.cases) {
-    const records = testset.cases.map((value, i) => ({
-      value,
-      line: locate2([...path, "cases", i]).line
-    }));
+    const places = testset.cases.map((_, i) => locate2([...path, "cases", i]));
+    const onLine = /* @__PURE__ */ new Map();
+    for (const { line } of places) onLine.set(line, (onLine.get(line) ?? 0) + 1);
+    const records = testset.cases.map((value, i) => {
+      const { line, col } = places[i];
+      return (onLine.get(line) ?? 0) > 1 ? { value, line, col } : { value, line };
+    });
     return { kind: "inline", records, ...common };
   }
   return {
@@ -65970,19 +66929,19 @@ function syntaxOnly(line) {
     for (let k = from; k < Math.min(to, chars.length); k++) if (chars[k] !== "\n") chars[k] = " ";
   };
   for (const span of templateSpans(line)) blank(span.index, line.indexOf("}}", span.index) + 2);
-  let quote3 = null;
+  let quote4 = null;
   for (let k = 0; k < chars.length; k++) {
     const c = chars[k];
-    if (quote3 === null) {
+    if (quote4 === null) {
       if (c === "\\") {
         blank(k + 1, k + 2);
         k++;
       } else if (c === "'" || c === '"') {
-        quote3 = c;
+        quote4 = c;
       }
-    } else if (c === quote3) {
-      quote3 = null;
-    } else if (quote3 === '"' && c === "\\") {
+    } else if (c === quote4) {
+      quote4 = null;
+    } else if (quote4 === '"' && c === "\\") {
       blank(k, k + 2);
       k++;
     } else {
@@ -65993,12 +66952,13 @@ function syntaxOnly(line) {
 }
 
 // src/config/env.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 init_yaml_source();
 var REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
-function substituteEnv(text2, env) {
-  if (!text2.includes("$")) return { value: text2, problems: [] };
+function substitute(text2, env) {
+  if (!text2.includes("$")) return { value: text2, problems: [], origins: [] };
   const problems = [];
+  const origins = [];
   let out = "";
   let i = 0;
   while (i < text2.length) {
@@ -66034,36 +66994,51 @@ function substituteEnv(text2, env) {
     const name = match[1] ?? "";
     const fallback = match[2];
     const value = env[name];
-    if (fallback !== void 0 && (value === void 0 || value === "")) out += fallback;
-    else if (value !== void 0) out += value;
-    else {
+    if (fallback !== void 0 && (value === void 0 || value === "")) {
+      out += fallback;
+      origins.push(`the default of \${${name}}`);
+    } else if (value !== void 0) {
+      out += value;
+      origins.push(`\${${name}}`);
+    } else {
       problems.push({
         code: "env.missing",
         message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`
       });
     }
   }
-  return { value: out, problems };
+  return { value: out, problems, origins };
 }
 function substituteEnvInDocument(root2, env, report) {
-  const visit2 = (node, path) => {
-    if ((0, import_yaml4.isScalar)(node)) {
+  const substituted = /* @__PURE__ */ new Map();
+  const visit3 = (node, path) => {
+    if ((0, import_yaml5.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
       const original = node.value;
-      const { value, problems } = substituteEnv(original, env);
+      const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === import_yaml4.Scalar.PLAIN && value !== original ? retype(value) : value;
-    } else if ((0, import_yaml4.isMap)(node)) {
-      for (const pair of node.items) visit2(pair.value, [...path, keyText(pair.key)]);
-    } else if ((0, import_yaml4.isSeq)(node)) {
-      node.items.forEach((item, index) => visit2(item, [...path, index]));
+      node.value = node.type === import_yaml5.Scalar.PLAIN && value !== original ? retype(value) : value;
+      if (origins.length > 0) {
+        substituted.set(JSON.stringify(path), { value: node.value, origins });
+      }
+    } else if ((0, import_yaml5.isMap)(node)) {
+      for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
+    } else if ((0, import_yaml5.isSeq)(node)) {
+      node.items.forEach((item, index) => visit3(item, [...path, index]));
     }
   };
-  visit2(root2, []);
+  visit3(root2, []);
+  return {
+    note(path, value) {
+      const made = substituted.get(JSON.stringify(path));
+      if (made === void 0 || !Object.is(made.value, value)) return "";
+      return ` (from ${[...new Set(made.origins)].join(" and ")})`;
+    }
+  };
 }
 function retype(text2) {
   try {
-    const value = (0, import_yaml4.parse)(text2);
+    const value = (0, import_yaml5.parse)(text2);
     return typeof value === "number" || typeof value === "boolean" ? value : text2;
   } catch {
     return text2;
@@ -66074,6 +67049,7 @@ function retype(text2) {
 init_secrets();
 
 // src/config/secrets.ts
+var import_yaml6 = __toESM(require_dist(), 1);
 init_is_record();
 init_secrets();
 init_templates();
@@ -66141,6 +67117,43 @@ function scalarText(value) {
   if (typeof value === "string") return value;
   return typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
 }
+function envValuesRead(text2, env) {
+  const found2 = /* @__PURE__ */ new Map();
+  const read = (value) => {
+    for (const match of value.matchAll(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
+      const name = match[1];
+      const set = name === void 0 ? void 0 : env[name];
+      if (name !== void 0 && set !== void 0 && set !== "") found2.set(name, set);
+    }
+  };
+  const doc = (0, import_yaml6.parseDocument)(text2, { uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    read(text2);
+    return found2;
+  }
+  const stack = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if ((0, import_yaml6.isScalar)(node)) {
+      if (typeof node.value === "string" && node.value.includes("${")) read(node.value);
+    } else if ((0, import_yaml6.isMap)(node)) {
+      stack.push(...node.items.map((pair) => pair.value).reverse());
+    } else if ((0, import_yaml6.isSeq)(node)) {
+      stack.push(...[...node.items].reverse());
+    }
+  }
+  return found2;
+}
+var PUBLIC_VARIABLE = /^(GITHUB_|RUNNER_)|^(CI|HOME|PATH|PWD|USER|SHELL|TMPDIR|LANG)$/;
+function actionSecrets(read) {
+  const values = /* @__PURE__ */ new Set();
+  for (const [name, value] of read) {
+    if (value.length < MIN_SECRET_LENGTH) continue;
+    if (PUBLIC_VARIABLE.test(name) && !isSecretName(name)) continue;
+    values.add(value);
+  }
+  return [...values];
+}
 
 // src/config/load.ts
 init_yaml_limits();
@@ -66174,7 +67187,7 @@ function parseConfig(text2, options2) {
       message: problem.message
     };
   };
-  if (source.doc.contents === null) {
+  if (source.empty) {
     return {
       ok: false,
       issues: [
@@ -66191,25 +67204,34 @@ function parseConfig(text2, options2) {
   }
   const written = captureWritten(source.doc);
   const envBroken = /* @__PURE__ */ new Set();
-  substituteEnvInDocument(source.doc.contents, options2.env, (node, path, problem) => {
-    envBroken.add(formatConfigPath(path));
-    const loc = source.position(node.range?.[0] ?? 0);
-    issues.push({
-      code: problem.code,
-      file,
-      ...loc,
-      path: formatConfigPath(path),
-      message: problem.message
-    });
-  });
+  const envOrigins = substituteEnvInDocument(
+    source.doc.contents,
+    options2.env,
+    (node, path, problem) => {
+      envBroken.add(formatConfigPath(path));
+      const loc = source.position(node.range?.[0] ?? 0);
+      issues.push({
+        code: problem.code,
+        file,
+        ...loc,
+        path: formatConfigPath(path),
+        message: problem.message
+      });
+    }
+  );
   let data;
   try {
     data = source.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error2) {
-    const message = `cannot expand the YAML aliases: ${error2.message}`;
+    const reason = error2.message;
+    const excessive = /excessive alias count/i.test(reason);
+    const culprit2 = excessive ? excessiveAliasOffset(source.doc, MAX_ALIAS_COUNT) : null;
+    const offset = excessive ? culprit2 ?? firstAliasOffset(source.doc) : null;
+    const message = excessive ? `cannot expand the YAML aliases: ${culprit2 !== null ? "at this alias" : "from this alias on"} they expand past ${MAX_ALIAS_COUNT} copies of values (aliases of aliases multiply, as in a "billion laughs" file): write the values out instead` : `cannot expand the YAML aliases: ${reason}`;
+    const loc = offset !== null ? source.position(offset) : { line: 1, col: 1 };
     return {
       ok: false,
-      issues: [{ code: "yaml.aliases", file, line: 1, col: 1, path: "", message }]
+      issues: [{ code: "yaml.aliases", file, ...loc, path: "", message }]
     };
   }
   const tooLarge = dataTooLarge(data);
@@ -66219,12 +67241,26 @@ function parseConfig(text2, options2) {
       issues: [{ code: "yaml.too-large", file, line: 1, col: 1, path: "", message: tooLarge }]
     };
   }
+  const binaries = binaryPaths(data).map((path) => ({ path, at: formatConfigPath(path) }));
+  const bytesMisread = /* @__PURE__ */ new Map();
   const report = (problem) => {
-    if (!envBroken.has(formatConfigPath(problem.path))) issues.push(issueAt(problem));
+    const at = formatConfigPath(problem.path);
+    if (envBroken.has(at)) return;
+    const binary = binaries.find(
+      (b) => at === b.at && problem.code !== "schema.type" || at.startsWith(b.at) && (at[b.at.length] === "." || at[b.at.length] === "[")
+    );
+    const origin = problem.key === void 0 ? envOrigins.note(problem.path, valueAtPath(data, problem.path)) : "";
+    if (binary === void 0)
+      issues.push(issueAt({ ...problem, message: problem.message + origin }));
+    else bytesMisread.set(binary.at, binary.path);
   };
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
   const locate2 = (path) => source.locate(path);
   for (const problem of checkRules(data, { builtins: options2.builtins, locate: locate2 })) report(problem);
+  for (const path of bytesMisread.values()) {
+    const message = "expected a mapping, found binary data (!!binary)";
+    issues.push(issueAt({ code: "schema.type", path, message }));
+  }
   if (issues.length > 0) {
     return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
   }
@@ -66291,12 +67327,11 @@ function sortIssues(issues) {
     message: shorten2(issue2.message)
   }));
   if (issues.length > MAX_CONFIG_ISSUES) {
-    const last = sorted[sorted.length - 1];
     sorted.push({
       code: "config.too-many-issues",
-      file: last?.file ?? "",
-      line: last?.line ?? 0,
-      col: last?.col ?? 0,
+      file: sorted[0]?.file ?? "",
+      line: 0,
+      col: 0,
       path: "",
       message: `${issues.length - MAX_CONFIG_ISSUES} more problems not shown (${issues.length} in all)`
     });
@@ -69145,9 +70180,9 @@ function messageOf2(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
 }
 function dialectOf(schema) {
-  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (declared.includes("2020-12")) return "2020-12";
-  if (declared.includes("2019-09")) return "2019-09";
+  const declared2 = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (declared2.includes("2020-12")) return "2020-12";
+  if (declared2.includes("2019-09")) return "2019-09";
   return "draft-07";
 }
 function newAjv(dialect) {
@@ -70018,389 +71053,6 @@ function abortableSleep(sleep, ms, signal) {
 init_secrets();
 init_cache();
 
-// src/shared/output-cap.ts
-var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-function passedCap(what) {
-  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
-}
-var CappedBytes = class {
-  #chunks = [];
-  #bytes = 0;
-  #passed = false;
-  /** Adds `chunk`; false when the output has passed the limit (then and after). */
-  add(chunk) {
-    if (this.#passed) return false;
-    this.#bytes += chunk.length;
-    if (this.#bytes > MAX_OUTPUT_BYTES) {
-      this.#passed = true;
-      this.#chunks = [];
-      return false;
-    }
-    this.#chunks.push(chunk);
-    return true;
-  }
-  /** Whether the output passed the limit. */
-  get passed() {
-    return this.#passed;
-  }
-  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
-  text() {
-    return Buffer.concat(this.#chunks).toString("utf8");
-  }
-};
-
-// src/judge/post-attempt.ts
-init_secrets();
-
-// src/judge/backoff.ts
-var BACKOFF_BASE_MS = 500;
-var BACKOFF_CAP_MS = 2e4;
-function backoffDelay(retry2, random) {
-  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
-  return Math.floor(random() * window2);
-}
-var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
-var UNIT_MS2 = {
-  h: 36e5,
-  m: 6e4,
-  s: 1e3,
-  ms: 1,
-  us: 1e-3,
-  \u00B5s: 1e-3,
-  ns: 1e-6
-};
-function parseResetDuration(text2) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  let total = 0;
-  let consumed = 0;
-  for (const match of trimmed.matchAll(DURATION_PART)) {
-    if (match.index !== consumed) return void 0;
-    const [whole2, value, unit] = match;
-    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
-    consumed += whole2.length;
-  }
-  if (consumed === 0 || consumed !== trimmed.length) return void 0;
-  return Math.ceil(total);
-}
-function parseRetryAfter(text2, now) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return void 0;
-  return Math.max(0, at - now);
-}
-function serverRequestedDelay(headers, now) {
-  const waits = [];
-  const retryAfter = headers.get("retry-after");
-  if (retryAfter !== null) {
-    const ms = parseRetryAfter(retryAfter, now);
-    if (ms !== void 0) waits.push(ms);
-  }
-  const retryAfterMs = headers.get("retry-after-ms");
-  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
-    waits.push(Math.ceil(Number(retryAfterMs.trim())));
-  }
-  for (const kind of ["requests", "tokens"]) {
-    const reset = headers.get(`x-ratelimit-reset-${kind}`);
-    if (reset === null) continue;
-    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
-    if (remaining !== null && Number(remaining.trim()) > 0) continue;
-    const ms = parseResetDuration(reset);
-    if (ms !== void 0) waits.push(ms);
-  }
-  return waits.length === 0 ? void 0 : Math.max(...waits);
-}
-
-// src/judge/responses.ts
-init_is_record();
-
-// src/shared/one-line.ts
-function oneLine2(text2) {
-  return text2.trim().replace(/\s*\r?\n\s*/g, " ");
-}
-
-// src/judge/responses.ts
-function tokenCount(value) {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-function parseChat(json) {
-  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
-  const choice = json.choices[0];
-  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
-  const { content, tool_calls: rawCalls } = choice.message;
-  if (content !== void 0 && content !== null && typeof content !== "string") return void 0;
-  const toolCalls = [];
-  if (Array.isArray(rawCalls)) {
-    for (const call of rawCalls) {
-      if (!isRecord(call) || !isRecord(call.function)) return void 0;
-      const { name, arguments: args } = call.function;
-      if (typeof name !== "string") return void 0;
-      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
-    }
-  }
-  return { message: { content: content ?? null, toolCalls }, usage: answeredUsage(json) };
-}
-function answeredUsage(json) {
-  const usage = isRecord(json.usage) ? json.usage : {};
-  const promptTokens = reportedCount(usage.prompt_tokens);
-  const completionTokens = reportedCount(usage.completion_tokens);
-  return {
-    promptTokens: promptTokens ?? 0,
-    completionTokens: completionTokens ?? 0,
-    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
-  };
-}
-var UNREPORTED = { unreported: true };
-function reportedCount(value) {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : void 0;
-}
-function parseEmbeddings(json, count) {
-  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
-  const embeddings = new Array(count);
-  for (const [position2, item] of json.data.entries()) {
-    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
-    const index = typeof item.index === "number" ? item.index : position2;
-    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
-    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
-    embeddings[index] = item.embedding;
-  }
-  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
-  return {
-    embeddings,
-    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
-  };
-}
-function cachedChat(value) {
-  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
-  const { content, toolCalls } = value.message;
-  if (content !== null && typeof content !== "string") return void 0;
-  if (!Array.isArray(toolCalls)) return void 0;
-  const calls = [];
-  for (const call of toolCalls) {
-    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
-      return void 0;
-    }
-    calls.push({ name: call.name, arguments: call.arguments });
-  }
-  return {
-    message: { content, toolCalls: calls },
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      completionTokens: tokenCount(value.usage.completionTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function cachedEmbeddings(value, count) {
-  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
-    return void 0;
-  }
-  const { embeddings } = value;
-  if (embeddings.length !== count) return void 0;
-  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
-    return void 0;
-  }
-  return {
-    embeddings,
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function errorDetail(text2) {
-  try {
-    const json = JSON.parse(text2);
-    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
-      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
-    }
-  } catch {
-  }
-  const excerpt = oneLine2(text2).slice(0, 200);
-  return excerpt === "" ? "" : `: ${excerpt}`;
-}
-function reportedUsage(json) {
-  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
-  const promptTokens = reportedCount(json.usage.prompt_tokens);
-  const completionTokens = reportedCount(json.usage.completion_tokens);
-  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
-  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
-}
-function addTokens(a, b) {
-  if (a === void 0 || b === void 0) return a ?? b;
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens
-  };
-}
-
-// src/judge/post-attempt.ts
-var RAW_LIMIT = 2048;
-var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-function abortedError(url, method = "POST") {
-  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
-}
-async function postAttempt(url, payload, signal, settings) {
-  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
-  if (outcome2.kind !== "ok") return outcome2;
-  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
-  try {
-    return {
-      kind: "ok",
-      json: JSON.parse(outcome2.text),
-      text: raw,
-      status: outcome2.status
-    };
-  } catch {
-    return {
-      kind: "fail",
-      error: {
-        code: "judge.malformed",
-        message: `POST ${url} answered ${outcome2.status} with a body that is not JSON`,
-        status: outcome2.status,
-        raw
-      }
-    };
-  }
-}
-async function requestAttempt(request2, signal, settings) {
-  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
-  const { method, url } = request2;
-  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
-  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs2);
-  const forwardAbort = () => controller.abort();
-  signal?.addEventListener("abort", forwardAbort, { once: true });
-  try {
-    const response = await fetchFn(url, {
-      method,
-      headers: request2.headers ?? settings.headers,
-      ...request2.body !== void 0 ? { body: request2.body } : {},
-      signal: controller.signal
-    });
-    const text2 = await cappedText(response);
-    if (text2 === void 0) {
-      controller.abort();
-      return {
-        kind: "fail",
-        error: {
-          code: "judge.too-large",
-          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
-          status: response.status
-        }
-      };
-    }
-    if (response.ok) {
-      return {
-        kind: "ok",
-        status: response.status,
-        text: text2,
-        contentType: response.headers.get("content-type")
-      };
-    }
-    const clean = scrub(text2);
-    const usage = reportedUsage(jsonOrUndefined(text2));
-    const error2 = {
-      code: "judge.http",
-      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
-      status: response.status,
-      raw: clean.slice(0, RAW_LIMIT),
-      ...usage !== void 0 ? { usage } : {}
-    };
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        kind: "retry",
-        error: error2,
-        serverDelay: serverRequestedDelay(response.headers, settings.now())
-      };
-    }
-    return { kind: "fail", error: error2 };
-  } catch (cause) {
-    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-    if (timedOut) {
-      return {
-        kind: "retry",
-        error: {
-          code: "judge.timeout",
-          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
-        }
-      };
-    }
-    const code = networkCode(cause);
-    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
-    const detail = reason instanceof Error ? reason.message : String(reason);
-    const error2 = {
-      code: "judge.network",
-      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
-      ...code !== void 0 ? { networkCode: code } : {}
-    };
-    return code !== void 0 && RETRYABLE_NETWORK_CODES.has(code) ? { kind: "retry", error: error2 } : { kind: "fail", error: error2 };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", forwardAbort);
-  }
-}
-async function cappedText(response) {
-  const body = response.body;
-  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
-    await body?.cancel().catch(() => {
-    });
-    return void 0;
-  }
-  if (body === null) return "";
-  const kept = new CappedBytes();
-  const reader = body.getReader();
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) return kept.text();
-    if (!kept.add(value)) {
-      await reader.cancel().catch(() => {
-      });
-      return void 0;
-    }
-  }
-}
-function networkCode(error2) {
-  let current2 = error2;
-  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
-    const code = current2.code;
-    if (typeof code === "string") return code;
-    const errors = current2.errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      current2 = errors[0];
-      continue;
-    }
-    current2 = current2.cause;
-  }
-  return void 0;
-}
-function jsonOrUndefined(text2) {
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-
 // src/judge/retry.ts
 init_call_timeout();
 var MAX_SERVER_WAIT_MS = 12e4;
@@ -70410,8 +71062,8 @@ async function withRetries(attempt, policy) {
   const onAbort = () => {
     const reason = signal?.reason;
     if (!(reason instanceof CallTimeout) || last === void 0) return;
-    const failed = `${last.attempts} failed attempt${last.attempts === 1 ? "" : "s"}`;
-    reason.note(`retrying, after ${failed}; the last: ${last.error.message}`);
+    const failed2 = `${last.attempts} failed attempt${last.attempts === 1 ? "" : "s"}`;
+    reason.note(`retrying, after ${failed2}; the last: ${last.error.message}`);
   };
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -70424,16 +71076,16 @@ async function retryLoop(attempt, policy, retrying) {
   for (let attempts = 1; ; attempts++) {
     const outcome2 = await attempt();
     if (outcome2.kind === "ok") return { ok: true, answer: outcome2, attempts };
-    const failed = outcome2;
-    if (failed.kind === "fail" || attempts > policy.maxRetries) {
-      return { ok: false, error: { ...failed.error, attempts } };
+    const failed2 = outcome2;
+    if (failed2.kind === "fail" || attempts > policy.maxRetries) {
+      return { ok: false, error: { ...failed2.error, attempts } };
     }
-    const asked = failed.serverDelay ?? 0;
+    const asked = failed2.serverDelay ?? 0;
     if (asked > MAX_SERVER_WAIT_MS) {
-      const message = `${failed.error.message}; the server asked to wait ${Math.ceil(asked / 1e3)} s, more than ${MAX_SERVER_WAIT_MS / 1e3} s`;
-      return { ok: false, error: { ...failed.error, message, attempts } };
+      const message = `${failed2.error.message}; the server asked to wait ${Math.ceil(asked / 1e3)} s, more than ${MAX_SERVER_WAIT_MS / 1e3} s`;
+      return { ok: false, error: { ...failed2.error, message, attempts } };
     }
-    retrying(failed.error, attempts);
+    retrying(failed2.error, attempts);
     const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));
     await abortableSleep(policy.sleep, wait, policy.signal);
     if (policy.signal?.aborted) return { ok: false, error: { ...policy.aborted(), attempts } };
@@ -70470,11 +71122,18 @@ function createJudgeClient(options2 = {}) {
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
   const attemptSettings = { fetch: fetchFn, headers, timeoutMs: timeoutMs2, scrub, now };
-  const call = async (path, model, body, parse6, fromCache, callOptions) => {
+  const keyed = keyedHeaders(extraHeaders);
+  const call = async (path, model, body, parse6, fromCache, shapeProblem, callOptions) => {
     const { signal } = callOptions;
     const url = endpoint2(baseUrl2, path);
     const trial = callOptions.trial ?? currentTrial();
-    const key = cache === void 0 ? void 0 : cacheKey({ baseUrl: baseUrl2, model, body, ...trial !== void 0 ? { trial } : {} });
+    const key = cache === void 0 ? void 0 : cacheKey({
+      baseUrl: baseUrl2,
+      model,
+      body,
+      headers: keyed,
+      ...trial !== void 0 ? { trial } : {}
+    });
     if (cache !== void 0 && key !== void 0) {
       const hit = fromCache(await cache.get(key));
       if (hit !== void 0) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
@@ -70538,7 +71197,7 @@ function createJudgeClient(options2 = {}) {
         ok: false,
         error: {
           code: "judge.malformed",
-          message: `POST ${url} answered ${answer.status} ${malformedDetail(json)}`,
+          message: `POST ${url} answered ${answer.status} ${malformedDetail(json, shapeProblem)}`,
           status: answer.status,
           raw: answer.text,
           attempts,
@@ -70554,7 +71213,15 @@ function createJudgeClient(options2 = {}) {
     baseUrl: baseUrl2,
     chat(request2, callOptions = {}) {
       const body = { ...request2, temperature: request2.temperature ?? 0 };
-      return call("/chat/completions", request2.model, body, parseChat, cachedChat, callOptions);
+      return call(
+        "/chat/completions",
+        request2.model,
+        body,
+        parseChat,
+        cachedChat,
+        chatShapeProblem,
+        callOptions
+      );
     },
     embed(texts, model, callOptions = {}) {
       return call(
@@ -70563,12 +71230,13 @@ function createJudgeClient(options2 = {}) {
         { model, input: texts },
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
+        () => "without the expected fields (data: one embedding per input)",
         callOptions
       );
     }
   };
 }
-function malformedDetail(json) {
+function malformedDetail(json, shapeProblem) {
   if (isRecord(json)) {
     const error2 = json.error;
     const message = isRecord(error2) ? error2.message : error2;
@@ -70576,7 +71244,34 @@ function malformedDetail(json) {
       return `with an error: ${oneLine2(message).slice(0, 300)}`;
     }
   }
+  const text2 = oneLine2(JSON.stringify(json) ?? String(json));
+  const excerpt = text2.length <= ANSWER_EXCERPT ? text2 : `${text2.slice(0, ANSWER_EXCERPT)}\u2026`;
+  return `${shapeProblem(json)}: ${excerpt}`;
+}
+var ANSWER_EXCERPT = 300;
+function chatShapeProblem(json) {
+  if (!isRecord(json)) return "with a body that is not a JSON object";
+  if (!Array.isArray(json.choices)) return "without choices";
+  const choice = json.choices[0];
+  if (choice === void 0) return "with no choices (choices is empty)";
+  if (!isRecord(choice) || !isRecord(choice.message)) return "with a choice without a message";
+  const content = choice.message.content;
+  if (Array.isArray(content)) {
+    return content.length === 0 ? "with message.content an empty list of parts" : 'with message.content a list whose parts are not all objects ({ type: "text", text: \u2026 })';
+  }
+  if (content !== void 0 && content !== null && typeof content !== "string") {
+    return `with message.content ${typeof content === "object" ? "an object" : `a ${typeof content}`}, not text`;
+  }
   return "without the expected fields";
+}
+var CREDENTIAL_HEADERS = /* @__PURE__ */ new Set([
+  "authorization",
+  "proxy-authorization",
+  "api-key",
+  "x-api-key"
+]);
+function keyedHeaders(headers) {
+  return Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]).filter(([name]) => !CREDENTIAL_HEADERS.has(name)).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
 }
 function scrubbedJson(value, scrubber) {
   const text2 = JSON.stringify(value);
@@ -70675,6 +71370,7 @@ function acceptsSdkContext(value) {
 }
 
 // src/targets/command.ts
+import { isUtf8 } from "node:buffer";
 import { spawn } from "node:child_process";
 import { accessSync, constants as constants5, readdirSync, statSync as statSync3 } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join14, resolve as resolve10 } from "node:path";
@@ -70699,7 +71395,7 @@ function shellValueName(index) {
 }
 function shellLine(line) {
   const contexts = shellLineContexts(line);
-  const pieces = textPieces2(line);
+  const pieces = textPieces(line);
   let text2 = pieces[0] ?? "";
   contexts.forEach((where, i) => {
     if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
@@ -70753,6 +71449,7 @@ function signalGroup(pid, signal) {
 }
 
 // src/targets/command.ts
+init_encoding();
 var STDERR_LINES = 20;
 var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
@@ -70883,12 +71580,21 @@ function runProcess(argv, options2) {
         stopGroup();
       }
     });
+    let skippingLine = false;
     child.stderr.on("data", (chunk) => {
-      stderr = Buffer.concat([stderr, chunk]);
+      let data = chunk;
+      if (skippingLine) {
+        const newline = data.indexOf(10);
+        if (newline < 0) return;
+        skippingLine = false;
+        data = data.subarray(newline + 1);
+      }
+      stderr = Buffer.concat([stderr, data]);
       if (stderr.length > STDERR_TAIL_BYTES) {
         const tail = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
         const newline = tail.indexOf(10);
-        stderr = newline < 0 ? Buffer.alloc(0) : tail.subarray(newline + 1);
+        skippingLine = newline < 0;
+        stderr = skippingLine ? Buffer.alloc(0) : tail.subarray(newline + 1);
       }
     });
     child.stdin.on("error", () => {
@@ -70913,9 +71619,12 @@ function runProcess(argv, options2) {
         forgetGroup(pid);
       }
       if (killTimer !== void 0) clearTimeout(killTimer);
+      const bytes = stdout.bytes();
+      const notUtf8 = isUtf8(bytes) ? void 0 : notUtf8Problem(bytes);
       settle({
-        stdout: stdout.text(),
-        stderrTail: stderr.toString("utf8"),
+        stdout: bytes.toString("utf8"),
+        ...notUtf8 !== void 0 ? { notUtf8 } : {},
+        stderrTail: skippingLine && stderr.length === 0 ? `(its last line passed ${STDERR_TAIL_BYTES / 1024} KiB and is not shown)` : stderr.toString("utf8"),
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,
         ...failure !== void 0 ? { failure } : {}
@@ -70933,6 +71642,7 @@ ${stderr}`;
     return { output: text2, error: withStderr(`the command was killed by ${ran.signal}`) };
   if (ran.code !== 0)
     return { output: text2, error: withStderr(`the command exited with code ${ran.code}`) };
+  if (ran.notUtf8 !== void 0) return { output: text2, error: ran.notUtf8 };
   if (format === "text") return { output: text2 };
   try {
     return { output: JSON.parse(text2) };
@@ -70942,6 +71652,11 @@ ${stderr}`;
       error: `stdout is not JSON (output: json): ${error2.message}`
     };
   }
+}
+function notUtf8Problem(bytes) {
+  const issue2 = utf8Issue(bytes, "stdout");
+  const where = issue2 !== void 0 && issue2.line > 0 ? ` at line ${issue2.line}, column ${issue2.col}` : "";
+  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
 function lastLines(text2, count) {
   const lines2 = text2.replace(/\s+$/, "").split(/\r?\n/);
@@ -71005,12 +71720,19 @@ function createHttpTarget(config, setup) {
       issue: { ...setup.issueAt("target", "url"), code: "target.url", message: shape }
     };
   }
-  const url = textInput(config.url, encodeURIComponent);
+  const url = urlInput(config.url);
   const headers = Object.entries(config.headers).map(
     ([name, value]) => [name.toLowerCase(), textInput(value, (text2) => text2)]
   );
   const body = config.body === void 0 ? void 0 : targetInput(config.body);
-  const path = config.output === void 0 ? void 0 : config.output.split(".");
+  const output = config.output === void 0 ? void 0 : outputPath(config.output);
+  if (output !== void 0 && "error" in output) {
+    return {
+      ok: false,
+      issue: { ...setup.issueAt("target", "output"), code: "target.output", message: output.error }
+    };
+  }
+  const path = output === void 0 ? void 0 : { keys: output.keys, text: config.output ?? "" };
   const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
   const random = setup.random ?? Math.random;
   return {
@@ -71035,6 +71757,13 @@ function createHttpTarget(config, setup) {
         }
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
         const scrub = (text2) => scrubber.text(maskCredentialsIn(text2));
+        const invalid3 = renderedUrlProblem(target.value);
+        if (invalid3 !== null) {
+          return {
+            output: null,
+            error: `${config.method} ${JSON.stringify(scrub(target.value))}: ${invalid3}`
+          };
+        }
         const request2 = {
           method: config.method,
           url: target.value,
@@ -71068,7 +71797,10 @@ function createHttpTarget(config, setup) {
           const excerpt = error2.raw === void 0 || error2.raw === "" ? "" : `: ${excerptOf(error2.raw)}`;
           return {
             output: null,
-            error: error2.code === "judge.http" ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}` : error2.message
+            error: (
+              // A refused redirect (3xx) says where it led in its own message.
+              error2.code === "judge.http" && (error2.status ?? 0) >= 400 ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}` : error2.message
+            )
           };
         }
         return answerOutput(answered.answer.text, answered.answer.contentType, path, scrub);
@@ -71091,18 +71823,19 @@ function answerOutput(text2, contentType, path, scrub) {
   if (!isJson) {
     return {
       output: text2,
-      error: `the answer is not JSON, so output: ${path.join(".")} cannot be read from it: ${excerptOf(scrub(text2))}`
+      error: `the answer is not JSON, so output: ${path.text} cannot be read from it: ${excerptOf(scrub(text2))}`
     };
   }
   let current2 = json;
-  for (let i = 0; i < path.length; i++) {
-    const key = path[i];
+  const { keys } = path;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const next = Array.isArray(current2) && /^\d+$/.test(key) ? current2[Number(key)] : current2 !== null && typeof current2 === "object" && Object.hasOwn(current2, key) ? current2[key] : void 0;
     if (next === void 0) {
-      const walked = path.slice(0, i + 1).join(".");
+      const walked = keys.slice(0, i + 1).map((step, n) => /^\d+$/.test(step) && n > 0 ? `[${step}]` : n > 0 ? `.${step}` : step).join("");
       return {
         output: json,
-        error: `the answer has no ${walked} (output: ${path.join(".")}): ${excerptOf(scrub(text2))}`
+        error: `the answer has no ${walked} (output: ${path.text}): ${excerptOf(scrub(text2))}`
       };
     }
     current2 = next;
@@ -71115,8 +71848,42 @@ function excerptOf(text2) {
   const head = Math.floor(BODY_EXCERPT / 3);
   return `${line.slice(0, head)} \u2026 ${line.slice(line.length - (BODY_EXCERPT - head))}`;
 }
+function urlInput(url) {
+  const pieces = textPieces(url);
+  const asIs3 = [];
+  let before = "";
+  for (const piece of pieces.slice(0, -1)) {
+    before += piece;
+    asIs3.push(ORIGIN_SO_FAR.test(before));
+    before += "x";
+  }
+  const compiled2 = compileText(
+    url,
+    (value, i) => asIs3[i] === true ? asText(value) : encodeURIComponent(asText(value))
+  );
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+var ORIGIN_SO_FAR = /^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?$/;
+function renderedUrlProblem(url) {
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return /^\s*[A-Za-z][A-Za-z0-9+.-]*:/.test(url) ? "not a valid URL (its host, port or characters are not those of a URL)" : "not a valid URL: it has no scheme; expected http://\u2026 or https://\u2026";
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return `not an http:// or https:// URL (its scheme is ${parsed.protocol})`;
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    return 'the URL has credentials in its user part, which fetch cannot send (it refuses such a URL): send them in a header, such as authorization: "Basic \u2026"';
+  }
+  return null;
+}
 function urlShapeProblem(url) {
-  if (isWholeTemplate(url)) return null;
+  const pieces = textPieces(url);
+  if (pieces.length > 1 && pieces[0]?.trim() === "") return null;
   const isHttp = (sample) => {
     try {
       const { protocol } = new URL(sampleText(url, sample));
@@ -71134,6 +71901,44 @@ init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve11 } from "node:path";
 init_encoding();
+
+// src/targets/model-reply.ts
+var QUOTED_CHARS = 200;
+var NAMED_CALLS = 3;
+function replyText(reply) {
+  const { content, toolCalls, refusal, finishReason } = reply;
+  if (refusal !== void 0) return failed(`the model refused: ${quote3(refusal)}`);
+  if (finishReason === "content_filter") {
+    return failed(
+      "the provider's content filter stopped the reply (finish_reason: content_filter)"
+    );
+  }
+  if (content !== null && content !== "") return { ok: true, text: content };
+  if (toolCalls.length > 0) {
+    const named = toolCalls.slice(0, NAMED_CALLS).map((call) => `${call.name}(${quote3(call.arguments)})`);
+    const more = toolCalls.length - named.length;
+    const calls = `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+    const what = toolCalls.length === 1 ? "a tool call" : `${toolCalls.length} tool calls`;
+    return failed(`the model answered with ${what} and no text: ${calls}`);
+  }
+  if (finishReason === "length") {
+    return failed(
+      "the reply reached the token limit before any text (finish_reason: length): raise maxTokens"
+    );
+  }
+  if (content === "") return { ok: true, text: "" };
+  const why2 = finishReason === void 0 ? "" : `, finish_reason: ${finishReason}`;
+  return failed(`the model's reply has no text (content: null${why2})`);
+}
+function failed(error2) {
+  return { ok: false, error: error2 };
+}
+function quote3(text2) {
+  const line = oneLine2(text2);
+  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}\u2026` : line;
+}
+
+// src/targets/model.ts
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -71196,9 +72001,10 @@ async function createModelTarget(config, setup) {
             error: result.error.message
           };
         }
-        const text2 = result.message.content ?? "";
-        if (config.responseFormat === "text") return { output: text2, usage };
-        return { ...parsedReply(text2, validate), usage };
+        const reply = replyText(result.message);
+        if (!reply.ok) return { output: null, usage, error: reply.error };
+        if (config.responseFormat === "text") return { output: reply.text, usage };
+        return { ...parsedReply(reply.text, validate), usage };
       }
     }
   };
@@ -71581,12 +72387,16 @@ var targetKinds = {
     })
   },
   model: {
-    create: (config, context3) => createModelTarget(config, {
-      dir: context3.config.dir,
-      grid: context3.suite.grid,
-      models: context3.models,
-      issueAt: context3.issueAt
-    })
+    create: (config, context3) => {
+      const fromEnv = envBaseUrlProblem(config.baseUrl, context3);
+      if (fromEnv !== void 0) return Promise.resolve({ ok: false, issue: fromEnv });
+      return createModelTarget(config, {
+        dir: context3.config.dir,
+        grid: context3.suite.grid,
+        models: context3.models,
+        issueAt: context3.issueAt
+      });
+    }
   },
   http: {
     create: (config, context3) => Promise.resolve(
@@ -71608,6 +72418,17 @@ var targetKinds = {
     )
   }
 };
+function envBaseUrlProblem(baseUrl2, context3) {
+  const fromEnv = context3.env.OPENAI_BASE_URL;
+  if (baseUrl2 !== void 0 || fromEnv === void 0 || fromEnv === "") return void 0;
+  const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv);
+  if (problem === null) return void 0;
+  return {
+    ...context3.issueAt("target"),
+    code: "url.credentials",
+    message: `this model target has no baseUrl:, so it calls ${problem}`
+  };
+}
 async function createWorkerFunctionTarget(config, context3) {
   const entry = context3.functionWorkerEntry;
   if (entry === void 0) {
@@ -71956,10 +72777,10 @@ async function loadEvaluator(config, suite, ev, options2, at) {
       };
     }
   }
-  const declared = ev.kind === "builtin" || isObjectEvaluator(inner) ? inner : {};
-  const threshold = ev.threshold ?? declared.threshold;
+  const declared2 = ev.kind === "builtin" || isObjectEvaluator(inner) ? inner : {};
+  const threshold = ev.threshold ?? declared2.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
-  const timeoutMs2 = ev.timeoutMs ?? declared.timeoutMs;
+  const timeoutMs2 = ev.timeoutMs ?? declared2.timeoutMs;
   const evaluator = {
     id: ev.id,
     ...threshold ? { threshold } : {},
@@ -72125,8 +72946,9 @@ async function readSuiteTestset(config, suite, cwd) {
       const where = ts.ref !== void 0 && read.issues[0]?.code.startsWith("git.") ? "ref" : "path";
       return {
         ok: false,
+        // The count of problems left out belongs to no position: it stays without one.
         issues: read.issues.map(
-          (i) => i.line === 0 ? { ...at("testset", where), code: i.code, message: i.message } : i
+          (i) => i.line === 0 && i.code !== "testset.too-many-issues" ? { ...at("testset", where), code: i.code, message: i.message } : i
         )
       };
     }
@@ -72254,8 +73076,8 @@ function plannedEvaluator(evaluator) {
   if (evaluator.kind === "module")
     return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
   const builtin = builtinEvaluators[evaluator.use];
-  const declared = builtin.callsPerCase ?? 1;
-  const callsPerCase = builtin.calls === void 0 ? 0 : typeof declared === "function" ? declared(evaluator.with) : declared;
+  const declared2 = builtin.callsPerCase ?? 1;
+  const callsPerCase = builtin.calls === void 0 ? 0 : typeof declared2 === "function" ? declared2(evaluator.with) : declared2;
   return { id: evaluator.id, use: evaluator.use, callsPerCase };
 }
 function modelCalls(suite, evaluators) {
@@ -72651,10 +73473,10 @@ function interruptedLines(output, unwritten, resume) {
   const lines2 = unwritten.map(
     (failure) => `error: ${describeWriteFailure(failure, "the run was interrupted", "the partial results")}`
   );
-  const failed = unwritten.find((failure) => failure.path === output);
-  const held = failed === void 0 ? output : failed.kept;
+  const failed2 = unwritten.find((failure) => failure.path === output);
+  const held = failed2 === void 0 ? output : failed2.kept;
   if (held === null) return [...lines2, "interrupted: the cases that finished were kept nowhere"];
-  const finish = resume === void 0 ? "" : `; to finish it: ${resume(failed === void 0 ? void 0 : held)}`;
+  const finish = resume === void 0 ? "" : `; to finish it: ${resume(failed2 === void 0 ? void 0 : held)}`;
   return [
     ...lines2,
     `interrupted: ${held} holds the cases that finished (interrupted: true)${finish}`
@@ -73021,7 +73843,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath = resolve18(ctx.cwd, args.output);
+  const outputPath2 = resolve18(ctx.cwd, args.output);
   const runArtifact = (o) => marks(
     buildArtifact({
       toolVersion,
@@ -73054,7 +73876,7 @@ async function executeRun(args, ctx, reporters = []) {
         durationMs: performance.now() - t0
       });
       try {
-        log.writeArtifactSync(outputPath, partial);
+        log.writeArtifactSync(outputPath2, partial);
       } finally {
         log.discard();
       }
@@ -73066,7 +73888,7 @@ async function executeRun(args, ctx, reporters = []) {
         throw new Error(unwritten.map((f) => describeWriteFailure(f, done)).join("; "));
       }
       if (ended === void 0) return void 0;
-      log.writeArtifactSync(outputPath, ended);
+      log.writeArtifactSync(outputPath2, ended);
       return args.output;
     }
   });
@@ -73157,12 +73979,22 @@ function terminalWidth(ctx) {
 init_errors();
 init_read();
 init_reported_cases();
+init_secrets();
+function protectSecret(value) {
+  setSecret(value);
+  declareSecret(value);
+}
 async function maskReferencedSecrets(configPath, env) {
   const text2 = await readFile6(configPath, "utf8").catch(() => "");
-  for (const match of text2.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
-    const value = env[match[1] ?? ""];
-    if (value) setSecret(value);
-  }
+  const secrets = actionSecrets(envValuesRead(text2, env));
+  for (const value of secrets) protectSecret(value);
+  return secrets;
+}
+function evalEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isActionInput(name)));
+}
+function isActionInput(name) {
+  return /^INPUT_/i.test(name);
 }
 async function runEvals(settings, workspace, env, baselineFile) {
   const interrupt = new AbortController();
@@ -73172,7 +74004,7 @@ async function runEvals(settings, workspace, env, baselineFile) {
   try {
     const ctx = {
       cwd: settings.workingDirectory,
-      env,
+      env: evalEnvironment(env),
       stdout: process.stdout,
       stderr: process.stderr
     };
@@ -73234,15 +74066,19 @@ function readResults(settings, workspace) {
     const file = openArtifactFile(settings.results, name);
     return reportedArtifact(file.frame, (run2) => file.cases(run2), wholeCases(settings));
   });
-  if (!artifact.ok) {
+  const refused = !artifact.ok ? artifact.message : artifact.value.shard !== void 0 ? unmergedShard(name, artifact.value.shard) : null;
+  if (!artifact.ok || refused !== null) {
     setOutput("verdict", "error");
-    setFailed(`evalgate (mode: report): ${artifact.message}`);
+    setFailed(`evalgate (mode: report): ${refused}`);
     return null;
   }
   return {
     ...located(workspace, artifact.value, resolve19(settings.workingDirectory, settings.config)),
     args: []
   };
+}
+function unmergedShard(name, shard) {
+  return `${name} is shard ${shard.index} of ${shard.count}: merge the shards with evals merge first (evals merge SHARD_FILES\u2026 -o merged.json, then results: merged.json); one shard's verdict covers only its own cases, not the whole config (docs/sharding.md)`;
 }
 function readArtifact(read) {
   try {
@@ -73307,7 +74143,7 @@ function toRepoPath(root2, path) {
 }
 
 // src/action/baseline.ts
-async function resolveBaseline(settings, octokit, env) {
+async function resolveBaseline(settings, octokit, env, budget) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
     if (existsSync6(settings.baseline.path)) return usableBaseline(settings.baseline.path);
@@ -73340,7 +74176,7 @@ async function resolveBaseline(settings, octokit, env) {
     info(`evalgate: ${notFound2(settings.artifactName, branch, found2.searched)}`);
     return null;
   }
-  const downloaded = await downloadBaseline(octokit, target, found2.found.id);
+  const downloaded = await downloadBaseline(octokit, target, found2.found.id, { budget });
   if (!downloaded.ok) {
     warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
     return null;
@@ -73415,19 +74251,40 @@ async function publishCheckRun(octokit, target, run2) {
     ...run2.text !== void 0 && { text: run2.text },
     ...batch !== void 0 && batch.length > 0 && { annotations: batch }
   });
+  const create = (out) => octokit.rest.checks.create({
+    owner,
+    repo,
+    name: run2.name,
+    head_sha: run2.headSha,
+    status: "completed",
+    conclusion: run2.conclusion,
+    ...run2.detailsUrl !== void 0 && { details_url: run2.detailsUrl },
+    output: out
+  });
+  const createWithout = async (refused) => {
+    const said = refused.message.slice(`could not create the check run "${run2.name}": `.length);
+    try {
+      const { data } = await create({
+        ...output(void 0),
+        text: `GitHub refused this check run's annotations (${said}), so it has none: the first failing rows are annotated from the job's log instead, and every one is in the results artifact.`
+      });
+      return {
+        ok: false,
+        failure: {
+          code: "github.invalid",
+          status: 422,
+          message: `GitHub refused the annotations of the check run "${run2.name}" (${said}); created it without them, and the failing rows are annotated from the job's log`
+        },
+        partial: { id: data.id, annotations: 0 }
+      };
+    } catch {
+      return { ok: false, failure: refused };
+    }
+  };
   let id;
   let url;
   try {
-    const { data } = await octokit.rest.checks.create({
-      owner,
-      repo,
-      name: run2.name,
-      head_sha: run2.headSha,
-      status: "completed",
-      conclusion: run2.conclusion,
-      ...run2.detailsUrl !== void 0 && { details_url: run2.detailsUrl },
-      output: output(batches[0])
-    });
+    const { data } = await create(output(batches[0]));
     id = data.id;
     url = data.html_url ?? "";
   } catch (error2) {
@@ -73435,6 +74292,7 @@ async function publishCheckRun(octokit, target, run2) {
     if (failure.code === "github.forbidden" && failure.status === 403) {
       failure.message = await refusedCheckRun(octokit, failure.message);
     }
+    if (failure.status === 422 && total > 0) return createWithout(failure);
     return { ok: false, failure };
   }
   let sent = batches[0]?.length ?? 0;
@@ -73650,11 +74508,11 @@ function buildAnnotations(artifact, options2) {
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
       if (result.passed || !result.detailed) continue;
-      const { path, line } = placeOf(result, options2);
-      const key = rowKey(path, line, result);
+      const { path, line, row } = placeOf(result, options2);
+      const key = rowKey(row ?? path, line, result);
       let group = groups2.get(key);
       if (!group) {
-        group = { path, line, failures: [] };
+        group = { path, line, row, failures: [] };
         groups2.set(key, group);
       }
       group.failures.push({ run: run2, result });
@@ -73664,18 +74522,20 @@ function buildAnnotations(artifact, options2) {
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
       if (result.passed || result.detailed || !detailedIds.has(result.id)) continue;
-      const { path, line } = placeOf(result, options2);
-      groups2.delete(rowKey(path, line, result));
+      const { path, line, row } = placeOf(result, options2);
+      groups2.delete(rowKey(row ?? path, line, result));
     }
   }
-  const annotations = [...groups2.values()].map(({ path, line, failures }) => {
+  const annotations = [...groups2.values()].map(({ path, line, row, failures }) => {
+    const where = row === void 0 ? "" : `The row at ${row}, outside the repository:
+`;
     const annotation = {
       path,
       start_line: line,
       end_line: line,
       annotation_level: "failure",
       title: annotationTitle(failures),
-      message: capBytes(annotationMessage(failures), ANNOTATION_TEXT_BUDGET_BYTES)
+      message: capBytes(`${where}${annotationMessage(failures)}`, ANNOTATION_TEXT_BUDGET_BYTES)
     };
     const details = rawDetails(failures);
     if (details !== null) annotation.raw_details = capBytes(details, ANNOTATION_TEXT_BUDGET_BYTES);
@@ -73691,8 +74551,8 @@ function countFailingRows(artifact, options2) {
   for (const run2 of artifact.runs) {
     for (const result of run2.cases) {
       if (result.passed) continue;
-      const { path, line } = placeOf(result, options2);
-      const place = `${line}:${path}`;
+      const { path, line, row } = placeOf(result, options2);
+      const place = `${line}:${row ?? path}`;
       const seen = places.get(result.id);
       if (seen === void 0) places.set(result.id, place);
       else if (typeof seen === "string") {
@@ -73706,10 +74566,14 @@ function countFailingRows(artifact, options2) {
   return rows;
 }
 function placeOf(result, options2) {
-  return result.source ? {
-    path: repoPath(options2.sourceRoot, result.source.file),
-    line: Math.max(1, result.source.line)
-  } : { path: repoPath("", options2.configPath), line: 1 };
+  const config = { path: repoPath("", options2.configPath), line: 1 };
+  if (!result.source) return config;
+  const path = repoPath(options2.sourceRoot, result.source.file);
+  const line = Math.max(1, result.source.line);
+  return insideRepository(path) ? { path, line } : { ...config, row: `${path}:${line}` };
+}
+function insideRepository(path) {
+  return !(path === ".." || path.startsWith("../") || /^([A-Za-z]:)?\//.test(path));
 }
 function rowKey(path, line, result) {
   return JSON.stringify([path, line, result.id]);
@@ -73752,9 +74616,9 @@ ${failureLines(result).join("\n")}`;
 }
 function failureLines(result) {
   if (result.error !== null) return [shortenText(result.error, ERROR_MAX_CHARS)];
-  const failed = failedEvaluations(result);
-  if (failed.length === 0) return describeCaseFailure(result);
-  return failed.map((evaluation) => {
+  const failed2 = failedEvaluations(result);
+  if (failed2.length === 0) return describeCaseFailure(result);
+  return failed2.map((evaluation) => {
     const reason = evaluationReason(evaluation);
     const head = evaluation.error !== null ? `${evaluation.evaluator}: error: ${shortenText(evaluation.error, ERROR_MAX_CHARS)}` : describeFailedEvaluation(evaluation);
     return reason === null ? head : `${head} \u2014 ${shortenText(reason, REASON_MAX_CHARS)}`;
@@ -74370,8 +75234,9 @@ function changeRow(point, name, base, head, kind) {
 }
 
 // src/report/comparison-case-tables.ts
+init_text_table();
 var REASON_MAX_CHARS3 = 160;
-var LABEL_MAX_CHARS = 50;
+var LABEL_MAX_WIDTH = 50;
 var MAX_NOW_TEXTS = 3;
 function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
   const byTitle = /* @__PURE__ */ new Map();
@@ -74428,7 +75293,7 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
 }
 function caseRow(row, withPoints, runs) {
   const { id, source } = caseText(row.ref);
-  const name = row.label === null ? "" : ` ${escapeMarkdownText(clipText(row.label, LABEL_MAX_CHARS))}`;
+  const name = row.label === null ? "" : ` ${escapeMarkdownText(truncateToWidth(row.label, LABEL_MAX_WIDTH))}`;
   const points2 = row.runs.map((run2) => pointName(run2, runs)).join(", ");
   return tableRow([
     `${cellCode(id)}${name}`,
@@ -74613,7 +75478,7 @@ init_failure_details();
 init_labels();
 init_totals();
 var TITLE_MAX_CHARS = 200;
-var LABEL_MAX_CHARS2 = 200;
+var LABEL_MAX_CHARS = 200;
 var LISTED_GONE_RUNS = 10;
 function buildModel2(artifact, options2) {
   const baselineRuns = /* @__PURE__ */ new Map();
@@ -74737,7 +75602,7 @@ function compareRuns(run2, baseline) {
   return { baseline, before, newlyFailing, fixed };
 }
 function runLabel(run2) {
-  return escapeMarkdownText(clipText(describeRun(run2), LABEL_MAX_CHARS2));
+  return escapeMarkdownText(clipText(describeRun(run2), LABEL_MAX_CHARS));
 }
 function renderIntro(artifact, options2, views, goneCount) {
   const lines2 = [];
@@ -74851,21 +75716,39 @@ async function publishResults(results, settings, octokit, env) {
     job: env.GITHUB_JOB ?? ""
   });
   const title = `evals: ${identity.label}`;
-  const baseline = artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
+  const baseline = settings.mode === "report" && artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
   const htmlReport = settings.mode === "run" && settings.report !== null && existsSync7(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
-  const render2 = (marker, maxBytes) => withinBytes(
-    (maxChars) => renderMarkdownReport(artifact, {
-      title,
-      marker,
-      maxChars,
-      sourceRoot,
-      baseline,
-      links,
-      ...htmlReport !== void 0 ? { htmlReport } : {}
-    }),
-    maxBytes
-  );
+  const context3 = context2;
+  const subject = eventSubject(context3, env);
+  const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(settings.workingDirectory, {}))?.sha ?? null : null;
+  const commit = checkRunCommit(context3, settings.headSha ?? subject.headSha, checkedOut);
+  if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
+  const notes = [
+    ...commit.warning !== null ? [`> [!WARNING]
+> ${escapeNote(commit.warning)}`] : [],
+    ...artifact.shard !== void 0 ? [shardNote(artifact.shard)] : []
+  ];
+  const prefix = notes.map((note) => `${note}
+
+`).join("");
+  const render2 = (marker, maxBytes) => {
+    const head = `${marker === "" ? "" : `${marker}
+`}${prefix}`;
+    const room = maxBytes - Buffer.byteLength(head, "utf8");
+    return head + withinBytes(
+      (maxChars) => renderMarkdownReport(artifact, {
+        title,
+        marker: "",
+        maxChars,
+        sourceRoot,
+        baseline,
+        links,
+        ...htmlReport !== void 0 ? { htmlReport } : {}
+      }),
+      room
+    );
+  };
   const annotationOptions = { sourceRoot, configPath };
   const annotations = buildAnnotations(artifact, annotationOptions);
   const failingRows = countFailingRows(artifact, annotationOptions);
@@ -74875,9 +75758,7 @@ async function publishResults(results, settings, octokit, env) {
   } catch (error2) {
     warning(`evalgate: could not write the job summary: ${error2.message}`);
   }
-  const context3 = context2;
   const { owner, repo } = context3.repo;
-  const subject = eventSubject(context3, env);
   const prNumber = settings.prNumber ?? subject.pullRequest;
   let commentUrl = "";
   if (octokit === null && (settings.comment || settings.checkRun)) {
@@ -74913,7 +75794,7 @@ async function publishResults(results, settings, octokit, env) {
   }
   let undelivered = settings.checkRun ? annotations : [];
   if (octokit && settings.checkRun) {
-    const headSha = settings.headSha ?? subject.headSha;
+    const headSha = commit.sha;
     const shown2 = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
       octokit,
@@ -74922,7 +75803,7 @@ async function publishResults(results, settings, octokit, env) {
         name: title,
         headSha,
         conclusion: artifact.verdict === "pass" ? "success" : "failure",
-        title: headline(artifact),
+        title: artifact.shard === void 0 ? headline(artifact) : `shard ${artifact.shard.index} of ${artifact.shard.count} \xB7 ${headline(artifact)}`,
         summary: render2("", REPORT_MAX_BYTES.checkRunSummary),
         annotations: shown2,
         ...shown2.length < failingRows ? { text: unannotatedText(shown2.length, failingRows) } : {},
@@ -74940,6 +75821,13 @@ async function publishResults(results, settings, octokit, env) {
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+function shardNote({ index, count }) {
+  return `> [!NOTE]
+> Shard ${index} of ${count} (\`--shard ${index}/${count}\`): this report and its verdict cover only this shard's cases. The whole run's verdict needs every shard, merged with \`evals merge\` and reported with \`mode: report\`.`;
+}
+function escapeNote(message) {
+  return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
 function runStamp(env) {
   const id = Number(env.GITHUB_RUN_ID);
@@ -74994,21 +75882,21 @@ function readSettings(input, workspace, env = {}) {
     errors.push(`input ${name2}: expected true or false, found ${JSON.stringify(input(name2))}`);
     return fallback;
   };
-  const failOnRaw = input("fail-on").trim() || "gate";
+  const failOnRaw = input("fail-on").trim().toLowerCase() || "gate";
   if (failOnRaw !== "gate" && failOnRaw !== "never") {
     errors.push(`input fail-on: expected gate or never, found ${JSON.stringify(failOnRaw)}`);
   }
-  const modeRaw = input("mode").trim() || "run";
+  const modeRaw = input("mode").trim().toLowerCase() || "run";
   if (modeRaw !== "run" && modeRaw !== "report") {
     errors.push(`input mode: expected run or report, found ${JSON.stringify(modeRaw)}`);
   }
   const prRaw = input("pr-number").trim();
-  const prNumber = prRaw === "" ? null : Number(prRaw);
+  const prNumber = prRaw === "" ? null : wholeNumber(prRaw);
   if (prNumber !== null && !(Number.isInteger(prNumber) && prNumber > 0)) {
     errors.push(`input pr-number: expected a pull request number, found ${JSON.stringify(prRaw)}`);
   }
   const maxRaw = input("max-annotations").trim();
-  const maxAnnotations = maxRaw === "" ? DEFAULT_MAX_ANNOTATIONS : Number(maxRaw);
+  const maxAnnotations = maxRaw === "" ? DEFAULT_MAX_ANNOTATIONS : wholeNumber(maxRaw);
   if (!(Number.isInteger(maxAnnotations) && maxAnnotations >= 0)) {
     errors.push(
       `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`
@@ -75041,6 +75929,12 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${JSON.stringify(output)} is refused here: the results file is the results input (results: other.json), which the outputs and the report name`
     );
   }
+  const help = args.ok ? args.value.find((arg) => arg === "--help" || arg === "-h") : void 0;
+  if (help !== void 0) {
+    errors.push(
+      `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
+    );
+  }
   const path = (value) => isAbsolute7(value) ? value : resolve20(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
@@ -75068,15 +75962,15 @@ function splitArgs(text2) {
   const words = [];
   let word = "";
   let inWord = false;
-  let quote3 = null;
+  let quote4 = null;
   for (let i = 0; i < text2.length; i++) {
     const ch = text2[i] ?? "";
-    if (quote3 !== null) {
-      if (ch === quote3) quote3 = null;
-      else if (ch === "\\" && quote3 === '"' && i + 1 < text2.length) word += text2[++i];
+    if (quote4 !== null) {
+      if (ch === quote4) quote4 = null;
+      else if (ch === "\\" && quote4 === '"' && i + 1 < text2.length) word += text2[++i];
       else word += ch;
     } else if (ch === '"' || ch === "'") {
-      quote3 = ch;
+      quote4 = ch;
       inWord = true;
     } else if (ch === "\\" && i + 1 < text2.length) {
       word += text2[++i];
@@ -75090,10 +75984,13 @@ function splitArgs(text2) {
       inWord = true;
     }
   }
-  if (quote3 !== null)
-    return { ok: false, error: `unclosed ${quote3} quote in ${JSON.stringify(text2)}` };
+  if (quote4 !== null)
+    return { ok: false, error: `unclosed ${quote4} quote in ${JSON.stringify(text2)}` };
   if (inWord) words.push(word);
   return { ok: true, value: words };
+}
+function wholeNumber(text2) {
+  return /^\d+$/.test(text2) ? Number(text2) : Number.NaN;
 }
 
 // src/action/main.ts
@@ -75109,6 +76006,13 @@ async function run(env = process.env) {
     return;
   }
   const settings = read.settings;
+  if (!isFolder3(settings.workingDirectory)) {
+    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
+    error(message);
+    setOutput("verdict", "error");
+    setFailed(`evalgate: ${message}`);
+    return;
+  }
   const forged = workflowRunMismatch(settings, context2);
   if (forged !== null) {
     error(forged);
@@ -75116,8 +76020,9 @@ async function run(env = process.env) {
     setFailed(`evalgate: ${forged}`);
     return;
   }
-  if (settings.token) setSecret(settings.token);
+  if (settings.token) protectSecret(settings.token);
   await maskReferencedSecrets(resolve21(settings.workingDirectory, settings.config), env);
+  for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
     userAgent: `evalgate/${toolVersion}`,
@@ -75129,8 +76034,8 @@ async function run(env = process.env) {
       "evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)"
     );
   }
-  const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env) : null;
-  const results = settings.mode === "report" ? readResults(settings, workspace) : await runEvals(settings, workspace, env, baselineFile);
+  const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env, budget) : null;
+  const results = settings.mode === "report" ? scrubbedResults(readResults(settings, workspace), createScrubber(secretsInEnv(env))) : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
   const { commentUrl } = await publishResults(results, settings, octokit, env);
   const { artifact } = results;
@@ -75145,6 +76050,27 @@ async function run(env = process.env) {
     setFailed(`evals: ${results.incomplete}`);
   } else if (willFailStep(artifact, settings)) {
     setFailed(`evals: ${headline(artifact)}`);
+  }
+}
+function scrubbedResults(results, scrubber) {
+  if (results === null || scrubber.empty) return results;
+  const clean = (value) => {
+    const text2 = JSON.stringify(value);
+    const scrubbed2 = scrubber.json(text2);
+    return scrubbed2 === text2 ? value : JSON.parse(scrubbed2);
+  };
+  const { runs, ...frame } = results.artifact;
+  const artifact = {
+    ...clean(frame),
+    runs: runs.map(({ cases, ...run2 }) => ({ ...clean(run2), cases: cases.map(clean) }))
+  };
+  return { ...results, artifact };
+}
+function isFolder3(path) {
+  try {
+    return statSync6(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
