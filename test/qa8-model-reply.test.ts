@@ -211,3 +211,34 @@ describe('token counts a server cannot mean', () => {
     assert.match(result.stdout, /model calls: 2/);
   });
 });
+
+describe('a cache folder that cannot be written', () => {
+  it('is said once, and every call still goes to the server', async () => {
+    server.setDefault({ content: 'fine' });
+    const dir = jsonlProject(
+      [{ q: 'a' }, { q: 'b' }, { q: 'c' }],
+      [
+        'target:',
+        '  type: model',
+        '  model: small',
+        `  baseUrl: ${server.url}`,
+        '  apiKey: sk-test',
+        '  prompt: "{{case.q}}"',
+      ],
+      // A file where the cache's folder would have to be.
+      { 'blocked/readme.txt': 'not a folder' },
+    );
+    const args = ['run', '-o', 'results.json', '--cache-dir', 'blocked/readme.txt/cache'];
+    const first = await runInProcess(args, dir, {});
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const warnings = first.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+    assert.equal(warnings.length, 1, first.stderr);
+    assert.match(
+      warnings[0] ?? '',
+      /^warning: cannot write the response cache in .*blocked\/readme\.txt\/cache \(ENOTDIR\): model calls are not cached$/,
+    );
+    const before = server.requests.length;
+    await runInProcess(args, dir, {});
+    assert.equal(server.requests.length - before, 3, 'nothing was served from a cache');
+  });
+});

@@ -32,6 +32,8 @@ export interface ModelRuntime {
   breaker?: Breaker;
   /** Injected for tests; default the global fetch. */
   fetch?: typeof fetch;
+  /** Where a warning goes, such as a cache that cannot be written (said once per run). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -72,6 +74,13 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
   const hostLimiter = createHostLimiter(defaults.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY);
   const clients = new Map<string, JudgeClient>();
   const flushes: (() => Promise<void>)[] = [];
+  // Every client shares the cache folder: its trouble is said once, not once per client or call.
+  let cacheWarned = false;
+  const onCacheUnwritable = (message: string): void => {
+    if (cacheWarned) return;
+    cacheWarned = true;
+    runtime.warn?.(message);
+  };
 
   const clientFor = (settings: JudgeSettings): JudgeClient => {
     const baseUrl = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
@@ -93,6 +102,7 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
         ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
         ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         cacheDir: runtime.cacheDir,
+        onCacheUnwritable,
         hostLimiter,
         ...(runtime.secrets !== undefined ? { secrets: runtime.secrets } : {}),
         ...(runtime.breaker !== undefined ? { breaker: runtime.breaker } : {}),

@@ -82,7 +82,10 @@ export interface ResponseCache {
  * renamed into place, so a concurrent reader or a killed run never sees half an entry. Write
  * failures are swallowed: a full disk must not turn a good judge answer into an error.
  */
-export function createFileCache(dir: string): ResponseCache {
+export function createFileCache(
+  dir: string,
+  onUnwritable?: (message: string) => void,
+): ResponseCache {
   const pathOf = (key: string): string => join(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
@@ -115,8 +118,14 @@ export function createFileCache(dir: string): ResponseCache {
         await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
         await writeFile(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}\n`);
         await rename(temp, file);
-      } catch {
+      } catch (error) {
         await rm(temp, { force: true }).catch(() => undefined);
+        // A cache that cannot be written is no reason to fail a call, but a run that calls the
+        // model every time, believing it cached, should hear of it.
+        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        onUnwritable?.(
+          `cannot write the response cache in ${dir} (${reason}): model calls are not cached`,
+        );
       }
     },
   };

@@ -60,6 +60,8 @@ export interface JudgeClientOptions {
   maxRetries?: number;
   /** Where responses are cached; null or absent: no cache. */
   cacheDir?: string | null;
+  /** Told when a response cannot be written to the cache (a folder that cannot be made). */
+  onCacheUnwritable?: (message: string) => void;
   /**
    * The run's other secrets (keys in the environment, other judges' keys), scrubbed like this
    * client's own key from error text, answers and cache entries.
@@ -114,7 +116,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   const cache: ResponseCache | undefined =
     options.cacheDir === null || options.cacheDir === undefined
       ? undefined
-      : createFileCache(options.cacheDir);
+      : createFileCache(options.cacheDir, options.onCacheUnwritable);
   const hostLimiter = options.hostLimiter ?? createHostLimiter(options.maxConcurrentPerHost ?? 8);
 
   const extraHeaders = options.headers ?? {};

@@ -208,6 +208,7 @@ export async function loadAndPrepare(
       env: ctx.env,
       secrets,
       breaker,
+      warn: (message) => ctx.stderr.write(`warning: ${scrubber.text(message)}\n`),
     });
     const { testsets, bound, pinIgnored } = await readAndBind(config, filters, ctx, scrubber, {
       ignorePin: overrides.ignorePin === true,
