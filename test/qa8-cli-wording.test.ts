@@ -156,6 +156,38 @@ describe('a duration that rounds to 0 ms', () => {
     );
   });
 
+  it('is refused in judge settings and a model target too, where a zero limit would fail every call', async () => {
+    const judged = await runInProcess(
+      ['validate'],
+      project(
+        [],
+        [
+          '- { id: j, use: llm-judge, with: { prompt: "ok?" }, judge: { model: m, timeout: 0.2ms } }',
+        ],
+      ),
+    );
+    assert.equal(judged.code, 2);
+    assert.match(
+      judged.stderr,
+      /suites\[0\]\.evaluators\[0\]\.judge\.timeout: expected a duration of at least 1ms, found "0\.2ms" \(it rounds to 0ms\)$/m,
+    );
+    const targeted = await runInProcess(
+      ['validate'],
+      suiteProject(
+        [
+          'testset: { path: data.csv }',
+          'target: { type: model, model: m, prompt: "{{case.a}}", baseUrl: "http://127.0.0.1:9/v1", timeout: 0ms }',
+        ],
+        { 'data.csv': 'a\nx\n' },
+      ),
+    );
+    assert.equal(targeted.code, 2);
+    assert.match(
+      targeted.stderr,
+      /suites\[0\]\.target\.timeout: expected a duration of at least 1ms, found "0ms"$/m,
+    );
+  });
+
   it('a zero written as such does not claim to be rounded', async () => {
     const result = await runInProcess(['validate'], project(['timeout: 0s']));
     assert.match(result.stderr, /expected a duration of at least 1ms, found "0s"$/m);

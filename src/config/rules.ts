@@ -140,6 +140,8 @@ function checkSuite(
   }
 
   checkTarget(suite, path, add);
+  if (isRecord(suite.target))
+    checkTimeout(suite.target.timeout, [...path, 'target', 'timeout'], add);
   // A `{{ params.x }}` naming no key of the suite's own grid would fail every case.
   for (const [valuePath, message] of suiteParamProblems(suite, path)) {
     add('template.unknown-param', valuePath, message);
@@ -363,6 +365,7 @@ function checkThreshold(threshold: Record<string, unknown>, path: ConfigPath, ad
 /** The rules of a `judge:` block (of `defaults` or an evaluator, built-in or module). */
 function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
   checkJudgeSettings(judge, path, add);
+  if (isRecord(judge)) checkTimeout(judge.timeout, [...path, 'timeout'], add);
 }
 
 /** Durations are whole milliseconds (`parseDuration` rounds), so `0.0001ms` is a limit of 0. */
