@@ -284,3 +284,36 @@ describe('a testset path that is a loop of symbolic links', () => {
     );
   });
 });
+
+describe('a config or prompt file that is a loop of symbolic links', () => {
+  it('the config is named as such, without the errno line', async () => {
+    const dir = project();
+    rmSync(join(dir, 'evals.yaml'));
+    symlinkSync('evals.yaml', join(dir, 'evals.yaml'));
+    const result = await runInProcess(['validate', 'evals.yaml'], dir);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /cannot read the config: a loop of symbolic links; point it at a file$/m,
+    );
+    assert.doesNotMatch(result.stderr, /ELOOP/);
+  });
+
+  it('a prompt file is named as such at the target', async () => {
+    const dir = suiteProject(
+      [
+        'testset: { path: data.csv }',
+        'target: { type: model, model: m, prompt: { file: p.md }, baseUrl: "http://127.0.0.1:9/v1" }',
+      ],
+      { 'data.csv': 'a\nx\n' },
+    );
+    symlinkSync('p.md', join(dir, 'p.md'));
+    const result = await runInProcess(['validate'], dir);
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /prompt file p\.md cannot be read \(a loop of symbolic links; point it at a file\)$/m,
+    );
+    assert.doesNotMatch(result.stderr, /ELOOP/);
+  });
+});

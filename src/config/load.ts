@@ -28,6 +28,7 @@ import {
   firstAliasOffset,
 } from './yaml-limits.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
+import { unreadableReason } from '../shared/unreadable.ts';
 
 export { parseDuration } from '../shared/duration.ts';
 
@@ -271,7 +272,7 @@ export async function loadConfigFile(
             message:
               code === 'EISDIR'
                 ? 'expected a config file, found a directory'
-                : `cannot read the config: ${error.message}`,
+                : `cannot read the config: ${unreadableReason(error) ?? error.message}`,
           };
     return { ok: false, issues: [issue] };
   }

@@ -18,6 +18,7 @@ import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { replyText } from './model-reply.ts';
+import { unreadableReason } from '../shared/unreadable.ts';
 
 /** Model clients of the run, shared with the judges. */
 export interface ModelClients {
@@ -162,7 +163,7 @@ async function promptText(
       const reason =
         (error as NodeJS.ErrnoException).code === 'ENOENT'
           ? 'does not exist'
-          : `cannot be read (${(error as Error).message})`;
+          : `cannot be read (${unreadableReason(error) ?? (error as Error).message})`;
       const named =
         file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
       return {

@@ -5,6 +5,7 @@ import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
 import type { GitErrorCode } from './git-run.ts';
 import type { TestsetIssueCode } from './issues.ts';
 import { streamTestsetRows, TestsetReadError, type RowSource } from './stream-read.ts';
+import { unreadableReason } from '../shared/unreadable.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
 export interface TestsetLocation {
@@ -80,19 +81,9 @@ function readFailure(
   if (code === 'ENOENT') {
     return fail('testset.not-found', displayPath, `testset file not found: ${displayPath}`);
   }
-  const reason = (code !== undefined ? REASONS.get(code) : undefined) ?? message;
+  const reason = unreadableReason({ code }) ?? message;
   return fail('testset.read', displayPath, `cannot read testset ${displayPath}: ${reason}`);
 }
-
-/**
- * What a file that cannot be read is, said in words rather than as the errno line (`ELOOP: too
- * many symbolic links encountered, open '/abs/path'`).
- */
-const REASONS: ReadonlyMap<string, string> = new Map([
-  ['EISDIR', 'it is a directory'],
-  // Also a chain of more links than the system follows (40 on Linux): as good as a loop.
-  ['ELOOP', 'a loop of symbolic links; point it at a file'],
-]);
 
 async function isFolder(path: string): Promise<boolean> {
   return stat(path).then(
