@@ -128,6 +128,21 @@ describe('the environment the evals run with (M3)', () => {
     });
     assert.deepEqual(env, { OPENAI_API_KEY: 'sk-key', PATH: '/usr/bin' });
   });
+
+  it('has none of the runtime credentials a run: step never sees, but keeps OIDC', () => {
+    const env = evalEnvironment({
+      ACTIONS_RUNTIME_TOKEN: 'runtime',
+      ACTIONS_RUNTIME_URL: 'https://pipelines.example/',
+      ACTIONS_CACHE_URL: 'https://cache.example/',
+      ACTIONS_RESULTS_URL: 'https://results.example/',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://oidc.example/',
+    });
+    assert.deepEqual(Object.keys(env), [
+      'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+      'ACTIONS_ID_TOKEN_REQUEST_URL',
+    ]);
+  });
 });
 
 describe('the Action end to end (H3, M3; dist/index.js)', () => {

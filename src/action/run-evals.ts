@@ -75,9 +75,14 @@ export function evalEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isActionInput(name)));
 }
 
-/** `INPUT_GITHUB-TOKEN`, `INPUT_CONFIG`, …: how the runner hands an action its inputs. */
+/**
+ * What the runner hands an action and not a `run:` step, so not the code under test either:
+ * its inputs (`INPUT_GITHUB-TOKEN`, `INPUT_CONFIG`, …) and the runtime's own credentials for
+ * artifacts and caches (`ACTIONS_RUNTIME_TOKEN`, `ACTIONS_CACHE_URL`, …). The OIDC request
+ * variables stay: a `run:` step with `id-token: write` has them too.
+ */
 export function isActionInput(name: string): boolean {
-  return /^INPUT_/i.test(name);
+  return /^INPUT_/i.test(name) || /^ACTIONS_(RUNTIME_|CACHE_|RESULTS_)/i.test(name);
 }
 
 /** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
