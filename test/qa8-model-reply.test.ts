@@ -13,6 +13,17 @@ import { replyText } from '../src/targets/model-reply.ts';
 let server: OpenAiServer;
 useOpenAiServer((s) => (server = s));
 
+/** The suite lines of a model target on the loopback server, with `extra` keys. */
+const modelTarget = (extra: string[] = []): string[] => [
+  'target:',
+  '  type: model',
+  '  model: small',
+  `  baseUrl: ${server.url}`,
+  '  apiKey: sk-test',
+  '  prompt: "{{case.q}}"',
+  ...extra.map((line) => `  ${line}`),
+];
+
 /** A chat answer whose first choice is `choice` (its `message` and `finish_reason`). */
 const answer = (choice: Record<string, unknown>): Record<string, unknown> => ({
   choices: [{ index: 0, ...choice }],
@@ -31,13 +42,7 @@ async function runOne(
   const dir = jsonlProject(
     [{ q: 'help me' }],
     [
-      'target:',
-      '  type: model',
-      '  model: small',
-      `  baseUrl: ${server.url}`,
-      '  apiKey: sk-test',
-      '  prompt: "{{case.q}}"',
-      ...extra.map((line) => `  ${line}`),
+      ...modelTarget(extra),
       'evaluators:',
       '  - { id: no-apology, use: regex, with: { pattern: "sorry|cannot", flags: i }, not: true }',
       '  - { id: short, use: length, with: { max: 200 } }',
@@ -187,19 +192,11 @@ describe('token counts a server cannot mean', () => {
         usage: { prompt_tokens: 1e308, completion_tokens: 3 },
       },
     });
-    const dir = jsonlProject(
-      [{ q: 'a' }, { q: 'b' }],
-      [
-        'target:',
-        '  type: model',
-        '  model: small',
-        `  baseUrl: ${server.url}`,
-        '  apiKey: sk-test',
-        '  prompt: "{{case.q}}"',
-      ],
-      {},
-      ['defaults:', '  judge:', '    prices: { small: { prompt: 1, completion: 2 } }'],
-    );
+    const dir = jsonlProject([{ q: 'a' }, { q: 'b' }], modelTarget(), {}, [
+      'defaults:',
+      '  judge:',
+      '    prices: { small: { prompt: 1, completion: 2 } }',
+    ]);
     const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {});
     assert.equal(result.code, 0, result.stdout + result.stderr);
     for (const c of artifactCases(dir)[0]!.cases) {
@@ -217,14 +214,7 @@ describe('a cache folder that cannot be written', () => {
     server.setDefault({ content: 'fine' });
     const dir = jsonlProject(
       [{ q: 'a' }, { q: 'b' }, { q: 'c' }],
-      [
-        'target:',
-        '  type: model',
-        '  model: small',
-        `  baseUrl: ${server.url}`,
-        '  apiKey: sk-test',
-        '  prompt: "{{case.q}}"',
-      ],
+      modelTarget(),
       // A file where the cache's folder would have to be.
       { 'blocked/readme.txt': 'not a folder' },
     );
