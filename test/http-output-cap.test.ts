@@ -1,5 +1,5 @@
 /**
- * An answer too large to keep: a loopback server streams 20 MiB in chunks. The http target and
+ * An answer too large to keep: a loopback server streams 64 MiB in chunks. The http target and
  * the model target stop reading past 16 MiB, abort the request and error the case, so neither
  * the artifact nor the process's memory grows with the answer.
  */
@@ -13,8 +13,14 @@ import { useLoopbackServer } from './helpers/loopback-server.ts';
 
 const MIB = 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
-/** What the server sends: 20 MiB, or 1 MiB on a path ending `/small`. */
-let total = 20 * MIB;
+/**
+ * What the server sends: 64 MiB, or 1 MiB on a path ending `/small`. Far past the 16 MiB limit:
+ * loopback socket buffers can hold several MiB that the server has written and the client never
+ * read, so with only a few MiB to spare the server could finish before the client's abort
+ * reached it, and "it was stopped" could not be told from "it read everything".
+ */
+const BIG = 64 * MIB;
+let total = BIG;
 
 /** Bytes the server managed to send on its last answer before it ended or was cut off. */
 let sent = 0;
@@ -41,7 +47,7 @@ function stream(res: ServerResponse, head: string, contentType: string): void {
 
 const served = useLoopbackServer((req, res) => {
   req.resume().on('end', () => {
-    total = req.url?.endsWith('/small') ? MIB : 20 * MIB;
+    total = req.url?.endsWith('/small') ? MIB : BIG;
     if (req.url?.endsWith('/chat/completions')) {
       stream(res, '{"choices":[{"message":{"role":"assistant","content":"', 'application/json');
     } else {
