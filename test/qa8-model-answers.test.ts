@@ -153,6 +153,32 @@ describe('OPENAI_BASE_URL', () => {
     }
   });
 
+  it('with credentials, is refused for a judge without baseUrl: too, and not for one with it', async () => {
+    const password = 'hunter2-password-xyz';
+    const env = { OPENAI_BASE_URL: `http://admin:${password}@127.0.0.1:9/v1` };
+    const judged = (judge: string): string =>
+      jsonlProject(
+        [{ q: 'a', output: 'b' }],
+        [
+          'evaluators:',
+          `  - { id: j, use: llm-judge, with: { prompt: "ok?", choices: { yes: 1, no: 0 } }, judge: ${judge} }`,
+        ],
+      );
+    const refused = await runInProcess(['validate'], judged('{ model: m }'), env);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(
+      refused.stderr,
+      /suites\[0\]\.evaluators\[0\]\.use: this judge has no baseUrl:, so it calls the URL in OPENAI_BASE_URL, "http:\/\/\*\*\*@127\.0\.0\.1:9\/v1", has credentials/,
+    );
+    assert.equal(refused.stderr.includes(password), false);
+    const own = await runInProcess(
+      ['validate'],
+      judged(`{ model: m, baseUrl: "${server.url}" }`),
+      env,
+    );
+    assert.equal(own.code, 0, own.stdout + own.stderr);
+  });
+
   it('without credentials, is used as it was', async () => {
     server.reset();
     const dir = jsonlProject(

@@ -259,6 +259,11 @@ async function loadEvaluator(
     } catch (error) {
       return { ok: false, issue: createIssue(error, config, where) };
     }
+    const urlProblem = builtinEvaluators[ev.use as BuiltinEvaluatorName].calls
+      ? options.models?.envBaseUrlProblem(ev)
+      : undefined;
+    if (urlProblem)
+      return { ok: false, issue: { ...where, code: 'url.credentials', message: urlProblem } };
   } else if (!options.loader.importsModules) {
     const stand: EngineEvaluator = { id: ev.id, evaluateTestCase: notImported };
     const there = await moduleThere(options.loader, config, ev.use, where, stand);

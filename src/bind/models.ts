@@ -13,6 +13,7 @@ import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
 import type { ModelClients } from '../targets/model.ts';
+import { envUrlCredentialsProblem } from '../config/url-credentials.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
 export const DEFAULT_CACHE_DIR = '.evalgate/cache';
@@ -41,6 +42,12 @@ export interface ModelRuntime {
  * which share the judges' clients, cache and per-host cap.
  */
 export interface ModelAccess extends ModelClients {
+  /**
+   * Why a judge evaluator cannot call the base URL it takes from `OPENAI_BASE_URL` (credentials in
+   * its user part, which fetch refuses), refused as the same URL in the config is; undefined
+   * when it can, or names its own `baseUrl:`.
+   */
+  envBaseUrlProblem(evaluator: EvaluatorConfig): string | undefined;
   /** The `judge` and `files` parts of a built-in's create context. */
   contextFor(
     suite: SuiteConfig,
@@ -117,6 +124,14 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
   return {
     client: clientFor,
     prices: defaults.prices,
+    envBaseUrlProblem(evaluator) {
+      const settings: JudgeSettings = { ...defaults, ...evaluator.judge };
+      const fromEnv = runtime.env.OPENAI_BASE_URL;
+      if (settings.baseUrl !== undefined || fromEnv === undefined || fromEnv === '')
+        return undefined;
+      const problem = envUrlCredentialsProblem('OPENAI_BASE_URL', fromEnv);
+      return problem === null ? undefined : `this judge has no baseUrl:, so it calls ${problem}`;
+    },
     contextFor(suite, evaluator) {
       const settings: JudgeSettings = { ...defaults, ...evaluator.judge };
       return {
