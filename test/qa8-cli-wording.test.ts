@@ -9,7 +9,6 @@ import { describe, it } from 'node:test';
 import { existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRunArgs, resumeCommand } from '../src/cli/run-args.ts';
-import { UsageError } from '../src/shared/errors.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { suiteProject } from './helpers/suite-project.ts';
 
@@ -31,17 +30,6 @@ function project(
       'fn.mjs': "export const fn = () => 'x';\n",
     },
   );
-}
-
-/** The message of the UsageError `parse` throws. */
-function usageMessage(parse: () => unknown): string {
-  try {
-    parse();
-  } catch (error) {
-    assert.ok(error instanceof UsageError, String(error));
-    return error.message;
-  }
-  assert.fail('expected a UsageError');
 }
 
 describe('a short option written with =', () => {
@@ -103,31 +91,10 @@ describe('a short option written with =', () => {
 });
 
 describe('an option of one value given twice', () => {
-  it('with two values is refused (exit 2), naming both, and nothing is written', async () => {
-    const dir = project();
-    const before = readdirSync(dir).sort();
-    const result = await runInProcess(['run', '-o', 'a.json', '-o', 'b.json'], dir);
-    assert.equal(result.code, 2);
-    assert.equal(
-      result.stderr,
-      'error: -o given twice: a.json and b.json; give it once (see evals run --help)\n',
-    );
-    assert.deepEqual(readdirSync(dir).sort(), before);
-  });
-
-  it('is refused whatever the spelling, and for every such option', () => {
-    assert.match(
-      usageMessage(() => parseRunArgs(['--output=a.json', '-o', 'b.json'])),
-      /^--output\/-o given twice: a\.json and b\.json; give it once/,
-    );
-    assert.match(
-      usageMessage(() => parseRunArgs(['--trials', '2', '--trials', '3'])),
-      /^--trials given twice: 2 and 3; give it once/,
-    );
-    assert.match(
-      usageMessage(() => parseRunArgs(['--junit', 'a b.xml', '--junit', 'c.xml'])),
-      /^--junit given twice: "a b\.xml" and c\.xml; give it once/,
-    );
+  it('takes the last value, whatever the spelling, as most command-line tools do', () => {
+    assert.equal(parseRunArgs(['-o', 'a.json', '-o', 'b.json']).output, 'b.json');
+    assert.equal(parseRunArgs(['--output=a.json', '-o', 'b.json']).output, 'b.json');
+    assert.equal(parseRunArgs(['--trials', '2', '--trials', '3']).trials, 3);
   });
 
   it('with the same value, or a repeatable option, or a switch, is accepted', () => {

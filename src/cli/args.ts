@@ -29,8 +29,9 @@ export interface ParsedArgs<S extends CommandSpec> {
 
 /**
  * Parses `argv` (what follows the command's name) against `spec`: unknown options, a missing
- * value, a value given to a switch, an option of one value given two different values and a
- * wrong number of positional arguments are UsageErrors. `-o=FILE` reads as `--output=FILE`.
+ * value, a value given to a switch and a wrong number of positional arguments are UsageErrors.
+ * An option of one value given twice takes the last, as in most command-line tools, so a script
+ * can add to a command that already names one. `-o=FILE` reads as `--output=FILE`.
  * The values themselves (numbers, `KEY=VALUE`) are the caller's to check, with
  * {@link optionError} or {@link positiveInt} for the message.
  */
@@ -54,8 +55,8 @@ export function parseCommandArgs<S extends CommandSpec>(
   // `evals run a b --help` shows the help: asking for it is never wrong.
   const help = parsed.values.help === true;
   if (!help) {
-    const refused = emptyPathOption(spec, args) ?? repeatedOption(spec, args);
-    if (refused !== undefined) throw refused;
+    const empty = emptyPathOption(spec, args);
+    if (empty !== undefined) throw empty;
     checkPositionals(spec, parsed.positionals);
   }
   return { values: parsed.values as OptionValues<S>, positionals: parsed.positionals, help };
@@ -191,37 +192,6 @@ export function shortOptionValues(spec: CommandSpec, argv: readonly string[]): s
     }
     return value === '' ? [token.rawName, ''] : [`${token.rawName}${value}`];
   });
-}
-
-/**
- * `-o given twice: a.json and b.json; give it once` for the first option that takes one value
- * given again with another value; undefined when there is none. parseArgs keeps the last one,
- * which would silently drop the first. The same value twice is harmless, and repeatable options
- * (`--suite`, `--grid`) and switches may be given any number of times.
- */
-function repeatedOption(spec: CommandSpec, argv: readonly string[]): UsageError | undefined {
-  const first = new Map<string, { rawName: string; value: string }>();
-  for (const token of optionTokens(spec, argv)) {
-    if (token.kind !== 'option' || token.value === undefined) continue;
-    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : undefined;
-    if (option?.type !== 'string' || option.multiple === true) continue;
-    const earlier = first.get(token.name);
-    if (earlier === undefined) {
-      first.set(token.name, { rawName: token.rawName, value: token.value });
-      continue;
-    }
-    if (earlier.value === token.value) continue;
-    const flag =
-      earlier.rawName === token.rawName ? token.rawName : `${earlier.rawName}/${token.rawName}`;
-    const values = `${shownValue(earlier.value)} and ${shownValue(token.value)}`;
-    return badOption(spec, `${flag} given twice: ${values}; give it once`);
-  }
-  return undefined;
-}
-
-/** An option's value as a message shows it: as it is when plain, else quoted (`""`, spaces). */
-function shownValue(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : JSON.stringify(value);
 }
 
 /** What an empty value of a path option (`-o ''`) lacks, by the option's value name. */
