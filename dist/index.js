@@ -34803,7 +34803,7 @@ function inTrial(trial, fn) {
 function currentTrial() {
   return trialScope.getStore();
 }
-function createFileCache(dir) {
+function createFileCache(dir, onUnwritable) {
   const pathOf = (key) => join4(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
@@ -34830,8 +34830,12 @@ function createFileCache(dir) {
         await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
         await rename3(temp, file);
-      } catch {
+      } catch (error2) {
         await rm3(temp, { force: true }).catch(() => void 0);
+        const reason = error2.code ?? error2.message;
+        onUnwritable?.(
+          `cannot write the response cache in ${dir} (${reason}): model calls are not cached`
+        );
       }
     }
   };
@@ -44005,6 +44009,24 @@ var init_config_hash = __esm({
   }
 });
 
+// src/shared/unreadable.ts
+function unreadableReason(error2) {
+  const code = error2?.code;
+  return code !== void 0 ? REASONS.get(code) : void 0;
+}
+var REASONS;
+var init_unreadable = __esm({
+  "src/shared/unreadable.ts"() {
+    "use strict";
+    REASONS = /* @__PURE__ */ new Map([
+      ["EISDIR", "it is a directory"],
+      // Also a chain of more links than the system follows (40 on Linux): as good as a loop.
+      ["ELOOP", "a loop of symbolic links; point it at a file"],
+      ["EACCES", "permission denied"]
+    ]);
+  }
+});
+
 // src/config/config-hash-parts.ts
 import { createHash as createHash4 } from "node:crypto";
 function hashOfParts(parts) {
@@ -48476,7 +48498,7 @@ function readFailure(code, message, displayPath2) {
   if (code === "ENOENT") {
     return fail2("testset.not-found", displayPath2, `testset file not found: ${displayPath2}`);
   }
-  const reason = (code !== void 0 ? REASONS.get(code) : void 0) ?? message;
+  const reason = unreadableReason({ code }) ?? message;
   return fail2("testset.read", displayPath2, `cannot read testset ${displayPath2}: ${reason}`);
 }
 async function isFolder(path) {
@@ -48496,17 +48518,12 @@ function unsupported(displayPath2) {
 function fail2(code, file, message) {
   return { ok: false, issues: [{ code, file, line: 0, col: 0, path: "", message }] };
 }
-var REASONS;
 var init_read_file = __esm({
   "src/testsets/read-file.ts"() {
     "use strict";
     init_formats();
     init_stream_read();
-    REASONS = /* @__PURE__ */ new Map([
-      ["EISDIR", "it is a directory"],
-      // Also a chain of more links than the system follows (40 on Linux): as good as a loop.
-      ["ELOOP", "a loop of symbolic links; point it at a file"]
-    ]);
+    init_unreadable();
   }
 });
 
@@ -55914,8 +55931,8 @@ function parseCommandArgs(spec, argv) {
   }
   const help = parsed.values.help === true;
   if (!help) {
-    const refused = emptyPathOption(spec, args) ?? repeatedOption(spec, args);
-    if (refused !== void 0) throw refused;
+    const empty = emptyPathOption(spec, args);
+    if (empty !== void 0) throw empty;
     checkPositionals(spec, parsed.positionals);
   }
   return { values: parsed.values, positionals: parsed.positionals, help };
@@ -55990,27 +56007,6 @@ function shortOptionValues(spec, argv) {
     }
     return value === "" ? [token.rawName, ""] : [`${token.rawName}${value}`];
   });
-}
-function repeatedOption(spec, argv) {
-  const first = /* @__PURE__ */ new Map();
-  for (const token of optionTokens(spec, argv)) {
-    if (token.kind !== "option" || token.value === void 0) continue;
-    const option = Object.hasOwn(spec.options, token.name) ? spec.options[token.name] : void 0;
-    if (option?.type !== "string" || option.multiple === true) continue;
-    const earlier = first.get(token.name);
-    if (earlier === void 0) {
-      first.set(token.name, { rawName: token.rawName, value: token.value });
-      continue;
-    }
-    if (earlier.value === token.value) continue;
-    const flag = earlier.rawName === token.rawName ? token.rawName : `${earlier.rawName}/${token.rawName}`;
-    const values = `${shownValue(earlier.value)} and ${shownValue(token.value)}`;
-    return badOption(spec, `${flag} given twice: ${values}; give it once`);
-  }
-  return void 0;
-}
-function shownValue(value) {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : JSON.stringify(value);
 }
 var PATH_VALUES = { FILE: "a file name", DIR: "a folder name" };
 function emptyPathOption(spec, argv) {
@@ -66557,6 +66553,8 @@ function checkSuite(suite, path, context3, add) {
     );
   }
   checkTarget(suite, path, add);
+  if (isRecord(suite.target))
+    checkTimeout(suite.target.timeout, [...path, "target", "timeout"], add);
   for (const [valuePath, message] of suiteParamProblems(suite, path)) {
     add("template.unknown-param", valuePath, message);
   }
@@ -66738,6 +66736,7 @@ function checkThreshold2(threshold, path, add) {
 }
 function checkJudge(judge, path, add) {
   checkJudgeSettings(judge, path, add);
+  if (isRecord(judge)) checkTimeout(judge.timeout, [...path, "timeout"], add);
 }
 function checkTimeout(value, path, add) {
   if (typeof value !== "string" || parseDuration(value) !== 0) return;
@@ -67158,6 +67157,7 @@ function actionSecrets(read) {
 // src/config/load.ts
 init_yaml_limits();
 init_yaml_source();
+init_unreadable();
 function parseConfig(text2, options2) {
   const { file } = options2;
   const parsed = parseYaml(text2);
@@ -67308,7 +67308,7 @@ async function loadConfigFile(path, options2) {
       line: 0,
       col: 0,
       path: "",
-      message: code === "EISDIR" ? "expected a config file, found a directory" : `cannot read the config: ${error2.message}`
+      message: code === "EISDIR" ? "expected a config file, found a directory" : `cannot read the config: ${unreadableReason(error2) ?? error2.message}`
     };
     return { ok: false, issues: [issue2] };
   }
@@ -71108,7 +71108,7 @@ function createJudgeClient(options2 = {}) {
   const sleep = options2.sleep ?? timerSleep;
   const now = options2.now ?? Date.now;
   const random = options2.random ?? Math.random;
-  const cache = options2.cacheDir === null || options2.cacheDir === void 0 ? void 0 : createFileCache(options2.cacheDir);
+  const cache = options2.cacheDir === null || options2.cacheDir === void 0 ? void 0 : createFileCache(options2.cacheDir, options2.onCacheUnwritable);
   const hostLimiter = options2.hostLimiter ?? createHostLimiter(options2.maxConcurrentPerHost ?? 8);
   const extraHeaders = options2.headers ?? {};
   const scrubber = createScrubber([
@@ -71295,6 +71295,12 @@ function createModelAccess(config, runtime) {
   const hostLimiter = createHostLimiter(defaults2.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY);
   const clients = /* @__PURE__ */ new Map();
   const flushes = [];
+  let cacheWarned = false;
+  const onCacheUnwritable = (message) => {
+    if (cacheWarned) return;
+    cacheWarned = true;
+    runtime.warn?.(message);
+  };
   const clientFor = (settings) => {
     const baseUrl2 = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
     const apiKey = settings.apiKey ?? (runtime.env.OPENAI_API_KEY || void 0);
@@ -71314,6 +71320,7 @@ function createModelAccess(config, runtime) {
         ...settings.timeoutMs !== void 0 ? { timeoutMs: settings.timeoutMs } : {},
         ...settings.maxRetries !== void 0 ? { maxRetries: settings.maxRetries } : {},
         cacheDir: runtime.cacheDir,
+        onCacheUnwritable,
         hostLimiter,
         ...runtime.secrets !== void 0 ? { secrets: runtime.secrets } : {},
         ...runtime.breaker !== void 0 ? { breaker: runtime.breaker } : {},
@@ -71327,6 +71334,14 @@ function createModelAccess(config, runtime) {
   return {
     client: clientFor,
     prices: defaults2.prices,
+    envBaseUrlProblem(evaluator) {
+      const settings = { ...defaults2, ...evaluator.judge };
+      const fromEnv = runtime.env.OPENAI_BASE_URL;
+      if (settings.baseUrl !== void 0 || fromEnv === void 0 || fromEnv === "")
+        return void 0;
+      const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv);
+      return problem === null ? void 0 : `this judge has no baseUrl:, so it calls ${problem}`;
+    },
     contextFor(suite, evaluator) {
       const settings = { ...defaults2, ...evaluator.judge };
       return {
@@ -71939,6 +71954,7 @@ function quote3(text2) {
 }
 
 // src/targets/model.ts
+init_unreadable();
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -72041,7 +72057,7 @@ async function promptText(source, setup) {
       }
       files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
     } catch (error2) {
-      const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${error2.message})`;
+      const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${unreadableReason(error2) ?? error2.message})`;
       const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
       return {
         ok: false,
@@ -72744,6 +72760,9 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     } catch (error2) {
       return { ok: false, issue: createIssue(error2, config, where) };
     }
+    const urlProblem = builtinEvaluators[ev.use].calls ? options2.models?.envBaseUrlProblem(ev) : void 0;
+    if (urlProblem)
+      return { ok: false, issue: { ...where, code: "url.credentials", message: urlProblem } };
   } else if (!options2.loader.importsModules) {
     const stand = { id: ev.id, evaluateTestCase: notImported };
     const there = await moduleThere(options2.loader, config, ev.use, where, stand);
@@ -73317,7 +73336,9 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
       updateBaselines: overrides.updateBaselines === true,
       env: ctx.env,
       secrets,
-      breaker
+      breaker,
+      warn: (message) => ctx.stderr.write(`warning: ${scrubber.text(message)}
+`)
     });
     const { testsets, bound, pinIgnored } = await readAndBind(config, filters, ctx, scrubber, {
       ignorePin: overrides.ignorePin === true,
@@ -73994,7 +74015,7 @@ function evalEnvironment(env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isActionInput(name)));
 }
 function isActionInput(name) {
-  return /^INPUT_/i.test(name);
+  return /^INPUT_/i.test(name) || /^ACTIONS_(RUNTIME_|CACHE_|RESULTS_)/i.test(name);
 }
 async function runEvals(settings, workspace, env, baselineFile) {
   const interrupt = new AbortController();
