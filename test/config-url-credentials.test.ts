@@ -4,8 +4,6 @@
  * still travels (OPENAI_BASE_URL, which the config does not hold) nothing prints them.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { configSecrets } from '../src/config/secrets.ts';
 import { describeTarget } from '../src/config/target.ts';
@@ -186,37 +184,25 @@ describe('URL credentials are secrets', () => {
           `the refusal holds ${secret}`,
         );
       }
-      // A judge calls it (and fails): every output quotes the URL masked.
-      const dir = project([
-        'version: 1',
-        'suites:',
-        '  - id: env-base-url',
-        '    testset: { cases: [ { q: x, output: y } ] }',
-        '    evaluators:',
-        '      - use: llm-judge',
-        '        judge: { model: m, apiKey: dummy-key, maxRetries: 0 }',
-        '        with: { prompt: "Is {{ output }} fine?", choices: { "yes": 1, "no": 0 } }',
-      ]);
-      const run = await runInProcess(
-        ['run', '-o', 'results.json', '--junit', 'junit.xml', '--report', 'report.html'],
-        dir,
+      // A judge that would call it is refused the same way, before anything runs.
+      const judged = await runInProcess(
+        ['run', '-o', 'results.json'],
+        project([
+          'version: 1',
+          'suites:',
+          '  - id: env-base-url',
+          '    testset: { cases: [ { q: x, output: y } ] }',
+          '    evaluators:',
+          '      - use: llm-judge',
+          '        judge: { model: m, apiKey: dummy-key, maxRetries: 0 }',
+          '        with: { prompt: "Is {{ output }} fine?", choices: { "yes": 1, "no": 0 } }',
+        ]),
         env,
       );
-      assert.equal(run.code, 1, run.stdout + run.stderr);
-      const show = await runInProcess(['show', 'results.json', '--failed'], dir, env);
-      const outputs = {
-        terminal: run.stdout + run.stderr,
-        show: show.stdout + show.stderr,
-        artifact: readFileSync(join(dir, 'results.json'), 'utf8'),
-        junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
-        html: readFileSync(join(dir, 'report.html'), 'utf8'),
-      };
-      // The evaluation did error with the URL in its text: the mask is what hides it.
-      assert.match(outputs.artifact, /http:\/\/\*\*\*@127\.0\.0\.1/);
-      for (const [where, text] of Object.entries(outputs)) {
-        for (const secret of [`${user}:`, password]) {
-          assert.ok(!text.includes(secret), `${where} holds ${secret}`);
-        }
+      assert.equal(judged.code, 2, judged.stdout + judged.stderr);
+      assert.match(judged.stderr, /this judge has no baseUrl:.*http:\/\/\*\*\*@127\.0\.0\.1/);
+      for (const secret of [`${user}:`, password]) {
+        assert.ok(!(judged.stdout + judged.stderr).includes(secret), `the refusal holds ${secret}`);
       }
     });
   }
