@@ -16,7 +16,7 @@ import { createScrubber, REDACTED } from '../src/shared/secrets.ts';
 import { reported } from './helpers/cases.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { workspace } from './helpers/action-run.ts';
+import { suiteFiles, workspace } from './helpers/action-run.ts';
 import { fixtureRuns } from './report-fixture.ts';
 import { artifactOf } from './report-fixture-large.ts';
 
@@ -189,19 +189,11 @@ process.stdout.write('using ' + process.env.DEPLOY_PAT + ' token=' + (process.en
   });
 
   it('leaves no input in process.env for a JS function, which runs in the Action', async () => {
-    const ws = workspace({
-      'evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: testsets/qa.csv }
-    function: ./app/answer.mjs
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
-`,
-      'testsets/qa.csv': 'expected\nParis\n',
-      'app/answer.mjs': `export default () => 'inputs=' + Object.keys(process.env).filter((name) => /^INPUT_/i.test(name)).length;
-`,
-    });
+    const ws = workspace(
+      suiteFiles([{ expected: 'Paris', answer: '' }], {
+        'app/answer.mjs': `export default () => 'inputs=' + Object.keys(process.env).filter((name) => /^INPUT_/i.test(name)).length;\n`,
+      }),
+    );
     const run = await fixture.run(ws, { 'github-token': TOKEN });
     assert.equal(run.outputs.verdict, 'fail', run.stdout + run.stderr);
     const results = readFileSync(join(ws.dir, 'evals-results.json'), 'utf8');

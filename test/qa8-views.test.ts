@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildArtifact } from '../src/artifact/artifact.ts';
 import { painter } from '../src/report/ansi.ts';
 import { renderCaseDetail } from '../src/report/case-detail.ts';
 import { renderCaseLines } from '../src/report/case-lines.ts';
@@ -15,22 +14,15 @@ import { renderJUnit } from '../src/report/junit.ts';
 import { clipText } from '../src/report/failure-details.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.ts';
 import { writeFiles } from './helpers/cli.ts';
+import { artifactOf as largeArtifactOf } from './report-fixture-large.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { caseResult, evaluation, fixtureRuns } from './report-fixture.ts';
 
 const plain = painter(false);
 
+/** The shared fixture's artifact, started on the date these tests' expectations name. */
 function artifactOf(runs: RunResult[], extra: { durationMs?: number; interrupted?: boolean } = {}) {
-  return buildArtifact({
-    toolVersion: '0.1.0',
-    config: 'evals.yaml',
-    configHash: 'h',
-    git: null,
-    startedAt: new Date('2025-01-01T00:00:00Z'),
-    durationMs: extra.durationMs ?? 2500,
-    interrupted: extra.interrupted ?? false,
-    runs,
-  });
+  return largeArtifactOf(runs, { startedAt: '2025-01-01T00:00:00Z', ...extra });
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -10,7 +10,13 @@ import { caseResult, evaluation } from './report-fixture.ts';
 /** Wraps runs in an artifact with fixed clock and git values. */
 export function artifactOf(
   runs: RunResult[],
-  extra: { interrupted?: boolean; sha?: string; ref?: string; startedAt?: string } = {},
+  extra: {
+    interrupted?: boolean;
+    sha?: string;
+    ref?: string;
+    startedAt?: string;
+    durationMs?: number;
+  } = {},
 ): ResultsArtifact {
   return buildArtifact({
     toolVersion: '0.1.0',
@@ -18,7 +24,7 @@ export function artifactOf(
     configHash: 'h',
     git: extra.sha ? { sha: extra.sha, ref: extra.ref ?? null } : null,
     startedAt: new Date(extra.startedAt ?? '2025-01-02T00:00:00Z'),
-    durationMs: 2500,
+    durationMs: extra.durationMs ?? 2500,
     interrupted: extra.interrupted ?? false,
     runs,
   });
