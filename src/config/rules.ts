@@ -8,7 +8,6 @@ import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { isModuleSpec, parseModuleSpec } from './module-spec.ts';
 import { formatConfigPath, parseDottedPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
-import { parseDuration } from '../shared/duration.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import { checkOptionsSchema } from './schema-check.ts';
 import { orList, schemaProblems } from './schema-errors.ts';
@@ -17,6 +16,7 @@ import type { ConfigPath, Loc } from './types.ts';
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
+import { checkTimeout } from './timeout-rule.ts';
 import {
   moduleOptionProblems,
   strings,
@@ -366,17 +366,6 @@ function checkThreshold(threshold: Record<string, unknown>, path: ConfigPath, ad
 function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
   checkJudgeSettings(judge, path, add);
   if (isRecord(judge)) checkTimeout(judge.timeout, [...path, 'timeout'], add);
-}
-
-/** Durations are whole milliseconds (`parseDuration` rounds), so `0.0001ms` is a limit of 0. */
-function checkTimeout(value: unknown, path: ConfigPath, add: Add): void {
-  if (typeof value !== 'string' || parseDuration(value) !== 0) return;
-  const rounded = Number.parseFloat(value) === 0 ? '' : ' (it rounds to 0ms)';
-  add(
-    'duration.zero',
-    path,
-    `expected a duration of at least 1ms, found ${JSON.stringify(value)}${rounded}`,
-  );
 }
 
 function describePlace(path: ConfigPath, context: RuleContext): string {
