@@ -66482,6 +66482,17 @@ function shownUrl(url) {
   return maskUrlCredentials(query < 0 ? url : url.slice(0, query));
 }
 
+// src/config/timeout-rule.ts
+function checkTimeout(value, path, add) {
+  if (typeof value !== "string" || parseDuration(value) !== 0) return;
+  const rounded2 = Number.parseFloat(value) === 0 ? "" : " (it rounds to 0ms)";
+  add(
+    "duration.zero",
+    path,
+    `expected a duration of at least 1ms, found ${JSON.stringify(value)}${rounded2}`
+  );
+}
+
 // src/config/judge-settings-check.ts
 init_is_record();
 function checkJudgeSettings(judge, path, add) {
@@ -66737,15 +66748,6 @@ function checkThreshold2(threshold, path, add) {
 function checkJudge(judge, path, add) {
   checkJudgeSettings(judge, path, add);
   if (isRecord(judge)) checkTimeout(judge.timeout, [...path, "timeout"], add);
-}
-function checkTimeout(value, path, add) {
-  if (typeof value !== "string" || parseDuration(value) !== 0) return;
-  const rounded2 = Number.parseFloat(value) === 0 ? "" : " (it rounds to 0ms)";
-  add(
-    "duration.zero",
-    path,
-    `expected a duration of at least 1ms, found ${JSON.stringify(value)}${rounded2}`
-  );
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
