@@ -20,6 +20,11 @@ process.off('SIGINT', hold);
 process.off('SIGTERM', hold);
 const code = await running;
 process.exitCode = code;
+// Once nothing is left to do (output flushed: the event loop is empty), exit with the code
+// rather than let Node end the process by tearing its heap down: during that teardown, tens of
+// milliseconds after a large run, Node no longer handles signals, and a Ctrl-C then would end
+// the process by the signal (130), contradicting the results just written.
+process.once('beforeExit', () => process.exit(code));
 // User code may leave timers or sockets open (an abandoned call after an interrupt, an HTTP
 // keep-alive agent). The run is over and its artifact written, so don't wait on them for long.
 setTimeout(() => process.exit(code), 1000).unref();

@@ -20,7 +20,7 @@ export function evalsFromSources(
   const main = pathToFileURL(join(repoRoot, 'src', 'cli', 'main.ts')).href;
   writeFileSync(
     join(dir, 'evals-src.mjs'),
-    `const { main } = await import(${JSON.stringify(main)});\nconst code = await main(process.argv.slice(2));\nprocess.exitCode = code;\nsetTimeout(() => process.exit(code), 1000).unref();\n`,
+    `const { main } = await import(${JSON.stringify(main)});\nconst code = await main(process.argv.slice(2));\nprocess.exitCode = code;\nprocess.once('beforeExit', () => process.exit(code));\nsetTimeout(() => process.exit(code), 1000).unref();\n`,
   );
   return runNode(['--import', import.meta.resolve('tsx'), 'evals-src.mjs', ...args], {
     cwd: dir,
