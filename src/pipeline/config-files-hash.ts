@@ -9,21 +9,26 @@
  * - `modules`: the JavaScript and TypeScript modules the config names (function targets, module
  *   evaluators, `pass:` modules) and the files of the project they import (module-graph-hash.ts);
  * - `scripts`: the script a command target runs when the command names a project file
- *   (targets/command-script.ts).
+ *   (targets/command-script.ts);
+ * - with `promptFiles`: the human overrides (`evals-overrides.jsonl`) when an `llm-judge` reads
+ *   them (`overrides: N`), since they become part of its prompt; and when the store exists and
+ *   a module evaluator may read it (a `BaseLLMJudge` with `numOverrides`, which only loading
+ *   the module would tell). A store that does not exist yet counts as an empty one.
  *
  * Every file is hashed by one rule (`fileDigest`), and the hash is the sha256 of the canonical
  * JSON of `{ config, promptFiles, modules, scripts }`, each kind present only when the config
  * names a file of it, so a config naming none keeps the hash of its data, and one naming prompt
  * files only keeps the hash evalgate recorded before modules and scripts were covered.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { hashOfParts } from '../config/config-hash-parts.ts';
 import { join, relative, sep } from 'node:path';
 import { parseModuleSpec, isModuleSpec } from '../config/module-spec.ts';
 import { promptFileRefs } from '../config/template-check.ts';
 import type { CoveredFiles } from '../config/config-hash.ts';
-import type { LoadedConfig } from '../config/types.ts';
+import type { EvaluatorConfig, LoadedConfig } from '../config/types.ts';
+import { OVERRIDES_FILE } from '../evaluators/judges/overrides.ts';
 import type { ConfigHashParts } from '../types/index.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
@@ -48,12 +53,17 @@ export async function withCoveredFiles(
   const modules = new Set<string>();
   const scripts = new Set<string>();
   const root = projectRoot(config.dir);
+  let overrides: string | undefined;
   for (const suite of config.suites) {
     const points = expandGrid(suite.grid);
     // Keyed as written (after `{{ params.… }}`), as evalgate keyed them before modules counted.
     for (const ref of promptFileRefs(suite.target, points)) {
       promptFiles.push([ref.file, join(config.dir, ref.file)]);
     }
+    const store = join(config.dir, OVERRIDES_FILE);
+    const mayRead = (e: EvaluatorConfig): boolean =>
+      readsOverrides(e) || (e.kind === 'module' && existsSync(store));
+    if (suite.evaluators.some(mayRead)) overrides = store;
     const specs = [
       ...(suite.target.kind === 'function' ? [suite.target.module] : []),
       ...suite.evaluators.filter((e) => e.kind === 'module').map((e) => e.use),
@@ -70,7 +80,10 @@ export async function withCoveredFiles(
   const graph =
     modules.size > 0 ? await moduleGraph([...modules], config.dir, searchFrom) : undefined;
   const covered = {
-    promptFiles: digests(promptFiles),
+    promptFiles: {
+      ...digests(promptFiles),
+      ...(overrides !== undefined ? { [OVERRIDES_FILE]: storeDigest(overrides) } : {}),
+    },
     modules: digests(fromDir(graph?.files ?? [], config.dir)),
     scripts: digests(fromDir([...scripts], config.dir)),
   };
@@ -84,6 +97,12 @@ export async function withCoveredFiles(
     ...(earlier !== current ? { earlierHash: earlier } : {}),
     ...(coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}),
   };
+}
+
+/** Whether `evaluator` appends the human overrides to its prompt (`llm-judge`, `overrides: N`). */
+function readsOverrides(evaluator: EvaluatorConfig): boolean {
+  const count = evaluator.with['overrides'];
+  return evaluator.use === 'llm-judge' && typeof count === 'number' && count > 0;
 }
 
 /** The config's data hash and the kinds of file it names, each present only when it has files. */
@@ -123,6 +142,11 @@ export function fileDigest(path: string): string | null {
   const text = bytes.toString('utf8');
   const isText = Buffer.byteLength(text) === bytes.length && Buffer.from(text).equals(bytes);
   return isText ? hash('sha256', promptFileText(text), 'hex') : hash('sha256', bytes, 'hex');
+}
+
+/** The overrides store's digest: one not written yet is an empty store, the same prompt. */
+function storeDigest(path: string): string | null {
+  return existsSync(path) ? fileDigest(path) : hash('sha256', '', 'hex');
 }
 
 /** The covered files, one phrase per kind: `the module app/answer.ts and 2 files it imports`. */
