@@ -34,3 +34,18 @@ export function mergedShards(
   for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
   return { count, merged, missing };
 }
+
+/**
+ * What to do with the partial merge at `path`: `m.json is a partial merge (evals merge
+ * --allow-partial) of shards 1, 3 of 3: run the missing shard (evals run --shard 2/3 -o FILE),
+ * then evals merge every shard's file again`.
+ */
+export function partialMergeAdvice(
+  path: string,
+  merge: { count: number; merged: readonly number[]; missing: readonly number[] },
+): string {
+  const { count, merged, missing } = merge;
+  const which = `${merged.length === 1 ? 'shard' : 'shards'} ${merged.join(', ')}`;
+  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
+  return `${path} is a partial merge (evals merge --allow-partial) of ${which} of ${count}: run the missing ${missing.length === 1 ? 'shard' : 'shards'} (${commands.join('; ')}), then evals merge every shard's file again`;
+}

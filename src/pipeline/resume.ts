@@ -14,6 +14,7 @@ import { UsageError, usageError } from '../shared/errors.ts';
 import type { Scrubber } from '../shared/secrets.ts';
 import { runKey } from '../shared/run-key.ts';
 import { formatCount, plural } from '../report/labels.ts';
+import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import { openResultsFile } from './artifact-files.ts';
 import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
@@ -61,6 +62,15 @@ export function startResume(
 ): Resumption {
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
+  // A merge lacking shards plans fewer cases than any run would: it is finished by merging.
+  const merge = mergedShards(partial);
+  if (merge !== undefined) {
+    throw usageError(
+      'resume.partial-merge',
+      `${partialMergeAdvice(path, merge)}; it cannot be resumed (an interrupted shard is resumed from its own file, before merging)`,
+      path,
+    );
+  }
   // What needs no config (a complete artifact, runs without a plan) is refused before one is read.
   const problems = checkPartial(partial, path, { hash: partial.configHash });
   if (!partial.interrupted) throw usageError('resume.complete', problems[0]!, path);
