@@ -55,7 +55,9 @@ export function comparedOf(
         ? `the value ${id} compared, as it recorded it${isCut(recorded.metadata.actual) ? ' (cut)' : ''}`
         : actual.path === ''
           ? `the output (what ${id} compared)`
-          : `output${actual.path} (what ${id} compared)`;
+          : actual.others.length === 0
+            ? `output${actual.path} (what ${id} compared)`
+            : `${fieldNames([actual.path, ...actual.others])} (the same value; what ${id} compared)`;
     return { expected: show(expected.value), actual: show(actual.value), what };
   }
   const data = result.data;
@@ -73,7 +75,10 @@ export function comparedOf(
  * text it is, whole even when the record was cut, with its path (`.answer`, `[2].name`, '' for
  * `within` itself); else the record itself, with no path.
  */
-function whole(recorded: unknown, within: unknown): { value: unknown; path: string | null } {
+function whole(
+  recorded: unknown,
+  within: unknown,
+): { value: unknown; path: string | null; others: string[] } {
   const text = textOf(recorded);
   const cut = typeof recorded === 'string' ? CUT_NOTE.exec(recorded) : null;
   const prefix = cut === null ? null : text.slice(0, cut.index);
@@ -92,7 +97,15 @@ function whole(recorded: unknown, within: unknown): { value: unknown; path: stri
   for (let at = 0; at < queue.length && visited < MAX_VISITED; at++) {
     const { value, path, depth } = queue[at] as (typeof queue)[number];
     visited++;
-    if (matches(value)) return { value, path };
+    if (matches(value)) {
+      // Fields as shallow that hold the same text: which one the evaluator read, the record
+      // cannot tell (`{{output.a}}` or `{{output.b}}`), so the heading names them all.
+      const others = queue
+        .slice(at + 1)
+        .filter((entry) => entry.depth === depth && matches(entry.value))
+        .map((entry) => entry.path);
+      return { value, path, others };
+    }
     if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) continue;
     const entries = Array.isArray(value)
       ? value.map((item, i): [string, unknown] => [`[${i}]`, item])
@@ -103,7 +116,14 @@ function whole(recorded: unknown, within: unknown): { value: unknown; path: stri
     for (const [step, item] of entries)
       queue.push({ value: item, path: path + step, depth: depth + 1 });
   }
-  return { value: recorded, path: null };
+  return { value: recorded, path: null, others: [] };
+}
+
+/** `output.a or output.b`, `output.a, output.b, output.c or 2 more`: fields holding one value. */
+function fieldNames(paths: readonly string[]): string {
+  const all = paths.map((path) => `output${path}`);
+  const listed = all.length > 4 ? [...all.slice(0, 3), `${all.length - 3} more`] : all;
+  return `${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`;
 }
 
 /** The text an evaluator compares: a string as it is, anything else as its JSON. */
