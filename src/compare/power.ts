@@ -23,10 +23,19 @@ export interface PowerInput {
   /** The change a row must be able to see, in the row's units. */
   target: number;
   /**
-   * Per-case changes are bounded by 1 (scores and pass/fail): then a change carried by fewer
-   * cases than `fewestDetectable` can never be significant, whatever the noise.
+   * Every case that changes moves by exactly ±1 (pass/fail rows, and score rows whose values are
+   * all 0 or 1): a change of Δ is then carried by Δ × cases cases, so the fewest cases the
+   * sign-flip test needs (`fewestDetectable`) bound the change itself. False for a row whose
+   * cases can move by any amount: there a change of any size can be spread over enough cases,
+   * and only the noise bounds it.
    */
   bounded: boolean;
+  /**
+   * The row is tested by the sign-flip test (score and pass-rate rows), whose smallest p-value
+   * with k changed cases is 2 / 2^k: with fewer cases than `fewestDetectable`, no change of any
+   * size can reach the corrected level. Implied by `bounded`; absent for κ (a Wald test).
+   */
+  signFlip?: boolean;
 }
 
 /** How large a change a row could detect. */
@@ -41,27 +50,34 @@ export interface PowerResult {
 
 /**
  * The smallest change a row detects with 80% power when it is the only change among `family`
- * rows, i.e. at Holm's first step α / family: (z(α / 2F) + z(0.8)) × standard error. This is the
- * honest figure for a gate: a row's own 5% level would promise changes the corrected gate does
- * not block. For bounded rows it is never below `fewestDetectable / cases`: with nothing else
- * moving, that many cases must all move the same way before the sign-flip test can reach the
- * level at all.
+ * rows, i.e. at Holm's first step α / family: (z(α / 2F) + z(0.8)) × standard error, the row's
+ * measured noise. This is the honest figure for a gate: a row's own 5% level would promise
+ * changes the corrected gate does not block.
+ *
+ * The sign-flip test adds a floor, `k = fewestDetectable` cases that must all move the same way
+ * before its p-value can reach the level. It bounds how many cases must change, so it bounds the
+ * size of the change only for `bounded` rows, whose cases move by ±1: there the figure is never
+ * below k / cases. A row whose cases move by any amount needs only k cases in all; with fewer
+ * (and for a bounded row with fewer than k cases) the figure is k / cases, above 1, the largest
+ * change a score or a pass rate can make: no change could be detected.
  *
  * The cases needed scale the standard error as 1/√n, the usual approximation: the noise per case
- * is taken as measured now.
+ * is taken as measured now. They are never fewer than k (k / target for a bounded row).
  */
 export function rowPower(input: PowerInput): PowerResult {
   const family = Math.max(1, input.family);
   const multiplier =
     normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
-  const floor = input.bounded ? fewestDetectable(input.alpha, family) : 0;
-  const detectable = Math.max(
-    multiplier * input.standardError,
-    input.cases > 0 ? floor / input.cases : Infinity,
-  );
+  const fewest =
+    input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
+  const noise = multiplier * input.standardError;
+  // Below `fewest` cases even the largest change cannot reach the level, bounded or not.
+  const floor = input.bounded || input.cases < fewest ? fewest : 0;
+  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
   if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
-  const byNoise = input.cases * ((multiplier * input.standardError) / input.target) ** 2;
-  const casesNeeded = Math.ceil(Math.max(byNoise, floor / input.target, input.cases + 1));
+  const byNoise = input.cases * (noise / input.target) ** 2;
+  const byCount = input.bounded ? fewest / input.target : fewest;
+  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
   return { detectable, underpowered: true, casesNeeded };
 }
 

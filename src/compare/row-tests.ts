@@ -125,7 +125,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
     if (row.significant && row.label === 'regressed') family.regressions++;
     if (row.significant && row.label === 'improved') family.improvements++;
   }
-  for (const run of runs) addPower(run, familySize, alpha);
+  for (const [i, run] of runs.entries()) addPower(run, pairings[i], familySize, alpha);
   return { runs, family, resamples };
 }
 
@@ -251,15 +251,31 @@ function untested(label: ChangeLabel): RowTest {
   return { pValue: null, adjustedP: null, qValue: null, label, significant: false, power: null };
 }
 
-/** Fills in `power` for every row with a verdict. */
-function addPower(run: RunComparison, family: number, alpha: number): void {
+/**
+ * Fills in `power` for every row with a verdict. A score row whose values are all 0 or 1 changes
+ * by ±1 per case, like the pass rate, so the sign-flip test's count floor bounds its change; a
+ * row with values in between (a graded score, or trials averaged) is bounded by its noise.
+ */
+function addPower(
+  run: RunComparison,
+  pairing: RunPairing | undefined,
+  family: number,
+  alpha: number,
+): void {
   const target = run.minDetectableEffect;
-  const rows: (PassRateChange | EvaluatorChange)[] = [run.passRate, ...run.evaluators];
-  for (const row of rows) {
+  const rows: [PassRateChange | EvaluatorChange, PairedRow | undefined][] = [
+    [run.passRate, pairing?.passRate],
+    ...run.evaluators.map((row, j): [EvaluatorChange, PairedRow | undefined] => [
+      row,
+      pairing?.evaluators[j],
+    ]),
+  ];
+  for (const [row, paired] of rows) {
     if (row.label === 'too few cases' || row.sd === null) continue;
     const cases = row.paired;
     const standardError = row.sd / Math.sqrt(cases);
-    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: true });
+    const bounded = paired?.graded !== true;
+    row.power = rowPower({ standardError, cases, family, alpha, target, bounded, signFlip: true });
   }
   for (const row of run.agreement) {
     if (row.label === 'too few cases' || row.se === null) continue;

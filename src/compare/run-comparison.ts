@@ -17,6 +17,11 @@ export interface PairedRow {
   headTotal: number;
   /** Cases with a value in BASE and none in HEAD (an error, no score, NaN): lost, not paired. */
   lostInHead?: number;
+  /**
+   * Some paired value, on either side, lies strictly between 0 and 1, so a case can change by
+   * less than 1 (see `rowPower`). Absent: every value is 0 or 1, as in a pass/fail row.
+   */
+  graded?: true;
 }
 
 /** An evaluator present in both runs. */
@@ -223,6 +228,10 @@ function sameScore(a: number, b: number): boolean {
   return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
 }
 
+function isZeroOrOne(value: number): boolean {
+  return value === 0 || value === 1;
+}
+
 /** The changes of the cases with a value on both sides (pairwise exclusion of the rest). */
 function pairedRow(
   paired: readonly [CaseResult, CaseResult][],
@@ -232,6 +241,7 @@ function pairedRow(
   let baseTotal = 0;
   let headTotal = 0;
   let lostInHead = 0;
+  let graded = false;
   for (const [base, head] of paired) {
     const before = valueOf(base);
     const after = valueOf(head);
@@ -242,8 +252,15 @@ function pairedRow(
     diffs.push(sameScore(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
+    graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);
   }
-  return { diffs: Float64Array.from(diffs), baseTotal, headTotal, lostInHead };
+  return {
+    diffs: Float64Array.from(diffs),
+    baseTotal,
+    headTotal,
+    lostInHead,
+    ...(graded ? { graded: true as const } : {}),
+  };
 }
 
 /** Case ids are unique in a run the engine wrote; should one repeat, its first case counts. */

@@ -227,10 +227,17 @@ function diagonal(table: readonly (readonly number[])[]): number {
   return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
 }
 
-/** Wilson's 95% score interval for a share `p` of `n`: sound near 0 and 1 and for small n. */
+/**
+ * Wilson's 95% score interval for a share `p` of `n`: sound near 0 and 1 and for small n. At
+ * p = 1 its upper end is exactly 1 (and at p = 0 its lower end exactly 0); the formula's
+ * rounding can land a hair inside, which would print 100% as "…99.9%", so those ends are set.
+ */
 export function wilson(p: number, n: number): Interval {
   const z2 = Z_95 * Z_95;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const half = (Z_95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  return {
+    low: p <= 0 ? 0 : Math.max(0, centre - half),
+    high: p >= 1 ? 1 : Math.min(1, centre + half),
+  };
 }

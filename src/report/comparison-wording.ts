@@ -351,7 +351,11 @@ function noteText(
   }
   const power = row.power;
   if (power === null) return '';
-  const detect = `could detect ${size(power.detectable)}`;
+  // Past 1 no score or rate can move that far: with these cases no change reaches the level.
+  const detect =
+    power.detectable > 1
+      ? 'too few cases to detect any change'
+      : `could detect ${size(power.detectable)}`;
   if (!power.underpowered) return `(${detect})`;
   const needed =
     power.casesNeeded === null

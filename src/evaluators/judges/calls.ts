@@ -1,14 +1,16 @@
 /**
  * The model calls of one judge evaluation: structured answers forced through a tool call,
  * embeddings, and the usage they add up to. Every failure — the client's (HTTP, timeout,
- * network, malformed body) or the answer's (no tool call, arguments that are not JSON, a
- * choice not offered) — is thrown as an `EvaluationError` carrying the raw text and the usage
- * so far, which the engine records as that evaluation's error; nothing here crashes a run.
+ * network, malformed body) or the answer's (a refusal, no tool call, arguments that are not
+ * JSON, a choice not offered) — is thrown as an `EvaluationError` carrying the raw text and the
+ * usage so far, which the engine records as that evaluation's error; nothing here crashes a run.
  */
 import { EvaluationError } from '../../shared/errors.ts';
 import type { ChatMessage, JudgeError } from '../../judge/types.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
+import { oneLine } from '../../shared/one-line.ts';
 import type { Usage } from '../../types/index.ts';
+import { truncateText } from '../metadata.ts';
 import type { BuiltinContext, JudgeContext } from '../types.ts';
 
 /** A judge context whose chat model is known. */
@@ -131,9 +133,17 @@ export class JudgeCalls {
     this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
     if (!result.ok) throw this.#failed('judge call', result.error);
     const call = result.message.toolCalls.find((c) => c.name === question.tool);
+    const { content, refusal } = result.message;
+    // A refusal is an answer of its own: named and quoted, as a `model` target names it.
+    if (call === undefined && refusal !== undefined && refusal !== '') {
+      throw this.error(`the judge refused: ${quoted(refusal)}`, {
+        refusal: truncateText(refusal),
+        raw: content ?? '',
+      });
+    }
     if (call === undefined) {
       throw this.error(`the judge answered without calling ${question.tool}`, {
-        raw: result.message.content ?? '',
+        raw: content ?? '',
       });
     }
     let parsed: unknown;
@@ -175,15 +185,12 @@ export class JudgeCalls {
         additionalProperties: false,
       },
     });
-    const { choice, reason } = args;
-    if (typeof choice !== 'string' || !question.choices.includes(choice)) {
-      const offered = question.choices.map((c) => JSON.stringify(c)).join(', ');
-      throw this.error(
-        choice === undefined || choice === null
-          ? `the judge returned no choice (expected one of ${offered})`
-          : `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`,
-        { raw: JSON.stringify(args) },
-      );
+    const { reason } = args;
+    const choice = offeredChoice(args.choice, question.choices);
+    if (choice === null) {
+      throw this.error(choiceRefused(args.choice, question.choices), {
+        raw: JSON.stringify(args),
+      });
     }
     return { choice, reason: typeof reason === 'string' ? reason : '' };
   }
@@ -199,4 +206,42 @@ export class JudgeCalls {
     if (!result.ok) throw this.#failed('embeddings call', result.error);
     return result.embeddings;
   }
+}
+
+/** How much of a refusal the error quotes (the metadata keeps more). */
+const QUOTED_CHARS = 200;
+
+function quoted(text: string): string {
+  const line = oneLine(text);
+  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line;
+}
+
+/**
+ * The offered choice the judge named, or null. A JSON number or boolean whose text is exactly a
+ * choice counts as that choice: many servers send a digit-like enum value (`"3"`) as the number
+ * 3. Nothing else is read loosely: a choice differing in case or spaces is not offered.
+ */
+function offeredChoice(choice: unknown, choices: readonly string[]): string | null {
+  const text =
+    typeof choice === 'string'
+      ? choice
+      : typeof choice === 'number' || typeof choice === 'boolean'
+        ? String(choice)
+        : null;
+  return text !== null && choices.includes(text) ? text : null;
+}
+
+/** Why the judge's choice is not one of `choices`, naming a near miss as one. */
+function choiceRefused(choice: unknown, choices: readonly string[]): string {
+  const offered = choices.map((c) => JSON.stringify(c)).join(', ');
+  if (choice === undefined || choice === null) {
+    return `the judge returned no choice (expected one of ${offered})`;
+  }
+  const chose = `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`;
+  if (typeof choice !== 'string') return chose;
+  const loose = (text: string): string => text.trim().toLowerCase();
+  const near = choices.find((c) => loose(c) === loose(choice));
+  return near === undefined
+    ? chose
+    : `${chose}: choices are matched exactly, case and spaces included (the nearest is ${JSON.stringify(near)})`;
 }
