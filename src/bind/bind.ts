@@ -10,7 +10,6 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { suiteIssueAt } from '../config/config-path.ts';
-import { parseModuleSpec, type ModuleRef } from '../config/module-spec.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import { OVERRIDES_INVALID, type OverridesFileError } from '../evaluators/judges/overrides.ts';
@@ -29,7 +28,8 @@ import type {
 } from '../types/index.ts';
 import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
 import type { ModelAccess } from './models.ts';
-import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
+import type { ModuleLoader } from './modules/loader.ts';
+import { loadShaped, moduleThere, notImported } from './module-binding.ts';
 import { asEvaluator, asPassCondition, asTestFn, isObjectEvaluator } from './modules/shapes.ts';
 
 export interface BindOptions {
@@ -172,71 +172,6 @@ export function suiteSpecs(
       testset: suite.testset,
     };
   });
-}
-
-async function loadModule(
-  loader: ModuleLoader,
-  config: LoadedConfig,
-  spec: string,
-  issueAt: Issue,
-): Promise<{ ok: true; ref: ModuleRef; value: unknown } | { ok: false; issue: Issue }> {
-  const ref = parseModuleSpec(spec, config.dir);
-  const loaded = await loader.loadExport(ref);
-  if (loaded.ok) return { ok: true, ref, value: loaded.value };
-  const e = loaded.error;
-  // A syntax error is shown where it is (the TypeScript file), not where the config names it.
-  if (e.file !== undefined && e.line !== undefined) {
-    return {
-      ok: false,
-      issue: {
-        code: e.code,
-        file: e.file,
-        line: e.line,
-        col: e.col ?? 1,
-        path: '',
-        message: `${e.message} (loading ${spec} for ${issueAt.path})`,
-      },
-    };
-  }
-  return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
-}
-
-/**
- * For a loader that imports nothing: `stand` (never called) when the module's file is there,
- * else the problem, as loading would say it.
- */
-async function moduleThere<T>(
-  loader: ModuleLoader,
-  config: LoadedConfig,
-  spec: string,
-  where: Issue,
-  stand: T,
-): Promise<Located<T>> {
-  const found = await loadModule(loader, config, spec, where);
-  return found.ok ? { ok: true, value: stand } : found;
-}
-
-/** What stands in for user code that was not imported: binding was only a check. */
-function notImported(): never {
-  throw new Error(
-    'bound without importing modules (a check, as evals run --dry-run): not callable',
-  );
-}
-
-/** A module's export checked into the shape its use needs; problems located at `where`. */
-async function loadShaped<T>(
-  loader: ModuleLoader,
-  config: LoadedConfig,
-  spec: string,
-  where: Issue,
-  shape: (value: unknown, ref: ModuleRef) => ModuleResult<T>,
-): Promise<Located<T>> {
-  const loaded = await loadModule(loader, config, spec, where);
-  if (!loaded.ok) return loaded;
-  const shaped = shape(loaded.value, loaded.ref);
-  return shaped.ok
-    ? { ok: true, value: shaped.value }
-    : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
 }
 
 async function loadEvaluator(

@@ -17,7 +17,7 @@ import { textOf } from '../evaluators/options.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
-import { resolveConfigArg } from '../pipeline/load.ts';
+import { resolveConfigArg } from '../pipeline/config-discovery.ts';
 import { describeRun } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
 import { UsageError, usageError } from '../shared/errors.ts';

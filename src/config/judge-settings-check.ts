@@ -1,20 +1,19 @@
 /**
  * The rules of a `judge:` block, of `defaults` or of an evaluator (built-in or module): no
- * credentials in its `baseUrl`'s user part, and no templates in any of its settings.
+ * credentials in its `baseUrl`'s user part, headers fetch can send, and no templates in any of
+ * its settings.
  */
 import { isRecord } from '../shared/is-record.ts';
 import { judgeTemplateProblems } from './template-check.ts';
+import { checkHeaders, type AddProblem } from './header-check.ts';
 import type { ConfigPath } from './types.ts';
 import { checkUrlCredentials } from './url-credentials.ts';
 
 /** Reports each problem of the `judge:` block `judge` at `path` through `add`. */
-export function checkJudgeSettings(
-  judge: unknown,
-  path: ConfigPath,
-  add: (code: string, path: ConfigPath, message: string) => void,
-): void {
+export function checkJudgeSettings(judge: unknown, path: ConfigPath, add: AddProblem): void {
   if (!isRecord(judge)) return;
   checkUrlCredentials(judge.baseUrl, [...path, 'baseUrl'], 'api-key', add);
+  checkHeaders(judge.headers, path, 'judge.header', add);
   for (const [valuePath, message] of judgeTemplateProblems(judge, path)) {
     add('judge.template', valuePath, message);
   }

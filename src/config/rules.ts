@@ -10,13 +10,14 @@ import { formatConfigPath, parseDottedPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import { checkOptionsSchema } from './schema-check.ts';
-import { orList, schemaProblems } from './schema-errors.ts';
+import { schemaProblems } from './schema-errors.ts';
+import { orList } from './schema-messages.ts';
 import { impossibleThreshold } from './threshold.ts';
 import type { ConfigPath, Loc } from './types.ts';
-import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { checkTarget } from './target.ts';
 import { checkTimeout } from './timeout-rule.ts';
+import { checkGrid } from './grid-rule.ts';
 import {
   moduleOptionProblems,
   strings,
@@ -24,13 +25,6 @@ import {
   templateProblems,
 } from './template-check.ts';
 import { checkJudgeSettings } from './judge-settings-check.ts';
-
-/**
- * Most points (combinations of values, each one run) a suite's grid may have. Every point is
- * planned, run and reported; a grid of 6 keys of 30 values each (729 million points) would
- * exhaust memory before the first case.
- */
-export const MAX_GRID_POINTS = 1000;
 
 /** A broken rule, located by config path (and key, for problems with a mapping key). */
 export interface RuleProblem {
@@ -169,29 +163,7 @@ function checkSuite(
     );
   }
 
-  if (isRecord(suite.grid)) {
-    let points = 1;
-    for (const [key, values] of Object.entries(suite.grid)) {
-      if (key.trim() === '')
-        add(
-          'grid.empty-key',
-          [...path, 'grid'],
-          'expected a parameter name, found an empty key',
-          key,
-        );
-      if (Array.isArray(values)) {
-        points *= Math.max(1, values.length);
-        checkGridValues(values, [...path, 'grid', key], add);
-      }
-    }
-    if (points > MAX_GRID_POINTS) {
-      add(
-        'grid.too-large',
-        [...path, 'grid'],
-        `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points.toLocaleString('en-US')}: split the grid across suites or use fewer values`,
-      );
-    }
-  }
+  checkGrid(suite.grid, [...path, 'grid'], add);
 
   const evaluators = Array.isArray(suite.evaluators) ? (suite.evaluators as unknown[]) : [];
   const facts: EvaluatorFacts[] = [];
@@ -370,34 +342,4 @@ function checkJudge(judge: unknown, path: ConfigPath, add: Add): void {
 
 function describePlace(path: ConfigPath, context: RuleContext): string {
   return `${formatConfigPath(path)} at line ${context.locate(path).line}`;
-}
-
-/**
- * Refuses two values of one grid key that read the same (`[a, a]`, or `0` and `"0"`): their runs
- * would share a name in every report and `--grid key=0` could not pick one of them.
- */
-function checkGridValues(
-  values: readonly unknown[],
-  path: ConfigPath,
-  add: (code: string, path: ConfigPath, message: string) => void,
-): void {
-  const seen = new Map<string, number>();
-  values.forEach((value, index) => {
-    const text = gridValueText(value);
-    const first = seen.get(text);
-    if (first === undefined) {
-      seen.set(text, index);
-      return;
-    }
-    const earlier = JSON.stringify(values[first]);
-    const found =
-      earlier === JSON.stringify(value)
-        ? `${earlier} again`
-        : `${JSON.stringify(value)}, which reads as ${text} like ${earlier} before it`;
-    add(
-      'grid.duplicate-value',
-      [...path, index],
-      `expected each value once, found ${found}: their runs would have one name in every report and in --grid; keep one`,
-    );
-  });
 }

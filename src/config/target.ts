@@ -3,13 +3,13 @@
  * the schema cannot say, and the typed `TargetConfig` built from a target that passed them.
  */
 import { isRecord } from '../shared/is-record.ts';
-import { headerProblem } from '../judge/post-attempt.ts';
-import { parseTemplatePath, sampleText, templateExpressions } from '../shared/templates.ts';
+import { parseTemplatePath, templateExpressions } from '../shared/templates.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
 import { strings, templateProblems } from './template-check.ts';
 import { checkUrlCredentials } from './url-credentials.ts';
+import { checkHeaders, type AddProblem } from './header-check.ts';
 import type {
   CommandTargetConfig,
   ConfigPath,
@@ -22,7 +22,7 @@ import type {
 /** Retries of an HTTP target after a 429, a 5xx or a dropped connection, unless `maxRetries:` says. */
 export const DEFAULT_HTTP_RETRIES = 2;
 
-type Add = (code: string, path: ConfigPath, message: string, key?: string) => void;
+type Add = AddProblem;
 
 /** The rules of a suite's `target:` beyond the schema. */
 export function checkTarget(suite: Record<string, unknown>, path: ConfigPath, add: Add): void {
@@ -68,7 +68,7 @@ const BODYLESS_METHODS = new Set(['GET']);
 
 function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.url, [...at, 'url'], 'header', add);
-  checkHeaders(target.headers, at, add);
+  checkHeaders(target.headers, at, 'target.header', add);
   if (typeof target.output === 'string') {
     const output = outputPath(target.output);
     if ('error' in output) add('target.output', [...at, 'output'], output.error);
@@ -89,7 +89,7 @@ function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): v
 
 function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.baseUrl, [...at, 'baseUrl'], 'api-key', add);
-  checkHeaders(target.headers, at, add);
+  checkHeaders(target.headers, at, 'target.header', add);
   if (target.prompt !== undefined && target.messages !== undefined) {
     add(
       'target.prompt-and-messages',
@@ -113,22 +113,6 @@ function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): 
         );
       }
     }
-  }
-}
-
-/**
- * Each header of `headers` that fetch would refuse (see `headerProblem`): a bad name at its key,
- * a bad value at the value. A template in a value is checked per case, when it is sent; its
- * place is read as a plain word here.
- */
-function checkHeaders(headers: unknown, at: ConfigPath, add: Add): void {
-  if (!isRecord(headers)) return;
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') continue;
-    const problem = headerProblem(name, sampleText(value, 'x'));
-    if (problem === null) continue;
-    if (headerProblem(name, '') !== null) add('target.header', [...at, 'headers'], problem, name);
-    else add('target.header', [...at, 'headers', name], problem);
   }
 }
 
@@ -343,8 +327,8 @@ export function describeTarget(target: TargetConfig): string {
   }
 }
 
-/** `url` as a description shows it: no query, no credentials. */
-function shownUrl(url: string): string {
+/** `url` as a description shows it: no query (which may carry a key), no credentials. */
+export function shownUrl(url: string): string {
   const query = url.search(/[?#]/);
   return maskUrlCredentials(query < 0 ? url : url.slice(0, query));
 }

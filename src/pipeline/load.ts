@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.ts';
 import { gridSecretClashes } from '../config/grid-secrets.ts';
 import { configSecrets } from '../config/secrets.ts';
@@ -7,7 +5,7 @@ import { createBreaker } from '../judge/breaker.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import { withCoveredFiles } from './config-files-hash.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
-import { UsageError, formatIssue, usageError, type Issue } from '../shared/errors.ts';
+import { UsageError, formatIssue, type Issue } from '../shared/errors.ts';
 import { builtinEvaluators } from '../evaluators/registry.ts';
 import { createModuleLoader, type ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import { createModelAccess, resolveCacheDir, type ModelAccess } from '../bind/models.ts';
@@ -19,53 +17,7 @@ import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { TargetKinds } from '../targets/registry.ts';
 import type { CommandContext } from './context.ts';
 import { missingFieldIssues } from './missing-fields.ts';
-
-const DEFAULT_CONFIGS = ['evals.yaml', 'evals.yml'];
-
-/**
- * The config the user named (in a folder named, its `evals.yaml` / `evals.yml`), else one of
- * those in the current folder. A missing `x.yml` whose `x.yaml` exists (or the reverse) is
- * refused with the name that exists.
- */
-export function resolveConfigArg(arg: string | undefined, ctx: CommandContext): string {
-  if (arg !== undefined) return namedConfig(arg, ctx);
-  const found = DEFAULT_CONFIGS.find((name) => existsSync(resolve(ctx.cwd, name)));
-  if (found) return found;
-  throw usageError(
-    'config.not-found',
-    `no config given and no ${DEFAULT_CONFIGS.join(' or ')} in ${ctx.cwd} (run \`evals init\` to create one)`,
-  );
-}
-
-function namedConfig(arg: string, ctx: CommandContext): string {
-  const path = resolve(ctx.cwd, arg);
-  if (isFolder(path)) {
-    const found = DEFAULT_CONFIGS.find((name) => existsSync(join(path, name)));
-    if (found !== undefined) return join(arg, found);
-    throw usageError(
-      'config.not-found',
-      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(' or ')} in it (name the config file, or run \`evals init ${arg}\` to create one)`,
-    );
-  }
-  if (existsSync(path)) return arg;
-  const other = arg.endsWith('.yml')
-    ? `${arg.slice(0, -'.yml'.length)}.yaml`
-    : arg.endsWith('.yaml')
-      ? `${arg.slice(0, -'.yaml'.length)}.yml`
-      : undefined;
-  if (other !== undefined && existsSync(resolve(ctx.cwd, other))) {
-    throw usageError('config.not-found', `${arg}: no such file; did you mean ${other}?`);
-  }
-  return arg;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
+import { resolveConfigArg } from './config-discovery.ts';
 
 /**
  * Loads and validates the config the user named (or the default one); problems are a UsageError,
@@ -222,7 +174,7 @@ export async function loadAndPrepare(
         ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
       },
     });
-    const planned = plannedRun(config, testsets, filters, overrides);
+    const planned = plannedRun(config, testsets, filters, overrides, ctx.env);
     const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
@@ -282,7 +234,7 @@ export async function loadAndPlan(
         ...(overrides.targets ? { targets: overrides.targets } : {}),
       },
     });
-    const plan = plannedRun(config, testsets, filters, overrides);
+    const plan = plannedRun(config, testsets, filters, overrides, ctx.env);
     return { config, plan, pinIgnored, scrubber };
   });
 }
@@ -344,13 +296,14 @@ function plannedRun(
   testsets: TestsetIndex,
   filters: RunFilters,
   overrides: Pick<PrepareOverrides, 'trials'>,
+  env: CommandContext['env'],
 ): RunPlan {
-  const planned = planRun(
-    config,
-    testsets,
-    filters,
-    overrides.trials !== undefined ? { trials: overrides.trials } : {},
-  );
+  // Empty is unset, as for the clients (`||`): the plan says where their calls go.
+  const envBaseUrl = env.OPENAI_BASE_URL || undefined;
+  const planned = planRun(config, testsets, filters, {
+    ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
+    ...(envBaseUrl !== undefined ? { envBaseUrl } : {}),
+  });
   if (!planned.ok) throw new UsageError(planned.issues);
   const fieldIssues = missingFieldIssues(config, planned.plan);
   if (fieldIssues.length > 0) throw new UsageError(fieldIssues);

@@ -9,7 +9,7 @@ import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import type { Issue } from '../shared/errors.ts';
 import { hasTagIn } from '../testsets/identity.ts';
-import { describeTarget } from '../config/target.ts';
+import { describeTarget, shownUrl } from '../config/target.ts';
 import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
 import { otherConfig } from './resume.ts';
@@ -28,16 +28,27 @@ export function selectedSuites(config: LoadedConfig, filters: RunFilters): Suite
   return config.suites.filter((suite) => wanted.length === 0 || wanted.includes(suite.id));
 }
 
+/** What the command line and the environment add to a plan. */
+export interface PlanOptions {
+  /** `--trials N`: replaces every suite's `trials`. */
+  trials?: number;
+  /**
+   * `OPENAI_BASE_URL` (read at the edge; unset when empty): where the calls of a model target or
+   * a built-in judge without a `baseUrl:` go, shown in the plan with where it came from.
+   */
+  envBaseUrl?: string;
+}
+
 /**
  * What the run does: each selected suite's grid points (narrowed by `--grid`), the cases each
  * runs (narrowed by the testset's `tags:`, `--tag` and `--shard`, in testset order), its trials
- * (`--trials` replaces the config's) and the model calls it makes at most.
+ * (`--trials` replaces the config's), where its model calls go and how many it makes at most.
  */
 export function planRun(
   config: LoadedConfig,
   testsets: TestsetIndex,
   filters: RunFilters,
-  options: { trials?: number } = {},
+  options: PlanOptions = {},
 ): Planned {
   const issues = checkFilters(config, filters);
   if (issues.length > 0) return { ok: false, issues };
@@ -56,10 +67,12 @@ export function planRun(
       filters,
     );
     const trials = options.trials ?? suite.trials;
-    const evaluators = suite.evaluators.map(plannedEvaluator);
+    const evaluators = suite.evaluators.map((e) =>
+      plannedEvaluator(e, config.defaults.judge.baseUrl, options.envBaseUrl),
+    );
     suites.push({
       id: suite.id,
-      target: describeTarget(suite.target),
+      target: plannedTarget(suite.target, options.envBaseUrl),
       evaluators,
       // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
       testset: withTagFilter(testset.info, filters),
@@ -100,10 +113,42 @@ function selectCases(
   );
 }
 
-function plannedEvaluator(evaluator: SuiteConfig['evaluators'][number]): PlannedEvaluator {
+/**
+ * The target as the plan prints it: a model target without `baseUrl:` calls `OPENAI_BASE_URL`
+ * when that is set, which the plan says as it says a `baseUrl:` of the config.
+ */
+function plannedTarget(target: SuiteConfig['target'], envBaseUrl: string | undefined): string {
+  const text = describeTarget(target);
+  if (target.kind !== 'model' || target.baseUrl !== undefined || envBaseUrl === undefined) {
+    return text;
+  }
+  return `${text} ${fromEnv(envBaseUrl)}`;
+}
+
+/** Where calls taken from `OPENAI_BASE_URL` go, shown as a config URL is (no query or password). */
+function fromEnv(envBaseUrl: string): string {
+  return `at ${shownUrl(envBaseUrl)} from OPENAI_BASE_URL`;
+}
+
+function plannedEvaluator(
+  evaluator: SuiteConfig['evaluators'][number],
+  defaultBaseUrl: string | undefined,
+  envBaseUrl: string | undefined,
+): PlannedEvaluator {
   if (evaluator.kind === 'module')
     return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
   const builtin = builtinEvaluators[evaluator.use as BuiltinEvaluatorName];
+  // A judge's calls go to its own baseUrl:, else that of defaults.judge, else OPENAI_BASE_URL
+  // (else OpenAI's API, which the plan leaves unsaid as it does for a model target).
+  const baseUrl = evaluator.judge?.baseUrl ?? defaultBaseUrl;
+  const callsTo =
+    builtin.calls === undefined
+      ? undefined
+      : baseUrl !== undefined
+        ? `at ${shownUrl(baseUrl)}`
+        : envBaseUrl !== undefined
+          ? fromEnv(envBaseUrl)
+          : undefined;
   const declared = builtin.callsPerCase ?? 1;
   const callsPerCase =
     builtin.calls === undefined
@@ -111,7 +156,12 @@ function plannedEvaluator(evaluator: SuiteConfig['evaluators'][number]): Planned
       : typeof declared === 'function'
         ? declared(evaluator.with)
         : declared;
-  return { id: evaluator.id, use: evaluator.use, callsPerCase };
+  return {
+    id: evaluator.id,
+    use: evaluator.use,
+    ...(callsTo !== undefined ? { callsTo } : {}),
+    callsPerCase,
+  };
 }
 
 /** The model calls of one case execution at most, and what they leave uncounted. */

@@ -51,7 +51,10 @@ export interface RunPlan {
 
 export interface SuitePlan {
   id: string;
-  /** What produces the outputs, as the plan prints it (`function ./app.ts#answer`). */
+  /**
+   * What produces the outputs, as the plan prints it (`function ./app.ts#answer`; for a model
+   * target, where its calls go: `model gpt-4o at http://127.0.0.1:8000/v1 from OPENAI_BASE_URL`).
+   */
   target: string;
   evaluators: PlannedEvaluator[];
   testset: Omit<TestsetInfo, 'cases'>;
@@ -77,6 +80,12 @@ export interface PlannedEvaluator {
   id: string;
   /** The built-in's name or the module spec, as written. */
   use: string;
+  /**
+   * Where a built-in judge's calls go when a base URL says (its own, `defaults.judge`'s or
+   * `OPENAI_BASE_URL`), as the plan prints it: `at http://127.0.0.1:8000/v1 from
+   * OPENAI_BASE_URL`. Absent for other evaluators, and for a judge calling OpenAI's API.
+   */
+  callsTo?: string;
   /** Model calls of one evaluation at most; `null` when unknown (a custom evaluator). */
   callsPerCase: number | null;
 }

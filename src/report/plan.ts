@@ -4,7 +4,7 @@
  * built-in judges make at most; then the totals. Pure: the plan in, text out.
  */
 import { caseExecutionsToRun, NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
-import type { RunPlan, SuitePlan } from '../plan/types.ts';
+import type { PlannedEvaluator, RunPlan, SuitePlan } from '../plan/types.ts';
 import { formatCount, formatParams, plural } from './labels.ts';
 
 /** How many grid points a suite's plan names one by one before it counts the rest. */
@@ -75,9 +75,7 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
     `  concurrency ${suite.concurrency} cases in flight, ` +
       (suite.timeoutMs === null ? 'no time limit' : `${formatCount(suite.timeoutMs)} ms a call`),
     `  evaluators  ${
-      suite.evaluators.length === 0
-        ? 'none'
-        : suite.evaluators.map((e) => (e.id === e.use ? e.id : `${e.id} (${e.use})`)).join(', ')
+      suite.evaluators.length === 0 ? 'none' : suite.evaluators.map(plannedEvaluatorText).join(', ')
     }`,
     `  model calls at most ${formatCount(suite.modelCalls.perCase * caseExecutionsToRun(suite))}` +
       (suite.modelCalls.perCase > 0
@@ -88,4 +86,11 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
         : ''),
   );
   return lines;
+}
+
+/** `exact`, `tone (llm-judge at http://127.0.0.1:8000/v1)`: an evaluator as the plan lists it. */
+function plannedEvaluatorText(evaluator: PlannedEvaluator): string {
+  const { id, use, callsTo } = evaluator;
+  const what = [...(id === use ? [] : [use]), ...(callsTo !== undefined ? [callsTo] : [])];
+  return what.length === 0 ? id : `${id} (${what.join(' ')})`;
 }

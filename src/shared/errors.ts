@@ -87,6 +87,7 @@ export function describeValue(value: unknown): string {
   let text: string;
   if (value === undefined) text = 'nothing';
   else if (typeof value === 'string') text = JSON.stringify(value);
+  else if (value instanceof Uint8Array) text = binaryData(value);
   else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
   else if (value !== null && typeof value === 'object') text = `an object ${safeJson(value)}`;
   else if (typeof value === 'bigint') text = `${value}n`;
@@ -105,6 +106,8 @@ export function describeValue(value: unknown): string {
  */
 function safeJson(value: unknown, room = 100): string {
   try {
+    // Bytes (a YAML `!!binary` value) would be written out as an object of numbered keys.
+    if (value instanceof Uint8Array) return binaryData(value);
     if (Array.isArray(value)) {
       return bounded('[', ']', value, room, (item, left) => safeJson(item, left));
     }
@@ -122,6 +125,11 @@ function safeJson(value: unknown, room = 100): string {
   } catch {
     return String(value);
   }
+}
+
+/** Bytes as a message names them, never their content: `binary data (5 bytes)`. */
+function binaryData(bytes: Uint8Array): string {
+  return `binary data (${bytes.length} byte${bytes.length === 1 ? '' : 's'})`;
 }
 
 /** `open` items `close`, stopping (with `...`) once the text outgrows `room`. */

@@ -15,7 +15,7 @@ import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { readTestset, type TestsetLocation } from '../../testsets/read-file.ts';
 import type { PreparedCase, TestsetRow } from '../../types/index.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
-import { resolveConfigArg } from '../../pipeline/load.ts';
+import { resolveConfigArg } from '../../pipeline/config-discovery.ts';
 import { optionError } from '../args.ts';
 import type { CommandSpec } from '../command-spec.ts';
 
