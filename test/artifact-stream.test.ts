@@ -171,7 +171,16 @@ describe('the streaming artifact writer', () => {
     assert.deepEqual(validateArtifact(parsed), []);
   });
 
-  it('keeps its spool files for the reports after the artifact, and removes them on discard', async () => {
+  it('keeps its spool files for the reports after the artifact, and removes them on discard', async (t) => {
+    // A temporary folder of its own: other test files running at once spool in the shared one.
+    const shared = process.env.TMPDIR;
+    const own = await mkdtemp(join(tmpdir(), 'spool-test-'));
+    process.env.TMPDIR = own;
+    t.after(async () => {
+      if (shared === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = shared;
+      await rm(own, { recursive: true, force: true });
+    });
     const before = new Set(await spoolDirs());
     const spool = new CaseSpool();
     const result = await runSuites([suite('s', rows(50))], {

@@ -48,6 +48,11 @@ export async function initCommand(
   const dir = resolve(ctx.cwd, dirArg ?? '.');
   checkOutputFolder('evals init', dirArg ?? '.', ctx.cwd, 'so no file was written');
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
+  // `evals run` reads an `evals.yaml` before an `evals.yml`: a new one would shadow the user's.
+  const shadowed = !clashes.includes('evals.yaml') && existsSync(join(dir, 'evals.yml'));
+  if ('evals.yaml' in FILES && shadowed) {
+    clashes.push('evals.yml (evals run would read the evals.yaml written beside it instead)');
+  }
   if (clashes.length > 0) {
     throw usageError(
       'init.exists',

@@ -15,6 +15,7 @@ import {
   gridFilters,
 } from './args.ts';
 import { RUN } from './commands.ts';
+import { resumeCommandLine } from '../report/show-gate.ts';
 
 /**
  * `evals run` arguments (everything after `run`) as RunArgs; the Action passes its `args` input
@@ -88,11 +89,7 @@ export function resumeCommand(argv: readonly string[], from?: string): string {
     else kept.push(token.rawName, token.value);
   }
   const output = outputOf(values as OptionValues<typeof RUN>);
-  const resume = from === undefined ? ['--resume', output] : ['--resume', from, '-o', output];
-  return ['evals', 'run', ...kept, ...resume].map(shellQuote).join(' ');
-}
-
-/** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+  return from === undefined
+    ? resumeCommandLine(kept, output)
+    : resumeCommandLine(kept, from, output);
 }

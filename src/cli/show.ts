@@ -118,6 +118,8 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
       ...(merge !== undefined ? { merge } : {}),
       writtenByRunTestSuite: writtenByRunTestSuite(file.artifact),
+      config: file.artifact.config,
+      pinIgnored: file.artifact.pinIgnored === true,
     };
     blocks.push(byStatus ? whyRunsFailed(none, selected, artifact, paint) : none);
   }

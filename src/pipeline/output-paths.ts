@@ -9,7 +9,7 @@ import { accessSync, constants, lstatSync, statSync, type Stats } from 'node:fs'
 import { dirname, join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import { realPath } from '../shared/real-path.ts';
-import { usageError, type UsageError } from '../shared/errors.ts';
+import { UsageError, usageError, type Issue } from '../shared/errors.ts';
 import { outputTarget, type OutputTarget } from '../shared/write-file-atomic.ts';
 
 /** One output file: the flag that names it, and the path as given. */
@@ -18,8 +18,14 @@ export interface OutputPath {
   path: string;
 }
 
-/** What `run` has not done when one of its outputs (`flag`) is refused: the file it names. */
+/**
+ * What `run` has not done when one of its outputs (`flag`) is refused: the file it names. An `-o`
+ * left out when resuming is the `--resume` file itself, which the combined results replace.
+ */
 function nothingRun(flag: string): string {
+  if (flag === '--resume') {
+    return 'so the combined results could not replace it (give -o FILE to write them elsewhere); nothing was run';
+  }
   const what =
     flag === '--report'
       ? 'the HTML report'
@@ -36,12 +42,17 @@ function nothingRun(flag: string): string {
  * created). A link is judged by what it leads to, as the writer follows it; a character device
  * or a FIFO is written into as it is. `consequence` ends the message: what the refusal spared
  * (by default, a run, naming the file refused: the results, the JUnit or the HTML report).
+ * Every output is checked: the problems of all of them are refused together, one issue each.
  */
 export function checkOutputPaths(
   outputs: readonly OutputPath[],
   cwd: string,
   consequence?: string,
 ): void {
+  const issues: Issue[] = [];
+  const problem = (message: string): void => {
+    issues.push({ code: 'cli.output', file: '', line: 0, col: 0, path: '', message });
+  };
   const seen = new Map<string, string>();
   for (const { flag, path } of outputs) {
     const target = outputTarget(resolve(cwd, path));
@@ -51,16 +62,22 @@ export function checkOutputPaths(
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
       if (other !== undefined) {
-        throw usageError(
-          'cli.output',
-          `${flag} ${path}: the same file as ${other}; give each its own path`,
-        );
+        problem(`${flag} ${path}: the same file as ${other}; give each its own path`);
+        continue;
       }
       seen.set(key, `${flag} ${path}`);
     }
-    const problem = outputProblem(target);
-    if (problem !== undefined) throw refuse(flag, path, problem, consequence ?? nothingRun(flag));
+    // `--resume FOLDER` with no `-o`: the folder is what `--resume` names, not a place to write.
+    if (flag === '--resume' && target.kind === 'folder') {
+      problem(
+        `--resume ${path}: is a folder, not a results file (--resume names the file an interrupted run wrote); nothing was run`,
+      );
+      continue;
+    }
+    const why = outputProblem(target);
+    if (why !== undefined) problem(refusal(flag, path, why, consequence ?? nothingRun(flag)));
   }
+  if (issues.length > 0) throw new UsageError(issues);
 }
 
 /**
@@ -122,11 +139,13 @@ export function checkOutputFolder(
       : own.isDirectory()
         ? writeProblem(absolute)
         : 'is a file, not a folder';
-  if (problem !== undefined) throw refuse(flag, path, problem, consequence);
+  if (problem !== undefined) {
+    throw usageError('cli.output', refusal(flag, path, problem, consequence));
+  }
 }
 
-function refuse(flag: string, path: string, problem: string, consequence: string): UsageError {
-  return usageError('cli.output', `${flag} ${path}: ${problem}, ${consequence}`);
+function refusal(flag: string, path: string, problem: string, consequence: string): string {
+  return `${flag} ${path}: ${problem}, ${consequence}`;
 }
 
 /** Why `target` cannot be written as a file, or undefined when it can. */

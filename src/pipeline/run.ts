@@ -15,6 +15,7 @@ import { useColor, type CommandContext } from './context.ts';
 import { loadAndPlan, loadAndPrepare } from './load.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
+import { showFailedHint } from '../report/summary-table.ts';
 import { annotateRuns, withPinIgnored, withShard } from '../artifact/annotate.ts';
 import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
@@ -99,10 +100,10 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
   return (await executeRun(args, ctx)).exitCode;
 }
 
-/** The files a run writes, by the flag that names each. */
+/** The files a run writes, by the flag that names each (with no `-o`, `--resume` names it). */
 function runOutputs(args: RunArgs): OutputPath[] {
   return [
-    { flag: '-o', path: args.output },
+    { flag: args.output === args.resume ? '--resume' : '-o', path: args.output },
     ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
     ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
   ];
@@ -216,11 +217,7 @@ export async function executeRun(
   });
   const specs: ReporterSpec[] = [
     { name: 'progress' },
-    {
-      name: 'summary',
-      results: args.output,
-      ...(resuming ? { preface: () => resuming.preface(ran) } : {}),
-    },
+    { name: 'summary', ...(resuming ? { preface: () => resuming.preface(ran) } : {}) },
     { name: 'artifact', ...fileReport(args.output) },
     ...(args.junit !== undefined ? [{ name: 'junit' as const, ...fileReport(args.junit) }] : []),
     ...(args.report !== undefined ? [{ name: 'html' as const, ...fileReport(args.report) }] : []),
@@ -233,10 +230,14 @@ export async function executeRun(
   // What an exit the CLI chooses after the last case leaves unwritten (--junit, --report).
   const pendingReports = trackPendingReports(specs, own);
   // Once the artifact reporter has written the file (or said why it could not), an exit no
-  // longer has results of this run to save: the guard leaves the file as it is.
+  // longer has results of this run to save: the guard leaves the file as it is. The summary's
+  // pointer at `evals show` names the file that now holds them, if any does.
   own.splice(specs.findIndex((spec) => spec.name === 'artifact') + 1, 0, {
-    onRunEnd: () => {
+    onRunEnd: ({ artifact }) => {
       ended = undefined;
+      const failed = unwritten.find((failure) => failure.path === args.output);
+      const hint = showFailedHint(artifact.runs, failed === undefined ? args.output : failed.kept);
+      if (hint !== undefined) ctx.stdout.write(`${hint}\n`);
     },
   });
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.

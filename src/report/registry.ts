@@ -50,7 +50,6 @@ export const reporterKinds = {
         color: context.color,
         ...(context.width !== undefined ? { width: context.width } : {}),
         ...(options.preface ? { preface: options.preface } : {}),
-        ...(options.results !== undefined ? { results: options.results } : {}),
       }),
   } satisfies ReporterKind<SummarySpec>,
   /**
@@ -85,10 +84,9 @@ export const reporterKinds = {
 /** Progress's options: the run's name on its lines, and the live line it shares (`runTestSuite`). */
 export type ProgressSpec = Pick<ProgressOptions, 'label' | 'board' | 'group'>;
 
-/** The summary's options: a line before it, and the results file its last line points at. */
+/** The summary's options: a line before it. */
 export type SummarySpec = {
   preface?: () => string | undefined;
-  results?: string;
 };
 
 /** A file report's options in a `ReporterSpec`. */

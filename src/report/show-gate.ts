@@ -33,6 +33,36 @@ export interface ShownArtifact {
    * run the rest from), so a run cut short is rerun by calling `runTestSuite` again.
    */
   writtenByRunTestSuite?: boolean;
+  /** The config the run read, as it was named (the artifact's `config`), for `--resume`. */
+  config?: string;
+  /** The run let a stale testset pin through (`pinIgnored`): resuming it needs `--ignore-pin`. */
+  pinIgnored?: boolean;
+}
+
+/**
+ * The command that finishes an interrupted run: `evals run ARGS --resume FROM`, with `-o OUTPUT`
+ * when the finished results go elsewhere than `FROM`; each word quoted for a POSIX shell. The
+ * interrupted run prints it from its own arguments, `evals show` from what the artifact records.
+ */
+export function resumeCommandLine(args: readonly string[], from: string, output?: string): string {
+  const resume = output === undefined ? ['--resume', from] : ['--resume', from, '-o', output];
+  return ['evals', 'run', ...args, ...resume].map(shellWord).join(' ');
+}
+
+/** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The `--resume` command for an artifact, from what it records: the config unless it is the
+ * `evals.yaml` that `evals run` finds by itself, and `--ignore-pin` when the run needed it.
+ */
+function resumeOf(artifact: ShownArtifact): string {
+  const config =
+    artifact.config === undefined || artifact.config === 'evals.yaml' ? [] : [artifact.config];
+  const pin = artifact.pinIgnored === true ? ['--ignore-pin'] : [];
+  return printable(resumeCommandLine([...config, ...pin], artifact.path));
 }
 
 /**
@@ -105,7 +135,7 @@ export function whyRunsFailed(
     const rest =
       artifact.writtenByRunTestSuite === true
         ? 'runTestSuite wrote it, and evals run --resume cannot finish an SDK run: call runTestSuite again to rerun the suite'
-        : `evals run --resume ${path} runs what is left`;
+        : `${resumeOf(artifact)} runs what is left`;
     lines.push(
       `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; ${rest}`,
     );

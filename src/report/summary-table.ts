@@ -36,11 +36,6 @@ export interface SummaryOptions {
    * memory; absent: taken from each run's `cases`.
    */
   listings?: readonly (CaseListing | undefined)[];
-  /**
-   * The results file as the user named it: the summary ends by pointing at
-   * `evals show FILE --failed` for the full story of each case.
-   */
-  results?: string;
 }
 
 /** The cases a run's table lists: the first few of each kind, and how many there are in all. */
@@ -102,12 +97,22 @@ export function renderSummary(runs: readonly RunResult[], options: SummaryOption
     blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
   }
   blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
-  const total = runTotals(runs);
-  if (options.results !== undefined && total.passed < total.cases) {
-    const file = printable(options.results);
-    blocks[blocks.length - 1] += `\nwhy each case did not pass: evals show ${file} --failed`;
-  }
   return `${blocks.join('\n\n')}\n`;
+}
+
+/**
+ * The summary's closing pointer at `evals show RESULTS --failed`, when a case did not pass.
+ * `results` must be the file that holds these results: a run prints it once that file is
+ * written (where the results were kept instead when `-o` could not be written), since before,
+ * `-o` may still hold an earlier run's; null when no file holds them (no pointer then).
+ */
+export function showFailedHint(
+  runs: readonly RunResult[],
+  results: string | null,
+): string | undefined {
+  const total = runTotals(runs);
+  if (results === null || total.passed >= total.cases) return undefined;
+  return `why each case did not pass: evals show ${printable(results)} --failed`;
 }
 
 /**

@@ -13,8 +13,6 @@ export interface TerminalSummaryOptions {
   width?: number;
   /** A line printed before the table (a resumed run says what it took over). */
   preface?: () => string | undefined;
-  /** The results file as the user named it, for the closing pointer at `evals show`. */
-  results?: string;
 }
 
 /** The summary's last word on a run that `--ignore-pin` let through. */
@@ -40,7 +38,6 @@ export function terminalSummary(options: TerminalSummaryOptions): Reporter {
           interrupted: artifact.interrupted,
           listings: artifact.runs.map((_, run) => listed.listing(run)),
           ...(options.width !== undefined ? { width: options.width } : {}),
-          ...(options.results !== undefined ? { results: options.results } : {}),
         }),
       );
       if (artifact.pinIgnored === true) options.write(`${PIN_IGNORED}\n`);

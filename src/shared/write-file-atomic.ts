@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
 const BATCH_CHARS = 1 << 20;
@@ -25,6 +26,9 @@ const OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d
 
 /** Links followed before a chain of symbolic links counts as a loop (Linux's own limit). */
 const MAX_LINKS = 40;
+
+/** How often a FIFO with no reader is tried again. */
+const READER_POLL_MS = 100;
 
 /**
  * What writing a file at a path the user named does, decided by what is there now:
@@ -137,7 +141,7 @@ export async function writeAtomically(
 ): Promise<void> {
   const target = writePlan(resolve(path));
   if (target.stream) {
-    const file = await open(target.path, STREAM_FLAGS);
+    const file = target.fifo ? await openFifo(target.path) : await open(target.path, STREAM_FLAGS);
     try {
       assertStream(await file.stat(), target.path);
       await write(file);
@@ -260,16 +264,44 @@ function unsynced(folder: string, error: unknown): Error {
 
 /**
  * A stream is opened as it is: no `O_CREAT` (a device node that has gone is not recreated as a
- * regular file), no `O_TRUNC` (meaningless there), no `O_NONBLOCK` (a FIFO waits for its reader
- * as `cat > fifo` does, and a full pipe makes a write wait instead of failing with `EAGAIN`),
+ * regular file), no `O_TRUNC` (meaningless there), no `O_NONBLOCK` (a full pipe makes a write
+ * wait instead of failing with `EAGAIN`; a FIFO's wait for its reader is {@link openFifo}'s),
  * and `O_NOCTTY` so opening a terminal never makes it the process's controlling terminal.
  */
 const STREAM_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOCTTY ?? 0);
+
+/**
+ * Opens a FIFO to write once a process reads it, as `cat > fifo` does, but with the wait on the
+ * event loop: a blocking `open` with no reader would hold a thread of libuv's pool, and Node's
+ * `process.exit` waits for that pool, so a second Ctrl-C that quits would hang for good. So the
+ * FIFO is opened non-blocking, tried again on a timer while no process reads it (`ENXIO`); once
+ * one does, it is opened again blocking, which its reader lets succeed at once (unless it left
+ * in that instant), so that a full pipe makes a write wait rather than fail with `EAGAIN`.
+ */
+async function openFifo(path: string): Promise<FileHandle> {
+  for (;;) {
+    let probe: FileHandle;
+    try {
+      probe = await open(path, STREAM_FLAGS | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+      await sleep(READER_POLL_MS);
+      continue;
+    }
+    try {
+      return await open(path, STREAM_FLAGS);
+    } finally {
+      await probe.close();
+    }
+  }
+}
 
 /** Where a writer puts the file, whether it is a stream, and whether to create its folder. */
 interface WritePlan {
   path: string;
   stream: boolean;
+  /** A FIFO (also a pipe behind `/dev/stdout`): opening it waits for a reader. */
+  fifo: boolean;
   createFolder: boolean;
 }
 
@@ -288,11 +320,16 @@ function writePlan(path: string): WritePlan {
         { code: 'ENOTREG' },
       );
     case 'stream':
-      return { path: target.path, stream: true, createFolder: false };
+      return {
+        path: target.path,
+        stream: true,
+        fifo: target.stats?.isFIFO() === true,
+        createFolder: false,
+      };
     case 'folder':
-      return { path: target.path, stream: false, createFolder: false };
+      return { path: target.path, stream: false, fifo: false, createFolder: false };
     case 'file':
-      return { path: target.path, stream: false, createFolder: !target.linked };
+      return { path: target.path, stream: false, fifo: false, createFolder: !target.linked };
   }
 }
 
