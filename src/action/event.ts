@@ -64,6 +64,41 @@ export function eventSubject(context: EventContext, env: NodeJS.ProcessEnv): Eve
   };
 }
 
+/** A pull request from a fork, as the event describes it. */
+export interface ForkPullRequest {
+  /** The fork (`someone/repo`), or null when it was deleted after the pull request was opened. */
+  head: string | null;
+  /** The repository the pull request is for, `owner/repo`. */
+  base: string;
+}
+
+/**
+ * The fork a `pull_request` event's pull request comes from, when its token certainly cannot
+ * write: GitHub gives such a run a read-only GITHUB_TOKEN and no secrets, so a comment or check
+ * run could only be refused (403). Null on every other event (`pull_request_target` and
+ * `workflow_run` run with the base repository's token), for a pull request within the
+ * repository, and in a private repository, whose owner may choose to send fork pull requests
+ * write tokens and secrets. `head.repo` is null when the fork was deleted.
+ */
+export function forkPullRequest(
+  context: EventContext,
+  env: NodeJS.ProcessEnv,
+): ForkPullRequest | null {
+  if (context.eventName !== 'pull_request') return null;
+  const pr = record(context.payload.pull_request);
+  const head = record(pr?.head);
+  if (pr === undefined || head === undefined || !('repo' in head)) return null;
+  if (record(context.payload.repository)?.private === true) return null;
+  const base =
+    text(record(record(pr.base)?.repo)?.full_name) ??
+    text(record(context.payload.repository)?.full_name) ??
+    text(env.GITHUB_REPOSITORY);
+  if (base === undefined) return null;
+  const fork = head.repo === null ? null : text(record(head.repo)?.full_name);
+  if (fork === undefined) return null;
+  return fork !== null && fork.toLowerCase() === base.toLowerCase() ? null : { head: fork, base };
+}
+
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object'
     ? (value as Record<string, unknown>)

@@ -14,7 +14,7 @@ import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { resolveBaseline } from './baseline.ts';
-import { headline, publishResults, willFailStep } from './publish.ts';
+import { publishResults, shardHeadline, willFailStep } from './publish.ts';
 import {
   isActionInput,
   maskReferencedSecrets,
@@ -98,7 +98,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     // The verdict may be a pass, but the step promised files it could not leave behind.
     core.setFailed(`evals: ${results.incomplete}`);
   } else if (willFailStep(artifact, settings)) {
-    core.setFailed(`evals: ${headline(artifact)}`);
+    core.setFailed(`evals: ${shardHeadline(artifact)}`);
   }
 }
 

@@ -28,7 +28,7 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { readBaseline } from './baseline.ts';
-import { checkRunCommit, eventSubject } from './event.ts';
+import { checkRunCommit, eventSubject, forkPullRequest, type ForkPullRequest } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
@@ -89,8 +89,8 @@ export async function publishResults(
     ...(artifact.shard !== undefined ? [shardNote(artifact.shard)] : []),
   ];
   const prefix = notes.map((note) => `${note}\n\n`).join('');
-  const render = (marker: string, maxBytes: number): string => {
-    const head = `${marker === '' ? '' : `${marker}\n`}${prefix}`;
+  const render = (marker: string, maxBytes: number, note = ''): string => {
+    const head = `${marker === '' ? '' : `${marker}\n`}${note}${prefix}`;
     const room = maxBytes - Buffer.byteLength(head, 'utf8');
     return (
       head +
@@ -114,17 +114,29 @@ export async function publishResults(
   // Rows past the first failing cases of a run, kept without details, have no annotation.
   const failingRows = countFailingRows(artifact, annotationOptions);
 
+  const { owner, repo } = context.repo;
+  const prNumber = settings.prNumber ?? subject.pullRequest;
+  // A fork's pull_request run has a read-only token: its writes could only be refused, so
+  // none is made, and the report goes to the job summary and the log instead.
+  const fork =
+    settings.checkRun || (settings.comment && prNumber !== null)
+      ? forkPullRequest(context, env)
+      : null;
+  if (fork !== null) core.info(`evalgate: ${forkMessage(fork, settings.checkRun)}`);
+
   const failures: ReportingFailure[] = [];
   try {
-    await core.summary.addRaw(render('', REPORT_MAX_BYTES.jobSummary)).write();
+    const said = fork === null ? '' : escapeNote(forkMessage(fork, settings.checkRun));
+    const note =
+      said === '' ? '' : `> [!NOTE]\n> ${said.charAt(0).toUpperCase()}${said.slice(1)}\n\n`;
+    await core.summary.addRaw(render('', REPORT_MAX_BYTES.jobSummary, note)).write();
   } catch (error) {
     core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
   }
 
-  const { owner, repo } = context.repo;
-  const prNumber = settings.prNumber ?? subject.pullRequest;
+  const poster = fork === null ? octokit : null;
   let commentUrl = '';
-  if (octokit === null && (settings.comment || settings.checkRun)) {
+  if (fork === null && octokit === null && (settings.comment || settings.checkRun)) {
     failures.push({
       code: 'github.forbidden',
       message: 'no github-token was given, so nothing could be posted to GitHub',
@@ -135,9 +147,9 @@ export async function publishResults(
       'evalgate: in a merge queue there is no pull request to comment on; the check run and the job summary carry the report',
     );
   }
-  if (octokit && settings.comment && prNumber !== null) {
+  if (poster && settings.comment && prNumber !== null) {
     const posted = await upsertStickyComment(
-      octokit,
+      poster,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
       render(identity.marker, REPORT_MAX_BYTES.comment),
@@ -155,12 +167,12 @@ export async function publishResults(
       core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     }
   }
-  // The annotations a wanted check run does not carry: all of them without a token, those of a
-  // failed create, or those after the last update that went through. With `check-run: false`
-  // none: the fork-safe pattern's untrusted half runs so, and its report job's check run
-  // carries them.
+  // The annotations a wanted check run does not carry: all of them without a token or on a
+  // fork, those of a failed create, or those after the last update that went through. With
+  // `check-run: false` none: the fork-safe pattern's untrusted half runs so, and its report
+  // job's check run carries them.
   let undelivered: readonly Annotation[] = settings.checkRun ? annotations : [];
-  if (octokit && settings.checkRun) {
+  if (poster && settings.checkRun) {
     // On a pull request the check belongs to the PR's head commit, not the merge commit; in a
     // merge queue, to the group's head commit, which the queue waits on; on a workflow_run, to
     // the triggering run's commit; and never on a commit whose code did not run (`commit`).
@@ -168,16 +180,13 @@ export async function publishResults(
     // The first rows in path and line order; the check run says how many more there are.
     const shown = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
-      octokit,
+      poster,
       { owner, repo },
       {
         name: title,
         headSha,
         conclusion: artifact.verdict === 'pass' ? 'success' : 'failure',
-        title:
-          artifact.shard === undefined
-            ? headline(artifact)
-            : `shard ${artifact.shard.index} of ${artifact.shard.count} · ${headline(artifact)}`,
+        title: shardHeadline(artifact),
         summary: render('', REPORT_MAX_BYTES.checkRunSummary),
         annotations: shown,
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
@@ -210,6 +219,19 @@ function escapeNote(message: string): string {
   return message.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
 
+/**
+ * What is not posted on a fork's pull request, and why: said once in the log and at the top of
+ * the job summary, in place of the two 403 warnings the writes would get.
+ */
+function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
+  const from =
+    fork.head === null
+      ? `a fork of ${fork.base} that has since been deleted`
+      : `the fork ${fork.head}, not ${fork.base}`;
+  const rows = checkRun ? ', and the failing rows are annotated from the job log' : '';
+  return `this pull request comes from ${from}: GitHub gives a fork's pull_request run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
+}
+
 /** The workflow run this step belongs to (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT), when Actions says. */
 function runStamp(env: NodeJS.ProcessEnv): RunStamp | undefined {
   const id = Number(env.GITHUB_RUN_ID);
@@ -237,6 +259,17 @@ function annotateThroughWorkflowCommands(
   for (const a of toWorkflowCommands(annotations).slice(0, room)) {
     core.error(a.message, { file: a.file, startLine: a.line, title: a.title });
   }
+}
+
+/**
+ * {@link headline}, preceded by `shard 1 of 2 · ` when the run was one shard (`--shard 1/2`):
+ * the check run's title and the line that fails the step.
+ */
+export function shardHeadline(artifact: ResultsArtifact): string {
+  const { shard } = artifact;
+  return shard === undefined
+    ? headline(artifact)
+    : `shard ${shard.index} of ${shard.count} · ${headline(artifact)}`;
 }
 
 /** `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored` */

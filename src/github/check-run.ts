@@ -2,8 +2,15 @@
  * The check run: the verdict as a completed check with annotations on the failing testset rows
  * and evaluator lines. GitHub takes at most 50 annotations per request and appends those of
  * every update, so the first 50 go with the create and the rest follow in updates of 50.
+ *
+ * Neither request is idempotent: a create GitHub stored but whose answer was lost (a 502, a
+ * dropped connection), sent again, makes a second check run of the same name, and an update
+ * sent again appends its annotations twice. So before either is sent again, what the lost
+ * attempt did is read back (`octokit.ts`, `beforeRetry`), and when that cannot be read, the
+ * request is not sent again.
  */
-import { toReportingFailure } from './errors.ts';
+import { randomUUID } from 'node:crypto';
+import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Annotation } from '../report/annotations.ts';
 import type { Octokit } from './octokit.ts';
@@ -64,17 +71,27 @@ export async function publishCheckRun(
     ...(batch !== undefined && batch.length > 0 && { annotations: batch }),
   });
 
-  const create = (out: ReturnType<typeof output>) =>
-    octokit.rest.checks.create({
+  const create = (out: ReturnType<typeof output>) => {
+    // Names this create among the commit's check runs, should its answer be lost.
+    const externalId = `evalgate-${randomUUID()}`;
+    return octokit.rest.checks.create({
       owner,
       repo,
       name: run.name,
       head_sha: run.headSha,
+      external_id: externalId,
       status: 'completed',
       conclusion: run.conclusion,
       ...(run.detailsUrl !== undefined && { details_url: run.detailsUrl }),
       output: out,
+      request: {
+        beforeRetry: async () => {
+          const stored = await findCreated(octokit, target, run, externalId);
+          return stored === null ? null : { status: 201, url: '', headers: {}, data: stored };
+        },
+      },
     });
+  };
 
   /**
    * GitHub refused the create (422), most likely for an annotation it finds invalid: the check
@@ -120,7 +137,19 @@ export async function publishCheckRun(
   let sent = batches[0]?.length ?? 0;
   for (const batch of batches.slice(1)) {
     try {
-      await octokit.rest.checks.update({ owner, repo, check_run_id: id, output: output(batch) });
+      const before = sent;
+      await octokit.rest.checks.update({
+        owner,
+        repo,
+        check_run_id: id,
+        output: output(batch),
+        request: {
+          beforeRetry: async () => {
+            const landed = await batchLanded(octokit, target, id, before, batch.length);
+            return landed === null ? null : { status: 200, url: '', headers: {}, data: landed };
+          },
+        },
+      });
     } catch (error) {
       const what = `add annotations ${sent + 1}-${sent + batch.length} of ${total} to the check run "${run.name}"`;
       return {
@@ -154,4 +183,78 @@ async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> 
     return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
   }
   return `${base} (on a pull request from a fork the workflow's token is read-only: expected there, the annotations are in the job log instead; otherwise the workflow needs \`permissions: checks: write\`, and a personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
+}
+
+/** Pages of the commit's check runs read to find a lost create; 500 runs of one name is plenty. */
+const MAX_LOOKUP_PAGES = 5;
+
+/**
+ * The check run an earlier attempt of a create made, found among the commit's check runs of that
+ * name by the `external_id` only that create carried; null when there is none (GitHub did not
+ * store it: it may be sent again). Throws when the check runs cannot be listed.
+ */
+async function findCreated(
+  octokit: Octokit,
+  { owner, repo }: CheckRunTarget,
+  run: CheckRunReport,
+  externalId: string,
+): Promise<{ id: number; html_url: string | null } | null> {
+  try {
+    for (let page = 1; page <= MAX_LOOKUP_PAGES; page++) {
+      const { data } = await octokit.rest.checks.listForRef({
+        owner,
+        repo,
+        ref: run.headSha,
+        check_name: run.name,
+        filter: 'all',
+        per_page: 100,
+        page,
+      });
+      const found = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
+      if (found !== undefined) return found;
+      if (data.check_runs.length < 100) return null;
+    }
+    return null;
+  } catch (error) {
+    // No such commit or repository for this token: then the create cannot have made a check run
+    // on it either, and sending it again is safe (it gets GitHub's own answer to that).
+    if (httpStatus(error) === 404) return null;
+    const failure = toReportingFailure(error, `list the check runs of ${run.headSha.slice(0, 7)}`);
+    throw new Error(
+      `its answer was lost, and whether GitHub stored it anyway could not be checked (${failure.message}); not sending it again, which could make a second check run "${run.name}"`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Whether an update carrying `size` annotations, sent when the check run had `before`, was
+ * stored although its answer was lost: the check run as read back when its annotation count
+ * grew by `size`, null when it did not grow (it may be sent again). Throws when the check run
+ * cannot be read, or its count is neither: sending the batch again could duplicate annotations.
+ */
+async function batchLanded(
+  octokit: Octokit,
+  { owner, repo }: CheckRunTarget,
+  id: number,
+  before: number,
+  size: number,
+): Promise<object | null> {
+  const what = `annotations ${before + 1}-${before + size}`;
+  let read: { data: { output: { annotations_count: number } } };
+  try {
+    read = await octokit.rest.checks.get({ owner, repo, check_run_id: id });
+  } catch (error) {
+    const failure = toReportingFailure(error, `read the check run ${id} back`);
+    throw new Error(
+      `the answer was lost, and whether GitHub stored ${what} anyway could not be checked (${failure.message}); not sending them again, which could duplicate them`,
+      { cause: error },
+    );
+  }
+  const count = read.data.output.annotations_count;
+  if (count === before) return null;
+  if (count === before + size) return read.data;
+  throw new Error(
+    `the answer was lost, and the check run now has ${count} annotations, neither the ${before} it had nor the ${before + size} it would have with ${what}; not sending them again`,
+  );
 }

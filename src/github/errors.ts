@@ -6,6 +6,7 @@
  * both a 403 on a comment.
  */
 import { isRecord } from '../shared/is-record.ts';
+import { clockTime, rateLimitOf } from './rate-limit.ts';
 
 /** Stable kinds of reporting failure; branch on these. */
 export type ReportingFailureCode =
@@ -78,13 +79,19 @@ function classify(
   permission: string | undefined,
   said: string,
 ): { code: ReportingFailureCode; hint: string } {
-  // GitHub answers an exhausted rate limit with 403 or 429 and says so in the headers.
-  const rateLimited =
-    status === 429 ||
-    (status === 403 &&
-      (headers['x-ratelimit-remaining'] === '0' || headers['retry-after'] !== undefined));
-  if (rateLimited) {
-    return { code: 'github.unavailable', hint: 'rate limited by GitHub; the next run tries again' };
+  // GitHub answers a rate limit with 403 or 429 and says so in the headers (`rate-limit.ts`).
+  const limit = rateLimitOf(status, headers, said, Date.now());
+  if (limit !== null) {
+    const detail =
+      limit.resetsAt !== undefined
+        ? ` until ${clockTime(limit.resetsAt)} (x-ratelimit-reset)`
+        : limit.retryAfter !== undefined
+          ? ` (retry-after: ${limit.retryAfter} s)`
+          : '';
+    return {
+      code: 'github.unavailable',
+      hint: `rate limited by GitHub${detail}; the log says what this run waited; the next run tries again`,
+    };
   }
   if (status === 401) {
     return {

@@ -3,10 +3,12 @@
  * paginate, the runner's proxy) plus octokit's retry and throttling plugins, the headers GitHub
  * asks every client to send, and one budget for all the waiting a report may do.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck/light.js';
+import { clockTime, rateLimitOf } from './rate-limit.ts';
 import type { RetryBudget } from './retry-budget.ts';
 
 /** An authenticated client from {@link createOctokit} (or `getOctokit`, which has the same type). */
@@ -22,8 +24,8 @@ const GITHUB_MEDIA_TYPE = 'application/vnd.github+json';
 const OCTOKIT_DEFAULT_ACCEPT = 'application/vnd.github.v3+json';
 
 /**
- * Statuses never retried: the request itself is wrong, or (403, 429) a rate limit, which the
- * throttling plugin handles with GitHub's own `retry-after`.
+ * Statuses plugin-retry never retries: the request itself is wrong, or (403, 429) a rate limit,
+ * which `waitOutRateLimits` retries after GitHub's own wait.
  */
 const DO_NOT_RETRY = [400, 401, 403, 404, 410, 422, 429, 451];
 /** Retries of one request on a 5xx or a dropped connection: after 1, 4 and 9 seconds. */
@@ -53,25 +55,13 @@ export interface GitHubClientOptions {
 
 /**
  * An octokit that retries 5xx answers and dropped connections (plugin-retry) and waits out
- * primary and secondary rate limits (plugin-throttling, which also spaces writes a second apart
- * as GitHub asks), each retry only while it fits the budget; past it the call fails like any
- * other, and the Action reports what it could not post.
+ * primary and secondary rate limits (`waitOutRateLimits`), each retry only while it fits the
+ * budget; past it the call fails like any other, and the Action reports what it could not post.
+ * plugin-throttling spaces writes a second apart, as GitHub asks.
  */
 export function createOctokit(token: string, options: GitHubClientOptions): Octokit {
   const { budget } = options;
   const log = options.log ?? (() => undefined);
-  const rateLimited =
-    (kind: string) =>
-    (retryAfter: number, options: RequestOptions, client: EndpointParser, count: number) => {
-      const allowed = count < MAX_RATE_LIMIT_RETRIES && budget.take(retryAfter * budget.secondMs);
-      const what = `GitHub's ${kind} on ${describeRequest(client, options)}`;
-      log(
-        allowed
-          ? `${what}: retrying in ${retryAfter} s`
-          : `${what}: not retrying (${budget.describe()})`,
-      );
-      return allowed;
-    };
   return getOctokit(
     token,
     {
@@ -86,19 +76,63 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
       throttle: {
         retryAfterBaseValue: budget.secondMs,
         ...pacing(budget.secondMs),
-        onRateLimit: rateLimited('rate limit'),
-        onSecondaryRateLimit: rateLimited('secondary rate limit'),
+        // plugin-throttling only spaces the writes here. Its retries know a secondary limit by
+        // GitHub's wording alone, so a 429 with `retry-after` in other words was never retried:
+        // `waitOutRateLimits` retries every rate limit, told by status and headers.
+        onRateLimit: () => false,
+        onSecondaryRateLimit: () => false,
       },
     },
     // Order matters: a plugin's hooks wrap those of the plugins before it, so the budget sees a
-    // failed attempt first, then plugin-retry, then plugin-throttling; ownRetryState runs first.
+    // failed attempt first, then plugin-retry, then plugin-throttling, then the rate limits;
+    // ownRetryState runs first.
     standardHeaders,
     attemptTimeout(budget),
     retryWithinBudget(budget, log),
     retry,
     throttling,
+    waitOutRateLimits(budget, log),
     ownRetryState,
   );
+}
+
+/**
+ * Retries a request GitHub rate-limited (`rate-limit.ts`: a 403 or 429 with `retry-after`, or an
+ * exhausted limit with its reset time) after the wait GitHub asks for, twice at most, and only
+ * while the wait fits the budget: a reset an hour away is not waited for, and the log says when
+ * it is. A rate-limited request was not carried out, so sending it again is safe.
+ */
+function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void): OctokitPlugin {
+  return (octokit) => {
+    octokit.hook.wrap('request', async (request, options) => {
+      for (let retries = 0; ; retries++) {
+        try {
+          return await request(options);
+        } catch (error) {
+          const limit = rateLimitOf(
+            (error as { status?: number }).status,
+            (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {},
+            error instanceof Error ? error.message : '',
+            Date.now(),
+          );
+          if (limit === null) throw error;
+          const until =
+            limit.resetsAt === undefined ? '' : ` (used up until ${clockTime(limit.resetsAt)})`;
+          const what = `GitHub's ${limit.kind} on ${describeRequest(octokit, options)}${until}`;
+          if (retries >= MAX_RATE_LIMIT_RETRIES) {
+            log(`${what}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
+            throw error;
+          }
+          if (!budget.take(limit.waitSeconds * budget.secondMs)) {
+            log(`${what}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
+            throw error;
+          }
+          log(`${what}: retrying in ${limit.waitSeconds} s`);
+          await sleep(limit.waitSeconds * budget.secondMs);
+        }
+      }
+    });
+  };
 }
 
 /**
@@ -158,7 +192,9 @@ const TIMED_OUT = Symbol('evalgate.timedOut');
  * deadline, and charges a timed-out attempt's wait to the budget. Before a retry of a request
  * made with `request: { beforeRetry }`, asks it whether the earlier attempt was done after all
  * (GitHub stored it, the answer was lost): its answer (a response) is returned instead of
- * sending the request again; null sends it again.
+ * sending the request again; null sends it again. When it cannot tell, it throws, and the
+ * request fails with that error, neither sent again nor retried further: a write that is not
+ * idempotent is never repeated blindly.
  */
 function attemptTimeout(budget: RetryBudget): OctokitPlugin {
   return (octokit) => {
@@ -168,12 +204,22 @@ function attemptTimeout(budget: RetryBudget): OctokitPlugin {
       const ms = Math.max(ATTEMPT_TIMEOUT_SECONDS * budget.secondMs, 2000);
       const own = options.request as {
         signal?: AbortSignal;
+        retries?: number;
         retryCount?: number;
         beforeRetry?: () => Promise<unknown>;
       };
       // A write that is not idempotent says how to find what an earlier attempt may have done.
       if ((own.retryCount ?? 0) > 0 && own.beforeRetry !== undefined) {
-        const done = await own.beforeRetry();
+        let done: unknown;
+        try {
+          done = await own.beforeRetry();
+        } catch (error) {
+          // A new error without a status, so no retry hook takes it for GitHub's answer; and
+          // plugin-retry reads the retries left from the failed request's options: none.
+          own.retries = 0;
+          const message = error instanceof Error ? error.message : String(error);
+          throw Object.assign(new Error(message), { request: options });
+        }
         if (done !== null) return done as Awaited<ReturnType<typeof request>>;
       }
       const signal = AbortSignal.timeout(ms);

@@ -13,6 +13,7 @@ const MAX_OUTPUT_CHARS = 65535;
 export interface CheckRunFields {
   name?: string;
   head_sha?: string;
+  external_id?: string;
   status?: string;
   conclusion?: string;
   details_url?: string;
@@ -136,6 +137,7 @@ export function newCheckRun(
     id,
     name: fields.name ?? '',
     head_sha: fields.head_sha ?? '',
+    external_id: fields.external_id ?? null,
     status: fields.conclusion !== undefined ? 'completed' : (fields.status ?? 'queued'),
     conclusion: fields.conclusion ?? null,
     details_url: fields.details_url ?? null,
@@ -159,6 +161,7 @@ export function updateCheckRun(run: StoredCheckRun, fields: CheckRunFields): voi
     run.status = 'completed';
   }
   if (fields.details_url !== undefined) run.details_url = fields.details_url;
+  if (fields.external_id !== undefined) run.external_id = fields.external_id;
   if (fields.output) {
     run.output.title = fields.output.title ?? run.output.title;
     run.output.summary = fields.output.summary ?? run.output.summary;
@@ -175,6 +178,7 @@ export function checkRunJson(run: StoredCheckRun): Record<string, unknown> {
     id: run.id,
     name: run.name,
     head_sha: run.head_sha,
+    external_id: run.external_id,
     status: run.status,
     conclusion: run.conclusion,
     details_url: run.details_url,

@@ -38,6 +38,8 @@ export interface StoredCheckRun {
   id: number;
   name: string;
   head_sha: string;
+  /** The id the creator gave it (`external_id`), null when none. */
+  external_id: string | null;
   status: string;
   conclusion: string | null;
   details_url: string | null;

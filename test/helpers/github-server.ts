@@ -209,6 +209,24 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return { status: 201, body: checkRunJson(run) };
     }
 
+    if (
+      (match = /^\/repos\/[^/]+\/[^/]+\/commits\/([^/]+)\/check-runs$/.exec(path)) &&
+      method === 'GET'
+    ) {
+      // GitHub lists a commit's check runs newest first, `check_name` an exact match.
+      const [, ref = ''] = match;
+      const name = query['check_name'];
+      const all = [...state.checkRuns.values()]
+        .filter((run) => run.head_sha === ref && (name === undefined || run.name === name))
+        .sort((a, b) => b.id - a.id);
+      const { items, headers } = page(url, path, query, all);
+      return {
+        status: 200,
+        headers,
+        body: { total_count: all.length, check_runs: items.map(checkRunJson) },
+      };
+    }
+
     if ((match = /^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)$/.exec(path))) {
       const run = state.checkRuns.get(Number(match[1]));
       if (!run) return error(404, 'Not Found', `${DOCS}/checks/runs`);

@@ -1,0 +1,74 @@
+/**
+ * Telling a rate limit from a refusal, by GitHub's status and headers rather than its wording
+ * (docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api): a 403 or 429 that
+ * carries `retry-after`, or `x-ratelimit-remaining: 0`, or (a 403) says "secondary rate limit",
+ * is a rate limit, and says how long to wait; any other 403 is a permission problem, never waited
+ * for. `octokit.ts` waits (within the budget) and `errors.ts` words the warning from this.
+ */
+
+/** What GitHub asks a client to wait when it gives no time: "at least one minute". */
+export const UNTIMED_RATE_LIMIT_SECONDS = 60;
+
+/** A rate limit GitHub answered with, and how long it asks to wait before the next try. */
+export interface RateLimit {
+  /** `secondary rate limit` when GitHub says so, else `rate limit`: for messages. */
+  kind: 'rate limit' | 'secondary rate limit';
+  /** Seconds to wait: `retry-after`, or until just past `x-ratelimit-reset`, whichever is later. */
+  waitSeconds: number;
+  /** When the token's limit resets (`x-ratelimit-reset`), when GitHub said. */
+  resetsAt?: Date;
+  /** GitHub's own wait (`retry-after`), when it gave one. */
+  retryAfter?: number;
+}
+
+/**
+ * The rate limit a failed request ran into, or null when it was not one (any other status, or a
+ * 403 with none of the signs: a missing permission, which waiting does not fix).
+ *
+ * @param headers the answer's headers, names in lower case (as octokit gives them).
+ * @param message GitHub's message; read only for a 403 "secondary rate limit" without headers.
+ * @param now the time, in milliseconds since the epoch, to measure the reset from.
+ */
+export function rateLimitOf(
+  status: number | undefined,
+  headers: Record<string, unknown>,
+  message: string,
+  now: number,
+): RateLimit | null {
+  if (status !== 403 && status !== 429) return null;
+  const retryAfter = retryAfterSeconds(headers['retry-after'], now);
+  const exhausted = headers['x-ratelimit-remaining'] === '0';
+  const resetSeconds = Number(headers['x-ratelimit-reset']);
+  const resetsAt =
+    exhausted && Number.isFinite(resetSeconds) && resetSeconds > 0
+      ? new Date(resetSeconds * 1000)
+      : undefined;
+  const secondary = /\bsecondary rate\b/i.test(message);
+  if (retryAfter === undefined && !exhausted && !secondary && status === 403) return null;
+  // A second past the reset, as GitHub advises: the limit is lifted after it, not at it.
+  const untilReset =
+    resetsAt === undefined
+      ? undefined
+      : Math.max(0, Math.ceil((resetsAt.getTime() - now) / 1000)) + 1;
+  const waits = [retryAfter, untilReset].filter((wait): wait is number => wait !== undefined);
+  return {
+    kind: secondary && !exhausted ? 'secondary rate limit' : 'rate limit',
+    waitSeconds: waits.length > 0 ? Math.max(...waits) : UNTIMED_RATE_LIMIT_SECONDS,
+    ...(resetsAt !== undefined && { resetsAt }),
+    ...(retryAfter !== undefined && { retryAfter }),
+  };
+}
+
+/** `14:05:09 UTC`: when a limit resets, for messages. */
+export function clockTime(at: Date): string {
+  return `${at.toISOString().slice(11, 19)} UTC`;
+}
+
+/** `retry-after` in seconds: a number of seconds, or an HTTP date; undefined when neither. */
+function retryAfterSeconds(value: unknown, now: number): number | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.ceil(seconds) : undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
