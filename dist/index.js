@@ -21805,9 +21805,9 @@ function topLevel(value) {
 function splitAround(value, key, depth2) {
   const marker = "\0evalgate-split\0";
   const text2 = indent(stringify({ ...value, [key]: marker }), depth2);
-  const quoted = JSON.stringify(marker);
-  const at = text2.lastIndexOf(quoted);
-  return [text2.slice(0, at), text2.slice(at + quoted.length)];
+  const quoted2 = JSON.stringify(marker);
+  const at = text2.lastIndexOf(quoted2);
+  return [text2.slice(0, at), text2.slice(at + quoted2.length)];
 }
 function indent(text2, depth2) {
   return depth2 === 0 ? text2 : text2.replaceAll("\n", `
@@ -31465,6 +31465,7 @@ function describeValue(value) {
   let text2;
   if (value === void 0) text2 = "nothing";
   else if (typeof value === "string") text2 = JSON.stringify(value);
+  else if (value instanceof Uint8Array) text2 = binaryData(value);
   else if (Array.isArray(value)) text2 = `an array ${safeJson(value)}`;
   else if (value !== null && typeof value === "object") text2 = `an object ${safeJson(value)}`;
   else if (typeof value === "bigint") text2 = `${value}n`;
@@ -31475,6 +31476,7 @@ function describeValue(value) {
 }
 function safeJson(value, room = 100) {
   try {
+    if (value instanceof Uint8Array) return binaryData(value);
     if (Array.isArray(value)) {
       return bounded("[", "]", value, room, (item, left) => safeJson(item, left));
     }
@@ -31492,6 +31494,9 @@ function safeJson(value, room = 100) {
   } catch {
     return String(value);
   }
+}
+function binaryData(bytes) {
+  return `binary data (${bytes.length} byte${bytes.length === 1 ? "" : "s"})`;
 }
 function bounded(open4, close, items, room, show) {
   let text2 = open4;
@@ -31727,69 +31732,6 @@ var init_grid_value_text = __esm({
   }
 });
 
-// src/run/exact-sum.ts
-var ExactSum;
-var init_exact_sum = __esm({
-  "src/run/exact-sum.ts"() {
-    "use strict";
-    ExactSum = class {
-      /**
-       * The partials are the first `#count` slots. The array is never shortened: setting its
-       * length and pushing again gave it a new backing store on every add (~140 bytes of garbage
-       * an evaluator a case, 43 of a 100,000-case run's 980 MB allocated).
-       */
-      #partials = [];
-      #count = 0;
-      /** Adds a finite number. */
-      add(value) {
-        const partials = this.#partials;
-        const count = this.#count;
-        let x = value;
-        let kept = 0;
-        for (let i = 0; i < count; i++) {
-          let y = partials[i];
-          if (Math.abs(x) < Math.abs(y)) {
-            const t = x;
-            x = y;
-            y = t;
-          }
-          const high = x + y;
-          const low = y - (high - x);
-          if (low !== 0) partials[kept++] = low;
-          x = high;
-        }
-        if (kept < partials.length) partials[kept] = x;
-        else partials.push(x);
-        this.#count = kept + 1;
-      }
-      /** The exact sum of everything added, correctly rounded to a double. */
-      value() {
-        const partials = this.#partials;
-        let n = this.#count;
-        if (n === 0) return 0;
-        n -= 1;
-        let high = partials[n] ?? 0;
-        let low = 0;
-        while (n > 0) {
-          const x = high;
-          n -= 1;
-          const y = partials[n] ?? 0;
-          high = x + y;
-          low = y - (high - x);
-          if (low !== 0) break;
-        }
-        const next = n > 0 ? partials[n - 1] ?? 0 : 0;
-        if (n > 0 && (low < 0 && next < 0 || low > 0 && next > 0)) {
-          const y = low * 2;
-          const x = high + y;
-          if (y === x - high) high = x;
-        }
-        return high;
-      }
-    };
-  }
-});
-
 // src/run/threshold.ts
 function evaluationPassed(score2, threshold, error2) {
   if (error2 !== null) return false;
@@ -31984,6 +31926,23 @@ var init_labels = __esm({
   }
 });
 
+// src/report/ansi.ts
+function painter(color) {
+  const wrap = (open4, close) => (text2) => color && text2 !== "" ? `\x1B[${open4}m${text2}\x1B[${close}m` : text2;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39)
+  };
+}
+var init_ansi = __esm({
+  "src/report/ansi.ts"() {
+    "use strict";
+  }
+});
+
 // src/shared/case-label.ts
 function caseLabel(result) {
   if (!HASH_ID.test(result.id)) return null;
@@ -32160,6 +32119,67 @@ var init_evaluation_reason = __esm({
   }
 });
 
+// src/report/grid-matrix.ts
+function gridMatrices(runs) {
+  const bySuite = /* @__PURE__ */ new Map();
+  runs.forEach((run2, index) => bySuite.set(run2.suite, [...bySuite.get(run2.suite) ?? [], index]));
+  const matrices = [];
+  for (const [suite, indexes] of bySuite) {
+    if (indexes.length < 2) continue;
+    const suiteRuns = indexes.map((index) => ({ index, run: runs[index] }));
+    const keys = [...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.params)))];
+    const evaluators = [
+      ...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.summary.evaluators)))
+    ];
+    const rows = suiteRuns.map(({ index, run: run2 }) => ({
+      run: index,
+      params: Object.fromEntries(keys.map((key) => [key, paramText(run2.params[key])])),
+      cases: run2.summary.cases,
+      passRate: run2.summary.cases === 0 ? null : run2.summary.passRate,
+      verdict: run2.verdict,
+      means: evaluators.map((id) => run2.summary.evaluators[id]?.mean ?? null)
+    }));
+    const lowerIsBetter2 = evaluators.map((id) => {
+      const summaries = suiteRuns.flatMap(({ run: run2 }) => run2.summary.evaluators[id] ?? []);
+      return summaries.length > 0 && summaries.every((stats) => stats.lowerIsBetter === true);
+    });
+    matrices.push({
+      suite,
+      keys,
+      evaluators,
+      rows,
+      bestPassRate: best(rows.map((row) => row.passRate)),
+      bestMeans: evaluators.map(
+        (_, column) => best(
+          rows.map((row) => row.means[column] ?? null),
+          lowerIsBetter2[column] === true
+        )
+      ),
+      lowerIsBetter: lowerIsBetter2
+    });
+  }
+  return matrices;
+}
+function matrixSuites(matrices) {
+  return new Set(matrices.map((matrix) => matrix.suite));
+}
+function paramText(value) {
+  if (value === void 0) return "";
+  return formatParams({ v: value }, "").slice(2);
+}
+function best(values, lowest = false) {
+  const numbers = values.filter((value) => value !== null);
+  if (numbers.length === 0) return null;
+  const top = lowest ? Math.min(...numbers) : Math.max(...numbers);
+  return numbers.every((value) => value === top) ? null : top;
+}
+var init_grid_matrix = __esm({
+  "src/report/grid-matrix.ts"() {
+    "use strict";
+    init_labels();
+  }
+});
+
 // src/report/agreement-text.ts
 function agreementsOf(evaluators) {
   return Object.entries(evaluators).flatMap(
@@ -32199,6 +32219,69 @@ var init_agreement_text = __esm({
   }
 });
 
+// src/run/exact-sum.ts
+var ExactSum;
+var init_exact_sum = __esm({
+  "src/run/exact-sum.ts"() {
+    "use strict";
+    ExactSum = class {
+      /**
+       * The partials are the first `#count` slots. The array is never shortened: setting its
+       * length and pushing again gave it a new backing store on every add (~140 bytes of garbage
+       * an evaluator a case, 43 of a 100,000-case run's 980 MB allocated).
+       */
+      #partials = [];
+      #count = 0;
+      /** Adds a finite number. */
+      add(value) {
+        const partials = this.#partials;
+        const count = this.#count;
+        let x = value;
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          let y = partials[i];
+          if (Math.abs(x) < Math.abs(y)) {
+            const t = x;
+            x = y;
+            y = t;
+          }
+          const high = x + y;
+          const low = y - (high - x);
+          if (low !== 0) partials[kept++] = low;
+          x = high;
+        }
+        if (kept < partials.length) partials[kept] = x;
+        else partials.push(x);
+        this.#count = kept + 1;
+      }
+      /** The exact sum of everything added, correctly rounded to a double. */
+      value() {
+        const partials = this.#partials;
+        let n = this.#count;
+        if (n === 0) return 0;
+        n -= 1;
+        let high = partials[n] ?? 0;
+        let low = 0;
+        while (n > 0) {
+          const x = high;
+          n -= 1;
+          const y = partials[n] ?? 0;
+          high = x + y;
+          low = y - (high - x);
+          if (low !== 0) break;
+        }
+        const next = n > 0 ? partials[n - 1] ?? 0 : 0;
+        if (n > 0 && (low < 0 && next < 0 || low > 0 && next > 0)) {
+          const y = low * 2;
+          const x = high + y;
+          if (y === x - high) high = x;
+        }
+        return high;
+      }
+    };
+  }
+});
+
 // src/report/html-model-compared.ts
 function comparedOf(result, show) {
   const recorded = result.evaluations.find(
@@ -32211,7 +32294,7 @@ function comparedOf(result, show) {
     }
     const actual = whole(recorded.metadata.actual, result.output);
     const id = recorded.evaluator;
-    const what = actual.path === null ? `the value ${id} compared, as it recorded it${isCut(recorded.metadata.actual) ? " (cut)" : ""}` : actual.path === "" ? `the output (what ${id} compared)` : `output${actual.path} (what ${id} compared)`;
+    const what = actual.path === null ? `the value ${id} compared, as it recorded it${isCut(recorded.metadata.actual) ? " (cut)" : ""}` : actual.path === "" ? `the output (what ${id} compared)` : actual.others.length === 0 ? `output${actual.path} (what ${id} compared)` : `${fieldNames([actual.path, ...actual.others])} (the same value; what ${id} compared)`;
     return { expected: show(expected.value), actual: show(actual.value), what };
   }
   const data = result.data;
@@ -32240,7 +32323,10 @@ function whole(recorded, within) {
   for (let at = 0; at < queue.length && visited < MAX_VISITED; at++) {
     const { value, path, depth: depth2 } = queue[at];
     visited++;
-    if (matches(value)) return { value, path };
+    if (matches(value)) {
+      const others = queue.slice(at + 1).filter((entry) => entry.depth === depth2 && matches(entry.value)).map((entry) => entry.path);
+      return { value, path, others };
+    }
     if (value === null || typeof value !== "object" || depth2 >= MAX_DEPTH) continue;
     const entries = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value).map(([key, item]) => [
       memberPath(key),
@@ -32249,7 +32335,12 @@ function whole(recorded, within) {
     for (const [step, item] of entries)
       queue.push({ value: item, path: path + step, depth: depth2 + 1 });
   }
-  return { value: recorded, path: null };
+  return { value: recorded, path: null, others: [] };
+}
+function fieldNames(paths) {
+  const all = paths.map((path) => `output${path}`);
+  const listed2 = all.length > 4 ? [...all.slice(0, 3), `${all.length - 3} more`] : all;
+  return `${listed2.slice(0, -1).join(", ")} or ${listed2[listed2.length - 1]}`;
 }
 function textOf(value) {
   if (typeof value === "string") return value;
@@ -32797,10 +32888,10 @@ function flatRecordJson(value) {
   const record3 = value;
   const order = sortedOrder(Object.keys(record3), 0);
   if (order === null) return void 0;
-  let quoted = quotedKeys.get(order);
-  if (quoted === void 0) {
-    quoted = order.map((key) => JSON.stringify(key));
-    quotedKeys.set(order, quoted);
+  let quoted2 = quotedKeys.get(order);
+  if (quoted2 === void 0) {
+    quoted2 = order.map((key) => JSON.stringify(key));
+    quotedKeys.set(order, quoted2);
   }
   let text2 = "{";
   let first = true;
@@ -32829,7 +32920,7 @@ function flatRecordJson(value) {
         if (child !== null) return void 0;
         json = "null";
     }
-    text2 += `${first ? "" : ","}${quoted[i]}:${json}`;
+    text2 += `${first ? "" : ","}${quoted2[i]}:${json}`;
     first = false;
   }
   return `${text2}}`;
@@ -33207,7 +33298,7 @@ function noteText(row, paired, target, size) {
   }
   const power = row.power;
   if (power === null) return "";
-  const detect = `could detect ${size(power.detectable)}`;
+  const detect = power.detectable > 1 ? "too few cases to detect any change" : `could detect ${size(power.detectable)}`;
   if (!power.underpowered) return `(${detect})`;
   const needed = power.casesNeeded === null ? "" : `, ~${formatCount(power.casesNeeded)} cases needed for ${size(target)}`;
   return `(underpowered: ${detect}${needed})`;
@@ -33462,67 +33553,6 @@ var init_failure_details = __esm({
   }
 });
 
-// src/report/grid-matrix.ts
-function gridMatrices(runs) {
-  const bySuite = /* @__PURE__ */ new Map();
-  runs.forEach((run2, index) => bySuite.set(run2.suite, [...bySuite.get(run2.suite) ?? [], index]));
-  const matrices = [];
-  for (const [suite, indexes] of bySuite) {
-    if (indexes.length < 2) continue;
-    const suiteRuns = indexes.map((index) => ({ index, run: runs[index] }));
-    const keys = [...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.params)))];
-    const evaluators = [
-      ...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.summary.evaluators)))
-    ];
-    const rows = suiteRuns.map(({ index, run: run2 }) => ({
-      run: index,
-      params: Object.fromEntries(keys.map((key) => [key, paramText(run2.params[key])])),
-      cases: run2.summary.cases,
-      passRate: run2.summary.cases === 0 ? null : run2.summary.passRate,
-      verdict: run2.verdict,
-      means: evaluators.map((id) => run2.summary.evaluators[id]?.mean ?? null)
-    }));
-    const lowerIsBetter2 = evaluators.map((id) => {
-      const summaries = suiteRuns.flatMap(({ run: run2 }) => run2.summary.evaluators[id] ?? []);
-      return summaries.length > 0 && summaries.every((stats) => stats.lowerIsBetter === true);
-    });
-    matrices.push({
-      suite,
-      keys,
-      evaluators,
-      rows,
-      bestPassRate: best(rows.map((row) => row.passRate)),
-      bestMeans: evaluators.map(
-        (_, column) => best(
-          rows.map((row) => row.means[column] ?? null),
-          lowerIsBetter2[column] === true
-        )
-      ),
-      lowerIsBetter: lowerIsBetter2
-    });
-  }
-  return matrices;
-}
-function matrixSuites(matrices) {
-  return new Set(matrices.map((matrix) => matrix.suite));
-}
-function paramText(value) {
-  if (value === void 0) return "";
-  return formatParams({ v: value }, "").slice(2);
-}
-function best(values, lowest = false) {
-  const numbers = values.filter((value) => value !== null);
-  if (numbers.length === 0) return null;
-  const top = lowest ? Math.min(...numbers) : Math.max(...numbers);
-  return numbers.every((value) => value === top) ? null : top;
-}
-var init_grid_matrix = __esm({
-  "src/report/grid-matrix.ts"() {
-    "use strict";
-    init_labels();
-  }
-});
-
 // src/report/html-model.ts
 var html_model_exports = {};
 __export(html_model_exports, {
@@ -33748,23 +33778,6 @@ var init_html_page = __esm({
   "src/report/html-page.ts"() {
     "use strict";
     init_html_app_generated();
-  }
-});
-
-// src/report/ansi.ts
-function painter(color) {
-  const wrap = (open4, close) => (text2) => color && text2 !== "" ? `\x1B[${open4}m${text2}\x1B[${close}m` : text2;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39)
-  };
-}
-var init_ansi = __esm({
-  "src/report/ansi.ts"() {
-    "use strict";
   }
 });
 
@@ -34423,7 +34436,10 @@ function wilson(p, n) {
   const z2 = Z_95 * Z_95;
   const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
   const half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  return {
+    low: p <= 0 ? 0 : Math.max(0, centre - half),
+    high: p >= 1 ? 1 : Math.min(1, centre + half)
+  };
 }
 var Z_95, PASS_FAIL, AgreementTally;
 var init_agreement = __esm({
@@ -43697,8 +43713,8 @@ function duplicateKeys(items, problems) {
   }
 }
 function quoteKey(text2) {
-  const quoted = JSON.stringify(text2);
-  return quoted.length > 60 ? `${quoted.slice(0, 57)}..."` : quoted;
+  const quoted2 = JSON.stringify(text2);
+  return quoted2.length > 60 ? `${quoted2.slice(0, 57)}..."` : quoted2;
 }
 function dataTooLarge(data) {
   const stack = [{ value: data, depth: 1 }];
@@ -43809,8 +43825,8 @@ function errorOffset(doc, error2) {
   let start = at;
   (0, import_yaml3.visit)(doc, {
     Scalar(_key, node) {
-      const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
-      if (!quoted || node.range?.[1] !== at) return void 0;
+      const quoted2 = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+      if (!quoted2 || node.range?.[1] !== at) return void 0;
       start = node.range[0];
       return import_yaml3.visit.BREAK;
     }
@@ -47578,8 +47594,8 @@ function duplicateJsonKeys(text2) {
 }
 function duplicateKeyMessage(key) {
   const shown2 = JSON.stringify(key);
-  const quoted = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
-  return `duplicate key ${quoted}: each key may appear once in an object (JSON would keep only the last value)`;
+  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
+  return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
 }
 function stringEnd(text2, start) {
   let end = text2.indexOf('"', start + 1);
@@ -48746,8 +48762,8 @@ function tagFilterKey(tags) {
 }
 function describeTagFilter(tags) {
   if (tags === void 0 || tags.length === 0) return "without --tag";
-  const quoted = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
-  return `with ${quoted.map((tag) => `--tag ${tag}`).join(" ")}`;
+  const quoted2 = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
+  return `with ${quoted2.map((tag) => `--tag ${tag}`).join(" ")}`;
 }
 var init_tag_filter = __esm({
   "src/plan/tag-filter.ts"() {
@@ -48888,6 +48904,26 @@ var init_resume = __esm({
   }
 });
 
+// src/artifact/partial-merge.ts
+function mergedShards(artifact) {
+  if (artifact.partialMerge === void 0) return void 0;
+  const { count, merged } = artifact.partialMerge;
+  const missing = [];
+  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
+  return { count, merged, missing };
+}
+function partialMergeAdvice(path, merge2) {
+  const { count, merged, missing } = merge2;
+  const which2 = `${merged.length === 1 ? "shard" : "shards"} ${merged.join(", ")}`;
+  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
+  return `${path} is a partial merge (evals merge --allow-partial) of ${which2} of ${count}: run the missing ${missing.length === 1 ? "shard" : "shards"} (${commands.join("; ")}), then evals merge every shard's file again`;
+}
+var init_partial_merge = __esm({
+  "src/artifact/partial-merge.ts"() {
+    "use strict";
+  }
+});
+
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
 import { resolve as resolve17 } from "node:path";
@@ -48967,6 +49003,14 @@ __export(resume_exports, {
 function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
+  const merge2 = mergedShards(partial);
+  if (merge2 !== void 0) {
+    throw usageError(
+      "resume.partial-merge",
+      `${partialMergeAdvice(path, merge2)}; it cannot be resumed (an interrupted shard is resumed from its own file, before merging)`,
+      path
+    );
+  }
   const problems = checkPartial(partial, path, { hash: partial.configHash });
   if (!partial.interrupted) throw usageError("resume.complete", problems[0], path);
   if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
@@ -49083,22 +49127,9 @@ var init_resume2 = __esm({
     init_errors();
     init_run_key();
     init_labels();
+    init_partial_merge();
     init_artifact_files();
     init_execute();
-  }
-});
-
-// src/artifact/partial-merge.ts
-function mergedShards(artifact) {
-  if (artifact.partialMerge === void 0) return void 0;
-  const { count, merged } = artifact.partialMerge;
-  const missing = [];
-  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
-  return { count, merged, missing };
-}
-var init_partial_merge = __esm({
-  "src/artifact/partial-merge.ts"() {
-    "use strict";
   }
 });
 
@@ -49148,14 +49179,14 @@ var init_match_runs = __esm({
 function rowPower(input) {
   const family = Math.max(1, input.family);
   const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
-  const floor = input.bounded ? fewestDetectable(input.alpha, family) : 0;
-  const detectable = Math.max(
-    multiplier * input.standardError,
-    input.cases > 0 ? floor / input.cases : Infinity
-  );
+  const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
+  const noise = multiplier * input.standardError;
+  const floor = input.bounded || input.cases < fewest ? fewest : 0;
+  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
   if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
-  const byNoise = input.cases * (multiplier * input.standardError / input.target) ** 2;
-  const casesNeeded = Math.ceil(Math.max(byNoise, floor / input.target, input.cases + 1));
+  const byNoise = input.cases * (noise / input.target) ** 2;
+  const byCount = input.bounded ? fewest / input.target : fewest;
+  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
   return { detectable, underpowered: true, casesNeeded };
 }
 function fewestDetectable(alpha, family) {
@@ -49277,7 +49308,7 @@ function testRuns(pairings, settings) {
     if (row.significant && row.label === "regressed") family.regressions++;
     if (row.significant && row.label === "improved") family.improvements++;
   }
-  for (const run2 of runs) addPower(run2, familySize, alpha);
+  for (const [i, run2] of runs.entries()) addPower(run2, pairings[i], familySize, alpha);
   return { runs, family, resamples };
 }
 function resamplesFor(familySize, alpha, minimum) {
@@ -49360,14 +49391,21 @@ function labelOf(n, pValue, delta, test, lowerIsBetter2 = false) {
 function untested(label) {
   return { pValue: null, adjustedP: null, qValue: null, label, significant: false, power: null };
 }
-function addPower(run2, family, alpha) {
+function addPower(run2, pairing, family, alpha) {
   const target = run2.minDetectableEffect;
-  const rows = [run2.passRate, ...run2.evaluators];
-  for (const row of rows) {
+  const rows = [
+    [run2.passRate, pairing?.passRate],
+    ...run2.evaluators.map((row, j) => [
+      row,
+      pairing?.evaluators[j]
+    ])
+  ];
+  for (const [row, paired] of rows) {
     if (row.label === "too few cases" || row.sd === null) continue;
     const cases = row.paired;
     const standardError = row.sd / Math.sqrt(cases);
-    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: true });
+    const bounded2 = paired?.graded !== true;
+    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: bounded2, signFlip: true });
   }
   for (const row of run2.agreement) {
     if (row.label === "too few cases" || row.se === null) continue;
@@ -49492,11 +49530,15 @@ function direction(baseRun, headRun, evaluator) {
 function sameScore(a, b) {
   return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
 }
+function isZeroOrOne(value) {
+  return value === 0 || value === 1;
+}
 function pairedRow(paired, valueOf2) {
   const diffs = [];
   let baseTotal = 0;
   let headTotal = 0;
   let lostInHead = 0;
+  let graded = false;
   for (const [base, head] of paired) {
     const before = valueOf2(base);
     const after = valueOf2(head);
@@ -49505,8 +49547,15 @@ function pairedRow(paired, valueOf2) {
     diffs.push(sameScore(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
+    graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);
   }
-  return { diffs: Float64Array.from(diffs), baseTotal, headTotal, lostInHead };
+  return {
+    diffs: Float64Array.from(diffs),
+    baseTotal,
+    headTotal,
+    lostInHead,
+    ...graded ? { graded: true } : {}
+  };
 }
 function inputPartners(baseById, headById) {
   const byInput = (from, other) => {
@@ -54689,6 +54738,9 @@ function getOctokit(token, options2, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options2));
 }
 
+// src/github/octokit.ts
+import { setTimeout as sleep } from "node:timers/promises";
+
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
 var import_light = __toESM(require_light(), 1);
 var VERSION7 = "0.0.0-development";
@@ -54995,6 +55047,38 @@ throttling.triggersNotification = triggersNotification;
 
 // src/github/octokit.ts
 var import_light3 = __toESM(require_light(), 1);
+
+// src/github/rate-limit.ts
+var UNTIMED_RATE_LIMIT_SECONDS = 60;
+function rateLimitOf(status, headers, message, now) {
+  if (status !== 403 && status !== 429) return null;
+  const retryAfter = retryAfterSeconds(headers["retry-after"], now);
+  const exhausted = headers["x-ratelimit-remaining"] === "0";
+  const resetSeconds = Number(headers["x-ratelimit-reset"]);
+  const resetsAt = exhausted && Number.isFinite(resetSeconds) && resetSeconds > 0 ? new Date(resetSeconds * 1e3) : void 0;
+  const secondary = /\bsecondary rate\b/i.test(message);
+  if (retryAfter === void 0 && !exhausted && !secondary && status === 403) return null;
+  const untilReset = resetsAt === void 0 ? void 0 : Math.max(0, Math.ceil((resetsAt.getTime() - now) / 1e3)) + 1;
+  const waits = [retryAfter, untilReset].filter((wait) => wait !== void 0);
+  return {
+    kind: secondary && !exhausted ? "secondary rate limit" : "rate limit",
+    waitSeconds: waits.length > 0 ? Math.max(...waits) : UNTIMED_RATE_LIMIT_SECONDS,
+    ...resetsAt !== void 0 && { resetsAt },
+    ...retryAfter !== void 0 && { retryAfter }
+  };
+}
+function clockTime(at) {
+  return `${at.toISOString().slice(11, 19)} UTC`;
+}
+function retryAfterSeconds(value, now) {
+  if (typeof value !== "string" || value.trim() === "") return void 0;
+  const seconds2 = Number(value);
+  if (Number.isFinite(seconds2)) return seconds2 >= 0 ? Math.ceil(seconds2) : void 0;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? void 0 : Math.max(0, Math.ceil((at - now) / 1e3));
+}
+
+// src/github/octokit.ts
 var GITHUB_API_VERSION = "2022-11-28";
 var GITHUB_MEDIA_TYPE = "application/vnd.github+json";
 var OCTOKIT_DEFAULT_ACCEPT = "application/vnd.github.v3+json";
@@ -55005,14 +55089,6 @@ var MAX_RATE_LIMIT_RETRIES = 2;
 function createOctokit(token, options2) {
   const { budget } = options2;
   const log = options2.log ?? (() => void 0);
-  const rateLimited = (kind) => (retryAfter, options3, client, count) => {
-    const allowed = count < MAX_RATE_LIMIT_RETRIES && budget.take(retryAfter * budget.secondMs);
-    const what = `GitHub's ${kind} on ${describeRequest(client, options3)}`;
-    log(
-      allowed ? `${what}: retrying in ${retryAfter} s` : `${what}: not retrying (${budget.describe()})`
-    );
-    return allowed;
-  };
   return getOctokit(
     token,
     {
@@ -55027,19 +55103,55 @@ function createOctokit(token, options2) {
       throttle: {
         retryAfterBaseValue: budget.secondMs,
         ...pacing(budget.secondMs),
-        onRateLimit: rateLimited("rate limit"),
-        onSecondaryRateLimit: rateLimited("secondary rate limit")
+        // plugin-throttling only spaces the writes here. Its retries know a secondary limit by
+        // GitHub's wording alone, so a 429 with `retry-after` in other words was never retried:
+        // `waitOutRateLimits` retries every rate limit, told by status and headers.
+        onRateLimit: () => false,
+        onSecondaryRateLimit: () => false
       }
     },
     // Order matters: a plugin's hooks wrap those of the plugins before it, so the budget sees a
-    // failed attempt first, then plugin-retry, then plugin-throttling; ownRetryState runs first.
+    // failed attempt first, then plugin-retry, then plugin-throttling, then the rate limits;
+    // ownRetryState runs first.
     standardHeaders,
     attemptTimeout(budget),
     retryWithinBudget(budget, log),
     retry,
     throttling,
+    waitOutRateLimits(budget, log),
     ownRetryState
   );
+}
+function waitOutRateLimits(budget, log) {
+  return (octokit) => {
+    octokit.hook.wrap("request", async (request2, options2) => {
+      for (let retries = 0; ; retries++) {
+        try {
+          return await request2(options2);
+        } catch (error2) {
+          const limit = rateLimitOf(
+            error2.status,
+            error2.response?.headers ?? {},
+            error2 instanceof Error ? error2.message : "",
+            Date.now()
+          );
+          if (limit === null) throw error2;
+          const until = limit.resetsAt === void 0 ? "" : ` (used up until ${clockTime(limit.resetsAt)})`;
+          const what = `GitHub's ${limit.kind} on ${describeRequest(octokit, options2)}${until}`;
+          if (retries >= MAX_RATE_LIMIT_RETRIES) {
+            log(`${what}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
+            throw error2;
+          }
+          if (!budget.take(limit.waitSeconds * budget.secondMs)) {
+            log(`${what}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
+            throw error2;
+          }
+          log(`${what}: retrying in ${limit.waitSeconds} s`);
+          await sleep(limit.waitSeconds * budget.secondMs);
+        }
+      }
+    });
+  };
 }
 function pacing(secondMs) {
   return {
@@ -55071,7 +55183,14 @@ function attemptTimeout(budget) {
       const ms = Math.max(ATTEMPT_TIMEOUT_SECONDS * budget.secondMs, 2e3);
       const own = options2.request;
       if ((own.retryCount ?? 0) > 0 && own.beforeRetry !== void 0) {
-        const done = await own.beforeRetry();
+        let done;
+        try {
+          done = await own.beforeRetry();
+        } catch (error2) {
+          own.retries = 0;
+          const message = error2 instanceof Error ? error2.message : String(error2);
+          throw Object.assign(new Error(message), { request: options2 });
+        }
         if (done !== null) return done;
       }
       const signal = AbortSignal.timeout(ms);
@@ -55171,7 +55290,7 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync5, existsSync as existsSync6, openSync as openSync5, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync5, existsSync as existsSync7, openSync as openSync5, readSync as readSync4 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
@@ -55209,9 +55328,13 @@ function toReportingFailure(error2, what, permission) {
   };
 }
 function classify(status, headers, permission, said) {
-  const rateLimited = status === 429 || status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== void 0);
-  if (rateLimited) {
-    return { code: "github.unavailable", hint: "rate limited by GitHub; the next run tries again" };
+  const limit = rateLimitOf(status, headers, said, Date.now());
+  if (limit !== null) {
+    const detail = limit.resetsAt !== void 0 ? ` until ${clockTime(limit.resetsAt)} (x-ratelimit-reset)` : limit.retryAfter !== void 0 ? ` (retry-after: ${limit.retryAfter} s)` : "";
+    return {
+      code: "github.unavailable",
+      hint: `rate limited by GitHub${detail}; the log says what this run waited; the next run tries again`
+    };
   }
   if (status === 401) {
     return {
@@ -55747,6 +55870,18 @@ function eventSubject(context3, env) {
     mergeQueue: false
   };
 }
+function forkPullRequest(context3, env) {
+  if (context3.eventName !== "pull_request") return null;
+  const pr = record(context3.payload.pull_request);
+  const head = record(pr?.head);
+  if (pr === void 0 || head === void 0 || !("repo" in head)) return null;
+  if (record(context3.payload.repository)?.private === true) return null;
+  const base = text(record(record(pr.base)?.repo)?.full_name) ?? text(record(context3.payload.repository)?.full_name) ?? text(env.GITHUB_REPOSITORY);
+  if (base === void 0) return null;
+  const fork = head.repo === null ? null : text(record(head.repo)?.full_name);
+  if (fork === void 0) return null;
+  return fork !== null && fork.toLowerCase() === base.toLowerCase() ? null : { head: fork, base };
+}
 function record(value) {
   return value !== null && typeof value === "object" ? value : void 0;
 }
@@ -55788,7 +55923,7 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname13, isAbsolute as isAbsolute6, relative as relative6, resolve as resolve19, sep as sep7 } from "node:path";
+import { dirname as dirname14, isAbsolute as isAbsolute6, relative as relative6, resolve as resolve19, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -56482,6 +56617,550 @@ var EVALS = {
   ]
 };
 
+// src/report/show-gate.ts
+init_labels();
+
+// src/report/summary-table.ts
+init_ansi();
+init_usage();
+init_text_table();
+init_labels();
+
+// src/report/case-lines.ts
+init_text_table();
+init_case_text();
+init_evaluation_reason();
+
+// src/report/reason-cut.ts
+init_text_table();
+init_case_text();
+var MIN_VALUE = 8;
+var TINY_VALUE = 3;
+var ANSWER_BODY = /\banswered \d{3}: /;
+var VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
+function reasonPieces(text2) {
+  const found2 = ANSWER_BODY.exec(text2);
+  const body = found2 !== null && !text2.slice(0, found2.index).includes('"') ? found2 : null;
+  const head = body === null ? text2 : text2.slice(0, body.index + body[0].length);
+  const pieces = [];
+  let at = 0;
+  for (const match of head.matchAll(VALUE)) {
+    if (match.index > at) pieces.push({ text: head.slice(at, match.index), value: false });
+    pieces.push({
+      text: match[0],
+      value: true,
+      ...match[0].startsWith('"') ? {} : { url: true }
+    });
+    at = match.index + match[0].length;
+  }
+  if (at < head.length) pieces.push({ text: head.slice(at), value: false });
+  if (body !== null && head.length < text2.length) {
+    pieces.push({ text: text2.slice(head.length), value: true });
+  }
+  return pieces;
+}
+function cutReason(text2, max) {
+  if (textWidthUpTo(text2, max) <= max) return text2;
+  const pieces = reasonPieces(text2);
+  const values = pieces.filter((piece) => piece.value);
+  if (values.length === 0) return cutMiddle(text2, max);
+  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
+  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
+  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
+  const room = max - framing;
+  const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
+  let index = 0;
+  const cut = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
+  return truncateToWidth(cut, max);
+}
+function cutValue(text2, max) {
+  if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
+  const quoted2 = text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
+  if (!quoted2 || max < TINY_VALUE) return truncateToWidth(text2, max);
+  return `"${truncateToWidth(text2.slice(1, -1), max - 2)}"`;
+}
+function allot(values, widths, room) {
+  const urls = values.map((piece) => piece.url === true);
+  const othersNarrowest = widths.reduce(
+    (sum2, width, index) => sum2 + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
+    0
+  );
+  const first = shareRoom(
+    widths.map((width, index) => urls[index] ? width : 0),
+    room - othersNarrowest
+  );
+  const used = first.reduce((sum2, width) => sum2 + width, 0);
+  const rest = shareRoom(
+    widths.map((width, index) => urls[index] ? 0 : width),
+    room - used
+  );
+  return widths.map((_, index) => urls[index] ? first[index] : rest[index]);
+}
+function shareRoom(widths, room, narrowest = MIN_VALUE) {
+  const order = widths.map((_, index) => index).sort((a, b) => widths[a] - widths[b]);
+  const allotted = widths.map(() => 0);
+  let left = room;
+  order.forEach((index, rank) => {
+    const share2 = Math.floor(left / (order.length - rank));
+    const width = widths[index];
+    const given = Math.min(width, Math.max(share2, Math.min(width, narrowest)));
+    allotted[index] = given;
+    left -= given;
+  });
+  return allotted;
+}
+
+// src/report/case-lines.ts
+init_labels();
+function caseReasons(result) {
+  return reasonParts(result).map(
+    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
+  );
+}
+function reasonParts(result) {
+  const bare = () => describeCaseFailure(result).map((text2) => [text2, null]);
+  if (result.passed || result.error !== null) return bare();
+  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  if (failed2.length === 0) return bare();
+  const hasTrials = result.trials !== void 0;
+  return failed2.map((evaluation) => [
+    describeFailedEvaluation(evaluation),
+    reasonWithTrial(evaluation, hasTrials)
+  ]);
+}
+function reasonLines(framing, reason, under, width) {
+  const room = width - under.length;
+  const text2 = printable(reason === null ? framing : `${framing}: ${reason}`);
+  if (reason === null || textWidthUpTo(text2, room) <= room) {
+    return [`${under}${cutReason(text2, room)}`];
+  }
+  const deeper = `${under}  `;
+  return [
+    `${under}${cutMiddle(printable(`${framing}:`), room)}`,
+    `${deeper}${cutReason(printable(reason), width - deeper.length)}`
+  ];
+}
+function renderCaseLines(result, shortId3, paint, width, indent2) {
+  const errored = result.error !== null;
+  const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
+  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
+  const name = caseName(shortId3, caseLabel(result), 30);
+  const flaky = flakyLabel(result);
+  const parts = reasonParts(result);
+  const reasons = parts.map(
+    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
+  );
+  const room = width - indent2.length - 2;
+  const oneLine5 = printable(
+    [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
+  );
+  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
+  const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
+  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
+  const under = `${indent2}    `;
+  return [
+    head,
+    ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width))
+  ];
+}
+
+// src/report/summary-table.ts
+init_case_text();
+init_grid_matrix();
+
+// src/report/grid-matrix-text.ts
+init_text_table();
+init_case_text();
+init_labels();
+var RIGHT = { align: "right" };
+var GAP = "  ";
+var ELLIPSIS3 = "\u2026";
+function renderMatrixText(matrix, paint, indent2, width = Infinity) {
+  const lowest = matrix.evaluators.filter((_, column) => matrix.lowerIsBetter[column] === true);
+  const best2 = lowest.length === 0 ? "* best" : `* best (lowest for ${lowest.map(printable).join(", ")})`;
+  const points2 = `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, "grid point")}`;
+  const legend = `mean score per evaluator, ${best2}`;
+  const heading = `${points2} \xB7 ${legend}`;
+  const headings = textWidthUpTo(heading, width) <= width ? [heading] : [points2, `${indent2}${truncateToWidth(legend, width - textWidth(indent2))}`];
+  return [...headings, ...matrixLines(matrix, paint, indent2, width)];
+}
+function matrixCells(matrix, paint) {
+  const mark2 = (text2, isBest) => isBest ? paint.bold(`*${text2}`) : text2;
+  return {
+    keys: matrix.keys.map(printable),
+    params: matrix.rows.map((row) => matrix.keys.map((key) => printable(row.params[key] ?? ""))),
+    statHeaders: ["verdict", "cases", "pass rate", ...matrix.evaluators.map(printable)],
+    stats: matrix.rows.map((row) => [
+      row.verdict === "pass" ? paint.green("PASS") : paint.red("FAIL"),
+      formatCount(row.cases),
+      row.passRate === null ? "\u2014" : mark2(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
+      ...row.means.map(
+        (mean, column) => mean === null ? "\u2014" : mark2(mean.toFixed(3), mean === matrix.bestMeans[column])
+      )
+    ])
+  };
+}
+function matrixLines(matrix, paint, indent2, width) {
+  const cells = matrixCells(matrix, paint);
+  const columns = [
+    ...cells.keys.map(() => ({})),
+    {},
+    RIGHT,
+    RIGHT,
+    ...matrix.evaluators.map(() => RIGHT)
+  ];
+  const fits = (lines2) => lines2.every((line) => textWidthUpTo(line, width) <= width);
+  const table = (headers2, params) => renderTable(
+    [...headers2, ...params.map((values, index) => [...values, ...cells.stats[index] ?? []])],
+    { indent: indent2, columns }
+  );
+  const plain = table([[...cells.keys, ...cells.statHeaders]], cells.params);
+  if (fits(plain)) return plain;
+  const headers = [...cells.keys, ...cells.statHeaders];
+  const bodies = [
+    ...transpose(cells.params, cells.keys.length),
+    ...transpose(cells.stats, cells.statHeaders.length)
+  ];
+  const split = headers.map(
+    (header, column) => splitHeader(header, Math.max(0, ...(bodies[column] ?? []).map((cell) => textWidth(cell))))
+  );
+  const twoLines = [split.map(([top]) => top), split.map(([, bottom]) => bottom)];
+  const wrapped = table(twoLines, cells.params);
+  if (fits(wrapped)) return wrapped;
+  const cut = cutParams(cells, split, bodies, width - textWidth(indent2));
+  if (cut !== null) {
+    const lines2 = table(twoLines, cut);
+    if (fits(lines2)) return lines2;
+  }
+  return pointBlocks(cells, indent2, width);
+}
+function transpose(rows, count) {
+  return Array.from({ length: count }, (_, column) => rows.map((row) => row[column] ?? ""));
+}
+function splitHeader(header, cellWidth) {
+  let best2 = [header, ""];
+  let bestWidth = textWidth(header);
+  if (bestWidth <= cellWidth) return best2;
+  for (const found2 of header.matchAll(/[-_./](?=.)| /g)) {
+    const space = found2[0] === " ";
+    const top = header.slice(0, space ? found2.index : found2.index + 1);
+    const bottom = header.slice(found2.index + 1);
+    if (top === "") continue;
+    const longer = Math.max(textWidth(top), textWidth(bottom));
+    if (longer < bestWidth) {
+      best2 = [top, bottom];
+      bestWidth = longer;
+    }
+  }
+  return best2;
+}
+function cutParams(cells, split, bodies, room) {
+  const widths = split.map(
+    ([top, bottom], column) => Math.max(
+      textWidth(top),
+      textWidth(bottom),
+      ...(bodies[column] ?? []).map((cell) => textWidth(cell))
+    )
+  );
+  const keyCount = cells.keys.length;
+  const fixed = widths.slice(keyCount).reduce((sum2, each) => sum2 + each, 0);
+  const gridRoom = room - fixed - GAP.length * (widths.length - 1);
+  const naturals = widths.slice(0, keyCount);
+  const minimums = naturals.map((natural, column) => {
+    const values = bodies[column] ?? [];
+    const [top, bottom] = split[column] ?? ["", ""];
+    const header = Math.max(textWidth(top), textWidth(bottom));
+    let narrowest = natural;
+    for (let each = Math.min(natural, gridRoom) - 1; each > header; each--) {
+      if (cutApart(values, each) === null) break;
+      narrowest = each;
+    }
+    return Math.max(header, Math.min(narrowest, natural));
+  });
+  const given = shareWidths(naturals, minimums, gridRoom);
+  if (given === null) return null;
+  const cuts = given.map((each, column) => cutApart(bodies[column] ?? [], each));
+  if (cuts.some((cut) => cut === null)) return null;
+  return cells.params.map(
+    (values) => values.map((value, column) => cuts[column]?.get(value) ?? value)
+  );
+}
+function shareWidths(naturals, minimums, room) {
+  const widths = [...minimums];
+  let left = room - widths.reduce((sum2, each) => sum2 + each, 0);
+  if (left < 0) return null;
+  const need = (column) => (naturals[column] ?? 0) - (minimums[column] ?? 0);
+  const order = naturals.map((_, column) => column).sort((a, b) => need(a) - need(b));
+  order.forEach((column, rank) => {
+    const extra = Math.min(need(column), Math.floor(left / (order.length - rank)));
+    widths[column] = (widths[column] ?? 0) + extra;
+    left -= extra;
+  });
+  return widths;
+}
+function cutApart(values, width) {
+  const distinct2 = [...new Set(values)];
+  const chars = distinct2.map((value) => Array.from(value));
+  const first = chars[0] ?? [];
+  const shortest = Math.min(...chars.map((each) => each.length));
+  let prefix = 0;
+  while (prefix < shortest && chars.every((each) => each[prefix] === first[prefix])) prefix++;
+  let suffix = 0;
+  const fromEnd = (each, at) => each[each.length - 1 - at];
+  while (prefix + suffix < shortest && chars.every((each) => fromEnd(each, suffix) === fromEnd(first, suffix))) {
+    suffix++;
+  }
+  const shown2 = /* @__PURE__ */ new Map();
+  for (const [index, value] of distinct2.entries()) {
+    const each = chars[index] ?? [];
+    const cut = textWidth(value) <= width ? value : cutAround(
+      each.slice(0, prefix).join(""),
+      each.slice(prefix, each.length - suffix).join(""),
+      each.slice(each.length - suffix).join(""),
+      width
+    );
+    if (cut === null) return null;
+    shown2.set(value, cut);
+  }
+  return new Set(shown2.values()).size === shown2.size ? shown2 : null;
+}
+function cutAround(head, core, tail, width) {
+  const room = width - textWidth(core);
+  if (room < (head === "" ? 0 : 1) + (tail === "" ? 0 : 1)) return null;
+  const tailShown = textWidth(tail) <= room - Math.min(textWidth(head), 2) ? tail : tail === "" ? "" : ELLIPSIS3;
+  const headRoom = room - textWidth(tailShown);
+  const headShown = textWidth(head) <= headRoom ? head : truncateToWidth(head, headRoom);
+  return `${headShown}${core}${tailShown}`;
+}
+function pointBlocks(cells, indent2, width) {
+  const under = `${indent2}  `;
+  const paramValues = transpose(cells.params, cells.keys.length);
+  const lines2 = [];
+  cells.params.forEach((values, row) => {
+    const params = values.map((value, column) => {
+      const key = cells.keys[column] ?? "";
+      const room = width - textWidth(indent2) - textWidth(key) - 1;
+      const shown2 = textWidth(value) <= room ? value : cutApart(paramValues[column] ?? [], room)?.get(value) ?? cutMiddle(value, room);
+      return `${key}=${shown2}`;
+    });
+    lines2.push(...flow(params, indent2, width));
+    const [verdict = "", ...rest] = cells.stats[row] ?? [];
+    const labels = cells.statHeaders.slice(1);
+    lines2.push(
+      ...flow(
+        [
+          verdict,
+          ...rest.map(
+            (value, column) => labelled(labels[column] ?? "", value, width - under.length)
+          )
+        ],
+        under,
+        width
+      )
+    );
+  });
+  return lines2;
+}
+function labelled(label, value, room) {
+  const labelRoom = room - textWidth(value) - 1;
+  return `${textWidth(label) <= labelRoom ? label : cutMiddle(label, Math.max(1, labelRoom))} ${value}`;
+}
+function flow(pieces, indent2, width) {
+  const room = width - textWidth(indent2);
+  const lines2 = [];
+  let line = "";
+  for (const piece of pieces) {
+    const shown2 = textWidthUpTo(piece, room) <= room ? piece : cutMiddle(piece, room);
+    if (line !== "" && textWidth(line) + GAP.length + textWidth(shown2) <= room) {
+      line += `${GAP}${shown2}`;
+    } else {
+      if (line !== "") lines2.push(`${indent2}${line}`);
+      line = shown2;
+    }
+  }
+  if (line !== "") lines2.push(`${indent2}${line}`);
+  return lines2;
+}
+
+// src/report/summary-table.ts
+init_totals();
+init_agreement_text();
+function listingOf(cases) {
+  const notPassed = cases.filter((result) => !result.passed);
+  const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
+  const errors = new ErrorTally();
+  for (const result of cases) errors.addCase(result);
+  return {
+    notPassed: notPassed.slice(0, MAX_LISTED_CASES),
+    notPassedCount: notPassed.length,
+    flakyPassed: flakyPassed.slice(0, MAX_LISTED_CASES),
+    flakyPassedCount: flakyPassed.length,
+    errors: errors.counted()
+  };
+}
+var MAX_LISTED_CASES = 5;
+var DEFAULT_WIDTH = 100;
+var INDENT = "  ";
+var NUMBER2 = { align: "right" };
+function renderSummary(runs, options2) {
+  const paint = painter(options2.color);
+  const width = Math.max(40, options2.width ?? DEFAULT_WIDTH);
+  const matrices = gridMatrices(runs);
+  const inMatrix = matrixSuites(matrices);
+  const blocks = [];
+  runs.forEach((run2, index) => {
+    const matrix = matrices.find((m) => m.rows[0]?.run === index);
+    if (matrix !== void 0)
+      blocks.push(renderMatrixText(matrix, paint, INDENT, width).join("\n"));
+    const listing = options2.listings?.[index] ?? listingOf(run2.cases);
+    const block = renderRun(run2, listing, paint, width, inMatrix.has(run2.suite));
+    if (block !== "") blocks.push(block);
+  });
+  const usages = runs.flatMap((run2) => run2.summary.usage ? [run2.summary.usage] : []);
+  const [first, ...rest] = usages;
+  if (first !== void 0 && rest.length > 0) {
+    blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
+  }
+  blocks.push(renderVerdictLine(runs, options2.interrupted ?? false, paint));
+  return `${blocks.join("\n\n")}
+`;
+}
+function showFailedHint(runs, results) {
+  const total = runTotals(runs);
+  if (results === null || total.passed >= total.cases) return void 0;
+  return `why each case did not pass: evals show ${printable(results)} --failed`;
+}
+function renderRun(run2, listing, paint, width, brief) {
+  const lines2 = [];
+  const params = formatParams(run2.params, " ");
+  lines2.push(
+    [
+      paint.bold(printable(run2.suite)),
+      params ? printable(params) : null,
+      verdictWord(run2.verdict, paint)
+    ].filter((part) => part !== null).join("  ")
+  );
+  const { summary: summary2 } = run2;
+  const wrong = renderWrong(run2, listing, paint, width);
+  if (brief) {
+    const usage = summary2.usage !== void 0 ? [`${INDENT}${describeUsage(summary2.usage)}`] : [];
+    if (wrong.length === 0 && usage.length === 0) return "";
+    return [...lines2, ...usage, ...wrong].join("\n");
+  }
+  const flaky = summary2.flaky === void 0 ? [] : [formatCount(summary2.flaky)];
+  lines2.push(
+    ...renderTable(
+      [
+        ["cases", "passed", "failed", "errored", "pass rate", ...flaky.length ? ["flaky"] : []],
+        [
+          formatCount(summary2.cases),
+          formatCount(summary2.passed),
+          formatCount(summary2.failed),
+          formatCount(summary2.errored),
+          // No cases, no rate: "100.0%" of nothing would read as a pass.
+          summary2.cases === 0 ? "\u2014" : formatPercent(summary2.passRate),
+          ...flaky
+        ]
+      ],
+      { indent: INDENT, columns: [NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
+    )
+  );
+  const evaluators = Object.entries(summary2.evaluators);
+  if (evaluators.length > 0) {
+    lines2.push("");
+    lines2.push(
+      ...renderTable(
+        [
+          ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
+          ...evaluators.map(([id, stats]) => [
+            printable(id),
+            stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
+            stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
+            formatCount(stats.passed),
+            formatCount(stats.failed),
+            formatCount(stats.errors)
+          ])
+        ],
+        { indent: INDENT, columns: [{}, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
+      )
+    );
+  }
+  const agreements = agreementsOf(summary2.evaluators);
+  if (agreements.length > 0) {
+    lines2.push("", ...agreements.map(([id, a]) => `${INDENT}${printable(agreementLine(id, a))}`));
+  }
+  if (summary2.usage !== void 0) lines2.push("", `${INDENT}${describeUsage(summary2.usage)}`);
+  return [...lines2, ...wrong].join("\n");
+}
+function describeGateCondition(condition) {
+  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
+}
+function renderWrong(run2, listing, paint, width) {
+  const lines2 = [];
+  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
+  if (failedConditions.length > 0) {
+    lines2.push("");
+    for (const condition of failedConditions) {
+      lines2.push(`${INDENT}${paint.red("\u2717")} ${describeGateCondition(condition)}`);
+    }
+  }
+  const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
+  const errors = listing.errors ?? [];
+  if (errors.some((error2) => error2.count > 1)) {
+    lines2.push("", `${INDENT}errors (identical ones counted once):`);
+    for (const error2 of errors.slice(0, MAX_LISTED_CASES)) {
+      const line = countedLine({ message: tallyGist(error2.message), count: error2.count });
+      lines2.push(`${INDENT}${INDENT}${cutReason(printable(line), width - 4)}`);
+    }
+    if (errors.length > MAX_LISTED_CASES) {
+      lines2.push(
+        `${INDENT}${INDENT}and ${plural(errors.length - MAX_LISTED_CASES, "other message")}`
+      );
+    }
+  }
+  const ids = distinctShortIds([...notPassed, ...flakyPassed].map((result) => result.id));
+  const caseLines = (result) => renderCaseLines(result, ids.get(result.id) ?? result.id, paint, width, `${INDENT}${INDENT}`);
+  if (notPassedCount > 0) {
+    lines2.push("");
+    lines2.push(
+      notPassedCount > notPassed.length ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:` : `${INDENT}cases that did not pass:`
+    );
+    for (const result of notPassed) lines2.push(...caseLines(result));
+  }
+  if (flakyPassedCount > 0) {
+    lines2.push("");
+    lines2.push(
+      flakyPassedCount > flakyPassed.length ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:` : `${INDENT}cases that passed but are flaky:`
+    );
+    for (const result of flakyPassed) lines2.push(...caseLines(result));
+  }
+  return lines2;
+}
+function tallyGist(message) {
+  const lines2 = message.split(" \u23CE ").map((line) => /^at\s/.test(line) ? `    ${line}` : line);
+  return errorGist(lines2.join("\n"));
+}
+function renderVerdictLine(runs, interrupted, paint) {
+  if (runs.length === 0) {
+    return `${verdictWord(interrupted ? "fail" : "pass", paint)}  no runs${interrupted ? " (interrupted)" : ""}`;
+  }
+  const total = runTotals(runs);
+  const verdict = !interrupted && total.failedRuns === 0 ? "pass" : "fail";
+  const runText = total.failedRuns === 0 ? `${plural(total.runs, "run")} passed` : `${formatCount(total.failedRuns)} of ${plural(total.runs, "run")} failed`;
+  const parts = [
+    verdictWord(verdict, paint),
+    interrupted ? "interrupted" : null,
+    `${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
+  ];
+  return parts.filter((part) => part !== null).join("  ");
+}
+function verdictWord(verdict, paint) {
+  return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
+}
+
+// src/report/show-gate.ts
+init_text_table();
+
 // src/cli/run-args.ts
 function parseRunArgs(argv) {
   const { values, positionals } = parseCommandArgs(RUN, argv);
@@ -56544,9 +57223,11 @@ import {
 } from "node:fs";
 import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
+import { setTimeout as sleep2 } from "node:timers/promises";
 var BATCH_CHARS = 1 << 20;
 var OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 var MAX_LINKS = 40;
+var READER_POLL_MS = 100;
 function outputTarget(path) {
   const stats = statOrUndefined(path, statSync);
   if (stats !== void 0 && !stats.isDirectory() && OPEN_DESCRIPTOR.test(path)) {
@@ -56601,7 +57282,7 @@ function noProgress(fd, left) {
 async function writeAtomically(path, write2) {
   const target = writePlan(resolve(path));
   if (target.stream) {
-    const file2 = await open2(target.path, STREAM_FLAGS);
+    const file2 = target.fifo ? await openFifo(target.path) : await open2(target.path, STREAM_FLAGS);
     try {
       assertStream(await file2.stat(), target.path);
       await write2(file2);
@@ -56699,6 +57380,23 @@ function unsynced(folder, error2) {
   );
 }
 var STREAM_FLAGS = constants3.O_WRONLY | constants3.O_APPEND | (constants3.O_NOCTTY ?? 0);
+async function openFifo(path) {
+  for (; ; ) {
+    let probe;
+    try {
+      probe = await open2(path, STREAM_FLAGS | constants3.O_NONBLOCK);
+    } catch (error2) {
+      if (error2.code !== "ENXIO") throw error2;
+      await sleep2(READER_POLL_MS);
+      continue;
+    }
+    try {
+      return await open2(path, STREAM_FLAGS);
+    } finally {
+      await probe.close();
+    }
+  }
+}
 function writePlan(path) {
   const target = outputTarget(path);
   switch (target.kind) {
@@ -56708,11 +57406,16 @@ function writePlan(path) {
         { code: "ENOTREG" }
       );
     case "stream":
-      return { path: target.path, stream: true, createFolder: false };
+      return {
+        path: target.path,
+        stream: true,
+        fifo: target.stats?.isFIFO() === true,
+        createFolder: false
+      };
     case "folder":
-      return { path: target.path, stream: false, createFolder: false };
+      return { path: target.path, stream: false, fifo: false, createFolder: false };
     case "file":
-      return { path: target.path, stream: false, createFolder: !target.linked };
+      return { path: target.path, stream: false, fifo: false, createFolder: !target.linked };
   }
 }
 function requireReader(path) {
@@ -57209,146 +57912,6 @@ function oneLine2(text2) {
 // src/report/junit.ts
 init_exact_sum();
 import { posix } from "node:path";
-
-// src/report/case-lines.ts
-init_text_table();
-init_case_text();
-init_evaluation_reason();
-
-// src/report/reason-cut.ts
-init_text_table();
-init_case_text();
-var MIN_VALUE = 8;
-var TINY_VALUE = 3;
-var ANSWER_BODY = /\banswered \d{3}: /;
-var VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
-function reasonPieces(text2) {
-  const found2 = ANSWER_BODY.exec(text2);
-  const body = found2 !== null && !text2.slice(0, found2.index).includes('"') ? found2 : null;
-  const head = body === null ? text2 : text2.slice(0, body.index + body[0].length);
-  const pieces = [];
-  let at = 0;
-  for (const match of head.matchAll(VALUE)) {
-    if (match.index > at) pieces.push({ text: head.slice(at, match.index), value: false });
-    pieces.push({
-      text: match[0],
-      value: true,
-      ...match[0].startsWith('"') ? {} : { url: true }
-    });
-    at = match.index + match[0].length;
-  }
-  if (at < head.length) pieces.push({ text: head.slice(at), value: false });
-  if (body !== null && head.length < text2.length) {
-    pieces.push({ text: text2.slice(head.length), value: true });
-  }
-  return pieces;
-}
-function cutReason(text2, max) {
-  if (textWidthUpTo(text2, max) <= max) return text2;
-  const pieces = reasonPieces(text2);
-  const values = pieces.filter((piece) => piece.value);
-  if (values.length === 0) return cutMiddle(text2, max);
-  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
-  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
-  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
-  const room = max - framing;
-  const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
-  let index = 0;
-  const cut = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
-  return truncateToWidth(cut, max);
-}
-function cutValue(text2, max) {
-  if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
-  const quoted = text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
-  if (!quoted || max < TINY_VALUE) return truncateToWidth(text2, max);
-  return `"${truncateToWidth(text2.slice(1, -1), max - 2)}"`;
-}
-function allot(values, widths, room) {
-  const urls = values.map((piece) => piece.url === true);
-  const othersNarrowest = widths.reduce(
-    (sum2, width, index) => sum2 + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
-    0
-  );
-  const first = shareRoom(
-    widths.map((width, index) => urls[index] ? width : 0),
-    room - othersNarrowest
-  );
-  const used = first.reduce((sum2, width) => sum2 + width, 0);
-  const rest = shareRoom(
-    widths.map((width, index) => urls[index] ? 0 : width),
-    room - used
-  );
-  return widths.map((_, index) => urls[index] ? first[index] : rest[index]);
-}
-function shareRoom(widths, room, narrowest = MIN_VALUE) {
-  const order = widths.map((_, index) => index).sort((a, b) => widths[a] - widths[b]);
-  const allotted = widths.map(() => 0);
-  let left = room;
-  order.forEach((index, rank) => {
-    const share2 = Math.floor(left / (order.length - rank));
-    const width = widths[index];
-    const given = Math.min(width, Math.max(share2, Math.min(width, narrowest)));
-    allotted[index] = given;
-    left -= given;
-  });
-  return allotted;
-}
-
-// src/report/case-lines.ts
-init_labels();
-function caseReasons(result) {
-  return reasonParts(result).map(
-    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
-  );
-}
-function reasonParts(result) {
-  const bare = () => describeCaseFailure(result).map((text2) => [text2, null]);
-  if (result.passed || result.error !== null) return bare();
-  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  if (failed2.length === 0) return bare();
-  const hasTrials = result.trials !== void 0;
-  return failed2.map((evaluation) => [
-    describeFailedEvaluation(evaluation),
-    reasonWithTrial(evaluation, hasTrials)
-  ]);
-}
-function reasonLines(framing, reason, under, width) {
-  const room = width - under.length;
-  const text2 = printable(reason === null ? framing : `${framing}: ${reason}`);
-  if (reason === null || textWidthUpTo(text2, room) <= room) {
-    return [`${under}${cutReason(text2, room)}`];
-  }
-  const deeper = `${under}  `;
-  return [
-    `${under}${cutMiddle(printable(`${framing}:`), room)}`,
-    `${deeper}${cutReason(printable(reason), width - deeper.length)}`
-  ];
-}
-function renderCaseLines(result, shortId3, paint, width, indent2) {
-  const errored = result.error !== null;
-  const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
-  const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const name = caseName(shortId3, caseLabel(result), 30);
-  const flaky = flakyLabel(result);
-  const parts = reasonParts(result);
-  const reasons = parts.map(
-    ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
-  );
-  const room = width - indent2.length - 2;
-  const oneLine5 = printable(
-    [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
-  );
-  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
-  const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
-  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
-  const under = `${indent2}    `;
-  return [
-    head,
-    ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width))
-  ];
-}
-
-// src/report/junit.ts
 init_labels();
 var MESSAGE_REASON_WIDTH = 400;
 var JUnitTotals = class {
@@ -57766,407 +58329,6 @@ function silentOnFailure(write2) {
 
 // src/report/case-listing.ts
 init_case_text();
-
-// src/report/summary-table.ts
-init_ansi();
-init_usage();
-init_text_table();
-init_labels();
-init_case_text();
-init_grid_matrix();
-
-// src/report/grid-matrix-text.ts
-init_text_table();
-init_case_text();
-init_labels();
-var RIGHT = { align: "right" };
-var GAP = "  ";
-var ELLIPSIS3 = "\u2026";
-function renderMatrixText(matrix, paint, indent2, width = Infinity) {
-  const lowest = matrix.evaluators.filter((_, column) => matrix.lowerIsBetter[column] === true);
-  const best2 = lowest.length === 0 ? "* best" : `* best (lowest for ${lowest.map(printable).join(", ")})`;
-  const points2 = `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, "grid point")}`;
-  const legend = `mean score per evaluator, ${best2}`;
-  const heading = `${points2} \xB7 ${legend}`;
-  const headings = textWidthUpTo(heading, width) <= width ? [heading] : [points2, `${indent2}${truncateToWidth(legend, width - textWidth(indent2))}`];
-  return [...headings, ...matrixLines(matrix, paint, indent2, width)];
-}
-function matrixCells(matrix, paint) {
-  const mark2 = (text2, isBest) => isBest ? paint.bold(`*${text2}`) : text2;
-  return {
-    keys: matrix.keys.map(printable),
-    params: matrix.rows.map((row) => matrix.keys.map((key) => printable(row.params[key] ?? ""))),
-    statHeaders: ["verdict", "cases", "pass rate", ...matrix.evaluators.map(printable)],
-    stats: matrix.rows.map((row) => [
-      row.verdict === "pass" ? paint.green("PASS") : paint.red("FAIL"),
-      formatCount(row.cases),
-      row.passRate === null ? "\u2014" : mark2(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
-      ...row.means.map(
-        (mean, column) => mean === null ? "\u2014" : mark2(mean.toFixed(3), mean === matrix.bestMeans[column])
-      )
-    ])
-  };
-}
-function matrixLines(matrix, paint, indent2, width) {
-  const cells = matrixCells(matrix, paint);
-  const columns = [
-    ...cells.keys.map(() => ({})),
-    {},
-    RIGHT,
-    RIGHT,
-    ...matrix.evaluators.map(() => RIGHT)
-  ];
-  const fits = (lines2) => lines2.every((line) => textWidthUpTo(line, width) <= width);
-  const table = (headers2, params) => renderTable(
-    [...headers2, ...params.map((values, index) => [...values, ...cells.stats[index] ?? []])],
-    { indent: indent2, columns }
-  );
-  const plain = table([[...cells.keys, ...cells.statHeaders]], cells.params);
-  if (fits(plain)) return plain;
-  const headers = [...cells.keys, ...cells.statHeaders];
-  const bodies = [
-    ...transpose(cells.params, cells.keys.length),
-    ...transpose(cells.stats, cells.statHeaders.length)
-  ];
-  const split = headers.map(
-    (header, column) => splitHeader(header, Math.max(0, ...(bodies[column] ?? []).map((cell) => textWidth(cell))))
-  );
-  const twoLines = [split.map(([top]) => top), split.map(([, bottom]) => bottom)];
-  const wrapped = table(twoLines, cells.params);
-  if (fits(wrapped)) return wrapped;
-  const cut = cutParams(cells, split, bodies, width - textWidth(indent2));
-  if (cut !== null) {
-    const lines2 = table(twoLines, cut);
-    if (fits(lines2)) return lines2;
-  }
-  return pointBlocks(cells, indent2, width);
-}
-function transpose(rows, count) {
-  return Array.from({ length: count }, (_, column) => rows.map((row) => row[column] ?? ""));
-}
-function splitHeader(header, cellWidth) {
-  let best2 = [header, ""];
-  let bestWidth = textWidth(header);
-  if (bestWidth <= cellWidth) return best2;
-  for (const found2 of header.matchAll(/[-_./](?=.)| /g)) {
-    const space = found2[0] === " ";
-    const top = header.slice(0, space ? found2.index : found2.index + 1);
-    const bottom = header.slice(found2.index + 1);
-    if (top === "") continue;
-    const longer = Math.max(textWidth(top), textWidth(bottom));
-    if (longer < bestWidth) {
-      best2 = [top, bottom];
-      bestWidth = longer;
-    }
-  }
-  return best2;
-}
-function cutParams(cells, split, bodies, room) {
-  const widths = split.map(
-    ([top, bottom], column) => Math.max(
-      textWidth(top),
-      textWidth(bottom),
-      ...(bodies[column] ?? []).map((cell) => textWidth(cell))
-    )
-  );
-  const keyCount = cells.keys.length;
-  const fixed = widths.slice(keyCount).reduce((sum2, each) => sum2 + each, 0);
-  const gridRoom = room - fixed - GAP.length * (widths.length - 1);
-  const naturals = widths.slice(0, keyCount);
-  const minimums = naturals.map((natural, column) => {
-    const values = bodies[column] ?? [];
-    const [top, bottom] = split[column] ?? ["", ""];
-    const header = Math.max(textWidth(top), textWidth(bottom));
-    let narrowest = natural;
-    for (let each = Math.min(natural, gridRoom) - 1; each > header; each--) {
-      if (cutApart(values, each) === null) break;
-      narrowest = each;
-    }
-    return Math.max(header, Math.min(narrowest, natural));
-  });
-  const given = shareWidths(naturals, minimums, gridRoom);
-  if (given === null) return null;
-  const cuts = given.map((each, column) => cutApart(bodies[column] ?? [], each));
-  if (cuts.some((cut) => cut === null)) return null;
-  return cells.params.map(
-    (values) => values.map((value, column) => cuts[column]?.get(value) ?? value)
-  );
-}
-function shareWidths(naturals, minimums, room) {
-  const widths = [...minimums];
-  let left = room - widths.reduce((sum2, each) => sum2 + each, 0);
-  if (left < 0) return null;
-  const need = (column) => (naturals[column] ?? 0) - (minimums[column] ?? 0);
-  const order = naturals.map((_, column) => column).sort((a, b) => need(a) - need(b));
-  order.forEach((column, rank) => {
-    const extra = Math.min(need(column), Math.floor(left / (order.length - rank)));
-    widths[column] = (widths[column] ?? 0) + extra;
-    left -= extra;
-  });
-  return widths;
-}
-function cutApart(values, width) {
-  const distinct2 = [...new Set(values)];
-  const chars = distinct2.map((value) => Array.from(value));
-  const first = chars[0] ?? [];
-  const shortest = Math.min(...chars.map((each) => each.length));
-  let prefix = 0;
-  while (prefix < shortest && chars.every((each) => each[prefix] === first[prefix])) prefix++;
-  let suffix = 0;
-  const fromEnd = (each, at) => each[each.length - 1 - at];
-  while (prefix + suffix < shortest && chars.every((each) => fromEnd(each, suffix) === fromEnd(first, suffix))) {
-    suffix++;
-  }
-  const shown2 = /* @__PURE__ */ new Map();
-  for (const [index, value] of distinct2.entries()) {
-    const each = chars[index] ?? [];
-    const cut = textWidth(value) <= width ? value : cutAround(
-      each.slice(0, prefix).join(""),
-      each.slice(prefix, each.length - suffix).join(""),
-      each.slice(each.length - suffix).join(""),
-      width
-    );
-    if (cut === null) return null;
-    shown2.set(value, cut);
-  }
-  return new Set(shown2.values()).size === shown2.size ? shown2 : null;
-}
-function cutAround(head, core, tail, width) {
-  const room = width - textWidth(core);
-  if (room < (head === "" ? 0 : 1) + (tail === "" ? 0 : 1)) return null;
-  const tailShown = textWidth(tail) <= room - Math.min(textWidth(head), 2) ? tail : tail === "" ? "" : ELLIPSIS3;
-  const headRoom = room - textWidth(tailShown);
-  const headShown = textWidth(head) <= headRoom ? head : truncateToWidth(head, headRoom);
-  return `${headShown}${core}${tailShown}`;
-}
-function pointBlocks(cells, indent2, width) {
-  const under = `${indent2}  `;
-  const paramValues = transpose(cells.params, cells.keys.length);
-  const lines2 = [];
-  cells.params.forEach((values, row) => {
-    const params = values.map((value, column) => {
-      const key = cells.keys[column] ?? "";
-      const room = width - textWidth(indent2) - textWidth(key) - 1;
-      const shown2 = textWidth(value) <= room ? value : cutApart(paramValues[column] ?? [], room)?.get(value) ?? cutMiddle(value, room);
-      return `${key}=${shown2}`;
-    });
-    lines2.push(...flow(params, indent2, width));
-    const [verdict = "", ...rest] = cells.stats[row] ?? [];
-    const labels = cells.statHeaders.slice(1);
-    lines2.push(
-      ...flow(
-        [
-          verdict,
-          ...rest.map(
-            (value, column) => labelled(labels[column] ?? "", value, width - under.length)
-          )
-        ],
-        under,
-        width
-      )
-    );
-  });
-  return lines2;
-}
-function labelled(label, value, room) {
-  const labelRoom = room - textWidth(value) - 1;
-  return `${textWidth(label) <= labelRoom ? label : cutMiddle(label, Math.max(1, labelRoom))} ${value}`;
-}
-function flow(pieces, indent2, width) {
-  const room = width - textWidth(indent2);
-  const lines2 = [];
-  let line = "";
-  for (const piece of pieces) {
-    const shown2 = textWidthUpTo(piece, room) <= room ? piece : cutMiddle(piece, room);
-    if (line !== "" && textWidth(line) + GAP.length + textWidth(shown2) <= room) {
-      line += `${GAP}${shown2}`;
-    } else {
-      if (line !== "") lines2.push(`${indent2}${line}`);
-      line = shown2;
-    }
-  }
-  if (line !== "") lines2.push(`${indent2}${line}`);
-  return lines2;
-}
-
-// src/report/summary-table.ts
-init_totals();
-init_agreement_text();
-function listingOf(cases) {
-  const notPassed = cases.filter((result) => !result.passed);
-  const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
-  const errors = new ErrorTally();
-  for (const result of cases) errors.addCase(result);
-  return {
-    notPassed: notPassed.slice(0, MAX_LISTED_CASES),
-    notPassedCount: notPassed.length,
-    flakyPassed: flakyPassed.slice(0, MAX_LISTED_CASES),
-    flakyPassedCount: flakyPassed.length,
-    errors: errors.counted()
-  };
-}
-var MAX_LISTED_CASES = 5;
-var DEFAULT_WIDTH = 100;
-var INDENT = "  ";
-var NUMBER2 = { align: "right" };
-function renderSummary(runs, options2) {
-  const paint = painter(options2.color);
-  const width = Math.max(40, options2.width ?? DEFAULT_WIDTH);
-  const matrices = gridMatrices(runs);
-  const inMatrix = matrixSuites(matrices);
-  const blocks = [];
-  runs.forEach((run2, index) => {
-    const matrix = matrices.find((m) => m.rows[0]?.run === index);
-    if (matrix !== void 0)
-      blocks.push(renderMatrixText(matrix, paint, INDENT, width).join("\n"));
-    const listing = options2.listings?.[index] ?? listingOf(run2.cases);
-    const block = renderRun(run2, listing, paint, width, inMatrix.has(run2.suite));
-    if (block !== "") blocks.push(block);
-  });
-  const usages = runs.flatMap((run2) => run2.summary.usage ? [run2.summary.usage] : []);
-  const [first, ...rest] = usages;
-  if (first !== void 0 && rest.length > 0) {
-    blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
-  }
-  blocks.push(renderVerdictLine(runs, options2.interrupted ?? false, paint));
-  const total = runTotals(runs);
-  if (options2.results !== void 0 && total.passed < total.cases) {
-    const file = printable(options2.results);
-    blocks[blocks.length - 1] += `
-why each case did not pass: evals show ${file} --failed`;
-  }
-  return `${blocks.join("\n\n")}
-`;
-}
-function renderRun(run2, listing, paint, width, brief) {
-  const lines2 = [];
-  const params = formatParams(run2.params, " ");
-  lines2.push(
-    [
-      paint.bold(printable(run2.suite)),
-      params ? printable(params) : null,
-      verdictWord(run2.verdict, paint)
-    ].filter((part) => part !== null).join("  ")
-  );
-  const { summary: summary2 } = run2;
-  const wrong = renderWrong(run2, listing, paint, width);
-  if (brief) {
-    const usage = summary2.usage !== void 0 ? [`${INDENT}${describeUsage(summary2.usage)}`] : [];
-    if (wrong.length === 0 && usage.length === 0) return "";
-    return [...lines2, ...usage, ...wrong].join("\n");
-  }
-  const flaky = summary2.flaky === void 0 ? [] : [formatCount(summary2.flaky)];
-  lines2.push(
-    ...renderTable(
-      [
-        ["cases", "passed", "failed", "errored", "pass rate", ...flaky.length ? ["flaky"] : []],
-        [
-          formatCount(summary2.cases),
-          formatCount(summary2.passed),
-          formatCount(summary2.failed),
-          formatCount(summary2.errored),
-          // No cases, no rate: "100.0%" of nothing would read as a pass.
-          summary2.cases === 0 ? "\u2014" : formatPercent(summary2.passRate),
-          ...flaky
-        ]
-      ],
-      { indent: INDENT, columns: [NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
-    )
-  );
-  const evaluators = Object.entries(summary2.evaluators);
-  if (evaluators.length > 0) {
-    lines2.push("");
-    lines2.push(
-      ...renderTable(
-        [
-          ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
-          ...evaluators.map(([id, stats]) => [
-            printable(id),
-            stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
-            stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
-            formatCount(stats.passed),
-            formatCount(stats.failed),
-            formatCount(stats.errors)
-          ])
-        ],
-        { indent: INDENT, columns: [{}, NUMBER2, NUMBER2, NUMBER2, NUMBER2, NUMBER2] }
-      )
-    );
-  }
-  const agreements = agreementsOf(summary2.evaluators);
-  if (agreements.length > 0) {
-    lines2.push("", ...agreements.map(([id, a]) => `${INDENT}${printable(agreementLine(id, a))}`));
-  }
-  if (summary2.usage !== void 0) lines2.push("", `${INDENT}${describeUsage(summary2.usage)}`);
-  return [...lines2, ...wrong].join("\n");
-}
-function describeGateCondition(condition) {
-  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
-}
-function renderWrong(run2, listing, paint, width) {
-  const lines2 = [];
-  const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
-  if (failedConditions.length > 0) {
-    lines2.push("");
-    for (const condition of failedConditions) {
-      lines2.push(`${INDENT}${paint.red("\u2717")} ${describeGateCondition(condition)}`);
-    }
-  }
-  const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
-  const errors = listing.errors ?? [];
-  if (errors.some((error2) => error2.count > 1)) {
-    lines2.push("", `${INDENT}errors (identical ones counted once):`);
-    for (const error2 of errors.slice(0, MAX_LISTED_CASES)) {
-      const line = countedLine({ message: tallyGist(error2.message), count: error2.count });
-      lines2.push(`${INDENT}${INDENT}${cutReason(printable(line), width - 4)}`);
-    }
-    if (errors.length > MAX_LISTED_CASES) {
-      lines2.push(
-        `${INDENT}${INDENT}and ${plural(errors.length - MAX_LISTED_CASES, "other message")}`
-      );
-    }
-  }
-  const ids = distinctShortIds([...notPassed, ...flakyPassed].map((result) => result.id));
-  const caseLines = (result) => renderCaseLines(result, ids.get(result.id) ?? result.id, paint, width, `${INDENT}${INDENT}`);
-  if (notPassedCount > 0) {
-    lines2.push("");
-    lines2.push(
-      notPassedCount > notPassed.length ? `${INDENT}${formatCount(notPassedCount)} cases did not pass, first ${notPassed.length}:` : `${INDENT}cases that did not pass:`
-    );
-    for (const result of notPassed) lines2.push(...caseLines(result));
-  }
-  if (flakyPassedCount > 0) {
-    lines2.push("");
-    lines2.push(
-      flakyPassedCount > flakyPassed.length ? `${INDENT}${formatCount(flakyPassedCount)} cases passed but are flaky, first ${flakyPassed.length}:` : `${INDENT}cases that passed but are flaky:`
-    );
-    for (const result of flakyPassed) lines2.push(...caseLines(result));
-  }
-  return lines2;
-}
-function tallyGist(message) {
-  const lines2 = message.split(" \u23CE ").map((line) => /^at\s/.test(line) ? `    ${line}` : line);
-  return errorGist(lines2.join("\n"));
-}
-function renderVerdictLine(runs, interrupted, paint) {
-  if (runs.length === 0) {
-    return `${verdictWord(interrupted ? "fail" : "pass", paint)}  no runs${interrupted ? " (interrupted)" : ""}`;
-  }
-  const total = runTotals(runs);
-  const verdict = !interrupted && total.failedRuns === 0 ? "pass" : "fail";
-  const runText = total.failedRuns === 0 ? `${plural(total.runs, "run")} passed` : `${formatCount(total.failedRuns)} of ${plural(total.runs, "run")} failed`;
-  const parts = [
-    verdictWord(verdict, paint),
-    interrupted ? "interrupted" : null,
-    `${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
-  ];
-  return parts.filter((part) => part !== null).join("  ");
-}
-function verdictWord(verdict, paint) {
-  return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
-}
-
-// src/report/case-listing.ts
 var ListedCases = class {
   #runs = [];
   open(runs) {
@@ -58238,8 +58400,7 @@ function terminalSummary(options2) {
           color: options2.color,
           interrupted: artifact.interrupted,
           listings: artifact.runs.map((_, run2) => listed2.listing(run2)),
-          ...options2.width !== void 0 ? { width: options2.width } : {},
-          ...options2.results !== void 0 ? { results: options2.results } : {}
+          ...options2.width !== void 0 ? { width: options2.width } : {}
         })
       );
       if (artifact.pinIgnored === true) options2.write(`${PIN_IGNORED}
@@ -58266,8 +58427,7 @@ var reporterKinds = {
       write: context3.out,
       color: context3.color,
       ...context3.width !== void 0 ? { width: context3.width } : {},
-      ...options2.preface ? { preface: options2.preface } : {},
-      ...options2.results !== void 0 ? { results: options2.results } : {}
+      ...options2.preface ? { preface: options2.preface } : {}
     })
   },
   /**
@@ -58381,10 +58541,6 @@ function isSha(text2) {
 
 // src/pipeline/run.ts
 init_context();
-
-// src/pipeline/load.ts
-import { existsSync as existsSync5, statSync as statSync4 } from "node:fs";
-import { join as join19, resolve as resolve15 } from "node:path";
 
 // src/config/load.ts
 init_regular_file();
@@ -65025,133 +65181,13 @@ function checkOptionsSchema(optionsSchema, options2) {
 }
 
 // src/config/schema-errors.ts
-init_errors();
 init_is_record();
 init_templates();
-function schemaProblems(errors, data, options2 = {}) {
-  let entries = errors.filter((error2) => error2.keyword !== "if").map((error2) => {
-    const entry = {
-      keyword: error2.keyword,
-      schemaPath: error2.schemaPath,
-      path: pointerToPath(error2.instancePath, data),
-      data: error2.data,
-      params: error2.params,
-      schema: error2.schema,
-      parentSchema: error2.parentSchema ?? {},
-      ajvMessage: error2.message ?? "is invalid",
-      excused: false
-    };
-    entry.excused = options2.templatesAllowed === true && isTemplateString(entry.data) && !isComposite(entry);
-    return entry;
-  });
-  entries = reduceComposites(entries).filter((entry) => !entry.excused);
-  entries = dropConsequencesOfTypeErrors(entries);
-  const seen = /* @__PURE__ */ new Set();
-  const problems = [];
-  for (const entry of entries) {
-    const problem = render(entry);
-    const key = JSON.stringify([problem.path, problem.key ?? null, problem.message]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push(problem);
-  }
-  return problems;
-}
-function isTemplateString(value) {
-  return typeof value === "string" && hasTemplates(value);
-}
-function isComposite(entry) {
-  return entry.keyword === "anyOf" || entry.keyword === "oneOf";
-}
-function isOverlap(entry) {
-  return entry.keyword === "oneOf" && Array.isArray(entry.params.passingSchemas);
-}
-function reduceComposites(input) {
-  let entries = input;
-  const composites = entries.filter((entry) => isComposite(entry) && !isOverlap(entry)).sort((a, b) => b.schemaPath.length - a.schemaPath.length);
-  for (const choice of composites) {
-    if (!entries.includes(choice)) continue;
-    const prefix = `${choice.schemaPath}/`;
-    const branchSchemas = Array.isArray(choice.schema) ? choice.schema : [];
-    const branches = /* @__PURE__ */ new Map();
-    for (const entry of entries) {
-      if (entry === choice || !entry.schemaPath.startsWith(prefix)) continue;
-      const index = Number.parseInt(entry.schemaPath.slice(prefix.length), 10);
-      branches.set(index, [...branches.get(index) ?? [], entry]);
-    }
-    const grouped = new Set([...branches.values()].flat());
-    let replacement;
-    if ([...branches.values()].some((errors) => errors.every((e) => e.excused))) {
-      replacement = [];
-    } else if (branches.size < branchSchemas.length || branchSchemas.every((schema) => requiredOnlyKey(schema) !== void 0)) {
-      replacement = [alternatives(choice, branchSchemas)];
-    } else {
-      const plausible = [...branches.values()].filter(
-        (errors) => !errors.some((e) => !e.excused && wrongKind(e) && samePath(e.path, choice.path))
-      );
-      const best2 = plausible.map((errors) => errors.filter((e) => !e.excused)).sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
-      replacement = best2 ?? [alternatives(choice, branchSchemas)];
-    }
-    entries = [
-      ...entries.filter((entry) => entry !== choice && !grouped.has(entry)),
-      ...replacement
-    ];
-  }
-  return entries;
-}
-function wrongKind(entry) {
-  return entry.keyword === "type" || entry.keyword === "const" || entry.keyword === "enum";
-}
-function depth(errors) {
-  return Math.max(
-    0,
-    ...errors.map((e) => e.path.length + (e.keyword === "additionalProperties" ? 1 : 0))
-  );
-}
-function samePath(a, b) {
-  return a.length === b.length && a.every((segment, i) => segment === b[i]);
-}
-function alternatives(choice, branchSchemas) {
-  const requiredOnly = branchSchemas.map(requiredOnlyKey);
-  if (requiredOnly.every((key) => key !== void 0)) {
-    return {
-      ...choice,
-      made: {
-        code: "schema.required",
-        message: `missing required key ${orList(requiredOnly.map(quote2))}`
-      }
-    };
-  }
-  const kinds = [...new Set(branchSchemas.flatMap(describeSchemaKind))];
-  return {
-    ...choice,
-    made: {
-      code: "schema.type",
-      message: `expected ${orList(kinds)}, found ${describeFound(choice.data)}`
-    }
-  };
-}
-function requiredOnlyKey(schema) {
-  if (!isRecord(schema)) return void 0;
-  const keys = Object.keys(schema).filter((k) => k !== "description");
-  const required = schema.required;
-  return keys.length === 1 && Array.isArray(required) && required.length === 1 && typeof required[0] === "string" ? required[0] : void 0;
-}
-function describeSchemaKind(schema) {
-  if (!isRecord(schema)) return ["a valid value"];
-  if ("const" in schema) return [JSON.stringify(schema.const)];
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v));
-  if (typeof schema.type === "string") return [schema.type];
-  if (Array.isArray(schema.type)) return schema.type.map(String);
-  return ["a valid value"];
-}
-function dropConsequencesOfTypeErrors(entries) {
-  const typeErrors = entries.filter((e) => e.keyword === "type" || e.made?.code === "schema.type");
-  return entries.filter(
-    (entry) => entry.keyword === "type" || entry.made?.code === "schema.type" || !typeErrors.some((t) => samePath(t.path, entry.path))
-  );
-}
-function render(entry) {
+
+// src/config/schema-messages.ts
+init_errors();
+init_is_record();
+function renderProblem(entry) {
   if (entry.made) return { code: entry.made.code, path: entry.path, message: entry.made.message };
   const { params, parentSchema: parent } = entry;
   const found2 = entry.keyword === "additionalProperties" ? "" : describeFound(entry.data);
@@ -65279,500 +65315,138 @@ function kebab(keyword) {
 function describeFound(value) {
   return value instanceof Uint8Array ? "binary data (!!binary)" : describeValue(value);
 }
+function requiredOnlyKey(schema) {
+  if (!isRecord(schema)) return void 0;
+  const keys = Object.keys(schema).filter((k) => k !== "description");
+  const required = schema.required;
+  return keys.length === 1 && Array.isArray(required) && required.length === 1 && typeof required[0] === "string" ? required[0] : void 0;
+}
+
+// src/config/schema-errors.ts
+function schemaProblems(errors, data, options2 = {}) {
+  let entries = errors.filter((error2) => error2.keyword !== "if").map((error2) => {
+    const entry = {
+      keyword: error2.keyword,
+      schemaPath: error2.schemaPath,
+      path: pointerToPath(error2.instancePath, data),
+      data: error2.data,
+      params: error2.params,
+      schema: error2.schema,
+      parentSchema: error2.parentSchema ?? {},
+      ajvMessage: error2.message ?? "is invalid",
+      excused: false
+    };
+    entry.excused = options2.templatesAllowed === true && isTemplateString(entry.data) && !isComposite(entry);
+    return entry;
+  });
+  entries = reduceComposites(entries).filter((entry) => !entry.excused);
+  entries = dropConsequencesOfTypeErrors(entries);
+  const seen = /* @__PURE__ */ new Set();
+  const problems = [];
+  for (const entry of entries) {
+    const problem = renderProblem(entry);
+    const key = JSON.stringify([problem.path, problem.key ?? null, problem.message]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+function isTemplateString(value) {
+  return typeof value === "string" && hasTemplates(value);
+}
+function isComposite(entry) {
+  return entry.keyword === "anyOf" || entry.keyword === "oneOf";
+}
+function isOverlap(entry) {
+  return entry.keyword === "oneOf" && Array.isArray(entry.params.passingSchemas);
+}
+function reduceComposites(input) {
+  let entries = input;
+  const composites = entries.filter((entry) => isComposite(entry) && !isOverlap(entry)).sort((a, b) => b.schemaPath.length - a.schemaPath.length);
+  for (const choice of composites) {
+    if (!entries.includes(choice)) continue;
+    const prefix = `${choice.schemaPath}/`;
+    const branchSchemas = Array.isArray(choice.schema) ? choice.schema : [];
+    const branches = /* @__PURE__ */ new Map();
+    for (const entry of entries) {
+      if (entry === choice || !entry.schemaPath.startsWith(prefix)) continue;
+      const index = Number.parseInt(entry.schemaPath.slice(prefix.length), 10);
+      branches.set(index, [...branches.get(index) ?? [], entry]);
+    }
+    const grouped = new Set([...branches.values()].flat());
+    let replacement;
+    if ([...branches.values()].some((errors) => errors.every((e) => e.excused))) {
+      replacement = [];
+    } else if (branches.size < branchSchemas.length || branchSchemas.every((schema) => requiredOnlyKey(schema) !== void 0)) {
+      replacement = [alternatives(choice, branchSchemas)];
+    } else {
+      const plausible = [...branches.values()].filter(
+        (errors) => !errors.some((e) => !e.excused && wrongKind(e) && samePath(e.path, choice.path))
+      );
+      const best2 = plausible.map((errors) => errors.filter((e) => !e.excused)).sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
+      replacement = best2 ?? [alternatives(choice, branchSchemas)];
+    }
+    entries = [
+      ...entries.filter((entry) => entry !== choice && !grouped.has(entry)),
+      ...replacement
+    ];
+  }
+  return entries;
+}
+function wrongKind(entry) {
+  return entry.keyword === "type" || entry.keyword === "const" || entry.keyword === "enum";
+}
+function depth(errors) {
+  return Math.max(
+    0,
+    ...errors.map((e) => e.path.length + (e.keyword === "additionalProperties" ? 1 : 0))
+  );
+}
+function samePath(a, b) {
+  return a.length === b.length && a.every((segment, i) => segment === b[i]);
+}
+function alternatives(choice, branchSchemas) {
+  const requiredOnly = branchSchemas.map(requiredOnlyKey);
+  if (requiredOnly.every((key) => key !== void 0)) {
+    return {
+      ...choice,
+      made: {
+        code: "schema.required",
+        message: `missing required key ${orList(requiredOnly.map(quote2))}`
+      }
+    };
+  }
+  const kinds = [...new Set(branchSchemas.flatMap(describeSchemaKind))];
+  return {
+    ...choice,
+    made: {
+      code: "schema.type",
+      message: `expected ${orList(kinds)}, found ${describeFound(choice.data)}`
+    }
+  };
+}
+function describeSchemaKind(schema) {
+  if (!isRecord(schema)) return ["a valid value"];
+  if ("const" in schema) return [JSON.stringify(schema.const)];
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v));
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.map(String);
+  return ["a valid value"];
+}
+function dropConsequencesOfTypeErrors(entries) {
+  const typeErrors = entries.filter((e) => e.keyword === "type" || e.made?.code === "schema.type");
+  return entries.filter(
+    (entry) => entry.keyword === "type" || entry.made?.code === "schema.type" || !typeErrors.some((t) => samePath(t.path, entry.path))
+  );
+}
 
 // src/config/rules.ts
 init_threshold2();
-init_grid_value_text();
 init_is_record();
 
 // src/config/target.ts
 init_is_record();
-
-// src/shared/output-cap.ts
-var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-function passedCap(what) {
-  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
-}
-var CappedBytes = class {
-  #chunks = [];
-  #bytes = 0;
-  #passed = false;
-  /** Adds `chunk`; false when the output has passed the limit (then and after). */
-  add(chunk) {
-    if (this.#passed) return false;
-    this.#bytes += chunk.length;
-    if (this.#bytes > MAX_OUTPUT_BYTES) {
-      this.#passed = true;
-      this.#chunks = [];
-      return false;
-    }
-    this.#chunks.push(chunk);
-    return true;
-  }
-  /** Whether the output passed the limit. */
-  get passed() {
-    return this.#passed;
-  }
-  /** What was kept, as it came. */
-  bytes() {
-    return Buffer.concat(this.#chunks);
-  }
-  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
-  text() {
-    return this.bytes().toString("utf8");
-  }
-};
-
-// src/judge/post-attempt.ts
-init_secrets();
-
-// src/judge/backoff.ts
-var BACKOFF_BASE_MS = 500;
-var BACKOFF_CAP_MS = 2e4;
-function backoffDelay(retry2, random) {
-  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
-  return Math.floor(random() * window2);
-}
-var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
-var UNIT_MS2 = {
-  h: 36e5,
-  m: 6e4,
-  s: 1e3,
-  ms: 1,
-  us: 1e-3,
-  \u00B5s: 1e-3,
-  ns: 1e-6
-};
-function parseResetDuration(text2) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  let total = 0;
-  let consumed = 0;
-  for (const match of trimmed.matchAll(DURATION_PART)) {
-    if (match.index !== consumed) return void 0;
-    const [whole2, value, unit] = match;
-    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
-    consumed += whole2.length;
-  }
-  if (consumed === 0 || consumed !== trimmed.length) return void 0;
-  return Math.ceil(total);
-}
-function parseRetryAfter(text2, now) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return void 0;
-  return Math.max(0, at - now);
-}
-function serverRequestedDelay(headers, now) {
-  const waits = [];
-  const retryAfter = headers.get("retry-after");
-  if (retryAfter !== null) {
-    const ms = parseRetryAfter(retryAfter, now);
-    if (ms !== void 0) waits.push(ms);
-  }
-  const retryAfterMs = headers.get("retry-after-ms");
-  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
-    waits.push(Math.ceil(Number(retryAfterMs.trim())));
-  }
-  for (const kind of ["requests", "tokens"]) {
-    const reset = headers.get(`x-ratelimit-reset-${kind}`);
-    if (reset === null) continue;
-    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
-    if (remaining !== null && Number(remaining.trim()) > 0) continue;
-    const ms = parseResetDuration(reset);
-    if (ms !== void 0) waits.push(ms);
-  }
-  return waits.length === 0 ? void 0 : Math.max(...waits);
-}
-
-// src/judge/responses.ts
-init_is_record();
-function tokenCount(value) {
-  return reportedCount(value) ?? 0;
-}
-function parseChat(json) {
-  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
-  const choice = json.choices[0];
-  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
-  const { content: rawContent, tool_calls: rawCalls, refusal } = choice.message;
-  const content = contentText(rawContent);
-  if (content === void 0) return void 0;
-  const toolCalls = [];
-  if (Array.isArray(rawCalls)) {
-    for (const call of rawCalls) {
-      if (!isRecord(call) || !isRecord(call.function)) return void 0;
-      const { name, arguments: args } = call.function;
-      if (typeof name !== "string") return void 0;
-      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
-    }
-  }
-  const message = { content, toolCalls };
-  if (typeof refusal === "string" && refusal !== "") message.refusal = refusal;
-  if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
-  return { message, usage: answeredUsage(json) };
-}
-function contentText(content) {
-  if (content === void 0 || content === null) return null;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return void 0;
-  const texts = [];
-  for (const part of content) {
-    if (!isRecord(part)) return void 0;
-    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-  }
-  return texts.length === 0 ? null : texts.join("");
-}
-function answeredUsage(json) {
-  const usage = isRecord(json.usage) ? json.usage : {};
-  const promptTokens = reportedCount(usage.prompt_tokens);
-  const completionTokens = reportedCount(usage.completion_tokens);
-  return {
-    promptTokens: promptTokens ?? 0,
-    completionTokens: completionTokens ?? 0,
-    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
-  };
-}
-var UNREPORTED = { unreported: true };
-function reportedCount(value) {
-  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
-}
-function parseEmbeddings(json, count) {
-  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
-  const embeddings = new Array(count);
-  for (const [position2, item] of json.data.entries()) {
-    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
-    const index = typeof item.index === "number" ? item.index : position2;
-    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
-    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
-    embeddings[index] = item.embedding;
-  }
-  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
-  return {
-    embeddings,
-    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
-  };
-}
-function cachedChat(value) {
-  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
-  const { content, toolCalls } = value.message;
-  if (content !== null && typeof content !== "string") return void 0;
-  if (!Array.isArray(toolCalls)) return void 0;
-  const calls = [];
-  for (const call of toolCalls) {
-    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
-      return void 0;
-    }
-    calls.push({ name: call.name, arguments: call.arguments });
-  }
-  const message = { content, toolCalls: calls };
-  if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
-  if (typeof value.message.finishReason === "string") {
-    message.finishReason = value.message.finishReason;
-  }
-  return {
-    message,
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      completionTokens: tokenCount(value.usage.completionTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function cachedEmbeddings(value, count) {
-  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
-    return void 0;
-  }
-  const { embeddings } = value;
-  if (embeddings.length !== count) return void 0;
-  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
-    return void 0;
-  }
-  return {
-    embeddings,
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function errorDetail(text2) {
-  try {
-    const json = JSON.parse(text2);
-    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
-      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
-    }
-  } catch {
-  }
-  const excerpt = oneLine2(text2).slice(0, 200);
-  return excerpt === "" ? "" : `: ${excerpt}`;
-}
-function reportedUsage(json) {
-  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
-  const promptTokens = reportedCount(json.usage.prompt_tokens);
-  const completionTokens = reportedCount(json.usage.completion_tokens);
-  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
-  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
-}
-function addTokens(a, b) {
-  if (a === void 0 || b === void 0) return a ?? b;
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens
-  };
-}
-
-// src/judge/post-attempt.ts
-var RAW_LIMIT = 2048;
-var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-var MAX_REDIRECTS = 10;
-var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
-var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-function headerProblem(name, value) {
-  if (!HEADER_NAME.test(name)) {
-    return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
-  }
-  const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
-  let position2 = leading;
-  for (const char of value.slice(leading).replace(/[\t\n\r ]+$/, "")) {
-    position2++;
-    if (char === "\r" || char === "\n" || char === "\0") {
-      const what = char === "\0" ? "a NUL character" : "a line break";
-      return `header ${name}: its value has ${what} at character ${position2}, which a header cannot carry`;
-    }
-    const code = char.codePointAt(0) ?? 0;
-    if (code > 255) {
-      const hex = code.toString(16).toUpperCase().padStart(4, "0");
-      return `header ${name}: its value has U+${hex} at character ${position2}, outside Latin-1 (a header value holds only characters up to U+00FF): percent-encode it, or send it in the body`;
-    }
-  }
-  return null;
-}
-function abortedError(url, method = "POST") {
-  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
-}
-async function postAttempt(url, payload, signal, settings) {
-  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
-  if (outcome2.kind !== "ok") return outcome2;
-  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
-  try {
-    return {
-      kind: "ok",
-      // A byte order mark before the JSON (some servers send one) is no part of it.
-      json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
-      text: raw,
-      status: outcome2.status
-    };
-  } catch {
-    return {
-      kind: "fail",
-      error: {
-        code: "judge.malformed",
-        message: `POST ${url} answered ${outcome2.status} with a body that is not JSON`,
-        status: outcome2.status,
-        raw
-      }
-    };
-  }
-}
-async function requestAttempt(request2, signal, settings) {
-  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
-  const { method, url } = request2;
-  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
-  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-  const headers = request2.headers ?? settings.headers;
-  for (const [name, value] of Object.entries(headers)) {
-    const problem = headerProblem(name, value);
-    if (problem !== null) {
-      return {
-        kind: "fail",
-        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` }
-      };
-    }
-  }
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs2);
-  const forwardAbort = () => controller.abort();
-  signal?.addEventListener("abort", forwardAbort, { once: true });
-  try {
-    const followed = await followSameOrigin(
-      fetchFn,
-      { ...request2, headers },
-      controller.signal,
-      scrub
-    );
-    if (!followed.ok) return { kind: "fail", error: followed.error };
-    const response = followed.response;
-    const text2 = await cappedText(response);
-    if (text2 === void 0) {
-      controller.abort();
-      return {
-        kind: "fail",
-        error: {
-          code: "judge.too-large",
-          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
-          status: response.status
-        }
-      };
-    }
-    if (response.ok) {
-      return {
-        kind: "ok",
-        status: response.status,
-        text: text2,
-        contentType: response.headers.get("content-type")
-      };
-    }
-    const clean = scrub(text2);
-    const usage = reportedUsage(jsonOrUndefined(text2));
-    const error2 = {
-      code: "judge.http",
-      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
-      status: response.status,
-      raw: clean.slice(0, RAW_LIMIT),
-      ...usage !== void 0 ? { usage } : {}
-    };
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        kind: "retry",
-        error: error2,
-        serverDelay: serverRequestedDelay(response.headers, settings.now())
-      };
-    }
-    return { kind: "fail", error: error2 };
-  } catch (cause) {
-    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-    if (timedOut) {
-      return {
-        kind: "retry",
-        error: {
-          code: "judge.timeout",
-          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
-        }
-      };
-    }
-    const code = networkCode(cause);
-    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
-    const detail = reason instanceof Error ? reason.message : String(reason);
-    const error2 = {
-      code: "judge.network",
-      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
-      ...code !== void 0 ? { networkCode: code } : {}
-    };
-    return code !== void 0 && RETRYABLE_NETWORK_CODES.has(code) ? { kind: "retry", error: error2 } : { kind: "fail", error: error2 };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", forwardAbort);
-  }
-}
-async function followSameOrigin(fetchFn, request2, signal, scrub) {
-  let { method, url, headers, body } = request2;
-  const origin = new URL(url).origin;
-  for (let redirects = 0; ; redirects++) {
-    const response = await fetchFn(url, {
-      method,
-      headers,
-      ...body !== void 0 ? { body } : {},
-      signal,
-      redirect: "manual"
-    });
-    const location = response.headers.get("location");
-    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
-    await response.body?.cancel().catch(() => {
-    });
-    const refused = (why2) => ({
-      ok: false,
-      error: {
-        code: "judge.http",
-        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why2}`,
-        status: response.status
-      }
-    });
-    let next;
-    try {
-      next = new URL(location, url);
-    } catch {
-      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
-    }
-    const where = scrub(next.href);
-    if (next.origin !== origin) {
-      return refused(
-        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`
-      );
-    }
-    if (redirects >= MAX_REDIRECTS) {
-      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
-    }
-    if (response.status === 303 || method === "POST" && response.status <= 302) {
-      if (method !== "HEAD") method = "GET";
-      body = void 0;
-      headers = Object.fromEntries(
-        Object.entries(headers).filter(([name]) => name.toLowerCase() !== "content-type")
-      );
-    }
-    url = next.href;
-  }
-}
-async function cappedText(response) {
-  const body = response.body;
-  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
-    await body?.cancel().catch(() => {
-    });
-    return void 0;
-  }
-  if (body === null) return "";
-  const kept = new CappedBytes();
-  const reader = body.getReader();
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) return kept.text();
-    if (!kept.add(value)) {
-      await reader.cancel().catch(() => {
-      });
-      return void 0;
-    }
-  }
-}
-function networkCode(error2) {
-  let current2 = error2;
-  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
-    const code = current2.code;
-    if (typeof code === "string") return code;
-    const errors = current2.errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      current2 = errors[0];
-      continue;
-    }
-    current2 = current2.cause;
-  }
-  return void 0;
-}
-function jsonOrUndefined(text2) {
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-
-// src/config/target.ts
 init_templates();
 
 // src/shared/shell-contexts.ts
@@ -66228,6 +65902,504 @@ function envUrlCredentialsProblem(variable, url) {
   return `the URL in ${variable}, ${JSON.stringify(shown2)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
 }
 
+// src/shared/output-cap.ts
+var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+function passedCap(what) {
+  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
+}
+var CappedBytes = class {
+  #chunks = [];
+  #bytes = 0;
+  #passed = false;
+  /** Adds `chunk`; false when the output has passed the limit (then and after). */
+  add(chunk) {
+    if (this.#passed) return false;
+    this.#bytes += chunk.length;
+    if (this.#bytes > MAX_OUTPUT_BYTES) {
+      this.#passed = true;
+      this.#chunks = [];
+      return false;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+  /** Whether the output passed the limit. */
+  get passed() {
+    return this.#passed;
+  }
+  /** What was kept, as it came. */
+  bytes() {
+    return Buffer.concat(this.#chunks);
+  }
+  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
+  text() {
+    return this.bytes().toString("utf8");
+  }
+};
+
+// src/judge/post-attempt.ts
+init_secrets();
+
+// src/judge/backoff.ts
+var BACKOFF_BASE_MS = 500;
+var BACKOFF_CAP_MS = 2e4;
+function backoffDelay(retry2, random) {
+  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
+  return Math.floor(random() * window2);
+}
+var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
+var UNIT_MS2 = {
+  h: 36e5,
+  m: 6e4,
+  s: 1e3,
+  ms: 1,
+  us: 1e-3,
+  \u00B5s: 1e-3,
+  ns: 1e-6
+};
+function parseResetDuration(text2) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  let total = 0;
+  let consumed = 0;
+  for (const match of trimmed.matchAll(DURATION_PART)) {
+    if (match.index !== consumed) return void 0;
+    const [whole2, value, unit] = match;
+    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
+    consumed += whole2.length;
+  }
+  if (consumed === 0 || consumed !== trimmed.length) return void 0;
+  return Math.ceil(total);
+}
+function parseRetryAfter(text2, now) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return void 0;
+  return Math.max(0, at - now);
+}
+function serverRequestedDelay(headers, now) {
+  const waits = [];
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null) {
+    const ms = parseRetryAfter(retryAfter, now);
+    if (ms !== void 0) waits.push(ms);
+  }
+  const retryAfterMs = headers.get("retry-after-ms");
+  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
+    waits.push(Math.ceil(Number(retryAfterMs.trim())));
+  }
+  for (const kind of ["requests", "tokens"]) {
+    const reset = headers.get(`x-ratelimit-reset-${kind}`);
+    if (reset === null) continue;
+    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
+    if (remaining !== null && Number(remaining.trim()) > 0) continue;
+    const ms = parseResetDuration(reset);
+    if (ms !== void 0) waits.push(ms);
+  }
+  return waits.length === 0 ? void 0 : Math.max(...waits);
+}
+
+// src/judge/responses.ts
+init_is_record();
+function tokenCount(value) {
+  return reportedCount(value) ?? 0;
+}
+function parseChat(json) {
+  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
+  const choice = json.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
+  const { content: rawContent, tool_calls: rawCalls, refusal: refusal2 } = choice.message;
+  const content = contentText(rawContent);
+  if (content === void 0) return void 0;
+  const toolCalls = [];
+  if (Array.isArray(rawCalls)) {
+    for (const call of rawCalls) {
+      if (!isRecord(call) || !isRecord(call.function)) return void 0;
+      const { name, arguments: args } = call.function;
+      if (typeof name !== "string") return void 0;
+      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
+    }
+  }
+  const message = { content, toolCalls };
+  if (typeof refusal2 === "string" && refusal2 !== "") message.refusal = refusal2;
+  if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
+  return { message, usage: answeredUsage(json) };
+}
+function contentText(content) {
+  if (content === void 0 || content === null) return null;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  const texts = [];
+  for (const part of content) {
+    if (!isRecord(part)) return void 0;
+    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+  }
+  return texts.length === 0 ? null : texts.join("");
+}
+function answeredUsage(json) {
+  const usage = isRecord(json.usage) ? json.usage : {};
+  const promptTokens = reportedCount(usage.prompt_tokens);
+  const completionTokens = reportedCount(usage.completion_tokens);
+  return {
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
+  };
+}
+var UNREPORTED = { unreported: true };
+function reportedCount(value) {
+  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
+}
+function parseEmbeddings(json, count) {
+  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
+  const embeddings = new Array(count);
+  for (const [position2, item] of json.data.entries()) {
+    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
+    const index = typeof item.index === "number" ? item.index : position2;
+    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
+    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
+    embeddings[index] = item.embedding;
+  }
+  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
+  return {
+    embeddings,
+    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
+  };
+}
+function cachedChat(value) {
+  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
+  const { content, toolCalls } = value.message;
+  if (content !== null && typeof content !== "string") return void 0;
+  if (!Array.isArray(toolCalls)) return void 0;
+  const calls = [];
+  for (const call of toolCalls) {
+    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
+      return void 0;
+    }
+    calls.push({ name: call.name, arguments: call.arguments });
+  }
+  const message = { content, toolCalls: calls };
+  if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
+  if (typeof value.message.finishReason === "string") {
+    message.finishReason = value.message.finishReason;
+  }
+  return {
+    message,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      completionTokens: tokenCount(value.usage.completionTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function cachedEmbeddings(value, count) {
+  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
+    return void 0;
+  }
+  const { embeddings } = value;
+  if (embeddings.length !== count) return void 0;
+  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
+    return void 0;
+  }
+  return {
+    embeddings,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function errorDetail(text2) {
+  try {
+    const json = JSON.parse(text2);
+    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
+      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
+    }
+  } catch {
+  }
+  const excerpt = oneLine2(text2).slice(0, 200);
+  return excerpt === "" ? "" : `: ${excerpt}`;
+}
+function reportedUsage(json) {
+  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
+  const promptTokens = reportedCount(json.usage.prompt_tokens);
+  const completionTokens = reportedCount(json.usage.completion_tokens);
+  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
+}
+function addTokens(a, b) {
+  if (a === void 0 || b === void 0) return a ?? b;
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens
+  };
+}
+
+// src/judge/post-attempt.ts
+var RAW_LIMIT = 2048;
+var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+var MAX_REDIRECTS = 10;
+var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+function headerProblem(name, value) {
+  if (!HEADER_NAME.test(name)) {
+    return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
+  }
+  const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
+  let position2 = leading;
+  for (const char of value.slice(leading).replace(/[\t\n\r ]+$/, "")) {
+    position2++;
+    if (char === "\r" || char === "\n" || char === "\0") {
+      const what = char === "\0" ? "a NUL character" : "a line break";
+      return `header ${name}: its value has ${what} at character ${position2}, which a header cannot carry`;
+    }
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 255) {
+      const hex = code.toString(16).toUpperCase().padStart(4, "0");
+      return `header ${name}: its value has U+${hex} at character ${position2}, outside Latin-1 (a header value holds only characters up to U+00FF): percent-encode it, or send it in the body`;
+    }
+  }
+  return null;
+}
+function abortedError(url, method = "POST") {
+  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
+}
+async function postAttempt(url, payload, signal, settings) {
+  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
+  if (outcome2.kind !== "ok") return outcome2;
+  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
+  try {
+    return {
+      kind: "ok",
+      // A byte order mark before the JSON (some servers send one) is no part of it.
+      json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
+      text: raw,
+      status: outcome2.status
+    };
+  } catch {
+    return {
+      kind: "fail",
+      error: {
+        code: "judge.malformed",
+        message: `POST ${url} answered ${outcome2.status} with a body that is not JSON`,
+        status: outcome2.status,
+        raw
+      }
+    };
+  }
+}
+async function requestAttempt(request2, signal, settings) {
+  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
+  const { method, url } = request2;
+  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
+  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+  const headers = request2.headers ?? settings.headers;
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerProblem(name, value);
+    if (problem !== null) {
+      return {
+        kind: "fail",
+        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` }
+      };
+    }
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs2);
+  const forwardAbort = () => controller.abort();
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+  try {
+    const followed = await followSameOrigin(
+      fetchFn,
+      { ...request2, headers },
+      controller.signal,
+      scrub
+    );
+    if (!followed.ok) return { kind: "fail", error: followed.error };
+    const response = followed.response;
+    const text2 = await cappedText(response);
+    if (text2 === void 0) {
+      controller.abort();
+      return {
+        kind: "fail",
+        error: {
+          code: "judge.too-large",
+          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
+          status: response.status
+        }
+      };
+    }
+    if (response.ok) {
+      return {
+        kind: "ok",
+        status: response.status,
+        text: text2,
+        contentType: response.headers.get("content-type")
+      };
+    }
+    const clean = scrub(text2);
+    const usage = reportedUsage(jsonOrUndefined(text2));
+    const error2 = {
+      code: "judge.http",
+      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
+      status: response.status,
+      raw: clean.slice(0, RAW_LIMIT),
+      ...usage !== void 0 ? { usage } : {}
+    };
+    if (response.status === 429 || response.status >= 500) {
+      return {
+        kind: "retry",
+        error: error2,
+        serverDelay: serverRequestedDelay(response.headers, settings.now())
+      };
+    }
+    return { kind: "fail", error: error2 };
+  } catch (cause) {
+    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+    if (timedOut) {
+      return {
+        kind: "retry",
+        error: {
+          code: "judge.timeout",
+          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
+        }
+      };
+    }
+    const code = networkCode(cause);
+    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
+    const detail = reason instanceof Error ? reason.message : String(reason);
+    const error2 = {
+      code: "judge.network",
+      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
+      ...code !== void 0 ? { networkCode: code } : {}
+    };
+    return code !== void 0 && RETRYABLE_NETWORK_CODES.has(code) ? { kind: "retry", error: error2 } : { kind: "fail", error: error2 };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+}
+async function followSameOrigin(fetchFn, request2, signal, scrub) {
+  let { method, url, headers, body } = request2;
+  const origin = new URL(url).origin;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      ...body !== void 0 ? { body } : {},
+      signal,
+      redirect: "manual"
+    });
+    const location = response.headers.get("location");
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
+    await response.body?.cancel().catch(() => {
+    });
+    const refused = (why2) => ({
+      ok: false,
+      error: {
+        code: "judge.http",
+        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why2}`,
+        status: response.status
+      }
+    });
+    let next;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
+    }
+    const where = scrub(next.href);
+    if (next.origin !== origin) {
+      return refused(
+        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`
+      );
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
+    }
+    if (response.status === 303 || method === "POST" && response.status <= 302) {
+      if (method !== "HEAD") method = "GET";
+      body = void 0;
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => name.toLowerCase() !== "content-type")
+      );
+    }
+    url = next.href;
+  }
+}
+async function cappedText(response) {
+  const body = response.body;
+  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
+    await body?.cancel().catch(() => {
+    });
+    return void 0;
+  }
+  if (body === null) return "";
+  const kept = new CappedBytes();
+  const reader = body.getReader();
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return kept.text();
+    if (!kept.add(value)) {
+      await reader.cancel().catch(() => {
+      });
+      return void 0;
+    }
+  }
+}
+function networkCode(error2) {
+  let current2 = error2;
+  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
+    const code = current2.code;
+    if (typeof code === "string") return code;
+    const errors = current2.errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current2 = errors[0];
+      continue;
+    }
+    current2 = current2.cause;
+  }
+  return void 0;
+}
+function jsonOrUndefined(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+
+// src/config/header-check.ts
+init_is_record();
+init_templates();
+function checkHeaders(headers, at, code, add) {
+  if (!isRecord(headers)) return;
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string") continue;
+    const problem = headerProblem(name, sampleText(value, "x"));
+    if (problem === null) continue;
+    if (headerProblem(name, "") !== null) add(code, [...at, "headers"], problem, name);
+    else add(code, [...at, "headers", name], problem);
+  }
+}
+
 // src/config/target.ts
 var DEFAULT_HTTP_RETRIES = 2;
 function checkTarget(suite, path, add) {
@@ -66269,7 +66441,7 @@ function checkTarget(suite, path, add) {
 var BODYLESS_METHODS = /* @__PURE__ */ new Set(["GET"]);
 function checkHttp(target, at, add) {
   checkUrlCredentials(target.url, [...at, "url"], "header", add);
-  checkHeaders(target.headers, at, add);
+  checkHeaders(target.headers, at, "target.header", add);
   if (typeof target.output === "string") {
     const output = outputPath(target.output);
     if ("error" in output) add("target.output", [...at, "output"], output.error);
@@ -66285,7 +66457,7 @@ function checkHttp(target, at, add) {
 }
 function checkModel(target, at, add) {
   checkUrlCredentials(target.baseUrl, [...at, "baseUrl"], "api-key", add);
-  checkHeaders(target.headers, at, add);
+  checkHeaders(target.headers, at, "target.header", add);
   if (target.prompt !== void 0 && target.messages !== void 0) {
     add(
       "target.prompt-and-messages",
@@ -66309,16 +66481,6 @@ function checkModel(target, at, add) {
         );
       }
     }
-  }
-}
-function checkHeaders(headers, at, add) {
-  if (!isRecord(headers)) return;
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== "string") continue;
-    const problem = headerProblem(name, sampleText(value, "x"));
-    if (problem === null) continue;
-    if (headerProblem(name, "") !== null) add("target.header", [...at, "headers"], problem, name);
-    else add("target.header", [...at, "headers", name], problem);
   }
 }
 function outputPath(text2) {
@@ -66493,18 +66655,60 @@ function checkTimeout(value, path, add) {
   );
 }
 
+// src/config/grid-rule.ts
+init_grid_value_text();
+init_is_record();
+var MAX_GRID_POINTS = 1e3;
+function checkGrid(grid, path, add) {
+  if (!isRecord(grid)) return;
+  let points2 = 1;
+  for (const [key, values] of Object.entries(grid)) {
+    if (key.trim() === "")
+      add("grid.empty-key", path, "expected a parameter name, found an empty key", key);
+    if (Array.isArray(values)) {
+      points2 *= Math.max(1, values.length);
+      checkGridValues(values, [...path, key], add);
+    }
+  }
+  if (points2 > MAX_GRID_POINTS) {
+    add(
+      "grid.too-large",
+      path,
+      `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points2.toLocaleString("en-US")}: split the grid across suites or use fewer values`
+    );
+  }
+}
+function checkGridValues(values, path, add) {
+  const seen = /* @__PURE__ */ new Map();
+  values.forEach((value, index) => {
+    const text2 = gridValueText(value);
+    const first = seen.get(text2);
+    if (first === void 0) {
+      seen.set(text2, index);
+      return;
+    }
+    const earlier = JSON.stringify(values[first]);
+    const found2 = earlier === JSON.stringify(value) ? `${earlier} again` : `${JSON.stringify(value)}, which reads as ${text2} like ${earlier} before it`;
+    add(
+      "grid.duplicate-value",
+      [...path, index],
+      `expected each value once, found ${found2}: their runs would have one name in every report and in --grid; keep one`
+    );
+  });
+}
+
 // src/config/judge-settings-check.ts
 init_is_record();
 function checkJudgeSettings(judge, path, add) {
   if (!isRecord(judge)) return;
   checkUrlCredentials(judge.baseUrl, [...path, "baseUrl"], "api-key", add);
+  checkHeaders(judge.headers, path, "judge.header", add);
   for (const [valuePath, message] of judgeTemplateProblems(judge, path)) {
     add("judge.template", valuePath, message);
   }
 }
 
 // src/config/rules.ts
-var MAX_GRID_POINTS = 1e3;
 function defaultEvaluatorId(use) {
   if (!isModuleSpec(use)) return use;
   const ref = parseModuleSpec(use, "/");
@@ -66584,29 +66788,7 @@ function checkSuite(suite, path, context3, add) {
       "ref reads a testset file as of a git revision: it needs path:, not inline cases:"
     );
   }
-  if (isRecord(suite.grid)) {
-    let points2 = 1;
-    for (const [key, values] of Object.entries(suite.grid)) {
-      if (key.trim() === "")
-        add(
-          "grid.empty-key",
-          [...path, "grid"],
-          "expected a parameter name, found an empty key",
-          key
-        );
-      if (Array.isArray(values)) {
-        points2 *= Math.max(1, values.length);
-        checkGridValues(values, [...path, "grid", key], add);
-      }
-    }
-    if (points2 > MAX_GRID_POINTS) {
-      add(
-        "grid.too-large",
-        [...path, "grid"],
-        `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points2.toLocaleString("en-US")}: split the grid across suites or use fewer values`
-      );
-    }
-  }
+  checkGrid(suite.grid, [...path, "grid"], add);
   const evaluators = Array.isArray(suite.evaluators) ? suite.evaluators : [];
   const facts = [];
   const ids = /* @__PURE__ */ new Map();
@@ -66751,24 +66933,6 @@ function checkJudge(judge, path, add) {
 }
 function describePlace(path, context3) {
   return `${formatConfigPath(path)} at line ${context3.locate(path).line}`;
-}
-function checkGridValues(values, path, add) {
-  const seen = /* @__PURE__ */ new Map();
-  values.forEach((value, index) => {
-    const text2 = gridValueText(value);
-    const first = seen.get(text2);
-    if (first === void 0) {
-      seen.set(text2, index);
-      return;
-    }
-    const earlier = JSON.stringify(values[first]);
-    const found2 = earlier === JSON.stringify(value) ? `${earlier} again` : `${JSON.stringify(value)}, which reads as ${text2} like ${earlier} before it`;
-    add(
-      "grid.duplicate-value",
-      [...path, index],
-      `expected each value once, found ${found2}: their runs would have one name in every report and in --grid; keep one`
-    );
-  });
 }
 
 // src/config/build.ts
@@ -67372,276 +67536,15 @@ function gridSecretClashes(config, scrubber) {
 
 // src/pipeline/config-files-hash.ts
 init_config_hash_parts();
-import { readFileSync as readFileSync4, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
-import { join as join8, relative, sep as sep3 } from "node:path";
+import { join as join9, relative, sep as sep3 } from "node:path";
 
-// src/plan/grid.ts
-function expandGrid(grid) {
-  let points2 = [{}];
-  for (const [key, values] of Object.entries(grid)) {
-    const next = [];
-    for (const point of points2) {
-      for (const value of values) next.push({ ...point, [key]: value });
-    }
-    points2 = next;
-  }
-  return points2;
-}
-
-// src/shared/checkout-root.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { dirname as dirname5, join as join6, resolve as resolve5 } from "node:path";
-function checkoutRoot(dir) {
-  for (let current2 = resolve5(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync3(join6(current2, ".git"))) return current2;
-    const parent = dirname5(current2);
-    if (parent === current2) break;
-    current2 = parent;
-  }
-  return null;
-}
-
-// src/shared/prompt-text.ts
-function promptFileText(text2) {
-  const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
-  return body.replace(/\r\n?/g, "\n");
-}
-
-// src/targets/command-script.ts
-init_templates();
-import { resolve as resolve6 } from "node:path";
-function commandScripts(target, points2, dir, isProjectFile) {
-  const cwd = resolve6(dir, target.cwd ?? ".");
-  const scripts = /* @__PURE__ */ new Set();
-  for (const params of points2) {
-    const words = commandWords(target, params);
-    const [program, ...args] = words;
-    if (program === void 0) continue;
-    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve6(cwd, program) : void 0;
-    if (programPath !== void 0 && isProjectFile(programPath)) {
-      scripts.add(programPath);
-      continue;
-    }
-    const script = args.find((arg) => !arg.startsWith("-"));
-    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve6(cwd, script))) {
-      scripts.add(resolve6(cwd, script));
-    }
-  }
-  return [...scripts];
-}
-var UNKNOWN = "\0";
-function commandWords(target, params) {
-  if (Array.isArray(target.run) && !target.shell) {
-    return target.run.map((word) => atPoint(word, params));
-  }
-  const line = atPoint(Array.isArray(target.run) ? target.run.join(" ") : target.run, params);
-  const words = [];
-  for (const word of line.trim().split(/\s+/)) {
-    if (/^(?:[;&|<>]|\d[<>])/.test(word)) break;
-    words.push(word.replace(/^(['"])(.*)\1$/, "$2"));
-  }
-  return words;
-}
-function atPoint(text2, params) {
-  let out = "";
-  let from = 0;
-  for (const span of templateSpans(text2)) {
-    const end = text2.indexOf("}}", span.index) + 2;
-    const resolved = resolveTemplates(text2.slice(span.index, end), {
-      case: {},
-      output: null,
-      params
-    });
-    const value = resolved.ok ? resolved.value : void 0;
-    out += text2.slice(from, span.index);
-    out += typeof value === "string" || typeof value === "number" ? String(value) : UNKNOWN;
-    from = end;
-  }
-  return out + text2.slice(from);
-}
-
-// src/pipeline/module-graph-hash.ts
-import { createRequire as createRequire2 } from "node:module";
-import { join as join7, resolve as resolve7, sep as sep2 } from "node:path";
-import { pathToFileURL } from "node:url";
-async function moduleGraph(modules, dir, searchFrom) {
-  const esbuild = await importEsbuild(searchFrom);
-  if (esbuild === void 0) {
-    return { files: [...modules], importsUnknown: "esbuild, which comes with tsx, was not found" };
-  }
-  try {
-    const result = await esbuild.build({
-      entryPoints: [...modules],
-      absWorkingDir: dir,
-      bundle: true,
-      write: false,
-      metafile: true,
-      packages: "external",
-      platform: "node",
-      format: "esm",
-      // Never written (`write: false`); esbuild needs a folder to name its outputs for.
-      outdir: join7(dir, ".evalgate-module-graph"),
-      logLevel: "silent",
-      plugins: [BARE_SPECIFIERS_EXTERNAL]
-    });
-    const files = new Set(modules);
-    for (const input of Object.keys(result.metafile.inputs)) {
-      const path = resolve7(dir, input);
-      if (!path.split(sep2).includes("node_modules")) files.add(path);
-    }
-    return { files: [...files] };
-  } catch (error2) {
-    return { files: [...modules], importsUnknown: buildFailure(error2) };
-  } finally {
-    await esbuild.stop();
-  }
-}
-var BARE_SPECIFIERS_EXTERNAL = {
-  name: "bare-specifiers-external",
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
-  }
-};
-function buildFailure(error2) {
-  const errors = error2.errors;
-  const text2 = errors?.[0]?.text;
-  return typeof text2 === "string" ? text2 : String(error2);
-}
-async function importEsbuild(searchFrom) {
-  const found2 = searchFrom.map((dir) => resolveFrom(dir, "esbuild") ?? resolveThroughTsx(dir)).find((path) => path !== void 0);
-  try {
-    const namespace = await (found2 !== void 0 ? import(pathToFileURL(found2).href) : import("esbuild"));
-    const api = namespace;
-    return typeof api.build === "function" ? api : api.default;
-  } catch {
-    return void 0;
-  }
-}
-function resolveFrom(dir, specifier) {
-  try {
-    return createRequire2(join7(dir, "package.json")).resolve(specifier);
-  } catch {
-    return void 0;
-  }
-}
-function resolveThroughTsx(dir) {
-  const tsx = resolveFrom(dir, "tsx/package.json");
-  return tsx === void 0 ? void 0 : resolveFrom(join7(tsx, ".."), "esbuild");
-}
-
-// src/pipeline/config-files-hash.ts
-async function withCoveredFiles(config, searchFrom) {
-  const promptFiles2 = [];
-  const modules = /* @__PURE__ */ new Set();
-  const scripts = /* @__PURE__ */ new Set();
-  const root2 = projectRoot(config.dir);
-  for (const suite of config.suites) {
-    const points2 = expandGrid(suite.grid);
-    for (const ref of promptFileRefs(suite.target, points2)) {
-      promptFiles2.push([ref.file, join8(config.dir, ref.file)]);
-    }
-    const specs = [
-      ...suite.target.kind === "function" ? [suite.target.module] : [],
-      ...suite.evaluators.filter((e) => e.kind === "module").map((e) => e.use),
-      ...isModuleSpec(suite.pass) ? [suite.pass] : []
-    ];
-    for (const spec of specs) modules.add(parseModuleSpec(spec, config.dir).file);
-    if (suite.target.kind === "command") {
-      const isProjectFile = (path) => inProject(path, root2) && isFile(path);
-      for (const script of commandScripts(suite.target, points2, config.dir, isProjectFile)) {
-        scripts.add(script);
-      }
-    }
-  }
-  const graph = modules.size > 0 ? await moduleGraph([...modules], config.dir, searchFrom) : void 0;
-  const covered = {
-    promptFiles: digests(promptFiles2),
-    modules: digests(fromDir(graph?.files ?? [], config.dir)),
-    scripts: digests(fromDir([...scripts], config.dir))
-  };
-  const earlier = hashOfParts(partsOf({ config: config.hash, promptFiles: covered.promptFiles }));
-  const hashParts = partsOf({ config: config.hash, ...covered });
-  const current2 = hashOfParts(hashParts);
-  const coveredFiles = describeCovered(covered, modules.size);
-  return {
-    ...config,
-    hash: current2,
-    ...earlier !== current2 ? { earlierHash: earlier } : {},
-    ...coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}
-  };
-}
-function partsOf(record3) {
-  return Object.fromEntries(
-    Object.entries(record3).filter(
-      ([key, value]) => key === "config" || Object.keys(value).length > 0
-    )
-  );
-}
-function digests(files) {
-  const out = {};
-  for (const [name, path] of files) out[name] = fileDigest(path);
-  return out;
-}
-function fromDir(paths, dir) {
-  return paths.map((path) => [relative(dir, path).split(sep3).join("/"), path]);
-}
-function fileDigest(path) {
-  let bytes;
-  try {
-    bytes = readFileSync4(path);
-  } catch {
-    return null;
-  }
-  const text2 = bytes.toString("utf8");
-  const isText = Buffer.byteLength(text2) === bytes.length && Buffer.from(text2).equals(bytes);
-  return isText ? hash2("sha256", promptFileText(text2), "hex") : hash2("sha256", bytes, "hex");
-}
-function describeCovered(covered, named) {
-  const list = (digest2, from = 0, to) => {
-    const names = Object.keys(digest2).slice(from, to);
-    return names.length > 3 ? `${names.slice(0, 3).join(", ")}, \u2026` : names.join(", ");
-  };
-  const phrases = [];
-  const prompts = Object.keys(covered.promptFiles).length;
-  if (prompts > 0) {
-    const phrase2 = `the prompt or message file${prompts > 1 ? "s" : ""} ${list(covered.promptFiles)}`;
-    phrases.push({ kind: "prompt", phrase: phrase2 });
-  }
-  const imported = Object.keys(covered.modules).length - named;
-  if (named > 0) {
-    const imports = imported > 0 ? ` and the ${imported} local file${imported > 1 ? "s" : ""} ${named > 1 ? "they import" : "it imports"}` : "";
-    const phrase2 = `the module${named > 1 ? "s" : ""} ${list(covered.modules, 0, named)}${imports}`;
-    phrases.push({ kind: "module", phrase: phrase2 });
-  }
-  const scripts = Object.keys(covered.scripts).length;
-  if (scripts > 0) {
-    const phrase2 = `the command script${scripts > 1 ? "s" : ""} ${list(covered.scripts)}`;
-    phrases.push({ kind: "script", phrase: phrase2 });
-  }
-  return phrases;
-}
-function projectRoot(dir) {
-  return checkoutRoot(dir) ?? dir;
-}
-function inProject(path, root2) {
-  const from = relative(root2, path);
-  return from !== "" && !from.startsWith(`..${sep3}`) && from !== ".." && !from.split(sep3).includes("node_modules");
-}
-function isFile(path) {
-  try {
-    return statSync2(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-// src/pipeline/load.ts
-init_secrets();
+// src/evaluators/judges/overrides.ts
 init_errors();
-
-// src/evaluators/assertions.ts
-init_errors();
+init_is_record();
+import { readFileSync as readFileSync4 } from "node:fs";
+import { join as join6 } from "node:path";
 
 // src/evaluators/metadata.ts
 init_format_count();
@@ -67776,6 +67679,427 @@ function compactList(items, limit = METADATA_LIST_LIMIT) {
   if (items.length > limit) kept.push(`\u2026 ${formatCount(items.length - limit)} more`);
   return kept;
 }
+
+// src/evaluators/judges/overrides.ts
+var OVERRIDES_FILE = "evals-overrides.jsonl";
+var OVERRIDES_INVALID = "overrides.invalid";
+var OverridesFileError = class extends Error {
+  constructor(file, line, problem) {
+    super(`${file}:${line}:1: ${problem}`);
+    this.file = file;
+    this.line = line;
+    this.problem = problem;
+    this.name = "OverridesFileError";
+  }
+  file;
+  line;
+  problem;
+  code = OVERRIDES_INVALID;
+};
+function score(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
+  const v = value.value;
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    return `"${key}.value" must be a number, found ${describeValue(v)}`;
+  }
+  if (value.name !== void 0 && typeof value.name !== "string") {
+    return `"${key}.name" must be a string, found ${describeValue(value.name)}`;
+  }
+  return { value: v, ...typeof value.name === "string" ? { name: value.name } : {} };
+}
+function textFields(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object of strings, found ${describeValue(value)}`;
+  for (const [field, text2] of Object.entries(value)) {
+    if (typeof text2 !== "string") {
+      return `"${key}.${field}" must be a string, found ${describeValue(text2)}`;
+    }
+  }
+  return value;
+}
+function readOverride(value) {
+  if (!isRecord(value)) return `expected a JSON object, found ${describeValue(value)}`;
+  for (const key of ["evaluator", "suite", "caseId", "createdAt"]) {
+    if (typeof value[key] !== "string" || value[key] === "") {
+      return `"${key}" must be a non-empty string, found ${describeValue(value[key])}`;
+    }
+  }
+  const original = score(value.originalScore, "originalScore");
+  if (typeof original === "string") return original;
+  const override = score(value.overrideScore, "overrideScore");
+  if (typeof override === "string") return override;
+  const inputFields = textFields(value.inputFields, "inputFields");
+  if (typeof inputFields === "string") return inputFields;
+  const outputFields = textFields(value.outputFields, "outputFields");
+  if (typeof outputFields === "string") return outputFields;
+  if (value.comments !== void 0 && typeof value.comments !== "string") {
+    return `"comments" must be a string, found ${describeValue(value.comments)}`;
+  }
+  return {
+    evaluator: value.evaluator,
+    suite: value.suite,
+    caseId: value.caseId,
+    createdAt: value.createdAt,
+    originalScore: original,
+    overrideScore: override,
+    inputFields,
+    outputFields,
+    ...typeof value.comments === "string" ? { comments: value.comments } : {}
+  };
+}
+function parseOverrides(text2, file) {
+  const overrides = [];
+  text2.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new OverridesFileError(
+        file,
+        index + 1,
+        "expected a JSON object, found text that is not JSON"
+      );
+    }
+    const read = readOverride(value);
+    if (typeof read === "string") throw new OverridesFileError(file, index + 1, read);
+    overrides.push(read);
+  });
+  return overrides;
+}
+function recentOverrides(stored, evaluator, count) {
+  const picked = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
+    const entry = stored[i];
+    if (entry === void 0 || entry.evaluator !== evaluator) continue;
+    const key = JSON.stringify([entry.suite, entry.caseId]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { evaluator: _e, suite: _s, caseId: _c, createdAt: _t, ...override } = entry;
+    picked.push(override);
+  }
+  return picked;
+}
+var EXAMPLE_OUTPUT_LIMIT = 2e3;
+function scoreText(score2) {
+  return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
+}
+function overrideExamples(overrides, names = {}) {
+  if (overrides.length === 0) return "";
+  const nameOf = (s) => {
+    const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
+    return name !== void 0 ? { ...s, name } : s;
+  };
+  const blocks = overrides.map(
+    (o, i) => [
+      `<example ${i + 1}>`,
+      `Input: ${JSON.stringify(o.inputFields)}`,
+      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
+      `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
+      ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
+      `</example ${i + 1}>`
+    ].join("\n")
+  );
+  return [
+    "Earlier verdicts that a human corrected; judge alike cases the way the human did:",
+    ...blocks
+  ].join("\n");
+}
+function readOverrides(dir) {
+  const path = join6(dir, OVERRIDES_FILE);
+  let text2;
+  try {
+    text2 = readFileSync4(path, "utf8");
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw error2;
+  }
+  return parseOverrides(text2, path);
+}
+
+// src/plan/grid.ts
+function expandGrid(grid) {
+  let points2 = [{}];
+  for (const [key, values] of Object.entries(grid)) {
+    const next = [];
+    for (const point of points2) {
+      for (const value of values) next.push({ ...point, [key]: value });
+    }
+    points2 = next;
+  }
+  return points2;
+}
+
+// src/shared/checkout-root.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { dirname as dirname5, join as join7, resolve as resolve5 } from "node:path";
+function checkoutRoot(dir) {
+  for (let current2 = resolve5(dir), depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync3(join7(current2, ".git"))) return current2;
+    const parent = dirname5(current2);
+    if (parent === current2) break;
+    current2 = parent;
+  }
+  return null;
+}
+
+// src/shared/prompt-text.ts
+function promptFileText(text2) {
+  const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
+  return body.replace(/\r\n?/g, "\n");
+}
+
+// src/targets/command-script.ts
+init_templates();
+import { resolve as resolve6 } from "node:path";
+function commandScripts(target, points2, dir, isProjectFile) {
+  const cwd = resolve6(dir, target.cwd ?? ".");
+  const scripts = /* @__PURE__ */ new Set();
+  for (const params of points2) {
+    const words = commandWords(target, params);
+    const [program, ...args] = words;
+    if (program === void 0) continue;
+    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve6(cwd, program) : void 0;
+    if (programPath !== void 0 && isProjectFile(programPath)) {
+      scripts.add(programPath);
+      continue;
+    }
+    const script = args.find((arg) => !arg.startsWith("-"));
+    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve6(cwd, script))) {
+      scripts.add(resolve6(cwd, script));
+    }
+  }
+  return [...scripts];
+}
+var UNKNOWN = "\0";
+function commandWords(target, params) {
+  if (Array.isArray(target.run) && !target.shell) {
+    return target.run.map((word) => atPoint(word, params));
+  }
+  const line = atPoint(Array.isArray(target.run) ? target.run.join(" ") : target.run, params);
+  const words = [];
+  for (const word of line.trim().split(/\s+/)) {
+    if (/^(?:[;&|<>]|\d[<>])/.test(word)) break;
+    words.push(word.replace(/^(['"])(.*)\1$/, "$2"));
+  }
+  return words;
+}
+function atPoint(text2, params) {
+  let out = "";
+  let from = 0;
+  for (const span of templateSpans(text2)) {
+    const end = text2.indexOf("}}", span.index) + 2;
+    const resolved = resolveTemplates(text2.slice(span.index, end), {
+      case: {},
+      output: null,
+      params
+    });
+    const value = resolved.ok ? resolved.value : void 0;
+    out += text2.slice(from, span.index);
+    out += typeof value === "string" || typeof value === "number" ? String(value) : UNKNOWN;
+    from = end;
+  }
+  return out + text2.slice(from);
+}
+
+// src/pipeline/module-graph-hash.ts
+import { createRequire as createRequire2 } from "node:module";
+import { join as join8, resolve as resolve7, sep as sep2 } from "node:path";
+import { pathToFileURL } from "node:url";
+async function moduleGraph(modules, dir, searchFrom) {
+  const esbuild = await importEsbuild(searchFrom);
+  if (esbuild === void 0) {
+    return { files: [...modules], importsUnknown: "esbuild, which comes with tsx, was not found" };
+  }
+  try {
+    const result = await esbuild.build({
+      entryPoints: [...modules],
+      absWorkingDir: dir,
+      bundle: true,
+      write: false,
+      metafile: true,
+      packages: "external",
+      platform: "node",
+      format: "esm",
+      // Never written (`write: false`); esbuild needs a folder to name its outputs for.
+      outdir: join8(dir, ".evalgate-module-graph"),
+      logLevel: "silent",
+      plugins: [BARE_SPECIFIERS_EXTERNAL]
+    });
+    const files = new Set(modules);
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const path = resolve7(dir, input);
+      if (!path.split(sep2).includes("node_modules")) files.add(path);
+    }
+    return { files: [...files] };
+  } catch (error2) {
+    return { files: [...modules], importsUnknown: buildFailure(error2) };
+  } finally {
+    await esbuild.stop();
+  }
+}
+var BARE_SPECIFIERS_EXTERNAL = {
+  name: "bare-specifiers-external",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }));
+  }
+};
+function buildFailure(error2) {
+  const errors = error2.errors;
+  const text2 = errors?.[0]?.text;
+  return typeof text2 === "string" ? text2 : String(error2);
+}
+async function importEsbuild(searchFrom) {
+  const found2 = searchFrom.map((dir) => resolveFrom(dir, "esbuild") ?? resolveThroughTsx(dir)).find((path) => path !== void 0);
+  try {
+    const namespace = await (found2 !== void 0 ? import(pathToFileURL(found2).href) : import("esbuild"));
+    const api = namespace;
+    return typeof api.build === "function" ? api : api.default;
+  } catch {
+    return void 0;
+  }
+}
+function resolveFrom(dir, specifier) {
+  try {
+    return createRequire2(join8(dir, "package.json")).resolve(specifier);
+  } catch {
+    return void 0;
+  }
+}
+function resolveThroughTsx(dir) {
+  const tsx = resolveFrom(dir, "tsx/package.json");
+  return tsx === void 0 ? void 0 : resolveFrom(join8(tsx, ".."), "esbuild");
+}
+
+// src/pipeline/config-files-hash.ts
+async function withCoveredFiles(config, searchFrom) {
+  const promptFiles2 = [];
+  const modules = /* @__PURE__ */ new Set();
+  const scripts = /* @__PURE__ */ new Set();
+  const root2 = projectRoot(config.dir);
+  let overrides;
+  for (const suite of config.suites) {
+    const points2 = expandGrid(suite.grid);
+    for (const ref of promptFileRefs(suite.target, points2)) {
+      promptFiles2.push([ref.file, join9(config.dir, ref.file)]);
+    }
+    const store = join9(config.dir, OVERRIDES_FILE);
+    const mayRead = (e) => readsOverrides(e) || e.kind === "module" && existsSync4(store);
+    if (suite.evaluators.some(mayRead)) overrides = store;
+    const specs = [
+      ...suite.target.kind === "function" ? [suite.target.module] : [],
+      ...suite.evaluators.filter((e) => e.kind === "module").map((e) => e.use),
+      ...isModuleSpec(suite.pass) ? [suite.pass] : []
+    ];
+    for (const spec of specs) modules.add(parseModuleSpec(spec, config.dir).file);
+    if (suite.target.kind === "command") {
+      const isProjectFile = (path) => inProject(path, root2) && isFile(path);
+      for (const script of commandScripts(suite.target, points2, config.dir, isProjectFile)) {
+        scripts.add(script);
+      }
+    }
+  }
+  const graph = modules.size > 0 ? await moduleGraph([...modules], config.dir, searchFrom) : void 0;
+  const covered = {
+    promptFiles: {
+      ...digests(promptFiles2),
+      ...overrides !== void 0 ? { [OVERRIDES_FILE]: storeDigest(overrides) } : {}
+    },
+    modules: digests(fromDir(graph?.files ?? [], config.dir)),
+    scripts: digests(fromDir([...scripts], config.dir))
+  };
+  const earlier = hashOfParts(partsOf({ config: config.hash, promptFiles: covered.promptFiles }));
+  const hashParts = partsOf({ config: config.hash, ...covered });
+  const current2 = hashOfParts(hashParts);
+  const coveredFiles = describeCovered(covered, modules.size);
+  return {
+    ...config,
+    hash: current2,
+    ...earlier !== current2 ? { earlierHash: earlier } : {},
+    ...coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}
+  };
+}
+function readsOverrides(evaluator) {
+  const count = evaluator.with["overrides"];
+  return evaluator.use === "llm-judge" && typeof count === "number" && count > 0;
+}
+function partsOf(record3) {
+  return Object.fromEntries(
+    Object.entries(record3).filter(
+      ([key, value]) => key === "config" || Object.keys(value).length > 0
+    )
+  );
+}
+function digests(files) {
+  const out = {};
+  for (const [name, path] of files) out[name] = fileDigest(path);
+  return out;
+}
+function fromDir(paths, dir) {
+  return paths.map((path) => [relative(dir, path).split(sep3).join("/"), path]);
+}
+function fileDigest(path) {
+  let bytes;
+  try {
+    bytes = readFileSync5(path);
+  } catch {
+    return null;
+  }
+  const text2 = bytes.toString("utf8");
+  const isText = Buffer.byteLength(text2) === bytes.length && Buffer.from(text2).equals(bytes);
+  return isText ? hash2("sha256", promptFileText(text2), "hex") : hash2("sha256", bytes, "hex");
+}
+function storeDigest(path) {
+  return existsSync4(path) ? fileDigest(path) : hash2("sha256", "", "hex");
+}
+function describeCovered(covered, named) {
+  const list = (digest2, from = 0, to) => {
+    const names = Object.keys(digest2).slice(from, to);
+    return names.length > 3 ? `${names.slice(0, 3).join(", ")}, \u2026` : names.join(", ");
+  };
+  const phrases = [];
+  const prompts = Object.keys(covered.promptFiles).length;
+  if (prompts > 0) {
+    const phrase2 = `the prompt or message file${prompts > 1 ? "s" : ""} ${list(covered.promptFiles)}`;
+    phrases.push({ kind: "prompt", phrase: phrase2 });
+  }
+  const imported = Object.keys(covered.modules).length - named;
+  if (named > 0) {
+    const imports = imported > 0 ? ` and the ${imported} local file${imported > 1 ? "s" : ""} ${named > 1 ? "they import" : "it imports"}` : "";
+    const phrase2 = `the module${named > 1 ? "s" : ""} ${list(covered.modules, 0, named)}${imports}`;
+    phrases.push({ kind: "module", phrase: phrase2 });
+  }
+  const scripts = Object.keys(covered.scripts).length;
+  if (scripts > 0) {
+    const phrase2 = `the command script${scripts > 1 ? "s" : ""} ${list(covered.scripts)}`;
+    phrases.push({ kind: "script", phrase: phrase2 });
+  }
+  return phrases;
+}
+function projectRoot(dir) {
+  return checkoutRoot(dir) ?? dir;
+}
+function inProject(path, root2) {
+  const from = relative(root2, path);
+  return from !== "" && !from.startsWith(`..${sep3}`) && from !== ".." && !from.split(sep3).includes("node_modules");
+}
+function isFile(path) {
+  try {
+    return statSync2(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// src/pipeline/load.ts
+init_secrets();
+init_errors();
+
+// src/evaluators/assertions.ts
+init_errors();
 
 // src/evaluators/option-schemas.ts
 var WHOLE_TEMPLATE_SCHEMA = {
@@ -68204,9 +68528,16 @@ var JudgeCalls = class {
     this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
     if (!result.ok) throw this.#failed("judge call", result.error);
     const call = result.message.toolCalls.find((c) => c.name === question.tool);
+    const { content, refusal: refusal2 } = result.message;
+    if (call === void 0 && refusal2 !== void 0 && refusal2 !== "") {
+      throw this.error(`the judge refused: ${quoted(refusal2)}`, {
+        refusal: truncateText(refusal2),
+        raw: content ?? ""
+      });
+    }
     if (call === void 0) {
       throw this.error(`the judge answered without calling ${question.tool}`, {
-        raw: result.message.content ?? ""
+        raw: content ?? ""
       });
     }
     let parsed;
@@ -68244,13 +68575,12 @@ var JudgeCalls = class {
         additionalProperties: false
       }
     });
-    const { choice, reason } = args;
-    if (typeof choice !== "string" || !question.choices.includes(choice)) {
-      const offered = question.choices.map((c) => JSON.stringify(c)).join(", ");
-      throw this.error(
-        choice === void 0 || choice === null ? `the judge returned no choice (expected one of ${offered})` : `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`,
-        { raw: JSON.stringify(args) }
-      );
+    const { reason } = args;
+    const choice = offeredChoice(args.choice, question.choices);
+    if (choice === null) {
+      throw this.error(choiceRefused(args.choice, question.choices), {
+        raw: JSON.stringify(args)
+      });
     }
     return { choice, reason: typeof reason === "string" ? reason : "" };
   }
@@ -68266,6 +68596,26 @@ var JudgeCalls = class {
     return result.embeddings;
   }
 };
+var QUOTED_CHARS = 200;
+function quoted(text2) {
+  const line = oneLine2(text2);
+  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}\u2026` : line;
+}
+function offeredChoice(choice, choices) {
+  const text2 = typeof choice === "string" ? choice : typeof choice === "number" || typeof choice === "boolean" ? String(choice) : null;
+  return text2 !== null && choices.includes(text2) ? text2 : null;
+}
+function choiceRefused(choice, choices) {
+  const offered = choices.map((c) => JSON.stringify(c)).join(", ");
+  if (choice === void 0 || choice === null) {
+    return `the judge returned no choice (expected one of ${offered})`;
+  }
+  const chose = `the judge chose ${JSON.stringify(choice)}, not one of ${offered}`;
+  if (typeof choice !== "string") return chose;
+  const loose = (text2) => text2.trim().toLowerCase();
+  const near = choices.find((c) => loose(c) === loose(choice));
+  return near === void 0 ? chose : `${chose}: choices are matched exactly, case and spaces included (the nearest is ${JSON.stringify(near)})`;
+}
 
 // src/evaluators/judges/shared.ts
 var QUESTION_OPTION = {
@@ -68693,7 +69043,7 @@ async function judgeBattle(calls, model, input) {
 init_canonical_json();
 init_is_record();
 import { createHash as createHash5 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 function defaultBaselinePath(owner) {
@@ -68802,7 +69152,7 @@ var BaselineStore = class {
 function readBaselineFile(path, shown2, owner) {
   let text2;
   try {
-    text2 = readFileSync5(path, "utf8");
+    text2 = readFileSync6(path, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
@@ -69600,152 +69950,6 @@ ${numbered("statement", statements)}`
 
 // src/evaluators/judges/llm-judge.ts
 init_errors();
-
-// src/evaluators/judges/overrides.ts
-init_errors();
-init_is_record();
-import { readFileSync as readFileSync6 } from "node:fs";
-import { join as join9 } from "node:path";
-var OVERRIDES_FILE = "evals-overrides.jsonl";
-var OVERRIDES_INVALID = "overrides.invalid";
-var OverridesFileError = class extends Error {
-  constructor(file, line, problem) {
-    super(`${file}:${line}:1: ${problem}`);
-    this.file = file;
-    this.line = line;
-    this.problem = problem;
-    this.name = "OverridesFileError";
-  }
-  file;
-  line;
-  problem;
-  code = OVERRIDES_INVALID;
-};
-function score(value, key) {
-  if (!isRecord(value))
-    return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
-  const v = value.value;
-  if (typeof v !== "number" || !Number.isFinite(v)) {
-    return `"${key}.value" must be a number, found ${describeValue(v)}`;
-  }
-  if (value.name !== void 0 && typeof value.name !== "string") {
-    return `"${key}.name" must be a string, found ${describeValue(value.name)}`;
-  }
-  return { value: v, ...typeof value.name === "string" ? { name: value.name } : {} };
-}
-function textFields(value, key) {
-  if (!isRecord(value))
-    return `"${key}" must be an object of strings, found ${describeValue(value)}`;
-  for (const [field, text2] of Object.entries(value)) {
-    if (typeof text2 !== "string") {
-      return `"${key}.${field}" must be a string, found ${describeValue(text2)}`;
-    }
-  }
-  return value;
-}
-function readOverride(value) {
-  if (!isRecord(value)) return `expected a JSON object, found ${describeValue(value)}`;
-  for (const key of ["evaluator", "suite", "caseId", "createdAt"]) {
-    if (typeof value[key] !== "string" || value[key] === "") {
-      return `"${key}" must be a non-empty string, found ${describeValue(value[key])}`;
-    }
-  }
-  const original = score(value.originalScore, "originalScore");
-  if (typeof original === "string") return original;
-  const override = score(value.overrideScore, "overrideScore");
-  if (typeof override === "string") return override;
-  const inputFields = textFields(value.inputFields, "inputFields");
-  if (typeof inputFields === "string") return inputFields;
-  const outputFields = textFields(value.outputFields, "outputFields");
-  if (typeof outputFields === "string") return outputFields;
-  if (value.comments !== void 0 && typeof value.comments !== "string") {
-    return `"comments" must be a string, found ${describeValue(value.comments)}`;
-  }
-  return {
-    evaluator: value.evaluator,
-    suite: value.suite,
-    caseId: value.caseId,
-    createdAt: value.createdAt,
-    originalScore: original,
-    overrideScore: override,
-    inputFields,
-    outputFields,
-    ...typeof value.comments === "string" ? { comments: value.comments } : {}
-  };
-}
-function parseOverrides(text2, file) {
-  const overrides = [];
-  text2.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "") return;
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new OverridesFileError(
-        file,
-        index + 1,
-        "expected a JSON object, found text that is not JSON"
-      );
-    }
-    const read = readOverride(value);
-    if (typeof read === "string") throw new OverridesFileError(file, index + 1, read);
-    overrides.push(read);
-  });
-  return overrides;
-}
-function recentOverrides(stored, evaluator, count) {
-  const picked = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
-    const entry = stored[i];
-    if (entry === void 0 || entry.evaluator !== evaluator) continue;
-    const key = JSON.stringify([entry.suite, entry.caseId]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const { evaluator: _e, suite: _s, caseId: _c, createdAt: _t, ...override } = entry;
-    picked.push(override);
-  }
-  return picked;
-}
-var EXAMPLE_OUTPUT_LIMIT = 2e3;
-function scoreText(score2) {
-  return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
-}
-function overrideExamples(overrides, names = {}) {
-  if (overrides.length === 0) return "";
-  const nameOf = (s) => {
-    const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
-    return name !== void 0 ? { ...s, name } : s;
-  };
-  const blocks = overrides.map(
-    (o, i) => [
-      `<example ${i + 1}>`,
-      `Input: ${JSON.stringify(o.inputFields)}`,
-      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
-      `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
-      ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
-      `</example ${i + 1}>`
-    ].join("\n")
-  );
-  return [
-    "Earlier verdicts that a human corrected; judge alike cases the way the human did:",
-    ...blocks
-  ].join("\n");
-}
-function readOverrides(dir) {
-  const path = join9(dir, OVERRIDES_FILE);
-  let text2;
-  try {
-    text2 = readFileSync6(path, "utf8");
-  } catch (error2) {
-    if (error2.code === "ENOENT") return [];
-    throw error2;
-  }
-  return parseOverrides(text2, path);
-}
-
-// src/evaluators/judges/llm-judge.ts
 function choicesProblems(choices) {
   if (typeof choices !== "object" || choices === null || Array.isArray(choices)) {
     return [{ path: "choices", message: "expected an object of choice name \u2192 score in [0, 1]" }];
@@ -70638,7 +70842,7 @@ function hasExportProperty(target, name) {
 }
 
 // src/bind/modules/import-failure.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/bind/modules/module-error.ts
@@ -70753,8 +70957,8 @@ function sourceFile(reported, ref) {
   const file = toPath(reported);
   const alternatives2 = file.endsWith(".ts") ? [file.slice(0, -3) + ".mts", file.slice(0, -3) + ".cts"] : file.endsWith(".js") ? [file.slice(0, -3) + ".mjs"] : [];
   if (alternatives2.includes(ref.file)) return ref.file;
-  if (existsSync4(file)) return file;
-  return alternatives2.find((alt) => existsSync4(alt)) ?? file;
+  if (existsSync5(file)) return file;
+  return alternatives2.find((alt) => existsSync5(alt)) ?? file;
 }
 function toPath(location) {
   if (location.startsWith("file:")) {
@@ -70791,7 +70995,7 @@ function stackHeader(stack) {
   if (!match) return void 0;
   const [, location = "", line = "0"] = match;
   const file = toPath(location);
-  return existsSync4(file) ? { file, line: Number(line) } : void 0;
+  return existsSync5(file) ? { file, line: Number(line) } : void 0;
 }
 function firstLine(text2) {
   return text2.split("\n", 1)[0] ?? "";
@@ -71039,15 +71243,15 @@ function timerSleep(ms, signal) {
     signal?.addEventListener("abort", done, { once: true });
   });
 }
-function abortableSleep(sleep, ms, signal) {
-  if (signal === void 0) return sleep(ms);
+function abortableSleep(sleep3, ms, signal) {
+  if (signal === void 0) return sleep3(ms);
   return new Promise((resolve22) => {
     const done = () => {
       signal.removeEventListener("abort", done);
       resolve22();
     };
     signal.addEventListener("abort", done, { once: true });
-    sleep(ms, signal).then(done, done);
+    sleep3(ms, signal).then(done, done);
   });
 }
 
@@ -71107,7 +71311,7 @@ function createJudgeClient(options2 = {}) {
   const timeoutMs2 = options2.timeoutMs ?? 6e4;
   const maxRetries = Math.max(0, Math.floor(options2.maxRetries ?? 4));
   const fetchFn = options2.fetch ?? ((input, init) => fetch(input, init));
-  const sleep = options2.sleep ?? timerSleep;
+  const sleep3 = options2.sleep ?? timerSleep;
   const now = options2.now ?? Date.now;
   const random = options2.random ?? Math.random;
   const cache = options2.cacheDir === null || options2.cacheDir === void 0 ? void 0 : createFileCache(options2.cacheDir, options2.onCacheUnwritable);
@@ -71171,7 +71375,7 @@ function createJudgeClient(options2 = {}) {
     };
     const answered = await withRetries(attempt, {
       maxRetries,
-      sleep,
+      sleep: sleep3,
       random,
       ...signal ? { signal } : {},
       aborted: () => abortedError(url)
@@ -71338,10 +71542,10 @@ function createModelAccess(config, runtime) {
     prices: defaults2.prices,
     envBaseUrlProblem(evaluator) {
       const settings = { ...defaults2, ...evaluator.judge };
-      const fromEnv = runtime.env.OPENAI_BASE_URL;
-      if (settings.baseUrl !== void 0 || fromEnv === void 0 || fromEnv === "")
+      const fromEnv2 = runtime.env.OPENAI_BASE_URL;
+      if (settings.baseUrl !== void 0 || fromEnv2 === void 0 || fromEnv2 === "")
         return void 0;
-      const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv);
+      const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv2);
       return problem === null ? void 0 : `this judge has no baseUrl:, so it calls ${problem}`;
     },
     contextFor(suite, evaluator) {
@@ -71920,11 +72124,11 @@ import { resolve as resolve11 } from "node:path";
 init_encoding();
 
 // src/targets/model-reply.ts
-var QUOTED_CHARS = 200;
+var QUOTED_CHARS2 = 200;
 var NAMED_CALLS = 3;
 function replyText(reply) {
-  const { content, toolCalls, refusal, finishReason } = reply;
-  if (refusal !== void 0) return failed(`the model refused: ${quote3(refusal)}`);
+  const { content, toolCalls, refusal: refusal2, finishReason } = reply;
+  if (refusal2 !== void 0) return failed(`the model refused: ${quote3(refusal2)}`);
   if (finishReason === "content_filter") {
     return failed(
       "the provider's content filter stopped the reply (finish_reason: content_filter)"
@@ -71952,7 +72156,7 @@ function failed(error2) {
 }
 function quote3(text2) {
   const line = oneLine2(text2);
-  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}\u2026` : line;
+  return line.length > QUOTED_CHARS2 ? `${line.slice(0, QUOTED_CHARS2)}\u2026` : line;
 }
 
 // src/targets/model.ts
@@ -72406,8 +72610,8 @@ var targetKinds = {
   },
   model: {
     create: (config, context3) => {
-      const fromEnv = envBaseUrlProblem(config.baseUrl, context3);
-      if (fromEnv !== void 0) return Promise.resolve({ ok: false, issue: fromEnv });
+      const fromEnv2 = envBaseUrlProblem(config.baseUrl, context3);
+      if (fromEnv2 !== void 0) return Promise.resolve({ ok: false, issue: fromEnv2 });
       return createModelTarget(config, {
         dir: context3.config.dir,
         grid: context3.suite.grid,
@@ -72437,9 +72641,9 @@ var targetKinds = {
   }
 };
 function envBaseUrlProblem(baseUrl2, context3) {
-  const fromEnv = context3.env.OPENAI_BASE_URL;
-  if (baseUrl2 !== void 0 || fromEnv === void 0 || fromEnv === "") return void 0;
-  const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv);
+  const fromEnv2 = context3.env.OPENAI_BASE_URL;
+  if (baseUrl2 !== void 0 || fromEnv2 === void 0 || fromEnv2 === "") return void 0;
+  const problem = envUrlCredentialsProblem("OPENAI_BASE_URL", fromEnv2);
   if (problem === null) return void 0;
   return {
     ...context3.issueAt("target"),
@@ -72510,6 +72714,43 @@ var FUNCTION_WORKER_ENTRY = new URL(
   import.meta.url.endsWith(".ts") ? "./function-worker.ts" : "./function-worker.js",
   import.meta.url
 );
+
+// src/bind/module-binding.ts
+async function loadModule(loader, config, spec, issueAt) {
+  const ref = parseModuleSpec(spec, config.dir);
+  const loaded = await loader.loadExport(ref);
+  if (loaded.ok) return { ok: true, ref, value: loaded.value };
+  const e = loaded.error;
+  if (e.file !== void 0 && e.line !== void 0) {
+    return {
+      ok: false,
+      issue: {
+        code: e.code,
+        file: e.file,
+        line: e.line,
+        col: e.col ?? 1,
+        path: "",
+        message: `${e.message} (loading ${spec} for ${issueAt.path})`
+      }
+    };
+  }
+  return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
+}
+async function moduleThere(loader, config, spec, where, stand) {
+  const found2 = await loadModule(loader, config, spec, where);
+  return found2.ok ? { ok: true, value: stand } : found2;
+}
+function notImported() {
+  throw new Error(
+    "bound without importing modules (a check, as evals run --dry-run): not callable"
+  );
+}
+async function loadShaped(loader, config, spec, where, shape) {
+  const loaded = await loadModule(loader, config, spec, where);
+  if (!loaded.ok) return loaded;
+  const shaped = shape(loaded.value, loaded.ref);
+  return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
+}
 
 // src/bind/modules/shapes.ts
 init_is_record();
@@ -72714,41 +72955,6 @@ function suiteSpecs(plan, bound, resumed) {
       testset: suite.testset
     };
   });
-}
-async function loadModule(loader, config, spec, issueAt) {
-  const ref = parseModuleSpec(spec, config.dir);
-  const loaded = await loader.loadExport(ref);
-  if (loaded.ok) return { ok: true, ref, value: loaded.value };
-  const e = loaded.error;
-  if (e.file !== void 0 && e.line !== void 0) {
-    return {
-      ok: false,
-      issue: {
-        code: e.code,
-        file: e.file,
-        line: e.line,
-        col: e.col ?? 1,
-        path: "",
-        message: `${e.message} (loading ${spec} for ${issueAt.path})`
-      }
-    };
-  }
-  return { ok: false, issue: { ...issueAt, code: e.code, message: e.message } };
-}
-async function moduleThere(loader, config, spec, where, stand) {
-  const found2 = await loadModule(loader, config, spec, where);
-  return found2.ok ? { ok: true, value: stand } : found2;
-}
-function notImported() {
-  throw new Error(
-    "bound without importing modules (a check, as evals run --dry-run): not callable"
-  );
-}
-async function loadShaped(loader, config, spec, where, shape) {
-  const loaded = await loadModule(loader, config, spec, where);
-  if (!loaded.ok) return loaded;
-  const shaped = shape(loaded.value, loaded.ref);
-  return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
 }
 async function loadEvaluator(config, suite, ev, options2, at) {
   const where = at("evaluators", ev.index, "use");
@@ -73062,10 +73268,12 @@ function planRun(config, testsets, filters, options2 = {}) {
       filters
     );
     const trials = options2.trials ?? suite.trials;
-    const evaluators = suite.evaluators.map(plannedEvaluator);
+    const evaluators = suite.evaluators.map(
+      (e) => plannedEvaluator(e, config.defaults.judge.baseUrl, options2.envBaseUrl)
+    );
     suites.push({
       id: suite.id,
-      target: describeTarget(suite.target),
+      target: plannedTarget(suite.target, options2.envBaseUrl),
       evaluators,
       // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
       testset: withTagFilter(testset.info, filters),
@@ -73093,13 +73301,30 @@ function selectCases(cases, tagLists, filters) {
     (c) => tagged.every((hasTag) => hasTag(c.meta)) && (shard === void 0 || shardOf(c.id, shard.count) === shard.index)
   );
 }
-function plannedEvaluator(evaluator) {
+function plannedTarget(target, envBaseUrl) {
+  const text2 = describeTarget(target);
+  if (target.kind !== "model" || target.baseUrl !== void 0 || envBaseUrl === void 0) {
+    return text2;
+  }
+  return `${text2} ${fromEnv(envBaseUrl)}`;
+}
+function fromEnv(envBaseUrl) {
+  return `at ${shownUrl(envBaseUrl)} from OPENAI_BASE_URL`;
+}
+function plannedEvaluator(evaluator, defaultBaseUrl, envBaseUrl) {
   if (evaluator.kind === "module")
     return { id: evaluator.id, use: evaluator.use, callsPerCase: null };
   const builtin = builtinEvaluators[evaluator.use];
+  const baseUrl2 = evaluator.judge?.baseUrl ?? defaultBaseUrl;
+  const callsTo = builtin.calls === void 0 ? void 0 : baseUrl2 !== void 0 ? `at ${shownUrl(baseUrl2)}` : envBaseUrl !== void 0 ? fromEnv(envBaseUrl) : void 0;
   const declared2 = builtin.callsPerCase ?? 1;
   const callsPerCase = builtin.calls === void 0 ? 0 : typeof declared2 === "function" ? declared2(evaluator.with) : declared2;
-  return { id: evaluator.id, use: evaluator.use, callsPerCase };
+  return {
+    id: evaluator.id,
+    use: evaluator.use,
+    ...callsTo !== void 0 ? { callsTo } : {},
+    callsPerCase
+  };
 }
 function modelCalls(suite, evaluators) {
   const target = suite.target;
@@ -73240,12 +73465,17 @@ function promptFileIssues(config, suite, points2, columns) {
   });
 }
 
-// src/pipeline/load.ts
+// src/pipeline/config-discovery.ts
+init_errors();
+import { existsSync as existsSync6, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync4 } from "node:fs";
+import { dirname as dirname12, join as join19, resolve as resolve15 } from "node:path";
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(resolve15(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync6(resolve15(ctx.cwd, name)));
   if (found2) return found2;
+  const link = linkInstead(ctx.cwd);
+  if (link !== void 0) return namedConfig(link, ctx);
   throw usageError(
     "config.not-found",
     `no config given and no ${DEFAULT_CONFIGS.join(" or ")} in ${ctx.cwd} (run \`evals init\` to create one)`
@@ -73254,19 +73484,57 @@ function resolveConfigArg(arg, ctx) {
 function namedConfig(arg, ctx) {
   const path = resolve15(ctx.cwd, arg);
   if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync5(join19(path, name)));
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync6(join19(path, name)));
     if (found2 !== void 0) return join19(arg, found2);
+    const link = linkInstead(path);
+    if (link !== void 0) return namedConfig(join19(arg, link), ctx);
     throw usageError(
       "config.not-found",
       `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
     );
   }
-  if (existsSync5(path)) return arg;
+  if (existsSync6(path)) return arg;
+  const target = missingLinkTarget(path);
+  if (target !== void 0) {
+    throw usageError(
+      "config.broken-link",
+      `${arg} is a symbolic link to ${target}, which does not exist: point the link at the config file, or replace it with one`
+    );
+  }
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync5(resolve15(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync6(resolve15(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
+}
+function linkInstead(folder) {
+  return DEFAULT_CONFIGS.find((name) => {
+    try {
+      return lstatSync2(join19(folder, name)).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  });
+}
+function missingLinkTarget(path) {
+  let target;
+  try {
+    if (!lstatSync2(path).isSymbolicLink()) return void 0;
+    target = readlinkSync2(path);
+  } catch {
+    return void 0;
+  }
+  if (followError(path) !== "ENOENT") return void 0;
+  const leadsTo = resolve15(dirname12(path), target);
+  return leadsTo === target ? target : `${target} (${leadsTo})`;
+}
+function followError(path) {
+  try {
+    statSync4(path);
+    return void 0;
+  } catch (error2) {
+    return error2.code;
+  }
 }
 function isFolder2(path) {
   try {
@@ -73275,6 +73543,8 @@ function isFolder2(path) {
     return false;
   }
 }
+
+// src/pipeline/load.ts
 async function loadScrubbed(configArg, ctx) {
   const envScrubber = createScrubber(secretsInEnv(ctx.env));
   let file;
@@ -73354,7 +73624,7 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
         ...overrides.checkOnly === true ? { checkOnly: true } : {}
       }
     });
-    const planned = plannedRun(config, testsets, filters, overrides);
+    const planned = plannedRun(config, testsets, filters, overrides, ctx.env);
     const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
@@ -73395,13 +73665,12 @@ function fieldIssues(config, testsets, filters) {
   const planned = planRun(config, testsets, filters, {});
   return planned.ok ? missingFieldIssues(config, planned.plan) : [];
 }
-function plannedRun(config, testsets, filters, overrides) {
-  const planned = planRun(
-    config,
-    testsets,
-    filters,
-    overrides.trials !== void 0 ? { trials: overrides.trials } : {}
-  );
+function plannedRun(config, testsets, filters, overrides, env) {
+  const envBaseUrl = env.OPENAI_BASE_URL || void 0;
+  const planned = planRun(config, testsets, filters, {
+    ...overrides.trials !== void 0 ? { trials: overrides.trials } : {},
+    ...envBaseUrl !== void 0 ? { envBaseUrl } : {}
+  });
   if (!planned.ok) throw new UsageError(planned.issues);
   const fieldIssues2 = missingFieldIssues(config, planned.plan);
   if (fieldIssues2.length > 0) throw new UsageError(fieldIssues2);
@@ -73617,14 +73886,21 @@ function describeCase(running) {
 }
 
 // src/pipeline/output-paths.ts
-import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync2, statSync as statSync5 } from "node:fs";
-import { dirname as dirname12, join as join21, resolve as resolve16 } from "node:path";
+import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
+import { dirname as dirname13, join as join21, resolve as resolve16 } from "node:path";
 init_errors();
 function nothingRun(flag) {
+  if (flag === "--resume") {
+    return "so the combined results could not replace it (give -o FILE to write them elsewhere); nothing was run";
+  }
   const what = flag === "--report" ? "the HTML report" : flag === "--junit" ? "the JUnit report" : "the results";
   return `so ${what} could not be written; nothing was run`;
 }
 function checkOutputPaths(outputs, cwd, consequence) {
+  const issues = [];
+  const problem = (message) => {
+    issues.push({ code: "cli.output", file: "", line: 0, col: 0, path: "", message });
+  };
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
     const target = outputTarget(resolve16(cwd, path));
@@ -73632,16 +73908,21 @@ function checkOutputPaths(outputs, cwd, consequence) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
       if (other !== void 0) {
-        throw usageError(
-          "cli.output",
-          `${flag} ${path}: the same file as ${other}; give each its own path`
-        );
+        problem(`${flag} ${path}: the same file as ${other}; give each its own path`);
+        continue;
       }
       seen.set(key, `${flag} ${path}`);
     }
-    const problem = outputProblem(target);
-    if (problem !== void 0) throw refuse(flag, path, problem, consequence ?? nothingRun(flag));
+    if (flag === "--resume" && target.kind === "folder") {
+      problem(
+        `--resume ${path}: is a folder, not a results file (--resume names the file an interrupted run wrote); nothing was run`
+      );
+      continue;
+    }
+    const why2 = outputProblem(target);
+    if (why2 !== void 0) problem(refusal(flag, path, why2, consequence ?? nothingRun(flag)));
   }
+  if (issues.length > 0) throw new UsageError(issues);
 }
 function checkOutputsNotInputs(outputs, config, cwd) {
   const inputs = /* @__PURE__ */ new Map([[realPath(config.absPath), "the config itself"]]);
@@ -73672,8 +73953,8 @@ function checkOutputsNotInputs(outputs, config, cwd) {
     }
   }
 }
-function refuse(flag, path, problem, consequence) {
-  return usageError("cli.output", `${flag} ${path}: ${problem}, ${consequence}`);
+function refusal(flag, path, problem, consequence) {
+  return `${flag} ${path}: ${problem}, ${consequence}`;
 }
 function outputProblem(target) {
   switch (target.kind) {
@@ -73688,14 +73969,14 @@ function outputProblem(target) {
   }
 }
 function linkFolderProblem(path) {
-  const folder = dirname12(path);
+  const folder = dirname13(path);
   const stats = statOf(folder);
   if (stats === void 0) return `is a symbolic link to ${path}, whose folder does not exist`;
   if (!stats.isDirectory()) return `${folder} is a file, not a folder`;
   return writeProblem(folder);
 }
 function parentProblem(path) {
-  let at = dirname12(path);
+  let at = dirname13(path);
   for (let depth2 = 0; depth2 < 4096; depth2++) {
     const stats = statOf(at);
     if (stats !== void 0) {
@@ -73703,7 +73984,7 @@ function parentProblem(path) {
       return writeProblem(at);
     }
     if (isSymbolicLink(at)) return `${at} is a symbolic link to a folder that does not exist`;
-    const parent = dirname12(at);
+    const parent = dirname13(at);
     if (parent === at) return void 0;
     at = parent;
   }
@@ -73711,7 +73992,7 @@ function parentProblem(path) {
 }
 function isSymbolicLink(path) {
   try {
-    return lstatSync2(path).isSymbolicLink();
+    return lstatSync3(path).isSymbolicLink();
   } catch {
     return false;
   }
@@ -73779,7 +74060,7 @@ var EXIT = {
 };
 function runOutputs(args) {
   return [
-    { flag: "-o", path: args.output },
+    { flag: args.output === args.resume ? "--resume" : "-o", path: args.output },
     ...args.junit !== void 0 ? [{ flag: "--junit", path: args.junit }] : [],
     ...args.report !== void 0 ? [{ flag: "--report", path: args.report }] : []
   ];
@@ -73843,11 +74124,7 @@ async function executeRun(args, ctx, reporters = []) {
   });
   const specs = [
     { name: "progress" },
-    {
-      name: "summary",
-      results: args.output,
-      ...resuming ? { preface: () => resuming.preface(ran) } : {}
-    },
+    { name: "summary", ...resuming ? { preface: () => resuming.preface(ran) } : {} },
     { name: "artifact", ...fileReport(args.output) },
     ...args.junit !== void 0 ? [{ name: "junit", ...fileReport(args.junit) }] : [],
     ...args.report !== void 0 ? [{ name: "html", ...fileReport(args.report) }] : []
@@ -73857,8 +74134,12 @@ async function executeRun(args, ctx, reporters = []) {
   const own = createReporters(specs, reporterContext(ctx));
   const pendingReports = trackPendingReports(specs, own);
   own.splice(specs.findIndex((spec) => spec.name === "artifact") + 1, 0, {
-    onRunEnd: () => {
+    onRunEnd: ({ artifact: artifact2 }) => {
       ended = void 0;
+      const failed2 = unwritten.find((failure) => failure.path === args.output);
+      const hint = showFailedHint(artifact2.runs, failed2 === void 0 ? args.output : failed2.kept);
+      if (hint !== void 0) ctx.stdout.write(`${hint}
+`);
     }
   });
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}
@@ -74125,7 +74406,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname13(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname14(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -74135,7 +74416,7 @@ function runArgs2(settings, workspace, signal) {
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
     const path = issue2.file ? resolve19(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname13(path), workspace), path) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname14(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
@@ -74148,8 +74429,8 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root2 = repositoryRoot(dirname13(configFile), workspace);
-  const sourceRoot = toRepoPath(root2, dirname13(configFile));
+  const root2 = repositoryRoot(dirname14(configFile), workspace);
+  const sourceRoot = toRepoPath(root2, dirname14(configFile));
   return {
     artifact,
     configPath: toRepoPath(root2, configFile),
@@ -74169,7 +74450,7 @@ function toRepoPath(root2, path) {
 async function resolveBaseline(settings, octokit, env, budget) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
-    if (existsSync6(settings.baseline.path)) return usableBaseline(settings.baseline.path);
+    if (existsSync7(settings.baseline.path)) return usableBaseline(settings.baseline.path);
     warning(
       `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`
     );
@@ -74255,10 +74536,11 @@ function readBaseline2(path) {
 }
 
 // src/action/publish.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync8 } from "node:fs";
 import { relative as relative7 } from "node:path";
 
 // src/github/check-run.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
 var ANNOTATIONS_PER_REQUEST = 50;
 var PERMISSION2 = "checks: write";
 async function publishCheckRun(octokit, target, run2) {
@@ -74274,16 +74556,26 @@ async function publishCheckRun(octokit, target, run2) {
     ...run2.text !== void 0 && { text: run2.text },
     ...batch !== void 0 && batch.length > 0 && { annotations: batch }
   });
-  const create = (out) => octokit.rest.checks.create({
-    owner,
-    repo,
-    name: run2.name,
-    head_sha: run2.headSha,
-    status: "completed",
-    conclusion: run2.conclusion,
-    ...run2.detailsUrl !== void 0 && { details_url: run2.detailsUrl },
-    output: out
-  });
+  const create = (out) => {
+    const externalId = `evalgate-${randomUUID2()}`;
+    return octokit.rest.checks.create({
+      owner,
+      repo,
+      name: run2.name,
+      head_sha: run2.headSha,
+      external_id: externalId,
+      status: "completed",
+      conclusion: run2.conclusion,
+      ...run2.detailsUrl !== void 0 && { details_url: run2.detailsUrl },
+      output: out,
+      request: {
+        beforeRetry: async () => {
+          const stored = await findCreated(octokit, target, run2, externalId);
+          return stored === null ? null : { status: 201, url: "", headers: {}, data: stored };
+        }
+      }
+    });
+  };
   const createWithout = async (refused) => {
     const said = refused.message.slice(`could not create the check run "${run2.name}": `.length);
     try {
@@ -74321,7 +74613,19 @@ async function publishCheckRun(octokit, target, run2) {
   let sent = batches[0]?.length ?? 0;
   for (const batch of batches.slice(1)) {
     try {
-      await octokit.rest.checks.update({ owner, repo, check_run_id: id, output: output(batch) });
+      const before = sent;
+      await octokit.rest.checks.update({
+        owner,
+        repo,
+        check_run_id: id,
+        output: output(batch),
+        request: {
+          beforeRetry: async () => {
+            const landed = await batchLanded(octokit, target, id, before, batch.length);
+            return landed === null ? null : { status: 200, url: "", headers: {}, data: landed };
+          }
+        }
+      });
     } catch (error2) {
       const what = `add annotations ${sent + 1}-${sent + batch.length} of ${total} to the check run "${run2.name}"`;
       return {
@@ -74347,6 +74651,52 @@ async function refusedCheckRun(octokit, said) {
     return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
   }
   return `${base} (on a pull request from a fork the workflow's token is read-only: expected there, the annotations are in the job log instead; otherwise the workflow needs \`permissions: checks: write\`, and a personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
+}
+var MAX_LOOKUP_PAGES = 5;
+async function findCreated(octokit, { owner, repo }, run2, externalId) {
+  try {
+    for (let page = 1; page <= MAX_LOOKUP_PAGES; page++) {
+      const { data } = await octokit.rest.checks.listForRef({
+        owner,
+        repo,
+        ref: run2.headSha,
+        check_name: run2.name,
+        filter: "all",
+        per_page: 100,
+        page
+      });
+      const found2 = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
+      if (found2 !== void 0) return found2;
+      if (data.check_runs.length < 100) return null;
+    }
+    return null;
+  } catch (error2) {
+    if (httpStatus(error2) === 404) return null;
+    const failure = toReportingFailure(error2, `list the check runs of ${run2.headSha.slice(0, 7)}`);
+    throw new Error(
+      `its answer was lost, and whether GitHub stored it anyway could not be checked (${failure.message}); not sending it again, which could make a second check run "${run2.name}"`,
+      { cause: error2 }
+    );
+  }
+}
+async function batchLanded(octokit, { owner, repo }, id, before, size) {
+  const what = `annotations ${before + 1}-${before + size}`;
+  let read;
+  try {
+    read = await octokit.rest.checks.get({ owner, repo, check_run_id: id });
+  } catch (error2) {
+    const failure = toReportingFailure(error2, `read the check run ${id} back`);
+    throw new Error(
+      `the answer was lost, and whether GitHub stored ${what} anyway could not be checked (${failure.message}); not sending them again, which could duplicate them`,
+      { cause: error2 }
+    );
+  }
+  const count = read.data.output.annotations_count;
+  if (count === before) return null;
+  if (count === before + size) return read.data;
+  throw new Error(
+    `the answer was lost, and the check run now has ${count} annotations, neither the ${before} it had nor the ${before + size} it would have with ${what}; not sending them again`
+  );
 }
 
 // src/github/comment.ts
@@ -75741,7 +76091,7 @@ async function publishResults(results, settings, octokit, env) {
   const title = `evals: ${identity.label}`;
   const baseline = settings.mode === "report" && artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
   const links = runLinks(env);
-  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync7(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
+  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
   const context3 = context2;
   const subject = eventSubject(context3, env);
   const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(settings.workingDirectory, {}))?.sha ?? null : null;
@@ -75755,9 +76105,9 @@ async function publishResults(results, settings, octokit, env) {
   const prefix = notes.map((note) => `${note}
 
 `).join("");
-  const render2 = (marker, maxBytes) => {
+  const render = (marker, maxBytes, note = "") => {
     const head = `${marker === "" ? "" : `${marker}
-`}${prefix}`;
+`}${note}${prefix}`;
     const room = maxBytes - Buffer.byteLength(head, "utf8");
     return head + withinBytes(
       (maxChars) => renderMarkdownReport(artifact, {
@@ -75775,16 +76125,24 @@ async function publishResults(results, settings, octokit, env) {
   const annotationOptions = { sourceRoot, configPath };
   const annotations = buildAnnotations(artifact, annotationOptions);
   const failingRows = countFailingRows(artifact, annotationOptions);
+  const { owner, repo } = context3.repo;
+  const prNumber = settings.prNumber ?? subject.pullRequest;
+  const fork = settings.checkRun || settings.comment && prNumber !== null ? forkPullRequest(context3, env) : null;
+  if (fork !== null) info(`evalgate: ${forkMessage(fork, settings.checkRun)}`);
   const failures = [];
   try {
-    await summary.addRaw(render2("", REPORT_MAX_BYTES.jobSummary)).write();
+    const said = fork === null ? "" : escapeNote(forkMessage(fork, settings.checkRun));
+    const note = said === "" ? "" : `> [!NOTE]
+> ${said.charAt(0).toUpperCase()}${said.slice(1)}
+
+`;
+    await summary.addRaw(render("", REPORT_MAX_BYTES.jobSummary, note)).write();
   } catch (error2) {
     warning(`evalgate: could not write the job summary: ${error2.message}`);
   }
-  const { owner, repo } = context3.repo;
-  const prNumber = settings.prNumber ?? subject.pullRequest;
+  const poster = fork === null ? octokit : null;
   let commentUrl = "";
-  if (octokit === null && (settings.comment || settings.checkRun)) {
+  if (fork === null && octokit === null && (settings.comment || settings.checkRun)) {
     failures.push({
       code: "github.forbidden",
       message: "no github-token was given, so nothing could be posted to GitHub"
@@ -75795,12 +76153,12 @@ async function publishResults(results, settings, octokit, env) {
       "evalgate: in a merge queue there is no pull request to comment on; the check run and the job summary carry the report"
     );
   }
-  if (octokit && settings.comment && prNumber !== null) {
+  if (poster && settings.comment && prNumber !== null) {
     const posted = await upsertStickyComment(
-      octokit,
+      poster,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
-      render2(identity.marker, REPORT_MAX_BYTES.comment),
+      render(identity.marker, REPORT_MAX_BYTES.comment),
       runStamp(env)
     );
     if (!posted.ok) failures.push(posted.failure);
@@ -75816,18 +76174,18 @@ async function publishResults(results, settings, octokit, env) {
     }
   }
   let undelivered = settings.checkRun ? annotations : [];
-  if (octokit && settings.checkRun) {
+  if (poster && settings.checkRun) {
     const headSha = commit.sha;
     const shown2 = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
-      octokit,
+      poster,
       { owner, repo },
       {
         name: title,
         headSha,
         conclusion: artifact.verdict === "pass" ? "success" : "failure",
-        title: artifact.shard === void 0 ? headline(artifact) : `shard ${artifact.shard.index} of ${artifact.shard.count} \xB7 ${headline(artifact)}`,
-        summary: render2("", REPORT_MAX_BYTES.checkRunSummary),
+        title: shardHeadline(artifact),
+        summary: render("", REPORT_MAX_BYTES.checkRunSummary),
         annotations: shown2,
         ...shown2.length < failingRows ? { text: unannotatedText(shown2.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {}
@@ -75852,6 +76210,11 @@ function shardNote({ index, count }) {
 function escapeNote(message) {
   return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
+function forkMessage(fork, checkRun) {
+  const from = fork.head === null ? `a fork of ${fork.base} that has since been deleted` : `the fork ${fork.head}, not ${fork.base}`;
+  const rows = checkRun ? ", and the failing rows are annotated from the job log" : "";
+  return `this pull request comes from ${from}: GitHub gives a fork's pull_request run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
+}
 function runStamp(env) {
   const id = Number(env.GITHUB_RUN_ID);
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
@@ -75866,6 +76229,10 @@ function annotateThroughWorkflowCommands(annotations, verdictLineFollows) {
     error(a.message, { file: a.file, startLine: a.line, title: a.title });
   }
 }
+function shardHeadline(artifact) {
+  const { shard } = artifact;
+  return shard === void 0 ? headline(artifact) : `shard ${shard.index} of ${shard.count} \xB7 ${headline(artifact)}`;
+}
 function headline(artifact) {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? "interrupted" : artifact.verdict;
@@ -75878,19 +76245,19 @@ function runLinks(env) {
   const id = env.GITHUB_RUN_ID;
   return server && repo && id ? { run: `${server}/${repo}/actions/runs/${id}` } : {};
 }
-function withinBytes(render2, maxBytes) {
+function withinBytes(render, maxBytes) {
   let budget = maxBytes;
   for (let attempt = 0; attempt < 4; attempt++) {
-    const text2 = render2(budget);
+    const text2 = render(budget);
     const bytes = Buffer.byteLength(text2, "utf8");
     if (bytes <= maxBytes) return text2;
     budget = Math.floor(budget * maxBytes * 0.97 / bytes);
   }
-  return render2(Math.floor(maxBytes / 4));
+  return render(Math.floor(maxBytes / 4));
 }
 
 // src/action/settings.ts
-import { dirname as dirname14, isAbsolute as isAbsolute7, join as join23, resolve as resolve20 } from "node:path";
+import { dirname as dirname15, isAbsolute as isAbsolute7, join as join23, resolve as resolve20 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -75964,7 +76331,7 @@ function readSettings(input, workspace, env = {}) {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join23(dirname14(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join23(dirname15(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -76072,7 +76439,7 @@ async function run(env = process.env) {
   if (results.incomplete !== void 0) {
     setFailed(`evals: ${results.incomplete}`);
   } else if (willFailStep(artifact, settings)) {
-    setFailed(`evals: ${headline(artifact)}`);
+    setFailed(`evals: ${shardHeadline(artifact)}`);
   }
 }
 function scrubbedResults(results, scrubber) {
