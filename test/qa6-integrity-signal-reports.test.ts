@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { evalsFromSources as evals } from './helpers/evals-from-sources.ts';
+import { signalTwiceAfterResults } from './helpers/signals.ts';
 import { suiteProject } from './helpers/suite-project.ts';
 
 /** Two passing cases; with `interruptAt`, the run's own case of that id sends it a Ctrl-C. */
@@ -60,19 +61,8 @@ function secondSignalDuringReports(dir: string) {
  */
 function twoSignalsDuringReports(dir: string) {
   return (child: ChildProcess): void => {
-    let stderr = '';
-    let sent = 0;
     let reader: number | undefined;
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (sent === 0 && stderr.includes('results written to out.json')) {
-        sent = 1;
-        child.kill('SIGINT');
-      }
-      if (sent === 1 && stderr.includes('stopping:')) {
-        sent = 2;
-        child.kill('SIGINT');
-      }
+    signalTwiceAfterResults(child, (stderr) => {
       if (reader === undefined && stderr.includes('quit at the second signal')) {
         reader = openSync(join(dir, 'junit.xml'), constants.O_RDONLY | constants.O_NONBLOCK);
       }

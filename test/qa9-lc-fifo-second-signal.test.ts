@@ -6,7 +6,7 @@
  * hang fails the test); a real FIFO made by `mkfifo`.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { repoRoot, runNode, scratch } from './helpers/cli.ts';
 import { evalsFromSources as evals } from './helpers/evals-from-sources.ts';
+import { signalTwiceAfterResults } from './helpers/signals.ts';
 import { suiteProject } from './helpers/suite-project.ts';
 
 /** Three passing cases, and a FIFO `name` that no process ever reads. */
@@ -29,30 +30,11 @@ function project(name: string): string {
   return dir;
 }
 
-/** Once the artifact is written (the report then waits on its FIFO), Ctrl-C twice. */
-function twoSignalsWhileReportWaits(child: ChildProcess): void {
-  let stderr = '';
-  let sent = 0;
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    if (sent === 0 && stderr.includes('results written to out.json')) {
-      sent = 1;
-      child.kill('SIGINT');
-    }
-    if (sent === 1 && stderr.includes('stopping:')) {
-      sent = 2;
-      child.kill('SIGINT');
-    }
-  });
-}
-
 describe('a second Ctrl-C while a report waits on a FIFO nothing reads', () => {
   it('--junit: the process exits 130 with the documented line, no reader needed', async () => {
     const dir = project('junit.xml');
-    const r = await evals(
-      ['run', '-o', 'out.json', '--junit', 'junit.xml'],
-      dir,
-      twoSignalsWhileReportWaits,
+    const r = await evals(['run', '-o', 'out.json', '--junit', 'junit.xml'], dir, (child) =>
+      signalTwiceAfterResults(child),
     );
     assert.equal(r.signal, null, `killed (it hung): ${r.stderr}`);
     assert.equal(r.code, 130, r.stderr);
