@@ -1,3 +1,5 @@
+import type { ReporterContext } from '../report/registry.ts';
+
 /** The process's streams and environment, handed to commands so tests can run them in-process. */
 export interface CommandContext {
   cwd: string;
@@ -15,4 +17,23 @@ export function useColor(ctx: Pick<CommandContext, 'env' | 'stdout'>): boolean {
   const force = ctx.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
   return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== 'dumb';
+}
+
+/** Where a command's reporters write: its streams, as the terminal it runs in allows. */
+export function reporterContext(ctx: CommandContext): ReporterContext {
+  return {
+    out: (text) => ctx.stdout.write(text),
+    err: (text) => ctx.stderr.write(text),
+    errIsTTY: Boolean(ctx.stderr.isTTY),
+    color: useColor(ctx),
+    ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
+    githubActions: ctx.env.GITHUB_ACTIONS === 'true',
+  };
+}
+
+/** The terminal's columns; through a pipe, `COLUMNS` when set (as a shell exports it). */
+function terminalWidth(ctx: CommandContext): number | undefined {
+  if (ctx.stdout.columns) return ctx.stdout.columns;
+  const columns = Number(ctx.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }

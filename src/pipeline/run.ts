@@ -4,14 +4,14 @@ import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
 import { CaseSpool } from '../artifact/spool.ts';
-import { createReporters, type ReporterContext, type ReporterSpec } from '../report/registry.ts';
+import { createReporters, type ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
 import { execute } from './execute.ts';
 import type { RunFilters } from '../plan/types.ts';
 import { realPath } from '../shared/real-path.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
-import { useColor, type CommandContext } from './context.ts';
+import { reporterContext, type CommandContext } from './context.ts';
 import { loadAndPlan, loadAndPrepare } from './load.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
@@ -379,23 +379,4 @@ function warnPinIgnored(pinIgnored: readonly Issue[], ctx: CommandContext): void
   for (const issue of pinIgnored) {
     ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue).trimStart()}\n`);
   }
-}
-
-/** Where a command's reporters write: its streams, as the terminal it runs in allows. */
-export function reporterContext(ctx: CommandContext): ReporterContext {
-  return {
-    out: (text) => ctx.stdout.write(text),
-    err: (text) => ctx.stderr.write(text),
-    errIsTTY: Boolean(ctx.stderr.isTTY),
-    color: useColor(ctx),
-    ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
-    githubActions: ctx.env.GITHUB_ACTIONS === 'true',
-  };
-}
-
-/** The terminal's columns; through a pipe, `COLUMNS` when set (as a shell exports it). */
-function terminalWidth(ctx: CommandContext): number | undefined {
-  if (ctx.stdout.columns) return ctx.stdout.columns;
-  const columns = Number(ctx.env.COLUMNS);
-  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * Numbers of a comparison row that must not round to zero when they are not: a Δ, an interval end
  * or a detectable change below half the last printed digit gets the decimals it needs (two
- * significant digits), so `+0.00` or `could detect ±0.00` never stands for a real change.
+ * significant digits), so `+0.00` or `could detect ±0.00` never stands for a real change; and
+ * p-values, worded so the number never contradicts the row's label.
  */
 
 /** Below this, a value is 0 up to floating-point rounding and prints as zero. */
@@ -26,4 +27,30 @@ export function visibleFixed(value: number, digits: number): string {
 /** Whether `value` prints as zero: 0, or zero within floating-point rounding. */
 export function isZeroShown(value: number): boolean {
   return Math.abs(value) < ROUNDING;
+}
+
+/** `±0.06`. */
+export function plusMinus(value: number): string {
+  return `±${visibleFixed(value, 2)}`;
+}
+
+/**
+ * `+0.05`, `-0.02`, `0.00` for zero (within rounding, so never `-0.00`). A small non-zero value
+ * gets the decimals it needs (`+0.0012`), so a change never prints as if it were none.
+ */
+export function signed(value: number, digits: number): string {
+  const text = visibleFixed(value, digits);
+  if (isZeroShown(value)) return text;
+  return `${value > 0 ? '+' : '-'}${text}`;
+}
+
+/**
+ * `p < 0.001`, `p = 0.034`, `p = 1`. Three decimals, except that a p-value under 0.05 never
+ * prints as `0.050` (it shows four), so the number never contradicts the label.
+ */
+export function formatP(p: number): string {
+  if (p < 0.001) return 'p < 0.001';
+  if (p >= 0.9995) return 'p = 1';
+  const text = p.toFixed(3);
+  return `p = ${p < 0.05 && text === '0.050' ? p.toFixed(4) : text}`;
 }

@@ -10,7 +10,7 @@ import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
 import { endsAtZero } from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
-import { isZeroShown, visibleFixed } from './comparison-numbers.ts';
+import { formatP, plusMinus, signed, visibleFixed } from './comparison-numbers.ts';
 import type {
   AgreementChange,
   ChangeLabel,
@@ -367,32 +367,6 @@ function noteText(
 /** `, includes 0` after an interval that ends at 0 (see `endsAtZero`). */
 function atZero(delta: number, ci: { low: number; high: number }): string {
   return endsAtZero(delta, ci) ? ', includes 0' : '';
-}
-
-/** `±0.06`. */
-function plusMinus(value: number): string {
-  return `±${visibleFixed(value, 2)}`;
-}
-
-/**
- * `+0.05`, `-0.02`, `0.00` for zero (within rounding, so never `-0.00`). A small non-zero value
- * gets the decimals it needs (`+0.0012`), so a change never prints as if it were none.
- */
-function signed(value: number, digits: number): string {
-  const text = visibleFixed(value, digits);
-  if (isZeroShown(value)) return text;
-  return `${value > 0 ? '+' : '-'}${text}`;
-}
-
-/**
- * `p < 0.001`, `p = 0.034`, `p = 1`. Three decimals, except that a p-value under 0.05 never
- * prints as `0.050` (it shows four), so the number never contradicts the label.
- */
-function formatP(p: number): string {
-  if (p < 0.001) return 'p < 0.001';
-  if (p >= 0.9995) return 'p = 1';
-  const text = p.toFixed(3);
-  return `p = ${p < 0.05 && text === '0.050' ? p.toFixed(4) : text}`;
 }
 
 export {

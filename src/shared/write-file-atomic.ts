@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { openFifo, requireReader, STREAM_FLAGS } from './open-stream.ts';
 
 /** Chunks are gathered up to this size before each write: few syscalls, bounded memory. */
 const BATCH_CHARS = 1 << 20;
@@ -26,9 +26,6 @@ const OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d
 
 /** Links followed before a chain of symbolic links counts as a loop (Linux's own limit). */
 const MAX_LINKS = 40;
-
-/** How often a FIFO with no reader is tried again. */
-const READER_POLL_MS = 100;
 
 /**
  * What writing a file at a path the user named does, decided by what is there now:
@@ -262,40 +259,6 @@ function unsynced(folder: string, error: unknown): Error {
   );
 }
 
-/**
- * A stream is opened as it is: no `O_CREAT` (a device node that has gone is not recreated as a
- * regular file), no `O_TRUNC` (meaningless there), no `O_NONBLOCK` (a full pipe makes a write
- * wait instead of failing with `EAGAIN`; a FIFO's wait for its reader is {@link openFifo}'s),
- * and `O_NOCTTY` so opening a terminal never makes it the process's controlling terminal.
- */
-const STREAM_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NOCTTY ?? 0);
-
-/**
- * Opens a FIFO to write once a process reads it, as `cat > fifo` does, but with the wait on the
- * event loop: a blocking `open` with no reader would hold a thread of libuv's pool, and Node's
- * `process.exit` waits for that pool, so a second Ctrl-C that quits would hang for good. So the
- * FIFO is opened non-blocking, tried again on a timer while no process reads it (`ENXIO`); once
- * one does, it is opened again blocking, which its reader lets succeed at once (unless it left
- * in that instant), so that a full pipe makes a write wait rather than fail with `EAGAIN`.
- */
-async function openFifo(path: string): Promise<FileHandle> {
-  for (;;) {
-    let probe: FileHandle;
-    try {
-      probe = await open(path, STREAM_FLAGS | constants.O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
-      await sleep(READER_POLL_MS);
-      continue;
-    }
-    try {
-      return await open(path, STREAM_FLAGS);
-    } finally {
-      await probe.close();
-    }
-  }
-}
-
 /** Where a writer puts the file, whether it is a stream, and whether to create its folder. */
 interface WritePlan {
   path: string;
@@ -331,23 +294,6 @@ function writePlan(path: string): WritePlan {
     case 'file':
       return { path: target.path, stream: false, fifo: false, createFolder: !target.linked };
   }
-}
-
-/**
- * Throws when `path` is a FIFO no process reads: opening it to write would block the process for
- * good, and this synchronous write runs as the process exits, where no signal could stop it.
- */
-function requireReader(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
-    throw Object.assign(new Error(`${path} is a FIFO that nothing reads; nothing was written`), {
-      code: 'ENXIO',
-    });
-  }
-  closeSync(fd);
 }
 
 /**
