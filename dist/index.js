@@ -5797,7 +5797,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants7 = require_constants2();
+    var constants8 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5872,7 +5872,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants7.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5967,11 +5967,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants7.ERROR.OK) {
+          if (ret !== constants8.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants7.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants7.ERROR.PAUSED) {
+            } else if (ret === constants8.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5994,10 +5994,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants7.ERROR.OK) {
+        if (ret === constants8.ERROR.OK) {
           return null;
         }
-        if (ret === constants7.ERROR.PAUSED || ret === constants7.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6014,7 +6014,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants7.ERROR[ret], data);
+        return new HTTPParserError(message, constants8.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6194,7 +6194,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants7.ERROR.PAUSED : 0;
+        return pause ? constants8.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6216,7 +6216,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6252,13 +6252,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants7.ERROR.PAUSED;
+          return constants8.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -22248,11 +22248,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants7) {
+      optimizeNames(names, constants8) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants7);
+          this.rhs = optimizeExpr(this.rhs, names, constants8);
         return this;
       }
       get names() {
@@ -22269,10 +22269,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants7) {
+      optimizeNames(names, constants8) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants7);
+        this.rhs = optimizeExpr(this.rhs, names, constants8);
         return this;
       }
       get names() {
@@ -22333,8 +22333,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants7) {
-        this.code = optimizeExpr(this.code, names, constants7);
+      optimizeNames(names, constants8) {
+        this.code = optimizeExpr(this.code, names, constants8);
         return this;
       }
       get names() {
@@ -22363,12 +22363,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants7) {
+      optimizeNames(names, constants8) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants7))
+          if (n.optimizeNames(names, constants8))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -22421,12 +22421,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants7) {
+      optimizeNames(names, constants8) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants7);
-        if (!(super.optimizeNames(names, constants7) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants8);
+        if (!(super.optimizeNames(names, constants8) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants7);
+        this.condition = optimizeExpr(this.condition, names, constants8);
         return this;
       }
       get names() {
@@ -22449,10 +22449,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants7) {
-        if (!super.optimizeNames(names, constants7))
+      optimizeNames(names, constants8) {
+        if (!super.optimizeNames(names, constants8))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants7);
+        this.iteration = optimizeExpr(this.iteration, names, constants8);
         return this;
       }
       get names() {
@@ -22488,10 +22488,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants7) {
-        if (!super.optimizeNames(names, constants7))
+      optimizeNames(names, constants8) {
+        if (!super.optimizeNames(names, constants8))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants7);
+        this.iterable = optimizeExpr(this.iterable, names, constants8);
         return this;
       }
       get names() {
@@ -22533,11 +22533,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants7) {
+      optimizeNames(names, constants8) {
         var _a, _b;
-        super.optimizeNames(names, constants7);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants7);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants7);
+        super.optimizeNames(names, constants8);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants8);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants8);
         return this;
       }
       get names() {
@@ -22838,7 +22838,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants7) {
+    function optimizeExpr(expr, names, constants8) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -22853,14 +22853,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants7[n.str];
+        const c = constants8[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants7[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants8[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -30596,7 +30596,7 @@ var require_yauzl = __commonJS({
     var PassThrough = __require("stream").PassThrough;
     var Writable = __require("stream").Writable;
     var crc322 = typeof zlib.crc32 === "function" ? zlib.crc32 : require_crc32();
-    exports.open = open4;
+    exports.open = open5;
     exports.fromFd = fromFd;
     exports.fromBuffer = fromBuffer;
     exports.fromRandomAccessReader = fromRandomAccessReader;
@@ -30614,7 +30614,7 @@ var require_yauzl = __commonJS({
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
       return new Promise((resolve22, reject) => {
-        open4(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
+        open5(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
           resolve22(zipfile);
         });
@@ -30644,7 +30644,7 @@ var require_yauzl = __commonJS({
         });
       });
     }
-    function open4(path, options2, callback) {
+    function open5(path, options2, callback) {
       if (typeof options2 === "function") {
         callback = options2;
         options2 = null;
@@ -31498,8 +31498,8 @@ function safeJson(value, room = 100) {
 function binaryData(bytes) {
   return `binary data (${bytes.length} byte${bytes.length === 1 ? "" : "s"})`;
 }
-function bounded(open4, close, items, room, show) {
-  let text2 = open4;
+function bounded(open5, close, items, room, show) {
+  let text2 = open5;
   for (const item of items) {
     if (text2.length > room) return `${text2}...`;
     text2 += (text2.length > 1 ? "," : "") + show(item, room - text2.length);
@@ -31928,7 +31928,7 @@ var init_labels = __esm({
 
 // src/report/ansi.ts
 function painter(color) {
-  const wrap = (open4, close) => (text2) => color && text2 !== "" ? `\x1B[${open4}m${text2}\x1B[${close}m` : text2;
+  const wrap = (open5, close) => (text2) => color && text2 !== "" ? `\x1B[${open5}m${text2}\x1B[${close}m` : text2;
   return {
     bold: wrap(1, 22),
     dim: wrap(2, 22),
@@ -32840,6 +32840,20 @@ function visibleFixed(value, digits) {
 function isZeroShown(value) {
   return Math.abs(value) < ROUNDING;
 }
+function plusMinus(value) {
+  return `\xB1${visibleFixed(value, 2)}`;
+}
+function signed(value, digits) {
+  const text2 = visibleFixed(value, digits);
+  if (isZeroShown(value)) return text2;
+  return `${value > 0 ? "+" : "-"}${text2}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  const text2 = p.toFixed(3);
+  return `p = ${p < 0.05 && text2 === "0.050" ? p.toFixed(4) : text2}`;
+}
 var ROUNDING, MAX_DIGITS2;
 var init_comparison_numbers = __esm({
   "src/report/comparison-numbers.ts"() {
@@ -33305,20 +33319,6 @@ function noteText(row, paired, target, size) {
 }
 function atZero(delta, ci) {
   return endsAtZero(delta, ci) ? ", includes 0" : "";
-}
-function plusMinus(value) {
-  return `\xB1${visibleFixed(value, 2)}`;
-}
-function signed(value, digits) {
-  const text2 = visibleFixed(value, digits);
-  if (isZeroShown(value)) return text2;
-  return `${value > 0 ? "+" : "-"}${text2}`;
-}
-function formatP(p) {
-  if (p < 1e-3) return "p < 0.001";
-  if (p >= 0.9995) return "p = 1";
-  const text2 = p.toFixed(3);
-  return `p = ${p < 0.05 && text2 === "0.050" ? p.toFixed(4) : text2}`;
 }
 var MAX_LISTED_RUNS, LABEL_ORDER;
 var init_comparison_wording = __esm({
@@ -35984,6 +35984,21 @@ function useColor(ctx) {
   if (force !== void 0) return force !== "0" && force !== "false";
   return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== "dumb";
 }
+function reporterContext(ctx) {
+  return {
+    out: (text2) => ctx.stdout.write(text2),
+    err: (text2) => ctx.stderr.write(text2),
+    errIsTTY: Boolean(ctx.stderr.isTTY),
+    color: useColor(ctx),
+    ...terminalWidth(ctx) !== void 0 ? { width: terminalWidth(ctx) } : {},
+    githubActions: ctx.env.GITHUB_ACTIONS === "true"
+  };
+}
+function terminalWidth(ctx) {
+  if (ctx.stdout.columns) return ctx.stdout.columns;
+  const columns = Number(ctx.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : void 0;
+}
 var init_context = __esm({
   "src/pipeline/context.ts"() {
     "use strict";
@@ -35991,10 +36006,10 @@ var init_context = __esm({
 });
 
 // src/shared/regular-file.ts
-import { constants as constants4 } from "node:fs";
-import { open as open3 } from "node:fs/promises";
+import { constants as constants5 } from "node:fs";
+import { open as open4 } from "node:fs/promises";
 async function openRegularFile(path, maxBytes) {
-  const handle = await open3(path, constants4.O_RDONLY | (constants4.O_NONBLOCK ?? 0));
+  const handle = await open4(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
     if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
@@ -43842,8 +43857,8 @@ function syntaxProblem(code, message, loc, lineText) {
   if (code === "RESOURCE_EXHAUSTION") {
     return { code: "yaml.too-deep", loc, message: "the YAML nests too deeply here to be read" };
   }
-  const open4 = lineText.search(/[[{]/);
-  const hint = open4 !== -1 && lineText.includes("${", open4) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
+  const open5 = lineText.search(/[[{]/);
+  const hint = open5 !== -1 && lineText.includes("${", open5) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
   return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
 }
 var import_yaml3, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
@@ -47565,12 +47580,12 @@ var init_csv = __esm({
 // src/testsets/json-keys.ts
 function duplicateJsonKeys(text2) {
   const found2 = [];
-  const open4 = [];
+  const open5 = [];
   for (let i = 0; i < text2.length; i++) {
     const c = text2.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text2, i);
-      const object = open4[open4.length - 1];
+      const object = open5[open5.length - 1];
       if (object?.expectKey) {
         const raw = text2.slice(i + 1, end);
         const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
@@ -47580,13 +47595,13 @@ function duplicateJsonKeys(text2) {
       }
       i = end;
     } else if (c === 123) {
-      open4.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
+      open5.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
     } else if (c === 91) {
-      open4.push(null);
+      open5.push(null);
     } else if (c === 125 || c === 93) {
-      open4.pop();
+      open5.pop();
     } else if (c === 44) {
-      const object = open4[open4.length - 1];
+      const object = open5[open5.length - 1];
       if (object) object.expectKey = true;
     }
   }
@@ -55290,7 +55305,7 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync5, existsSync as existsSync7, openSync as openSync5, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync6, existsSync as existsSync7, openSync as openSync6, readSync as readSync4 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
@@ -57201,33 +57216,69 @@ init_artifact();
 import { resolve as resolve18 } from "node:path";
 
 // src/artifact/spool.ts
-import { closeSync as closeSync4, ftruncateSync, mkdtempSync, openSync as openSync4, rmSync as rmSync2 } from "node:fs";
+import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join3 } from "node:path";
 
 // src/shared/write-file-atomic.ts
 import { randomBytes } from "node:crypto";
 import {
-  closeSync as closeSync2,
-  constants as constants3,
+  closeSync as closeSync3,
+  constants as constants4,
   fstatSync as fstatSync2,
   fsyncSync,
   lstatSync,
   mkdirSync,
-  openSync as openSync2,
+  openSync as openSync3,
   readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync
 } from "node:fs";
-import { mkdir as mkdir2, open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { mkdir as mkdir2, open as open3, rename as rename2, rm as rm2 } from "node:fs/promises";
 import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
+
+// src/shared/open-stream.ts
+import { closeSync as closeSync2, constants as constants3, openSync as openSync2 } from "node:fs";
+import { open as open2 } from "node:fs/promises";
 import { setTimeout as sleep2 } from "node:timers/promises";
+var READER_POLL_MS = 100;
+var STREAM_FLAGS = constants3.O_WRONLY | constants3.O_APPEND | (constants3.O_NOCTTY ?? 0);
+async function openFifo(path) {
+  for (; ; ) {
+    let probe;
+    try {
+      probe = await open2(path, STREAM_FLAGS | constants3.O_NONBLOCK);
+    } catch (error2) {
+      if (error2.code !== "ENXIO") throw error2;
+      await sleep2(READER_POLL_MS);
+      continue;
+    }
+    try {
+      return await open2(path, STREAM_FLAGS);
+    } finally {
+      await probe.close();
+    }
+  }
+}
+function requireReader(path) {
+  let fd;
+  try {
+    fd = openSync2(path, constants3.O_WRONLY | constants3.O_NONBLOCK | (constants3.O_NOCTTY ?? 0));
+  } catch (error2) {
+    if (error2.code !== "ENXIO") throw error2;
+    throw Object.assign(new Error(`${path} is a FIFO that nothing reads; nothing was written`), {
+      code: "ENXIO"
+    });
+  }
+  closeSync2(fd);
+}
+
+// src/shared/write-file-atomic.ts
 var BATCH_CHARS = 1 << 20;
 var OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 var MAX_LINKS = 40;
-var READER_POLL_MS = 100;
 function outputTarget(path) {
   const stats = statOrUndefined(path, statSync);
   if (stats !== void 0 && !stats.isDirectory() && OPEN_DESCRIPTOR.test(path)) {
@@ -57282,7 +57333,7 @@ function noProgress(fd, left) {
 async function writeAtomically(path, write2) {
   const target = writePlan(resolve(path));
   if (target.stream) {
-    const file2 = target.fifo ? await openFifo(target.path) : await open2(target.path, STREAM_FLAGS);
+    const file2 = target.fifo ? await openFifo(target.path) : await open3(target.path, STREAM_FLAGS);
     try {
       assertStream(await file2.stat(), target.path);
       await write2(file2);
@@ -57295,7 +57346,7 @@ async function writeAtomically(path, write2) {
     await mkdir2(dirname2(target.path), { recursive: true });
   }
   const tmp = temporaryPath(target.path);
-  const file = await open2(tmp, "w");
+  const file = await open3(tmp, "w");
   try {
     try {
       await write2(file);
@@ -57318,12 +57369,12 @@ function writeAtomicallySync(path, write2) {
   const target = writePlan(resolve(path));
   if (target.stream) {
     requireReader(target.path);
-    const fd2 = openSync2(target.path, STREAM_FLAGS);
+    const fd2 = openSync3(target.path, STREAM_FLAGS);
     try {
       assertStream(fstatSync2(fd2), target.path);
       write2(fd2);
     } finally {
-      closeSync2(fd2);
+      closeSync3(fd2);
     }
     return;
   }
@@ -57331,13 +57382,13 @@ function writeAtomicallySync(path, write2) {
     mkdirSync(dirname2(target.path), { recursive: true });
   }
   const tmp = temporaryPath(target.path);
-  const fd = openSync2(tmp, "w");
+  const fd = openSync3(tmp, "w");
   try {
     try {
       write2(fd);
       fsyncSync(fd);
     } finally {
-      closeSync2(fd);
+      closeSync3(fd);
     }
   } catch (error2) {
     rmSync(tmp, { force: true });
@@ -57353,7 +57404,7 @@ function writeAtomicallySync(path, write2) {
 function syncFolder(folder) {
   let fd;
   try {
-    fd = openSync2(folder, constants3.O_RDONLY | (constants3.O_DIRECTORY ?? 0));
+    fd = openSync3(folder, constants4.O_RDONLY | (constants4.O_DIRECTORY ?? 0));
   } catch (error2) {
     if (refusesFolderSync(error2)) return;
     throw unsynced(folder, error2);
@@ -57363,7 +57414,7 @@ function syncFolder(folder) {
   } catch (error2) {
     if (!refusesFolderSync(error2)) throw unsynced(folder, error2);
   } finally {
-    closeSync2(fd);
+    closeSync3(fd);
   }
 }
 function refusesFolderSync(error2) {
@@ -57378,24 +57429,6 @@ function unsynced(folder, error2) {
     ),
     { code: cause.code ?? "EIO", cause }
   );
-}
-var STREAM_FLAGS = constants3.O_WRONLY | constants3.O_APPEND | (constants3.O_NOCTTY ?? 0);
-async function openFifo(path) {
-  for (; ; ) {
-    let probe;
-    try {
-      probe = await open2(path, STREAM_FLAGS | constants3.O_NONBLOCK);
-    } catch (error2) {
-      if (error2.code !== "ENXIO") throw error2;
-      await sleep2(READER_POLL_MS);
-      continue;
-    }
-    try {
-      return await open2(path, STREAM_FLAGS);
-    } finally {
-      await probe.close();
-    }
-  }
 }
 function writePlan(path) {
   const target = outputTarget(path);
@@ -57417,18 +57450,6 @@ function writePlan(path) {
     case "file":
       return { path: target.path, stream: false, fifo: false, createFolder: !target.linked };
   }
-}
-function requireReader(path) {
-  let fd;
-  try {
-    fd = openSync2(path, constants3.O_WRONLY | constants3.O_NONBLOCK | (constants3.O_NOCTTY ?? 0));
-  } catch (error2) {
-    if (error2.code !== "ENXIO") throw error2;
-    throw Object.assign(new Error(`${path} is a FIFO that nothing reads; nothing was written`), {
-      code: "ENXIO"
-    });
-  }
-  closeSync2(fd);
 }
 function assertStream(stats, path) {
   if (stats.isCharacterDevice() || stats.isFIFO()) return;
@@ -57553,7 +57574,7 @@ var BatchWriter = class {
 };
 
 // src/artifact/run-spool.ts
-import { closeSync as closeSync3, openSync as openSync3 } from "node:fs";
+import { closeSync as closeSync4, openSync as openSync4 } from "node:fs";
 var WINDOW2 = 1 << 20;
 var NEWLINE_BYTES = Buffer.from("\n");
 function newRunSpool(run2, cases) {
@@ -57593,13 +57614,13 @@ function* spooledLines(spool) {
       yield window2.toString("utf8", start - from, end - from);
     }
   } finally {
-    if (fd !== null) closeSync3(fd);
+    if (fd !== null) closeSync4(fd);
   }
 }
 function openSpool(spool) {
   if (spool.memory !== null && spool.fileBytes === 0) return null;
   if (spool.path === null) return void 0;
-  return openSync3(spool.path, "r");
+  return openSync4(spool.path, "r");
 }
 function readSpoolAt(spool, fd, buffer, position2) {
   const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
@@ -57653,7 +57674,7 @@ function copyLines(spool, out) {
       first = next;
     }
   } finally {
-    if (fd !== null) closeSync3(fd);
+    if (fd !== null) closeSync4(fd);
   }
 }
 function sortByKey(spool) {
@@ -57757,7 +57778,7 @@ var CaseSpool = class {
     }
     if (close) {
       spool.batch = null;
-      if (spool.fd !== null) closeSync4(spool.fd);
+      if (spool.fd !== null) closeSync5(spool.fd);
       spool.fd = null;
     }
   }
@@ -57795,7 +57816,7 @@ var CaseSpool = class {
       process.once("exit", this.#onExit);
     }
     spool.path ??= join3(this.#dir, `run-${spool.run}.jsonl`);
-    spool.fd = openSync4(spool.path, "a");
+    spool.fd = openSync5(spool.path, "a");
     return spool.fd;
   }
   /**
@@ -57856,7 +57877,7 @@ var CaseSpool = class {
     this.#closed = true;
     this.#discarded = true;
     for (const spool of this.#runs) {
-      if (spool.fd !== null) closeSync4(spool.fd);
+      if (spool.fd !== null) closeSync5(spool.fd);
       spool.fd = null;
       spool.batch = null;
       spool.memory = null;
@@ -58018,7 +58039,7 @@ function suiteHead(run2, name, totals) {
   ].join("\n");
 }
 function renderCase(result, classname, config) {
-  const open4 = `    <testcase${attrs({
+  const open5 = `    <testcase${attrs({
     name: result.id,
     classname,
     time: seconds(result.durationMs),
@@ -58028,7 +58049,7 @@ function renderCase(result, classname, config) {
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
-    return `${open4}>
+    return `${open5}>
       <error${attrs({ message: prefix + errorGist(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
     </testcase>`;
   }
@@ -58037,16 +58058,16 @@ function renderCase(result, classname, config) {
       (reason) => cutReason(oneLine2(reason), MESSAGE_REASON_WIDTH)
     );
     const message = prefix + reasons.join("; ");
-    return `${open4}>
+    return `${open5}>
       <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
     </testcase>`;
   }
   if (flaky !== null) {
-    return `${open4}>
+    return `${open5}>
       <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
     </testcase>`;
   }
-  return `${open4}/>`;
+  return `${open5}/>`;
 }
 function failureBody(result) {
   const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
@@ -58586,9 +58607,9 @@ function createBreaker(threshold, onOpen = () => {
     const state = streaks.get(key);
     if (state?.open) return;
     const count = state !== void 0 && state.cause === cause ? state.count + 1 : 1;
-    const open4 = count >= threshold;
-    streaks.set(key, { cause, count, error: error2, open: open4 });
-    if (open4) onOpen(who, count, error2);
+    const open5 = count >= threshold;
+    streaks.set(key, { cause, count, error: error2, open: open5 });
+    if (open5) onOpen(who, count, error2);
   };
   return {
     refused(host, model) {
@@ -71593,7 +71614,7 @@ function acceptsSdkContext(value) {
 // src/targets/command.ts
 import { isUtf8 } from "node:buffer";
 import { spawn } from "node:child_process";
-import { accessSync, constants as constants5, readdirSync, statSync as statSync3 } from "node:fs";
+import { accessSync, constants as constants6, readdirSync, statSync as statSync3 } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join14, resolve as resolve10 } from "node:path";
 init_templates();
 
@@ -71910,7 +71931,7 @@ function findProgram(program, cwd, env) {
 }
 function isExecutable(path) {
   try {
-    accessSync(path, constants5.X_OK);
+    accessSync(path, constants6.X_OK);
     return statSync3(path).isFile();
   } catch {
     return false;
@@ -73886,7 +73907,7 @@ function describeCase(running) {
 }
 
 // src/pipeline/output-paths.ts
-import { accessSync as accessSync2, constants as constants6, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
+import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
 import { dirname as dirname13, join as join21, resolve as resolve16 } from "node:path";
 init_errors();
 function nothingRun(flag) {
@@ -74002,7 +74023,7 @@ function writeProblem(at) {
 }
 function accessProblem(path, what) {
   try {
-    accessSync2(path, constants6.W_OK);
+    accessSync2(path, constants7.W_OK);
     return void 0;
   } catch (error2) {
     return `${what} (${error2.code ?? "denied"})`;
@@ -74263,21 +74284,6 @@ function warnPinIgnored(pinIgnored, ctx) {
 `);
   }
 }
-function reporterContext(ctx) {
-  return {
-    out: (text2) => ctx.stdout.write(text2),
-    err: (text2) => ctx.stderr.write(text2),
-    errIsTTY: Boolean(ctx.stderr.isTTY),
-    color: useColor(ctx),
-    ...terminalWidth(ctx) !== void 0 ? { width: terminalWidth(ctx) } : {},
-    githubActions: ctx.env.GITHUB_ACTIONS === "true"
-  };
-}
-function terminalWidth(ctx) {
-  if (ctx.stdout.columns) return ctx.stdout.columns;
-  const columns = Number(ctx.env.COLUMNS);
-  return Number.isInteger(columns) && columns > 0 ? columns : void 0;
-}
 
 // src/action/run-evals.ts
 init_errors();
@@ -74506,12 +74512,12 @@ function usableBaseline(path, shown2 = path) {
 function declaredSchemaVersion(path) {
   let head;
   try {
-    const fd = openSync5(path, "r");
+    const fd = openSync6(path, "r");
     try {
       const buffer = Buffer.alloc(4096);
       head = buffer.toString("utf8", 0, readSync4(fd, buffer, 0, buffer.length, 0));
     } finally {
-      closeSync5(fd);
+      closeSync6(fd);
     }
   } catch {
     return null;
