@@ -5,6 +5,7 @@
  * about a failed run, and speaks only of the runs selected.
  * Pure: the command hands in the runs it selected and their case counts.
  */
+import { partialMergeAdvice } from '../artifact/partial-merge.ts';
 import type { Painter } from './ansi.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { describeGateCondition } from './summary-table.ts';
@@ -121,11 +122,7 @@ export function whyRunsFailed(
   }
   const { merge } = artifact;
   if (merge !== undefined) {
-    const { count, merged, missing } = merge;
-    const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
-    lines.push(
-      `  ${path} is a partial merge (evals merge --allow-partial) of ${shardList(merged)} of ${count}: run the missing ${missing.length === 1 ? 'shard' : 'shards'} (${commands.join('; ')}), then evals merge every shard's file again`,
-    );
+    lines.push(`  ${partialMergeAdvice(path, merge)}`);
     if (short) {
       lines.push(
         `  a merged shard was interrupted too: finish it with evals run --resume on its own file before merging`,
@@ -141,9 +138,4 @@ export function whyRunsFailed(
     );
   }
   return lines.join('\n');
-}
-
-/** `shard 1`, `shards 1, 3` */
-function shardList(indices: readonly number[]): string {
-  return `${indices.length === 1 ? 'shard' : 'shards'} ${indices.join(', ')}`;
 }
