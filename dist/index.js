@@ -31696,6 +31696,26 @@ var init_text_table = __esm({
   }
 });
 
+// src/artifact/partial-merge.ts
+function mergedShards(artifact) {
+  if (artifact.partialMerge === void 0) return void 0;
+  const { count, merged } = artifact.partialMerge;
+  const missing = [];
+  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
+  return { count, merged, missing };
+}
+function partialMergeAdvice(path, merge2) {
+  const { count, merged, missing } = merge2;
+  const which2 = `${merged.length === 1 ? "shard" : "shards"} ${merged.join(", ")}`;
+  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
+  return `${path} is a partial merge (evals merge --allow-partial) of ${which2} of ${count}: run the missing ${missing.length === 1 ? "shard" : "shards"} (${commands.join("; ")}), then evals merge every shard's file again`;
+}
+var init_partial_merge = __esm({
+  "src/artifact/partial-merge.ts"() {
+    "use strict";
+  }
+});
+
 // src/shared/grid-value-text.ts
 function gridValueText(value) {
   switch (typeof value) {
@@ -48919,26 +48939,6 @@ var init_resume = __esm({
   }
 });
 
-// src/artifact/partial-merge.ts
-function mergedShards(artifact) {
-  if (artifact.partialMerge === void 0) return void 0;
-  const { count, merged } = artifact.partialMerge;
-  const missing = [];
-  for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
-  return { count, merged, missing };
-}
-function partialMergeAdvice(path, merge2) {
-  const { count, merged, missing } = merge2;
-  const which2 = `${merged.length === 1 ? "shard" : "shards"} ${merged.join(", ")}`;
-  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
-  return `${path} is a partial merge (evals merge --allow-partial) of ${which2} of ${count}: run the missing ${missing.length === 1 ? "shard" : "shards"} (${commands.join("; ")}), then evals merge every shard's file again`;
-}
-var init_partial_merge = __esm({
-  "src/artifact/partial-merge.ts"() {
-    "use strict";
-  }
-});
-
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
 import { resolve as resolve17 } from "node:path";
@@ -56633,6 +56633,7 @@ var EVALS = {
 };
 
 // src/report/show-gate.ts
+init_partial_merge();
 init_labels();
 
 // src/report/summary-table.ts
