@@ -125,14 +125,19 @@ describe('a call stopped by its signal', () => {
       apiKey: 'k',
       maxRetries: 5,
       env: {},
-      // Answers at once but waits long between attempts: the abort comes during the third wait.
+      // Answers at once; the abort comes 400 ms into the third wait, whatever the machine's load
+      // (a time limit on the whole call would race the first two attempts on a busy machine).
       sleep: (ms, signal) =>
         new Promise((resolve) => {
           const timer = setTimeout(resolve, server.requests.length < 3 ? 10 : 5000);
           signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+          if (server.requests.length >= 3) {
+            setTimeout(() => controller.abort(new CallTimeout(400)), 400);
+          }
         }),
     });
-    const result = await client.chat(ASK, { signal: AbortSignal.timeout(400) });
+    const controller = new AbortController();
+    const result = await client.chat(ASK, { signal: controller.signal });
     assert.equal(server.requests.length, 3);
     assert.equal(result.ok, false);
     if (result.ok) return;
