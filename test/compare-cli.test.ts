@@ -74,7 +74,8 @@ describe('evals run --baseline', () => {
       ...headArtifact,
       comparison: undefined,
     });
-    assert.deepEqual(embedded, direct);
+    // The run also records the baseline file it read, for --resume and evals merge.
+    assert.deepEqual(embedded, { ...direct, base: { ...direct.base, path: 'base.json' } });
     assert.equal(embedded.hasRegression, true);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateGate, summarizeRun } from '../src/run/summary.ts';
+import { evaluateGate } from '../src/run/gate.ts';
+import { summarizeRun } from '../src/run/summary.ts';
 import { describeThreshold, meetsThreshold } from '../src/run/threshold.ts';
 import type { CaseResult, EvaluationResult, RunSummary, Threshold } from '../src/types/index.ts';
 
@@ -91,8 +92,9 @@ void test('summarizeRun counts cases and evaluators without rounding', () => {
     passRate: 0.2,
     evaluators: {
       exact: { count: 4, mean: 0.75, passed: 3, failed: 1, errors: 0, passRate: 0.75 },
-      // The errored 1.4 counts as failed and as an error, and stays out of the mean.
-      tone: { count: 3, mean: 0.375, passed: 0, failed: 1, errors: 1, passRate: 0 },
+      // The errored 1.4 counts as failed and as an error, and stays out of the mean; without a
+      // threshold on any evaluation there is no pass rate, errors or not.
+      tone: { count: 3, mean: 0.375, passed: 0, failed: 1, errors: 1, passRate: null },
       unused: { count: 0, mean: null, passed: 0, failed: 0, errors: 0, passRate: null },
     },
   });

@@ -231,7 +231,7 @@ describe('D3, D8: a returned threshold is finite numbers under lt, lte, gt, gte'
     });
   }
 
-  it('null bounds still count as absent', async () => {
+  it('a null bound is refused, not taken as absent (it would pass every score)', async () => {
     const run = await recorded({
       testCases: [{ q: 'a' }],
       testCaseHash: ['q'],
@@ -244,9 +244,10 @@ describe('D3, D8: a returned threshold is finite numbers under lt, lte, gt, gte'
         },
       ],
     });
-    assert.deepEqual(run.cases[0]?.evaluations[0]?.threshold, { gte: 0.9 });
-    assert.equal(run.cases[0]?.passed, true);
-    assert.equal(run.show, 0, run.showText);
+    const evaluation = run.cases[0]?.evaluations[0];
+    assert.equal(evaluation?.error, 'threshold.lt is null: give a number, or leave the key out');
+    assert.equal(evaluation?.passed, false);
+    assert.equal(run.cases[0]?.passed, false);
   });
 });
 

@@ -10,12 +10,41 @@
 // accepts, and the artifact names it the same way.
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { checkThreshold } from '../run/evaluation.ts';
+import { impossibleRange } from '../config/threshold.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
+import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
+import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { isPlainObject } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
 
 const ID_PATTERN = new RegExp(schema.definitions.id.pattern);
+
+/**
+ * Every argument `runTestSuite` reads (`RunTestSuiteArgs`): any other is a slip (`maxConcurrency`,
+ * a setting of an evaluator) that would otherwise be ignored without a word.
+ */
+const KNOWN_ARGUMENTS = [
+  'id',
+  'testCases',
+  'testCaseHash',
+  'fn',
+  'evaluators',
+  'maxTestCaseConcurrency',
+  'gridSearchParams',
+  'timeoutMs',
+  'trials',
+  'pass',
+  'gate',
+  'allowEmpty',
+  'output',
+  'quiet',
+  'setExitCode',
+  'signal',
+  'judge',
+  'baselinesDir',
+];
 
 /** The arguments as they arrive at run time, whatever their declared types. */
 export type UncheckedArguments = Readonly<Record<string, unknown>>;
@@ -46,8 +75,11 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
       args.id,
     );
   }
-  checkTestCases(args.testCases, problems);
-  checkHash(args.testCaseHash, problems);
+  checkUnknown(args, problems);
+  const cases = checkTestCases(args.testCases, problems) ? args.testCases : null;
+  for (const message of caseHashProblems(args.testCaseHash, cases as TestCases | null)) {
+    problems.addMessage('testCaseHash', message);
+  }
   if (typeof args.fn !== 'function') problems.add('fn', 'the function under test', args.fn);
   checkEvaluators(args.evaluators, problems);
   checkConcurrency('maxTestCaseConcurrency', args.maxTestCaseConcurrency, problems);
@@ -79,33 +111,55 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function checkTestCases(testCases: unknown, problems: Problems): void {
+function checkUnknown(args: UncheckedArguments, problems: Problems): void {
+  for (const name of Object.keys(args)) {
+    if (KNOWN_ARGUMENTS.includes(name)) continue;
+    problems.addMessage(name, `unknown argument ${name}${knownHint(name)}`);
+  }
+}
+
+/** Which argument an unknown one was likely meant to be, else the list of them all. */
+function knownHint(name: string): string {
+  const nearest =
+    closestMatch(name, KNOWN_ARGUMENTS) ??
+    // `maxConcurrency` is too far from `maxTestCaseConcurrency` for a typo: a shared word of five
+    // letters or more (`Concurrency`) still says which argument was meant.
+    KNOWN_ARGUMENTS.find((known) => sharedWord(name, known));
+  const evaluatorSetting =
+    name === 'maxConcurrency' || name === 'threshold'
+      ? ` (${name} is a setting of an evaluator, in evaluators)`
+      : '';
+  return nearest !== undefined
+    ? `: did you mean ${nearest}?${evaluatorSetting}`
+    : ` (the arguments are ${KNOWN_ARGUMENTS.join(', ')})${evaluatorSetting}`;
+}
+
+/** Whether two camelCase names share a word of five letters or more (`Concurrency`). */
+function sharedWord(a: string, b: string): boolean {
+  const words = (name: string): string[] =>
+    name.split(/(?=[A-Z])/).map((word) => word.toLowerCase());
+  const theirs = new Set(words(b));
+  return words(a).some((word) => word.length >= 5 && theirs.has(word));
+}
+
+/** Whether `testCases` is an array of objects (else its problem is added). */
+function checkTestCases(testCases: unknown, problems: Problems): boolean {
   if (!Array.isArray(testCases)) {
     problems.add('testCases', 'an array of test cases (objects)', testCases);
-    return;
+    return false;
   }
   // One message for the first bad case, with a count of the others: a list of 10,000 nulls
   // does not need 10,000 lines.
   const bad = testCases.flatMap((testCase: unknown, i) => (isRecord(testCase) ? [] : [i]));
   const first = bad[0];
-  if (first === undefined) return;
+  if (first === undefined) return true;
   const others =
     bad.length > 1 ? ` (and ${bad.length - 1} more test cases that are not objects)` : '';
   problems.addMessage(
     `testCases[${first}]`,
     `testCases[${first}] must be an object (one test case), got ${describeValue(testCases[first])}${others}`,
   );
-}
-
-function checkHash(hash: unknown, problems: Problems): void {
-  if (hash === undefined || typeof hash === 'function') return;
-  if (!Array.isArray(hash) || !hash.every((field) => typeof field === 'string')) {
-    problems.add(
-      'testCaseHash',
-      'a list of field names or a function returning a case identity',
-      hash,
-    );
-  }
+  return false;
 }
 
 function checkEvaluators(evaluators: unknown, problems: Problems): void {
@@ -136,14 +190,35 @@ function checkEvaluators(evaluators: unknown, problems: Problems): void {
       problems.addMessage(at, `${at} has no evaluateTestCase method`);
     }
     checkConcurrency(`${at}.maxConcurrency`, maxConcurrency, problems);
-    if (isPlainObject(evaluator)) {
-      if (evaluator.threshold != null) {
-        const checked = checkThreshold(evaluator.threshold);
-        if (!checked.ok) problems.addMessage(`${at}.threshold`, `${at}.${checked.problem}`);
-      }
-      checkTimeout(`${at}.timeoutMs`, evaluator.timeoutMs, problems);
+    // A threshold is a setting of a plain object, and of the SDK's out-of-box classes (their
+    // field replaces the default): both are known before the run, so checked here, once.
+    if (isPlainObject(evaluator) || acceptsSdkContext(evaluator)) {
+      checkEvaluatorThreshold(at, id, evaluator.threshold, problems);
     }
+    if (isPlainObject(evaluator)) checkTimeout(`${at}.timeoutMs`, evaluator.timeoutMs, problems);
   }
+}
+
+/**
+ * An evaluator's `threshold`, when it has one: what an evaluation would report as its error,
+ * found before the run and named by the evaluator (`evaluators[0].threshold.gte is undefined:
+ * … (evaluator "exact")`).
+ */
+function checkEvaluatorThreshold(
+  at: string,
+  id: unknown,
+  threshold: unknown,
+  problems: Problems,
+): void {
+  if (threshold == null) return;
+  const checked = checkThreshold(threshold);
+  const problem = checked.ok ? impossibleRange(checked.threshold) : checked.problem;
+  if (problem === null) return;
+  const where = problem.startsWith('threshold')
+    ? `${at}.${problem}`
+    : `${at}.threshold: ${problem}`;
+  const named = typeof id === 'string' && id !== '' ? ` (evaluator ${JSON.stringify(id)})` : '';
+  problems.addMessage(`${at}.threshold`, `${where}${named}`);
 }
 
 /** A limit of calls in flight: a whole number of at least 1, or Infinity for none. */

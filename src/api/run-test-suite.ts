@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { formatIssue, type Issue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
 import { useColor } from '../pipeline/context.ts';
-import { execute } from '../pipeline/execute.ts';
+import { execute, type Executed } from '../pipeline/execute.ts';
+import { EXIT_INTERRUPTED } from '../pipeline/signals.ts';
 import { createReporters } from '../report/registry.ts';
 import { functionTarget } from '../targets/function.ts';
 import { expandGrid } from '../plan/grid.ts';
@@ -16,12 +17,14 @@ import type {
   GateSpec,
   PassCondition,
   PreparedCase,
+  ResultsArtifact,
   RunResult,
   TestEvaluator,
   TestEvaluatorObject,
   TrialResult,
   Verdict,
 } from '../types/index.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
@@ -33,6 +36,7 @@ import {
   sharedProgressGroup,
   summaryWidth,
 } from './sdk-terminal.ts';
+import { watchSuiteProcess } from './suite-process.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
@@ -67,7 +71,11 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * value at least: an empty one would make no run at all, so it throws.
    */
   gridSearchParams?: Record<string, readonly unknown[]>;
-  /** Per `fn` call, in milliseconds above 0 (default: none). */
+  /**
+   * Per call of `fn` and of each evaluator, in milliseconds above 0. Default: none, unlike
+   * evals.yaml's 30 s: a call may run as long as it likes, and one whose promise can never settle
+   * is errored as `never settled` once nothing else is left to run.
+   */
   timeoutMs?: number;
   /**
    * Runs of each case (default 1). With more, each case's scores are its trial means, it passes
@@ -85,11 +93,22 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * under a file) throws before the run, as `evals run -o` refuses it.
    */
   output?: string;
-  /** Print nothing (default: progress on stderr, summary on stdout, like `evals run`). */
+  /**
+   * Print nothing (default: progress on stderr, summary on stdout, like `evals run`), but for the
+   * lines about the process (see suite-process.ts): calls that never settled, a signal, the
+   * process ended under the run.
+   */
   quiet?: boolean;
-  /** Set `process.exitCode = 1` when the verdict is fail (default true, as a test runner does). */
+  /**
+   * Set `process.exitCode = 1` when the verdict is fail, `130` when SIGINT / SIGTERM stopped
+   * the run (default true, as a test runner does). A pass leaves it as it was.
+   */
   setExitCode?: boolean;
-  /** Stop early: in-flight cases finish, the result is marked interrupted. */
+  /**
+   * Stop early: no new case starts, calls in flight have their `signal` aborted and are not
+   * waited for, and the result keeps the cases that finished, marked interrupted. SIGINT and SIGTERM
+   * stop the run the same way whether or not this is given; a second one quits at once.
+   */
   signal?: AbortSignal;
   /**
    * Model access of the SDK's judge classes (`BaseLLMJudge`, `BaseAccuracy`, …); default: a
@@ -104,8 +123,10 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
 }
 
 /**
- * A trial of a `runTestSuite` case: `output` is what `fn` returned (`null` when it threw, timed
- * out, returned `undefined`, or returned a value that cannot be written as JSON).
+ * A trial of a `runTestSuite` case: `output` is what `fn` returned, as it returned it, and is
+ * scored like any other output (`undefined` reads `null`; a Map, a BigInt or a cycle stay as they
+ * are here, and the artifact records them as docs/artifact.md "Values JSON cannot hold" says).
+ * It is `null` when the call errored: `fn` threw, timed out or never settled.
  */
 export interface SuiteTrialResult<TOutput> extends Omit<TrialResult, 'output'> {
   output: TOutput | null;
@@ -147,7 +168,9 @@ export interface RunTestSuiteResult<TCase = unknown, TOutput = unknown> {
  * with what it must be and what it is: an empty grid list, a missing `fn`, a case that is not an
  * object, two cases sharing an identity with different content, a bad concurrency, timeout, id,
  * `pass`, `gate.minPassRate` or `output` path, evaluators without ids. Exact duplicate cases are
- * not an error: they are one case, with a warning (see `testCases`).
+ * not an error: they are one case, with a warning (see `testCases`). While it runs it guards the
+ * process as `evals run` does (suite-process.ts): never-settled calls, user code ending the
+ * process, SIGINT / SIGTERM.
  */
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
@@ -187,22 +210,53 @@ export async function runTestSuite<TCase, TOutput>(
       githubActions,
     },
   );
-  const artifact = await execute([spec as unknown as SuiteSpec], {
+  const setExitCode = args.setExitCode ?? true;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const artifactOf = (executed: Executed): ResultsArtifact =>
+    buildArtifact({
+      toolVersion,
+      config: `${SDK_CONFIG_PREFIX}${args.id}`,
+      configHash: '',
+      git: null,
+      ...executed,
+    });
+  const watch = watchSuiteProcess({
+    ...(args.signal ? { signal: args.signal } : {}),
+    ...(args.output !== undefined
+      ? { output: { path: resolve(args.output), shown: args.output } }
+      : {}),
     log,
-    reporters,
-    ...(args.signal ? { engine: { signal: args.signal } } : {}),
-    artifact: (executed) =>
-      buildArtifact({
-        toolVersion,
-        config: `${SDK_CONFIG_PREFIX}${args.id}`,
-        configHash: '',
-        git: null,
-        ...executed,
-      }),
+    // The partial artifact of a run the process is exiting under.
+    artifactOf: (runs, interrupted) =>
+      artifactOf({ runs, interrupted, startedAt, durationMs: performance.now() - t0 }),
+    verdictCode: (whole) => (setExitCode ? (whole.verdict === 'fail' ? 1 : 0) : undefined),
   });
-  // Baselines an automatic battle recorded or replaced are written once, after the run.
-  for (const flush of flushes) await flush();
-  if (artifact.verdict === 'fail' && (args.setExitCode ?? true)) process.exitCode = 1;
+  let artifact: ResultsArtifact;
+  try {
+    artifact = await execute([spec as unknown as SuiteSpec], {
+      log,
+      // As `evals run` does: the values of the environment's secret-named variables (an API key
+      // a case's error quotes) never reach the terminal or the artifact.
+      scrubber: createScrubber(secretsInEnv(process.env)),
+      reporters: [...reporters, watch.written],
+      engine: { signal: watch.signal, control: watch.control },
+      artifact: (executed) => {
+        const whole = artifactOf(executed);
+        watch.ended(whole);
+        return whole;
+      },
+    });
+    // Baselines an automatic battle recorded or replaced are written once, after the run.
+    for (const flush of flushes) await flush();
+  } finally {
+    watch.stop();
+  }
+  if (setExitCode) {
+    // Stopped by SIGINT / SIGTERM: the code says so, as `evals run`'s does (the interruption first).
+    if (artifact.interrupted && watch.bySignal()) process.exitCode = EXIT_INTERRUPTED;
+    else if (artifact.verdict === 'fail') process.exitCode = 1;
+  }
   return {
     verdict: artifact.verdict,
     interrupted: artifact.interrupted,

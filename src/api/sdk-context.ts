@@ -9,6 +9,8 @@ import type { JudgeClient } from '../judge/types.ts';
 import type { PriceTable } from '../judge/usage.ts';
 import { BuiltinBackedEvaluator } from '../evaluators/sdk/builtin-backed.ts';
 import type { BuiltinFiles, JudgeContext } from '../evaluators/types.ts';
+import type { Issue } from '../shared/errors.ts';
+import { argumentsError } from './check-arguments.ts';
 
 /** `runTestSuite`'s `judge` argument: where the SDK's judge classes send their calls. */
 export interface SuiteJudgeSettings {
@@ -63,6 +65,31 @@ export function attachSdkContext(
     updateBaselines: true,
     onRunEnd: (flush) => flushes.push(flush),
   };
-  for (const evaluator of sdk) evaluator.useContext({ judge, files });
+  const problems: Issue[] = [];
+  sdk.forEach((evaluator, i) => {
+    evaluator.useContext({ judge, files });
+    // Settings known before any case (a judge class's `scoreChoices`, its overrides store) are
+    // checked now, as evals.yaml checks them at load: one error, not one per case.
+    try {
+      evaluator.preload();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      problems.push({
+        code: 'sdk.argument',
+        file: '',
+        line: 0,
+        col: 0,
+        path: `evaluators[${evaluators.indexOf(evaluator)}]`,
+        message: `evaluators[${evaluators.indexOf(evaluator)}] (${evaluatorName(evaluator, i)}): ${message}`,
+      });
+    }
+  });
+  if (problems.length > 0) throw argumentsError(suite.id, problems);
   return flushes;
+}
+
+/** The class of an evaluator as the user wrote it, for a message. */
+function evaluatorName(evaluator: object, index: number): string {
+  const name = evaluator.constructor.name;
+  return name !== '' ? name : `evaluator ${index + 1}`;
 }

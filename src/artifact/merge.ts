@@ -13,8 +13,10 @@ import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
+import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
-import { evaluateRunGate, SummaryAccumulator } from '../run/summary.ts';
+import { evaluateRunGate } from '../run/gate.ts';
+import { SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
@@ -190,20 +192,28 @@ export interface MergedShards {
   interrupted: string[];
   /** Things worth a warning that do not stop the merge. */
   warnings: string[];
+  /**
+   * The baseline every shard was compared with (`--baseline`), which the merged run is compared
+   * with again over all its cases; `undefined` when none was (or, with `baselineGiven`, when
+   * the shards do not agree on one).
+   */
+  baseline: RecordedBaseline | undefined;
 }
 
 /**
  * Merges the artifacts of `evals run --shard i/n` (i = 1..n) into the unsharded run's artifact.
  * Refuses, listing every reason: different configs, unsharded inputs, mixed shard counts, a
  * shard given twice, different `--tag` filters, runs present in some shards only, different
- * testset revisions, a case in two inputs; and, unless `allowPartial`, missing shards or
- * interrupted inputs (the result is then marked `interrupted`, so it cannot pass, and with shards
- * missing each run fails a `shards` condition naming the shards merged, which the artifact's
- * `partialMerge` records as data).
+ * testset revisions, a case in two inputs; unless `baselineGiven` (`evals merge --baseline`),
+ * shards compared with different baselines, or some with one and some without; and, unless
+ * `allowPartial`, missing shards or interrupted inputs (the result is then marked `interrupted`,
+ * so it cannot pass, and with shards missing each run fails a `shards` condition naming the
+ * shards merged, which the artifact's `partialMerge` records as data). The comparison itself is
+ * the caller's to make again, over the merged cases.
  */
 export function mergeShards(
   inputs: readonly NamedArtifact[],
-  options: { allowPartial: boolean; toolVersion: string },
+  options: { allowPartial: boolean; toolVersion: string; baselineGiven?: boolean },
   output: CombinedCases,
 ): Checked<MergedShards> {
   const first = inputs[0];
@@ -262,12 +272,16 @@ export function mergeShards(
     sharded.map((i) => ({ name: i.name, tagFilters: tagFilters(i) })),
   );
   problems.push(...tags.problems);
-  if (problems.length > 0) return { ok: false, problems };
-
   // Shard order, so run order and every tie is the same whatever order the files were given in.
   const ordered = [...inputs].sort(
     (a, b) => (a.artifact.shard?.index ?? 0) - (b.artifact.shard?.index ?? 0),
   );
+  // The shards' comparisons, each over its own cases, are not merged: the merged run is compared
+  // again, as a whole, with the baseline they share.
+  const baseline = shardsBaseline(ordered);
+  if (!baseline.ok && options.baselineGiven !== true) problems.push(...baseline.problems);
+  if (problems.length > 0) return { ok: false, problems };
+
   const pieces = new Map<string, (RunPiece & { count: number })[]>();
   for (const input of ordered) {
     for (const [r, run] of input.artifact.runs.entries()) {
@@ -322,12 +336,6 @@ export function mergeShards(
     const listed = [...commits].map(([sha, named]) => `${names(named)} at ${sha}`).join('; ');
     warnings.push(`the shards ran on different commits (${listed}); the merge records the first`);
   }
-  const compared = ordered.filter((i) => i.artifact.comparison !== undefined);
-  if (compared.length > 0) {
-    warnings.push(
-      `the baseline comparisons of ${names(compared)} are per shard and are not merged; compare the merged file instead (evals compare BASE merged.json)`,
-    );
-  }
 
   // The merged run spans from the first shard's start to the last shard's end.
   const starts = ordered.map((i) => Date.parse(i.artifact.startedAt));
@@ -360,6 +368,7 @@ export function mergeShards(
       missing,
       interrupted,
       warnings,
+      baseline: baseline.ok ? baseline.value : undefined,
     },
   };
 }

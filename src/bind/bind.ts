@@ -18,6 +18,7 @@ import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { Issue, Located } from '../shared/errors.ts';
+import { withoutNoise } from '../shared/float-noise.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
 import type {
   AgreementSpec,
@@ -323,7 +324,9 @@ function invert(evaluation: Evaluation): Evaluation {
   if (score < 0 || score > 1) {
     throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score}`);
   }
-  return { ...evaluation, score: 1 - score };
+  // Rounded like every value evalgate derives: 1 − 0.9 is 0.09999999999999998, which would
+  // fail the `gte: 0.1` that 0.9 inverted meets (see shared/float-noise.ts).
+  return { ...evaluation, score: withoutNoise(1 - score) };
 }
 
 async function loadPass(

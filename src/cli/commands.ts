@@ -164,7 +164,7 @@ export const MERGE = {
   summary: "Combine the artifacts of evals run --shard i/n into the whole run's artifact",
   positionals: { names: 'SHARD.json…', what: 'the shard results files', min: 1, max: Infinity },
   about: [
-    "Combines the artifacts of evals run --shard 1/N … N/N into the artifact of the whole run: cases in testset order, each run's summary and gate recomputed, the verdict as an unsharded run's. Refuses (exit 2) inputs of different configs or testset revisions, unsharded or overlapping inputs, mixed shard counts, and, unless --allow-partial, missing shards or interrupted inputs.",
+    "Combines the artifacts of evals run --shard 1/N … N/N into the artifact of the whole run: cases in testset order, each run's summary and gate recomputed, the verdict as an unsharded run's. Shards run with --baseline FILE are compared with FILE again as one run (the statistics over every merged case, gate.regressions applied). Refuses (exit 2) inputs of different configs or testset revisions, unsharded or overlapping inputs, mixed shard counts, shards run with different baselines or some without (unless --baseline), a recorded baseline file that is gone or changed, and, unless --allow-partial, missing shards or interrupted inputs.",
   ],
   options: {
     output: {
@@ -182,6 +182,11 @@ export const MERGE = {
     'allow-partial': {
       type: 'boolean',
       help: 'Merge what is there; the result is marked interrupted and fails',
+    },
+    baseline: {
+      type: 'string',
+      value: 'FILE',
+      help: 'Compare the merged run with FILE (default: the baseline the shards were run with, --baseline, read again from the file they record), over all its cases, and apply gate.regressions as an unsharded run does',
     },
     help: HELP,
   },
@@ -268,7 +273,7 @@ export const OVERRIDE = {
   summary: "Record a human's score for one evaluation, as an example for judges",
   positionals: { names: 'RESULTS.json', what: 'one results file', min: 1, max: 1 },
   about: [
-    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt).",
+    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). For an artifact written by runTestSuite, which has no config, run it in the folder runTestSuite runs in (or its baselinesDir): with no --config and no evals.yaml there, the file goes in the current folder, where runTestSuite reads it. The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt).",
   ],
   options: {
     case: {
@@ -293,7 +298,7 @@ export const OVERRIDE = {
     config: {
       type: 'string',
       value: 'FILE',
-      help: 'The config beside which the overrides are kept (default: ./evals.yaml)',
+      help: 'The config beside which the overrides are kept (default: ./evals.yaml; for a runTestSuite artifact with none, the current folder)',
     },
     help: HELP,
   },

@@ -19,7 +19,8 @@ import {
 import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
-import { announceExit, guarding, writingResults } from '../pipeline/exit-guard.ts';
+import { guarding } from '../pipeline/exit-guard.ts';
+import { watchSignals } from '../pipeline/signals.ts';
 import { filesBeingImported } from '../bind/modules/loader.ts';
 import { relative } from 'node:path';
 
@@ -41,33 +42,19 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  const interrupt = new AbortController();
-  // Only `evals run` stops gracefully (its cases finish, its partial artifact is written); every
-  // other command has nothing to keep and ends at the first signal.
-  const graceful = argv[0] === 'run';
-  let signals = 0;
   // Set before an exit the CLI chooses itself, so that the watch below does not blame user code.
   let ownExit = false;
-  const onSignal = (): void => {
-    signals += 1;
-    if (!graceful) {
-      ctx.stderr.write('\ninterrupted\n');
-      ownExit = true;
-      process.exit(EXIT.interrupted);
-    } else if (signals === 1) {
-      // After the last case there is nothing to stop: the results are whole and being written.
-      ctx.stderr.write(
-        writingResults()
-          ? '\nstopping: every case has finished; writing the results (press Ctrl-C again to quit now; they are written first)\n'
-          : '\nstopping: no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)\n',
-      );
-      interrupt.abort();
-    } else {
-      announceExit('quit at the second signal');
-      ownExit = true;
-      process.exit(EXIT.interrupted);
-    }
-  };
+  // Only `evals run` stops gracefully (its cases finish, its partial artifact is written); every
+  // other command has nothing to keep and ends at the first signal.
+  const signals = watchSignals({
+    stderr: ctx.stderr,
+    graceful: argv[0] === 'run',
+    stopping:
+      'no new cases start; writing the partial artifact with the cases that finished (press Ctrl-C again to quit now)',
+    writing:
+      'every case has finished; writing the results (press Ctrl-C again to quit now; they are written first)',
+    exiting: () => (ownExit = true),
+  });
   // The event loop emptied while the command still waits: a promise that can never settle (a
   // module's top-level await, say). Node would end with code 13 and no word; say so instead.
   // During a run, its own guard (pipeline/exit-guard.ts) deals with it and keeps the results.
@@ -100,18 +87,15 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     );
     process.exitCode = EXIT.usage;
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   process.on('beforeExit', onStalled);
   process.on('exit', onExit);
-  for (const _ of early.slice(0, 2)) onSignal();
+  for (const _ of early.slice(0, 2)) signals.deliver();
   let code: number | undefined;
   try {
-    code = await cli(argv, ctx, interrupt.signal);
+    code = await cli(argv, ctx, signals.signal);
     return code;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.stop();
     process.off('beforeExit', onStalled);
     process.off('exit', onExit);
     // The command is done, but the process may linger on what user code left open (the
@@ -235,6 +219,7 @@ async function dispatch(
             output: values.output,
             ...(values.junit !== undefined ? { junit: values.junit } : {}),
             allowPartial: values['allow-partial'] === true,
+            ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
           },
           ctx,
         ),

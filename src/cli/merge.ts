@@ -1,13 +1,14 @@
 /**
- * `evals merge A.json B.json … -o all.json [--junit FILE] [--allow-partial]`: the shard
- * artifacts of `evals run --shard i/n` combined into the artifact of the whole run
- * (src/merge/merge.ts), written atomically, then its JUnit XML if asked for, with its summary
- * printed and its verdict as exit code, like `evals run`.
+ * `evals merge A.json B.json … -o all.json [--junit FILE] [--allow-partial] [--baseline FILE]`:
+ * the shard artifacts of `evals run --shard i/n` combined into the artifact of the whole run
+ * (src/artifact/merge.ts), compared again with the shards' baseline when they had one, written
+ * atomically, then its JUnit XML if asked for, with its summary printed and its verdict as exit
+ * code, like `evals run`.
  */
 import { resolve } from 'node:path';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { realPath } from '../shared/real-path.ts';
-import { mergeShards, type NamedArtifact } from '../artifact/merge.ts';
+import { mergeShards, type MergedShards, type NamedArtifact } from '../artifact/merge.ts';
 import { CaseSpool } from '../artifact/spool.ts';
 import { ListedCases } from '../report/case-listing.ts';
 import { renderSummary } from '../report/summary-table.ts';
@@ -22,6 +23,7 @@ import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { plural } from '../report/labels.ts';
 import { shellWord } from '../pipeline/pending-reports.ts';
 import { runTotals } from '../report/totals.ts';
+import type { ResultsArtifact } from '../types/index.ts';
 
 export interface MergeArgs {
   inputs: string[];
@@ -29,6 +31,11 @@ export interface MergeArgs {
   /** Where to write the merged run's JUnit XML report, if anywhere. */
   junit?: string;
   allowPartial: boolean;
+  /**
+   * `--baseline FILE`: compare the merged run with FILE, instead of the baseline the shards
+   * record (`evals run --shard i/n --baseline FILE`), which is read again otherwise.
+   */
+  baseline?: string;
 }
 
 /**
@@ -74,7 +81,11 @@ async function mergeInto(
   const listed = new ListedCases();
   const merged = mergeShards(
     inputs,
-    { allowPartial: args.allowPartial, toolVersion },
+    {
+      allowPartial: args.allowPartial,
+      toolVersion,
+      ...(args.baseline !== undefined && { baselineGiven: true }),
+    },
     {
       open(runs) {
         spool.open(runs);
@@ -98,8 +109,9 @@ async function mergeInto(
       })),
     );
   }
-  const { artifact, count, present, missing, interrupted, warnings } = merged.value;
+  const { count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  const artifact = await compared(merged.value, spool, args, ctx);
   const unwritten: WriteFailure[] = [];
   const fileReport = (path: string) => ({
     path: resolve(ctx.cwd, path),
@@ -146,4 +158,39 @@ async function mergeInto(
   }
   if (unwritten.length > 0) return 3;
   return artifact.verdict === 'pass' ? 0 : 1;
+}
+
+/**
+ * The merged artifact compared, as one unsharded run with `--baseline` is, with the baseline
+ * the shards were compared with (or `--baseline`): over every merged case at once, so the
+ * statistics and `regressions: block` decide as they would for that run. Unchanged when there
+ * is no baseline. The comparison is printed before the summary, as `evals run` prints it.
+ */
+async function compared(
+  merged: MergedShards,
+  spool: CaseSpool,
+  args: MergeArgs,
+  ctx: CommandContext,
+): Promise<ResultsArtifact> {
+  const { artifact, baseline: recorded } = merged;
+  if (args.baseline === undefined && recorded === undefined) return artifact;
+  const { chooseBaseline, withComparison } = await import('../pipeline/baseline.ts');
+  const baseline = await chooseBaseline(
+    args.baseline,
+    recorded,
+    "the shards'",
+    'pass evals merge --baseline FILE',
+    ctx,
+  );
+  if (baseline === undefined) return artifact;
+  // Each run recorded its suite's gate rules in its plan (a merge refuses runs without one).
+  const suites = artifact.runs.map((run) => ({ id: run.suite, gate: run.plan?.gate ?? {} }));
+  return withComparison(
+    artifact,
+    (run) => spool.cases(run),
+    baseline.artifact,
+    baseline.path,
+    suites,
+    ctx,
+  );
 }

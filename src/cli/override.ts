@@ -1,7 +1,8 @@
 /**
  * `evals override RESULTS.json --case ID --evaluator EVAL --score N`: a human's score for one
  * evaluation of a results artifact, appended to the overrides store (evals-overrides.jsonl next
- * to the config), where judges with `overrides: N` / `numOverrides` find it as an example.
+ * to the config, or in the current folder for a `runTestSuite` artifact), where judges with
+ * `overrides: N` / `numOverrides` find it as an example.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,10 +15,12 @@ import {
   type StoredOverride,
 } from '../evaluators/judges/overrides.ts';
 import { textOf } from '../evaluators/options.ts';
+import type { NamedArtifact } from '../artifact/merge.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { resolveConfigArg } from '../pipeline/config-discovery.ts';
+import { writtenByRunTestSuite } from '../plan/resume.ts';
 import { describeRun } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
@@ -45,17 +48,8 @@ export async function overrideCommand(
   if (scoreText.trim() === '' || !(score >= 0 && score <= 1)) {
     throw optionError(OVERRIDE, '--score', 'a number from 0 to 1', JSON.stringify(scoreText));
   }
-  const config = resolve(ctx.cwd, resolveConfigArg(values.config, ctx));
-  // The labels go next to the config, where its judges read them: a mistyped path would put
-  // them where none does.
-  if (!existsSync(config)) {
-    throw usageError(
-      'config.not-found',
-      `--config ${values.config ?? ''}: no such file (the overrides are written next to the config whose judges read them)`,
-    );
-  }
-  const storeDir = dirname(config);
-  const storePath = join(storeDir, OVERRIDES_FILE);
+  const store = storeFolder(values.config, path, ctx);
+  const storePath = join(store.dir, OVERRIDES_FILE);
   const shownStore = relative(ctx.cwd, storePath) || OVERRIDES_FILE;
   const stored = readStore(storePath, shownStore);
 
@@ -63,7 +57,8 @@ export async function overrideCommand(
     ...(values.suite !== undefined ? { suites: [values.suite] } : {}),
     ...(values.grid !== undefined ? { grid: gridFilters(values.grid, OVERRIDE) } : {}),
   };
-  const found = findCase(path, casePrefix, filters, ctx);
+  const file = store.artifact ?? openResultsFile(path, ctx, 'evals override:');
+  const found = findCase(file, casePrefix, filters);
   const evaluation = found.result.evaluations.find((e) => e.evaluator === evaluator);
   if (evaluation === undefined) {
     const ids = found.result.evaluations.map((e) => e.evaluator);
@@ -84,10 +79,46 @@ export async function overrideCommand(
     return EXIT_UNWRITTEN;
   }
   const count = recentOverrides([...stored, override], evaluator, Infinity).length;
+  const reader =
+    store.artifact !== undefined ? ', where runTestSuite run in this folder reads it' : '';
   ctx.stdout.write(
-    `recorded in ${shownStore}: ${evaluator} on case ${found.result.id.slice(0, 12)} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,
+    `recorded in ${shownStore}${reader}: ${evaluator} on case ${found.result.id.slice(0, 12)} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,
   );
   return 0;
+}
+
+/**
+ * The folder of the overrides store: the config's, where its judges read it (a mistyped
+ * --config would put the labels where none does, so it must exist). With no --config and no
+ * evals.yaml here, an artifact written by `runTestSuite`, which has no config, puts it in the
+ * current folder: runTestSuite reads it from the folder it runs in (or its `baselinesDir`).
+ * That artifact, opened to tell, comes back with it.
+ */
+function storeFolder(
+  configArg: string | undefined,
+  path: string,
+  ctx: CommandContext,
+): { dir: string; artifact?: NamedArtifact } {
+  let config: string;
+  try {
+    config = resolve(ctx.cwd, resolveConfigArg(configArg, ctx));
+  } catch (error) {
+    if (configArg !== undefined || !isConfigNotFound(error)) throw error;
+    const artifact = openResultsFile(path, ctx, 'evals override:');
+    if (!writtenByRunTestSuite(artifact.artifact)) throw error;
+    return { dir: ctx.cwd, artifact };
+  }
+  if (!existsSync(config)) {
+    throw usageError(
+      'config.not-found',
+      `--config ${configArg ?? ''}: no such file (the overrides are written next to the config whose judges read them)`,
+    );
+  }
+  return { dir: dirname(config) };
+}
+
+function isConfigNotFound(error: unknown): boolean {
+  return error instanceof UsageError && error.issues[0]?.code === 'config.not-found';
 }
 
 function required(value: string | undefined, flag: string, expected: string): string {
@@ -116,12 +147,11 @@ function storeText(path: string): string {
 
 /** The one case the flags name; several (grid points, prefixes) or none is a usage error. */
 function findCase(
-  path: string,
+  file: NamedArtifact,
   casePrefix: string,
   filters: ShowFilters,
-  ctx: CommandContext,
 ): { run: RunResult; result: CaseResult } {
-  const file = openResultsFile(path, ctx, 'evals override:');
+  const path = file.name;
   // A case whose whole id is --case's wins over the cases it is the start of: `--case c1`
   // picks c1 even when c10…c19 exist.
   const exact: { run: RunResult; result: CaseResult }[] = [];

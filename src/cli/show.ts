@@ -4,6 +4,7 @@
  * opening the JSON.
  */
 import { openResultsFile } from '../pipeline/artifact-files.ts';
+import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
@@ -113,6 +114,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     const none = noneMatch(filters);
     const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
     const merge = mergedShards(file.artifact);
+    const baseline = recordedBaseline(file.artifact)?.path;
     const artifact = {
       path,
       interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
@@ -120,6 +122,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       writtenByRunTestSuite: writtenByRunTestSuite(file.artifact),
       config: file.artifact.config,
       pinIgnored: file.artifact.pinIgnored === true,
+      ...(baseline !== undefined ? { baseline } : {}),
     };
     blocks.push(byStatus ? whyRunsFailed(none, selected, artifact, paint) : none);
   }

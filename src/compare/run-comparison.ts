@@ -8,6 +8,7 @@ import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/i
 import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
 import { caseLabel } from '../shared/case-label.ts';
+import { sameUpToNoise } from '../shared/float-noise.ts';
 
 /** A score or pass-rate row: the per-case `head − base` changes and the sums behind its means. */
 export interface PairedRow {
@@ -215,19 +216,6 @@ function direction(
   };
 }
 
-/**
- * Relative difference under which two scores are one score written two ways: the mean of three
- * trials of 0.05 is 0.05000000000000001, and 40 such "changes" of 1e-17, all one way, would be a
- * significant regression. No evaluator's real change is a billionth of its score; floating-point
- * sums and means err by far less (an ulp is 2.2e-16 of the value).
- */
-const SAME_SCORE_TOLERANCE = 1e-9;
-
-/** Whether `a` and `b` differ only by floating-point rounding. */
-function sameScore(a: number, b: number): boolean {
-  return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
-}
-
 function isZeroOrOne(value: number): boolean {
   return value === 0 || value === 1;
 }
@@ -249,7 +237,10 @@ function pairedRow(
     // lost is counted: the row must never hide that its evaluator broke on some cases.
     if (before !== null && after === null) lostInHead++;
     if (before === null || after === null) continue;
-    diffs.push(sameScore(before, after) ? 0 : after - before);
+    // Scores that differ only by floating-point rounding are one score: the mean of three trials
+    // of 0.05 is 0.05000000000000001, a distance computed another way is 5.6e-17 instead of 0,
+    // and 40 such "changes" all one way would be a significant regression (see float-noise.ts).
+    diffs.push(sameUpToNoise(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
     graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);

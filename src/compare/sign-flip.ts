@@ -87,6 +87,7 @@ export const EXACT_LIMIT = 12;
  * constant changes nothing; summing thousands of doubles errs by ~1e-13 of Σ|d|, far below it,
  * and a real gap smaller than it means nothing (as a tie it only raises p, never lowers it).
  * Counting in exact units would need a common unit, which 1/3 or a judge's 0.7 does not have.
+ * A single difference of float noise reaches it as 0 (`sameUpToNoise`, shared/float-noise.ts).
  */
 export const TIE_TOLERANCE = 1e-9;
 

@@ -13,11 +13,21 @@ const BOUNDS = [
 
 /**
  * A message when no value in [0, 1] meets every bound (`gt: 0.8, lt: 0.5`, `gt: 0.5, lt: 0.5`,
- * `gt: 1`), else `null`. Bounds that are not numbers in [0, 1] are the schema's to report.
+ * `gt: 1`), else `null`. For evals.yaml: bounds that are not numbers in [0, 1] are the schema's
+ * to report, so they give `null` here.
  */
 export function impossibleThreshold(threshold: Threshold): string | null {
+  return hasUnitBounds(threshold) ? impossibleRange(threshold) : null;
+}
+
+/**
+ * As {@link impossibleThreshold}, for any finite bounds: a threshold from code has no schema, so
+ * a bound outside [0, 1] (`gte: 1.5`, a percentage written as a share, `lt: 0`) is reported here.
+ * Bounds that are not finite numbers give `null`: `checkThreshold` reports those.
+ */
+export function impossibleRange(threshold: Threshold): string | null {
   const given = BOUNDS.filter(([key]) => threshold[key] !== undefined);
-  if (given.some(([key]) => !isUnit(threshold[key]))) return null;
+  if (given.some(([key]) => !Number.isFinite(threshold[key]))) return null;
   let low = 0;
   let lowStrict = false;
   let high = 1;
@@ -33,6 +43,10 @@ export function impossibleThreshold(threshold: Threshold): string | null {
   return `impossible threshold: no score in [0, 1] is ${text}`;
 }
 
-function isUnit(value: unknown): boolean {
-  return typeof value === 'number' && value >= 0 && value <= 1;
+/** Whether every bound given is a number in [0, 1], the only bounds evals.yaml's schema allows. */
+function hasUnitBounds(threshold: Threshold): boolean {
+  return BOUNDS.every(([key]) => {
+    const bound: unknown = threshold[key];
+    return bound === undefined || (typeof bound === 'number' && bound >= 0 && bound <= 1);
+  });
 }

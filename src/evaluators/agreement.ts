@@ -10,6 +10,7 @@ import type {
   EvaluationResult,
   Interval,
 } from '../types/index.ts';
+import { withoutNoiseOrNull } from '../shared/float-noise.ts';
 
 /** z for a two-sided 95% interval, the confidence every figure of a comparison uses. */
 const Z_95 = 1.959963984540054;
@@ -91,7 +92,9 @@ export class AgreementTally {
       unrecognized: this.#unrecognized,
       accuracy,
       accuracyCi: accuracy === null ? null : wilson(accuracy, compared),
-      kappa: stats.kappa,
+      // Rounded like every value evalgate derives and a gate compares: a κ of exactly 0.4
+      // computes as 0.3999999999999999 (see shared/float-noise.ts).
+      kappa: withoutNoiseOrNull(stats.kappa),
       kappaSe: stats.se,
       kappaCi:
         stats.kappa === null || stats.se === null
@@ -148,6 +151,20 @@ export class AgreementTally {
     }
     return nearest;
   }
+}
+
+/**
+ * Why an agreement has no κ, in words every report and the gate use: no labelled row was judged,
+ * or every labelled row has one and the same label and verdict (chance agreement is then 1, and
+ * κ divides by 1 − 1). `null` when κ is defined.
+ */
+export function kappaUndefinedReason(agreement: AgreementSummary): string | null {
+  if (agreement.kappa !== null) return null;
+  if (agreement.compared === 0) return 'no labelled row judged';
+  const name = agreement.weighted ? 'weighted κ' : 'κ';
+  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const same = only === undefined ? 'the same' : JSON.stringify(only);
+  return `${name} undefined (every label and every verdict ${same})`;
 }
 
 /** κ, its standard error and the number of rows of a table (rows: human, columns: judge). */

@@ -1,7 +1,8 @@
 /**
  * The on-disk cache of judge and embedding responses. A judge at temperature 0 asked the same
  * thing gives (near enough) the same answer, so a re-run of an unchanged suite should cost
- * nothing. Only successful, well-formed responses are stored: an error is never replayed. The
+ * nothing. Only successful, well-formed responses are stored: an error is never replayed, nor
+ * a judge's answer it cannot use (see `forced-call.ts`), which a retry may well get right. The
  * trials of a case (`trials: N`) are separate samples, so each trial has its own entries.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

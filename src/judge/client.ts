@@ -19,6 +19,7 @@ import {
 } from '../shared/secrets.ts';
 import type { Breaker } from './breaker.ts';
 import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
+import { honoursForcedCall } from './forced-call.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
 import {
   abortedError,
@@ -140,6 +141,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   /**
    * The shared path of every call: cache lookup, bounded attempts under the host cap, backoff
    * between them (outside the cap, so a waiting call does not hold a slot), parse, cache store.
+   * An answer `usable` refuses is returned but neither stored nor served from the cache.
    */
   const call = async <T>(
     path: string,
@@ -148,6 +150,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     parse: (json: unknown) => T | undefined,
     fromCache: (value: unknown) => T | undefined,
     shapeProblem: (json: unknown) => string,
+    usable: (payload: T) => boolean,
     callOptions: CallOptions,
   ): Promise<({ ok: true } & CallMeta & T) | { ok: false; error: JudgeError }> => {
     const { signal } = callOptions;
@@ -165,7 +168,9 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
           });
     if (cache !== undefined && key !== undefined) {
       const hit = fromCache(await cache.get(key));
-      if (hit !== undefined) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+      if (hit !== undefined && usable(hit)) {
+        return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+      }
     }
     const payload = JSON.stringify(body);
     let host: URL;
@@ -200,6 +205,8 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         return postAttempt(url, payload, signal, attemptSettings);
       });
       if (outcome.kind !== 'ok') failedTokens = addTokens(failedTokens, outcome.error.usage);
+      // Refused before it left the process (a blocked port): no request went out after all.
+      if (outcome.kind === 'fail' && outcome.unsent === true) sent--;
       return outcome;
     };
     const answered = await withRetries(attempt, {
@@ -220,7 +227,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         error: {
           ...answered.error,
           attempts: sent,
-          latencyMs: now() - started,
+          latencyMs: sent === 0 ? 0 : now() - started,
           ...(failedTokens !== undefined ? { usage: failedTokens } : {}),
         },
       };
@@ -243,7 +250,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         },
       };
     }
-    if (cache !== undefined && key !== undefined) await cache.set(key, parsed);
+    if (cache !== undefined && key !== undefined && usable(parsed)) await cache.set(key, parsed);
     return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
   };
 
@@ -258,6 +265,9 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         parseChat,
         cachedChat,
         chatShapeProblem,
+        // A judge's answer it cannot use is its error; replayed, it would fail every re-run.
+        ({ message }) =>
+          honoursForcedCall(request, message) && (callOptions.keep?.(message) ?? true),
         callOptions,
       );
     },
@@ -269,6 +279,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
         () => 'without the expected fields (data: one embedding per input)',
+        () => true,
         callOptions,
       );
     },

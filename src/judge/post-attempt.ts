@@ -31,11 +31,15 @@ export interface AttemptSettings {
   now: () => number;
 }
 
-/** The outcome of one attempt; `serverDelay` is the wait the server's headers asked for. */
+/**
+ * The outcome of one attempt; `serverDelay` is the wait the server's headers asked for, and
+ * `unsent` marks a failure before anything left the process (a header fetch cannot send, a URL
+ * fetch refuses, such as one on a blocked port): no request, so no model call to count.
+ */
 export type AttemptOutcome =
   | { kind: 'ok'; json: unknown; text: string; status: number }
   | { kind: 'retry'; error: JudgeError; serverDelay?: number }
-  | { kind: 'fail'; error: JudgeError };
+  | { kind: 'fail'; error: JudgeError; unsent?: true };
 
 /** Socket-level failures worth another attempt; anything else (DNS, bad URL) will not heal. */
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -160,6 +164,7 @@ export async function requestAttempt(
       return {
         kind: 'fail',
         error: { code: 'judge.network', message: `${method} ${scrub(url)}: ${problem}` },
+        unsent: true,
       };
     }
   }
@@ -174,12 +179,15 @@ export async function requestAttempt(
         }, timeoutMs);
   const forwardAbort = (): void => controller.abort();
   signal?.addEventListener('abort', forwardAbort, { once: true });
+  // Whether fetch answered at least once: a failure before that may have sent nothing.
+  const progress = { answered: false };
   try {
     const followed = await followSameOrigin(
       fetchFn,
       { ...request, headers },
       controller.signal,
       scrub,
+      progress,
     );
     if (!followed.ok) return { kind: 'fail', error: followed.error };
     const response = followed.response;
@@ -242,9 +250,11 @@ export async function requestAttempt(
       message: scrub(`${method} ${url} failed${code === undefined ? '' : ` (${code})`}: ${detail}`),
       ...(code !== undefined ? { networkCode: code } : {}),
     };
-    return code !== undefined && RETRYABLE_NETWORK_CODES.has(code)
-      ? { kind: 'retry', error }
-      : { kind: 'fail', error };
+    if (code !== undefined && RETRYABLE_NETWORK_CODES.has(code)) return { kind: 'retry', error };
+    // fetch refuses some requests before it opens a connection ("bad port", "unknown scheme"):
+    // a TypeError with no system or socket error code behind it, on the first request.
+    const unsent = !progress.answered && code === undefined && cause instanceof TypeError;
+    return unsent ? { kind: 'fail', error, unsent: true } : { kind: 'fail', error };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
@@ -262,6 +272,7 @@ async function followSameOrigin(
   request: HttpRequest & { headers: Record<string, string> },
   signal: AbortSignal,
   scrub: (text: string) => string,
+  progress: { answered: boolean },
 ): Promise<{ ok: true; response: Response } | { ok: false; error: JudgeError }> {
   let { method, url, headers, body } = request;
   const origin = new URL(url).origin;
@@ -273,6 +284,7 @@ async function followSameOrigin(
       signal,
       redirect: 'manual',
     });
+    progress.answered = true;
     const location = response.headers.get('location');
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
     await response.body?.cancel().catch(() => {});

@@ -37,6 +37,10 @@ export function parseChat(json: unknown): ChatPayload | undefined {
   const message: ChatReply = { content, toolCalls };
   if (typeof refusal === 'string' && refusal !== '') message.refusal = refusal;
   if (typeof choice.finish_reason === 'string') message.finishReason = choice.finish_reason;
+  // A list of parts without text (an image, nothing at all) is not `content: null`: say what came.
+  if (content === null && Array.isArray(rawContent)) {
+    message.partTypes = rawContent.map((part: Record<string, unknown>) => partType(part));
+  }
   return { message, usage: answeredUsage(json) };
 }
 
@@ -55,6 +59,13 @@ function contentText(content: unknown): string | null | undefined {
     if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
   }
   return texts.length === 0 ? null : texts.join('');
+}
+
+/** A part's `type` as sent; a `text` part whose `text` is not a string says so. */
+function partType(part: Record<string, unknown>): string {
+  const { type } = part;
+  if (typeof type !== 'string') return 'no type';
+  return type === 'text' ? 'text without a "text" string' : type;
 }
 
 /**
@@ -119,6 +130,10 @@ export function cachedChat(value: unknown): ChatPayload | undefined {
   if (typeof value.message.refusal === 'string') message.refusal = value.message.refusal;
   if (typeof value.message.finishReason === 'string') {
     message.finishReason = value.message.finishReason;
+  }
+  const { partTypes } = value.message;
+  if (Array.isArray(partTypes) && partTypes.every((t) => typeof t === 'string')) {
+    message.partTypes = partTypes;
   }
   return {
     message,

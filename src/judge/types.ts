@@ -95,6 +95,12 @@ export interface CallOptions {
    * `inTrial` in `cache.ts`), else none, which is cached as trial 1.
    */
   trial?: number;
+  /**
+   * For `chat`: whether a reply is an answer worth keeping. One it refuses (a judge's answer
+   * that does not fit what it asked) is neither stored in the cache nor served from it, so the
+   * next run asks again. A reply without the function call `tool_choice` forced is never kept.
+   */
+  keep?: (reply: ChatReply) => boolean;
 }
 
 /** What a call reports on success, besides its payload. */
@@ -120,6 +126,11 @@ export interface ChatReply {
   refusal?: string;
   /** Why the model stopped: `stop`, `length`, `tool_calls`, `content_filter`… */
   finishReason?: string;
+  /**
+   * When `content` came as a list of parts none of which has text: the `type` of each part, in
+   * order (`[]` for an empty list), so a reader can say what came instead of text.
+   */
+  partTypes?: string[];
 }
 
 export type ChatResult =

@@ -61,8 +61,9 @@ function retriesOf(attempts: number | undefined): Pick<Usage, 'retries'> {
  * out: it reached the server. Its tokens are those the server reported with its unusable or
  * error answers, else none (a timeout or a dropped socket reports none), and its cost is priced
  * from them. A successful call whose answer did not report its token counts (`unreported`)
- * counts 0 tokens and an unknown (`null`) cost: the provider billed it. A call never sent (its server given up on by the breaker, a bad URL, stopped while
- * it waited for the host cap) is no call at all: empty usage. `prices` absent: cost `null`, as
+ * counts 0 tokens and an unknown (`null`) cost: the provider billed it. A call never sent (its server given up on by the breaker, a bad URL, a request fetch
+ * refused before sending it, stopped while it waited for the host cap) is no call at all: empty
+ * usage. `prices` absent: cost `null`, as
  * it is for a model missing from the table.
  */
 export function callUsage(

@@ -12,7 +12,13 @@ import { labelledComparableCase } from '../report/reported-cases.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
 import { validateArtifact } from '../artifact/schema.ts';
-import type { SuiteSpec } from '../run/types.ts';
+import {
+  describeBaseline,
+  isBaseline,
+  withBaselinePath,
+  type RecordedBaseline,
+} from '../artifact/merge-baseline.ts';
+import type { GateSpec } from '../types/index.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from './artifact-files.ts';
 import { useColor, type CommandContext } from './context.ts';
@@ -37,17 +43,19 @@ export async function readBaseline(path: string, ctx: CommandContext): Promise<R
 }
 
 /**
- * Compares the run with its baseline, embeds the comparison, prints it, and applies each suite's
- * `gate.regressions`: `block` adds a failing gate condition for corrected significant
+ * Compares the run with its baseline, embeds the comparison (recording `baselinePath` in it, so
+ * `--resume` and `evals merge` compare again with the same file), prints it, and applies each
+ * suite's `gate.regressions`: `block` adds a failing gate condition for corrected significant
  * regressions, `warn` prints them. A baseline sharing no case with the run is a warning here,
- * not an error: the run itself is done and stays valid.
+ * not an error: the run itself is done and stays valid. `suites` gives each suite's gate rules
+ * (a merge has them from each run's recorded `plan`).
  */
 export function withComparison(
   artifact: ResultsArtifact,
   cases: (run: number) => Iterable<CaseResult>,
   baseline: ResultsArtifact,
   baselinePath: string,
-  suites: SuiteSpec[],
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
   ctx: CommandContext,
 ): ResultsArtifact {
   // The run's cases as the comparison reads them, with their labels (reducing already reduced
@@ -63,7 +71,7 @@ export function withComparison(
   try {
     // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
     requireCommonCases(baseline, head, { base: baselinePath, head: 'this run' });
-    comparison = compareArtifacts(baseline, head);
+    comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);
@@ -90,4 +98,64 @@ export function withComparison(
   const caseLabel = caseLabelFinder(head, baseline);
   ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx), caseLabel })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+
+/** A baseline file chosen and read: what `withComparison` compares with. */
+export interface ChosenBaseline {
+  path: string;
+  artifact: ResultsArtifact;
+}
+
+/**
+ * The baseline a run that finishes recorded pieces compares with: `given` (`--baseline`) when
+ * there is one, else the one the pieces were compared with (`recorded`, see merge-baseline.ts),
+ * read again from its file, which must still hold that run. `whose` names the pieces in
+ * messages (`part.json's`, `the shards'`), `advice` says how to give a baseline (`pass
+ * --baseline FILE again`). Refuses (a usage error) when the recorded baseline cannot be read
+ * again or holds another run now, so that the comparison, and the regression gate with it, is
+ * never dropped without a word. A `given` baseline other than the recorded one is used (the
+ * comparison is made again over every case, so it is consistent), and said.
+ */
+export async function chooseBaseline(
+  given: string | undefined,
+  recorded: RecordedBaseline | undefined,
+  whose: string,
+  advice: string,
+  ctx: CommandContext,
+): Promise<ChosenBaseline | undefined> {
+  if (given !== undefined) {
+    const artifact = await readBaseline(given, ctx);
+    if (recorded !== undefined && !isBaseline(artifact, recorded.identity)) {
+      ctx.stderr.write(
+        `note: comparing with ${given}, not with ${whose} baseline ${describeBaseline(recorded)}: every case is compared with ${given}\n`,
+      );
+    }
+    return { path: given, artifact };
+  }
+  if (recorded === undefined) return undefined;
+  const again = `${advice} (that baseline, wherever it is now, or another: every case is compared with FILE), so that the regression gate is not dropped`;
+  const { path } = recorded;
+  if (path === undefined) {
+    throw usageError(
+      'baseline.unrecorded',
+      `${whose} baseline, ${describeBaseline(recorded)}, is not recorded by file (an earlier evalgate wrote it): ${again}`,
+    );
+  }
+  let artifact: ResultsArtifact;
+  try {
+    artifact = await readBaseline(path, ctx);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw usageError(
+      'baseline.gone',
+      `${whose} baseline ${path} cannot be read now (${error.message}): ${again}`,
+    );
+  }
+  if (!isBaseline(artifact, recorded.identity)) {
+    throw usageError(
+      'baseline.changed',
+      `${path} is no longer ${whose} baseline: it holds ${describeBaseline({ identity: artifact })}, not ${describeBaseline({ identity: recorded.identity })}; ${again}`,
+    );
+  }
+  return { path, artifact };
 }

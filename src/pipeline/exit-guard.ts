@@ -10,21 +10,25 @@
  *   was running recorded as errored (every case in flight when none was), the others left for
  *   `--resume`, and the partial artifact written before the process is gone; the
  *   exit code is made 1 (an `exit(0)` from user code must not pass a gate) and one message
- *   says which case was running. Once the engine has ended, the run's results are whole but
+ *   says which case was running. The error that ended it, when one did (an uncaught exception,
+ *   an unhandled rejection), is that case's error, so the artifact says why and not only that.
+ *   Once the engine has ended, the run's results are whole but
  *   their artifact may not be on disk yet (it is written asynchronously): an exit then (a second
  *   Ctrl-C, an uncaught error in a reporter) writes that artifact synchronously instead, so the
  *   file named by `-o` never keeps an earlier run's results while this run's are lost.
  */
 import type { AbandonedRun, RunControl, RunningCase } from '../run/control.ts';
+import { describeError } from '../shared/describe-error.ts';
 import { EXIT_UNWRITTEN } from './write-failure.ts';
 
 /** What the guard needs from the run it watches. */
 export interface ExitGuardOptions {
   control: RunControl;
   /**
-   * Writes the partial artifact of `abandoned` synchronously; returns where it went, or throws.
+   * Writes the partial artifact of `abandoned` synchronously; returns where it went, or throws;
+   * undefined when the run writes no artifact (`runTestSuite` without `output`).
    */
-  writePartial(abandoned: AbandonedRun): string;
+  writePartial(abandoned: AbandonedRun): string | undefined;
   /**
    * After the engine ended: writes the run's artifact synchronously and returns where it went
    * (or throws); undefined when there is nothing to write yet.
@@ -113,15 +117,34 @@ export function guardProcess(options: ExitGuardOptions): () => void {
   };
   const written = (abandoned: AbandonedRun): string => {
     try {
-      return `the partial artifact is written to ${options.writePartial(abandoned)} (interrupted: true)`;
+      const where = options.writePartial(abandoned);
+      return where === undefined
+        ? 'no artifact is written (none was asked for)'
+        : `the partial artifact is written to ${where} (interrupted: true)`;
     } catch (error) {
       return `the partial artifact could not be written: ${describe(error)}`;
     }
   };
+  // The error about to end the process, seen before Node prints it and exits: the `exit` that
+  // follows records it. One that an `uncaughtException` listener of the user's handles does
+  // not end the process, and is not kept.
+  let fatal: { error: unknown; origin: string } | undefined;
+  const onUncaught = (error: unknown, origin: string): void => {
+    if (process.listenerCount('uncaughtException') > 0) return;
+    fatal ??= { error, origin };
+  };
   const onExit = (code: number): void => {
     const chosen = chosenExit;
+    const kind =
+      fatal === undefined
+        ? undefined
+        : fatal.origin === 'unhandledRejection'
+          ? 'an unhandled rejection'
+          : 'an uncaught exception';
+    const cause = fatal === undefined ? '' : `: ${kind}: ${describeError(fatal.error)}`;
     const reason =
-      chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
+      chosen ??
+      `the process exited (exit code ${code}) while this case ran, before it finished${cause}`;
     const abandoned = control.abandon(reason, chosen === null ? 'culprit' : 'none');
     if (abandoned === undefined) {
       writeEnded(chosen, code);
@@ -136,7 +159,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       stderr.write(`${chosen}: ${where}${resume}\n`);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code)}; ${where}${resume}\n`);
+    stderr.write(`error: ${culprit(abandoned, code, kind)}; ${where}${resume}\n`);
     process.exitCode = CUT_SHORT;
   };
   /**
@@ -174,6 +197,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
   };
   process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);
+  process.on('uncaughtExceptionMonitor', onUncaught);
   watched++;
   current = options;
   return () => {
@@ -181,6 +205,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     if (current === options) current = undefined;
     process.off('beforeExit', onBeforeExit);
     process.off('exit', onExit);
+    process.off('uncaughtExceptionMonitor', onUncaught);
   };
 }
 
@@ -189,8 +214,10 @@ function describe(error: unknown): string {
 }
 
 /** Who ended the process: the case whose code was running, else the cases in flight. */
-function culprit({ current, running }: AbandonedRun, code: number): string {
-  const ended = `the process was ended (exit code ${code}) from inside the run`;
+function culprit({ current, running }: AbandonedRun, code: number, kind?: string): string {
+  // What the error said is the case's error, and Node prints it with its stack as it exits.
+  const by = kind === undefined ? '' : ` (${kind})`;
+  const ended = `the process was ended (exit code ${code}) from inside the run${by}`;
   if (current !== null) {
     const others = running.length - 1;
     const left =

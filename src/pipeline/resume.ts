@@ -15,9 +15,11 @@ import type { Scrubber } from '../shared/secrets.ts';
 import { runKey } from '../shared/run-key.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
+import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { openResultsFile } from './artifact-files.ts';
 import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
+import type { ChosenBaseline } from './baseline.ts';
 import type { Narrowed } from './load.ts';
 
 /** A resumption under way: what to run, and what the artifact takes over from the partial. */
@@ -27,7 +29,6 @@ export interface Resumption {
    * config hash, so that another config is refused as soon as it is loaded.
    */
   filters: RunFilters;
-  /** The plan narrowed to the partial's runs, each taking over the cases it finished. */
   /**
    * The plan narrowed to the partial's runs, each taking over the cases it finished. The partial
    * records each run's grid point without the run's secrets, as `scrubber` leaves it.
@@ -47,6 +48,13 @@ export interface Resumption {
   durationMs: number;
   /** What the summary says before its table: how many cases were taken over, how many ran. */
   preface(ran: number): string;
+  /**
+   * The baseline the resumed run compares with: `given` (`--baseline`), else the one the
+   * interrupted run was compared with, read again from the file its artifact records (refused
+   * when that is gone or holds another run now). The comparison is made over every case, the
+   * kept ones included, so the finished run is gated as an uninterrupted one would be.
+   */
+  baseline(given: string | undefined, ctx: CommandContext): Promise<ChosenBaseline | undefined>;
 }
 
 /**
@@ -137,6 +145,12 @@ export function startResume(
     durationMs: partial.durationMs,
     preface: (ran) =>
       `Resumed ${path}: ${plural(kept, 'case result')} kept, ${formatCount(ran)} run now.\n\n`,
+    async baseline(given, context) {
+      const recorded = recordedBaseline(partial);
+      if (given === undefined && recorded === undefined) return undefined;
+      const { chooseBaseline } = await import('./baseline.ts');
+      return chooseBaseline(given, recorded, `${path}'s`, 'pass --baseline FILE again', context);
+    },
   };
 }
 

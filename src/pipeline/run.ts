@@ -164,13 +164,18 @@ export async function executeRun(
     );
   }
   checkOutputPaths(runOutputs(args), ctx.cwd);
-  // Read before running, so a bad baseline stops the run before any case costs anything.
-  const comparing = args.baseline === undefined ? undefined : await import('./baseline.ts');
-  const baseline =
-    comparing && args.baseline !== undefined
-      ? await comparing.readBaseline(args.baseline, ctx)
-      : undefined;
   const { resuming, filters, trials } = await selection(args, ctx);
+  // Read before running, so a bad baseline stops the run before any case costs anything. A
+  // resumption compares with the baseline the interrupted run did, unless --baseline is given.
+  const baseline = resuming
+    ? await resuming.baseline(args.baseline, ctx)
+    : args.baseline === undefined
+      ? undefined
+      : {
+          path: args.baseline,
+          artifact: await (await import('./baseline.ts')).readBaseline(args.baseline, ctx),
+        };
+  const comparing = baseline === undefined ? undefined : await import('./baseline.ts');
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -336,12 +341,12 @@ export async function executeRun(
         // Files judges keep (automatic-battle baselines) are written once, after the last call.
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
         let built = artifactWith(await git);
-        if (comparing && baseline !== undefined && args.baseline !== undefined) {
+        if (comparing && baseline !== undefined) {
           built = comparing.withComparison(
             built,
             (run) => log.cases(run),
-            baseline,
-            args.baseline,
+            baseline.artifact,
+            baseline.path,
             suites,
             ctx,
           );

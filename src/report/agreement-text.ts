@@ -4,6 +4,8 @@
  * 90.0% (95% CI 77.0%…96.0%) · 40 rows`. Pure, no markup: each form escapes and styles it.
  */
 import type { AgreementSummary, EvaluatorSummary } from '../types/index.ts';
+import { kappaUndefinedReason } from '../evaluators/agreement.ts';
+import { isZeroShown, visibleFixed } from './comparison-numbers.ts';
 import { formatCount, formatPercent, plural } from './labels.ts';
 
 /** The evaluators of a run that measured agreement, in summary order. */
@@ -19,16 +21,13 @@ export function agreementsOf(
 export function agreementLine(id: string, agreement: AgreementSummary): string {
   const kappa = agreement.weighted ? 'weighted κ' : 'κ';
   const parts: string[] = [];
-  if (agreement.kappa === null) {
-    parts.push(
-      agreement.compared === 0
-        ? 'no labelled row judged'
-        : `${kappa} undefined (every verdict the same)`,
-    );
+  const undefinedKappa = kappaUndefinedReason(agreement);
+  if (undefinedKappa !== null || agreement.kappa === null) {
+    parts.push(undefinedKappa ?? `${kappa} undefined`);
   } else {
     const ci = agreement.kappaCi;
     parts.push(
-      `${kappa} ${agreement.kappa.toFixed(2)}${ci ? ` (95% CI ${ci.low.toFixed(2)}…${ci.high.toFixed(2)})` : ''}`,
+      `${kappa} ${fixed2(agreement.kappa)}${ci ? ` (95% CI ${fixed2(ci.low)}…${fixed2(ci.high)})` : ''}`,
     );
   }
   if (agreement.accuracy !== null) {
@@ -43,4 +42,14 @@ export function agreementLine(id: string, agreement: AgreementSummary): string {
     rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
   parts.push(rows.join(', '));
   return `${id} vs human labels (column ${agreement.column}): ${parts.join(' · ')}`;
+}
+
+/**
+ * Two decimals, never `-0.00`: 0 within floating-point rounding is `0.00`, a small negative value
+ * gets the digits it needs (`-0.0017`), as a comparison row's interval ends do.
+ */
+function fixed2(value: number): string {
+  if (isZeroShown(value)) return (0).toFixed(2);
+  const text = value.toFixed(2);
+  return text === '-0.00' ? `-${visibleFixed(value, 2)}` : text;
 }

@@ -4,9 +4,13 @@
  * significant digits), so `+0.00` or `could detect ±0.00` never stands for a real change; and
  * p-values, worded so the number never contradicts the row's label.
  */
+import { NOISE } from '../shared/float-noise.ts';
 
-/** Below this, a value is 0 up to floating-point rounding and prints as zero. */
-const ROUNDING = 1e-9;
+/**
+ * Below this, a value is 0 up to floating-point rounding and prints as zero: the noise level a
+ * comparison also uses to tell a changed score from an unchanged one.
+ */
+const ROUNDING = NOISE;
 
 /** Decimals at most, however small the value. */
 const MAX_DIGITS = 9;

@@ -21,7 +21,7 @@ import {
 import type { Painter } from './ansi.ts';
 import { cutMiddle } from './case-text.ts';
 import type { GridMatrix } from './grid-matrix.ts';
-import { formatCount, formatPercent, plural } from './labels.ts';
+import { formatCount, formatMean, formatPercent, plural } from './labels.ts';
 
 const RIGHT: TableColumn = { align: 'right' };
 const GAP = '  ';
@@ -76,7 +76,7 @@ function matrixCells(matrix: GridMatrix, paint: Painter): MatrixCells {
         ? '—'
         : mark(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
       ...row.means.map((mean, column) =>
-        mean === null ? '—' : mark(mean.toFixed(3), mean === matrix.bestMeans[column]),
+        mean === null ? '—' : mark(formatMean(mean), mean === matrix.bestMeans[column]),
       ),
     ]),
   };

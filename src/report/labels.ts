@@ -6,7 +6,7 @@
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
-import { formatCost, formatPercent, formatSeconds } from '../shared/format-numbers.ts';
+import { formatCost, formatMean, formatPercent, formatSeconds } from '../shared/format-numbers.ts';
 import { isHashId } from './testset-text.ts';
 import type { CaseResult, EvaluationResult, Params, Threshold, Usage } from '../types/index.ts';
 
@@ -17,7 +17,7 @@ export const SHORT_ID_LENGTH = 12;
 export { formatCount };
 
 /** `91.7%` and `$0.0123`: leaf helpers, so that the HTML report's page script uses them too. */
-export { formatCost, formatPercent };
+export { formatCost, formatMean, formatPercent };
 
 /** `1 row`, `2,000 rows`. */
 export function plural(count: number, noun: string): string {

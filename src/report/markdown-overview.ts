@@ -7,7 +7,14 @@
 import type { Comparison } from '../types/comparison.ts';
 import type { EvaluatorSummary, Params, RunResult } from '../types/index.ts';
 import { clipText } from './failure-details.ts';
-import { describeRun, formatCount, formatParams, formatPercent, plural } from './labels.ts';
+import {
+  describeRun,
+  formatCount,
+  formatMean,
+  formatParams,
+  formatPercent,
+  plural,
+} from './labels.ts';
 import { escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { runTotals } from './totals.ts';
 
@@ -162,7 +169,7 @@ export function runTable(runs: readonly RunResult[]): string {
 /** `0.400 · 40.0%` (mean · pass rate), `0.800` without a threshold, `—` when not run. */
 function evaluatorCell(stats: EvaluatorSummary | undefined): string {
   if (stats === undefined) return '—';
-  const mean = stats.mean === null ? '—' : stats.mean.toFixed(3);
+  const mean = stats.mean === null ? '—' : formatMean(stats.mean);
   return stats.passRate === null ? mean : `${mean} · ${formatPercent(stats.passRate)}`;
 }
 
@@ -213,7 +220,7 @@ function changeRow(
   head: number | null,
   kind: 'rate' | 'mean',
 ): { cells: string[]; moved: boolean } {
-  const format = kind === 'rate' ? formatPercent : (value: number): string => value.toFixed(3);
+  const format = kind === 'rate' ? formatPercent : formatMean;
   const show = (value: number | null): string => (value === null ? '—' : format(value));
   if (base === null || head === null) {
     return {

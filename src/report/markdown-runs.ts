@@ -5,7 +5,7 @@
  * failing cases, then notes on what was left out.
  */
 import type { EvaluatorSummary, RunResult } from '../types/index.ts';
-import { flakyLabel, formatCount, formatPercent, plural, shortId } from './labels.ts';
+import { flakyLabel, formatCount, formatMean, formatPercent, plural, shortId } from './labels.ts';
 import { renderFailingCases, SEE_ARTIFACT, type ShownRepeats } from './markdown-cases.ts';
 import type { ReportModel, RunView } from './markdown-model.ts';
 import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
@@ -171,12 +171,7 @@ function evaluatorRow(
  * `0.860 (±0.000)` when nothing changed at the shown precision.
  */
 function compareMean(value: number | null, previous: number | null | undefined): string {
-  return compare(
-    value,
-    previous,
-    (v) => v.toFixed(3),
-    (delta) => signed(delta, 3),
-  );
+  return compare(value, previous, formatMean, (delta) => signed(delta, 3));
 }
 
 /** `86.0%`; against a baseline rate `80.0% → 86.0% (+6.0 pp)`. */

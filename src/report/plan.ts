@@ -78,14 +78,24 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
       suite.evaluators.length === 0 ? 'none' : suite.evaluators.map(plannedEvaluatorText).join(', ')
     }`,
     `  model calls at most ${formatCount(suite.modelCalls.perCase * caseExecutionsToRun(suite))}` +
+      (suite.modelCalls.unknown.length > 0 ? ' counted' : '') +
       (suite.modelCalls.perCase > 0
         ? ` (${plural(suite.modelCalls.perCase, 'call')} a case execution)`
         : '') +
-      (suite.modelCalls.unknown.length > 0
-        ? `; not counted: ${suite.modelCalls.unknown.join(', ')}`
-        : ''),
+      uncountedText(suite.modelCalls.unknown),
   );
   return lines;
+}
+
+/**
+ * What may call models uncounted, said as that: a bare "at most 0; not counted: evaluator
+ * IsFriendly" read as "IsFriendly makes no calls" for an SDK judge class named in evals.yaml.
+ */
+function uncountedText(unknown: readonly string[]): string {
+  if (unknown.length === 0) return '';
+  const last = unknown.at(-1) ?? '';
+  const listed = unknown.length === 1 ? last : `${unknown.slice(0, -1).join(', ')} and ${last}`;
+  return `; not counted: ${listed} may make model calls of ${unknown.length === 1 ? 'its' : 'their'} own`;
 }
 
 /** `exact`, `tone (llm-judge at http://127.0.0.1:8000/v1)`: an evaluator as the plan lists it. */

@@ -38,6 +38,11 @@ export interface ShownArtifact {
   config?: string;
   /** The run let a stale testset pin through (`pinIgnored`): resuming it needs `--ignore-pin`. */
   pinIgnored?: boolean;
+  /**
+   * The baseline file the run was compared with, as its comparison records it (`base.path`):
+   * the resumed run compares with it too, and the command names it as the interrupted run's did.
+   */
+  baseline?: string;
 }
 
 /**
@@ -57,13 +62,15 @@ function shellWord(word: string): string {
 
 /**
  * The `--resume` command for an artifact, from what it records: the config unless it is the
- * `evals.yaml` that `evals run` finds by itself, and `--ignore-pin` when the run needed it.
+ * `evals.yaml` that `evals run` finds by itself, `--ignore-pin` when the run needed it, and
+ * `--baseline FILE` when it was compared with one.
  */
 function resumeOf(artifact: ShownArtifact): string {
   const config =
     artifact.config === undefined || artifact.config === 'evals.yaml' ? [] : [artifact.config];
   const pin = artifact.pinIgnored === true ? ['--ignore-pin'] : [];
-  return printable(resumeCommandLine([...config, ...pin], artifact.path));
+  const baseline = artifact.baseline === undefined ? [] : ['--baseline', artifact.baseline];
+  return printable(resumeCommandLine([...config, ...pin, ...baseline], artifact.path));
 }
 
 /**

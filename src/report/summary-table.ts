@@ -12,6 +12,7 @@ import {
   errorGist,
   formatCount,
   formatParams,
+  formatMean,
   formatPercent,
   plural,
 } from './labels.ts';
@@ -174,7 +175,7 @@ function renderRun(
           ['evaluator', 'mean', 'pass rate', 'passed', 'failed', 'errors'],
           ...evaluators.map(([id, stats]) => [
             printable(id),
-            stats.mean === null ? '—' : stats.mean.toFixed(3),
+            stats.mean === null ? '—' : formatMean(stats.mean),
             stats.passRate === null ? '—' : formatPercent(stats.passRate),
             formatCount(stats.passed),
             formatCount(stats.failed),

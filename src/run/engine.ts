@@ -4,7 +4,8 @@ import type { CaseResult, RunResult } from '../types/index.ts';
 import { UserCalls } from './call.ts';
 import type { AbandonedRun, Blame, RunningCase } from './control.ts';
 import { record, tell, type Engine, type RunState, type SuiteState, type Unit } from './state.ts';
-import { agreementOf, evaluateRunGate, SummaryAccumulator } from './summary.ts';
+import { evaluateRunGate } from './gate.ts';
+import { agreementOf, SummaryAccumulator } from './summary.ts';
 import { abandonCase, runTrial } from './trial.ts';
 import type {
   EngineOptions,

@@ -1,4 +1,4 @@
-import { impossibleThreshold } from '../config/threshold.ts';
+import { impossibleRange } from '../config/threshold.ts';
 import { EvaluationError, describeValue } from '../shared/errors.ts';
 import { hasUsage } from '../judge/usage.ts';
 import type { EngineEvaluator, EvaluationResult, Threshold, Usage } from '../types/index.ts';
@@ -42,7 +42,7 @@ export function toEvaluationResult(
     if (checked.ok) {
       threshold = checked.threshold;
       // As evals.yaml refuses at load: a range no score meets fails every case, never meant.
-      thresholdError = impossibleThreshold(checked.threshold);
+      thresholdError = impossibleRange(checked.threshold);
     } else {
       // Not recorded: the artifact's threshold holds finite lt/lte/gt/gte numbers only.
       thresholdError = checked.problem;
@@ -111,9 +111,10 @@ export function erroredEvaluation(
     error,
     durationMs,
   };
-  if (thrown instanceof EvaluationError) {
-    if (thrown.metadata !== undefined) result.metadata = toMetadata(thrown.metadata);
-    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  if (isEvaluationError(thrown)) {
+    const { metadata, usage } = thrown as { metadata?: unknown; usage?: unknown };
+    if (metadata !== undefined) result.metadata = toMetadata(metadata);
+    if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
   }
   return result;
 }
@@ -131,9 +132,11 @@ const BOUNDS: readonly string[] = ['lt', 'lte', 'gt', 'gte'];
 
 /**
  * A threshold from user code, checked: an object whose keys are only `lt`, `lte`, `gt`, `gte`,
- * each a finite number (`null` / `undefined` count as absent and are left out). An unknown key
- * (`{ ge: 0.9 }`, a Python habit) would otherwise be ignored and the case pass unchecked, and a
- * NaN bound (`Number(process.env.UNSET)`) fail it with no reason and be written as `null`.
+ * each a finite number, with one bound at least. Every other shape would pass the case
+ * unchecked or fail it with no reason: an unknown key (`{ ge: 0.9 }`, a Python habit) is
+ * ignored, a bound read from a setting that is not there (`{ gte: cfg.minScore }`, `undefined`
+ * or `null`) leaves `{}`, which every score meets, and a NaN bound (`Number(process.env.UNSET)`)
+ * fails it and is written as `null`. evals.yaml refuses the same thresholds.
  */
 export function checkThreshold(
   value: unknown,
@@ -152,7 +155,12 @@ export function checkThreshold(
         problem: `threshold has an unknown bound ${JSON.stringify(key)} (the bounds are lt, lte, gt and gte), got ${describeValue(value)}`,
       };
     }
-    if (bound == null) continue;
+    if (bound == null) {
+      return {
+        ok: false,
+        problem: `threshold.${key} is ${bound === null ? 'null' : 'undefined'}: give a number, or leave the key out`,
+      };
+    }
     if (typeof bound !== 'number') {
       return {
         ok: false,
@@ -167,6 +175,12 @@ export function checkThreshold(
     }
     threshold[key as keyof Threshold] = bound;
   }
+  if (Object.keys(threshold).length === 0) {
+    return {
+      ok: false,
+      problem: `threshold has no bound: expected at least one of lt, lte, gt, gte, got ${describeValue(value)}`,
+    };
+  }
   return { ok: true, threshold };
 }
 
@@ -180,4 +194,17 @@ function toMetadata(metadata: unknown): Record<string, unknown> | null {
     return metadata as Record<string, unknown>;
   }
   return { value: metadata };
+}
+
+/**
+ * Whether `thrown` is an `EvaluationError`, ours or another copy's: a module named in evals.yaml
+ * imports evalgate as installed (an SDK judge class's errors are that copy's), while the CLI
+ * runs its own bundle, so `instanceof` alone would drop the usage of calls that were paid for.
+ * Another copy's fields are checked as any user value is (`isUsage`, `toMetadata`).
+ */
+function isEvaluationError(thrown: unknown): boolean {
+  return (
+    thrown instanceof EvaluationError ||
+    (thrown instanceof Error && thrown.name === 'EvaluationError')
+  );
 }

@@ -2,18 +2,14 @@ import type {
   AgreementSpec,
   CaseResult,
   EvaluatorSummary,
-  GateCondition,
-  GateSpec,
   RunSummary,
-  Threshold,
   Usage,
-  Verdict,
 } from '../types/index.ts';
 import { addUsage, hasUsage } from '../judge/usage.ts';
 import { AgreementTally } from '../evaluators/agreement.ts';
 import { ExactSum } from './exact-sum.ts';
-import { formatCount } from '../shared/format-count.ts';
-import { describeThreshold, hasBound, isUpperBoundOnly, meetsThreshold } from './threshold.ts';
+import { withoutNoise } from '../shared/float-noise.ts';
+import { hasBound, isUpperBoundOnly } from './threshold.ts';
 
 /**
  * Counts of one run. Numbers are exact (reports round them).
@@ -66,6 +62,8 @@ interface EvaluatorTotal {
   upperBounded: number;
   /** Evaluations whose threshold has a lower bound (`gte`/`gt`, alone or in a band). */
   lowerBounded: number;
+  /** Evaluations with a threshold: without any, the pass rate is `null`, errors or not. */
+  thresholded: number;
 }
 
 /** How a run is summarised: its trials, and the evaluators checked against human labels. */
@@ -137,6 +135,7 @@ export class SummaryAccumulator {
         usage: new UsageTotal(),
         upperBounded: 0,
         lowerBounded: 0,
+        thresholded: 0,
       });
     }
   }
@@ -165,6 +164,11 @@ export class SummaryAccumulator {
       }
       total.usage.add(evaluation.usage);
       const threshold = evaluation.threshold;
+      // Judged against a threshold: one it has, or a pass status given without an error (an
+      // artifact assembled by hand may leave its threshold out). An error alone is not.
+      if (threshold !== null || (evaluation.error === null && evaluation.passed !== null)) {
+        total.thresholded++;
+      }
       if (threshold !== null && hasBound(threshold)) {
         if (isUpperBoundOnly(threshold)) total.upperBounded++;
         else total.lowerBounded++;
@@ -190,11 +194,15 @@ export class SummaryAccumulator {
       const agreement = this.#agreement.get(id)?.summary();
       evaluators[id] = {
         count: total.count,
-        mean: total.scored > 0 ? total.sum.value() / total.scored : null,
+        // Rounded (shared/float-noise.ts): three scores of 0.7 average to 0.6999999999999998,
+        // which a gate `mean: { gte: 0.7 }` would fail.
+        mean: total.scored > 0 ? withoutNoise(total.sum.value() / total.scored) : null,
         passed: total.passed,
         failed: total.failed,
         errors: total.errors,
-        passRate: judged > 0 ? total.passed / judged : null,
+        // An evaluator without a threshold passes or fails nothing: its errors are `failed`
+        // (the case failed), but a pass rate of 0% would read as if every check had failed.
+        passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
         ...(lowerIsBetter(total) ? { lowerIsBetter: true as const } : {}),
         ...(usage !== undefined ? { usage } : {}),
         ...(agreement !== undefined ? { agreement } : {}),
@@ -226,140 +234,4 @@ export class SummaryAccumulator {
  */
 function lowerIsBetter(total: EvaluatorTotal): boolean {
   return total.upperBounded > 0 && total.lowerBounded === 0;
-}
-
-/**
- * A run's verdict from its gate, with one condition per rule so reports can say exactly what
- * failed. Without `minPassRate` the rule is `all cases pass` (nothing failed or errored); with
- * it, `minPassRate`. Evaluator rules are named `evaluators.<id>.mean` / `.passRate`; one with
- * nothing to measure (no scores, no thresholded evaluations) fails, because a gate the run
- * could not check must not pass silently. A run of zero cases passes the case rules, and the
- * condition's `actual` says `no cases ran`.
- */
-export function evaluateGate(
-  summary: RunSummary,
-  gate: GateSpec,
-): { verdict: Verdict; conditions: GateCondition[] } {
-  const conditions: GateCondition[] = [];
-  const noCases = summary.cases === 0;
-
-  if (gate.minPassRate == null) {
-    conditions.push({
-      name: 'all cases pass',
-      expected: '0 failed, 0 errored',
-      actual: noCases ? 'no cases ran' : `${summary.failed} failed, ${summary.errored} errored`,
-      passed: summary.failed + summary.errored === 0,
-    });
-  } else {
-    conditions.push({
-      name: 'minPassRate',
-      expected: `≥ ${gate.minPassRate}`,
-      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
-      actual: noCases
-        ? 'no cases ran'
-        : `${formatNumber(summary.passRate)} (${formatCount(summary.passed)} of ${formatCount(summary.cases)} cases)`,
-      passed: summary.passRate >= gate.minPassRate,
-    });
-  }
-
-  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
-    const measured = summary.evaluators[id];
-    if (rules.mean != null) {
-      conditions.push(
-        measure(`evaluators.${id}.mean`, rules.mean, measured?.mean ?? null, 'no scores'),
-      );
-    }
-    if (rules.passRate != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.passRate`,
-          rules.passRate,
-          measured?.passRate ?? null,
-          'no evaluations with a threshold',
-        ),
-      );
-    }
-    // Agreement with people: a judge that cannot be trusted fails the run like a low score.
-    const agreement = measured?.agreement;
-    const missing =
-      agreement === undefined ? 'no agreement: on the evaluator' : 'no labelled row judged';
-    if (rules.agreement?.kappa != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.kappa`,
-          rules.agreement.kappa,
-          agreement?.kappa ?? null,
-          missing,
-        ),
-      );
-    }
-    if (rules.agreement?.accuracy != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.accuracy`,
-          rules.agreement.accuracy,
-          agreement?.accuracy ?? null,
-          missing,
-        ),
-      );
-    }
-  }
-
-  return { verdict: conditions.every((c) => c.passed) ? 'pass' : 'fail', conditions };
-}
-
-function measure(
-  name: string,
-  threshold: Threshold,
-  value: number | null,
-  missing: string,
-): GateCondition {
-  return {
-    name,
-    expected: describeThreshold(threshold),
-    actual: value === null ? missing : formatNumber(value),
-    passed: value !== null && meetsThreshold(value, threshold),
-  };
-}
-
-/** Up to 4 decimals for condition text; comparisons always use the exact value. */
-function formatNumber(value: number): string {
-  return String(Number(value.toFixed(4)));
-}
-
-/**
- * `evaluateGate` for a run that planned `planned` cases: one cut short (an interrupt, a partial
- * merge) gets a failing `complete` condition and never passes, whatever its finished cases
- * looked like; one that planned none gets a failing `cases` condition, unless the gate allows
- * it (`allowEmpty`) or the run is one shard of its cases (`shard`: a shard may get none of a
- * small suite; the merged run is judged whole). The engine and `evals merge` both decide a
- * run's verdict through here.
- */
-export function evaluateRunGate(
-  summary: RunSummary,
-  gate: GateSpec,
-  planned: number,
-  shard = false,
-): { verdict: Verdict; conditions: GateCondition[] } {
-  const result = evaluateGate(summary, gate);
-  if (planned === 0 && gate.allowEmpty !== true && !shard) {
-    // A `--tag` typo or an empty testset: a gate that checked nothing must not pass.
-    result.conditions.push({
-      name: 'cases',
-      expected: 'at least 1 case',
-      actual: 'no cases matched (allowEmpty: true on the suite accepts this)',
-      passed: false,
-    });
-    result.verdict = 'fail';
-  }
-  if (summary.cases < planned) {
-    result.conditions.push({
-      name: 'complete',
-      expected: `${planned} cases`,
-      actual: `${summary.cases} finished (interrupted)`,
-      passed: false,
-    });
-    result.verdict = 'fail';
-  }
-  return result;
 }

@@ -1,10 +1,6 @@
 import type { Threshold } from '../types/index.ts';
 
 /**
- * Whether a score meets every bound of a threshold. A threshold with no bounds accepts every
- * score; NaN meets no bound. `null` bounds count as absent, as they do in the YAML.
- */
-/**
  * An evaluation's pass status: `false` when it errored or has no score, `null` without a
  * threshold (reported, never counted), else whether the score meets the threshold.
  */
@@ -18,6 +14,11 @@ export function evaluationPassed(
   return score !== null && meetsThreshold(score, threshold);
 }
 
+/**
+ * Whether a score meets every bound of a threshold; NaN meets no bound. A threshold with no
+ * bounds would accept every score: the config's schema and the SDK's `checkThreshold` refuse it
+ * before it gets here. A `null` bound, which a checked threshold never has, counts as absent.
+ */
 export function meetsThreshold(score: number, t: Threshold): boolean {
   if (t.gt != null && !(score > t.gt)) return false;
   if (t.gte != null && !(score >= t.gte)) return false;

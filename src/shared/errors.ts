@@ -2,6 +2,7 @@
  * User mistakes are data (`Issue`), collected and reported together; bugs are exceptions.
  * `cli.ts` is the one place that turns these into exit codes and messages.
  */
+import { inspect } from 'node:util';
 import type { Usage } from '../types/index.ts';
 
 /** One problem with the user's input, located precisely enough to jump to. */
@@ -46,7 +47,6 @@ function namesFile(message: string, file: string): boolean {
   return false;
 }
 
-/** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */
 /**
  * Thrown by an evaluator to fail one evaluation while keeping what explains it: the engine
  * records `message` as the evaluation's error, and keeps `metadata` (a judge's raw answer) and
@@ -66,14 +66,38 @@ export class EvaluationError extends Error {
   }
 }
 
+/** The user's input is wrong: nothing ran. Exit code 2, no stack trace. */
 export class UsageError extends Error {
-  readonly exitCode = 2;
-  constructor(
-    readonly issues: Issue[],
-    message = issues.map(formatIssue).join('\n'),
-  ) {
+  // Private, with getters: Node prints an uncaught error's own enumerable fields after its stack,
+  // and a `runTestSuite` caller who does not catch one must see the message, not this data.
+  readonly #issues: Issue[];
+
+  constructor(issues: Issue[], message = issues.map(formatIssue).join('\n')) {
     super(message);
     this.name = 'UsageError';
+    this.#issues = issues;
+    // Node's printer of an uncaught error shows the source line where the error was made, an
+    // evalgate line that means nothing to the user. Taking the stack here makes that line this
+    // one, and the marker on it (Node's own) tells Node not to print it.
+    Error.captureStackTrace(this); /* node-do-not-add-exception-line */
+  }
+
+  /** Every problem found, each placed where it is. */
+  get issues(): Issue[] {
+    return this.#issues;
+  }
+
+  /** The CLI's exit code for a usage mistake: nothing ran. */
+  get exitCode(): 2 {
+    return 2;
+  }
+
+  /**
+   * `console.error(error)` prints the message alone: a usage mistake is the user's to fix, and
+   * its stack is evalgate's. (Node's printer of an uncaught error does not call this.)
+   */
+  [inspect.custom](): string {
+    return `${this.name}: ${this.message}`;
   }
 }
 

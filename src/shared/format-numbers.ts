@@ -36,3 +36,19 @@ export function formatSeconds(ms: number): string {
   const tenths = Math.round(ms / 100);
   return `${formatCount(Math.floor(tenths / 10))}.${tenths % 10} s`;
 }
+
+/**
+ * A mean score: three decimals (`0.862`), except that a mean below 1 never shows as `1.000` nor
+ * one above 0 as `0.000`: it gets the decimals it needs (`0.9997` for 2,999 passes of 3,000), so
+ * a perfect-looking mean never hides a failed case. At most 17 decimals, then the exact value.
+ */
+export function formatMean(mean: number): string {
+  // Bounded: 3 to 17 decimals.
+  for (let decimals = 3; decimals <= 17; decimals++) {
+    const text = mean.toFixed(decimals);
+    const shown = Number(text);
+    if ((shown === 1 && mean < 1) || (shown === 0 && mean > 0)) continue;
+    return text;
+  }
+  return String(mean);
+}

@@ -41,7 +41,24 @@ export function replyText(reply: ChatReply): ReplyText {
   // An empty string the model chose to send is an answer; a missing one is not.
   if (content === '') return { ok: true, text: '' };
   const why = finishReason === undefined ? '' : `, finish_reason: ${finishReason}`;
-  return failed(`the model's reply has no text (content: null${why})`);
+  return failed(`the model's reply has no text (content: ${noText(reply.partTypes)}${why})`);
+}
+
+/** How many distinct part types the error names. */
+const NAMED_TYPES = 5;
+
+/**
+ * What came as content instead of text: `null` (or none), `an empty list`, or `a list of 2
+ * parts, none with text (image_url, input_audio)`.
+ */
+function noText(partTypes: readonly string[] | undefined): string {
+  if (partTypes === undefined) return 'null';
+  if (partTypes.length === 0) return 'an empty list';
+  const distinct = [...new Set(partTypes)];
+  const named = distinct.slice(0, NAMED_TYPES).map((type) => quote(type).slice(0, 60));
+  const more = distinct.length - named.length;
+  const parts = partTypes.length === 1 ? '1 part' : `${partTypes.length} parts`;
+  return `a list of ${parts}, none with text (${named.join(', ')}${more > 0 ? `, ${more} more` : ''})`;
 }
 
 function failed(error: string): ReplyText {

@@ -23,6 +23,13 @@ export function recordedColumnTarget(column: string): Target {
           `the suite has no function: and this row has no ${JSON.stringify(column)} field to score`,
         );
       }
+      // A null is no output: an artifact records an errored case's output as null, and scored
+      // as a value it would pass every check that something is not there (`not: true`).
+      if (testCase[column] === null) {
+        throw new Error(
+          `this row's ${JSON.stringify(column)} is null: there is no output to score (an errored case records null)`,
+        );
+      }
       return { output: testCase[column] };
     },
   };

@@ -1,4 +1,5 @@
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
+import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
@@ -91,6 +92,44 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     return threshold !== undefined ? { ...evaluation, threshold } : evaluation;
   }
 
+  /**
+   * What the class's `mapper` returned, when it is a string; else that evaluation's error, naming
+   * the method as the user wrote it (`IsEquals.testCaseMapper`; the evaluation names the
+   * evaluator). Mappers are user code, untyped at run time: a misspelt field on both sides of
+   * `BaseIsEquals` gives `undefined === undefined`, a pass for every case.
+   */
+  protected mappedText(mapper: string, value: unknown): string {
+    if (typeof value === 'string') return value;
+    throw new EvaluationError(
+      `${this.#method(mapper)} returned ${shown(value)}; expected a string`,
+    );
+  }
+
+  /** What the class's `mapper` returned, when it is an array of strings; else as `mappedText`. */
+  protected mappedTexts(mapper: string, value: unknown): string[] {
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+    throw new EvaluationError(
+      `${this.#method(mapper)} returned ${shown(value)}; expected an array of strings`,
+    );
+  }
+
+  /**
+   * What the class's `mapper` returned, when it is an array (the built-in checks its items); a
+   * string is refused too, which the built-in would otherwise read as JSON.
+   */
+  protected mappedArray(mapper: string, value: unknown, items: string): unknown[] {
+    if (Array.isArray(value)) return value;
+    throw new EvaluationError(
+      `${this.#method(mapper)} returned ${shown(value)}; expected an array of ${items}`,
+    );
+  }
+
+  /** `IsEquals.testCaseMapper`: the user's class, which is where the method is written. */
+  #method(name: string): string {
+    const className = this.constructor.name;
+    return className !== '' ? `${className}.${name}` : name;
+  }
+
   #scorerFor(): Scorer {
     if (this.#scorer === undefined) {
       const { judge, files } = this.#context;
@@ -120,6 +159,11 @@ export function acceptsSdkContext(
     value !== null &&
     typeof (value as { useContext?: unknown }).useContext === 'function'
   );
+}
+
+/** A mapper's result in a message: `undefined` by its name, as the JavaScript slip reads. */
+function shown(value: unknown): string {
+  return value === undefined ? 'undefined' : describeValue(value);
 }
 
 function definedOf(context: SdkEvaluatorContext): SdkEvaluatorContext {

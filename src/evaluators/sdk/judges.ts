@@ -17,6 +17,7 @@ import {
   recentOverrides,
   type EvaluationOverride,
 } from '../judges/overrides.ts';
+import { scoreChoicesProblems } from './score-choices.ts';
 import {
   BuiltinBackedEvaluator,
   SDK_DEFAULT_MODEL,
@@ -74,6 +75,7 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   }
 
   protected override fixedOptions(): OptionValues {
+    this.#checkScoreChoices();
     return { choices: Object.fromEntries(this.scoreChoices.map((c) => [c.name, c.value])) };
   }
 
@@ -88,9 +90,28 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     return this.scoreValues({ prompt }, args as EvaluatorArgs);
   }
 
-  /** Reads the overrides store now, when `numOverrides` asks for examples. */
+  /**
+   * Checks `scoreChoices` and reads the overrides store (when `numOverrides` asks for examples)
+   * now, so that a mistake in either is one load-time error of evals.yaml, not every case's.
+   */
   override preload(): void {
+    this.#checkScoreChoices();
     this.#recentOverrides();
+  }
+
+  /** The id results record this evaluator under (evals.yaml's, else the class's `id`). */
+  #evaluatorId(): string {
+    return this.context().evaluatorId ?? this.id;
+  }
+
+  /**
+   * Throws when `scoreChoices` is not a list of at least two distinct names with scores in
+   * [0, 1], in the words of this class (see `scoreChoicesProblems`); from a case, it is that
+   * case's evaluation error.
+   */
+  #checkScoreChoices(): void {
+    const problems = scoreChoicesProblems(this.scoreChoices);
+    if (problems.length > 0) throw new Error(`${this.#evaluatorId()}: ${problems.join('; ')}`);
   }
 
   /**
@@ -102,17 +123,13 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     const count = this.numOverrides ?? 0;
     if (count <= 0) return [];
     if (this.#overrides === undefined) {
-      const { files, evaluatorId } = this.context();
+      const { files } = this.context();
       if (files === undefined) {
         throw new Error(
-          `${this.id}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
+          `${this.#evaluatorId()}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
         );
       }
-      this.#overrides = recentOverrides(
-        readOverrides(files.configDir),
-        evaluatorId ?? this.id,
-        count,
-      );
+      this.#overrides = recentOverrides(readOverrides(files.configDir), this.#evaluatorId(), count);
     }
     return this.#overrides;
   }
@@ -130,8 +147,11 @@ export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        expected: this.expectedOutputMapper({ testCase: args.testCase }),
-        actual: this.outputMapper({ output: args.output }),
+        expected: this.mappedText(
+          'expectedOutputMapper',
+          this.expectedOutputMapper({ testCase: args.testCase }),
+        ),
+        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -144,7 +164,7 @@ abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOut
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
-      { actual: this.outputMapper({ output: args.output }) },
+      { actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })) },
       args as EvaluatorArgs,
     );
   }
@@ -178,8 +198,11 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        baseline: this.baselineMapper({ testCase: args.testCase }),
-        actual: this.outputMapper({ output: args.output }),
+        baseline: this.mappedText(
+          'baselineMapper',
+          this.baselineMapper({ testCase: args.testCase }),
+        ),
+        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
         ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
       },
       args as EvaluatorArgs,
@@ -213,7 +236,7 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        actual: this.outputMapper({ output: args.output }),
+        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
         ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
       },
       args as EvaluatorArgs,

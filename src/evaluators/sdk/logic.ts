@@ -29,8 +29,11 @@ export abstract class BaseIsEquals<TCase, TOutput> extends BuiltinBackedEvaluato
   }
 
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    const expected = this.testCaseMapper({ testCase: args.testCase });
-    const actual = this.outputMapper({ output: args.output });
+    const expected = this.mappedText(
+      'testCaseMapper',
+      this.testCaseMapper({ testCase: args.testCase }),
+    );
+    const actual = this.mappedText('outputMapper', this.outputMapper({ output: args.output }));
     const evaluation = await this.scoreValues({ expected, actual }, args as EvaluatorArgs);
     // The SDK reports both sides on every case, equal or not.
     return {
@@ -54,7 +57,7 @@ export abstract class BaseIsValidJSON<TCase, TOutput> extends BuiltinBackedEvalu
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
-      { actual: this.outputMapper({ output: args.output }) },
+      { actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })) },
       args as EvaluatorArgs,
     );
   }
@@ -82,8 +85,11 @@ export abstract class BaseHasAllSubstrings<TCase, TOutput> extends BuiltinBacked
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        substrings: this.testCaseMapper({ testCase: args.testCase }),
-        actual: this.outputMapper({ output: args.output }),
+        substrings: this.mappedTexts(
+          'testCaseMapper',
+          this.testCaseMapper({ testCase: args.testCase }),
+        ),
+        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -109,7 +115,13 @@ export abstract class BaseAssertions<TCase, TOutput> extends BuiltinBackedEvalua
 
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
     const rubric = await this.evaluateAssertions({ testCase: args.testCase, output: args.output });
-    if (rubric === undefined || rubric === null || rubric.length === 0) return undefined;
-    return this.scoreValues({ assertions: rubric }, args as EvaluatorArgs);
+    if (rubric === undefined || rubric === null) return undefined;
+    const list = this.mappedArray(
+      'evaluateAssertions',
+      rubric,
+      '{ criterion, passed, required } (or undefined to skip the case)',
+    );
+    if (list.length === 0) return undefined;
+    return this.scoreValues({ assertions: list }, args as EvaluatorArgs);
   }
 }

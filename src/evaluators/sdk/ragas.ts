@@ -42,9 +42,9 @@ export abstract class BaseRagasFaithfulness<TCase, TOutput> extends SdkJudgeEval
     const both = { testCase: args.testCase, output: args.output };
     return this.scoreValues(
       {
-        question: this.userInputMapper(both),
-        answer: this.responseMapper({ output: args.output }),
-        contexts: this.retrievedContextsMapper(both),
+        question: this.mappedText('userInputMapper', this.userInputMapper(both)),
+        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
+        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
       },
       args as EvaluatorArgs,
     );
@@ -68,8 +68,11 @@ export abstract class BaseRagasResponseRelevancy<TCase, TOutput> extends SdkJudg
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        question: this.userInputMapper({ testCase: args.testCase, output: args.output }),
-        answer: this.responseMapper({ output: args.output }),
+        question: this.mappedText(
+          'userInputMapper',
+          this.userInputMapper({ testCase: args.testCase, output: args.output }),
+        ),
+        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -93,8 +96,11 @@ export abstract class BaseRagasSemanticSimilarity<TCase, TOutput> extends Builti
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        actual: this.responseMapper({ output: args.output }),
-        expected: this.referenceMapper({ testCase: args.testCase }),
+        actual: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
+        expected: this.mappedText(
+          'referenceMapper',
+          this.referenceMapper({ testCase: args.testCase }),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -111,8 +117,14 @@ abstract class ContextMatching<TCase, TOutput> extends BuiltinBackedEvaluator<TC
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        contexts: this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
-        expectedContexts: this.referenceContextsMapper({ testCase: args.testCase }),
+        contexts: this.mappedTexts(
+          'retrievedContextsMapper',
+          this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
+        ),
+        expectedContexts: this.mappedTexts(
+          'referenceContextsMapper',
+          this.referenceContextsMapper({ testCase: args.testCase }),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -154,8 +166,11 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
     const question = this.userInputMapper?.(both);
     return this.scoreValues(
       {
-        contexts: this.retrievedContextsMapper(both),
-        reference: this.referenceMapper({ testCase: args.testCase }),
+        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
+        reference: this.mappedText(
+          'referenceMapper',
+          this.referenceMapper({ testCase: args.testCase }),
+        ),
         ...(question !== undefined ? { question } : {}),
       },
       args as EvaluatorArgs,
@@ -201,8 +216,14 @@ export abstract class BaseRagasContextEntitiesRecall<TCase, TOutput> extends Sdk
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        contexts: this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
-        reference: this.referenceMapper({ testCase: args.testCase }),
+        contexts: this.mappedTexts(
+          'retrievedContextsMapper',
+          this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
+        ),
+        reference: this.mappedText(
+          'referenceMapper',
+          this.referenceMapper({ testCase: args.testCase }),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -229,8 +250,11 @@ export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJud
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
-        answer: this.responseMapper({ output: args.output }),
-        reference: this.referenceMapper({ testCase: args.testCase }),
+        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
+        reference: this.mappedText(
+          'referenceMapper',
+          this.referenceMapper({ testCase: args.testCase }),
+        ),
         ...(this.mode !== undefined ? { mode: this.mode } : {}),
       },
       args as EvaluatorArgs,
@@ -263,9 +287,12 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
     const question = this.userInputMapper?.(both);
     return this.scoreValues(
       {
-        answer: this.responseMapper({ output: args.output }),
-        reference: this.referenceMapper({ testCase: args.testCase }),
-        contexts: this.retrievedContextsMapper(both),
+        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
+        reference: this.mappedText(
+          'referenceMapper',
+          this.referenceMapper({ testCase: args.testCase }),
+        ),
+        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
         ...(question !== undefined ? { question } : {}),
         ...(this.mode !== undefined ? { mode: this.mode } : {}),
       },

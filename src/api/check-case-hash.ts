@@ -1,0 +1,108 @@
+/**
+ * `runTestSuite`'s `testCaseHash`, checked with the other arguments and in the SDK's words (the
+ * engine's own identity checks speak of evals.yaml's rows and `hash:`): required, as in the
+ * Autoblocks SDK; a non-empty list of fields every test case has, or a function returning each
+ * test case's identity as a non-empty string.
+ */
+import { closestMatch } from '../config/did-you-mean.ts';
+import { describeValue } from '../shared/errors.ts';
+
+/** The test cases, once known to be an array of objects. */
+export type TestCases = readonly Record<string, unknown>[];
+
+const EXPECTED =
+  "the fields that identify a test case (testCaseHash: ['input']) or a function returning its identity as a string";
+
+/**
+ * Every problem with `hash`, `[]` when there is none. The identities are worked out only when
+ * `testCases` is what it must be (else `null`).
+ */
+export function caseHashProblems(hash: unknown, testCases: TestCases | null): string[] {
+  if (hash === undefined) {
+    // Without it every case would be known by its content, and the crash came from deep inside.
+    return [`testCaseHash is missing: give ${EXPECTED}`];
+  }
+  if (typeof hash === 'function') {
+    return testCases === null
+      ? []
+      : functionProblems(hash as (testCase: unknown) => unknown, testCases);
+  }
+  if (!Array.isArray(hash) || !hash.every((field) => typeof field === 'string')) {
+    return [`testCaseHash must be ${EXPECTED}, got ${describeValue(hash)}`];
+  }
+  if (hash.length === 0) {
+    return [
+      "testCaseHash must list at least one field, or be a function returning a test case's identity as a string, got an array []",
+    ];
+  }
+  return testCases === null ? [] : fieldProblems(hash, testCases);
+}
+
+/** Each listed field missing from a test case, once per field, with the first such case. */
+function fieldProblems(fields: readonly string[], testCases: TestCases): string[] {
+  return [...new Set(fields)].flatMap((field) => {
+    const missing = testCases.flatMap((testCase, i) =>
+      Object.hasOwn(testCase, field) && testCase[field] !== undefined ? [] : [i + 1],
+    );
+    const first = missing[0];
+    if (first === undefined) return [];
+    const near = closestMatch(field, Object.keys(testCases[first - 1] ?? {}));
+    const hint = near !== undefined ? `: did you mean ${JSON.stringify(near)}?` : '';
+    return [
+      `testCaseHash field ${JSON.stringify(field)} is missing from test case ${first}${others(missing)}${hint} (every test case needs every field testCaseHash lists)`,
+    ];
+  });
+}
+
+/**
+ * The first test case whose identity the function cannot give, with a count of the others. A
+ * number is refused too: the ids of 1 and "1" would be one. A Promise is left to the run's own
+ * check, which names it as such.
+ */
+function functionProblems(hash: (testCase: unknown) => unknown, testCases: TestCases): string[] {
+  const bad: { at: number; problem: Problem }[] = [];
+  for (const [i, testCase] of testCases.entries()) {
+    const problem = identityProblem(hash, testCase);
+    if (problem !== null) bad.push({ at: i + 1, problem });
+  }
+  const first = bad[0];
+  if (first === undefined) return [];
+  const { at, problem } = first;
+  const where = `test case ${at}${others(bad)}`;
+  return [
+    problem.threw !== undefined
+      ? `testCaseHash threw for ${where}: ${problem.threw}`
+      : `testCaseHash returned ${problem.returned} for ${where}: it must return the test case's identity as a non-empty string`,
+  ];
+}
+
+type Problem = { threw: string; returned?: never } | { returned: string; threw?: never };
+
+function identityProblem(hash: (testCase: unknown) => unknown, testCase: unknown): Problem | null {
+  let id: unknown;
+  try {
+    id = hash(testCase);
+  } catch (error) {
+    return { threw: error instanceof Error ? error.message : String(error) };
+  }
+  if (typeof id === 'string' && id !== '') return null;
+  if (isThenable(id)) {
+    // Its rejection is the hash's business, not an unhandled one of the process.
+    id.then(undefined, () => undefined);
+    return null;
+  }
+  return { returned: typeof id === 'number' ? `the number ${id}` : describeValue(id) };
+}
+
+/** ` (and 2 more test cases)` after the first of `all`, or nothing. */
+function others(all: readonly unknown[]): string {
+  return all.length > 1 ? ` (and ${all.length - 1} more test cases)` : '';
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * SIGINT and SIGTERM while a run works, one wiring for `evals run` and `runTestSuite`: the first
+ * signal stops the run gracefully (no new case starts, what finished is kept and written as the
+ * partial artifact), a second one quits at once with exit code 130, the run's exit guard
+ * (exit-guard.ts) still writing what finished. Runs of one process (`runTestSuite` calls under
+ * `Promise.all`) share the signals: one Ctrl-C stops them all with one message, and one more
+ * quits.
+ */
+import { announceExit, writingResults } from './exit-guard.ts';
+
+/** The exit code of a run a signal cut short (docs/cli.md). */
+export const EXIT_INTERRUPTED = 130;
+
+export interface SignalWatchOptions {
+  stderr: { write(text: string): unknown };
+  /**
+   * False for a command with nothing to keep: the first signal ends the process (`interrupted`,
+   * exit 130) instead of stopping a run.
+   */
+  graceful: boolean;
+  /** What the first signal says while cases are left (the line after `stopping: `). */
+  stopping: string;
+  /** What it says once every case has finished and only the results are being written. */
+  writing: string;
+  /** Called just before the watch ends the process itself, so no exit watch blames user code. */
+  exiting?(): void;
+}
+
+/** A run's hold on the process's signals, from {@link watchSignals}. */
+export interface SignalWatch {
+  /** Aborted at the first signal (at once when one came before the watch began). */
+  readonly signal: AbortSignal;
+  /** A signal caught before the watch began (the launcher holds them), handled as if now. */
+  deliver(): void;
+  /** Lets go of the signals: once no watch is left, Node's own handling is back. */
+  stop(): void;
+}
+
+interface Watch {
+  options: SignalWatchOptions;
+  controller: AbortController;
+}
+
+/** Every watch now, in the order they began. */
+const watches = new Set<Watch>();
+/** Signals caught since the first watch of the current ones began. */
+let caught = 0;
+
+function onSignal(): void {
+  caught += 1;
+  const all = [...watches];
+  const first = all[0];
+  if (first === undefined) return;
+  if (caught === 1 && all.every((watch) => watch.options.graceful)) {
+    // After the last case there is nothing to stop: the results are whole and being written.
+    first.options.stderr.write(
+      `\nstopping: ${writingResults() ? first.options.writing : first.options.stopping}\n`,
+    );
+    for (const watch of all) watch.controller.abort();
+    return;
+  }
+  if (all.some((watch) => !watch.options.graceful)) {
+    first.options.stderr.write('\ninterrupted\n');
+  } else {
+    announceExit('quit at the second signal');
+  }
+  for (const watch of all) watch.options.exiting?.();
+  process.exit(EXIT_INTERRUPTED);
+}
+
+/**
+ * Handles SIGINT and SIGTERM for a run until `stop()`: see the module's comment. A watch that
+ * begins while others are stopping starts stopped: the process was asked to stop.
+ */
+export function watchSignals(options: SignalWatchOptions): SignalWatch {
+  const watch: Watch = { options, controller: new AbortController() };
+  if (watches.size === 0) {
+    caught = 0;
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  } else if (caught > 0) watch.controller.abort();
+  watches.add(watch);
+  return {
+    signal: watch.controller.signal,
+    deliver: onSignal,
+    stop: () => {
+      if (!watches.delete(watch) || watches.size > 0) return;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * A run's verdict from its gate (`gate:` in evals.yaml, runTestSuite's `gate`) and its summary:
+ * one condition per rule, so every report can say exactly what failed. The engine and `evals
+ * merge` both decide a run's verdict here.
+ */
+import type { GateCondition, GateSpec, RunSummary, Threshold, Verdict } from '../types/index.ts';
+import { kappaUndefinedReason } from '../evaluators/agreement.ts';
+import { formatCount } from '../shared/format-count.ts';
+import { withoutNoiseOrNull } from '../shared/float-noise.ts';
+import { describeThreshold, meetsThreshold } from './threshold.ts';
+
+/**
+ * A run's verdict from its gate, with one condition per rule so reports can say exactly what
+ * failed. Without `minPassRate` the rule is `all cases pass` (nothing failed or errored); with
+ * it, `minPassRate`. Evaluator rules are named `evaluators.<id>.mean` / `.passRate`; one with
+ * nothing to measure (no scores, no thresholded evaluations) fails, because a gate the run
+ * could not check must not pass silently. A run of zero cases passes the case rules, and the
+ * condition's `actual` says `no cases ran`; its evaluator rules pass too when `emptyExcused`
+ * (the run planned no cases and `allowEmpty` or `--shard` accepts that, see `evaluateRunGate`).
+ */
+export function evaluateGate(
+  summary: RunSummary,
+  gate: GateSpec,
+  emptyExcused = false,
+): { verdict: Verdict; conditions: GateCondition[] } {
+  const conditions: GateCondition[] = [];
+  const noCases = summary.cases === 0;
+
+  if (gate.minPassRate == null) {
+    conditions.push({
+      name: 'all cases pass',
+      expected: '0 failed, 0 errored',
+      actual: noCases ? 'no cases ran' : `${summary.failed} failed, ${summary.errored} errored`,
+      passed: summary.failed + summary.errored === 0,
+    });
+  } else {
+    const bound: Threshold = { gte: gate.minPassRate };
+    const passed = meetsThreshold(summary.passRate, bound);
+    conditions.push({
+      name: 'minPassRate',
+      expected: `≥ ${gate.minPassRate}`,
+      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
+      actual: noCases
+        ? 'no cases ran'
+        : `${formatMeasured(summary.passRate, bound, passed)} (${formatCount(summary.passed)} of ${formatCount(summary.cases)} cases)`,
+      passed,
+    });
+  }
+
+  // Evaluator rules with nothing to measure because nothing was meant to run.
+  const missing = (reason: string): string | null => (emptyExcused && noCases ? null : reason);
+  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
+    const measured = summary.evaluators[id];
+    if (rules.mean != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.mean`,
+          rules.mean,
+          withoutNoiseOrNull(measured?.mean ?? null),
+          missing('no scores'),
+        ),
+      );
+    }
+    if (rules.passRate != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.passRate`,
+          rules.passRate,
+          measured?.passRate ?? null,
+          missing('no evaluations with a threshold'),
+        ),
+      );
+    }
+    // Agreement with people: a judge that cannot be trusted fails the run like a low score.
+    const agreement = measured?.agreement;
+    // An evaluator without `agreement:` is a mistake in the config, empty run or not.
+    const noAgreement =
+      agreement === undefined
+        ? 'no agreement: on the evaluator'
+        : missing('no labelled row judged');
+    if (rules.agreement?.kappa != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.kappa`,
+          rules.agreement.kappa,
+          withoutNoiseOrNull(agreement?.kappa ?? null),
+          // With rows judged, κ can still be undefined: say why (every verdict the same).
+          agreement === undefined
+            ? noAgreement
+            : missing(kappaUndefinedReason(agreement) ?? 'no labelled row judged'),
+        ),
+      );
+    }
+    if (rules.agreement?.accuracy != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.accuracy`,
+          rules.agreement.accuracy,
+          agreement?.accuracy ?? null,
+          noAgreement,
+        ),
+      );
+    }
+  }
+
+  return { verdict: conditions.every((c) => c.passed) ? 'pass' : 'fail', conditions };
+}
+
+/**
+ * One evaluator rule. `missing` words a value that is `null`; `missing` itself `null`: the run
+ * planned no cases and may (the rule passes, `no cases ran`). A mean or κ comes rounded to 15
+ * significant digits (shared/float-noise.ts), as the summary stores it, so an artifact written
+ * before that rounding (merged, resumed) is judged the same way; a rate of counts comes exact.
+ */
+function measure(
+  name: string,
+  threshold: Threshold,
+  value: number | null,
+  missing: string | null,
+): GateCondition {
+  const expected = describeThreshold(threshold);
+  if (value === null) {
+    return missing === null
+      ? { name, expected, actual: 'no cases ran', passed: true }
+      : { name, expected, actual: missing, passed: false };
+  }
+  const passed = meetsThreshold(value, threshold);
+  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+
+/**
+ * A measured value for condition text: up to 4 decimals, more when 4 would make it read as the
+ * opposite of its verdict (29 of 30 against `≥ 0.96667` is `0.966667`, not `0.9667`), the full
+ * value at worst. The verdict always comes from the exact value.
+ */
+function formatMeasured(value: number, threshold: Threshold, passed: boolean): string {
+  // Bounded: a double has at most 17 significant digits, so 17 decimals always suffice for
+  // values in [0, 1]; String() is the exact value past that.
+  for (let decimals = 4; decimals <= 17; decimals++) {
+    const shown = Number(value.toFixed(decimals));
+    if (meetsThreshold(shown, threshold) === passed) return String(shown);
+  }
+  return String(value);
+}
+
+/**
+ * `evaluateGate` for a run that planned `planned` cases: one cut short (an interrupt, a partial
+ * merge) gets a failing `complete` condition and never passes, whatever its finished cases
+ * looked like; one that planned none gets a failing `cases` condition, unless the gate allows
+ * it (`allowEmpty`) or the run is one shard of its cases (`shard`: a shard may get none of a
+ * small suite; the merged run is judged whole). Then the evaluator rules, which have nothing to
+ * measure, pass too, saying `no cases ran`. The engine and `evals merge` both decide a run's
+ * verdict through here.
+ */
+export function evaluateRunGate(
+  summary: RunSummary,
+  gate: GateSpec,
+  planned: number,
+  shard = false,
+): { verdict: Verdict; conditions: GateCondition[] } {
+  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
+  const result = evaluateGate(summary, gate, emptyExcused);
+  if (planned === 0 && !emptyExcused) {
+    // A `--tag` typo or an empty testset: a gate that checked nothing must not pass.
+    result.conditions.push({
+      name: 'cases',
+      expected: 'at least 1 case',
+      actual: 'no cases matched (allowEmpty: true on the suite accepts this)',
+      passed: false,
+    });
+    result.verdict = 'fail';
+  }
+  if (summary.cases < planned) {
+    result.conditions.push({
+      name: 'complete',
+      expected: `${planned} cases`,
+      actual: `${summary.cases} finished (interrupted)`,
+      passed: false,
+    });
+    result.verdict = 'fail';
+  }
+  return result;
+}
