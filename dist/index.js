@@ -3669,7 +3669,7 @@ var require_data_url = __commonJS({
 var require_webidl = __commonJS({
   "node_modules/undici/lib/web/fetch/webidl.js"(exports, module) {
     "use strict";
-    var { types, inspect } = __require("node:util");
+    var { types, inspect: inspect2 } = __require("node:util");
     var { markAsUncloneable } = __require("node:worker_threads");
     var { toUSVString } = require_util();
     var webidl = {};
@@ -3816,7 +3816,7 @@ var require_webidl = __commonJS({
         case "Symbol":
           return `Symbol(${V.description})`;
         case "Object":
-          return inspect(V);
+          return inspect2(V);
         case "String":
           return `"${V}"`;
         default:
@@ -31444,6 +31444,7 @@ var require_yauzl = __commonJS({
 });
 
 // src/shared/errors.ts
+import { inspect } from "node:util";
 function formatIssue(issue2) {
   const what = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
   if (issue2.line > 0) return `${issue2.file}:${issue2.line}:${issue2.col || 1}  ${what}`;
@@ -31521,13 +31522,30 @@ var init_errors = __esm({
       }
     };
     UsageError = class extends Error {
+      // Private, with getters: Node prints an uncaught error's own enumerable fields after its stack,
+      // and a `runTestSuite` caller who does not catch one must see the message, not this data.
+      #issues;
       constructor(issues, message = issues.map(formatIssue).join("\n")) {
         super(message);
-        this.issues = issues;
         this.name = "UsageError";
+        this.#issues = issues;
+        Error.captureStackTrace(this);
       }
-      issues;
-      exitCode = 2;
+      /** Every problem found, each placed where it is. */
+      get issues() {
+        return this.#issues;
+      }
+      /** The CLI's exit code for a usage mistake: nothing ran. */
+      get exitCode() {
+        return 2;
+      }
+      /**
+       * `console.error(error)` prints the message alone: a usage mistake is the user's to fix, and
+       * its stack is evalgate's. (Node's printer of an uncaught error does not call this.)
+       */
+      [inspect.custom]() {
+        return `${this.name}: ${this.message}`;
+      }
     };
   }
 });
@@ -31814,6 +31832,15 @@ function formatCost(dollars) {
 function formatSeconds(ms) {
   const tenths = Math.round(ms / 100);
   return `${formatCount(Math.floor(tenths / 10))}.${tenths % 10} s`;
+}
+function formatMean(mean) {
+  for (let decimals = 3; decimals <= 17; decimals++) {
+    const text2 = mean.toFixed(decimals);
+    const shown2 = Number(text2);
+    if (shown2 === 1 && mean < 1 || shown2 === 0 && mean > 0) continue;
+    return text2;
+  }
+  return String(mean);
 }
 var init_format_numbers = __esm({
   "src/shared/format-numbers.ts"() {
@@ -32200,6 +32227,260 @@ var init_grid_matrix = __esm({
   }
 });
 
+// src/shared/float-noise.ts
+function withoutNoise(value) {
+  if (!Number.isFinite(value) || value === 0) return value;
+  return Number(value.toPrecision(SIGNIFICANT_DIGITS));
+}
+function withoutNoiseOrNull(value) {
+  return value === null ? null : withoutNoise(value);
+}
+function sameUpToNoise(a, b) {
+  return Math.abs(a - b) <= NOISE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+var SIGNIFICANT_DIGITS, NOISE;
+var init_float_noise = __esm({
+  "src/shared/float-noise.ts"() {
+    "use strict";
+    SIGNIFICANT_DIGITS = 15;
+    NOISE = 1e-9;
+  }
+});
+
+// src/evaluators/agreement.ts
+function kappaUndefinedReason(agreement) {
+  if (agreement.kappa !== null) return null;
+  if (agreement.compared === 0) return "no labelled row judged";
+  const name = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const same = only === void 0 ? "the same" : JSON.stringify(only);
+  return `${name} undefined (every label and every verdict ${same})`;
+}
+function kappa(table, weights) {
+  const size = table.length;
+  let n = 0;
+  for (const row of table) for (const cell of row) n += cell;
+  if (n === 0) return { n: 0, kappa: null, se: null };
+  const rows = table.map((row) => row.reduce((a, b) => a + b, 0) / n);
+  const columns = Array.from(
+    { length: size },
+    (_, j) => table.reduce((total, row) => total + (row[j] ?? 0), 0) / n
+  );
+  const w = (i, j) => weights[i]?.[j] ?? 0;
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      observed += w(i, j) * (table[i]?.[j] ?? 0) / n;
+      expected += w(i, j) * (rows[i] ?? 0) * (columns[j] ?? 0);
+    }
+  }
+  if (expected >= 1 - 1e-12) return { n, kappa: null, se: null };
+  const k = (observed - expected) / (1 - expected);
+  const rowMeans = Array.from(
+    { length: size },
+    (_, i) => columns.reduce((total, pj, j) => total + pj * w(i, j), 0)
+  );
+  const columnMeans = Array.from(
+    { length: size },
+    (_, j) => rows.reduce((total, pi, i) => total + pi * w(i, j), 0)
+  );
+  let sum2 = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      const p = (table[i]?.[j] ?? 0) / n;
+      const term = w(i, j) - ((rowMeans[i] ?? 0) + (columnMeans[j] ?? 0)) * (1 - k);
+      sum2 += p * term * term;
+    }
+  }
+  const variance = (sum2 - (k - expected * (1 - k)) ** 2) / (n * (1 - expected) ** 2);
+  return { n, kappa: k, se: Math.sqrt(Math.max(0, variance)) };
+}
+function identityWeights(size) {
+  return Array.from(
+    { length: size },
+    (_, i) => Array.from({ length: size }, (_2, j) => i === j ? 1 : 0)
+  );
+}
+function linearWeights(scores) {
+  const range = Math.max(...scores) - Math.min(...scores);
+  return scores.map(
+    (a) => scores.map((b) => range === 0 ? a === b ? 1 : 0 : 1 - Math.abs(a - b) / range)
+  );
+}
+function diagonal(table) {
+  return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
+}
+function wilson(p, n) {
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+  return {
+    low: p <= 0 ? 0 : Math.max(0, centre - half),
+    high: p >= 1 ? 1 : Math.min(1, centre + half)
+  };
+}
+var Z_95, PASS_FAIL, AgreementTally;
+var init_agreement = __esm({
+  "src/evaluators/agreement.ts"() {
+    "use strict";
+    init_float_noise();
+    Z_95 = 1.959963984540054;
+    PASS_FAIL = ["fail", "pass"];
+    AgreementTally = class {
+      #spec;
+      /** Verdict names by ascending score (the order written among equal scores). */
+      #categories;
+      #scores;
+      #table;
+      #unjudged = 0;
+      #unrecognized = 0;
+      constructor(spec) {
+        this.#spec = spec;
+        if (spec.choices === null) {
+          this.#categories = PASS_FAIL;
+          this.#scores = [0, 1];
+        } else {
+          const sorted = Object.entries(spec.choices).map(([name, score2], order) => ({ name, score: score2, order })).sort((a, b) => a.score - b.score || a.order - b.order);
+          this.#categories = sorted.map((choice) => choice.name);
+          this.#scores = sorted.map((choice) => choice.score);
+        }
+        const size = this.#categories.length;
+        this.#table = Array.from({ length: size }, () => new Array(size).fill(0));
+      }
+      /** The testset column holding the human verdicts. */
+      get column() {
+        return this.#spec.column;
+      }
+      /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
+      add(label, evaluation) {
+        if (label === void 0 || label === null || typeof label === "string" && !label.trim()) {
+          return;
+        }
+        const human = this.#labelIndex(label);
+        if (human === null) {
+          this.#unrecognized++;
+          return;
+        }
+        const judge = evaluation === void 0 ? null : this.#verdictIndex(evaluation);
+        if (judge === null) {
+          this.#unjudged++;
+          return;
+        }
+        const row = this.#table[human];
+        if (row !== void 0) row[judge] = (row[judge] ?? 0) + 1;
+      }
+      /** The agreement of the cases added so far; a fresh object each call. */
+      summary() {
+        const table = this.#table.map((row) => [...row]);
+        const weighted = this.#isOrdinal();
+        const stats = kappa(
+          table,
+          weighted ? linearWeights(this.#scores) : identityWeights(table.length)
+        );
+        const compared = stats.n;
+        const accuracy2 = compared > 0 ? diagonal(table) / compared : null;
+        return {
+          column: this.#spec.column,
+          categories: [...this.#categories],
+          weighted,
+          compared,
+          unjudged: this.#unjudged,
+          unrecognized: this.#unrecognized,
+          accuracy: accuracy2,
+          accuracyCi: accuracy2 === null ? null : wilson(accuracy2, compared),
+          // Rounded like every value evalgate derives and a gate compares: a κ of exactly 0.4
+          // computes as 0.3999999999999999 (see shared/float-noise.ts).
+          kappa: withoutNoiseOrNull(stats.kappa),
+          kappaSe: stats.se,
+          kappaCi: stats.kappa === null || stats.se === null ? null : {
+            low: Math.max(-1, stats.kappa - Z_95 * stats.se),
+            high: Math.min(1, stats.kappa + Z_95 * stats.se)
+          },
+          table
+        };
+      }
+      /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
+      #isOrdinal() {
+        return this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
+      }
+      /**
+       * A label is a verdict's name (case and surrounding spaces ignored), or a number: a choice's
+       * score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`).
+       */
+      #labelIndex(label) {
+        if (typeof label === "boolean") return this.#spec.choices === null ? label ? 1 : 0 : null;
+        const text2 = String(label).trim().toLowerCase();
+        const byName = this.#categories.findIndex((name) => name.toLowerCase() === text2);
+        if (byName !== -1) return byName;
+        if (this.#spec.choices === null) {
+          if (["1", "true", "yes"].includes(text2)) return 1;
+          if (["0", "false", "no"].includes(text2)) return 0;
+          return null;
+        }
+        const value = typeof label === "number" ? label : text2 === "" ? NaN : Number(text2);
+        if (!Number.isFinite(value)) return null;
+        const matches = this.#scores.flatMap((score2, i) => score2 === value ? [i] : []);
+        return matches.length === 1 ? matches[0] ?? null : null;
+      }
+      #verdictIndex(evaluation) {
+        if (evaluation.error !== null) return null;
+        if (this.#spec.choices === null) {
+          return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
+        }
+        const choice = evaluation.metadata?.choice;
+        if (typeof choice === "string") {
+          const named = this.#categories.indexOf(choice);
+          if (named !== -1) return named;
+        }
+        const score2 = evaluation.score;
+        if (score2 === null || !Number.isFinite(score2)) return null;
+        let nearest = 0;
+        for (let i = 1; i < this.#scores.length; i++) {
+          const distance = Math.abs((this.#scores[i] ?? 0) - score2);
+          if (distance < Math.abs((this.#scores[nearest] ?? 0) - score2)) nearest = i;
+        }
+        return nearest;
+      }
+    };
+  }
+});
+
+// src/report/comparison-numbers.ts
+function visibleFixed(value, digits) {
+  const size = Math.abs(value);
+  if (size < ROUNDING) return 0 .toFixed(digits);
+  let shown2 = digits;
+  while (shown2 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown2) shown2++;
+  return size.toFixed(shown2 === digits ? digits : Math.min(MAX_DIGITS2, shown2 + 1));
+}
+function isZeroShown(value) {
+  return Math.abs(value) < ROUNDING;
+}
+function plusMinus(value) {
+  return `\xB1${visibleFixed(value, 2)}`;
+}
+function signed(value, digits) {
+  const text2 = visibleFixed(value, digits);
+  if (isZeroShown(value)) return text2;
+  return `${value > 0 ? "+" : "-"}${text2}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  const text2 = p.toFixed(3);
+  return `p = ${p < 0.05 && text2 === "0.050" ? p.toFixed(4) : text2}`;
+}
+var ROUNDING, MAX_DIGITS2;
+var init_comparison_numbers = __esm({
+  "src/report/comparison-numbers.ts"() {
+    "use strict";
+    init_float_noise();
+    ROUNDING = NOISE;
+    MAX_DIGITS2 = 9;
+  }
+});
+
 // src/report/agreement-text.ts
 function agreementsOf(evaluators) {
   return Object.entries(evaluators).flatMap(
@@ -32209,14 +32490,13 @@ function agreementsOf(evaluators) {
 function agreementLine(id, agreement) {
   const kappa2 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
   const parts = [];
-  if (agreement.kappa === null) {
-    parts.push(
-      agreement.compared === 0 ? "no labelled row judged" : `${kappa2} undefined (every verdict the same)`
-    );
+  const undefinedKappa = kappaUndefinedReason(agreement);
+  if (undefinedKappa !== null || agreement.kappa === null) {
+    parts.push(undefinedKappa ?? `${kappa2} undefined`);
   } else {
     const ci = agreement.kappaCi;
     parts.push(
-      `${kappa2} ${agreement.kappa.toFixed(2)}${ci ? ` (95% CI ${ci.low.toFixed(2)}\u2026${ci.high.toFixed(2)})` : ""}`
+      `${kappa2} ${fixed2(agreement.kappa)}${ci ? ` (95% CI ${fixed2(ci.low)}\u2026${fixed2(ci.high)})` : ""}`
     );
   }
   if (agreement.accuracy !== null) {
@@ -32232,9 +32512,16 @@ function agreementLine(id, agreement) {
   parts.push(rows.join(", "));
   return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
 }
+function fixed2(value) {
+  if (isZeroShown(value)) return 0 .toFixed(2);
+  const text2 = value.toFixed(2);
+  return text2 === "-0.00" ? `-${visibleFixed(value, 2)}` : text2;
+}
 var init_agreement_text = __esm({
   "src/report/agreement-text.ts"() {
     "use strict";
+    init_agreement();
+    init_comparison_numbers();
     init_labels();
   }
 });
@@ -32846,40 +33133,6 @@ var init_comparison_lost_scores = __esm({
     "use strict";
     init_labels();
     LISTED = 5;
-  }
-});
-
-// src/report/comparison-numbers.ts
-function visibleFixed(value, digits) {
-  const size = Math.abs(value);
-  if (size < ROUNDING) return 0 .toFixed(digits);
-  let shown2 = digits;
-  while (shown2 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown2) shown2++;
-  return size.toFixed(shown2 === digits ? digits : Math.min(MAX_DIGITS2, shown2 + 1));
-}
-function isZeroShown(value) {
-  return Math.abs(value) < ROUNDING;
-}
-function plusMinus(value) {
-  return `\xB1${visibleFixed(value, 2)}`;
-}
-function signed(value, digits) {
-  const text2 = visibleFixed(value, digits);
-  if (isZeroShown(value)) return text2;
-  return `${value > 0 ? "+" : "-"}${text2}`;
-}
-function formatP(p) {
-  if (p < 1e-3) return "p < 0.001";
-  if (p >= 0.9995) return "p = 1";
-  const text2 = p.toFixed(3);
-  return `p = ${p < 0.05 && text2 === "0.050" ? p.toFixed(4) : text2}`;
-}
-var ROUNDING, MAX_DIGITS2;
-var init_comparison_numbers = __esm({
-  "src/report/comparison-numbers.ts"() {
-    "use strict";
-    ROUNDING = 1e-9;
-    MAX_DIGITS2 = 9;
   }
 });
 
@@ -34396,205 +34649,8 @@ var init_state = __esm({
   }
 });
 
-// src/evaluators/agreement.ts
-function kappa(table, weights) {
-  const size = table.length;
-  let n = 0;
-  for (const row of table) for (const cell of row) n += cell;
-  if (n === 0) return { n: 0, kappa: null, se: null };
-  const rows = table.map((row) => row.reduce((a, b) => a + b, 0) / n);
-  const columns = Array.from(
-    { length: size },
-    (_, j) => table.reduce((total, row) => total + (row[j] ?? 0), 0) / n
-  );
-  const w = (i, j) => weights[i]?.[j] ?? 0;
-  let observed = 0;
-  let expected = 0;
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      observed += w(i, j) * (table[i]?.[j] ?? 0) / n;
-      expected += w(i, j) * (rows[i] ?? 0) * (columns[j] ?? 0);
-    }
-  }
-  if (expected >= 1 - 1e-12) return { n, kappa: null, se: null };
-  const k = (observed - expected) / (1 - expected);
-  const rowMeans = Array.from(
-    { length: size },
-    (_, i) => columns.reduce((total, pj, j) => total + pj * w(i, j), 0)
-  );
-  const columnMeans = Array.from(
-    { length: size },
-    (_, j) => rows.reduce((total, pi, i) => total + pi * w(i, j), 0)
-  );
-  let sum2 = 0;
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      const p = (table[i]?.[j] ?? 0) / n;
-      const term = w(i, j) - ((rowMeans[i] ?? 0) + (columnMeans[j] ?? 0)) * (1 - k);
-      sum2 += p * term * term;
-    }
-  }
-  const variance = (sum2 - (k - expected * (1 - k)) ** 2) / (n * (1 - expected) ** 2);
-  return { n, kappa: k, se: Math.sqrt(Math.max(0, variance)) };
-}
-function identityWeights(size) {
-  return Array.from(
-    { length: size },
-    (_, i) => Array.from({ length: size }, (_2, j) => i === j ? 1 : 0)
-  );
-}
-function linearWeights(scores) {
-  const range = Math.max(...scores) - Math.min(...scores);
-  return scores.map(
-    (a) => scores.map((b) => range === 0 ? a === b ? 1 : 0 : 1 - Math.abs(a - b) / range)
-  );
-}
-function diagonal(table) {
-  return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
-}
-function wilson(p, n) {
-  const z2 = Z_95 * Z_95;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return {
-    low: p <= 0 ? 0 : Math.max(0, centre - half),
-    high: p >= 1 ? 1 : Math.min(1, centre + half)
-  };
-}
-var Z_95, PASS_FAIL, AgreementTally;
-var init_agreement = __esm({
-  "src/evaluators/agreement.ts"() {
-    "use strict";
-    Z_95 = 1.959963984540054;
-    PASS_FAIL = ["fail", "pass"];
-    AgreementTally = class {
-      #spec;
-      /** Verdict names by ascending score (the order written among equal scores). */
-      #categories;
-      #scores;
-      #table;
-      #unjudged = 0;
-      #unrecognized = 0;
-      constructor(spec) {
-        this.#spec = spec;
-        if (spec.choices === null) {
-          this.#categories = PASS_FAIL;
-          this.#scores = [0, 1];
-        } else {
-          const sorted = Object.entries(spec.choices).map(([name, score2], order) => ({ name, score: score2, order })).sort((a, b) => a.score - b.score || a.order - b.order);
-          this.#categories = sorted.map((choice) => choice.name);
-          this.#scores = sorted.map((choice) => choice.score);
-        }
-        const size = this.#categories.length;
-        this.#table = Array.from({ length: size }, () => new Array(size).fill(0));
-      }
-      /** The testset column holding the human verdicts. */
-      get column() {
-        return this.#spec.column;
-      }
-      /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
-      add(label, evaluation) {
-        if (label === void 0 || label === null || typeof label === "string" && !label.trim()) {
-          return;
-        }
-        const human = this.#labelIndex(label);
-        if (human === null) {
-          this.#unrecognized++;
-          return;
-        }
-        const judge = evaluation === void 0 ? null : this.#verdictIndex(evaluation);
-        if (judge === null) {
-          this.#unjudged++;
-          return;
-        }
-        const row = this.#table[human];
-        if (row !== void 0) row[judge] = (row[judge] ?? 0) + 1;
-      }
-      /** The agreement of the cases added so far; a fresh object each call. */
-      summary() {
-        const table = this.#table.map((row) => [...row]);
-        const weighted = this.#isOrdinal();
-        const stats = kappa(
-          table,
-          weighted ? linearWeights(this.#scores) : identityWeights(table.length)
-        );
-        const compared = stats.n;
-        const accuracy2 = compared > 0 ? diagonal(table) / compared : null;
-        return {
-          column: this.#spec.column,
-          categories: [...this.#categories],
-          weighted,
-          compared,
-          unjudged: this.#unjudged,
-          unrecognized: this.#unrecognized,
-          accuracy: accuracy2,
-          accuracyCi: accuracy2 === null ? null : wilson(accuracy2, compared),
-          kappa: stats.kappa,
-          kappaSe: stats.se,
-          kappaCi: stats.kappa === null || stats.se === null ? null : {
-            low: Math.max(-1, stats.kappa - Z_95 * stats.se),
-            high: Math.min(1, stats.kappa + Z_95 * stats.se)
-          },
-          table
-        };
-      }
-      /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
-      #isOrdinal() {
-        return this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
-      }
-      /**
-       * A label is a verdict's name (case and surrounding spaces ignored), or a number: a choice's
-       * score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`).
-       */
-      #labelIndex(label) {
-        if (typeof label === "boolean") return this.#spec.choices === null ? label ? 1 : 0 : null;
-        const text2 = String(label).trim().toLowerCase();
-        const byName = this.#categories.findIndex((name) => name.toLowerCase() === text2);
-        if (byName !== -1) return byName;
-        if (this.#spec.choices === null) {
-          if (["1", "true", "yes"].includes(text2)) return 1;
-          if (["0", "false", "no"].includes(text2)) return 0;
-          return null;
-        }
-        const value = typeof label === "number" ? label : text2 === "" ? NaN : Number(text2);
-        if (!Number.isFinite(value)) return null;
-        const matches = this.#scores.flatMap((score2, i) => score2 === value ? [i] : []);
-        return matches.length === 1 ? matches[0] ?? null : null;
-      }
-      #verdictIndex(evaluation) {
-        if (evaluation.error !== null) return null;
-        if (this.#spec.choices === null) {
-          return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
-        }
-        const choice = evaluation.metadata?.choice;
-        if (typeof choice === "string") {
-          const named = this.#categories.indexOf(choice);
-          if (named !== -1) return named;
-        }
-        const score2 = evaluation.score;
-        if (score2 === null || !Number.isFinite(score2)) return null;
-        let nearest = 0;
-        for (let i = 1; i < this.#scores.length; i++) {
-          const distance = Math.abs((this.#scores[i] ?? 0) - score2);
-          if (distance < Math.abs((this.#scores[nearest] ?? 0) - score2)) nearest = i;
-        }
-        return nearest;
-      }
-    };
-  }
-});
-
-// src/run/summary.ts
-function agreementOf(evaluators) {
-  const specs = evaluators.flatMap(
-    (e) => e.agreement === void 0 ? [] : [[e.id, e.agreement]]
-  );
-  return specs.length === 0 ? void 0 : Object.fromEntries(specs);
-}
-function lowerIsBetter(total) {
-  return total.upperBounded > 0 && total.lowerBounded === 0;
-}
-function evaluateGate(summary2, gate) {
+// src/run/gate.ts
+function evaluateGate(summary2, gate, emptyExcused = false) {
   const conditions = [];
   const noCases = summary2.cases === 0;
   if (gate.minPassRate == null) {
@@ -34605,19 +34661,27 @@ function evaluateGate(summary2, gate) {
       passed: summary2.failed + summary2.errored === 0
     });
   } else {
+    const bound = { gte: gate.minPassRate };
+    const passed = meetsThreshold(summary2.passRate, bound);
     conditions.push({
       name: "minPassRate",
       expected: `\u2265 ${gate.minPassRate}`,
       // A pass rate of no cases is 1 by convention, which would read as if every case passed.
-      actual: noCases ? "no cases ran" : `${formatNumber(summary2.passRate)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
-      passed: summary2.passRate >= gate.minPassRate
+      actual: noCases ? "no cases ran" : `${formatMeasured(summary2.passRate, bound, passed)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
+      passed
     });
   }
+  const missing = (reason) => emptyExcused && noCases ? null : reason;
   for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
     const measured = summary2.evaluators[id];
     if (rules.mean != null) {
       conditions.push(
-        measure(`evaluators.${id}.mean`, rules.mean, measured?.mean ?? null, "no scores")
+        measure(
+          `evaluators.${id}.mean`,
+          rules.mean,
+          withoutNoiseOrNull(measured?.mean ?? null),
+          missing("no scores")
+        )
       );
     }
     if (rules.passRate != null) {
@@ -34626,19 +34690,20 @@ function evaluateGate(summary2, gate) {
           `evaluators.${id}.passRate`,
           rules.passRate,
           measured?.passRate ?? null,
-          "no evaluations with a threshold"
+          missing("no evaluations with a threshold")
         )
       );
     }
     const agreement = measured?.agreement;
-    const missing = agreement === void 0 ? "no agreement: on the evaluator" : "no labelled row judged";
+    const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
     if (rules.agreement?.kappa != null) {
       conditions.push(
         measure(
           `evaluators.${id}.agreement.kappa`,
           rules.agreement.kappa,
-          agreement?.kappa ?? null,
-          missing
+          withoutNoiseOrNull(agreement?.kappa ?? null),
+          // With rows judged, κ can still be undefined: say why (every verdict the same).
+          agreement === void 0 ? noAgreement : missing(kappaUndefinedReason(agreement) ?? "no labelled row judged")
         )
       );
     }
@@ -34648,7 +34713,7 @@ function evaluateGate(summary2, gate) {
           `evaluators.${id}.agreement.accuracy`,
           rules.agreement.accuracy,
           agreement?.accuracy ?? null,
-          missing
+          noAgreement
         )
       );
     }
@@ -34656,19 +34721,24 @@ function evaluateGate(summary2, gate) {
   return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
 }
 function measure(name, threshold, value, missing) {
-  return {
-    name,
-    expected: describeThreshold(threshold),
-    actual: value === null ? missing : formatNumber(value),
-    passed: value !== null && meetsThreshold(value, threshold)
-  };
+  const expected = describeThreshold(threshold);
+  if (value === null) {
+    return missing === null ? { name, expected, actual: "no cases ran", passed: true } : { name, expected, actual: missing, passed: false };
+  }
+  const passed = meetsThreshold(value, threshold);
+  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
 }
-function formatNumber(value) {
-  return String(Number(value.toFixed(4)));
+function formatMeasured(value, threshold, passed) {
+  for (let decimals = 4; decimals <= 17; decimals++) {
+    const shown2 = Number(value.toFixed(decimals));
+    if (meetsThreshold(shown2, threshold) === passed) return String(shown2);
+  }
+  return String(value);
 }
 function evaluateRunGate(summary2, gate, planned, shard = false) {
-  const result = evaluateGate(summary2, gate);
-  if (planned === 0 && gate.allowEmpty !== true && !shard) {
+  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
+  const result = evaluateGate(summary2, gate, emptyExcused);
+  if (planned === 0 && !emptyExcused) {
     result.conditions.push({
       name: "cases",
       expected: "at least 1 case",
@@ -34688,6 +34758,26 @@ function evaluateRunGate(summary2, gate, planned, shard = false) {
   }
   return result;
 }
+var init_gate = __esm({
+  "src/run/gate.ts"() {
+    "use strict";
+    init_agreement();
+    init_format_count();
+    init_float_noise();
+    init_threshold();
+  }
+});
+
+// src/run/summary.ts
+function agreementOf(evaluators) {
+  const specs = evaluators.flatMap(
+    (e) => e.agreement === void 0 ? [] : [[e.id, e.agreement]]
+  );
+  return specs.length === 0 ? void 0 : Object.fromEntries(specs);
+}
+function lowerIsBetter(total) {
+  return total.upperBounded > 0 && total.lowerBounded === 0;
+}
 var UsageTotal, SummaryAccumulator;
 var init_summary = __esm({
   "src/run/summary.ts"() {
@@ -34695,7 +34785,7 @@ var init_summary = __esm({
     init_usage();
     init_agreement();
     init_exact_sum();
-    init_format_count();
+    init_float_noise();
     init_threshold();
     UsageTotal = class {
       #usage;
@@ -34738,7 +34828,8 @@ var init_summary = __esm({
             scored: 0,
             usage: new UsageTotal(),
             upperBounded: 0,
-            lowerBounded: 0
+            lowerBounded: 0,
+            thresholded: 0
           });
         }
       }
@@ -34765,6 +34856,9 @@ var init_summary = __esm({
           }
           total.usage.add(evaluation.usage);
           const threshold = evaluation.threshold;
+          if (threshold !== null || evaluation.error === null && evaluation.passed !== null) {
+            total.thresholded++;
+          }
           if (threshold !== null && hasBound(threshold)) {
             if (isUpperBoundOnly(threshold)) total.upperBounded++;
             else total.lowerBounded++;
@@ -34789,11 +34883,15 @@ var init_summary = __esm({
           const agreement = this.#agreement.get(id)?.summary();
           evaluators[id] = {
             count: total.count,
-            mean: total.scored > 0 ? total.sum.value() / total.scored : null,
+            // Rounded (shared/float-noise.ts): three scores of 0.7 average to 0.6999999999999998,
+            // which a gate `mean: { gte: 0.7 }` would fail.
+            mean: total.scored > 0 ? withoutNoise(total.sum.value() / total.scored) : null,
             passed: total.passed,
             failed: total.failed,
             errors: total.errors,
-            passRate: judged > 0 ? total.passed / judged : null,
+            // An evaluator without a threshold passes or fails nothing: its errors are `failed`
+            // (the case failed), but a pass rate of 0% would read as if every check had failed.
+            passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
             ...lowerIsBetter(total) ? { lowerIsBetter: true } : {},
             ...usage2 !== void 0 ? { usage: usage2 } : {},
             ...agreement !== void 0 ? { agreement } : {}
@@ -35188,8 +35286,11 @@ var init_identity = __esm({
 
 // src/config/threshold.ts
 function impossibleThreshold(threshold) {
+  return hasUnitBounds(threshold) ? impossibleRange(threshold) : null;
+}
+function impossibleRange(threshold) {
   const given = BOUNDS.filter(([key]) => threshold[key] !== void 0);
-  if (given.some(([key]) => !isUnit(threshold[key]))) return null;
+  if (given.some(([key]) => !Number.isFinite(threshold[key]))) return null;
   let low = 0;
   let lowStrict = false;
   let high = 1;
@@ -35204,8 +35305,11 @@ function impossibleThreshold(threshold) {
   const text2 = given.map(([key, sign]) => `${sign} ${String(threshold[key])}`).join(" and ");
   return `impossible threshold: no score in [0, 1] is ${text2}`;
 }
-function isUnit(value) {
-  return typeof value === "number" && value >= 0 && value <= 1;
+function hasUnitBounds(threshold) {
+  return BOUNDS.every(([key]) => {
+    const bound = threshold[key];
+    return bound === void 0 || typeof bound === "number" && bound >= 0 && bound <= 1;
+  });
 }
 var BOUNDS;
 var init_threshold2 = __esm({
@@ -35241,7 +35345,7 @@ function toEvaluationResult(evaluator, raw, durationMs2) {
     const checked = checkThreshold(ownThreshold);
     if (checked.ok) {
       threshold = checked.threshold;
-      thresholdError = impossibleThreshold(checked.threshold);
+      thresholdError = impossibleRange(checked.threshold);
     } else {
       thresholdError = checked.problem;
     }
@@ -35285,9 +35389,10 @@ function erroredEvaluation(evaluator, error2, durationMs2, thrown) {
     error: error2,
     durationMs: durationMs2
   };
-  if (thrown instanceof EvaluationError) {
-    if (thrown.metadata !== void 0) result.metadata = toMetadata(thrown.metadata);
-    if (hasUsage(thrown.usage)) result.usage = thrown.usage;
+  if (isEvaluationError(thrown)) {
+    const { metadata, usage } = thrown;
+    if (metadata !== void 0) result.metadata = toMetadata(metadata);
+    if (isUsage(usage) && hasUsage(usage)) result.usage = usage;
   }
   return result;
 }
@@ -35313,7 +35418,12 @@ function checkThreshold(value) {
         problem: `threshold has an unknown bound ${JSON.stringify(key)} (the bounds are lt, lte, gt and gte), got ${describeValue(value)}`
       };
     }
-    if (bound == null) continue;
+    if (bound == null) {
+      return {
+        ok: false,
+        problem: `threshold.${key} is ${bound === null ? "null" : "undefined"}: give a number, or leave the key out`
+      };
+    }
     if (typeof bound !== "number") {
       return {
         ok: false,
@@ -35328,6 +35438,12 @@ function checkThreshold(value) {
     }
     threshold[key] = bound;
   }
+  if (Object.keys(threshold).length === 0) {
+    return {
+      ok: false,
+      problem: `threshold has no bound: expected at least one of lt, lte, gt, gte, got ${describeValue(value)}`
+    };
+  }
   return { ok: true, threshold };
 }
 function toMetadata(metadata) {
@@ -35336,6 +35452,9 @@ function toMetadata(metadata) {
     return metadata;
   }
   return { value: metadata };
+}
+function isEvaluationError(thrown) {
+  return thrown instanceof EvaluationError || thrown instanceof Error && thrown.name === "EvaluationError";
 }
 var BOUNDS2;
 var init_evaluation = __esm({
@@ -35914,6 +36033,7 @@ var init_engine = __esm({
     init_errors();
     init_call();
     init_state();
+    init_gate();
     init_summary();
     init_trial();
     YIELD_EVERY_MS = 20;
@@ -48939,6 +49059,64 @@ var init_resume = __esm({
   }
 });
 
+// src/shared/group-by.ts
+function groupBy(items, keyOf) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups2.get(key);
+    if (group) group.push(item);
+    else groups2.set(key, [item]);
+  }
+  return groups2;
+}
+var init_group_by = __esm({
+  "src/shared/group-by.ts"() {
+    "use strict";
+  }
+});
+
+// src/artifact/merge-baseline.ts
+function withBaselinePath(comparison, path) {
+  const base = { ...comparison.base, path };
+  return { ...comparison, base };
+}
+function recordedBaseline(artifact) {
+  const base = artifact.comparison?.base;
+  if (typeof base !== "object" || base === null) return void 0;
+  const { config, git: git2, startedAt, path } = base;
+  const identity = {
+    config: typeof config === "string" ? config : "",
+    git: isGit(git2) ? { sha: git2.sha, ref: git2.ref } : null,
+    startedAt: typeof startedAt === "string" ? startedAt : ""
+  };
+  return typeof path === "string" && path !== "" ? { path, identity } : { identity };
+}
+function isGit(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const { sha, ref } = value;
+  return (typeof sha === "string" || sha === null) && (typeof ref === "string" || ref === null);
+}
+function isBaseline(artifact, identity) {
+  return identityKey(artifact) === identityKey(identity);
+}
+function describeBaseline(recorded) {
+  const { config, git: git2, startedAt } = recorded.identity;
+  const at = git2?.sha ? ` at ${git2.sha.slice(0, 7)}` : "";
+  const run2 = `a run of ${config} started ${startedAt}${at}`;
+  return recorded.path === void 0 ? run2 : `${recorded.path} (${run2})`;
+}
+function identityKey(identity) {
+  const git2 = identity.git === null ? null : [identity.git.sha, identity.git.ref];
+  return JSON.stringify([identity.config, identity.startedAt, git2]);
+}
+var init_merge_baseline = __esm({
+  "src/artifact/merge-baseline.ts"() {
+    "use strict";
+    init_group_by();
+  }
+});
+
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
 import { resolve as resolve17 } from "node:path";
@@ -49007,161 +49185,6 @@ var init_artifact_files = __esm({
     init_read();
     init_comparable();
     init_errors();
-  }
-});
-
-// src/pipeline/resume.ts
-var resume_exports = {};
-__export(resume_exports, {
-  startResume: () => startResume
-});
-function startResume(path, filters, trials, ctx) {
-  const named = openResultsFile(path, ctx, "--resume");
-  const partial = named.artifact;
-  const merge2 = mergedShards(partial);
-  if (merge2 !== void 0) {
-    throw usageError(
-      "resume.partial-merge",
-      `${partialMergeAdvice(path, merge2)}; it cannot be resumed (an interrupted shard is resumed from its own file, before merging)`,
-      path
-    );
-  }
-  const problems = checkPartial(partial, path, { hash: partial.configHash });
-  if (!partial.interrupted) throw usageError("resume.complete", problems[0], path);
-  if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
-  const shard = partial.shard;
-  if (filters.shard && !(shard && sameShard(shard, filters.shard))) {
-    throw usageError(
-      "resume.shard",
-      `--shard ${filters.shard.index}/${filters.shard.count} does not match ${path}, which ${shard ? `holds shard ${shard.index}/${shard.count}` : "is not a shard"}; leave --shard out when resuming`,
-      path
-    );
-  }
-  const suites = filters.suites?.length ? filters.suites : [...new Set(partial.runs.map((r) => r.suite))];
-  const tags = filters.tags?.length ? filters.tags : recordedTags(partial);
-  const resumeFilters = {
-    ...filters,
-    ...suites.length > 0 ? { suites } : {},
-    ...tags.length > 0 ? { tags } : {},
-    ...shard ? { shard: { index: shard.index, count: shard.count } } : {},
-    resume: {
-      from: path,
-      configHash: partial.configHash,
-      ...partial.configHashParts !== void 0 && { configHashParts: partial.configHashParts }
-    }
-  };
-  const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
-  let unchecked = [];
-  return {
-    filters: resumeFilters,
-    narrow(plan, config, scrubber) {
-      const mismatch = checkPartial(partial, path, config);
-      if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
-      if (partial.configHash !== config.hash && partial.configHash === config.earlierHash) {
-        unchecked = (config.coveredFiles ?? []).filter((covered) => covered.kind !== "prompt").map((covered) => covered.phrase);
-      }
-      const shown2 = (params) => scrubbedParams(params, scrubber);
-      const resumed = planResume(plan, resumeIndex(named), {
-        shown: shown2,
-        ...trials !== void 0 ? { trials } : {}
-      });
-      if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown2) };
-    },
-    announce(plan) {
-      const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
-      const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
-` : "";
-      return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
-`;
-    },
-    configHash: partial.configHash,
-    startedAt: new Date(partial.startedAt),
-    durationMs: partial.durationMs,
-    preface: (ran) => `Resumed ${path}: ${plural(kept, "case result")} kept, ${formatCount(ran)} run now.
-
-`
-  };
-}
-function recordedTags(partial) {
-  return partial.runs.find((run2) => run2.testset.tagFilter !== void 0)?.testset.tagFilter ?? [];
-}
-function sameShard(a, b) {
-  return a.index === b.index && a.count === b.count;
-}
-function problemsError(code, problems, path) {
-  return new UsageError(
-    problems.map((message) => ({ code, file: path, line: 0, col: 0, path: "", message }))
-  );
-}
-function resumeIndex(named) {
-  return {
-    name: named.name,
-    runs: named.artifact.runs.map((run2, r) => ({
-      suite: run2.suite,
-      params: run2.params,
-      revision: run2.testset.revision,
-      planned: run2.testset.cases,
-      // checkPartial refused a partial with a run that has no plan.
-      trials: run2.plan?.trials ?? 1,
-      ...run2.testset.tagFilter !== void 0 ? { tagFilter: run2.testset.tagFilter } : {},
-      finished: {
-        *[Symbol.iterator]() {
-          for (const result of named.cases(r)) yield result.id;
-        }
-      }
-    }))
-  };
-}
-function resumedCases(plan, named, shown2) {
-  const partialRun = new Map(named.artifact.runs.map((run2, r) => [runKey(run2), r]));
-  return (suiteId, i) => {
-    const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
-    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown2(run2.params) }));
-    if (run2 === void 0 || r === void 0 || run2.done === void 0) return void 0;
-    const positions = run2.done;
-    return {
-      positions,
-      *results() {
-        const rank = new Map(run2.cases.map((c, at) => [c.id, at]));
-        for (const result of named.cases(r)) {
-          const index = rank.get(result.id);
-          if (index === void 0 || !positions.has(index)) {
-            throw usageError("resume.changed", `${named.name} changed while it was resumed`);
-          }
-          yield { index, result };
-        }
-      }
-    };
-  };
-}
-var init_resume2 = __esm({
-  "src/pipeline/resume.ts"() {
-    "use strict";
-    init_resume();
-    init_errors();
-    init_run_key();
-    init_labels();
-    init_partial_merge();
-    init_artifact_files();
-    init_execute();
-  }
-});
-
-// src/shared/group-by.ts
-function groupBy(items, keyOf) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups2.get(key);
-    if (group) group.push(item);
-    else groups2.set(key, [item]);
-  }
-  return groups2;
-}
-var init_group_by = __esm({
-  "src/shared/group-by.ts"() {
-    "use strict";
   }
 });
 
@@ -49542,9 +49565,6 @@ function direction(baseRun, headRun, evaluator) {
     directionChanged: base !== void 0 && baseLower !== headLower
   };
 }
-function sameScore(a, b) {
-  return Math.abs(a - b) <= SAME_SCORE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
-}
 function isZeroOrOne(value) {
   return value === 0 || value === 1;
 }
@@ -49559,7 +49579,7 @@ function pairedRow(paired, valueOf2) {
     const after = valueOf2(head);
     if (before !== null && after === null) lostInHead++;
     if (before === null || after === null) continue;
-    diffs.push(sameScore(before, after) ? 0 : after - before);
+    diffs.push(sameUpToNoise(before, after) ? 0 : after - before);
     baseTotal += before;
     headTotal += after;
     graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);
@@ -49616,13 +49636,12 @@ function scoreOf(result, evaluator) {
   }
   return null;
 }
-var SAME_SCORE_TOLERANCE;
 var init_run_comparison = __esm({
   "src/compare/run-comparison.ts"() {
     "use strict";
     init_power();
     init_case_label();
-    SAME_SCORE_TOLERANCE = 1e-9;
+    init_float_noise();
   }
 });
 
@@ -49828,7 +49847,7 @@ function points(delta) {
 function pct(rate) {
   return rate === null ? "\u2014" : `${(rate * 100).toFixed(1)}%`;
 }
-var init_gate = __esm({
+var init_gate2 = __esm({
   "src/compare/gate.ts"() {
     "use strict";
   }
@@ -50011,6 +50030,7 @@ var init_reported_cases = __esm({
 // src/pipeline/baseline.ts
 var baseline_exports = {};
 __export(baseline_exports, {
+  chooseBaseline: () => chooseBaseline,
   readBaseline: () => readBaseline,
   withComparison: () => withComparison
 });
@@ -50036,7 +50056,7 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   let comparison;
   try {
     requireCommonCases(baseline, head, { base: baselinePath, head: "this run" });
-    comparison = compareArtifacts(baseline, head);
+    comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
     ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
@@ -50067,12 +50087,50 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
 ${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2 })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
+async function chooseBaseline(given, recorded, whose, advice, ctx) {
+  if (given !== void 0) {
+    const artifact2 = await readBaseline(given, ctx);
+    if (recorded !== void 0 && !isBaseline(artifact2, recorded.identity)) {
+      ctx.stderr.write(
+        `note: comparing with ${given}, not with ${whose} baseline ${describeBaseline(recorded)}: every case is compared with ${given}
+`
+      );
+    }
+    return { path: given, artifact: artifact2 };
+  }
+  if (recorded === void 0) return void 0;
+  const again = `${advice} (that baseline, wherever it is now, or another: every case is compared with FILE), so that the regression gate is not dropped`;
+  const { path } = recorded;
+  if (path === void 0) {
+    throw usageError(
+      "baseline.unrecorded",
+      `${whose} baseline, ${describeBaseline(recorded)}, is not recorded by file (an earlier evalgate wrote it): ${again}`
+    );
+  }
+  let artifact;
+  try {
+    artifact = await readBaseline(path, ctx);
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+    throw usageError(
+      "baseline.gone",
+      `${whose} baseline ${path} cannot be read now (${error2.message}): ${again}`
+    );
+  }
+  if (!isBaseline(artifact, recorded.identity)) {
+    throw usageError(
+      "baseline.changed",
+      `${path} is no longer ${whose} baseline: it holds ${describeBaseline({ identity: artifact })}, not ${describeBaseline({ identity: recorded.identity })}; ${again}`
+    );
+  }
+  return { path, artifact };
+}
 var init_baseline = __esm({
   "src/pipeline/baseline.ts"() {
     "use strict";
     init_compare();
     init_validate_comparable();
-    init_gate();
+    init_gate2();
     init_run_key();
     init_comparison_text();
     init_comparison_case_lists();
@@ -50080,8 +50138,154 @@ var init_baseline = __esm({
     init_errors();
     init_artifact();
     init_schema();
+    init_merge_baseline();
     init_artifact_files();
     init_context();
+  }
+});
+
+// src/pipeline/resume.ts
+var resume_exports = {};
+__export(resume_exports, {
+  startResume: () => startResume
+});
+function startResume(path, filters, trials, ctx) {
+  const named = openResultsFile(path, ctx, "--resume");
+  const partial = named.artifact;
+  const merge2 = mergedShards(partial);
+  if (merge2 !== void 0) {
+    throw usageError(
+      "resume.partial-merge",
+      `${partialMergeAdvice(path, merge2)}; it cannot be resumed (an interrupted shard is resumed from its own file, before merging)`,
+      path
+    );
+  }
+  const problems = checkPartial(partial, path, { hash: partial.configHash });
+  if (!partial.interrupted) throw usageError("resume.complete", problems[0], path);
+  if (problems.length > 0) throw problemsError("resume.mismatch", problems, path);
+  const shard = partial.shard;
+  if (filters.shard && !(shard && sameShard(shard, filters.shard))) {
+    throw usageError(
+      "resume.shard",
+      `--shard ${filters.shard.index}/${filters.shard.count} does not match ${path}, which ${shard ? `holds shard ${shard.index}/${shard.count}` : "is not a shard"}; leave --shard out when resuming`,
+      path
+    );
+  }
+  const suites = filters.suites?.length ? filters.suites : [...new Set(partial.runs.map((r) => r.suite))];
+  const tags = filters.tags?.length ? filters.tags : recordedTags(partial);
+  const resumeFilters = {
+    ...filters,
+    ...suites.length > 0 ? { suites } : {},
+    ...tags.length > 0 ? { tags } : {},
+    ...shard ? { shard: { index: shard.index, count: shard.count } } : {},
+    resume: {
+      from: path,
+      configHash: partial.configHash,
+      ...partial.configHashParts !== void 0 && { configHashParts: partial.configHashParts }
+    }
+  };
+  const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
+  let unchecked = [];
+  return {
+    filters: resumeFilters,
+    narrow(plan, config, scrubber) {
+      const mismatch = checkPartial(partial, path, config);
+      if (mismatch.length > 0) throw problemsError("resume.mismatch", mismatch, path);
+      if (partial.configHash !== config.hash && partial.configHash === config.earlierHash) {
+        unchecked = (config.coveredFiles ?? []).filter((covered) => covered.kind !== "prompt").map((covered) => covered.phrase);
+      }
+      const shown2 = (params) => scrubbedParams(params, scrubber);
+      const resumed = planResume(plan, resumeIndex(named), {
+        shown: shown2,
+        ...trials !== void 0 ? { trials } : {}
+      });
+      if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown2) };
+    },
+    announce(plan) {
+      const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
+      const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
+` : "";
+      return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
+`;
+    },
+    configHash: partial.configHash,
+    startedAt: new Date(partial.startedAt),
+    durationMs: partial.durationMs,
+    preface: (ran) => `Resumed ${path}: ${plural(kept, "case result")} kept, ${formatCount(ran)} run now.
+
+`,
+    async baseline(given, context3) {
+      const recorded = recordedBaseline(partial);
+      if (given === void 0 && recorded === void 0) return void 0;
+      const { chooseBaseline: chooseBaseline2 } = await Promise.resolve().then(() => (init_baseline(), baseline_exports));
+      return chooseBaseline2(given, recorded, `${path}'s`, "pass --baseline FILE again", context3);
+    }
+  };
+}
+function recordedTags(partial) {
+  return partial.runs.find((run2) => run2.testset.tagFilter !== void 0)?.testset.tagFilter ?? [];
+}
+function sameShard(a, b) {
+  return a.index === b.index && a.count === b.count;
+}
+function problemsError(code, problems, path) {
+  return new UsageError(
+    problems.map((message) => ({ code, file: path, line: 0, col: 0, path: "", message }))
+  );
+}
+function resumeIndex(named) {
+  return {
+    name: named.name,
+    runs: named.artifact.runs.map((run2, r) => ({
+      suite: run2.suite,
+      params: run2.params,
+      revision: run2.testset.revision,
+      planned: run2.testset.cases,
+      // checkPartial refused a partial with a run that has no plan.
+      trials: run2.plan?.trials ?? 1,
+      ...run2.testset.tagFilter !== void 0 ? { tagFilter: run2.testset.tagFilter } : {},
+      finished: {
+        *[Symbol.iterator]() {
+          for (const result of named.cases(r)) yield result.id;
+        }
+      }
+    }))
+  };
+}
+function resumedCases(plan, named, shown2) {
+  const partialRun = new Map(named.artifact.runs.map((run2, r) => [runKey(run2), r]));
+  return (suiteId, i) => {
+    const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
+    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown2(run2.params) }));
+    if (run2 === void 0 || r === void 0 || run2.done === void 0) return void 0;
+    const positions = run2.done;
+    return {
+      positions,
+      *results() {
+        const rank = new Map(run2.cases.map((c, at) => [c.id, at]));
+        for (const result of named.cases(r)) {
+          const index = rank.get(result.id);
+          if (index === void 0 || !positions.has(index)) {
+            throw usageError("resume.changed", `${named.name} changed while it was resumed`);
+          }
+          yield { index, result };
+        }
+      }
+    };
+  };
+}
+var init_resume2 = __esm({
+  "src/pipeline/resume.ts"() {
+    "use strict";
+    init_resume();
+    init_errors();
+    init_run_key();
+    init_labels();
+    init_partial_merge();
+    init_merge_baseline();
+    init_artifact_files();
+    init_execute();
   }
 });
 
@@ -56472,7 +56676,7 @@ var MERGE = {
   summary: "Combine the artifacts of evals run --shard i/n into the whole run's artifact",
   positionals: { names: "SHARD.json\u2026", what: "the shard results files", min: 1, max: Infinity },
   about: [
-    "Combines the artifacts of evals run --shard 1/N \u2026 N/N into the artifact of the whole run: cases in testset order, each run's summary and gate recomputed, the verdict as an unsharded run's. Refuses (exit 2) inputs of different configs or testset revisions, unsharded or overlapping inputs, mixed shard counts, and, unless --allow-partial, missing shards or interrupted inputs."
+    "Combines the artifacts of evals run --shard 1/N \u2026 N/N into the artifact of the whole run: cases in testset order, each run's summary and gate recomputed, the verdict as an unsharded run's. Shards run with --baseline FILE are compared with FILE again as one run (the statistics over every merged case, gate.regressions applied). Refuses (exit 2) inputs of different configs or testset revisions, unsharded or overlapping inputs, mixed shard counts, shards run with different baselines or some without (unless --baseline), a recorded baseline file that is gone or changed, and, unless --allow-partial, missing shards or interrupted inputs."
   ],
   options: {
     output: {
@@ -56490,6 +56694,11 @@ var MERGE = {
     "allow-partial": {
       type: "boolean",
       help: "Merge what is there; the result is marked interrupted and fails"
+    },
+    baseline: {
+      type: "string",
+      value: "FILE",
+      help: "Compare the merged run with FILE (default: the baseline the shards were run with, --baseline, read again from the file they record), over all its cases, and apply gate.regressions as an unsharded run does"
     },
     help: HELP
   },
@@ -56570,7 +56779,7 @@ var OVERRIDE = {
   summary: "Record a human's score for one evaluation, as an example for judges",
   positionals: { names: "RESULTS.json", what: "one results file", min: 1, max: 1 },
   about: [
-    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt)."
+    "Appends a human override of one evaluation of a results artifact to evals-overrides.jsonl next to the config (commit it: it keeps the labels). For an artifact written by runTestSuite, which has no config, run it in the folder runTestSuite runs in (or its baselinesDir): with no --config and no evals.yaml there, the file goes in the current folder, where runTestSuite reads it. The line holds the case's fields, its output, the score the evaluator gave and the one given here. Judges read the most recent overrides of their evaluator id as examples: llm-judge with overrides: N, the SDK's BaseLLMJudge with numOverrides (passed to makePrompt)."
   ],
   options: {
     case: {
@@ -56595,7 +56804,7 @@ var OVERRIDE = {
     config: {
       type: "string",
       value: "FILE",
-      help: "The config beside which the overrides are kept (default: ./evals.yaml)"
+      help: "The config beside which the overrides are kept (default: ./evals.yaml; for a runTestSuite artifact with none, the current folder)"
     },
     help: HELP
   },
@@ -56811,7 +57020,7 @@ function matrixCells(matrix, paint) {
       formatCount(row.cases),
       row.passRate === null ? "\u2014" : mark2(formatPercent(row.passRate), row.passRate === matrix.bestPassRate),
       ...row.means.map(
-        (mean, column) => mean === null ? "\u2014" : mark2(mean.toFixed(3), mean === matrix.bestMeans[column])
+        (mean, column) => mean === null ? "\u2014" : mark2(formatMean(mean), mean === matrix.bestMeans[column])
       )
     ])
   };
@@ -57090,7 +57299,7 @@ function renderRun(run2, listing, paint, width, brief) {
           ["evaluator", "mean", "pass rate", "passed", "failed", "errors"],
           ...evaluators.map(([id, stats]) => [
             printable(id),
-            stats.mean === null ? "\u2014" : stats.mean.toFixed(3),
+            stats.mean === null ? "\u2014" : formatMean(stats.mean),
             stats.passRate === null ? "\u2014" : formatPercent(stats.passRate),
             formatCount(stats.passed),
             formatCount(stats.failed),
@@ -66046,6 +66255,9 @@ function parseChat(json) {
   const message = { content, toolCalls };
   if (typeof refusal2 === "string" && refusal2 !== "") message.refusal = refusal2;
   if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
+  if (content === null && Array.isArray(rawContent)) {
+    message.partTypes = rawContent.map((part) => partType(part));
+  }
   return { message, usage: answeredUsage(json) };
 }
 function contentText(content) {
@@ -66058,6 +66270,11 @@ function contentText(content) {
     if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
   }
   return texts.length === 0 ? null : texts.join("");
+}
+function partType(part) {
+  const { type } = part;
+  if (typeof type !== "string") return "no type";
+  return type === "text" ? 'text without a "text" string' : type;
 }
 function answeredUsage(json) {
   const usage = isRecord(json.usage) ? json.usage : {};
@@ -66105,6 +66322,10 @@ function cachedChat(value) {
   if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
   if (typeof value.message.finishReason === "string") {
     message.finishReason = value.message.finishReason;
+  }
+  const { partTypes } = value.message;
+  if (Array.isArray(partTypes) && partTypes.every((t) => typeof t === "string")) {
+    message.partTypes = partTypes;
   }
   return {
     message,
@@ -66235,7 +66456,8 @@ async function requestAttempt(request2, signal, settings) {
     if (problem !== null) {
       return {
         kind: "fail",
-        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` }
+        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` },
+        unsent: true
       };
     }
   }
@@ -66247,12 +66469,14 @@ async function requestAttempt(request2, signal, settings) {
   }, timeoutMs2);
   const forwardAbort = () => controller.abort();
   signal?.addEventListener("abort", forwardAbort, { once: true });
+  const progress = { answered: false };
   try {
     const followed = await followSameOrigin(
       fetchFn,
       { ...request2, headers },
       controller.signal,
-      scrub
+      scrub,
+      progress
     );
     if (!followed.ok) return { kind: "fail", error: followed.error };
     const response = followed.response;
@@ -66312,13 +66536,15 @@ async function requestAttempt(request2, signal, settings) {
       message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
       ...code !== void 0 ? { networkCode: code } : {}
     };
-    return code !== void 0 && RETRYABLE_NETWORK_CODES.has(code) ? { kind: "retry", error: error2 } : { kind: "fail", error: error2 };
+    if (code !== void 0 && RETRYABLE_NETWORK_CODES.has(code)) return { kind: "retry", error: error2 };
+    const unsent = !progress.answered && code === void 0 && cause instanceof TypeError;
+    return unsent ? { kind: "fail", error: error2, unsent: true } : { kind: "fail", error: error2 };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", forwardAbort);
   }
 }
-async function followSameOrigin(fetchFn, request2, signal, scrub) {
+async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
   let { method, url, headers, body } = request2;
   const origin = new URL(url).origin;
   for (let redirects = 0; ; redirects++) {
@@ -66329,6 +66555,7 @@ async function followSameOrigin(fetchFn, request2, signal, scrub) {
       signal,
       redirect: "manual"
     });
+    progress.answered = true;
     const location = response.headers.get("location");
     if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
     await response.body?.cancel().catch(() => {
@@ -71281,6 +71508,56 @@ function abortableSleep(sleep3, ms, signal) {
 init_secrets();
 init_cache();
 
+// src/judge/forced-call.ts
+init_is_record();
+var MAX_DEPTH3 = 16;
+function honoursForcedCall(request2, reply) {
+  const forced = request2.tool_choice;
+  if (!isRecord(forced) || !isRecord(forced.function)) return true;
+  const name = forced.function.name;
+  const call = reply.toolCalls.find((c) => c.name === name);
+  if (call === void 0) return false;
+  let args;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return false;
+  }
+  if (!isRecord(args)) return false;
+  const tool = request2.tools?.find((t) => t.function.name === name);
+  return fitsEnums(args, tool?.function.parameters, 0);
+}
+function fitsEnums(value, schema, depth2) {
+  if (!isRecord(schema) || depth2 > MAX_DEPTH3) return true;
+  if (Array.isArray(schema.enum) && !schema.enum.some((member) => sameMember(value, member))) {
+    return false;
+  }
+  if (isRecord(value) && isRecord(schema.properties)) {
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    for (const [name, property2] of Object.entries(schema.properties)) {
+      if (Object.hasOwn(value, name)) {
+        if (!fitsEnums(value[name], property2, depth2 + 1)) return false;
+      } else if (required.includes(name) && isRecord(property2) && Array.isArray(property2.enum)) {
+        return false;
+      }
+    }
+  }
+  if (Array.isArray(value) && isRecord(schema.items)) {
+    return value.every((item) => fitsEnums(item, schema.items, depth2 + 1));
+  }
+  return true;
+}
+function sameMember(value, member) {
+  if (value === member) return true;
+  if (typeof member === "string" && (typeof value === "number" || typeof value === "boolean")) {
+    return String(value) === member;
+  }
+  if (typeof member === "object" && member !== null && typeof value === "object") {
+    return JSON.stringify(value) === JSON.stringify(member);
+  }
+  return false;
+}
+
 // src/judge/retry.ts
 init_call_timeout();
 var MAX_SERVER_WAIT_MS = 12e4;
@@ -71351,7 +71628,7 @@ function createJudgeClient(options2 = {}) {
   for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
   const attemptSettings = { fetch: fetchFn, headers, timeoutMs: timeoutMs2, scrub, now };
   const keyed = keyedHeaders(extraHeaders);
-  const call = async (path, model, body, parse6, fromCache, shapeProblem, callOptions) => {
+  const call = async (path, model, body, parse6, fromCache, shapeProblem, usable, callOptions) => {
     const { signal } = callOptions;
     const url = endpoint2(baseUrl2, path);
     const trial = callOptions.trial ?? currentTrial();
@@ -71364,7 +71641,9 @@ function createJudgeClient(options2 = {}) {
     });
     if (cache !== void 0 && key !== void 0) {
       const hit = fromCache(await cache.get(key));
-      if (hit !== void 0) return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+      if (hit !== void 0 && usable(hit)) {
+        return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+      }
     }
     const payload = JSON.stringify(body);
     let host;
@@ -71393,6 +71672,7 @@ function createJudgeClient(options2 = {}) {
         return postAttempt(url, payload, signal, attemptSettings);
       });
       if (outcome2.kind !== "ok") failedTokens = addTokens(failedTokens, outcome2.error.usage);
+      if (outcome2.kind === "fail" && outcome2.unsent === true) sent--;
       return outcome2;
     };
     const answered = await withRetries(attempt, {
@@ -71411,7 +71691,7 @@ function createJudgeClient(options2 = {}) {
         error: {
           ...answered.error,
           attempts: sent,
-          latencyMs: now() - started,
+          latencyMs: sent === 0 ? 0 : now() - started,
           ...failedTokens !== void 0 ? { usage: failedTokens } : {}
         }
       };
@@ -71434,7 +71714,7 @@ function createJudgeClient(options2 = {}) {
         }
       };
     }
-    if (cache !== void 0 && key !== void 0) await cache.set(key, parsed);
+    if (cache !== void 0 && key !== void 0 && usable(parsed)) await cache.set(key, parsed);
     return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
   };
   return {
@@ -71448,6 +71728,8 @@ function createJudgeClient(options2 = {}) {
         parseChat,
         cachedChat,
         chatShapeProblem,
+        // A judge's answer it cannot use is its error; replayed, it would fail every re-run.
+        ({ message }) => honoursForcedCall(request2, message) && (callOptions.keep?.(message) ?? true),
         callOptions
       );
     },
@@ -71459,6 +71741,7 @@ function createJudgeClient(options2 = {}) {
         (json) => parseEmbeddings(json, texts.length),
         (value) => cachedEmbeddings(value, texts.length),
         () => "without the expected fields (data: one embedding per input)",
+        () => true,
         callOptions
       );
     }
@@ -71608,9 +71891,13 @@ function createModelAccess(config, runtime) {
 import { basename as basename4, dirname as dirname9, join as join15 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
+init_errors();
 function acceptsSdkContext(value) {
   return typeof value === "object" && value !== null && typeof value.useContext === "function";
 }
+
+// src/bind/bind.ts
+init_float_noise();
 
 // src/targets/command.ts
 import { isUtf8 } from "node:buffer";
@@ -72171,7 +72458,17 @@ function replyText(reply) {
   }
   if (content === "") return { ok: true, text: "" };
   const why2 = finishReason === void 0 ? "" : `, finish_reason: ${finishReason}`;
-  return failed(`the model's reply has no text (content: null${why2})`);
+  return failed(`the model's reply has no text (content: ${noText(reply.partTypes)}${why2})`);
+}
+var NAMED_TYPES = 5;
+function noText(partTypes) {
+  if (partTypes === void 0) return "null";
+  if (partTypes.length === 0) return "an empty list";
+  const distinct2 = [...new Set(partTypes)];
+  const named = distinct2.slice(0, NAMED_TYPES).map((type) => quote3(type).slice(0, 60));
+  const more = distinct2.length - named.length;
+  const parts = partTypes.length === 1 ? "1 part" : `${partTypes.length} parts`;
+  return `a list of ${parts}, none with text (${named.join(", ")}${more > 0 ? `, ${more} more` : ""})`;
 }
 function failed(error2) {
   return { ok: false, error: error2 };
@@ -72363,6 +72660,11 @@ function recordedColumnTarget(column) {
       if (!Object.hasOwn(testCase, column)) {
         throw new Error(
           `the suite has no function: and this row has no ${JSON.stringify(column)} field to score`
+        );
+      }
+      if (testCase[column] === null) {
+        throw new Error(
+          `this row's ${JSON.stringify(column)} is null: there is no output to score (an errored case records null)`
         );
       }
       return { output: testCase[column] };
@@ -73081,7 +73383,7 @@ function invert(evaluation) {
   if (score2 < 0 || score2 > 1) {
     throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score2}`);
   }
-  return { ...evaluation, score: 1 - score2 };
+  return { ...evaluation, score: withoutNoise(1 - score2) };
 }
 async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
@@ -73760,6 +74062,9 @@ var RunControl = class {
   }
 };
 
+// src/pipeline/exit-guard.ts
+init_describe_error();
+
 // src/pipeline/write-failure.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { tmpdir as tmpdir2 } from "node:os";
@@ -73823,14 +74128,22 @@ function guardProcess(options2) {
   };
   const written = (abandoned) => {
     try {
-      return `the partial artifact is written to ${options2.writePartial(abandoned)} (interrupted: true)`;
+      const where = options2.writePartial(abandoned);
+      return where === void 0 ? "no artifact is written (none was asked for)" : `the partial artifact is written to ${where} (interrupted: true)`;
     } catch (error2) {
       return `the partial artifact could not be written: ${describe(error2)}`;
     }
   };
+  let fatal;
+  const onUncaught = (error2, origin) => {
+    if (process.listenerCount("uncaughtException") > 0) return;
+    fatal ??= { error: error2, origin };
+  };
   const onExit = (code) => {
     const chosen = chosenExit;
-    const reason = chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished`;
+    const kind = fatal === void 0 ? void 0 : fatal.origin === "unhandledRejection" ? "an unhandled rejection" : "an uncaught exception";
+    const cause = fatal === void 0 ? "" : `: ${kind}: ${describeError3(fatal.error)}`;
+    const reason = chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished${cause}`;
     const abandoned = control.abandon(reason, chosen === null ? "culprit" : "none");
     if (abandoned === void 0) {
       writeEnded(chosen, code);
@@ -73843,7 +74156,7 @@ function guardProcess(options2) {
 `);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code)}; ${where}${resume}
+    stderr.write(`error: ${culprit(abandoned, code, kind)}; ${where}${resume}
 `);
     process.exitCode = CUT_SHORT;
   };
@@ -73877,6 +74190,7 @@ function guardProcess(options2) {
   };
   process.on("beforeExit", onBeforeExit);
   process.on("exit", onExit);
+  process.on("uncaughtExceptionMonitor", onUncaught);
   watched++;
   current = options2;
   return () => {
@@ -73884,13 +74198,15 @@ function guardProcess(options2) {
     if (current === options2) current = void 0;
     process.off("beforeExit", onBeforeExit);
     process.off("exit", onExit);
+    process.off("uncaughtExceptionMonitor", onUncaught);
   };
 }
 function describe(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
 }
-function culprit({ current: current2, running }, code) {
-  const ended = `the process was ended (exit code ${code}) from inside the run`;
+function culprit({ current: current2, running }, code, kind) {
+  const by = kind === void 0 ? "" : ` (${kind})`;
+  const ended = `the process was ended (exit code ${code}) from inside the run${by}`;
   if (current2 !== null) {
     const others = running.length - 1;
     const left = others > 0 ? `; the ${others} other case(s) in flight did not finish and are left for --resume` : "";
@@ -74103,9 +74419,12 @@ async function executeRun(args, ctx, reporters = []) {
     );
   }
   checkOutputPaths(runOutputs(args), ctx.cwd);
-  const comparing = args.baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
-  const baseline = comparing && args.baseline !== void 0 ? await comparing.readBaseline(args.baseline, ctx) : void 0;
   const { resuming, filters, trials } = await selection(args, ctx);
+  const baseline = resuming ? await resuming.baseline(args.baseline, ctx) : args.baseline === void 0 ? void 0 : {
+    path: args.baseline,
+    artifact: await (await Promise.resolve().then(() => (init_baseline(), baseline_exports))).readBaseline(args.baseline, ctx)
+  };
+  const comparing = baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -74242,12 +74561,12 @@ async function executeRun(args, ctx, reporters = []) {
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);
         let built = artifactWith(await git2);
-        if (comparing && baseline !== void 0 && args.baseline !== void 0) {
+        if (comparing && baseline !== void 0) {
           built = comparing.withComparison(
             built,
             (run2) => log.cases(run2),
-            baseline,
-            args.baseline,
+            baseline.artifact,
+            baseline.path,
             suites,
             ctx
           );
@@ -75340,12 +75659,7 @@ function evaluatorRow(id, stats, before, compared) {
   ]);
 }
 function compareMean(value, previous) {
-  return compare(
-    value,
-    previous,
-    (v) => v.toFixed(3),
-    (delta) => signed3(delta, 3)
-  );
+  return compare(value, previous, formatMean, (delta) => signed3(delta, 3));
 }
 function compareRate(value, previous) {
   return compare(value, previous, formatPercent, (delta) => `${signed3(delta * 100, 1)} pp`);
@@ -75565,7 +75879,7 @@ function runTable(runs) {
 }
 function evaluatorCell(stats) {
   if (stats === void 0) return "\u2014";
-  const mean = stats.mean === null ? "\u2014" : stats.mean.toFixed(3);
+  const mean = stats.mean === null ? "\u2014" : formatMean(stats.mean);
   return stats.passRate === null ? mean : `${mean} \xB7 ${formatPercent(stats.passRate)}`;
 }
 function baselineTable(pairs, runs) {
@@ -75596,7 +75910,7 @@ function baselineTable(pairs, runs) {
   return lines2.join("\n");
 }
 function changeRow(point, name, base, head, kind) {
-  const format = kind === "rate" ? formatPercent : (value) => value.toFixed(3);
+  const format = kind === "rate" ? formatPercent : formatMean;
   const show = (value) => value === null ? "\u2014" : format(value);
   if (base === null || head === null) {
     return {
