@@ -3,7 +3,12 @@
  * percentages and costs the very functions the terminal, markdown and the model's usage lines
  * use, so a figure reads the same on the page as in the PR comment. No DOM: tests read them in Node.
  */
-import { formatCost, formatPercent, formatSeconds } from '../src/shared/format-numbers.ts';
+import {
+  formatCost,
+  formatMean,
+  formatPercent,
+  formatSeconds,
+} from '../src/shared/format-numbers.ts';
 import { visibleFixed, isZeroShown } from '../src/report/comparison-numbers.ts';
 import { formatCount } from '../src/shared/format-count.ts';
 
@@ -32,9 +37,12 @@ export function pointsChange(delta: number | null): string {
   return delta === null ? '—' : `${points(delta)} pp`;
 }
 
-/** A score or κ with 3 decimals, or `—`. */
+/**
+ * A score or κ with 3 decimals (more when 3 would show a mean below 1 as `1.000`, as the terminal
+ * does), or `—`.
+ */
 export function score(value: number | null): string {
-  return value === null ? '—' : value.toFixed(3);
+  return value === null ? '—' : formatMean(value);
 }
 
 /** `+0.050`, `-0.700`, `0.000`: a change of a score, with the digits a small one needs. */

@@ -3,7 +3,7 @@
  * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
  * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
-import type { CaseResult, GateCondition, RunResult } from '../types/index.ts';
+import type { CaseResult, GateCondition, RunResult, RunSummary } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
@@ -139,7 +139,7 @@ function renderRun(
       .join('  '),
   );
   const { summary } = run;
-  const wrong = renderWrong(run, listing, paint, width);
+  const wrong = [...renderSkippedAll(summary, paint), ...renderWrong(run, listing, paint, width)];
   if (brief) {
     const usage = summary.usage !== undefined ? [`${INDENT}${describeUsage(summary.usage)}`] : [];
     if (wrong.length === 0 && usage.length === 0) return '';
@@ -194,6 +194,22 @@ function renderRun(
 
   if (summary.usage !== undefined) lines.push('', `${INDENT}${describeUsage(summary.usage)}`);
   return [...lines, ...wrong].join('\n');
+}
+
+/**
+ * A warning for each evaluator that evaluated none of the cases that ran (it returned nothing,
+ * or its `when:` matched no case): every case passes it by default, so a `return` left out or a
+ * renamed field would pass the run with nothing checked. The verdict stays as the gate decides.
+ */
+function renderSkippedAll(summary: RunSummary, paint: Painter): string[] {
+  const ran = summary.cases - summary.errored;
+  if (ran === 0) return [];
+  return Object.entries(summary.evaluators)
+    .filter(([, stats]) => stats.count === 0)
+    .map(
+      ([id]) =>
+        `${INDENT}${paint.yellow('⚠')} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran (it skipped every one): nothing it checks was checked`,
+    );
 }
 
 /**
