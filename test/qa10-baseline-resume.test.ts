@@ -11,9 +11,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { cli } from '../src/cli/main.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { interruptedRun, jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 /** What the function module reads: `bad` answers wrong, `stop` interrupts at row c11. */
 const MODE = '__qa10BaselineResumeMode';
@@ -46,27 +45,9 @@ function project(): string {
   );
 }
 
-/** `evals ...argv` in `dir`, interrupted at row c11 as a Ctrl-C would (exit 130); its stderr. */
-async function interruptedRun(argv: string[], dir: string): Promise<string> {
-  const controller = new AbortController();
-  let stderr = '';
-  (globalThis as Record<string, unknown>)[STOP] = () => controller.abort();
-  try {
-    const code = await cli(
-      argv,
-      {
-        cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
-        stdout: { write: () => true },
-        stderr: { write: (text: string) => ((stderr += text), true) },
-      },
-      controller.signal,
-    );
-    assert.equal(code, 130, stderr);
-  } finally {
-    delete (globalThis as Record<string, unknown>)[STOP];
-  }
-  return stderr;
+/** `evals ...argv` in `dir`, interrupted as a Ctrl-C would (exit 130); its stderr. */
+function interrupted(argv: string[], dir: string): Promise<string> {
+  return interruptedRun(STOP, argv, dir);
 }
 
 function read(dir: string, file: string): ResultsArtifact {
@@ -86,10 +67,7 @@ describe('evals run --resume of a run compared with a baseline (QA #10 F11)', ()
       assert.equal(r.code, 0, r.stderr);
     }
     setMode('bad');
-    interruptLine = await interruptedRun(
-      ['run', '--baseline', 'base.json', '-o', 'part.json'],
-      dir,
-    );
+    interruptLine = await interrupted(['run', '--baseline', 'base.json', '-o', 'part.json'], dir);
     partial = readFileSync(join(dir, 'part.json'), 'utf8');
   });
 

@@ -10,10 +10,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cli } from '../src/cli/main.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
-import { runInProcess } from './helpers/in-process.ts';
+import { interruptedRun, runInProcess } from './helpers/in-process.ts';
 
 /** What the function module calls to interrupt the run (set by `interruptedRun`). */
 const INTERRUPT = '__qa9LcInterrupt';
@@ -46,27 +45,9 @@ function project(sub: string, testset = '{ path: rows.csv }'): string {
   return dir;
 }
 
-/** `evals ...argv` in `dir`, interrupted by its case a1 as a Ctrl-C would (exit 130). */
-async function interruptedRun(argv: string[], dir: string): Promise<string> {
-  const controller = new AbortController();
-  let stderr = '';
-  (globalThis as Record<string, unknown>)[INTERRUPT] = () => controller.abort();
-  try {
-    const code = await cli(
-      argv,
-      {
-        cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
-        stdout: { write: () => true },
-        stderr: { write: (text: string) => ((stderr += text), true) },
-      },
-      controller.signal,
-    );
-    assert.equal(code, 130, stderr);
-  } finally {
-    delete (globalThis as Record<string, unknown>)[INTERRUPT];
-  }
-  return stderr;
+/** `evals ...argv` in `dir`, interrupted as a Ctrl-C would (exit 130); its stderr. */
+function interrupted(argv: string[], dir: string): Promise<string> {
+  return interruptedRun(INTERRUPT, argv, dir);
 }
 
 /** The command `evals show FILE --failed` says finishes the run. */
@@ -88,7 +69,7 @@ async function finish(command: string, dir: string, file: string): Promise<Resul
 describe('evals show: the --resume command of an interrupted artifact', () => {
   it('names the config the run was given, as the run did; the command finishes the run', async () => {
     const dir = project('r1');
-    const run = await interruptedRun(['run', 'r1/evals.yaml', '-o', 'sub.json'], dir);
+    const run = await interrupted(['run', 'r1/evals.yaml', '-o', 'sub.json'], dir);
     assert.match(run, /evals run r1\/evals\.yaml --resume sub\.json\n/);
     const command = await showResume('sub.json', dir);
     assert.equal(command, 'evals run r1/evals.yaml --resume sub.json');
@@ -99,7 +80,7 @@ describe('evals show: the --resume command of an interrupted artifact', () => {
 
   it('adds --ignore-pin when the artifact records pinIgnored', async () => {
     const dir = project('.', '{ path: rows.csv, revision: "0123456789ab" }');
-    const run = await interruptedRun(['run', '--ignore-pin', '-o', 'p.json'], dir);
+    const run = await interrupted(['run', '--ignore-pin', '-o', 'p.json'], dir);
     assert.match(run, /evals run --ignore-pin --resume p\.json\n/);
     const command = await showResume('p.json', dir);
     assert.equal(command, 'evals run --ignore-pin --resume p.json');

@@ -2,6 +2,7 @@
  * Runs the CLI in this process (`cli` with collected output), for end-to-end tests that need
  * neither a fresh process nor the built `lib/`: config-only suites, targets, validation.
  */
+import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../../src/cli/main.ts';
@@ -94,4 +95,34 @@ export function allText(dir: string): string {
     text += statSync(path).isDirectory() ? allText(path) : readFileSync(path, 'utf8');
   }
   return text;
+}
+
+/**
+ * `evals ...argv` in `dir`, in this process, interrupted as a Ctrl-C would be (exit 130) when the
+ * suite's code calls `globalThis[stopKey]()`; its stderr.
+ */
+export async function interruptedRun(
+  stopKey: string,
+  argv: string[],
+  dir: string,
+): Promise<string> {
+  const controller = new AbortController();
+  let stderr = '';
+  (globalThis as Record<string, unknown>)[stopKey] = () => controller.abort();
+  try {
+    const code = await cli(
+      argv,
+      {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => ((stderr += text), true) },
+      },
+      controller.signal,
+    );
+    assert.equal(code, 130, stderr);
+  } finally {
+    delete (globalThis as Record<string, unknown>)[stopKey];
+  }
+  return stderr;
 }
