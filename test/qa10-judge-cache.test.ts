@@ -159,3 +159,43 @@ describe('the client keeps only answers to a forced call that make it as asked',
     assert.equal(server.requests.length, 2);
   });
 });
+
+describe("a judge's answer that does not fit its judge's own shape is not replayed either", () => {
+  it('faithfulness: claims that are not an array are asked again on the next run', async () => {
+    const dir = jsonlProject(
+      [{ id: 'c0', output: 'Paris is the capital of France.', contexts: ['Paris is in France.'] }],
+      [
+        'hash: [id]',
+        'evaluators:',
+        '  - id: grounded',
+        '    use: faithfulness',
+        '    with: { contexts: "{{case.contexts}}" }',
+        '    threshold: { gte: 0.5 }',
+      ],
+      {},
+      [
+        'defaults:',
+        `  judge: { model: fake, baseUrl: "${server.url}", apiKey: sk-cache-test, maxRetries: 0 }`,
+      ],
+    );
+    server.setResponder(() => ({ toolArguments: { claims: 'Paris is the capital' } }));
+    const first = await runInProcess(['run', '-o', 'first.json'], dir, {});
+    assert.equal(first.code, 1, first.stdout + first.stderr);
+    const error = artifactCases(dir, 'first.json')[0]!.cases[0]?.evaluations[0]?.error;
+    assert.match(
+      error ?? '',
+      /the judge's record_claims arguments do not fit: "claims" is not an array/,
+    );
+    assert.equal(server.requests.length, 1);
+
+    server.setResponder(() => ({
+      toolArguments: {
+        claims: [{ claim: 'Paris is the capital of France.', supported: true, reason: 'p1' }],
+      },
+    }));
+    const second = await runInProcess(['run', '-o', 'second.json'], dir, {});
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    assert.equal(server.requests.length, 2, 'the unfit answer is asked again, not replayed');
+    assert.equal(artifactCases(dir, 'second.json')[0]!.cases[0]?.evaluations[0]?.score, 1);
+  });
+});

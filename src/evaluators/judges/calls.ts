@@ -6,7 +6,7 @@
  * usage so far, which the engine records as that evaluation's error; nothing here crashes a run.
  */
 import { EvaluationError } from '../../shared/errors.ts';
-import type { ChatMessage, JudgeError } from '../../judge/types.ts';
+import type { ChatMessage, ChatReply, JudgeError } from '../../judge/types.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
 import { oneLine } from '../../shared/one-line.ts';
 import type { Usage } from '../../types/index.ts';
@@ -107,7 +107,11 @@ export class JudgeCalls {
    * `EvaluationError` (metadata `raw`: the answer's text) when the call fails or the answer
    * has no such call or its arguments are not a JSON object.
    */
-  async ask(model: string, question: ToolQuestion): Promise<Record<string, unknown>> {
+  async ask(
+    model: string,
+    question: ToolQuestion,
+    fits?: (args: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>> {
     const messages: ChatMessage[] = [];
     if (question.system !== undefined) messages.push({ role: 'system', content: question.system });
     messages.push({ role: 'user', content: question.prompt });
@@ -128,7 +132,12 @@ export class JudgeCalls {
         ],
         tool_choice: { type: 'function', function: { name: question.tool } },
       },
-      this.#signal ? { signal: this.#signal } : {},
+      {
+        ...(this.#signal ? { signal: this.#signal } : {}),
+        ...(fits !== undefined
+          ? { keep: (reply: ChatReply) => keepsFit(reply, question, fits) }
+          : {}),
+      },
     );
     this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
     if (!result.ok) throw this.#failed('judge call', result.error);
@@ -160,6 +169,26 @@ export class JudgeCalls {
       });
     }
     return parsed as Record<string, unknown>;
+  }
+
+  /**
+   * {@link ask}, its arguments read by `read` (their value, or what is wrong with them): an
+   * answer that does not fit is the evaluation's error, and is never cached, so that a re-run
+   * asks again instead of replaying it.
+   */
+  async askRead<T extends object>(
+    model: string,
+    question: ToolQuestion,
+    read: (args: Record<string, unknown>) => T | string,
+  ): Promise<T> {
+    const answered = await this.ask(model, question, (args) => typeof read(args) !== 'string');
+    const value = read(answered);
+    if (typeof value === 'string') {
+      throw this.error(`the judge's ${question.tool} arguments do not fit: ${value}`, {
+        raw: truncateText(JSON.stringify(answered), 2000),
+      });
+    }
+    return value;
   }
 
   /**
@@ -244,4 +273,25 @@ function choiceRefused(choice: unknown, choices: readonly string[]): string {
   return near === undefined
     ? chose
     : `${chose}: choices are matched exactly, case and spaces included (the nearest is ${JSON.stringify(near)})`;
+}
+
+/** Whether `reply` calls `question.tool` with arguments that are a JSON object `fits` accepts. */
+function keepsFit(
+  reply: ChatReply,
+  question: ToolQuestion,
+  fits: (args: Record<string, unknown>) => boolean,
+): boolean {
+  const call = reply.toolCalls.find((c) => c.name === question.tool);
+  if (call === undefined) return false;
+  try {
+    const args: unknown = JSON.parse(call.arguments);
+    return (
+      typeof args === 'object' &&
+      args !== null &&
+      !Array.isArray(args) &&
+      fits(args as Record<string, unknown>)
+    );
+  } catch {
+    return false;
+  }
 }

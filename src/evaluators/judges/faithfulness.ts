@@ -108,19 +108,17 @@ export const faithfulness = defineBuiltin({
       return { score: 1, metadata: { supported: 0, total: 0, noClaims: true, claims: [] } };
     }
     const calls = new JudgeCalls(judge, args.signal);
-    const answered = await calls.ask(judge.model, {
-      system: SYSTEM,
-      prompt: prompt(question, contexts, answer),
-      tool: TOOL,
-      description: 'Record the claims of the answer and whether the passages support each.',
-      parameters: PARAMETERS,
-    });
-    const claims = readClaims(answered);
-    if (typeof claims === 'string') {
-      throw calls.error(`the judge's ${TOOL} arguments do not fit: ${claims}`, {
-        raw: truncateText(JSON.stringify(answered), 2000),
-      });
-    }
+    const claims = await calls.askRead(
+      judge.model,
+      {
+        system: SYSTEM,
+        prompt: prompt(question, contexts, answer),
+        tool: TOOL,
+        description: 'Record the claims of the answer and whether the passages support each.',
+        parameters: PARAMETERS,
+      },
+      readClaims,
+    );
     const supported = claims.filter((c) => c.supported).length;
     const listed = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
       claim: truncateText(c.claim, CLAIM_TEXT_LIMIT),

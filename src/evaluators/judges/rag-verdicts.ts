@@ -9,7 +9,6 @@
  * item, in order, or every list asked for; anything else is an evaluation error that keeps the
  * answer as `raw`.
  */
-import { truncateText } from '../metadata.ts';
 import { JudgeCalls, type ChatJudge } from './calls.ts';
 
 /** One item's verdict: `verdict` 1 (yes) or 0 (no), with the judge's reason. */
@@ -73,38 +72,40 @@ export async function askVerdictsWith(
   model: string,
   question: VerdictQuestion,
 ): Promise<ItemVerdict[]> {
-  const answered = await calls.ask(model, {
-    system: question.system,
-    prompt: question.prompt,
-    tool: question.tool,
-    description: 'Record one verdict per numbered item, in order, each with its reason first.',
-    parameters: {
-      type: 'object',
-      properties: {
-        verdicts: {
-          type: 'array',
-          description: question.itemsDescription,
-          items: {
-            type: 'object',
-            properties: {
-              reason: { type: 'string', description: 'Why, in one sentence.' },
-              verdict: { type: 'integer', enum: [1, 0], description: question.verdictDescription },
+  const verdicts = await calls.askRead(
+    model,
+    {
+      system: question.system,
+      prompt: question.prompt,
+      tool: question.tool,
+      description: 'Record one verdict per numbered item, in order, each with its reason first.',
+      parameters: {
+        type: 'object',
+        properties: {
+          verdicts: {
+            type: 'array',
+            description: question.itemsDescription,
+            items: {
+              type: 'object',
+              properties: {
+                reason: { type: 'string', description: 'Why, in one sentence.' },
+                verdict: {
+                  type: 'integer',
+                  enum: [1, 0],
+                  description: question.verdictDescription,
+                },
+              },
+              required: ['reason', 'verdict'],
+              additionalProperties: false,
             },
-            required: ['reason', 'verdict'],
-            additionalProperties: false,
           },
         },
+        required: ['verdicts'],
+        additionalProperties: false,
       },
-      required: ['verdicts'],
-      additionalProperties: false,
     },
-  });
-  const verdicts = readVerdicts(answered, question.count);
-  if (typeof verdicts === 'string') {
-    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${verdicts}`, {
-      raw: truncateText(JSON.stringify(answered), 2000),
-    });
-  }
+    (args) => readVerdicts(args, question.count),
+  );
   return verdicts;
 }
 
@@ -144,29 +145,27 @@ export async function askLists(
   question: ListQuestion,
 ): Promise<Record<string, string[]>> {
   const names = Object.keys(question.lists);
-  const answered = await calls.ask(model, {
-    system: question.system,
-    prompt: question.prompt,
-    tool: question.tool,
-    description: 'Record every list asked for; an empty list when there is nothing to list.',
-    parameters: {
-      type: 'object',
-      properties: Object.fromEntries(
-        names.map((name) => [
-          name,
-          { type: 'array', description: question.lists[name], items: { type: 'string' } },
-        ]),
-      ),
-      required: names,
-      additionalProperties: false,
+  const lists = await calls.askRead(
+    model,
+    {
+      system: question.system,
+      prompt: question.prompt,
+      tool: question.tool,
+      description: 'Record every list asked for; an empty list when there is nothing to list.',
+      parameters: {
+        type: 'object',
+        properties: Object.fromEntries(
+          names.map((name) => [
+            name,
+            { type: 'array', description: question.lists[name], items: { type: 'string' } },
+          ]),
+        ),
+        required: names,
+        additionalProperties: false,
+      },
     },
-  });
-  const lists = readLists(answered, names);
-  if (typeof lists === 'string') {
-    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${lists}`, {
-      raw: truncateText(JSON.stringify(answered), 2000),
-    });
-  }
+    (args) => readLists(args, names),
+  );
   return lists;
 }
 
