@@ -68758,7 +68758,7 @@ var JudgeCalls = class {
    * `EvaluationError` (metadata `raw`: the answer's text) when the call fails or the answer
    * has no such call or its arguments are not a JSON object.
    */
-  async ask(model, question) {
+  async ask(model, question, fits) {
     const messages = [];
     if (question.system !== void 0) messages.push({ role: "system", content: question.system });
     messages.push({ role: "user", content: question.prompt });
@@ -68779,7 +68779,10 @@ var JudgeCalls = class {
         ],
         tool_choice: { type: "function", function: { name: question.tool } }
       },
-      this.#signal ? { signal: this.#signal } : {}
+      {
+        ...this.#signal ? { signal: this.#signal } : {},
+        ...fits !== void 0 ? { keep: (reply) => keepsFit(reply, question, fits) } : {}
+      }
     );
     this.#usage = addUsage(this.#usage, callUsage(result, model, this.#judge.prices));
     if (!result.ok) throw this.#failed("judge call", result.error);
@@ -68810,6 +68813,21 @@ var JudgeCalls = class {
       });
     }
     return parsed;
+  }
+  /**
+   * {@link ask}, its arguments read by `read` (their value, or what is wrong with them): an
+   * answer that does not fit is the evaluation's error, and is never cached, so that a re-run
+   * asks again instead of replaying it.
+   */
+  async askRead(model, question, read) {
+    const answered = await this.ask(model, question, (args) => typeof read(args) !== "string");
+    const value = read(answered);
+    if (typeof value === "string") {
+      throw this.error(`the judge's ${question.tool} arguments do not fit: ${value}`, {
+        raw: truncateText(JSON.stringify(answered), 2e3)
+      });
+    }
+    return value;
   }
   /**
    * Asks for one of `choices` with a reason (`verdict(reason, choice)`; the reason first, so
@@ -68871,6 +68889,16 @@ function choiceRefused(choice, choices) {
   const loose = (text2) => text2.trim().toLowerCase();
   const near = choices.find((c) => loose(c) === loose(choice));
   return near === void 0 ? chose : `${chose}: choices are matched exactly, case and spaces included (the nearest is ${JSON.stringify(near)})`;
+}
+function keepsFit(reply, question, fits) {
+  const call = reply.toolCalls.find((c) => c.name === question.tool);
+  if (call === void 0) return false;
+  try {
+    const args = JSON.parse(call.arguments);
+    return typeof args === "object" && args !== null && !Array.isArray(args) && fits(args);
+  } catch {
+    return false;
+  }
 }
 
 // src/evaluators/judges/shared.ts
@@ -69604,38 +69632,40 @@ async function askVerdicts(judge, signal, question) {
   return { verdicts: await askVerdictsWith(calls, judge.model, question), calls };
 }
 async function askVerdictsWith(calls, model, question) {
-  const answered = await calls.ask(model, {
-    system: question.system,
-    prompt: question.prompt,
-    tool: question.tool,
-    description: "Record one verdict per numbered item, in order, each with its reason first.",
-    parameters: {
-      type: "object",
-      properties: {
-        verdicts: {
-          type: "array",
-          description: question.itemsDescription,
-          items: {
-            type: "object",
-            properties: {
-              reason: { type: "string", description: "Why, in one sentence." },
-              verdict: { type: "integer", enum: [1, 0], description: question.verdictDescription }
-            },
-            required: ["reason", "verdict"],
-            additionalProperties: false
+  const verdicts = await calls.askRead(
+    model,
+    {
+      system: question.system,
+      prompt: question.prompt,
+      tool: question.tool,
+      description: "Record one verdict per numbered item, in order, each with its reason first.",
+      parameters: {
+        type: "object",
+        properties: {
+          verdicts: {
+            type: "array",
+            description: question.itemsDescription,
+            items: {
+              type: "object",
+              properties: {
+                reason: { type: "string", description: "Why, in one sentence." },
+                verdict: {
+                  type: "integer",
+                  enum: [1, 0],
+                  description: question.verdictDescription
+                }
+              },
+              required: ["reason", "verdict"],
+              additionalProperties: false
+            }
           }
-        }
-      },
-      required: ["verdicts"],
-      additionalProperties: false
-    }
-  });
-  const verdicts = readVerdicts(answered, question.count);
-  if (typeof verdicts === "string") {
-    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${verdicts}`, {
-      raw: truncateText(JSON.stringify(answered), 2e3)
-    });
-  }
+        },
+        required: ["verdicts"],
+        additionalProperties: false
+      }
+    },
+    (args) => readVerdicts(args, question.count)
+  );
   return verdicts;
 }
 function readLists(args, names) {
@@ -69651,29 +69681,27 @@ function readLists(args, names) {
 }
 async function askLists(calls, model, question) {
   const names = Object.keys(question.lists);
-  const answered = await calls.ask(model, {
-    system: question.system,
-    prompt: question.prompt,
-    tool: question.tool,
-    description: "Record every list asked for; an empty list when there is nothing to list.",
-    parameters: {
-      type: "object",
-      properties: Object.fromEntries(
-        names.map((name) => [
-          name,
-          { type: "array", description: question.lists[name], items: { type: "string" } }
-        ])
-      ),
-      required: names,
-      additionalProperties: false
-    }
-  });
-  const lists = readLists(answered, names);
-  if (typeof lists === "string") {
-    throw calls.error(`the judge's ${question.tool} arguments do not fit: ${lists}`, {
-      raw: truncateText(JSON.stringify(answered), 2e3)
-    });
-  }
+  const lists = await calls.askRead(
+    model,
+    {
+      system: question.system,
+      prompt: question.prompt,
+      tool: question.tool,
+      description: "Record every list asked for; an empty list when there is nothing to list.",
+      parameters: {
+        type: "object",
+        properties: Object.fromEntries(
+          names.map((name) => [
+            name,
+            { type: "array", description: question.lists[name], items: { type: "string" } }
+          ])
+        ),
+        required: names,
+        additionalProperties: false
+      }
+    },
+    (args) => readLists(args, names)
+  );
   return lists;
 }
 function numbered(tag, items) {
@@ -70100,19 +70128,17 @@ var faithfulness = defineBuiltin({
       return { score: 1, metadata: { supported: 0, total: 0, noClaims: true, claims: [] } };
     }
     const calls = new JudgeCalls(judge, args.signal);
-    const answered = await calls.ask(judge.model, {
-      system: SYSTEM7,
-      prompt: prompt(question, contexts, answer),
-      tool: TOOL2,
-      description: "Record the claims of the answer and whether the passages support each.",
-      parameters: PARAMETERS
-    });
-    const claims = readClaims(answered);
-    if (typeof claims === "string") {
-      throw calls.error(`the judge's ${TOOL2} arguments do not fit: ${claims}`, {
-        raw: truncateText(JSON.stringify(answered), 2e3)
-      });
-    }
+    const claims = await calls.askRead(
+      judge.model,
+      {
+        system: SYSTEM7,
+        prompt: prompt(question, contexts, answer),
+        tool: TOOL2,
+        description: "Record the claims of the answer and whether the passages support each.",
+        parameters: PARAMETERS
+      },
+      readClaims
+    );
     const supported = claims.filter((c) => c.supported).length;
     const listed2 = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
       claim: truncateText(c.claim, CLAIM_TEXT_LIMIT),
