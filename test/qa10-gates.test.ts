@@ -39,47 +39,34 @@ function scoreRows(scores: readonly number[]): Record<string, unknown>[] {
   return scores.map((s, i) => ({ id: `c${i}`, s, output: 'x' }));
 }
 
+/** `scores` run through `sc` (with `threshold`, when given) under the gate `mean: gate`. */
+async function runMeanGate(scores: readonly number[], gate: string, threshold?: string) {
+  const dir = jsonlProject(
+    scoreRows(scores),
+    [
+      'hash: [id]',
+      `evaluators: [ { id: sc, use: ./ev.mjs#sc${threshold === undefined ? '' : `, threshold: ${threshold}`} } ]`,
+      `gate: { evaluators: { sc: { mean: ${gate} } } }`,
+    ],
+    SCORE_MODULE,
+  );
+  return { dir, result: await runInProcess(['run', '-o', 'out.json'], dir) };
+}
+
 describe('a gate on a value evalgate derives, exactly at its bound', () => {
   it('passes a mean of three 0.7 scores against mean ≥ 0.7, and stores the mean as 0.7', async () => {
-    const dir = jsonlProject(
-      scoreRows([0.7, 0.7, 0.7]),
-      [
-        'hash: [id]',
-        'evaluators: [ { id: sc, use: ./ev.mjs#sc, threshold: { gte: 0.7 } } ]',
-        'gate: { evaluators: { sc: { mean: { gte: 0.7 } } } }',
-      ],
-      SCORE_MODULE,
-    );
-    const result = await runInProcess(['run', '-o', 'out.json'], dir);
+    const { dir, result } = await runMeanGate([0.7, 0.7, 0.7], '{ gte: 0.7 }', '{ gte: 0.7 }');
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(readArtifact(dir).runs[0]?.summary.evaluators.sc?.mean, 0.7);
   });
 
   it('passes a mean of three 0.1 scores against mean ≤ 0.1', async () => {
-    const dir = jsonlProject(
-      scoreRows([0.1, 0.1, 0.1]),
-      [
-        'hash: [id]',
-        'evaluators: [ { id: sc, use: ./ev.mjs#sc, threshold: { lte: 0.1 } } ]',
-        'gate: { evaluators: { sc: { mean: { lte: 0.1 } } } }',
-      ],
-      SCORE_MODULE,
-    );
-    const result = await runInProcess(['run', '-o', 'out.json'], dir);
+    const { result } = await runMeanGate([0.1, 0.1, 0.1], '{ lte: 0.1 }', '{ lte: 0.1 }');
     assert.equal(result.code, 0, result.stdout + result.stderr);
   });
 
   it('passes scores 0.1, 0.2, 0.3 against mean ≥ 0.2', async () => {
-    const dir = jsonlProject(
-      scoreRows([0.1, 0.2, 0.3]),
-      [
-        'hash: [id]',
-        'evaluators: [ { id: sc, use: ./ev.mjs#sc } ]',
-        'gate: { evaluators: { sc: { mean: { gte: 0.2 } } } }',
-      ],
-      SCORE_MODULE,
-    );
-    const result = await runInProcess(['run', '-o', 'out.json'], dir);
+    const { dir, result } = await runMeanGate([0.1, 0.2, 0.3], '{ gte: 0.2 }');
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(readArtifact(dir).runs[0]?.summary.evaluators.sc?.mean, 0.2);
   });
