@@ -18,6 +18,7 @@ import { isPlainObject } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
+import { MIN_SECRET_LENGTH } from '../shared/secrets.ts';
 
 const ID_PATTERN = new RegExp(schema.definitions.id.pattern);
 
@@ -44,6 +45,7 @@ const KNOWN_ARGUMENTS = [
   'signal',
   'judge',
   'baselinesDir',
+  'secrets',
 ];
 
 /** The arguments as they arrive at run time, whatever their declared types. */
@@ -95,6 +97,7 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   }
   checkGate(args.gate, problems);
   checkOutput(args.output, cwd, problems);
+  checkSecrets(args.secrets, problems);
   return problems.issues;
 }
 
@@ -304,4 +307,48 @@ function checkOutput(output: unknown, cwd: string, problems: Problems): void {
     if (!(error instanceof UsageError)) throw error;
     problems.addMessage('output', error.message);
   }
+}
+
+/**
+ * `secrets`: values to scrub from everything the run prints and writes. Each problem names the
+ * value's place and kind but never quotes it: the message is printed, and the value is a
+ * secret. One too short to scrub is refused rather than kept in the output without a word
+ * (the scrubber ignores values under MIN_SECRET_LENGTH, which would erase ordinary words).
+ */
+function checkSecrets(secrets: unknown, problems: Problems): void {
+  if (secrets === undefined) return;
+  if (!Array.isArray(secrets)) {
+    problems.addMessage(
+      'secrets',
+      `secrets must be an array of the secret values (strings) to scrub, got ${kindOf(secrets)}`,
+    );
+    return;
+  }
+  for (const [i, value] of (secrets as unknown[]).entries()) {
+    const at = `secrets[${i}]`;
+    if (typeof value !== 'string') {
+      const unset =
+        value === undefined
+          ? ' (an environment variable that is not set? leave it out of the list then)'
+          : '';
+      problems.addMessage(
+        at,
+        `${at} must be a string (a secret value), got ${kindOf(value)}${unset}`,
+      );
+    } else if (value.length < MIN_SECRET_LENGTH) {
+      problems.addMessage(
+        at,
+        `${at} must be a secret of at least ${MIN_SECRET_LENGTH} characters, got a string of ${value.length}: shorter values are not scrubbed, since removing them would cut ordinary words out of the output`,
+      );
+    }
+  }
+}
+
+/** What a value is, without its content (for `secrets`, whose values must not be printed). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string of ${value.length} characters`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -5,7 +5,7 @@
  * test case's identity as a non-empty string.
  */
 import { closestMatch } from '../config/did-you-mean.ts';
-import { describeValue } from '../shared/errors.ts';
+import { describeValue, type Issue } from '../shared/errors.ts';
 
 /** The test cases, once known to be an array of objects. */
 export type TestCases = readonly Record<string, unknown>[];
@@ -105,4 +105,39 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * `hash` for prepareCases, refusing a Promise: an async hash (a JavaScript slip) would read as
+ * "returned an object {}". The cases whose hash was a Promise are collected in `promised` and
+ * get a placeholder id each, unique, so that they report nothing else.
+ */
+export function syncHash<TCase>(
+  hash: (testCase: TCase) => string,
+  promised: unknown[],
+): (data: Record<string, unknown>) => string {
+  return (data) => {
+    const id: unknown = hash(data as TCase);
+    if (!isThenable(id)) return id as string;
+    // Its rejection is the hash's business, not an unhandled one of the process.
+    id.then(undefined, () => undefined);
+    promised.push(data);
+    return `\u0000promised ${promised.length}`;
+  };
+}
+
+/** The issue of the test cases whose `testCaseHash` returned a Promise (see `syncHash`). */
+export function promisedHashIssue(
+  testCases: readonly unknown[],
+  promised: readonly unknown[],
+): Issue {
+  const first = testCases.indexOf(promised[0]) + 1;
+  return {
+    code: 'sdk.argument',
+    file: '',
+    line: 0,
+    col: 0,
+    path: 'testCaseHash',
+    message: `testCaseHash returned a Promise for test case ${first}${others(promised)}: the hash must be synchronous, returning the case's identity as a string (an async function cannot be one)`,
+  };
 }

@@ -17,14 +17,22 @@ import type {
 /** Holds the current grid point (`{}` for a suite without a grid) during `fn` and evaluators. */
 export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<Params | undefined>();
 
-/** `fn`, run with its grid point in `gridSearchAsyncLocalStorage`. */
-export function withGridPoint<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestFn<TCase, TOutput> {
+/** Makes a call of user code, for whoever counts them (suite-process.ts's `UserCalls`). */
+export type CallTracker = <T>(call: () => T) => T;
+
+const untracked: CallTracker = (call) => call();
+
+/** `fn`, run with its grid point in `gridSearchAsyncLocalStorage`, each call made by `track`. */
+export function withGridPoint<TCase, TOutput>(
+  fn: TestFn<TCase, TOutput>,
+  track: CallTracker = untracked,
+): TestFn<TCase, TOutput> {
   // The args object itself is passed on: its `signal` is a getter created on first read.
-  return (args) => gridSearchAsyncLocalStorage.run(args.params, () => fn(args));
+  return (args) => track(() => gridSearchAsyncLocalStorage.run(args.params, () => fn(args)));
 }
 
 /**
- * `evaluator` as the engine runs it, its calls made with their grid point in
+ * `evaluator` as the engine runs it, its calls made by `track` with their grid point in
  * `gridSearchAsyncLocalStorage`. Its settings are read once, here; `undefined` / `null`
  * returns pass through (the engine skips the case).
  *
@@ -38,6 +46,7 @@ export function withGridPoint<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestF
  */
 export function evaluatorWithGridPoint<TCase, TOutput>(
   evaluator: TestEvaluator<TCase, TOutput>,
+  track: CallTracker = untracked,
 ): EngineEvaluator<TCase, TOutput> {
   const { id, maxConcurrency } = evaluator;
   const settings: Partial<TestEvaluatorObject<TCase, TOutput>> = isPlainObject(evaluator)
@@ -53,10 +62,12 @@ export function evaluatorWithGridPoint<TCase, TOutput>(
     ...(threshold !== undefined ? { threshold } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     evaluateTestCase: (args) =>
-      gridSearchAsyncLocalStorage.run(
-        args.params,
-        // Skips are typed away here only: the engine accepts `undefined` / `null` at run time.
-        () => evaluator.evaluateTestCase(args) as ReturnType<EngineEvaluator['evaluateTestCase']>,
+      track(() =>
+        gridSearchAsyncLocalStorage.run(
+          args.params,
+          // Skips are typed away here only: the engine accepts `undefined` / `null` at run time.
+          () => evaluator.evaluateTestCase(args) as ReturnType<EngineEvaluator['evaluateTestCase']>,
+        ),
       ),
   };
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { formatIssue, type Issue } from '../shared/errors.ts';
+import { formatIssue, UsageError, type Issue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
 import { useColor } from '../pipeline/context.ts';
 import { execute, type Executed } from '../pipeline/execute.ts';
@@ -27,8 +27,10 @@ import type {
 import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
+import { NO_CASES_CONDITION, noCasesCondition } from '../run/gate.ts';
 import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
-import { evaluatorWithGridPoint, withGridPoint } from './grid-context.ts';
+import { promisedHashIssue, syncHash } from './check-case-hash.ts';
+import { evaluatorWithGridPoint, withGridPoint, type CallTracker } from './grid-context.ts';
 import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
 import {
   printAroundProgress,
@@ -36,7 +38,7 @@ import {
   sharedProgressGroup,
   summaryWidth,
 } from './sdk-terminal.ts';
-import { watchSuiteProcess } from './suite-process.ts';
+import { UserCalls, watchSuiteProcess } from './suite-process.ts';
 
 /** Arguments of `runTestSuite`, shaped like the Autoblocks testing SDK's so suites port by import. */
 export interface RunTestSuiteArgs<TCase, TOutput> {
@@ -120,6 +122,13 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * relative to the working directory. Default: the working directory.
    */
   baselinesDir?: string;
+  /**
+   * Secret values to scrub, besides those of the environment's secret-named variables: each is
+   * replaced by `[redacted]` wherever a case's error, output, metadata or grid point would show
+   * it, on the terminal and in the artifact. Each is a string of at least 8 characters (shorter
+   * values are not scrubbed, so they are refused).
+   */
+  secrets?: readonly string[];
 }
 
 /**
@@ -175,7 +184,9 @@ export interface RunTestSuiteResult<TCase = unknown, TOutput = unknown> {
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult<TCase, TOutput>> {
-  const { spec, collapsed } = buildSpec(args);
+  // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
+  const calls = new UserCalls();
+  const { spec, collapsed } = checkedSpec(args, calls);
   if (args.quiet !== true) warnCollapsed(args.id, collapsed);
   const flushes = attachSdkContext(args.evaluators ?? [], args, process.cwd());
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
@@ -220,6 +231,7 @@ export async function runTestSuite<TCase, TOutput>(
       configHash: '',
       git: null,
       ...executed,
+      runs: executed.runs.map(emptyRunInSdkTerms),
     });
   const watch = watchSuiteProcess({
     ...(args.signal ? { signal: args.signal } : {}),
@@ -231,14 +243,16 @@ export async function runTestSuite<TCase, TOutput>(
     artifactOf: (runs, interrupted) =>
       artifactOf({ runs, interrupted, startedAt, durationMs: performance.now() - t0 }),
     verdictCode: (whole) => (setExitCode ? (whole.verdict === 'fail' ? 1 : 0) : undefined),
+    calls,
   });
   let artifact: ResultsArtifact;
   try {
     artifact = await execute([spec as unknown as SuiteSpec], {
       log,
       // As `evals run` does: the values of the environment's secret-named variables (an API key
-      // a case's error quotes) never reach the terminal or the artifact.
-      scrubber: createScrubber(secretsInEnv(process.env)),
+      // a case's error quotes) never reach the terminal or the artifact; nor do those the caller
+      // names (a password read from a file, a variable whose name does not say it is secret).
+      scrubber: createScrubber([...secretsInEnv(process.env), ...(args.secrets ?? [])]),
       reporters: [...reporters, watch.written],
       engine: { signal: watch.signal, control: watch.control },
       artifact: (executed) => {
@@ -270,11 +284,31 @@ export async function runTestSuite<TCase, TOutput>(
 }
 
 /**
+ * `buildSpec`, its usage error (a mistake of the caller's) traced from the caller's own line: an
+ * uncaught one then prints that line and the caller's frames under `UsageError: <message>`, not
+ * evalgate's internals, which mean nothing to the user. Called synchronously from
+ * `runTestSuite`, before its first `await`, so the caller's frames are still on the stack.
+ */
+function checkedSpec<TCase, TOutput>(
+  args: RunTestSuiteArgs<TCase, TOutput>,
+  calls: UserCalls,
+): ReturnType<typeof buildSpec<TCase, TOutput>> {
+  try {
+    return buildSpec(args, calls);
+  } catch (error) {
+    // Frames above `runTestSuite` (its own and evalgate's below it) are left out of the trace.
+    if (error instanceof UsageError) Error.captureStackTrace(error, runTestSuite);
+    throw error;
+  }
+}
+
+/**
  * The engine's suite of `args`, and the exact duplicate cases collapsed on the way; throws the
  * arguments' usage error, every problem in it.
  */
 function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
+  calls: UserCalls,
 ): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[] } {
   const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
   // Identities are computed only from cases and a hash that are what they must be.
@@ -304,10 +338,11 @@ function buildSpec<TCase, TOutput>(
     );
   }
   if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues);
+  const track: CallTracker = (call) => calls.track(call);
   const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
-    target: functionTarget(withGridPoint(args.fn), `runTestSuite(${args.id}) fn`),
-    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e)),
+    target: functionTarget(withGridPoint(args.fn, track), `runTestSuite(${args.id}) fn`),
+    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e, track)),
     runs: expandGrid(mutableGrid(args.gridSearchParams)).map((params) => ({
       params,
       cases: prepared.cases as unknown as PreparedCase<TCase>[],
@@ -320,6 +355,22 @@ function buildSpec<TCase, TOutput>(
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
   return { spec, collapsed: prepared.warnings ?? [] };
+}
+
+/**
+ * `run` with the failed condition of a run of no cases worded for `runTestSuite`: the gate's own
+ * words name evals.yaml (`allowEmpty: true on the suite`, an empty testset or `--tag`), which a
+ * suite from code does not have. Its only way to no cases is an empty `testCases`.
+ */
+function emptyRunInSdkTerms(run: RunResult): RunResult {
+  const conditions = run.gate.conditions.map((condition) =>
+    condition.name === NO_CASES_CONDITION && !condition.passed
+      ? noCasesCondition(
+          'testCases was empty (pass allowEmpty: true to runTestSuite to let a suite without test cases pass)',
+        )
+      : condition,
+  );
+  return { ...run, gate: { ...run.gate, conditions } };
 }
 
 /**
@@ -341,44 +392,4 @@ function mutableGrid(
   grid: Record<string, readonly unknown[]> | undefined,
 ): Record<string, unknown[]> {
   return Object.fromEntries(Object.entries(grid ?? {}).map(([k, v]) => [k, [...v]]));
-}
-
-/**
- * `hash` for prepareCases, refusing a Promise: an async hash (a JavaScript slip) would read as
- * "returned an object {}". The cases whose hash was a Promise are collected in `promised` and
- * get a placeholder id each, unique, so that they report nothing else.
- */
-function syncHash<TCase>(
-  hash: (testCase: TCase) => string,
-  promised: unknown[],
-): (data: Record<string, unknown>) => string {
-  return (data) => {
-    const id: unknown = hash(data as TCase);
-    if (!isThenable(id)) return id as string;
-    // Its rejection is the hash's business, not an unhandled one of the process.
-    id.then(undefined, () => undefined);
-    promised.push(data);
-    return `\u0000promised ${promised.length}`;
-  };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function promisedHashIssue(testCases: readonly unknown[], promised: readonly unknown[]): Issue {
-  const first = testCases.indexOf(promised[0]) + 1;
-  const others = promised.length > 1 ? ` (and ${promised.length - 1} more test cases)` : '';
-  return {
-    code: 'sdk.argument',
-    file: '',
-    line: 0,
-    col: 0,
-    path: 'testCaseHash',
-    message: `testCaseHash returned a Promise for test case ${first}${others}: the hash must be synchronous, returning the case's identity as a string (an async function cannot be one)`,
-  };
 }

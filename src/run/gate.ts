@@ -162,12 +162,7 @@ export function evaluateRunGate(
   const result = evaluateGate(summary, gate, emptyExcused);
   if (planned === 0 && !emptyExcused) {
     // A `--tag` typo or an empty testset: a gate that checked nothing must not pass.
-    result.conditions.push({
-      name: 'cases',
-      expected: 'at least 1 case',
-      actual: 'no cases matched (allowEmpty: true on the suite accepts this)',
-      passed: false,
-    });
+    result.conditions.push(noCasesCondition());
     result.verdict = 'fail';
   }
   if (summary.cases < planned) {
@@ -180,4 +175,18 @@ export function evaluateRunGate(
     result.verdict = 'fail';
   }
   return result;
+}
+
+/** The name of the condition a run that planned no cases fails (see `evaluateRunGate`). */
+export const NO_CASES_CONDITION = 'cases';
+
+/**
+ * The failed condition of a run that planned no cases. `actual` says what happened and how to
+ * accept it, in the words of where the suite was written: evals.yaml's by default (an empty
+ * testset, or filters that select none of its rows); `runTestSuite` words it for its arguments.
+ */
+export function noCasesCondition(
+  actual = 'no cases matched (allowEmpty: true on the suite accepts this)',
+): GateCondition {
+  return { name: NO_CASES_CONDITION, expected: 'at least 1 case', actual, passed: false };
 }

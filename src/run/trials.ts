@@ -3,6 +3,7 @@
  * hands in the case and its finished trials, in trial order.
  */
 import { addUsage, hasUsage } from '../judge/usage.ts';
+import { withoutNoise } from '../shared/float-noise.ts';
 import type {
   CaseResult,
   EvaluationResult,
@@ -69,7 +70,9 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  * One entry per evaluator over the trials that ran it (a trial whose function errored ran
  * none), so per-evaluator summaries and comparisons see one score per case:
  *
- * - `score`: the mean of the trials' scores that have no error; `null` when none has one.
+ * - `score`: the mean of the trials' scores that have no error, rounded to 15 significant digits
+ *   as every mean evalgate derives is (shared/float-noise.ts: three trials of 0.7 average to 0.7,
+ *   not 0.6999999999999998); `null` when none has one.
  * - `error`: set only when every trial that ran the evaluator errored (the first trial's message;
  *   the trials keep all of them). An evaluator that errored in some trials is judged on the rest.
  * - `threshold`: the first the trials carry; `passed`: by the case's own rule, whether it passed
@@ -125,7 +128,7 @@ function aggregateEvaluations(trials: TrialResult[], shownIndex: number): Evalua
         scored++;
       }
     }
-    const score = scored > 0 ? sum / scored : null;
+    const score = scored > 0 ? withoutNoise(sum / scored) : null;
     const error = scored === 0 ? firstError : null;
     const passed = error !== null ? false : judged === 0 ? null : passedTrials * 2 > judged;
     const counts = { trials: trials.length, scored, passedTrials };

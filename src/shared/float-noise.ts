@@ -1,7 +1,8 @@
 /**
  * The one rule for "the same number up to floating-point noise", used wherever evalgate does its
  * own arithmetic on scores and then compares the result: a gate on a mean, a rate or a κ, a
- * score inverted by `not: true`, and the per-case changes a comparison tests.
+ * score inverted by `not: true`, a case's mean over its trials (run/trials.ts), and the per-case
+ * changes a comparison tests.
  *
  * Decimal inputs are not exact in binary: three scores of 0.7 average to 0.6999999999999998,
  * `1 − 0.9` is 0.09999999999999998, and a κ of exactly 0.4 comes out as 0.3999999999999999. The

@@ -1,0 +1,102 @@
+/**
+ * QA round 11: `runTestSuite` scrubbed only the values of secret-named environment variables, so
+ * a secret the script held otherwise (read from a file, a variable named `DB_URL`) reached the
+ * terminal and the artifact when a case's error, output or metadata quoted it. `secrets` names
+ * such values; they are scrubbed exactly as the environment's are, and checked like every
+ * other argument (without ever being quoted in the error).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { runTestSuite } from '../src/api/run-test-suite.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+
+const SECRET = 'qa11-db-password-5f2a9c';
+
+describe('runTestSuite: secrets', () => {
+  it(
+    'a value named in secrets never reaches stdout, stderr or the artifact',
+    { timeout: 60_000 },
+    async () => {
+      const dir = scratch();
+      const sdk = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
+      writeFiles(dir, {
+        'package.json': '{ "private": true, "type": "module" }\n',
+        // Not secret-named: only `secrets` says it is one.
+        'db.txt': SECRET,
+        'script.mjs': `import { runTestSuite } from ${sdk};
+import { readFileSync } from 'node:fs';
+const password = readFileSync('db.txt', 'utf8');
+const result = await runTestSuite({
+  id: 'secrets',
+  testCases: [{ k: 'error' }, { k: 'output' }],
+  testCaseHash: ['k'],
+  secrets: [password],
+  output: 'out.json',
+  gridSearchParams: { dsn: ['postgres://app:' + password + '@db/app'] },
+  fn: ({ testCase }) => {
+    if (testCase.k === 'error') throw new Error('connection refused for password ' + password);
+    return 'the password is ' + password;
+  },
+  evaluators: [{ id: 'leak', evaluateTestCase: ({ output }) =>
+    ({ score: 0, threshold: { gte: 1 }, metadata: { reason: 'saw ' + password + ' in ' + output } }) }],
+});
+console.log('errors', result.runs[0].cases.map((c) => c.error).join(' | '));\n`,
+      });
+      const out = await runNode(['--import', import.meta.resolve('tsx'), 'script.mjs'], {
+        cwd: dir,
+        env: { COLUMNS: '400' },
+      });
+      assert.equal(out.code, 1, out.stderr);
+      const artifact = readFileSync(join(dir, 'out.json'), 'utf8');
+      // The run did say what happened, with the secret redacted.
+      assert.match(out.stdout, /connection refused for password \[redacted\]/);
+      assert.match(artifact, /the password is \[redacted\]/);
+      assert.match(artifact, /saw \[redacted\]/);
+      for (const [where, text] of [
+        ['stdout', out.stdout],
+        ['stderr', out.stderr],
+        ['artifact', artifact],
+      ] as const) {
+        assert.equal(text.includes(SECRET), false, `${where} holds the secret:\n${text}`);
+      }
+    },
+  );
+
+  it('is checked like the other arguments, and the error never quotes a value', async () => {
+    const call = (extra: Record<string, unknown>): Promise<unknown> =>
+      runTestSuite({
+        id: 's',
+        testCases: [{ q: 'a' }],
+        testCaseHash: ['q'],
+        fn: () => 'x',
+        quiet: true,
+        setExitCode: false,
+        ...extra,
+      } as never);
+    await assert.rejects(call({ secrets: ['short7!', undefined, 42] }), (error: unknown) => {
+      assert.ok(error instanceof UsageError);
+      assert.equal(
+        error.message,
+        'runTestSuite(s): secrets[0] must be a secret of at least 8 characters, got a string of 7: shorter values are not scrubbed, since removing them would cut ordinary words out of the output; ' +
+          'secrets[1] must be a string (a secret value), got nothing (an environment variable that is not set? leave it out of the list then); ' +
+          'secrets[2] must be a string (a secret value), got a number',
+      );
+      assert.equal(error.message.includes('short7!'), false);
+      return true;
+    });
+    await assert.rejects(call({ secrets: SECRET }), (error: unknown) => {
+      assert.ok(error instanceof UsageError);
+      assert.match(error.message, /secrets must be an array of the secret values/);
+      assert.equal(error.message.includes(SECRET), false, error.message);
+      return true;
+    });
+    await assert.rejects(
+      call({ secret: [SECRET] }),
+      /unknown argument secret: did you mean secrets\?/,
+    );
+  });
+});
