@@ -10,10 +10,13 @@
  *   evaluators, `pass:` modules) and the files of the project they import (module-graph-hash.ts);
  * - `scripts`: the script a command target runs when the command names a project file
  *   (targets/command-script.ts);
- * - with `promptFiles`: the human overrides (`evals-overrides.jsonl`) when an `llm-judge` reads
- *   them (`overrides: N`), since they become part of its prompt; and when the store exists and
- *   a module evaluator may read it (a `BaseLLMJudge` with `numOverrides`, which only loading
- *   the module would tell). A store that does not exist yet counts as an empty one.
+ * - with `promptFiles`, under the store's name: the human overrides (`evals-overrides.jsonl`)
+ *   a judge shows in its prompt. For an `llm-judge` with `overrides: N`, only the entries it
+ *   picks (its evaluator id's N most recent, `recentOverrides`), so an override of another
+ *   evaluator leaves the hash as it was; when the store exists and a module evaluator may read
+ *   it (a `BaseLLMJudge` with `numOverrides`, which only loading the module would tell, with a
+ *   count and code only the module knows), the whole file. A store that does not exist yet, or
+ *   holds nothing a judge picks, counts as an empty one.
  *
  * Every file is hashed by one rule (`fileDigest`), and the hash is the sha256 of the canonical
  * JSON of `{ config, promptFiles, modules, scripts }`, each kind present only when the config
@@ -23,12 +26,19 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { hashOfParts } from '../config/config-hash-parts.ts';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { parseModuleSpec, isModuleSpec } from '../config/module-spec.ts';
 import { promptFileRefs } from '../config/template-check.ts';
 import type { CoveredFiles } from '../config/config-hash.ts';
 import type { EvaluatorConfig, LoadedConfig } from '../config/types.ts';
-import { OVERRIDES_FILE } from '../evaluators/judges/overrides.ts';
+import {
+  OVERRIDES_FILE,
+  OverridesFileError,
+  readOverrides,
+  recentOverrides,
+  type StoredOverride,
+} from '../evaluators/judges/overrides.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import type { ConfigHashParts } from '../types/index.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
@@ -53,17 +63,21 @@ export async function withCoveredFiles(
   const modules = new Set<string>();
   const scripts = new Set<string>();
   const root = projectRoot(config.dir);
-  let overrides: string | undefined;
+  const store = join(config.dir, OVERRIDES_FILE);
+  // Each `llm-judge` reading overrides by its evaluator id, with the most any suite shows.
+  const judges = new Map<string, number>();
+  let wholeStore = false;
   for (const suite of config.suites) {
     const points = expandGrid(suite.grid);
     // Keyed as written (after `{{ params.… }}`), as evalgate keyed them before modules counted.
     for (const ref of promptFileRefs(suite.target, points)) {
       promptFiles.push([ref.file, join(config.dir, ref.file)]);
     }
-    const store = join(config.dir, OVERRIDES_FILE);
-    const mayRead = (e: EvaluatorConfig): boolean =>
-      readsOverrides(e) || (e.kind === 'module' && existsSync(store));
-    if (suite.evaluators.some(mayRead)) overrides = store;
+    for (const evaluator of suite.evaluators) {
+      const count = overridesShown(evaluator);
+      if (count > 0) judges.set(evaluator.id, Math.max(judges.get(evaluator.id) ?? 0, count));
+      else if (evaluator.kind === 'module' && existsSync(store)) wholeStore = true;
+    }
     const specs = [
       ...(suite.target.kind === 'function' ? [suite.target.module] : []),
       ...suite.evaluators.filter((e) => e.kind === 'module').map((e) => e.use),
@@ -82,7 +96,11 @@ export async function withCoveredFiles(
   const covered = {
     promptFiles: {
       ...digests(promptFiles),
-      ...(overrides !== undefined ? { [OVERRIDES_FILE]: storeDigest(overrides) } : {}),
+      ...(wholeStore
+        ? { [OVERRIDES_FILE]: storeDigest(store) }
+        : judges.size > 0
+          ? { [OVERRIDES_FILE]: shownDigest(store, judges) }
+          : {}),
     },
     modules: digests(fromDir(graph?.files ?? [], config.dir)),
     scripts: digests(fromDir([...scripts], config.dir)),
@@ -99,10 +117,10 @@ export async function withCoveredFiles(
   };
 }
 
-/** Whether `evaluator` appends the human overrides to its prompt (`llm-judge`, `overrides: N`). */
-function readsOverrides(evaluator: EvaluatorConfig): boolean {
+/** How many human overrides `evaluator` appends to its prompt (`llm-judge`, `overrides: N`). */
+function overridesShown(evaluator: EvaluatorConfig): number {
   const count = evaluator.with['overrides'];
-  return evaluator.use === 'llm-judge' && typeof count === 'number' && count > 0;
+  return evaluator.use === 'llm-judge' && typeof count === 'number' && count > 0 ? count : 0;
 }
 
 /** The config's data hash and the kinds of file it names, each present only when it has files. */
@@ -144,9 +162,38 @@ export function fileDigest(path: string): string | null {
   return isText ? hash('sha256', promptFileText(text), 'hex') : hash('sha256', bytes, 'hex');
 }
 
+/** The digest of a store with nothing in it for any judge: that of an empty file. */
+const EMPTY_STORE = hash('sha256', '', 'hex');
+
 /** The overrides store's digest: one not written yet is an empty store, the same prompt. */
 function storeDigest(path: string): string | null {
-  return existsSync(path) ? fileDigest(path) : hash('sha256', '', 'hex');
+  return existsSync(path) ? fileDigest(path) : EMPTY_STORE;
+}
+
+/**
+ * The digest of what the `llm-judge`s in `judges` (evaluator id → the largest `overrides: N`
+ * of any suite) show of the store at `path`: the entries `recentOverrides` picks for each id,
+ * as the judge picks them when it is created. The pick depends on the store, the id and N
+ * only, all known now, and the pick for a smaller N is the start of the pick for a larger one,
+ * so one pick per id covers every suite's judge of that id. An entry of another evaluator, or
+ * one of this evaluator behind the N newest (or a case's earlier label), changes nothing. A
+ * store that is not valid makes every such judge refuse to start, so its whole file counts
+ * then; one that cannot be read is `null`, as any covered file.
+ */
+function shownDigest(path: string, judges: ReadonlyMap<string, number>): string | null {
+  let stored: StoredOverride[];
+  try {
+    stored = readOverrides(dirname(path));
+  } catch (error) {
+    return error instanceof OverridesFileError ? fileDigest(path) : null;
+  }
+  const shown = [...judges]
+    .map(([id, count]) => [id, recentOverrides(stored, id, count)] as const)
+    .filter(([, picked]) => picked.length > 0);
+  // None shown is the prompt of an empty store: the digest is, too.
+  return shown.length === 0
+    ? EMPTY_STORE
+    : hash('sha256', canonicalJson(Object.fromEntries(shown)), 'hex');
 }
 
 /** The covered files, one phrase per kind: `the module app/answer.ts and 2 files it imports`. */

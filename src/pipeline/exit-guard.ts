@@ -16,7 +16,12 @@
  *   their artifact may not be on disk yet (it is written asynchronously): an exit then (a second
  *   Ctrl-C, an uncaught error in a reporter) writes that artifact synchronously instead, so the
  *   file named by `-o` never keeps an earlier run's results while this run's are lost.
+ *   An exit from code a user module scheduled when it was imported (a timer its top level set,
+ *   see bind/modules/import-scope.ts) is that module's doing, not a case's: the line names the
+ *   module, and the cases in flight are left for `--resume` rather than recorded as errored.
  */
+import { relative } from 'node:path';
+import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import type { AbandonedRun, RunControl, RunningCase } from '../run/control.ts';
 import { describeError } from '../shared/describe-error.ts';
 import { EXIT_UNWRITTEN } from './write-failure.ts';
@@ -128,13 +133,16 @@ export function guardProcess(options: ExitGuardOptions): () => void {
   // The error about to end the process, seen before Node prints it and exits: the `exit` that
   // follows records it. One that an `uncaughtException` listener of the user's handles does
   // not end the process, and is not kept.
-  let fatal: { error: unknown; origin: string } | undefined;
+  let fatal: { error: unknown; origin: string; module: string | undefined } | undefined;
   const onUncaught = (error: unknown, origin: string): void => {
     if (process.listenerCount('uncaughtException') > 0) return;
-    fatal ??= { error, origin };
+    fatal ??= { error, origin, module: scheduledByImport() };
   };
   const onExit = (code: number): void => {
     const chosen = chosenExit;
+    // Read now, in the context of the code that called `process.exit` (or threw).
+    const file = chosen === null ? (fatal?.module ?? scheduledByImport()) : undefined;
+    const module = file === undefined ? undefined : relative(process.cwd(), file) || file;
     const kind =
       fatal === undefined
         ? undefined
@@ -144,10 +152,14 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     const cause = fatal === undefined ? '' : `: ${kind}: ${describeError(fatal.error)}`;
     const reason =
       chosen ??
-      `the process exited (exit code ${code}) while this case ran, before it finished${cause}`;
-    const abandoned = control.abandon(reason, chosen === null ? 'culprit' : 'none');
+      (module === undefined
+        ? `the process exited (exit code ${code}) while this case ran, before it finished${cause}`
+        : `the process exited (exit code ${code}) by code ${module} scheduled when it was imported, before this case finished${cause}`);
+    // Code a module scheduled at import ended it: no case is to blame (see the module comment).
+    const blame = chosen === null && module === undefined ? 'culprit' : 'none';
+    const abandoned = control.abandon(reason, blame);
     if (abandoned === undefined) {
-      writeEnded(chosen, code);
+      writeEnded(chosen, code, module);
       return;
     }
     const where = written(abandoned);
@@ -159,15 +171,21 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       stderr.write(`${chosen}: ${where}${resume}\n`);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code, kind)}; ${where}${resume}\n`);
+    const who =
+      module === undefined
+        ? culprit(abandoned, code, kind)
+        : moduleCulprit(abandoned, code, module, kind);
+    stderr.write(`error: ${who}; ${where}${resume}\n`);
     process.exitCode = CUT_SHORT;
   };
   /**
    * The engine has ended: its artifact, if not on disk yet, is written now or never. An exit
    * the edge did not choose makes the code 1 and says so: the verdict never reached the code.
    */
-  const writeEnded = (chosen: string | null, code: number): void => {
-    const why = chosen ?? `error: the process exited (exit code ${code}) before evals finished`;
+  const writeEnded = (chosen: string | null, code: number, module: string | undefined): void => {
+    const by = module === undefined ? '' : `, by code ${module} scheduled when it was imported`;
+    const why =
+      chosen ?? `error: the process exited (exit code ${code})${by} before evals finished`;
     // An exit the edge chose after the last case ends as the whole results say: their verdict.
     const verdict = chosen === null ? undefined : options.finishedExitCode?.();
     if (chosen === null) process.exitCode = CUT_SHORT;
@@ -230,6 +248,23 @@ function culprit({ current, running }: AbandonedRun, code: number, kind?: string
   const shown = running.slice(0, 5).map(describeCase).join(', ');
   const more = running.length > 5 ? ` and ${running.length - 5} more` : '';
   return `${ended}, while ${running.length} case(s) were in flight: ${shown}${more}; they are recorded as errored`;
+}
+
+/**
+ * The module whose import scheduled the code that ended the process (a timer its top level
+ * set), and what became of the cases in flight: none is to blame, so none is recorded.
+ */
+function moduleCulprit(
+  { running }: AbandonedRun,
+  code: number,
+  module: string,
+  kind?: string,
+): string {
+  const by = kind === undefined ? '' : ` (${kind})`;
+  const ended = `the process was ended (exit code ${code}) from inside the run${by}, by code ${module} scheduled when it was imported (a timer or callback its top level set up), not by a case`;
+  return running.length === 0
+    ? ended
+    : `${ended}; the ${running.length} case(s) in flight did not finish and are left for --resume`;
 }
 
 /** `case "au" of suite "capitals" (testsets/capitals.csv:5)` */

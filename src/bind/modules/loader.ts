@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findExport, isCommonJsFile, listExports, type LoadedModule } from './exports.ts';
+import { importingAs } from './import-scope.ts';
 import { describeImportFailure } from './import-failure.ts';
 import { specPath, type ModuleError, type ModuleResult } from './module-error.ts';
 import { suggestIndexFile, suggestSibling } from './nearby-file.ts';
@@ -68,6 +69,8 @@ type FileOutcome =
 /**
  * The files whose import is under way in this process: a module that ends the process while it
  * is loaded (`process.exit` at its top level) is named by the CLI's exit watch (cli/main.ts).
+ * One that ends it later, from a timer its top level set, is named through its import's scope
+ * (import-scope.ts).
  */
 const importing = new Set<string>();
 
@@ -81,12 +84,13 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
   let typescript: Promise<TypeScriptLoader> | undefined;
   let startupMs: number | null = null;
 
-  const importTypeScript = async (url: string): Promise<Record<string, unknown>> => {
+  const importTypeScript = async (file: string, url: string): Promise<Record<string, unknown>> => {
     typescript ??= startTypeScriptLoader(options.tsxSearchFrom).then((started) => {
       startupMs = started.startupMs;
       return started;
     });
-    return (await typescript).import(url);
+    const loader = await typescript;
+    return importingAs(file, () => loader.import(url));
   };
 
   const loadFile = async (file: string): Promise<FileOutcome> => {
@@ -104,8 +108,8 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
     try {
       const [namespace, commonJs] = await Promise.all([
         TYPESCRIPT_EXTENSIONS.has(extname(file))
-          ? importTypeScript(url)
-          : (import(url) as Promise<Record<string, unknown>>),
+          ? importTypeScript(file, url)
+          : importingAs(file, () => import(url) as Promise<Record<string, unknown>>),
         isCommonJsFile(file),
       ]);
       return { kind: 'loaded', module: { namespace, commonJs } };
