@@ -86,4 +86,33 @@ describe('evals run: a module that ends the process from a timer its top level s
     );
     assert.equal(readArtifact(join(dir, 'r.json')).interrupted, true);
   });
+
+  it('names the module whose timer fires while another module loads, not the one loading', async () => {
+    // lib/answer.mjs sets a timer at import that exits once lib/slow.mjs has started loading;
+    // slow.mjs's top-level await is still pending then, so the process ends outside a run.
+    const dir = oneSuiteProject('n\n1\n', [
+      'function: ./lib/answer.mjs#fn',
+      'evaluators:',
+      '  - { id: slow, use: ./lib/slow.mjs#slow }',
+    ]);
+    writeFiles(dir, {
+      'lib/answer.mjs': `setTimeout(function tick() {
+  if (globalThis.slowLoading) process.exit(0);
+  else this.refresh();
+}, 20);
+export function fn() { return 'x'; }
+`,
+      'lib/slow.mjs': `globalThis.slowLoading = true;
+await new Promise((resolve) => setTimeout(resolve, 30_000));
+export function slow() { return { score: 1 }; }
+`,
+    });
+    const r = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /ended \(exit code 0\) before evals finished, by code lib\/answer\.mjs scheduled when it was imported/,
+    );
+    assert.doesNotMatch(r.stderr, /while it loaded/, 'the module loading then is not blamed');
+  });
 });

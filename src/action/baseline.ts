@@ -1,8 +1,9 @@
 /**
  * What this run is compared with: a results file (`baseline: path`), or for `baseline: auto`
  * the newest results artifact uploaded from the pull request's base branch (a merge queue's
- * target branch), downloaded. No
- * baseline is not an error: the run goes on without a comparison, and says why.
+ * target branch), downloaded; in `mode: report`, what an earlier job's results are compared
+ * with (a file only). No baseline is not an error: the run (or report) goes on without a
+ * comparison, and says why.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -17,9 +18,10 @@ import { downloadBaseline } from '../github/baseline-download.ts';
 import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { RetryBudget } from '../github/retry-budget.ts';
-import type { ResultsArtifact } from '../types/index.ts';
+import type { CommandContext } from '../pipeline/context.ts';
+import { UsageError } from '../shared/errors.ts';
 import { eventSubject } from './event.ts';
-import { readArtifact } from './run-evals.ts';
+import { readArtifact, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
 /**
@@ -35,10 +37,10 @@ export async function resolveBaseline(
 ): Promise<string | null> {
   if (settings.baseline.kind === 'none') return null;
   if (settings.baseline.kind === 'file') {
-    if (existsSync(settings.baseline.path)) return usableBaseline(settings.baseline.path);
-    core.warning(
-      `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`,
-    );
+    const going = `${settings.mode === 'run' ? 'running' : 'reporting'} without a comparison`;
+    const { path } = settings.baseline;
+    if (existsSync(path)) return usableBaseline(path, path, going);
+    core.warning(`evalgate: the baseline ${path} does not exist; ${going}`);
     return null;
   }
   const branch = eventSubject(github.context, env).baseBranch;
@@ -86,8 +88,13 @@ export async function resolveBaseline(
  * comparison rather than failing as if its own config were invalid.
  *
  * @param shown how the messages name the baseline; default its path.
+ * @param going what happens without it, as the warning ends.
  */
-export function usableBaseline(path: string, shown = path): string | null {
+export function usableBaseline(
+  path: string,
+  shown = path,
+  going = 'running without a comparison',
+): string | null {
   const read = readArtifact(() => readReducedArtifact(path, shown, () => comparableCase));
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
@@ -96,7 +103,7 @@ export function usableBaseline(path: string, shown = path): string | null {
       ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)`
       : '';
   core.warning(
-    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; running without a comparison`,
+    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`,
   );
   return null;
 }
@@ -137,10 +144,34 @@ export function notFound(name: string, branch: string, searched: SearchExtent): 
   );
 }
 
-/** The baseline for the plain deltas: only pass statuses are compared, so cases are reduced. */
-export function readBaseline(path: string): ResultsArtifact | null {
-  const baseline = readArtifact(() => readReducedArtifact(path, path, () => comparableCase));
-  if (baseline.ok) return baseline.value;
-  core.warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
-  return null;
+/**
+ * `mode: report`: the earlier job's `results` compared with `baselineFile` (`baseline: FILE`,
+ * checked by {@link resolveBaseline}), as `evals report --baseline` compares them: the comment
+ * and summary show the comparison as they show a run's. The verdict stays the results' own.
+ * Unchanged, after a warning saying why, when the two cannot be compared (no case in common).
+ */
+export async function comparedResults(
+  results: EvalResults | null,
+  settings: ActionSettings,
+  baselineFile: string | null,
+): Promise<EvalResults | null> {
+  if (results === null || baselineFile === null) return results;
+  const { compareResultsFile } = await import('../pipeline/baseline.ts');
+  const ctx: CommandContext = {
+    cwd: settings.workingDirectory,
+    env: {},
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
+  try {
+    const comparison = await compareResultsFile(baselineFile, settings.results, ctx);
+    core.info(`evalgate: comparing the results with ${baselineFile}`);
+    return { ...results, artifact: { ...results.artifact, comparison } };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    core.warning(
+      `evalgate: no comparison with ${baselineFile}: ${error.message}; reporting without a comparison`,
+    );
+    return results;
+  }
 }

@@ -13,7 +13,7 @@ import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
-import { resolveBaseline } from './baseline.ts';
+import { comparedResults, resolveBaseline } from './baseline.ts';
 import { publishResults, shardHeadline, willFailStep } from './publish.ts';
 import {
   isActionInput,
@@ -76,11 +76,17 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     );
   }
   const baselineFile =
-    settings.mode === 'run' ? await resolveBaseline(settings, octokit, env, budget) : null;
-  // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too.
+    settings.mode === 'run' || settings.baseline.kind === 'file'
+      ? await resolveBaseline(settings, octokit, env, budget)
+      : null;
+  // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
+  // from the comparison with a baseline file as well (it names cases of both).
   const results =
     settings.mode === 'report'
-      ? scrubbedResults(readResults(settings, workspace), createScrubber(secretsInEnv(env)))
+      ? scrubbedResults(
+          await comparedResults(readResults(settings, workspace), settings, baselineFile),
+          createScrubber(secretsInEnv(env)),
+        )
       : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
 

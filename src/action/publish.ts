@@ -27,7 +27,6 @@ import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
-import { readBaseline } from './baseline.ts';
 import { checkRunCommit, eventSubject, forkPullRequest, type ForkPullRequest } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
@@ -58,15 +57,9 @@ export async function publishResults(
     job: env.GITHUB_JOB ?? '',
   });
   const title = `evals: ${identity.label}`;
-  // With a comparison, the comment shows its statistics; the plain deltas would only repeat them.
-  // In `mode: run` a baseline file the run could not compare with was already said to be
-  // missing or unreadable: only a report of an earlier job's results reads it here.
-  const baseline =
-    settings.mode === 'report' &&
-    artifact.comparison === undefined &&
-    settings.baseline.kind === 'file'
-      ? readBaseline(settings.baseline.path)
-      : null;
+  // A baseline is compared with before this (main.ts), in `mode: report` too: the comment shows
+  // the comparison's statistics, or, when there is none, no baseline at all.
+  const baseline = null;
   const links = runLinks(env);
   // Said where it is only when this run wrote it (`mode: run`, `report: true`).
   const htmlReport =

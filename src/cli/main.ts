@@ -22,6 +22,7 @@ import { validateCommand } from './validate.ts';
 import { guarding } from '../pipeline/exit-guard.ts';
 import { watchSignals } from '../pipeline/signals.ts';
 import { filesBeingImported } from '../bind/modules/loader.ts';
+import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import { relative } from 'node:path';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
@@ -77,11 +78,16 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   // (an `exit(0)` passing CI with no case run) and nothing would say why; say so, and exit 2.
   const onExit = (code: number): void => {
     if (ownExit || guarding()) return;
+    // Code a module scheduled when it was imported (a timer its top level set) is that module's,
+    // whichever module is loading when it fires.
+    const scheduled = scheduledByImport();
     const files = importingNow(ctx);
     const loading =
-      files.length > 0
-        ? `, while it loaded ${files.join(', ')}: a module that calls process.exit when it is imported ends evals with it`
-        : '';
+      scheduled !== undefined
+        ? `, by code ${relative(ctx.cwd, scheduled) || scheduled} scheduled when it was imported: a module whose import sets up a process.exit ends evals with it`
+        : files.length > 0
+          ? `, while it loaded ${files.join(', ')}: a module that calls process.exit when it is imported ends evals with it`
+          : '';
     ctx.stderr.write(
       `error: the process was ended (exit code ${code}) before evals finished${loading}; no case ran and nothing was written\n`,
     );
@@ -184,7 +190,8 @@ async function dispatch(
         runCommand(
           {
             ...runArgs(values, positionals[0]),
-            resumeCommand: (from?: string) => resumeCommand(rest, from),
+            resumeCommand: (from?: string, baseline?: string) =>
+              resumeCommand(rest, from, baseline),
             ...(signal ? { signal } : {}),
           },
           ctx,

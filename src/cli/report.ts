@@ -5,10 +5,8 @@
  * RESULTS.json` would.
  */
 import { resolve } from 'node:path';
-import { compareArtifacts } from '../compare/compare.ts';
-import { requireCommonCases } from '../compare/validate-comparable.ts';
-import { openResultsFile, readComparable } from '../pipeline/artifact-files.ts';
-import { readBaseline } from '../pipeline/baseline.ts';
+import { openResultsFile } from '../pipeline/artifact-files.ts';
+import { compareResultsFile } from '../pipeline/baseline.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputPaths, type OutputPath } from '../pipeline/output-paths.ts';
 import { realPath } from '../shared/real-path.ts';
@@ -74,13 +72,7 @@ export async function reportCommand(
   const files: ReportFile[] = [];
   if (html !== undefined) {
     let comparison: Comparison | undefined = file.artifact.comparison;
-    if (baselinePath !== undefined) {
-      const base = await readBaseline(baselinePath, ctx);
-      const head = await readComparable(path, ctx);
-      if (!head.ok) throw usageError('report.invalid', `${path} is not a results artifact`, path);
-      requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
-      comparison = compareArtifacts(base, head.artifact);
-    }
+    if (baselinePath !== undefined) comparison = await compareResultsFile(baselinePath, path, ctx);
     const model = buildReportModel(file.artifact, (run) => file.cases(run), comparison);
     files.push({
       flag: '-o',

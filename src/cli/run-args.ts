@@ -67,10 +67,11 @@ export const DEFAULT_OUTPUT = 'evals-results.json';
  * The command that finishes an interrupted run of `argv` (what followed `evals run`): the same
  * arguments, its own `-o` and `--resume` left out, resuming the artifact it writes (which a
  * resumed run then writes back to), or `from`, where its partial results were kept when that
- * artifact could not be written (the finished results then go to the run's own `-o`). Quoted
- * for a POSIX shell.
+ * artifact could not be written (the finished results then go to the run's own `-o`); with
+ * `--baseline BASELINE` first when `argv` names none (a resumed run compared with the baseline
+ * its partial recorded). Quoted for a POSIX shell.
  */
-export function resumeCommand(argv: readonly string[], from?: string): string {
+export function resumeCommand(argv: readonly string[], from?: string, baseline?: string): string {
   const { values, tokens } = parseArgs({
     // As parseCommandArgs read them: `-o=x.json` is x.json.
     args: shortOptionValues(RUN, argv),
@@ -89,6 +90,8 @@ export function resumeCommand(argv: readonly string[], from?: string): string {
     else kept.push(token.rawName, token.value);
   }
   const output = outputOf(values as OptionValues<typeof RUN>);
+  // First: after a `--` it would be read as the config.
+  if (baseline !== undefined && values.baseline === undefined) kept.unshift('--baseline', baseline);
   return from === undefined
     ? resumeCommandLine(kept, output)
     : resumeCommandLine(kept, from, output);

@@ -18,6 +18,7 @@ import {
   withBaselinePath,
   type RecordedBaseline,
 } from '../artifact/merge-baseline.ts';
+import type { Comparison } from '../types/comparison.ts';
 import type { GateSpec } from '../types/index.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from './artifact-files.ts';
@@ -40,6 +41,24 @@ export async function readBaseline(path: string, ctx: CommandContext): Promise<R
       : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
     path,
   );
+}
+
+/**
+ * The results file `path` compared with the baseline file `baselinePath`, as `evals compare
+ * BASELINE RESULTS` compares them: what `evals report --baseline` shows and the Action's
+ * `mode: report` posts. Usage errors name the file that is not a results artifact, or say that
+ * the two share no case.
+ */
+export async function compareResultsFile(
+  baselinePath: string,
+  path: string,
+  ctx: CommandContext,
+): Promise<Comparison> {
+  const base = await readBaseline(baselinePath, ctx);
+  const head = await readComparable(path, ctx);
+  if (!head.ok) throw usageError('report.invalid', `${path} is not a results artifact`, path);
+  requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
+  return compareArtifacts(base, head.artifact);
 }
 
 /**
@@ -98,6 +117,32 @@ export function withComparison(
   const caseLabel = caseLabelFinder(head, baseline);
   ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx), caseLabel })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+
+/**
+ * `withComparison` of a run's artifacts with `chosen`, their cases read from `cases`. `quiet`
+ * for the artifact written as the process quits at once (a second Ctrl-C, user code calling
+ * `process.exit`): compared so that it records its baseline for `--resume`, with nothing printed
+ * (no one is left to read the table), and written uncompared if the comparison fails, since
+ * results without it are better than none.
+ */
+export function comparer(
+  chosen: ChosenBaseline,
+  cases: (run: number) => Iterable<CaseResult>,
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
+  ctx: CommandContext,
+): (artifact: ResultsArtifact, quiet?: boolean) => ResultsArtifact {
+  const silent = { write: () => true };
+  const compare = (artifact: ResultsArtifact, context: CommandContext): ResultsArtifact =>
+    withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context);
+  return (artifact, quiet = false) => {
+    if (!quiet) return compare(artifact, ctx);
+    try {
+      return compare(artifact, { ...ctx, stdout: silent, stderr: silent });
+    } catch {
+      return artifact;
+    }
+  };
 }
 
 /** A baseline file chosen and read: what `withComparison` compares with. */

@@ -63,9 +63,11 @@ export interface RunArgs {
   ignorePin?: boolean;
   /**
    * The command that finishes this run if it is interrupted, printed then (from the CLI's argv):
-   * resuming its `-o` file, or `from`, where the partial results were kept instead.
+   * resuming its `-o` file, or `from`, where the partial results were kept instead; with
+   * `--baseline BASELINE` when the run compared with a baseline its argv does not name (one a
+   * resumed run took over from its partial).
    */
-  resumeCommand?: (from?: string) => string;
+  resumeCommand?: (from?: string, baseline?: string) => string;
 }
 
 /**
@@ -176,6 +178,9 @@ export async function executeRun(
           artifact: await (await import('./baseline.ts')).readBaseline(args.baseline, ctx),
         };
   const comparing = baseline === undefined ? undefined : await import('./baseline.ts');
+  // Names the baseline too when it came from a partial rather than from this run's --baseline.
+  const { resumeCommand: resumeOf } = args;
+  const resumeCommand = resumeOf && ((from?: string) => resumeOf(from, baseline?.path));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -247,6 +252,21 @@ export async function executeRun(
   });
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
+  // The partial of an interrupted run records its baseline (in its comparison) and the command
+  // that finishes it names it, so the resumed run is compared and gated as this one would be.
+  const compared =
+    comparing && baseline !== undefined
+      ? comparing.comparer(baseline, (run) => log.cases(run), suites, ctx)
+      : (artifact: ResultsArtifact): ResultsArtifact => artifact;
+  // An exit the CLI chooses (a second Ctrl-C) after the engine ended and before the run compared
+  // its results writes them, and ends as they say, compared: `regressions: block` counts, and a
+  // partial records its baseline.
+  const compareEnded = (): void => {
+    if (finished === undefined || finished.comparison !== undefined) return;
+    const done = compared(finished, true);
+    if (ended === finished) ended = done;
+    finished = done;
+  };
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = new Date();
@@ -278,21 +298,27 @@ export async function executeRun(
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
-    ...(args.resumeCommand !== undefined && { resumeCommand: args.resumeCommand() }),
+    ...(resumeCommand !== undefined && { resumeCommand: resumeCommand() }),
     casesFinished: () => finished !== undefined && !finished.interrupted,
     // Every case finished: the results are whole, and the exit code is their verdict's.
-    finishedExitCode: () =>
-      finished === undefined || finished.interrupted ? undefined : verdictCode(finished),
+    finishedExitCode: () => {
+      compareEnded();
+      return finished === undefined || finished.interrupted ? undefined : verdictCode(finished);
+    },
     reportsLeft: () => pendingReports.left(args.output),
     results: args.output,
     writePartial: ({ result }) => {
-      const partial = runArtifact({
-        runs: result.runs,
-        interrupted: true,
-        git: gitRead,
-        startedAt,
-        durationMs: performance.now() - t0,
-      });
+      // Compared without a word: the process is quitting, not reporting.
+      const partial = compared(
+        runArtifact({
+          runs: result.runs,
+          interrupted: true,
+          git: gitRead,
+          startedAt,
+          durationMs: performance.now() - t0,
+        }),
+        true,
+      );
       try {
         log.writeArtifactSync(outputPath, partial);
       } finally {
@@ -309,6 +335,7 @@ export async function executeRun(
         throw new Error(unwritten.map((f) => describeWriteFailure(f, done)).join('; '));
       }
       // Written already by the artifact reporter (which said so), or now.
+      compareEnded();
       if (ended === undefined) return undefined;
       log.writeArtifactSync(outputPath, ended);
       return args.output;
@@ -340,17 +367,7 @@ export async function executeRun(
         ended = finished = artifactWith(gitRead);
         // Files judges keep (automatic-battle baselines) are written once, after the last call.
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}\n`);
-        let built = artifactWith(await git);
-        if (comparing && baseline !== undefined) {
-          built = comparing.withComparison(
-            built,
-            (run) => log.cases(run),
-            baseline.artifact,
-            baseline.path,
-            suites,
-            ctx,
-          );
-        }
+        const built = compared(artifactWith(await git));
         ended = finished = built;
         return built;
       },
@@ -361,7 +378,7 @@ export async function executeRun(
   }
   if (artifact.interrupted) {
     // Exit 130 even when a file could not be written: the interruption comes first.
-    for (const line of interruptedLines(args.output, unwritten, args.resumeCommand)) {
+    for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
       ctx.stderr.write(`${line}\n`);
     }
     return { artifact, config, exitCode: EXIT.interrupted, unwritten };

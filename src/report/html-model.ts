@@ -156,7 +156,7 @@ export function buildReportModel(
     ...new Set(artifact.runs.flatMap((run) => Object.keys(run.summary.evaluators))),
   ];
   const index = new Map(evaluators.map((id, i) => [id, i]));
-  const compared = comparison ? comparisonView(comparison) : null;
+  const compared = comparison ? withVerdictNote(comparisonView(comparison), artifact.runs) : null;
   // The newly failing cases by run index and id, for the case table's filter.
   const runIndex = new Map(artifact.runs.map((run, i) => [describeRun(run), i]));
   const newlyFailing = new Set(
@@ -193,6 +193,22 @@ export function buildReportModel(
     comparison: compared,
     cases: caseViews,
   };
+}
+
+/**
+ * `view`, first saying that the verdict is the run's own when no run's gate counts regressions
+ * (no suite has `gate: { regressions: block }`): a pass shown beside the regressions of the
+ * comparison would read as a pass despite them (`evals report --baseline` on such a run).
+ */
+function withVerdictNote(view: ComparisonView, runs: readonly RunResult[]): ComparisonView {
+  const gated = runs.some((run) => run.gate.conditions.some((c) => c.name === 'regressions'));
+  if (gated) return view;
+  const note = {
+    title: "The verdict is the run's own:",
+    detail:
+      'this comparison does not gate it (no suite has gate: { regressions: block }), so the regressions below do not change its pass or fail.',
+  };
+  return { ...view, warnings: [note, ...view.warnings] };
 }
 
 function runView(run: RunResult): RunView {
