@@ -234,6 +234,27 @@ function hasExportProperty(target, name) {
   return name in target && !(name in Object.prototype) && !(name in Function.prototype);
 }
 
+// src/bind/modules/import-scope.ts
+import { AsyncResource, createHook, executionAsyncResource } from "node:async_hooks";
+var marks = /* @__PURE__ */ new WeakMap();
+var hook = createHook({
+  init(_asyncId, _type, _triggerAsyncId, resource) {
+    const file = marks.get(executionAsyncResource());
+    if (file !== void 0) marks.set(resource, file);
+  }
+});
+var open = 0;
+async function importingAs(file, load) {
+  const scope = new AsyncResource("evalgate.import");
+  marks.set(scope, file);
+  if (open++ === 0) hook.enable();
+  try {
+    return await scope.runInAsyncScope(load);
+  } finally {
+    if (--open === 0) hook.disable();
+  }
+}
+
 // src/bind/modules/import-failure.ts
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -570,12 +591,13 @@ function createModuleLoader(options = {}) {
   const files = /* @__PURE__ */ new Map();
   let typescript;
   let startupMs = null;
-  const importTypeScript = async (url) => {
+  const importTypeScript = async (file, url) => {
     typescript ??= startTypeScriptLoader(options.tsxSearchFrom).then((started) => {
       startupMs = started.startupMs;
       return started;
     });
-    return (await typescript).import(url);
+    const loader = await typescript;
+    return importingAs(file, () => loader.import(url));
   };
   const loadFile = async (file) => {
     const found = await stat(file).catch(() => void 0);
@@ -589,7 +611,7 @@ function createModuleLoader(options = {}) {
     importing.add(file);
     try {
       const [namespace, commonJs] = await Promise.all([
-        TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(url) : import(url),
+        TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(file, url) : importingAs(file, () => import(url)),
         isCommonJsFile(file)
       ]);
       return { kind: "loaded", module: { namespace, commonJs } };

@@ -9815,8 +9815,8 @@ var require_api_request = __commonJS({
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
-    var { AsyncResource } = __require("node:async_hooks");
-    var RequestHandler = class extends AsyncResource {
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
+    var RequestHandler = class extends AsyncResource2 {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10052,9 +10052,9 @@ var require_api_stream = __commonJS({
     var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
-    var StreamHandler = class extends AsyncResource {
+    var StreamHandler = class extends AsyncResource2 {
       constructor(opts, factory, callback) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10231,7 +10231,7 @@ var require_api_pipeline = __commonJS({
       RequestAbortedError
     } = require_errors();
     var util = require_util();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { addSignal, removeSignal } = require_abort_signal();
     var assert = __require("node:assert");
     var kResume = /* @__PURE__ */ Symbol("resume");
@@ -10267,7 +10267,7 @@ var require_api_pipeline = __commonJS({
         callback(err);
       }
     };
-    var PipelineHandler = class extends AsyncResource {
+    var PipelineHandler = class extends AsyncResource2 {
       constructor(opts, handler2) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10421,11 +10421,11 @@ var require_api_upgrade = __commonJS({
   "node_modules/undici/lib/api/api-upgrade.js"(exports, module) {
     "use strict";
     var { InvalidArgumentError, SocketError } = require_errors();
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
     var assert = __require("node:assert");
-    var UpgradeHandler = class extends AsyncResource {
+    var UpgradeHandler = class extends AsyncResource2 {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -10513,11 +10513,11 @@ var require_api_connect = __commonJS({
   "node_modules/undici/lib/api/api-connect.js"(exports, module) {
     "use strict";
     var assert = __require("node:assert");
-    var { AsyncResource } = __require("node:async_hooks");
+    var { AsyncResource: AsyncResource2 } = __require("node:async_hooks");
     var { InvalidArgumentError, SocketError } = require_errors();
     var util = require_util();
     var { addSignal, removeSignal } = require_abort_signal();
-    var ConnectHandler = class extends AsyncResource {
+    var ConnectHandler = class extends AsyncResource2 {
       constructor(opts, callback) {
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
@@ -25749,50 +25749,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative8, options2, skipNormalization) {
+    function resolveComponent(base, relative9, options2, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse6(serialize(base, options2), options2);
-        relative8 = parse6(serialize(relative8, options2), options2);
+        relative9 = parse6(serialize(relative9, options2), options2);
       }
       options2 = options2 || {};
-      if (!options2.tolerant && relative8.scheme) {
-        target.scheme = relative8.scheme;
-        target.userinfo = relative8.userinfo;
-        target.host = relative8.host;
-        target.port = relative8.port;
-        target.path = removeDotSegments(relative8.path || "");
-        target.query = relative8.query;
+      if (!options2.tolerant && relative9.scheme) {
+        target.scheme = relative9.scheme;
+        target.userinfo = relative9.userinfo;
+        target.host = relative9.host;
+        target.port = relative9.port;
+        target.path = removeDotSegments(relative9.path || "");
+        target.query = relative9.query;
       } else {
-        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
-          target.userinfo = relative8.userinfo;
-          target.host = relative8.host;
-          target.port = relative8.port;
-          target.path = removeDotSegments(relative8.path || "");
-          target.query = relative8.query;
+        if (relative9.userinfo !== void 0 || relative9.host !== void 0 || relative9.port !== void 0) {
+          target.userinfo = relative9.userinfo;
+          target.host = relative9.host;
+          target.port = relative9.port;
+          target.path = removeDotSegments(relative9.path || "");
+          target.query = relative9.query;
         } else {
-          if (!relative8.path) {
+          if (!relative9.path) {
             target.path = base.path;
-            if (relative8.query !== void 0) {
-              target.query = relative8.query;
+            if (relative9.query !== void 0) {
+              target.query = relative9.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative8.path[0] === "/") {
-              target.path = removeDotSegments(relative8.path);
+            if (relative9.path[0] === "/") {
+              target.path = removeDotSegments(relative9.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative8.path;
+                target.path = "/" + relative9.path;
               } else if (!base.path) {
-                target.path = relative8.path;
+                target.path = relative9.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative9.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative8.query;
+            target.query = relative9.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -25800,7 +25800,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative8.fragment;
+      target.fragment = relative9.fragment;
       return target;
     }
     function equal(uriA, uriB, options2) {
@@ -30596,7 +30596,7 @@ var require_yauzl = __commonJS({
     var PassThrough = __require("stream").PassThrough;
     var Writable = __require("stream").Writable;
     var crc322 = typeof zlib.crc32 === "function" ? zlib.crc32 : require_crc32();
-    exports.open = open5;
+    exports.open = open6;
     exports.fromFd = fromFd;
     exports.fromBuffer = fromBuffer;
     exports.fromRandomAccessReader = fromRandomAccessReader;
@@ -30614,7 +30614,7 @@ var require_yauzl = __commonJS({
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
       return new Promise((resolve22, reject) => {
-        open5(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
+        open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
           resolve22(zipfile);
         });
@@ -30644,7 +30644,7 @@ var require_yauzl = __commonJS({
         });
       });
     }
-    function open5(path, options2, callback) {
+    function open6(path, options2, callback) {
       if (typeof options2 === "function") {
         callback = options2;
         options2 = null;
@@ -31499,8 +31499,8 @@ function safeJson(value, room = 100) {
 function binaryData(bytes) {
   return `binary data (${bytes.length} byte${bytes.length === 1 ? "" : "s"})`;
 }
-function bounded(open5, close, items, room, show) {
-  let text2 = open5;
+function bounded(open6, close, items, room, show) {
+  let text2 = open6;
   for (const item of items) {
     if (text2.length > room) return `${text2}...`;
     text2 += (text2.length > 1 ? "," : "") + show(item, room - text2.length);
@@ -31975,7 +31975,7 @@ var init_labels = __esm({
 
 // src/report/ansi.ts
 function painter(color) {
-  const wrap = (open5, close) => (text2) => color && text2 !== "" ? `\x1B[${open5}m${text2}\x1B[${close}m` : text2;
+  const wrap = (open6, close) => (text2) => color && text2 !== "" ? `\x1B[${open6}m${text2}\x1B[${close}m` : text2;
   return {
     bold: wrap(1, 22),
     dim: wrap(2, 22),
@@ -33837,7 +33837,7 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
     ...new Set(artifact.runs.flatMap((run2) => Object.keys(run2.summary.evaluators)))
   ];
   const index = new Map(evaluators.map((id, i) => [id, i]));
-  const compared = comparison ? comparisonView(comparison) : null;
+  const compared = comparison ? withVerdictNote(comparisonView(comparison), artifact.runs) : null;
   const runIndex = new Map(artifact.runs.map((run2, i) => [describeRun(run2), i]));
   const newlyFailing = new Set(
     (compared?.newlyFailing ?? []).map(({ run: run2, id }) => `${runIndex.get(run2) ?? -1} ${id}`)
@@ -33871,6 +33871,15 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
     comparison: compared,
     cases: caseViews
   };
+}
+function withVerdictNote(view, runs) {
+  const gated = runs.some((run2) => run2.gate.conditions.some((c) => c.name === "regressions"));
+  if (gated) return view;
+  const note = {
+    title: "The verdict is the run's own:",
+    detail: "this comparison does not gate it (no suite has gate: { regressions: block }), so the regressions below do not change its pass or fail."
+  };
+  return { ...view, warnings: [note, ...view.warnings] };
 }
 function runView(run2) {
   const { summary: summary2 } = run2;
@@ -34739,12 +34748,7 @@ function evaluateRunGate(summary2, gate, planned, shard = false) {
   const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
   const result = evaluateGate(summary2, gate, emptyExcused);
   if (planned === 0 && !emptyExcused) {
-    result.conditions.push({
-      name: "cases",
-      expected: "at least 1 case",
-      actual: "no cases matched (allowEmpty: true on the suite accepts this)",
-      passed: false
-    });
+    result.conditions.push(noCasesCondition());
     result.verdict = "fail";
   }
   if (summary2.cases < planned) {
@@ -34758,6 +34762,10 @@ function evaluateRunGate(summary2, gate, planned, shard = false) {
   }
   return result;
 }
+function noCasesCondition(actual = "no cases matched (allowEmpty: true on the suite accepts this)") {
+  return { name: NO_CASES_CONDITION, expected: "at least 1 case", actual, passed: false };
+}
+var NO_CASES_CONDITION;
 var init_gate = __esm({
   "src/run/gate.ts"() {
     "use strict";
@@ -34765,6 +34773,7 @@ var init_gate = __esm({
     init_format_count();
     init_float_noise();
     init_threshold();
+    NO_CASES_CONDITION = "cases";
   }
 });
 
@@ -35541,7 +35550,7 @@ function aggregateEvaluations(trials, shownIndex) {
         scored++;
       }
     }
-    const score2 = scored > 0 ? sum2 / scored : null;
+    const score2 = scored > 0 ? withoutNoise(sum2 / scored) : null;
     const error2 = scored === 0 ? firstError : null;
     const passed = error2 !== null ? false : judged === 0 ? null : passedTrials * 2 > judged;
     const counts = { trials: trials.length, scored, passedTrials };
@@ -35577,6 +35586,7 @@ var init_trials = __esm({
   "src/run/trials.ts"() {
     "use strict";
     init_usage();
+    init_float_noise();
   }
 });
 
@@ -43997,8 +44007,8 @@ function syntaxProblem(code, message, loc, lineText) {
   if (code === "RESOURCE_EXHAUSTION") {
     return { code: "yaml.too-deep", loc, message: "the YAML nests too deeply here to be read" };
   }
-  const open5 = lineText.search(/[[{]/);
-  const hint = open5 !== -1 && lineText.includes("${", open5) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
+  const open6 = lineText.search(/[[{]/);
+  const hint = open6 !== -1 && lineText.includes("${", open6) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
   return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
 }
 var import_yaml3, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
@@ -47720,12 +47730,12 @@ var init_csv = __esm({
 // src/testsets/json-keys.ts
 function duplicateJsonKeys(text2) {
   const found2 = [];
-  const open5 = [];
+  const open6 = [];
   for (let i = 0; i < text2.length; i++) {
     const c = text2.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text2, i);
-      const object = open5[open5.length - 1];
+      const object = open6[open6.length - 1];
       if (object?.expectKey) {
         const raw = text2.slice(i + 1, end);
         const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
@@ -47735,13 +47745,13 @@ function duplicateJsonKeys(text2) {
       }
       i = end;
     } else if (c === 123) {
-      open5.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
+      open6.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
     } else if (c === 91) {
-      open5.push(null);
+      open6.push(null);
     } else if (c === 125 || c === 93) {
-      open5.pop();
+      open6.pop();
     } else if (c === 44) {
-      const object = open5[open5.length - 1];
+      const object = open6[open6.length - 1];
       if (object) object.expectKey = true;
     }
   }
@@ -48491,7 +48501,7 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname10, isAbsolute as isAbsolute5, join as join16, posix as posix3, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname11, isAbsolute as isAbsolute5, join as join16, posix as posix3, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
   return findRoot(resolve12(dir), "a testset ref: cannot be read");
 }
@@ -48588,7 +48598,7 @@ async function readFileHistory(absPath) {
 }
 async function locate(absPath, purpose, hint) {
   const full = resolve12(absPath);
-  const dir = dirname10(full);
+  const dir = dirname11(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
   if (!root2.ok) return root2;
@@ -48603,10 +48613,10 @@ async function locate(absPath, purpose, hint) {
   return { ok: true, value: { repo: root2.value, relPath: rel.split(sep6).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current2 = dir; ; current2 = dirname10(current2)) {
+  for (let current2 = dir; ; current2 = dirname11(current2)) {
     const real = await realpath(current2).catch(() => null);
     if (real !== null) return { path: current2, real };
-    if (dirname10(current2) === current2) return { path: current2, real: current2 };
+    if (dirname11(current2) === current2) return { path: current2, real: current2 };
   }
 }
 async function findRoot(dir, purpose, existing, hint) {
@@ -50031,6 +50041,8 @@ var init_reported_cases = __esm({
 var baseline_exports = {};
 __export(baseline_exports, {
   chooseBaseline: () => chooseBaseline,
+  compareResultsFile: () => compareResultsFile,
+  comparer: () => comparer,
   readBaseline: () => readBaseline,
   withComparison: () => withComparison
 });
@@ -50044,6 +50056,13 @@ async function readBaseline(path, ctx) {
     version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
     path
   );
+}
+async function compareResultsFile(baselinePath, path, ctx) {
+  const base = await readBaseline(baselinePath, ctx);
+  const head = await readComparable(path, ctx);
+  if (!head.ok) throw usageError("report.invalid", `${path} is not a results artifact`, path);
+  requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
+  return compareArtifacts(base, head.artifact);
 }
 function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   const head = {
@@ -50086,6 +50105,18 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   ctx.stdout.write(`
 ${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2 })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+function comparer(chosen, cases, suites, ctx) {
+  const silent = { write: () => true };
+  const compare2 = (artifact, context3) => withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context3);
+  return (artifact, quiet = false) => {
+    if (!quiet) return compare2(artifact, ctx);
+    try {
+      return compare2(artifact, { ...ctx, stdout: silent, stderr: silent });
+    } catch {
+      return artifact;
+    }
+  };
 }
 async function chooseBaseline(given, recorded, whose, advice, ctx) {
   if (given !== void 0) {
@@ -50948,18 +50979,18 @@ function register(state, name, method, options2) {
 }
 
 // node_modules/before-after-hook/lib/add.js
-function addHook(state, kind, name, hook2) {
-  const orig = hook2;
+function addHook(state, kind, name, hook3) {
+  const orig = hook3;
   if (!state.registry[name]) {
     state.registry[name] = [];
   }
   if (kind === "before") {
-    hook2 = (method, options2) => {
+    hook3 = (method, options2) => {
       return Promise.resolve().then(orig.bind(null, options2)).then(method.bind(null, options2));
     };
   }
   if (kind === "after") {
-    hook2 = (method, options2) => {
+    hook3 = (method, options2) => {
       let result;
       return Promise.resolve().then(method.bind(null, options2)).then((result_) => {
         result = result_;
@@ -50970,14 +51001,14 @@ function addHook(state, kind, name, hook2) {
     };
   }
   if (kind === "error") {
-    hook2 = (method, options2) => {
+    hook3 = (method, options2) => {
       return Promise.resolve().then(method.bind(null, options2)).catch((error2) => {
         return orig(error2, options2);
       });
     };
   }
   state.registry[name].push({
-    hook: hook2,
+    hook: hook3,
     orig
   });
 }
@@ -50999,16 +51030,16 @@ function removeHook(state, name, method) {
 // node_modules/before-after-hook/index.js
 var bind = Function.bind;
 var bindable = bind.bind(bind);
-function bindApi(hook2, state, name) {
+function bindApi(hook3, state, name) {
   const removeHookRef = bindable(removeHook, null).apply(
     null,
     name ? [state, name] : [state]
   );
-  hook2.api = { remove: removeHookRef };
-  hook2.remove = removeHookRef;
+  hook3.api = { remove: removeHookRef };
+  hook3.remove = removeHookRef;
   ["before", "error", "after", "wrap"].forEach((kind) => {
     const args = name ? [state, kind, name] : [state, kind];
-    hook2[kind] = hook2.api[kind] = bindable(addHook, null).apply(null, args);
+    hook3[kind] = hook3.api[kind] = bindable(addHook, null).apply(null, args);
   });
 }
 function Singular() {
@@ -51024,9 +51055,9 @@ function Collection() {
   const state = {
     registry: {}
   };
-  const hook2 = register.bind(null, state);
-  bindApi(hook2, state);
-  return hook2;
+  const hook3 = register.bind(null, state);
+  bindApi(hook3, state);
+  return hook3;
 }
 var before_after_hook_default = { Singular, Collection };
 
@@ -52303,13 +52334,13 @@ var Octokit = class {
     return NewOctokit;
   }
   constructor(options2 = {}) {
-    const hook2 = new before_after_hook_default.Collection();
+    const hook3 = new before_after_hook_default.Collection();
     const requestDefaults = {
       baseUrl: request.endpoint.DEFAULTS.baseUrl,
       headers: {},
       request: Object.assign({}, options2.request, {
         // @ts-ignore internal usage only, no need to type
-        hook: hook2.bind(null, "request")
+        hook: hook3.bind(null, "request")
       }),
       mediaType: {
         previews: [],
@@ -52329,7 +52360,7 @@ var Octokit = class {
     this.request = request.defaults(requestDefaults);
     this.graphql = withCustomRequest(this.request).defaults(requestDefaults);
     this.log = createLogger(options2.log);
-    this.hook = hook2;
+    this.hook = hook3;
     if (!options2.authStrategy) {
       if (!options2.auth) {
         this.auth = async () => ({
@@ -52337,7 +52368,7 @@ var Octokit = class {
         });
       } else {
         const auth2 = createTokenAuth(options2.auth);
-        hook2.wrap("request", auth2.hook);
+        hook3.wrap("request", auth2.hook);
         this.auth = auth2;
       }
     } else {
@@ -52358,7 +52389,7 @@ var Octokit = class {
           options2.auth
         )
       );
-      hook2.wrap("request", auth2.hook);
+      hook3.wrap("request", auth2.hook);
       this.auth = auth2;
     }
     const classConstructor = this.constructor;
@@ -56060,6 +56091,9 @@ function describeError2(error2) {
   return String(error2);
 }
 
+// src/action/baseline.ts
+init_errors();
+
 // src/action/event.ts
 function eventSubject(context3, env) {
   const pr = record(context3.payload.pull_request);
@@ -56142,7 +56176,7 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname14, isAbsolute as isAbsolute6, relative as relative6, resolve as resolve19, sep as sep7 } from "node:path";
+import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve19, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -58256,7 +58290,7 @@ function suiteHead(run2, name, totals) {
   ].join("\n");
 }
 function renderCase(result, classname, config) {
-  const open5 = `    <testcase${attrs({
+  const open6 = `    <testcase${attrs({
     name: result.id,
     classname,
     time: seconds(result.durationMs),
@@ -58266,7 +58300,7 @@ function renderCase(result, classname, config) {
   const flaky = flakyLabel(result);
   const prefix = flaky === null ? "" : `${flaky}; `;
   if (result.error !== null) {
-    return `${open5}>
+    return `${open6}>
       <error${attrs({ message: prefix + errorGist(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
     </testcase>`;
   }
@@ -58275,16 +58309,16 @@ function renderCase(result, classname, config) {
       (reason) => cutReason(oneLine2(reason), MESSAGE_REASON_WIDTH)
     );
     const message = prefix + reasons.join("; ");
-    return `${open5}>
+    return `${open6}>
       <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
     </testcase>`;
   }
   if (flaky !== null) {
-    return `${open5}>
+    return `${open6}>
       <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
     </testcase>`;
   }
-  return `${open5}/>`;
+  return `${open6}/>`;
 }
 function failureBody(result) {
   const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
@@ -58824,9 +58858,9 @@ function createBreaker(threshold, onOpen = () => {
     const state = streaks.get(key);
     if (state?.open) return;
     const count = state !== void 0 && state.cause === cause ? state.count + 1 : 1;
-    const open5 = count >= threshold;
-    streaks.set(key, { cause, count, error: error2, open: open5 });
-    if (open5) onOpen(who, count, error2);
+    const open6 = count >= threshold;
+    streaks.set(key, { cause, count, error: error2, open: open6 });
+    if (open6) onOpen(who, count, error2);
   };
   return {
     refused(host, model) {
@@ -67794,7 +67828,7 @@ function gridSecretClashes(config, scrubber) {
 init_config_hash_parts();
 import { existsSync as existsSync4, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
-import { join as join9, relative, sep as sep3 } from "node:path";
+import { dirname as dirname6, join as join9, relative, sep as sep3 } from "node:path";
 
 // src/evaluators/judges/overrides.ts
 init_errors();
@@ -68076,6 +68110,9 @@ function readOverrides(dir) {
   return parseOverrides(text2, path);
 }
 
+// src/pipeline/config-files-hash.ts
+init_canonical_json();
+
 // src/plan/grid.ts
 function expandGrid(grid) {
   let points2 = [{}];
@@ -68236,15 +68273,19 @@ async function withCoveredFiles(config, searchFrom) {
   const modules = /* @__PURE__ */ new Set();
   const scripts = /* @__PURE__ */ new Set();
   const root2 = projectRoot(config.dir);
-  let overrides;
+  const store = join9(config.dir, OVERRIDES_FILE);
+  const judges = /* @__PURE__ */ new Map();
+  let wholeStore = false;
   for (const suite of config.suites) {
     const points2 = expandGrid(suite.grid);
     for (const ref of promptFileRefs(suite.target, points2)) {
       promptFiles2.push([ref.file, join9(config.dir, ref.file)]);
     }
-    const store = join9(config.dir, OVERRIDES_FILE);
-    const mayRead = (e) => readsOverrides(e) || e.kind === "module" && existsSync4(store);
-    if (suite.evaluators.some(mayRead)) overrides = store;
+    for (const evaluator of suite.evaluators) {
+      const count = overridesShown(evaluator);
+      if (count > 0) judges.set(evaluator.id, Math.max(judges.get(evaluator.id) ?? 0, count));
+      else if (evaluator.kind === "module" && existsSync4(store)) wholeStore = true;
+    }
     const specs = [
       ...suite.target.kind === "function" ? [suite.target.module] : [],
       ...suite.evaluators.filter((e) => e.kind === "module").map((e) => e.use),
@@ -68262,7 +68303,7 @@ async function withCoveredFiles(config, searchFrom) {
   const covered = {
     promptFiles: {
       ...digests(promptFiles2),
-      ...overrides !== void 0 ? { [OVERRIDES_FILE]: storeDigest(overrides) } : {}
+      ...wholeStore ? { [OVERRIDES_FILE]: storeDigest(store) } : judges.size > 0 ? { [OVERRIDES_FILE]: shownDigest(store, judges) } : {}
     },
     modules: digests(fromDir(graph?.files ?? [], config.dir)),
     scripts: digests(fromDir([...scripts], config.dir))
@@ -68278,9 +68319,9 @@ async function withCoveredFiles(config, searchFrom) {
     ...coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}
   };
 }
-function readsOverrides(evaluator) {
+function overridesShown(evaluator) {
   const count = evaluator.with["overrides"];
-  return evaluator.use === "llm-judge" && typeof count === "number" && count > 0;
+  return evaluator.use === "llm-judge" && typeof count === "number" && count > 0 ? count : 0;
 }
 function partsOf(record3) {
   return Object.fromEntries(
@@ -68308,8 +68349,19 @@ function fileDigest(path) {
   const isText = Buffer.byteLength(text2) === bytes.length && Buffer.from(text2).equals(bytes);
   return isText ? hash2("sha256", promptFileText(text2), "hex") : hash2("sha256", bytes, "hex");
 }
+var EMPTY_STORE = hash2("sha256", "", "hex");
 function storeDigest(path) {
-  return existsSync4(path) ? fileDigest(path) : hash2("sha256", "", "hex");
+  return existsSync4(path) ? fileDigest(path) : EMPTY_STORE;
+}
+function shownDigest(path, judges) {
+  let stored;
+  try {
+    stored = readOverrides(dirname6(path));
+  } catch (error2) {
+    return error2 instanceof OverridesFileError ? fileDigest(path) : null;
+  }
+  const shown2 = [...judges].map(([id, count]) => [id, recentOverrides(stored, id, count)]).filter(([, picked]) => picked.length > 0);
+  return shown2.length === 0 ? EMPTY_STORE : hash2("sha256", canonicalJson(Object.fromEntries(shown2)), "hex");
 }
 function describeCovered(covered, named) {
   const list = (digest2, from = 0, to) => {
@@ -71037,7 +71089,7 @@ import { pathToFileURL as pathToFileURL3 } from "node:url";
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname6, extname, join as join10 } from "node:path";
+import { basename as basename2, dirname as dirname7, extname, join as join10 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -71068,12 +71120,12 @@ async function isCommonJsFile(file) {
   const ext = extname(file);
   if (ext === ".cjs" || ext === ".cts") return true;
   if (ext === ".mjs" || ext === ".mts") return false;
-  let dir = dirname6(file);
+  let dir = dirname7(file);
   for (; ; ) {
     if (basename2(dir) === "node_modules") return true;
     const type = await packageType(join10(dir, "package.json"));
     if (type !== void 0) return type !== "module";
-    const parent = dirname6(dir);
+    const parent = dirname7(dir);
     if (parent === dir) return true;
     dir = parent;
   }
@@ -71121,6 +71173,30 @@ function hasExportProperty(target, name) {
   if (typeof target === "function" && ["length", "name", "prototype"].includes(name)) return false;
   if (Object.hasOwn(target, name)) return true;
   return name in target && !(name in Object.prototype) && !(name in Function.prototype);
+}
+
+// src/bind/modules/import-scope.ts
+import { AsyncResource, createHook, executionAsyncResource } from "node:async_hooks";
+var marks = /* @__PURE__ */ new WeakMap();
+var hook2 = createHook({
+  init(_asyncId, _type, _triggerAsyncId, resource) {
+    const file = marks.get(executionAsyncResource());
+    if (file !== void 0) marks.set(resource, file);
+  }
+});
+var open5 = 0;
+async function importingAs(file, load) {
+  const scope = new AsyncResource("evalgate.import");
+  marks.set(scope, file);
+  if (open5++ === 0) hook2.enable();
+  try {
+    return await scope.runInAsyncScope(load);
+  } finally {
+    if (--open5 === 0) hook2.disable();
+  }
+}
+function scheduledByImport() {
+  return marks.get(executionAsyncResource());
 }
 
 // src/bind/modules/import-failure.ts
@@ -71285,10 +71361,10 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname7, extname as extname2, join as join11 } from "node:path";
+import { basename as basename3, dirname as dirname8, extname as extname2, join as join11 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
-  const dir = dirname7(file);
+  const dir = dirname8(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
   const wanted = basename3(file);
@@ -71328,7 +71404,7 @@ function stripModuleExtension(name) {
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync7 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
-import { dirname as dirname8, join as join12 } from "node:path";
+import { dirname as dirname9, join as join12 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -71360,7 +71436,7 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname8(createRequire3(join12(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname9(createRequire3(join12(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
@@ -71394,12 +71470,13 @@ function createModuleLoader(options2 = {}) {
   const files = /* @__PURE__ */ new Map();
   let typescript;
   let startupMs = null;
-  const importTypeScript = async (url) => {
+  const importTypeScript = async (file, url) => {
     typescript ??= startTypeScriptLoader(options2.tsxSearchFrom).then((started) => {
       startupMs = started.startupMs;
       return started;
     });
-    return (await typescript).import(url);
+    const loader = await typescript;
+    return importingAs(file, () => loader.import(url));
   };
   const loadFile = async (file) => {
     const found2 = await stat3(file).catch(() => void 0);
@@ -71413,7 +71490,7 @@ function createModuleLoader(options2 = {}) {
     importing.add(file);
     try {
       const [namespace, commonJs] = await Promise.all([
-        TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(url) : import(url),
+        TYPESCRIPT_EXTENSIONS.has(extname3(file)) ? importTypeScript(file, url) : importingAs(file, () => import(url)),
         isCommonJsFile(file)
       ]);
       return { kind: "loaded", module: { namespace, commonJs } };
@@ -71921,7 +71998,7 @@ function createModelAccess(config, runtime) {
 }
 
 // src/bind/bind.ts
-import { basename as basename4, dirname as dirname9, join as join15 } from "node:path";
+import { basename as basename4, dirname as dirname10, join as join15 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
 init_errors();
@@ -73390,7 +73467,7 @@ function createIssue(error2, config, where) {
     const { file, line, problem } = error2;
     return {
       code: OVERRIDES_INVALID,
-      file: join15(dirname9(config.file), basename4(file)),
+      file: join15(dirname10(config.file), basename4(file)),
       line,
       col: 1,
       path: "",
@@ -73745,7 +73822,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import { dirname as dirname11, join as join18, resolve as resolve14 } from "node:path";
+import { dirname as dirname12, join as join18, resolve as resolve14 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -73813,7 +73890,7 @@ function promptFileIssues(config, suite, points2, columns) {
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns, Object.keys(suite.grid)).map((problem) => ({
       code: "template.prompt-file",
-      file: join18(dirname11(config.file), ref.file),
+      file: join18(dirname12(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
@@ -73825,7 +73902,7 @@ function promptFileIssues(config, suite, points2, columns) {
 // src/pipeline/config-discovery.ts
 init_errors();
 import { existsSync as existsSync6, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync4 } from "node:fs";
-import { dirname as dirname12, join as join19, resolve as resolve15 } from "node:path";
+import { dirname as dirname13, join as join19, resolve as resolve15 } from "node:path";
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
@@ -73882,7 +73959,7 @@ function missingLinkTarget(path) {
     return void 0;
   }
   if (followError(path) !== "ENOENT") return void 0;
-  const leadsTo = resolve15(dirname12(path), target);
+  const leadsTo = resolve15(dirname13(path), target);
   return leadsTo === target ? target : `${target} (${leadsTo})`;
 }
 function followError(path) {
@@ -74096,6 +74173,7 @@ var RunControl = class {
 };
 
 // src/pipeline/exit-guard.ts
+import { relative as relative6 } from "node:path";
 init_describe_error();
 
 // src/pipeline/write-failure.ts
@@ -74170,16 +74248,19 @@ function guardProcess(options2) {
   let fatal;
   const onUncaught = (error2, origin) => {
     if (process.listenerCount("uncaughtException") > 0) return;
-    fatal ??= { error: error2, origin };
+    fatal ??= { error: error2, origin, module: scheduledByImport() };
   };
   const onExit = (code) => {
     const chosen = chosenExit;
+    const file = chosen === null ? fatal?.module ?? scheduledByImport() : void 0;
+    const module = file === void 0 ? void 0 : relative6(process.cwd(), file) || file;
     const kind = fatal === void 0 ? void 0 : fatal.origin === "unhandledRejection" ? "an unhandled rejection" : "an uncaught exception";
     const cause = fatal === void 0 ? "" : `: ${kind}: ${describeError3(fatal.error)}`;
-    const reason = chosen ?? `the process exited (exit code ${code}) while this case ran, before it finished${cause}`;
-    const abandoned = control.abandon(reason, chosen === null ? "culprit" : "none");
+    const reason = chosen ?? (module === void 0 ? `the process exited (exit code ${code}) while this case ran, before it finished${cause}` : `the process exited (exit code ${code}) by code ${module} scheduled when it was imported, before this case finished${cause}`);
+    const blame = chosen === null && module === void 0 ? "culprit" : "none";
+    const abandoned = control.abandon(reason, blame);
     if (abandoned === void 0) {
-      writeEnded(chosen, code);
+      writeEnded(chosen, code, module);
       return;
     }
     const where = written(abandoned);
@@ -74189,12 +74270,14 @@ function guardProcess(options2) {
 `);
       return;
     }
-    stderr.write(`error: ${culprit(abandoned, code, kind)}; ${where}${resume}
+    const who = module === void 0 ? culprit(abandoned, code, kind) : moduleCulprit(abandoned, code, module, kind);
+    stderr.write(`error: ${who}; ${where}${resume}
 `);
     process.exitCode = CUT_SHORT;
   };
-  const writeEnded = (chosen, code) => {
-    const why2 = chosen ?? `error: the process exited (exit code ${code}) before evals finished`;
+  const writeEnded = (chosen, code, module) => {
+    const by = module === void 0 ? "" : `, by code ${module} scheduled when it was imported`;
+    const why2 = chosen ?? `error: the process exited (exit code ${code})${by} before evals finished`;
     const verdict = chosen === null ? void 0 : options2.finishedExitCode?.();
     if (chosen === null) process.exitCode = CUT_SHORT;
     let where;
@@ -74250,6 +74333,11 @@ function culprit({ current: current2, running }, code, kind) {
   const more = running.length > 5 ? ` and ${running.length - 5} more` : "";
   return `${ended}, while ${running.length} case(s) were in flight: ${shown2}${more}; they are recorded as errored`;
 }
+function moduleCulprit({ running }, code, module, kind) {
+  const by = kind === void 0 ? "" : ` (${kind})`;
+  const ended = `the process was ended (exit code ${code}) from inside the run${by}, by code ${module} scheduled when it was imported (a timer or callback its top level set up), not by a case`;
+  return running.length === 0 ? ended : `${ended}; the ${running.length} case(s) in flight did not finish and are left for --resume`;
+}
 function describeCase(running) {
   const params = Object.keys(running.params).length > 0 ? ` ${JSON.stringify(running.params)}` : "";
   const where = running.source === null ? "" : ` (${running.source.file}:${running.source.line})`;
@@ -74258,7 +74346,7 @@ function describeCase(running) {
 
 // src/pipeline/output-paths.ts
 import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
-import { dirname as dirname13, join as join21, resolve as resolve16 } from "node:path";
+import { dirname as dirname14, join as join21, resolve as resolve16 } from "node:path";
 init_errors();
 function nothingRun(flag) {
   if (flag === "--resume") {
@@ -74340,14 +74428,14 @@ function outputProblem(target) {
   }
 }
 function linkFolderProblem(path) {
-  const folder = dirname13(path);
+  const folder = dirname14(path);
   const stats = statOf(folder);
   if (stats === void 0) return `is a symbolic link to ${path}, whose folder does not exist`;
   if (!stats.isDirectory()) return `${folder} is a file, not a folder`;
   return writeProblem(folder);
 }
 function parentProblem(path) {
-  let at = dirname13(path);
+  let at = dirname14(path);
   for (let depth2 = 0; depth2 < 4096; depth2++) {
     const stats = statOf(at);
     if (stats !== void 0) {
@@ -74355,7 +74443,7 @@ function parentProblem(path) {
       return writeProblem(at);
     }
     if (isSymbolicLink(at)) return `${at} is a symbolic link to a folder that does not exist`;
-    const parent = dirname13(at);
+    const parent = dirname14(at);
     if (parent === at) return void 0;
     at = parent;
   }
@@ -74458,6 +74546,8 @@ async function executeRun(args, ctx, reporters = []) {
     artifact: await (await Promise.resolve().then(() => (init_baseline(), baseline_exports))).readBaseline(args.baseline, ctx)
   };
   const comparing = baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
+  const { resumeCommand: resumeOf } = args;
+  const resumeCommand = resumeOf && ((from) => resumeOf(from, baseline?.path));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -74483,7 +74573,7 @@ async function executeRun(args, ctx, reporters = []) {
       );
     }
   }
-  const marks = (artifact2) => withPinIgnored(withShard(artifact2, filters.shard), pinIgnored.length > 0);
+  const marks2 = (artifact2) => withPinIgnored(withShard(artifact2, filters.shard), pinIgnored.length > 0);
   const git2 = readGitInfo(config.dir, ctx.env);
   let gitRead = null;
   void git2.then((read) => gitRead = read);
@@ -74518,11 +74608,18 @@ async function executeRun(args, ctx, reporters = []) {
   });
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}
 `) });
+  const compared = comparing && baseline !== void 0 ? comparing.comparer(baseline, (run2) => log.cases(run2), suites, ctx) : (artifact2) => artifact2;
+  const compareEnded = () => {
+    if (finished === void 0 || finished.comparison !== void 0) return;
+    const done = compared(finished, true);
+    if (ended === finished) ended = done;
+    finished = done;
+  };
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
   const outputPath2 = resolve18(ctx.cwd, args.output);
-  const runArtifact = (o) => marks(
+  const runArtifact = (o) => marks2(
     buildArtifact({
       toolVersion,
       config: config.file,
@@ -74539,20 +74636,26 @@ async function executeRun(args, ctx, reporters = []) {
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
-    ...args.resumeCommand !== void 0 && { resumeCommand: args.resumeCommand() },
+    ...resumeCommand !== void 0 && { resumeCommand: resumeCommand() },
     casesFinished: () => finished !== void 0 && !finished.interrupted,
     // Every case finished: the results are whole, and the exit code is their verdict's.
-    finishedExitCode: () => finished === void 0 || finished.interrupted ? void 0 : verdictCode(finished),
+    finishedExitCode: () => {
+      compareEnded();
+      return finished === void 0 || finished.interrupted ? void 0 : verdictCode(finished);
+    },
     reportsLeft: () => pendingReports.left(args.output),
     results: args.output,
     writePartial: ({ result }) => {
-      const partial = runArtifact({
-        runs: result.runs,
-        interrupted: true,
-        git: gitRead,
-        startedAt,
-        durationMs: performance.now() - t0
-      });
+      const partial = compared(
+        runArtifact({
+          runs: result.runs,
+          interrupted: true,
+          git: gitRead,
+          startedAt,
+          durationMs: performance.now() - t0
+        }),
+        true
+      );
       try {
         log.writeArtifactSync(outputPath2, partial);
       } finally {
@@ -74565,6 +74668,7 @@ async function executeRun(args, ctx, reporters = []) {
         const done = finished?.interrupted ? "the run was interrupted" : "the run finished";
         throw new Error(unwritten.map((f) => describeWriteFailure(f, done)).join("; "));
       }
+      compareEnded();
       if (ended === void 0) return void 0;
       log.writeArtifactSync(outputPath2, ended);
       return args.output;
@@ -74593,17 +74697,7 @@ async function executeRun(args, ctx, reporters = []) {
         ended = finished = artifactWith(gitRead);
         for (const failure of await models.finish()) ctx.stderr.write(`warning: ${failure}
 `);
-        let built = artifactWith(await git2);
-        if (comparing && baseline !== void 0) {
-          built = comparing.withComparison(
-            built,
-            (run2) => log.cases(run2),
-            baseline.artifact,
-            baseline.path,
-            suites,
-            ctx
-          );
-        }
+        const built = compared(artifactWith(await git2));
         ended = finished = built;
         return built;
       }
@@ -74613,7 +74707,7 @@ async function executeRun(args, ctx, reporters = []) {
     log.discard();
   }
   if (artifact.interrupted) {
-    for (const line of interruptedLines(args.output, unwritten, args.resumeCommand)) {
+    for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
       ctx.stderr.write(`${line}
 `);
     }
@@ -74724,7 +74818,7 @@ function otherFile({ path, kept }) {
   return `${path} could not be written (${kept === null ? "kept nowhere" : `kept at ${kept}`})`;
 }
 function readResults(settings, workspace) {
-  const name = relative6(settings.workingDirectory, settings.results);
+  const name = relative7(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
     const file = openArtifactFile(settings.results, name);
     return reportedArtifact(file.frame, (run2) => file.cases(run2), wholeCases(settings));
@@ -74765,7 +74859,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname14(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname15(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -74775,7 +74869,7 @@ function runArgs2(settings, workspace, signal) {
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
     const path = issue2.file ? resolve19(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname14(path), workspace), path) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname15(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
@@ -74788,8 +74882,8 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root2 = repositoryRoot(dirname14(configFile), workspace);
-  const sourceRoot = toRepoPath(root2, dirname14(configFile));
+  const root2 = repositoryRoot(dirname15(configFile), workspace);
+  const sourceRoot = toRepoPath(root2, dirname15(configFile));
   return {
     artifact,
     configPath: toRepoPath(root2, configFile),
@@ -74800,7 +74894,7 @@ function repositoryRoot(dir, workspace) {
   return checkoutRoot(dir) ?? workspace;
 }
 function toRepoPath(root2, path) {
-  const rel = relative6(root2, path);
+  const rel = relative7(root2, path);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute6(rel) ? path : rel.split(sep7).join("/");
 }
@@ -74809,10 +74903,10 @@ function toRepoPath(root2, path) {
 async function resolveBaseline(settings, octokit, env, budget) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
-    if (existsSync7(settings.baseline.path)) return usableBaseline(settings.baseline.path);
-    warning(
-      `evalgate: the baseline ${settings.baseline.path} does not exist; running without a comparison`
-    );
+    const going = `${settings.mode === "run" ? "running" : "reporting"} without a comparison`;
+    const { path } = settings.baseline;
+    if (existsSync7(path)) return usableBaseline(path, path, going);
+    warning(`evalgate: the baseline ${path} does not exist; ${going}`);
     return null;
   }
   const branch = eventSubject(context2, env).baseBranch;
@@ -74852,13 +74946,13 @@ async function resolveBaseline(settings, octokit, env, budget) {
   info(`evalgate: comparing with ${from}`);
   return file;
 }
-function usableBaseline(path, shown2 = path) {
+function usableBaseline(path, shown2 = path, going = "running without a comparison") {
   const read = readArtifact(() => readReducedArtifact(path, shown2, () => comparableCase));
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
   const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)` : "";
   warning(
-    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; running without a comparison`
+    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`
   );
   return null;
 }
@@ -74887,16 +74981,31 @@ function notFound2(name, branch, searched) {
   const of = searched.total !== null ? ` of ${count(searched.total)}` : "";
   return `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name (${count(searched.pages)} pages; the search stops there); running without a comparison. Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them`;
 }
-function readBaseline2(path) {
-  const baseline = readArtifact(() => readReducedArtifact(path, path, () => comparableCase));
-  if (baseline.ok) return baseline.value;
-  warning(`evalgate: the baseline ${baseline.message}; comparing against nothing`);
-  return null;
+async function comparedResults(results, settings, baselineFile) {
+  if (results === null || baselineFile === null) return results;
+  const { compareResultsFile: compareResultsFile2 } = await Promise.resolve().then(() => (init_baseline(), baseline_exports));
+  const ctx = {
+    cwd: settings.workingDirectory,
+    env: {},
+    stdout: process.stdout,
+    stderr: process.stderr
+  };
+  try {
+    const comparison = await compareResultsFile2(baselineFile, settings.results, ctx);
+    info(`evalgate: comparing the results with ${baselineFile}`);
+    return { ...results, artifact: { ...results.artifact, comparison } };
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+    warning(
+      `evalgate: no comparison with ${baselineFile}: ${error2.message}; reporting without a comparison`
+    );
+    return results;
+  }
 }
 
 // src/action/publish.ts
 import { existsSync as existsSync8 } from "node:fs";
-import { relative as relative7 } from "node:path";
+import { relative as relative8 } from "node:path";
 
 // src/github/check-run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -76443,9 +76552,9 @@ async function publishResults(results, settings, octokit, env) {
     job: env.GITHUB_JOB ?? ""
   });
   const title = `evals: ${identity.label}`;
-  const baseline = settings.mode === "report" && artifact.comparison === void 0 && settings.baseline.kind === "file" ? readBaseline2(settings.baseline.path) : null;
+  const baseline = null;
   const links = runLinks(env);
-  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative7(settings.workingDirectory, settings.report) : void 0;
+  const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative8(settings.workingDirectory, settings.report) : void 0;
   const context3 = context2;
   const subject = eventSubject(context3, env);
   const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(settings.workingDirectory, {}))?.sha ?? null : null;
@@ -76611,7 +76720,7 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname15, isAbsolute as isAbsolute7, join as join23, resolve as resolve20 } from "node:path";
+import { dirname as dirname16, isAbsolute as isAbsolute7, join as join23, resolve as resolve20 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -76685,7 +76794,7 @@ function readSettings(input, workspace, env = {}) {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join23(dirname15(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join23(dirname16(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -76778,8 +76887,11 @@ async function run(env = process.env) {
       "evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)"
     );
   }
-  const baselineFile = settings.mode === "run" ? await resolveBaseline(settings, octokit, env, budget) : null;
-  const results = settings.mode === "report" ? scrubbedResults(readResults(settings, workspace), createScrubber(secretsInEnv(env))) : await runEvals(settings, workspace, env, baselineFile);
+  const baselineFile = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget) : null;
+  const results = settings.mode === "report" ? scrubbedResults(
+    await comparedResults(readResults(settings, workspace), settings, baselineFile),
+    createScrubber(secretsInEnv(env))
+  ) : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
   const { commentUrl } = await publishResults(results, settings, octokit, env);
   const { artifact } = results;
