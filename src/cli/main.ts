@@ -79,8 +79,9 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   const onExit = (code: number): void => {
     if (ownExit || guarding()) return;
     // Code a module scheduled when it was imported (a timer its top level set) is that module's,
-    // whichever module is loading when it fires.
-    const scheduled = scheduledByImport();
+    // whichever module is loading when it fires; code its import runs is the loading module's.
+    const marked = scheduledByImport();
+    const scheduled = filesBeingImported().includes(marked ?? '') ? undefined : marked;
     const files = importingNow(ctx);
     const loading =
       scheduled !== undefined
