@@ -63,7 +63,6 @@ describe('agreement in the reports', () => {
         marker: '<!-- evalgate -->',
         maxChars: PR_COMMENT_MAX_CHARS,
         sourceRoot: '',
-        baseline: null,
       },
     );
     assert.match(markdown, /- evaluator-1 vs human labels \(column human\): κ 0\.80 /);

@@ -98,7 +98,6 @@ function prComment(artifact: ResultsArtifact, maxChars = PR_COMMENT_MAX_CHARS): 
     marker: '<!-- evalgate: evals.yaml -->',
     maxChars,
     sourceRoot: '',
-    baseline: null,
   });
 }
 

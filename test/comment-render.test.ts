@@ -42,7 +42,6 @@ before(async () => {
     marker: '<!-- evalgate: evals.yaml -->',
     maxChars: 65_536,
     sourceRoot: '',
-    baseline: null,
     htmlReport: 'evals-report.html',
   });
   html = gfm(markdown);

@@ -111,7 +111,6 @@ describe('trials in the reports', () => {
       marker: '',
       maxChars: 65_536,
       sourceRoot: '',
-      baseline: null,
     });
     assert.match(
       md,

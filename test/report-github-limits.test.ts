@@ -46,7 +46,6 @@ describe('GitHub limits', () => {
         marker: '',
         maxChars,
         sourceRoot: '',
-        baseline: null,
       });
       // In characters: the Action shrinks the budget further until the UTF-8 bytes fit too.
       assert.ok(doc.length <= maxChars, `${doc.length} > ${maxChars}`);

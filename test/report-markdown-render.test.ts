@@ -1,7 +1,7 @@
 /**
  * renderMarkdownReport, the PR comment and job summary: the verdict, tables, failing cases and
- * links, every piece of user text escaped, and the comparison with a baseline (deltas, newly
- * failing and fixed cases, new and no-longer-run runs).
+ * links, every piece of user text escaped, and the same document from cases reduced as the
+ * reports keep them. (The statistical comparison in it: comment-overview.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import type { ReportedArtifact } from '../src/report/reported-cases.ts';
 import { reported } from './helpers/cases.ts';
 import { buildAnnotations } from '../src/report/annotations.ts';
 import { caseResult, evaluation, fixtureRuns, trialResult } from './report-fixture.ts';
-import { artifactOf, failingRun, NASTY, nastyRun, passingRun } from './report-fixture-large.ts';
+import { artifactOf, failingRun, NASTY, nastyRun } from './report-fixture-large.ts';
 import { assertSafeStructure, MARKER, render, ZWJ, ZWSP } from './helpers/markdown-report.ts';
 
 describe('renderMarkdownReport', () => {
@@ -183,94 +183,7 @@ describe('renderMarkdownReport', () => {
   });
 });
 
-describe('renderMarkdownReport with a baseline', () => {
-  function baselineRuns(): RunResult[] {
-    const runs = fixtureRuns();
-    const [passing, failing] = runs;
-    assert.ok(passing && failing);
-    // Before: case 2 passed (so it is newly failing now), case 1 failed (so it is fixed now).
-    const case1 = failing.cases[0];
-    const case2 = failing.cases[1];
-    assert.ok(case1 && case2);
-    case1.passed = false;
-    case2.passed = true;
-    failing.summary = {
-      ...failing.summary,
-      passRate: 0.5,
-      evaluators: {
-        exact: { count: 5, mean: 0.812, passed: 4, failed: 1, errors: 0, passRate: 0.8 },
-      },
-    };
-    // Params in another key order: still the same run.
-    failing.params = { temperature: 0, model: 'small' };
-    runs.push({ ...passing, params: { model: 'medium', temperature: 0 } });
-    return runs;
-  }
-
-  it('shows deltas, newly failing and fixed cases, new and no-longer-run runs', () => {
-    const current = fixtureRuns();
-    current.push({ ...passingRun({ model: 'huge' }), suite: 'capitals' });
-    const baseline = artifactOf(baselineRuns(), {
-      sha: 'a'.repeat(40),
-      ref: 'main',
-      startedAt: '2025-01-01T10:00:00Z',
-    });
-    const doc = render(artifactOf(current), { baseline });
-    assertSafeStructure(doc);
-    assert.match(
-      doc,
-      /^Compared with the baseline at `aaaaaaa` on `main` \(2025-01-01\): \*\*1 newly failing\*\* · 1 fixed · 1 new run · 1 no longer run$/m,
-    );
-    assert.match(
-      doc,
-      /\| \*\*6 cases\*\* \| {2}\| 50\.0% → 16\.7% \(-33\.3 pp\) \| 1 \| 4 \| 1 \|/,
-    );
-    assert.match(
-      doc,
-      /\| exact \| 0\.812 → 0\.400 \(-0\.412\) \| 80\.0% → 40\.0% \(-40\.0 pp\) \|/,
-    );
-    assert.match(doc, /\| tone \(new\) \| — \| — \| 0 \| 1 \| 1 \|/);
-    // Unchanged values show once, with a zero delta.
-    assert.match(doc, /\| exact \| 1\.000 \(±0\.000\) \| 100\.0% \(±0\.0 pp\) \|/);
-    assert.match(doc, /^vs baseline: \*\*1 newly failing\*\* · 1 fixed$/m);
-    assert.match(
-      doc,
-      /`2222abcdef0…` · `testsets\/capitals\.csv:3` · \*\*failed\*\* · newly failing/,
-    );
-    assert.match(doc, /`3333abcdef0…` · `testsets\/capitals\.csv:4` · \*\*failed\*\*\n/);
-    assert.match(doc, /^### ✅ capitals · model=huge · new run$/m);
-    assert.match(
-      doc,
-      /\*\*No longer run\*\* \(in the baseline only\):\n\n- capitals · model=medium temperature=0\n$/,
-    );
-  });
-
-  it('marks cases the baseline run did not have as new', () => {
-    const current = fixtureRuns();
-    const baseRuns = fixtureRuns();
-    const failing = baseRuns[1];
-    assert.ok(failing);
-    failing.cases = failing.cases.filter((result) => !result.id.startsWith('6666'));
-    const doc = render(artifactOf(current), { baseline: artifactOf(baseRuns) });
-    assert.match(doc, /`6666abcdef0…` · `testsets\/capitals\.csv:7` · \*\*failed\*\* · new case/);
-    assert.match(doc, /^Compared with the baseline \(2025-01-02\): 0 newly failing · 0 fixed$/m);
-  });
-
-  it('does not match runs whose params differ deep inside', () => {
-    const current = fixtureRuns();
-    const baseRuns = fixtureRuns();
-    const [run] = current;
-    const [baseRun] = baseRuns;
-    assert.ok(run && baseRun);
-    run.params = { model: { name: 'large', size: [1, 2] } };
-    baseRun.params = { model: { size: [1, 2], name: 'large' } };
-    const matched = render(artifactOf(current), { baseline: artifactOf(baseRuns) });
-    assert.doesNotMatch(matched, /new run|No longer run/);
-    baseRun.params = { model: { name: 'large', size: [1, 3] } };
-    const unmatched = render(artifactOf(current), { baseline: artifactOf(baseRuns) });
-    assert.match(unmatched, /1 new run · 1 no longer run/);
-  });
-
+describe('renderMarkdownReport from reduced cases', () => {
   it('reads the same from passing cases reduced as the reports keep them', () => {
     const current = fixtureRuns();
     const [passing] = current;
@@ -311,19 +224,7 @@ describe('renderMarkdownReport with a baseline', () => {
       maxChars: PR_COMMENT_MAX_CHARS,
       sourceRoot: '',
     };
-    const baseline = artifactOf(baselineRuns());
-    const keptBaseline = {
-      ...baseline,
-      runs: baseline.runs.map((run) => ({ ...run, cases: run.cases.map(comparableCase) })),
-    };
-    assert.equal(
-      renderMarkdownReport(kept, { ...options, baseline: keptBaseline }),
-      renderMarkdownReport(whole, { ...options, baseline }),
-    );
-    assert.equal(
-      renderMarkdownReport(kept, { ...options, baseline: null }),
-      renderMarkdownReport(whole, { ...options, baseline: null }),
-    );
+    assert.equal(renderMarkdownReport(kept, options), renderMarkdownReport(whole, options));
     assert.match(render(full), /\*\*1 flaky case\*\*/);
     const annotationOptions = { sourceRoot: '', configPath: 'evals.yaml' };
     assert.deepEqual(

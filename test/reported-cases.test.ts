@@ -146,7 +146,6 @@ describe('reports over cases kept past the bound', () => {
         marker: '',
         maxChars,
         sourceRoot: '',
-        baseline: null,
       });
     const kept = keepRuns(runs, 100);
     // Room for every case: only the 100 kept in detail are listed, the rest are counted.
@@ -179,7 +178,6 @@ describe('reports over cases kept past the bound', () => {
       marker: '',
       maxChars: PR_COMMENT_MAX_CHARS,
       sourceRoot: '',
-      baseline: null,
     });
     assert.match(
       doc,

@@ -57,9 +57,8 @@ export async function publishResults(
     job: env.GITHUB_JOB ?? '',
   });
   const title = `evals: ${identity.label}`;
-  // A baseline is compared with before this (main.ts), in `mode: report` too: the comment shows
-  // the comparison's statistics, or, when there is none, no baseline at all.
-  const baseline = null;
+  // A baseline is compared with before this (main.ts), in `mode: report` too: the report shows
+  // the artifact's statistical comparison, or, when it has none, no baseline at all.
   const links = runLinks(env);
   // Said where it is only when this run wrote it (`mode: run`, `report: true`).
   const htmlReport =
@@ -94,7 +93,6 @@ export async function publishResults(
             marker: '',
             maxChars,
             sourceRoot,
-            baseline,
             links,
             ...(htmlReport !== undefined ? { htmlReport } : {}),
           }),

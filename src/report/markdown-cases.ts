@@ -1,7 +1,7 @@
 /**
  * The failing cases of a run in the markdown report: a `<details>` list whose entries give each
- * case's id, source, status against the baseline, why its evaluations failed and its output (or
- * the function's error), every part bounded so one case never crowds out the others.
+ * case's id, source, status, why its evaluations failed and its output (or the function's error),
+ * every part bounded so one case never crowds out the others.
  */
 import type { CaseResult } from '../types/index.ts';
 import {
@@ -14,7 +14,7 @@ import {
 } from './failure-details.ts';
 import { flakyLabel, formatCount, plural } from './labels.ts';
 import { caseLabel, distinctShortIds } from './case-text.ts';
-import type { RunComparison, RunView } from './markdown-model.ts';
+import type { RunView } from './markdown-model.ts';
 import { codeBlock, codeSpan, escapeMarkdownText } from './markdown-text.ts';
 
 /** Where a note about something left out of the report sends the reader. */
@@ -95,20 +95,14 @@ function caseEntry(
     shownAt === undefined ? `${index}` : `${index} ${shownAt.first} ${shownAt.firstPoint}`;
   const cached = view.entries.get(key);
   if (cached !== undefined) return cached;
-  const entry = renderCase(
-    result,
-    shownIds(view).get(result.id) ?? result.id,
-    view.comparison,
-    sourceRoot,
-    shownAt,
-  );
+  const entry = renderCase(result, shownIds(view).get(result.id) ?? result.id, sourceRoot, shownAt);
   view.entries.set(key, entry);
   return entry;
 }
 
 /**
- * One failing case as a list item: id, source, status and how it compares with the baseline;
- * one sub-item per failing evaluation with its reason; a multi-line input or expected value in
+ * One failing case as a list item: id, source and status (failed or errored, flaky); one
+ * sub-item per failing evaluation with its reason; a multi-line input or expected value in
  * a block of its own (a one-line reason would flatten it); then the output (or the function's
  * error) in a code block, shortened. A failure that repeats on other grid points (same case,
  * output and reasons) is shown whole once, naming them all; the repeats only point back to it.
@@ -116,7 +110,6 @@ function caseEntry(
 function renderCase(
   result: CaseResult,
   shownId: string,
-  comparison: RunComparison | null,
   sourceRoot: string,
   repeat: { first: boolean; points: string[]; firstPoint: string } | undefined,
 ): string {
@@ -133,11 +126,6 @@ function renderCase(
   ];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
-  if (comparison?.baseline) {
-    const before = comparison.before.get(result.id);
-    if (before === true) head.push('newly failing');
-    else if (before === undefined) head.push('new case');
-  }
   if (repeat !== undefined && !repeat.first) {
     head.push(`same output and reasons as on ${repeat.firstPoint}`);
     return `- ${head.join(' · ')}`;

@@ -1,23 +1,17 @@
 /**
  * The markdown report's model: everything about the document that does not depend on its size
- * budget, worked out once (run labels, the comparison with a baseline, the failing cases, the
- * intro lines) before the budget search renders it again and again.
+ * budget, worked out once (run labels, the statistical comparison with a baseline, the failing
+ * cases, the intro lines) before the budget search renders it again and again.
  */
 import type { Comparison, RunRef } from '../types/comparison.ts';
-import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
+import type { CaseResult, RunResult } from '../types/index.ts';
 import { runKey } from '../shared/run-key.ts';
 import { comparisonDetails, comparisonHeadline, comparisonTable } from './comparison-markdown.ts';
 import { clipText, failureReasons, outputText } from './failure-details.ts';
 import { describeRun, describeUsage, formatCount, plural } from './labels.ts';
 import type { Repeat } from './markdown-cases.ts';
-import {
-  baselineTable,
-  pointName,
-  runTable,
-  verdictSentence,
-  type BaselineChanges,
-} from './markdown-overview.ts';
-import { codeSpan, describeOriginMarkdown, escapeMarkdownText } from './markdown-text.ts';
+import { pointName, runTable, verdictSentence } from './markdown-overview.ts';
+import { codeSpan, escapeMarkdownText } from './markdown-text.ts';
 import { formatDuration } from './progress.ts';
 import type { ReportedArtifact, ReportedCase, ReportedRun } from './reported-cases.ts';
 import { runTotals } from './totals.ts';
@@ -36,8 +30,6 @@ export interface MarkdownOptions {
   maxChars: number;
   /** Repo-relative folder of the config ('' at the repo root), so case sources can be shown as repo paths like `evals/testsets/qa.csv:12`. */
   sourceRoot: string;
-  /** An earlier results artifact to show deltas against, or null. */
-  baseline: ResultsArtifact | null;
   /** Optional links: the workflow run, the check run. */
   links?: { run?: string; checkRun?: string };
   /**
@@ -54,15 +46,13 @@ export interface ReportModel {
   heading: string;
   /** The one sentence with the verdict and why: the first paragraph. */
   verdict: string;
-  /** The compact table under it (comparison, baseline or runs), or ''. */
+  /** The compact table under it (the statistical comparison's, else the runs'), or ''. */
   overview: string;
   /** The statistical comparison's case tables and statistics, sized to the budget, or ''. */
   comparison: string;
-  /** Totals, links, interruption and baseline lines: always shown when anything is. */
+  /** Totals, links and interruption lines: always shown when anything is. */
   intro: string[];
   views: RunView[];
-  /** Runs of the baseline that did not run this time (already rendered), or ''. */
-  goneRuns: string;
   sourceRoot: string;
 }
 
@@ -71,8 +61,6 @@ export interface RunView {
   run: ReportedRun;
   /** `capitals · model=large temperature=0`, escaped. */
   label: string;
-  /** `null` when no baseline was given at all. */
-  comparison: RunComparison | null;
   failing: ReportedCase[];
   /**
    * How many of `failing` can be listed: those kept in detail, which come first (the reports
@@ -85,73 +73,31 @@ export interface RunView {
   repeats: Map<number, Repeat>;
 }
 
-/** A run next to the baseline's run with the same suite and params. */
-export interface RunComparison {
-  /** The baseline's run with the same suite and params; `null`: a new run. */
-  baseline: RunResult | null;
-  /** Case id → passed, in the baseline run. */
-  before: Map<string, boolean>;
-  newlyFailing: number;
-  fixed: number;
-}
-
 const TITLE_MAX_CHARS = 200;
 const LABEL_MAX_CHARS = 200;
-const LISTED_GONE_RUNS = 10;
 
 /** The model of the report on `artifact`, titled, linked and compared as `options` say. */
 export function buildModel(artifact: ReportedArtifact, options: MarkdownOptions): ReportModel {
-  const baselineRuns = new Map<string, RunResult>();
-  for (const run of options.baseline?.runs ?? []) baselineRuns.set(runKey(run), run);
-  const matched = new Set<string>();
-
   const views = artifact.runs.map((run): RunView => {
-    let comparison: RunComparison | null = null;
-    if (options.baseline !== null) {
-      const key = runKey(run);
-      const baseline = baselineRuns.get(key) ?? null;
-      if (baseline !== null) matched.add(key);
-      comparison = compareRuns(run, baseline);
-    }
     const failing = run.cases.filter((result) => !result.passed);
     const undetailed = failing.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing.length : undetailed;
-    const view = { run, label: runLabel(run), comparison, failing, listable, entries: new Map() };
+    const view = { run, label: runLabel(run), failing, listable, entries: new Map() };
     return { ...view, repeats: new Map() };
   });
   markRepeats(views, artifact.runs);
 
   const stats = artifact.comparison ?? null;
-  const changes: BaselineChanges =
-    stats !== null
-      ? { kind: 'statistics', comparison: stats }
-      : options.baseline !== null
-        ? { kind: 'plain', ...sumChanges(views) }
-        : null;
-  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run]) => run);
   return {
     marker: options.marker,
     heading: `## ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
-    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, changes),
-    overview: overviewTable(artifact, views, stats),
+    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats),
+    overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
     comparison: stats === null ? '' : fitComparison(stats, artifact, options.maxChars),
-    intro: renderIntro(artifact, options, views, gone.length),
+    intro: renderIntro(artifact, options),
     views,
-    goneRuns: renderGoneRuns(gone),
     sourceRoot: options.sourceRoot,
   };
-}
-
-function overviewTable(
-  artifact: ReportedArtifact,
-  views: readonly RunView[],
-  stats: Comparison | null,
-): string {
-  if (stats !== null) return comparisonTable(stats);
-  const pairs = views.flatMap((view) =>
-    view.comparison?.baseline ? [{ run: view.run, before: view.comparison.baseline }] : [],
-  );
-  return pairs.length > 0 ? baselineTable(pairs, artifact.runs) : runTable(artifact.runs);
 }
 
 /**
@@ -232,39 +178,11 @@ function markRepeats(views: RunView[], runs: readonly RunResult[]): void {
   }
 }
 
-function sumChanges(views: readonly RunView[]): { newlyFailing: number; fixed: number } {
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const view of views) {
-    newlyFailing += view.comparison?.newlyFailing ?? 0;
-    fixed += view.comparison?.fixed ?? 0;
-  }
-  return { newlyFailing, fixed };
-}
-
-function compareRuns(run: RunResult, baseline: RunResult | null): RunComparison {
-  const before = new Map<string, boolean>();
-  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const result of run.cases) {
-    const passedBefore = before.get(result.id);
-    if (passedBefore === true && !result.passed) newlyFailing++;
-    if (passedBefore === false && result.passed) fixed++;
-  }
-  return { baseline, before, newlyFailing, fixed };
-}
-
 function runLabel(run: Pick<RunResult, 'suite' | 'params'>): string {
   return escapeMarkdownText(clipText(describeRun(run), LABEL_MAX_CHARS));
 }
 
-function renderIntro(
-  artifact: ReportedArtifact,
-  options: MarkdownOptions,
-  views: readonly RunView[],
-  goneCount: number,
-): string[] {
+function renderIntro(artifact: ReportedArtifact, options: MarkdownOptions): string[] {
   const lines: string[] = [];
   const total = runTotals(artifact.runs);
   const runs = `${plural(total.runs, 'run')}${total.failedRuns > 0 ? ` (${formatCount(total.failedRuns)} failed)` : ''}`;
@@ -288,43 +206,7 @@ function renderIntro(
       `HTML report: ${codeSpan(options.htmlReport)} (charts and every case; kept by the workflow's upload-artifact step)`,
     );
   }
-
-  if (options.baseline !== null) lines.push(renderBaselineLine(options.baseline, views, goneCount));
   return lines;
-}
-
-function renderBaselineLine(
-  baseline: ResultsArtifact,
-  views: readonly RunView[],
-  goneCount: number,
-): string {
-  let newlyFailing = 0;
-  let fixed = 0;
-  let newRuns = 0;
-  for (const view of views) {
-    if (!view.comparison) continue;
-    if (view.comparison.baseline === null) newRuns++;
-    newlyFailing += view.comparison.newlyFailing;
-    fixed += view.comparison.fixed;
-  }
-  const parts = [
-    newlyFailing > 0
-      ? `**${formatCount(newlyFailing)} newly failing**`
-      : `${formatCount(newlyFailing)} newly failing`,
-    `${formatCount(fixed)} fixed`,
-    newRuns > 0 ? plural(newRuns, 'new run') : null,
-    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null,
-  ].filter((part) => part !== null);
-  return `Compared with the baseline${describeOriginMarkdown(baseline)}: ${parts.join(' · ')}`;
-}
-
-function renderGoneRuns(gone: readonly RunResult[]): string {
-  if (gone.length === 0) return '';
-  const listed = gone.slice(0, LISTED_GONE_RUNS).map((run) => `- ${runLabel(run)}`);
-  if (gone.length > listed.length) {
-    listed.push(`- … ${formatCount(gone.length - listed.length)} more`);
-  }
-  return [`**No longer run** (in the baseline only):`, '', ...listed].join('\n');
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The top of the markdown report, what a reviewer reads in five seconds: one sentence with the
- * verdict and why, then one compact table (without a baseline, each grid point's pass rate and
- * evaluator means; against a plain baseline file, base → head per grid point and row). The
- * statistical comparison's table is `comparisonTable` in `comparison-markdown.ts`.
+ * verdict and why, then one compact table: without a comparison, each grid point's pass rate and
+ * evaluator means (`runTable`); with one, the statistical comparison's table, `comparisonTable`
+ * in `comparison-markdown.ts`.
  */
 import type { Comparison } from '../types/comparison.ts';
 import type { EvaluatorSummary, Params, RunResult } from '../types/index.ts';
@@ -22,15 +22,7 @@ import { runTotals } from './totals.ts';
 const RUN_TABLE_ROWS = 20;
 /** Evaluator columns of the run table; the others are in the sections below. */
 const RUN_TABLE_EVALUATORS = 6;
-/** Rows of the baseline table before the unchanged ones are folded. */
-const BASELINE_TABLE_ROWS = 15;
 const POINT_MAX_CHARS = 80;
-
-/** How the verdict sentence explains a fail against a baseline. */
-export type BaselineChanges =
-  | { kind: 'statistics'; comparison: Comparison }
-  | { kind: 'plain'; newlyFailing: number; fixed: number }
-  | null;
 
 /**
  * `❌ Blocked: 2 evaluators regressed on 1 of 4 grid points; 13 of 40 cases fail.` or
@@ -41,20 +33,13 @@ export function verdictSentence(
   runs: readonly RunResult[],
   verdict: 'pass' | 'fail',
   interrupted: boolean,
-  changes: BaselineChanges,
+  comparison: Comparison | null,
 ): string {
   const total = runTotals(runs);
   const unit = gridUnit(runs);
   const clauses: string[] = [];
   if (interrupted) clauses.push('the run was interrupted before every case finished');
-  if (changes?.kind === 'statistics') clauses.push(regressionClause(changes.comparison, unit));
-  if (changes?.kind === 'plain') {
-    clauses.push(
-      changes.newlyFailing > 0
-        ? `${plural(changes.newlyFailing, 'case')} newly failing against the baseline`
-        : 'no case newly failing against the baseline',
-    );
-  }
+  if (comparison !== null) clauses.push(regressionClause(comparison, unit));
   if (total.failedRuns > 0) {
     clauses.push(
       total.runs === 1
@@ -130,7 +115,7 @@ export function pointName(
 }
 
 /**
- * Without a baseline: one row per grid point (failing ones first when they do not all fit), its
+ * Without a comparison: one row per grid point (failing ones first when they do not all fit), its
  * pass rate and each evaluator's mean and pass rate.
  */
 export function runTable(runs: readonly RunResult[]): string {
@@ -171,68 +156,4 @@ function evaluatorCell(stats: EvaluatorSummary | undefined): string {
   if (stats === undefined) return '—';
   const mean = stats.mean === null ? '—' : formatMean(stats.mean);
   return stats.passRate === null ? mean : `${mean} · ${formatPercent(stats.passRate)}`;
-}
-
-/**
- * Against a plain baseline file (no statistics): one row per grid point × (pass rate and each
- * evaluator's mean), base → head and the change, unchanged rows folded when the table is long.
- * Grid points the baseline does not have are left out (the sections below say "new run").
- */
-export function baselineTable(
-  pairs: readonly { run: RunResult; before: RunResult }[],
-  runs: readonly RunResult[],
-): string {
-  const rows: { cells: string[]; moved: boolean }[] = [];
-  for (const { run, before } of pairs) {
-    const point = pointName(run, runs);
-    rows.push(
-      changeRow(point, '**pass rate**', before.summary.passRate, run.summary.passRate, 'rate'),
-    );
-    for (const [id, stats] of Object.entries(run.summary.evaluators)) {
-      const previous = before.summary.evaluators[id];
-      if (previous === undefined) continue;
-      // `up` is bad news for an evaluator whose lower scores are better: the name says which.
-      const name = `${escapeMarkdownText(id)}${stats.lowerIsBetter === true ? ' (lower is better)' : ''}`;
-      rows.push(changeRow(point, name, previous.mean, stats.mean, 'mean'));
-    }
-  }
-  if (rows.length === 0) return '';
-  const folded = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => !row.moved) : [];
-  const shown = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
-  const lines =
-    shown.length === 0
-      ? []
-      : [
-          tableRow(['grid point', 'row', 'base → head', 'Δ', 'change']),
-          tableRow([':--', ':--', '--:', '--:', ':--']),
-          ...shown.map((row) => tableRow(row.cells)),
-          '',
-        ];
-  if (folded.length > 0) lines.push(`_${plural(folded.length, 'unchanged row')} folded._`, '');
-  lines.push('_Against a baseline file: differences only, without a statistical test._');
-  return lines.join('\n');
-}
-
-function changeRow(
-  point: string,
-  name: string,
-  base: number | null,
-  head: number | null,
-  kind: 'rate' | 'mean',
-): { cells: string[]; moved: boolean } {
-  const format = kind === 'rate' ? formatPercent : formatMean;
-  const show = (value: number | null): string => (value === null ? '—' : format(value));
-  if (base === null || head === null) {
-    return {
-      cells: [point, name, `${show(base)} → ${show(head)}`, '—', '—'],
-      moved: base !== head,
-    };
-  }
-  const delta = kind === 'rate' ? (head - base) * 100 : head - base;
-  const digits = kind === 'rate' ? 1 : 3;
-  const text = Math.abs(delta).toFixed(digits);
-  const zero = Number(text) === 0;
-  const deltaText = `${zero ? '±' : delta > 0 ? '+' : '-'}${text}${kind === 'rate' ? ' pp' : ''}`;
-  const change = zero ? 'same' : delta > 0 ? 'up' : 'down';
-  return { cells: [point, name, `${show(base)} → ${show(head)}`, deltaText, change], moved: !zero };
 }

@@ -1,8 +1,7 @@
 /**
  * The markdown report for one plan of what fits: the heading, the verdict sentence and the
- * compact table, the intro and the comparison's details, then per run its counts
- * and evaluator table (with deltas against a baseline), failed gate conditions, flaky cases and
- * failing cases, then notes on what was left out.
+ * compact table, the intro and the comparison's details, then per run its counts and evaluator
+ * table, failed gate conditions, flaky cases and failing cases, then notes on what was left out.
  */
 import type { EvaluatorSummary, RunResult } from '../types/index.ts';
 import { flakyLabel, formatCount, formatMean, formatPercent, plural, shortId } from './labels.ts';
@@ -48,7 +47,6 @@ export function renderDocument(model: ReportModel, plan: Plan): string {
     const ofThem = failing > 0 ? `, ${formatCount(failing)} of them failing` : '';
     blocks.push(`… ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
   }
-  if (model.goneRuns) blocks.push(model.goneRuns);
   // Per-run notes stay short (there can be hundreds); one line says where the rest is.
   const cutInRuns = model.views.some(
     (view, index) =>
@@ -82,13 +80,11 @@ function renderRun(
   model: ReportModel,
   repeats: ShownRepeats,
 ): string {
-  const { run, comparison } = view;
-  const before = comparison?.baseline ?? null;
+  const { run } = view;
   const blocks: string[] = [];
 
   const icon = run.verdict === 'pass' ? '✅' : '❌';
-  const isNew = comparison !== null && before === null;
-  blocks.push(`### ${icon} ${view.label}${isNew ? ' · new run' : ''}`);
+  blocks.push(`### ${icon} ${view.label}`);
 
   const { summary } = run;
   const rows = [
@@ -97,7 +93,7 @@ function renderRun(
     tableRow([
       `**${plural(summary.cases, 'case')}**`,
       '',
-      compareRate(summary.passRate, before ? before.summary.passRate : undefined),
+      orDash(summary.passRate, formatPercent),
       formatCount(summary.passed),
       formatCount(summary.failed),
       formatCount(summary.errored),
@@ -105,9 +101,7 @@ function renderRun(
   ];
   const evaluators = Object.entries(summary.evaluators);
   if (withEvaluators) {
-    for (const [id, stats] of evaluators) {
-      rows.push(evaluatorRow(id, stats, before, comparison !== null));
-    }
+    for (const [id, stats] of evaluators) rows.push(evaluatorRow(id, stats));
   }
   blocks.push(rows.join('\n'));
   if (!withEvaluators && evaluators.length > 0) {
@@ -117,13 +111,6 @@ function renderRun(
   if (agreements.length > 0) {
     blocks.push(
       agreements.map(([id, a]) => `- ${escapeMarkdownText(agreementLine(id, a))}`).join('\n'),
-    );
-  }
-
-  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
-    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
-    blocks.push(
-      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} · ${formatCount(comparison.fixed)} fixed`,
     );
   }
 
@@ -147,60 +134,20 @@ function renderRun(
   return blocks.join('\n\n');
 }
 
-function evaluatorRow(
-  id: string,
-  stats: EvaluatorSummary,
-  before: RunResult | null,
-  compared: boolean,
-): string {
-  const previous = before ? (before.summary.evaluators[id] ?? null) : undefined;
-  // An evaluator the baseline run did not have: say so rather than show a delta from nothing.
-  const isNew = compared && before !== null && previous === null;
+function evaluatorRow(id: string, stats: EvaluatorSummary): string {
   return tableRow([
-    `${escapeMarkdownText(id)}${isNew ? ' (new)' : ''}`,
-    compareMean(stats.mean, previous ? previous.mean : undefined),
-    compareRate(stats.passRate, previous ? previous.passRate : undefined),
+    escapeMarkdownText(id),
+    orDash(stats.mean, formatMean),
+    orDash(stats.passRate, formatPercent),
     formatCount(stats.passed),
     formatCount(stats.failed),
     formatCount(stats.errors),
   ]);
 }
 
-/**
- * `0.860`; against a baseline value (`undefined`: none) `0.812 → 0.860 (+0.048)`, or
- * `0.860 (±0.000)` when nothing changed at the shown precision.
- */
-function compareMean(value: number | null, previous: number | null | undefined): string {
-  return compare(value, previous, formatMean, (delta) => signed(delta, 3));
-}
-
-/** `86.0%`; against a baseline rate `80.0% → 86.0% (+6.0 pp)`. */
-function compareRate(value: number | null, previous: number | null | undefined): string {
-  return compare(value, previous, formatPercent, (delta) => `${signed(delta * 100, 1)} pp`);
-}
-
-function compare(
-  value: number | null,
-  previous: number | null | undefined,
-  format: (value: number) => string,
-  formatDelta: (delta: number) => string,
-): string {
-  const now = value === null ? '—' : format(value);
-  if (previous === undefined || (previous === null && value === null)) return now;
-  if (previous === null || value === null) {
-    return `${previous === null ? '—' : format(previous)} → ${now}`;
-  }
-  const delta = formatDelta(value - previous);
-  return format(previous) === now && delta.startsWith('±')
-    ? `${now} (${delta})`
-    : `${format(previous)} → ${now} (${delta})`;
-}
-
-/** `+0.048`, `-0.120`, `±0.000` (a change too small to show is not shown as a gain or a loss). */
-function signed(delta: number, digits: number): string {
-  const text = Math.abs(delta).toFixed(digits);
-  if (Number(text) === 0) return `±${text}`;
-  return `${delta > 0 ? '+' : '-'}${text}`;
+/** `0.860` or `86.0%`; `—` when there is no value (no case scored, no threshold). */
+function orDash(value: number | null, format: (value: number) => string): string {
+  return value === null ? '—' : format(value);
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * The markdown report the GitHub Action posts: the sticky PR comment, the check run's summary and
  * the job summary are all this one document, rendered under different size budgets. Pure: the
- * artifact (and an optional baseline) in, a string out.
+ * artifact (with its statistical comparison, when it has one) in, a string out.
  *
- * It reads in five seconds: one sentence with the verdict, one compact table (the comparison
- * with the baseline, else the grid points), then the details, folded where they are long.
+ * It reads in five seconds: one sentence with the verdict, one compact table (the statistical
+ * comparison with the baseline, else the grid points), then the details, folded where they are
+ * long.
  *
  * The parts, each its own file: the model worked out once (`markdown-model.ts`), the verdict
  * sentence and the compact tables (`markdown-overview.ts`, and `comparison-markdown.ts` for the

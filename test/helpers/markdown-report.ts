@@ -23,7 +23,6 @@ export function render(artifact: ResultsArtifact, options: Partial<MarkdownOptio
     marker: MARKER,
     maxChars: PR_COMMENT_MAX_CHARS,
     sourceRoot: '',
-    baseline: null,
     ...options,
   });
 }
