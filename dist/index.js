@@ -50108,11 +50108,11 @@ ${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2
 }
 function comparer(chosen, cases, suites, ctx) {
   const silent = { write: () => true };
-  const compare2 = (artifact, context3) => withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context3);
+  const compare = (artifact, context3) => withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context3);
   return (artifact, quiet = false) => {
-    if (!quiet) return compare2(artifact, ctx);
+    if (!quiet) return compare(artifact, ctx);
     try {
-      return compare2(artifact, { ...ctx, stdout: silent, stderr: silent });
+      return compare(artifact, { ...ctx, stdout: silent, stderr: silent });
     } catch {
       return artifact;
     }
@@ -75625,17 +75625,11 @@ function caseEntry(view, index, sourceRoot, repeats) {
   const key = shownAt === void 0 ? `${index}` : `${index} ${shownAt.first} ${shownAt.firstPoint}`;
   const cached = view.entries.get(key);
   if (cached !== void 0) return cached;
-  const entry = renderCase2(
-    result,
-    shownIds(view).get(result.id) ?? result.id,
-    view.comparison,
-    sourceRoot,
-    shownAt
-  );
+  const entry = renderCase2(result, shownIds(view).get(result.id) ?? result.id, sourceRoot, shownAt);
   view.entries.set(key, entry);
   return entry;
 }
-function renderCase2(result, shownId, comparison, sourceRoot, repeat) {
+function renderCase2(result, shownId, sourceRoot, repeat) {
   const errored = result.error !== null;
   const source = result.source ? codeSpan(`${repoPath(sourceRoot, result.source.file)}:${result.source.line}`) : "no source";
   const label = caseLabel(result);
@@ -75647,11 +75641,6 @@ function renderCase2(result, shownId, comparison, sourceRoot, repeat) {
   ];
   const flaky = flakyLabel(result);
   if (flaky !== null) head.push(flaky);
-  if (comparison?.baseline) {
-    const before = comparison.before.get(result.id);
-    if (before === true) head.push("newly failing");
-    else if (before === void 0) head.push("new case");
-  }
   if (repeat !== void 0 && !repeat.first) {
     head.push(`same output and reasons as on ${repeat.firstPoint}`);
     return `- ${head.join(" \xB7 ")}`;
@@ -75711,7 +75700,6 @@ ${model.heading}` : model.heading);
     const ofThem = failing2 > 0 ? `, ${formatCount(failing2)} of them failing` : "";
     blocks.push(`\u2026 ${runs} not shown${ofThem} ${SEE_ARTIFACT}`);
   }
-  if (model.goneRuns) blocks.push(model.goneRuns);
   const cutInRuns = model.views.some(
     (view, index) => plan.runs.has(index) && (!plan.evaluatorRows.has(index) && Object.keys(view.run.summary.evaluators).length > 0 || view.failing.length > 0 && (plan.cases[index] ?? 0) === 0)
   );
@@ -75733,12 +75721,10 @@ function shownRepeats(views, plan) {
   return shown2;
 }
 function renderRun2(view, withEvaluators, shownCases, model, repeats) {
-  const { run: run2, comparison } = view;
-  const before = comparison?.baseline ?? null;
+  const { run: run2 } = view;
   const blocks = [];
   const icon = run2.verdict === "pass" ? "\u2705" : "\u274C";
-  const isNew = comparison !== null && before === null;
-  blocks.push(`### ${icon} ${view.label}${isNew ? " \xB7 new run" : ""}`);
+  blocks.push(`### ${icon} ${view.label}`);
   const { summary: summary2 } = run2;
   const rows = [
     "| | mean | pass rate | passed | failed | errored |",
@@ -75746,7 +75732,7 @@ function renderRun2(view, withEvaluators, shownCases, model, repeats) {
     tableRow([
       `**${plural(summary2.cases, "case")}**`,
       "",
-      compareRate(summary2.passRate, before ? before.summary.passRate : void 0),
+      orDash(summary2.passRate, formatPercent),
       formatCount(summary2.passed),
       formatCount(summary2.failed),
       formatCount(summary2.errored)
@@ -75754,9 +75740,7 @@ function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   ];
   const evaluators = Object.entries(summary2.evaluators);
   if (withEvaluators) {
-    for (const [id, stats] of evaluators) {
-      rows.push(evaluatorRow(id, stats, before, comparison !== null));
-    }
+    for (const [id, stats] of evaluators) rows.push(evaluatorRow(id, stats));
   }
   blocks.push(rows.join("\n"));
   if (!withEvaluators && evaluators.length > 0) {
@@ -75766,12 +75750,6 @@ function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   if (agreements.length > 0) {
     blocks.push(
       agreements.map(([id, a]) => `- ${escapeMarkdownText(agreementLine(id, a))}`).join("\n")
-    );
-  }
-  if (comparison !== null && before !== null && comparison.newlyFailing + comparison.fixed > 0) {
-    const newly = `${formatCount(comparison.newlyFailing)} newly failing`;
-    blocks.push(
-      `vs baseline: ${comparison.newlyFailing > 0 ? `**${newly}**` : newly} \xB7 ${formatCount(comparison.fixed)} fixed`
     );
   }
   const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
@@ -75788,37 +75766,18 @@ function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   if (failingBlock) blocks.push(failingBlock);
   return blocks.join("\n\n");
 }
-function evaluatorRow(id, stats, before, compared) {
-  const previous = before ? before.summary.evaluators[id] ?? null : void 0;
-  const isNew = compared && before !== null && previous === null;
+function evaluatorRow(id, stats) {
   return tableRow([
-    `${escapeMarkdownText(id)}${isNew ? " (new)" : ""}`,
-    compareMean(stats.mean, previous ? previous.mean : void 0),
-    compareRate(stats.passRate, previous ? previous.passRate : void 0),
+    escapeMarkdownText(id),
+    orDash(stats.mean, formatMean),
+    orDash(stats.passRate, formatPercent),
     formatCount(stats.passed),
     formatCount(stats.failed),
     formatCount(stats.errors)
   ]);
 }
-function compareMean(value, previous) {
-  return compare(value, previous, formatMean, (delta) => signed3(delta, 3));
-}
-function compareRate(value, previous) {
-  return compare(value, previous, formatPercent, (delta) => `${signed3(delta * 100, 1)} pp`);
-}
-function compare(value, previous, format, formatDelta) {
-  const now = value === null ? "\u2014" : format(value);
-  if (previous === void 0 || previous === null && value === null) return now;
-  if (previous === null || value === null) {
-    return `${previous === null ? "\u2014" : format(previous)} \u2192 ${now}`;
-  }
-  const delta = formatDelta(value - previous);
-  return format(previous) === now && delta.startsWith("\xB1") ? `${now} (${delta})` : `${format(previous)} \u2192 ${now} (${delta})`;
-}
-function signed3(delta, digits) {
-  const text2 = Math.abs(delta).toFixed(digits);
-  if (Number(text2) === 0) return `\xB1${text2}`;
-  return `${delta > 0 ? "+" : "-"}${text2}`;
+function orDash(value, format) {
+  return value === null ? "\u2014" : format(value);
 }
 function renderFlakyLine(run2) {
   const flaky = run2.cases.filter((result) => result.flaky === true);
@@ -75930,19 +75889,13 @@ init_labels();
 init_totals();
 var RUN_TABLE_ROWS = 20;
 var RUN_TABLE_EVALUATORS = 6;
-var BASELINE_TABLE_ROWS = 15;
 var POINT_MAX_CHARS = 80;
-function verdictSentence(runs, verdict, interrupted, changes) {
+function verdictSentence(runs, verdict, interrupted, comparison) {
   const total = runTotals(runs);
   const unit = gridUnit(runs);
   const clauses = [];
   if (interrupted) clauses.push("the run was interrupted before every case finished");
-  if (changes?.kind === "statistics") clauses.push(regressionClause(changes.comparison, unit));
-  if (changes?.kind === "plain") {
-    clauses.push(
-      changes.newlyFailing > 0 ? `${plural(changes.newlyFailing, "case")} newly failing against the baseline` : "no case newly failing against the baseline"
-    );
-  }
+  if (comparison !== null) clauses.push(regressionClause(comparison, unit));
   if (total.failedRuns > 0) {
     clauses.push(
       total.runs === 1 ? "the gate failed" : `the gate failed on ${formatCount(total.failedRuns)} of ${plural(total.runs, unit)}`
@@ -76023,50 +75976,6 @@ function evaluatorCell(stats) {
   if (stats === void 0) return "\u2014";
   const mean = stats.mean === null ? "\u2014" : formatMean(stats.mean);
   return stats.passRate === null ? mean : `${mean} \xB7 ${formatPercent(stats.passRate)}`;
-}
-function baselineTable(pairs, runs) {
-  const rows = [];
-  for (const { run: run2, before } of pairs) {
-    const point = pointName(run2, runs);
-    rows.push(
-      changeRow(point, "**pass rate**", before.summary.passRate, run2.summary.passRate, "rate")
-    );
-    for (const [id, stats] of Object.entries(run2.summary.evaluators)) {
-      const previous = before.summary.evaluators[id];
-      if (previous === void 0) continue;
-      const name = `${escapeMarkdownText(id)}${stats.lowerIsBetter === true ? " (lower is better)" : ""}`;
-      rows.push(changeRow(point, name, previous.mean, stats.mean, "mean"));
-    }
-  }
-  if (rows.length === 0) return "";
-  const folded = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => !row.moved) : [];
-  const shown2 = rows.length > BASELINE_TABLE_ROWS ? rows.filter((row) => row.moved) : rows;
-  const lines2 = shown2.length === 0 ? [] : [
-    tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
-    tableRow([":--", ":--", "--:", "--:", ":--"]),
-    ...shown2.map((row) => tableRow(row.cells)),
-    ""
-  ];
-  if (folded.length > 0) lines2.push(`_${plural(folded.length, "unchanged row")} folded._`, "");
-  lines2.push("_Against a baseline file: differences only, without a statistical test._");
-  return lines2.join("\n");
-}
-function changeRow(point, name, base, head, kind) {
-  const format = kind === "rate" ? formatPercent : formatMean;
-  const show = (value) => value === null ? "\u2014" : format(value);
-  if (base === null || head === null) {
-    return {
-      cells: [point, name, `${show(base)} \u2192 ${show(head)}`, "\u2014", "\u2014"],
-      moved: base !== head
-    };
-  }
-  const delta = kind === "rate" ? (head - base) * 100 : head - base;
-  const digits = kind === "rate" ? 1 : 3;
-  const text2 = Math.abs(delta).toFixed(digits);
-  const zero = Number(text2) === 0;
-  const deltaText = `${zero ? "\xB1" : delta > 0 ? "+" : "-"}${text2}${kind === "rate" ? " pp" : ""}`;
-  const change = zero ? "same" : delta > 0 ? "up" : "down";
-  return { cells: [point, name, `${show(base)} \u2192 ${show(head)}`, deltaText, change], moved: !zero };
 }
 
 // src/report/comparison-case-tables.ts
@@ -76315,47 +76224,26 @@ init_labels();
 init_totals();
 var TITLE_MAX_CHARS = 200;
 var LABEL_MAX_CHARS = 200;
-var LISTED_GONE_RUNS = 10;
 function buildModel2(artifact, options2) {
-  const baselineRuns = /* @__PURE__ */ new Map();
-  for (const run2 of options2.baseline?.runs ?? []) baselineRuns.set(runKey(run2), run2);
-  const matched = /* @__PURE__ */ new Set();
   const views = artifact.runs.map((run2) => {
-    let comparison = null;
-    if (options2.baseline !== null) {
-      const key = runKey(run2);
-      const baseline = baselineRuns.get(key) ?? null;
-      if (baseline !== null) matched.add(key);
-      comparison = compareRuns(run2, baseline);
-    }
     const failing2 = run2.cases.filter((result) => !result.passed);
     const undetailed = failing2.findIndex((result) => !result.detailed);
     const listable = undetailed === -1 ? failing2.length : undetailed;
-    const view = { run: run2, label: runLabel(run2), comparison, failing: failing2, listable, entries: /* @__PURE__ */ new Map() };
+    const view = { run: run2, label: runLabel(run2), failing: failing2, listable, entries: /* @__PURE__ */ new Map() };
     return { ...view, repeats: /* @__PURE__ */ new Map() };
   });
   markRepeats(views, artifact.runs);
   const stats = artifact.comparison ?? null;
-  const changes = stats !== null ? { kind: "statistics", comparison: stats } : options2.baseline !== null ? { kind: "plain", ...sumChanges(views) } : null;
-  const gone = [...baselineRuns].filter(([key]) => !matched.has(key)).map(([, run2]) => run2);
   return {
     marker: options2.marker,
     heading: `## ${escapeMarkdownText(clipText(options2.title, TITLE_MAX_CHARS))}`,
-    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, changes),
-    overview: overviewTable(artifact, views, stats),
+    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats),
+    overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
     comparison: stats === null ? "" : fitComparison(stats, artifact, options2.maxChars),
-    intro: renderIntro(artifact, options2, views, gone.length),
+    intro: renderIntro(artifact, options2),
     views,
-    goneRuns: renderGoneRuns(gone),
     sourceRoot: options2.sourceRoot
   };
-}
-function overviewTable(artifact, views, stats) {
-  if (stats !== null) return comparisonTable(stats);
-  const pairs = views.flatMap(
-    (view) => view.comparison?.baseline ? [{ run: view.run, before: view.comparison.baseline }] : []
-  );
-  return pairs.length > 0 ? baselineTable(pairs, artifact.runs) : runTable(artifact.runs);
 }
 function fitComparison(comparison, artifact, maxChars) {
   const headCase = caseFinder(artifact);
@@ -76416,31 +76304,10 @@ function markRepeats(views, runs) {
     number++;
   }
 }
-function sumChanges(views) {
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const view of views) {
-    newlyFailing += view.comparison?.newlyFailing ?? 0;
-    fixed += view.comparison?.fixed ?? 0;
-  }
-  return { newlyFailing, fixed };
-}
-function compareRuns(run2, baseline) {
-  const before = /* @__PURE__ */ new Map();
-  for (const result of baseline?.cases ?? []) before.set(result.id, result.passed);
-  let newlyFailing = 0;
-  let fixed = 0;
-  for (const result of run2.cases) {
-    const passedBefore = before.get(result.id);
-    if (passedBefore === true && !result.passed) newlyFailing++;
-    if (passedBefore === false && result.passed) fixed++;
-  }
-  return { baseline, before, newlyFailing, fixed };
-}
 function runLabel(run2) {
   return escapeMarkdownText(clipText(describeRun(run2), LABEL_MAX_CHARS));
 }
-function renderIntro(artifact, options2, views, goneCount) {
+function renderIntro(artifact, options2) {
   const lines2 = [];
   const total = runTotals(artifact.runs);
   const runs = `${plural(total.runs, "run")}${total.failedRuns > 0 ? ` (${formatCount(total.failedRuns)} failed)` : ""}`;
@@ -76461,34 +76328,7 @@ function renderIntro(artifact, options2, views, goneCount) {
       `HTML report: ${codeSpan(options2.htmlReport)} (charts and every case; kept by the workflow's upload-artifact step)`
     );
   }
-  if (options2.baseline !== null) lines2.push(renderBaselineLine(options2.baseline, views, goneCount));
   return lines2;
-}
-function renderBaselineLine(baseline, views, goneCount) {
-  let newlyFailing = 0;
-  let fixed = 0;
-  let newRuns = 0;
-  for (const view of views) {
-    if (!view.comparison) continue;
-    if (view.comparison.baseline === null) newRuns++;
-    newlyFailing += view.comparison.newlyFailing;
-    fixed += view.comparison.fixed;
-  }
-  const parts = [
-    newlyFailing > 0 ? `**${formatCount(newlyFailing)} newly failing**` : `${formatCount(newlyFailing)} newly failing`,
-    `${formatCount(fixed)} fixed`,
-    newRuns > 0 ? plural(newRuns, "new run") : null,
-    goneCount > 0 ? `${formatCount(goneCount)} no longer run` : null
-  ].filter((part) => part !== null);
-  return `Compared with the baseline${describeOriginMarkdown(baseline)}: ${parts.join(" \xB7 ")}`;
-}
-function renderGoneRuns(gone) {
-  if (gone.length === 0) return "";
-  const listed2 = gone.slice(0, LISTED_GONE_RUNS).map((run2) => `- ${runLabel(run2)}`);
-  if (gone.length > listed2.length) {
-    listed2.push(`- \u2026 ${formatCount(gone.length - listed2.length)} more`);
-  }
-  return [`**No longer run** (in the baseline only):`, "", ...listed2].join("\n");
 }
 function safeUrl(url) {
   return url.replace(
@@ -76552,7 +76392,6 @@ async function publishResults(results, settings, octokit, env) {
     job: env.GITHUB_JOB ?? ""
   });
   const title = `evals: ${identity.label}`;
-  const baseline = null;
   const links = runLinks(env);
   const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative8(settings.workingDirectory, settings.report) : void 0;
   const context3 = context2;
@@ -76578,7 +76417,6 @@ async function publishResults(results, settings, octokit, env) {
         marker: "",
         maxChars,
         sourceRoot,
-        baseline,
         links,
         ...htmlReport !== void 0 ? { htmlReport } : {}
       }),
