@@ -4,6 +4,7 @@
  * the partial holds (the engine records them as they were, read from the file again as the run
  * starts, and runs the rest). Loaded on demand, only by runs that resume.
  */
+import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/types.ts';
 import type { NamedArtifact } from '../artifact/merge.ts';
 import type { Params, ResultsArtifact } from '../types/index.ts';
@@ -13,6 +14,7 @@ import type { ResumedCases } from '../run/types.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import type { Scrubber } from '../shared/secrets.ts';
 import { runKey } from '../shared/run-key.ts';
+import { realPath } from '../shared/real-path.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
@@ -34,8 +36,11 @@ export interface Resumption {
    * records each run's grid point without the run's secrets, as `scrubber` leaves it.
    */
   narrow(plan: RunPlan, config: LoadedConfig, scrubber: Scrubber): Narrowed;
-  /** The line a run prints once the resumption is accepted: cases kept, cases left to run. */
-  announce(plan: RunPlan): string;
+  /**
+   * The lines a run prints once the resumption is accepted: cases kept, cases left to run, and
+   * whether the results will replace the partial (the run writes to `output`, from `cwd`).
+   */
+  announce(plan: RunPlan, output: string, cwd: string): string;
   /**
    * The configHash the resumed artifact records: the partial's, which the config matched. It is
    * the config's hash, or for a partial an earlier evalgate wrote, the hash of its text, kept so
@@ -130,7 +135,7 @@ export function startResume(
       if (!resumed.ok) throw problemsError('resume.mismatch', resumed.problems, path);
       return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown) };
     },
-    announce(plan) {
+    announce(plan, output, cwd) {
       const left = plan.suites
         .flatMap((suite) => suite.runs)
         .reduce((sum, run) => sum + run.cases.length - (run.done?.size ?? 0), 0);
@@ -138,7 +143,12 @@ export function startResume(
         unchecked.length > 0
           ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join('; ')} changed since the interrupted run\n`
           : '';
-      return `${warning}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n`;
+      // Compared through links: the artifact is written at the target of an `-o` link.
+      const replaced =
+        realPath(resolve(cwd, path)) === realPath(resolve(cwd, output))
+          ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)\n`
+          : '';
+      return `${warning}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n${replaced}`;
     },
     configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),

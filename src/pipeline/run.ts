@@ -8,7 +8,6 @@ import { createReporters, type ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
 import { execute } from './execute.ts';
 import type { RunFilters } from '../plan/types.ts';
-import { realPath } from '../shared/real-path.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { reporterContext, type CommandContext } from './context.ts';
@@ -200,15 +199,7 @@ export async function executeRun(
   checkOutputsNotInputs(runOutputs(args), config, ctx.cwd);
   warnPinIgnored(pinIgnored, ctx);
   // Said only now that the resumption is accepted: a refused one writes nothing.
-  if (resuming !== undefined && args.resume !== undefined) {
-    ctx.stderr.write(resuming.announce(plan));
-    // Compared through links: the artifact is written at the target of an `-o` link.
-    if (realPath(resolve(ctx.cwd, args.resume)) === realPath(resolve(ctx.cwd, args.output))) {
-      ctx.stderr.write(
-        `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)\n`,
-      );
-    }
-  }
+  if (resuming !== undefined) ctx.stderr.write(resuming.announce(plan, args.output, ctx.cwd));
   const marks = (artifact: ResultsArtifact): ResultsArtifact =>
     withPinIgnored(withShard(artifact, filters.shard), pinIgnored.length > 0);
   const git = readGitInfo(config.dir, ctx.env);
