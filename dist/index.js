@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve22(data);
+              return err ? reject(err) : resolve23(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve22(data);
+              ) : resolve23(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject) => {
-        res = resolve22;
+      const promise = new Promise((resolve23, reject) => {
+        res = resolve23;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject) => {
+      const waitForDrain = () => new Promise((resolve23, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve23;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject) => {
+      const waitForDrain = () => new Promise((resolve23, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve23;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve23;
           } else {
-            resolve22(null);
+            resolve23(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve23(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve22, reject) => {
+        const socket = await new Promise((resolve23, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve22(socket2);
+              resolve23(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          await new Promise((resolve23) => {
+            this[kClosedResolve] = resolve23;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve22, reject) => {
+        return await new Promise((resolve23, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve22(null);
+              resolve23(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve23,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve22, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve23, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length2));
+          resolve23(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length2)));
+          resolve23(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length2).buffer);
+          resolve23(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve23(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length2));
+          resolve23(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve22, reject) => agent.dispatch(
+        return new Promise((resolve23, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve23({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve22({
+              resolve23({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve22) => {
-        setTimeout(resolve22, ms).unref();
+      return new Promise((resolve23) => {
+        setTimeout(resolve23, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve22) {
-          resolve22(value);
+        return value instanceof P ? value : new P(function(resolve23) {
+          resolve23(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve22, reject) {
+      return new (P || (P = Promise))(function(resolve23, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve22(output.toString());
+              resolve23(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve22(Buffer.concat(chunks));
+              resolve23(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve22(res);
+                resolve23(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve22) => setTimeout(() => resolve22(), ms));
+          return new Promise((resolve23) => setTimeout(() => resolve23(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve22(response);
+              resolve23(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve22(response);
+              resolve23(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve22, reject) {
-            return setTimeout(resolve22, t);
+          return new this.Promise(function(resolve23, reject) {
+            return setTimeout(resolve23, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve22, returned, task;
+          var args, cb, error2, reject, resolve23, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve22, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve23, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve22(returned);
+                  return resolve23(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve22;
-          resolve22 = reject = null;
+          var promise, reject, resolve23;
+          resolve23 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve22 = _resolve;
+            resolve23 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve22, reject });
+          this._queue.push({ task, args, resolve: resolve23, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve22, reject) => {
+              return new this.Promise((resolve23, reject) => {
                 if (finished()) {
-                  return resolve22();
+                  return resolve23();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve22();
+                      return resolve23();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve22, reject) {
+              return new this.Promise(function(resolve23, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve22)(args3);
+                  return (args3[0] != null ? reject : resolve23)(args3);
                 });
               });
             };
@@ -24822,7 +24822,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve22.call(this, root2, ref);
+      let _sch = resolve23.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24849,7 +24849,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve22(root2, ref) {
+    function resolve23(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25713,7 +25713,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve22(baseURI, relativeURI, options2) {
+    function resolve23(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26104,7 +26104,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve22,
+      resolve: resolve23,
       resolveComponent,
       equal,
       serialize,
@@ -30613,34 +30613,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
@@ -30924,15 +30924,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve22 } = pendingResolveReject;
+        let { resolve: resolve23 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve22({ value: entry });
+        resolve23({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve22 } = pendingResolveReject;
+        let { resolve: resolve23 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve22({ done: true });
+        resolve23({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30945,9 +30945,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve22, reject) => {
+          const promise = new Promise((resolve23, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve22, reject };
+            pendingResolveReject = { resolve: resolve23, reject };
           });
           self2.readEntry();
           return promise;
@@ -31136,26 +31136,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve22(readStream);
+          resolve23(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve22(readStream);
+          resolve23(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve22(localFileHeader);
+          resolve23(localFileHeader);
         });
       });
     };
@@ -34156,27 +34156,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve22, arguments_) => {
+  const run2 = async (function_, resolve23, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve22(result);
+    resolve23(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve22, reject, arguments_) => {
+  const enqueue = (function_, resolve23, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve22, arguments_));
+    }).then(run2.bind(void 0, function_, resolve23, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve22, reject) => {
-    enqueue(function_, resolve22, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve23, reject) => {
+    enqueue(function_, resolve23, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -34479,7 +34479,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -34487,7 +34487,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve22(outcome2);
+            resolve23(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -35993,7 +35993,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve22) => setImmediate(resolve22));
+      await new Promise((resolve23) => setImmediate(resolve23));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -48187,7 +48187,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve22, reject) => {
+  return new Promise((resolve23, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -48196,7 +48196,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve22);
+    stream.once("end", resolve23);
     stream.once("error", reject);
   });
 }
@@ -49066,6 +49066,21 @@ var init_resume = __esm({
     init_run_key();
     init_tag_filter();
     SDK_CONFIG_PREFIX = "runTestSuite:";
+  }
+});
+
+// src/shared/real-path.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+function realPath(path) {
+  try {
+    return realpathSync2(path);
+  } catch {
+    return path;
+  }
+}
+var init_real_path = __esm({
+  "src/shared/real-path.ts"() {
+    "use strict";
   }
 });
 
@@ -50180,6 +50195,7 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
+import { resolve as resolve18 } from "node:path";
 function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
@@ -50233,12 +50249,14 @@ function startResume(path, filters, trials, ctx) {
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
       return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown2) };
     },
-    announce(plan) {
+    announce(plan, output, cwd) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
+      const replaced = realPath(resolve18(cwd, path)) === realPath(resolve18(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
-`;
+${replaced}`;
     },
     configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),
@@ -50312,6 +50330,7 @@ var init_resume2 = __esm({
     init_resume();
     init_errors();
     init_run_key();
+    init_real_path();
     init_labels();
     init_partial_merge();
     init_merge_baseline();
@@ -50482,11 +50501,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve23) {
+      resolve23(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject) {
+  return new (P || (P = Promise))(function(resolve23, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50502,7 +50521,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -50821,7 +50840,7 @@ function info(message) {
 
 // src/action/main.ts
 import { statSync as statSync6 } from "node:fs";
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -50879,11 +50898,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve23) {
+      resolve23(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject) {
+  return new (P || (P = Promise))(function(resolve23, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50899,7 +50918,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -56176,7 +56195,7 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve19, sep as sep7 } from "node:path";
+import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve20, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -57464,7 +57483,7 @@ var DEFAULT_OUTPUT = "evals-results.json";
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
@@ -58747,16 +58766,6 @@ function createReporters(specs, context3, kinds = reporterKinds) {
 
 // src/pipeline/run.ts
 init_execute();
-
-// src/shared/real-path.ts
-import { realpathSync as realpathSync2 } from "node:fs";
-function realPath(path) {
-  try {
-    return realpathSync2(path);
-  } catch {
-    return path;
-  }
-}
 
 // src/pipeline/git-info.ts
 import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
@@ -67858,8 +67867,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve22 } of templated) {
-      const resolved = resolve22(scope);
+    for (const { key, resolve: resolve23 } of templated) {
+      const resolved = resolve23(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -68456,12 +68465,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve22 = optionResolver(options2);
+      const resolve23 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve22(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve23(args), args, prepared)
       };
     }
   };
@@ -71591,12 +71600,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve22) => {
-    if (signal?.aborted) return resolve22();
+  return new Promise((resolve23) => {
+    if (signal?.aborted) return resolve23();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve22();
+      resolve23();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -71604,10 +71613,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve22) => {
+  return new Promise((resolve23) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve22();
+      resolve23();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -72836,8 +72845,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve22) => {
-      this.#readyWaiters.push(resolve22);
+    return new Promise((resolve23) => {
+      this.#readyWaiters.push(resolve23);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -72856,7 +72865,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve22, reject) => {
+    return new Promise((resolve23, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -72866,7 +72875,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve22(output);
+              resolve23(output);
             },
             reject: (error2) => {
               done();
@@ -72948,7 +72957,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve22) => settleReady = resolve22),
+      ready: new Promise((resolve23) => settleReady = resolve23),
       loaded: false,
       call: null,
       stopping: false,
@@ -74345,9 +74354,10 @@ function describeCase(running) {
 }
 
 // src/pipeline/output-paths.ts
+init_real_path();
+init_errors();
 import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
 import { dirname as dirname14, join as join21, resolve as resolve16 } from "node:path";
-init_errors();
 function nothingRun(flag) {
   if (flag === "--resume") {
     return "so the combined results could not replace it (give -o FILE to write them elsewhere); nothing was run";
@@ -74564,15 +74574,7 @@ async function executeRun(args, ctx, reporters = []) {
   );
   checkOutputsNotInputs(runOutputs(args), config, ctx.cwd);
   warnPinIgnored(pinIgnored, ctx);
-  if (resuming !== void 0 && args.resume !== void 0) {
-    ctx.stderr.write(resuming.announce(plan));
-    if (realPath(resolve18(ctx.cwd, args.resume)) === realPath(resolve18(ctx.cwd, args.output))) {
-      ctx.stderr.write(
-        `the combined results will replace ${args.resume} (give -o FILE to write them elsewhere)
-`
-      );
-    }
-  }
+  if (resuming !== void 0) ctx.stderr.write(resuming.announce(plan, args.output, ctx.cwd));
   const marks2 = (artifact2) => withPinIgnored(withShard(artifact2, filters.shard), pinIgnored.length > 0);
   const git2 = readGitInfo(config.dir, ctx.env);
   let gitRead = null;
@@ -74581,7 +74583,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve18(ctx.cwd, path),
+    path: resolve19(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -74618,7 +74620,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath2 = resolve18(ctx.cwd, args.output);
+  const outputPath2 = resolve19(ctx.cwd, args.output);
   const runArtifact = (o) => marks2(
     buildArtifact({
       toolVersion,
@@ -74830,7 +74832,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve19(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, resolve20(settings.workingDirectory, settings.config)),
     args: []
   };
 }
@@ -74859,7 +74861,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname15(resolve19(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname15(resolve20(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -74868,7 +74870,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve19(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve20(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname15(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -76558,13 +76560,13 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname16, isAbsolute as isAbsolute7, join as join23, resolve as resolve20 } from "node:path";
+import { dirname as dirname16, isAbsolute as isAbsolute7, join as join23, resolve as resolve21 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve20(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve21(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -76626,7 +76628,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve20(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve21(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
@@ -76712,7 +76714,7 @@ async function run(env = process.env) {
     return;
   }
   if (settings.token) protectSecret(settings.token);
-  await maskReferencedSecrets(resolve21(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(resolve22(settings.workingDirectory, settings.config), env);
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
