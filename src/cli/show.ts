@@ -124,7 +124,9 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       pinIgnored: file.artifact.pinIgnored === true,
       ...(baseline !== undefined ? { baseline } : {}),
     };
-    blocks.push(byStatus ? whyRunsFailed(none, selected, artifact, paint) : none);
+    // A run cut short before its cases finished has none to show: say so, and how to finish it.
+    const explain = byStatus || file.artifact.interrupted;
+    blocks.push(explain ? whyRunsFailed(none, selected, artifact, paint) : none);
   }
   for (const { run, result } of shown) {
     const owner = runs[run];

@@ -29,15 +29,19 @@ export function validateComparable(
 /**
  * Throws a `UsageError` when no run of `head` shares a case id with the matching run of `base`:
  * such a comparison would be empty. The part of {@link validateComparable} for artifacts already
- * known to be valid (a run and the baseline it read case by case).
+ * known to be valid (a run and the baseline it read case by case). `partial`: `head` is a run
+ * cut short, which may not have reached a common case yet; a run of `base` matching one of its
+ * runs is enough, so that its comparison records the baseline for `--resume`.
  */
 export function requireCommonCases(
   base: ResultsArtifact,
   head: ResultsArtifact,
   names: { base: string; head: string },
+  partial = false,
 ): void {
   const { pairs } = matchRuns(base.runs, head.runs);
   const shared = pairs.some(([baseRun, headRun]) => {
+    if (partial) return true;
     const ids = new Set(baseRun.cases.map((result) => result.id));
     return headRun.cases.some((result) => ids.has(result.id));
   });

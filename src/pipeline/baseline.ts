@@ -89,7 +89,14 @@ export function withComparison(
   let comparison;
   try {
     // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
-    requireCommonCases(baseline, head, { base: baselinePath, head: 'this run' });
+    // A run cut short may not have reached a case the baseline holds; it is compared all the
+    // same, so that it records its baseline and `--resume` gates on it.
+    requireCommonCases(
+      baseline,
+      head,
+      { base: baselinePath, head: 'this run' },
+      artifact.interrupted,
+    );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
