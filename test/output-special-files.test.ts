@@ -219,6 +219,21 @@ describe('outputs into character devices and FIFOs', () => {
     assertNoTemporaryFiles(dir);
   });
 
+  // The HTML report is the largest output (the viewer's code is inlined): it must reach a
+  // reader whole, through a pipe's 64 KiB buffer, with the FIFO left a FIFO.
+  it('run --report into a FIFO streams the whole HTML report to its reader', async () => {
+    const dir = project();
+    const fifo = fifoRead(dir, 'report.html');
+    const r = await runInProcess(['run', '-o', 'results.json', '--report', 'report.html'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const html = await fifo.text;
+    assert.match(html, /^<!doctype html>/);
+    assert.ok(html.length > 64 * 1024, `more than a pipe buffer: ${html.length} characters`);
+    assert.match(html, /<\/html>\s*$/, 'the end of the page reached the reader');
+    assert.ok(lstatSync(fifo.path).isFIFO(), 'still a FIFO');
+    assertNoTemporaryFiles(dir);
+  });
+
   // Old: the report replaced the device node with a regular file.
   it('report -o into a null device leaves it a device', async () => {
     const dir = project();
