@@ -6,18 +6,15 @@
  * `runTestSuite` calls at once in a child process under `GITHUB_ACTIONS=true`.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import {
   createProgressGroup,
   createProgressReporter,
   type ProgressGroup,
 } from '../src/report/progress.ts';
 import { actionsLogIssues, PROGRESS_LINE } from './helpers/actions-log.ts';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
 import { DONE } from './helpers/progress-event.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 import { caseResult } from './report-fixture.ts';
 
 /** One log (the process's stderr) and a clock shared by every run on it. */
@@ -288,9 +285,7 @@ describe('the shared group, timer lines and many runs', () => {
  * progress reads, `performance.now`, is made to step 5 s (the interval) at every reading, so
  * every finished case but a suite's last is due a periodic line whatever the machine's speed.
  */
-const CHILD = `import { runTestSuite } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href)};
-
-let clock = 0;
+const CHILD = `let clock = 0;
 performance.now = () => (clock += 5000);
 const started = new Set();
 let release = () => {};
@@ -315,26 +310,14 @@ await Promise.all([suite('alpha'), suite('beta')]);
 
 /**
  * Runs the child with stdout and stderr one pipe (`2>&1`), as a log merges them, and returns its
- * exit code and what the pipe received.
+ * exit code and what the pipe received (the shell's own stderr after it).
  */
-function runInActionsLog(dir: string): Promise<{ code: number | null; log: string }> {
-  const node = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(import.meta.resolve('tsx'))} child.mjs`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', `${node} 2>&1`], {
-      cwd: dir,
-      env: { ...process.env, GITHUB_ACTIONS: 'true', NO_COLOR: '1', COLUMNS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (log += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, log });
-    });
+async function runInActionsLog(): Promise<{ code: number | null; log: string }> {
+  const run = await sdkScript(CHILD).run({
+    env: { GITHUB_ACTIONS: 'true', COLUMNS: '' },
+    through: (node) => ['sh', '-c', `${node} 2>&1`],
   });
+  return { code: run.code, log: run.stdout + run.stderr };
 }
 
 describe('concurrent runTestSuite calls under GitHub Actions', () => {
@@ -342,12 +325,7 @@ describe('concurrent runTestSuite calls under GitHub Actions', () => {
     'write one well-formed group of named lines, done lines and summaries outside',
     { timeout: 90_000 },
     async () => {
-      const dir = scratch();
-      writeFiles(dir, {
-        'package.json': '{ "private": true, "type": "module" }\n',
-        'child.mjs': CHILD,
-      });
-      const { code, log } = await runInActionsLog(dir);
+      const { code, log } = await runInActionsLog();
       assert.equal(code, 0, log);
       // Each ::group:: closed before the next, progress only inside, nothing else inside.
       assert.deepEqual(actionsLogIssues(log), [], log);

@@ -12,24 +12,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 
-const SDK = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
 const TSX = import.meta.resolve('tsx');
-
-/** A project holding `script.mjs`, which imports `runTestSuite` from src/ as `runTestSuite`. */
-function project(script: string): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'package.json': '{ "private": true, "type": "module" }\n',
-    'script.mjs': `import { runTestSuite } from ${SDK};\nimport { writeFileSync } from 'node:fs';\n${script}`,
-  });
-  return dir;
-}
-
-function run(dir: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return runNode(['--import', TSX, 'script.mjs'], { cwd: dir, env });
-}
 
 function artifact(dir: string, name = 'out.json'): ResultsArtifact {
   return JSON.parse(readFileSync(join(dir, name), 'utf8')) as ResultsArtifact;
@@ -50,11 +36,11 @@ function suite(body: string, extra = ''): string {
 
 describe('runTestSuite: a call of user code that never settles (no timeoutMs)', () => {
   it('errors the call as never settled and goes on (IIFE style)', { timeout: 60_000 }, async () => {
-    const dir = project(`(async () => {
+    const { dir, run } = sdkScript(`(async () => {
   const result = await runTestSuite(${suite('await new Promise(() => {});')});
   console.log('returned', result.interrupted, result.verdict);
 })();\n`);
-    const out = await run(dir);
+    const out = await run();
     assert.equal(out.code, 1, out.stderr);
     assert.match(out.stderr, /warning: 1 call\(s\) of user code never settled/);
     assert.match(out.stdout, /returned false fail/);
@@ -69,13 +55,13 @@ describe('runTestSuite: a call of user code that never settles (no timeoutMs)', 
     'does the same for an evaluator, with top-level await (not exit 13)',
     { timeout: 60_000 },
     async () => {
-      const dir =
-        project(`const result = await runTestSuite({ id: 'g', testCases: [{ k: 1 }, { k: 2 }],
+      const { dir, run } =
+        sdkScript(`const result = await runTestSuite({ id: 'g', testCases: [{ k: 1 }, { k: 2 }],
   testCaseHash: ['k'], output: 'out.json', fn: () => 'x',
   evaluators: [{ id: 'e', evaluateTestCase: ({ testCase }) =>
     testCase.k === 2 ? new Promise(() => {}) : { score: 1 } }] });
 console.log('returned', result.interrupted, result.verdict);\n`);
-      const out = await run(dir);
+      const out = await run();
       assert.equal(out.code, 1, out.stderr);
       assert.match(out.stderr, /never settled/);
       assert.match(out.stdout, /returned false fail/);
@@ -91,8 +77,8 @@ describe('runTestSuite: user code that ends the process', () => {
     'process.exit(0) in fn: exit 1, the case named, the partial artifact written',
     { timeout: 60_000 },
     async () => {
-      const dir = project(`await runTestSuite(${suite('process.exit(0);')});\n`);
-      const out = await run(dir);
+      const { dir, run } = sdkScript(`await runTestSuite(${suite('process.exit(0);')});\n`);
+      const out = await run();
       assert.equal(out.code, 1, out.stderr);
       const line = out.stderr.split('\n').find((l) => l.startsWith('error: '));
       assert.match(
@@ -114,10 +100,10 @@ describe('runTestSuite: user code that ends the process', () => {
     'an uncaught exception: exit 1, the case named, its message the case error',
     { timeout: 60_000 },
     async () => {
-      const dir = project(
+      const { dir, run } = sdkScript(
         `await runTestSuite(${suite("setTimeout(() => { throw new Error('thrown from a timer'); }, 1); await new Promise((r) => setTimeout(r, 1000));")});\n`,
       );
-      const out = await run(dir);
+      const out = await run();
       assert.equal(out.code, 1, out.stderr);
       assert.match(
         out.stderr,
@@ -132,10 +118,10 @@ describe('runTestSuite: user code that ends the process', () => {
   );
 
   it('an unhandled rejection: the same, its message kept (M7)', { timeout: 60_000 }, async () => {
-    const dir = project(
+    const { dir, run } = sdkScript(
       `await runTestSuite(${suite("Promise.reject(new Error('stray rejection')); await new Promise((r) => setTimeout(r, 1000));")});\n`,
     );
-    const out = await run(dir);
+    const out = await run();
     assert.equal(out.code, 1, out.stderr);
     assert.match(
       out.stderr,
@@ -152,10 +138,10 @@ describe('runTestSuite: user code that ends the process', () => {
     'without output: the line names the case and says nothing is written; exit 1',
     { timeout: 60_000 },
     async () => {
-      const dir = project(
+      const { dir, run } = sdkScript(
         `await runTestSuite(${suite('process.exit(0);').replace("output: 'out.json',", '')});\n`,
       );
-      const out = await run(dir);
+      const out = await run();
       assert.equal(out.code, 1, out.stderr);
       assert.match(
         out.stderr,
@@ -167,31 +153,12 @@ describe('runTestSuite: user code that ends the process', () => {
 });
 
 /**
- * Runs the script, sends `signal` once case 2 has started (case 1's result is in), and returns
- * what the child did. Polls for the file case 2 writes, bounded.
+ * Five cases one at a time; case 2 notes it started (the file `started`, once case 1's result is
+ * in) and waits until the run stops it (its `signal` is aborted at the interrupt), so a signal
+ * sent once that file exists always comes while it is in flight.
  */
-async function interrupted(dir: string, signal: NodeJS.Signals): Promise<CliResult> {
-  return runNode(['--import', TSX, 'script.mjs'], {
-    cwd: dir,
-    onSpawn: (child) => {
-      let tries = 0;
-      const poll = setInterval(() => {
-        tries += 1;
-        if (existsSync(join(dir, 'started')) || tries > 600) {
-          clearInterval(poll);
-          child.kill(signal);
-        }
-      }, 50);
-      child.on('close', () => clearInterval(poll));
-    },
-  });
-}
-
-/**
- * Five cases one at a time; case 2 notes it started and waits until the run stops it (its
- * `signal` is aborted at the interrupt), so the signal always comes while it is in flight.
- */
-const SLOW = `const counts = () => ['SIGINT', 'SIGTERM', 'exit', 'beforeExit', 'uncaughtExceptionMonitor'].map((e) => process.listenerCount(e)).join(',');
+const SLOW = `import { writeFileSync } from 'node:fs';
+const counts = () => ['SIGINT', 'SIGTERM', 'exit', 'beforeExit', 'uncaughtExceptionMonitor'].map((e) => process.listenerCount(e)).join(',');
 const before = counts();
 const result = await runTestSuite({ id: 'g', testCases: [1, 2, 3, 4, 5].map((k) => ({ k })),
   testCaseHash: ['k'], maxTestCaseConcurrency: 1, output: 'out.json', EXTRA
@@ -214,8 +181,8 @@ describe('runTestSuite: SIGINT / SIGTERM with no signal given (M2)', () => {
       `${signal}: the run stops, returns interrupted, the partial artifact is written, exit 130`,
       { timeout: 60_000 },
       async () => {
-        const dir = project(SLOW.replace('EXTRA', ''));
-        const out = await interrupted(dir, signal);
+        const { dir, run } = sdkScript(SLOW.replace('EXTRA', ''));
+        const out = await run({ signals: [{ signal, file: 'started' }] });
         assert.equal(out.code, 130, out.stderr);
         assert.equal(out.signal, null);
         assert.match(
@@ -238,8 +205,8 @@ describe('runTestSuite: SIGINT / SIGTERM with no signal given (M2)', () => {
     'with setExitCode: false it returns interrupted and leaves the exit code alone',
     { timeout: 60_000 },
     async () => {
-      const dir = project(SLOW.replace('EXTRA', 'setExitCode: false,'));
-      const out = await interrupted(dir, 'SIGINT');
+      const { dir, run } = sdkScript(SLOW.replace('EXTRA', 'setExitCode: false,'));
+      const out = await run({ signals: [{ signal: 'SIGINT', file: 'started' }] });
       assert.equal(out.code, 0, out.stderr);
       assert.match(out.stdout, /returned true 1 undefined true/);
       assert.equal(artifact(dir).interrupted, true);
@@ -250,8 +217,10 @@ describe('runTestSuite: SIGINT / SIGTERM with no signal given (M2)', () => {
     'with a signal of the caller given, an OS signal still stops the run',
     { timeout: 60_000 },
     async () => {
-      const dir = project(SLOW.replace('EXTRA', 'signal: new AbortController().signal,'));
-      const out = await interrupted(dir, 'SIGTERM');
+      const { dir, run } = sdkScript(
+        SLOW.replace('EXTRA', 'signal: new AbortController().signal,'),
+      );
+      const out = await run({ signals: [{ signal: 'SIGTERM', file: 'started' }] });
       assert.equal(out.code, 130, out.stderr);
       assert.match(out.stdout, /returned true 1 130 true/);
       assert.equal(artifact(dir).interrupted, true);

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { runTestSuite } from '../src/api/run-test-suite.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { scratch } from './helpers/cli.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 
 const SDK_WORDS =
   'testCases was empty (pass allowEmpty: true to runTestSuite to let a suite without test cases pass)';
@@ -66,16 +66,9 @@ describe('runTestSuite: an empty suite is worded for the SDK', () => {
     'the summary printed on the terminal says it in those words',
     { timeout: 60_000 },
     async () => {
-      const dir = scratch();
-      const sdk = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
-      writeFiles(dir, {
-        'package.json': '{ "private": true, "type": "module" }\n',
-        'script.mjs': `import { runTestSuite } from ${sdk};
-await runTestSuite({ id: 'empty', testCases: [], testCaseHash: ['q'], fn: () => 'x' });\n`,
-      });
-      const out = await runNode(['--import', import.meta.resolve('tsx'), 'script.mjs'], {
-        cwd: dir,
-      });
+      const out = await sdkScript(
+        `await runTestSuite({ id: 'empty', testCases: [], testCaseHash: ['q'], fn: () => 'x' });\n`,
+      ).run();
       assert.equal(out.code, 1, out.stderr);
       assert.match(
         out.stdout,

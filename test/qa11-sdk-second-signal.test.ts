@@ -8,14 +8,14 @@
  * already on disk. Each script runs as a real child process, signalled as Ctrl-C would be.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './helpers/cli.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 
-const SDK = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
+/** What a script using `stubbornSuite` imports besides `runTestSuite`. */
+const FS = "import { writeFileSync } from 'node:fs';\n";
 
 /**
  * A suite `id` of three cases run one at a time, written to `out`; case 2 notes it started and
@@ -33,47 +33,6 @@ function stubbornSuite(id: string, out: string): string {
   } }`;
 }
 
-function project(script: string): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'package.json': '{ "private": true, "type": "module" }\n',
-    'script.mjs': `import { runTestSuite } from ${SDK};\nimport { writeFileSync } from 'node:fs';\n${script}`,
-  });
-  return dir;
-}
-
-/**
- * Runs the script; sends `signal` once the file `first` exists (polled, bounded), and again once
- * stdout holds `then` (the script's word that the run returned, or that a next one started).
- */
-function signalTwice(
-  dir: string,
-  signal: NodeJS.Signals,
-  first: string,
-  then: (stdout: string, dir: string) => boolean,
-): Promise<CliResult> {
-  return runNode(['--import', import.meta.resolve('tsx'), 'script.mjs'], {
-    cwd: dir,
-    onSpawn: (child) => {
-      let stdout = '';
-      let sent = 0;
-      const poll = setInterval(() => {
-        if (sent === 0 && existsSync(join(dir, first))) {
-          sent = 1;
-          child.kill(signal);
-        }
-        if (sent === 1 && then(stdout, dir)) {
-          sent = 2;
-          clearInterval(poll);
-          child.kill(signal);
-        }
-      }, 50);
-      child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.on('close', () => clearInterval(poll));
-    },
-  });
-}
-
 function artifact(dir: string, name: string): ResultsArtifact {
   return JSON.parse(readFileSync(join(dir, name), 'utf8')) as ResultsArtifact;
 }
@@ -84,13 +43,18 @@ describe('runTestSuite: the second signal quits at once', () => {
       `${signal} twice, the second after the run returned while its fn still runs: exit 130`,
       { timeout: 60_000 },
       async () => {
-        const dir = project(`const result = await runTestSuite(${stubbornSuite('g', 'out.json')});
+        const { dir, run } =
+          sdkScript(`${FS}const result = await runTestSuite(${stubbornSuite('g', 'out.json')});
 console.log('returned', result.interrupted, process.exitCode);\n`);
-        const out = await signalTwice(dir, signal, 'started-g', (stdout) =>
-          stdout.includes('returned'),
-        );
+        // Once case 2 started, and again once the run returned.
+        const out = await run({
+          signals: [
+            { signal, file: 'started-g' },
+            { signal, stdout: 'returned' },
+          ],
+        });
         // Ended by evalgate with the documented code, not killed by the signal (nor by the
-        // ten-minute timer, nor by runNode's limit, which would be SIGKILL).
+        // ten-minute timer, nor by sdkScript's 60 s limit, which would be SIGKILL).
         assert.equal(out.signal, null, out.stderr);
         assert.equal(out.code, 130, out.stderr);
         assert.match(out.stdout, /returned true 130/);
@@ -111,16 +75,17 @@ console.log('returned', result.interrupted, process.exitCode);\n`);
     'a next suite the script starts anyway quits at the second signal, its partial artifact written',
     { timeout: 60_000 },
     async () => {
-      const dir = project(`await runTestSuite(${stubbornSuite('a', 'a.json')});
+      const { dir, run } = sdkScript(`${FS}await runTestSuite(${stubbornSuite('a', 'a.json')});
 console.log('next');
 await runTestSuite(${stubbornSuite('b', 'b.json')});
 console.log('b returned');\n`);
-      const out = await signalTwice(
-        dir,
-        'SIGINT',
-        'started-a',
-        (stdout, at) => stdout.includes('next') && existsSync(join(at, 'started-b')),
-      );
+      // Once a's case 2 started, and again once the next suite's case 2 started.
+      const out = await run({
+        signals: [
+          { signal: 'SIGINT', file: 'started-a' },
+          { signal: 'SIGINT', stdout: 'next', file: 'started-b' },
+        ],
+      });
       assert.equal(out.signal, null, out.stderr);
       assert.equal(out.code, 130, out.stderr);
       assert.doesNotMatch(out.stdout, /b returned/);

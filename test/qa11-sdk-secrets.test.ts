@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { UsageError } from '../src/shared/errors.ts';
-import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 
 const SECRET = 'qa11-db-password-5f2a9c';
 
@@ -21,14 +20,8 @@ describe('runTestSuite: secrets', () => {
     'a value named in secrets never reaches stdout, stderr or the artifact',
     { timeout: 60_000 },
     async () => {
-      const dir = scratch();
-      const sdk = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
-      writeFiles(dir, {
-        'package.json': '{ "private": true, "type": "module" }\n',
-        // Not secret-named: only `secrets` says it is one.
-        'db.txt': SECRET,
-        'script.mjs': `import { runTestSuite } from ${sdk};
-import { readFileSync } from 'node:fs';
+      const { dir, run } = sdkScript(
+        `import { readFileSync } from 'node:fs';
 const password = readFileSync('db.txt', 'utf8');
 const result = await runTestSuite({
   id: 'secrets',
@@ -45,11 +38,10 @@ const result = await runTestSuite({
     ({ score: 0, threshold: { gte: 1 }, metadata: { reason: 'saw ' + password + ' in ' + output } }) }],
 });
 console.log('errors', result.runs[0].cases.map((c) => c.error).join(' | '));\n`,
-      });
-      const out = await runNode(['--import', import.meta.resolve('tsx'), 'script.mjs'], {
-        cwd: dir,
-        env: { COLUMNS: '400' },
-      });
+        // Not secret-named: only `secrets` says it is one.
+        { 'db.txt': SECRET },
+      );
+      const out = await run({ env: { COLUMNS: '400' } });
       assert.equal(out.code, 1, out.stderr);
       const artifact = readFileSync(join(dir, 'out.json'), 'utf8');
       // The run did say what happened, with the secret redacted.

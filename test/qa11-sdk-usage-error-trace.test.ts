@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { repoRoot } from './helpers/cli.ts';
+import { sdkScript } from './helpers/sdk-script.ts';
 
-const SDK = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href);
 const ERRORS = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'shared', 'errors.ts')).href);
 const CALL = `runTestSuite({ id: 's', testCases: [{ q: 'a' }], testCaseHash: ['q'], fn: () => 'x', maxTestCaseConcurency: 2 })`;
 const MESSAGE =
@@ -26,15 +26,6 @@ function evalgateLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => inside.test(line));
 }
 
-async function runScript(script: string): Promise<{ code: number | null; stderr: string }> {
-  const dir = scratch();
-  writeFiles(dir, {
-    'package.json': '{ "private": true, "type": "module" }\n',
-    'script.mjs': `import { runTestSuite } from ${SDK};\n${script}\n`,
-  });
-  return runNode(['--import', import.meta.resolve('tsx'), 'script.mjs'], { cwd: dir });
-}
-
 describe('runTestSuite: an uncaught UsageError shows no evalgate internals', () => {
   for (const [style, script] of [
     ['top-level await', `await ${CALL};`],
@@ -44,7 +35,7 @@ describe('runTestSuite: an uncaught UsageError shows no evalgate internals', () 
       `${style}: the message and the caller's line, no frame into evalgate`,
       { timeout: 60_000 },
       async () => {
-        const out = await runScript(script);
+        const out = await sdkScript(`${script}\n`).run();
         // Node's code for any uncaught exception (docs/coming-from.md says how to get 2).
         assert.equal(out.code, 1, out.stderr);
         assert.ok(out.stderr.includes(`\n${MESSAGE}\n`), out.stderr);
@@ -60,7 +51,7 @@ describe('runTestSuite: an uncaught UsageError shows no evalgate internals', () 
     'caught, it is still a UsageError with its message, name, exit code and short inspect',
     { timeout: 60_000 },
     async () => {
-      const out = await runScript(`import { UsageError } from ${ERRORS};
+      const out = await sdkScript(`import { UsageError } from ${ERRORS};
 import { inspect } from 'node:util';
 try {
   await ${CALL};
@@ -68,7 +59,7 @@ try {
   console.error(JSON.stringify([error instanceof UsageError, error.name, error.exitCode, error.issues.length]));
   console.error(inspect(error));
   console.error(error.stack);
-}`);
+}\n`).run();
       assert.equal(out.code, 0, out.stderr);
       const [facts, inspected, ...stack] = out.stderr.split('\n');
       assert.equal(facts, '[true,"UsageError",2,1]');

@@ -6,11 +6,8 @@
  * suite on a terminal). A terminal is had through `script`, which gives the child a pty.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, runNode, scratch, writeFiles } from './helpers/cli.ts';
+import { sdkScript, type SdkScript } from './helpers/sdk-script.ts';
 
 /** An error message of 300 characters whose end says why: a cut line loses it. */
 const LONG_ERROR = `upstream refused the request ${'x'.repeat(240)} because THE-END-OF-THE-MESSAGE`;
@@ -20,9 +17,7 @@ const LONG_ERROR = `upstream refused the request ${'x'.repeat(240)} because THE-
  * suites `alpha` and `beta` at once, each case waiting (bounded by the suite's timeout) until both
  * suites have a case in flight, so both progress lines are live together.
  */
-const CHILD = `import { runTestSuite } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'index.ts')).href)};
-
-const mode = process.env.MODE;
+const CHILD = `const mode = process.env.MODE;
 if (mode === 'wide') {
   await runTestSuite({
     id: 'wide',
@@ -55,39 +50,22 @@ if (mode === 'wide') {
 }
 `;
 
-function project(): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'package.json': '{ "private": true, "type": "module" }\n',
-    'child.mjs': CHILD,
-  });
-  return dir;
+function project(): SdkScript {
+  return sdkScript(CHILD);
 }
 
-const NODE = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(import.meta.resolve('tsx'))} child.mjs`;
-
 /**
- * Runs the child on a pty of `columns` columns (stdout and stderr both the terminal) and returns
- * what the terminal received, `\r\n` made `\n`.
+ * Runs the child on a pty of `columns` columns (stdout and stderr both the terminal, which
+ * `script` writes to its stdout) and returns what the terminal received, `\r\n` made `\n`.
  */
-function onTerminal(dir: string, columns: number, mode: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols ${columns} rows 40; ${NODE}`, '/dev/null'], {
-      cwd: dir,
-      env: { ...process.env, MODE: mode, NO_COLOR: '1', GITHUB_ACTIONS: '', COLUMNS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`script exited ${code}:\n${out}`));
-      else resolve(out.replace(/\r\n/g, '\n'));
-    });
+async function onTerminal(child: SdkScript, columns: number, mode: string): Promise<string> {
+  const run = await child.run({
+    env: { MODE: mode, COLUMNS: '' },
+    through: (node) => ['script', '-qec', `stty cols ${columns} rows 40; ${node}`, '/dev/null'],
   });
+  const out = run.stdout + run.stderr;
+  if (run.code !== 0) throw new Error(`script exited ${run.code}:\n${out}`);
+  return out.replace(/\r\n/g, '\n');
 }
 
 /** The lines of `text` as they read, escape sequences and carriage-return redraws left out. */
@@ -99,11 +77,7 @@ function shownLines(text: string): string[] {
 
 describe('runTestSuite summary width (D14)', () => {
   it('keeps an error line whole when stdout is not a terminal', { timeout: 90_000 }, async () => {
-    const dir = project();
-    const run = await runNode(['--import', import.meta.resolve('tsx'), 'child.mjs'], {
-      cwd: dir,
-      env: { MODE: 'wide', COLUMNS: '' },
-    });
+    const run = await project().run({ env: { MODE: 'wide', COLUMNS: '' } });
     assert.equal(run.code, 0, run.stderr);
     assert.ok(run.stdout.includes(LONG_ERROR), run.stdout);
   });
@@ -120,10 +94,7 @@ describe('runTestSuite summary width (D14)', () => {
 
 describe('concurrent runTestSuite progress (D15)', () => {
   it('names each suite on its progress lines in a log', { timeout: 90_000 }, async () => {
-    const run = await runNode(['--import', import.meta.resolve('tsx'), 'child.mjs'], {
-      cwd: project(),
-      env: { MODE: 'concurrent' },
-    });
+    const run = await project().run({ env: { MODE: 'concurrent' } });
     assert.equal(run.code, 0, run.stderr);
     const done = run.stderr.split('\n').filter((line) => line.startsWith('done '));
     assert.deepEqual(
