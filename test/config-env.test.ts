@@ -125,7 +125,17 @@ describe('environment in the config', () => {
       suites: [{ id: a, testset: { path: a.csv } }]
     `;
     assert.deepEqual(issueLines(quoted), [
-      'evals.yaml:2:26  defaults.concurrency: expected integer, found "4" (from the default of ${CONCURRENCY})',
+      // Says why it is a string, since the YAML hint for [ ] and { } asks for the quotes.
+      'evals.yaml:2:26  defaults.concurrency: expected integer, found "4" (from the default of ${CONCURRENCY}; a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`))',
+    ]);
+    // A quoted value that would not be a number or boolean anyway gets no such advice.
+    const word = yaml`
+      version: 1
+      defaults: { concurrency: "\${CONCURRENCY:-four}" }
+      suites: [{ id: a, testset: { path: a.csv } }]
+    `;
+    assert.deepEqual(issueLines(word), [
+      'evals.yaml:2:26  defaults.concurrency: expected integer, found "four" (from the default of ${CONCURRENCY})',
     ]);
   });
 
@@ -178,7 +188,7 @@ describe('environment in the config', () => {
             grid: { model: [\${MODEL}] }
       `),
       [
-        'evals.yaml:5:22  malformed YAML: Missing , or : between flow sequence items (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")',
+        'evals.yaml:5:22  malformed YAML: Missing , or : between flow sequence items (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}"; a quoted value stays a string, so give a number or a boolean from the environment in block style, on a line of its own)',
       ],
     );
   });

@@ -111,16 +111,20 @@ export function substituteEnvInDocument(
   env: Readonly<Record<string, string | undefined>>,
   report: (node: Scalar, path: ConfigPath, problem: EnvProblem) => void,
 ): EnvOrigins {
-  const substituted = new Map<string, { value: unknown; origins: string[] }>();
+  const substituted = new Map<string, { value: unknown; origins: string[]; quoted: boolean }>();
   const visit = (node: unknown, path: ConfigPath): void => {
     if (isScalar(node)) {
       if (typeof node.value !== 'string' || !node.value.includes('$')) return;
       const original = node.value;
       const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === Scalar.PLAIN && value !== original ? retype(value) : value;
+      const plain = node.type === Scalar.PLAIN;
+      node.value = plain && value !== original ? retype(value) : value;
       if (origins.length > 0) {
-        substituted.set(JSON.stringify(path), { value: node.value, origins });
+        // A quoted value that would have been a number or boolean unquoted: a message quoting
+        // it says why it is a string (quoting is what the YAML hint asks for in `[ ]`, `{ }`).
+        const quoted = !plain && value !== original && retype(value) !== value;
+        substituted.set(JSON.stringify(path), { value: node.value, origins, quoted });
       }
     } else if (isMap(node)) {
       for (const pair of node.items) visit(pair.value, [...path, keyText(pair.key)]);
@@ -134,10 +138,15 @@ export function substituteEnvInDocument(
     note(path, value) {
       const made = substituted.get(JSON.stringify(path));
       if (made === undefined || !Object.is(made.value, value)) return '';
-      return ` (from ${[...new Set(made.origins)].join(' and ')})`;
+      const from = `from ${[...new Set(made.origins)].join(' and ')}`;
+      return made.quoted ? ` (${from}; ${QUOTED_STAYS_STRING})` : ` (${from})`;
     },
   };
 }
+
+/** Why a quoted `"${VAR}"` is a string, and how to give a number or boolean instead. */
+const QUOTED_STAYS_STRING =
+  'a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`)';
 
 function retype(text: string): unknown {
   try {

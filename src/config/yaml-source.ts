@@ -268,7 +268,7 @@ function syntaxProblem(code: string, message: string, loc: Loc, lineText: string
   const open = lineText.search(/[[{]/);
   const hint =
     open !== -1 && lineText.includes('${', open)
-      ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")'
+      ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}"; a quoted value stays a string, so give a number or a boolean from the environment in block style, on a line of its own)'
       : '';
   return { code: 'yaml.syntax', loc, message: `malformed YAML: ${message}${hint}` };
 }
