@@ -97,7 +97,7 @@ export function shardsBaseline(
   if (uncompared.length > 0) {
     const which = byRun.size > 1 ? 'a baseline' : describeBaseline(compared[0]!.baseline!);
     problems.push(
-      `${names(compared)} ${compared.length > 1 ? 'were' : 'was'} compared with ${which} (--baseline), but ${names(uncompared)} ${uncompared.length > 1 ? 'hold' : 'holds'} no comparison (run without --baseline, or sharing no case with it): the merged run cannot apply the regression gate as one run would; ${how}`,
+      `${names(compared)} ${compared.length > 1 ? 'were' : 'was'} compared with ${which} (--baseline), but ${names(uncompared)} ${uncompared.length > 1 ? 'hold' : 'holds'} no comparison (run without --baseline, or with a baseline none of whose suites and grid points it ran): the merged run cannot apply the regression gate as one run would; ${how}`,
     );
   }
   if (problems.length > 0) return { ok: false, problems };

@@ -30,8 +30,9 @@ export function validateComparable(
  * Throws a `UsageError` when no run of `head` shares a case id with the matching run of `base`:
  * such a comparison would be empty. The part of {@link validateComparable} for artifacts already
  * known to be valid (a run and the baseline it read case by case). `partial`: `head` is a run
- * cut short, which may not have reached a common case yet; a run of `base` matching one of its
- * runs is enough, so that its comparison records the baseline for `--resume`.
+ * cut short, which may not have reached a common case yet, or a shard, whose cases may all be
+ * new; a run of `base` matching one of its runs is enough, so that its comparison records the
+ * baseline for `--resume` and `evals merge`.
  */
 export function requireCommonCases(
   base: ResultsArtifact,

@@ -89,13 +89,14 @@ export function withComparison(
   let comparison;
   try {
     // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
-    // A run cut short may not have reached a case the baseline holds; it is compared all the
-    // same, so that it records its baseline and `--resume` gates on it.
+    // A run cut short may not have reached a case the baseline holds, and a shard's cases may
+    // all be new: either is compared all the same (its runs must still match), so that it
+    // records its baseline, and `--resume` or `evals merge` gates on it.
     requireCommonCases(
       baseline,
       head,
       { base: baselinePath, head: 'this run' },
-      artifact.interrupted,
+      artifact.interrupted || artifact.shard !== undefined,
     );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error) {
