@@ -23,9 +23,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { cli } from '../src/cli/main.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
+import { stoppableRun } from './helpers/in-process.ts';
 import {
   AT,
   emptyShardProject,
@@ -44,27 +44,11 @@ async function run(
   stopAt?: string,
 ): Promise<{ code: number; stderr: string }> {
   const g = globalThis as Record<string, unknown>;
-  const controller = new AbortController();
-  let stderr = '';
-  if (stopAt !== undefined) {
-    g[AT] = stopAt;
-    g[STOP] = () => controller.abort();
-  }
+  if (stopAt !== undefined) g[AT] = stopAt;
   try {
-    const code = await cli(
-      argv,
-      {
-        cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
-        stdout: { write: () => true },
-        stderr: { write: (text: string) => ((stderr += text), true) },
-      },
-      controller.signal,
-    );
-    return { code, stderr };
+    return await stoppableRun(STOP, argv, dir);
   } finally {
     delete g[AT];
-    delete g[STOP];
   }
 }
 

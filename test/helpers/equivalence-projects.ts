@@ -4,22 +4,12 @@
  * stopped at a row (an in-process Ctrl-C through `globalThis[STOP]`), evaluators, gates, trials
  * and grids; and one pinned project, for the bug the test found.
  */
+import { random } from '../../scripts/fuzz-inputs.ts';
+
 const SEED = Number(process.env.EQ_SEED) || 20261127;
 /** Set to a row's `id`: the function calls `globalThis[STOP]` (an in-process Ctrl-C) there. */
 export const AT = '__verdictEquivalenceAt';
 export const STOP = '__verdictEquivalenceStop';
-
-/** mulberry32: a small seeded PRNG, so every project is the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Row {
   id: string;
@@ -48,7 +38,7 @@ const WORDS = ['paris', 'lyon', 'rome', 'oslo', 'bern', 'lima', 'kyiv', 'riga', 
 const EVALUATOR_IDS = ['eq', 'has', 're', 'len', 'lev'];
 
 export function generate(index: number): Spec {
-  const r = prng(SEED + index * 7919);
+  const r = random(SEED + index * 7919);
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const pct = (lo: number, hi: number) => Math.round((lo + r() * (hi - lo)) * 100) / 100;

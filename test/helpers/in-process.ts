@@ -98,14 +98,14 @@ export function allText(dir: string): string {
 }
 
 /**
- * `evals ...argv` in `dir`, in this process, interrupted as a Ctrl-C would be (exit 130) when the
- * suite's code calls `globalThis[stopKey]()`; its stderr.
+ * `evals ...argv` in `dir`, in this process, interrupted as a Ctrl-C would be when the suite's
+ * code calls `globalThis[stopKey]()` (if it does); its exit code and stderr.
  */
-export async function interruptedRun(
+export async function stoppableRun(
   stopKey: string,
   argv: string[],
   dir: string,
-): Promise<string> {
+): Promise<{ code: number; stderr: string }> {
   const controller = new AbortController();
   let stderr = '';
   (globalThis as Record<string, unknown>)[stopKey] = () => controller.abort();
@@ -120,9 +120,19 @@ export async function interruptedRun(
       },
       controller.signal,
     );
-    assert.equal(code, 130, stderr);
+    return { code, stderr };
   } finally {
     delete (globalThis as Record<string, unknown>)[stopKey];
   }
+}
+
+/** {@link stoppableRun} that must be interrupted (exit 130); its stderr. */
+export async function interruptedRun(
+  stopKey: string,
+  argv: string[],
+  dir: string,
+): Promise<string> {
+  const { code, stderr } = await stoppableRun(stopKey, argv, dir);
+  assert.equal(code, 130, stderr);
   return stderr;
 }
