@@ -44008,7 +44008,7 @@ function syntaxProblem(code, message, loc, lineText) {
     return { code: "yaml.too-deep", loc, message: "the YAML nests too deeply here to be read" };
   }
   const open6 = lineText.search(/[[{]/);
-  const hint = open6 !== -1 && lineText.includes("${", open6) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}")' : "";
+  const hint = open6 !== -1 && lineText.includes("${", open6) ? ' (inside [ ] or { }, quote a value that holds ${VAR}: "${VAR}"; a quoted value stays a string, so give a number or a boolean from the environment in block style, on a line of its own)' : "";
   return { code: "yaml.syntax", loc, message: `malformed YAML: ${message}${hint}` };
 }
 var import_yaml3, YamlSource, YAML_PARSE_OPTIONS, MAX_ALIAS_COUNT, MAX_YAML_PROBLEMS;
@@ -49785,9 +49785,10 @@ var init_compare = __esm({
 });
 
 // src/compare/validate-comparable.ts
-function requireCommonCases(base, head, names) {
+function requireCommonCases(base, head, names, partial = false) {
   const { pairs } = matchRuns(base.runs, head.runs);
   const shared = pairs.some(([baseRun, headRun]) => {
+    if (partial) return true;
     const ids = new Set(baseRun.cases.map((result) => result.id));
     return headRun.cases.some((result) => ids.has(result.id));
   });
@@ -50089,7 +50090,12 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   };
   let comparison;
   try {
-    requireCommonCases(baseline, head, { base: baselinePath, head: "this run" });
+    requireCommonCases(
+      baseline,
+      head,
+      { base: baselinePath, head: "this run" },
+      artifact.interrupted || artifact.shard !== void 0
+    );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
@@ -67481,9 +67487,11 @@ function substituteEnvInDocument(root2, env, report) {
       const original = node.value;
       const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
-      node.value = node.type === import_yaml5.Scalar.PLAIN && value !== original ? retype(value) : value;
+      const plain = node.type === import_yaml5.Scalar.PLAIN;
+      node.value = plain && value !== original ? retype(value) : value;
       if (origins.length > 0) {
-        substituted.set(JSON.stringify(path), { value: node.value, origins });
+        const quoted2 = !plain && value !== original && retype(value) !== value;
+        substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
       }
     } else if ((0, import_yaml5.isMap)(node)) {
       for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
@@ -67496,10 +67504,12 @@ function substituteEnvInDocument(root2, env, report) {
     note(path, value) {
       const made = substituted.get(JSON.stringify(path));
       if (made === void 0 || !Object.is(made.value, value)) return "";
-      return ` (from ${[...new Set(made.origins)].join(" and ")})`;
+      const from = `from ${[...new Set(made.origins)].join(" and ")}`;
+      return made.quoted ? ` (${from}; ${QUOTED_STAYS_STRING})` : ` (${from})`;
     }
   };
 }
+var QUOTED_STAYS_STRING = "a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`)";
 function retype(text2) {
   try {
     const value = (0, import_yaml5.parse)(text2);
