@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { mergeCommand } from '../src/cli/merge.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { regressionProject, runInProcess } from './helpers/in-process.ts';
 
 /** What the function module reads: `bad` answers wrong. */
 const MODE = '__qa10BaselineMergeMode';
@@ -24,16 +24,9 @@ function setMode(mode: 'ok' | 'bad'): void {
 }
 
 function project(): string {
-  return jsonlProject(
-    Array.from({ length: ROWS }, (_, n) => ({ id: `c${n}` })),
-    [
-      'hash: [id]',
-      'function: ./m.mjs#fn',
-      'evaluators:',
-      '  - { id: eq, use: is-equals, with: { expected: ok } }',
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    { 'm.mjs': `export const fn = () => (globalThis.${MODE} === 'bad' ? 'bad' : 'ok');\n` },
+  return regressionProject(
+    `export const fn = () => (globalThis.${MODE} === 'bad' ? 'bad' : 'ok');\n`,
+    { rows: ROWS },
   );
 }
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { interruptedRun, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { interruptedRun, regressionProject, runInProcess } from './helpers/in-process.ts';
 
 /** What the function module reads: `bad` answers wrong, `stop` interrupts at row c11. */
 const MODE = '__qa10BaselineResumeMode';
@@ -25,23 +25,13 @@ function setMode(mode: 'ok' | 'bad'): void {
 
 /** 24 rows through a function that answers `ok`, or `bad` in bad mode; a block on regressions. */
 function project(): string {
-  return jsonlProject(
-    Array.from({ length: ROWS }, (_, n) => ({ id: `c${n}` })),
-    [
-      'hash: [id]',
-      'concurrency: 1',
-      'function: ./m.mjs#fn',
-      'evaluators:',
-      '  - { id: eq, use: is-equals, with: { expected: ok } }',
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    {
-      'm.mjs': `export async function fn({ testCase }) {
+  return regressionProject(
+    `export async function fn({ testCase }) {
   if (testCase.id === 'c11') globalThis.${STOP}?.();
   return globalThis.${MODE} === 'bad' ? 'bad' : 'ok';
 }
 `,
-    },
+    { rows: ROWS, concurrency: 1 },
   );
 }
 

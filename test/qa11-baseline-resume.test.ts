@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { evalsFromSources } from './helpers/evals-from-sources.ts';
-import { interruptedRun, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { interruptedRun, regressionProject, runInProcess } from './helpers/in-process.ts';
 
 const ROWS = 24;
 /** Set to a case id: the function calls `globalThis[STOP]` (an in-process Ctrl-C) there. */
@@ -31,18 +31,8 @@ const STOP = '__qa11BaselineResumeStop';
  * `exit` there it exits. A block on regressions.
  */
 function project(): string {
-  return jsonlProject(
-    Array.from({ length: ROWS }, (_, n) => ({ id: `c${n}` })),
-    [
-      'hash: [id]',
-      'concurrency: 1',
-      'function: ./m.mjs#fn',
-      'evaluators:',
-      '  - { id: eq, use: is-equals, with: { expected: ok } }',
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    {
-      'm.mjs': `import { existsSync } from 'node:fs';
+  return regressionProject(
+    `import { existsSync } from 'node:fs';
 const here = (name) => existsSync(new URL(name, import.meta.url));
 export async function fn({ testCase }) {
   if (testCase.id === globalThis.${AT}) globalThis.${STOP}?.();
@@ -55,7 +45,7 @@ export async function fn({ testCase }) {
   return here('./bad') ? 'bad' : 'ok';
 }
 `,
-    },
+    { rows: ROWS, concurrency: 1 },
   );
 }
 

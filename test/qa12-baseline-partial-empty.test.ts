@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { interruptedRun, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { interruptedRun, regressionProject, runInProcess } from './helpers/in-process.ts';
 
 const ROWS = 24;
 /** Set to a case id: the function calls `globalThis[STOP]` (an in-process Ctrl-C) there. */
@@ -19,24 +19,14 @@ const STOP = '__qa12PartialEmptyStop';
 
 /** 24 rows answered `ok`, or `bad` once the file `bad` is there; one case at a time. */
 function project(suite = 's'): string {
-  const dir = jsonlProject(
-    Array.from({ length: ROWS }, (_, n) => ({ id: `c${n}` })),
-    [
-      'hash: [id]',
-      'concurrency: 1',
-      'function: ./m.mjs#fn',
-      'evaluators:',
-      '  - { id: eq, use: is-equals, with: { expected: ok } }',
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    {
-      'm.mjs': `import { existsSync } from 'node:fs';
+  const dir = regressionProject(
+    `import { existsSync } from 'node:fs';
 export async function fn({ testCase }) {
   if (testCase.id === globalThis.${AT}) globalThis.${STOP}?.();
   return existsSync(new URL('./bad', import.meta.url)) ? 'bad' : 'ok';
 }
 `,
-    },
+    { rows: ROWS, concurrency: 1 },
   );
   const config = join(dir, 'evals.yaml');
   writeFileSync(config, readFileSync(config, 'utf8').replace('- id: s\n', `- id: ${suite}\n`));

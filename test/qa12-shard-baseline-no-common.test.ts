@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { regressionProject, runInProcess } from './helpers/in-process.ts';
 
 const ROWS = Array.from({ length: 40 }, (_, n) => ({ id: `c${n}` }));
 
@@ -24,20 +24,11 @@ function rows(list: readonly { id: string }[]): string {
 
 describe('a shard sharing no case with the baseline', () => {
   it('records the comparison, so the shards merge, compare and gate as the unsharded run', async () => {
-    const dir = jsonlProject(
-      ROWS,
-      [
-        'hash: [id]',
-        'function: ./m.mjs#fn',
-        'evaluators:',
-        '  - { id: eq, use: is-equals, with: { expected: ok } }',
-        'gate: { minPassRate: 0, regressions: block }',
-      ],
-      {
-        'm.mjs': `import { existsSync } from 'node:fs';
+    const dir = regressionProject(
+      `import { existsSync } from 'node:fs';
 export function fn() { return existsSync(new URL('./bad', import.meta.url)) ? 'bad' : 'ok'; }
 `,
-      },
+      { rows: ROWS.length },
     );
     // Which rows shard 1 of 2 holds: the baseline's testset is those rows only.
     const probe = await runInProcess(['run', '--shard', '1/2', '-o', 'probe.json'], dir);

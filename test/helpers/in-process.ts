@@ -87,6 +87,31 @@ export function jsonlProject(
   return dir;
 }
 
+/**
+ * The project of the baseline tests: `rows` rows `{ id: "c0" }`, `{ id: "c1" }`, … through the
+ * function `fn` that `module` (the text of m.mjs) exports, one `is-equals ok` evaluator, and a
+ * gate that passes any pass rate but blocks on a significant regression. `concurrency: 1` runs
+ * the cases in row order, for a test that stops the run at a given row.
+ */
+export function regressionProject(
+  module: string,
+  options: { rows?: number; concurrency?: number } = {},
+): string {
+  const { rows = 24, concurrency } = options;
+  return jsonlProject(
+    Array.from({ length: rows }, (_, n) => ({ id: `c${n}` })),
+    [
+      'hash: [id]',
+      ...(concurrency === undefined ? [] : [`concurrency: ${concurrency}`]),
+      'function: ./m.mjs#fn',
+      'evaluators:',
+      '  - { id: eq, use: is-equals, with: { expected: ok } }',
+      'gate: { minPassRate: 0, regressions: block }',
+    ],
+    { 'm.mjs': module },
+  );
+}
+
 /** Every file under `dir`, recursively, as one text (to search what a run wrote anywhere). */
 export function allText(dir: string): string {
   let text = '';
