@@ -41,11 +41,12 @@ export function requireCommonCases(
   partial = false,
 ): void {
   const { pairs } = matchRuns(base.runs, head.runs);
-  const shared = pairs.some(([baseRun, headRun]) => {
-    if (partial) return true;
-    const ids = new Set(baseRun.cases.map((result) => result.id));
-    return headRun.cases.some((result) => ids.has(result.id));
-  });
+  const shared = partial
+    ? pairs.length > 0
+    : pairs.some(([baseRun, headRun]) => {
+        const ids = new Set(baseRun.cases.map((result) => result.id));
+        return headRun.cases.some((result) => ids.has(result.id));
+      });
   if (!shared) {
     const why =
       pairs.length === 0

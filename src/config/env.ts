@@ -123,7 +123,7 @@ export function substituteEnvInDocument(
       if (origins.length > 0) {
         // A quoted value that would have been a number or boolean unquoted: a message quoting
         // it says why it is a string (quoting is what the YAML hint asks for in `[ ]`, `{ }`).
-        const quoted = !plain && value !== original && retype(value) !== value;
+        const quoted = !plain && retype(value) !== value;
         substituted.set(JSON.stringify(path), { value: node.value, origins, quoted });
       }
     } else if (isMap(node)) {
