@@ -49787,8 +49787,7 @@ var init_compare = __esm({
 // src/compare/validate-comparable.ts
 function requireCommonCases(base, head, names, partial = false) {
   const { pairs } = matchRuns(base.runs, head.runs);
-  const shared = pairs.some(([baseRun, headRun]) => {
-    if (partial) return true;
+  const shared = partial ? pairs.length > 0 : pairs.some(([baseRun, headRun]) => {
     const ids = new Set(baseRun.cases.map((result) => result.id));
     return headRun.cases.some((result) => ids.has(result.id));
   });
@@ -67490,7 +67489,7 @@ function substituteEnvInDocument(root2, env, report) {
       const plain = node.type === import_yaml5.Scalar.PLAIN;
       node.value = plain && value !== original ? retype(value) : value;
       if (origins.length > 0) {
-        const quoted2 = !plain && value !== original && retype(value) !== value;
+        const quoted2 = !plain && retype(value) !== value;
         substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
       }
     } else if ((0, import_yaml5.isMap)(node)) {
