@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { printable } from '../src/shared/text-table.ts';
 import { runInProcess } from './helpers/in-process.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 const CSV = 'question,expected_intent,output\nhi,greet,greet\nbye,leave,leave\n';
 const EVALUATOR = `    evaluators:
@@ -31,7 +31,7 @@ after(() => {
 
 /** A project folder holding `evals.yaml` and the files given. */
 function project(config: string, files: Record<string, string> = { 't.csv': CSV }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evalgate-bad-'));
+  const dir = tempFolder('evalgate-bad-');
   dirs.push(dir);
   writeFileSync(join(dir, 'evals.yaml'), config);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);

@@ -3,8 +3,6 @@
  * are reported with.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +10,7 @@ import { loadConfigFile } from '../src/config/load.ts';
 import { formatIssue } from '../src/shared/errors.ts';
 import { fakeBuiltins } from './fixtures/config/fake-builtins.ts';
 import { parse } from './fixtures/config/check.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'config');
 
@@ -40,7 +39,7 @@ describe('loadConfigFile', () => {
   });
 
   it('reports a missing file as one config.not-found issue', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'evalgate-config-'));
+    const cwd = tempFolder('evalgate-config-');
     const result = await loadConfigFile('evals.yaml', { ...options, cwd });
     assert.deepEqual(result, {
       ok: false,

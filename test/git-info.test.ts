@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readGitInfo } from '../src/pipeline/git-info.ts';
 import { commitAll, git, newRepo } from './helpers/git.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 function repo(): string {
   const dir = newRepo();
@@ -33,7 +34,7 @@ describe('readGitInfo', () => {
 
   it('follows a worktree to the shared refs', async () => {
     const dir = repo();
-    const tree = join(mkdtempSync(join(tmpdir(), 'evalgate-wt-')), 'wt');
+    const tree = join(tempFolder('evalgate-wt-'), 'wt');
     git(dir, 'worktree', 'add', '-q', '-b', 'feature', tree);
     assert.deepEqual(await readGitInfo(tree, {}), {
       sha: git(dir, 'rev-parse', 'HEAD'),
@@ -46,7 +47,7 @@ describe('readGitInfo', () => {
       await readGitInfo(tmpdir(), { GITHUB_SHA: 'abc', GITHUB_HEAD_REF: 'feature/x' }),
       { sha: 'abc', ref: 'feature/x' },
     );
-    const outside = mkdtempSync(join('/', 'tmp', 'evalgate-nogit-'));
+    const outside = tempFolder('evalgate-nogit-');
     assert.equal(await readGitInfo(outside, {}), null);
   });
 });

@@ -4,13 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { tempFolder } from './helpers/cli.ts';
 
 const root = join(import.meta.dirname, '..');
-const work = mkdtempSync(join(tmpdir(), 'evalgate-layers-'));
+const work = tempFolder('evalgate-layers-');
 after(() => rmSync(work, { recursive: true, force: true }));
 
 /** A copy of src/ with the lint's settings, and `extra` files added to it. */

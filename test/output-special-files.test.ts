@@ -15,7 +15,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -24,13 +23,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { writeAtomicallySync, writeFileAtomic } from '../src/shared/write-file-atomic.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { readArtifact } from './helpers/read-artifact.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 /** Four recorded outputs, all passing: a run exits 0. */
 const ROWS = ['a', 'b', 'c', 'd'].map((q) => ({ q, output: 'x' }));
@@ -62,7 +61,7 @@ function fifoRead(dir: string, name: string): { path: string; text: Promise<stri
   const path = join(dir, name);
   execFileSync('mkfifo', [path]);
   // The reader's copy lives outside `dir`, which must hold nothing but what the command wrote.
-  const copy = join(mkdtempSync(join(tmpdir(), 'evalgate-fifo-')), 'read');
+  const copy = join(tempFolder('evalgate-fifo-'), 'read');
   const out = openSync(copy, 'w');
   const cat = spawn('cat', [path], { stdio: ['ignore', out, 'ignore'] });
   closeSync(out);
@@ -304,7 +303,7 @@ describe('outputs that cannot be written', () => {
 
 describe('the writer itself, on descriptors and unread FIFOs', () => {
   it('appends through /proc/self/fd/N to the file behind it (a `>> log`), keeping what it held', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evalgate-fd-'));
+    const dir = tempFolder('evalgate-fd-');
     const log = join(dir, 'log.txt');
     writeFileSync(log, 'earlier lines\n');
     const fd = openSync(log, constants.O_WRONLY | constants.O_APPEND);
@@ -318,7 +317,7 @@ describe('the writer itself, on descriptors and unread FIFOs', () => {
   });
 
   it('refuses at once, rather than hang, a synchronous write into a FIFO that nothing reads', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evalgate-fifo-'));
+    const dir = tempFolder('evalgate-fifo-');
     const path = join(dir, 'unread');
     execFileSync('mkfifo', [path]);
     assert.throws(

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { devNull, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readTestset } from '../src/testsets/read-file.ts';
-import { scratch } from './helpers/cli.ts';
+import { scratch, tempFolder } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 /** `text` as UTF-16 with its byte order mark, as Excel's "Unicode text" saves it. */
@@ -130,7 +130,7 @@ describe('testset files that are not UTF-8', () => {
   });
 
   it('checks a testset read at a git revision the same way', async () => {
-    const repo = mkdtempSync(join(tmpdir(), 'evalgate-enc-'));
+    const repo = tempFolder('evalgate-enc-');
     const git = (args: string[]): void => {
       execFileSync('git', args, {
         cwd: repo,

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileHistory, readBytesAtRef, repoRoot } from '../src/testsets/git.ts';
 import { resolveCommit } from '../src/testsets/git-refs.ts';
 import { type GitError, type GitErrorCode, type GitResult } from '../src/testsets/git-run.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 const identity = {
   GIT_AUTHOR_NAME: 't',
@@ -52,7 +45,7 @@ function commit(root: string, message: string, date: string): void {
 }
 
 function newRepo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evalgate-git-'));
+  const dir = tempFolder('evalgate-git-');
   git(dir, ['init', '-q', '-b', 'main']);
   return dir;
 }
@@ -140,7 +133,7 @@ describe('readBytesAtRef', () => {
     assert.equal(expectOk(await repoRoot(evals)), realpathSync(root));
     assert.equal(expectOk(await resolveCommit(evals, 'HEAD~1')), shas[1]);
     // Like macOS, where /tmp is a symlink to /private/tmp and git prints the real path.
-    const alias = join(mkdtempSync(join(tmpdir(), 'evalgate-alias-')), 'repo');
+    const alias = join(tempFolder('evalgate-alias-'), 'repo');
     symlinkSync(root, alias);
     const read = expectOk(await readFileAtRef(join(alias, 'evals/testsets/capitals.csv'), 'v1'));
     assert.equal(read.relPath, 'evals/testsets/capitals.csv');
@@ -211,7 +204,7 @@ describe('readBytesAtRef', () => {
 
 describe('outside a usable repository', () => {
   it('reports a folder that is not in a repository', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evalgate-nogit-'));
+    const dir = tempFolder('evalgate-nogit-');
     const error = expectError(await readFileAtRef(join(dir, 'a.csv'), 'main'), 'git.not-repo');
     assert.equal(
       error.message,
@@ -238,7 +231,7 @@ describe('outside a usable repository', () => {
 
   it('reports git missing from PATH', async () => {
     const saved = process.env.PATH;
-    process.env.PATH = mkdtempSync(join(tmpdir(), 'evalgate-nopath-'));
+    process.env.PATH = tempFolder('evalgate-nopath-');
     try {
       const error = expectError(await repoRoot(tmpdir()), 'git.unavailable');
       assert.match(error.message, /install git/);
@@ -254,7 +247,7 @@ describe('outside a usable repository', () => {
     git(origin, ['tag', 'v1']);
     write(origin, { 'data.csv': 'a\n2\n' });
     commit(origin, 'two', '2024-02-01T12:00:00Z');
-    const clone = join(mkdtempSync(join(tmpdir(), 'evalgate-shallow-')), 'clone');
+    const clone = join(tempFolder('evalgate-shallow-'), 'clone');
     git(tmpdir(), ['clone', '-q', '--depth', '1', `file://${origin}`, clone]);
 
     const relative = expectError(

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { formatFromPath } from '../src/testsets/formats.ts';
 import { readTestset } from '../src/testsets/read-file.ts';
+import { tempFolder } from './helpers/cli.ts';
 
 /** Reads a testset file from the working tree, as a run does. */
 const readTestsetFile = (absPath: string, displayPath: string) =>
@@ -74,7 +74,7 @@ describe('readTestset', () => {
 
   let scratch = '';
   before(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'evalgate-testset-'));
+    scratch = tempFolder('evalgate-testset-');
     mkdirSync(join(scratch, 'a-directory.csv'));
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));

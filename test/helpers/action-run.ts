@@ -3,9 +3,9 @@
  * runner would check the action out (no node_modules beside it), run as a child process with the
  * runner's environment against the fake GitHub (`github-server.ts`) on 127.0.0.1.
  */
-import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
+import { besideScratch, repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
 import type { GitHubServer } from './github-server.ts';
 
 /** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
@@ -71,7 +71,7 @@ export function workspace(
             ref: 'refs/heads/main',
             repository: REPOSITORY,
           };
-  const eventPath = join(dir, '..', `${dir.split('/').pop()}-event.json`);
+  const eventPath = besideScratch(dir, 'event.json');
   writeFileSync(eventPath, JSON.stringify(payload));
   return { dir, event: eventPath };
 }
@@ -90,8 +90,12 @@ export async function runAction(
   inputs: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
 ): Promise<ActionRun> {
-  const summary = join(ws.dir, '..', `${ws.dir.split('/').pop()}-summary.md`);
-  const output = join(ws.dir, '..', `${ws.dir.split('/').pop()}-output.txt`);
+  const summary = besideScratch(ws.dir, 'summary.md');
+  const output = besideScratch(ws.dir, 'output.txt');
+  // GitHub sets RUNNER_TEMP on every runner and empties it after the job; the Action keeps the
+  // baseline it downloads there.
+  const runnerTemp = besideScratch(ws.dir, 'runner-temp');
+  mkdirSync(runnerTemp, { recursive: true });
   writeFileSync(summary, '');
   writeFileSync(output, '');
   const event = JSON.parse(readFileSync(ws.event, 'utf8')) as {
@@ -113,6 +117,7 @@ export async function runAction(
     GITHUB_JOB: 'evals',
     GITHUB_WORKSPACE: ws.dir,
     GITHUB_STEP_SUMMARY: summary,
+    RUNNER_TEMP: runnerTemp,
     GITHUB_OUTPUT: output,
     'INPUT_GITHUB-TOKEN': 'test-token',
     INPUT_CONFIG: 'evals.yaml',

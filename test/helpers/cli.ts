@@ -3,14 +3,17 @@
  * scratch copy of a fixture project, or load and prepare a project's suites in-process.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandContext } from '../../src/pipeline/context.ts';
 import { loadAndPrepare, type PrepareOverrides } from '../../src/pipeline/load.ts';
 import type { RunFilters } from '../../src/plan/types.ts';
 import type { SuiteSpec } from '../../src/run/types.ts';
+
+import { tempFolder } from './temp.ts';
+
+export { besideScratch, tempFolder } from './temp.ts';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const evalsBin = join(repoRoot, 'bin', 'evals.js');
@@ -22,30 +25,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The scratch folders this test process made, removed as it exits (see {@link scratch}). */
-const scratchFolders: string[] = [];
-
-function removeScratchFolders(): void {
-  for (const dir of scratchFolders) {
-    try {
-      rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // A folder a test left unremovable stays; the others still go.
-    }
-  }
-}
-
 /**
  * A fresh temp folder holding a copy of `test/fixtures/e2e/<name>` (or nothing). It is removed
  * when the test process (one per test file) exits, so runs leave no folders behind;
  * `EVALGATE_KEEP_SCRATCH=1` keeps them, to look into a failure.
  */
 export function scratch(fixture?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'evalgate-e2e-'));
-  if (scratchFolders.length === 0 && process.env['EVALGATE_KEEP_SCRATCH'] !== '1') {
-    process.on('exit', removeScratchFolders);
-  }
-  scratchFolders.push(dir);
+  const dir = tempFolder('evalgate-e2e-');
   if (fixture) cpSync(join(repoRoot, 'test', 'fixtures', 'e2e', fixture), dir, { recursive: true });
   return dir;
 }

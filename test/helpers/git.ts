@@ -1,8 +1,8 @@
 /** Real temporary git repositories for tests, with a fixed identity so no global config is needed. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+
+import { tempFolder } from './temp.ts';
 
 // A fixed identity, and no global or system config (signing, hooks) that could break fixtures.
 const IDENTITY = {
@@ -26,7 +26,7 @@ export function git(cwd: string, ...args: string[]): string {
 
 /** A new repository on branch main, in a real (symlink-free) temp path. */
 export function newRepo(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'evalgate-repo-')));
+  const dir = realpathSync(tempFolder('evalgate-repo-'));
   git(dir, 'init', '-q', '-b', 'main');
   return dir;
 }
