@@ -40,7 +40,7 @@ export {
   type SdkEvaluatorContext,
   type SuiteJudgeSettings,
 } from './testing.ts';
-export { EvaluationError } from './shared/errors.ts';
+export { EvaluationError, UsageError, type Issue } from './shared/errors.ts';
 export { addUsage, callUsage, emptyUsage, type PriceTable } from './judge/usage.ts';
 export { createJudgeClient, type JudgeClientOptions } from './judge/client.ts';
 export { createHostLimiter, type HostLimiter } from './judge/host-limiter.ts';

@@ -13,7 +13,10 @@ import { describe, it } from 'node:test';
 import { repoRoot } from './helpers/cli.ts';
 import { sdkScript } from './helpers/sdk-script.ts';
 
-const ERRORS = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'shared', 'errors.ts')).href);
+/** The package's two entry points, as `evalgate` and `evalgate/testing` resolve to them. */
+const [MAIN, TESTING] = ['index.ts', 'testing.ts'].map((file) =>
+  JSON.stringify(pathToFileURL(join(repoRoot, 'src', file)).href),
+);
 const CALL = `runTestSuite({ id: 's', testCases: [{ q: 'a' }], testCaseHash: ['q'], fn: () => 'x', maxTestCaseConcurency: 2 })`;
 const MESSAGE =
   'UsageError: runTestSuite(s): unknown argument maxTestCaseConcurency: did you mean maxTestCaseConcurrency?';
@@ -48,21 +51,22 @@ describe('runTestSuite: an uncaught UsageError shows no evalgate internals', () 
   }
 
   it(
-    'caught, it is still a UsageError with its message, name, exit code and short inspect',
+    'caught, it is the UsageError both entry points export, with its message, name, exit code and short inspect',
     { timeout: 60_000 },
     async () => {
-      const out = await sdkScript(`import { UsageError } from ${ERRORS};
+      const out = await sdkScript(`import { UsageError } from ${MAIN};
+import { UsageError as FromTesting } from ${TESTING};
 import { inspect } from 'node:util';
 try {
   await ${CALL};
 } catch (error) {
-  console.error(JSON.stringify([error instanceof UsageError, error.name, error.exitCode, error.issues.length]));
+  console.error(JSON.stringify([error instanceof UsageError, UsageError === FromTesting, error.name, error.exitCode, error.issues.length]));
   console.error(inspect(error));
   console.error(error.stack);
 }\n`).run();
       assert.equal(out.code, 0, out.stderr);
       const [facts, inspected, ...stack] = out.stderr.split('\n');
-      assert.equal(facts, '[true,"UsageError",2,1]');
+      assert.equal(facts, '[true,true,"UsageError",2,1]');
       assert.equal(inspected, MESSAGE);
       assert.equal(stack[0], MESSAGE);
       assert.match(stack[1] ?? '', /^\s+at .*script\.mjs:\d+:\d+\)?$/);
