@@ -43,6 +43,20 @@ export default async function* reporter(source) {
   let dots = 0;
   const failures = [];
   const summary = [];
+  /**
+   * Each test file's time, to name the slowest before the summary: where a run's time goes. The
+   * file's own entry where the runner reports one, else the sum of its top-level tests and suites
+   * (which a file runs one after another).
+   */
+  const fileTimes = new Map();
+  const timeFile = (data) => {
+    const ms = data.details?.duration_ms;
+    if (data.nesting !== 0 || typeof data.file !== 'string' || typeof ms !== 'number') return;
+    const times = fileTimes.get(data.file) ?? { own: undefined, sum: 0 };
+    if (data.name === data.file) times.own = ms;
+    else times.sum += ms;
+    fileTimes.set(data.file, times);
+  };
   const endLine = () => {
     const text = dots > 0 ? '\n' : '';
     dots = 0;
@@ -51,12 +65,14 @@ export default async function* reporter(source) {
   for await (const event of source) {
     switch (event.type) {
       case 'test:pass':
+        timeFile(event.data);
         // Suites, skipped tests and file wrappers pass as tests do; show only the tests.
         if (!isTest(event.data)) break;
         dots += 1;
         yield dots % 100 === 0 ? '.\n' : '.';
         break;
       case 'test:fail': {
+        timeFile(event.data);
         // A failing file wrapper is shown: it is how a file that cannot load fails.
         if (event.data.details?.type === 'suite') break;
         const { name, file, line, details } = event.data;
@@ -83,8 +99,20 @@ export default async function* reporter(source) {
   }
   yield endLine();
   if (failures.length > 0) yield `\nfailing tests:\n\n${failures.join('\n\n')}\n\n`;
+  if (fileTimes.size > 1) yield slowest(fileTimes);
   yield summary.join('');
   yield* noTestCheck();
+}
+
+/** The slowest test files, slowest first, for the log. */
+function slowest(fileTimes) {
+  const cwd = `${process.cwd()}/`;
+  const lines = [...fileTimes]
+    .map(([file, { own, sum }]) => [file, own ?? sum])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([file, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file.replace(cwd, '')}`);
+  return `\nslowest test files (of ${fileTimes.size}):\n${lines.join('\n')}\n\n`;
 }
 
 function indent(text) {
