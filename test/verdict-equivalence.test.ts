@@ -20,124 +20,15 @@
  * `essence` below, each with why. 12 projects and one pinned case take ~30 s on 2 cores.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ResultsArtifact } from '../src/types/index.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
-import { stoppableRun } from './helpers/in-process.ts';
-import {
-  AT,
-  emptyShardProject,
-  generate,
-  STOP,
-  type Spec,
-} from './helpers/equivalence-projects.ts';
+import { agree, read, run, type Way } from './helpers/equivalence-run.ts';
+import { emptyShardProject, generate, type Spec } from './helpers/equivalence-projects.ts';
 
 /** `EQ_SEED` / `EQ_PROJECTS` explore other projects (at most 500) without editing the file. */
 const PROJECTS = Math.min(Number(process.env.EQ_PROJECTS) || 12, 500);
-
-/** `evals ...argv` in `dir`, in process; interrupted (Ctrl-C) when the function reaches `stopAt`. */
-async function run(
-  argv: string[],
-  dir: string,
-  stopAt?: string,
-): Promise<{ code: number; stderr: string }> {
-  const g = globalThis as Record<string, unknown>;
-  if (stopAt !== undefined) g[AT] = stopAt;
-  try {
-    return await stoppableRun(STOP, argv, dir);
-  } finally {
-    delete g[AT];
-  }
-}
-
-function read(dir: string, file: string): ResultsArtifact {
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
-}
-
-/**
- * What must not depend on how the run was made. Left out: timings (`durationMs`, `startedAt`),
- * the config path and git info; `shard`, per-case `index`, `testset.tagFilter` and the `plan`,
- * which shard and partial artifacts carry for merging and resuming (artifact.md: a merged
- * artifact has neither `shard` nor `index`, and `tagFilter` only with `--tag`); evaluation
- * `metadata` (with trials it names one failing trial, `fromTrial`, an explanation rather than a
- * result) and the comparison's `base`/`head` descriptions (start times, paths, shard counts of
- * the pieces).
- */
-function essence(artifact: ResultsArtifact): unknown {
-  const evaluation = (
-    e: ResultsArtifact['runs'][number]['cases'][number]['evaluations'][number],
-  ) => ({
-    evaluator: e.evaluator,
-    score: e.score,
-    passed: e.passed,
-    threshold: e.threshold,
-    errored: e.error !== null,
-  });
-  const comparison = artifact.comparison;
-  return {
-    interrupted: artifact.interrupted,
-    verdict: artifact.verdict,
-    configHash: artifact.configHash,
-    runs: artifact.runs.map((run) => ({
-      suite: run.suite,
-      params: run.params,
-      verdict: run.verdict,
-      testset: { cases: run.testset.cases, revision: run.testset.revision },
-      gate: run.gate.conditions.map((c) => ({
-        name: c.name,
-        passed: c.passed,
-        actual: c.actual,
-        expected: c.expected,
-      })),
-      summary: run.summary,
-      cases: run.cases.map((c) => ({
-        id: c.id,
-        contentId: c.contentId,
-        passed: c.passed,
-        output: c.output,
-        errored: c.error !== null,
-        evaluations: c.evaluations.map(evaluation),
-        trialPassRate: c.trialPassRate,
-        flaky: c.flaky,
-        trials: c.trials?.map((t) => ({
-          passed: t.passed,
-          output: t.output,
-          errored: t.error !== null,
-          evaluations: t.evaluations.map(evaluation),
-        })),
-      })),
-    })),
-    comparison: comparison && {
-      counts: comparison.counts,
-      family: comparison.family,
-      hasRegression: comparison.hasRegression,
-      onlyInBase: comparison.onlyInBase,
-      onlyInHead: comparison.onlyInHead,
-      runs: comparison.runs.map((c) => ({
-        suite: c.suite,
-        params: c.params,
-        trials: c.trials,
-        passRate: c.passRate,
-        evaluators: c.evaluators,
-        incomplete: c.incomplete,
-        cases: Object.fromEntries(
-          Object.entries(c.cases).map(([k, refs]) => [
-            k,
-            (refs as { id: string }[]).map((ref) => ref.id),
-          ]),
-        ),
-      })),
-    },
-  };
-}
-
-interface Way {
-  name: string;
-  code: number;
-  artifact: ResultsArtifact;
-}
 
 async function ways(spec: Spec): Promise<Way[]> {
   const dir = scratch();
@@ -233,29 +124,16 @@ async function ways(spec: Spec): Promise<Way[]> {
   return found;
 }
 
-/** Every way ended as the whole run did: exit code and every result `essence` keeps. */
-function agree(spec: Spec, found: Way[]): void {
-  const [whole, ...others] = found;
-  assert.ok(whole);
-  assert.equal(whole.artifact.interrupted, false);
-  if (spec.baseline) assert.ok(whole.artifact.comparison, 'the whole run is compared');
-  const expected = essence(whole.artifact);
-  for (const other of others) {
-    assert.equal(other.code, whole.code, `${other.name}: exit code`);
-    assert.deepEqual(essence(other.artifact), expected, `${other.name} against whole`);
-  }
-}
-
 describe('the same suite run whole, sharded and merged, or interrupted and resumed agrees', () => {
   it(emptyShardProject().description, async () => {
     const spec = emptyShardProject();
-    agree(spec, await ways(spec));
+    agree(await ways(spec), spec.baseline);
   });
 
   for (let index = 0; index < PROJECTS; index++) {
     const spec = generate(index);
     it(spec.description, async () => {
-      agree(spec, await ways(spec));
+      agree(await ways(spec), spec.baseline);
     });
   }
 });
