@@ -2,6 +2,7 @@
 // (CI=true, or output that is not a terminal) a compact one: a dot per passing test, every
 // failure in full, and the same closing summary lines as spec (`ℹ tests N`, `ℹ pass N`, …), so
 // a log of 2,000 tests stays a few screens long. Either way a run in which no test ran fails.
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec } from 'node:test/reporters';
 
@@ -14,7 +15,15 @@ let ran = 0;
  * each test file (named by its path).
  */
 function isTest(data) {
-  return data.details?.type !== 'suite' && !data.skip && !data.todo && data.name !== data.file;
+  return data.details?.type !== 'suite' && !data.skip && !data.todo && !isFileWrapper(data);
+}
+
+/**
+ * The entry the runner makes for a test file as a whole (when the file has no test, or does not
+ * load): named by the file's path, absolute on Node 20, relative to the working folder on 24.
+ */
+function isFileWrapper(data) {
+  return typeof data.file === 'string' && resolve(data.name) === data.file;
 }
 
 /** The events, counting the tests that ran. */
@@ -53,7 +62,7 @@ export default async function* reporter(source) {
     const ms = data.details?.duration_ms;
     if (data.nesting !== 0 || typeof data.file !== 'string' || typeof ms !== 'number') return;
     const times = fileTimes.get(data.file) ?? { own: undefined, sum: 0 };
-    if (data.name === data.file) times.own = ms;
+    if (isFileWrapper(data)) times.own = ms;
     else times.sum += ms;
     fileTimes.set(data.file, times);
   };
