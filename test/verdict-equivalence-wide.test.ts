@@ -7,10 +7,13 @@
  * target answering on a loopback server this file starts, or from the function; with a module
  * evaluator at times; every way of running the head given the same CLI overrides (`--suite`,
  * `--trials`, `--concurrency`, `--grid`); and the baseline made at times with other trials, other
- * grid points or other suites than the head. A resumption is `--resume FILE` alone, or at random
+ * grid points or other suites than the head. Some suites ask a `model` target, some are scored by
+ * an `llm-judge`, both answered by the loopback fake of test/helpers/openai-server.ts from the
+ * request alone (test/helpers/equivalence-wide-model.ts), with `--no-cache` on every run or the
+ * project's own cache, which the ways share. A resumption is `--resume FILE` alone, or at random
  * the command the interrupted run printed. Exit codes, verdicts, gate conditions, summaries,
  * cases and the comparison's statistics must be equal (`essence`). `EQ_SEED` and `EQ_PROJECTS`
- * (default 12, at most 500) explore other projects; 12 take ~25 s on 2 cores.
+ * (default 12, at most 500) explore other projects; 12 take ~28 s on 2 cores.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -20,9 +23,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scratch, writeFiles } from './helpers/cli.ts';
-import { agree, read, run, type Way } from './helpers/equivalence-run.ts';
+import { agree, read, run as runEvals, type Way } from './helpers/equivalence-run.ts';
 import { AT, STOP } from './helpers/equivalence-projects.ts';
 import { answer, generateWide, type Odds, type WideSpec } from './helpers/equivalence-wide.ts';
+import { respond, type ModelOdds } from './helpers/equivalence-wide-model.ts';
+import { startOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 const PROJECTS = Math.min(Number(process.env.EQ_PROJECTS) || 12, 500);
 
@@ -97,9 +102,15 @@ async function ways(spec: WideSpec, port: number): Promise<Way[]> {
   const dir = scratch();
   const files: Record<string, string> = {};
   for (const [name, text] of Object.entries(spec.files))
-    files[name] = text.replaceAll('__PORT__', `${port}`);
+    files[name] = text.replaceAll('__PORT__', `${port}`).replaceAll('__OPENAI__', openai.url);
   writeFiles(dir, files);
   server.register(spec.index, dir, spec.odds);
+  if (spec.models) modelOdds.set(`p${spec.index}`, spec.models);
+  // The cache, when used, is this project's own (next to its config). A cached answer is the
+  // answer the fake would give (it reads nothing but the request), so which way fills the cache
+  // and which reads it changes no result, only how many calls were sent (`agree`'s `cached`).
+  const run: typeof runEvals = (argv, cwd, stopAt) =>
+    runEvals(spec.noCache && argv[0] === 'run' ? [...argv, '--no-cache'] : argv, cwd, stopAt);
   const head = [...spec.filter, ...spec.overrides];
   const ok = (name: string, ran: { code: number; stderr: string }, codes = [0, 1]) =>
     assert.ok(codes.includes(ran.code), `${name}: exit ${ran.code}\n${ran.stderr}`);
@@ -185,17 +196,24 @@ async function ways(spec: WideSpec, port: number): Promise<Way[]> {
 }
 
 let server: Awaited<ReturnType<typeof startAnswerServer>>;
+let openai: OpenAiServer;
+const modelOdds = new Map<string, ModelOdds>();
 
-describe('widened: CSV and inline rows, command and http targets, module evaluators, CLI overrides', () => {
+describe('widened: CSV and inline rows, command, http and model targets, module and judge evaluators, CLI overrides', () => {
   before(async () => {
     server = await startAnswerServer();
+    openai = await startOpenAiServer();
+    openai.setResponder((request) => respond(modelOdds, request));
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await openai.close();
+  });
 
   for (let index = 0; index < PROJECTS; index++) {
     const spec = generateWide(index);
     it(spec.description, async () => {
-      agree(await ways(spec, server.port), spec.compared);
+      agree(await ways(spec, server.port), spec.compared, !!spec.models && !spec.noCache);
     });
   }
 });

@@ -37,18 +37,40 @@ export function read(dir: string, file: string): ResultsArtifact {
 }
 
 type Evaluation = ResultsArtifact['runs'][number]['cases'][number]['evaluations'][number];
+type Summary = ResultsArtifact['runs'][number]['summary'];
+type Usage = NonNullable<Summary['usage']>;
 
 /**
- * What must not depend on how the run was made. Left out: timings (`durationMs`, `startedAt`),
- * the config path and git info; `shard`, per-case `index`, `testset.tagFilter` and the `plan`,
- * which shard and partial artifacts carry for merging and resuming (artifact.md: a merged
- * artifact has neither `shard` nor `index`, and `tagFilter` only with `--tag`); evaluation
- * `metadata` (with trials it names one failing trial, `fromTrial`, an explanation rather than a
- * result) and the comparison's `base`/`head` descriptions (start times, paths, shard counts of
- * the pieces). Errors are kept as text: a thrown message, a command's exit and stderr, an http
- * status must not vary either.
+ * Model usage less its wall time (`latencyMs`). With a cache (`cached`), which way's call is
+ * sent and which is served from the cache depends on the order the ways ran in (the first fills
+ * the cache, the later ones read it), so only the calls made either way are compared, not the
+ * tokens the sent ones spent.
  */
-export function essence(artifact: ResultsArtifact): unknown {
+function usage(u: Usage | undefined, cached: boolean): unknown {
+  if (!u) return u;
+  if (cached) return { callsOrHits: u.calls + u.cacheHits };
+  const { latencyMs: _, ...rest } = u;
+  return rest;
+}
+
+function summary(s: Summary, cached: boolean): unknown {
+  const evaluators: Record<string, unknown> = {};
+  for (const [id, e] of Object.entries(s.evaluators))
+    evaluators[id] = { ...e, usage: usage(e.usage, cached) };
+  return { ...s, evaluators, usage: usage(s.usage, cached) };
+}
+
+/**
+ * What must not depend on how the run was made. Left out: timings (`durationMs`, `startedAt`,
+ * the model usage's `latencyMs`), the config path and git info; `shard`, per-case `index`,
+ * `testset.tagFilter` and the `plan`, which shard and partial artifacts carry for merging and
+ * resuming (artifact.md: a merged artifact has neither `shard` nor `index`, and `tagFilter` only
+ * with `--tag`); evaluation `metadata` (with trials it names one failing trial, `fromTrial`, an
+ * explanation rather than a result) and the comparison's `base`/`head` descriptions (start
+ * times, paths, shard counts of the pieces). Errors are kept as text: a thrown message, a
+ * command's exit and stderr, an http status must not vary either. `cached`: see `usage`.
+ */
+export function essence(artifact: ResultsArtifact, cached = false): unknown {
   const evaluation = (e: Evaluation) => ({
     evaluator: e.evaluator,
     score: e.score,
@@ -69,7 +91,7 @@ export function essence(artifact: ResultsArtifact): unknown {
       gate: run.gate.conditions.map(({ name, passed, actual, expected }) => ({
         ...{ name, passed, actual, expected },
       })),
-      summary: run.summary,
+      summary: summary(run.summary, cached),
       cases: run.cases.map((c) => ({
         ...{ id: c.id, contentId: c.contentId, passed: c.passed, output: c.output },
         error: c.error,
@@ -102,16 +124,17 @@ export function essence(artifact: ResultsArtifact): unknown {
 
 /**
  * Every way ended as the first (the whole run) did: exit code and every result `essence` keeps.
- * `compared`: the whole run must carry a comparison with its baseline.
+ * `compared`: the whole run must carry a comparison with its baseline. `cached`: its model calls
+ * went through an on-disk cache the ways share (see `usage`).
  */
-export function agree(found: Way[], compared: boolean): void {
+export function agree(found: Way[], compared: boolean, cached = false): void {
   const [whole, ...others] = found;
   assert.ok(whole);
   assert.equal(whole.artifact.interrupted, false);
   if (compared) assert.ok(whole.artifact.comparison, 'the whole run is compared');
-  const expected = essence(whole.artifact);
+  const expected = essence(whole.artifact, cached);
   for (const other of others) {
     assert.equal(other.code, whole.code, `${other.name}: exit code`);
-    assert.deepEqual(essence(other.artifact), expected, `${other.name} against whole`);
+    assert.deepEqual(essence(other.artifact, cached), expected, `${other.name} against whole`);
   }
 }

@@ -7,16 +7,24 @@
  * `command` target (a POSIX `sh` script given the case as arguments, as a list or a shell line,
  * or a node script reading it from stdin); a module evaluator (a function, a class or an object)
  * in some projects; CLI overrides of the head (`--suite`, `--trials`, `--concurrency`, `--grid`);
- * and a baseline made with other trials, other grid points or other suites than the head.
+ * and a baseline made with other trials, other grid points or other suites than the head. Some
+ * suites ask a `model` target, some are scored by an `llm-judge` (test/helpers/equivalence-wide-model.ts).
  */
 import { random } from '../../scripts/fuzz-inputs.ts';
-import { AT, generate, STOP, type Spec } from './equivalence-projects.ts';
+import { generate, type Spec } from './equivalence-projects.ts';
+import {
+  evaluatorModule,
+  judgeEvaluator,
+  modelFails,
+  modelTarget,
+  type ModelOdds,
+  type Shape,
+} from './equivalence-wide-model.ts';
 
 const SEED = Number(process.env.EQ_SEED) || 20261127;
 
 type Source = 'jsonl' | 'csv' | 'inline';
-type Kind = 'function' | 'http' | 'sh' | 'node';
-type Shape = 'function' | 'class' | 'object';
+type Kind = 'function' | 'http' | 'sh' | 'node' | 'model';
 
 interface Row {
   id: string;
@@ -42,6 +50,10 @@ export interface WideSpec extends Spec {
   odds: Odds;
   /** The baseline runs the head's suites and grid points (else it may share no run with it). */
   compared: boolean;
+  /** The odds of the model target and the judge (test/helpers/equivalence-wide-model.ts). */
+  models: ModelOdds | undefined;
+  /** Every `run` of every way says `--no-cache` (else the project's own `.evalgate/cache`). */
+  noCache: boolean;
 }
 
 const offset = (mode: string | undefined): number => (mode === 'a' ? 11 : mode === 'b' ? 29 : 0);
@@ -84,45 +96,6 @@ if ((n * 7 + v * 53) % 100 < ${o.errors}) {
 const wrong = (n * 13 + v * 37) % 100 < (v ? ${o.wrongV1} : ${o.wrong});
 process.stdout.write((wrong ? row.expected.slice(1) + 'Q' : row.expected) + (params.pad ?? '') + '\\n');
 `;
-
-/**
- * The module evaluator: stops the run at the stop row as the function does (a command target
- * cannot reach this process), scores by the output and the trial, and errors on some outputs.
- */
-function evaluatorModule(shape: Shape, errors: number, flip: number, own: string): string {
-  const body = `if (testCase.id === globalThis.${AT}) globalThis.${STOP}?.();
-    const text = String(output);
-    if (h('x' + testCase.id + text) < ${errors}) throw new Error('cannot judge ' + text);
-    let score = text.startsWith(String(testCase.expected)) ? 1 : (h('s' + text) % 7) / 7;
-    if ((trial ?? 1) > 1 && h('t' + trial + testCase.id) < ${flip}) score = Math.max(0, score - floor);
-    return { score${own} };`;
-  const exported = {
-    function: `export async function near({ testCase, output, trial }, options) {
-    const floor = options.floor;
-    ${body}
-}`,
-    class: `export class Near {
-  constructor(options) { this.floor = options.floor; }
-  async evaluateTestCase({ testCase, output, trial }) {
-    const floor = this.floor;
-    ${body}
-  }
-}`,
-    object: `export const near = {
-  evaluateTestCase({ testCase, output, trial }) {
-    const floor = 0.5;
-    ${body}
-  },
-};`,
-  }[shape];
-  return `function h(text) {
-  let x = 2166136261;
-  for (let i = 0; i < text.length; i++) x = Math.imul(x ^ text.charCodeAt(i), 16777619) >>> 0;
-  return x % 100;
-}
-${exported}
-`;
-}
 
 function csv(rows: readonly Row[], tagged: boolean): string {
   const cells = (row: Row) => [row.id, row.expected, row.n, ...(tagged ? row.__tags__! : [])];
@@ -192,6 +165,10 @@ export function generateWide(index: number): WideSpec {
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const odds: Odds = { errors: int(0, 12), wrong: int(10, 60), wrongV1: int(0, 20) };
+  // Model targets and the judge draw from their own PRNG, leaving the draws above as they were.
+  const m = random((SEED ^ 7) + index * 7919);
+  const models = { errors: Math.floor(m() * 15), wrong: 10 + Math.floor(m() * 50) };
+  const judged = m() < 0.4;
   const files = { ...spec.files };
   // A grid value a shell would read as more than a word, for the printed `--grid` of a resumption.
   const odd = JSON.stringify(pick(['-z', '-z', 'a b', "it's", '$HOME', '*', '"q"']));
@@ -217,7 +194,8 @@ export function generateWide(index: number): WideSpec {
       'sh',
       ...(grid.size === 0 ? ['node' as const] : []),
     ];
-    const kind = pick(kinds);
+    const picked = pick(kinds);
+    const kind: Kind = m() < 0.3 ? 'model' : picked;
     const rows = files[`rows-${s}.jsonl`]!.trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Row);
@@ -228,7 +206,13 @@ export function generateWide(index: number): WideSpec {
     return { lines, grid, kind, rows: rows.slice(0, cap ?? rows.length) };
   });
   const commands = suites.some((suite) => suite.kind === 'sh' || suite.kind === 'node');
-  const shape = commands || r() < 0.4 ? pick<Shape>(['function', 'class', 'object']) : undefined;
+  const drawn = commands || r() < 0.4 ? pick<Shape>(['function', 'class', 'object']) : undefined;
+  const modelled = suites.some((suite) => suite.kind === 'model');
+  const called = judged || modelled;
+  const noCache = called && m() < 0.5;
+  // Cached, a model target's later ways never reach the fake, which then cannot stop them: the
+  // module evaluator does.
+  const shape = drawn ?? (modelled && !noCache ? 'function' : undefined);
   // At times the testset's `tags:` filters the rows, rather than `--tag`.
   const configTags = spec.filter.length > 0 && r() < 0.4;
   const filter = configTags ? [] : spec.filter;
@@ -255,7 +239,11 @@ export function generateWide(index: number): WideSpec {
             ...suite.rows.map((row) => `        - ${JSON.stringify(row)}`),
           );
       } else if (line === '    function: ./m.mjs#fn' && suite.kind !== 'function') {
-        yaml.push(...target(suite.kind, suite.grid, index, alt).map((t) => `    ${t}`));
+        const lines =
+          suite.kind === 'model'
+            ? modelTarget(suite.grid, index)
+            : target(suite.kind, suite.grid, index, alt);
+        yaml.push(...lines.map((t) => `    ${t}`));
       } else if (
         suite.kind !== 'function' &&
         suite.kind !== 'http' &&
@@ -264,6 +252,8 @@ export function generateWide(index: number): WideSpec {
         continue;
       } else if (suite.kind === 'node' && line.startsWith('    concurrency:')) {
         yaml.push('    concurrency: 4');
+      } else if (line === '    evaluators:' && judged && !shape) {
+        yaml.push(line, judgeEvaluator(index, m() < 0.5 ? '' : ', threshold: { gte: 0.5 }'));
       } else if (line === '    evaluators:' && shape) {
         const own = shape === 'object' || r() < 0.3 ? pick(['', ', threshold: { gte: 0.75 }']) : '';
         const set = own
@@ -271,8 +261,10 @@ export function generateWide(index: number): WideSpec {
           : pick(['', ', threshold: { gte: 0.5 }', ', threshold: { gte: 0.5 }, not: true']);
         files['ev.mjs'] ??= evaluatorModule(shape, int(0, 10), int(0, 40), own);
         const options = shape === 'object' ? '' : `, with: { floor: ${pick([0.25, 0.5, 1])} }`;
+        const judge = judged ? [judgeEvaluator(index, '')] : [];
         yaml.push(
           line,
+          ...judge,
           `      - { id: mod, use: ./ev.mjs#${shape === 'class' ? 'Near' : 'near'}${options}${set} }`,
         );
       } else if (gateRule && line.startsWith('    gate: {')) {
@@ -289,6 +281,7 @@ export function generateWide(index: number): WideSpec {
       http: alt ? ' GET' : ' POST',
       sh: alt ? ' line' : ' argv',
       node: ' stdin',
+      model: '',
     };
     described.push(
       `s${s}: ${suite.rows.length} ${source} rows, ${suite.kind}${how[suite.kind]}, ${grid}`,
@@ -298,6 +291,8 @@ export function generateWide(index: number): WideSpec {
   if (suites.some((suite) => suite.kind === 'sh')) files['answer.sh'] = answerSh(odds);
   if (suites.some((suite) => suite.kind === 'node')) files['answer.mjs'] = answerNode(odds);
   if (shape) described.push(`module evaluator (${shape})`);
+  if (judged) described.push('llm-judge');
+  if (called) described.push(noCache ? '--no-cache' : 'cached');
 
   // The head's CLI overrides, and the baseline's.
   const suiteArg = suites.length === 2 && r() < 0.4 ? pick([['s0'], ['s1'], ['s0', 's1']]) : [];
@@ -347,8 +342,14 @@ export function generateWide(index: number): WideSpec {
       .filter((row) => spec.filter.length === 0 || row.__tags__?.includes('x'))
       .filter((row) => suite.kind !== 'sh' || modes.every((m) => !fails(odds, row.n, m, false)))
       .filter((row) => suite.kind !== 'node' || !fails(odds, row.n, undefined, false))
+      .filter((row) => suite.kind !== 'model' || modes.every((x) => !modelFails(models, row.n, x)))
       .map((row) => row.id);
   });
+  const anyRow = suites.some(
+    (suite, s) =>
+      (suiteArg.length === 0 || suiteArg.includes(`s${s}`)) &&
+      suite.rows.some((row) => spec.filter.length === 0 || row.__tags__?.includes('x')),
+  );
   const stopAt = selected.length > 0 ? pick(selected) : undefined;
   const stopAgain = selected.length > 0 ? pick(selected) : undefined;
   const extras: Spec['extras'] = [];
@@ -369,7 +370,10 @@ export function generateWide(index: number): WideSpec {
     baseArgs,
     printedResume,
     odds,
-    compared: baseKind === 'same' || baseKind === 'trials',
+    models: called ? { ...models, judgeErrors: Math.floor(m() * 15) } : undefined,
+    noCache,
+    // A tag that selects none of a capped suite's rows leaves no case to compare (a warning).
+    compared: (baseKind === 'same' || baseKind === 'trials') && anyRow,
     description: `#${index} ${described.join('; ')}; ${configTags ? 'tags: [x]' : filter.join(' ') || 'no filter'}, ${head}, baseline ${spec.baseline ? `${baseKind}: ${baseArgs.join(' ') || 'no overrides'}` : 'none'}, stop at ${stopAt ?? 'none'}${printedResume ? ' (printed resume)' : ''}, also ${extras.join(' ') || 'nothing'}`,
   };
 }
