@@ -10,7 +10,6 @@ import type { CommandContext } from '../../src/pipeline/context.ts';
 import { loadAndPrepare, type PrepareOverrides } from '../../src/pipeline/load.ts';
 import type { RunFilters } from '../../src/plan/types.ts';
 import type { SuiteSpec } from '../../src/run/types.ts';
-
 import { tempFolder } from './temp.ts';
 
 export { besideScratch, tempFolder } from './temp.ts';

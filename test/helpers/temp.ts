@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The scratch folders this test process made, removed as it exits (see {@link tempFolder}). */
+/** The folders (and files beside them) this test process made, removed as it exits. */
 const scratchFolders: string[] = [];
 
 function removeScratchFolders(): void {
@@ -26,7 +26,7 @@ export function tempFolder(prefix: string): string {
   return dir;
 }
 
-export function removeAtExit(path: string): void {
+function removeAtExit(path: string): void {
   if (scratchFolders.length === 0 && process.env['EVALGATE_KEEP_SCRATCH'] !== '1') {
     process.on('exit', removeScratchFolders);
   }
