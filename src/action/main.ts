@@ -5,7 +5,6 @@
  * outputs and verdict. Reporting never changes the verdict.
  */
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { createOctokit } from '../github/octokit.ts';
@@ -20,6 +19,7 @@ import {
   maskReferencedSecrets,
   protectSecret,
   readResults,
+  runConfigPath,
   runEvals,
   type EvalResults,
 } from './run-evals.ts';
@@ -56,7 +56,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     return;
   }
   if (settings.token) protectSecret(settings.token);
-  await maskReferencedSecrets(resolve(settings.workingDirectory, settings.config), env);
+  // The config that is read: in mode: run, the one `args` names when it names one.
+  await maskReferencedSecrets(runConfigPath(settings), env);
   // The inputs are read: JS functions run in this process, and must not find the token in
   // process.env either (command targets get `evalEnvironment`, see run-evals.ts).
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];

@@ -85,6 +85,22 @@ export function isActionInput(name: string): boolean {
   return /^INPUT_/i.test(name) || /^ACTIONS_(RUNTIME_|CACHE_|RESULTS_)/i.test(name);
 }
 
+/**
+ * The config the Action reads, absolute: in `mode: run` the one the `args` input names
+ * (`args: nightly.yaml`, the word `evals run` takes for its config) when it names one, else the
+ * `config` input's. Its `${VAR}` values are the ones to mask. Args the CLI's parser refuses fall
+ * back to the `config` input: nothing runs then, and `runEvals` says why.
+ */
+export function runConfigPath(settings: ActionSettings): string {
+  let named: string | undefined;
+  try {
+    if (settings.mode === 'run') named = parseRunArgs(settings.args).config;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+  }
+  return resolve(settings.workingDirectory, named ?? settings.config);
+}
+
 /** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
 export async function runEvals(
   settings: ActionSettings,
