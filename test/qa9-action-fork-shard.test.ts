@@ -108,6 +108,29 @@ describe('a pull request from a fork (L8)', () => {
   });
 });
 
+describe("a fork's pull request reviewed or commented on in its diff", () => {
+  const fixture = useActionFixture({ env: FAST });
+
+  it('pull_request_review and pull_request_review_comment get the same read-only token: no write, said once', async () => {
+    for (const event of ['pull_request_review', 'pull_request_review_comment']) {
+      fixture.server.requests.length = 0;
+      refuseWrites(fixture);
+      const r = await fixture.run(
+        fromFork([...ONE_FAILING], 'someone/repo'),
+        {},
+        { GITHUB_EVENT_NAME: event },
+      );
+      assert.equal(r.code, 1, r.stdout);
+      assert.deepEqual(writes(fixture), [], `${event}: no comment, no check run`);
+      assert.doesNotMatch(r.stdout, /::warning::/, `${event}: no 403 warnings`);
+      const said = r.stdout.match(/comes from the fork someone\/repo[^\n]*/g) ?? [];
+      assert.equal(said.length, 1, r.stdout);
+      assert.match(said[0] ?? '', new RegExp(`a fork's ${event} run a read-only token`));
+      assert.equal(fileErrors(r.stdout).length, 1, 'the failing row, from the log');
+    }
+  });
+});
+
 describe('a pull request from a fork whose token may write (L8)', () => {
   const fixture = useActionFixture({ env: FAST });
 

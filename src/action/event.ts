@@ -70,21 +70,34 @@ export interface ForkPullRequest {
   head: string | null;
   /** The repository the pull request is for, `owner/repo`. */
   base: string;
+  /** The event, one of {@link FORK_READ_ONLY_EVENTS}: for messages. */
+  event: string;
 }
+
+/**
+ * The events whose runs for a fork's pull request get a read-only GITHUB_TOKEN and no secrets
+ * (docs.github.com, "Events that trigger workflows": the same rule for all three).
+ */
+export const FORK_READ_ONLY_EVENTS: readonly string[] = [
+  'pull_request',
+  'pull_request_review',
+  'pull_request_review_comment',
+];
 
 /**
  * The fork a `pull_request` event's pull request comes from, when its token certainly cannot
  * write: GitHub gives such a run a read-only GITHUB_TOKEN and no secrets, so a comment or check
- * run could only be refused (403). Null on every other event (`pull_request_target` and
- * `workflow_run` run with the base repository's token), for a pull request within the
- * repository, and in a private repository, whose owner may choose to send fork pull requests
- * write tokens and secrets. `head.repo` is null when the fork was deleted.
+ * run could only be refused (403). So it does a run for a review of a fork's pull request, or a
+ * comment on its diff ({@link FORK_READ_ONLY_EVENTS}). Null on every other event
+ * (`pull_request_target` and `workflow_run` run with the base repository's token), for a pull
+ * request within the repository, and in a private repository, whose owner may choose to send
+ * fork pull requests write tokens and secrets. `head.repo` is null when the fork was deleted.
  */
 export function forkPullRequest(
   context: EventContext,
   env: NodeJS.ProcessEnv,
 ): ForkPullRequest | null {
-  if (context.eventName !== 'pull_request') return null;
+  if (!FORK_READ_ONLY_EVENTS.includes(context.eventName)) return null;
   const pr = record(context.payload.pull_request);
   const head = record(pr?.head);
   if (pr === undefined || head === undefined || !('repo' in head)) return null;
@@ -96,7 +109,9 @@ export function forkPullRequest(
   if (base === undefined) return null;
   const fork = head.repo === null ? null : text(record(head.repo)?.full_name);
   if (fork === undefined) return null;
-  return fork !== null && fork.toLowerCase() === base.toLowerCase() ? null : { head: fork, base };
+  return fork !== null && fork.toLowerCase() === base.toLowerCase()
+    ? null
+    : { head: fork, base, event: context.eventName };
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -107,8 +107,8 @@ export async function publishResults(
 
   const { owner, repo } = context.repo;
   const prNumber = settings.prNumber ?? subject.pullRequest;
-  // A fork's pull_request run has a read-only token: its writes could only be refused, so
-  // none is made, and the report goes to the job summary and the log instead.
+  // A fork's pull_request (or review) run has a read-only token: its writes could only be
+  // refused, so none is made, and the report goes to the job summary and the log instead.
   const fork =
     settings.checkRun || (settings.comment && prNumber !== null)
       ? forkPullRequest(context, env)
@@ -220,7 +220,7 @@ function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
       ? `a fork of ${fork.base} that has since been deleted`
       : `the fork ${fork.head}, not ${fork.base}`;
   const rows = checkRun ? ', and the failing rows are annotated from the job log' : '';
-  return `this pull request comes from ${from}: GitHub gives a fork's pull_request run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
+  return `this pull request comes from ${from}: GitHub gives a fork's ${fork.event} run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
 }
 
 /** The workflow run this step belongs to (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT), when Actions says. */
