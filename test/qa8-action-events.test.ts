@@ -27,12 +27,14 @@ const PR_HEAD = 'd'.repeat(40);
 const BASE = 'c'.repeat(40);
 const MERGE = '9'.repeat(40);
 
+// The triggering run is an earlier run than the report's own (GITHUB_RUN_ID 42 in every run
+// here): its id is what the comment's run line names.
 const workflowRun = (headSha?: string) => ({
   eventName: 'workflow_run',
   sha: MAIN_TIP,
   payload: {
     action: 'completed',
-    workflow_run: { id: 99, event: 'pull_request', pull_requests: [], head_sha: headSha },
+    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: headSha },
   },
 });
 

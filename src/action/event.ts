@@ -64,6 +64,33 @@ export function eventSubject(context: EventContext, env: NodeJS.ProcessEnv): Eve
   };
 }
 
+/** A workflow run and its attempt, as `GITHUB_RUN_ID` and `GITHUB_RUN_ATTEMPT` name them. */
+export interface WorkflowRunId {
+  id: number;
+  attempt: number;
+}
+
+/**
+ * On `workflow_run`, the run that triggered this one (`workflow_run.id` and `run_attempt`): the
+ * run whose results a report job reports, so the one that orders reports by push. This run's own
+ * id follows the order the triggering runs finished in: an older push's slower run gets the later
+ * report job. Null on other events, or when the payload does not say.
+ */
+export function triggeringRun(context: EventContext): WorkflowRunId | null {
+  if (context.eventName !== 'workflow_run') return null;
+  const run = record(context.payload.workflow_run);
+  const id = run?.id;
+  const attempt = run?.run_attempt ?? 1;
+  return typeof id === 'number' &&
+    Number.isSafeInteger(id) &&
+    id > 0 &&
+    typeof attempt === 'number' &&
+    Number.isSafeInteger(attempt) &&
+    attempt > 0
+    ? { id, attempt }
+    : null;
+}
+
 /** A pull request from a fork, as the event describes it. */
 export interface ForkPullRequest {
   /** The fork (`someone/repo`), or null when it was deleted after the pull request was opened. */

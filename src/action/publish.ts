@@ -27,7 +27,14 @@ import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
-import { checkRunCommit, eventSubject, forkPullRequest, type ForkPullRequest } from './event.ts';
+import {
+  checkRunCommit,
+  eventSubject,
+  forkPullRequest,
+  triggeringRun,
+  type EventContext,
+  type ForkPullRequest,
+} from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
@@ -144,7 +151,7 @@ export async function publishResults(
       { owner, repo, issueNumber: prNumber },
       identity.marker,
       render(identity.marker, REPORT_MAX_BYTES.comment),
-      runStamp(env),
+      runStamp(env, context),
     );
     if (!posted.ok) failures.push(posted.failure);
     else if (posted.action === 'kept-newer') {
@@ -223,8 +230,14 @@ function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
   return `this pull request comes from ${from}: GitHub gives a fork's ${fork.event} run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
 }
 
-/** The workflow run this step belongs to (GITHUB_RUN_ID, GITHUB_RUN_ATTEMPT), when Actions says. */
-function runStamp(env: NodeJS.ProcessEnv): RunStamp | undefined {
+/**
+ * The workflow run the comment's run line names: on `workflow_run` the triggering run, whose
+ * results are reported (`triggeringRun`); else the run this step belongs to (GITHUB_RUN_ID,
+ * GITHUB_RUN_ATTEMPT), when Actions says.
+ */
+function runStamp(env: NodeJS.ProcessEnv, context: EventContext): RunStamp | undefined {
+  const triggering = triggeringRun(context);
+  if (triggering !== null) return triggering;
   const id = Number(env.GITHUB_RUN_ID);
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
   return Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(attempt) && attempt > 0
