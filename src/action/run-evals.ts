@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
+import { resolveConfigArg } from '../pipeline/config-discovery.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT, executeRun, type RunArgs, type RunOutcome } from '../pipeline/run.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
@@ -86,19 +87,29 @@ export function isActionInput(name: string): boolean {
 }
 
 /**
- * The config the Action reads, absolute: in `mode: run` the one the `args` input names
+ * The config file the Action reads, absolute: in `mode: run` the one the `args` input names
  * (`args: nightly.yaml`, the word `evals run` takes for its config) when it names one, else the
- * `config` input's. Its `${VAR}` values are the ones to mask. Args the CLI's parser refuses fall
- * back to the `config` input: nothing runs then, and `runEvals` says why.
+ * `config` input's; a folder stands for its `evals.yaml` (or `evals.yml`), as `evals run` reads
+ * it. Its `${VAR}` values are the ones to mask, and its folder is where case sources are. Args the
+ * CLI's parser refuses, or a config that cannot be found, give the path as named: nothing runs
+ * then, and `runEvals` (or `readResults`) says why.
  */
 export function runConfigPath(settings: ActionSettings): string {
+  const cwd = settings.workingDirectory;
   let named: string | undefined;
   try {
     if (settings.mode === 'run') named = parseRunArgs(settings.args).config;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
   }
-  return resolve(settings.workingDirectory, named ?? settings.config);
+  const config = named ?? settings.config;
+  try {
+    const ctx: CommandContext = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
+    return resolve(cwd, resolveConfigArg(config, ctx));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return resolve(cwd, config);
+  }
 }
 
 /** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
@@ -214,7 +225,7 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, runConfigPath(settings)),
     args: [],
   };
 }
