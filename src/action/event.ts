@@ -187,7 +187,7 @@ export interface CheckRunCommit {
  * `workflow_run` the event is about one commit (the PR's head, the triggering run's commit) while
  * `actions/checkout` checks out another by default (the base branch, the default branch's tip):
  * a verdict on that code posted as the PR head's check would pass a PR that breaks the evals. So
- * when `checkedOut` (HEAD of the working directory; null when unknown, or in `mode: report`)
+ * when `checkedOut` (HEAD of the checkout holding the config; null when unknown, or in `mode: report`)
  * differs, the check run goes on `checkedOut`, with a warning. On `pull_request_target` the PR's
  * test merge commit (`merge_commit_sha`) counts as the PR's code, as on `pull_request`.
  */

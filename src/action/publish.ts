@@ -7,7 +7,7 @@
  * step still ends on the eval verdict.
  */
 import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
@@ -36,7 +36,7 @@ import {
   type ForkPullRequest,
 } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
-import type { EvalResults } from './run-evals.ts';
+import { runConfigPath, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
 /** What was published that the step's outputs name. */
@@ -74,11 +74,12 @@ export async function publishResults(
       : undefined;
   const context = github.context;
   const subject = eventSubject(context, env);
-  // In `mode: run` the evals ran the checkout, which on some events is not the event's commit.
+  // In `mode: run` the evals ran the checkout, which on some events is not the event's commit:
+  // the one holding the config (with actions/checkout's `path:` the workspace is no repository).
   const checkedOut =
     settings.mode === 'run' &&
     (context.eventName === 'pull_request_target' || context.eventName === 'workflow_run')
-      ? ((await readGitInfo(settings.workingDirectory, {}))?.sha ?? null)
+      ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
       : null;
   const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
