@@ -20,6 +20,8 @@ export interface ActionFixtureOptions {
   env?: Record<string, string>;
   /** Runs talk to GitHub through a {@link GitHubProxy} in front of the fake. */
   proxy?: boolean;
+  /** The path the proxy serves the API below (`/api/v3`, as GitHub Enterprise Server does). */
+  proxyBasePath?: string;
 }
 
 /** The fake GitHub and the action shared by the tests of one block; read them inside a test. */
@@ -48,7 +50,7 @@ export function useActionFixture(options: ActionFixtureOptions = {}): ActionFixt
   let action: string | undefined;
   before(async () => {
     server = await startGitHubServer();
-    if (options.proxy) proxy = await startGitHubProxy(server);
+    if (options.proxy) proxy = await startGitHubProxy(server, options.proxyBasePath);
     action = actionCheckout();
   });
   after(async () => {

@@ -26,13 +26,23 @@ async function body(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Starts the proxy on 127.0.0.1 in front of `server`. */
-export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProxy> {
+/**
+ * Starts the proxy on 127.0.0.1 in front of `server`. With `basePath` (`/api/v3`, as GitHub
+ * Enterprise Server serves its REST API) the proxy answers only below it, strips it before
+ * forwarding, and its `url` and the links it answers with include it.
+ */
+export async function startGitHubProxy(server: GitHubServer, basePath = ''): Promise<GitHubProxy> {
   const rules: { method: string; path: RegExp; what: Interception; remaining: number }[] = [];
   const proxy = createServer((req, res) => {
     void (async () => {
       const method = req.method ?? 'GET';
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      const url = req.url ?? '/';
+      if (!url.startsWith(`${basePath}/`)) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+        return;
+      }
+      const forwarded = url.slice(basePath.length);
+      const path = new URL(forwarded, 'http://127.0.0.1').pathname;
       const data = await body(req);
       const rule = rules.find((r) => r.remaining > 0 && r.method === method && r.path.test(path));
       if (rule) rule.remaining -= 1;
@@ -42,7 +52,7 @@ export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProx
           (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
         ),
       );
-      const answer = await fetch(`${server.url}${req.url ?? '/'}`, {
+      const answer = await fetch(`${server.url}${forwarded}`, {
         method,
         headers,
         redirect: 'manual',
@@ -58,7 +68,7 @@ export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProx
         if (
           !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(key)
         )
-          out[key] = value.replaceAll(server.url, proxyUrl);
+          out[key] = value.replaceAll(server.url, `${proxyUrl}${basePath}`);
       });
       res.writeHead(answer.status, out).end(text);
     })().catch(() => res.destroy());
@@ -66,7 +76,7 @@ export async function startGitHubProxy(server: GitHubServer): Promise<GitHubProx
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   return {
-    url: proxyUrl,
+    url: `${proxyUrl}${basePath}`,
     intercept(method, path, what, times = 1) {
       rules.push({ method: method.toUpperCase(), path, what, remaining: times });
     },
