@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve22, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve23(data);
+              return err ? reject(err) : resolve22(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve22, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve23(data);
+              ) : resolve22(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve23, reject) => {
-        res = resolve23;
+      const promise = new Promise((resolve22, reject) => {
+        res = resolve22;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve23, reject) => {
+      const waitForDrain = () => new Promise((resolve22, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve23;
+          callback = resolve22;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve23, reject) => {
+      const waitForDrain = () => new Promise((resolve22, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve23;
+          callback = resolve22;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve23) => {
+        return new Promise((resolve22) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve23;
+            this[kClosedResolve] = resolve22;
           } else {
-            resolve23(null);
+            resolve22(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve23) => {
+        return new Promise((resolve22) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve23(null);
+            resolve22(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve23, reject) => {
+        const socket = await new Promise((resolve22, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve23(socket2);
+              resolve22(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve23) => {
-            this[kClosedResolve] = resolve23;
+          await new Promise((resolve22) => {
+            this[kClosedResolve] = resolve22;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve23, reject) => {
+        return await new Promise((resolve22, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve23(null);
+              resolve22(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve23,
+              resolve: resolve22,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve23, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve22, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve23(chunksDecode(body, length2));
+          resolve22(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve23(JSON.parse(chunksDecode(body, length2)));
+          resolve22(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve23(chunksConcat(body, length2).buffer);
+          resolve22(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve23(new Blob(body, { type: stream[kContentType] }));
+          resolve22(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve23(chunksConcat(body, length2));
+          resolve22(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve22, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve22, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve22, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve22, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve22(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve23, reject) => agent.dispatch(
+        return new Promise((resolve22, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve23({
+              resolve22({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve23({
+              resolve22({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve23) => {
-        setTimeout(resolve23, ms).unref();
+      return new Promise((resolve22) => {
+        setTimeout(resolve22, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve23) {
-          resolve23(value);
+        return value instanceof P ? value : new P(function(resolve22) {
+          resolve22(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve23, reject) {
+      return new (P || (P = Promise))(function(resolve22, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve23(output.toString());
+              resolve22(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve23(Buffer.concat(chunks));
+              resolve22(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve22, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve23(res);
+                resolve22(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve23) => setTimeout(() => resolve23(), ms));
+          return new Promise((resolve22) => setTimeout(() => resolve22(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve23, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve22, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve23(response);
+              resolve22(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve23(response);
+              resolve22(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve23, reject) {
-            return setTimeout(resolve23, t);
+          return new this.Promise(function(resolve22, reject) {
+            return setTimeout(resolve22, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve23, returned, task;
+          var args, cb, error2, reject, resolve22, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve23, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve22, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve23(returned);
+                  return resolve22(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve23;
-          resolve23 = reject = null;
+          var promise, reject, resolve22;
+          resolve22 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve23 = _resolve;
+            resolve22 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve23, reject });
+          this._queue.push({ task, args, resolve: resolve22, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve23, reject) => {
+              return new this.Promise((resolve22, reject) => {
                 if (finished()) {
-                  return resolve23();
+                  return resolve22();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve23();
+                      return resolve22();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve23, reject) {
+              return new this.Promise(function(resolve22, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve23)(args3);
+                  return (args3[0] != null ? reject : resolve22)(args3);
                 });
               });
             };
@@ -24822,7 +24822,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve23.call(this, root2, ref);
+      let _sch = resolve22.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24849,7 +24849,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve23(root2, ref) {
+    function resolve22(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25713,7 +25713,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve23(baseURI, relativeURI, options2) {
+    function resolve22(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26104,7 +26104,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve23,
+      resolve: resolve22,
       resolveComponent,
       equal,
       serialize,
@@ -30613,34 +30613,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve22(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve22(zipfile);
         });
       });
     }
@@ -30924,15 +30924,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve23 } = pendingResolveReject;
+        let { resolve: resolve22 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve23({ value: entry });
+        resolve22({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve23 } = pendingResolveReject;
+        let { resolve: resolve22 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve23({ done: true });
+        resolve22({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30945,9 +30945,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve23, reject) => {
+          const promise = new Promise((resolve22, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve23, reject };
+            pendingResolveReject = { resolve: resolve22, reject };
           });
           self2.readEntry();
           return promise;
@@ -31136,26 +31136,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve23(readStream);
+          resolve22(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve23(readStream);
+          resolve22(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve22, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve23(localFileHeader);
+          resolve22(localFileHeader);
         });
       });
     };
@@ -34156,27 +34156,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve23, arguments_) => {
+  const run2 = async (function_, resolve22, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve23(result);
+    resolve22(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve23, reject, arguments_) => {
+  const enqueue = (function_, resolve22, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve23, arguments_));
+    }).then(run2.bind(void 0, function_, resolve22, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve23, reject) => {
-    enqueue(function_, resolve23, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve22, reject) => {
+    enqueue(function_, resolve22, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -34479,7 +34479,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve23) => {
+        return new Promise((resolve22) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -34487,7 +34487,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve23(outcome2);
+            resolve22(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -34928,7 +34928,7 @@ var init_summary = __esm({
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir3, readFile, rename as rename3, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 function cacheKey(input) {
   const { baseUrl: baseUrl2, model, body, headers, trial } = input;
   const identity = {
@@ -34947,7 +34947,7 @@ function currentTrial() {
   return trialScope.getStore();
 }
 function createFileCache(dir, onUnwritable) {
-  const pathOf = (key) => join4(dir, key.slice(0, 2), `${key}.json`);
+  const pathOf = (key) => join5(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
       let text2;
@@ -34969,7 +34969,7 @@ function createFileCache(dir, onUnwritable) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes2(6).toString("hex")}.tmp`;
       try {
-        await mkdir3(join4(dir, key.slice(0, 2)), { recursive: true });
+        await mkdir3(join5(dir, key.slice(0, 2)), { recursive: true });
         await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
 `);
         await rename3(temp, file);
@@ -35993,7 +35993,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve23) => setImmediate(resolve23));
+      await new Promise((resolve22) => setImmediate(resolve22));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -48187,7 +48187,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve23, reject) => {
+  return new Promise((resolve22, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -48196,7 +48196,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve23);
+    stream.once("end", resolve22);
     stream.once("error", reject);
   });
 }
@@ -48501,9 +48501,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname11, isAbsolute as isAbsolute5, join as join16, posix as posix3, relative as relative4, resolve as resolve12, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname12, isAbsolute as isAbsolute5, join as join17, posix as posix3, relative as relative4, resolve as resolve13, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve12(dir), "a testset ref: cannot be read");
+  return findRoot(resolve13(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -48597,12 +48597,12 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve12(absPath);
-  const dir = dirname11(full);
+  const full = resolve13(absPath);
+  const dir = dirname12(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
   if (!root2.ok) return root2;
-  const realFile = join16(existing.real, relative4(existing.path, dir), basename5(full));
+  const realFile = join17(existing.real, relative4(existing.path, dir), basename5(full));
   const rel = relative4(root2.value, realFile);
   if (rel === "" || rel === ".." || rel.startsWith(`..${sep6}`) || isAbsolute5(rel)) {
     return fail(
@@ -48613,10 +48613,10 @@ async function locate(absPath, purpose, hint) {
   return { ok: true, value: { repo: root2.value, relPath: rel.split(sep6).join("/") } };
 }
 async function nearestExisting(dir) {
-  for (let current2 = dir; ; current2 = dirname11(current2)) {
+  for (let current2 = dir; ; current2 = dirname12(current2)) {
     const real = await realpath(current2).catch(() => null);
     if (real !== null) return { path: current2, real };
-    if (dirname11(current2) === current2) return { path: current2, real: current2 };
+    if (dirname12(current2) === current2) return { path: current2, real: current2 };
   }
 }
 async function findRoot(dir, purpose, existing, hint) {
@@ -48625,7 +48625,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve12(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve13(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -48652,7 +48652,7 @@ async function readTestset(location) {
 async function readTestsetInto(location, onRow) {
   const { absPath, displayPath: displayPath2, ref } = location;
   const format = formatFromPath(absPath);
-  if (format === null && ref === void 0 && await isFolder(absPath)) {
+  if (format === null && ref === void 0 && await isFolder2(absPath)) {
     return readFailure("EISDIR", "", displayPath2);
   }
   if (format === null) return unsupported(displayPath2);
@@ -48682,7 +48682,7 @@ function readFailure(code, message, displayPath2) {
   const reason = unreadableReason({ code }) ?? message;
   return fail2("testset.read", displayPath2, `cannot read testset ${displayPath2}: ${reason}`);
 }
-async function isFolder(path) {
+async function isFolder2(path) {
   return stat5(path).then(
     (stats) => stats.isDirectory(),
     () => false
@@ -48829,7 +48829,7 @@ __export(history_exports, {
   loadVersion: () => loadVersion,
   testsetLog: () => testsetLog
 });
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 async function loadVersion(location, identity) {
   const read = await readTestset(location);
   if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
@@ -48849,7 +48849,7 @@ function firstProblem(issues) {
 }
 function atCommit(location, history, c) {
   if (c.path === history.relPath) return { ...location, ref: c.commit };
-  return { absPath: join17(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
+  return { absPath: join18(history.repo, ...c.path.split("/")), displayPath: c.path, ref: c.commit };
 }
 async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
   const history = await readFileHistory(location.absPath);
@@ -50506,11 +50506,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve23) {
-      resolve23(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve23, reject) {
+  return new (P || (P = Promise))(function(resolve22, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50526,7 +50526,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -50845,7 +50845,6 @@ function info(message) {
 
 // src/action/main.ts
 import { statSync as statSync6 } from "node:fs";
-import { resolve as resolve22 } from "node:path";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -50903,11 +50902,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve23) {
-      resolve23(value);
+    return value instanceof P ? value : new P(function(resolve22) {
+      resolve22(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve23, reject) {
+  return new (P || (P = Promise))(function(resolve22, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50923,7 +50922,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -56147,8 +56146,20 @@ function eventSubject(context3, env) {
     mergeQueue: false
   };
 }
+function triggeringRun(context3) {
+  if (context3.eventName !== "workflow_run") return null;
+  const run2 = record(context3.payload.workflow_run);
+  const id = run2?.id;
+  const attempt = run2?.run_attempt ?? 1;
+  return typeof id === "number" && Number.isSafeInteger(id) && id > 0 && typeof attempt === "number" && Number.isSafeInteger(attempt) && attempt > 0 ? { id, attempt } : null;
+}
+var FORK_READ_ONLY_EVENTS = [
+  "pull_request",
+  "pull_request_review",
+  "pull_request_review_comment"
+];
 function forkPullRequest(context3, env) {
-  if (context3.eventName !== "pull_request") return null;
+  if (!FORK_READ_ONLY_EVENTS.includes(context3.eventName)) return null;
   const pr = record(context3.payload.pull_request);
   const head = record(pr?.head);
   if (pr === void 0 || head === void 0 || !("repo" in head)) return null;
@@ -56157,7 +56168,7 @@ function forkPullRequest(context3, env) {
   if (base === void 0) return null;
   const fork = head.repo === null ? null : text(record(head.repo)?.full_name);
   if (fork === void 0) return null;
-  return fork !== null && fork.toLowerCase() === base.toLowerCase() ? null : { head: fork, base };
+  return fork !== null && fork.toLowerCase() === base.toLowerCase() ? null : { head: fork, base, event: context3.eventName };
 }
 function record(value) {
   return value !== null && typeof value === "object" ? value : void 0;
@@ -57486,6 +57497,85 @@ function outputOf(values) {
 }
 var DEFAULT_OUTPUT = "evals-results.json";
 
+// src/pipeline/config-discovery.ts
+init_errors();
+import { existsSync as existsSync3, lstatSync, readlinkSync, statSync } from "node:fs";
+import { dirname as dirname2, join as join2, resolve } from "node:path";
+var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
+function resolveConfigArg(arg, ctx) {
+  if (arg !== void 0) return namedConfig(arg, ctx);
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync3(resolve(ctx.cwd, name)));
+  if (found2) return found2;
+  const link = linkInstead(ctx.cwd);
+  if (link !== void 0) return namedConfig(link, ctx);
+  throw usageError(
+    "config.not-found",
+    `no config given and no ${DEFAULT_CONFIGS.join(" or ")} in ${ctx.cwd} (run \`evals init\` to create one)`
+  );
+}
+function namedConfig(arg, ctx) {
+  const path = resolve(ctx.cwd, arg);
+  if (isFolder(path)) {
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync3(join2(path, name)));
+    if (found2 !== void 0) return join2(arg, found2);
+    const link = linkInstead(path);
+    if (link !== void 0) return namedConfig(join2(arg, link), ctx);
+    throw usageError(
+      "config.not-found",
+      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
+    );
+  }
+  if (existsSync3(path)) return arg;
+  const target = missingLinkTarget(path);
+  if (target !== void 0) {
+    throw usageError(
+      "config.broken-link",
+      `${arg} is a symbolic link to ${target}, which does not exist: point the link at the config file, or replace it with one`
+    );
+  }
+  const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
+  if (other !== void 0 && existsSync3(resolve(ctx.cwd, other))) {
+    throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
+  }
+  return arg;
+}
+function linkInstead(folder) {
+  return DEFAULT_CONFIGS.find((name) => {
+    try {
+      return lstatSync(join2(folder, name)).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  });
+}
+function missingLinkTarget(path) {
+  let target;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return void 0;
+    target = readlinkSync(path);
+  } catch {
+    return void 0;
+  }
+  if (followError(path) !== "ENOENT") return void 0;
+  const leadsTo = resolve(dirname2(path), target);
+  return leadsTo === target ? target : `${target} (${leadsTo})`;
+}
+function followError(path) {
+  try {
+    statSync(path);
+    return void 0;
+  } catch (error2) {
+    return error2.code;
+  }
+}
+function isFolder(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 // src/pipeline/run.ts
 init_artifact();
 import { resolve as resolve19 } from "node:path";
@@ -57493,7 +57583,7 @@ import { resolve as resolve19 } from "node:path";
 // src/artifact/spool.ts
 import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // src/shared/write-file-atomic.ts
 import { randomBytes } from "node:crypto";
@@ -57502,17 +57592,17 @@ import {
   constants as constants4,
   fstatSync as fstatSync2,
   fsyncSync,
-  lstatSync,
+  lstatSync as lstatSync2,
   mkdirSync,
   openSync as openSync3,
-  readlinkSync,
+  readlinkSync as readlinkSync2,
   realpathSync,
   renameSync,
   rmSync,
-  statSync
+  statSync as statSync2
 } from "node:fs";
 import { mkdir as mkdir2, open as open3, rename as rename2, rm as rm2 } from "node:fs/promises";
-import { basename, dirname as dirname2, join as join2, resolve } from "node:path";
+import { basename, dirname as dirname3, join as join3, resolve as resolve2 } from "node:path";
 
 // src/shared/open-stream.ts
 import { closeSync as closeSync2, constants as constants3, openSync as openSync2 } from "node:fs";
@@ -57555,7 +57645,7 @@ var BATCH_CHARS = 1 << 20;
 var OPEN_DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/self\/fd\/\d+)$/;
 var MAX_LINKS = 40;
 function outputTarget(path) {
-  const stats = statOrUndefined(path, statSync);
+  const stats = statOrUndefined(path, statSync2);
   if (stats !== void 0 && !stats.isDirectory() && OPEN_DESCRIPTOR.test(path)) {
     return { kind: "stream", path, what: "an open descriptor", stats };
   }
@@ -57570,12 +57660,12 @@ function outputTarget(path) {
   }
   let at = path;
   for (let links = 0; links <= MAX_LINKS; links++) {
-    const own = statOrUndefined(at, lstatSync);
+    const own = statOrUndefined(at, lstatSync2);
     if (own === void 0 || !own.isSymbolicLink()) {
-      const real = join2(realPathOr(dirname2(at)), basename(at));
+      const real = join3(realPathOr(dirname3(at)), basename(at));
       return { kind: "file", path: real, exists: false, linked: at !== path };
     }
-    at = resolve(realPathOr(dirname2(at)), readlinkSync(at));
+    at = resolve2(realPathOr(dirname3(at)), readlinkSync2(at));
   }
   return { kind: "other", path, what: "a loop of symbolic links" };
 }
@@ -57606,7 +57696,7 @@ function noProgress(fd, left) {
   });
 }
 async function writeAtomically(path, write2) {
-  const target = writePlan(resolve(path));
+  const target = writePlan(resolve2(path));
   if (target.stream) {
     const file2 = target.fifo ? await openFifo(target.path) : await open3(target.path, STREAM_FLAGS);
     try {
@@ -57618,7 +57708,7 @@ async function writeAtomically(path, write2) {
     return;
   }
   if (target.createFolder) {
-    await mkdir2(dirname2(target.path), { recursive: true });
+    await mkdir2(dirname3(target.path), { recursive: true });
   }
   const tmp = temporaryPath(target.path);
   const file = await open3(tmp, "w");
@@ -57638,10 +57728,10 @@ async function writeAtomically(path, write2) {
   } catch (error2) {
     throw new WriteKeptError(tmp, error2);
   }
-  syncFolder(dirname2(target.path));
+  syncFolder(dirname3(target.path));
 }
 function writeAtomicallySync(path, write2) {
-  const target = writePlan(resolve(path));
+  const target = writePlan(resolve2(path));
   if (target.stream) {
     requireReader(target.path);
     const fd2 = openSync3(target.path, STREAM_FLAGS);
@@ -57654,7 +57744,7 @@ function writeAtomicallySync(path, write2) {
     return;
   }
   if (target.createFolder) {
-    mkdirSync(dirname2(target.path), { recursive: true });
+    mkdirSync(dirname3(target.path), { recursive: true });
   }
   const tmp = temporaryPath(target.path);
   const fd = openSync3(tmp, "w");
@@ -57674,7 +57764,7 @@ function writeAtomicallySync(path, write2) {
   } catch (error2) {
     throw new WriteKeptError(tmp, error2);
   }
-  syncFolder(dirname2(target.path));
+  syncFolder(dirname3(target.path));
 }
 function syncFolder(folder) {
   let fd;
@@ -58087,10 +58177,10 @@ var CaseSpool = class {
   #fileOf(spool) {
     if (spool.fd !== null) return spool.fd;
     if (this.#dir === null) {
-      this.#dir = mkdtempSync(join3(tmpdir(), "evalgate-spool-"));
+      this.#dir = mkdtempSync(join4(tmpdir(), "evalgate-spool-"));
       process.once("exit", this.#onExit);
     }
-    spool.path ??= join3(this.#dir, `run-${spool.run}.jsonl`);
+    spool.path ??= join4(this.#dir, `run-${spool.run}.jsonl`);
     spool.fd = openSync5(spool.path, "a");
     return spool.fd;
   }
@@ -58774,16 +58864,16 @@ init_execute();
 
 // src/pipeline/git-info.ts
 import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, join as join5, resolve as resolve2 } from "node:path";
+import { dirname as dirname4, join as join6, resolve as resolve3 } from "node:path";
 async function readGitInfo(dir, env) {
   if (env.GITHUB_SHA) {
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
   }
   try {
-    const gitDir = await findGitDir(resolve2(dir));
+    const gitDir = await findGitDir(resolve3(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
-    const head = (await readFile2(join5(gitDir, "HEAD"), "utf8")).trim();
+    const head = (await readFile2(join6(gitDir, "HEAD"), "utf8")).trim();
     if (!head.startsWith("ref: ")) return { sha: isSha(head) ? head : null, ref: null };
     const ref = head.slice("ref: ".length);
     const sha = await resolveRef(commonDir, gitDir, ref);
@@ -58793,28 +58883,28 @@ async function readGitInfo(dir, env) {
   }
 }
 async function findGitDir(dir) {
-  for (let current2 = dir; ; current2 = dirname3(current2)) {
-    const candidate = join5(current2, ".git");
+  for (let current2 = dir; ; current2 = dirname4(current2)) {
+    const candidate = join6(current2, ".git");
     const info2 = await stat2(candidate).catch(() => null);
     if (info2?.isDirectory()) return candidate;
     if (info2?.isFile()) {
       const text2 = await readFile2(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text2);
-      return match?.[1] ? resolve2(current2, match[1].trim()) : null;
+      return match?.[1] ? resolve3(current2, match[1].trim()) : null;
     }
-    if (dirname3(current2) === current2) return null;
+    if (dirname4(current2) === current2) return null;
   }
 }
 async function readCommonDir(gitDir) {
-  const text2 = await readFile2(join5(gitDir, "commondir"), "utf8").catch(() => null);
-  return text2 === null ? gitDir : resolve2(gitDir, text2.trim());
+  const text2 = await readFile2(join6(gitDir, "commondir"), "utf8").catch(() => null);
+  return text2 === null ? gitDir : resolve3(gitDir, text2.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
-    const loose = await readFile2(join5(base, ref), "utf8").catch(() => null);
+    const loose = await readFile2(join6(base, ref), "utf8").catch(() => null);
     if (loose !== null && isSha(loose.trim())) return loose.trim();
   }
-  const packed = await readFile2(join5(commonDir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile2(join6(commonDir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     const [sha, name] = line.split(" ");
     if (name === ref && sha !== void 0 && isSha(sha)) return sha;
@@ -58831,10 +58921,10 @@ init_context();
 // src/config/load.ts
 init_regular_file();
 init_encoding();
-import { dirname as dirname4, resolve as resolve4 } from "node:path";
+import { dirname as dirname5, resolve as resolve5 } from "node:path";
 
 // src/config/module-spec.ts
-import { isAbsolute, resolve as resolve3 } from "node:path";
+import { isAbsolute, resolve as resolve4 } from "node:path";
 var MODULE_EXTENSIONS = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
@@ -58843,7 +58933,7 @@ function parseModuleSpec(spec, baseDir) {
   const hash3 = spec.lastIndexOf("#");
   const path = hash3 === -1 ? spec : spec.slice(0, hash3);
   const exportName = hash3 === -1 ? "default" : spec.slice(hash3 + 1) || "default";
-  return { spec, file: resolve3(baseDir, path), exportName };
+  return { spec, file: resolve4(baseDir, path), exportName };
 }
 
 // src/judge/breaker.ts
@@ -67746,7 +67836,7 @@ function parseConfig(text2, options2) {
     config: {
       file,
       absPath: options2.absPath,
-      dir: dirname4(options2.absPath),
+      dir: dirname5(options2.absPath),
       hash: hashWritten(
         written,
         options2.env,
@@ -67762,7 +67852,7 @@ function parseConfig(text2, options2) {
 }
 var MAX_CONFIG_BYTES = 16 * 2 ** 20;
 async function loadConfigFile(path, options2) {
-  const absPath = resolve4(options2.cwd, path);
+  const absPath = resolve5(options2.cwd, path);
   let bytes;
   try {
     bytes = await readRegularFileBytes(absPath, MAX_CONFIG_BYTES);
@@ -67844,15 +67934,15 @@ function gridSecretClashes(config, scrubber) {
 
 // src/pipeline/config-files-hash.ts
 init_config_hash_parts();
-import { existsSync as existsSync4, readFileSync as readFileSync5, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync5, statSync as statSync3 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
-import { dirname as dirname6, join as join9, relative, sep as sep3 } from "node:path";
+import { dirname as dirname7, join as join10, relative, sep as sep3 } from "node:path";
 
 // src/evaluators/judges/overrides.ts
 init_errors();
 init_is_record();
 import { readFileSync as readFileSync4 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // src/evaluators/metadata.ts
 init_format_count();
@@ -67876,8 +67966,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve23 } of templated) {
-      const resolved = resolve23(scope);
+    for (const { key, resolve: resolve22 } of templated) {
+      const resolved = resolve22(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -68117,7 +68207,7 @@ function overrideExamples(overrides, names = {}) {
   ].join("\n");
 }
 function readOverrides(dir) {
-  const path = join6(dir, OVERRIDES_FILE);
+  const path = join7(dir, OVERRIDES_FILE);
   let text2;
   try {
     text2 = readFileSync4(path, "utf8");
@@ -68145,12 +68235,12 @@ function expandGrid(grid) {
 }
 
 // src/shared/checkout-root.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { dirname as dirname5, join as join7, resolve as resolve5 } from "node:path";
+import { existsSync as existsSync4 } from "node:fs";
+import { dirname as dirname6, join as join8, resolve as resolve6 } from "node:path";
 function checkoutRoot(dir) {
-  for (let current2 = resolve5(dir), depth2 = 0; depth2 < 64; depth2++) {
-    if (existsSync3(join7(current2, ".git"))) return current2;
-    const parent = dirname5(current2);
+  for (let current2 = resolve6(dir), depth2 = 0; depth2 < 64; depth2++) {
+    if (existsSync4(join8(current2, ".git"))) return current2;
+    const parent = dirname6(current2);
     if (parent === current2) break;
     current2 = parent;
   }
@@ -68165,22 +68255,22 @@ function promptFileText(text2) {
 
 // src/targets/command-script.ts
 init_templates();
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 function commandScripts(target, points2, dir, isProjectFile) {
-  const cwd = resolve6(dir, target.cwd ?? ".");
+  const cwd = resolve7(dir, target.cwd ?? ".");
   const scripts = /* @__PURE__ */ new Set();
   for (const params of points2) {
     const words = commandWords(target, params);
     const [program, ...args] = words;
     if (program === void 0) continue;
-    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve6(cwd, program) : void 0;
+    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve7(cwd, program) : void 0;
     if (programPath !== void 0 && isProjectFile(programPath)) {
       scripts.add(programPath);
       continue;
     }
     const script = args.find((arg) => !arg.startsWith("-"));
-    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve6(cwd, script))) {
-      scripts.add(resolve6(cwd, script));
+    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve7(cwd, script))) {
+      scripts.add(resolve7(cwd, script));
     }
   }
   return [...scripts];
@@ -68218,7 +68308,7 @@ function atPoint(text2, params) {
 
 // src/pipeline/module-graph-hash.ts
 import { createRequire as createRequire2 } from "node:module";
-import { join as join8, resolve as resolve7, sep as sep2 } from "node:path";
+import { join as join9, resolve as resolve8, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function moduleGraph(modules, dir, searchFrom) {
   const esbuild = await importEsbuild(searchFrom);
@@ -68236,13 +68326,13 @@ async function moduleGraph(modules, dir, searchFrom) {
       platform: "node",
       format: "esm",
       // Never written (`write: false`); esbuild needs a folder to name its outputs for.
-      outdir: join8(dir, ".evalgate-module-graph"),
+      outdir: join9(dir, ".evalgate-module-graph"),
       logLevel: "silent",
       plugins: [BARE_SPECIFIERS_EXTERNAL]
     });
     const files = new Set(modules);
     for (const input of Object.keys(result.metafile.inputs)) {
-      const path = resolve7(dir, input);
+      const path = resolve8(dir, input);
       if (!path.split(sep2).includes("node_modules")) files.add(path);
     }
     return { files: [...files] };
@@ -68275,14 +68365,14 @@ async function importEsbuild(searchFrom) {
 }
 function resolveFrom(dir, specifier) {
   try {
-    return createRequire2(join8(dir, "package.json")).resolve(specifier);
+    return createRequire2(join9(dir, "package.json")).resolve(specifier);
   } catch {
     return void 0;
   }
 }
 function resolveThroughTsx(dir) {
   const tsx = resolveFrom(dir, "tsx/package.json");
-  return tsx === void 0 ? void 0 : resolveFrom(join8(tsx, ".."), "esbuild");
+  return tsx === void 0 ? void 0 : resolveFrom(join9(tsx, ".."), "esbuild");
 }
 
 // src/pipeline/config-files-hash.ts
@@ -68291,18 +68381,18 @@ async function withCoveredFiles(config, searchFrom) {
   const modules = /* @__PURE__ */ new Set();
   const scripts = /* @__PURE__ */ new Set();
   const root2 = projectRoot(config.dir);
-  const store = join9(config.dir, OVERRIDES_FILE);
+  const store = join10(config.dir, OVERRIDES_FILE);
   const judges = /* @__PURE__ */ new Map();
   let wholeStore = false;
   for (const suite of config.suites) {
     const points2 = expandGrid(suite.grid);
     for (const ref of promptFileRefs(suite.target, points2)) {
-      promptFiles2.push([ref.file, join9(config.dir, ref.file)]);
+      promptFiles2.push([ref.file, join10(config.dir, ref.file)]);
     }
     for (const evaluator of suite.evaluators) {
       const count = overridesShown(evaluator);
       if (count > 0) judges.set(evaluator.id, Math.max(judges.get(evaluator.id) ?? 0, count));
-      else if (evaluator.kind === "module" && existsSync4(store)) wholeStore = true;
+      else if (evaluator.kind === "module" && existsSync5(store)) wholeStore = true;
     }
     const specs = [
       ...suite.target.kind === "function" ? [suite.target.module] : [],
@@ -68369,12 +68459,12 @@ function fileDigest(path) {
 }
 var EMPTY_STORE = hash2("sha256", "", "hex");
 function storeDigest(path) {
-  return existsSync4(path) ? fileDigest(path) : EMPTY_STORE;
+  return existsSync5(path) ? fileDigest(path) : EMPTY_STORE;
 }
 function shownDigest(path, judges) {
   let stored;
   try {
-    stored = readOverrides(dirname6(path));
+    stored = readOverrides(dirname7(path));
   } catch (error2) {
     return error2 instanceof OverridesFileError ? fileDigest(path) : null;
   }
@@ -68414,7 +68504,7 @@ function inProject(path, root2) {
 }
 function isFile(path) {
   try {
-    return statSync2(path).isFile();
+    return statSync3(path).isFile();
   } catch {
     return false;
   }
@@ -68474,12 +68564,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve23 = optionResolver(options2);
+      const resolve22 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve23(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve22(args), args, prepared)
       };
     }
   };
@@ -69316,7 +69406,7 @@ ${answer}
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
 init_templates();
-import { isAbsolute as isAbsolute2, resolve as resolve8 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve9 } from "node:path";
 
 // src/evaluators/judges/battle.ts
 init_errors();
@@ -69572,7 +69662,7 @@ var automaticBattle = defineBuiltin({
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
       );
     }
-    const path = isAbsolute2(shown2) ? shown2 : resolve8(files.configDir, shown2);
+    const path = isAbsolute2(shown2) ? shown2 : resolve9(files.configDir, shown2);
     const store = new BaselineStore({
       owner,
       existing: readBaselineFile(path, shown2, owner),
@@ -71107,7 +71197,7 @@ import { pathToFileURL as pathToFileURL3 } from "node:url";
 // src/bind/modules/exports.ts
 init_is_record();
 import { readFile as readFile3 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname7, extname, join as join10 } from "node:path";
+import { basename as basename2, dirname as dirname8, extname, join as join11 } from "node:path";
 var MODULE_EXPORTS = "module.exports";
 function findExport(mod, name) {
   const ns = mod.namespace;
@@ -71138,12 +71228,12 @@ async function isCommonJsFile(file) {
   const ext = extname(file);
   if (ext === ".cjs" || ext === ".cts") return true;
   if (ext === ".mjs" || ext === ".mts") return false;
-  let dir = dirname7(file);
+  let dir = dirname8(file);
   for (; ; ) {
     if (basename2(dir) === "node_modules") return true;
-    const type = await packageType(join10(dir, "package.json"));
+    const type = await packageType(join11(dir, "package.json"));
     if (type !== void 0) return type !== "module";
-    const parent = dirname7(dir);
+    const parent = dirname8(dir);
     if (parent === dir) return true;
     dir = parent;
   }
@@ -71218,7 +71308,7 @@ function scheduledByImport() {
 }
 
 // src/bind/modules/import-failure.ts
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 
 // src/bind/modules/module-error.ts
@@ -71333,8 +71423,8 @@ function sourceFile(reported, ref) {
   const file = toPath(reported);
   const alternatives2 = file.endsWith(".ts") ? [file.slice(0, -3) + ".mts", file.slice(0, -3) + ".cts"] : file.endsWith(".js") ? [file.slice(0, -3) + ".mjs"] : [];
   if (alternatives2.includes(ref.file)) return ref.file;
-  if (existsSync5(file)) return file;
-  return alternatives2.find((alt) => existsSync5(alt)) ?? file;
+  if (existsSync6(file)) return file;
+  return alternatives2.find((alt) => existsSync6(alt)) ?? file;
 }
 function toPath(location) {
   if (location.startsWith("file:")) {
@@ -71371,7 +71461,7 @@ function stackHeader(stack) {
   if (!match) return void 0;
   const [, location = "", line = "0"] = match;
   const file = toPath(location);
-  return existsSync5(file) ? { file, line: Number(line) } : void 0;
+  return existsSync6(file) ? { file, line: Number(line) } : void 0;
 }
 function firstLine(text2) {
   return text2.split("\n", 1)[0] ?? "";
@@ -71379,16 +71469,16 @@ function firstLine(text2) {
 
 // src/bind/modules/nearby-file.ts
 import { readdir as readdir2 } from "node:fs/promises";
-import { basename as basename3, dirname as dirname8, extname as extname2, join as join11 } from "node:path";
+import { basename as basename3, dirname as dirname9, extname as extname2, join as join12 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
 async function suggestSibling(file) {
-  const dir = dirname8(file);
+  const dir = dirname9(file);
   const candidates = await moduleFilesIn(dir);
   if (candidates.length === 0) return void 0;
   const wanted = basename3(file);
   const stem = stripModuleExtension(wanted);
   const sameStem = candidates.filter((name) => stripModuleExtension(name) === stem).sort((a, b) => extensionRank(a) - extensionRank(b));
-  if (sameStem[0] !== void 0) return join11(dir, sameStem[0]);
+  if (sameStem[0] !== void 0) return join12(dir, sameStem[0]);
   const limit = Math.max(1, Math.min(3, Math.floor(wanted.length / 4)));
   let best2;
   for (const name of candidates.sort()) {
@@ -71397,12 +71487,12 @@ async function suggestSibling(file) {
       best2 = { name, distance };
     }
   }
-  return best2 && join11(dir, best2.name);
+  return best2 && join12(dir, best2.name);
 }
 async function suggestIndexFile(dir) {
   const files = await moduleFilesIn(dir);
   const index = files.filter((name) => stripModuleExtension(name) === "index").sort((a, b) => extensionRank(a) - extensionRank(b));
-  return index[0] && join11(dir, index[0]);
+  return index[0] && join12(dir, index[0]);
 }
 async function moduleFilesIn(dir) {
   try {
@@ -71422,7 +71512,7 @@ function stripModuleExtension(name) {
 // src/bind/modules/typescript-loader.ts
 import { readFileSync as readFileSync7 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
-import { dirname as dirname9, join as join12 } from "node:path";
+import { dirname as dirname10, join as join13 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 var loaders = 0;
 var TsxMissingError = class extends Error {
@@ -71438,7 +71528,7 @@ async function importTsx(searchFrom) {
   for (const dir of searchFrom) {
     const root2 = tsxRoot(dir);
     if (root2 === null) continue;
-    const entry = (subpath) => pathToFileURL2(join12(root2, importEntry(root2, subpath))).href;
+    const entry = (subpath) => pathToFileURL2(join13(root2, importEntry(root2, subpath))).href;
     return Promise.all([
       import(entry("./esm/api")),
       import(entry("./cjs/api"))
@@ -71454,13 +71544,13 @@ async function importTsx(searchFrom) {
 }
 function tsxRoot(dir) {
   try {
-    return dirname9(createRequire3(join12(dir, "package.json")).resolve("tsx/package.json"));
+    return dirname10(createRequire3(join13(dir, "package.json")).resolve("tsx/package.json"));
   } catch {
     return null;
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync7(join12(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync7(join13(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -71588,7 +71678,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join13, resolve as resolve9 } from "node:path";
+import { join as join14, resolve as resolve10 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -71609,12 +71699,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve23) => {
-    if (signal?.aborted) return resolve23();
+  return new Promise((resolve22) => {
+    if (signal?.aborted) return resolve22();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve23();
+      resolve22();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -71622,10 +71712,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve23) => {
+  return new Promise((resolve22) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve23();
+      resolve22();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -71927,7 +72017,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? resolve9(cwd, options2.cacheDir) : join13(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? resolve10(cwd, options2.cacheDir) : join14(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -72016,7 +72106,7 @@ function createModelAccess(config, runtime) {
 }
 
 // src/bind/bind.ts
-import { basename as basename4, dirname as dirname10, join as join15 } from "node:path";
+import { basename as basename4, dirname as dirname11, join as join16 } from "node:path";
 
 // src/evaluators/sdk/builtin-backed.ts
 init_errors();
@@ -72030,8 +72120,8 @@ init_float_noise();
 // src/targets/command.ts
 import { isUtf8 } from "node:buffer";
 import { spawn } from "node:child_process";
-import { accessSync, constants as constants6, readdirSync, statSync as statSync3 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join14, resolve as resolve10 } from "node:path";
+import { accessSync, constants as constants6, readdirSync, statSync as statSync4 } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, join as join15, resolve as resolve11 } from "node:path";
 init_templates();
 
 // src/targets/inputs.ts
@@ -72113,7 +72203,7 @@ var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve10(setup.dir, config.cwd ?? ".");
+  const cwd = resolve11(setup.dir, config.cwd ?? ".");
   if (!isDirectory2(cwd)) {
     return {
       ok: false,
@@ -72322,19 +72412,19 @@ function lastLines(text2, count) {
 }
 function isDirectory2(path) {
   try {
-    return statSync3(path).isDirectory();
+    return statSync4(path).isDirectory();
   } catch {
     return false;
   }
 }
 function findProgram(program, cwd, env) {
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve10(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve11(cwd, program);
     if (isExecutable(path)) return void 0;
     return `${program} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join14(dir, program)))) return void 0;
+  if (dirs.some((dir) => isExecutable(join15(dir, program)))) return void 0;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -72348,7 +72438,7 @@ function findProgram(program, cwd, env) {
 function isExecutable(path) {
   try {
     accessSync(path, constants6.X_OK);
-    return statSync3(path).isFile();
+    return statSync4(path).isFile();
   } catch {
     return false;
   }
@@ -72557,7 +72647,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 init_encoding();
 
 // src/targets/model-reply.ts
@@ -72695,7 +72785,7 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const bytes = await readFile4(resolve11(setup.dir, file.value));
+      const bytes = await readFile4(resolve12(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
         const where = encoding.line > 0 ? `${file.value} is ` : "";
@@ -72854,8 +72944,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve23) => {
-      this.#readyWaiters.push(resolve23);
+    return new Promise((resolve22) => {
+      this.#readyWaiters.push(resolve22);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -72874,7 +72964,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve23, reject) => {
+    return new Promise((resolve22, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -72884,7 +72974,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve23(output);
+              resolve22(output);
             },
             reject: (error2) => {
               done();
@@ -72966,7 +73056,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve23) => settleReady = resolve23),
+      ready: new Promise((resolve22) => settleReady = resolve22),
       loaded: false,
       call: null,
       stopping: false,
@@ -73485,7 +73575,7 @@ function createIssue(error2, config, where) {
     const { file, line, problem } = error2;
     return {
       code: OVERRIDES_INVALID,
-      file: join15(dirname10(config.file), basename4(file)),
+      file: join16(dirname11(config.file), basename4(file)),
       line,
       col: 1,
       path: "",
@@ -73532,7 +73622,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative5, resolve as resolve13 } from "node:path";
+import { relative as relative5, resolve as resolve14 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -73611,7 +73701,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve13(config.dir, ts.path);
+    const abs = resolve14(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -73840,7 +73930,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import { dirname as dirname12, join as join18, resolve as resolve14 } from "node:path";
+import { dirname as dirname13, join as join19, resolve as resolve15 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -73901,99 +73991,20 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync8(resolve14(config.dir, ref.file), "utf8");
+      text2 = readFileSync8(resolve15(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
     const namedBy = formatConfigPath(["suites", suite.index, ...ref.at]);
     return fileTemplateProblems(text2, columns, Object.keys(suite.grid)).map((problem) => ({
       code: "template.prompt-file",
-      file: join18(dirname12(config.file), ref.file),
+      file: join19(dirname13(config.file), ref.file),
       line: problem.line,
       col: problem.col,
       path: "",
       message: `${problem.message} (in the prompt file named by ${namedBy})`
     }));
   });
-}
-
-// src/pipeline/config-discovery.ts
-init_errors();
-import { existsSync as existsSync6, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync4 } from "node:fs";
-import { dirname as dirname13, join as join19, resolve as resolve15 } from "node:path";
-var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
-function resolveConfigArg(arg, ctx) {
-  if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync6(resolve15(ctx.cwd, name)));
-  if (found2) return found2;
-  const link = linkInstead(ctx.cwd);
-  if (link !== void 0) return namedConfig(link, ctx);
-  throw usageError(
-    "config.not-found",
-    `no config given and no ${DEFAULT_CONFIGS.join(" or ")} in ${ctx.cwd} (run \`evals init\` to create one)`
-  );
-}
-function namedConfig(arg, ctx) {
-  const path = resolve15(ctx.cwd, arg);
-  if (isFolder2(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync6(join19(path, name)));
-    if (found2 !== void 0) return join19(arg, found2);
-    const link = linkInstead(path);
-    if (link !== void 0) return namedConfig(join19(arg, link), ctx);
-    throw usageError(
-      "config.not-found",
-      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
-    );
-  }
-  if (existsSync6(path)) return arg;
-  const target = missingLinkTarget(path);
-  if (target !== void 0) {
-    throw usageError(
-      "config.broken-link",
-      `${arg} is a symbolic link to ${target}, which does not exist: point the link at the config file, or replace it with one`
-    );
-  }
-  const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync6(resolve15(ctx.cwd, other))) {
-    throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
-  }
-  return arg;
-}
-function linkInstead(folder) {
-  return DEFAULT_CONFIGS.find((name) => {
-    try {
-      return lstatSync2(join19(folder, name)).isSymbolicLink();
-    } catch {
-      return false;
-    }
-  });
-}
-function missingLinkTarget(path) {
-  let target;
-  try {
-    if (!lstatSync2(path).isSymbolicLink()) return void 0;
-    target = readlinkSync2(path);
-  } catch {
-    return void 0;
-  }
-  if (followError(path) !== "ENOENT") return void 0;
-  const leadsTo = resolve15(dirname13(path), target);
-  return leadsTo === target ? target : `${target} (${leadsTo})`;
-}
-function followError(path) {
-  try {
-    statSync4(path);
-    return void 0;
-  } catch (error2) {
-    return error2.code;
-  }
-}
-function isFolder2(path) {
-  try {
-    return statSync4(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 // src/pipeline/load.ts
@@ -74764,6 +74775,23 @@ function evalEnvironment(env) {
 function isActionInput(name) {
   return /^INPUT_/i.test(name) || /^ACTIONS_(RUNTIME_|CACHE_|RESULTS_)/i.test(name);
 }
+function runConfigPath(settings) {
+  const cwd = settings.workingDirectory;
+  let named;
+  try {
+    if (settings.mode === "run") named = parseRunArgs(settings.args).config;
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+  }
+  const config = named ?? settings.config;
+  try {
+    const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
+    return resolve20(cwd, resolveConfigArg(config, ctx));
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+    return resolve20(cwd, config);
+  }
+}
 async function runEvals(settings, workspace, env, baselineFile) {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
@@ -74841,7 +74869,7 @@ function readResults(settings, workspace) {
     return null;
   }
   return {
-    ...located(workspace, artifact.value, resolve20(settings.workingDirectory, settings.config)),
+    ...located(workspace, artifact.value, runConfigPath(settings)),
     args: []
   };
 }
@@ -75016,7 +75044,7 @@ async function comparedResults(results, settings, baselineFile) {
 
 // src/action/publish.ts
 import { existsSync as existsSync8 } from "node:fs";
-import { relative as relative8 } from "node:path";
+import { dirname as dirname16, relative as relative8 } from "node:path";
 
 // src/github/check-run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -76407,7 +76435,7 @@ async function publishResults(results, settings, octokit, env) {
   const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative8(settings.workingDirectory, settings.report) : void 0;
   const context3 = context2;
   const subject = eventSubject(context3, env);
-  const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(settings.workingDirectory, {}))?.sha ?? null : null;
+  const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(dirname16(runConfigPath(settings)), {}))?.sha ?? null : null;
   const commit = checkRunCommit(context3, settings.headSha ?? subject.headSha, checkedOut);
   if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
   const notes = [
@@ -76471,7 +76499,7 @@ async function publishResults(results, settings, octokit, env) {
       { owner, repo, issueNumber: prNumber },
       identity.marker,
       render(identity.marker, REPORT_MAX_BYTES.comment),
-      runStamp(env)
+      runStamp(env, context3)
     );
     if (!posted.ok) failures.push(posted.failure);
     else if (posted.action === "kept-newer") {
@@ -76525,9 +76553,11 @@ function escapeNote(message) {
 function forkMessage(fork, checkRun) {
   const from = fork.head === null ? `a fork of ${fork.base} that has since been deleted` : `the fork ${fork.head}, not ${fork.base}`;
   const rows = checkRun ? ", and the failing rows are annotated from the job log" : "";
-  return `this pull request comes from ${from}: GitHub gives a fork's pull_request run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
+  return `this pull request comes from ${from}: GitHub gives a fork's ${fork.event} run a read-only token, so no PR comment or check run is posted (GitHub would refuse them). The report is in the job summary${rows}. To post them, use the fork-safe workflow (docs/action.md#pull-requests-from-forks-safely)`;
 }
-function runStamp(env) {
+function runStamp(env, context3) {
+  const triggering = triggeringRun(context3);
+  if (triggering !== null) return triggering;
   const id = Number(env.GITHUB_RUN_ID);
   const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? "1");
   return Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(attempt) && attempt > 0 ? { id, attempt } : void 0;
@@ -76569,7 +76599,7 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname16, isAbsolute as isAbsolute7, join as join23, resolve as resolve21 } from "node:path";
+import { dirname as dirname17, isAbsolute as isAbsolute7, join as join23, resolve as resolve21 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -76643,7 +76673,7 @@ function readSettings(input, workspace, env = {}) {
     config: input("config").trim() || "evals.yaml",
     workingDirectory,
     results: path(input("results").trim() || "evals-results.json"),
-    report: bool("report", true) ? join23(dirname16(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
+    report: bool("report", true) ? join23(dirname17(path(input("results").trim() || "evals-results.json")), REPORT_FILE) : null,
     baseline: baseline === "" ? { kind: "none" } : baseline === "auto" ? { kind: "auto" } : { kind: "file", path: path(baseline) },
     artifactName: input("artifact-name").trim() || "evals-results",
     token: input("github-token"),
@@ -76723,7 +76753,7 @@ async function run(env = process.env) {
     return;
   }
   if (settings.token) protectSecret(settings.token);
-  await maskReferencedSecrets(resolve22(settings.workingDirectory, settings.config), env);
+  await maskReferencedSecrets(runConfigPath(settings), env);
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
   const budget = new RetryBudget(void 0, settings.retryScale);
   const octokit = settings.token ? createOctokit(settings.token, {
