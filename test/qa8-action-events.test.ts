@@ -120,6 +120,39 @@ describe('checkRunCommit: the commit whose code ran', () => {
   });
 });
 
+describe('checkRunCommit on the other events: the check run follows the code that ran', () => {
+  it('issue_comment with the pull request checked out: the check run goes on it, not on GITHUB_SHA', () => {
+    const chatOps = {
+      ...pullRequestTarget,
+      eventName: 'issue_comment',
+      sha: MAIN_TIP,
+      payload: {},
+    };
+    const commit = checkRunCommit(chatOps, MAIN_TIP, PR_HEAD);
+    assert.equal(commit.sha, PR_HEAD);
+    assert.match(
+      commit.warning ?? '',
+      /^issue_comment: the evals ran the checked-out commit d{40}, not GITHUB_SHA f{40}: this verdict is about that code, so the check run goes on d{40}, not on f{40}/,
+    );
+  });
+
+  it('workflow_dispatch or schedule checking out another ref: that ref; the same commit: no warning', () => {
+    for (const eventName of ['workflow_dispatch', 'schedule', 'push']) {
+      const event = { ...pullRequestTarget, eventName, sha: MAIN_TIP, payload: {} };
+      assert.equal(checkRunCommit(event, MAIN_TIP, BASE).sha, BASE, eventName);
+      assert.deepEqual(checkRunCommit(event, MAIN_TIP, MAIN_TIP), { sha: MAIN_TIP, warning: null });
+      assert.deepEqual(checkRunCommit(event, MAIN_TIP, null), { sha: MAIN_TIP, warning: null });
+    }
+  });
+
+  it("a pull request's review events run the merge commit by design: the PR head, no warning", () => {
+    for (const eventName of ['pull_request_review', 'pull_request_review_comment']) {
+      const event = { ...pullRequestTarget, eventName };
+      assert.deepEqual(checkRunCommit(event, PR_HEAD, MERGE), { sha: PR_HEAD, warning: null });
+    }
+  });
+});
+
 describe('the Action end to end', () => {
   const fixture = useActionFixture();
 

@@ -186,10 +186,14 @@ export interface CheckRunCommit {
  * Where the check run of a run that evaluated the checkout belongs. On `pull_request_target` and
  * `workflow_run` the event is about one commit (the PR's head, the triggering run's commit) while
  * `actions/checkout` checks out another by default (the base branch, the default branch's tip):
- * a verdict on that code posted as the PR head's check would pass a PR that breaks the evals. So
- * when `checkedOut` (HEAD of the checkout holding the config; null when unknown, or in `mode: report`)
- * differs, the check run goes on `checkedOut`, with a warning. On `pull_request_target` the PR's
- * test merge commit (`merge_commit_sha`) counts as the PR's code, as on `pull_request`.
+ * a verdict on that code posted as the PR head's check would pass a PR that breaks the evals.
+ * Other events go on `GITHUB_SHA`, which a job may also not have checked out: an `issue_comment`
+ * ChatOps job that checks out the pull request (`GITHUB_SHA` is the default branch's tip there),
+ * a `workflow_dispatch` or `schedule` job checking out another ref. So when `checkedOut` (HEAD of
+ * the checkout holding the config; null when unknown, or in `mode: report`) differs, the check
+ * run goes on `checkedOut`, with a warning. The pull request events run the test merge commit
+ * (`GITHUB_SHA`) by design, and it counts as the PR's code, as `merge_commit_sha` does on
+ * `pull_request_target`.
  */
 export function checkRunCommit(
   context: EventContext,
@@ -202,7 +206,7 @@ export function checkRunCommit(
   if (
     checkedOut === null ||
     same(subjectSha) ||
-    (context.eventName !== 'pull_request_target' && context.eventName !== 'workflow_run') ||
+    !checksCheckout(context.eventName) ||
     (context.eventName === 'pull_request_target' && same(text(pr?.merge_commit_sha)))
   ) {
     return { sha: subjectSha, warning: null };
@@ -220,9 +224,28 @@ export function checkRunCommit(
       warning: `pull_request_target: ${ran}${base}, not the pull request's head ${subjectSha}: this verdict is about that code, not the pull request's changes, ${onPost} (${docs})`,
     };
   }
-  const tip = same(context.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : '';
+  if (context.eventName === 'workflow_run') {
+    const tip = same(context.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : '';
+    return {
+      sha: checkedOut,
+      warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`,
+    };
+  }
+  const named =
+    subjectSha.toLowerCase() === context.sha.toLowerCase()
+      ? 'GITHUB_SHA'
+      : 'the commit the event names';
   return {
     sha: checkedOut,
-    warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`,
+    warning: `${context.eventName}: ${ran}, not ${named} ${subjectSha}: this verdict is about that code, ${onPost} (${docs})`,
   };
+}
+
+/**
+ * Whether the check run follows the checked-out commit when it is not the event's
+ * ({@link checkRunCommit}): on every event but those of a pull request, whose runs check out the
+ * test merge commit by design.
+ */
+function checksCheckout(eventName: string): boolean {
+  return !FORK_READ_ONLY_EVENTS.includes(eventName);
 }

@@ -74,11 +74,10 @@ export async function publishResults(
       : undefined;
   const context = github.context;
   const subject = eventSubject(context, env);
-  // In `mode: run` the evals ran the checkout, which on some events is not the event's commit:
-  // the one holding the config (with actions/checkout's `path:` the workspace is no repository).
+  // In `mode: run` the evals ran the checkout, which need not be the event's commit: the one
+  // holding the config (with actions/checkout's `path:` the workspace is no repository).
   const checkedOut =
-    settings.mode === 'run' &&
-    (context.eventName === 'pull_request_target' || context.eventName === 'workflow_run')
+    settings.mode === 'run'
       ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
       : null;
   const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
