@@ -10,6 +10,7 @@
  */
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
+import { bodyText, notUtf8Message } from './body-text.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail, reportedUsage } from './responses.ts';
 import type { JudgeError } from './types.ts';
@@ -106,9 +107,12 @@ export interface HttpRequest {
   body?: string;
 }
 
-/** The outcome of one request: the answer's text, or why there is none (see {@link AttemptOutcome}). */
+/**
+ * The outcome of one request: the answer's text, or why there is none (see {@link AttemptOutcome}).
+ * `notUtf8`: the body names no charset but UTF-8 and is not UTF-8 (`text` shows U+FFFD there).
+ */
 export type RequestOutcome =
-  | { kind: 'ok'; status: number; text: string; contentType: string | null }
+  | { kind: 'ok'; status: number; text: string; contentType: string | null; notUtf8?: true }
   | Exclude<AttemptOutcome, { kind: 'ok' }>;
 
 /** POSTs `payload` to `url` once and reads the answer as JSON. */
@@ -121,6 +125,19 @@ export async function postAttempt(
   const outcome = await requestAttempt({ method: 'POST', url, body: payload }, signal, settings);
   if (outcome.kind !== 'ok') return outcome;
   const raw = settings.scrub(outcome.text).slice(0, RAW_LIMIT);
+  if (outcome.notUtf8) {
+    const { status, contentType } = outcome;
+    const where = settings.scrub(maskCredentialsIn(url));
+    return {
+      kind: 'fail',
+      error: {
+        code: 'judge.malformed',
+        message: notUtf8Message('POST', where, status, contentType),
+        status,
+        raw,
+      },
+    };
+  }
   try {
     return {
       kind: 'ok',
@@ -192,8 +209,8 @@ export async function requestAttempt(
     if (!followed.ok) return { kind: 'fail', error: followed.error };
     const response = followed.response;
     // The timeout covers the body too: a server may send headers and then stall.
-    const text = await cappedText(response);
-    if (text === undefined) {
+    const bytes = await cappedBytes(response);
+    if (bytes === undefined) {
       controller.abort();
       return {
         kind: 'fail',
@@ -204,12 +221,15 @@ export async function requestAttempt(
         },
       };
     }
+    const contentType = response.headers.get('content-type');
+    const { text, notUtf8 } = bodyText(bytes, contentType);
     if (response.ok) {
       return {
         kind: 'ok',
         status: response.status,
         text,
-        contentType: response.headers.get('content-type'),
+        contentType,
+        ...(notUtf8 ? { notUtf8: true as const } : {}),
       };
     }
     // Scrubbed before it is cut: a secret across the cut would otherwise keep its first part.
@@ -323,21 +343,21 @@ async function followSameOrigin(
 }
 
 /**
- * The body of `response` as text, read as it comes; undefined once it passes
- * {@link MAX_OUTPUT_BYTES} (announced or streamed), the rest left unread.
+ * The body of `response`, read as it comes; undefined once it passes {@link MAX_OUTPUT_BYTES}
+ * (announced or streamed), the rest left unread.
  */
-async function cappedText(response: Response): Promise<string | undefined> {
+async function cappedBytes(response: Response): Promise<Buffer | undefined> {
   const body = response.body;
   if (Number(response.headers.get('content-length')) > MAX_OUTPUT_BYTES) {
     await body?.cancel().catch(() => {});
     return undefined;
   }
-  if (body === null) return '';
+  if (body === null) return Buffer.alloc(0);
   const kept = new CappedBytes();
   const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return kept.text();
+    if (done) return kept.bytes();
     if (!kept.add(value)) {
       await reader.cancel().catch(() => {});
       return undefined;

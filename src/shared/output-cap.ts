@@ -43,9 +43,4 @@ export class CappedBytes {
   bytes(): Buffer {
     return Buffer.concat(this.#chunks);
   }
-
-  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
-  text(): string {
-    return this.bytes().toString('utf8');
-  }
 }

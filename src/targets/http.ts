@@ -7,6 +7,7 @@
 import type { HttpTargetConfig } from '../config/types.ts';
 import { timerSleep } from '../judge/abortable-sleep.ts';
 import type { Breaker } from '../judge/breaker.ts';
+import { notUtf8Message } from '../judge/body-text.ts';
 import { abortedError, requestAttempt } from '../judge/post-attempt.ts';
 import { withRetries } from '../judge/retry.ts';
 import { describeTarget, outputPath } from '../config/target.ts';
@@ -136,7 +137,15 @@ export function createHttpTarget(
                 : error.message,
           };
         }
-        return answerOutput(answered.answer.text, answered.answer.contentType, path, scrub);
+        const { text, contentType, status, notUtf8 } = answered.answer;
+        if (notUtf8 === true) {
+          // Scored, its U+FFFD would stand for bytes the server sent: kept to look at, not scored.
+          return {
+            output: text,
+            error: notUtf8Message(config.method, scrub(target.value), status, contentType),
+          };
+        }
+        return answerOutput(text, contentType, path, scrub);
       },
     },
   };
