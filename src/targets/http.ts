@@ -87,6 +87,13 @@ export function createHttpTarget(
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
         // A URL a template filled may carry credentials: masked wherever a message quotes it.
         const scrub = (text: string): string => scrubber.text(maskCredentialsIn(text));
+        const badJson = payload === undefined ? null : stringBodyJsonProblem(payload, sent);
+        if (badJson !== null) {
+          return {
+            output: null,
+            error: `${config.method} ${scrub(target.value)}: ${scrub(badJson)}`,
+          };
+        }
         const invalid = renderedUrlProblem(target.value);
         if (invalid !== null) {
           return {
@@ -149,6 +156,23 @@ export function createHttpTarget(
       },
     },
   };
+}
+
+/**
+ * Why a body written as a string of JSON (`'{"q": "{{ case.q }}"}'`, content-type JSON) cannot be
+ * sent for this case, or null. Its templates put values in as they are, so one holding a quote
+ * or a line break breaks the JSON; the server would refuse it, or guess. A body sent as a YAML
+ * value is JSON-encoded whole, and is never checked here.
+ */
+function stringBodyJsonProblem(payload: string, headers: Record<string, string>): string | null {
+  const type = headers['content-type'];
+  if (type === undefined || !/\bjson\b/i.test(type)) return null;
+  try {
+    JSON.parse(payload);
+    return null;
+  } catch (error) {
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${type}) says it is: ${(error as Error).message}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+  }
 }
 
 /** The output of a 2xx answer: the path into its JSON, or the whole answer. */
