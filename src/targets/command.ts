@@ -21,6 +21,7 @@ import { shellLine, textInput, type Rendered, type TargetInput } from './inputs.
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
+import { CallTimeout } from '../shared/call-timeout.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
 export const MAX_STDOUT_BYTES = MAX_OUTPUT_BYTES;
@@ -202,6 +203,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
     };
     const onAbort = (): void => {
       failure ??= 'stopped: the case ran out of time or the run was interrupted';
+      noteStderr(options.signal.reason, argv[0]!, stderr);
       stopGroup();
     };
     options.signal.addEventListener('abort', onAbort, { once: true });
@@ -273,6 +275,18 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       });
     }
   });
+}
+
+/**
+ * At a time-out, the end of what the command wrote to stderr goes into the case's error (why it
+ * hung is usually there: `retrying in 8 s…`). Whole lines only: a line still being written could
+ * end inside a secret, which scrubbing would then not recognise.
+ */
+function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
+  if (!(reason instanceof CallTimeout)) return;
+  const end = stderr.lastIndexOf(10);
+  const lines = end < 0 ? '' : lastLines(stderr.subarray(0, end).toString('utf8'), STDERR_LINES);
+  if (lines !== '') reason.note(`running ${program}; stderr:\n${lines}`);
 }
 
 /** The case's output or error from how its process ended. */
