@@ -48,13 +48,14 @@ export function createCommandTarget(
   setup: CommandTargetSetup,
 ): Located<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
-  if (!isDirectory(cwd)) {
+  const notFolder = folderProblem(cwd);
+  if (notFolder !== undefined) {
     return {
       ok: false,
       issue: {
         ...setup.issueAt('target', 'cwd'),
         code: 'target.cwd',
-        message: `working folder ${cwd} does not exist`,
+        message: `working folder ${cwd} ${notFolder}`,
       },
     };
   }
@@ -329,11 +330,12 @@ function lastLines(text: string, count: number): string {
   return lines.slice(-count).join('\n');
 }
 
-function isDirectory(path: string): boolean {
+/** Why `path` cannot be a working folder, or undefined when it is a folder. */
+function folderProblem(path: string): string | undefined {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path).isDirectory() ? undefined : 'is not a folder';
   } catch {
-    return false;
+    return 'does not exist';
   }
 }
 
