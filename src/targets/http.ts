@@ -152,7 +152,8 @@ export function createHttpTarget(
             error: notUtf8Message(config.method, scrub(target.value), status, contentType),
           };
         }
-        return answerOutput(text, contentType, path, scrub);
+        const answeredAs = `${config.method} ${scrub(target.value)} answered ${status}`;
+        return answerOutput(text, contentType, path, scrub, answeredAs);
       },
     },
   };
@@ -181,18 +182,29 @@ function answerOutput(
   contentType: string | null,
   path: { keys: readonly string[]; text: string } | undefined,
   scrub: (text: string) => string,
+  answeredAs: string,
 ): TargetOutput {
   let json: unknown;
   let isJson = true;
+  let notJson = '';
   try {
     json = JSON.parse(text);
-  } catch {
+  } catch (error) {
     isJson = false;
+    notJson = (error as Error).message;
   }
   if (path === undefined) {
     // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
-    const declaredJson = contentType === null || /\bjson\b/i.test(contentType);
-    return { output: isJson && declaredJson ? json : text };
+    const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
+    if (isJson && (saysJson || contentType === null)) return { output: json };
+    // Said to be JSON and not (cut short, an error page): its text is no answer to score.
+    if (saysJson && text.trim() !== '') {
+      return {
+        output: text,
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson)}: ${excerptOf(scrub(text))}`,
+      };
+    }
+    return { output: text };
   }
   if (!isJson) {
     return {
