@@ -8,18 +8,17 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CommandTargetConfig } from '../config/types.ts';
-import { closestMatch } from '../config/did-you-mean.ts';
-import { literalValue, templateExpressions } from '../shared/templates.ts';
+import { literalValue, templateExpressions, templateSpans } from '../shared/templates.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
-import { shellLine, textInput, type Rendered, type TargetInput } from './inputs.ts';
+import { shellLine, shellValueName, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
+import { findProgram, folderProblem } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 
@@ -99,6 +98,10 @@ export function createCommandTarget(
       };
     }
   }
+  // What each `EVALGATE_VALUE_n` of a shell line carries, to name it in an error.
+  const shellTemplates = new Map(
+    shell ? templateSpans(line).map(({ expression }, i) => [shellValueName(i), expression]) : [],
+  );
   const env = Object.entries(config.env).map(
     ([name, value]) => [name, textInput(value, asIs)] as const,
   );
@@ -120,6 +123,8 @@ export function createCommandTarget(
           if (!values.ok) return { output: null, error: values.error };
           Object.assign(extra, values.value);
         }
+        const nul = nulProblem(command.value, extra, shellTemplates);
+        if (nul !== undefined) return { output: null, error: nul };
         const stdin = JSON.stringify({ case: args.testCase, params: args.params });
         const ran = await runProcess(command.value, {
           cwd,
@@ -131,6 +136,29 @@ export function createCommandTarget(
       },
     },
   };
+}
+
+/**
+ * Why a case's values cannot be handed to the process, or undefined: the system's strings end
+ * at NUL, so no argument or environment variable can hold one (spawn would throw, in words that
+ * name its own options).
+ */
+function nulProblem(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+  shellTemplates: ReadonlyMap<string, string>,
+): string | undefined {
+  const why = 'holds a NUL character, which no argument or environment variable can carry';
+  const at = argv.findIndex((arg) => arg.includes('\0'));
+  if (at >= 0) {
+    return `${at === 0 ? 'the program' : `argument ${at}`} of the command (${argv[0]}) ${why}`;
+  }
+  const name = Object.keys(env).find((key) => env[key]!.includes('\0'));
+  if (name === undefined) return undefined;
+  const template = shellTemplates.get(name);
+  return template === undefined
+    ? `environment variable ${name} of the command (${argv[0]}) ${why}`
+    : `the value of {{ ${template.trim()} }} in the command line ${why}`;
 }
 
 /** Every input rendered, or the first that could not be. */
@@ -328,50 +356,4 @@ function notUtf8Problem(bytes: Uint8Array): string {
 function lastLines(text: string, count: number): string {
   const lines = text.replace(/\s+$/, '').split(/\r?\n/);
   return lines.slice(-count).join('\n');
-}
-
-/** Why `path` cannot be a working folder, or undefined when it is a folder. */
-function folderProblem(path: string): string | undefined {
-  try {
-    return statSync(path).isDirectory() ? undefined : 'is not a folder';
-  } catch {
-    return 'does not exist';
-  }
-}
-
-/**
- * Why `program` cannot be run from `cwd`, or undefined when it can: a path must name an
- * executable file; a bare name must be on PATH (with the nearest name on PATH offered).
- */
-function findProgram(
-  program: string,
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  if (program.includes('/')) {
-    const path = isAbsolute(program) ? program : resolve(cwd, program);
-    if (isExecutable(path)) return undefined;
-    return `${program} is not an executable file (looked for ${path})`;
-  }
-  const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
-  if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
-  const names = new Set<string>();
-  for (const dir of dirs) {
-    try {
-      for (const name of readdirSync(dir)) names.add(name);
-    } catch {
-      // A PATH entry that does not exist is common and harmless.
-    }
-  }
-  const near = closestMatch(program, names);
-  return `command ${program} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

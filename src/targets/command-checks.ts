@@ -1,0 +1,53 @@
+/**
+ * What a command target checks before it runs anything: that its working folder is one, and
+ * that its program can be run from there (a path to an executable file, or a name on `PATH`).
+ */
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { closestMatch } from '../config/did-you-mean.ts';
+
+/** Why `path` cannot be a working folder, or undefined when it is a folder. */
+export function folderProblem(path: string): string | undefined {
+  try {
+    return statSync(path).isDirectory() ? undefined : 'is not a folder';
+  } catch {
+    return 'does not exist';
+  }
+}
+
+/**
+ * Why `program` cannot be run from `cwd`, or undefined when it can: a path must name an
+ * executable file; a bare name must be on PATH (with the nearest name on PATH offered).
+ */
+export function findProgram(
+  program: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (program.includes('/')) {
+    const path = isAbsolute(program) ? program : resolve(cwd, program);
+    if (isExecutable(path)) return undefined;
+    return `${program} is not an executable file (looked for ${path})`;
+  }
+  const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+  if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
+  const names = new Set<string>();
+  for (const dir of dirs) {
+    try {
+      for (const name of readdirSync(dir)) names.add(name);
+    } catch {
+      // A PATH entry that does not exist is common and harmless.
+    }
+  }
+  const near = closestMatch(program, names);
+  return `command ${program} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
