@@ -28,6 +28,7 @@ const server = useLoopbackServer((req, res) => {
       );
     }
     if (path === '/utf8') return answer('text/plain; charset=utf-8', Buffer.from('café'));
+    if (path === '/bom-json') return answer('application/json', Buffer.from('\uFEFF{"a":"café"}'));
     if (path === '/v1/chat/completions') {
       const reply = (text: Buffer): Buffer =>
         Buffer.concat([
@@ -103,6 +104,24 @@ describe('an http answer that is not UTF-8', () => {
     );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(only.output, 'café');
+  });
+});
+
+describe('a byte order mark', () => {
+  it('before a JSON answer is no part of it', async () => {
+    const dir = jsonlProject(
+      [{ q: 'x' }],
+      [
+        'target:',
+        '  type: http',
+        `  url: ${server.base}/bom-json`,
+        'evaluators:',
+        "  - { use: is-equals, with: { expected: 'café', actual: '{{ output.a }}' } }",
+      ],
+    );
+    const result = await runInProcess(['run', '-o', 'results.json'], dir);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.deepEqual(artifactCases(dir)[0]!.cases[0]!.output, { a: 'café' });
   });
 });
 

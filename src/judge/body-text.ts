@@ -15,11 +15,14 @@ export interface BodyText {
   notUtf8: boolean;
 }
 
+const UTF8 = new TextDecoder('utf-8');
+
 /** `bytes` decoded in the charset `contentType` names, else as UTF-8 (see above). */
 export function bodyText(bytes: Buffer, contentType: string | null): BodyText {
   const decoder = declaredDecoder(contentType);
   if (decoder !== undefined) return { text: decoder.decode(bytes), notUtf8: false };
-  return { text: bytes.toString('utf8'), notUtf8: !isUtf8(bytes) };
+  // A leading byte order mark is no part of the text (a JSON answer would not parse with it).
+  return { text: UTF8.decode(bytes), notUtf8: !isUtf8(bytes) };
 }
 
 /** The error of a body that is not UTF-8 and names no other charset. */
