@@ -17,17 +17,19 @@ export function folderProblem(path: string): string | undefined {
 
 /**
  * Why `program` cannot be run from `cwd`, or undefined when it can: a path must name an
- * executable file; a bare name must be on PATH (with the nearest name on PATH offered).
+ * executable file; a bare name must be on PATH (with the nearest name on PATH offered). `named`
+ * is how the messages name it (with the template it came from).
  */
 export function findProgram(
   program: string,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  named = program,
 ): string | undefined {
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : resolve(cwd, program);
     if (isExecutable(path)) return undefined;
-    return `${program} is not an executable file (looked for ${path})`;
+    return `${named} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
   if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
@@ -40,7 +42,7 @@ export function findProgram(
     }
   }
   const near = closestMatch(program, names);
-  return `command ${program} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+  return `command ${named} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
 }
 
 function isExecutable(path: string): boolean {

@@ -21,6 +21,7 @@ import { utf8Issue } from '../testsets/encoding.ts';
 import { findProgram, folderProblem } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
+import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
 export const MAX_STDOUT_BYTES = MAX_OUTPUT_BYTES;
@@ -38,6 +39,8 @@ export interface CommandTargetSetup {
   /** evalgate's environment, which the command inherits (with `env:` on top). */
   env: Readonly<Record<string, string | undefined>>;
   issueAt(...path: (string | number)[]): Issue;
+  /** The suite's grid: a program it names is looked up at each point; default none. */
+  grid?: Readonly<Record<string, readonly unknown[]>>;
 }
 
 const asIs = (text: string): string => text;
@@ -81,12 +84,7 @@ export function createCommandTarget(
           render: () => ({ ok: true, value: arg }),
         }));
   if (!config.shell && Array.isArray(config.run)) {
-    const program = config.run[0]!;
-    // A program without templates is looked up as it will be run: a `\{{` in it read as `{{`.
-    const problem =
-      templateExpressions(program).length > 0
-        ? undefined
-        : findProgram(literalValue(program) as string, cwd, setup.env);
+    const problem = programProblem(config.run[0]!, cwd, setup);
     if (problem !== undefined) {
       return {
         ok: false,
@@ -136,6 +134,33 @@ export function createCommandTarget(
       },
     },
   };
+}
+
+/**
+ * Why the program of an argument list cannot be run, or undefined. One without templates is
+ * looked up as it will be run (a `\{{` in it read as `{{`); one the grid names
+ * (`{{ params.agent }}`) is known before any case, so it is looked up at every grid point; one a
+ * case names is only known per case.
+ */
+function programProblem(
+  program: string,
+  cwd: string,
+  setup: CommandTargetSetup,
+): string | undefined {
+  const expressions = templateExpressions(program);
+  if (expressions.length === 0) {
+    return findProgram(literalValue(program) as string, cwd, setup.env);
+  }
+  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return undefined;
+  const input = textInput(program, asIs);
+  for (const params of expandGrid(setup.grid ?? {})) {
+    const rendered = input.render({ testCase: {}, params });
+    if (!rendered.ok) continue;
+    const from = `${rendered.value} (from ${program.trim()} at ${JSON.stringify(params)})`;
+    const problem = findProgram(rendered.value, cwd, setup.env, from);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /**

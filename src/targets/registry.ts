@@ -116,6 +116,7 @@ export const targetKinds: {
         createCommandTarget(config, {
           dir: context.config.dir,
           env: context.env,
+          grid: context.suite.grid,
           issueAt: context.issueAt,
         }),
       ),
