@@ -151,7 +151,8 @@ export async function postAttempt(
       kind: 'fail',
       error: {
         code: 'judge.malformed',
-        message: `POST ${url} answered ${outcome.status} with a body that is not JSON`,
+        // The start of what came back (a gateway's page): a model target keeps no `raw`.
+        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome.status} with a body that is not JSON${errorDetail(raw)}`,
         status: outcome.status,
         raw,
       },
