@@ -14,6 +14,7 @@ import { impossibleRange } from '../config/threshold.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
+import { gateProblems } from './check-gate.ts';
 import { isPlainObject } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
@@ -95,7 +96,9 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   if (pass !== undefined && pass !== 'all' && pass !== 'any' && typeof pass !== 'function') {
     problems.add('pass', '"all", "any" or a function returning whether a case passed', pass);
   }
-  checkGate(args.gate, problems);
+  for (const { path, message } of gateProblems(args.gate, evaluatorIds(args.evaluators))) {
+    problems.addMessage(path, message);
+  }
   checkOutput(args.output, cwd, problems);
   checkSecrets(args.secrets, problems);
   return problems.issues;
@@ -163,6 +166,14 @@ function checkTestCases(testCases: unknown, problems: Problems): boolean {
     `testCases[${first}] must be an object (one test case), got ${describeValue(testCases[first])}${others}`,
   );
   return false;
+}
+
+/** The evaluators' ids, for the gate's rules; `null` when they are not all what they must be. */
+function evaluatorIds(evaluators: unknown): string[] | null {
+  if (evaluators === undefined) return [];
+  if (!Array.isArray(evaluators)) return null;
+  const ids = (evaluators as unknown[]).map((e) => (isRecord(e) ? e.id : undefined));
+  return ids.every((id): id is string => typeof id === 'string' && id !== '') ? ids : null;
 }
 
 function checkEvaluators(evaluators: unknown, problems: Problems): void {
@@ -281,18 +292,6 @@ function sameTextHint(value: unknown): string {
     }
   }
   return '';
-}
-
-function checkGate(gate: unknown, problems: Problems): void {
-  if (gate === undefined) return;
-  if (!isRecord(gate)) {
-    problems.add('gate', 'an object ({ minPassRate?, evaluators? })', gate);
-    return;
-  }
-  const rate = gate.minPassRate;
-  if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
-    problems.add('gate.minPassRate', 'a share of cases from 0 to 1', rate);
-  }
 }
 
 function checkOutput(output: unknown, cwd: string, problems: Problems): void {

@@ -86,7 +86,11 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   trials?: number;
   /** Per-case pass rule: `all` (the default), `any` or a function. */
   pass?: PassCondition<TCase, TOutput>;
-  /** Suite verdict rule (default: every case passes); `minPassRate` is from 0 to 1. */
+  /**
+   * Suite verdict rule (default: every case passes); `minPassRate` is from 0 to 1. Checked before
+   * the run (check-gate.ts): every key, rule and bound must be one evals.yaml's `gate:` takes, and
+   * each evaluator named must be one of `evaluators`.
+   */
   gate?: GateSpec;
   /** Let a suite with no test cases pass (default false: `testCases: []` is a failed run). */
   allowEmpty?: boolean;

@@ -1,0 +1,139 @@
+/**
+ * `runTestSuite`'s `gate`, checked with the other arguments as evals.yaml's `gate:` is by its
+ * schema and rules. The engine reads a bound it does not know (`{ ge: 0.7 }`) or one left
+ * `undefined` (`{ gte: cfg.minMean }` with the setting missing) as no bound, and a rule or key it
+ * does not know (`meen`, `minPassRat`) not at all: each would pass a gate that checked nothing.
+ */
+import { closestMatch } from '../config/did-you-mean.ts';
+import { impossibleRange } from '../config/threshold.ts';
+import { checkThreshold } from '../run/evaluation.ts';
+import { describeValue } from '../shared/errors.ts';
+
+/** One problem: the place it names (its issue's path) and the whole message. */
+export interface GateProblem {
+  path: string;
+  message: string;
+}
+
+/** Every key of `GateSpec`. */
+const GATE_KEYS = ['minPassRate', 'evaluators', 'regressions', 'minDetectableEffect', 'allowEmpty'];
+/** The rules of one evaluator in `gate.evaluators`. */
+const RULES = ['mean', 'passRate', 'agreement'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Every problem with `gate`, `[]` when there is none. `evaluatorIds` are the suite's evaluators'
+ * ids, `null` when the evaluators themselves are wrong (their own problems say so).
+ */
+export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | null): GateProblem[] {
+  if (gate === undefined) return [];
+  if (!isRecord(gate)) {
+    return [
+      {
+        path: 'gate',
+        message: `gate must be an object ({ minPassRate?, evaluators? }), got ${describeValue(gate)}`,
+      },
+    ];
+  }
+  const problems: GateProblem[] = [];
+  for (const key of Object.keys(gate)) {
+    if (GATE_KEYS.includes(key)) continue;
+    problems.push({
+      path: `gate.${key}`,
+      message: `gate: unknown key ${key}${hint(key, GATE_KEYS)}`,
+    });
+  }
+  const rate = gate.minPassRate;
+  if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
+    problems.push({
+      path: 'gate.minPassRate',
+      message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate)}`,
+    });
+  }
+  const { evaluators } = gate;
+  if (evaluators === undefined) return problems;
+  if (!isRecord(evaluators)) {
+    problems.push({
+      path: 'gate.evaluators',
+      message: `gate.evaluators must be an object of evaluator id → bounds, got ${describeValue(evaluators)}`,
+    });
+    return problems;
+  }
+  for (const [id, rules] of Object.entries(evaluators)) {
+    problems.push(...evaluatorRuleProblems(`gate.evaluators.${id}`, id, rules, evaluatorIds));
+  }
+  return problems;
+}
+
+/** The problems of one entry of `gate.evaluators`, at `at`. */
+function evaluatorRuleProblems(
+  at: string,
+  id: string,
+  rules: unknown,
+  evaluatorIds: readonly string[] | null,
+): GateProblem[] {
+  const problems: GateProblem[] = [];
+  if (evaluatorIds !== null && !evaluatorIds.includes(id)) {
+    // The run would fail it as `no scores`; evals.yaml refuses it before the run.
+    const near = closestMatch(id, evaluatorIds);
+    const known =
+      near !== undefined
+        ? `did you mean ${JSON.stringify(near)}?`
+        : evaluatorIds.length > 0
+          ? `the suite's evaluators are ${evaluatorIds.map((e) => JSON.stringify(e)).join(', ')}`
+          : 'the suite has no evaluators';
+    problems.push({
+      path: at,
+      message: `${at}: no evaluator ${JSON.stringify(id)} in this suite (${known})`,
+    });
+  }
+  if (!isRecord(rules) || Object.keys(rules).length === 0) {
+    problems.push({
+      path: at,
+      message: `${at} must be an object of mean, passRate or agreement bounds ({ mean: { gte: 0.8 } }), got ${describeValue(rules)}`,
+    });
+    return problems;
+  }
+  for (const [rule, value] of Object.entries(rules)) {
+    if (!RULES.includes(rule)) {
+      problems.push({
+        path: `${at}.${rule}`,
+        message: `${at}: unknown rule ${rule}${hint(rule, RULES)}`,
+      });
+    } else if (rule === 'agreement') {
+      // Agreement is with human labels in a testset column (evals.yaml's `agreement:`), which an
+      // evaluator of runTestSuite cannot have: the rule could only fail.
+      problems.push({
+        path: `${at}.agreement`,
+        message: `${at}.agreement needs human labels in a testset column (an evaluator's agreement: in evals.yaml), which runTestSuite's evaluators do not have: gate on mean or passRate`,
+      });
+    } else {
+      const problem = boundProblem(value);
+      if (problem !== null)
+        problems.push({ path: `${at}.${rule}`, message: placed(`${at}.${rule}`, problem) });
+    }
+  }
+  return problems;
+}
+
+/** What is wrong with a mean or pass-rate bound (both in [0, 1]), or `null`. */
+function boundProblem(value: unknown): string | null {
+  const checked = checkThreshold(value);
+  return checked.ok ? impossibleRange(checked.threshold) : checked.problem;
+}
+
+/** A threshold problem (`threshold.gte is undefined: …`) at the rule it belongs to. */
+function placed(at: string, problem: string): string {
+  return problem.startsWith('threshold.')
+    ? `${at}${problem.slice('threshold'.length)}`
+    : `${at}: ${problem}`;
+}
+
+/** `: did you mean X?` for a misspelt name, else the names there are. */
+function hint(name: string, known: readonly string[]): string {
+  const near = closestMatch(name, known);
+  return near !== undefined ? `: did you mean ${near}?` : ` (the keys are ${known.join(', ')})`;
+}
