@@ -51,6 +51,28 @@ describe('runTestSuite: an uncaught UsageError shows no evalgate internals', () 
   }
 
   it(
+    "an out-of-box class's setting refused before the run (BaseLLMJudge's scoreChoices): the caller's line too",
+    { timeout: 60_000 },
+    async () => {
+      const out = await sdkScript(`import { BaseLLMJudge } from ${TESTING};
+class Judge extends BaseLLMJudge {
+  id = 'judge';
+  scoreChoices = [{ name: 'Yes', value: 1 }];
+  makePrompt() { return [{ role: 'user', content: 'x' }]; }
+}
+await runTestSuite({ id: 's', testCases: [{ q: 'a' }], testCaseHash: ['q'], fn: () => 'x', evaluators: [new Judge()] });\n`).run();
+      assert.equal(out.code, 1, out.stderr);
+      assert.match(
+        out.stderr,
+        /\nUsageError: runTestSuite\(s\): evaluators\[0\] \(Judge\): judge: scoreChoices needs at least 2 choices/,
+      );
+      assert.deepEqual(evalgateLines(out.stderr), [], out.stderr);
+      const frames = out.stderr.split('\n').filter((line) => /^\s+at /.test(line));
+      assert.match(frames[0] ?? '', /script\.mjs:\d+:\d+\)?$/, out.stderr);
+    },
+  );
+
+  it(
     'caught, it is the UsageError both entry points export, with its message, name, exit code and short inspect',
     { timeout: 60_000 },
     async () => {

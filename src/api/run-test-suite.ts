@@ -86,11 +86,7 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
   trials?: number;
   /** Per-case pass rule: `all` (the default), `any` or a function. */
   pass?: PassCondition<TCase, TOutput>;
-  /**
-   * Suite verdict rule (default: every case passes); `minPassRate` is from 0 to 1. Checked before
-   * the run (check-gate.ts): every key, rule and bound must be one evals.yaml's `gate:` takes, and
-   * each evaluator named must be one of `evaluators`.
-   */
+  /** Suite verdict rule (default: every case passes), checked before the run (check-gate.ts). */
   gate?: GateSpec;
   /** Let a suite with no test cases pass (default false: `testCases: []` is a failed run). */
   allowEmpty?: boolean;
@@ -190,9 +186,8 @@ export async function runTestSuite<TCase, TOutput>(
 ): Promise<RunTestSuiteResult<TCase, TOutput>> {
   // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
   const calls = new UserCalls();
-  const { spec, collapsed } = checkedSpec(args, calls);
+  const { spec, collapsed, flushes } = checkedSpec(args, calls);
   if (args.quiet !== true) warnCollapsed(args.id, collapsed);
-  const flushes = attachSdkContext(args.evaluators ?? [], args, process.cwd());
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
@@ -288,17 +283,21 @@ export async function runTestSuite<TCase, TOutput>(
 }
 
 /**
- * `buildSpec`, its usage error (a mistake of the caller's) traced from the caller's own line: an
- * uncaught one then prints that line and the caller's frames under `UsageError: <message>`, not
- * evalgate's internals, which mean nothing to the user. Called synchronously from
- * `runTestSuite`, before its first `await`, so the caller's frames are still on the stack.
+ * `buildSpec`, then the SDK classes' context and settings (`attachSdkContext`, which refuses a
+ * judge class's bad `scoreChoices`), their usage error (a mistake of the caller's) traced from
+ * the caller's own line: an uncaught one then prints that line and the caller's frames under
+ * `UsageError: <message>`, not evalgate's internals, which mean nothing to the user. Called
+ * synchronously from `runTestSuite`, before its first `await`, so the caller's frames are still
+ * on the stack.
  */
 function checkedSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
-): ReturnType<typeof buildSpec<TCase, TOutput>> {
+): ReturnType<typeof buildSpec<TCase, TOutput>> & { flushes: (() => Promise<void>)[] } {
   try {
-    return buildSpec(args, calls);
+    const built = buildSpec(args, calls);
+    // Baselines an automatic battle records are written by these, once, after the run.
+    return { ...built, flushes: attachSdkContext(args.evaluators ?? [], args, process.cwd()) };
   } catch (error) {
     // Frames above `runTestSuite` (its own and evalgate's below it) are left out of the trace.
     if (error instanceof UsageError) Error.captureStackTrace(error, runTestSuite);
