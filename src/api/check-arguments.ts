@@ -20,6 +20,7 @@ import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
 import { MIN_SECRET_LENGTH } from '../shared/secrets.ts';
+import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 
 const ID_PATTERN = new RegExp(schema.definitions.id.pattern);
 
@@ -84,7 +85,7 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
     problems.addMessage('testCaseHash', message);
   }
   if (typeof args.fn !== 'function') problems.add('fn', 'the function under test', args.fn);
-  checkEvaluators(args.evaluators, problems);
+  checkEvaluators(args.evaluators, typeof args.pass === 'function', problems);
   checkConcurrency('maxTestCaseConcurrency', args.maxTestCaseConcurrency, problems);
   checkGrid(args.gridSearchParams, problems);
   checkTimeout('timeoutMs', args.timeoutMs, problems);
@@ -176,7 +177,8 @@ function evaluatorIds(evaluators: unknown): string[] | null {
   return ids.every((id): id is string => typeof id === 'string' && id !== '') ? ids : null;
 }
 
-function checkEvaluators(evaluators: unknown, problems: Problems): void {
+/** `passFunction`: `pass` is a function, whose errors are recorded under the evaluator id `pass`. */
+function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: Problems): void {
   if (evaluators === undefined) return;
   if (!Array.isArray(evaluators)) {
     problems.add('evaluators', 'an array of evaluators', evaluators);
@@ -199,7 +201,13 @@ function checkEvaluators(evaluators: unknown, problems: Problems): void {
     const { id, maxConcurrency } = evaluator;
     if (typeof id !== 'string' || id === '') problems.addMessage(at, `${at} has no id`);
     else if (seen.has(id)) problems.addMessage(at, `${at}: duplicate evaluator id "${id}"`);
-    else seen.add(id);
+    else if (passFunction && id === PASS_CONDITION_EVALUATOR) {
+      // Its evaluations and the pass function's errors would be one evaluator in the summary.
+      problems.addMessage(
+        at,
+        `${at}: evaluator id "${id}" is kept for the errors of the pass function: choose another id`,
+      );
+    } else seen.add(id);
     if (typeof evaluator.evaluateTestCase !== 'function') {
       problems.addMessage(at, `${at} has no evaluateTestCase method`);
     }
