@@ -287,7 +287,9 @@ export interface CaseResult {
   passed: boolean;
   /**
    * Per evaluator. With trials, one entry per evaluator whose score is the mean over the trials
-   * that scored (and `passed` whether that mean meets the threshold); the trials keep their own.
+   * that scored, and `passed` whether it passed more than half of the trials that judged it (as
+   * the case does: scores 1, 1, 0 against `gte: 1` pass, though the mean 0.67 does not meet it);
+   * the trials keep their own.
    */
   evaluations: EvaluationResult[];
   /** Model calls the target made for this case (summed over trials); absent when it made none. */
