@@ -15,6 +15,7 @@ import { closestMatch } from '../config/did-you-mean.ts';
 import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
+import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
 import { isPlainObject } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
@@ -97,7 +98,11 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   if (pass !== undefined && pass !== 'all' && pass !== 'any' && typeof pass !== 'function') {
     problems.add('pass', '"all", "any" or a function returning whether a case passed', pass);
   }
-  for (const { path, message } of gateProblems(args.gate, evaluatorIds(args.evaluators))) {
+  for (const { path, message } of [
+    ...gateProblems(args.gate, evaluatorIds(args.evaluators)),
+    ...judgeProblems(args.judge),
+    ...baselinesDirProblems(args.baselinesDir),
+  ]) {
     problems.addMessage(path, message);
   }
   checkOutput(args.output, cwd, problems);

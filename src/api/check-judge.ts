@@ -1,0 +1,103 @@
+/**
+ * `runTestSuite`'s `judge` (the model access of the SDK's judge classes) and `baselinesDir`,
+ * checked with the other arguments as evals.yaml's judge settings are by its schema. Unchecked,
+ * a misspelt key (`modle`) is ignored and every judge call goes to the default model, paid for
+ * and judged by a model nobody chose; a value of the wrong kind (`model: 123`) is sent as it is.
+ */
+import { closestMatch } from '../config/did-you-mean.ts';
+import { describeValue } from '../shared/errors.ts';
+
+/** One problem: the place it names (its issue's path) and the whole message. */
+export interface JudgeProblem {
+  path: string;
+  message: string;
+}
+
+/** Every key of `SuiteJudgeSettings`. */
+const SETTINGS = ['model', 'embeddingModel', 'temperature', 'prices', 'cacheDir', 'client'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isName = (value: unknown): boolean => typeof value === 'string' && value !== '';
+
+/** Every problem with `judge`, `[]` when there is none. */
+export function judgeProblems(judge: unknown): JudgeProblem[] {
+  if (judge === undefined) return [];
+  const problems: JudgeProblem[] = [];
+  const add = (path: string, expected: string, found: unknown): void => {
+    problems.push({ path, message: `${path} must be ${expected}, got ${describeValue(found)}` });
+  };
+  if (!isRecord(judge)) {
+    add('judge', `an object of judge settings (${SETTINGS.join(', ')})`, judge);
+    return problems;
+  }
+  for (const key of Object.keys(judge)) {
+    if (SETTINGS.includes(key)) continue;
+    const near = closestMatch(key, SETTINGS);
+    const hint =
+      near !== undefined ? `: did you mean ${near}?` : ` (the settings are ${SETTINGS.join(', ')})`;
+    problems.push({ path: `judge.${key}`, message: `judge: unknown setting ${key}${hint}` });
+  }
+  const { model, embeddingModel, temperature, prices, cacheDir, client } = judge;
+  if (model !== undefined && !isName(model)) add('judge.model', 'the name of a chat model', model);
+  if (embeddingModel !== undefined && !isName(embeddingModel)) {
+    add('judge.embeddingModel', 'the name of an embeddings model', embeddingModel);
+  }
+  if (
+    temperature !== undefined &&
+    !(typeof temperature === 'number' && temperature >= 0 && temperature <= 2)
+  ) {
+    add('judge.temperature', 'a number from 0 to 2', temperature);
+  }
+  if (cacheDir !== undefined && !isName(cacheDir)) {
+    add('judge.cacheDir', 'the path of a folder', cacheDir);
+  }
+  if (client !== undefined && !(isRecord(client) && typeof client.chat === 'function')) {
+    add('judge.client', 'a judge client (createJudgeClient(…))', client);
+  }
+  if (prices !== undefined) problems.push(...priceProblems(prices));
+  return problems;
+}
+
+/** `prices`: model name → `{ prompt, completion? }`, US dollars per million tokens. */
+function priceProblems(prices: unknown): JudgeProblem[] {
+  const expected = 'an object of model name → { prompt, completion? }';
+  if (!isRecord(prices)) {
+    return [
+      {
+        path: 'judge.prices',
+        message: `judge.prices must be ${expected}, got ${describeValue(prices)}`,
+      },
+    ];
+  }
+  const isPrice = (value: unknown): boolean =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return Object.entries(prices).flatMap(([model, price]) => {
+    const fine =
+      isRecord(price) &&
+      isPrice(price.prompt) &&
+      (price.completion === undefined || isPrice(price.completion)) &&
+      Object.keys(price).every((key) => key === 'prompt' || key === 'completion');
+    if (fine) return [];
+    const path = `judge.prices.${model}`;
+    return [
+      {
+        path,
+        message: `${path} must be { prompt, completion? }, US dollars per million tokens (numbers of 0 or more), got ${describeValue(price)}`,
+      },
+    ];
+  });
+}
+
+/** `baselinesDir`: a folder, resolved against the working directory. */
+export function baselinesDirProblems(dir: unknown): JudgeProblem[] {
+  if (dir === undefined || isName(dir)) return [];
+  return [
+    {
+      path: 'baselinesDir',
+      message: `baselinesDir must be the path of a folder, got ${describeValue(dir)}`,
+    },
+  ];
+}
