@@ -107,6 +107,7 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   }
   checkOutput(args.output, cwd, problems);
   checkSecrets(args.secrets, problems);
+  checkSignal(args.signal, problems);
   return problems.issues;
 }
 
@@ -319,6 +320,30 @@ function checkOutput(output: unknown, cwd: string, problems: Problems): void {
     if (!(error instanceof UsageError)) throw error;
     problems.addMessage('output', error.message);
   }
+}
+
+/**
+ * `signal`: an AbortSignal, or any object that behaves as one. Anything else failed inside the
+ * run's process watch, after it had taken over the process's exit.
+ */
+function checkSignal(signal: unknown, problems: Problems): void {
+  if (signal === undefined) return;
+  if (
+    isRecord(signal) &&
+    typeof signal.aborted === 'boolean' &&
+    typeof signal.addEventListener === 'function' &&
+    typeof signal.removeEventListener === 'function'
+  ) {
+    return;
+  }
+  const found =
+    signal instanceof AbortController
+      ? 'an AbortController: pass controller.signal'
+      : describeValue(signal);
+  problems.addMessage(
+    'signal',
+    `signal must be an AbortSignal (an AbortController's .signal), got ${found}`,
+  );
 }
 
 /**
