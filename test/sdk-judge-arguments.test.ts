@@ -107,6 +107,22 @@ const rows: { name: string; extra: Record<string, unknown>; path: string; messag
       /judge\.prices\.gpt-4o must be \{ prompt, completion\? \}, US dollars per million tokens/,
   },
   {
+    name: "a client's options given as the client, without quoting the key",
+    extra: {
+      judge: { client: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-not-to-be-printed' } },
+    },
+    path: 'judge.client',
+    message:
+      /^runTestSuite\(s\): judge\.client must be a judge client \(createJudgeClient\(…\)\), got an object of baseUrl, apiKey \(the options of createJudgeClient, not a client\?\)$/,
+  },
+  {
+    name: "an option of evals.yaml's judge that is the client's here",
+    extra: { judge: { apiKey: 'sk-not-to-be-printed' } },
+    path: 'judge.apiKey',
+    message:
+      /^runTestSuite\(s\): judge: unknown setting apiKey \(apiKey is an option of the client: pass client: createJudgeClient\(\{ apiKey, … \}\)\)$/,
+  },
+  {
     name: 'a judge that is not an object',
     extra: { judge: 'gpt-4o' },
     path: 'judge',

@@ -15,6 +15,8 @@ export interface JudgeProblem {
 
 /** Every key of `SuiteJudgeSettings`. */
 const SETTINGS = ['model', 'embeddingModel', 'temperature', 'prices', 'cacheDir', 'client'];
+/** Judge settings of evals.yaml that `runTestSuite` takes as options of its own client. */
+const CLIENT_OPTIONS = ['baseUrl', 'apiKey', 'headers', 'timeout', 'maxRetries', 'hostConcurrency'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -36,8 +38,11 @@ export function judgeProblems(judge: unknown): JudgeProblem[] {
   for (const key of Object.keys(judge)) {
     if (SETTINGS.includes(key)) continue;
     const near = closestMatch(key, SETTINGS);
-    const hint =
-      near !== undefined ? `: did you mean ${near}?` : ` (the settings are ${SETTINGS.join(', ')})`;
+    const hint = CLIENT_OPTIONS.includes(key)
+      ? ` (${key} is an option of the client: pass client: createJudgeClient({ ${key}, … }))`
+      : near !== undefined
+        ? `: did you mean ${near}?`
+        : ` (the settings are ${SETTINGS.join(', ')})`;
     problems.push({ path: `judge.${key}`, message: `judge: unknown setting ${key}${hint}` });
   }
   const { model, embeddingModel, temperature, prices, cacheDir, client } = judge;
@@ -55,7 +60,18 @@ export function judgeProblems(judge: unknown): JudgeProblem[] {
     add('judge.cacheDir', 'the path of a folder', cacheDir);
   }
   if (client !== undefined && !(isRecord(client) && typeof client.chat === 'function')) {
-    add('judge.client', 'a judge client (createJudgeClient(…))', client);
+    // Its value is not quoted: an options object given as the client holds the API key.
+    const keys = isRecord(client) ? Object.keys(client) : [];
+    const found =
+      keys.length > 0
+        ? `an object of ${keys.join(', ')} (the options of createJudgeClient, not a client?)`
+        : isRecord(client)
+          ? 'an object {}'
+          : describeValue(client);
+    problems.push({
+      path: 'judge.client',
+      message: `judge.client must be a judge client (createJudgeClient(…)), got ${found}`,
+    });
   }
   if (prices !== undefined) problems.push(...priceProblems(prices));
   return problems;
