@@ -16,7 +16,7 @@ import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
 import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
-import { isPlainObject } from '../shared/is-record.ts';
+import { isPlainObject, isRecord } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
@@ -118,10 +118,6 @@ export function argumentsError(id: unknown, issues: readonly Issue[]): UsageErro
     [...issues],
     `runTestSuite(${suite}): ${issues.map((i) => i.message).join('; ')}`,
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkUnknown(args: UncheckedArguments, problems: Problems): void {

@@ -4,6 +4,7 @@
  * `undefined` (`{ gte: cfg.minMean }` with the setting missing) as no bound, and a rule or key it
  * does not know (`meen`, `minPassRat`) not at all: each would pass a gate that checked nothing.
  */
+import { isRecord } from '../shared/is-record.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { checkThreshold } from '../run/evaluation.ts';
@@ -19,10 +20,6 @@ export interface GateProblem {
 const GATE_KEYS = ['minPassRate', 'evaluators', 'regressions', 'minDetectableEffect', 'allowEmpty'];
 /** The rules of one evaluator in `gate.evaluators`. */
 const RULES = ['mean', 'passRate', 'agreement'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Every problem with `gate`, `[]` when there is none. `evaluatorIds` are the suite's evaluators'

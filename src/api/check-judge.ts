@@ -4,6 +4,7 @@
  * a misspelt key (`modle`) is ignored and every judge call goes to the default model, paid for
  * and judged by a model nobody chose; a value of the wrong kind (`model: 123`) is sent as it is.
  */
+import { isRecord } from '../shared/is-record.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { describeValue } from '../shared/errors.ts';
 
@@ -17,10 +18,6 @@ export interface JudgeProblem {
 const SETTINGS = ['model', 'embeddingModel', 'temperature', 'prices', 'cacheDir', 'client'];
 /** Judge settings of evals.yaml that `runTestSuite` takes as options of its own client. */
 const CLIENT_OPTIONS = ['baseUrl', 'apiKey', 'headers', 'timeout', 'maxRetries', 'hostConcurrency'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const isName = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
