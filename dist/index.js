@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve22(data);
+              return err ? reject(err) : resolve23(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve22(data);
+              ) : resolve23(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve22, reject) => {
-        res = resolve22;
+      const promise = new Promise((resolve23, reject) => {
+        res = resolve23;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject) => {
+      const waitForDrain = () => new Promise((resolve23, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve23;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve22, reject) => {
+      const waitForDrain = () => new Promise((resolve23, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve22;
+          callback = resolve23;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve22;
+            this[kClosedResolve] = resolve23;
           } else {
-            resolve22(null);
+            resolve23(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve22(null);
+            resolve23(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve22, reject) => {
+        const socket = await new Promise((resolve23, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve22(socket2);
+              resolve23(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve22) => {
-            this[kClosedResolve] = resolve22;
+          await new Promise((resolve23) => {
+            this[kClosedResolve] = resolve23;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve22, reject) => {
+        return await new Promise((resolve23, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve22(null);
+              resolve23(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve22,
+              resolve: resolve23,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve22, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve23, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve22(chunksDecode(body, length2));
+          resolve23(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve22(JSON.parse(chunksDecode(body, length2)));
+          resolve23(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve22(chunksConcat(body, length2).buffer);
+          resolve23(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve22(new Blob(body, { type: stream[kContentType] }));
+          resolve23(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve22(chunksConcat(body, length2));
+          resolve23(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve22, reject) => {
+        return new Promise((resolve23, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve22(data);
+            return err ? reject(err) : resolve23(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve22, reject) => agent.dispatch(
+        return new Promise((resolve23, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve22({
+              resolve23({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve22({
+              resolve23({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -16923,7 +16923,7 @@ var require_util7 = __commonJS({
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
     var { ErrorEvent, createFastMessageEvent } = require_events();
-    var { isUtf8: isUtf82 } = __require("node:buffer");
+    var { isUtf8: isUtf83 } = __require("node:buffer");
     var { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = require_data_url();
     function isConnecting(ws) {
       return ws[kReadyState] === states.CONNECTING;
@@ -17063,7 +17063,7 @@ var require_util7 = __commonJS({
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
     var utf8Decode = hasIntl ? fatalDecoder.decode.bind(fatalDecoder) : function(buffer) {
-      if (isUtf82(buffer)) {
+      if (isUtf83(buffer)) {
         return buffer.toString("utf-8");
       }
       throw new TypeError("Invalid utf-8 received.");
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve22) => {
-        setTimeout(resolve22, ms).unref();
+      return new Promise((resolve23) => {
+        setTimeout(resolve23, ms).unref();
       });
     }
     module.exports = {
@@ -19285,11 +19285,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve22) {
-          resolve22(value);
+        return value instanceof P ? value : new P(function(resolve23) {
+          resolve23(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve22, reject) {
+      return new (P || (P = Promise))(function(resolve23, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19305,7 +19305,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19392,26 +19392,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve22(output.toString());
+              resolve23(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve22(Buffer.concat(chunks));
+              resolve23(Buffer.concat(chunks));
             });
           }));
         });
@@ -19619,14 +19619,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22, reject) => {
+          return new Promise((resolve23, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve22(res);
+                resolve23(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19870,12 +19870,12 @@ var require_lib = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve22) => setTimeout(() => resolve22(), ms));
+          return new Promise((resolve23) => setTimeout(() => resolve23(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve22, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve23, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19883,7 +19883,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve22(response);
+              resolve23(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19922,7 +19922,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve22(response);
+              resolve23(response);
             }
           }));
         });
@@ -20386,8 +20386,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve22, reject) {
-            return setTimeout(resolve22, t);
+          return new this.Promise(function(resolve23, reject) {
+            return setTimeout(resolve23, t);
           });
         }
         computePenalty() {
@@ -20598,15 +20598,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve22, returned, task;
+          var args, cb, error2, reject, resolve23, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve22, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve23, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve22(returned);
+                  return resolve23(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20621,13 +20621,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve22;
-          resolve22 = reject = null;
+          var promise, reject, resolve23;
+          resolve23 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve22 = _resolve;
+            resolve23 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve22, reject });
+          this._queue.push({ task, args, resolve: resolve23, reject });
           this._tryToRun();
           return promise;
         }
@@ -21028,14 +21028,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve22, reject) => {
+              return new this.Promise((resolve23, reject) => {
                 if (finished()) {
-                  return resolve22();
+                  return resolve23();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve22();
+                      return resolve23();
                     }
                   });
                 }
@@ -21128,9 +21128,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve22, reject) {
+              return new this.Promise(function(resolve23, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve22)(args3);
+                  return (args3[0] != null ? reject : resolve23)(args3);
                 });
               });
             };
@@ -24822,7 +24822,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve22.call(this, root2, ref);
+      let _sch = resolve23.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24849,7 +24849,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve22(root2, ref) {
+    function resolve23(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25713,7 +25713,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve22(baseURI, relativeURI, options2) {
+    function resolve23(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26104,7 +26104,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve22,
+      resolve: resolve23,
       resolveComponent,
       equal,
       serialize,
@@ -30613,34 +30613,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve22(zipfile);
+          resolve23(zipfile);
         });
       });
     }
@@ -30853,8 +30853,8 @@ var require_yauzl = __commonJS({
             return emitErrorAndAutoClose(self2, err3);
           }
           if (self2.decodeStrings) {
-            var isUtf82 = (entry.generalPurposeBitFlag & 2048) !== 0;
-            entry.fileComment = decodeBuffer(entry.fileCommentRaw, isUtf82);
+            var isUtf83 = (entry.generalPurposeBitFlag & 2048) !== 0;
+            entry.fileComment = decodeBuffer(entry.fileCommentRaw, isUtf83);
             entry.fileName = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, self2.strictFileNames);
             var errorMessage = validateFileName(entry.fileName);
             if (errorMessage != null) return emitErrorAndAutoClose(self2, new Error(errorMessage));
@@ -30924,15 +30924,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve22 } = pendingResolveReject;
+        let { resolve: resolve23 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve22({ value: entry });
+        resolve23({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve22 } = pendingResolveReject;
+        let { resolve: resolve23 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve22({ done: true });
+        resolve23({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -30945,9 +30945,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve22, reject) => {
+          const promise = new Promise((resolve23, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve22, reject };
+            pendingResolveReject = { resolve: resolve23, reject };
           });
           self2.readEntry();
           return promise;
@@ -31136,26 +31136,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve22(readStream);
+          resolve23(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve22(readStream);
+          resolve23(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve22, reject) => {
+      return new Promise((resolve23, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve22(localFileHeader);
+          resolve23(localFileHeader);
         });
       });
     };
@@ -31234,8 +31234,8 @@ var require_yauzl = __commonJS({
         }
       }
       if (fileName == null) {
-        var isUtf82 = (generalPurposeBitFlag & 2048) !== 0;
-        fileName = decodeBuffer(fileNameBuffer, isUtf82);
+        var isUtf83 = (generalPurposeBitFlag & 2048) !== 0;
+        fileName = decodeBuffer(fileNameBuffer, isUtf83);
       }
       if (!strictFileNames) {
         fileName = fileName.replace(/\\/g, "/");
@@ -31401,8 +31401,8 @@ var require_yauzl = __commonJS({
       this.context.unref();
     };
     var cp437 = "\0\u263A\u263B\u2665\u2666\u2663\u2660\u2022\u25D8\u25CB\u25D9\u2642\u2640\u266A\u266B\u263C\u25BA\u25C4\u2195\u203C\xB6\xA7\u25AC\u21A8\u2191\u2193\u2192\u2190\u221F\u2194\u25B2\u25BC !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\u2302\xC7\xFC\xE9\xE2\xE4\xE0\xE5\xE7\xEA\xEB\xE8\xEF\xEE\xEC\xC4\xC5\xC9\xE6\xC6\xF4\xF6\xF2\xFB\xF9\xFF\xD6\xDC\xA2\xA3\xA5\u20A7\u0192\xE1\xED\xF3\xFA\xF1\xD1\xAA\xBA\xBF\u2310\xAC\xBD\xBC\xA1\xAB\xBB\u2591\u2592\u2593\u2502\u2524\u2561\u2562\u2556\u2555\u2563\u2551\u2557\u255D\u255C\u255B\u2510\u2514\u2534\u252C\u251C\u2500\u253C\u255E\u255F\u255A\u2554\u2569\u2566\u2560\u2550\u256C\u2567\u2568\u2564\u2565\u2559\u2558\u2552\u2553\u256B\u256A\u2518\u250C\u2588\u2584\u258C\u2590\u2580\u03B1\xDF\u0393\u03C0\u03A3\u03C3\xB5\u03C4\u03A6\u0398\u03A9\u03B4\u221E\u03C6\u03B5\u2229\u2261\xB1\u2265\u2264\u2320\u2321\xF7\u2248\xB0\u2219\xB7\u221A\u207F\xB2\u25A0\xA0";
-    function decodeBuffer(buffer, isUtf82) {
-      if (isUtf82) {
+    function decodeBuffer(buffer, isUtf83) {
+      if (isUtf83) {
         return buffer.toString("utf8");
       } else {
         var result = "";
@@ -34156,27 +34156,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve22, arguments_) => {
+  const run2 = async (function_, resolve23, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve22(result);
+    resolve23(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve22, reject, arguments_) => {
+  const enqueue = (function_, resolve23, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve22, arguments_));
+    }).then(run2.bind(void 0, function_, resolve23, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve22, reject) => {
-    enqueue(function_, resolve22, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve23, reject) => {
+    enqueue(function_, resolve23, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -34479,7 +34479,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve22) => {
+        return new Promise((resolve23) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -34487,7 +34487,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve22(outcome2);
+            resolve23(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -35993,7 +35993,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve22) => setImmediate(resolve22));
+      await new Promise((resolve23) => setImmediate(resolve23));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -48187,7 +48187,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve22, reject) => {
+  return new Promise((resolve23, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -48196,7 +48196,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve22);
+    stream.once("end", resolve23);
     stream.once("error", reject);
   });
 }
@@ -48501,9 +48501,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename5, dirname as dirname12, isAbsolute as isAbsolute5, join as join17, posix as posix3, relative as relative4, resolve as resolve13, sep as sep6 } from "node:path";
+import { basename as basename5, dirname as dirname12, isAbsolute as isAbsolute5, join as join17, posix as posix3, relative as relative4, resolve as resolve14, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve13(dir), "a testset ref: cannot be read");
+  return findRoot(resolve14(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -48597,7 +48597,7 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve13(absPath);
+  const full = resolve14(absPath);
   const dir = dirname12(full);
   const existing = await nearestExisting(dir);
   const root2 = await findRoot(dir, purpose, existing, hint);
@@ -48625,7 +48625,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve13(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve14(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -49144,7 +49144,7 @@ var init_merge_baseline = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve18 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -49161,7 +49161,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve17(ctx.cwd, path), path);
+    file = openArtifactFile(resolve18(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -49182,7 +49182,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve17(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve18(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -49194,7 +49194,7 @@ async function readComparable(path, ctx, reducer = () => comparableCase) {
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve17(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve18(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -50200,7 +50200,7 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 function startResume(path, filters, trials, ctx) {
   const named = openResultsFile(path, ctx, "--resume");
   const partial = named.artifact;
@@ -50258,7 +50258,7 @@ function startResume(path, filters, trials, ctx) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve18(cwd, path)) === realPath(resolve18(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve19(cwd, path)) === realPath(resolve19(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -50506,11 +50506,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve23) {
+      resolve23(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject) {
+  return new (P || (P = Promise))(function(resolve23, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50526,7 +50526,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -50902,11 +50902,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve22) {
-      resolve22(value);
+    return value instanceof P ? value : new P(function(resolve23) {
+      resolve23(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve22, reject) {
+  return new (P || (P = Promise))(function(resolve23, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -50922,7 +50922,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve22(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -56189,7 +56189,7 @@ function workflowRunMismatch(settings, context3) {
 function checkRunCommit(context3, subjectSha, checkedOut) {
   const same = (a) => a !== void 0 && checkedOut !== null && a.toLowerCase() === checkedOut.toLowerCase();
   const pr = record(context3.payload.pull_request);
-  if (checkedOut === null || same(subjectSha) || context3.eventName !== "pull_request_target" && context3.eventName !== "workflow_run" || context3.eventName === "pull_request_target" && same(text(pr?.merge_commit_sha))) {
+  if (checkedOut === null || same(subjectSha) || !checksCheckout(context3.eventName) || context3.eventName === "pull_request_target" && same(text(pr?.merge_commit_sha))) {
     return { sha: subjectSha, warning: null };
   }
   const ran = `the evals ran the checked-out commit ${checkedOut}`;
@@ -56202,16 +56202,26 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
       warning: `pull_request_target: ${ran}${base}, not the pull request's head ${subjectSha}: this verdict is about that code, not the pull request's changes, ${onPost} (${docs})`
     };
   }
-  const tip = same(context3.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : "";
+  if (context3.eventName === "workflow_run") {
+    const tip = same(context3.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : "";
+    return {
+      sha: checkedOut,
+      warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`
+    };
+  }
+  const named = subjectSha.toLowerCase() === context3.sha.toLowerCase() ? "GITHUB_SHA" : "the commit the event names";
   return {
     sha: checkedOut,
-    warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`
+    warning: `${context3.eventName}: ${ran}, not ${named} ${subjectSha}: this verdict is about that code, ${onPost} (${docs})`
   };
+}
+function checksCheckout(eventName) {
+  return !FORK_READ_ONLY_EVENTS.includes(eventName);
 }
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve20, sep as sep7 } from "node:path";
+import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve21, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -57578,7 +57588,7 @@ function isFolder(path) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
@@ -66307,14 +66317,35 @@ var CappedBytes = class {
   bytes() {
     return Buffer.concat(this.#chunks);
   }
-  /** What was kept, decoded as UTF-8, as it came (a byte-order mark included). */
-  text() {
-    return this.bytes().toString("utf8");
-  }
 };
 
 // src/judge/post-attempt.ts
 init_secrets();
+
+// src/judge/body-text.ts
+import { isUtf8 } from "node:buffer";
+import { TextDecoder as TextDecoder2 } from "node:util";
+var UTF8 = new TextDecoder2("utf-8");
+function bodyText(bytes, contentType) {
+  const decoder = declaredDecoder(contentType);
+  if (decoder !== void 0) return { text: decoder.decode(bytes), notUtf8: false };
+  return { text: UTF8.decode(bytes), notUtf8: !isUtf8(bytes) };
+}
+function notUtf8Message(method, url, status, contentType) {
+  const declared2 = contentType === null ? "it has no content-type naming another charset" : `its content-type (${contentType}) names no other charset`;
+  return `${method} ${url} answered ${status} with a body that is not valid UTF-8, and ${declared2}: send UTF-8, or name the charset (content-type: text/plain; charset=iso-8859-1)`;
+}
+function declaredDecoder(contentType) {
+  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
+  if (label === void 0) return void 0;
+  let decoder;
+  try {
+    decoder = new TextDecoder2(label);
+  } catch {
+    return void 0;
+  }
+  return decoder.encoding === "utf-8" ? void 0 : decoder;
+}
 
 // src/judge/backoff.ts
 var BACKOFF_BASE_MS = 500;
@@ -66570,6 +66601,19 @@ async function postAttempt(url, payload, signal, settings) {
   const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
   if (outcome2.kind !== "ok") return outcome2;
   const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
+  if (outcome2.notUtf8) {
+    const { status, contentType } = outcome2;
+    const where = settings.scrub(maskCredentialsIn(url));
+    return {
+      kind: "fail",
+      error: {
+        code: "judge.malformed",
+        message: notUtf8Message("POST", where, status, contentType),
+        status,
+        raw
+      }
+    };
+  }
   try {
     return {
       kind: "ok",
@@ -66583,7 +66627,8 @@ async function postAttempt(url, payload, signal, settings) {
       kind: "fail",
       error: {
         code: "judge.malformed",
-        message: `POST ${url} answered ${outcome2.status} with a body that is not JSON`,
+        // The start of what came back (a gateway's page): a model target keeps no `raw`.
+        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome2.status} with a body that is not JSON${errorDetail(raw)}`,
         status: outcome2.status,
         raw
       }
@@ -66625,8 +66670,8 @@ async function requestAttempt(request2, signal, settings) {
     );
     if (!followed.ok) return { kind: "fail", error: followed.error };
     const response = followed.response;
-    const text2 = await cappedText(response);
-    if (text2 === void 0) {
+    const bytes = await cappedBytes(response);
+    if (bytes === void 0) {
       controller.abort();
       return {
         kind: "fail",
@@ -66637,12 +66682,15 @@ async function requestAttempt(request2, signal, settings) {
         }
       };
     }
+    const contentType = response.headers.get("content-type");
+    const { text: text2, notUtf8 } = bodyText(bytes, contentType);
     if (response.ok) {
       return {
         kind: "ok",
         status: response.status,
         text: text2,
-        contentType: response.headers.get("content-type")
+        contentType,
+        ...notUtf8 ? { notUtf8: true } : {}
       };
     }
     const clean = scrub(text2);
@@ -66738,19 +66786,19 @@ async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
     url = next.href;
   }
 }
-async function cappedText(response) {
+async function cappedBytes(response) {
   const body = response.body;
   if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
     await body?.cancel().catch(() => {
     });
     return void 0;
   }
-  if (body === null) return "";
+  if (body === null) return Buffer.alloc(0);
   const kept = new CappedBytes();
   const reader = body.getReader();
   for (; ; ) {
     const { done, value } = await reader.read();
-    if (done) return kept.text();
+    if (done) return kept.bytes();
     if (!kept.add(value)) {
       await reader.cancel().catch(() => {
       });
@@ -67966,8 +68014,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve22 } of templated) {
-      const resolved = resolve22(scope);
+    for (const { key, resolve: resolve23 } of templated) {
+      const resolved = resolve23(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       values[key] = resolved.value;
@@ -68564,12 +68612,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve22 = optionResolver(options2);
+      const resolve23 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve22(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve23(args), args, prepared)
       };
     }
   };
@@ -71589,9 +71637,9 @@ function createModuleLoader(options2 = {}) {
   const loadFile = async (file) => {
     const found2 = await stat3(file).catch(() => void 0);
     if (!found2?.isFile()) {
-      const isDirectory3 = found2?.isDirectory() ?? false;
-      const suggestion = isDirectory3 ? await suggestIndexFile(file) : await suggestSibling(file);
-      return { kind: "missing", isDirectory: isDirectory3, suggestion };
+      const isDirectory2 = found2?.isDirectory() ?? false;
+      const suggestion = isDirectory2 ? await suggestIndexFile(file) : await suggestSibling(file);
+      return { kind: "missing", isDirectory: isDirectory2, suggestion };
     }
     if (options2.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL3(file).href;
@@ -71646,8 +71694,8 @@ function phrase(outcome2, ref) {
     }
   }
 }
-function notFound(ref, isDirectory3, suggestion) {
-  const what = isDirectory3 ? `, which is a folder` : "";
+function notFound(ref, isDirectory2, suggestion) {
+  const what = isDirectory2 ? `, which is a folder` : "";
   const hint = suggestion === void 0 ? "" : `; did you mean ${respell(ref, suggestion)}?`;
   return {
     code: "module.not-found",
@@ -71699,12 +71747,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve22) => {
-    if (signal?.aborted) return resolve22();
+  return new Promise((resolve23) => {
+    if (signal?.aborted) return resolve23();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve22();
+      resolve23();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -71712,10 +71760,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve22) => {
+  return new Promise((resolve23) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve22();
+      resolve23();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -72118,11 +72166,10 @@ function acceptsSdkContext(value) {
 init_float_noise();
 
 // src/targets/command.ts
-import { isUtf8 } from "node:buffer";
-import { spawn } from "node:child_process";
-import { accessSync, constants as constants6, readdirSync, statSync as statSync4 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join15, resolve as resolve11 } from "node:path";
 init_templates();
+import { isUtf8 as isUtf82 } from "node:buffer";
+import { spawn } from "node:child_process";
+import { resolve as resolve12 } from "node:path";
 
 // src/targets/inputs.ts
 init_templates();
@@ -72198,19 +72245,60 @@ function signalGroup(pid, signal) {
 
 // src/targets/command.ts
 init_encoding();
+
+// src/targets/command-checks.ts
+import { accessSync, constants as constants6, readdirSync, statSync as statSync4 } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, join as join15, resolve as resolve11 } from "node:path";
+function folderProblem(path) {
+  try {
+    return statSync4(path).isDirectory() ? void 0 : "is not a folder";
+  } catch {
+    return "does not exist";
+  }
+}
+function findProgram(program, cwd, env, named = program) {
+  if (program.includes("/")) {
+    const path = isAbsolute4(program) ? program : resolve11(cwd, program);
+    if (isExecutable(path)) return void 0;
+    return `${named} is not an executable file (looked for ${path})`;
+  }
+  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
+  if (dirs.some((dir) => isExecutable(join15(dir, program)))) return void 0;
+  const names = /* @__PURE__ */ new Set();
+  for (const dir of dirs) {
+    try {
+      for (const name of readdirSync(dir)) names.add(name);
+    } catch {
+    }
+  }
+  const near = closestMatch(program, names);
+  return `command ${named} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
+}
+function isExecutable(path) {
+  try {
+    accessSync(path, constants6.X_OK);
+    return statSync4(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+// src/targets/command.ts
+init_call_timeout();
 var STDERR_LINES = 20;
 var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve11(setup.dir, config.cwd ?? ".");
-  if (!isDirectory2(cwd)) {
+  const cwd = resolve12(setup.dir, config.cwd ?? ".");
+  const notFolder = folderProblem(cwd);
+  if (notFolder !== void 0) {
     return {
       ok: false,
       issue: {
         ...setup.issueAt("target", "cwd"),
         code: "target.cwd",
-        message: `working folder ${cwd} does not exist`
+        message: `working folder ${cwd} ${notFolder}`
       }
     };
   }
@@ -72232,8 +72320,7 @@ function createCommandTarget(config, setup) {
     render: () => ({ ok: true, value: arg })
   }));
   if (!config.shell && Array.isArray(config.run)) {
-    const program = config.run[0];
-    const problem = templateExpressions(program).length > 0 ? void 0 : findProgram(literalValue(program), cwd, setup.env);
+    const problem = programProblem(config.run[0], cwd, setup);
     if (problem !== void 0) {
       return {
         ok: false,
@@ -72245,6 +72332,9 @@ function createCommandTarget(config, setup) {
       };
     }
   }
+  const shellTemplates = new Map(
+    shell ? templateSpans(line).map(({ expression }, i) => [shellValueName(i), expression]) : []
+  );
   const env = Object.entries(config.env).map(
     ([name, value]) => [name, textInput(value, asIs)]
   );
@@ -72266,6 +72356,8 @@ function createCommandTarget(config, setup) {
           if (!values.ok) return { output: null, error: values.error };
           Object.assign(extra, values.value);
         }
+        const nul = nulProblem(command.value, extra, shellTemplates);
+        if (nul !== void 0) return { output: null, error: nul };
         const stdin = JSON.stringify({ case: args.testCase, params: args.params });
         const ran = await runProcess(command.value, {
           cwd,
@@ -72277,6 +72369,33 @@ function createCommandTarget(config, setup) {
       }
     }
   };
+}
+function programProblem(program, cwd, setup) {
+  const expressions = templateExpressions(program);
+  if (expressions.length === 0) {
+    return findProgram(literalValue(program), cwd, setup.env);
+  }
+  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return void 0;
+  const input = textInput(program, asIs);
+  for (const params of expandGrid(setup.grid ?? {})) {
+    const rendered = input.render({ testCase: {}, params });
+    if (!rendered.ok) continue;
+    const from = `${rendered.value} (from ${program.trim()} at ${JSON.stringify(params)})`;
+    const problem = findProgram(rendered.value, cwd, setup.env, from);
+    if (problem !== void 0) return problem;
+  }
+  return void 0;
+}
+function nulProblem(argv, env, shellTemplates) {
+  const why2 = "holds a NUL character, which no argument or environment variable can carry";
+  const at = argv.findIndex((arg) => arg.includes("\0"));
+  if (at >= 0) {
+    return `${at === 0 ? "the program" : `argument ${at}`} of the command (${argv[0]}) ${why2}`;
+  }
+  const name = Object.keys(env).find((key) => env[key].includes("\0"));
+  if (name === void 0) return void 0;
+  const template = shellTemplates.get(name);
+  return template === void 0 ? `environment variable ${name} of the command (${argv[0]}) ${why2}` : `the value of {{ ${template.trim()} }} in the command line ${why2}`;
 }
 function renderAll(inputs, args) {
   const values = [];
@@ -72319,6 +72438,7 @@ function runProcess(argv, options2) {
     };
     const onAbort = () => {
       failure ??= "stopped: the case ran out of time or the run was interrupted";
+      noteStderr(options2.signal.reason, argv[0], stderr);
       stopGroup();
     };
     options2.signal.addEventListener("abort", onAbort, { once: true });
@@ -72368,7 +72488,7 @@ function runProcess(argv, options2) {
       }
       if (killTimer !== void 0) clearTimeout(killTimer);
       const bytes = stdout.bytes();
-      const notUtf8 = isUtf8(bytes) ? void 0 : notUtf8Problem(bytes);
+      const notUtf8 = isUtf82(bytes) ? void 0 : notUtf8Problem(bytes);
       settle({
         stdout: bytes.toString("utf8"),
         ...notUtf8 !== void 0 ? { notUtf8 } : {},
@@ -72379,6 +72499,13 @@ function runProcess(argv, options2) {
       });
     }
   });
+}
+function noteStderr(reason, program, stderr) {
+  if (!(reason instanceof CallTimeout)) return;
+  const end = stderr.lastIndexOf(10);
+  const lines2 = end < 0 ? "" : lastLines(stderr.subarray(0, end).toString("utf8"), STDERR_LINES);
+  if (lines2 !== "") reason.note(`running ${program}; stderr:
+${lines2}`);
 }
 function outcome(ran, format) {
   const text2 = ran.stdout.replace(/(\r?\n)+$/, "");
@@ -72409,39 +72536,6 @@ function notUtf8Problem(bytes) {
 function lastLines(text2, count) {
   const lines2 = text2.replace(/\s+$/, "").split(/\r?\n/);
   return lines2.slice(-count).join("\n");
-}
-function isDirectory2(path) {
-  try {
-    return statSync4(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function findProgram(program, cwd, env) {
-  if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve11(cwd, program);
-    if (isExecutable(path)) return void 0;
-    return `${program} is not an executable file (looked for ${path})`;
-  }
-  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
-  if (dirs.some((dir) => isExecutable(join15(dir, program)))) return void 0;
-  const names = /* @__PURE__ */ new Set();
-  for (const dir of dirs) {
-    try {
-      for (const name of readdirSync(dir)) names.add(name);
-    } catch {
-    }
-  }
-  const near = closestMatch(program, names);
-  return `command ${program} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
-}
-function isExecutable(path) {
-  try {
-    accessSync(path, constants6.X_OK);
-    return statSync4(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 // src/targets/function.ts
@@ -72504,7 +72598,14 @@ function createHttpTarget(config, setup) {
           sent["content-type"] ??= typeof value.value === "string" ? "text/plain; charset=utf-8" : "application/json";
         }
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
-        const scrub = (text2) => scrubber.text(maskCredentialsIn(text2));
+        const scrub = (text3) => scrubber.text(maskCredentialsIn(text3));
+        const badJson = payload === void 0 ? null : stringBodyJsonProblem(payload, sent);
+        if (badJson !== null) {
+          return {
+            output: null,
+            error: `${config.method} ${scrub(target.value)}: ${scrub(badJson)}`
+          };
+        }
         const invalid3 = renderedUrlProblem(target.value);
         if (invalid3 !== null) {
           return {
@@ -72551,22 +72652,49 @@ function createHttpTarget(config, setup) {
             )
           };
         }
-        return answerOutput(answered.answer.text, answered.answer.contentType, path, scrub);
+        const { text: text2, contentType, status, notUtf8 } = answered.answer;
+        if (notUtf8 === true) {
+          return {
+            output: text2,
+            error: notUtf8Message(config.method, scrub(target.value), status, contentType)
+          };
+        }
+        const answeredAs = `${config.method} ${scrub(target.value)} answered ${status}`;
+        return answerOutput(text2, contentType, path, scrub, answeredAs);
       }
     }
   };
 }
-function answerOutput(text2, contentType, path, scrub) {
+function stringBodyJsonProblem(payload, headers) {
+  const type = headers["content-type"];
+  if (type === void 0 || !/\bjson\b/i.test(type)) return null;
+  try {
+    JSON.parse(payload);
+    return null;
+  } catch (error2) {
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${type}) says it is: ${error2.message}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+  }
+}
+function answerOutput(text2, contentType, path, scrub, answeredAs) {
   let json;
   let isJson = true;
+  let notJson2 = "";
   try {
     json = JSON.parse(text2);
-  } catch {
+  } catch (error2) {
     isJson = false;
+    notJson2 = error2.message;
   }
   if (path === void 0) {
-    const declaredJson = contentType === null || /\bjson\b/i.test(contentType);
-    return { output: isJson && declaredJson ? json : text2 };
+    const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
+    if (isJson && (saysJson || contentType === null)) return { output: json };
+    if (saysJson && text2.trim() !== "") {
+      return {
+        output: text2,
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson2)}: ${excerptOf(scrub(text2))}`
+      };
+    }
+    return { output: text2 };
   }
   if (!isJson) {
     return {
@@ -72647,7 +72775,7 @@ function urlShapeProblem(url) {
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 init_encoding();
 
 // src/targets/model-reply.ts
@@ -72785,7 +72913,7 @@ async function promptText(source, setup) {
     }
     if (files.has(file.value)) continue;
     try {
-      const bytes = await readFile4(resolve12(setup.dir, file.value));
+      const bytes = await readFile4(resolve13(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
         const where = encoding.line > 0 ? `${file.value} is ` : "";
@@ -72944,8 +73072,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve22) => {
-      this.#readyWaiters.push(resolve22);
+    return new Promise((resolve23) => {
+      this.#readyWaiters.push(resolve23);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -72964,7 +73092,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve22, reject) => {
+    return new Promise((resolve23, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -72974,7 +73102,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve22(output);
+              resolve23(output);
             },
             reject: (error2) => {
               done();
@@ -73056,7 +73184,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve22) => settleReady = resolve22),
+      ready: new Promise((resolve23) => settleReady = resolve23),
       loaded: false,
       call: null,
       stopping: false,
@@ -73177,6 +73305,7 @@ var targetKinds = {
       createCommandTarget(config, {
         dir: context3.config.dir,
         env: context3.env,
+        grid: context3.suite.grid,
         issueAt: context3.issueAt
       })
     )
@@ -73622,7 +73751,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative5, resolve as resolve14 } from "node:path";
+import { relative as relative5, resolve as resolve15 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -73701,7 +73830,7 @@ async function readSuiteTestset(config, suite, cwd) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve14(config.dir, ts.path);
+    const abs = resolve15(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -73930,7 +74059,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync8 } from "node:fs";
-import { dirname as dirname13, join as join19, resolve as resolve15 } from "node:path";
+import { dirname as dirname13, join as join19, resolve as resolve16 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -73991,7 +74120,7 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync8(resolve15(config.dir, ref.file), "utf8");
+      text2 = readFileSync8(resolve16(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
@@ -74377,7 +74506,7 @@ function describeCase(running) {
 init_real_path();
 init_errors();
 import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
-import { dirname as dirname14, join as join21, resolve as resolve16 } from "node:path";
+import { dirname as dirname14, join as join21, resolve as resolve17 } from "node:path";
 function nothingRun(flag) {
   if (flag === "--resume") {
     return "so the combined results could not replace it (give -o FILE to write them elsewhere); nothing was run";
@@ -74392,7 +74521,7 @@ function checkOutputPaths(outputs, cwd, consequence) {
   };
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
-    const target = outputTarget(resolve16(cwd, path));
+    const target = outputTarget(resolve17(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -74417,7 +74546,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
   const inputs = /* @__PURE__ */ new Map([[realPath(config.absPath), "the config itself"]]);
   for (const suite of config.suites) {
     if (suite.testset.kind !== "file") continue;
-    const path = realPath(resolve16(config.dir, suite.testset.path));
+    const path = realPath(resolve17(config.dir, suite.testset.path));
     if (!inputs.has(path)) inputs.set(path, `the testset of suite ${suite.id}`);
   }
   const parts = config.hashParts ?? { config: "" };
@@ -74433,7 +74562,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
     }
   }
   for (const { flag, path } of outputs) {
-    const input = inputs.get(realPath(resolve16(cwd, path)));
+    const input = inputs.get(realPath(resolve17(cwd, path)));
     if (input !== void 0) {
       throw usageError(
         "cli.output",
@@ -74603,7 +74732,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve19(ctx.cwd, path),
+    path: resolve20(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -74640,7 +74769,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath2 = resolve19(ctx.cwd, args.output);
+  const outputPath2 = resolve20(ctx.cwd, args.output);
   const runArtifact = (o) => marks2(
     buildArtifact({
       toolVersion,
@@ -74786,10 +74915,10 @@ function runConfigPath(settings) {
   const config = named ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve20(cwd, resolveConfigArg(config, ctx));
+    return resolve21(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve20(cwd, config);
+    return resolve21(cwd, config);
   }
 }
 async function runEvals(settings, workspace, env, baselineFile) {
@@ -74898,7 +75027,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname15(resolve20(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname15(resolve21(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -74907,7 +75036,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve20(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve21(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname15(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -76435,7 +76564,7 @@ async function publishResults(results, settings, octokit, env) {
   const htmlReport = settings.mode === "run" && settings.report !== null && existsSync8(settings.report) ? relative8(settings.workingDirectory, settings.report) : void 0;
   const context3 = context2;
   const subject = eventSubject(context3, env);
-  const checkedOut = settings.mode === "run" && (context3.eventName === "pull_request_target" || context3.eventName === "workflow_run") ? (await readGitInfo(dirname16(runConfigPath(settings)), {}))?.sha ?? null : null;
+  const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname16(runConfigPath(settings)), {}))?.sha ?? null : null;
   const commit = checkRunCommit(context3, settings.headSha ?? subject.headSha, checkedOut);
   if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
   const notes = [
@@ -76599,13 +76728,13 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { dirname as dirname17, isAbsolute as isAbsolute7, join as join23, resolve as resolve21 } from "node:path";
+import { dirname as dirname17, isAbsolute as isAbsolute7, join as join23, resolve as resolve22 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve21(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve22(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -76667,7 +76796,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve21(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve22(workingDirectory, value);
   const baseline = input("baseline").trim();
   const settings = {
     config: input("config").trim() || "evals.yaml",
