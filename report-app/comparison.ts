@@ -18,6 +18,7 @@ import {
   section,
 } from './dom.ts';
 import { NEWLY_FAILING } from './table.ts';
+import { shortId } from './wording.ts';
 
 /** Newly failing cases listed by name; the rest are counted (the case table has them all). */
 const LISTED_NEWLY_FAILING = 50;
@@ -98,7 +99,7 @@ function newlyFailingList(
   if (failing.length === 0) return null;
   const items = failing.slice(0, LISTED_NEWLY_FAILING).map(({ run, id }) => {
     const view = find(run, id);
-    const name = [view?.label ?? `${id.slice(0, 12)}…`, view?.source, run]
+    const name = [view?.label ?? shortId(id), view?.source, run]
       .filter((part) => part !== null && part !== undefined && part !== '')
       .join(' · ');
     return caseItem(name, id, view, show);
@@ -147,11 +148,7 @@ function changesPart(
       const items = list.cases.map((ref) => {
         const view = list.inHead ? find(change.run, ref.id) : undefined;
         // A case HEAD lacks is named by the label the comparison recorded from BASE.
-        const name = [
-          view?.label ?? ref.label ?? `${ref.id.slice(0, 12)}\u2026`,
-          ref.source,
-          ref.detail,
-        ]
+        const name = [view?.label ?? ref.label ?? shortId(ref.id), ref.source, ref.detail]
           .filter((part) => part !== null && part !== undefined && part !== '')
           .join(' · ');
         return caseItem(name, ref.id, view, show);

@@ -7,6 +7,7 @@
  */
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { count, el, plural, score, section } from './dom.ts';
+import { shortId } from './wording.ts';
 
 const ROW_HEIGHT = 30;
 /** The header row sits in the scrolled box, above the rows. */
@@ -181,7 +182,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   }
 
   function rowOf(view: CaseView, at: number): HTMLElement {
-    const name = view.label === null ? view.id : `${view.id.slice(0, 12)}… ${view.label}`;
+    const name = view.label === null ? view.id : `${shortId(view.id)} ${view.label}`;
     const row = el(
       'div',
       {

@@ -16,3 +16,14 @@ export function gateSentence(failedRuns: number, runs: number): string {
   if (failedRuns === 0) return `All ${count(runs)} runs passed their gates.`;
   return `${count(failedRuns)} of ${count(runs)} ${failedRuns === 1 ? 'runs failed its gate.' : 'runs failed their gates.'}`;
 }
+
+/** Characters of a case id the page shows where the id stands in for a label. */
+const SHOWN_ID_CHARS = 12;
+
+/**
+ * A case id as the page's lists show it: its first 12 characters and `…` when it is longer (a
+ * 64-character content hash), else whole (a row's dedup id such as `r3`), never `r3…`.
+ */
+export function shortId(id: string): string {
+  return id.length > SHOWN_ID_CHARS ? `${id.slice(0, SHOWN_ID_CHARS)}\u2026` : id;
+}

@@ -1,0 +1,64 @@
+/**
+ * The HTML report names a case of the comparison's lists (newly failing, fixed) by its id when it
+ * has no label, as the case table does: a short id (a row's `__dedup_id__`, `r3`) whole, not
+ * `r3…` as though it had been cut; only an id longer than the 12 characters shown gets the `…`.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openFilePage } from './helpers/browser.ts';
+import { writeFiles } from './helpers/cli.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+/** Twelve rows with short dedup ids; in HEAD r0..r2 stop passing and r11 starts to. */
+function rows(head: boolean): Record<string, unknown>[] {
+  return Array.from({ length: 12 }, (_, n) => ({
+    __dedup_id__: `r${n}`,
+    output: (head && n < 3) || (!head && n === 11) ? 'no idea' : `answer ${n}`,
+  }));
+}
+
+const SUITE = ['evaluators:', '  - { id: e, use: contains, with: { values: [answer] } }'];
+
+let browser: Browser;
+let dir = '';
+
+before(async () => {
+  browser = await launchBrowser();
+  dir = jsonlProject(rows(false), SUITE);
+  assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 1);
+  const fresh = jsonlProject(rows(true), SUITE);
+  writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
+  assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+  const report = await runInProcess(
+    ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
+    dir,
+  );
+  assert.equal(report.code, 0, report.stderr);
+});
+
+after(() => browser.close());
+
+/** What the page's list items hold, typed here: the tests are type-checked without the DOM. */
+type Item = { textContent: string | null };
+
+function texts(items: Item[]): string[] {
+  return items.map((item) => item.textContent ?? '');
+}
+
+describe("the comparison's case lists in the HTML report", () => {
+  it('name a case with a short id by its whole id, with no ellipsis', async () => {
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
+    const newly = await page.$$eval('#comparison .newly-failing li', texts);
+    assert.deepEqual(newly, [
+      'r0 · rows.jsonl:1 · s',
+      'r1 · rows.jsonl:2 · s',
+      'r2 · rows.jsonl:3 · s',
+    ]);
+    const fixed = await page.$$eval('#comparison-changes li', texts);
+    assert.deepEqual(fixed, ['r11 · rows.jsonl:12']);
+    await page.close();
+  });
+});
