@@ -5,6 +5,7 @@
  */
 import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
+import { startOf } from '../src/shared/cut-text.ts';
 import { count, el, milliseconds, score } from './dom.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
@@ -72,7 +73,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
     // the other fields of the output do not show as differences; the heading says which.
     parts.push(
       el('h3', { id: 'detail-diff-title' }, `Expected vs ${compared.what}`),
-      diffView(compared.expected, compared.actual ?? output.slice(0, model.maxShownChars)),
+      diffView(compared.expected, compared.actual ?? startOf(output, model.maxShownChars)),
     );
   }
   parts.push(el('h3', {}, 'Evaluations'), evaluationsTable(view));
@@ -106,9 +107,9 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
  * note (the page holds it whole, so a search still finds text past the cut).
  */
 function shownOutput(model: ReportModel, output: string): string {
-  const limit = model.maxShownChars;
-  if (output.length <= limit) return output;
-  return `${output.slice(0, limit)}\n… (${count(output.length - limit)} more characters, which the search covers: evals show --full prints all)`;
+  if (output.length <= model.maxShownChars) return output;
+  const start = startOf(output, model.maxShownChars);
+  return `${start}\n… (${count(output.length - start.length)} more characters, which the search covers: evals show --full prints all)`;
 }
 
 function block(title: string, text: string, id: string): HTMLElement {
