@@ -14,6 +14,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import type { ReportModel } from '../src/report/html-model.ts';
+import { passRatePercents, scoreBins } from './chart-data.ts';
 import { rowNumbers } from './comparison.ts';
 import { el, percent, section } from './dom.ts';
 
@@ -29,16 +30,17 @@ const PALETTE = [
   '#2a9fb0',
   '#8c6d46',
 ];
-const BINS = 10;
 
 /** The chart section, with every chart that has something to show. */
-export function chartsSection(model: ReportModel): HTMLElement {
+export function chartsSection(model: ReportModel): HTMLElement | null {
   const charts = [
     scoreDistribution(model),
     passRatePerRun(model),
     comparisonChart(model),
     flakyChart(model),
   ];
+  // A run of no case scores nothing and has no pass rate: no chart, not empty axes.
+  if (charts.every((chart) => chart === null)) return null;
   return section('Charts', 'charts', el('div', { class: 'charts' }, ...charts));
 }
 
@@ -69,20 +71,9 @@ function chartBox(
 }
 
 function scoreDistribution(model: ReportModel): HTMLElement | null {
-  if (model.evaluators.length === 0) return null;
-  const counts = model.evaluators.map(() => new Array<number>(BINS).fill(0));
-  for (const view of model.cases) {
-    view.scores.forEach((value, i) => {
-      if (value === null) return;
-      const bin = Math.min(BINS - 1, Math.floor(value * BINS));
-      const row = counts[i];
-      if (row !== undefined) row[bin] = (row[bin] ?? 0) + 1;
-    });
-  }
-  const labels = Array.from(
-    { length: BINS },
-    (_, i) => `${(i / BINS).toFixed(1)}–${((i + 1) / BINS).toFixed(1)}`,
-  );
+  const bins = scoreBins(model);
+  if (bins === null) return null;
+  const { labels, counts } = bins;
   return chartBox('Score distribution per evaluator (cases per score bin)', 'chart-scores', {
     type: 'bar',
     data: {
@@ -93,13 +84,18 @@ function scoreDistribution(model: ReportModel): HTMLElement | null {
         backgroundColor: PALETTE[i % PALETTE.length] ?? '#888',
       })),
     },
-    options: { scales: { y: { beginAtZero: true, title: { display: true, text: 'cases' } } } },
+    // Whole ticks: an axis of cases never reads 0.2 or 1.4 cases.
+    options: {
+      scales: {
+        y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'cases' } },
+      },
+    },
   });
 }
 
 function passRatePerRun(model: ReportModel): HTMLElement | null {
-  if (model.runs.length === 0) return null;
-  const rates = model.runs.map((run) => (run.passRate === null ? 0 : run.passRate * 100));
+  const rates = passRatePercents(model);
+  if (rates === null) return null;
   return chartBox(
     'Pass rate per grid point',
     'chart-pass-rate',
@@ -122,7 +118,14 @@ function passRatePerRun(model: ReportModel): HTMLElement | null {
         scales: { x: { min: 0, max: 100, title: { display: true, text: 'pass rate %' } } },
         plugins: {
           legend: { display: false },
-          tooltip: { callbacks: { label: (item) => percent((rates[item.dataIndex] ?? 0) / 100) } },
+          tooltip: {
+            callbacks: {
+              label: (item) => {
+                const rate = rates[item.dataIndex];
+                return percent(rate === null || rate === undefined ? null : rate / 100);
+              },
+            },
+          },
         },
       },
     },
