@@ -76,7 +76,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
       diffView(compared.expected, compared.actual ?? startOf(output, model.maxShownChars)),
     );
   }
-  parts.push(el('h3', {}, 'Evaluations'), evaluationsTable(view));
+  parts.push(el('h3', {}, 'Evaluations'), evaluationsPart(view));
   if (view.trials !== null) {
     parts.push(
       el(
@@ -114,6 +114,19 @@ function shownOutput(model: ReportModel, output: string): string {
 
 function block(title: string, text: string, id: string): HTMLElement {
   return el('div', { class: 'block' }, el('h3', {}, title), el('pre', { id }, text));
+}
+
+/**
+ * The evaluations table, or for a case that has none (its function threw, so no evaluator ran)
+ * a line saying why, never a table of headings with no row.
+ */
+function evaluationsPart(view: CaseView): HTMLElement {
+  if (view.evaluations.length > 0) return evaluationsTable(view);
+  const why =
+    view.error !== null
+      ? 'none: the case errored before its evaluators ran'
+      : 'none: no evaluator applies to this case';
+  return el('p', { id: 'detail-evaluations', class: 'dim' }, why);
 }
 
 function evaluationsTable(view: CaseView): HTMLElement {
