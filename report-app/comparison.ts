@@ -60,29 +60,26 @@ export function comparisonSection(
 
 /** base, head, Δ and CI of a row: a pass rate as `93.3%` and `-6.7 pp`, a score as `0.933`. */
 export function rowNumbers(row: ComparisonRowView): string[] {
-  const zero = row.endsAtZero ? ' includes 0' : '';
   if (row.kind === 'pass rate') {
     return [
       percent(row.base),
       percent(row.head),
       pointsChange(row.delta),
-      `[${interval(row.low, row.high, points)}] pp${zero}`,
+      interval(row, points, ' pp'),
     ];
   }
-  return [
-    score(row.base),
-    score(row.head),
-    scoreChange(row.delta),
-    `[${interval(row.low, row.high, scoreChange)}]${zero}`,
-  ];
+  return [score(row.base), score(row.head), scoreChange(row.delta), interval(row, scoreChange, '')];
 }
 
+/** `[-6.7, +2.0] pp`; `—` for a row with no interval (no case paired), as for its other numbers. */
 function interval(
-  low: number | null,
-  high: number | null,
+  row: ComparisonRowView,
   format: (value: number | null) => string,
+  unit: string,
 ): string {
-  return `${format(low)}, ${format(high)}`;
+  if (row.low === null || row.high === null) return '—';
+  const zero = row.endsAtZero ? ' includes 0' : '';
+  return `[${format(row.low)}, ${format(row.high)}]${unit}${zero}`;
 }
 
 /**
