@@ -298,13 +298,16 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
       : `${c.baseMean.toFixed(2)} → ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ` +
         `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
-  const note = noteText(c, c.paired, target, plusMinus);
+  const scored = scoredNote(row);
+  // `(0 of 9 scored on both sides)` already counts the paired cases: no `(0 paired)` after it.
+  const note =
+    scored !== '' && c.label === 'too few cases' ? '' : noteText(c, c.paired, target, plusMinus);
   return {
     name: c.evaluator,
     change,
     test: testText(c, ''),
     label: c.label,
-    note: [way === '' ? '' : `(${way})`, scoredNote(row), note].filter(Boolean).join(' '),
+    note: [way === '' ? '' : `(${way})`, scored, note].filter(Boolean).join(' '),
     underpowered,
   };
 }
