@@ -147,6 +147,33 @@ describe('significantRegressions (what survives Holm over the whole comparison)'
   });
 });
 
+describe('the regressions condition writes numbers as the reports do', () => {
+  it('never rounds a rate below 100% up to 100.0%, nor a mean below 1 up to 1.000', () => {
+    const r = run(
+      [
+        {
+          ...row('exact', 0.001, 'regressed', 0.004),
+          baseMean: 0.9995,
+          headMean: 0.9,
+          delta: -0.0995,
+        },
+      ],
+      {
+        label: 'regressed',
+        significant: true,
+        pValue: 0.001,
+        adjustedP: 0.004,
+        baseRate: 0.9995,
+        headRate: 0.9,
+        delta: -0.0995,
+      },
+    );
+    const { actual } = regressionCondition(r);
+    assert.match(actual, /pass rate 99\.9% → 90\.0% \(-10\.0 pp/);
+    assert.match(actual, /exact 0\.9995 → 0\.900 \(-0\.100,/);
+  });
+});
+
 describe('testRuns: one family across every run of a comparison', () => {
   it('corrects over the rows of all runs, not within each run', () => {
     const one = testRuns([pairing(3, 40, -0.06)], SETTINGS);

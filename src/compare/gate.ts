@@ -1,5 +1,6 @@
 import type { GateCondition } from '../types/index.ts';
 import type { RowTest, RunComparison } from '../types/comparison.ts';
+import { formatMean, formatPercent } from '../shared/format-numbers.ts';
 
 /** How a suite treats a statistically significant regression (`gate.regressions`). */
 export type RegressionPolicy = 'block' | 'warn' | 'off';
@@ -66,8 +67,9 @@ export function regressionCondition(run: RunComparison): GateCondition {
   };
 }
 
+/** A mean or κ as every report writes it: a mean of 0.9995 is `0.9995`, never `1.000`. */
 function fmt(value: number | null): string {
-  return value === null ? '—' : value.toFixed(3);
+  return value === null ? '—' : formatMean(value);
 }
 
 function signed(value: number | null): string {
@@ -79,6 +81,7 @@ function points(delta: number | null): string {
   return delta === null ? '—' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} pp`;
 }
 
+/** `99.9%` for 1,999 of 2,000, as every report writes it, never `100.0%`. */
 function pct(rate: number | null): string {
-  return rate === null ? '—' : `${(rate * 100).toFixed(1)}%`;
+  return rate === null ? '—' : formatPercent(rate);
 }
