@@ -9,7 +9,7 @@ import { useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
 import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
-import { formatCount, plural } from '../report/labels.ts';
+import { describeRun, formatCount, plural } from '../report/labels.ts';
 import {
   caseIdMatch,
   describeFilters,
@@ -80,6 +80,10 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const { shown, matched } = exact.any ? exact : prefixed;
   if (filters.casePrefix !== undefined && matched === 0) {
     const byStatus = values.failed || values.errored || values.flaky;
+    const narrowed = filters.suites !== undefined || filters.grid !== undefined;
+    if (narrowed && !exact.any && !prefixed.any) {
+      throw badOption(SHOW, notInSelectedRuns(file, path, filters, filters.casePrefix));
+    }
     throw badOption(
       SHOW,
       `--case ${printable(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${path}${byStatus ? ' among the cases the status flags select' : ''}`,
@@ -140,6 +144,43 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   }
   ctx.stdout.write(`${blocks.join('\n\n')}\n`);
   return 0;
+}
+
+/** Runs named where `--case` matches outside the selection; the rest are counted. */
+const LISTED_RUNS = 3;
+
+/**
+ * `--case X: no case id starts with it in the runs of r.json selected by --suite b; it is a case of
+ * a`: the selection lacks the case, not the file, so the message says which and names the
+ * runs that have it (read only now, on the way to the error).
+ */
+function notInSelectedRuns(
+  file: ReturnType<typeof openResultsFile>,
+  path: string,
+  filters: ShowFilters,
+  casePrefix: string,
+): string {
+  const runs = file.artifact.runs;
+  const elsewhere: string[] = [];
+  runs.forEach((run, index) => {
+    if (runSelected(run, filters)) return;
+    for (const result of file.cases(index)) {
+      if (caseIdMatch(result.id, casePrefix) === null) continue;
+      elsewhere.push(describeRun(run));
+      return;
+    }
+  });
+  const by = describeFilters({
+    ...(filters.suites !== undefined ? { suites: filters.suites } : {}),
+    ...(filters.grid !== undefined ? { grid: filters.grid } : {}),
+  });
+  const listed = elsewhere.slice(0, LISTED_RUNS).map(printable);
+  const more = elsewhere.length - listed.length;
+  const where =
+    elsewhere.length === 0
+      ? ''
+      : `; it is a case of ${listed.join(', ')}${more > 0 ? ` and ${plural(more, 'more run')}` : ''}`;
+  return `--case ${printable(casePrefix)}: no case id starts with it in the runs of ${printable(path)} selected by ${printable(by)}${where}`;
 }
 
 function noneMatch(filters: ShowFilters): string {
