@@ -286,10 +286,8 @@ export interface CaseResult {
   /** `false` for errored cases. With trials: more than half of the trials passed. */
   passed: boolean;
   /**
-   * Per evaluator. With trials, one entry per evaluator whose score is the mean over the trials
-   * that scored, and `passed` whether it passed more than half of the trials that judged it (as
-   * the case does: scores 1, 1, 0 against `gte: 1` pass, though the mean 0.67 does not meet it);
-   * the trials keep their own.
+   * Per evaluator. With trials, one entry per evaluator: its score the mean over the trials that
+   * scored, `passed` whether more than half of those that judged it passed; trials keep their own.
    */
   evaluations: EvaluationResult[];
   /** Model calls the target made for this case (summed over trials); absent when it made none. */
