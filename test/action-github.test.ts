@@ -171,7 +171,13 @@ describe('baseline: auto on a busy repository', () => {
   });
 
   it('says how far it looked when the search stopped before the end', () => {
-    const searched = { artifacts: 10_000, pages: 100, total: 12_345, exhausted: false };
+    const searched = {
+      artifacts: 10_000,
+      pages: 100,
+      total: 12_345,
+      exhausted: false,
+      skipped: {},
+    };
     assert.equal(
       notFound('evals-results', 'main', searched),
       'no results artifact named evals-results from main among the newest 10,000 of 12,345 artifacts of that name ' +

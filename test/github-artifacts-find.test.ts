@@ -72,7 +72,7 @@ describe('findBaselineArtifact', () => {
     assert.deepEqual(result, {
       ok: true,
       found: { id: newest.id, createdAt: day(100), runId: 777, headSha: 'e'.repeat(40) },
-      searched: { artifacts: 103, pages: 2, total: 103, exhausted: true },
+      searched: { artifacts: 103, pages: 2, total: 103, exhausted: true, skipped: {} },
     });
     const calls = listCalls();
     assert.deepEqual(
@@ -114,7 +114,7 @@ describe('findBaselineArtifact', () => {
       {
         ok: true,
         found: null,
-        searched: { artifacts: 3, pages: 1, total: 3, exhausted: true },
+        searched: { artifacts: 3, pages: 1, total: 3, exhausted: true, skipped: {} },
       },
     );
 
@@ -130,7 +130,7 @@ describe('findBaselineArtifact', () => {
     assert.deepEqual(capped, {
       ok: true,
       found: null,
-      searched: { artifacts: 200, pages: 2, total: 250, exhausted: false },
+      searched: { artifacts: 200, pages: 2, total: 250, exhausted: false, skipped: {} },
     });
     assert.equal(listCalls().length, 2);
   });
@@ -165,6 +165,7 @@ describe('findBaselineArtifact', () => {
       pages: 11,
       total: 1051,
       exhausted: true,
+      skipped: {},
     });
   });
 
@@ -180,7 +181,7 @@ describe('findBaselineArtifact', () => {
     assert.equal(result.failure.status, 403);
     assert.match(
       result.failure.message,
-      /^could not list the artifacts named "evals-results" \(the baseline for evals\.yaml\): 403 .*`permissions: actions: read`/,
+      /^could not list the artifacts named "evals-results" and the runs that uploaded them \(the baseline for evals\.yaml\): 403 .*`permissions: actions: read`/,
     );
   });
 });

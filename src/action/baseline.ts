@@ -15,7 +15,14 @@ import { readReducedArtifact } from '../artifact/read.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCase } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
-import { findBaselineArtifact, type SearchExtent } from '../github/baseline.ts';
+import {
+  BASELINE_EVENTS,
+  MAX_RUN_LOOKUPS,
+  NOT_LOOKED_UP,
+  UNKNOWN_RUN,
+  findBaselineArtifact,
+  type SearchExtent,
+} from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { RetryBudget } from '../github/retry-budget.ts';
 import type { CommandContext } from '../pipeline/context.ts';
@@ -129,18 +136,31 @@ function declaredSchemaVersion(path: string): number | null {
 /** Why there is no baseline, saying how far the search looked when it stopped early. */
 export function notFound(name: string, branch: string, searched: SearchExtent): string {
   const count = (n: number): string => n.toLocaleString('en-US');
+  const skipped = Object.entries(searched.skipped)
+    .map(([event, n]) =>
+      event === UNKNOWN_RUN
+        ? `${count(n)} whose run GitHub does not name`
+        : event === NOT_LOOKED_UP
+          ? `${count(n)} whose run was not read (at most ${MAX_RUN_LOOKUPS} are)`
+          : `${count(n)} uploaded by ${event} runs`,
+    )
+    .join(', ');
+  const passedOver =
+    skipped === ''
+      ? ''
+      : `. Passed over ${skipped}: only results uploaded by a ${BASELINE_EVENTS.join(', ')} run are ${branch}'s own (such a job may have checked out a pull request), so upload ${branch}'s results from one of those (docs/action.md#baseline-auto-on-a-busy-repository)`;
   if (searched.exhausted) {
     const among =
       searched.artifacts > 0
         ? ` (looked at all ${count(searched.artifacts)} artifacts of that name)`
         : '';
-    return `no results artifact named ${name} from ${branch} yet${among}; running without a comparison`;
+    return `no results artifact named ${name} from ${branch} yet${among}; running without a comparison${passedOver}`;
   }
   const of = searched.total !== null ? ` of ${count(searched.total)}` : '';
   return (
     `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name ` +
     `(${count(searched.pages)} pages; the search stops there); running without a comparison. ` +
-    `Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them`
+    `Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them${passedOver}`
   );
 }
 

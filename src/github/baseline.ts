@@ -51,7 +51,30 @@ export interface SearchExtent {
   total: number | null;
   /** True when every artifact of that name was read; false when `maxPages` stopped the search. */
   exhausted: boolean;
+  /**
+   * Artifacts from the branch passed over because the run that uploaded them was not one that
+   * evaluates the branch's own code ({@link BASELINE_EVENTS}), by that run's event.
+   */
+  skipped: Record<string, number>;
 }
+
+/**
+ * The events whose runs evaluate the branch's own code, so whose results may be its baseline.
+ * GitHub also names the base branch as the `head_branch` of a `pull_request_target` run and the
+ * default branch as that of an `issue_comment` run, while such a job may have checked out and
+ * evaluated a pull request; a `workflow_run` run takes the branch of the run that triggered it,
+ * a fork's included. Their results would pass for the branch's, and the next pull request would
+ * be judged against another pull request's code.
+ */
+export const BASELINE_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_dispatch'];
+
+/** Runs looked up at most, to read their event; each is one API call. */
+export const MAX_RUN_LOOKUPS = 50;
+
+/** {@link SearchExtent.skipped}'s key for an artifact whose run GitHub does not name. */
+export const UNKNOWN_RUN = '(no run)';
+/** {@link SearchExtent.skipped}'s key for one passed over once MAX_RUN_LOOKUPS runs were read. */
+export const NOT_LOOKED_UP = '(not looked up)';
 
 /** The newest matching artifact, null when there is none, or why the search failed. */
 export type FindBaselineResult =
@@ -78,7 +101,9 @@ type ListedArtifact = Awaited<
  *
  * A run for a pull request from a fork reports the fork's branch as `head_branch`, so a fork's
  * `main` would pass for ours; such runs (head repository ≠ repository) are ignored, or anyone
- * could plant the baseline a later pull request is judged against.
+ * could plant the baseline a later pull request is judged against. So are runs of events that
+ * may have evaluated other code than the branch's ({@link BASELINE_EVENTS}): the artifact list
+ * does not say a run's event, so the run of each candidate is read.
  *
  * GitHub does not document the list's order; it answers newest first, so the search stops after
  * the page on which a match was found once that page ends with older artifacts. Newest is decided
@@ -93,7 +118,25 @@ export async function findBaselineArtifact(
   const { name, branch } = options;
   const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
   let best: { artifact: ListedArtifact; time: number } | undefined;
-  const searched: SearchExtent = { artifacts: 0, pages: 0, total: null, exhausted: true };
+  const searched: SearchExtent = {
+    artifacts: 0,
+    pages: 0,
+    total: null,
+    exhausted: true,
+    skipped: {},
+  };
+  const events = new Map<number, string>();
+  /** The event of the run that uploaded `artifact` (a lookup per run, at most MAX_RUN_LOOKUPS). */
+  const uploadedBy = async (artifact: ListedArtifact): Promise<string> => {
+    const runId = artifact.workflow_run?.id;
+    if (runId === undefined) return UNKNOWN_RUN;
+    const known = events.get(runId);
+    if (known !== undefined) return known;
+    if (events.size >= MAX_RUN_LOOKUPS) return NOT_LOOKED_UP;
+    const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
+    events.set(runId, data.event);
+    return data.event;
+  };
 
   try {
     const pages = octokit.paginate.iterator(octokit.rest.actions.listArtifactsForRepo, {
@@ -108,18 +151,25 @@ export async function findBaselineArtifact(
       // paginate moves `total_count` onto the page's array.
       const total = (response.data as { total_count?: unknown }).total_count;
       if (typeof total === 'number') searched.total = total;
-      for (const artifact of response.data) {
-        const time = Date.parse(artifact.created_at ?? '');
-        const run = artifact.workflow_run;
-        const candidate =
-          artifact.name === name &&
-          !artifact.expired &&
-          run?.head_branch === branch &&
-          !fromFork(run) &&
-          !Number.isNaN(time);
-        if (candidate && (best === undefined || isNewer({ artifact, time }, best))) {
-          best = { artifact, time };
-        }
+      const candidates = response.data
+        .map((artifact) => ({ artifact, time: Date.parse(artifact.created_at ?? '') }))
+        .filter(({ artifact, time }) => {
+          const run = artifact.workflow_run;
+          return (
+            artifact.name === name &&
+            !artifact.expired &&
+            run?.head_branch === branch &&
+            !fromFork(run) &&
+            !Number.isNaN(time)
+          );
+        })
+        .sort((a, b) => (isNewer(a, b) ? -1 : 1));
+      // Newest first, so the run of each is looked up only while it could still be the newest.
+      for (const candidate of candidates) {
+        if (best !== undefined && !isNewer(candidate, best)) break;
+        const event = await uploadedBy(candidate.artifact);
+        if (BASELINE_EVENTS.includes(event)) best = candidate;
+        else searched.skipped[event] = (searched.skipped[event] ?? 0) + 1;
       }
       // GitHub lists newest first: once a page ends older than the best match, so does
       // everything after it.
@@ -138,7 +188,11 @@ export async function findBaselineArtifact(
     const config = options.configPath ? ` (the baseline for ${options.configPath})` : '';
     return {
       ok: false,
-      failure: toReportingFailure(error, `list the artifacts named "${name}"${config}`, PERMISSION),
+      failure: toReportingFailure(
+        error,
+        `list the artifacts named "${name}" and the runs that uploaded them${config}`,
+        PERMISSION,
+      ),
     };
   }
 

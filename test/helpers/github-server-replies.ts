@@ -204,6 +204,19 @@ export function artifactJson(
   };
 }
 
+/** The run that uploaded `artifact`, as `GET …/actions/runs/:id` answers it (the fields read). */
+export function workflowRunJson(artifact: StoredArtifact): Record<string, unknown> {
+  return {
+    id: artifact.runId,
+    event: artifact.event,
+    status: 'completed',
+    head_branch: artifact.branch,
+    head_sha: artifact.headSha,
+    repository: { id: REPOSITORY_ID },
+    head_repository: { id: artifact.fromFork ? FORK_REPOSITORY_ID : REPOSITORY_ID },
+  };
+}
+
 export function send(res: ServerResponse, reply: Reply): void {
   if (Buffer.isBuffer(reply.body)) {
     // Bytes (an archive, a redirect's empty body) go out as they are, not as JSON.

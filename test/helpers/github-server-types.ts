@@ -65,6 +65,8 @@ export interface StoredArtifact {
   headSha: string;
   /** Uploaded by a run for a pull request from a fork: `head_repository_id` ≠ `repository_id`. */
   fromFork: boolean;
+  /** The uploading run's event (`GET …/actions/runs/:id` says it; the artifact list does not). */
+  event: string;
 }
 
 /** One download from the fake artifact storage, as received. */
@@ -145,7 +147,8 @@ export interface GitHubServer {
    * Seeds a workflow artifact. `GET …/actions/artifacts/:id/zip` answers 302 to
    * `storageUrl/_storage/:id?sig=…`, which serves `zip` without a token (the signed URL is the
    * credential) and refuses one that comes with an Authorization header, like GitHub's storage.
-   * Defaults: not expired, not from a fork, `created_at` from the server's clock.
+   * Defaults: not expired, not from a fork, uploaded by a `push` run, `created_at` from the
+   * server's clock. `GET …/actions/runs/:id` answers the uploading run.
    */
   addArtifact(artifact: {
     name: string;
@@ -156,6 +159,8 @@ export interface GitHubServer {
     runId?: number;
     headSha?: string;
     fromFork?: boolean;
+    /** The uploading run's event; default `push`. */
+    event?: string;
   }): StoredArtifact;
   close(): Promise<void>;
 }

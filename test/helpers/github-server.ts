@@ -38,6 +38,7 @@ import {
   rateLimitReply,
   readBody,
   send,
+  workflowRunJson,
   type CheckRunFields,
   type Reply,
 } from './github-server-replies.ts';
@@ -277,6 +278,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       };
     }
 
+    if ((match = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)$/.exec(path)) && method === 'GET') {
+      const runId = Number(match[1]);
+      const uploaded = [...state.artifacts.values()].find((artifact) => artifact.runId === runId);
+      if (!uploaded)
+        return error(404, 'Not Found', `${DOCS}/actions/workflow-runs#get-a-workflow-run`);
+      return { status: 200, body: workflowRunJson(uploaded) };
+    }
+
     return error(404, 'Not Found', DOCS);
   };
 
@@ -397,6 +406,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         runId: artifact.runId ?? 70000 + id,
         headSha: artifact.headSha ?? id.toString(16).padStart(40, '0'),
         fromFork: artifact.fromFork ?? false,
+        event: artifact.event ?? 'push',
       };
       state.artifacts.set(id, stored);
       return stored;
