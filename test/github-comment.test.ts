@@ -179,6 +179,20 @@ describe('upsertStickyComment', () => {
     assert.equal(comments().length, 0);
   });
 
+  it('names pull-requests: write when listing the comments is refused, since the comment is written next', async () => {
+    // With only `pull-requests: read` added, the next run would be refused the write: one fix.
+    github.server.failNext('GET', /\/issues\/7\/comments$/, 403);
+    const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
+    assert.ok(!result.ok);
+    assert.equal(result.failure.code, 'github.forbidden');
+    assert.equal(
+      result.failure.message,
+      'could not list the PR comments: 403 Resource not accessible by integration ' +
+        '(the token lacks `permissions: pull-requests: write`; see docs/action.md#tokens-and-permissions)',
+    );
+    assert.equal(comments().length, 0);
+  });
+
   it("reports a 403 on updating the token user's own comment without creating a second", async () => {
     github.server.setUser('alice');
     github.server.addComment(7, { body: MARKER, login: 'alice' });

@@ -33,7 +33,10 @@ export type StickyCommentResult =
   | { ok: true; url: string; action: 'kept-newer'; newer: RunStamp }
   | { ok: false; failure: ReportingFailure };
 
-/** Creating or editing an issue comment on a pull request needs this workflow permission. */
+/**
+ * Creating or editing an issue comment on a pull request needs this workflow permission, and it
+ * includes the read that lists the comments first: every hint names it, so one fix is enough.
+ */
 const PERMISSION = 'pull-requests: write';
 
 /**
@@ -108,7 +111,7 @@ export async function upsertStickyComment(
     } catch (error) {
       return {
         ok: false,
-        failure: toReportingFailure(error, 'list the PR comments', 'pull-requests: read'),
+        failure: toReportingFailure(error, 'list the PR comments', PERMISSION, 'read'),
       };
     }
   };

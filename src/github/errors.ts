@@ -41,13 +41,18 @@ export function httpStatus(error: unknown): number | undefined {
  * Turns what an octokit call threw into a {@link ReportingFailure}.
  *
  * @param what the failed step, completing "could not …", e.g. `create the PR comment`.
- * @param permission the workflow permission the step needs, e.g. `pull-requests: write`; named
- *   in the hint for 401/403 so the user knows which line to add to the workflow.
+ * @param permission the workflow permission the whole task needs, e.g. `pull-requests: write`;
+ *   named in the hint for 401/403 so the user knows which line to add to the workflow. Name all
+ *   the task needs, not just this call: listing the comments is a read, but the comment is
+ *   written next, so the hint for a refused list says `write`, and one fix is enough.
+ * @param step whether the refused call reads or writes; by default what `permission` says. Only
+ *   a write is refused to a fork's read-only token, so only then are forks named.
  */
 export function toReportingFailure(
   error: unknown,
   what: string,
   permission?: string,
+  step?: 'read' | 'write',
 ): ReportingFailure {
   const http = asHttpError(error);
   if (!http) {
@@ -64,7 +69,8 @@ export function toReportingFailure(
   }
   const status = http.status;
   const said = githubMessage(response.data);
-  const { code, hint } = classify(status, response.headers ?? {}, permission, said);
+  const writes = step === undefined ? permission?.endsWith(': write') !== false : step === 'write';
+  const { code, hint } = classify(status, response.headers ?? {}, permission, writes, said);
   const reason = said === '' ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -77,6 +83,7 @@ function classify(
   status: number,
   headers: Record<string, unknown>,
   permission: string | undefined,
+  writes: boolean,
   said: string,
 ): { code: ReportingFailureCode; hint: string } {
   // GitHub answers a rate limit with 403 or 429 and says so in the headers (`rate-limit.ts`).
@@ -110,7 +117,7 @@ function classify(
     const needs = permission ? `, otherwise the workflow needs \`permissions: ${permission}\`` : '';
     // Only a write is refused to a fork's read-only token; a refused read has another cause.
     const fork =
-      permission === undefined || permission.endsWith(': write')
+      permission === undefined || writes
         ? `a pull request from a fork gets a read-only token${needs}`
         : `the token lacks \`permissions: ${permission}\``;
     return { code: 'github.forbidden', hint: `${fork}; ${README_SECTION}` };
