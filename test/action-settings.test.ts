@@ -134,6 +134,16 @@ describe('readSettings: inputs written as people write them', () => {
     assert.equal(r.ok && r.settings.mode, 'report');
   });
 
+  it('reads baseline: auto whatever its case, and a file of that name as ./auto', () => {
+    const baseline = (value: string) => {
+      const r = readSettings(inputs({ baseline: value }), '/ws');
+      return r.ok ? r.settings.baseline : null;
+    };
+    for (const word of ['Auto', 'AUTO', ' auto '])
+      assert.deepEqual(baseline(word), { kind: 'auto' });
+    assert.deepEqual(baseline('./Auto'), { kind: 'file', path: '/ws/Auto' });
+  });
+
   it('takes numbers in digits only: 0x10, 1e3 and +5 are refused, not read as 16, 1000 and 5', () => {
     for (const bad of ['0x10', '1e3', '+5', '6.0']) {
       const max = readSettings(inputs({ 'max-annotations': bad }), '/ws');

@@ -155,6 +155,7 @@ export function readSettings(
   }
   const path = (value: string): string =>
     isAbsolute(value) ? value : resolve(workingDirectory, value);
+  // `auto` in any case, as the other words are read; a file of that name is `./auto`.
   const baseline = input('baseline').trim();
   const settings: ActionSettings = {
     config: input('config').trim() || 'evals.yaml',
@@ -166,7 +167,7 @@ export function readSettings(
     baseline:
       baseline === ''
         ? { kind: 'none' }
-        : baseline === 'auto'
+        : baseline.toLowerCase() === 'auto'
           ? { kind: 'auto' }
           : { kind: 'file', path: path(baseline) },
     artifactName: input('artifact-name').trim() || 'evals-results',
