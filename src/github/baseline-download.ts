@@ -9,6 +9,7 @@ import type { Octokit } from './octokit.ts';
 import { readZipEntries, ZipError } from './artifact-zip.ts';
 import type { ZipEntry } from './artifact-zip.ts';
 import { PERMISSION, type BaselineTarget } from './baseline.ts';
+import { proxyFetchFor } from './proxy-fetch.ts';
 import { RetryBudget } from './retry-budget.ts';
 
 /** How to download. */
@@ -49,8 +50,9 @@ const LISTED_ENTRIES = 20;
  *
  * GitHub answers the download with a 302 to a short-lived signed storage URL on another host.
  * The redirect is not left to fetch: the storage URL is requested separately and without the
- * token, whatever fetch implementation octokit was given, and the signed query (a credential
- * itself) never appears in a message.
+ * token, with its own choice of proxy (the storage host is not the API host), whatever fetch
+ * implementation octokit was given, and the signed query (a credential itself) never appears in
+ * a message.
  */
 export async function downloadBaseline(
   octokit: Octokit,
@@ -72,7 +74,7 @@ export async function downloadBaseline(
     const location: unknown = response.headers.location;
     const data: unknown = response.data;
     if (status >= 300 && status < 400 && typeof location === 'string' && location !== '') {
-      const fetched = await fetchArchive(octokit, location, response.url, what, options);
+      const fetched = await fetchArchive(location, response.url, what, options);
       if ('failure' in fetched) return { ok: false, failure: fetched.failure };
       archive = fetched.archive;
     } else if (status === 200 && data instanceof ArrayBuffer) {
@@ -134,10 +136,10 @@ export async function downloadBaseline(
 
 /**
  * Fetches the archive from the storage URL GitHub redirected to: no Authorization header,
- * through octokit's own fetch (which knows the runner's proxy), bounded in time and size.
+ * through the runner's proxy when HTTPS_PROXY, HTTP_PROXY and NO_PROXY say so for the storage
+ * host (`proxy-fetch.ts`), bounded in time and size.
  */
 async function fetchArchive(
-  octokit: Octokit,
   location: string,
   requestUrl: string,
   what: string,
@@ -165,8 +167,9 @@ async function fetchArchive(
   }
   // The query string is the signature that grants access: keep it out of logs.
   const where = `${url.origin}${url.pathname}`;
-  const fetchImpl = (octokit.request.endpoint.DEFAULTS.request?.fetch ??
-    globalThis.fetch) as typeof globalThis.fetch;
+  // Not octokit's fetch: its proxy was chosen for the API host, and NO_PROXY may say otherwise
+  // of the storage host.
+  const fetchImpl = proxyFetchFor(url.href);
   const clock = downloadClock(options.budget ?? new RetryBudget());
   try {
     return await readArchive(fetchImpl, url, where, what, maxBytes, clock);

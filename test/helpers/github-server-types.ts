@@ -99,6 +99,12 @@ export interface GitHubServerState {
 export interface GitHubServerOptions {
   /** The token's user (a PAT); default null, which behaves like a GITHUB_TOKEN. */
   user?: string | null;
+  /**
+   * The host name the artifact download redirects to, on the storage server's port; default
+   * 127.0.0.1. A name no resolver knows (`storage.test`) is reached only through a proxy that
+   * knows it, which shows whether the download went through one.
+   */
+  storageHost?: string;
 }
 
 /** A running fake; close it in `after`. */

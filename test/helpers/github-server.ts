@@ -363,7 +363,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const api = await listen(false);
   const store = await listen(true);
   url = api.url;
-  storageUrl = store.url;
+  storageUrl = options.storageHost
+    ? store.url.replace('127.0.0.1', options.storageHost)
+    : store.url;
 
   const addRule = (method: string, pattern: RegExp, times: number, reply: () => Reply): void => {
     rules.push({ method: method.toUpperCase(), pattern, remaining: times, reply });
