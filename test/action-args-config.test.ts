@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { workspace } from './helpers/action-run.ts';
+import { workspace, DEPLOY_PAT_CONFIG } from './helpers/action-run.ts';
 
 describe('a config named in args', () => {
   const fixture = useActionFixture();
@@ -16,18 +16,7 @@ describe('a config named in args', () => {
 
   it("masks and scrubs the values that config reads, not those of the config input's file", async () => {
     const ws = workspace({
-      'nightly.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: testsets/qa.csv }
-    target:
-      type: command
-      run: [node, app/echo.mjs]
-      env:
-        DEPLOY_PAT: "\${DEPLOY_PAT}"
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
-`,
+      'nightly.yaml': DEPLOY_PAT_CONFIG,
       'testsets/qa.csv': 'expected\nParis\n',
       'app/echo.mjs': "process.stdout.write('using ' + process.env.DEPLOY_PAT);\n",
     });

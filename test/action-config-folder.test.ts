@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ONE_FAILING, suiteFiles, workspace, DEPLOY_PAT_CONFIG } from './helpers/action-run.ts';
 
 describe('a config named by its folder', () => {
   const fixture = useActionFixture();
@@ -18,18 +18,7 @@ describe('a config named by its folder', () => {
   for (const inputs of named) {
     it(`${JSON.stringify(inputs)}: the values its evals.yaml reads are masked and scrubbed`, async () => {
       const ws = workspace({
-        'bot/evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: testsets/qa.csv }
-    target:
-      type: command
-      run: [node, app/echo.mjs]
-      env:
-        DEPLOY_PAT: "\${DEPLOY_PAT}"
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
-`,
+        'bot/evals.yaml': DEPLOY_PAT_CONFIG,
         'bot/testsets/qa.csv': 'expected\nParis\n',
         'bot/app/echo.mjs': "process.stdout.write('using ' + process.env.DEPLOY_PAT);\n",
       });

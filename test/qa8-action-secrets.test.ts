@@ -16,7 +16,7 @@ import { createScrubber, REDACTED } from '../src/shared/secrets.ts';
 import { reported } from './helpers/cases.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { suiteFiles, workspace } from './helpers/action-run.ts';
+import { suiteFiles, workspace, DEPLOY_PAT_CONFIG } from './helpers/action-run.ts';
 import { fixtureRuns } from './report-fixture.ts';
 import { artifactOf } from './report-fixture-large.ts';
 
@@ -152,18 +152,7 @@ describe('the Action end to end (H3, M3; dist/index.js)', () => {
 
   it('posts no value it masks, and the program under test gets no github-token', async () => {
     const ws = workspace({
-      'evals.yaml': `version: 1
-suites:
-  - id: qa
-    testset: { path: testsets/qa.csv }
-    target:
-      type: command
-      run: [node, app/echo.mjs]
-      env:
-        DEPLOY_PAT: "\${DEPLOY_PAT}"
-    evaluators:
-      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
-`,
+      'evals.yaml': DEPLOY_PAT_CONFIG,
       'testsets/qa.csv': 'expected\nParis\n',
       'app/echo.mjs': `const inputs = Object.keys(process.env).filter((name) => /^INPUT_/i.test(name));
 process.stdout.write('using ' + process.env.DEPLOY_PAT + ' token=' + (process.env['INPUT_GITHUB-TOKEN'] ?? 'none') + ' inputs=' + inputs.length);

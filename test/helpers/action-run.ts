@@ -175,6 +175,23 @@ function csvCell(text: string): string {
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A config whose command target gets `${DEPLOY_PAT}` in its environment, evaluated on one row:
+ * for the tests that check a value the config reads is masked and scrubbed everywhere.
+ */
+export const DEPLOY_PAT_CONFIG = `version: 1
+suites:
+  - id: qa
+    testset: { path: testsets/qa.csv }
+    target:
+      type: command
+      run: [node, app/echo.mjs]
+      env:
+        DEPLOY_PAT: "\${DEPLOY_PAT}"
+    evaluators:
+      - { id: exact, use: is-equals, with: { expected: "{{case.expected}}" } }
+`;
+
 /** Two passing rows and one failing (line 4 of the CSV). */
 export const ONE_FAILING = [
   { expected: 'Paris', answer: 'Paris' },
