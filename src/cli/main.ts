@@ -158,11 +158,12 @@ export async function cli(
 
 /**
  * How many problems a summary issue stands for (`config.too-many-issues`,
- * `testset.too-many-issues`: "N more problems … not shown"), or `null` for a problem.
+ * `testset.too-many-issues`: "N more problems … not shown"; `yaml.too-many-issues`: "N more
+ * YAML errors not shown"), or `null` for a problem.
  */
 function notShown(issue: Issue): number | null {
   if (!issue.code.endsWith('.too-many-issues')) return null;
-  const count = /^(\d+) more problem/.exec(issue.message);
+  const count = /^(\d+) more (?:problem|YAML error)/.exec(issue.message);
   return count ? Number(count[1]) : 0;
 }
 

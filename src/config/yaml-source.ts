@@ -195,7 +195,12 @@ export function parseYaml(
   if (doc.errors.length > MAX_YAML_PROBLEMS) {
     const more = doc.errors.length - MAX_YAML_PROBLEMS;
     const loc = lines.linePos(doc.errors[MAX_YAML_PROBLEMS]?.pos[0] ?? 0);
-    problems.push({ code: 'yaml.syntax', loc, message: `${more} more YAML errors not shown` });
+    // Its own code: the CLI's closing total counts the errors it stands for, not one problem.
+    problems.push({
+      code: 'yaml.too-many-issues',
+      loc,
+      message: `${more} more YAML errors not shown (${doc.errors.length} in all)`,
+    });
   }
   if (problems.length > 0) return { ok: false, problems };
   const shape = shapeProblems(doc).map((p): YamlProblem => ({
