@@ -8,7 +8,7 @@ import { parseDuration } from '../shared/duration.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
 import { strings, templateProblems } from './template-check.ts';
-import { checkUrlCredentials } from './url-credentials.ts';
+import { checkUrlCredentials, checkUrlPort } from './url-credentials.ts';
 import { checkHeaders, type AddProblem } from './header-check.ts';
 import type {
   CommandTargetConfig,
@@ -68,6 +68,7 @@ const BODYLESS_METHODS = new Set(['GET']);
 
 function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.url, [...at, 'url'], 'header', add);
+  checkUrlPort(target.url, [...at, 'url'], add);
   checkHeaders(target.headers, at, 'target.header', add);
   if (typeof target.output === 'string') {
     const output = outputPath(target.output);
@@ -89,6 +90,7 @@ function checkHttp(target: Record<string, unknown>, at: ConfigPath, add: Add): v
 
 function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): void {
   checkUrlCredentials(target.baseUrl, [...at, 'baseUrl'], 'api-key', add);
+  checkUrlPort(target.baseUrl, [...at, 'baseUrl'], add);
   checkHeaders(target.headers, at, 'target.header', add);
   if (target.prompt !== undefined && target.messages !== undefined) {
     add(

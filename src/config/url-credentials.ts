@@ -5,6 +5,7 @@
  */
 import { maskUrlCredentials } from '../shared/secrets.ts';
 import { sampleText } from '../shared/templates.ts';
+import { urlPortProblem } from '../shared/url-port.ts';
 import type { ConfigPath } from './types.ts';
 
 /** Where credentials go instead: a header, or for an OpenAI-compatible API, its key. */
@@ -63,4 +64,17 @@ export function envUrlCredentialsProblem(variable: string, url: string): string 
   if (urlCredentialsProblem(url, 'api-key') === null) return null;
   const shown = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ''));
   return `the URL in ${variable}, ${JSON.stringify(shown)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
+}
+
+/**
+ * Adds a `url.port` problem at `path` when `url` (a string, else nothing is checked) names a
+ * port past 65535. A template stands in as a number, which a port in range is.
+ */
+export function checkUrlPort(
+  url: unknown,
+  path: ConfigPath,
+  add: (code: string, path: ConfigPath, message: string) => void,
+): void {
+  const problem = typeof url === 'string' ? urlPortProblem(sampleText(url, '0')) : null;
+  if (problem !== null) add('url.port', path, problem);
 }

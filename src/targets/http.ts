@@ -17,6 +17,7 @@ import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
 import { asText, targetInput, textInput, type TargetInput } from './inputs.ts';
 import { oneLine } from '../shared/one-line.ts';
+import { urlPortProblem } from '../shared/url-port.ts';
 
 /** How much of an answer's body an error quotes. */
 export const BODY_EXCERPT = 500;
@@ -282,6 +283,8 @@ function renderedUrlProblem(url: string): string | null {
   try {
     parsed = new URL(url);
   } catch {
+    const port = urlPortProblem(url);
+    if (port !== null) return `not a valid URL: its ${port}`;
     return /^\s*[A-Za-z][A-Za-z0-9+.-]*:/.test(url)
       ? 'not a valid URL (its host, port or characters are not those of a URL)'
       : 'not a valid URL: it has no scheme; expected http://… or https://…';
