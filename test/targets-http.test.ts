@@ -197,7 +197,9 @@ describe('http target', () => {
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);
-    for (const c of artifactCases(dir)[0]!.cases) assert.equal(c.error, 'timed out after 300 ms');
+    for (const c of artifactCases(dir)[0]!.cases) {
+      assert.equal(c.error, `timed out after 300 ms while waiting for GET ${served.base}/hang`);
+    }
     // One request per case, not retried, each closed by the client while the server held it
     // open (the server itself would wait minutes: its request timeout).
     assert.equal(seen.length, 2);

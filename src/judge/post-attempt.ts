@@ -8,6 +8,7 @@
  * `x-api-key`: it drops only `authorization`), so a redirect elsewhere is a failure that names
  * where it led.
  */
+import { CallTimeout } from '../shared/call-timeout.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
 import { bodyText, notUtf8Message } from './body-text.ts';
@@ -195,7 +196,13 @@ export async function requestAttempt(
           timedOut = true;
           controller.abort();
         }, timeoutMs);
-  const forwardAbort = (): void => controller.abort();
+  const forwardAbort = (): void => {
+    // A call's time limit passing while this request is in flight: the time-out names it, unless
+    // a retry loop around it already noted its last failure (its listener runs first).
+    const reason: unknown = signal?.reason;
+    if (reason instanceof CallTimeout) reason.note(`waiting for ${method} ${scrub(url)}`);
+    controller.abort();
+  };
   signal?.addEventListener('abort', forwardAbort, { once: true });
   // Whether fetch answered at least once: a failure before that may have sent nothing.
   const progress = { answered: false };
