@@ -110,6 +110,31 @@ const refused: { name: string; gate: unknown; path: string; message: RegExp }[] 
     path: 'gate.minPassRat',
     message: /gate: unknown key minPassRat: did you mean minPassRate\?/,
   },
+  {
+    name: 'a misspelt regressions setting, which a regression would not block',
+    gate: { regressions: 'blok' },
+    path: 'gate.regressions',
+    message:
+      /gate\.regressions must be "block", "warn" or "off", got "blok": did you mean "block"\?/,
+  },
+  {
+    name: 'a regressions setting of another type',
+    gate: { regressions: true },
+    path: 'gate.regressions',
+    message: /gate\.regressions must be "block", "warn" or "off", got true$/,
+  },
+  {
+    name: 'a minimum detectable effect of 0, which no row can detect',
+    gate: { minDetectableEffect: 0 },
+    path: 'gate.minDetectableEffect',
+    message: /gate\.minDetectableEffect must be a number above 0 and at most 1, got 0/,
+  },
+  {
+    name: 'a minimum detectable effect given as text',
+    gate: { minDetectableEffect: '0.1' },
+    path: 'gate.minDetectableEffect',
+    message: /gate\.minDetectableEffect must be a number above 0 and at most 1, got "0\.1"/,
+  },
 ];
 
 describe('runTestSuite checks its gate before the run', () => {
@@ -132,5 +157,7 @@ describe('runTestSuite checks its gate before the run', () => {
     );
     assert.equal(await outcome({ evaluators: { friendly: { mean: { gte: 0.7 } } } }), 'fail');
     assert.equal(await outcome({ minPassRate: 0.5, regressions: 'warn' }), 'pass');
+    assert.equal(await outcome({ regressions: 'block', minDetectableEffect: 1 }), 'pass');
+    assert.equal(await outcome({ regressions: 'off', minDetectableEffect: 0.05 }), 'pass');
   });
 });

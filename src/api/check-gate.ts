@@ -9,6 +9,12 @@ import { closestMatch } from '../config/did-you-mean.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { checkThreshold } from '../run/evaluation.ts';
 import { describeValue } from '../shared/errors.ts';
+import schema from '../../schemas/evals.schema.json' with { type: 'json' };
+
+/** `regressions` and `minDetectableEffect` as evals.yaml's schema allows them. */
+const GATE_SCHEMA = schema.definitions.gate.properties;
+const REGRESSIONS: readonly string[] = GATE_SCHEMA.regressions.enum;
+const EFFECT = GATE_SCHEMA.minDetectableEffect;
 
 /** One problem: the place it names (its issue's path) and the whole message. */
 export interface GateProblem {
@@ -50,6 +56,7 @@ export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | nu
       message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate)}`,
     });
   }
+  problems.push(...comparisonProblems(gate));
   const { evaluators } = gate;
   if (evaluators === undefined) return problems;
   if (!isRecord(evaluators)) {
@@ -63,6 +70,39 @@ export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | nu
     problems.push(...evaluatorRuleProblems(`gate.evaluators.${id}`, id, rules, evaluatorIds));
   }
   return problems;
+}
+
+/**
+ * `regressions` and `minDetectableEffect`, which only a comparison with a baseline reads: a
+ * misspelt `regressions: 'blok'` would let a regression through as a warning.
+ */
+function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
+  const problems: GateProblem[] = [];
+  const { regressions, minDetectableEffect: effect } = gate;
+  if (regressions !== undefined && !REGRESSIONS.includes(regressions as string)) {
+    const near =
+      typeof regressions === 'string' ? closestMatch(regressions, REGRESSIONS) : undefined;
+    problems.push({
+      path: 'gate.regressions',
+      message: `gate.regressions must be ${oneOf(REGRESSIONS)}, got ${describeValue(regressions)}${near !== undefined ? `: did you mean ${JSON.stringify(near)}?` : ''}`,
+    });
+  }
+  if (
+    effect !== undefined &&
+    !(typeof effect === 'number' && effect > EFFECT.exclusiveMinimum && effect <= EFFECT.maximum)
+  ) {
+    problems.push({
+      path: 'gate.minDetectableEffect',
+      message: `gate.minDetectableEffect must be a number above ${EFFECT.exclusiveMinimum} and at most ${EFFECT.maximum}, got ${describeValue(effect)}`,
+    });
+  }
+  return problems;
+}
+
+/** `"a", "b" or "c"`. */
+function oneOf(values: readonly string[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1) ?? ''}`;
 }
 
 /** The problems of one entry of `gate.evaluators`, at `at`. */
