@@ -21,7 +21,11 @@ import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
 import { UsageError, describeValue, type Issue } from '../shared/errors.ts';
 import { MIN_SECRET_LENGTH } from '../shared/secrets.ts';
-import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
+import {
+  PASS_CONDITION_EVALUATOR,
+  UNSAFE_KEY_REASON,
+  UNSAFE_OBJECT_KEY,
+} from '../shared/reserved-ids.ts';
 
 const ID_PATTERN = new RegExp(schema.definitions.id.pattern);
 
@@ -208,6 +212,11 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
       problems.addMessage(
         at,
         `${at}: evaluator id "${id}" is kept for the errors of the pass function: choose another id`,
+      );
+    } else if (id === UNSAFE_OBJECT_KEY) {
+      problems.addMessage(
+        at,
+        `${at}: evaluator id "${id}" ${UNSAFE_KEY_REASON}: choose another id`,
       );
     } else seen.add(id);
     if (typeof evaluator.evaluateTestCase !== 'function') {

@@ -8,7 +8,11 @@ import type { BuiltinDefinition } from '../evaluators/types.ts';
 import { isModuleSpec, parseModuleSpec } from './module-spec.ts';
 import { formatConfigPath, parseDottedPath } from './config-path.ts';
 import { closestMatch } from './did-you-mean.ts';
-import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
+import {
+  PASS_CONDITION_EVALUATOR,
+  UNSAFE_KEY_REASON,
+  UNSAFE_OBJECT_KEY,
+} from '../shared/reserved-ids.ts';
 import { checkOptionsSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { orList } from './schema-messages.ts';
@@ -180,6 +184,15 @@ function checkSuite(
         'evaluator.reserved-id',
         [...evPath, typeof evaluator.id === 'string' ? 'id' : 'use'],
         `evaluator id "${PASS_CONDITION_EVALUATOR}" is reserved for the pass condition's own errors: choose another id:`,
+      );
+    }
+    if (fact.id === UNSAFE_OBJECT_KEY) {
+      // An id: of this name fails the id pattern; one taken from use: (a module's name) does not.
+      const fromUse = typeof evaluator.id !== 'string';
+      add(
+        'evaluator.reserved-id',
+        [...evPath, fromUse ? 'use' : 'id'],
+        `evaluator id "${fact.id}"${fromUse ? ' (taken from use:)' : ''} ${UNSAFE_KEY_REASON}: give it another id:`,
       );
     }
     const first = ids.get(fact.id);
