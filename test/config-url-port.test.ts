@@ -92,3 +92,39 @@ describe('a port out of range that a case puts into the URL', () => {
     assert.match(error, /port 99999 is out of range: expected a port from 0 to 65535/);
   });
 });
+
+describe('a port out of range in OPENAI_BASE_URL', () => {
+  it('is refused at the model target and the judge that take it, naming the port', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: m',
+        '    testset: { cases: [ { q: x } ] }',
+        '    target: { type: model, model: m, prompt: hi }',
+        '    evaluators:',
+        '      - use: llm-judge',
+        '        judge: { model: j }',
+        '        with: { prompt: "ok? {{output}}", choices: { "yes": 1, "no": 0 } }',
+        '',
+      ].join('\n'),
+    });
+    const result = await runInProcess(['validate'], dir, {
+      OPENAI_BASE_URL: 'http://u:secret-pw-456@127.0.0.1:99999/v1',
+      OPENAI_API_KEY: 'sk-test',
+    });
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('error: '));
+    assert.equal(lines.length, 2, result.stderr);
+    assert.match(
+      lines[0] ?? '',
+      /evals\.yaml:5:\d+ {2}suites\[0\]\.target: this model target has no baseUrl:, so it calls the URL in OPENAI_BASE_URL, whose port 99999 is out of range: expected a port from 0 to 65535/,
+    );
+    assert.match(
+      lines[1] ?? '',
+      /evals\.yaml:7:\d+ {2}suites\[0\]\.evaluators\[0\].*: this judge has no baseUrl:, so it calls the URL in OPENAI_BASE_URL, whose port 99999 is out of range/,
+    );
+    assert.ok(!result.stderr.includes('secret-pw-456'), result.stderr);
+  });
+});

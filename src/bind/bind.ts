@@ -198,8 +198,7 @@ async function loadEvaluator(
     const urlProblem = builtinEvaluators[ev.use as BuiltinEvaluatorName].calls
       ? options.models?.envBaseUrlProblem(ev)
       : undefined;
-    if (urlProblem)
-      return { ok: false, issue: { ...where, code: 'url.credentials', message: urlProblem } };
+    if (urlProblem) return { ok: false, issue: { ...where, ...urlProblem } };
   } else if (!options.loader.importsModules) {
     const stand: EngineEvaluator = { id: ev.id, evaluateTestCase: notImported };
     const there = await moduleThere(options.loader, config, ev.use, where, stand);

@@ -13,7 +13,7 @@ import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
 import type { ModelClients } from '../targets/model.ts';
-import { envUrlCredentialsProblem } from '../config/url-credentials.ts';
+import { envUrlProblem } from '../config/url-credentials.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
 export const DEFAULT_CACHE_DIR = '.evalgate/cache';
@@ -44,10 +44,10 @@ export interface ModelRuntime {
 export interface ModelAccess extends ModelClients {
   /**
    * Why a judge evaluator cannot call the base URL it takes from `OPENAI_BASE_URL` (credentials in
-   * its user part, which fetch refuses), refused as the same URL in the config is; undefined
-   * when it can, or names its own `baseUrl:`.
+   * its user part, which fetch refuses, or a port past 65535), refused as the same URL in the
+   * config is, with the code of its issue; undefined when it can, or names its own `baseUrl:`.
    */
-  envBaseUrlProblem(evaluator: EvaluatorConfig): string | undefined;
+  envBaseUrlProblem(evaluator: EvaluatorConfig): { code: string; message: string } | undefined;
   /** The `judge` and `files` parts of a built-in's create context. */
   contextFor(
     suite: SuiteConfig,
@@ -129,8 +129,13 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
       const fromEnv = runtime.env.OPENAI_BASE_URL;
       if (settings.baseUrl !== undefined || fromEnv === undefined || fromEnv === '')
         return undefined;
-      const problem = envUrlCredentialsProblem('OPENAI_BASE_URL', fromEnv);
-      return problem === null ? undefined : `this judge has no baseUrl:, so it calls ${problem}`;
+      const problem = envUrlProblem('OPENAI_BASE_URL', fromEnv);
+      return problem === null
+        ? undefined
+        : {
+            code: problem.code,
+            message: `this judge has no baseUrl:, so it calls ${problem.message}`,
+          };
     },
     contextFor(suite, evaluator) {
       const settings: JudgeSettings = { ...defaults, ...evaluator.judge };

@@ -78,3 +78,20 @@ export function checkUrlPort(
   const problem = typeof url === 'string' ? urlPortProblem(sampleText(url, '0')) : null;
   if (problem !== null) add('url.port', path, problem);
 }
+
+/**
+ * Why the URL an environment variable gives cannot be used, and the code of that problem: its
+ * credentials (see `envUrlCredentialsProblem`), or a port past 65535, which would make every
+ * call fail as "not a valid URL".
+ */
+export function envUrlProblem(
+  variable: string,
+  url: string,
+): { code: 'url.credentials' | 'url.port'; message: string } | null {
+  const credentials = envUrlCredentialsProblem(variable, url);
+  if (credentials !== null) return { code: 'url.credentials', message: credentials };
+  const port = urlPortProblem(url);
+  return port === null
+    ? null
+    : { code: 'url.port', message: `the URL in ${variable}, whose ${port}` };
+}

@@ -10,7 +10,7 @@ import type { Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
 import { describeTarget } from '../config/target.ts';
-import { envUrlCredentialsProblem } from '../config/url-credentials.ts';
+import { envUrlProblem } from '../config/url-credentials.ts';
 import { functionTarget } from './function.ts';
 import { createHttpTarget } from './http.ts';
 import { createModelTarget, type ModelClients } from './model.ts';
@@ -126,17 +126,17 @@ export const targetKinds: {
 /**
  * The problem of the base URL a model target without `baseUrl:` takes from `OPENAI_BASE_URL`:
  * credentials in its user part, refused as they are in the config (fetch cannot send them, so
- * every case would fail), at the target, with the password masked.
+ * every case would fail), at the target, with the password masked; or a port out of range.
  */
 function envBaseUrlProblem(baseUrl: string | undefined, context: TargetContext): Issue | undefined {
   const fromEnv = context.env.OPENAI_BASE_URL;
   if (baseUrl !== undefined || fromEnv === undefined || fromEnv === '') return undefined;
-  const problem = envUrlCredentialsProblem('OPENAI_BASE_URL', fromEnv);
+  const problem = envUrlProblem('OPENAI_BASE_URL', fromEnv);
   if (problem === null) return undefined;
   return {
     ...context.issueAt('target'),
-    code: 'url.credentials',
-    message: `this model target has no baseUrl:, so it calls ${problem}`,
+    code: problem.code,
+    message: `this model target has no baseUrl:, so it calls ${problem.message}`,
   };
 }
 
