@@ -5,7 +5,7 @@
  */
 import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
-import { startOf } from '../src/shared/cut-text.ts';
+import { cutText, startOf } from '../src/shared/cut-text.ts';
 import { count, el, milliseconds, score } from './dom.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
@@ -107,9 +107,9 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
  * note (the page holds it whole, so a search still finds text past the cut).
  */
 function shownOutput(model: ReportModel, output: string): string {
-  if (output.length <= model.maxShownChars) return output;
-  const start = startOf(output, model.maxShownChars);
-  return `${start}\n… (${count(output.length - start.length)} more characters, which the search covers: evals show --full prints all)`;
+  const { start, left } = cutText(output, model.maxShownChars);
+  if (left === 0) return output;
+  return `${start}\n… (${count(left)} more characters, which the search covers: evals show --full prints all)`;
 }
 
 function block(title: string, text: string, id: string): HTMLElement {

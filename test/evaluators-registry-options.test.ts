@@ -224,7 +224,7 @@ void describe('metadata caps', () => {
     assert.equal(truncateText('short'), 'short');
   });
   void it('does not split a surrogate pair', () => {
-    assert.equal(truncateText('a😀b', 2), 'a… (3 more characters)');
+    assert.equal(truncateText('a😀b', 2), 'a😀… (1 more character)');
   });
   void it('replaces a large object with its cut JSON text', () => {
     const big = { items: Array.from({ length: 200 }, (_, i) => i) };

@@ -10,8 +10,8 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
-/** `a` then emoji: the 20,000th UTF-16 unit is the first half of an emoji. */
-const EMOJI = `a${'😀'.repeat(15_000)}`;
+/** `a` then emoji, longer than 20,000 characters: the cut falls among emoji (two UTF-16 units each). */
+const EMOJI = `a${'😀'.repeat(25_000)}`;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 let browser: Browser;

@@ -2,23 +2,24 @@
  * Keeping evaluation metadata small: it lands in the results artifact, the PR comment and the
  * terminal for every failing case, so a 50 kB model output must not be copied into it whole.
  */
+import { cutText } from '../shared/cut-text.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { unencodableText } from './options.ts';
 
-/** Longest string kept in metadata, in UTF-16 code units. */
+/** Longest string kept in metadata, in characters (code points, as every cut note counts). */
 export const METADATA_STRING_LIMIT = 500;
 
 /** Most list items kept in metadata (missing substrings, schema errors, …). */
 export const METADATA_LIST_LIMIT = 20;
 
-/** `text` cut to `limit` code units, with a note of how much was dropped. */
+/**
+ * `text` cut to `limit` characters, with a note of how many were dropped. The cut never splits a
+ * surrogate pair: a lone surrogate would be mangled by JSON consumers.
+ */
 export function truncateText(text: string, limit = METADATA_STRING_LIMIT): string {
-  if (text.length <= limit) return text;
-  // Do not split a surrogate pair: a lone surrogate would be mangled by JSON consumers.
-  let end = limit;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}… (${formatCount(text.length - end)} more characters)`;
+  const { start, left } = cutText(text, limit);
+  if (left === 0) return text;
+  return `${start}… (${formatCount(left)} more character${left === 1 ? '' : 's'})`;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { posix } from 'node:path';
 
+import { characterCount, cutText } from '../shared/cut-text.ts';
 import { graphemesOf } from '../shared/text-table.ts';
 import type { CaseResult, EvaluationResult } from '../types/index.ts';
 import { reasonOf } from './evaluation-reason.ts';
@@ -129,17 +130,16 @@ export function outputText(output: unknown): string {
  * never leaves half an emoji that GitHub would reject as invalid UTF-8.
  */
 export function shortenText(text: string, maxChars: number, maxLines = Infinity): string {
-  const chars = Array.from(text);
-  let end = Math.min(chars.length, maxChars);
-  let lines = 1;
-  for (let i = 0; i < end; i++) {
-    if (chars[i] === '\n' && ++lines > maxLines) {
-      end = i;
-      break;
-    }
+  let start = cutText(text, maxChars).start;
+  // The line break that ends line `maxLines`, if the kept start has one; bounded by maxLines.
+  let end = -1;
+  for (let line = 0; line < maxLines; line++) {
+    end = start.indexOf('\n', end + 1);
+    if (end < 0) break;
   }
-  if (end >= chars.length) return text;
-  return `${chars.slice(0, end).join('')} … (${plural(chars.length - end, 'more character')})`;
+  if (end >= 0) start = start.slice(0, end);
+  if (start.length === text.length) return text;
+  return `${start} … (${plural(characterCount(text.slice(start.length)), 'more character')})`;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

@@ -5,6 +5,7 @@
  * (`actual: "{{output.answer}}"`), diffing the whole output against the expected text would show
  * every other field as a difference, so the diff is against that field, and says so.
  */
+import { characterCount } from '../shared/cut-text.ts';
 import type { CaseResult } from '../types/index.ts';
 
 /** The two sides of a case's diff. */
@@ -24,7 +25,7 @@ export interface ComparedView {
 const EXPECTED_FIELDS = ['expected', 'expected_output', 'expectedOutput', 'reference', 'answer'];
 
 /** `… (1,234 more characters)`: how the evaluators' metadata ends a value it cut. */
-const CUT_NOTE = /\u2026 \((\d[\d,]*) more characters\)$/;
+const CUT_NOTE = /\u2026 \((\d[\d,]*) more characters?\)$/;
 
 /** Values of an output looked at when finding the field an evaluator compared. */
 const MAX_VISITED = 2000;
@@ -82,12 +83,16 @@ function whole(
   const text = textOf(recorded);
   const cut = typeof recorded === 'string' ? CUT_NOTE.exec(recorded) : null;
   const prefix = cut === null ? null : text.slice(0, cut.index);
-  const length =
-    cut === null || prefix === null ? -1 : prefix.length + Number(cut[1]?.replace(/,/g, ''));
+  const left = cut === null ? -1 : Number(cut[1]?.replace(/,/g, ''));
   const matches = (value: unknown): boolean => {
     const candidate = textOf(value);
     if (candidate === text) return true;
-    return prefix !== null && candidate.length === length && candidate.startsWith(prefix);
+    if (prefix === null || !candidate.startsWith(prefix)) return false;
+    // The note counts characters; artifacts written before it did counted UTF-16 units.
+    const rest = candidate.length - prefix.length;
+    return (
+      rest === left || (rest > left && characterCount(candidate.slice(prefix.length)) === left)
+    );
   };
   let visited = 0;
   // Breadth first, so the shallowest match wins (the output itself before a field equal to it).

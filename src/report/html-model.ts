@@ -5,7 +5,7 @@
  * Node, so the page holds no evaluation logic: reasons and thresholds read as everywhere else.
  * The browser side is report-app/; the two share the types below.
  */
-import { startOf } from '../shared/cut-text.ts';
+import { cutText } from '../shared/cut-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
@@ -316,7 +316,7 @@ function pretty(value: unknown): string {
 }
 
 function capped(text: string): string {
-  if (text.length <= MAX_VALUE_CHARS) return text;
-  const start = startOf(text, MAX_VALUE_CHARS);
-  return `${start}\n… (${formatCount(text.length - start.length)} more characters: evals show --full prints all)`;
+  const { start, left } = cutText(text, MAX_VALUE_CHARS);
+  if (left === 0) return text;
+  return `${start}\n… (${formatCount(left)} more characters: evals show --full prints all)`;
 }
