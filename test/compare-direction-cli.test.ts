@@ -59,7 +59,10 @@ describe('a lower-is-better evaluator through evals compare', () => {
     const compared = await runInProcess(['compare', 'base.json', 'head.json'], dir);
     assert.equal(compared.code, 1, compared.stderr);
     assert.match(compared.stdout, /1 regression · 0 improvements/);
-    assert.match(compared.stdout, /drift +0\.20 → 0\.40 \(\+0\.20,.*regressed \(lower is better\)/);
+    assert.match(
+      compared.stdout,
+      /drift +0\.200 → 0\.400 \(\+0\.20,.*regressed \(lower is better\)/,
+    );
 
     const json = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'json'], dir);
     const row = (

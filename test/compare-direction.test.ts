@@ -177,7 +177,7 @@ describe('compareArtifacts reads the direction from the summaries', () => {
     assert.equal(comparison.hasRegression, true);
     assert.equal('directionChanged' in row, false);
     const text = renderComparisonText(comparison, { color: false });
-    assert.match(text, /noise +0\.12 → 0\.61 \(\+0\.50,.*regressed \(lower is better\)/);
+    assert.match(text, /noise +0\.115 → 0\.615 \(\+0\.50,.*regressed \(lower is better\)/);
   });
 
   it('follows HEAD when the direction changed, and notes the change on the row', () => {
@@ -221,9 +221,12 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     const markdown = renderComparisonMarkdown(comparison);
     assert.match(
       markdown,
-      /\| noise \(lower is better\) \| 0\.12 → 0\.61 \| \+0\.50 \| 🔴 \*\*regressed\*\* \|/,
+      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.50 \| 🔴 \*\*regressed\*\* \|/,
     );
-    assert.match(markdown, /- 🔴 noise: 0\.12 → 0\.61 .* \*\*regressed\*\* · \(lower is better\)/);
+    assert.match(
+      markdown,
+      /- 🔴 noise: 0\.115 → 0\.615 .* \*\*regressed\*\* · \(lower is better\)/,
+    );
     const model = buildReportModel(artifact([head]), () => head.cases, comparison);
     const row = model.comparison?.rows.find((r) => r.metric.startsWith('noise'));
     assert.deepEqual([row?.metric, row?.label], ['noise (lower is better)', 'regressed']);
@@ -243,11 +246,11 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     assert.match(markdown, /: 0 regressions · 1 possible regression · /);
     assert.match(
       markdown,
-      /\| noise \(lower is better\) \| 0\.12 → 0\.61 \| \+0\.50 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
+      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.50 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
     );
     assert.match(
       markdown,
-      /- 🟡 noise: 0\.12 → 0\.61 .* possible regression · \(lower is better\)/,
+      /- 🟡 noise: 0\.115 → 0\.615 .* possible regression · \(lower is better\)/,
     );
     assert.doesNotMatch(markdown, /🔴/);
     const model = buildReportModel(artifact([head]), () => head.cases, comparison);
@@ -256,7 +259,7 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     const text = renderComparisonText(comparison, { color: false });
     assert.match(
       text,
-      /noise +0\.12 → 0\.61 .* possible regression \(lower is better\) \(not significant once every row of the comparison is counted\)/,
+      /noise +0\.115 → 0\.615 .* possible regression \(lower is better\) \(not significant once every row of the comparison is counted\)/,
     );
     assert.doesNotMatch(text, / regressed /);
     assert.match(text, /0 regressions · 1 possible regression · /);

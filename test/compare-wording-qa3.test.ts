@@ -147,7 +147,7 @@ describe('an interval end at exactly 0', () => {
     const text = renderComparisonText(few, { color: false });
     assert.match(
       text,
-      /exact +0\.75 → 0\.78 \(\+0\.03, 95% CI 0\.00…\+0\.\d\d, includes 0\) +p = 0\.500/,
+      /exact +0\.750 → 0\.781 \(\+0\.03, 95% CI 0\.00…\+0\.\d\d, includes 0\) +p = 0\.500/,
     );
     assert.match(renderComparisonMarkdown(few), /95% CI 0\.00…\+0\.\d\d, includes 0\)/);
 

@@ -7,7 +7,7 @@
  */
 import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
-import { describeRun, formatCount, formatPercent, plural } from './labels.ts';
+import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
 import { endsAtZero } from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
 import { formatP, plusMinus, signed, visibleFixed } from './comparison-numbers.ts';
@@ -221,8 +221,9 @@ export function rowCells(row: Row): RowCells {
   const way = directionWords(c);
   return {
     name: way === '' ? c.evaluator : `${c.evaluator} (${way})`,
-    base: or(c.baseMean, fixed),
-    head: or(c.headMean, fixed),
+    // As every report writes a mean: a mean short of 1 never reads as 1.
+    base: or(c.baseMean, formatMean),
+    head: or(c.headMean, formatMean),
     delta: or(c.delta, (d) => signed(d, 2)),
     label: c.label,
   };
@@ -231,7 +232,7 @@ export function rowCells(row: Row): RowCells {
 /** A row's words, for either form to lay out. */
 export interface RowText {
   name: string;
-  /** `0.81 → 0.86 (+0.05, 95% CI +0.02…+0.08)` */
+  /** `0.810 → 0.860 (+0.05, 95% CI +0.02…+0.08)` */
   change: string;
   /** `p = 0.003 · Holm p = 0.041 · q = 0.020`, `McNemar p = 0.021 · …`, or '' */
   test: string;
@@ -295,7 +296,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
   const change =
     c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null
       ? 'no case scored in both runs'
-      : `${c.baseMean.toFixed(2)} → ${c.headMean.toFixed(2)} (${signed(c.delta, 2)}, ` +
+      : `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${signed(c.delta, 2)}, ` +
         `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const scored = scoredNote(row);
