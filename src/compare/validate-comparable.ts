@@ -28,7 +28,7 @@ export function validateComparable(
 
 /**
  * Throws a `UsageError` when no run of `head` shares a case id with the matching run of `base`:
- * such a comparison would be empty. The part of {@link validateComparable} for artifacts already
+ * such a comparison would be empty. Matching runs that have no case on either side compare. The part of {@link validateComparable} for artifacts already
  * known to be valid (a run and the baseline it read case by case). `partial`: `head` is a run
  * cut short, which may not have reached a common case yet, or a shard, whose cases may all be
  * new; a run of `base` matching one of its runs is enough, so that its comparison records the
@@ -41,12 +41,18 @@ export function requireCommonCases(
   partial = false,
 ): void {
   const { pairs } = matchRuns(base.runs, head.runs);
-  const shared = partial
-    ? pairs.length > 0
-    : pairs.some(([baseRun, headRun]) => {
-        const ids = new Set(baseRun.cases.map((result) => result.id));
-        return headRun.cases.some((result) => ids.has(result.id));
-      });
+  // Matching runs that are all empty on both sides (a suite with `allowEmpty: true`, a filter
+  // that selected nothing) are not the wrong pair of files: they compare, with nothing compared.
+  const empty =
+    pairs.length > 0 &&
+    pairs.every(([baseRun, headRun]) => baseRun.cases.length === 0 && headRun.cases.length === 0);
+  const shared =
+    partial || empty
+      ? pairs.length > 0
+      : pairs.some(([baseRun, headRun]) => {
+          const ids = new Set(baseRun.cases.map((result) => result.id));
+          return headRun.cases.some((result) => ids.has(result.id));
+        });
   if (!shared) {
     const why =
       pairs.length === 0
