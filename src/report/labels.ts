@@ -3,7 +3,7 @@
  * grid params and run names, thresholds, scores, case ids and commits, and why a case did not
  * pass. Plain text, no color.
  */
-import { gridValueText } from '../shared/grid-value-text.ts';
+import { shownGridValue } from '../shared/grid-value-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { formatCost, formatMean, formatPercent, formatSeconds } from '../shared/format-numbers.ts';
@@ -57,10 +57,13 @@ export function formatScore(score: number, threshold?: Threshold | null): string
   return String(rounded);
 }
 
-/** `model=large temperature=0` (separator `' '`) or `model=large, temperature=0` (`', '`). */
+/**
+ * `model=large temperature=0` (separator `' '`) or `model=large, temperature=0` (`', '`); an
+ * empty string as `style=""`, the string "null" as `"null"` (see shownGridValue).
+ */
 export function formatParams(params: Params, separator: string): string {
   return Object.entries(params)
-    .map(([key, value]) => `${key}=${gridValueText(value)}`)
+    .map(([key, value]) => `${key}=${shownGridValue(value)}`)
     .join(separator);
 }
 

@@ -3,7 +3,7 @@
  * id prefix. Pure; the command reads the artifact and hands each case in.
  */
 import type { CaseResult, RunResult } from '../types/index.ts';
-import { formatParams } from './labels.ts';
+import { gridValueText } from '../shared/grid-value-text.ts';
 
 /** The selection `evals show`'s flags make. Status flags are OR-ed; the rest narrow. */
 export interface ShowFilters {
@@ -33,7 +33,7 @@ export function runSelected(
 
 /** A grid value as `--grid key=value` writes it. */
 export function paramValue(value: unknown): string {
-  return formatParams({ v: value }, '').slice(2);
+  return gridValueText(value);
 }
 
 /**
