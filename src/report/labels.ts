@@ -59,7 +59,7 @@ export function formatScore(score: number, threshold?: Threshold | null): string
 
 /**
  * `model=large temperature=0` (separator `' '`) or `model=large, temperature=0` (`', '`); an
- * empty string as `style=""`, the string "null" as `"null"` (see shownGridValue).
+ * empty string as `style=""` (see shownGridValue).
  */
 export function formatParams(params: Params, separator: string): string {
   return Object.entries(params)

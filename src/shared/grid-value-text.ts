@@ -41,20 +41,12 @@ function readableMember(_key: string, value: unknown): unknown {
 }
 
 /**
- * A grid value as reports show it to be read (run names, grid columns): as `gridValueText`
- * writes it, except that a string which would read as nothing or as another JSON value is shown
- * as its JSON, as `evals show` and the evaluators' reasons quote strings: the empty string as
- * `""` (not a blank cell), the string "null" as `"null"` beside a null's `null`, "0" as `"0"`.
- * Not for `--grid key=value`, which the shell unquotes: that matches `gridValueText`.
+ * A grid value as reports show it (run names, grid columns): as `gridValueText` writes it, except
+ * the empty string, shown as `""` (as `evals show` quotes strings), not as a blank cell. Other
+ * strings stay bare, numbers' digits included: the values of one key never read the same (the
+ * config refuses `0` beside `"0"`), and a bigint from `runTestSuite`, recorded as its digits,
+ * reads as the number it was. Not for `--grid key=value`, which the shell unquotes.
  */
 export function shownGridValue(value: unknown): string {
-  if (typeof value !== 'string') return gridValueText(value);
-  if (value === '') return '""';
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return value;
-  }
-  return typeof parsed === 'string' ? value : JSON.stringify(value);
+  return value === '' ? '""' : gridValueText(value);
 }
