@@ -31765,15 +31765,7 @@ function readableMember(_key, value) {
   return value;
 }
 function shownGridValue(value) {
-  if (typeof value !== "string") return gridValueText(value);
-  if (value === "") return '""';
-  let parsed;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return value;
-  }
-  return typeof parsed === "string" ? value : JSON.stringify(value);
+  return value === "" ? '""' : gridValueText(value);
 }
 var init_grid_value_text = __esm({
   "src/shared/grid-value-text.ts"() {
