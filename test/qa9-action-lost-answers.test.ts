@@ -191,6 +191,11 @@ describe('a check-run write GitHub stored but whose answer was lost (L5)', () =>
       r.stdout,
       /::warning::evalgate: could not create the check run "evals: evals\.yaml": its answer was lost, and whether GitHub stored it anyway could not be checked \(could not list the check runs of aaaaaaa: 403 [^\n]*\); not sending it again/,
     );
+    // The hint names the permission the step needs, not a generic cause.
+    assert.match(
+      r.stdout,
+      /could not list the check runs of aaaaaaa: 403 [^\n]*`permissions: checks: write`/,
+    );
     assert.ok(
       (r.stdout.match(/^::error [^\n]*file=/gm) ?? []).length > 0,
       'rows annotated from the log',

@@ -219,7 +219,13 @@ async function findCreated(
     // No such commit or repository for this token: then the create cannot have made a check run
     // on it either, and sending it again is safe (it gets GitHub's own answer to that).
     if (httpStatus(error) === 404) return null;
-    const failure = toReportingFailure(error, `list the check runs of ${run.headSha.slice(0, 7)}`);
+    // Reading them back needs no more than the write the step makes: `checks: write` names both.
+    const failure = toReportingFailure(
+      error,
+      `list the check runs of ${run.headSha.slice(0, 7)}`,
+      PERMISSION,
+      'read',
+    );
     throw new Error(
       `its answer was lost, and whether GitHub stored it anyway could not be checked (${failure.message}); not sending it again, which could make a second check run "${run.name}"`,
       { cause: error },
@@ -245,7 +251,7 @@ async function batchLanded(
   try {
     read = await octokit.rest.checks.get({ owner, repo, check_run_id: id });
   } catch (error) {
-    const failure = toReportingFailure(error, `read the check run ${id} back`);
+    const failure = toReportingFailure(error, `read the check run ${id} back`, PERMISSION, 'read');
     throw new Error(
       `the answer was lost, and whether GitHub stored ${what} anyway could not be checked (${failure.message}); not sending them again, which could duplicate them`,
       { cause: error },
