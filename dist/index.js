@@ -76097,7 +76097,12 @@ async function findCreated(octokit, { owner, repo }, run2, externalId) {
     return null;
   } catch (error2) {
     if (httpStatus(error2) === 404) return null;
-    const failure = toReportingFailure(error2, `list the check runs of ${run2.headSha.slice(0, 7)}`);
+    const failure = toReportingFailure(
+      error2,
+      `list the check runs of ${run2.headSha.slice(0, 7)}`,
+      PERMISSION2,
+      "read"
+    );
     throw new Error(
       `its answer was lost, and whether GitHub stored it anyway could not be checked (${failure.message}); not sending it again, which could make a second check run "${run2.name}"`,
       { cause: error2 }
@@ -76110,7 +76115,7 @@ async function batchLanded(octokit, { owner, repo }, id, before, size) {
   try {
     read = await octokit.rest.checks.get({ owner, repo, check_run_id: id });
   } catch (error2) {
-    const failure = toReportingFailure(error2, `read the check run ${id} back`);
+    const failure = toReportingFailure(error2, `read the check run ${id} back`, PERMISSION2, "read");
     throw new Error(
       `the answer was lost, and whether GitHub stored ${what} anyway could not be checked (${failure.message}); not sending them again, which could duplicate them`,
       { cause: error2 }
