@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 
 import { MemoryCaseLog } from '../src/artifact/case-log.ts';
 import { validateArtifact } from '../src/artifact/schema.ts';
-import { comparableCase } from '../src/compare/comparable.ts';
+import { comparableCases } from '../src/compare/comparable.ts';
 import { compareArtifacts } from '../src/compare/compare.ts';
 import { validateComparable } from '../src/compare/validate-comparable.ts';
 import { UsageError } from '../src/shared/errors.ts';
@@ -18,7 +18,7 @@ import { artifact, noisyPair, run } from './helpers/compare-builder.ts';
 describe('comparableCase', () => {
   const reduce = (artifact: ResultsArtifact): ResultsArtifact => ({
     ...artifact,
-    runs: artifact.runs.map((r) => ({ ...r, cases: r.cases.map(comparableCase) })),
+    runs: artifact.runs.map((r) => ({ ...r, cases: r.cases.map(comparableCases(r)) })),
   });
 
   it('keeps everything a comparison reads: the same comparison as from full cases', () => {
@@ -52,7 +52,7 @@ describe('comparableCase', () => {
     full.trials = [
       { output: 'x', error: null, durationMs: 3, passed: true, evaluations: full.evaluations },
     ];
-    const reduced = comparableCase(full);
+    const reduced = comparableCases({})(full);
     assert.deepEqual(reduced, {
       id: 'a',
       contentId: 'content-a',

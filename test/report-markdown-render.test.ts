@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { PR_COMMENT_MAX_CHARS } from '../src/report/github-limits.ts';
 import { renderMarkdownReport } from '../src/report/markdown.ts';
 import type { RunResult } from '../src/types/index.ts';
-import { comparableCase } from '../src/compare/comparable.ts';
+import { comparableCases } from '../src/compare/comparable.ts';
 import type { ReportedArtifact } from '../src/report/reported-cases.ts';
 import { reported } from './helpers/cases.ts';
 import { buildAnnotations } from '../src/report/annotations.ts';
@@ -210,7 +210,7 @@ describe('renderMarkdownReport from reduced cases', () => {
       for (const [c, result] of run.cases.entries()) {
         const { detailed, ...held } = kept.runs[r]!.cases[c]!;
         if (result.passed && result.flaky !== true) {
-          assert.deepEqual(held, comparableCase(result));
+          assert.deepEqual(held, comparableCases(run)(result));
           assert.equal(detailed, false);
         } else {
           assert.deepEqual(held, result);

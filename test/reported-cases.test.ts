@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readReducedArtifact } from '../src/artifact/read.ts';
 import { serializeArtifact } from '../src/artifact/artifact.ts';
-import { comparableCase } from '../src/compare/comparable.ts';
+import { comparableCases } from '../src/compare/comparable.ts';
 import { buildAnnotations, countFailingRows } from '../src/report/annotations.ts';
 import {
   failingCasesWhole,
@@ -65,7 +65,7 @@ describe('reportedArtifact (the reports keep the first failing cases whole)', ()
         assert.equal(detailed, false, `case ${i} not detailed`);
         // Reduced as a comparison reads it, trials kept as their pass status only.
         const { trials, ...rest } = held;
-        const { trials: _dropped, ...comparable } = comparableCase(original);
+        const { trials: _dropped, ...comparable } = comparableCases({})(original);
         assert.deepEqual(rest, comparable);
         assert.deepEqual(
           trials?.map((t) => t.passed),
@@ -194,12 +194,18 @@ describe('failingCasesWhole (evals compare reads HEAD through it)', () => {
     }));
     const path = join(scratch(), 'head.json');
     writeFileSync(path, serializeArtifact(artifactOf(runs)));
-    const read = readReducedArtifact(path, 'head.json', () => failingCasesWhole(comparableCase, 1));
+    const read = readReducedArtifact(path, 'head.json', (_, run) =>
+      failingCasesWhole(comparableCases(run), 1),
+    );
     for (const [i, run] of read.runs.entries()) {
       const original = runs[i]!.cases;
       assert.deepEqual(run.cases[0], original[0], `run ${i}: its first failing case whole`);
       for (const [n, result] of run.cases.slice(1).entries()) {
-        assert.deepEqual(result, comparableCase(original[n + 1]!), `run ${i}: the rest reduced`);
+        assert.deepEqual(
+          result,
+          comparableCases(runs[i]!)(original[n + 1]!),
+          `run ${i}: the rest reduced`,
+        );
       }
     }
   });

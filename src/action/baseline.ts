@@ -13,7 +13,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { readReducedArtifact } from '../artifact/read.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
-import { comparableCase } from '../compare/comparable.ts';
+import { comparableCases } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
 import {
   BASELINE_EVENTS,
@@ -102,7 +102,7 @@ export function usableBaseline(
   shown = path,
   going = 'running without a comparison',
 ): string | null {
-  const read = readArtifact(() => readReducedArtifact(path, shown, () => comparableCase));
+  const read = readArtifact(() => readReducedArtifact(path, shown, (_, run) => comparableCases(run)));
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
   const newer =

@@ -13,7 +13,7 @@
  * read, by parsing it whole as before; only the memory saving is lost.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import type { CaseResult, ResultsArtifact } from '../types/index.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { validateArtifact, validateCase } from './schema.ts';
 import { explainJsonError } from '../testsets/json-syntax.ts';
@@ -100,18 +100,18 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
 
 /**
  * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
- * the reducer `reducer(run)` gives for its run (`comparableCase`, or one that keeps count within
- * a run): what a caller that reads every case but needs only part of each holds. Throws
+ * the reducer `reducer(index, run)` gives for its run (`comparableCases(run)`, or one that keeps
+ * count within a run): what a caller that reads every case but needs only part of each holds. Throws
  * {@link ArtifactReadError} as {@link openArtifactFile}.
  */
 export function readReducedArtifact(
   path: string,
   name: string,
-  reducer: (run: number) => (result: CaseResult) => CaseResult,
+  reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult,
 ): ResultsArtifact {
   const file = openArtifactFile(path, name);
   const runs = file.frame.runs.map((run, i) => {
-    const reduce = reducer(i);
+    const reduce = reducer(i, run);
     return { ...run, cases: Array.from(file.cases(i), (result) => reduce(result)) };
   });
   return { ...file.frame, runs };

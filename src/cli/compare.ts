@@ -4,7 +4,7 @@ import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
-import { failingCasesWhole, labelledComparableCase } from '../report/reported-cases.ts';
+import { failingCasesWhole, labelledComparableCases } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
@@ -26,13 +26,13 @@ export async function compareCommand(
   // Every case keeps its label, to name it in the case lists; HEAD's failing cases (a bounded
   // number) whole: the markdown says why each fails now.
   const [base, head] = await Promise.all([
-    readComparable(basePath, ctx, () => labelledComparableCase),
+    readComparable(basePath, ctx, (_, run) => labelledComparableCases(run)),
     readComparable(
       headPath,
       ctx,
       format === 'md'
-        ? () => failingCasesWhole(labelledComparableCase)
-        : () => labelledComparableCase,
+        ? (_, run) => failingCasesWhole(labelledComparableCases(run))
+        : (_, run) => labelledComparableCases(run),
     ),
   ]);
   const names = { base: basePath, head: headPath };

@@ -33,7 +33,8 @@ export interface PowerInput {
   /**
    * The row is tested by the sign-flip test (score and pass-rate rows), whose smallest p-value
    * with k changed cases is 2 / 2^k: with fewer cases than `fewestDetectable`, no change of any
-   * size can reach the corrected level. Implied by `bounded`; absent for κ (a Wald test).
+   * size can reach the corrected level. Implied by `bounded`; absent for κ, whose permutation
+   * test's smallest p depends on the whole table, not on a count of changed rows alone.
    */
   signFlip?: boolean;
 }

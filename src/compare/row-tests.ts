@@ -1,6 +1,6 @@
 /**
  * The tests of a comparison's rows, done together: each row's own test (the sign-flip test for
- * scores and pass rates, a Wald test for agreement κ), then the family of every row tested at
+ * scores and pass rates, a paired permutation test for agreement κ), then the family of every row tested at
  * once (Holm to decide, Benjamini–Hochberg q-values to read), then each row's power. Pure.
  */
 import type {
@@ -14,6 +14,8 @@ import type {
 } from '../types/comparison.ts';
 import type { Interval } from '../types/index.ts';
 import { adjustFamily } from './family.ts';
+import { kappaChangeTest, observedKappaChange, testBasedInterval } from './kappa-change.ts';
+import { withoutNoise } from '../shared/float-noise.ts';
 import { normalQuantileUpper, normalUpperTail } from './normal.ts';
 import { rowPower } from './power.ts';
 import type { PairedAgreement, PairedRow, RunPairing } from './run-comparison.ts';
@@ -148,6 +150,11 @@ function inFamily(row: PairedRow, minPaired: number): boolean {
 }
 
 function agreementInFamily(row: PairedAgreement, minPaired: number): boolean {
+  if (row.verdicts !== undefined) {
+    // Like a score row: some labelled row's verdict changed, on enough rows, with κ defined.
+    const observed = observedKappaChange(row.verdicts);
+    return observed !== null && observed.compared >= minPaired && observed.discordant > 0;
+  }
   const change = agreementChange(row);
   if (change === null) return false;
   if (row.base.compared < minPaired || row.head.compared < minPaired) return false;
@@ -193,9 +200,13 @@ function scoreTest(row: PairedRow, test: TestContext, lowerIsBetter = false): Sc
   };
 }
 
-/** Two κ compared as independent estimates: a Wald test and its interval, Δ ± z·SE. */
+/**
+ * A judge's κ row: the paired permutation test over the labelled rows both runs judged
+ * (`kappa-change.ts`), with its test-based interval. An artifact that did not record the judge's
+ * `agreement:` has no paired verdicts: its two κ are then compared as independent estimates,
+ * by a Wald test and its interval, Δ ± z·SE.
+ */
 function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange {
-  const change = agreementChange(row);
   const shared = {
     evaluator: row.evaluator,
     column: row.head.column,
@@ -204,9 +215,26 @@ function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange 
     baseKappa: row.base.kappa,
     headKappa: row.head.kappa,
   };
-  if (change === null) {
-    return { ...shared, delta: null, ci: null, se: null, ...untested('too few cases') };
+  const tooFew = { ...shared, delta: null, ci: null, se: null, ...untested('too few cases') };
+  if (row.verdicts !== undefined) {
+    const tested = kappaChangeTest(row.verdicts, test);
+    if (tested === null) return tooFew;
+    const { compared, delta, pValue } = tested;
+    const interval = testBasedInterval(delta, pValue, test.alpha);
+    return {
+      ...shared,
+      compared: { base: compared, head: compared },
+      baseKappa: withoutNoise(tested.baseKappa),
+      headKappa: withoutNoise(tested.headKappa),
+      delta,
+      ci: interval === null ? null : { low: interval.low, high: interval.high },
+      se: interval?.se ?? null,
+      ...untested(labelOf(compared, pValue, delta, test)),
+      pValue,
+    };
   }
+  const change = agreementChange(row);
+  if (change === null) return tooFew;
   const { delta, se } = change;
   const z = normalQuantileUpper(test.alpha / 2);
   const pValue =

@@ -1,11 +1,12 @@
 /**
  * One run of HEAD against the same run of BASE, before any test: cases paired by id (and
  * content id), the per-case changes each row will be tested on, the agreement summaries of both
- * sides, and the case lists. The tests come later (`row-tests.ts`), once the whole comparison
+ * sides with the judges' paired verdicts, and the case lists. The tests come later (`row-tests.ts`), once the whole comparison
  * knows how many rows it tests together.
  */
 import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/index.ts';
 import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
+import { pairVerdicts, type PairedVerdicts } from './kappa-change.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
 import { caseLabel } from '../shared/case-label.ts';
 import { sameUpToNoise } from '../shared/float-noise.ts';
@@ -42,6 +43,8 @@ export interface PairedAgreement {
   evaluator: string;
   base: AgreementSummary;
   head: AgreementSummary;
+  /** The verdicts on the labelled rows of the paired cases; absent: see `pairVerdicts`. */
+  verdicts?: PairedVerdicts;
 }
 
 /** A run of HEAD with its run of BASE, cases paired, rows ready to test. */
@@ -140,7 +143,14 @@ export function pairRuns(
   for (const evaluator of shared) {
     const base = baseRun.summary.evaluators[evaluator]?.agreement;
     const head = headRun.summary.evaluators[evaluator]?.agreement;
-    if (base !== undefined && head !== undefined) agreement.push({ evaluator, base, head });
+    if (base === undefined || head === undefined) continue;
+    const verdicts = pairVerdicts(
+      paired,
+      evaluator,
+      baseRun.plan?.agreement?.[evaluator],
+      headRun.plan?.agreement?.[evaluator],
+    );
+    agreement.push({ evaluator, base, head, ...(verdicts === undefined ? {} : { verdicts }) });
   }
 
   return {

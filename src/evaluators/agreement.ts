@@ -19,33 +19,104 @@ const Z_95 = 1.959963984540054;
 const PASS_FAIL = ['fail', 'pass'];
 
 /**
+ * How one judge's verdicts and the human labels of its `agreement:` column read as verdict
+ * categories: the tally below and the comparison's paired test of κ (compare/) read them alike.
+ */
+export class VerdictReader {
+  readonly #spec: AgreementSpec;
+  /** Verdict names by ascending score (the order written among equal scores). */
+  readonly categories: readonly string[];
+  readonly #scores: number[];
+  /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
+  readonly ordinal: boolean;
+  /** κ's agreement weights: linear by score when `ordinal`, else identity (Cohen's κ). */
+  readonly weights: readonly (readonly number[])[];
+
+  constructor(spec: AgreementSpec) {
+    this.#spec = spec;
+    if (spec.choices === null) {
+      this.categories = PASS_FAIL;
+      this.#scores = [0, 1];
+    } else {
+      const sorted = Object.entries(spec.choices)
+        .map(([name, score], order) => ({ name, score, order }))
+        .sort((a, b) => a.score - b.score || a.order - b.order);
+      this.categories = sorted.map((choice) => choice.name);
+      this.#scores = sorted.map((choice) => choice.score);
+    }
+    this.ordinal = this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
+    this.weights = this.ordinal
+      ? linearWeights(this.#scores)
+      : identityWeights(this.categories.length);
+  }
+
+  /** Whether a label cell is empty: an unlabelled row, left out of the agreement. */
+  static unlabelled(label: unknown): boolean {
+    return label === undefined || label === null || (typeof label === 'string' && !label.trim());
+  }
+
+  /**
+   * A label's category: a verdict's name (case and surrounding spaces ignored), or a number: a
+   * choice's score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`). `null`: none.
+   */
+  label(label: unknown): number | null {
+    if (typeof label === 'boolean') return this.#spec.choices === null ? (label ? 1 : 0) : null;
+    const text = String(label).trim().toLowerCase();
+    const byName = this.categories.findIndex((name) => name.toLowerCase() === text);
+    if (byName !== -1) return byName;
+    if (this.#spec.choices === null) {
+      if (['1', 'true', 'yes'].includes(text)) return 1;
+      if (['0', 'false', 'no'].includes(text)) return 0;
+      return null;
+    }
+    const value = typeof label === 'number' ? label : text === '' ? NaN : Number(text);
+    if (!Number.isFinite(value)) return null;
+    const matches = this.#scores.flatMap((score, i) => (score === value ? [i] : []));
+    return matches.length === 1 ? (matches[0] ?? null) : null;
+  }
+
+  /**
+   * The judge's verdict: its choice (from the evaluation's `metadata.choice`, else the choice
+   * nearest its score, which is how a case's averaged trials are read), or for a judge without
+   * choices whether it passed. `null` when it gave none (an error, no score).
+   */
+  verdict(evaluation: EvaluationResult): number | null {
+    if (evaluation.error !== null) return null;
+    if (this.#spec.choices === null) {
+      return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
+    }
+    const choice = evaluation.metadata?.choice;
+    if (typeof choice === 'string') {
+      const named = this.categories.indexOf(choice);
+      if (named !== -1) return named;
+    }
+    const score = evaluation.score;
+    if (score === null || !Number.isFinite(score)) return null;
+    let nearest = 0;
+    for (let i = 1; i < this.#scores.length; i++) {
+      const distance = Math.abs((this.#scores[i] ?? 0) - score);
+      if (distance < Math.abs((this.#scores[nearest] ?? 0) - score)) nearest = i;
+    }
+    return nearest;
+  }
+}
+
+/**
  * Tallies one judge's verdicts against the human labels of a run. A row counts when its label
- * names a verdict (an empty cell is an unlabelled row, left out); the judge's verdict is its
- * choice (from the evaluation's `metadata.choice`, else the choice nearest its score, which is
- * how a case's averaged trials are read), or for a judge without choices whether it passed.
+ * names a verdict (an empty cell is an unlabelled row, left out) and the judge gave one (see
+ * {@link VerdictReader}).
  */
 export class AgreementTally {
   readonly #spec: AgreementSpec;
-  /** Verdict names by ascending score (the order written among equal scores). */
-  readonly #categories: string[];
-  readonly #scores: number[];
+  readonly #reader: VerdictReader;
   readonly #table: number[][];
   #unjudged = 0;
   #unrecognized = 0;
 
   constructor(spec: AgreementSpec) {
     this.#spec = spec;
-    if (spec.choices === null) {
-      this.#categories = PASS_FAIL;
-      this.#scores = [0, 1];
-    } else {
-      const sorted = Object.entries(spec.choices)
-        .map(([name, score], order) => ({ name, score, order }))
-        .sort((a, b) => a.score - b.score || a.order - b.order);
-      this.#categories = sorted.map((choice) => choice.name);
-      this.#scores = sorted.map((choice) => choice.score);
-    }
-    const size = this.#categories.length;
+    this.#reader = new VerdictReader(spec);
+    const size = this.#reader.categories.length;
     this.#table = Array.from({ length: size }, () => new Array<number>(size).fill(0));
   }
 
@@ -56,15 +127,13 @@ export class AgreementTally {
 
   /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
   add(label: unknown, evaluation: EvaluationResult | undefined): void {
-    if (label === undefined || label === null || (typeof label === 'string' && !label.trim())) {
-      return;
-    }
-    const human = this.#labelIndex(label);
+    if (VerdictReader.unlabelled(label)) return;
+    const human = this.#reader.label(label);
     if (human === null) {
       this.#unrecognized++;
       return;
     }
-    const judge = evaluation === undefined ? null : this.#verdictIndex(evaluation);
+    const judge = evaluation === undefined ? null : this.#reader.verdict(evaluation);
     if (judge === null) {
       this.#unjudged++;
       return;
@@ -76,17 +145,13 @@ export class AgreementTally {
   /** The agreement of the cases added so far; a fresh object each call. */
   summary(): AgreementSummary {
     const table = this.#table.map((row) => [...row]);
-    const weighted = this.#isOrdinal();
-    const stats = kappa(
-      table,
-      weighted ? linearWeights(this.#scores) : identityWeights(table.length),
-    );
+    const stats = kappa(table, this.#reader.weights);
     const compared = stats.n;
     const accuracy = compared > 0 ? diagonal(table) / compared : null;
     return {
       column: this.#spec.column,
-      categories: [...this.#categories],
-      weighted,
+      categories: [...this.#reader.categories],
+      weighted: this.#reader.ordinal,
       compared,
       unjudged: this.#unjudged,
       unrecognized: this.#unrecognized,
@@ -105,51 +170,6 @@ export class AgreementTally {
             },
       table,
     };
-  }
-
-  /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
-  #isOrdinal(): boolean {
-    return this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
-  }
-
-  /**
-   * A label is a verdict's name (case and surrounding spaces ignored), or a number: a choice's
-   * score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`).
-   */
-  #labelIndex(label: unknown): number | null {
-    if (typeof label === 'boolean') return this.#spec.choices === null ? (label ? 1 : 0) : null;
-    const text = String(label).trim().toLowerCase();
-    const byName = this.#categories.findIndex((name) => name.toLowerCase() === text);
-    if (byName !== -1) return byName;
-    if (this.#spec.choices === null) {
-      if (['1', 'true', 'yes'].includes(text)) return 1;
-      if (['0', 'false', 'no'].includes(text)) return 0;
-      return null;
-    }
-    const value = typeof label === 'number' ? label : text === '' ? NaN : Number(text);
-    if (!Number.isFinite(value)) return null;
-    const matches = this.#scores.flatMap((score, i) => (score === value ? [i] : []));
-    return matches.length === 1 ? (matches[0] ?? null) : null;
-  }
-
-  #verdictIndex(evaluation: EvaluationResult): number | null {
-    if (evaluation.error !== null) return null;
-    if (this.#spec.choices === null) {
-      return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
-    }
-    const choice = evaluation.metadata?.choice;
-    if (typeof choice === 'string') {
-      const named = this.#categories.indexOf(choice);
-      if (named !== -1) return named;
-    }
-    const score = evaluation.score;
-    if (score === null || !Number.isFinite(score)) return null;
-    let nearest = 0;
-    for (let i = 1; i < this.#scores.length; i++) {
-      const distance = Math.abs((this.#scores[i] ?? 0) - score);
-      if (distance < Math.abs((this.#scores[nearest] ?? 0) - score)) nearest = i;
-    }
-    return nearest;
   }
 }
 

@@ -14,9 +14,9 @@ import {
   unreadable,
   type ArtifactFile,
 } from '../artifact/read.ts';
-import { comparableCase } from '../compare/comparable.ts';
+import { comparableCases } from '../compare/comparable.ts';
 import { usageError } from '../shared/errors.ts';
-import type { CaseResult, ResultsArtifact } from '../types/index.ts';
+import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import type { CommandContext } from './context.ts';
 
 /**
@@ -60,7 +60,7 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
 
 /**
  * A results file for a comparison. A valid artifact is read a case at a time
- * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCase`, or the
+ * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCases`, or the
  * reducer `reducer` gives for its run), so two 100,000-case artifacts are never in memory as
  * text or as full cases. Anything else comes back as its JSON value, parsed whole, for the
  * validation to say what is wrong with it. A missing or unparsable file is a usage error naming
@@ -69,7 +69,8 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
 export async function readComparable(
   path: string,
   ctx: CommandContext,
-  reducer: (run: number) => (result: CaseResult) => CaseResult = () => comparableCase,
+  reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult = (_, run) =>
+    comparableCases(run),
 ): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
   try {
     return {

@@ -8,7 +8,7 @@ import { regressionCondition } from '../compare/gate.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
-import { labelledComparableCase } from '../report/reported-cases.ts';
+import { labelledComparableCases } from '../report/reported-cases.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
 import { validateArtifact } from '../artifact/schema.ts';
@@ -30,7 +30,7 @@ import { useColor, type CommandContext } from './context.ts';
  * which name the cases it lists.
  */
 export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
-  const read = await readComparable(path, ctx, () => labelledComparableCase);
+  const read = await readComparable(path, ctx, (_, run) => labelledComparableCases(run));
   if (read.ok) return read.artifact;
   const problems = validateArtifact(read.value);
   const version = (read.value as { schemaVersion?: unknown } | null)?.schemaVersion;
@@ -83,7 +83,7 @@ export function withComparison(
     ...artifact,
     runs: artifact.runs.map((run, i) => ({
       ...run,
-      cases: Array.from(cases(i), labelledComparableCase),
+      cases: Array.from(cases(i), labelledComparableCases(run)),
     })),
   };
   let comparison;

@@ -4,11 +4,13 @@
  * passed some trials and failed others) with their outputs and reasons, and past a bound only
  * count them; every other case they only count and compare with a baseline. So the first such
  * cases in testset order are kept whole and marked `detailed`, and every other case is kept as a
- * comparison reads it (`comparableCase`): a run where all 200,000 cases fail holds a bounded
+ * comparison reads it (`comparableCases`): a run where all 200,000 cases fail holds a bounded
  * number of whole cases.
  */
-import { comparableCase } from '../compare/comparable.ts';
+import { comparableCases } from '../compare/comparable.ts';
 import { caseLabel } from './case-text.ts';
+import { caseLabelField } from '../shared/case-label.ts';
+import { ownFields } from '../shared/own-fields.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /**
@@ -50,7 +52,7 @@ export function reportedArtifact(
   return {
     ...artifact,
     runs: artifact.runs.map((run, i) => {
-      const keep = failingCasesWhole(reducedCase, wholeAtMost);
+      const keep = failingCasesWhole(reducedCases(run), wholeAtMost);
       const kept: ReportedCase[] = [];
       for (const result of cases(i)) {
         const shown = keep(result);
@@ -90,26 +92,40 @@ export function failingCasesWhole(
 const KEPT_LABEL_CHARS = 80;
 
 /**
- * A case reduced as `comparableCase` does, keeping its label (`caseLabel`, cut short) as its only
- * data: a comparison's tables name the cases that now pass (fixed), which are kept reduced.
+ * A run's cases reduced as `comparableCases` does, each also keeping the data field its label
+ * comes from (`caseLabel`, cut short), first: a comparison's tables name the cases that now pass
+ * (fixed), which are kept reduced, and `caseLabel` of the reduced case reads the same field.
  */
-export function labelledComparableCase(result: CaseResult): CaseResult {
-  const reduced = comparableCase(result);
-  const label = caseLabel(result);
-  if (label !== null) reduced.data = { label: label.slice(0, KEPT_LABEL_CHARS) };
-  return reduced;
+export function labelledComparableCases(
+  run: Pick<RunResult, 'plan'>,
+): (result: CaseResult) => CaseResult {
+  const reduce = comparableCases(run);
+  return (result) => {
+    const reduced = reduce(result);
+    const field = caseLabelField(result);
+    const label = caseLabel(result);
+    if (field === null || label === null || Object.hasOwn(reduced.data as object, field)) {
+      return reduced;
+    }
+    const kept = Object.entries(reduced.data as Record<string, unknown>);
+    reduced.data = ownFields([[field, label.slice(0, KEPT_LABEL_CHARS)], ...kept]);
+    return reduced;
+  };
 }
 
-function reducedCase(result: CaseResult): CaseResult {
-  const reduced = labelledComparableCase(result);
-  if (result.trials !== undefined) {
-    reduced.trials = result.trials.map((trial) => ({
-      output: null,
-      error: trial.error,
-      durationMs: 0,
-      passed: trial.passed,
-      evaluations: [],
-    }));
-  }
-  return reduced;
+function reducedCases(run: Pick<RunResult, 'plan'>): (result: CaseResult) => CaseResult {
+  const labelled = labelledComparableCases(run);
+  return (result) => {
+    const reduced = labelled(result);
+    if (result.trials !== undefined) {
+      reduced.trials = result.trials.map((trial) => ({
+        output: null,
+        error: trial.error,
+        durationMs: 0,
+        passed: trial.passed,
+        evaluations: [],
+      }));
+    }
+    return reduced;
+  };
 }

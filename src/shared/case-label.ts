@@ -17,13 +17,18 @@ const LABEL_FIELDS = ['name', 'title', 'description', 'input', 'question', 'prom
  * (the id is the name) or with no string field.
  */
 export function caseLabel(result: Pick<CaseResult, 'id' | 'data'>): string | null {
+  const field = caseLabelField(result);
+  if (field === null) return null;
+  const text = (result.data as Record<string, string>)[field] ?? '';
+  return text.slice(0, 400).replace(/\s+/g, ' ').trim();
+}
+
+/** The data field {@link caseLabel} reads the label from; `null` when it gives none. */
+export function caseLabelField(result: Pick<CaseResult, 'id' | 'data'>): string | null {
   if (!HASH_ID.test(result.id)) return null;
   const data = result.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
   const fields = data as Record<string, unknown>;
-  const named = LABEL_FIELDS.find((key) => typeof fields[key] === 'string' && fields[key] !== '');
-  const first = Object.values(fields).find((value) => typeof value === 'string' && value !== '');
-  const text = named !== undefined ? (fields[named] as string) : (first as string | undefined);
-  if (text === undefined) return null;
-  return text.slice(0, 400).replace(/\s+/g, ' ').trim();
+  const isText = (key: string): boolean => typeof fields[key] === 'string' && fields[key] !== '';
+  return LABEL_FIELDS.find(isText) ?? Object.keys(fields).find(isText) ?? null;
 }
