@@ -163,7 +163,7 @@ describe('upsertStickyComment', () => {
     assert.equal(result.ok && result.action, 'created');
   });
 
-  it('reports a 403 on create as github.forbidden naming forks and the permission', async () => {
+  it('reports a 403 on create as github.forbidden naming forks and both permissions GitHub accepts', async () => {
     github.server.failNext('POST', /\/issues\/7\/comments$/, 403);
     const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.equal(result.ok, false);
@@ -174,12 +174,13 @@ describe('upsertStickyComment', () => {
       result.failure.message,
       'could not create the PR comment: 403 Resource not accessible by integration ' +
         '(a pull request from a fork gets a read-only token, otherwise the workflow needs ' +
-        '`permissions: pull-requests: write`; see docs/action.md#tokens-and-permissions)',
+        '`permissions: pull-requests: write` (or `issues: write`: either one is enough); ' +
+        'see docs/action.md#tokens-and-permissions)',
     );
     assert.equal(comments().length, 0);
   });
 
-  it('names pull-requests: write when listing the comments is refused, since the comment is written next', async () => {
+  it('names pull-requests: write (or issues: write) when listing the comments is refused, since the comment is written next', async () => {
     // With only `pull-requests: read` added, the next run would be refused the write: one fix.
     github.server.failNext('GET', /\/issues\/7\/comments$/, 403);
     const result = await upsertStickyComment(github.octokit, target, MARKER, MARKER);
@@ -188,7 +189,8 @@ describe('upsertStickyComment', () => {
     assert.equal(
       result.failure.message,
       'could not list the PR comments: 403 Resource not accessible by integration ' +
-        '(the token lacks `permissions: pull-requests: write`; see docs/action.md#tokens-and-permissions)',
+        '(the token lacks `permissions: pull-requests: write` (or `issues: write`: either one is enough); ' +
+        'see docs/action.md#tokens-and-permissions)',
     );
     assert.equal(comments().length, 0);
   });
@@ -199,6 +201,10 @@ describe('upsertStickyComment', () => {
     github.server.failNext('PATCH', /\/issues\/comments\/\d+$/, 403);
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(!result.ok && result.failure.code, 'github.forbidden');
+    assert.match(
+      !result.ok ? result.failure.message : '',
+      /^could not update the PR comment: 403 .*`permissions: pull-requests: write` \(or `issues: write`: either one is enough\)/,
+    );
     assert.equal(github.calls('POST', /\/comments$/).length, 0);
   });
 

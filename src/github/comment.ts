@@ -34,10 +34,14 @@ export type StickyCommentResult =
   | { ok: false; failure: ReportingFailure };
 
 /**
- * Creating or editing an issue comment on a pull request needs this workflow permission, and it
- * includes the read that lists the comments first: every hint names it, so one fix is enough.
+ * The workflow permissions under which GitHub lets a token list, create, edit and delete a pull
+ * request's (issue) comments: either one is enough. The REST reference ("REST API endpoints for
+ * issue comments") lists both for each of those endpoints, as "at least one of the following
+ * permission sets": the "Issues" or the "Pull requests" repository permission, read for the
+ * list, write for the others. The write includes the read that lists the comments first, so every
+ * hint names the write, and one fix is enough; `pull-requests: write` first, as the docs use it.
  */
-const PERMISSION = 'pull-requests: write';
+const PERMISSION = ['pull-requests: write', 'issues: write'] as const;
 
 /**
  * Whose comments may be ours: the token's own user when GET /user names it (a personal access

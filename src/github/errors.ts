@@ -41,17 +41,19 @@ export function httpStatus(error: unknown): number | undefined {
  * Turns what an octokit call threw into a {@link ReportingFailure}.
  *
  * @param what the failed step, completing "could not …", e.g. `create the PR comment`.
- * @param permission the workflow permission the whole task needs, e.g. `pull-requests: write`;
- *   named in the hint for 401/403 so the user knows which line to add to the workflow. Name all
- *   the task needs, not just this call: listing the comments is a read, but the comment is
- *   written next, so the hint for a refused list says `write`, and one fix is enough.
+ * @param permission the workflow permission the whole task needs, e.g. `checks: write`, or the
+ *   permissions GitHub accepts in its place, any one of which is enough (`['pull-requests: write',
+ *   'issues: write']`: the first is the one to add); named in the hint for 401/403 so the user
+ *   knows which line to add to the workflow. Name all the task needs, not just this call: listing
+ *   the comments is a read, but the comment is written next, so the hint for a refused list says
+ *   `write`, and one fix is enough.
  * @param step whether the refused call reads or writes; by default what `permission` says. Only
  *   a write is refused to a fork's read-only token, so only then are forks named.
  */
 export function toReportingFailure(
   error: unknown,
   what: string,
-  permission?: string,
+  permission?: string | readonly [string, ...string[]],
   step?: 'read' | 'write',
 ): ReportingFailure {
   const http = asHttpError(error);
@@ -69,8 +71,15 @@ export function toReportingFailure(
   }
   const status = http.status;
   const said = githubMessage(response.data);
-  const writes = step === undefined ? permission?.endsWith(': write') !== false : step === 'write';
-  const { code, hint } = classify(status, response.headers ?? {}, permission, writes, said);
+  const accepted =
+    permission === undefined
+      ? undefined
+      : typeof permission === 'string'
+        ? [permission]
+        : permission;
+  const writes =
+    step === undefined ? accepted?.[0]?.endsWith(': write') !== false : step === 'write';
+  const { code, hint } = classify(status, response.headers ?? {}, accepted, writes, said);
   const reason = said === '' ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -82,7 +91,7 @@ export function toReportingFailure(
 function classify(
   status: number,
   headers: Record<string, unknown>,
-  permission: string | undefined,
+  permission: readonly string[] | undefined,
   writes: boolean,
   said: string,
 ): { code: ReportingFailureCode; hint: string } {
@@ -114,12 +123,12 @@ function classify(
     };
   }
   if (status === 403) {
-    const needs = permission ? `, otherwise the workflow needs \`permissions: ${permission}\`` : '';
+    const needs = permission ? `, otherwise the workflow needs ${anyOf(permission)}` : '';
     // Only a write is refused to a fork's read-only token; a refused read has another cause.
     const fork =
       permission === undefined || writes
         ? `a pull request from a fork gets a read-only token${needs}`
-        : `the token lacks \`permissions: ${permission}\``;
+        : `the token lacks ${anyOf(permission)}`;
     return { code: 'github.forbidden', hint: `${fork}; ${README_SECTION}` };
   }
   if (status === 404) {
@@ -132,6 +141,17 @@ function classify(
   if (status >= 500)
     return { code: 'github.unavailable', hint: 'GitHub had a problem; the next run tries again' };
   return { code: 'github.failed', hint: '' };
+}
+
+/**
+ * `` `permissions: checks: write` ``, or for permissions GitHub accepts in each other's place
+ * `` `permissions: pull-requests: write` (or `issues: write`: either one is enough) ``.
+ */
+function anyOf([first, ...others]: readonly string[]): string {
+  const named = `\`permissions: ${first}\``;
+  if (others.length === 0) return named;
+  const or = others.map((other) => `\`${other}\``).join(' or ');
+  return `${named} (or ${or}: ${others.length === 1 ? 'either' : 'any'} one is enough)`;
 }
 
 /** GitHub's own words from an error body, on one line, with any `errors[]` details. */
