@@ -53,4 +53,32 @@ describe('eventSubject', () => {
     assert.equal(eventSubject(push, { GITHUB_BASE_REF: '' }).baseBranch, null);
     assert.equal(eventSubject(push, { GITHUB_BASE_REF: 'main' }).baseBranch, 'main');
   });
+
+  it('a comment on a pull request (issue_comment): that PR, and GITHUB_SHA; a plain issue has no PR', () => {
+    const onPr = {
+      issue: { number: 9, pull_request: { url: 'https://api.github.com/repos/o/r/pulls/9' } },
+    };
+    assert.deepEqual(eventSubject({ eventName: 'issue_comment', sha: SHA, payload: onPr }, {}), {
+      pullRequest: 9,
+      headSha: SHA,
+      baseBranch: null,
+      mergeQueue: false,
+    });
+    const plain = { issue: { number: 9 } };
+    assert.equal(
+      eventSubject({ eventName: 'issue_comment', sha: SHA, payload: plain }, {}).pullRequest,
+      null,
+    );
+    // A `pull_request: null` is no pull request either.
+    const nulled = { issue: { number: 9, pull_request: null } };
+    assert.equal(
+      eventSubject({ eventName: 'issue_comment', sha: SHA, payload: nulled }, {}).pullRequest,
+      null,
+    );
+    // An `issues` event's issue is not commented on: the Action reads the PR from comments only.
+    assert.equal(
+      eventSubject({ eventName: 'issues', sha: SHA, payload: onPr }, {}).pullRequest,
+      null,
+    );
+  });
 });

@@ -11,6 +11,10 @@
  * - `workflow_run`: no PR unless the `pr-number` input names one, and the commit of the run that
  *   triggered this one (`workflow_run.head_sha`): `GITHUB_SHA` is the default branch's latest
  *   commit there, where a report on a pull request's results does not belong.
+ * - `issue_comment` (ChatOps: a `/evals` comment): the pull request commented on, when it is one
+ *   (`issue.pull_request` is there only then; a plain issue has no PR), and `GITHUB_SHA`, the
+ *   default branch's latest commit: the payload does not name the PR's head. What the job checked
+ *   out decides where the check run goes ({@link checkRunCommit}).
  * - anything else (`push`, `workflow_dispatch`): no PR unless the `pr-number` input names one,
  *   `GITHUB_SHA`, and `GITHUB_BASE_REF` when the runner sets it.
  */
@@ -50,6 +54,15 @@ export function eventSubject(context: EventContext, env: NodeJS.ProcessEnv): Eve
       headSha: text(group.head_sha) ?? context.sha,
       baseBranch: baseRef === undefined ? null : baseRef.replace(/^refs\/heads\//, ''),
       mergeQueue: true,
+    };
+  }
+  const issue = context.eventName === 'issue_comment' ? record(context.payload.issue) : undefined;
+  if (issue !== undefined && record(issue.pull_request) !== undefined) {
+    return {
+      pullRequest: positiveInteger(issue.number),
+      headSha: context.sha,
+      baseBranch: env.GITHUB_BASE_REF || null,
+      mergeQueue: false,
     };
   }
   const triggering =
@@ -145,6 +158,10 @@ function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object'
     ? (value as Record<string, unknown>)
     : undefined;
+}
+
+function positiveInteger(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
 }
 
 function text(value: unknown): string | undefined {
@@ -248,4 +265,23 @@ export function checkRunCommit(
  */
 function checksCheckout(eventName: string): boolean {
   return !FORK_READ_ONLY_EVENTS.includes(eventName);
+}
+
+/**
+ * Why a ChatOps report on a pull request is about other code: on `issue_comment` the pull request
+ * comes from the event ({@link eventSubject}), but the job checked out `GITHUB_SHA`, the default
+ * branch's latest commit (what `actions/checkout` does there unless told otherwise), so the
+ * evals ran that code, not the pull request's, and the comment on the PR would pass it as the
+ * PR's verdict. Null on other events, when the checkout is unknown or another commit (the PR's,
+ * checked out as the docs say), or when no comment goes on a PR.
+ */
+export function chatOpsDefaultBranch(
+  context: EventContext,
+  pullRequest: number | null,
+  checkedOut: string | null,
+): string | null {
+  if (context.eventName !== 'issue_comment' || pullRequest === null || checkedOut === null)
+    return null;
+  if (checkedOut.toLowerCase() !== context.sha.toLowerCase()) return null;
+  return `issue_comment: the evals ran GITHUB_SHA ${checkedOut}, the default branch's latest commit, not the code of pull request #${pullRequest}, whose comment this report goes on: this verdict is about the default branch. To evaluate the pull request, check it out first (actions/checkout with ref: refs/pull/${pullRequest}/head) (docs/action.md#chatops-evals-on-a-comment)`;
 }

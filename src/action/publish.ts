@@ -28,6 +28,7 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import {
+  chatOpsDefaultBranch,
   checkRunCommit,
   eventSubject,
   forkPullRequest,
@@ -82,9 +83,19 @@ export async function publishResults(
       : null;
   const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
+  // A pull request named by the `pr-number` input was chosen by the workflow, whose checkout
+  // step goes with it; one taken from a ChatOps comment gets the default branch's code unless
+  // the job checked the PR out, which is worth a warning on the PR itself.
+  const otherCode = chatOpsDefaultBranch(
+    context,
+    settings.prNumber === null && settings.comment ? subject.pullRequest : null,
+    checkedOut,
+  );
+  if (otherCode !== null) core.warning(`evalgate: ${otherCode}`);
+  const warnings = [commit.warning, otherCode].filter((warning) => warning !== null);
   // Blocks above the heading of every rendering: what the verdict is not about.
   const notes = [
-    ...(commit.warning !== null ? [`> [!WARNING]\n> ${escapeNote(commit.warning)}`] : []),
+    ...warnings.map((warning) => `> [!WARNING]\n> ${escapeNote(warning)}`),
     ...(artifact.shard !== undefined ? [shardNote(artifact.shard)] : []),
   ];
   const prefix = notes.map((note) => `${note}\n\n`).join('');
