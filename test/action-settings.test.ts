@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readSettings, splitArgs } from '../src/action/settings.ts';
+import { readSettings, reportPathFor, splitArgs } from '../src/action/settings.ts';
 
 describe('splitArgs', () => {
   const table: [string, string[]][] = [
@@ -23,6 +23,24 @@ describe('splitArgs', () => {
       error: 'unclosed " quote in "--suite \\"qa"',
     });
   });
+});
+
+describe('reportPathFor: the HTML report beside the results, named after them', () => {
+  const table: [string, string][] = [
+    // The default name keeps the report name the docs and existing workflows use.
+    ['/ws/evals-results.json', '/ws/evals-report.html'],
+    ['/ws/out/evals-results.json', '/ws/out/evals-report.html'],
+    // Two steps writing into one folder keep one report each.
+    ['/ws/out/small.json', '/ws/out/small-report.html'],
+    ['/ws/out/large.json', '/ws/out/large-report.html'],
+    ['/ws/out/Run.JSON', '/ws/out/Run-report.html'],
+    ['/ws/out/results', '/ws/out/results-report.html'],
+    // Never the results file itself.
+    ['/ws/out/x-report.html', '/ws/out/x-report.html-report.html'],
+  ];
+  for (const [results, report] of table) {
+    it(`${results} → ${report}`, () => assert.equal(reportPathFor(results), report));
+  }
 });
 
 describe('readSettings', () => {
@@ -55,6 +73,13 @@ describe('readSettings', () => {
         retryScale: 1,
       },
     });
+  });
+
+  it('names the report after the results input, in its folder', () => {
+    const r = readSettings(inputs({ results: 'out/small.json' }), '/ws');
+    assert.equal(r.ok && r.settings.report, '/ws/out/small-report.html');
+    const off = readSettings(inputs({ results: 'out/small.json', report: 'false' }), '/ws');
+    assert.equal(off.ok && off.settings.report, null);
   });
 
   it('reads name on one line, and the retry scale from the environment only', () => {
@@ -209,6 +234,7 @@ describe('action.yml', () => {
       'errored',
       'failed',
       'passed',
+      'report-path',
       'results',
       'verdict',
     ]);

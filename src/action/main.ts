@@ -13,7 +13,7 @@ import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { comparedResults, resolveBaseline } from './baseline.ts';
-import { publishResults, shardHeadline, willFailStep } from './publish.ts';
+import { publishResults, shardHeadline, willFailStep, writtenReport } from './publish.ts';
 import {
   isActionInput,
   maskReferencedSecrets,
@@ -97,6 +97,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const counts = runTotals(artifact.runs);
   core.setOutput('verdict', artifact.verdict);
   core.setOutput('results', settings.results);
+  core.setOutput('report-path', writtenReport(results) ?? '');
   core.setOutput('passed', counts.passed);
   core.setOutput('failed', counts.failed);
   core.setOutput('errored', counts.errored);

@@ -68,11 +68,10 @@ export async function publishResults(
   // A baseline is compared with before this (main.ts), in `mode: report` too: the report shows
   // the artifact's statistical comparison, or, when it has none, no baseline at all.
   const links = runLinks(env);
-  // Said where it is only when this run wrote it (`mode: run`, `report: true`).
-  const htmlReport =
-    settings.mode === 'run' && settings.report !== null && existsSync(settings.report)
-      ? relative(settings.workingDirectory, settings.report)
-      : undefined;
+  // Said where it is only when this run wrote it (`mode: run`, `report: true` or a --report).
+  const htmlReport = writtenReport(results);
+  const htmlReportShown =
+    htmlReport === null ? undefined : relative(settings.workingDirectory, htmlReport);
   const context = github.context;
   const subject = eventSubject(context, env);
   // In `mode: run` the evals ran the checkout, which need not be the event's commit: the one
@@ -112,7 +111,7 @@ export async function publishResults(
             maxChars,
             sourceRoot,
             links,
-            ...(htmlReport !== undefined ? { htmlReport } : {}),
+            ...(htmlReportShown !== undefined ? { htmlReport: htmlReportShown } : {}),
           }),
         room,
       )
@@ -254,6 +253,11 @@ function runStamp(env: NodeJS.ProcessEnv, context: EventContext): RunStamp | und
   return Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(attempt) && attempt > 0
     ? { id, attempt }
     : undefined;
+}
+
+/** The HTML report the run wrote (absolute), or null when it was to write none or could not. */
+export function writtenReport(results: Pick<EvalResults, 'report'>): string | null {
+  return results.report !== undefined && existsSync(results.report) ? results.report : null;
 }
 
 /** Whether `run` ends the step with the verdict line, `core.setFailed`: one error annotation. */

@@ -35,6 +35,11 @@ export interface EvalResults {
   /** The `evals run` arguments the results were made with; none in `mode: report`. */
   args: readonly string[];
   /**
+   * The HTML report this run was to write, absolute: the `report` input's beside the results, or
+   * the one a `--report` in `args` names; absent when none (`report: false`, `mode: report`).
+   */
+  report?: string;
+  /**
    * Why the run's own files are incomplete, when they are: a results or report file that could
    * not be written (`evals run` exit 3), or a run interrupted by a signal (exit 130). The
    * reports still go out from what the run holds; the step fails with this message.
@@ -152,6 +157,7 @@ export async function runEvals(
         outcome.config.absPath,
       ),
       args: settings.args,
+      ...(args.report !== undefined && { report: resolve(settings.workingDirectory, args.report) }),
       ...(incomplete !== undefined && { incomplete }),
     };
   } catch (error) {

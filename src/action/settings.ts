@@ -2,7 +2,7 @@
  * The Action's inputs, read once, here, into a typed settings object: nothing below `action/`
  * calls `core.getInput`. Each input is documented in action.yml.
  */
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** `max-annotations` when not given: ten requests' worth. */
 export const DEFAULT_MAX_ANNOTATIONS = 500;
@@ -18,8 +18,9 @@ export interface ActionSettings {
   /** Absolute path of the results artifact to write. */
   results: string;
   /**
-   * Absolute path of the HTML report written next to the results (`evals-report.html` in the
-   * results' folder), or null when the `report` input is false. Written in `mode: run` only.
+   * Absolute path of the HTML report written next to the results and named after them
+   * ({@link reportPathFor}), or null when the `report` input is false. Written in `mode: run`
+   * only, and only when `args` names no `--report` of its own.
    */
   report: string | null;
   /**
@@ -70,8 +71,26 @@ export type SettingsResult =
 /** The environment variable that shortens the Action's waits for GitHub, for its own tests. */
 export const RETRY_SCALE_ENV = 'EVALGATE_GITHUB_RETRY_SCALE';
 
-/** The HTML report's name, in the results' folder (the `report` input). */
+/** The HTML report's name beside results of the default name (the `report` input). */
 export const REPORT_FILE = 'evals-report.html';
+
+/** The `results` input's default name, whose report keeps the name {@link REPORT_FILE}. */
+const DEFAULT_RESULTS = 'evals-results.json';
+
+/**
+ * Where the HTML report of the results file `results` goes: beside it, named after it, so that
+ * two steps writing their results into one folder (`small.json`, `large.json`) do not overwrite
+ * each other's report. Results of the default name (`evals-results.json`, in any folder) keep
+ * `evals-report.html`, as the docs and existing workflows name it; any other name gets
+ * `-report.html` in place of its `.json` (`small.json` → `small-report.html`, `out` →
+ * `out-report.html`), which can never be the results file itself.
+ */
+export function reportPathFor(results: string): string {
+  const name = basename(results);
+  const report =
+    name === DEFAULT_RESULTS ? REPORT_FILE : `${name.replace(/\.json$/i, '')}-report.html`;
+  return join(dirname(results), report);
+}
 
 /**
  * Builds the settings from the inputs (and `EVALGATE_GITHUB_RETRY_SCALE` from `env`); every bad
@@ -157,13 +176,12 @@ export function readSettings(
     isAbsolute(value) ? value : resolve(workingDirectory, value);
   // `auto` in any case, as the other words are read; a file of that name is `./auto`.
   const baseline = input('baseline').trim();
+  const results = path(input('results').trim() || DEFAULT_RESULTS);
   const settings: ActionSettings = {
     config: input('config').trim() || 'evals.yaml',
     workingDirectory,
-    results: path(input('results').trim() || 'evals-results.json'),
-    report: bool('report', true)
-      ? join(dirname(path(input('results').trim() || 'evals-results.json')), REPORT_FILE)
-      : null,
+    results,
+    report: bool('report', true) ? reportPathFor(results) : null,
     baseline:
       baseline === ''
         ? { kind: 'none' }
