@@ -100,11 +100,12 @@ describe('kappaChangeTest', () => {
     assert.ok(tested.delta < 0);
   });
 
-  it('no changed verdict: p = 1 and no interval; κ undefined on a side: no test', () => {
+  it('no changed verdict: p = 1 and the widest interval; κ undefined on a side: no test', () => {
     const same = Array.from({ length: 12 }, (_, i) => ({ human: i % 2, base: i % 2, head: i % 2 }));
     const tested = kappaChangeTest({ weights: CAT2, rows: same }, SETTINGS);
     assert.equal(tested?.pValue, 1);
-    assert.equal(testBasedInterval(0, 1, 0.05), null);
+    assert.deepEqual(testBasedInterval(0, 1, 0.05), { low: -2, high: 2, se: null });
+    assert.deepEqual(testBasedInterval(-0.1, 1, 0.05), { low: -2, high: 2, se: null });
     // Every label and BASE verdict "pass": chance agreement is 1 and κ has no value.
     const undefinedBase = Array.from({ length: 12 }, (_, i) => ({
       human: 1,
@@ -117,7 +118,6 @@ describe('kappaChangeTest', () => {
   it("the interval excludes 0 exactly when p < 0.05 (Miettinen's test-based interval)", () => {
     for (const p of [0.001, 0.01, 0.049, 0.05, 0.051, 0.2, 0.9]) {
       const interval = testBasedInterval(-0.3, p, 0.05);
-      assert.ok(interval !== null);
       assert.equal(interval.high < 0, p < 0.05, `p = ${p}: [${interval.low}, ${interval.high}]`);
       assert.ok(interval.low >= -2);
     }

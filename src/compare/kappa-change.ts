@@ -151,14 +151,15 @@ export function observedKappaChange(
 /**
  * The interval that goes with a p-value: Δ ± z·|Δ|/z_p, z_p the normal quantile of p/2
  * (Miettinen's test-based interval). It excludes 0 exactly when p < α, as every other row's
- * interval does; `null` when p = 1 or Δ = 0, where it has no finite width.
+ * interval does. At p = 1 (always so when Δ = 0) it has no finite width: it is then the whole
+ * range a change of κ can take, [−2, 2], with no standard error.
  */
 export function testBasedInterval(
   delta: number,
   pValue: number,
   alpha: number,
-): { low: number; high: number; se: number } | null {
-  if (delta === 0 || pValue >= 1) return null;
+): { low: number; high: number; se: number | null } {
+  if (delta === 0 || pValue >= 1) return { low: -2, high: 2, se: null };
   const se = Math.abs(delta) / normalQuantileUpper(pValue / 2);
   const half = normalQuantileUpper(alpha / 2) * se;
   // κ lies in [−1, 1], so a change of κ lies in [−2, 2].

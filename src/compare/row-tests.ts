@@ -227,8 +227,8 @@ function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange 
       baseKappa: withoutNoise(tested.baseKappa),
       headKappa: withoutNoise(tested.headKappa),
       delta,
-      ci: interval === null ? null : { low: interval.low, high: interval.high },
-      se: interval?.se ?? null,
+      ci: { low: interval.low, high: interval.high },
+      se: interval.se,
       ...untested(labelOf(compared, pValue, delta, test)),
       pValue,
     };
