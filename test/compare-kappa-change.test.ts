@@ -20,7 +20,8 @@ import { mulberry32 } from '../src/compare/sign-flip.ts';
 import { normalUpperTail } from '../src/compare/normal.ts';
 import { identityWeights, kappa } from '../src/evaluators/agreement.ts';
 import type { Comparison } from '../src/types/comparison.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { agreementProject } from './helpers/agreement-project.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 const SETTINGS = { resamples: 4999, seed: 0x5eed };
 const CAT2 = identityWeights(2);
@@ -124,42 +125,6 @@ describe('kappaChangeTest', () => {
   });
 });
 
-/**
- * A recorded-output suite whose judge passes `good` outputs and fails `bad` ones, wrong on the
- * rows flagged for the side in SIDE; the label column holds the right verdict.
- */
-function judgedProject(labelColumn: string): string {
-  const rows = Array.from({ length: 60 }, (_, i) => ({
-    i,
-    question: `question ${i}`,
-    output: `${i % 2 === 0 ? 'good' : 'bad'}:${i < 3 ? 'b' : ''}${i >= 30 ? 'h' : ''}`,
-    [labelColumn]: i % 2 === 0 ? 'pass' : 'fail',
-  }));
-  return jsonlProject(
-    rows,
-    [
-      'hash: [i]',
-      'evaluators:',
-      '  - id: judge',
-      '    use: ./judge.mjs',
-      '    with: { side: "${SIDE}" }',
-      '    threshold: { gte: 0.5 }',
-      `    agreement: { column: ${labelColumn} }`,
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    {
-      'judge.mjs': [
-        'export default ({ output }, { side }) => {',
-        "  const [truth, flags] = String(output).split(':');",
-        "  const wrong = side === 'base' ? flags.includes('b') : flags.includes('h');",
-        "  return { score: (truth === 'good') !== wrong ? 1 : 0 };",
-        '};',
-        '',
-      ].join('\n'),
-    },
-  );
-}
-
 async function compareJson(dir: string): Promise<Comparison> {
   for (const side of ['base', 'head']) {
     const run = await runInProcess(['run', '-o', `${side}.json`], dir, { SIDE: side });
@@ -213,7 +178,14 @@ describe('comparableCases', () => {
 describe('evals compare: the κ row from reduced artifacts', () => {
   for (const column of ['human', 'label']) {
     it(`reads each row's label and the judge's verdict (label column "${column}")`, async () => {
-      const comparison = await compareJson(judgedProject(column));
+      const comparison = await compareJson(
+        agreementProject({
+          rows: 60,
+          baseWrong: (i) => i < 3,
+          headWrong: (i) => i >= 30,
+          labelColumn: column,
+        }),
+      );
       const row = comparison.runs[0]?.agreement[0];
       assert.ok(row !== undefined);
       // BASE is wrong on 3 of 60 rows, HEAD on 30: κ 0.9 → 0.
@@ -227,7 +199,7 @@ describe('evals compare: the κ row from reduced artifacts', () => {
   }
 
   it('an artifact without the judge’s recorded agreement falls back to the two summaries’ κ', async () => {
-    const dir = judgedProject('human');
+    const dir = agreementProject({ rows: 60, baseWrong: (i) => i < 3, headWrong: (i) => i >= 30 });
     await compareJson(dir);
     const path = join(dir, 'base.json');
     const artifact = JSON.parse(readFileSync(path, 'utf8')) as {

@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, watchedPage } from './helpers/browser.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { agreementProject } from './helpers/agreement-project.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 let browser: Browser;
 
@@ -24,35 +25,12 @@ after(() => browser.close());
  * SIDE=head. With SIDE=head, rows 0..14 (`lose`) make it throw.
  */
 function project(lose: boolean): string {
-  const rows = Array.from({ length: 100 }, (_, i) => ({
-    i,
-    output: `${i % 2 === 0 ? 'good' : 'bad'}:${i < 5 ? 'b' : ''}${i >= 60 ? 'h' : ''}${lose && i < 15 ? 'x' : ''}`,
-    human: i % 2 === 0 ? 'pass' : 'fail',
-  }));
-  return jsonlProject(
-    rows,
-    [
-      'hash: [i]',
-      'evaluators:',
-      '  - id: judge',
-      '    use: ./judge.mjs',
-      '    with: { side: "${SIDE}" }',
-      '    threshold: { gte: 0.5 }',
-      '    agreement: { column: human }',
-      'gate: { minPassRate: 0, regressions: block }',
-    ],
-    {
-      'judge.mjs': [
-        'export default ({ output }, { side }) => {',
-        "  const [truth, flags] = String(output).split(':');",
-        "  if (side === 'head' && flags.includes('x')) throw new Error('judge broke');",
-        "  const wrong = side === 'base' ? flags.includes('b') : flags.includes('h');",
-        "  return { score: (truth === 'good') !== wrong ? 1 : 0 };",
-        '};',
-        '',
-      ].join('\n'),
-    },
-  );
+  return agreementProject({
+    rows: 100,
+    baseWrong: (i) => i < 5,
+    headWrong: (i) => i >= 60,
+    headThrows: (i) => lose && i < 15,
+  });
 }
 
 async function reportPage(dir: string): Promise<Page> {
