@@ -198,6 +198,13 @@ describe('evals compare: the κ row from reduced artifacts', () => {
     });
   }
 
+  it('the footnote says how κ rows are tested', async () => {
+    const dir = agreementProject({ rows: 30, baseWrong: (i) => i < 2, headWrong: (i) => i >= 20 });
+    await compareJson(dir);
+    const text = await runInProcess(['compare', 'base.json', 'head.json'], dir);
+    assert.match(text.stdout, /κ rows: paired permutation test .*exact up to 16 changed verdicts/);
+  });
+
   it('an artifact without the judge’s recorded agreement falls back to the two summaries’ κ', async () => {
     const dir = agreementProject({ rows: 60, baseWrong: (i) => i < 3, headWrong: (i) => i >= 30 });
     await compareJson(dir);

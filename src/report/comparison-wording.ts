@@ -6,6 +6,7 @@
  * `comparison-incomplete.ts`.
  */
 import { EXACT_LIMIT } from '../compare/sign-flip.ts';
+import { EXACT_LIMIT as KAPPA_EXACT_LIMIT } from '../compare/kappa-change.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
 import { endsAtZero } from './shown-label.ts';
@@ -88,9 +89,13 @@ export function footnote(comparison: Comparison): string {
   const trials = tried
     ? "With trials, each case's trials are averaged first: the case is the unit. "
     : '';
+  const kappa = comparison.runs.some((run) => run.agreement.length > 0)
+    ? `κ rows: paired permutation test of the verdicts on the labelled rows both runs judged (exact up to ${formatCount(KAPPA_EXACT_LIMIT)} changed verdicts, else random swaps), CI from its p. `
+    : '';
   return (
     `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 ` +
     `(exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
+    kappa +
     (family.rows === 0
       ? emptyFamilyNote(comparison)
       : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison in which something changed (every suite, grid point, evaluator, pass rate and κ; a row where no case changed cannot be significant and is left out of the count); q is Benjamini–Hochberg. `) +
