@@ -13,6 +13,7 @@
 import { timerSleep, type Sleep } from './abortable-sleep.ts';
 import {
   createScrubber,
+  maskCredentialsIn,
   secretsInHeaders,
   secretsInUrl,
   type Scrubber,
@@ -37,6 +38,7 @@ import {
   reportedUsage,
 } from './responses.ts';
 import type { CallMeta, CallOptions, ChatUsage, JudgeClient, JudgeError } from './types.ts';
+import { CallTimeout } from '../shared/call-timeout.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { oneLine } from '../shared/one-line.ts';
 
@@ -200,10 +202,24 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     // host cap sends nothing (`requestAttempt` checks first): it reached no server, so no attempt.
     let sent = 0;
     const attempt = async (): Promise<AttemptOutcome> => {
-      const outcome = await hostLimiter.run(host.host, () => {
-        if (signal?.aborted !== true) sent++;
-        return postAttempt(url, payload, signal, attemptSettings);
-      });
+      // The call's time limit counts the wait for a slot: a time-out then names what it waited
+      // to send, as one during the request does (a retry loop's note of its last failure wins).
+      const waiting = (): void => {
+        const reason: unknown = signal?.reason;
+        if (reason instanceof CallTimeout) {
+          reason.note(
+            `waiting for ${slotWait(host.host, hostLimiter.perHost)} to send POST ${scrub(maskCredentialsIn(url))}`,
+          );
+        }
+      };
+      signal?.addEventListener('abort', waiting, { once: true });
+      const outcome = await hostLimiter
+        .run(host.host, () => {
+          signal?.removeEventListener('abort', waiting);
+          if (signal?.aborted !== true) sent++;
+          return postAttempt(url, payload, signal, attemptSettings);
+        })
+        .finally(() => signal?.removeEventListener('abort', waiting));
       if (outcome.kind !== 'ok') failedTokens = addTokens(failedTokens, outcome.error.usage);
       // Refused before it left the process (a blocked port): no request went out after all.
       if (outcome.kind === 'fail' && outcome.unsent === true) sent--;
@@ -302,6 +318,12 @@ function malformedDetail(json: unknown, shapeProblem: (json: unknown) => string)
   const text = oneLine(JSON.stringify(json) ?? String(json));
   const excerpt = text.length <= ANSWER_EXCERPT ? text : `${text.slice(0, ANSWER_EXCERPT)}…`;
   return `${shapeProblem(json)}: ${excerpt}`;
+}
+
+/** `a free slot to host:port (hostConcurrency: 8, all taken by other calls)`. */
+function slotWait(host: string, perHost: number | undefined): string {
+  const cap = perHost === undefined ? 'hostConcurrency' : `hostConcurrency: ${perHost}`;
+  return `a free slot to ${host} (${cap}, all taken by other calls)`;
 }
 
 /** How much of an unusable answer's JSON an error quotes. */

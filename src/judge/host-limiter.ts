@@ -6,6 +6,8 @@ import pLimit, { type LimitFunction } from 'p-limit';
 
 /** Requests in flight per host (`host:port`), shareable between clients. */
 export interface HostLimiter {
+  /** Requests allowed in flight to one host, when known: a time-out waiting for a slot names it. */
+  readonly perHost?: number;
   /** Runs `task` once a slot for `host` is free. */
   run<T>(host: string, task: () => Promise<T>): Promise<T>;
 }
@@ -15,6 +17,7 @@ export function createHostLimiter(perHost: number): HostLimiter {
   const limit = Math.max(1, Math.floor(perHost));
   const limits = new Map<string, LimitFunction>();
   return {
+    perHost: limit,
     run(host, task) {
       let hostLimit = limits.get(host);
       if (hostLimit === undefined) {
