@@ -6,6 +6,7 @@
  * evaluation error, which is the right place for a value that only turned out wrong for one row.
  */
 import { describeValue } from '../shared/errors.ts';
+import { setOwn } from '../shared/own-key.ts';
 import { compileTemplates, hasTemplates, literalValue } from '../shared/templates.ts';
 import type { EvaluatorArgs } from '../types/index.ts';
 
@@ -44,7 +45,7 @@ export function optionResolver(
       const resolved = resolve(scope);
       if (!resolved.ok)
         throw new OptionError('evaluator.template', `option "${key}": ${resolved.error}`);
-      values[key] = resolved.value;
+      setOwn(values, key, resolved.value);
     }
     return values;
   };

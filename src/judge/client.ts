@@ -41,6 +41,7 @@ import type { CallMeta, CallOptions, ChatUsage, JudgeClient, JudgeError } from '
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { oneLine } from '../shared/one-line.ts';
+import { setOwn } from '../shared/own-key.ts';
 
 /** OpenAI's API, used when neither `baseUrl` nor `OPENAI_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -135,7 +136,8 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
-  for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(extraHeaders))
+    setOwn(headers, name.toLowerCase(), value);
 
   const attemptSettings: AttemptSettings = { fetch: fetchFn, headers, timeoutMs, scrub, now };
   const keyed = keyedHeaders(extraHeaders);

@@ -77,6 +77,10 @@ export function headerProblem(name: string, value: string): string | null {
   if (!HEADER_NAME.test(name)) {
     return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
   }
+  // Names are sent in lower case, and fetch leaves out a header named `__proto__` without a word.
+  if (name.toLowerCase() === '__proto__') {
+    return `header name ${JSON.stringify(name)} cannot be sent: fetch leaves a header of that name out of the request, without an error; use another name`;
+  }
   // fetch strips blanks and line breaks around a value (a key read from a file with its newline).
   const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
   let position = leading;

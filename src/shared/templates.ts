@@ -15,6 +15,7 @@
  * text (`C:\path`, `\d+`). Every reader of templates (the checks, the target checks, resolving)
  * goes through {@link lex}, so they all agree on what is a template.
  */
+import { setOwn } from './own-key.ts';
 
 export const TEMPLATE_ROOTS = ['case', 'output', 'params'] as const;
 export type TemplateRoot = (typeof TEMPLATE_ROOTS)[number];
@@ -293,7 +294,7 @@ export function compileTemplates(value: unknown): CompiledTemplate {
       for (const [key, item] of entries) {
         const r = item(scope);
         if (!r.ok) return r;
-        out[key] = r.value;
+        setOwn(out, key, r.value);
       }
       return { ok: true, value: out };
     };

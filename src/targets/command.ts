@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { CommandTargetConfig } from '../config/types.ts';
 import { literalValue, templateExpressions, templateSpans } from '../shared/templates.ts';
+import { setOwn } from '../shared/own-key.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
@@ -114,7 +115,7 @@ export function createCommandTarget(
         for (const [name, value] of env) {
           const rendered = value.render(args);
           if (!rendered.ok) return { output: null, error: rendered.error };
-          extra[name] = rendered.value;
+          setOwn(extra, name, rendered.value);
         }
         if (shellRun !== undefined) {
           const values = shellRun.values.render(args);

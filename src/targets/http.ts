@@ -17,6 +17,7 @@ import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
 import { asText, targetInput, textInput, type TargetInput } from './inputs.ts';
 import { oneLine } from '../shared/one-line.ts';
+import { setOwn } from '../shared/own-key.ts';
 import { urlPortProblem } from '../shared/url-port.ts';
 
 /** How much of an answer's body an error quotes. */
@@ -75,7 +76,7 @@ export function createHttpTarget(
         for (const [name, input] of headers) {
           const value = input.render(args);
           if (!value.ok) return { output: null, error: value.error };
-          sent[name] = value.value;
+          setOwn(sent, name, value.value);
         }
         let payload: string | undefined;
         if (body !== undefined) {
