@@ -37,7 +37,7 @@ describe('evals run --dry-run checks what needs no module imported', () => {
         'grid: { prompt: [prompts/a.md, prompts/b.md] }',
         'target:',
         '  type: model',
-        '  baseUrl: http://127.0.0.1:9/v1',
+        '  baseUrl: http://127.0.0.1:8/v1',
         '  model: m',
         '  prompt: { file: "{{params.prompt}}" }',
       ],

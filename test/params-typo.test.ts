@@ -83,7 +83,7 @@ describe('{{ params.x }} templates against the grid', () => {
       'target:',
       '  type: model',
       '  model: small',
-      '  baseUrl: http://127.0.0.1:9/v1',
+      '  baseUrl: http://127.0.0.1:8/v1',
       '  apiKey: sk-never-used-123456',
       '  prompt: { file: prompts/p.md }',
     ]);

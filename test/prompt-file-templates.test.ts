@@ -16,7 +16,7 @@ function project(files: Record<string, string>, target: string[]): string {
       'target:',
       '  type: model',
       '  model: small',
-      '  baseUrl: http://127.0.0.1:9/v1',
+      '  baseUrl: http://127.0.0.1:8/v1',
       '  apiKey: sk-never-used-123456',
       ...target.map((line) => `  ${line}`),
     ],

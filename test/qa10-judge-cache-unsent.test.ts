@@ -1,21 +1,30 @@
 /**
  * A call that fetch refuses before sending anything (a URL on a port fetch blocks, such as 9)
- * never left the process: it is the evaluation's (or the case's) error, not a model call. The
- * usage and the summary count only the calls that reached a server, here the loopback
- * OpenAI-compatible one.
+ * never left the process: it is the evaluation's error, not a model call. The usage and the
+ * summary count only the calls that reached a server (here none: the loopback
+ * OpenAI-compatible server gets nothing). evals.yaml refuses such a URL at load.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createJudgeClient } from '../src/judge/client.ts';
 import { callUsage } from '../src/judge/usage.ts';
-import type { Usage } from '../src/types/index.ts';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { BaseLLMJudge, runTestSuite } from 'evalgate/testing';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
+
+/** A judge class for `runTestSuite`, its client on the blocked port. */
+class Refused extends BaseLLMJudge<{ q: string }, string> {
+  id = 'refused';
+  scoreChoices = [
+    { name: 'A', value: 1 },
+    { name: 'B', value: 0 },
+  ];
+  makePrompt({ output }: { output: string }): string {
+    return `Is ${output} good?`;
+  }
+}
 
 /** Port 9 is on fetch's list of blocked ports: it refuses the request before connecting. */
 const BLOCKED = 'http://127.0.0.1:9/v1';
@@ -32,57 +41,32 @@ describe('a call fetch refuses before sending is an error, not a model call', ()
     assert.equal(usage.latencyMs, 0);
   });
 
-  it('a run counts only the judge that reached its server', async () => {
-    const dir = jsonlProject(
-      [
-        { id: 'a', output: 'one' },
-        { id: 'b', output: 'two' },
-      ],
-      [
-        'hash: [id]',
-        'evaluators:',
-        '  - id: reached',
-        '    use: llm-judge',
-        `    judge: { model: fake, baseUrl: "${server.url}", apiKey: sk-a, maxRetries: 0 }`,
-        '    with: { prompt: "Is {{output}} good?", choices: { "A": 1, "B": 0 } }',
-        '  - id: refused',
-        '    use: llm-judge',
-        `    judge: { model: fake, baseUrl: "${BLOCKED}", apiKey: sk-b, maxRetries: 0 }`,
-        '    with: { prompt: "Is {{output}} good?", choices: { "A": 1, "B": 0 } }',
-      ],
-    );
-    const run = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {});
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    assert.equal(server.requests.length, 2);
-    for (const c of artifactCases(dir)[0]!.cases) {
-      const refused = c.evaluations.find((e) => e.evaluator === 'refused');
-      assert.match(refused?.error ?? '', /bad port/, 'the refusal is the evaluation error');
+  it('a run counts no model call for a judge whose every call was refused', async () => {
+    // evals.yaml refuses a blocked port at load (config-url-bad-port.test.ts); a client made in
+    // code is not checked before it calls.
+    const result = await runTestSuite<{ q: string }, string>({
+      id: 'refused',
+      testCases: [{ q: 'a' }, { q: 'b' }],
+      testCaseHash: ['q'],
+      fn: ({ testCase }) => testCase.q,
+      evaluators: [new Refused()],
+      judge: {
+        client: createJudgeClient({ baseUrl: BLOCKED, apiKey: 'sk-b', maxRetries: 0, env: {} }),
+        model: 'fake',
+      },
+      quiet: true,
+      setExitCode: false,
+    });
+    const run = result.runs[0]!;
+    for (const c of run.cases) {
+      assert.match(
+        c.evaluations[0]?.error ?? '',
+        /bad port/,
+        'the refusal is the evaluation error',
+      );
+      assert.equal(c.evaluations[0]?.usage?.calls ?? 0, 0);
     }
-    const artifact = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as {
-      usage?: Usage;
-    };
-    assert.equal(artifact.usage?.calls, 2, 'only the two calls that reached a server');
-    assert.match(run.stdout, /model calls: 2\b/);
-  });
-
-  it('a model target on a blocked port is a case error with no call', async () => {
-    const dir = jsonlProject(
-      [{ q: 'hello' }],
-      [
-        'target:',
-        '  type: model',
-        '  model: small',
-        `  baseUrl: ${BLOCKED}`,
-        '  apiKey: sk-test',
-        '  prompt: "{{case.q}}"',
-        'evaluators: [ { use: contains, with: { values: ["x"] } } ]',
-      ],
-    );
-    const run = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {});
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    const c = artifactCases(dir)[0]!.cases[0]!;
-    assert.match(c.error ?? '', /bad port/);
-    assert.equal(c.usage?.calls ?? 0, 0, 'nothing was sent');
-    assert.doesNotMatch(run.stdout, /model calls: 1\b/);
+    assert.equal(run.summary.usage?.calls ?? 0, 0, 'no call reached a server');
+    assert.equal(server.requests.length, 0);
   });
 });

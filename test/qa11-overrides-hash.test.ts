@@ -32,7 +32,7 @@ function judge(id: string, overrides: number): string[] {
 }
 
 /** A project whose suites (id → evaluator lines) each run 8 recorded cases. */
-function project(suites: Record<string, string[]>, url = 'http://127.0.0.1:9/v1'): string {
+function project(suites: Record<string, string[]>, url = 'http://127.0.0.1:8/v1'): string {
   const dir = scratch();
   const cases = Array.from({ length: 8 }, (_, i) => `        - { input: q${i}, output: "a${i}" }`);
   writeFiles(dir, {

@@ -68,7 +68,7 @@ describe('files that must be UTF-8', () => {
       'target:',
       '  type: model',
       '  model: m',
-      '  baseUrl: http://127.0.0.1:9/v1',
+      '  baseUrl: http://127.0.0.1:8/v1',
       '  apiKey: sk-test-key-1',
       '  prompt: { file: prompts/p.md }',
       'evaluators: [ { use: contains, with: { values: [x] } } ]',

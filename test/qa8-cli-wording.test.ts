@@ -143,7 +143,7 @@ describe('a duration that rounds to 0 ms', () => {
       suiteProject(
         [
           'testset: { path: data.csv }',
-          'target: { type: model, model: m, prompt: "{{case.a}}", baseUrl: "http://127.0.0.1:9/v1", timeout: 0ms }',
+          'target: { type: model, model: m, prompt: "{{case.a}}", baseUrl: "http://127.0.0.1:8/v1", timeout: 0ms }',
         ],
         { 'data.csv': 'a\nx\n' },
       ),
@@ -270,7 +270,7 @@ describe('a config or prompt file that is a loop of symbolic links', () => {
     const dir = suiteProject(
       [
         'testset: { path: data.csv }',
-        'target: { type: model, model: m, prompt: { file: p.md }, baseUrl: "http://127.0.0.1:9/v1" }',
+        'target: { type: model, model: m, prompt: { file: p.md }, baseUrl: "http://127.0.0.1:8/v1" }',
       ],
       { 'data.csv': 'a\nx\n' },
     );

@@ -45,7 +45,7 @@ describe('evals run --dry-run shows the base URL taken from OPENAI_BASE_URL', ()
         'evaluators:',
         '  - id: own',
         '    use: llm-judge',
-        '    judge: { baseUrl: "http://127.0.0.1:7/v1" }',
+        '    judge: { baseUrl: "http://127.0.0.1:6/v1" }',
         `    ${choices}`,
         '  - id: inherited',
         '    use: llm-judge',
@@ -58,7 +58,7 @@ describe('evals run --dry-run shows the base URL taken from OPENAI_BASE_URL', ()
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /^ {2}evaluators {2}own \(llm-judge at http:\/\/127\.0\.0\.1:7\/v1\), inherited \(llm-judge at http:\/\/127\.0\.0\.1:8\/v1\)$/m,
+      /^ {2}evaluators {2}own \(llm-judge at http:\/\/127\.0\.0\.1:6\/v1\), inherited \(llm-judge at http:\/\/127\.0\.0\.1:8\/v1\)$/m,
     );
     assert.doesNotMatch(result.stdout, /OPENAI_BASE_URL/);
   });

@@ -46,11 +46,11 @@ describe('secrets outside runs', () => {
     assertClean(command.stdout + command.stderr, 'the plan of a command');
 
     const http = jsonlProject(ROWS, [
-      'target: { type: http, method: GET, url: "http://127.0.0.1:9/${MY_SERVICE_TOKEN}/x" }',
+      'target: { type: http, method: GET, url: "http://127.0.0.1:8/${MY_SERVICE_TOKEN}/x" }',
     ]);
     const r = await runInProcess(['run', '--dry-run'], http, ENV);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^s: GET http:\/\/127\.0\.0\.1:9\/\[redacted\]\/x/m);
+    assert.match(r.stdout, /^s: GET http:\/\/127\.0\.0\.1:8\/\[redacted\]\/x/m);
     assertClean(r.stdout + r.stderr, 'the plan of an HTTP target');
   });
 

@@ -17,7 +17,7 @@ it('reports a missing cwd in one suite and a missing row field in another at onc
       'suites:',
       '  - id: s',
       '    testset: { path: t.csv }',
-      '    target: { type: http, url: "http://127.0.0.1:9/app", headers: { x-q: "{{case.qq}}" } }',
+      '    target: { type: http, url: "http://127.0.0.1:8/app", headers: { x-q: "{{case.qq}}" } }',
       '  - id: c',
       '    testset: { path: t.csv }',
       '    target: { type: command, run: [echo], cwd: nowhere }',

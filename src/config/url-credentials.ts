@@ -5,7 +5,7 @@
  */
 import { maskUrlCredentials } from '../shared/secrets.ts';
 import { sampleText } from '../shared/templates.ts';
-import { urlPortProblem } from '../shared/url-port.ts';
+import { blockedPortProblem, urlPortProblem, urlPortRangeProblem } from '../shared/url-port.ts';
 import type { ConfigPath } from './types.ts';
 
 /** Where credentials go instead: a header, or for an OpenAI-compatible API, its key. */
@@ -68,21 +68,25 @@ export function envUrlCredentialsProblem(variable: string, url: string): string 
 
 /**
  * Adds a `url.port` problem at `path` when `url` (a string, else nothing is checked) names a
- * port past 65535. A template stands in as a number, which a port in range is.
+ * port past 65535 or one fetch blocks. For the range, a template stands in as a number, which a
+ * port in range is (`:{{params.port}}9999` is too long whatever it holds); a port with a template
+ * in it is checked for fetch's block per case, when its value is known.
  */
 export function checkUrlPort(
   url: unknown,
   path: ConfigPath,
   add: (code: string, path: ConfigPath, message: string) => void,
 ): void {
-  const problem = typeof url === 'string' ? urlPortProblem(sampleText(url, '0')) : null;
+  if (typeof url !== 'string') return;
+  const problem =
+    urlPortRangeProblem(sampleText(url, '0')) ?? blockedPortProblem(sampleText(url, 'x'));
   if (problem !== null) add('url.port', path, problem);
 }
 
 /**
  * Why the URL an environment variable gives cannot be used, and the code of that problem: its
- * credentials (see `envUrlCredentialsProblem`), or a port past 65535, which would make every
- * call fail as "not a valid URL".
+ * credentials (see `envUrlCredentialsProblem`), or a port past 65535 or one fetch blocks, which
+ * would make every call fail ("not a valid URL", "bad port").
  */
 export function envUrlProblem(
   variable: string,

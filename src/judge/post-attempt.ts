@@ -11,6 +11,7 @@
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
+import { blockedPortProblem } from '../shared/url-port.ts';
 import { bodyText, notUtf8Message } from './body-text.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail, reportedUsage } from './responses.ts';
@@ -180,6 +181,15 @@ export async function requestAttempt(
   // Secrets scrubbed, and the user part of any URL masked: fetch's own errors quote the URL.
   const scrub = (text: string): string => settings.scrub(maskCredentialsIn(text));
   if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
+  // fetch's own refusal says only "bad port": a client made in code is not checked at load.
+  const blocked = blockedPortProblem(url);
+  if (blocked !== null) {
+    return {
+      kind: 'fail',
+      error: { code: 'judge.network', message: `${method} ${scrub(url)}: ${blocked}` },
+      unsent: true,
+    };
+  }
   const headers = request.headers ?? settings.headers;
   for (const [name, value] of Object.entries(headers)) {
     const problem = headerProblem(name, value);

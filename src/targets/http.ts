@@ -18,7 +18,7 @@ import { compileText, sampleText, textPieces } from '../shared/templates.ts';
 import { asText, targetInput, textInput, type TargetInput } from './inputs.ts';
 import { oneLine } from '../shared/one-line.ts';
 import { setOwn } from '../shared/own-key.ts';
-import { urlPortProblem } from '../shared/url-port.ts';
+import { blockedPortProblem, urlPortProblem } from '../shared/url-port.ts';
 
 /** How much of an answer's body an error quotes. */
 export const BODY_EXCERPT = 500;
@@ -296,7 +296,7 @@ function renderedUrlProblem(url: string): string | null {
   if (parsed.username !== '' || parsed.password !== '') {
     return 'the URL has credentials in its user part, which fetch cannot send (it refuses such a URL): send them in a header, such as authorization: "Basic …"';
   }
-  return null;
+  return blockedPortProblem(url);
 }
 
 /**
