@@ -3,7 +3,7 @@
  * cases for `--baseline` and the Action without loading the statistics.
  */
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
-import { ownFields } from '../shared/own-fields.ts';
+import { ownFields } from '../shared/own-key.ts';
 
 const NO_DATA: Readonly<Record<string, unknown>> = Object.freeze({});
 

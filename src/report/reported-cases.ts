@@ -10,7 +10,7 @@
 import { comparableCases } from '../compare/comparable.ts';
 import { caseLabel } from './case-text.ts';
 import { caseLabelField } from '../shared/case-label.ts';
-import { ownFields } from '../shared/own-fields.ts';
+import { ownFields } from '../shared/own-key.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /**

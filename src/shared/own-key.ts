@@ -17,3 +17,10 @@ export function setOwn<T>(object: Record<string, T>, key: string, value: T): voi
     object[key] = value;
   }
 }
+
+/** A fresh object of `entries`, each an own key as {@link setOwn} sets it. */
+export function ownFields<T>(entries: Iterable<readonly [string, T]>): Record<string, T> {
+  const object: Record<string, T> = {};
+  for (const [key, value] of entries) setOwn(object, key, value);
+  return object;
+}
