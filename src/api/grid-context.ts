@@ -58,7 +58,8 @@ export function evaluatorWithGridPoint<TCase, TOutput>(
   const threshold = checked?.ok === true ? checked.threshold : undefined;
   return {
     id,
-    ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+    // The limit is the instance's: two `runTestSuite` calls given it share it (evaluator-limits.ts).
+    ...(maxConcurrency !== undefined ? { maxConcurrency, limitOwner: evaluator } : {}),
     ...(threshold !== undefined ? { threshold } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     evaluateTestCase: (args) =>

@@ -184,6 +184,7 @@ async function loadEvaluator(
 ): Promise<Located<{ evaluator: EngineEvaluator; warning?: Issue }>> {
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
+  let exported: object | undefined;
   if (ev.kind === 'builtin') {
     // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
     // fail on settings only known now (a judge without a model, a corrupt baselines file).
@@ -205,9 +206,11 @@ async function loadEvaluator(
     if (!there.ok) return there;
     inner = there.value;
   } else {
-    const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) =>
-      asEvaluator(value, ref, ev.with, ev.id),
-    );
+    const shaped = await loadShaped(options.loader, config, ev.use, where, (value, ref) => {
+      // An exported object is the one every entry using it shares; a class is made anew for each.
+      if (typeof value === 'object' && value !== null) exported = value;
+      return asEvaluator(value, ref, ev.with, ev.id);
+    });
     if (!shaped.ok) return shaped;
     inner = shaped.value;
     // The SDK's judge classes get the judge settings the built-ins get (their own fields win).
@@ -236,11 +239,15 @@ async function loadEvaluator(
     ev.kind === 'builtin' || isObjectEvaluator(inner) ? inner : {};
   const threshold = ev.threshold ?? declared.threshold;
   const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
+  // A module's own `maxConcurrency` is its object's: an exported instance several suites use is
+  // held to it across them all (evaluator-limits.ts). The config's `concurrency:` is this entry's.
+  const limitOwner = ev.concurrency === undefined ? (exported ?? inner) : undefined;
   const timeoutMs = ev.timeoutMs ?? declared.timeoutMs;
   const evaluator: EngineEvaluator = {
     id: ev.id,
     ...(threshold ? { threshold } : {}),
     ...(maxConcurrency !== undefined ? { maxConcurrency } : {}),
+    ...(maxConcurrency !== undefined && limitOwner !== undefined ? { limitOwner } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(ev.when !== undefined ? { when: ev.when } : {}),
     ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),

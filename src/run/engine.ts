@@ -1,9 +1,10 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { describeValue } from '../shared/errors.ts';
-import type { CaseResult, RunResult } from '../types/index.ts';
+import type { CaseResult, EngineEvaluator, RunResult } from '../types/index.ts';
 import { UserCalls } from './call.ts';
 import type { AbandonedRun, Blame, RunningCase } from './control.ts';
 import { record, tell, type Engine, type RunState, type SuiteState, type Unit } from './state.ts';
+import { ownerLimit } from './evaluator-limits.ts';
 import { evaluateRunGate } from './gate.ts';
 import { agreementOf, SummaryAccumulator } from './summary.ts';
 import { abandonCase, runTrial } from './trial.ts';
@@ -29,7 +30,8 @@ const YIELD_EVERY_MS = 20;
  * All suites run at once. A case (target call, then its evaluators concurrently, then the pass
  * condition) holds one of its suite's `concurrency` slots, shared by all its runs, and, with
  * `globalConcurrency`, one slot of the global limiter, taken in that order so they cannot
- * deadlock. Each evaluator with `maxConcurrency` has one limiter per suite. The suite slots are
+ * deadlock. Each evaluator with `maxConcurrency` has one limiter per suite, or, with a
+ * `limitOwner`, the one limiter of that object in every suite and engine (evaluator-limits.ts). The suite slots are
  * a pool of `concurrency` workers pulling cases in testset order, run after run. Failures of
  * user code are recorded in the results and the run goes on; this only rejects on engine bugs,
  * invalid concurrency settings, or a listener that throws (after every case has settled).
@@ -202,10 +204,7 @@ function suiteState(engine: Engine, spec: SuiteSpec, firstPosition: number): Sui
     evaluatorLimits: spec.evaluators.map((evaluator) =>
       evaluator.maxConcurrency === undefined || evaluator.maxConcurrency === Infinity
         ? null
-        : createLimit(
-            evaluator.maxConcurrency,
-            `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`,
-          ),
+        : evaluatorLimit(spec, evaluator),
     ),
   };
   const evaluatorIds = spec.evaluators.map((evaluator) => evaluator.id);
@@ -255,6 +254,15 @@ function checkConcurrency(concurrency: number, label: string): void {
   if (!(Number.isInteger(concurrency) && concurrency >= 1) && concurrency !== Infinity) {
     throw new RangeError(`${label} must be a positive integer, got ${describeValue(concurrency)}`);
   }
+}
+
+/** The limiter of an evaluator with `maxConcurrency`: its owner's, else one of the suite's own. */
+function evaluatorLimit(spec: SuiteSpec, evaluator: EngineEvaluator): LimitFunction {
+  const concurrency = evaluator.maxConcurrency!;
+  const label = `suite "${spec.id}": evaluator "${evaluator.id}": maxConcurrency`;
+  if (evaluator.limitOwner === undefined) return createLimit(concurrency, label);
+  checkConcurrency(concurrency, label);
+  return ownerLimit(evaluator.limitOwner, concurrency);
 }
 
 function createLimit(concurrency: number, label: string): LimitFunction {

@@ -148,6 +148,12 @@ export interface EngineEvaluator<TCase = Record<string, unknown>, TOutput = unkn
   id: string;
   /** Max concurrent `evaluateTestCase` calls of this evaluator, across every grid point. */
   maxConcurrency?: number;
+  /**
+   * The object `maxConcurrency` belongs to (the user's evaluator instance): evaluators of one
+   * owner share one limit in every suite and engine, so two `runTestSuite` calls given the same
+   * instance hold it to its limit together. Without it, the limit is the suite's own.
+   */
+  limitOwner?: object;
   /** When set, replaces the threshold the evaluation itself carries (a config `threshold:`). */
   threshold?: Threshold;
   /** Per-call time limit; when absent the suite's timeout applies. */
