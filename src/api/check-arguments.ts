@@ -13,6 +13,7 @@ import { checkThreshold } from '../run/evaluation.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
+import { positionalParametersProblem } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
 import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
@@ -221,6 +222,10 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
     } else seen.add(id);
     if (typeof evaluator.evaluateTestCase !== 'function') {
       problems.addMessage(at, `${at} has no evaluateTestCase method`);
+    } else {
+      const positional = positionalParametersProblem(evaluator.evaluateTestCase);
+      const named = typeof id === 'string' && id !== '' ? ` (${id})` : '';
+      if (positional !== null) problems.addMessage(at, `${at}${named}: ${positional}`);
     }
     checkConcurrency(`${at}.maxConcurrency`, maxConcurrency, problems);
     // A threshold is a setting of a plain object, and of the SDK's out-of-box classes (their

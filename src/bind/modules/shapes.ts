@@ -5,6 +5,7 @@ import type {
   PassConditionArgs,
   TestFn,
 } from '../../types/index.ts';
+import { positionalParametersProblem } from '../../evaluators/call-form.ts';
 import { isPlainObject } from '../../shared/is-record.ts';
 import { errorText } from './import-failure.ts';
 import { refLabel, type ModuleError, type ModuleResult } from './module-error.ts';
@@ -66,7 +67,7 @@ export function asEvaluator(
     return { ok: true, value: { id: fallbackId, evaluateTestCase: (args) => fn(args, options) } };
   }
   if (hasMethod(value, 'evaluateTestCase')) {
-    return withId(value, ref, fallbackId, 'share');
+    return positionalProblem(value, ref) ?? withId(value, ref, fallbackId, 'share');
   }
   return wrongShape(
     ref,
@@ -103,7 +104,24 @@ function construct(
       },
     };
   }
-  return withId(instance, ref, fallbackId, 'own');
+  return positionalProblem(instance, ref) ?? withId(instance, ref, fallbackId, 'own');
+}
+
+/**
+ * The error of an `evaluateTestCase(testCase, output)` method (the Python SDK's form), which
+ * would get `undefined` as its output (see call-form.ts). A plain function export is not
+ * checked: its second parameter is the `with:` options.
+ */
+function positionalProblem(
+  evaluator: { evaluateTestCase: unknown },
+  ref: ModuleRef,
+): { ok: false; error: ModuleError } | null {
+  const problem = positionalParametersProblem(evaluator.evaluateTestCase);
+  if (problem === null) return null;
+  return {
+    ok: false,
+    error: { code: 'module.wrong-shape', message: `${refLabel(ref)}: ${problem}` },
+  };
 }
 
 /**
