@@ -86,7 +86,7 @@ const BAD_CONFIGS: {
       'evals.yaml': 'version: 1\nsuites:\n  - id: a\n    testset: { path: rows.csv }\n',
       'rows.csv': '__dedup_id__,q\nx,1\ny,2\nx,3\n',
     },
-    expect: /^error: rows\.csv:4:\d+ .*"x".*lines 2 and 4/m,
+    expect: /^error: rows\.csv:4:\d+ .*rows\.csv:2 and rows\.csv:4 have the same __dedup_id__ "x"/m,
   },
   {
     name: 'a revision pin mismatch',

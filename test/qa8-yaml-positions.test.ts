@@ -166,7 +166,7 @@ describe('inline cases of a flow list on one line', () => {
     const stderr = await refused(config, ['run', '--dry-run']);
     assert.match(
       stderr,
-      /^error: evals\.yaml:4:49 {2}duplicate case identity "d": rows at line 4, column 24 and line 4, column 49 \(make __dedup_id__ or the hash: fields unique\)$/m,
+      /^error: evals\.yaml:4:49 {2}duplicate case identity: rows evals\.yaml:4:24 and evals\.yaml:4:49 have the same __dedup_id__ "d" \(make __dedup_id__ unique\)$/m,
     );
   });
 
@@ -193,7 +193,7 @@ describe('inline cases of a flow list on one line', () => {
     ]);
     assert.match(
       stderr,
-      /^error: evals\.yaml:7:1 {2}duplicate case identity "d": rows at lines 6 and 7 \(make __dedup_id__ or the hash: fields unique\)$/m,
+      /^error: evals\.yaml:7:1 {2}duplicate case identity: rows evals\.yaml:6 and evals\.yaml:7 have the same __dedup_id__ "d" \(make __dedup_id__ unique\)$/m,
     );
   });
 });

@@ -102,7 +102,9 @@ describe('runTestSuite: identical test cases', () => {
       }),
       (error) =>
         error instanceof UsageError &&
-        /duplicate case identity .*: test cases 1 and 2/.test(error.message),
+        error.message.includes(
+          'duplicate case identity: testCases[0] and testCases[1] have the same testCaseHash fields, q "a"',
+        ),
     );
   });
 });

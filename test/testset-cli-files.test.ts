@@ -228,7 +228,7 @@ describe('evals testset: bad input exits 2 with the file and the line or ref', (
       'a duplicate identity',
       { 'x.csv': '__dedup_id__,q\nk,1\nk,2\n' },
       ['revision', 'x.csv'],
-      /x\.csv:3:\d+ .*"k".*lines 2 and 3/,
+      /x\.csv:3:\d+ .*x\.csv:2 and x\.csv:3 have the same __dedup_id__ "k"/,
     ],
     ['an unknown file', {}, ['show', 'nope.csv'], /nope\.csv/],
     [

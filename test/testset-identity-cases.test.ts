@@ -144,7 +144,7 @@ describe('prepareCases identities', () => {
 });
 
 describe('duplicate identities', () => {
-  it('names both lines, once per duplicate', () => {
+  it('names both rows as file:line, once per duplicate, with the __dedup_id__', () => {
     const issues = problems([
       row({ q: 1 }, 3, { dedupId: 'gr-001' }),
       row({ q: 2 }, 5),
@@ -157,50 +157,80 @@ describe('duplicate identities', () => {
         [
           'testset.duplicate-id',
           7,
-          'duplicate case identity "gr-001": rows at lines 3 and 7 (make __dedup_id__ or the hash: fields unique)',
+          'duplicate case identity: rows testsets/capitals.csv:3 and testsets/capitals.csv:7 have the same __dedup_id__ "gr-001" (make __dedup_id__ unique)',
         ],
         [
           'testset.duplicate-id',
           9,
-          'duplicate case identity "gr-001": rows at lines 3 and 9 (make __dedup_id__ or the hash: fields unique)',
+          'duplicate case identity: rows testsets/capitals.csv:3 and testsets/capitals.csv:9 have the same __dedup_id__ "gr-001" (make __dedup_id__ unique)',
         ],
       ],
     );
   });
 
-  it('shortens hex ids to 12 characters', () => {
+  it('says rows of the same data but other tags are one case, without a hashed id', () => {
     // Same content, other tags: not an exact duplicate (those collapse), so still an error.
     const issues = problems([row({ q: 1 }, 2), row({ q: 1 }, 4, { tags: ['slow'] })]);
-    const id = contentId('capitals', { q: 1 }).slice(0, 12);
     assert.equal(
       issues[0]?.message,
-      `duplicate case identity "${id}": rows at lines 2 and 4 (make __dedup_id__ or the hash: fields unique)`,
+      'duplicate case identity: rows testsets/capitals.csv:2 and testsets/capitals.csv:4 have the same data, with other tags or metadata (remove one, or give each its own __dedup_id__)',
     );
   });
 
-  it('catches rows that differ but share their hash fields', () => {
-    const issues = problems([row({ country: 'X', v: 1 }, 2), row({ country: 'X', v: 2 }, 3)], {
-      hash: ['country'],
+  it('names the values of the hash: fields rows share, not their hash', () => {
+    const issues = problems(
+      [
+        row({ country: 'X', lang: 'en', v: 1 }, 2),
+        row({ country: 'Y', lang: 'en', v: 2 }, 3),
+        row({ country: 'X', lang: 'en', v: 3 }, 4),
+      ],
+      { hash: ['lang', 'country'] },
+    );
+    assert.deepEqual(
+      issues.map((i) => [i.code, i.line, i.message]),
+      [
+        [
+          'testset.duplicate-id',
+          4,
+          'duplicate case identity: rows testsets/capitals.csv:2 and testsets/capitals.csv:4 have the same hash: fields, country "X" and lang "en" (make the hash: fields unique, or give each row its own __dedup_id__)',
+        ],
+      ],
+    );
+  });
+
+  it('cuts a long hash field value, and writes one that is not a string as JSON', () => {
+    const long = 'x'.repeat(100);
+    const issues = problems(
+      [row({ q: long, n: { a: [1] }, v: 1 }, 2), row({ q: long, n: { a: [1] }, v: 2 }, 3)],
+      { hash: ['q', 'n'] },
+    );
+    assert.equal(
+      issues[0]?.message,
+      `duplicate case identity: rows testsets/capitals.csv:2 and testsets/capitals.csv:3 have the same hash: fields, n {"a":[1]} and q "${'x'.repeat(59)}… (make the hash: fields unique, or give each row its own __dedup_id__)`,
+    );
+  });
+
+  it('speaks of testCases when there is no file: the fields, or the value testCaseHash returned', () => {
+    const fields = problems([row({ q: 'a', n: 1 }, 1), row({ q: 'a', n: 2 }, 2)], {
+      file: null,
+      hash: ['q'],
     });
     assert.deepEqual(
-      issues.map((i) => [i.code, i.line]),
-      [['testset.duplicate-id', 3]],
-    );
-  });
-
-  it('speaks of test cases when there is no file', () => {
-    const issues = problems(
-      [row({ q: 1 }, 1, { dedupId: 'a' }), row({ q: 2 }, 2, { dedupId: 'a' })],
-      { file: null },
-    );
-    assert.deepEqual(
-      issues.map((i) => [i.file, i.message]),
+      fields.map((i) => [i.file, i.message]),
       [
         [
           '',
-          'duplicate case identity "a": test cases 1 and 2 (make the testCaseHash values unique)',
+          'duplicate case identity: testCases[0] and testCases[1] have the same testCaseHash fields, q "a" (make the testCaseHash values unique)',
         ],
       ],
+    );
+    const computed = problems([row({ q: 'a', n: 1 }, 1), row({ q: 'a', n: 2 }, 2)], {
+      file: null,
+      hash: (data) => `${String(data.q)}!`,
+    });
+    assert.equal(
+      computed[0]?.message,
+      'duplicate case identity: testCaseHash returned "a!" for testCases[0] and testCases[1] (make the testCaseHash values unique)',
     );
   });
 });

@@ -2,6 +2,7 @@ import { hash as digest } from 'node:crypto';
 import { describeValue, type Issue } from '../shared/errors.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../types/index.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
+import { duplicateMessage, type IdentityBasis } from './duplicate-message.ts';
 import { IssueList } from './issues.ts';
 
 function sha256(text: string): string {
@@ -150,8 +151,8 @@ export class CasePreparer {
     const firstIndex = this.#firstCase.get(id);
     if (firstIndex !== undefined) {
       const seen = this.#cases[firstIndex];
-      const first = rowPlace(this.#lines[firstIndex] ?? 0, this.#cols.get(firstIndex) ?? 0);
-      const here = rowPlace(row.line, col);
+      const firstLine = this.#lines[firstIndex] ?? 0;
+      const firstCol = this.#cols.get(firstIndex) ?? 0;
       // Content addressing (seed 004): a row with the same content and metadata is the same
       // testcase, so it collapses into the first with a warning. The same identity with other
       // content is two different rows claiming one id: still an error.
@@ -165,8 +166,8 @@ export class CasePreparer {
           row.line,
           col,
           this.#file === null
-            ? `test case ${row.line} repeats test case ${first.line} exactly: collapsed into one case`
-            : `the row at ${here.text} repeats ${first.text} exactly: collapsed into one case`,
+            ? `test case ${row.line} repeats test case ${firstLine} exactly: collapsed into one case`
+            : `the row at ${rowText(row.line, col)} repeats ${rowText(firstLine, firstCol)} exactly: collapsed into one case`,
         );
         return;
       }
@@ -174,7 +175,13 @@ export class CasePreparer {
         'testset.duplicate-id',
         row.line,
         col,
-        duplicateMessage(id, first, here, this.#file),
+        duplicateMessage(
+          id,
+          { line: firstLine, col: firstCol, data: seen?.data ?? {}, meta: seen?.meta ?? {} },
+          { line: row.line, col, data: row.data, meta: row.meta },
+          basisOf(this.#identity),
+          this.#file,
+        ),
       );
       return;
     }
@@ -357,38 +364,16 @@ function hashFunctionId(
   return id;
 }
 
-/** Full sha256 ids are unreadable in a message; 12 hex digits are as unique in practice. */
-function shortId(id: string): string {
-  return /^[0-9a-f]{13,}$/i.test(id) ? id.slice(0, 12) : id;
-}
-
 /** Where a row is, in words: `line 4`, or `line 4, column 21` for a row that shares its line. */
-interface RowPlace {
-  line: number;
-  col: number;
-  text: string;
+function rowText(line: number, col: number): string {
+  return col > 0 ? `line ${line}, column ${col}` : `line ${line}`;
 }
 
-function rowPlace(line: number, col: number): RowPlace {
-  return { line, col, text: col > 0 ? `line ${line}, column ${col}` : `line ${line}` };
-}
-
-function duplicateMessage(
-  id: string,
-  first: RowPlace,
-  here: RowPlace,
-  file: string | null,
-): string {
-  const shown = JSON.stringify(shortId(id));
-  if (file === null) {
-    return `duplicate case identity ${shown}: test cases ${first.line} and ${here.line} (make the testCaseHash values unique)`;
-  }
-  // `lines 3 and 7` while lines tell the rows apart; each place in full once a column is needed.
-  const places =
-    first.col === 0 && here.col === 0
-      ? `lines ${first.line} and ${here.line}`
-      : `${first.text} and ${here.text}`;
-  return `duplicate case identity ${shown}: rows at ${places} (make __dedup_id__ or the hash: fields unique)`;
+/** What a duplicate's message says made two rows one case. */
+function basisOf(identity: Identity): IdentityBasis {
+  return identity.kind === 'fields'
+    ? { kind: 'fields', names: identity.fields.map((field) => field.name) }
+    : { kind: identity.kind };
 }
 
 /** Whether a row's `__tags__` include one of `tags` (exact, case-sensitive). */
