@@ -20,7 +20,46 @@ export function describeError(error: unknown): string {
   }
 }
 
+/** Inner errors of an AggregateError quoted in its message; the rest are counted. */
+const INNER_ERRORS_SHOWN = 5;
+
+/**
+ * `error`'s message; an AggregateError's (what `Promise.any` rejects with) followed by those of
+ * its inner errors, which say what failed where its own says only "All promises were rejected".
+ * Those are described one level deep: an AggregateError among them (or the error itself) is
+ * quoted by its message alone. Not cut: the text is scrubbed of secrets after this, and a
+ * secret cut in two would be scrubbed by neither half.
+ */
 function messageOf(error: unknown): string {
+  const own = ownMessageOf(error);
+  if (!isAggregateError(error) || !Array.isArray(error.errors) || error.errors.length === 0) {
+    return own;
+  }
+  const errors: unknown[] = error.errors;
+  const shown = errors.slice(0, INNER_ERRORS_SHOWN).map((inner) => {
+    try {
+      return ownMessageOf(inner);
+    } catch {
+      return 'an error whose message cannot be read';
+    }
+  });
+  const more = errors.length - shown.length;
+  const count = `${errors.length} ${errors.length === 1 ? 'error' : 'errors'}`;
+  return `${own} (${count}: ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''})`;
+}
+
+/** By name as well: an AggregateError from another realm (a `vm` context) is not ours. */
+function isAggregateError(error: unknown): error is { errors: unknown } {
+  if (error instanceof AggregateError) return true;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'AggregateError' &&
+    'errors' in error
+  );
+}
+
+function ownMessageOf(error: unknown): string {
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null) {
     const message = (error as { message?: unknown }).message;
