@@ -15,7 +15,7 @@ import {
 } from 'chart.js';
 import type { ReportModel } from '../src/report/html-model.ts';
 import { passRatePercents, scoreBins } from './chart-data.ts';
-import { rowNumbers } from './comparison.ts';
+import { rowNumbers } from './row-numbers.ts';
 import { el, percent, section } from './dom.ts';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);

@@ -4,19 +4,10 @@
  * (runs and evaluators on one side only, and each run's fixed, added, removed, … cases), the
  * facts `evals compare` prints, from the same model data.
  */
-import type { ComparisonRowView, ComparisonView, ReportModel } from '../src/report/html-model.ts';
+import type { ComparisonView, ReportModel } from '../src/report/html-model.ts';
 import type { CaseView } from '../src/report/html-model.ts';
-import {
-  count,
-  el,
-  gridTable,
-  percent,
-  points,
-  pointsChange,
-  score,
-  scoreChange,
-  section,
-} from './dom.ts';
+import { count, el, gridTable, section } from './dom.ts';
+import { rowNumbers } from './row-numbers.ts';
 import { NEWLY_FAILING } from './table.ts';
 import { shortId } from './wording.ts';
 
@@ -56,30 +47,6 @@ export function comparisonSection(
     newlyFailingList(comparison, find, show),
     changesPart(comparison, find, show),
   );
-}
-
-/** base, head, Δ and CI of a row: a pass rate as `93.3%` and `-6.7 pp`, a score as `0.933`. */
-export function rowNumbers(row: ComparisonRowView): string[] {
-  if (row.kind === 'pass rate') {
-    return [
-      percent(row.base),
-      percent(row.head),
-      pointsChange(row.delta),
-      interval(row, points, ' pp'),
-    ];
-  }
-  return [score(row.base), score(row.head), scoreChange(row.delta), interval(row, scoreChange, '')];
-}
-
-/** `[-6.7, +2.0] pp`; `—` for a row with no interval (no case paired), as for its other numbers. */
-function interval(
-  row: ComparisonRowView,
-  format: (value: number | null) => string,
-  unit: string,
-): string {
-  if (row.low === null || row.high === null) return '—';
-  const zero = row.endsAtZero ? ' includes 0' : '';
-  return `[${format(row.low)}, ${format(row.high)}]${unit}${zero}`;
 }
 
 /**

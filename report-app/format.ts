@@ -9,7 +9,7 @@ import {
   formatPercent,
   formatSeconds,
 } from '../src/shared/format-numbers.ts';
-import { visibleFixed, isZeroShown } from '../src/report/comparison-numbers.ts';
+import { formatKappa, formatScoreChange, signed } from '../src/shared/format-change.ts';
 import { formatCount } from '../src/shared/format-count.ts';
 
 /** `1,234`: every count on the page (cases, runs, milliseconds, characters). */
@@ -38,16 +38,24 @@ export function pointsChange(delta: number | null): string {
 }
 
 /**
- * A score or κ with 3 decimals (more when 3 would show a mean below 1 as `1.000`, as the terminal
+ * A score with 3 decimals (more when 3 would show a mean below 1 as `1.000`, as the terminal
  * does), or `—`.
  */
 export function score(value: number | null): string {
   return value === null ? '—' : formatMean(value);
 }
 
-/** `+0.050`, `-0.700`, `0.000`: a change of a score, with the digits a small one needs. */
+/** A κ as the terminal and the PR comment write it: `0.812`, `-0.250`, or `—`. */
+export function kappa(value: number | null): string {
+  return value === null ? '—' : formatKappa(value);
+}
+
+/**
+ * `+0.050`, `-0.700`, `0.000`: a change of a score or κ, with the digits a small one needs, as the
+ * terminal and the PR comment write it.
+ */
 export function scoreChange(value: number | null): string {
-  return value === null ? '—' : signed(value, 3);
+  return value === null ? '—' : formatScoreChange(value);
 }
 
 /** `$0.0123`, `$1,234.50`; `unknown` when a model had no price, `—` without model calls. */
@@ -64,10 +72,4 @@ export function seconds(ms: number): string {
 /** `1,234 ms`. */
 export function milliseconds(ms: number): string {
   return `${count(Math.round(ms))} ms`;
-}
-
-function signed(value: number, digits: number): string {
-  const text = visibleFixed(value, digits);
-  if (isZeroShown(value)) return text;
-  return `${value > 0 ? '+' : '-'}${text}`;
 }

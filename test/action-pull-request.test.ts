@@ -220,7 +220,7 @@ describe('the Action with baseline: auto', () => {
     const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
     assert.match(
       body,
-      /exact: 1\.000 → 0\.350 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+      /exact: 1\.000 → 0\.350 \(-0\.650, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
     assert.match(body, /\*\*2 regressions\*\*/);
     const results = JSON.parse(readFileSync(join(ws.dir, 'evals-results.json'), 'utf8')) as {

@@ -107,7 +107,7 @@ describe('agreement: a judge checked against human labels', () => {
     assert.ok(agreement.kappaCi && agreement.kappaCi.low < 0.8 && agreement.kappaCi.high > 0.8);
     assert.match(
       result.stdout,
-      /friendly vs human labels \(column human_friendly\): κ 0\.80 \(95% CI 0\.\d\d…\d\.\d\d\) · accuracy 90\.0% \(95% CI [\d.]+%…[\d.]+%\) · 40 labelled rows/,
+      /friendly vs human labels \(column human_friendly\): κ 0\.800 \(95% CI 0\.\d{3}…\d\.\d{3}\) · accuracy 90\.0% \(95% CI [\d.]+%…[\d.]+%\) · 40 labelled rows/,
     );
     const condition = artifactOf(dir).runs[0]?.gate.conditions.find((c) =>
       c.name.endsWith('agreement.kappa'),
@@ -173,7 +173,7 @@ describe('agreement: a judge checked against human labels', () => {
     assert.ok(row.pValue !== null && row.adjustedP !== null && row.qValue !== null);
     assert.match(
       after.stdout,
-      /friendly agreement +κ 1\.00 → 0\.80 \(-0\.20, 95% CI -0\.\d\d…[-+]0\.\d\d\)/,
+      /friendly agreement +κ 1\.000 → 0\.800 \(-0\.200, 95% CI -0\.\d{3}…[-+]0\.\d{3}\)/,
     );
   });
 });

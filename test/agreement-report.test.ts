@@ -51,7 +51,7 @@ describe('agreement in the reports', () => {
     const line = agreementLine('friendly', agreementOf(36));
     assert.match(
       line,
-      /^friendly vs human labels \(column human\): κ 0\.80 \(95% CI 0\.\d\d…0\.\d\d\) · accuracy 90\.0% \(95% CI 76\.9%…96\.0%\) · 40 labelled rows$/,
+      /^friendly vs human labels \(column human\): κ 0\.800 \(95% CI 0\.\d{3}…0\.\d{3}\) · accuracy 90\.0% \(95% CI 76\.9%…96\.0%\) · 40 labelled rows$/,
     );
   });
 
@@ -65,7 +65,7 @@ describe('agreement in the reports', () => {
         sourceRoot: '',
       },
     );
-    assert.match(markdown, /- evaluator-1 vs human labels \(column human\): κ 0\.80 /);
+    assert.match(markdown, /- evaluator-1 vs human labels \(column human\): κ 0\.800 /);
   });
 
   it("says, with trials, that each case's trials are averaged first", () => {
@@ -101,7 +101,7 @@ describe('agreement in the reports', () => {
     assert.ok(row.ci !== null && row.ci.high < 0 && (row.pValue ?? 1) < 0.05);
     assert.match(
       renderComparisonMarkdown(comparison),
-      /- 🔴 evaluator-1 agreement: κ 1\.00 → 0\.50 \(-0\.50, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+      /- 🔴 evaluator-1 agreement: κ 1\.000 → 0\.500 \(-0\.500, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
   });
 });

@@ -143,7 +143,7 @@ describe('evals compare', () => {
     const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });
     assert.match(
       md.stdout,
-      /exact: 1\.000 → 0\.350 \(-0\.65, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+      /exact: 1\.000 → 0\.350 \(-0\.650, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
     // The newly failing cases say why each fails now, as the PR comment does (HEAD's failing
     // cases are read whole for it, the rest reduced).

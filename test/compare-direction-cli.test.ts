@@ -61,7 +61,7 @@ describe('a lower-is-better evaluator through evals compare', () => {
     assert.match(compared.stdout, /1 regression · 0 improvements/);
     assert.match(
       compared.stdout,
-      /drift +0\.200 → 0\.400 \(\+0\.20,.*regressed \(lower is better\)/,
+      /drift +0\.200 → 0\.400 \(\+0\.200,.*regressed \(lower is better\)/,
     );
 
     const json = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'json'], dir);

@@ -177,7 +177,7 @@ describe('compareArtifacts reads the direction from the summaries', () => {
     assert.equal(comparison.hasRegression, true);
     assert.equal('directionChanged' in row, false);
     const text = renderComparisonText(comparison, { color: false });
-    assert.match(text, /noise +0\.115 → 0\.615 \(\+0\.50,.*regressed \(lower is better\)/);
+    assert.match(text, /noise +0\.115 → 0\.615 \(\+0\.500,.*regressed \(lower is better\)/);
   });
 
   it('follows HEAD when the direction changed, and notes the change on the row', () => {
@@ -221,7 +221,7 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     const markdown = renderComparisonMarkdown(comparison);
     assert.match(
       markdown,
-      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.50 \| 🔴 \*\*regressed\*\* \|/,
+      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.500 \| 🔴 \*\*regressed\*\* \|/,
     );
     assert.match(
       markdown,
@@ -246,7 +246,7 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
     assert.match(markdown, /: 0 regressions · 1 possible regression · /);
     assert.match(
       markdown,
-      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.50 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
+      /\| noise \(lower is better\) \| 0\.115 → 0\.615 \| \+0\.500 \| 🟡 possible regression \(not significant over \d+ rows?\) \|/,
     );
     assert.match(
       markdown,

@@ -86,11 +86,11 @@ describe('rendering', () => {
     assert.ok(worse !== -1 && better !== -1 && worse < better, 'the regressed run comes first');
     assert.match(
       markdown,
-      /- 🟢 quality: 0\.\d{3} → 0\.\d{3} \(\+0\.1\d, 95% CI \+0\.\d\d…\+0\.\d\d\) improved · p < 0\.001/,
+      /- 🟢 quality: 0\.\d{3} → 0\.\d{3} \(\+0\.1\d\d, 95% CI \+0\.\d{3}…\+0\.\d{3}\) improved · p < 0\.001/,
     );
     assert.match(
       markdown,
-      /- 🔴 quality: 0\.\d{3} → 0\.\d{3} \(-0\.1\d, 95% CI -0\.\d\d…-0\.\d\d\) \*\*regressed\*\*/,
+      /- 🔴 quality: 0\.\d{3} → 0\.\d{3} \(-0\.1\d\d, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
     // Newly failing cases are a table: the case, its grid point, its source and why it fails.
     assert.match(
@@ -104,7 +104,7 @@ describe('rendering', () => {
     );
     assert.match(
       markdown,
-      /quality: 0\.500 → 0\.500 \(0\.00, 95% CI 0\.00…0\.00\) too few cases · \(4 paired\)/,
+      /quality: 0\.500 → 0\.500 \(0\.000, 95% CI 0\.000…0\.000\) too few cases · \(4 paired\)/,
     );
     assert.match(markdown, /\*\*Runs only in BASE \(not run in HEAD\):\*\*\n\n- gone/);
     assert.match(markdown, /\*\*Runs only in HEAD \(new, nothing to compare with\):\*\*\n\n- new/);

@@ -87,8 +87,8 @@ describe('a gate on a value evalgate derives, exactly at its bound', () => {
     const result = await runInProcess(['run', '-o', 'out.json'], dir);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.equal(readArtifact(dir).runs[0]?.summary.evaluators.eq?.agreement?.kappa, 0.4);
-    // The interval starts a hair below 0 (-0.0017): never printed as -0.00.
-    assert.match(result.stdout, /κ 0\.40 \(95% CI -0\.0017…0\.80\)/);
+    // The interval starts a hair below 0 (-0.0017): never printed as -0.000.
+    assert.match(result.stdout, /κ 0\.400 \(95% CI -0\.002…0\.802\)/);
   });
 });
 

@@ -57,7 +57,7 @@ describe('judge agreement in the page (D2)', () => {
     assert.equal(lines.length, 1);
     assert.match(
       lines[0] ?? '',
-      /judge vs human labels \(column human\): κ 0\.20 .*accuracy 60\.0%/,
+      /judge vs human labels \(column human\): κ 0\.200 .*accuracy 60\.0%/,
     );
     const rows = await page.locator('#comparison tbody tr').allInnerTexts();
     const kappa = rows.find((row) => row.includes('judge agreement (κ)'));

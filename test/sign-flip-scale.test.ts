@@ -222,9 +222,9 @@ describe('evals compare: steps of 1/3 are not a false regression', () => {
       assert.equal(compared.code, 0, `step ${step}\n${compared.stdout}`);
       assert.match(
         compared.stdout,
-        /\n {2}e +\S+ → \S+ \(-\S+, 95% CI -\S+…0\.00, includes 0\) +p = 0\.066 · Holm p = 0\.066\b.* unchanged/,
+        /\n {2}e +\S+ → \S+ \(-\S+, 95% CI -\S+…0\.000, includes 0\) +p = 0\.066 · Holm p = 0\.066\b.* unchanged/,
       );
-      assert.doesNotMatch(compared.stdout, /-0\.00\b/);
+      assert.doesNotMatch(compared.stdout, /-0\.0+\b/);
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { GateCondition } from '../types/index.ts';
 import type { RowTest, RunComparison } from '../types/comparison.ts';
 import { formatMean, formatPercent } from '../shared/format-numbers.ts';
+import { formatKappa, formatScoreChange, signed } from '../shared/format-change.ts';
 
 /** How a suite treats a statistically significant regression (`gate.regressions`). */
 export type RegressionPolicy = 'block' | 'warn' | 'off';
@@ -43,14 +44,14 @@ export function significantRegressions(run: RunComparison): BlockingRegression[]
     add(
       e.evaluator,
       e,
-      `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${signed(e.delta)}${way}`,
+      `${e.evaluator} ${fmt(e.baseMean)} → ${fmt(e.headMean)} (${change(e.delta)}${way}`,
     );
   }
   for (const a of run.agreement) {
     add(
       `${a.evaluator} agreement`,
       a,
-      `${a.evaluator} agreement κ ${fmt(a.baseKappa)} → ${fmt(a.headKappa)} (${signed(a.delta)}`,
+      `${a.evaluator} agreement κ ${kappa(a.baseKappa)} → ${kappa(a.headKappa)} (${change(a.delta)}`,
     );
   }
   return found;
@@ -67,18 +68,24 @@ export function regressionCondition(run: RunComparison): GateCondition {
   };
 }
 
-/** A mean or κ as every report writes it: a mean of 0.9995 is `0.9995`, never `1.000`. */
+/** A mean as every report writes it: a mean of 0.9995 is `0.9995`, never `1.000`. */
 function fmt(value: number | null): string {
   return value === null ? '—' : formatMean(value);
 }
 
-function signed(value: number | null): string {
-  return value === null ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+/** A κ as every report writes it (shared/format-change.ts). */
+function kappa(value: number | null): string {
+  return value === null ? '—' : formatKappa(value);
+}
+
+/** A change of a mean or κ as every report writes it: `-0.050`, never `-0.000` for a real one. */
+function change(value: number | null): string {
+  return value === null ? '—' : formatScoreChange(value);
 }
 
 /** A change of rate in percentage points: `-20.0 pp`. */
 function points(delta: number | null): string {
-  return delta === null ? '—' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} pp`;
+  return delta === null ? '—' : `${signed(delta * 100, 1)} pp`;
 }
 
 /** `99.9%` for 1,999 of 2,000, as every report writes it, never `100.0%`. */

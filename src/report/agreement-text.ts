@@ -1,11 +1,11 @@
 /**
  * How a judge's agreement with the human labels reads, in the terminal summary and the markdown
- * report alike: `helpful vs human labels (column verdict): κ 0.80 (95% CI 0.61…0.99) · accuracy
+ * report alike: `helpful vs human labels (column verdict): κ 0.800 (95% CI 0.610…0.990) · accuracy
  * 90.0% (95% CI 77.0%…96.0%) · 40 rows`. Pure, no markup: each form escapes and styles it.
  */
 import type { AgreementSummary, EvaluatorSummary } from '../types/index.ts';
 import { kappaUndefinedReason } from '../evaluators/agreement.ts';
-import { isZeroShown, visibleFixed } from './comparison-numbers.ts';
+import { formatKappa } from '../shared/format-change.ts';
 import { formatCount, formatPercent, plural } from './labels.ts';
 
 /** The evaluators of a run that measured agreement, in summary order. */
@@ -27,7 +27,7 @@ export function agreementLine(id: string, agreement: AgreementSummary): string {
   } else {
     const ci = agreement.kappaCi;
     parts.push(
-      `${kappa} ${fixed2(agreement.kappa)}${ci ? ` (95% CI ${fixed2(ci.low)}…${fixed2(ci.high)})` : ''}`,
+      `${kappa} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}…${formatKappa(ci.high)})` : ''}`,
     );
   }
   if (agreement.accuracy !== null) {
@@ -42,14 +42,4 @@ export function agreementLine(id: string, agreement: AgreementSummary): string {
     rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
   parts.push(rows.join(', '));
   return `${id} vs human labels (column ${agreement.column}): ${parts.join(' · ')}`;
-}
-
-/**
- * Two decimals, never `-0.00`: 0 within floating-point rounding is `0.00`, a small negative value
- * gets the digits it needs (`-0.0017`), as a comparison row's interval ends do.
- */
-function fixed2(value: number): string {
-  if (isZeroShown(value)) return (0).toFixed(2);
-  const text = value.toFixed(2);
-  return text === '-0.00' ? `-${visibleFixed(value, 2)}` : text;
 }

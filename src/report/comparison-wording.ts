@@ -11,7 +11,8 @@ import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
 import { endsAtZero } from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
-import { formatP, plusMinus, signed, visibleFixed } from './comparison-numbers.ts';
+import { formatP, plusMinus } from './comparison-numbers.ts';
+import { formatKappa, formatScoreChange, signed, visibleFixed } from '../shared/format-change.ts';
 import type {
   AgreementChange,
   ChangeLabel,
@@ -211,14 +212,13 @@ export function rowCells(row: Row): RowCells {
       label: c.label,
     };
   }
-  const fixed = (value: number): string => value.toFixed(2);
   if (row.kind === 'agreement') {
     const c = row.change;
     return {
       name: `${c.evaluator} agreement (${c.weighted ? 'weighted κ' : 'κ'})`,
-      base: or(c.baseKappa, fixed),
-      head: or(c.headKappa, fixed),
-      delta: or(c.delta, (d) => signed(d, 2)),
+      base: or(c.baseKappa, formatKappa),
+      head: or(c.headKappa, formatKappa),
+      delta: or(c.delta, formatScoreChange),
       label: c.label,
     };
   }
@@ -229,7 +229,7 @@ export function rowCells(row: Row): RowCells {
     // As every report writes a mean: a mean short of 1 never reads as 1.
     base: or(c.baseMean, formatMean),
     head: or(c.headMean, formatMean),
-    delta: or(c.delta, (d) => signed(d, 2)),
+    delta: or(c.delta, formatScoreChange),
     label: c.label,
   };
 }
@@ -237,7 +237,7 @@ export function rowCells(row: Row): RowCells {
 /** A row's words, for either form to lay out. */
 export interface RowText {
   name: string;
-  /** `0.810 → 0.860 (+0.05, 95% CI +0.02…+0.08)` */
+  /** `0.810 → 0.860 (+0.050, 95% CI +0.020…+0.080)` */
   change: string;
   /** `p = 0.003 · Holm p = 0.041 · q = 0.020`, `McNemar p = 0.021 · …`, or '' */
   test: string;
@@ -286,8 +286,8 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
     const change =
       c.baseKappa === null || c.headKappa === null || c.delta === null || c.ci === null
         ? `${kappa} not measured on both sides`
-        : `${kappa} ${c.baseKappa.toFixed(2)} → ${c.headKappa.toFixed(2)} (${signed(c.delta, 2)}, ` +
-          `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)})`;
+        : `${kappa} ${formatKappa(c.baseKappa)} → ${formatKappa(c.headKappa)} (${formatScoreChange(c.delta)}, ` +
+          `${ci} ${formatScoreChange(c.ci.low)}…${formatScoreChange(c.ci.high)})`;
     return {
       name: `${c.evaluator} agreement`,
       change,
@@ -301,8 +301,8 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
   const change =
     c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null
       ? 'no case scored in both runs'
-      : `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${signed(c.delta, 2)}, ` +
-        `${ci} ${signed(c.ci.low, 2)}…${signed(c.ci.high, 2)}${atZero(c.delta, c.ci)})`;
+      : `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ` +
+        `${ci} ${formatScoreChange(c.ci.low)}…${formatScoreChange(c.ci.high)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const scored = scoredNote(row);
   // `(0 of 9 scored on both sides)` already counts the paired cases: no `(0 paired)` after it.
