@@ -33,13 +33,13 @@ describe('the footnote of a comparison with an unchanged row (D9)', () => {
 });
 
 describe('small changes keep their digits (D7)', () => {
-  it('prints a Δ, interval ends and the detectable change below 0.005 with more decimals', () => {
+  it('prints a Δ, interval ends and the detectable change below 0.0005 with more decimals', () => {
     const base: CaseSpec[] = Array.from({ length: 20 }, (_, i) => ({
       id: `c${i}`,
       scores: { exact: 0.9 },
     }));
-    // Two cases move by +0.02: Δ = +0.002, every end and the detectable change are small too.
-    const head: CaseSpec[] = base.map((c, i) => ({ ...c, scores: { exact: i < 2 ? 0.92 : 0.9 } }));
+    // Two cases move by +0.002: Δ = +0.0002, every end and the detectable change are small too.
+    const head: CaseSpec[] = base.map((c, i) => ({ ...c, scores: { exact: i < 2 ? 0.902 : 0.9 } }));
     const text = renderComparisonText(
       compareArtifacts(
         artifact([run('qa', {}, base)]),
@@ -49,7 +49,7 @@ describe('small changes keep their digits (D7)', () => {
     );
     const row = text.split('\n').find((line) => /^ {2}exact /.test(line));
     assert.ok(row !== undefined, text);
-    assert.match(row, /\(\+0\.0020, 95% CI /);
-    assert.doesNotMatch(row, /[+-]0\.00[^0-9]|±0\.00[^0-9]/);
+    assert.match(row, /\(\+0\.00020, 95% CI /);
+    assert.doesNotMatch(row, /[+-]0\.000?[^0-9]|±0\.000?[^0-9]/);
   });
 });
