@@ -25,7 +25,29 @@ function describeError(error) {
     return `it threw a value whose message cannot be read${why}`;
   }
 }
+var INNER_ERRORS_SHOWN = 5;
 function messageOf(error) {
+  const own = ownMessageOf(error);
+  if (!isAggregateError(error) || !Array.isArray(error.errors) || error.errors.length === 0) {
+    return own;
+  }
+  const errors = error.errors;
+  const shown = errors.slice(0, INNER_ERRORS_SHOWN).map((inner) => {
+    try {
+      return ownMessageOf(inner);
+    } catch {
+      return "an error whose message cannot be read";
+    }
+  });
+  const more = errors.length - shown.length;
+  const count = `${errors.length} ${errors.length === 1 ? "error" : "errors"}`;
+  return `${own} (${count}: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""})`;
+}
+function isAggregateError(error) {
+  if (error instanceof AggregateError) return true;
+  return typeof error === "object" && error !== null && error.name === "AggregateError" && "errors" in error;
+}
+function ownMessageOf(error) {
   if (typeof error === "string") return error;
   if (typeof error === "object" && error !== null) {
     const message = error.message;
