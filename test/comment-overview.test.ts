@@ -178,10 +178,10 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
       '-40.0 pp',
       '🔴 regressed',
     ]);
-    assert.deepEqual(rows[2], ['model=a', 'exact', '1.000 → 0.600', '-0.40', '🔴 regressed']);
+    assert.deepEqual(rows[2], ['model=a', 'exact', '1.000 → 0.600', '-0.400', '🔴 regressed']);
     assert.deepEqual(rows.slice(3), [
       ['model=b', 'pass rate', '96.7% → 96.7%', '0.0 pp', '⚪ unchanged'],
-      ['model=b', 'exact', '0.967 → 0.967', '0.00', '⚪ unchanged'],
+      ['model=b', 'exact', '0.967 → 0.967', '0.000', '⚪ unchanged'],
     ]);
   });
 
