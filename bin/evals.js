@@ -8,6 +8,7 @@ const early = [];
 const hold = (signal) => early.push(signal);
 process.on('SIGINT', hold);
 process.on('SIGTERM', hold);
+process.on('SIGHUP', hold);
 
 // Node >= 22.1 can cache compiled code between runs (the Action runs on Node 24); a no-op on 20.
 module.enableCompileCache?.();
@@ -18,6 +19,7 @@ const { main } = await import('../lib/cli.bundle.js');
 const running = main(process.argv.slice(2), early);
 process.off('SIGINT', hold);
 process.off('SIGTERM', hold);
+process.off('SIGHUP', hold);
 const code = await running;
 process.exitCode = code;
 // Once nothing is left to do (output flushed: the event loop is empty), exit with the code

@@ -13,7 +13,7 @@ import { writeSync } from 'node:fs';
 import { serializeArtifactChunks } from '../artifact/artifact.ts';
 import type { MemoryCaseLog } from '../artifact/case-log.ts';
 import { announceExit, guardProcess, guarding } from '../pipeline/exit-guard.ts';
-import { EXIT_INTERRUPTED, watchSignals } from '../pipeline/signals.ts';
+import { EXIT_INTERRUPTED, STOP_SIGNALS, watchSignals } from '../pipeline/signals.ts';
 import type { Reporter } from '../report/reporter.ts';
 import { RunControl } from '../run/control.ts';
 import { writeAtomicallySync } from '../shared/write-file-atomic.ts';
@@ -97,7 +97,7 @@ export class UserCalls {
 }
 
 /**
- * After a signal stopped a run, the next SIGINT / SIGTERM quits at once with exit code 130, as it
+ * After a signal stopped a run, the next SIGINT / SIGTERM / SIGHUP quits at once with exit code 130, as it
  * does during the run, for as long as calls the run abandoned are still running (a `fn` that
  * ignores its `signal` keeps the process alive after the run has returned). The run's own watch
  * is gone by then: without this, Node's default would end the process by the signal, with no
@@ -106,13 +106,11 @@ export class UserCalls {
  */
 function quitWhileAbandoned(calls: UserCalls): void {
   if (abandoning++ === 0) {
-    process.on('SIGINT', quitNow);
-    process.on('SIGTERM', quitNow);
+    for (const name of STOP_SIGNALS) process.on(name, quitNow);
   }
   calls.whenIdle(() => {
     if (--abandoning > 0) return;
-    process.off('SIGINT', quitNow);
-    process.off('SIGTERM', quitNow);
+    for (const name of STOP_SIGNALS) process.off(name, quitNow);
   });
 }
 

@@ -20,7 +20,7 @@ import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
 import { guarding } from '../pipeline/exit-guard.ts';
-import { watchSignals } from '../pipeline/signals.ts';
+import { STOP_SIGNALS, watchSignals } from '../pipeline/signals.ts';
 import { filesBeingImported } from '../bind/modules/loader.ts';
 import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import { relative } from 'node:path';
@@ -111,8 +111,7 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     if (code !== undefined) {
       const done = code;
       const quit = (): never => process.exit(done);
-      process.on('SIGINT', quit);
-      process.on('SIGTERM', quit);
+      for (const name of STOP_SIGNALS) process.on(name, quit);
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM while a run works, one wiring for `evals run` and `runTestSuite`: the first
+ * SIGINT, SIGTERM and SIGHUP while a run works, one wiring for `evals run` and `runTestSuite`: the first
  * signal stops the run gracefully (no new case starts, what finished is kept and written as the
  * partial artifact), a second one quits at once with exit code 130, the run's exit guard
  * (exit-guard.ts) still writing what finished. Runs of one process (`runTestSuite` calls under
@@ -10,6 +10,13 @@ import { announceExit, writingResults } from './exit-guard.ts';
 
 /** The exit code of a run a signal cut short (docs/cli.md). */
 export const EXIT_INTERRUPTED = 130;
+
+/**
+ * The signals that stop a run. SIGHUP is a closed terminal or a dropped ssh session: Node's
+ * default would end the process at once, losing every finished case, so it stops the run as
+ * Ctrl-C does.
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface SignalWatchOptions {
   stderr: { write(text: string): unknown };
@@ -69,15 +76,14 @@ function onSignal(): void {
 }
 
 /**
- * Handles SIGINT and SIGTERM for a run until `stop()`: see the module's comment. A watch that
+ * Handles the {@link STOP_SIGNALS} for a run until `stop()`: see the module's comment. A watch that
  * begins while others are stopping starts stopped: the process was asked to stop.
  */
 export function watchSignals(options: SignalWatchOptions): SignalWatch {
   const watch: Watch = { options, controller: new AbortController() };
   if (watches.size === 0) {
     caught = 0;
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    for (const name of STOP_SIGNALS) process.on(name, onSignal);
   } else if (caught > 0) watch.controller.abort();
   watches.add(watch);
   return {
@@ -85,8 +91,7 @@ export function watchSignals(options: SignalWatchOptions): SignalWatch {
     deliver: onSignal,
     stop: () => {
       if (!watches.delete(watch) || watches.size > 0) return;
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const name of STOP_SIGNALS) process.off(name, onSignal);
     },
   };
 }
