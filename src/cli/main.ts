@@ -33,8 +33,8 @@ import { relative } from 'node:path';
  * first line, so a SIGTERM in the first instants is not lost), handled as if they came now.
  */
 export async function main(argv: string[], early: readonly string[] = []): Promise<number> {
-  // A reader that goes away (`evals run … | head -1`) closes its pipe: what is still to print
-  // there is dropped, and the run goes on to write its results and exit with its verdict.
+  // A reader that goes away (`evals run … | head -1`, a terminal closed) closes its pipe or tty:
+  // what is still to print there is dropped, and the run goes on to write its results.
   process.stdout.on('error', dropWhenClosed);
   process.stderr.on('error', dropWhenClosed);
   const ctx: CommandContext = {
@@ -262,10 +262,14 @@ function unknownCommand(word: string): UsageError {
 
 /**
  * The 'error' listener of stdout and stderr: a closed pipe (EPIPE, and every write after it)
- * is the reader's choice, not a failure of the command; any other error stays fatal.
+ * is the reader's choice, and a terminal that hung up (EIO: the window closed, the ssh session
+ * dropped) is gone as a reader is; neither is a failure of the command, whose results still go
+ * to their files. Any other error stays fatal.
  */
 function dropWhenClosed(error: NodeJS.ErrnoException): void {
-  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+  if (error.code === 'EPIPE' || error.code === 'EIO' || error.code === 'ERR_STREAM_DESTROYED') {
+    return;
+  }
   throw error;
 }
 
