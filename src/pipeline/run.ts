@@ -39,7 +39,7 @@ export interface RunArgs {
   /** `--trials N`: runs of each case in every suite, overriding the config's `trials`. */
   trials?: number;
   filters: RunFilters;
-  /** Interrupt (SIGINT/SIGTERM, wired by the CLI). */
+  /** Interrupt (SIGINT, SIGTERM or SIGHUP, wired by the CLI). */
   signal?: AbortSignal;
   /** How user modules are loaded (the Action finds tsx in the user's workspace). */
   loader?: ModuleLoaderOptions;
