@@ -102,7 +102,9 @@ export function usableBaseline(
   shown = path,
   going = 'running without a comparison',
 ): string | null {
-  const read = readArtifact(() => readReducedArtifact(path, shown, (_, run) => comparableCases(run)));
+  const read = readArtifact(() =>
+    readReducedArtifact(path, shown, (_, run) => comparableCases(run)),
+  );
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
   const newer =
