@@ -31,7 +31,13 @@ import { NO_CASES_CONDITION, noCasesCondition } from '../run/gate.ts';
 import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
 import { promisedHashIssue, syncHash } from './check-case-hash.ts';
 import { evaluatorWithGridPoint, withGridPoint, type CallTracker } from './grid-context.ts';
-import { attachSdkContext, type SuiteJudgeSettings } from './sdk-context.ts';
+import {
+  preloadSdkClasses,
+  sdkCallTracker,
+  suiteSdkContext,
+  type SuiteJudgeSettings,
+  type SuiteSdkContext,
+} from './sdk-context.ts';
 import {
   printAroundProgress,
   sharedProgressBoard,
@@ -283,9 +289,10 @@ export async function runTestSuite<TCase, TOutput>(
 }
 
 /**
- * `buildSpec`, then the SDK classes' context and settings (`attachSdkContext`, which refuses a
- * judge class's bad `scoreChoices`), their usage error (a mistake of the caller's) traced from
- * the caller's own line: an uncaught one then prints that line and the caller's frames under
+ * `buildSpec`, its SDK classes' calls made in this call's context (its own, not the instances':
+ * see sdk-context.ts), then their settings checked (`preloadSdkClasses`, which refuses a judge
+ * class's bad `scoreChoices`); their usage error (a mistake of the caller's) is traced from the
+ * caller's own line: an uncaught one then prints that line and the caller's frames under
  * `UsageError: <message>`, not evalgate's internals, which mean nothing to the user. Called
  * synchronously from `runTestSuite`, before its first `await`, so the caller's frames are still
  * on the stack.
@@ -293,11 +300,14 @@ export async function runTestSuite<TCase, TOutput>(
 function checkedSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
-): ReturnType<typeof buildSpec<TCase, TOutput>> & { flushes: (() => Promise<void>)[] } {
+): Omit<ReturnType<typeof buildSpec<TCase, TOutput>>, 'sdk'> & {
+  flushes: (() => Promise<void>)[];
+} {
   try {
-    const built = buildSpec(args, calls);
+    const { sdk, ...built } = buildSpec(args, calls);
+    preloadSdkClasses(args.evaluators ?? [], sdk, args.id);
     // Baselines an automatic battle records are written by these, once, after the run.
-    return { ...built, flushes: attachSdkContext(args.evaluators ?? [], args, process.cwd()) };
+    return { ...built, flushes: sdk.flushes };
   } catch (error) {
     // Frames above `runTestSuite` (its own and evalgate's below it) are left out of the trace.
     if (error instanceof UsageError) Error.captureStackTrace(error, runTestSuite);
@@ -306,13 +316,14 @@ function checkedSpec<TCase, TOutput>(
 }
 
 /**
- * The engine's suite of `args`, and the exact duplicate cases collapsed on the way; throws the
- * arguments' usage error, every problem in it.
+ * The engine's suite of `args`, the exact duplicate cases collapsed on the way, and the SDK
+ * classes' context of this call (`suiteSdkContext`, made once the arguments are checked); throws
+ * the arguments' usage error, every problem in it.
  */
 function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
-): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[] } {
+): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[]; sdk: SuiteSdkContext } {
   const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
@@ -342,10 +353,12 @@ function buildSpec<TCase, TOutput>(
   }
   if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues);
   const track: CallTracker = (call) => calls.track(call);
+  // Made from the arguments once they are checked (`baselinesDir` is a path by now).
+  const sdk = suiteSdkContext(args, process.cwd());
   const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
     target: functionTarget(withGridPoint(args.fn, track), `runTestSuite(${args.id}) fn`),
-    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e, track)),
+    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e, sdkCallTracker(e, sdk, track))),
     runs: expandGrid(mutableGrid(args.gridSearchParams)).map((params) => ({
       params,
       cases: prepared.cases as unknown as PreparedCase<TCase>[],
@@ -357,7 +370,7 @@ function buildSpec<TCase, TOutput>(
     gate: { ...args.gate, ...(args.allowEmpty === true ? { allowEmpty: true } : {}) },
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
-  return { spec, collapsed: prepared.warnings ?? [] };
+  return { spec, collapsed: prepared.warnings ?? [], sdk };
 }
 
 /**

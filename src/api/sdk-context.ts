@@ -7,10 +7,14 @@ import { resolve } from 'node:path';
 import { createJudgeClient } from '../judge/client.ts';
 import type { JudgeClient } from '../judge/types.ts';
 import type { PriceTable } from '../judge/usage.ts';
-import { BuiltinBackedEvaluator } from '../evaluators/sdk/builtin-backed.ts';
+import {
+  BuiltinBackedEvaluator,
+  type SdkEvaluatorContext,
+} from '../evaluators/sdk/builtin-backed.ts';
 import type { BuiltinFiles, JudgeContext } from '../evaluators/types.ts';
 import type { Issue } from '../shared/errors.ts';
 import { argumentsError } from './check-arguments.ts';
+import type { CallTracker } from './grid-context.ts';
 
 /** `runTestSuite`'s `judge` argument: where the SDK's judge classes send their calls. */
 export interface SuiteJudgeSettings {
@@ -31,20 +35,22 @@ export interface SuiteJudgeSettings {
 /** The embeddings model the SDK classes use when none is set. */
 export const SDK_DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 
+/** The context one `runTestSuite` call hands its SDK classes' calls, and what to do after it. */
+export interface SuiteSdkContext {
+  context: SdkEvaluatorContext;
+  /** The flushes to run after the suite (an automatic battle's baselines), in order. */
+  flushes: (() => Promise<void>)[];
+}
+
 /**
- * Hands every SDK class among `evaluators` its judge and baseline files. Returns the flushes
- * to run after the suite (an automatic battle's baselines), in order.
+ * The judge and baseline files of one `runTestSuite` call. Its own, not its evaluators': an
+ * instance two calls share judges each call's cases with that call's settings and keeps
+ * baselines under that call's suite (see BuiltinBackedEvaluator.inContext).
  */
-export function attachSdkContext(
-  evaluators: readonly unknown[],
+export function suiteSdkContext(
   suite: { id: string; judge?: SuiteJudgeSettings; baselinesDir?: string },
   cwd: string,
-): (() => Promise<void>)[] {
-  const sdk = evaluators.filter(
-    (e): e is BuiltinBackedEvaluator<unknown, unknown> => e instanceof BuiltinBackedEvaluator,
-  );
-  const flushes: (() => Promise<void>)[] = [];
-  if (sdk.length === 0) return flushes;
+): SuiteSdkContext {
   const settings = suite.judge ?? {};
   let client = settings.client;
   const judge: JudgeContext = {
@@ -58,6 +64,7 @@ export function attachSdkContext(
     temperature: settings.temperature ?? 0,
     prices: settings.prices,
   };
+  const flushes: (() => Promise<void>)[] = [];
   const files: BuiltinFiles = {
     configDir: suite.baselinesDir !== undefined ? resolve(cwd, suite.baselinesDir) : cwd,
     suiteId: suite.id,
@@ -65,13 +72,34 @@ export function attachSdkContext(
     updateBaselines: true,
     onRunEnd: (flush) => flushes.push(flush),
   };
+  return { context: { judge, files }, flushes };
+}
+
+/** How the run makes each call of `evaluator`: by `track`, in the suite's context for an SDK class. */
+export function sdkCallTracker(
+  evaluator: unknown,
+  sdk: SuiteSdkContext,
+  track: CallTracker,
+): CallTracker {
+  if (!(evaluator instanceof BuiltinBackedEvaluator)) return track;
+  return (call) => track(() => evaluator.inContext(sdk.context, call));
+}
+
+/**
+ * Checks the settings of every SDK class among `evaluators` known before any case (a judge
+ * class's `scoreChoices`, its overrides store), in the suite's context, as evals.yaml checks
+ * them at load: one usage error naming each, not one error per case.
+ */
+export function preloadSdkClasses(
+  evaluators: readonly unknown[],
+  sdk: SuiteSdkContext,
+  suiteId: string,
+): void {
   const problems: Issue[] = [];
-  sdk.forEach((evaluator, i) => {
-    evaluator.useContext({ judge, files });
-    // Settings known before any case (a judge class's `scoreChoices`, its overrides store) are
-    // checked now, as evals.yaml checks them at load: one error, not one per case.
+  evaluators.forEach((evaluator, index) => {
+    if (!(evaluator instanceof BuiltinBackedEvaluator)) return;
     try {
-      evaluator.preload();
+      evaluator.inContext(sdk.context, () => evaluator.preload());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       problems.push({
@@ -79,13 +107,12 @@ export function attachSdkContext(
         file: '',
         line: 0,
         col: 0,
-        path: `evaluators[${evaluators.indexOf(evaluator)}]`,
-        message: `evaluators[${evaluators.indexOf(evaluator)}] (${evaluatorName(evaluator, i)}): ${message}`,
+        path: `evaluators[${index}]`,
+        message: `evaluators[${index}] (${evaluatorName(evaluator, index)}): ${message}`,
       });
     }
   });
-  if (problems.length > 0) throw argumentsError(suite.id, problems);
-  return flushes;
+  if (problems.length > 0) throw argumentsError(suiteId, problems);
 }
 
 /** The class of an evaluator as the user wrote it, for a message. */

@@ -185,6 +185,8 @@ async function loadEvaluator(
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
   let exported: object | undefined;
+  // How the engine calls `inner`: an SDK class in this entry's context (set below).
+  let within = <T>(call: () => T): T => call();
   if (ev.kind === 'builtin') {
     // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
     // fail on settings only known now (a judge without a model, a corrupt baselines file).
@@ -215,9 +217,15 @@ async function loadEvaluator(
     inner = shaped.value;
     // The SDK's judge classes get the judge settings the built-ins get (their own fields win).
     if (acceptsSdkContext(inner)) {
-      inner.useContext({ ...options.models?.contextFor(suite, ev), evaluatorId: ev.id });
+      const sdk = inner;
+      const context = { ...options.models?.contextFor(suite, ev), evaluatorId: ev.id };
+      // The entry's own, not the instance's: an exported instance several entries name judges
+      // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.inContext).
+      // A class from a copy of evalgate without `inContext` takes it the older way.
+      if (sdk.inContext !== undefined) within = (call) => sdk.inContext!(context, call);
+      else sdk.useContext(context);
       try {
-        inner.preload?.();
+        within(() => sdk.preload?.());
       } catch (error) {
         return { ok: false, issue: createIssue(error, config, where) };
       }
@@ -252,8 +260,8 @@ async function loadEvaluator(
     ...(ev.when !== undefined ? { when: ev.when } : {}),
     ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
     evaluateTestCase: ev.not
-      ? (args) => negated(inner.evaluateTestCase(args))
-      : (args) => inner.evaluateTestCase(args),
+      ? (args) => negated(within(() => inner.evaluateTestCase(args)))
+      : (args) => within(() => inner.evaluateTestCase(args)),
   };
   const warning = ownIdIgnored(ev, inner.id, at);
   return { ok: true, value: warning ? { evaluator, warning } : { evaluator } };

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
@@ -9,9 +10,9 @@ import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts'
 export const SDK_DEFAULT_MODEL = 'gpt-4o';
 
 /**
- * What the run hands an SDK class before its first case: model access for the judges and, for
- * `BaseAutomaticBattle`, where baselines are kept. `runTestSuite` supplies both; a class used
- * elsewhere can be given them through `useContext`.
+ * What a run hands an SDK class for its cases: model access for the judges and, for
+ * `BaseAutomaticBattle`, where baselines are kept. `runTestSuite` supplies both for its own calls
+ * (see `inContext`); a class used elsewhere can be given them through `useContext`.
  */
 export interface SdkEvaluatorContext {
   judge?: JudgeContext;
@@ -25,6 +26,18 @@ export interface SdkEvaluatorContext {
 
 type Scorer = (values: OptionValues, args: EvaluatorArgs) => Evaluation | Promise<Evaluation>;
 
+/**
+ * The context of the use an SDK class's call is part of: one `runTestSuite` call, or one
+ * evaluator entry of evals.yaml. Carried by the call rather than kept on the instance, because
+ * one instance may serve several uses, one after the other or at the same time (an exported
+ * judge two suites name, one instance given to two `runTestSuite` calls awaited together): each
+ * call must judge with its own use's settings and keep baselines under its own suite.
+ */
+const currentUse = new AsyncLocalStorage<SdkEvaluatorContext>();
+
+/** What an instance prepared for one use: the built-in's scorer, a judge's overrides. */
+type Prepared = Map<string, unknown>;
+
 /** A built-in, as an SDK class drives it: its default threshold and its direct scorer. */
 export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold'> & DirectScoring;
 
@@ -37,29 +50,58 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   TCase,
   TOutput
 > {
-  #context: SdkEvaluatorContext = {};
-  #scorer: Scorer | undefined;
+  /** The instance's own context, given in code through `useContext`. */
+  #own: SdkEvaluatorContext = {};
+  /** What was prepared per use, keyed by the use's context (`#own` outside any use). */
+  #prepared = new WeakMap<SdkEvaluatorContext, Prepared>();
 
   /**
-   * Gives the class its model access and files (`runTestSuite` calls this for every SDK class
-   * it runs); a context set before keeps precedence, so a judge given in code is not replaced.
+   * Gives the instance a context of its own, for calls outside a run (a class used by hand) and
+   * over any run's: what it sets wins over what `runTestSuite` or evals.yaml hand its calls, so
+   * a judge given in code is not replaced. A context set before keeps precedence unless
+   * `replace` is set.
    */
   useContext(context: SdkEvaluatorContext, options: { replace?: boolean } = {}): void {
-    this.#context =
-      options.replace === true ? { ...context } : { ...context, ...definedOf(this.#context) };
-    this.#scorer = undefined;
+    this.#own = options.replace === true ? { ...context } : { ...context, ...definedOf(this.#own) };
+    this.#prepared = new WeakMap();
+  }
+
+  /**
+   * Runs `call` (this instance's `evaluateTestCase` or `preload`) as part of the use whose
+   * context is `context`: what the class prepares from it (the built-in's scorer, an automatic
+   * battle's baselines store, the overrides a judge shows) is kept for that context object, so
+   * a use hands the same object to every call. Other uses of the instance, before, after or at
+   * the same time, keep theirs. A method of the instance, so that a class from another copy of
+   * evalgate (a module's own install) runs in its own copy's context.
+   */
+  inContext<T>(context: SdkEvaluatorContext, call: () => T): T {
+    return currentUse.run(context, call);
   }
 
   /**
    * Reads now the files the class would read on its first case (`BaseLLMJudge`'s overrides),
    * so that a malformed one is a load-time error of the config rather than every case's.
-   * Called by `evals run` after `useContext`; throws what the first case would have thrown.
+   * Called by `evals run` and `runTestSuite` through `inContext`; throws what the first case
+   * would have thrown.
    */
   preload(): void {}
 
-  /** What the run handed over (see `useContext`). */
+  /** The context of the current call: its use's, under what `useContext` set. */
   protected context(): SdkEvaluatorContext {
-    return this.#context;
+    const use = currentUse.getStore();
+    return use === undefined ? this.#own : { ...use, ...definedOf(this.#own) };
+  }
+
+  /** `make()`'s value, made once per use of this instance (see `inContext`). */
+  protected preparedOnce<T>(key: string, make: () => T): T {
+    const use = currentUse.getStore() ?? this.#own;
+    let prepared = this.#prepared.get(use);
+    if (prepared === undefined) {
+      prepared = new Map();
+      this.#prepared.set(use, prepared);
+    }
+    if (!prepared.has(key)) prepared.set(key, make());
+    return prepared.get(key) as T;
   }
 
   /** The built-in whose logic this class runs. */
@@ -131,29 +173,29 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   }
 
   #scorerFor(): Scorer {
-    if (this.#scorer === undefined) {
-      const { judge, files } = this.#context;
-      this.#scorer = this.builtin().direct(this.fixedOptions(), {
+    return this.preparedOnce('scorer', (): Scorer => {
+      const { judge, files } = this.context();
+      return this.builtin().direct(this.fixedOptions(), {
         id: this.id,
         ...(judge !== undefined
           ? { judge: { ...judge, model: this.judgeModel(judge.model) } }
           : {}),
         ...(files !== undefined ? { files } : {}),
       });
-    }
-    return this.#scorer;
+    });
   }
 }
 
 /**
  * Whether `value` is one of the SDK's out-of-box classes, which take model access through
- * `useContext`. By shape, not `instanceof`: a module loaded from evals.yaml may import its own
- * copy of evalgate (see bind/modules/shapes.ts).
+ * `useContext`, and per use through `inContext` (a copy of evalgate from before it may lack
+ * that). By shape, not `instanceof`: a module loaded from evals.yaml may import its own copy of
+ * evalgate (see bind/modules/shapes.ts).
  */
 export function acceptsSdkContext(
   value: unknown,
 ): value is Pick<BuiltinBackedEvaluator<unknown, unknown>, 'useContext'> &
-  Partial<Pick<BuiltinBackedEvaluator<unknown, unknown>, 'preload'>> {
+  Partial<Pick<BuiltinBackedEvaluator<unknown, unknown>, 'preload' | 'inContext'>> {
   return (
     typeof value === 'object' &&
     value !== null &&

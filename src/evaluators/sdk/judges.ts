@@ -79,8 +79,6 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     return { choices: Object.fromEntries(this.scoreChoices.map((c) => [c.name, c.value])) };
   }
 
-  #overrides: EvaluationOverride[] | undefined;
-
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const prompt = this.makePrompt({
       testCase: args.testCase,
@@ -115,23 +113,23 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   }
 
   /**
-   * The `numOverrides` most recent overrides of this evaluator, newest first, read once. A
-   * malformed store throws an `OverridesFileError` naming the file and line (from `preload`,
-   * a load-time error of evals.yaml; from a case, that case's evaluation error).
+   * The `numOverrides` most recent overrides of this evaluator, newest first, read once per use
+   * (each use has its folder and evaluator id). A malformed store throws an
+   * `OverridesFileError` naming the file and line (from `preload`, a load-time error of
+   * evals.yaml; from a case, that case's evaluation error).
    */
   #recentOverrides(): EvaluationOverride[] {
     const count = this.numOverrides ?? 0;
     if (count <= 0) return [];
-    if (this.#overrides === undefined) {
+    return this.preparedOnce('overrides', () => {
       const { files } = this.context();
       if (files === undefined) {
         throw new Error(
           `${this.#evaluatorId()}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
         );
       }
-      this.#overrides = recentOverrides(readOverrides(files.configDir), this.#evaluatorId(), count);
-    }
-    return this.#overrides;
+      return recentOverrides(readOverrides(files.configDir), this.#evaluatorId(), count);
+    });
   }
 }
 

@@ -1,0 +1,112 @@
+/**
+ * An SDK judge class instance exported once and named by two suites of evals.yaml judges each
+ * suite's cases with that entry's `judge:` settings, and an exported automatic battle keeps each
+ * suite's baselines under that suite: the context is the entry's, not the instance's, so the
+ * first entry bound does not fix it for the others.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
+import { startOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+
+const TESTING = pathToFileURL(join(repoRoot, 'src', 'testing.ts')).href;
+
+let serverA: OpenAiServer;
+let serverB: OpenAiServer;
+
+before(async () => {
+  [serverA, serverB] = await Promise.all([startOpenAiServer(), startOpenAiServer()]);
+});
+after(() => Promise.all([serverA.close(), serverB.close()]));
+beforeEach(() => {
+  for (const server of [serverA, serverB]) {
+    server.reset();
+    server.setDefault({ toolArguments: { reason: 'warm', choice: 'Friendly' } });
+  }
+});
+
+const MODULE = [
+  `import { BaseAutomaticBattle, BaseLLMJudge } from ${JSON.stringify(TESTING)};`,
+  'class IsFriendly extends BaseLLMJudge<{ input: string }, string> {',
+  "  id = 'friendly';",
+  "  scoreChoices = [{ name: 'Friendly', value: 1 }, { name: 'Not friendly', value: 0 }];",
+  '  makePrompt({ output }: { output: string }): string {',
+  '    return `Is the output friendly?\\n\\n[Output]\\n${output}`;',
+  '  }',
+  '}',
+  'class Battle extends BaseAutomaticBattle<{ input: string }, string> {',
+  "  id = 'battle';",
+  '  outputMapper({ output }: { output: string }): string {',
+  '    return output;',
+  '  }',
+  '}',
+  'export const friendly = new IsFriendly();',
+  'export const battle = new Battle();',
+  '',
+].join('\n');
+
+/** Suites `one` and `two`, each naming the export `name` with its own server and model. */
+function project(name: string): string {
+  const dir = scratch();
+  const suite = (id: string, server: OpenAiServer, model: string) => [
+    `  - id: ${id}`,
+    '    testset:',
+    '      cases:',
+    `        - { input: hi, output: "${id} says hello" }`,
+    '    evaluators:',
+    `      - use: ./judges.ts#${name}`,
+    `        judge: { baseUrl: ${server.url}, model: ${model} }`,
+  ];
+  writeFiles(dir, {
+    'judges.ts': MODULE,
+    'evals.yaml': [
+      'version: 1',
+      'defaults:',
+      '  judge: { apiKey: sk-test }',
+      'suites:',
+      ...suite('one', serverA, 'model-a'),
+      ...suite('two', serverB, 'model-b'),
+      '',
+    ].join('\n'),
+  });
+  return dir;
+}
+
+/** The model of each request `server` got, and the output it judged. */
+function callsOf(server: OpenAiServer): string[] {
+  return server.requests.map((request) => {
+    const body = request.body as { model: string; messages: { content: string }[] };
+    const text = body.messages.map((message) => message.content).join('\n');
+    return `${body.model}: ${/\b(one|two) says hello/.exec(text)?.[0] ?? '?'}`;
+  });
+}
+
+describe('an SDK judge instance two evals.yaml suites name', () => {
+  it("judges each suite's cases with that entry's judge: settings", async () => {
+    const dir = project('friendly');
+    const r = await runInProcess(['run', '--no-cache'], dir);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.deepEqual(callsOf(serverA), ['model-a: one says hello']);
+    assert.deepEqual(callsOf(serverB), ['model-b: two says hello']);
+  });
+
+  it("keeps an automatic battle's baselines under each suite", async () => {
+    const dir = project('battle');
+    const r = await runInProcess(['run', '--no-cache', '--update-baselines'], dir);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    for (const id of ['one', 'two']) {
+      const file = JSON.parse(readFileSync(join(dir, 'battles', id, 'battle.json'), 'utf8')) as {
+        baselines: Record<string, { output: unknown }>;
+      };
+      assert.deepEqual(
+        Object.values(file.baselines).map((b) => b.output),
+        [`${id} says hello`],
+        `battles/${id}/battle.json`,
+      );
+    }
+  });
+});
