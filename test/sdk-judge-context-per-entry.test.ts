@@ -2,7 +2,8 @@
  * An SDK judge class instance exported once and named by two suites of evals.yaml judges each
  * suite's cases with that entry's `judge:` settings, and an exported automatic battle keeps each
  * suite's baselines under that suite: the context is the entry's, not the instance's, so the
- * first entry bound does not fix it for the others.
+ * first entry bound does not fix it for the others. An exported instance without an `id` of its
+ * own (a JavaScript module may leave it out) is named by the config and runs all the same.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -31,21 +32,24 @@ beforeEach(() => {
 
 const MODULE = [
   `import { BaseAutomaticBattle, BaseLLMJudge } from ${JSON.stringify(TESTING)};`,
-  'class IsFriendly extends BaseLLMJudge<{ input: string }, string> {',
-  "  id = 'friendly';",
+  // Without an id of their own, as a JavaScript module may leave them: the config names them.
+  'class FriendlyJudge extends BaseLLMJudge<{ input: string }, string> {',
   "  scoreChoices = [{ name: 'Friendly', value: 1 }, { name: 'Not friendly', value: 0 }];",
   '  makePrompt({ output }: { output: string }): string {',
   '    return `Is the output friendly?\\n\\n[Output]\\n${output}`;',
   '  }',
   '}',
-  'class Battle extends BaseAutomaticBattle<{ input: string }, string> {',
-  "  id = 'battle';",
+  'class BattleJudge extends BaseAutomaticBattle<{ input: string }, string> {',
   '  outputMapper({ output }: { output: string }): string {',
   '    return output;',
   '  }',
   '}',
+  "class IsFriendly extends FriendlyJudge { id = 'friendly'; }",
+  "class Battle extends BattleJudge { id = 'battle'; }",
   'export const friendly = new IsFriendly();',
   'export const battle = new Battle();',
+  'export const nameless = new FriendlyJudge();',
+  'export const namelessBattle = new BattleJudge();',
   '',
 ].join('\n');
 
@@ -95,18 +99,36 @@ describe('an SDK judge instance two evals.yaml suites name', () => {
   });
 
   it("keeps an automatic battle's baselines under each suite", async () => {
-    const dir = project('battle');
-    const r = await runInProcess(['run', '--no-cache', '--update-baselines'], dir);
+    await assertBaselinesPerSuite('battle', 'battle');
+  });
+
+  it('without an id of its own, judges under the config id with each entry settings', async () => {
+    const dir = project('nameless');
+    const r = await runInProcess(['run', '--no-cache'], dir);
     assert.equal(r.code, 0, r.stderr + r.stdout);
-    for (const id of ['one', 'two']) {
-      const file = JSON.parse(readFileSync(join(dir, 'battles', id, 'battle.json'), 'utf8')) as {
-        baselines: Record<string, { output: unknown }>;
-      };
-      assert.deepEqual(
-        Object.values(file.baselines).map((b) => b.output),
-        [`${id} says hello`],
-        `battles/${id}/battle.json`,
-      );
-    }
+    assert.deepEqual(callsOf(serverA), ['model-a: one says hello']);
+    assert.deepEqual(callsOf(serverB), ['model-b: two says hello']);
+  });
+
+  it('an automatic battle without an id of its own keeps its baselines under the config id', async () => {
+    await assertBaselinesPerSuite('namelessBattle', 'namelessBattle');
   });
 });
+
+/** Runs the suites with the battle exported as `name`: each suite's file holds its own output. */
+async function assertBaselinesPerSuite(name: string, evaluatorId: string): Promise<void> {
+  const dir = project(name);
+  const r = await runInProcess(['run', '--no-cache', '--update-baselines'], dir);
+  assert.equal(r.code, 0, r.stderr + r.stdout);
+  for (const id of ['one', 'two']) {
+    const path = join(dir, 'battles', id, `${evaluatorId}.json`);
+    const file = JSON.parse(readFileSync(path, 'utf8')) as {
+      baselines: Record<string, { output: unknown }>;
+    };
+    assert.deepEqual(
+      Object.values(file.baselines).map((b) => b.output),
+      [`${id} says hello`],
+      `battles/${id}/${evaluatorId}.json`,
+    );
+  }
+}

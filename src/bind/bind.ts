@@ -187,6 +187,7 @@ async function loadEvaluator(
   let exported: object | undefined;
   // How the engine calls `inner`: an SDK class in this entry's context (set below).
   let within = <T>(call: () => T): T => call();
+  let callee: EngineEvaluator | undefined;
   if (ev.kind === 'builtin') {
     // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
     // fail on settings only known now (a judge without a model, a corrupt baselines file).
@@ -217,7 +218,11 @@ async function loadEvaluator(
     inner = shaped.value;
     // The SDK's judge classes get the judge settings the built-ins get (their own fields win).
     if (acceptsSdkContext(inner)) {
-      const sdk = inner;
+      // An exported instance without an `id` comes as a view inheriting from it (shapes.ts),
+      // whose calls could not read the class's private state: they go to the instance itself,
+      // which takes the entry's id from its context.
+      if (exported !== undefined) callee = exported as EngineEvaluator;
+      const sdk = (callee ?? inner) as typeof inner;
       const context = { ...options.models?.contextFor(suite, ev), evaluatorId: ev.id };
       // The entry's own, not the instance's: an exported instance several entries name judges
       // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.inContext).
@@ -260,8 +265,8 @@ async function loadEvaluator(
     ...(ev.when !== undefined ? { when: ev.when } : {}),
     ...(ev.agreement !== undefined ? { agreement: agreementSpec(ev, ev.agreement.column) } : {}),
     evaluateTestCase: ev.not
-      ? (args) => negated(within(() => inner.evaluateTestCase(args)))
-      : (args) => within(() => inner.evaluateTestCase(args)),
+      ? (args) => negated(within(() => (callee ?? inner).evaluateTestCase(args)))
+      : (args) => within(() => (callee ?? inner).evaluateTestCase(args)),
   };
   const warning = ownIdIgnored(ev, inner.id, at);
   return { ok: true, value: warning ? { evaluator, warning } : { evaluator } };

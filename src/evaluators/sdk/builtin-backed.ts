@@ -174,9 +174,11 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
 
   #scorerFor(): Scorer {
     return this.preparedOnce('scorer', (): Scorer => {
-      const { judge, files } = this.context();
+      const { judge, files, evaluatorId } = this.context();
+      // An exported instance without an `id` of its own is named by the config (bind.ts).
+      const ownId: unknown = this.id;
       return this.builtin().direct(this.fixedOptions(), {
-        id: this.id,
+        id: typeof ownId === 'string' ? ownId : (evaluatorId ?? ''),
         ...(judge !== undefined
           ? { judge: { ...judge, model: this.judgeModel(judge.model) } }
           : {}),
