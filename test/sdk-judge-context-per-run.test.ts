@@ -149,6 +149,23 @@ describe('an SDK judge instance shared by two runTestSuite calls', () => {
     assertEachSuiteOnItsOwnServer();
   });
 
+  it("awaited together, keeps the instance's maxConcurrency across both calls", async () => {
+    const judge = new Matches();
+    judge.maxConcurrency = 1;
+    await Promise.all([
+      suite('one', judge, settings(serverA, 'model-a')),
+      suite('two', judge, settings(serverA, 'model-b')),
+    ]);
+    assert.equal(serverA.requests.length, 6);
+    assert.equal(serverA.maxInFlight, 1);
+    assert.deepEqual(
+      callsOf(serverA)
+        .map((c) => `${c.model} ${c.suite}`)
+        .sort(),
+      ['model-a one', 'model-a one', 'model-a one', 'model-b two', 'model-b two', 'model-b two'],
+    );
+  });
+
   it('an automatic battle, one after the other, records each suite under its own id', async () => {
     const dir = await tempDir();
     const battle = new Battle();
