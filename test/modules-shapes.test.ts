@@ -127,6 +127,26 @@ void describe('asEvaluator', () => {
     assert.equal(evaluation.score, 1);
   });
 
+  void it('an exported class instance without an id keeps its private fields readable', async () => {
+    class Private {
+      readonly #expected = 'x';
+      maxConcurrency = 2;
+      evaluateTestCase({ output }: EvaluatorArgs): Evaluation {
+        return { score: output === this.#expected ? 1 : 0 };
+      }
+    }
+    const instance = new Private();
+    const ref = parseModuleSpec('./evaluators/private.ts#instance', fixtures);
+    const first = ok(asEvaluator(instance, ref, {}, 'first'));
+    const second = ok(asEvaluator(instance, ref, {}, 'second'));
+    assert.equal(first.id, 'first');
+    assert.equal(second.id, 'second');
+    assert.equal('id' in instance, false, 'the export keeps having no id');
+    assert.equal(first.maxConcurrency, 2);
+    assert.equal((await first.evaluateTestCase(args('x'))).score, 1);
+    assert.equal((await second.evaluateTestCase(args('y'))).score, 0);
+  });
+
   void it('keeps an id the object declares', () => {
     const declared = { id: 'declared', evaluateTestCase: () => ({ score: 1 }) };
     const ref = parseModuleSpec('./evaluators/declared.ts#declared', fixtures);

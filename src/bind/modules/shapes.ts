@@ -126,8 +126,10 @@ function positionalProblem(
 
 /**
  * Gives an evaluator without an `id` the fallback. An instance we constructed is ours to set;
- * an exported object may be named by several evaluators in the config, so it is not mutated:
- * a thin object inheriting from it carries the id (methods still see the user's state).
+ * an exported object may be named by several evaluators in the config, so it is not mutated: a
+ * view of it carries the id. The view forwards every other read to the object, with its methods
+ * bound to the object itself: a method called on an object inheriting from it would get that
+ * object as `this`, where a class's private `#fields` cannot be read (a TypeError every case).
  */
 function withId(
   evaluator: object & { evaluateTestCase: unknown },
@@ -150,8 +152,13 @@ function withId(
     (evaluator as unknown as { id: string }).id = fallbackId;
     return { ok: true, value: evaluator as EngineEvaluator };
   }
-  const shared = Object.create(evaluator, {
-    id: { value: fallbackId, enumerable: true, writable: true, configurable: true },
+  const shared = new Proxy(evaluator, {
+    get(target, key) {
+      if (key === 'id') return fallbackId;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value.bind(target) as unknown) : value;
+    },
+    has: (target, key) => key === 'id' || Reflect.has(target, key),
   }) as EngineEvaluator;
   return { ok: true, value: shared };
 }
