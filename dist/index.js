@@ -28903,7 +28903,7 @@ var init_results_schema = __esm({
           minimum: 0
         },
         interrupted: {
-          description: "True when the run was cut short (SIGINT/SIGTERM); runs then hold only the cases that finished.",
+          description: "True when the run was cut short (SIGINT, SIGTERM or SIGHUP); runs then hold only the cases that finished.",
           type: "boolean"
         },
         verdict: {
@@ -73443,6 +73443,8 @@ import { basename as basename4, dirname as dirname11, join as join16 } from "nod
 
 // src/evaluators/sdk/builtin-backed.ts
 init_errors();
+import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+var currentUse = new AsyncLocalStorage2();
 function acceptsSdkContext(value) {
   return typeof value === "object" && value !== null && typeof value.useContext === "function";
 }
@@ -74802,8 +74804,13 @@ function withId(evaluator, ref, fallbackId, ownership) {
     evaluator.id = fallbackId;
     return { ok: true, value: evaluator };
   }
-  const shared = Object.create(evaluator, {
-    id: { value: fallbackId, enumerable: true, writable: true, configurable: true }
+  const shared = new Proxy(evaluator, {
+    get(target, key) {
+      if (key === "id") return fallbackId;
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    has: (target, key) => key === "id" || Reflect.has(target, key)
   });
   return { ok: true, value: shared };
 }
@@ -74935,6 +74942,8 @@ async function loadEvaluator(config, suite, ev, options2, at) {
   const where = at("evaluators", ev.index, "use");
   let inner;
   let exported;
+  let within = (call) => call();
+  let callee;
   if (ev.kind === "builtin") {
     try {
       inner = builtinEvaluators[ev.use].create(ev.with, {
@@ -74959,9 +74968,13 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     if (!shaped.ok) return shaped;
     inner = shaped.value;
     if (acceptsSdkContext(inner)) {
-      inner.useContext({ ...options2.models?.contextFor(suite, ev), evaluatorId: ev.id });
+      if (exported !== void 0) callee = exported;
+      const sdk = callee ?? inner;
+      const context3 = { ...options2.models?.contextFor(suite, ev), evaluatorId: ev.id };
+      if (sdk.inContext !== void 0) within = (call) => sdk.inContext(context3, call);
+      else sdk.useContext(context3);
       try {
-        inner.preload?.();
+        within(() => sdk.preload?.());
       } catch (error2) {
         return { ok: false, issue: createIssue(error2, config, where) };
       }
@@ -74989,7 +75002,7 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     ...timeoutMs2 !== void 0 ? { timeoutMs: timeoutMs2 } : {},
     ...ev.when !== void 0 ? { when: ev.when } : {},
     ...ev.agreement !== void 0 ? { agreement: agreementSpec(ev, ev.agreement.column) } : {},
-    evaluateTestCase: ev.not ? (args) => negated(inner.evaluateTestCase(args)) : (args) => inner.evaluateTestCase(args)
+    evaluateTestCase: ev.not ? (args) => negated(within(() => (callee ?? inner).evaluateTestCase(args))) : (args) => within(() => (callee ?? inner).evaluateTestCase(args))
   };
   const warning2 = ownIdIgnored(ev, inner.id, at);
   return { ok: true, value: warning2 ? { evaluator, warning: warning2 } : { evaluator } };
@@ -76419,7 +76432,9 @@ async function resolveBaseline(settings, octokit, env, budget) {
   return file;
 }
 function usableBaseline(path, shown2 = path, going = "running without a comparison") {
-  const read = readArtifact(() => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2)));
+  const read = readArtifact(
+    () => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2))
+  );
   if (read.ok) return path;
   const version = declaredSchemaVersion(path);
   const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)` : "";
