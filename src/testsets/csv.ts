@@ -11,9 +11,9 @@ import {
   isReservedKey,
   NO_META,
   normalizeMeta,
-  setDataKey,
   type RawMeta,
 } from './rows.ts';
+import { setOwn } from '../shared/own-key.ts';
 
 /**
  * csv-parse settings. Every line break outside quotes ends a record — CRLF, LF and a lone CR
@@ -90,7 +90,7 @@ interface ColumnPlan {
   /** Indexes of metadata columns and the `RawMeta` field each fills. */
   metaIndex: number[];
   metaField: (keyof RawMeta)[];
-  /** A data column named `__proto__` needs care to stay a plain key (see setDataKey). */
+  /** A data column named `__proto__` needs care to stay a plain key (see setOwn). */
   protoColumn: boolean;
 }
 
@@ -189,7 +189,7 @@ export class CsvRowBuilder {
           lead === 0x5b || lead === 0x7b || lead <= 0x20 || lead >= 0x7f
             ? decodeJsonText(cell)
             : cell;
-        if (plan.protoColumn) setDataKey(data, dataName[i] ?? '', value);
+        if (plan.protoColumn) setOwn(data, dataName[i] ?? '', value);
         else data[dataName[i] ?? ''] = value;
       }
       if (plan.metaIndex.length === 0) {

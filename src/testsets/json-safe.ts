@@ -3,7 +3,7 @@
  * nulls or turns into text is reported, so a write never changes data without saying so; and
  * how messages name such a value.
  */
-import { setDataKey } from './rows.ts';
+import { setOwn } from '../shared/own-key.ts';
 
 /** Marks a value JSON leaves out (an object key dropped, an array item written as null). */
 export const DROP = Symbol('drop');
@@ -94,10 +94,10 @@ export function jsonValue(
       copy = {};
       for (let j = 0; j < i; j++) {
         const before = keys[j] ?? '';
-        setDataKey(copy, before, record[before]);
+        setOwn(copy, before, record[before]);
       }
     }
-    if (copy !== null && safe !== DROP) setDataKey(copy, key, safe);
+    if (copy !== null && safe !== DROP) setOwn(copy, key, safe);
   }
   ancestors.pop();
   return copy ?? object;

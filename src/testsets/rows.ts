@@ -2,6 +2,7 @@ import { describeValue } from '../shared/errors.ts';
 import type { RowMeta, TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { isRecord } from '../shared/is-record.ts';
+import { setOwn } from '../shared/own-key.ts';
 
 /**
  * Agenta's import/export metadata columns and the `RowMeta` field each one fills. They never
@@ -250,7 +251,7 @@ export function rowFromObject(
   }
   const data: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (!isReservedKey(key)) setDataKey(data, key, value[key]);
+    if (!isReservedKey(key)) setOwn(data, key, value[key]);
   }
   const raw: RawMeta = {
     id: isAbsent(value.__id__) ? fallbackId : value.__id__,
@@ -262,23 +263,6 @@ export function rowFromObject(
   };
   const meta = normalizeMeta(raw, line, issues);
   return meta && { data, line, meta };
-}
-
-/**
- * Sets a data key. A key named `__proto__` (possible in JSON and CSV headers) must stay a plain
- * data key: assignment would replace the object's prototype instead.
- */
-export function setDataKey(data: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(data, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    data[key] = value;
-  }
 }
 
 /**

@@ -6,13 +6,8 @@
 import type { RowMeta, TestsetRow } from '../types/index.ts';
 import type { TestsetFormat } from './formats.ts';
 import { DROP, jsonValue, kindOf, quoteShort } from './json-safe.ts';
-import {
-  decodeJsonText,
-  isReservedKey,
-  META_COLUMNS,
-  setDataKey,
-  type MetaColumn,
-} from './rows.ts';
+import { decodeJsonText, isReservedKey, META_COLUMNS, type MetaColumn } from './rows.ts';
+import { setOwn } from '../shared/own-key.ts';
 
 /** A row as it will be written: data and metadata made JSON-safe, in output order. */
 export interface WrittenRow {
@@ -71,7 +66,7 @@ export function writtenRow(
         copied = true;
       }
       if (safe === DROP) delete data[key];
-      else setDataKey(data, key, safe);
+      else setOwn(data, key, safe);
     }
   }
 
@@ -92,7 +87,7 @@ export function writtenRow(
 
 function copyData(data: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(data)) setDataKey(copy, key, data[key]);
+  for (const key of Object.keys(data)) setOwn(copy, key, data[key]);
   return copy;
 }
 
