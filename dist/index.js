@@ -47826,7 +47826,7 @@ function rowFromObject(value, line, col, issues, fallbackId, fallbackMeta) {
   }
   const data = {};
   for (const key of Object.keys(value)) {
-    if (!isReservedKey(key)) setDataKey(data, key, value[key]);
+    if (!isReservedKey(key)) setOwn(data, key, value[key]);
   }
   const raw = {
     id: isAbsent(value.__id__) ? fallbackId : value.__id__,
@@ -47838,18 +47838,6 @@ function rowFromObject(value, line, col, issues, fallbackId, fallbackMeta) {
   };
   const meta = normalizeMeta(raw, line, issues);
   return meta && { data, line, meta };
-}
-function setDataKey(data, key, value) {
-  if (key === "__proto__") {
-    Object.defineProperty(data, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true
-    });
-  } else {
-    data[key] = value;
-  }
 }
 function rowsFromRecords(records, file) {
   const issues = new IssueList(file);
@@ -47868,6 +47856,7 @@ var init_rows = __esm({
     init_errors();
     init_issues();
     init_is_record();
+    init_own_key();
     META_COLUMNS = {
       __id__: "id",
       __dedup_id__: "dedupId",
@@ -47904,6 +47893,7 @@ var init_csv = __esm({
     init_csv_positions();
     init_line_cursor();
     init_rows();
+    init_own_key();
     CSV_OPTIONS = {
       record_delimiter: ["\r\n", "\n", "\r"],
       skip_empty_lines: false,
@@ -47982,7 +47972,7 @@ var init_csv = __esm({
             const cell = record3[dataIndex[i] ?? 0] ?? "";
             const lead = cell.charCodeAt(0);
             const value = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
-            if (plan.protoColumn) setDataKey(data, dataName[i] ?? "", value);
+            if (plan.protoColumn) setOwn(data, dataName[i] ?? "", value);
             else data[dataName[i] ?? ""] = value;
           }
           if (plan.metaIndex.length === 0) {
