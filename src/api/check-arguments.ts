@@ -162,8 +162,7 @@ function checkTestCases(testCases: unknown, problems: Problems): boolean {
     problems.add('testCases', 'an array of test cases (objects)', testCases);
     return false;
   }
-  // One message for the first bad case, with a count of the others: a list of 10,000 nulls
-  // does not need 10,000 lines.
+  // One message for the first bad case and a count of the others, not 10,000 lines for 10,000.
   const bad = testCases.flatMap((testCase: unknown, i) => (isRecord(testCase) ? [] : [i]));
   const first = bad[0];
   if (first === undefined) return true;

@@ -3,7 +3,7 @@
  * target's, and a `judge:` block's (of `defaults` or an evaluator). A header fetch would refuse
  * is a config problem at its line, not a failure of every call at run time.
  */
-import { headerProblem } from '../judge/post-attempt.ts';
+import { headerProblem } from '../judge/header-problem.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { sampleText } from '../shared/templates.ts';
 import type { ConfigPath } from './types.ts';

@@ -8,7 +8,15 @@ import type { TestCaseSource } from './testset.ts';
 export type { TestCaseSource, RowMeta, TestsetRow, PreparedCase } from './testset.ts';
 import type { Comparison } from './comparison.ts';
 import type { RunSummary, Usage } from './summary.ts';
-export type { AgreementSummary, EvaluatorSummary, Interval, RunSummary, Usage } from './summary.ts';
+import type { AgreementSpec } from './summary.ts';
+export type {
+  AgreementSpec,
+  AgreementSummary,
+  EvaluatorSummary,
+  Interval,
+  RunSummary,
+  Usage,
+} from './summary.ts';
 
 /** A range the score must fall in to pass. Any combination of bounds; all must hold. */
 export interface Threshold {
@@ -225,20 +233,6 @@ export interface GateSpec {
    * 0.1 when absent.
    */
   minDetectableEffect?: number;
-}
-
-/**
- * Where an evaluator's verdicts are checked against people: the testset column holding the human
- * verdict of each row, and what the verdicts are.
- */
-export interface AgreementSpec {
-  /** The testset column with the human's verdict (a choice name, or 0/1/a score). */
-  column: string;
-  /**
-   * The judge's choices and their scores, in the order written, for a judge that picks one;
-   * `null`: its pass/fail against its threshold is the verdict.
-   */
-  choices: Record<string, number> | null;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,6 +43,20 @@ export interface Interval {
   high: number;
 }
 
+/**
+ * Where an evaluator's verdicts are checked against people: the testset column holding the human
+ * verdict of each row, and what the verdicts are.
+ */
+export interface AgreementSpec {
+  /** The testset column with the human's verdict (a choice name, or 0/1/a score). */
+  column: string;
+  /**
+   * The judge's choices and their scores, in the order written, for a judge that picks one;
+   * `null`: its pass/fail against its threshold is the verdict.
+   */
+  choices: Record<string, number> | null;
+}
+
 /** A judge's agreement with the human labels over a run (`agreement:` on the evaluator). */
 export interface AgreementSummary {
   /** The testset column holding the human verdicts. */
