@@ -67513,294 +67513,7 @@ function envUrlProblem(variable, url) {
   return port === null ? null : { code: "url.port", message: `the URL in ${variable}, whose ${port}` };
 }
 
-// src/judge/post-attempt.ts
-init_call_timeout();
-
-// src/shared/output-cap.ts
-var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-function passedCap(what) {
-  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
-}
-var CappedBytes = class {
-  #chunks = [];
-  #bytes = 0;
-  #passed = false;
-  /** Adds `chunk`; false when the output has passed the limit (then and after). */
-  add(chunk) {
-    if (this.#passed) return false;
-    this.#bytes += chunk.length;
-    if (this.#bytes > MAX_OUTPUT_BYTES) {
-      this.#passed = true;
-      this.#chunks = [];
-      return false;
-    }
-    this.#chunks.push(chunk);
-    return true;
-  }
-  /** Whether the output passed the limit. */
-  get passed() {
-    return this.#passed;
-  }
-  /** What was kept, as it came. */
-  bytes() {
-    return Buffer.concat(this.#chunks);
-  }
-};
-
-// src/judge/post-attempt.ts
-init_secrets();
-
-// src/judge/body-text.ts
-import { isUtf8 } from "node:buffer";
-import { TextDecoder as TextDecoder2 } from "node:util";
-var UTF8 = new TextDecoder2("utf-8");
-function bodyText(bytes, contentType) {
-  const decoder = declaredDecoder(contentType);
-  if (decoder !== void 0) return { text: decoder.decode(bytes), notUtf8: false };
-  return { text: UTF8.decode(bytes), notUtf8: !isUtf8(bytes) };
-}
-function notUtf8Message(method, url, status, contentType) {
-  const declared2 = contentType === null ? "it has no content-type naming another charset" : `its content-type (${contentType}) names no other charset`;
-  return `${method} ${url} answered ${status} with a body that is not valid UTF-8, and ${declared2}: send UTF-8, or name the charset (content-type: text/plain; charset=iso-8859-1)`;
-}
-function declaredDecoder(contentType) {
-  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
-  if (label === void 0) return void 0;
-  let decoder;
-  try {
-    decoder = new TextDecoder2(label);
-  } catch {
-    return void 0;
-  }
-  return decoder.encoding === "utf-8" ? void 0 : decoder;
-}
-
-// src/judge/backoff.ts
-var BACKOFF_BASE_MS = 500;
-var BACKOFF_CAP_MS = 2e4;
-function backoffDelay(retry2, random) {
-  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
-  return Math.floor(random() * window2);
-}
-var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
-var UNIT_MS2 = {
-  h: 36e5,
-  m: 6e4,
-  s: 1e3,
-  ms: 1,
-  us: 1e-3,
-  \u00B5s: 1e-3,
-  ns: 1e-6
-};
-function parseResetDuration(text2) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  let total = 0;
-  let consumed = 0;
-  for (const match of trimmed.matchAll(DURATION_PART)) {
-    if (match.index !== consumed) return void 0;
-    const [whole2, value, unit] = match;
-    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
-    consumed += whole2.length;
-  }
-  if (consumed === 0 || consumed !== trimmed.length) return void 0;
-  return Math.ceil(total);
-}
-function parseRetryAfter(text2, now) {
-  const trimmed = text2.trim();
-  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return void 0;
-  return Math.max(0, at - now);
-}
-function serverRequestedDelay(headers, now) {
-  const waits = [];
-  const retryAfter = headers.get("retry-after");
-  if (retryAfter !== null) {
-    const ms = parseRetryAfter(retryAfter, now);
-    if (ms !== void 0) waits.push(ms);
-  }
-  const retryAfterMs = headers.get("retry-after-ms");
-  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
-    waits.push(Math.ceil(Number(retryAfterMs.trim())));
-  }
-  for (const kind of ["requests", "tokens"]) {
-    const reset = headers.get(`x-ratelimit-reset-${kind}`);
-    if (reset === null) continue;
-    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
-    if (remaining !== null && Number(remaining.trim()) > 0) continue;
-    const ms = parseResetDuration(reset);
-    if (ms !== void 0) waits.push(ms);
-  }
-  return waits.length === 0 ? void 0 : Math.max(...waits);
-}
-
-// src/judge/responses.ts
-init_is_record();
-function tokenCount(value) {
-  return reportedCount(value) ?? 0;
-}
-function parseChat(json) {
-  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
-  const choice = json.choices[0];
-  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
-  const { content: rawContent, tool_calls: rawCalls, refusal: refusal2 } = choice.message;
-  const content = contentText(rawContent);
-  if (content === void 0) return void 0;
-  const toolCalls = [];
-  if (Array.isArray(rawCalls)) {
-    for (const call of rawCalls) {
-      if (!isRecord(call) || !isRecord(call.function)) return void 0;
-      const { name, arguments: args } = call.function;
-      if (typeof name !== "string") return void 0;
-      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
-    }
-  }
-  const message = { content, toolCalls };
-  if (typeof refusal2 === "string" && refusal2 !== "") message.refusal = refusal2;
-  if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
-  if (content === null && Array.isArray(rawContent)) {
-    message.partTypes = rawContent.map((part) => partType(part));
-  }
-  return { message, usage: answeredUsage(json) };
-}
-function contentText(content) {
-  if (content === void 0 || content === null) return null;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return void 0;
-  const texts = [];
-  for (const part of content) {
-    if (!isRecord(part)) return void 0;
-    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
-  }
-  return texts.length === 0 ? null : texts.join("");
-}
-function partType(part) {
-  const { type } = part;
-  if (typeof type !== "string") return "no type";
-  return type === "text" ? 'text without a "text" string' : type;
-}
-function answeredUsage(json) {
-  const usage = isRecord(json.usage) ? json.usage : {};
-  const promptTokens = reportedCount(usage.prompt_tokens);
-  const completionTokens = reportedCount(usage.completion_tokens);
-  return {
-    promptTokens: promptTokens ?? 0,
-    completionTokens: completionTokens ?? 0,
-    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
-  };
-}
-var UNREPORTED = { unreported: true };
-function reportedCount(value) {
-  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
-}
-function parseEmbeddings(json, count) {
-  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
-  const embeddings = new Array(count);
-  for (const [position2, item] of json.data.entries()) {
-    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
-    const index = typeof item.index === "number" ? item.index : position2;
-    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
-    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
-    embeddings[index] = item.embedding;
-  }
-  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
-  return {
-    embeddings,
-    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
-  };
-}
-function cachedChat(value) {
-  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
-  const { content, toolCalls } = value.message;
-  if (content !== null && typeof content !== "string") return void 0;
-  if (!Array.isArray(toolCalls)) return void 0;
-  const calls = [];
-  for (const call of toolCalls) {
-    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
-      return void 0;
-    }
-    calls.push({ name: call.name, arguments: call.arguments });
-  }
-  const message = { content, toolCalls: calls };
-  if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
-  if (typeof value.message.finishReason === "string") {
-    message.finishReason = value.message.finishReason;
-  }
-  const { partTypes } = value.message;
-  if (Array.isArray(partTypes) && partTypes.every((t) => typeof t === "string")) {
-    message.partTypes = partTypes;
-  }
-  return {
-    message,
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      completionTokens: tokenCount(value.usage.completionTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function cachedEmbeddings(value, count) {
-  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
-    return void 0;
-  }
-  const { embeddings } = value;
-  if (embeddings.length !== count) return void 0;
-  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
-    return void 0;
-  }
-  return {
-    embeddings,
-    usage: {
-      promptTokens: tokenCount(value.usage.promptTokens),
-      ...value.usage.unreported === true ? UNREPORTED : {}
-    }
-  };
-}
-function errorDetail(text2) {
-  try {
-    const json = JSON.parse(text2);
-    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
-      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
-    }
-  } catch {
-  }
-  const excerpt = oneLine2(text2).slice(0, 200);
-  return excerpt === "" ? "" : `: ${excerpt}`;
-}
-function reportedUsage(json) {
-  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
-  const promptTokens = reportedCount(json.usage.prompt_tokens);
-  const completionTokens = reportedCount(json.usage.completion_tokens);
-  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
-  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
-}
-function addTokens(a, b) {
-  if (a === void 0 || b === void 0) return a ?? b;
-  return {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens
-  };
-}
-
-// src/judge/post-attempt.ts
-var RAW_LIMIT = 2048;
-var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-var MAX_REDIRECTS = 10;
-var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+// src/judge/header-problem.ts
 var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function headerProblem(name, value) {
   if (!HEADER_NAME.test(name)) {
@@ -67824,251 +67537,6 @@ function headerProblem(name, value) {
     }
   }
   return null;
-}
-function abortedError(url, method = "POST") {
-  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
-}
-async function postAttempt(url, payload, signal, settings) {
-  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
-  if (outcome2.kind !== "ok") return outcome2;
-  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
-  if (outcome2.notUtf8) {
-    const { status, contentType } = outcome2;
-    const where = settings.scrub(maskCredentialsIn(url));
-    return {
-      kind: "fail",
-      error: {
-        code: "judge.malformed",
-        message: notUtf8Message("POST", where, status, contentType),
-        status,
-        raw
-      }
-    };
-  }
-  try {
-    return {
-      kind: "ok",
-      // A byte order mark before the JSON (some servers send one) is no part of it.
-      json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
-      text: raw,
-      status: outcome2.status
-    };
-  } catch {
-    return {
-      kind: "fail",
-      error: {
-        code: "judge.malformed",
-        // The start of what came back (a gateway's page): a model target keeps no `raw`.
-        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome2.status} with a body that is not JSON${errorDetail(raw)}`,
-        status: outcome2.status,
-        raw
-      }
-    };
-  }
-}
-async function requestAttempt(request2, signal, settings) {
-  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
-  const { method, url } = request2;
-  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
-  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-  const blocked = blockedPortProblem(url);
-  if (blocked !== null) {
-    return {
-      kind: "fail",
-      error: { code: "judge.network", message: `${method} ${scrub(url)}: ${blocked}` },
-      unsent: true
-    };
-  }
-  const headers = request2.headers ?? settings.headers;
-  for (const [name, value] of Object.entries(headers)) {
-    const problem = headerProblem(name, value);
-    if (problem !== null) {
-      return {
-        kind: "fail",
-        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` },
-        unsent: true
-      };
-    }
-  }
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs2);
-  const forwardAbort = () => {
-    const reason = signal?.reason;
-    if (reason instanceof CallTimeout) reason.note(`waiting for ${method} ${scrub(url)}`);
-    controller.abort();
-  };
-  signal?.addEventListener("abort", forwardAbort, { once: true });
-  const progress = { answered: false };
-  try {
-    const followed = await followSameOrigin(
-      fetchFn,
-      { ...request2, headers },
-      controller.signal,
-      scrub,
-      progress
-    );
-    if (!followed.ok) return { kind: "fail", error: followed.error };
-    const response = followed.response;
-    const bytes = await cappedBytes(response);
-    if (bytes === void 0) {
-      controller.abort();
-      return {
-        kind: "fail",
-        error: {
-          code: "judge.too-large",
-          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
-          status: response.status
-        }
-      };
-    }
-    const contentType = response.headers.get("content-type");
-    const { text: text2, notUtf8 } = bodyText(bytes, contentType);
-    if (response.ok) {
-      return {
-        kind: "ok",
-        status: response.status,
-        text: text2,
-        contentType,
-        ...notUtf8 ? { notUtf8: true } : {}
-      };
-    }
-    const clean = scrub(text2);
-    const usage = reportedUsage(jsonOrUndefined(text2));
-    const error2 = {
-      code: "judge.http",
-      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
-      status: response.status,
-      raw: clean.slice(0, RAW_LIMIT),
-      ...usage !== void 0 ? { usage } : {}
-    };
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        kind: "retry",
-        error: error2,
-        serverDelay: serverRequestedDelay(response.headers, settings.now())
-      };
-    }
-    return { kind: "fail", error: error2 };
-  } catch (cause) {
-    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
-    if (timedOut) {
-      return {
-        kind: "retry",
-        error: {
-          code: "judge.timeout",
-          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
-        }
-      };
-    }
-    const code = networkCode(cause);
-    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
-    const detail = reason instanceof Error ? reason.message : String(reason);
-    const error2 = {
-      code: "judge.network",
-      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
-      ...code !== void 0 ? { networkCode: code } : {}
-    };
-    if (code !== void 0 && RETRYABLE_NETWORK_CODES.has(code)) return { kind: "retry", error: error2 };
-    const unsent = !progress.answered && code === void 0 && cause instanceof TypeError;
-    return unsent ? { kind: "fail", error: error2, unsent: true } : { kind: "fail", error: error2 };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", forwardAbort);
-  }
-}
-async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
-  let { method, url, headers, body } = request2;
-  const origin = new URL(url).origin;
-  for (let redirects = 0; ; redirects++) {
-    const response = await fetchFn(url, {
-      method,
-      headers,
-      ...body !== void 0 ? { body } : {},
-      signal,
-      redirect: "manual"
-    });
-    progress.answered = true;
-    const location = response.headers.get("location");
-    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
-    await response.body?.cancel().catch(() => {
-    });
-    const refused = (why2) => ({
-      ok: false,
-      error: {
-        code: "judge.http",
-        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why2}`,
-        status: response.status
-      }
-    });
-    let next;
-    try {
-      next = new URL(location, url);
-    } catch {
-      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
-    }
-    const where = scrub(next.href);
-    if (next.origin !== origin) {
-      return refused(
-        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`
-      );
-    }
-    if (redirects >= MAX_REDIRECTS) {
-      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
-    }
-    if (response.status === 303 || method === "POST" && response.status <= 302) {
-      if (method !== "HEAD") method = "GET";
-      body = void 0;
-      headers = Object.fromEntries(
-        Object.entries(headers).filter(([name]) => name.toLowerCase() !== "content-type")
-      );
-    }
-    url = next.href;
-  }
-}
-async function cappedBytes(response) {
-  const body = response.body;
-  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
-    await body?.cancel().catch(() => {
-    });
-    return void 0;
-  }
-  if (body === null) return Buffer.alloc(0);
-  const kept = new CappedBytes();
-  const reader = body.getReader();
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) return kept.bytes();
-    if (!kept.add(value)) {
-      await reader.cancel().catch(() => {
-      });
-      return void 0;
-    }
-  }
-}
-function networkCode(error2) {
-  let current2 = error2;
-  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
-    const code = current2.code;
-    if (typeof code === "string") return code;
-    const errors = current2.errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      current2 = errors[0];
-      continue;
-    }
-    current2 = current2.cause;
-  }
-  return void 0;
-}
-function jsonOrUndefined(text2) {
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
 }
 
 // src/config/header-check.ts
@@ -73077,6 +72545,540 @@ function sameMember(value, member) {
     return JSON.stringify(value) === JSON.stringify(member);
   }
   return false;
+}
+
+// src/judge/post-attempt.ts
+init_call_timeout();
+
+// src/shared/output-cap.ts
+var MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+function passedCap(what) {
+  return `${what} passed ${MAX_OUTPUT_BYTES / 1024 / 1024} MiB`;
+}
+var CappedBytes = class {
+  #chunks = [];
+  #bytes = 0;
+  #passed = false;
+  /** Adds `chunk`; false when the output has passed the limit (then and after). */
+  add(chunk) {
+    if (this.#passed) return false;
+    this.#bytes += chunk.length;
+    if (this.#bytes > MAX_OUTPUT_BYTES) {
+      this.#passed = true;
+      this.#chunks = [];
+      return false;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+  /** Whether the output passed the limit. */
+  get passed() {
+    return this.#passed;
+  }
+  /** What was kept, as it came. */
+  bytes() {
+    return Buffer.concat(this.#chunks);
+  }
+};
+
+// src/judge/post-attempt.ts
+init_secrets();
+
+// src/judge/body-text.ts
+import { isUtf8 } from "node:buffer";
+import { TextDecoder as TextDecoder2 } from "node:util";
+var UTF8 = new TextDecoder2("utf-8");
+function bodyText(bytes, contentType) {
+  const decoder = declaredDecoder(contentType);
+  if (decoder !== void 0) return { text: decoder.decode(bytes), notUtf8: false };
+  return { text: UTF8.decode(bytes), notUtf8: !isUtf8(bytes) };
+}
+function notUtf8Message(method, url, status, contentType) {
+  const declared2 = contentType === null ? "it has no content-type naming another charset" : `its content-type (${contentType}) names no other charset`;
+  return `${method} ${url} answered ${status} with a body that is not valid UTF-8, and ${declared2}: send UTF-8, or name the charset (content-type: text/plain; charset=iso-8859-1)`;
+}
+function declaredDecoder(contentType) {
+  const label = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? "")?.[1];
+  if (label === void 0) return void 0;
+  let decoder;
+  try {
+    decoder = new TextDecoder2(label);
+  } catch {
+    return void 0;
+  }
+  return decoder.encoding === "utf-8" ? void 0 : decoder;
+}
+
+// src/judge/backoff.ts
+var BACKOFF_BASE_MS = 500;
+var BACKOFF_CAP_MS = 2e4;
+function backoffDelay(retry2, random) {
+  const window2 = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** retry2);
+  return Math.floor(random() * window2);
+}
+var DURATION_PART = /(\d+(?:\.\d+)?)(ms|us|\u00b5s|ns|h|m|s)/g;
+var UNIT_MS2 = {
+  h: 36e5,
+  m: 6e4,
+  s: 1e3,
+  ms: 1,
+  us: 1e-3,
+  \u00B5s: 1e-3,
+  ns: 1e-6
+};
+function parseResetDuration(text2) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  let total = 0;
+  let consumed = 0;
+  for (const match of trimmed.matchAll(DURATION_PART)) {
+    if (match.index !== consumed) return void 0;
+    const [whole2, value, unit] = match;
+    total += Number(value) * (UNIT_MS2[unit ?? ""] ?? 0);
+    consumed += whole2.length;
+  }
+  if (consumed === 0 || consumed !== trimmed.length) return void 0;
+  return Math.ceil(total);
+}
+function parseRetryAfter(text2, now) {
+  const trimmed = text2.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1e3);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return void 0;
+  return Math.max(0, at - now);
+}
+function serverRequestedDelay(headers, now) {
+  const waits = [];
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null) {
+    const ms = parseRetryAfter(retryAfter, now);
+    if (ms !== void 0) waits.push(ms);
+  }
+  const retryAfterMs = headers.get("retry-after-ms");
+  if (retryAfterMs !== null && /^\d+(?:\.\d+)?$/.test(retryAfterMs.trim())) {
+    waits.push(Math.ceil(Number(retryAfterMs.trim())));
+  }
+  for (const kind of ["requests", "tokens"]) {
+    const reset = headers.get(`x-ratelimit-reset-${kind}`);
+    if (reset === null) continue;
+    const remaining = headers.get(`x-ratelimit-remaining-${kind}`);
+    if (remaining !== null && Number(remaining.trim()) > 0) continue;
+    const ms = parseResetDuration(reset);
+    if (ms !== void 0) waits.push(ms);
+  }
+  return waits.length === 0 ? void 0 : Math.max(...waits);
+}
+
+// src/judge/responses.ts
+init_is_record();
+function tokenCount(value) {
+  return reportedCount(value) ?? 0;
+}
+function parseChat(json) {
+  if (!isRecord(json) || !Array.isArray(json.choices)) return void 0;
+  const choice = json.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) return void 0;
+  const { content: rawContent, tool_calls: rawCalls, refusal: refusal2 } = choice.message;
+  const content = contentText(rawContent);
+  if (content === void 0) return void 0;
+  const toolCalls = [];
+  if (Array.isArray(rawCalls)) {
+    for (const call of rawCalls) {
+      if (!isRecord(call) || !isRecord(call.function)) return void 0;
+      const { name, arguments: args } = call.function;
+      if (typeof name !== "string") return void 0;
+      toolCalls.push({ name, arguments: typeof args === "string" ? args : JSON.stringify(args) });
+    }
+  }
+  const message = { content, toolCalls };
+  if (typeof refusal2 === "string" && refusal2 !== "") message.refusal = refusal2;
+  if (typeof choice.finish_reason === "string") message.finishReason = choice.finish_reason;
+  if (content === null && Array.isArray(rawContent)) {
+    message.partTypes = rawContent.map((part) => partType(part));
+  }
+  return { message, usage: answeredUsage(json) };
+}
+function contentText(content) {
+  if (content === void 0 || content === null) return null;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  const texts = [];
+  for (const part of content) {
+    if (!isRecord(part)) return void 0;
+    if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
+  }
+  return texts.length === 0 ? null : texts.join("");
+}
+function partType(part) {
+  const { type } = part;
+  if (typeof type !== "string") return "no type";
+  return type === "text" ? 'text without a "text" string' : type;
+}
+function answeredUsage(json) {
+  const usage = isRecord(json.usage) ? json.usage : {};
+  const promptTokens = reportedCount(usage.prompt_tokens);
+  const completionTokens = reportedCount(usage.completion_tokens);
+  return {
+    promptTokens: promptTokens ?? 0,
+    completionTokens: completionTokens ?? 0,
+    ...promptTokens === void 0 || completionTokens === void 0 ? UNREPORTED : {}
+  };
+}
+var UNREPORTED = { unreported: true };
+function reportedCount(value) {
+  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
+}
+function parseEmbeddings(json, count) {
+  if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
+  const embeddings = new Array(count);
+  for (const [position2, item] of json.data.entries()) {
+    if (!isRecord(item) || !Array.isArray(item.embedding)) return void 0;
+    const index = typeof item.index === "number" ? item.index : position2;
+    if (!item.embedding.every((x) => typeof x === "number")) return void 0;
+    if (index < 0 || index >= count || embeddings[index] !== void 0) return void 0;
+    embeddings[index] = item.embedding;
+  }
+  const promptTokens = reportedCount(isRecord(json.usage) ? json.usage.prompt_tokens : void 0);
+  return {
+    embeddings,
+    usage: { promptTokens: promptTokens ?? 0, ...promptTokens === void 0 ? UNREPORTED : {} }
+  };
+}
+function cachedChat(value) {
+  if (!isRecord(value) || !isRecord(value.message) || !isRecord(value.usage)) return void 0;
+  const { content, toolCalls } = value.message;
+  if (content !== null && typeof content !== "string") return void 0;
+  if (!Array.isArray(toolCalls)) return void 0;
+  const calls = [];
+  for (const call of toolCalls) {
+    if (!isRecord(call) || typeof call.name !== "string" || typeof call.arguments !== "string") {
+      return void 0;
+    }
+    calls.push({ name: call.name, arguments: call.arguments });
+  }
+  const message = { content, toolCalls: calls };
+  if (typeof value.message.refusal === "string") message.refusal = value.message.refusal;
+  if (typeof value.message.finishReason === "string") {
+    message.finishReason = value.message.finishReason;
+  }
+  const { partTypes } = value.message;
+  if (Array.isArray(partTypes) && partTypes.every((t) => typeof t === "string")) {
+    message.partTypes = partTypes;
+  }
+  return {
+    message,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      completionTokens: tokenCount(value.usage.completionTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function cachedEmbeddings(value, count) {
+  if (!isRecord(value) || !Array.isArray(value.embeddings) || !isRecord(value.usage)) {
+    return void 0;
+  }
+  const { embeddings } = value;
+  if (embeddings.length !== count) return void 0;
+  if (!embeddings.every((v) => Array.isArray(v) && v.every((x) => typeof x === "number"))) {
+    return void 0;
+  }
+  return {
+    embeddings,
+    usage: {
+      promptTokens: tokenCount(value.usage.promptTokens),
+      ...value.usage.unreported === true ? UNREPORTED : {}
+    }
+  };
+}
+function errorDetail(text2) {
+  try {
+    const json = JSON.parse(text2);
+    if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
+      return `: ${oneLine2(json.error.message).slice(0, 300)}`;
+    }
+  } catch {
+  }
+  const excerpt = oneLine2(text2).slice(0, 200);
+  return excerpt === "" ? "" : `: ${excerpt}`;
+}
+function reportedUsage(json) {
+  if (!isRecord(json) || !isRecord(json.usage)) return void 0;
+  const promptTokens = reportedCount(json.usage.prompt_tokens);
+  const completionTokens = reportedCount(json.usage.completion_tokens);
+  if (promptTokens === void 0 && completionTokens === void 0) return void 0;
+  return { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 };
+}
+function addTokens(a, b) {
+  if (a === void 0 || b === void 0) return a ?? b;
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens
+  };
+}
+
+// src/judge/post-attempt.ts
+var RAW_LIMIT = 2048;
+var RETRYABLE_NETWORK_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+var MAX_REDIRECTS = 10;
+var REDIRECT_STATUSES = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+function abortedError(url, method = "POST") {
+  return { code: "judge.aborted", message: maskCredentialsIn(`${method} ${url} was aborted`) };
+}
+async function postAttempt(url, payload, signal, settings) {
+  const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
+  if (outcome2.kind !== "ok") return outcome2;
+  const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
+  if (outcome2.notUtf8) {
+    const { status, contentType } = outcome2;
+    const where = settings.scrub(maskCredentialsIn(url));
+    return {
+      kind: "fail",
+      error: {
+        code: "judge.malformed",
+        message: notUtf8Message("POST", where, status, contentType),
+        status,
+        raw
+      }
+    };
+  }
+  try {
+    return {
+      kind: "ok",
+      // A byte order mark before the JSON (some servers send one) is no part of it.
+      json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
+      text: raw,
+      status: outcome2.status
+    };
+  } catch {
+    return {
+      kind: "fail",
+      error: {
+        code: "judge.malformed",
+        // The start of what came back (a gateway's page): a model target keeps no `raw`.
+        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome2.status} with a body that is not JSON${errorDetail(raw)}`,
+        status: outcome2.status,
+        raw
+      }
+    };
+  }
+}
+async function requestAttempt(request2, signal, settings) {
+  const { fetch: fetchFn, timeoutMs: timeoutMs2 } = settings;
+  const { method, url } = request2;
+  const scrub = (text2) => settings.scrub(maskCredentialsIn(text2));
+  if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+  const blocked = blockedPortProblem(url);
+  if (blocked !== null) {
+    return {
+      kind: "fail",
+      error: { code: "judge.network", message: `${method} ${scrub(url)}: ${blocked}` },
+      unsent: true
+    };
+  }
+  const headers = request2.headers ?? settings.headers;
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = headerProblem(name, value);
+    if (problem !== null) {
+      return {
+        kind: "fail",
+        error: { code: "judge.network", message: `${method} ${scrub(url)}: ${problem}` },
+        unsent: true
+      };
+    }
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = timeoutMs2 === null ? void 0 : setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs2);
+  const forwardAbort = () => {
+    const reason = signal?.reason;
+    if (reason instanceof CallTimeout) reason.note(`waiting for ${method} ${scrub(url)}`);
+    controller.abort();
+  };
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+  const progress = { answered: false };
+  try {
+    const followed = await followSameOrigin(
+      fetchFn,
+      { ...request2, headers },
+      controller.signal,
+      scrub,
+      progress
+    );
+    if (!followed.ok) return { kind: "fail", error: followed.error };
+    const response = followed.response;
+    const bytes = await cappedBytes(response);
+    if (bytes === void 0) {
+      controller.abort();
+      return {
+        kind: "fail",
+        error: {
+          code: "judge.too-large",
+          message: `${passedCap("the answer")}; ${method} ${scrub(url)} was stopped`,
+          status: response.status
+        }
+      };
+    }
+    const contentType = response.headers.get("content-type");
+    const { text: text2, notUtf8 } = bodyText(bytes, contentType);
+    if (response.ok) {
+      return {
+        kind: "ok",
+        status: response.status,
+        text: text2,
+        contentType,
+        ...notUtf8 ? { notUtf8: true } : {}
+      };
+    }
+    const clean = scrub(text2);
+    const usage = reportedUsage(jsonOrUndefined(text2));
+    const error2 = {
+      code: "judge.http",
+      message: `${method} ${scrub(url)} answered ${response.status}${errorDetail(clean)}`,
+      status: response.status,
+      raw: clean.slice(0, RAW_LIMIT),
+      ...usage !== void 0 ? { usage } : {}
+    };
+    if (response.status === 429 || response.status >= 500) {
+      return {
+        kind: "retry",
+        error: error2,
+        serverDelay: serverRequestedDelay(response.headers, settings.now())
+      };
+    }
+    return { kind: "fail", error: error2 };
+  } catch (cause) {
+    if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
+    if (timedOut) {
+      return {
+        kind: "retry",
+        error: {
+          code: "judge.timeout",
+          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
+        }
+      };
+    }
+    const code = networkCode(cause);
+    const reason = cause instanceof Error ? cause.cause ?? cause : cause;
+    const detail = reason instanceof Error ? reason.message : String(reason);
+    const error2 = {
+      code: "judge.network",
+      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
+      ...code !== void 0 ? { networkCode: code } : {}
+    };
+    if (code !== void 0 && RETRYABLE_NETWORK_CODES.has(code)) return { kind: "retry", error: error2 };
+    const unsent = !progress.answered && code === void 0 && cause instanceof TypeError;
+    return unsent ? { kind: "fail", error: error2, unsent: true } : { kind: "fail", error: error2 };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+}
+async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
+  let { method, url, headers, body } = request2;
+  const origin = new URL(url).origin;
+  for (let redirects = 0; ; redirects++) {
+    const response = await fetchFn(url, {
+      method,
+      headers,
+      ...body !== void 0 ? { body } : {},
+      signal,
+      redirect: "manual"
+    });
+    progress.answered = true;
+    const location = response.headers.get("location");
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return { ok: true, response };
+    await response.body?.cancel().catch(() => {
+    });
+    const refused = (why2) => ({
+      ok: false,
+      error: {
+        code: "judge.http",
+        message: `${method} ${scrub(url)} answered ${response.status}, a redirect to ${why2}`,
+        status: response.status
+      }
+    });
+    let next;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return refused(`${JSON.stringify(scrub(location))}, which is not a URL`);
+    }
+    const where = scrub(next.href);
+    if (next.origin !== origin) {
+      return refused(
+        `${where}, another origin: not followed, since the request's headers (keys, tokens) are meant for ${origin} only; point the URL at the final address`
+      );
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      return refused(`${where}, after ${MAX_REDIRECTS} redirects already: not followed (a loop?)`);
+    }
+    if (response.status === 303 || method === "POST" && response.status <= 302) {
+      if (method !== "HEAD") method = "GET";
+      body = void 0;
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => name.toLowerCase() !== "content-type")
+      );
+    }
+    url = next.href;
+  }
+}
+async function cappedBytes(response) {
+  const body = response.body;
+  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
+    await body?.cancel().catch(() => {
+    });
+    return void 0;
+  }
+  if (body === null) return Buffer.alloc(0);
+  const kept = new CappedBytes();
+  const reader = body.getReader();
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return kept.bytes();
+    if (!kept.add(value)) {
+      await reader.cancel().catch(() => {
+      });
+      return void 0;
+    }
+  }
+}
+function networkCode(error2) {
+  let current2 = error2;
+  for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
+    const code = current2.code;
+    if (typeof code === "string") return code;
+    const errors = current2.errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current2 = errors[0];
+      continue;
+    }
+    current2 = current2.cause;
+  }
+  return void 0;
+}
+function jsonOrUndefined(text2) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
 }
 
 // src/judge/retry.ts
