@@ -102,7 +102,12 @@ async function recordsBaseline(how: 'quit' | 'exit', line: RegExp): Promise<void
 
 describe('the partial written as the process quits records the baseline (QA #11 1)', () => {
   it('a second Ctrl-C: --resume compares and blocks, evals show names --baseline', () =>
-    recordsBaseline('quit', /quit at the second signal; the results are written to part\.json\n/));
+    // The second signal lands before or after the engine has let go of the stopped run, as the
+    // event loop orders them; part.json is written either way, and is what the rest checks.
+    recordsBaseline(
+      'quit',
+      /quit at the second signal(; the results are|: the partial artifact is) written to part\.json\b/,
+    ));
 
   it('process.exit in a case: the same', () =>
     recordsBaseline(
