@@ -1,8 +1,8 @@
 /**
- * SIGINT, SIGTERM and SIGHUP while a run works, one wiring for `evals run` and `runTestSuite`: the first
- * signal stops the run gracefully (no new case starts, what finished is kept and written as the
- * partial artifact), a second one quits at once with exit code 130, the run's exit guard
- * (exit-guard.ts) still writing what finished. Runs of one process (`runTestSuite` calls under
+ * SIGINT, SIGTERM and SIGHUP while a run works, one wiring for `evals run` and `runTestSuite`:
+ * the first signal stops the run gracefully (no new case starts, what finished is kept and
+ * written as the partial artifact), a second one quits at once with exit code 130, the run's exit
+ * guard (exit-guard.ts) still writing what finished. Runs of one process (`runTestSuite` calls under
  * `Promise.all`) share the signals: one Ctrl-C stops them all with one message, and one more
  * quits.
  */

@@ -8,8 +8,7 @@
  * number of whole cases.
  */
 import { comparableCases } from '../compare/comparable.ts';
-import { caseLabel } from './case-text.ts';
-import { caseLabelField } from '../shared/case-label.ts';
+import { caseLabelField, labelIn } from '../shared/case-label.ts';
 import { ownFields } from '../shared/own-key.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
@@ -103,7 +102,7 @@ export function labelledComparableCases(
   return (result) => {
     const reduced = reduce(result);
     const field = caseLabelField(result);
-    const label = caseLabel(result);
+    const label = labelIn(result, field);
     if (field === null || label === null || Object.hasOwn(reduced.data as object, field)) {
       return reduced;
     }

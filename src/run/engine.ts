@@ -31,8 +31,9 @@ const YIELD_EVERY_MS = 20;
  * condition) holds one of its suite's `concurrency` slots, shared by all its runs, and, with
  * `globalConcurrency`, one slot of the global limiter, taken in that order so they cannot
  * deadlock. Each evaluator with `maxConcurrency` has one limiter per suite, or, with a
- * `limitOwner`, the one limiter of that object in every suite and engine (evaluator-limits.ts). The suite slots are
- * a pool of `concurrency` workers pulling cases in testset order, run after run. Failures of
+ * `limitOwner`, the one limiter of that object in every suite and engine (evaluator-limits.ts).
+ * The suite slots are a pool of `concurrency` workers pulling cases in testset order, run after
+ * run. Failures of
  * user code are recorded in the results and the run goes on; this only rejects on engine bugs,
  * invalid concurrency settings, or a listener that throws (after every case has settled).
  *

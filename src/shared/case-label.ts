@@ -17,7 +17,11 @@ const LABEL_FIELDS = ['name', 'title', 'description', 'input', 'question', 'prom
  * (the id is the name) or with no string field.
  */
 export function caseLabel(result: Pick<CaseResult, 'id' | 'data'>): string | null {
-  const field = caseLabelField(result);
+  return labelIn(result, caseLabelField(result));
+}
+
+/** The label {@link caseLabel} gives, read from `field` (what `caseLabelField` named). */
+export function labelIn(result: Pick<CaseResult, 'data'>, field: string | null): string | null {
   if (field === null) return null;
   const text = (result.data as Record<string, string>)[field] ?? '';
   return text.slice(0, 400).replace(/\s+/g, ' ').trim();
