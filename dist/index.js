@@ -32042,7 +32042,9 @@ var init_ansi = __esm({
 
 // src/shared/case-label.ts
 function caseLabel(result) {
-  const field = caseLabelField(result);
+  return labelIn(result, caseLabelField(result));
+}
+function labelIn(result, field) {
   if (field === null) return null;
   const text2 = result.data[field] ?? "";
   return text2.slice(0, 400).replace(/\s+/g, " ").trim();
@@ -50408,7 +50410,7 @@ function labelledComparableCases(run2) {
   return (result) => {
     const reduced = reduce(result);
     const field = caseLabelField(result);
-    const label = caseLabel(result);
+    const label = labelIn(result, field);
     if (field === null || label === null || Object.hasOwn(reduced.data, field)) {
       return reduced;
     }
@@ -50438,7 +50440,6 @@ var init_reported_cases = __esm({
   "src/report/reported-cases.ts"() {
     "use strict";
     init_comparable();
-    init_case_text();
     init_case_label();
     init_own_key();
     REPORTED_WHOLE_CASES = 1e3;
