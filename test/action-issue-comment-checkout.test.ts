@@ -1,8 +1,9 @@
 /**
  * An `issue_comment` job (a `/evals` comment on a pull request) that checks out the pull request
  * evaluated the PR's head, while GITHUB_SHA is the default branch's latest commit: the check run
- * goes on the commit whose code ran, with a warning, never on the default branch's tip. The built
- * dist/index.js against the fake GitHub on 127.0.0.1.
+ * goes on the commit whose code ran, with a warning, never on the default branch's tip; one that
+ * evaluated the default branch says so, `pr-number` input or not. The built dist/index.js against
+ * the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -54,7 +55,9 @@ describe('issue_comment with the pull request checked out', () => {
     );
   });
 
-  it('with the default branch checked out (the default), it stays on GITHUB_SHA, with no warning', async () => {
+  it('with the default branch checked out (the default) and pr-number: it stays on GITHUB_SHA, with the warning that it ran the default branch', async () => {
+    // The workflow named the pull request (`pr-number`), and the comment goes on it: a verdict
+    // on the default branch's code is worth the same warning as without the input.
     const { ws, checkedOut } = chatOps();
     const r = await fixture.run(
       ws,
@@ -64,6 +67,13 @@ describe('issue_comment with the pull request checked out', () => {
     assert.equal(r.code, 1, r.stdout);
     const posted = [...fixture.server.state.checkRuns.values()].at(-1);
     assert.equal(posted?.head_sha, checkedOut);
-    assert.doesNotMatch(r.stdout, /::warning::evalgate: issue_comment/);
+    const warnings = r.stdout.match(/^::warning::evalgate: issue_comment.*$/gm) ?? [];
+    assert.equal(warnings.length, 1, r.stdout);
+    assert.match(
+      warnings[0] ?? '',
+      /the evals ran GITHUB_SHA [0-9a-f]{40}, the default branch's latest commit, not the code of pull request #7, .*ref: refs\/pull\/7\/head/,
+    );
+    const comment = fixture.server.state.comments.get(7)?.at(-1)?.body ?? '';
+    assert.match(comment, /> \[!WARNING\]\n> issue\\_comment: the evals ran GITHUB\\_SHA/);
   });
 });

@@ -269,11 +269,12 @@ function checksCheckout(eventName: string): boolean {
 
 /**
  * Why a ChatOps report on a pull request is about other code: on `issue_comment` the pull request
- * comes from the event ({@link eventSubject}), but the job checked out `GITHUB_SHA`, the default
- * branch's latest commit (what `actions/checkout` does there unless told otherwise), so the
- * evals ran that code, not the pull request's, and the comment on the PR would pass it as the
- * PR's verdict. Null on other events, when the checkout is unknown or another commit (the PR's,
- * checked out as the docs say), or when no comment goes on a PR.
+ * comes from the event ({@link eventSubject}) or the `pr-number` input, and either way the comment
+ * goes on it; but the job checked out `GITHUB_SHA`, the default branch's latest commit (what
+ * `actions/checkout` does there unless told otherwise), so the evals ran that code, not the pull
+ * request's, and the comment on the PR would pass it as the PR's verdict. Null on other events,
+ * when the checkout is unknown or another commit (the PR's, checked out as the docs say), or when
+ * no comment goes on a PR.
  */
 export function chatOpsDefaultBranch(
   context: EventContext,

@@ -82,12 +82,12 @@ export async function publishResults(
       : null;
   const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
-  // A pull request named by the `pr-number` input was chosen by the workflow, whose checkout
-  // step goes with it; one taken from a ChatOps comment gets the default branch's code unless
-  // the job checked the PR out, which is worth a warning on the PR itself.
+  // A ChatOps job gets the default branch's code unless it checked the pull request out, whether
+  // the pull request came from the comment or from `pr-number`: asked about the PR, it ran other
+  // code, which is worth a warning on the PR itself.
   const otherCode = chatOpsDefaultBranch(
     context,
-    settings.prNumber === null && settings.comment ? subject.pullRequest : null,
+    settings.comment ? (settings.prNumber ?? subject.pullRequest) : null,
     checkedOut,
   );
   if (otherCode !== null) core.warning(`evalgate: ${otherCode}`);
