@@ -1,9 +1,10 @@
 /**
- * An `issue_comment` job (a `/evals` comment on a pull request) that checks out the pull request
- * evaluated the PR's head, while GITHUB_SHA is the default branch's latest commit: the check run
- * goes on the commit whose code ran, with a warning, never on the default branch's tip; one that
- * evaluated the default branch says so, `pr-number` input or not. The built dist/index.js against
- * the fake GitHub on 127.0.0.1.
+ * An `issue_comment` job (a `/evals` comment on a pull request) evaluates what it checked out,
+ * while GITHUB_SHA is the default branch's latest commit. The Action asks GitHub for the pull
+ * request (`GET …/pulls/:n`): a checkout of its head (refs/pull/N/head, as the docs say) gets the
+ * check run on that head and no warning; the default branch gets the warning that the verdict is
+ * about it, `pr-number` input or not. Other commits: `action-issue-comment-merge.test.ts`. The
+ * built dist/index.js against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -14,10 +15,16 @@ import { commitAll, git } from './helpers/git.ts';
 
 const MAIN_TIP = 'f'.repeat(40);
 
+/** The environment GitHub gives an `issue_comment` run, GITHUB_SHA the default branch's tip. */
+function chatOpsEnv(sha = MAIN_TIP): Record<string, string> {
+  return { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' };
+}
+
 describe('issue_comment with the pull request checked out', () => {
   const fixture = useActionFixture();
 
-  function chatOps(): { ws: ReturnType<typeof workspace>; checkedOut: string } {
+  /** A workspace with one commit checked out, and a `/evals` comment on pull request `number`. */
+  function chatOps(number: number): { ws: ReturnType<typeof workspace>; checkedOut: string } {
     const ws = workspace(suiteFiles(ONE_FAILING));
     git(ws.dir, 'init', '-q', '-b', 'feature');
     const checkedOut = commitAll(ws.dir, 'the pull request');
@@ -26,8 +33,8 @@ describe('issue_comment with the pull request checked out', () => {
       JSON.stringify({
         action: 'created',
         issue: {
-          number: 7,
-          pull_request: { url: 'https://api.github.com/repos/octo/repo/pulls/7' },
+          number,
+          pull_request: { url: `https://api.github.com/repos/octo/repo/pulls/${number}` },
         },
         comment: { id: 1, body: '/evals' },
         repository: REPOSITORY,
@@ -36,34 +43,25 @@ describe('issue_comment with the pull request checked out', () => {
     return { ws, checkedOut };
   }
 
-  it('the check run goes on the checked-out commit, not on GITHUB_SHA, with a warning', async () => {
-    const { ws, checkedOut } = chatOps();
-    const r = await fixture.run(
-      ws,
-      { 'pr-number': '7' },
-      { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_SHA: MAIN_TIP, GITHUB_REF: 'refs/heads/main' },
-    );
+  it("the pull request's head checked out: the check run goes on it, with no warning", async () => {
+    const { ws, checkedOut } = chatOps(7);
+    fixture.server.addPullRequest({ number: 7, headSha: checkedOut });
+    const r = await fixture.run(ws, { 'pr-number': '7' }, chatOpsEnv());
     assert.equal(r.code, 1, r.stdout);
     const posted = [...fixture.server.state.checkRuns.values()].at(-1);
     assert.equal(posted?.head_sha, checkedOut, 'the commit whose code ran, not the default branch');
-    assert.match(
-      r.stdout,
-      new RegExp(
-        `^::warning::evalgate: issue_comment: the evals ran the checked-out commit ${checkedOut}, not GITHUB_SHA ${MAIN_TIP}`,
-        'm',
-      ),
-    );
+    // Set up as the docs say, the job gets no warning: it ran the pull request's head.
+    assert.doesNotMatch(r.stdout, /::warning::/);
+    assert.doesNotMatch(r.summary, /WARNING/);
+    assert.doesNotMatch(fixture.server.state.comments.get(7)?.[0]?.body ?? '', /WARNING/);
   });
 
-  it('with the default branch checked out (the default) and pr-number: it stays on GITHUB_SHA, with the warning that it ran the default branch', async () => {
-    // The workflow named the pull request (`pr-number`), and the comment goes on it: a verdict
-    // on the default branch's code is worth the same warning as without the input.
-    const { ws, checkedOut } = chatOps();
-    const r = await fixture.run(
-      ws,
-      { 'pr-number': '7' },
-      { GITHUB_EVENT_NAME: 'issue_comment', GITHUB_SHA: checkedOut, GITHUB_REF: 'refs/heads/main' },
-    );
+  it('with the default branch checked out (the default) and pr-number: the check run stays on GITHUB_SHA, with the warning that it ran the default branch', async () => {
+    // The workflow named the pull request (`pr-number`), so it asked about that pull request's
+    // code; a verdict on the default branch's is worth the same warning as without the input.
+    const { ws, checkedOut } = chatOps(10);
+    fixture.server.addPullRequest({ number: 10, headSha: 'd'.repeat(40) });
+    const r = await fixture.run(ws, { 'pr-number': '10' }, chatOpsEnv(checkedOut));
     assert.equal(r.code, 1, r.stdout);
     const posted = [...fixture.server.state.checkRuns.values()].at(-1);
     assert.equal(posted?.head_sha, checkedOut);
@@ -71,9 +69,11 @@ describe('issue_comment with the pull request checked out', () => {
     assert.equal(warnings.length, 1, r.stdout);
     assert.match(
       warnings[0] ?? '',
-      /the evals ran GITHUB_SHA [0-9a-f]{40}, the default branch's latest commit, not the code of pull request #7, .*ref: refs\/pull\/7\/head/,
+      /the evals ran GITHUB_SHA [0-9a-f]{40}, the default branch's latest commit, not the code of pull request #10, .*ref: refs\/pull\/10\/head/,
     );
-    const comment = fixture.server.state.comments.get(7)?.at(-1)?.body ?? '';
-    assert.match(comment, /> \[!WARNING\]\n> issue\\_comment: the evals ran GITHUB\\_SHA/);
+    assert.match(
+      fixture.server.state.comments.get(10)?.[0]?.body ?? '',
+      /> \[!WARNING\]\n> issue\\_comment: the evals ran GITHUB\\_SHA/,
+    );
   });
 });

@@ -14,7 +14,8 @@
  * - `issue_comment` (ChatOps: a `/evals` comment): the pull request commented on, when it is one
  *   (`issue.pull_request` is there only then; a plain issue has no PR), and `GITHUB_SHA`, the
  *   default branch's latest commit: the payload does not name the PR's head. What the job checked
- *   out decides where the check run goes ({@link checkRunCommit}).
+ *   out, compared with the pull request as GitHub's pulls API describes it, decides where the
+ *   check run goes (`chatops.ts`).
  * - anything else (`push`, `workflow_dispatch`): no PR unless the `pr-number` input names one,
  *   `GITHUB_SHA`, and `GITHUB_BASE_REF` when the runner sets it.
  */
@@ -205,8 +206,9 @@ export interface CheckRunCommit {
  * `actions/checkout` checks out another by default (the base branch, the default branch's tip):
  * a verdict on that code posted as the PR head's check would pass a PR that breaks the evals.
  * Other events go on `GITHUB_SHA`, which a job may also not have checked out: an `issue_comment`
- * ChatOps job that checks out the pull request (`GITHUB_SHA` is the default branch's tip there),
- * a `workflow_dispatch` or `schedule` job checking out another ref. So when `checkedOut` (HEAD of
+ * ChatOps job that checks out the pull request (`GITHUB_SHA` is the default branch's tip there;
+ * `chatops.ts` tells the PR's head and merge commit apart when GitHub says what they are), a
+ * `workflow_dispatch` or `schedule` job checking out another ref. So when `checkedOut` (HEAD of
  * the checkout holding the config; null when unknown, or in `mode: report`) differs, the check
  * run goes on `checkedOut`, with a warning. The pull request events run the test merge commit
  * (`GITHUB_SHA`) by design, and it counts as the PR's code, as `merge_commit_sha` does on

@@ -27,9 +27,9 @@ import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
+import { gitParents, reportedCommit } from './chatops.ts';
 import {
   chatOpsDefaultBranch,
-  checkRunCommit,
   eventSubject,
   forkPullRequest,
   triggeringRun,
@@ -80,21 +80,30 @@ export async function publishResults(
     settings.mode === 'run'
       ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
       : null;
-  const commit = checkRunCommit(context, settings.headSha ?? subject.headSha, checkedOut);
+  const { owner, repo } = context.repo;
+  const prNumber = settings.prNumber ?? subject.pullRequest;
+  const commit = await reportedCommit({
+    context,
+    subjectSha: settings.headSha ?? subject.headSha,
+    headShaInput: settings.headSha !== null,
+    checkedOut,
+    pullRequest: prNumber,
+    octokit,
+    repository: { owner, repo },
+    parentsOf: gitParents(dirname(runConfigPath(settings))),
+  });
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
+  if (commit.note !== null) core.info(`evalgate: ${commit.note}`);
   // A ChatOps job gets the default branch's code unless it checked the pull request out, whether
   // the pull request came from the comment or from `pr-number`: asked about the PR, it ran other
   // code, which is worth a warning on the PR itself.
-  const otherCode = chatOpsDefaultBranch(
-    context,
-    settings.comment ? (settings.prNumber ?? subject.pullRequest) : null,
-    checkedOut,
-  );
+  const otherCode = chatOpsDefaultBranch(context, settings.comment ? prNumber : null, checkedOut);
   if (otherCode !== null) core.warning(`evalgate: ${otherCode}`);
   const warnings = [commit.warning, otherCode].filter((warning) => warning !== null);
-  // Blocks above the heading of every rendering: what the verdict is not about.
+  // Blocks above the heading of every rendering: what the verdict is not about, or is about.
   const notes = [
     ...warnings.map((warning) => `> [!WARNING]\n> ${escapeNote(warning)}`),
+    ...(commit.note !== null ? [`> [!NOTE]\n> ${escapeNote(commit.note)}`] : []),
     ...(artifact.shard !== undefined ? [shardNote(artifact.shard)] : []),
   ];
   const prefix = notes.map((note) => `${note}\n\n`).join('');
@@ -122,8 +131,6 @@ export async function publishResults(
   // Rows past the first failing cases of a run, kept without details, have no annotation.
   const failingRows = countFailingRows(artifact, annotationOptions);
 
-  const { owner, repo } = context.repo;
-  const prNumber = settings.prNumber ?? subject.pullRequest;
   // A fork's pull_request (or review) run has a read-only token: its writes could only be
   // refused, so none is made, and the report goes to the job summary and the log instead.
   const fork =

@@ -1,7 +1,7 @@
 /**
  * What the fake GitHub (`github-server.ts`) answers: its validation of comment bodies the way
- * GitHub validates them, the JSON shapes of comments and artifacts, pagination with `Link`
- * headers, rate-limit answers and header checks. Check runs live in `github-server-check-runs.ts`,
+ * GitHub validates them, the JSON shapes of comments, artifacts and pull requests, pagination
+ * with `Link` headers, rate-limit answers and header checks. Check runs live in `github-server-check-runs.ts`,
  * error bodies in `github-server-errors.ts`. No state lives here.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -13,7 +13,12 @@ import {
   validationFailed,
   type Reply,
 } from './github-server-errors.ts';
-import type { StoredArtifact, StoredComment } from './github-server-types.ts';
+import type {
+  GitHubServer,
+  StoredArtifact,
+  StoredComment,
+  StoredPullRequest,
+} from './github-server-types.ts';
 
 // What the fake answers, by topic; `github-server.ts` imports it all from here.
 export { DOCS, error, type Reply } from './github-server-errors.ts';
@@ -214,6 +219,47 @@ export function workflowRunJson(artifact: StoredArtifact): Record<string, unknow
     head_sha: artifact.headSha,
     repository: { id: REPOSITORY_ID },
     head_repository: { id: artifact.fromFork ? FORK_REPOSITORY_ID : REPOSITORY_ID },
+  };
+}
+
+/**
+ * `GET /repos/:owner/:repo/pulls/:number`: the seeded pull request, a 404 for any other number,
+ * undefined for another path. The body holds the fields the Action reads, and enough around them
+ * to look like GitHub's (an open pull request within the repository).
+ */
+export function pullRequestReply(
+  path: string,
+  pulls: ReadonlyMap<number, StoredPullRequest>,
+): Reply | undefined {
+  const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path);
+  if (!match) return undefined;
+  const [, owner = '', repo = '', number = ''] = match;
+  const pull = pulls.get(Number(number));
+  if (!pull) return error(404, 'Not Found', `${DOCS}/pulls/pulls#get-a-pull-request`);
+  const repository = { id: REPOSITORY_ID, full_name: `${owner}/${repo}` };
+  const body = {
+    number: pull.number,
+    state: 'open',
+    html_url: `https://github.com/${owner}/${repo}/pull/${pull.number}`,
+    head: { sha: pull.headSha, ref: pull.headRef, repo: repository },
+    base: { sha: pull.baseSha, ref: pull.baseRef, repo: repository },
+    merge_commit_sha: pull.mergeCommitSha,
+    mergeable: pull.mergeCommitSha === null ? null : true,
+  };
+  return { status: 200, body };
+}
+
+/** A pull request to seed, with the defaults {@link GitHubServer.addPullRequest} documents. */
+export function storedPullRequest(
+  pull: Parameters<GitHubServer['addPullRequest']>[0],
+): StoredPullRequest {
+  return {
+    number: pull.number,
+    headSha: pull.headSha,
+    headRef: pull.headRef ?? 'feature',
+    mergeCommitSha: pull.mergeCommitSha ?? null,
+    baseRef: pull.baseRef ?? 'main',
+    baseSha: pull.baseSha ?? 'c'.repeat(40),
   };
 }
 

@@ -69,6 +69,20 @@ export interface StoredArtifact {
   event: string;
 }
 
+/**
+ * A pull request as `GET /repos/{owner}/{repo}/pulls/{number}` answers it (the fields the Action
+ * reads; seed it with {@link GitHubServer.addPullRequest}).
+ */
+export interface StoredPullRequest {
+  number: number;
+  headSha: string;
+  headRef: string;
+  /** The test merge commit (`refs/pull/N/merge`); null while GitHub computes it, or on a conflict. */
+  mergeCommitSha: string | null;
+  baseRef: string;
+  baseSha: string;
+}
+
 /** One download from the fake artifact storage, as received. */
 export interface StorageDownload {
   artifactId: number;
@@ -91,6 +105,8 @@ export interface GitHubServerState {
   checkRuns: Map<number, StoredCheckRun>;
   /** Workflow artifacts by id. */
   artifacts: Map<number, StoredArtifact>;
+  /** Pull requests by number; `GET …/pulls/:n` of any other number answers 404. */
+  pulls: Map<number, StoredPullRequest>;
   /** Every request to the fake storage host, in order. */
   storageDownloads: StorageDownload[];
 }
@@ -168,5 +184,17 @@ export interface GitHubServer {
     /** The uploading run's event; default `push`. */
     event?: string;
   }): StoredArtifact;
+  /**
+   * Seeds a pull request for `GET …/pulls/:number`. Defaults: head branch `feature`, base branch
+   * `main` at `c…c`, no test merge commit.
+   */
+  addPullRequest(pull: {
+    number: number;
+    headSha: string;
+    headRef?: string;
+    mergeCommitSha?: string | null;
+    baseRef?: string;
+    baseSha?: string;
+  }): StoredPullRequest;
   close(): Promise<void>;
 }

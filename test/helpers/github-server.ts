@@ -1,8 +1,8 @@
 /**
  * A stand-in for the GitHub REST API on loopback, for tests of `src/github/` and the Action: the
  * routes the Action calls (`GET /user`, `GET /app`, issue comments, check runs, workflow
- * artifacts), validated the way GitHub validates them, every request recorded, failures
- * injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a GitHub
+ * artifacts, a pull request), validated the way GitHub validates them, every request recorded,
+ * failures injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a GitHub
  * App's) get 403 from `GET /user` and `GET /app`, write as `<slug>[bot]` and may edit only their
  * own comments; lists page with `Link` headers; artifacts filter by `?name=`; an artifact
  * download answers 302 to a storage host on another port that wants no token; 5xx and rate
@@ -35,9 +35,11 @@ import {
   error,
   headerProblem,
   page,
+  pullRequestReply,
   rateLimitReply,
   readBody,
   send,
+  storedPullRequest,
   workflowRunJson,
   type CheckRunFields,
   type Reply,
@@ -53,6 +55,7 @@ export type {
   StoredArtifact,
   StoredCheckRun,
   StoredComment,
+  StoredPullRequest,
   StoredUser,
 } from './github-server-types.ts';
 
@@ -73,6 +76,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     comments: new Map(),
     checkRuns: new Map(),
     artifacts: new Map(),
+    pulls: new Map(),
     storageDownloads: [],
   };
   const requests: RecordedRequest[] = [];
@@ -286,6 +290,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return { status: 200, body: workflowRunJson(uploaded) };
     }
 
+    const pulled = method === 'GET' ? pullRequestReply(path, state.pulls) : undefined;
+    if (pulled) return pulled;
+
     return error(404, 'Not Found', DOCS);
   };
 
@@ -411,6 +418,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         event: artifact.event ?? 'push',
       };
       state.artifacts.set(id, stored);
+      return stored;
+    },
+    addPullRequest(pull) {
+      const stored = storedPullRequest(pull);
+      state.pulls.set(stored.number, stored);
       return stored;
     },
     addComment(issueNumber, comment) {

@@ -1,0 +1,127 @@
+/**
+ * Where a ChatOps job's check run goes: an `issue_comment` job (a `/evals` comment) on a pull
+ * request. There GITHUB_SHA is the default branch's latest commit and the payload names none of
+ * the pull request's commits, so the commit the job checked out is compared with the pull request
+ * as the pulls API describes it (`github/pull-request.ts`): its head (`refs/pull/N/head`), its
+ * test merge commit (`refs/pull/N/merge`), or neither. GitHub shows a pull request the check runs
+ * of its head commit (a check run's `pull_requests` are the open pull requests whose head matches
+ * it), never those of the merge commit, so a run of either goes on the head: for a merge, with a
+ * note that the results are for the merge. Any other commit gets the check run, with a warning.
+ */
+import { execFile } from 'node:child_process';
+import type { Octokit } from '../github/octokit.ts';
+import { readPullRequest, type PullRequestCommits } from '../github/pull-request.ts';
+import { checkRunCommit, type CheckRunCommit, type EventContext } from './event.ts';
+
+/** The check run's commit, its warning, and what the results are for when more than that. */
+export interface ReportedCommit extends CheckRunCommit {
+  /** Said above the report when the results are for a merge of the check run's commit. */
+  note: string | null;
+}
+
+/** A commit's parents as the checkout knows them (`[base, head]` for a merge), null if unknown. */
+export type ParentsOf = (sha: string) => Promise<readonly string[] | null>;
+
+/** What {@link reportedCommit} needs; `subjectSha` is the commit the event (or head-sha) names. */
+export interface ReportedCommitInput {
+  context: EventContext;
+  subjectSha: string;
+  /** Whether the `head-sha` input named the commit: the workflow chose it, not the pull request. */
+  headShaInput: boolean;
+  /** HEAD of the checkout holding the config; null when unknown, or in `mode: report`. */
+  checkedOut: string | null;
+  /** The pull request the run is about (`pr-number`, or the one commented on); null when none. */
+  pullRequest: number | null;
+  octokit: Octokit | null;
+  repository: { owner: string; repo: string };
+  parentsOf: ParentsOf;
+}
+
+/**
+ * The commit the check run goes on ({@link checkRunCommit}), and on `issue_comment` with a pull
+ * request, what the pulls API says of the checked-out commit ({@link chatOpsCommit}). When GitHub
+ * cannot be asked (no token) or does not answer, the check run follows the checkout as on any
+ * other event, and the warning says why the pull request's commits are not known.
+ */
+export async function reportedCommit(input: ReportedCommitInput): Promise<ReportedCommit> {
+  const { context, subjectSha, checkedOut, pullRequest, octokit } = input;
+  const byEvent = { ...checkRunCommit(context, subjectSha, checkedOut), note: null };
+  if (
+    context.eventName !== 'issue_comment' ||
+    checkedOut === null ||
+    pullRequest === null ||
+    input.headShaInput
+  ) {
+    return byEvent;
+  }
+  const read =
+    octokit === null
+      ? { ok: false as const, failure: { message: 'no github-token was given to ask GitHub' } }
+      : await readPullRequest(octokit, { ...input.repository, number: pullRequest });
+  if (!read.ok) {
+    const unknown = `whether it is the head of pull request #${pullRequest} is not known: ${read.failure.message}`;
+    return byEvent.warning === null
+      ? byEvent
+      : { ...byEvent, warning: `${byEvent.warning}; ${unknown}` };
+  }
+  const merge = read.pullRequest.mergeCommitSha;
+  const parents = merge !== null && same(merge, checkedOut) ? await input.parentsOf(merge) : null;
+  return chatOpsCommit(context, read.pullRequest, checkedOut, parents);
+}
+
+/**
+ * Where the check run of an `issue_comment` job that checked out `checkedOut` goes, given the
+ * pull request's commits: the head, when it ran the head or the test merge commit (with a note
+ * naming the merge's base, from `parents` when the checkout knows them, else from the pulls API);
+ * the default branch's commit (GITHUB_SHA) stays there, and `chatOpsDefaultBranch` warns of it;
+ * any other commit gets the check run, with a warning naming the pull request's head.
+ */
+export function chatOpsCommit(
+  context: EventContext,
+  pr: PullRequestCommits,
+  checkedOut: string,
+  parents: readonly string[] | null,
+): ReportedCommit {
+  if (same(pr.headSha, checkedOut)) return { sha: pr.headSha, warning: null, note: null };
+  if (pr.mergeCommitSha !== null && same(pr.mergeCommitSha, checkedOut)) {
+    const [base, head] = parents?.length === 2 ? parents : [pr.baseSha, pr.headSha];
+    const into = base === '' || base === undefined ? pr.baseRef : `${pr.baseRef} at ${base}`;
+    const merged = head ?? pr.headSha;
+    return {
+      sha: merged,
+      warning: null,
+      note: `issue_comment: these results are for the test merge commit ${checkedOut} of pull request #${pr.number}, the merge of its head ${merged} into ${into}, not for the head alone; the check run goes on the head, where GitHub shows the pull request's checks (docs/action.md#chatops-evals-on-a-comment)`,
+    };
+  }
+  if (same(context.sha, checkedOut)) return { sha: checkedOut, warning: null, note: null };
+  return {
+    sha: checkedOut,
+    warning: `issue_comment: the evals ran the checked-out commit ${checkedOut}, neither the head of pull request #${pr.number} (${pr.headSha}) nor its test merge commit: this verdict is about that code, so the check run goes on ${checkedOut}, not on ${pr.headSha} (docs/action.md#which-commit-the-check-run-goes-on)`,
+    note: null,
+  };
+}
+
+/**
+ * {@link ParentsOf} through `git cat-file commit` in `dir`: the commit object names its parents
+ * even in the shallow clone `actions/checkout` makes (where `HEAD^1` is unknown). Null when git
+ * is missing, the commit is not there, or git takes longer than a few seconds.
+ */
+export function gitParents(dir: string): ParentsOf {
+  return (sha) =>
+    new Promise((resolve) => {
+      execFile(
+        'git',
+        ['cat-file', 'commit', sha],
+        { cwd: dir, timeout: 5000, windowsHide: true, maxBuffer: 1024 * 1024 },
+        (error, stdout) => {
+          if (error) return resolve(null);
+          const header = stdout.split('\n\n', 1)[0] ?? '';
+          resolve([...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ''));
+        },
+      );
+    });
+}
+
+function same(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
