@@ -116,7 +116,7 @@ describe('evals run --resume names what changed', () => {
     // Files in the order the current import graph lists them.
     assert.equal(
       changes(r.stderr),
-      'app/extra.mjs is new (not covered then); app/shout.mjs changed',
+      'the file app/extra.mjs, imported by a module, is new (not covered then); the file app/shout.mjs, imported by a module, changed',
     );
   });
 
@@ -132,7 +132,7 @@ describe('evals run --resume names what changed', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.equal(
       changes(r.stderr),
-      "the config's own data changed (a value or key of the file, or a non-secret environment variable it refers to); app/answer.mjs changed; app/shout.mjs is no longer covered (not named or imported now)",
+      'suite s of evals.yaml changed (its evaluators); the module app/answer.mjs changed; the file app/shout.mjs, imported by a module, is no longer covered (not named or imported now)',
     );
   });
 
@@ -142,7 +142,10 @@ describe('evals run --resume names what changed', () => {
     const r = await resume(dir);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     // esbuild does not list an import it cannot resolve; the module that names it did not change.
-    assert.match(r.stderr, /app\/shout\.mjs (is no longer covered|cannot be read now)/);
+    assert.match(
+      r.stderr,
+      /app\/shout\.mjs, imported by a module, (is no longer covered|cannot be read now)/,
+    );
     assert.doesNotMatch(r.stderr, /app\/answer\.mjs changed/);
   });
 
@@ -173,7 +176,7 @@ describe('evals merge names what changed between shards', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(
       r.stderr,
-      /different configs \(configHash\): s1\.json, s2\.json ran [0-9a-f]{64}; s3\.json ran [0-9a-f]{64}\. From s1\.json to s3\.json: app\/shout\.mjs changed\. Merge only shards/,
+      /different configs \(configHash\): s1\.json, s2\.json ran [0-9a-f]{64}; s3\.json ran [0-9a-f]{64}\. From s1\.json to s3\.json: the module file app\/shout\.mjs changed\. Merge only shards/,
     );
   });
 });
@@ -197,9 +200,9 @@ describe('describeConfigChanges', () => {
       modules: { 'app/x.ts': digest('3') },
     };
     assert.deepEqual(describeConfigChanges(base, after), [
-      'prompts/a.md cannot be read now',
-      'app/x.ts is new (not covered then)',
-      'agent.sh is no longer covered (not named or imported now)',
+      'the prompt file prompts/a.md cannot be read now',
+      'the module file app/x.ts is new (not covered then)',
+      'the command script agent.sh is no longer covered (not named or imported now)',
     ]);
   });
 
@@ -211,7 +214,7 @@ describe('describeConfigChanges', () => {
       { config: digest('a'), modules: many('2') },
     );
     assert.equal(out.length, 9);
-    assert.equal(out[7], 'f7.ts changed');
+    assert.equal(out[7], 'the module file f7.ts changed');
     assert.equal(out[8], '3 more files changed');
   });
 

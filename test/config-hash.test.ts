@@ -148,10 +148,10 @@ async function resume(dir: string, file: string): Promise<{ code: number; stderr
   });
 }
 
-// The config names a module (fn.mjs), so the partial records what its hash covered, and the
-// refusal can say that the config itself changed, not the module.
+// The partial records its data hash broken down, so the refusal names what changed in the
+// config (the suite and its key, or the top-level key), not the module, and how to go on.
 const REFUSED =
-  /^error: part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}\): since the interrupted run, the config's own data changed \(a value or key of the file, or a non-secret environment variable it refers to\); resuming needs the config and code the interrupted run used\n$/;
+  /^error: part\.json was written by another config \(configHash [0-9a-f]{64}, now [0-9a-f]{64}\): since the interrupted run, (suite echo of evals\.yaml changed \(its evaluators\)|the top-level defaults of evals\.yaml changed); resuming needs the config and code the interrupted run used: undo those changes, or run evals run without --resume to run every case again\n$/;
 
 // A partial whose recorded parts are not those of its configHash (an earlier evalgate's): what
 // changed cannot be named, only what the hash covers.
@@ -358,7 +358,7 @@ describe('evals merge across edits of evals.yaml', () => {
     assert.match(merged.stderr, /the inputs ran different configs \(configHash\)/);
     assert.match(
       merged.stderr,
-      /From s1\.json to s2\.json: the config's own data changed \(a value or key of the file, or a non-secret environment variable it refers to\)\. Merge only/,
+      /From s1\.json to s2\.json: suite echo of the config changed \(its evaluators\)\. Merge only/,
     );
   });
 });

@@ -95,18 +95,24 @@ function configDataHash(dir: string): string {
 }
 
 describe('modules and the files they import in the configHash', () => {
-  const EDITS: Record<string, [file: string, change: (text: string) => string]> = {
-    'the function module': ['app/answer.ts', (t) => t.replace('pad(shout', 'pad( shout')],
+  const EDITS: Record<string, [file: string, change: (text: string) => string, named: string]> = {
+    'the function module': [
+      'app/answer.ts',
+      (t) => t.replace('pad(shout', 'pad( shout'),
+      'the module app/answer.ts',
+    ],
     'a file the function imports, two levels down': [
       'app/lib/deep/suffix.ts',
       () => "export const suffix = '?';\n",
+      'the file app/lib/deep/suffix.ts, imported by a module,',
     ],
     'a file a module evaluator imports': [
       'evaluators/expected.ts',
       () => "export const expected = '?';\n",
+      'the file evaluators/expected.ts, imported by a module,',
     ],
   };
-  for (const [what, [file, change]] of Object.entries(EDITS)) {
+  for (const [what, [file, change, named]] of Object.entries(EDITS)) {
     it(`refuses to resume after an edit of ${what}, naming the file`, async () => {
       const dir = project();
       await interrupted(dir);
@@ -116,7 +122,7 @@ describe('modules and the files they import in the configHash', () => {
       assert.equal(r.code, 2, r.stdout + r.stderr);
       assert.match(r.stderr, /^error: partial\.json was written by another config \(configHash /);
       assert.ok(
-        r.stderr.includes(`: since the interrupted run, ${file} changed; resuming needs`),
+        r.stderr.includes(`: since the interrupted run, ${named} changed; resuming needs`),
         r.stderr,
       );
       assert.equal(readFileSync(join(dir, 'partial.json'), 'utf8'), before, 'the partial is kept');
@@ -160,7 +166,7 @@ describe('modules and the files they import in the configHash', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(
       r.stderr,
-      /different configs \(configHash\): s1\.json ran \w+; s2\.json ran \w+\. From s1\.json to s2\.json: app\/lib\/shout\.ts changed\. Merge only/,
+      /different configs \(configHash\): s1\.json ran \w+; s2\.json ran \w+\. From s1\.json to s2\.json: the module file app\/lib\/shout\.ts changed\. Merge only/,
     );
   });
 
@@ -217,7 +223,10 @@ describe('the script of a command target in the configHash', () => {
       edit(dir, script, (text) => `${text}${comment} edited\n`);
       const r = await resume(dir);
       assert.equal(r.code, 2, r.stdout + r.stderr);
-      assert.ok(r.stderr.includes(`: since the interrupted run, ${script} changed;`), r.stderr);
+      assert.ok(
+        r.stderr.includes(`: since the interrupted run, the command script ${script} changed;`),
+        r.stderr,
+      );
     });
   }
 

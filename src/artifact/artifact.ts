@@ -4,6 +4,7 @@
  */
 import { addUsage } from '../judge/usage.ts';
 import type {
+  ConfigDataParts,
   ConfigHashParts,
   ResultsArtifact,
   RunResult,
@@ -19,6 +20,8 @@ export interface ArtifactInput {
   configHash: string;
   /** What `configHash` is the hash of, when it covers files; recorded as `configHashParts`. */
   parts?: ConfigHashParts | undefined;
+  /** The config's data hash broken down; recorded as `configDataParts`. */
+  dataParts?: ConfigDataParts | undefined;
   git: ResultsArtifact['git'];
   startedAt: Date;
   durationMs: number;
@@ -39,6 +42,7 @@ export function buildArtifact(input: ArtifactInput): ResultsArtifact {
     config: input.config,
     configHash: input.configHash,
     ...(input.parts !== undefined ? { configHashParts: input.parts } : {}),
+    ...(input.dataParts !== undefined ? { configDataParts: input.dataParts } : {}),
     git: input.git,
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,

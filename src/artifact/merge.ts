@@ -14,7 +14,7 @@ import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
-import { recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
+import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { evaluateRunGate } from '../run/gate.ts';
 import { SummaryAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
@@ -348,6 +348,7 @@ export function mergeShards(
     config: head.config,
     configHash: head.configHash,
     parts: recordedParts(head.configHash, head.configHashParts),
+    dataParts: recordedDataParts(head),
     git: head.git,
     startedAt: new Date(startedAt),
     durationMs: Math.max(0, Math.max(...ends) - startedAt),

@@ -17,7 +17,8 @@
 import { createHash } from 'node:crypto';
 import { isMap, isScalar, isSeq, Scalar, type Document } from 'yaml';
 import { canonicalJson } from '../shared/canonical-json.ts';
-import type { ConfigHashParts } from '../types/index.ts';
+import type { ConfigDataParts, ConfigHashParts } from '../types/index.ts';
+import { configDataParts } from './config-data-parts.ts';
 import { MAX_ALIAS_COUNT } from './yaml-source.ts';
 
 /**
@@ -57,6 +58,9 @@ export function captureWritten(doc: Document): WrittenConfig {
  * (`isSecret`: by its variable's name, or because the config uses it as a key, a header, a URL
  * credential) never enters the hash, so rotating a key keeps it and the hash fingerprints none.
  *
+ * With the hash, the same data broken down (config-data-parts.ts), for a refusal to name what
+ * changed in it.
+ *
  * @throws when its aliases expand past {@link MAX_ALIAS_COUNT} (the loader refuses such a file
  * before it gets here).
  */
@@ -64,7 +68,7 @@ export function hashWritten(
   written: WrittenConfig,
   env: Readonly<Record<string, string | undefined>>,
   isSecret: (name: string, value: string) => boolean,
-): string {
+): { hash: string; dataParts: ConfigDataParts } {
   const data: unknown = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   const values: Record<string, string | null> = {};
   for (const name of referencedNames(data)) {
@@ -72,7 +76,8 @@ export function hashWritten(
     if (value === undefined || !isSecret(name, value)) values[name] = value ?? null;
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
-  return createHash('sha256').update(canonicalJson(hashed)).digest('hex');
+  const hash = createHash('sha256').update(canonicalJson(hashed)).digest('hex');
+  return { hash, dataParts: configDataParts(data, values, hash) };
 }
 
 /** The names of the environment variables the strings of `data` refer to, once each. */
@@ -120,6 +125,16 @@ export interface ConfigHashes {
   coveredFiles?: readonly CoveredFiles[];
   /** What `hash` is the hash of, when it covers files: artifacts record it as `configHashParts`. */
   hashParts?: ConfigHashParts;
+  /** The config's data hash broken down: artifacts record it as `configDataParts`. */
+  dataParts?: ConfigDataParts;
+  /** The config as the user named it (`evals.yaml`), for messages. */
+  file?: string;
+  /**
+   * The modules the config names (function targets, module evaluators, `pass:` modules), by
+   * their path from its folder, as `hashParts.modules` keys them: the other keys there are files
+   * they import.
+   */
+  namedModules?: readonly string[];
 }
 
 /** Files of one kind a configHash covers beside the config, for messages. */

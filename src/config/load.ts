@@ -221,7 +221,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       file,
       absPath: options.absPath,
       dir: dirname(options.absPath),
-      hash: hashWritten(
+      ...hashWritten(
         written,
         options.env,
         (name, value) => isSecretName(name) || secrets.has(value),

@@ -1,6 +1,6 @@
 import type { PriceTable } from '../judge/usage.ts';
 import type { CoveredFiles } from './config-hash.ts';
-import type { ConfigHashParts, GateSpec, Threshold } from '../types/index.ts';
+import type { ConfigDataParts, ConfigHashParts, GateSpec, Threshold } from '../types/index.ts';
 
 /** A 1-based position in the config file. */
 export interface Loc {
@@ -42,6 +42,10 @@ export interface LoadedConfig {
   coveredFiles?: readonly CoveredFiles[];
   /** What `hash` is the hash of, when it covers files (see `ConfigHashes`). */
   hashParts?: ConfigHashParts;
+  /** The config's data hash broken down (see `ConfigHashes`). */
+  dataParts?: ConfigDataParts;
+  /** The modules the config names, from its folder (see `ConfigHashes`). */
+  namedModules?: readonly string[];
   version: 1;
   defaults: {
     concurrency: number;

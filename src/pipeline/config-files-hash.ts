@@ -114,6 +114,7 @@ export async function withCoveredFiles(
     hash: current,
     ...(earlier !== current ? { earlierHash: earlier } : {}),
     ...(coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}),
+    ...(modules.size > 0 && { namedModules: fromDir([...modules], config.dir).map(([n]) => n) }),
   };
 }
 

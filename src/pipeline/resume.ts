@@ -111,6 +111,7 @@ export function startResume(
       from: path,
       configHash: partial.configHash,
       ...(partial.configHashParts !== undefined && { configHashParts: partial.configHashParts }),
+      ...(partial.configDataParts !== undefined && { configDataParts: partial.configDataParts }),
     },
   };
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);

@@ -278,7 +278,10 @@ export async function executeRun(
         config: config.file,
         configHash: resuming?.configHash ?? config.hash,
         // The parts are recorded only with the hash they make (a partial's may be an older one).
-        ...((resuming?.configHash ?? config.hash) === config.hash && { parts: config.hashParts }),
+        ...((resuming?.configHash ?? config.hash) === config.hash && {
+          parts: config.hashParts,
+          dataParts: config.dataParts,
+        }),
         git: o.git,
         startedAt: resuming?.startedAt ?? o.startedAt,
         durationMs: (resuming?.durationMs ?? 0) + o.durationMs,

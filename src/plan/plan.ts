@@ -218,8 +218,8 @@ function selectGrid(
  */
 export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[] {
   if (filters.resume) {
-    const { from, configHash, configHashParts } = filters.resume;
-    const other = otherConfig(from, configHash, config, configHashParts);
+    const { from, ...written } = filters.resume;
+    const other = otherConfig(from, written, config);
     if (other !== undefined) {
       return [{ code: 'resume.mismatch', file: from, line: 0, col: 0, path: '', message: other }];
     }

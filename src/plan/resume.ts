@@ -5,9 +5,13 @@
  * holds comes in already read (`ResumeIndex`, see pipeline/resume.ts).
  */
 import { writtenByConfig, type ConfigHashes } from '../config/config-hash.ts';
-import { describeConfigChanges, recordedParts } from '../config/config-hash-parts.ts';
+import {
+  describeConfigChanges,
+  recordedDataParts,
+  recordedParts,
+} from '../config/config-hash-parts.ts';
 import { describeRun, runKey } from '../shared/run-key.ts';
-import type { ConfigHashParts, Params, ResultsArtifact } from '../types/index.ts';
+import type { Params, ResultsArtifact } from '../types/index.ts';
 import { describeTagFilter, sameTagFilter } from './tag-filter.ts';
 import type { PlannedRun, RunPlan, SuitePlan } from './types.ts';
 
@@ -40,7 +44,7 @@ export function checkPartial(
     ];
   }
   const problems: string[] = [];
-  const other = otherConfig(name, partial.configHash, config, partial.configHashParts);
+  const other = otherConfig(name, partial, config);
   if (other !== undefined) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === undefined);
   if (unplanned.length > 0) {
@@ -52,29 +56,36 @@ export function checkPartial(
 }
 
 /**
- * Why a run of the config with these hashes cannot resume `name`, written by a config with hash
- * `writtenBy`; undefined if it can. The same config is one whose data as written is the same
- * (`config.hash`: comments, formatting, key order, quoting and anchors do not count), or, for a
- * partial an earlier evalgate wrote with the hash of the text, the same text (`config.textHash`).
- * Checked as soon as the config is loaded (with the filters, see `checkFilters`): every other
- * check of a resumption assumes the same config.
+ * Why a run of the config with these hashes cannot resume `name`, written by the config the
+ * artifact `written` records; undefined if it can. The same config is one whose data as written
+ * is the same (`config.hash`: comments, formatting, key order, quoting and anchors do not count),
+ * or, for a partial an earlier evalgate wrote with the hash of the text, the same text
+ * (`config.textHash`). Checked as soon as the config is loaded (with the filters, see
+ * `checkFilters`): every other check of a resumption assumes the same config. What changed is
+ * named as precisely as the partial's record allows (see `describeConfigChanges`).
  */
 export function otherConfig(
   name: string,
-  writtenBy: string,
+  written: WrittenBy,
   config: ConfigHashes,
-  writtenParts?: ConfigHashParts,
 ): string | undefined {
+  const writtenBy = written.configHash;
   if (writtenByConfig(writtenBy, config)) return undefined;
   const head = `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}`;
   // The partial records what its hash covered: what changed since can be named.
-  const before = recordedParts(writtenBy, writtenParts);
+  const before = recordedParts(writtenBy, written.configHashParts, written.configDataParts);
+  const data = recordedDataParts(written);
   const changes =
     before !== undefined
-      ? describeConfigChanges(before, config.hashParts ?? { config: config.hash })
+      ? describeConfigChanges(before, config.hashParts ?? { config: config.hash }, {
+          ...(data !== undefined &&
+            config.dataParts !== undefined && { data: { before: data, after: config.dataParts } }),
+          ...(config.file !== undefined && { configName: config.file }),
+          ...(config.namedModules !== undefined && { namedModules: config.namedModules }),
+        })
       : [];
   if (changes.length > 0) {
-    return `${head}): since the interrupted run, ${changes.join('; ')}; resuming needs the config and code the interrupted run used`;
+    return `${head}): since the interrupted run, ${changes.join('; ')}; resuming needs the config and code the interrupted run used: undo those changes, or run evals run without --resume to run every case again`;
   }
   const files = (config.coveredFiles ?? []).map((covered) => covered.phrase);
   const covered =
@@ -83,6 +94,9 @@ export function otherConfig(
       : '';
   return `${head}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
 }
+
+/** What an artifact records of the config that wrote it. */
+export type WrittenBy = Pick<ResultsArtifact, 'configHash' | 'configHashParts' | 'configDataParts'>;
 
 /** What an interrupted artifact holds, as far as planning its resumption needs it. */
 export interface ResumeIndex {

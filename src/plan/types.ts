@@ -6,6 +6,7 @@
  */
 import type { Shard } from './shard.ts';
 import type {
+  ConfigDataParts,
   ConfigHashParts,
   GateSpec,
   Params,
@@ -26,9 +27,14 @@ export interface RunFilters {
    * may resume: the `configHash` it records is the config's hash, or (written by an earlier
    * evalgate) the hash of its text. Checked first, with the other filters: the suites the
    * partial ran are filled into `suites`, and another config would not have them. Its
-   * `configHashParts`, when recorded, let a refusal name what changed.
+   * `configHashParts` and `configDataParts`, when recorded, let a refusal name what changed.
    */
-  resume?: { from: string; configHash: string; configHashParts?: ConfigHashParts };
+  resume?: {
+    from: string;
+    configHash: string;
+    configHashParts?: ConfigHashParts;
+    configDataParts?: ConfigDataParts;
+  };
 }
 
 /** A suite's testset as read: every case in file order, and where it came from. */

@@ -9,6 +9,8 @@ export type { TestCaseSource, RowMeta, TestsetRow, PreparedCase } from './testse
 import type { Comparison } from './comparison.ts';
 import type { RunSummary, Usage } from './summary.ts';
 import type { AgreementSpec } from './summary.ts';
+import type { ConfigDataParts, ConfigHashParts } from './config-hash.ts';
+export type { ConfigDataParts, ConfigHashParts } from './config-hash.ts';
 export type {
   AgreementSpec,
   AgreementSummary,
@@ -355,19 +357,6 @@ export interface RunPlan {
   agreement?: Record<string, AgreementSpec>;
 }
 
-/**
- * The input of a configHash that covers files (pipeline/config-files-hash.ts): the hash of the
- * config's data as written (with the non-secret environment values it refers to), and the
- * sha256 of each covered file by kind, keyed by its path from the config's folder (`null`: the
- * file could not be read). configHash is the sha256 of the canonical JSON of this object.
- */
-export interface ConfigHashParts {
-  config: string;
-  promptFiles?: Record<string, string | null>;
-  modules?: Record<string, string | null>;
-  scripts?: Record<string, string | null>;
-}
-
 export interface ResultsArtifact {
   schemaVersion: 1;
   tool: { name: 'evalgate'; version: string };
@@ -378,6 +367,8 @@ export interface ResultsArtifact {
    * config's own data and each covered file's digest, so a refusal can name what changed.
    */
   configHashParts?: ConfigHashParts;
+  /** The config's data hash broken down, to name what changed in the config itself. */
+  configDataParts?: ConfigDataParts;
   git: { sha: string | null; ref: string | null } | null;
   startedAt: string;
   durationMs: number;
