@@ -27,6 +27,7 @@ import type { Octokit } from '../github/octokit.ts';
 import type { RetryBudget } from '../github/retry-budget.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { UsageError } from '../shared/errors.ts';
+import type { ChatOpsPullRequest } from './chatops.ts';
 import { eventSubject } from './event.ts';
 import { readArtifact, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
@@ -34,13 +35,15 @@ import type { ActionSettings } from './settings.ts';
 /**
  * The baseline results file for this run: the `baseline` path, or for `auto` the newest results
  * artifact uploaded from the pull request's base branch, downloaded to a temporary file; null
- * when there is none.
+ * when there is none. On `issue_comment` the event names the pull request (`pullRequest`) but
+ * not its base branch, which the pulls API does.
  */
 export async function resolveBaseline(
   settings: ActionSettings,
   octokit: Octokit | null,
   env: NodeJS.ProcessEnv,
   budget: RetryBudget,
+  pullRequest: ChatOpsPullRequest | null,
 ): Promise<string | null> {
   if (settings.baseline.kind === 'none') return null;
   if (settings.baseline.kind === 'file') {
@@ -50,8 +53,8 @@ export async function resolveBaseline(
     core.warning(`evalgate: the baseline ${path} does not exist; ${going}`);
     return null;
   }
-  const branch = eventSubject(github.context, env).baseBranch;
-  if (branch === null) {
+  const named = eventSubject(github.context, env).baseBranch;
+  if (named === null && pullRequest === null) {
     core.info(
       `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${github.context.eventName || 'event'} event has none, so there is no comparison`,
     );
@@ -61,6 +64,8 @@ export async function resolveBaseline(
     core.warning('evalgate: baseline: auto needs a github-token; running without a comparison');
     return null;
   }
+  const branch = named ?? (await pullRequestBase(pullRequest));
+  if (branch === null) return null;
   const target = github.context.repo;
   const found = await findBaselineArtifact(octokit, target, {
     name: settings.artifactName,
@@ -86,6 +91,22 @@ export async function resolveBaseline(
   if (usableBaseline(file, from) === null) return null;
   core.info(`evalgate: comparing with ${from}`);
   return file;
+}
+
+/**
+ * The base branch (`base.ref`) of an `issue_comment` run's pull request, from the one read of it
+ * that also places the check run; null after a warning saying why when GitHub does not say
+ * (a 403 or 404): the run goes on without a comparison, as when the search fails.
+ */
+async function pullRequestBase(pullRequest: ChatOpsPullRequest | null): Promise<string | null> {
+  if (pullRequest === null) return null;
+  const read = await pullRequest.read();
+  if (read.ok && read.pullRequest.baseRef !== '') return read.pullRequest.baseRef;
+  const why = read.ok ? 'GitHub named no base.ref' : read.failure.message;
+  core.warning(
+    `evalgate: baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why}; running without a comparison`,
+  );
+  return null;
 }
 
 /**

@@ -10,8 +10,54 @@
  */
 import { execFile } from 'node:child_process';
 import type { Octokit } from '../github/octokit.ts';
-import { readPullRequest, type PullRequestCommits } from '../github/pull-request.ts';
+import {
+  readPullRequest,
+  type PullRequestCommits,
+  type PullRequestRead,
+} from '../github/pull-request.ts';
 import { checkRunCommit, type CheckRunCommit, type EventContext } from './event.ts';
+
+/**
+ * The pull request an `issue_comment` run is about, read from the pulls API when first asked for
+ * and never again: `baseline: auto` takes its base branch from it (`baseline.ts`), and the check
+ * run its commits ({@link reportedCommit}), so the two cannot disagree, and one call serves both.
+ */
+export interface ChatOpsPullRequest {
+  number: number;
+  /** The one read: the same answer (or failure) to every call. */
+  read(): Promise<PullRequestRead>;
+}
+
+/**
+ * The {@link ChatOpsPullRequest} of pull request `number` (`pr-number`, or the one commented on);
+ * null on other events, whose payload names the pull request's commits and base branch, and
+ * when there is no pull request. Without a token the read fails, saying so. `repository` is
+ * asked for only when the pull request is read (`github.context.repo` throws without
+ * GITHUB_REPOSITORY).
+ */
+export function chatOpsPullRequest(
+  context: EventContext,
+  number: number | null,
+  octokit: Octokit | null,
+  repository: () => { owner: string; repo: string },
+): ChatOpsPullRequest | null {
+  if (context.eventName !== 'issue_comment' || number === null) return null;
+  let read: Promise<PullRequestRead> | undefined;
+  return {
+    number,
+    read: () =>
+      (read ??=
+        octokit === null
+          ? Promise.resolve({
+              ok: false,
+              failure: {
+                code: 'github.forbidden',
+                message: 'no github-token was given to ask GitHub',
+              },
+            })
+          : readPullRequest(octokit, { ...repository(), number })),
+  };
+}
 
 /** The check run's commit, its warning, and what the results are for when more than that. */
 export interface ReportedCommit extends CheckRunCommit {
@@ -30,10 +76,8 @@ export interface ReportedCommitInput {
   headShaInput: boolean;
   /** HEAD of the checkout holding the config; null when unknown, or in `mode: report`. */
   checkedOut: string | null;
-  /** The pull request the run is about (`pr-number`, or the one commented on); null when none. */
-  pullRequest: number | null;
-  octokit: Octokit | null;
-  repository: { owner: string; repo: string };
+  /** The pull request of an `issue_comment` run ({@link chatOpsPullRequest}); null when none. */
+  pullRequest: ChatOpsPullRequest | null;
   parentsOf: ParentsOf;
 }
 
@@ -44,7 +88,7 @@ export interface ReportedCommitInput {
  * other event, and the warning says why the pull request's commits are not known.
  */
 export async function reportedCommit(input: ReportedCommitInput): Promise<ReportedCommit> {
-  const { context, subjectSha, checkedOut, pullRequest, octokit } = input;
+  const { context, subjectSha, checkedOut, pullRequest } = input;
   const byEvent = { ...checkRunCommit(context, subjectSha, checkedOut), note: null };
   if (
     context.eventName !== 'issue_comment' ||
@@ -54,12 +98,9 @@ export async function reportedCommit(input: ReportedCommitInput): Promise<Report
   ) {
     return byEvent;
   }
-  const read =
-    octokit === null
-      ? { ok: false as const, failure: { message: 'no github-token was given to ask GitHub' } }
-      : await readPullRequest(octokit, { ...input.repository, number: pullRequest });
+  const read = await pullRequest.read();
   if (!read.ok) {
-    const unknown = `whether it is the head of pull request #${pullRequest} is not known: ${read.failure.message}`;
+    const unknown = `whether it is the head of pull request #${pullRequest.number} is not known: ${read.failure.message}`;
     return byEvent.warning === null
       ? byEvent
       : { ...byEvent, warning: `${byEvent.warning}; ${unknown}` };

@@ -15,7 +15,7 @@
  *   (`issue.pull_request` is there only then; a plain issue has no PR), and `GITHUB_SHA`, the
  *   default branch's latest commit: the payload does not name the PR's head. What the job checked
  *   out, compared with the pull request as GitHub's pulls API describes it, decides where the
- *   check run goes (`chatops.ts`).
+ *   check run goes (`chatops.ts`); the same read names the base branch for `baseline: auto`.
  * - anything else (`push`, `workflow_dispatch`): no PR unless the `pr-number` input names one,
  *   `GITHUB_SHA`, and `GITHUB_BASE_REF` when the runner sets it.
  */

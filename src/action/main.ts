@@ -23,7 +23,8 @@ import {
   runEvals,
   type EvalResults,
 } from './run-evals.ts';
-import { workflowRunMismatch } from './event.ts';
+import { chatOpsPullRequest } from './chatops.ts';
+import { eventSubject, workflowRunMismatch } from './event.ts';
 import { readSettings } from './settings.ts';
 
 /** The Action's entry: never throws for user mistakes; sets outputs and the step's outcome. */
@@ -71,6 +72,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         log: (message) => core.info(`evalgate: ${message}`),
       })
     : null;
+  // On `issue_comment` the payload names the pull request but none of its commits, nor its base
+  // branch: one read of it serves `baseline: auto` and the check run's commit (`chatops.ts`).
+  const pullRequest = chatOpsPullRequest(
+    github.context,
+    settings.prNumber ?? eventSubject(github.context, env).pullRequest,
+    octokit,
+    () => github.context.repo,
+  );
   if (settings.mode === 'report' && settings.baseline.kind === 'auto') {
     core.info(
       'evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)',
@@ -78,7 +87,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
   const baselineFile =
     settings.mode === 'run' || settings.baseline.kind === 'file'
-      ? await resolveBaseline(settings, octokit, env, budget)
+      ? await resolveBaseline(settings, octokit, env, budget, pullRequest)
       : null;
   // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
   // from the comparison with a baseline file as well (it names cases of both).
@@ -91,7 +100,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
 
-  const { commentUrl } = await publishResults(results, settings, octokit, env);
+  const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);
 
   const { artifact } = results;
   const counts = runTotals(artifact.runs);

@@ -27,7 +27,7 @@ import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import type { ResultsArtifact } from '../types/index.ts';
-import { gitParents, reportedCommit } from './chatops.ts';
+import { gitParents, reportedCommit, type ChatOpsPullRequest } from './chatops.ts';
 import {
   chatOpsDefaultBranch,
   eventSubject,
@@ -49,13 +49,15 @@ export interface Published {
 /**
  * Writes the job summary, then (with a token) upserts the PR comment and creates the check run;
  * what could not be posted becomes a warning, and the failing rows the check run could not
- * carry become workflow-command annotations.
+ * carry become workflow-command annotations. `pullRequest`: an `issue_comment` run's pull
+ * request, read at most once for the baseline and the check run's commit.
  */
 export async function publishResults(
   results: EvalResults,
   settings: ActionSettings,
   octokit: Octokit | null,
   env: NodeJS.ProcessEnv,
+  pullRequest: ChatOpsPullRequest | null,
 ): Promise<Published> {
   const { artifact, configPath, sourceRoot } = results;
   const identity = reportIdentity({
@@ -87,9 +89,7 @@ export async function publishResults(
     subjectSha: settings.headSha ?? subject.headSha,
     headShaInput: settings.headSha !== null,
     checkedOut,
-    pullRequest: prNumber,
-    octokit,
-    repository: { owner, repo },
+    pullRequest,
     parentsOf: gitParents(dirname(runConfigPath(settings))),
   });
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
