@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chatOpsCommit, gitParents } from '../src/action/chatops.ts';
+import { chatOpsCommit, gitParents, reportedCommit } from '../src/action/chatops.ts';
 import type { PullRequestCommits } from '../src/github/pull-request.ts';
 import { commitAll, git, newRepo } from './helpers/git.ts';
 import { tempFolder } from './helpers/temp.ts';
@@ -71,6 +71,50 @@ describe('chatOpsCommit', () => {
         /^issue_comment: the evals ran the checked-out commit e{40}, neither the head of pull request #7 \(d{40}\) nor its test merge commit: this verdict is about that code, so the check run goes on e{40}, not on d{40}/,
       );
     }
+  });
+});
+
+describe('reportedCommit on pull_request_target', () => {
+  const target = {
+    eventName: 'pull_request_target',
+    sha: BASE,
+    payload: {
+      pull_request: {
+        number: 7,
+        head: { sha: HEAD },
+        base: { sha: BASE, ref: 'main' },
+        merge_commit_sha: MERGE,
+      },
+    },
+  };
+  const input = {
+    context: target,
+    subjectSha: HEAD,
+    headShaInput: false,
+    checkedOut: MERGE,
+    pullRequest: null,
+    parentsOf: () => Promise.resolve(null),
+  };
+
+  it("the payload's merge commit: the head, with the merge's note, from the payload alone", async () => {
+    const commit = await reportedCommit(input);
+    assert.equal(commit.sha, HEAD);
+    assert.equal(commit.warning, null);
+    assert.match(
+      commit.note ?? '',
+      /^pull_request_target: these results are for the test merge commit 9{40} of pull request #7, the merge of its head d{40} into main at c{40}, not for the head alone; the check run goes on the head, where GitHub shows the pull request's checks \(docs\/action\.md#which-commit-the-check-run-goes-on\)$/,
+    );
+  });
+
+  it('no note for the head, with a head-sha input, or on pull_request (which runs the merge by design)', async () => {
+    assert.equal((await reportedCommit({ ...input, checkedOut: HEAD })).note, null);
+    assert.equal((await reportedCommit({ ...input, headShaInput: true })).note, null);
+    const pullRequest = { ...target, eventName: 'pull_request' };
+    assert.deepEqual(await reportedCommit({ ...input, context: pullRequest }), {
+      sha: HEAD,
+      warning: null,
+      note: null,
+    });
   });
 });
 

@@ -7,6 +7,8 @@
  * of its head commit (a check run's `pull_requests` are the open pull requests whose head matches
  * it), never those of the merge commit, so a run of either goes on the head: for a merge, with a
  * note that the results are for the merge. Any other commit gets the check run, with a warning.
+ * A `pull_request_target` job that checked out the merge (`merge_commit_sha`, which its payload
+ * names, so GitHub is not asked) gets the same note.
  */
 import { execFile } from 'node:child_process';
 import type { Octokit } from '../github/octokit.ts';
@@ -15,7 +17,12 @@ import {
   type PullRequestCommits,
   type PullRequestRead,
 } from '../github/pull-request.ts';
-import { checkRunCommit, type CheckRunCommit, type EventContext } from './event.ts';
+import {
+  checkRunCommit,
+  targetPullRequest,
+  type CheckRunCommit,
+  type EventContext,
+} from './event.ts';
 
 /**
  * The pull request an `issue_comment` run is about, read from the pulls API when first asked for
@@ -85,11 +92,18 @@ export interface ReportedCommitInput {
  * The commit the check run goes on ({@link checkRunCommit}), and on `issue_comment` with a pull
  * request, what the pulls API says of the checked-out commit ({@link chatOpsCommit}). When GitHub
  * cannot be asked (no token) or does not answer, the check run follows the checkout as on any
- * other event, and the warning says why the pull request's commits are not known.
+ * other event, and the warning says why the pull request's commits are not known. On
+ * `pull_request_target`, a checkout of the payload's `merge_commit_sha` gets the merge's note.
  */
 export async function reportedCommit(input: ReportedCommitInput): Promise<ReportedCommit> {
   const { context, subjectSha, checkedOut, pullRequest } = input;
   const byEvent = { ...checkRunCommit(context, subjectSha, checkedOut), note: null };
+  const target = input.headShaInput ? null : targetPullRequest(context);
+  if (target !== null && checkedOut !== null && same(target.mergeCommitSha ?? '', checkedOut)) {
+    // The payload names the merge: its check run is the head's (`checkRunCommit`), with the note.
+    const parents = await input.parentsOf(checkedOut);
+    return { ...byEvent, note: mergeNote(context, target, checkedOut, parents).note };
+  }
   if (
     context.eventName !== 'issue_comment' ||
     checkedOut === null ||
@@ -125,20 +139,38 @@ export function chatOpsCommit(
 ): ReportedCommit {
   if (same(pr.headSha, checkedOut)) return { sha: pr.headSha, warning: null, note: null };
   if (pr.mergeCommitSha !== null && same(pr.mergeCommitSha, checkedOut)) {
-    const [base, head] = parents?.length === 2 ? parents : [pr.baseSha, pr.headSha];
-    const into = base === '' || base === undefined ? pr.baseRef : `${pr.baseRef} at ${base}`;
-    const merged = head ?? pr.headSha;
-    return {
-      sha: merged,
-      warning: null,
-      note: `issue_comment: these results are for the test merge commit ${checkedOut} of pull request #${pr.number}, the merge of its head ${merged} into ${into}, not for the head alone; the check run goes on the head, where GitHub shows the pull request's checks (docs/action.md#chatops-evals-on-a-comment)`,
-    };
+    return mergeNote(context, pr, checkedOut, parents);
   }
   if (same(context.sha, checkedOut)) return { sha: checkedOut, warning: null, note: null };
   return {
     sha: checkedOut,
     warning: `issue_comment: the evals ran the checked-out commit ${checkedOut}, neither the head of pull request #${pr.number} (${pr.headSha}) nor its test merge commit: this verdict is about that code, so the check run goes on ${checkedOut}, not on ${pr.headSha} (docs/action.md#which-commit-the-check-run-goes-on)`,
     note: null,
+  };
+}
+
+/**
+ * The check run of a run of pull request `pr`'s test merge commit `checkedOut`: on the head,
+ * with a note that the results are for the merge, naming its base from `parents` (`[base, head]`,
+ * from the checkout) when known, else from `pr`.
+ */
+function mergeNote(
+  context: EventContext,
+  pr: PullRequestCommits,
+  checkedOut: string,
+  parents: readonly string[] | null,
+): ReportedCommit {
+  const [base, head] = parents?.length === 2 ? parents : [pr.baseSha, pr.headSha];
+  const into = base === '' || base === undefined ? pr.baseRef : `${pr.baseRef} at ${base}`;
+  const merged = head ?? pr.headSha;
+  const docs =
+    context.eventName === 'issue_comment'
+      ? 'chatops-evals-on-a-comment'
+      : 'which-commit-the-check-run-goes-on';
+  return {
+    sha: merged,
+    warning: null,
+    note: `${context.eventName}: these results are for the test merge commit ${checkedOut} of pull request #${pr.number}, the merge of its head ${merged} into ${into}, not for the head alone; the check run goes on the head, where GitHub shows the pull request's checks (docs/action.md#${docs})`,
   };
 }
 

@@ -270,6 +270,33 @@ function checksCheckout(eventName: string): boolean {
 }
 
 /**
+ * On `pull_request_target`, the pull request's commits as the payload names them (the event's
+ * head, test merge commit and base), so a job that checked out the merge can say so without
+ * asking the pulls API (`chatops.ts`). Null on other events, or without a head or a number.
+ */
+export function targetPullRequest(context: EventContext): {
+  number: number;
+  headSha: string;
+  mergeCommitSha: string | null;
+  baseRef: string;
+  baseSha: string;
+} | null {
+  if (context.eventName !== 'pull_request_target') return null;
+  const pr = record(context.payload.pull_request);
+  const number = positiveInteger(pr?.number);
+  const headSha = text(record(pr?.head)?.sha);
+  if (number === null || headSha === undefined) return null;
+  const base = record(pr?.base);
+  return {
+    number,
+    headSha,
+    mergeCommitSha: text(pr?.merge_commit_sha) ?? null,
+    baseRef: text(base?.ref) ?? '',
+    baseSha: text(base?.sha) ?? '',
+  };
+}
+
+/**
  * Why a ChatOps report on a pull request is about other code: on `issue_comment` the pull request
  * comes from the event ({@link eventSubject}) or the `pr-number` input, and either way the comment
  * goes on it; but the job checked out `GITHUB_SHA`, the default branch's latest commit (what
