@@ -17238,8 +17238,8 @@ var require_connection = __commonJS({
             return;
           }
           const secWSAccept = response.headersList.get("Sec-WebSocket-Accept");
-          const digest2 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
-          if (secWSAccept !== digest2) {
+          const digest3 = crypto2.createHash("sha1").update(keyValue + uid).digest("base64");
+          if (secWSAccept !== digest3) {
             failWebsocketConnection(ws, "Incorrect hash received in Sec-WebSocket-Accept header.");
             return;
           }
@@ -21729,6 +21729,7 @@ function buildArtifact(input) {
     config: input.config,
     configHash: input.configHash,
     ...input.parts !== void 0 ? { configHashParts: input.parts } : {},
+    ...input.dataParts !== void 0 ? { configDataParts: input.dataParts } : {},
     git: input.git,
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
@@ -22897,10 +22898,10 @@ var require_codegen = __commonJS({
     }
     exports.not = not;
     var andCode = mappend(exports.operators.AND);
-    function and(...args) {
+    function and2(...args) {
       return args.reduce(andCode);
     }
-    exports.and = and;
+    exports.and = and2;
     var orCode = mappend(exports.operators.OR);
     function or(...args) {
       return args.reduce(orCode);
@@ -28876,6 +28877,48 @@ var init_results_schema = __esm({
             }
           }
         },
+        configDataParts: {
+          description: "The config's own data hash (configHashParts.config, or configHash when the hash covers no file) broken down, so evals run --resume and evals merge can name what changed in the config itself: which suite and which of its keys, which other top-level key, which environment variable's value. Not part of configHash, which cannot be recomputed from it: it is used only when of is that data hash. Absent from artifacts of earlier versions, and when a resumed run keeps the hash of an earlier version's partial.",
+          type: "object",
+          additionalProperties: false,
+          required: ["of", "keys", "suites"],
+          properties: {
+            of: {
+              description: "The data hash this breaks down.",
+              type: "string"
+            },
+            keys: {
+              description: "sha256 of the canonical JSON of each top-level key's value as written, except suites.",
+              type: "object",
+              additionalProperties: { type: "string" }
+            },
+            suites: {
+              description: "Each suite in the config's order: its id as written (suites[i] when it is not plain text), and the sha256 of the canonical JSON of each of its keys' values as written.",
+              type: "array",
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["id", "keys"],
+                properties: {
+                  id: {
+                    description: "The suite's id as written; suites[i] when it is not plain text.",
+                    type: "string"
+                  },
+                  keys: {
+                    description: "sha256 of the canonical JSON of each of the suite's keys' values as written.",
+                    type: "object",
+                    additionalProperties: { type: "string" }
+                  }
+                }
+              }
+            },
+            env: {
+              description: "Each environment variable the config refers to whose value is no secret: the sha256 of the canonical JSON of its value, null when it is unset. Absent when the config refers to none.",
+              type: "object",
+              additionalProperties: { type: ["string", "null"] }
+            }
+          }
+        },
         git: {
           description: "The commit the run happened on; null when not in a git work tree.",
           type: ["object", "null"],
@@ -32308,8 +32351,8 @@ function kappaUndefinedReason(agreement) {
   if (agreement.compared === 0) return "no labelled row judged";
   const name = agreement.weighted ? "weighted \u03BA" : "\u03BA";
   const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
-  const same = only === void 0 ? "the same" : JSON.stringify(only);
-  return `${name} undefined (every label and every verdict ${same})`;
+  const same2 = only === void 0 ? "the same" : JSON.stringify(only);
+  return `${name} undefined (every label and every verdict ${same2})`;
 }
 function kappa(table, weights) {
   const size = table.length;
@@ -44060,6 +44103,91 @@ var require_dist = __commonJS({
   }
 });
 
+// src/config/config-data-parts.ts
+import { createHash as createHash3 } from "node:crypto";
+function digest2(value) {
+  return createHash3("sha256").update(canonicalJson(value)).digest("hex");
+}
+function configDataParts(data, env, of) {
+  const keys = {};
+  const suites = [];
+  if (isRecord2(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      if (key !== "suites" || !Array.isArray(value)) keys[key] = digest2(value);
+      else value.forEach((suite, i) => suites.push(suiteParts(suite, i)));
+    }
+  }
+  const names = Object.keys(env);
+  const values = Object.fromEntries(
+    names.map((name) => [name, env[name] === null ? null : digest2(env[name])])
+  );
+  return { of, keys, suites, ...names.length > 0 ? { env: values } : {} };
+}
+function suiteParts(suite, index) {
+  const fields = isRecord2(suite) ? suite : { "": suite };
+  const id = typeof fields["id"] === "string" ? fields["id"] : `suites[${index}]`;
+  const keys = {};
+  for (const [key, value] of Object.entries(fields)) keys[key] = digest2(value);
+  return { id, keys };
+}
+function isRecord2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+function describeDataChanges(before, after, name) {
+  const changes = [];
+  changes.push(...keyChanges(before.keys, after.keys, name));
+  const was = new Map(before.suites.map((suite) => [suite.id, suite.keys]));
+  const now = new Map(after.suites.map((suite) => [suite.id, suite.keys]));
+  for (const [id, keys] of now) {
+    const earlier = was.get(id);
+    if (earlier === void 0) {
+      changes.push(`suite ${id} is new in ${name}`);
+      continue;
+    }
+    const changed = changedKeys(earlier, keys);
+    if (changed.length > 0) changes.push(`suite ${id} of ${name} changed (its ${and(changed)})`);
+  }
+  for (const id of was.keys()) {
+    if (!now.has(id)) changes.push(`suite ${id} is no longer in ${name}`);
+  }
+  const order = (parts, other) => parts.suites.map((suite) => suite.id).filter((id) => other.has(id)).join("\n");
+  if (order(before, now) !== order(after, was)) {
+    changes.push(`the suites of ${name} are in another order`);
+  }
+  const wasEnv = before.env ?? {};
+  for (const [variable, value] of Object.entries(after.env ?? {})) {
+    if (!Object.hasOwn(wasEnv, variable) || wasEnv[variable] === value) continue;
+    const how = value === null ? "is unset now" : wasEnv[variable] === null ? "is set now" : "has another value";
+    changes.push(`the environment variable ${variable} that ${name} refers to ${how}`);
+  }
+  return changes;
+}
+function keyChanges(before, after, name) {
+  const changes = [];
+  for (const [key, value] of Object.entries(after)) {
+    if (!Object.hasOwn(before, key)) changes.push(`the top-level key ${key} is new in ${name}`);
+    else if (before[key] !== value) changes.push(`the top-level ${key} of ${name} changed`);
+  }
+  for (const key of Object.keys(before)) {
+    if (!Object.hasOwn(after, key))
+      changes.push(`the top-level key ${key} is no longer in ${name}`);
+  }
+  return changes;
+}
+function changedKeys(before, after) {
+  const keys = /* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((key) => before[key] !== after[key]).sort();
+}
+function and(items) {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+var init_config_data_parts = __esm({
+  "src/config/config-data-parts.ts"() {
+    "use strict";
+    init_canonical_json();
+  }
+});
+
 // src/config/yaml-nodes.ts
 function nodeKind(node) {
   if ((0, import_yaml.isAlias)(node)) return `an alias (*${node.source})`;
@@ -44476,7 +44604,7 @@ var init_yaml_source = __esm({
 });
 
 // src/config/config-hash.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
   const visit3 = (node) => {
@@ -44495,7 +44623,8 @@ function hashWritten(written, env, isSecret) {
     if (value === void 0 || !isSecret(name, value)) values[name] = value ?? null;
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
-  return createHash3("sha256").update(canonicalJson(hashed)).digest("hex");
+  const hash3 = createHash4("sha256").update(canonicalJson(hashed)).digest("hex");
+  return { hash: hash3, dataParts: configDataParts(data, values, hash3) };
 }
 function referencedNames(data) {
   const names = /* @__PURE__ */ new Set();
@@ -44514,7 +44643,7 @@ function referencedNames(data) {
   return names;
 }
 function configTextHash(text2) {
-  return createHash3("sha256").update(text2).digest("hex");
+  return createHash4("sha256").update(text2).digest("hex");
 }
 function writtenByConfig(configHash, config) {
   return configHash === config.hash || configHash === config.textHash || configHash === config.earlierHash;
@@ -44542,6 +44671,7 @@ var init_config_hash = __esm({
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
     init_canonical_json();
+    init_config_data_parts();
     init_yaml_source();
     MARK = "\0evalgate";
   }
@@ -44565,44 +44695,364 @@ var init_unreadable = __esm({
   }
 });
 
+// src/evaluators/options.ts
+function optionResolver(raw) {
+  const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key])).map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
+  const constant = literalValue(raw);
+  if (templated.length === 0) return () => constant;
+  return ({ testCase, output, params }) => {
+    const scope = { case: testCase, output, params };
+    const values = { ...constant };
+    for (const { key, resolve: resolve23 } of templated) {
+      const resolved = resolve23(scope);
+      if (!resolved.ok)
+        throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
+      setOwn(values, key, resolved.value);
+    }
+    return values;
+  };
+}
+function actualOf(values, args) {
+  return Object.hasOwn(values, "actual") ? values.actual : args.output;
+}
+function textOf2(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0) return "";
+  try {
+    const json = JSON.stringify(value);
+    if (json !== void 0) return json;
+  } catch {
+  }
+  return unencodableText(value);
+}
+function unencodableText(value) {
+  switch (typeof value) {
+    case "bigint":
+      return `${value}`;
+    case "symbol":
+      return value.toString();
+    case "function":
+      return `[function ${value.name || "anonymous"}]`;
+    default:
+      return `[${Array.isArray(value) ? "array" : typeof value} that JSON cannot encode]`;
+  }
+}
+function invalid2(name, expected, found2) {
+  return new OptionError(
+    "evaluator.option",
+    `option "${name}" must be ${expected}, found ${describeValue(found2)}`
+  );
+}
+function requiredString(values, name) {
+  const value = values[name];
+  if (typeof value !== "string") throw invalid2(name, "a string", value);
+  return value;
+}
+function optionalString(values, name) {
+  const value = values[name];
+  if (value === void 0) return void 0;
+  if (typeof value !== "string") throw invalid2(name, "a string", value);
+  return value;
+}
+function optionalBoolean(values, name, fallback) {
+  const value = values[name];
+  if (value === void 0) return fallback;
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw invalid2(name, "a boolean", value);
+}
+function requiredStringArray(values, name) {
+  const value = values[name];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw invalid2(name, "an array of strings", value);
+  }
+  return value;
+}
+function optionalCount(values, name) {
+  const value = values[name];
+  if (value === void 0) return void 0;
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
+  throw invalid2(name, "a whole number \u2265 0", value);
+}
+function optionalChoice(values, name, choices, fallback) {
+  const value = values[name];
+  if (value === void 0) return fallback;
+  if (typeof value === "string" && choices.includes(value))
+    return value;
+  throw invalid2(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value);
+}
+var OptionError;
+var init_options = __esm({
+  "src/evaluators/options.ts"() {
+    "use strict";
+    init_errors();
+    init_own_key();
+    init_templates();
+    OptionError = class extends Error {
+      /** `evaluator.template` for a template that does not resolve, else `evaluator.option`. */
+      code;
+      constructor(code, message) {
+        super(message);
+        this.name = "OptionError";
+        this.code = code;
+      }
+    };
+  }
+});
+
+// src/evaluators/metadata.ts
+function truncateText(text2, limit = METADATA_STRING_LIMIT) {
+  const { start, left } = cutText(text2, limit);
+  if (left === 0) return text2;
+  return `${start}\u2026 (${formatCount(left)} more character${left === 1 ? "" : "s"})`;
+}
+function compactValue(value) {
+  if (typeof value === "string") return truncateText(value);
+  if (value === void 0 || typeof value === "bigint") return String(value);
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "symbol" || typeof value === "function") return unencodableText(value);
+  if (value === null || typeof value !== "object") return value;
+  let json;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = void 0;
+  }
+  if (json === void 0) return unencodableText(value);
+  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
+}
+function compactList(items, limit = METADATA_LIST_LIMIT) {
+  const kept = items.slice(0, limit).map(compactValue);
+  if (items.length > limit) kept.push(`\u2026 ${formatCount(items.length - limit)} more`);
+  return kept;
+}
+var METADATA_STRING_LIMIT, METADATA_LIST_LIMIT;
+var init_metadata = __esm({
+  "src/evaluators/metadata.ts"() {
+    "use strict";
+    init_cut_text();
+    init_format_count();
+    init_options();
+    METADATA_STRING_LIMIT = 500;
+    METADATA_LIST_LIMIT = 20;
+  }
+});
+
+// src/evaluators/judges/overrides.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { join as join7 } from "node:path";
+function score(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
+  const v = value.value;
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    return `"${key}.value" must be a number, found ${describeValue(v)}`;
+  }
+  if (value.name !== void 0 && typeof value.name !== "string") {
+    return `"${key}.name" must be a string, found ${describeValue(value.name)}`;
+  }
+  return { value: v, ...typeof value.name === "string" ? { name: value.name } : {} };
+}
+function textFields(value, key) {
+  if (!isRecord(value))
+    return `"${key}" must be an object of strings, found ${describeValue(value)}`;
+  for (const [field, text2] of Object.entries(value)) {
+    if (typeof text2 !== "string") {
+      return `"${key}.${field}" must be a string, found ${describeValue(text2)}`;
+    }
+  }
+  return value;
+}
+function readOverride(value) {
+  if (!isRecord(value)) return `expected a JSON object, found ${describeValue(value)}`;
+  for (const key of ["evaluator", "suite", "caseId", "createdAt"]) {
+    if (typeof value[key] !== "string" || value[key] === "") {
+      return `"${key}" must be a non-empty string, found ${describeValue(value[key])}`;
+    }
+  }
+  const original = score(value.originalScore, "originalScore");
+  if (typeof original === "string") return original;
+  const override = score(value.overrideScore, "overrideScore");
+  if (typeof override === "string") return override;
+  const inputFields = textFields(value.inputFields, "inputFields");
+  if (typeof inputFields === "string") return inputFields;
+  const outputFields = textFields(value.outputFields, "outputFields");
+  if (typeof outputFields === "string") return outputFields;
+  if (value.comments !== void 0 && typeof value.comments !== "string") {
+    return `"comments" must be a string, found ${describeValue(value.comments)}`;
+  }
+  return {
+    evaluator: value.evaluator,
+    suite: value.suite,
+    caseId: value.caseId,
+    createdAt: value.createdAt,
+    originalScore: original,
+    overrideScore: override,
+    inputFields,
+    outputFields,
+    ...typeof value.comments === "string" ? { comments: value.comments } : {}
+  };
+}
+function parseOverrides(text2, file) {
+  const overrides = [];
+  text2.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new OverridesFileError(
+        file,
+        index + 1,
+        "expected a JSON object, found text that is not JSON"
+      );
+    }
+    const read = readOverride(value);
+    if (typeof read === "string") throw new OverridesFileError(file, index + 1, read);
+    overrides.push(read);
+  });
+  return overrides;
+}
+function recentOverrides(stored, evaluator, count) {
+  const picked = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
+    const entry = stored[i];
+    if (entry === void 0 || entry.evaluator !== evaluator) continue;
+    const key = JSON.stringify([entry.suite, entry.caseId]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { evaluator: _e, suite: _s, caseId: _c, createdAt: _t, ...override } = entry;
+    picked.push(override);
+  }
+  return picked;
+}
+function scoreText(score2) {
+  return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
+}
+function overrideExamples(overrides, names = {}) {
+  if (overrides.length === 0) return "";
+  const nameOf = (s) => {
+    const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
+    return name !== void 0 ? { ...s, name } : s;
+  };
+  const blocks = overrides.map(
+    (o, i) => [
+      `<example ${i + 1}>`,
+      `Input: ${JSON.stringify(o.inputFields)}`,
+      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
+      `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
+      ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
+      `</example ${i + 1}>`
+    ].join("\n")
+  );
+  return [
+    "Earlier verdicts that a human corrected; judge alike cases the way the human did:",
+    ...blocks
+  ].join("\n");
+}
+function readOverrides(dir) {
+  const path = join7(dir, OVERRIDES_FILE);
+  let text2;
+  try {
+    text2 = readFileSync4(path, "utf8");
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw error2;
+  }
+  return parseOverrides(text2, path);
+}
+var OVERRIDES_FILE, OVERRIDES_INVALID, OverridesFileError, EXAMPLE_OUTPUT_LIMIT;
+var init_overrides = __esm({
+  "src/evaluators/judges/overrides.ts"() {
+    "use strict";
+    init_errors();
+    init_is_record();
+    init_metadata();
+    OVERRIDES_FILE = "evals-overrides.jsonl";
+    OVERRIDES_INVALID = "overrides.invalid";
+    OverridesFileError = class extends Error {
+      constructor(file, line, problem) {
+        super(`${file}:${line}:1: ${problem}`);
+        this.file = file;
+        this.line = line;
+        this.problem = problem;
+        this.name = "OverridesFileError";
+      }
+      file;
+      line;
+      problem;
+      code = OVERRIDES_INVALID;
+    };
+    EXAMPLE_OUTPUT_LIMIT = 2e3;
+  }
+});
+
 // src/config/config-hash-parts.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function hashOfParts(parts) {
   if (Object.keys(parts).length === 1) return parts.config;
-  return createHash4("sha256").update(canonicalJson(parts)).digest("hex");
+  return createHash5("sha256").update(canonicalJson(parts)).digest("hex");
 }
-function recordedParts(configHash, parts) {
-  return parts !== void 0 && hashOfParts(parts) === configHash ? parts : void 0;
+function recordedParts(configHash, parts, data) {
+  if (parts === void 0) return data?.of === configHash ? { config: configHash } : void 0;
+  return hashOfParts(parts) === configHash ? parts : void 0;
 }
-function describeConfigChanges(before, after) {
+function recordedDataParts(artifact) {
+  const { configHash, configHashParts, configDataParts: data } = artifact;
+  const parts = recordedParts(configHash, configHashParts, data);
+  return parts !== void 0 && data?.of === parts.config ? data : void 0;
+}
+function describeConfigChanges(before, after, context3 = {}) {
   const changes = [];
   if (before.config !== after.config) {
+    const name = context3.configName ?? "the config";
+    const named = context3.data !== void 0 ? describeDataChanges(context3.data.before, context3.data.after, name) : [];
     changes.push(
-      "the config's own data changed (a value or key of the file, or a non-secret environment variable it refers to)"
+      ...named.length > 0 ? named : [
+        "the config's own data changed (a value or key of the file, or a non-secret environment variable it refers to)"
+      ]
     );
   }
   const files = [];
   for (const kind of KINDS) {
     const was = before[kind] ?? {};
     const now = after[kind] ?? {};
-    for (const [path, digest2] of Object.entries(now)) {
-      if (!(path in was)) files.push(`${path} is new (not covered then)`);
-      else if (digest2 === null && was[path] !== null) files.push(`${path} cannot be read now`);
-      else if (digest2 !== was[path]) files.push(`${path} changed`);
+    const label = (path) => fileLabel(kind, path, context3.namedModules);
+    for (const [path, digest3] of Object.entries(now)) {
+      if (!(path in was)) files.push(`${label(path)} is new (not covered then)`);
+      else if (digest3 === null && was[path] !== null)
+        files.push(`${label(path)} cannot be read now`);
+      else if (digest3 !== was[path]) files.push(`${label(path)} changed`);
     }
     for (const path of Object.keys(was)) {
-      if (!(path in now)) files.push(`${path} is no longer covered (not named or imported now)`);
+      if (!(path in now)) {
+        files.push(`${label(path)} is no longer covered (not named or imported now)`);
+      }
     }
   }
   changes.push(...files.slice(0, LISTED2));
   if (files.length > LISTED2) changes.push(`${files.length - LISTED2} more files changed`);
   return changes;
 }
+function fileLabel(kind, path, namedModules) {
+  if (kind === "promptFiles") {
+    return path === OVERRIDES_FILE ? `the human overrides ${path}` : `the prompt file ${path}`;
+  }
+  if (kind === "scripts") return `the command script ${path}`;
+  if (namedModules === void 0) return `the module file ${path}`;
+  return namedModules.includes(path) ? `the module ${path}` : `the file ${path}, imported by a module,`;
+}
 var KINDS, LISTED2;
 var init_config_hash_parts = __esm({
   "src/config/config-hash-parts.ts"() {
     "use strict";
     init_canonical_json();
+    init_overrides();
+    init_config_data_parts();
     KINDS = ["promptFiles", "modules", "scripts"];
     LISTED2 = 8;
   }
@@ -48606,9 +49056,9 @@ function fail(code, message) {
   return { ok: false, error: { code, message } };
 }
 async function git(cwd, args) {
-  const { execFile } = await import("node:child_process");
+  const { execFile: execFile2 } = await import("node:child_process");
   const { error: error2, stdout, stderr } = await new Promise((done) => {
-    execFile(
+    execFile2(
       "git",
       args,
       {
@@ -49299,7 +49749,7 @@ function checkPartial(partial, name, config) {
     ];
   }
   const problems = [];
-  const other = otherConfig(name, partial.configHash, config, partial.configHashParts);
+  const other = otherConfig(name, partial, config);
   if (other !== void 0) problems.push(other);
   const unplanned = partial.runs.filter((r) => r.plan === void 0);
   if (unplanned.length > 0) {
@@ -49309,13 +49759,19 @@ function checkPartial(partial, name, config) {
   }
   return problems;
 }
-function otherConfig(name, writtenBy, config, writtenParts) {
+function otherConfig(name, written, config) {
+  const writtenBy = written.configHash;
   if (writtenByConfig(writtenBy, config)) return void 0;
   const head = `${name} was written by another config (configHash ${writtenBy}, now ${config.hash}`;
-  const before = recordedParts(writtenBy, writtenParts);
-  const changes = before !== void 0 ? describeConfigChanges(before, config.hashParts ?? { config: config.hash }) : [];
+  const before = recordedParts(writtenBy, written.configHashParts, written.configDataParts);
+  const data = recordedDataParts(written);
+  const changes = before !== void 0 ? describeConfigChanges(before, config.hashParts ?? { config: config.hash }, {
+    ...data !== void 0 && config.dataParts !== void 0 && { data: { before: data, after: config.dataParts } },
+    ...config.file !== void 0 && { configName: config.file },
+    ...config.namedModules !== void 0 && { namedModules: config.namedModules }
+  }) : [];
   if (changes.length > 0) {
-    return `${head}): since the interrupted run, ${changes.join("; ")}; resuming needs the config and code the interrupted run used`;
+    return `${head}): since the interrupted run, ${changes.join("; ")}; resuming needs the config and code the interrupted run used: undo those changes, or run evals run without --resume to run every case again`;
   }
   const files = (config.coveredFiles ?? []).map((covered2) => covered2.phrase);
   const covered = files.length > 0 ? `. Beside the config, the hash covers ${files.join("; ")}: if the config is the same, one of those changed since` : "";
@@ -50628,7 +51084,8 @@ function startResume(path, filters, trials, ctx) {
     resume: {
       from: path,
       configHash: partial.configHash,
-      ...partial.configHashParts !== void 0 && { configHashParts: partial.configHashParts }
+      ...partial.configHashParts !== void 0 && { configHashParts: partial.configHashParts },
+      ...partial.configDataParts !== void 0 && { configDataParts: partial.configDataParts }
     }
   };
   const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
@@ -57290,23 +57747,23 @@ function workflowRunMismatch(settings, context3) {
   return `input head-sha: ${settings.headSha} is not the commit of the workflow run that triggered this one (${eventSha}); refusing to report on it. Pass head-sha: \${{ github.event.workflow_run.head_sha }}, or leave it empty, never a value read from the run's artifact (docs/action.md#pull-requests-from-forks-safely)`;
 }
 function checkRunCommit(context3, subjectSha, checkedOut) {
-  const same = (a) => a !== void 0 && checkedOut !== null && a.toLowerCase() === checkedOut.toLowerCase();
+  const same2 = (a) => a !== void 0 && checkedOut !== null && a.toLowerCase() === checkedOut.toLowerCase();
   const pr = record(context3.payload.pull_request);
-  if (checkedOut === null || same(subjectSha) || !checksCheckout(context3.eventName) || context3.eventName === "pull_request_target" && same(text(pr?.merge_commit_sha))) {
+  if (checkedOut === null || same2(subjectSha) || !checksCheckout(context3.eventName) || context3.eventName === "pull_request_target" && same2(text(pr?.merge_commit_sha))) {
     return { sha: subjectSha, warning: null };
   }
   const ran = `the evals ran the checked-out commit ${checkedOut}`;
   const onPost = `so the check run goes on ${checkedOut}, not on ${subjectSha}`;
   const docs = "docs/action.md#which-commit-the-check-run-goes-on";
   if (context3.eventName === "pull_request_target") {
-    const base = same(text(record(pr?.base)?.sha)) || same(context3.sha) ? " (the base branch: on pull_request_target actions/checkout checks it out unless told otherwise)" : "";
+    const base = same2(text(record(pr?.base)?.sha)) || same2(context3.sha) ? " (the base branch: on pull_request_target actions/checkout checks it out unless told otherwise)" : "";
     return {
       sha: checkedOut,
       warning: `pull_request_target: ${ran}${base}, not the pull request's head ${subjectSha}: this verdict is about that code, not the pull request's changes, ${onPost} (${docs})`
     };
   }
   if (context3.eventName === "workflow_run") {
-    const tip = same(context3.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : "";
+    const tip = same2(context3.sha) ? " (GITHUB_SHA, the default branch's latest commit)" : "";
     return {
       sha: checkedOut,
       warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`
@@ -57320,6 +57777,21 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
 }
 function checksCheckout(eventName) {
   return !FORK_READ_ONLY_EVENTS.includes(eventName);
+}
+function targetPullRequest(context3) {
+  if (context3.eventName !== "pull_request_target") return null;
+  const pr = record(context3.payload.pull_request);
+  const number = positiveInteger(pr?.number);
+  const headSha = text(record(pr?.head)?.sha);
+  if (number === null || headSha === void 0) return null;
+  const base = record(pr?.base);
+  return {
+    number,
+    headSha,
+    mergeCommitSha: text(pr?.merge_commit_sha) ?? null,
+    baseRef: text(base?.ref) ?? "",
+    baseSha: text(base?.sha) ?? ""
+  };
 }
 function chatOpsDefaultBranch(context3, pullRequest, checkedOut) {
   if (context3.eventName !== "issue_comment" || pullRequest === null || checkedOut === null)
@@ -68608,7 +69080,7 @@ function parseConfig(text2, options2) {
       file,
       absPath: options2.absPath,
       dir: dirname5(options2.absPath),
-      hash: hashWritten(
+      ...hashWritten(
         written,
         options2.env,
         (name, value) => isSecretName(name) || secrets.has(value)
@@ -68705,291 +69177,10 @@ function gridSecretClashes(config, scrubber) {
 
 // src/pipeline/config-files-hash.ts
 init_config_hash_parts();
-import { existsSync as existsSync5, readFileSync as readFileSync5, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync6, statSync as statSync3 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
 import { dirname as dirname7, join as join10, relative, sep as sep3 } from "node:path";
-
-// src/evaluators/judges/overrides.ts
-init_errors();
-init_is_record();
-import { readFileSync as readFileSync4 } from "node:fs";
-import { join as join7 } from "node:path";
-
-// src/evaluators/metadata.ts
-init_cut_text();
-init_format_count();
-
-// src/evaluators/options.ts
-init_errors();
-init_own_key();
-init_templates();
-var OptionError = class extends Error {
-  /** `evaluator.template` for a template that does not resolve, else `evaluator.option`. */
-  code;
-  constructor(code, message) {
-    super(message);
-    this.name = "OptionError";
-    this.code = code;
-  }
-};
-function optionResolver(raw) {
-  const templated = Object.keys(raw).filter((key) => hasTemplates(raw[key])).map((key) => ({ key, resolve: compileTemplates(raw[key]) }));
-  const constant = literalValue(raw);
-  if (templated.length === 0) return () => constant;
-  return ({ testCase, output, params }) => {
-    const scope = { case: testCase, output, params };
-    const values = { ...constant };
-    for (const { key, resolve: resolve23 } of templated) {
-      const resolved = resolve23(scope);
-      if (!resolved.ok)
-        throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
-      setOwn(values, key, resolved.value);
-    }
-    return values;
-  };
-}
-function actualOf(values, args) {
-  return Object.hasOwn(values, "actual") ? values.actual : args.output;
-}
-function textOf2(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0) return "";
-  try {
-    const json = JSON.stringify(value);
-    if (json !== void 0) return json;
-  } catch {
-  }
-  return unencodableText(value);
-}
-function unencodableText(value) {
-  switch (typeof value) {
-    case "bigint":
-      return `${value}`;
-    case "symbol":
-      return value.toString();
-    case "function":
-      return `[function ${value.name || "anonymous"}]`;
-    default:
-      return `[${Array.isArray(value) ? "array" : typeof value} that JSON cannot encode]`;
-  }
-}
-function invalid2(name, expected, found2) {
-  return new OptionError(
-    "evaluator.option",
-    `option "${name}" must be ${expected}, found ${describeValue(found2)}`
-  );
-}
-function requiredString(values, name) {
-  const value = values[name];
-  if (typeof value !== "string") throw invalid2(name, "a string", value);
-  return value;
-}
-function optionalString(values, name) {
-  const value = values[name];
-  if (value === void 0) return void 0;
-  if (typeof value !== "string") throw invalid2(name, "a string", value);
-  return value;
-}
-function optionalBoolean(values, name, fallback) {
-  const value = values[name];
-  if (value === void 0) return fallback;
-  if (typeof value === "boolean") return value;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw invalid2(name, "a boolean", value);
-}
-function requiredStringArray(values, name) {
-  const value = values[name];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
-    throw invalid2(name, "an array of strings", value);
-  }
-  return value;
-}
-function optionalCount(values, name) {
-  const value = values[name];
-  if (value === void 0) return void 0;
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return Number(value);
-  throw invalid2(name, "a whole number \u2265 0", value);
-}
-function optionalChoice(values, name, choices, fallback) {
-  const value = values[name];
-  if (value === void 0) return fallback;
-  if (typeof value === "string" && choices.includes(value))
-    return value;
-  throw invalid2(name, `one of ${choices.map((c) => `"${c}"`).join(", ")}`, value);
-}
-
-// src/evaluators/metadata.ts
-var METADATA_STRING_LIMIT = 500;
-var METADATA_LIST_LIMIT = 20;
-function truncateText(text2, limit = METADATA_STRING_LIMIT) {
-  const { start, left } = cutText(text2, limit);
-  if (left === 0) return text2;
-  return `${start}\u2026 (${formatCount(left)} more character${left === 1 ? "" : "s"})`;
-}
-function compactValue(value) {
-  if (typeof value === "string") return truncateText(value);
-  if (value === void 0 || typeof value === "bigint") return String(value);
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  if (typeof value === "symbol" || typeof value === "function") return unencodableText(value);
-  if (value === null || typeof value !== "object") return value;
-  let json;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = void 0;
-  }
-  if (json === void 0) return unencodableText(value);
-  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
-}
-function compactList(items, limit = METADATA_LIST_LIMIT) {
-  const kept = items.slice(0, limit).map(compactValue);
-  if (items.length > limit) kept.push(`\u2026 ${formatCount(items.length - limit)} more`);
-  return kept;
-}
-
-// src/evaluators/judges/overrides.ts
-var OVERRIDES_FILE = "evals-overrides.jsonl";
-var OVERRIDES_INVALID = "overrides.invalid";
-var OverridesFileError = class extends Error {
-  constructor(file, line, problem) {
-    super(`${file}:${line}:1: ${problem}`);
-    this.file = file;
-    this.line = line;
-    this.problem = problem;
-    this.name = "OverridesFileError";
-  }
-  file;
-  line;
-  problem;
-  code = OVERRIDES_INVALID;
-};
-function score(value, key) {
-  if (!isRecord(value))
-    return `"${key}" must be an object { value, name? }, found ${describeValue(value)}`;
-  const v = value.value;
-  if (typeof v !== "number" || !Number.isFinite(v)) {
-    return `"${key}.value" must be a number, found ${describeValue(v)}`;
-  }
-  if (value.name !== void 0 && typeof value.name !== "string") {
-    return `"${key}.name" must be a string, found ${describeValue(value.name)}`;
-  }
-  return { value: v, ...typeof value.name === "string" ? { name: value.name } : {} };
-}
-function textFields(value, key) {
-  if (!isRecord(value))
-    return `"${key}" must be an object of strings, found ${describeValue(value)}`;
-  for (const [field, text2] of Object.entries(value)) {
-    if (typeof text2 !== "string") {
-      return `"${key}.${field}" must be a string, found ${describeValue(text2)}`;
-    }
-  }
-  return value;
-}
-function readOverride(value) {
-  if (!isRecord(value)) return `expected a JSON object, found ${describeValue(value)}`;
-  for (const key of ["evaluator", "suite", "caseId", "createdAt"]) {
-    if (typeof value[key] !== "string" || value[key] === "") {
-      return `"${key}" must be a non-empty string, found ${describeValue(value[key])}`;
-    }
-  }
-  const original = score(value.originalScore, "originalScore");
-  if (typeof original === "string") return original;
-  const override = score(value.overrideScore, "overrideScore");
-  if (typeof override === "string") return override;
-  const inputFields = textFields(value.inputFields, "inputFields");
-  if (typeof inputFields === "string") return inputFields;
-  const outputFields = textFields(value.outputFields, "outputFields");
-  if (typeof outputFields === "string") return outputFields;
-  if (value.comments !== void 0 && typeof value.comments !== "string") {
-    return `"comments" must be a string, found ${describeValue(value.comments)}`;
-  }
-  return {
-    evaluator: value.evaluator,
-    suite: value.suite,
-    caseId: value.caseId,
-    createdAt: value.createdAt,
-    originalScore: original,
-    overrideScore: override,
-    inputFields,
-    outputFields,
-    ...typeof value.comments === "string" ? { comments: value.comments } : {}
-  };
-}
-function parseOverrides(text2, file) {
-  const overrides = [];
-  text2.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (line === "") return;
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new OverridesFileError(
-        file,
-        index + 1,
-        "expected a JSON object, found text that is not JSON"
-      );
-    }
-    const read = readOverride(value);
-    if (typeof read === "string") throw new OverridesFileError(file, index + 1, read);
-    overrides.push(read);
-  });
-  return overrides;
-}
-function recentOverrides(stored, evaluator, count) {
-  const picked = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
-    const entry = stored[i];
-    if (entry === void 0 || entry.evaluator !== evaluator) continue;
-    const key = JSON.stringify([entry.suite, entry.caseId]);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const { evaluator: _e, suite: _s, caseId: _c, createdAt: _t, ...override } = entry;
-    picked.push(override);
-  }
-  return picked;
-}
-var EXAMPLE_OUTPUT_LIMIT = 2e3;
-function scoreText(score2) {
-  return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
-}
-function overrideExamples(overrides, names = {}) {
-  if (overrides.length === 0) return "";
-  const nameOf = (s) => {
-    const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
-    return name !== void 0 ? { ...s, name } : s;
-  };
-  const blocks = overrides.map(
-    (o, i) => [
-      `<example ${i + 1}>`,
-      `Input: ${JSON.stringify(o.inputFields)}`,
-      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
-      `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
-      ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
-      `</example ${i + 1}>`
-    ].join("\n")
-  );
-  return [
-    "Earlier verdicts that a human corrected; judge alike cases the way the human did:",
-    ...blocks
-  ].join("\n");
-}
-function readOverrides(dir) {
-  const path = join7(dir, OVERRIDES_FILE);
-  let text2;
-  try {
-    text2 = readFileSync4(path, "utf8");
-  } catch (error2) {
-    if (error2.code === "ENOENT") return [];
-    throw error2;
-  }
-  return parseOverrides(text2, path);
-}
-
-// src/pipeline/config-files-hash.ts
+init_overrides();
 init_canonical_json();
 
 // src/plan/grid.ts
@@ -69078,10 +69269,24 @@ function atPoint(text2, params) {
 }
 
 // src/pipeline/module-graph-hash.ts
+import { readFileSync as readFileSync5 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { join as join9, resolve as resolve8, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function moduleGraph(modules, dir, searchFrom) {
+  if (!modules.some(mayImportLocalFile)) return { files: [...modules] };
+  return esbuildModuleGraph(modules, dir, searchFrom);
+}
+function mayImportLocalFile(path) {
+  let text2;
+  try {
+    text2 = readFileSync5(path, "utf8");
+  } catch {
+    return true;
+  }
+  return /['"`][./\\]/.test(text2);
+}
+async function esbuildModuleGraph(modules, dir, searchFrom) {
   const esbuild = await importEsbuild(searchFrom);
   if (esbuild === void 0) {
     return { files: [...modules], importsUnknown: "esbuild, which comes with tsx, was not found" };
@@ -69195,7 +69400,8 @@ async function withCoveredFiles(config, searchFrom) {
     ...config,
     hash: current2,
     ...earlier !== current2 ? { earlierHash: earlier } : {},
-    ...coveredFiles.length > 0 ? { coveredFiles, hashParts } : {}
+    ...coveredFiles.length > 0 ? { coveredFiles, hashParts } : {},
+    ...modules.size > 0 && { namedModules: fromDir([...modules], config.dir).map(([n]) => n) }
   };
 }
 function overridesShown(evaluator) {
@@ -69220,7 +69426,7 @@ function fromDir(paths, dir) {
 function fileDigest(path) {
   let bytes;
   try {
-    bytes = readFileSync5(path);
+    bytes = readFileSync6(path);
   } catch {
     return null;
   }
@@ -69243,8 +69449,8 @@ function shownDigest(path, judges) {
   return shown2.length === 0 ? EMPTY_STORE : hash2("sha256", canonicalJson(Object.fromEntries(shown2)), "hex");
 }
 function describeCovered(covered, named) {
-  const list = (digest2, from = 0, to) => {
-    const names = Object.keys(digest2).slice(from, to);
+  const list = (digest3, from = 0, to) => {
+    const names = Object.keys(digest3).slice(from, to);
     return names.length > 3 ? `${names.slice(0, 3).join(", ")}, \u2026` : names.join(", ");
   };
   const phrases = [];
@@ -69287,6 +69493,7 @@ init_errors();
 
 // src/evaluators/assertions.ts
 init_errors();
+init_metadata();
 
 // src/evaluators/option-schemas.ts
 var WHOLE_TEMPLATE_SCHEMA = {
@@ -69324,7 +69531,11 @@ var IGNORE_CASE_OPTION = orTemplate("Compare case-insensitively. Default: false.
   type: "boolean"
 });
 
+// src/evaluators/assertions.ts
+init_options();
+
 // src/evaluators/define.ts
+init_options();
 function defineBuiltin(spec) {
   const { prepare, score: score2, ...definition } = spec;
   return {
@@ -69422,6 +69633,8 @@ function readRubric(value) {
 }
 
 // src/evaluators/contains.ts
+init_metadata();
+init_options();
 var contains = defineBuiltin({
   summary: "The text under test contains at least one of `values`.",
   optionsSchema: {
@@ -69452,6 +69665,8 @@ var contains = defineBuiltin({
 });
 
 // src/evaluators/has-all-substrings.ts
+init_metadata();
+init_options();
 var hasAllSubstrings = defineBuiltin({
   summary: "The text under test contains every one of `substrings`.",
   optionsSchema: {
@@ -69482,6 +69697,8 @@ var hasAllSubstrings = defineBuiltin({
 });
 
 // src/evaluators/is-equals.ts
+init_metadata();
+init_options();
 init_is_record();
 var isEquals = defineBuiltin({
   summary: "The value under test equals `expected` (deep equality for objects and arrays).",
@@ -69563,6 +69780,8 @@ function firstDifference(a, b, rules, path) {
 }
 
 // src/evaluators/is-valid-json.ts
+init_metadata();
+init_options();
 var isValidJson = defineBuiltin({
   summary: "The value under test is valid JSON (a string that parses, or a JSON-safe value).",
   optionsSchema: {
@@ -69626,9 +69845,13 @@ function jsonSafetyError(value, path = "$", seen = /* @__PURE__ */ new Set()) {
   }
 }
 
+// src/evaluators/judges/accuracy.ts
+init_options();
+
 // src/evaluators/judges/calls.ts
 init_errors();
 init_usage();
+init_metadata();
 function judgeOf(context3, name) {
   if (context3.judge === void 0) {
     throw new Error(
@@ -69833,6 +70056,7 @@ function keepsFit(reply, question, fits) {
 }
 
 // src/evaluators/judges/shared.ts
+init_metadata();
 var QUESTION_OPTION = {
   type: "string",
   description: 'What the function under test was asked, shown to the judge for context, e.g. "{{case.question}}". Default: none.'
@@ -69906,8 +70130,12 @@ var accuracy = defineBuiltin({
   }
 });
 
+// src/evaluators/judges/answer-relevancy.ts
+init_metadata();
+
 // src/evaluators/judges/rag-shared.ts
 init_errors();
+init_options();
 init_is_record();
 function optionError2(message) {
   return new OptionError("evaluator.option", message);
@@ -70178,9 +70406,11 @@ ${answer}
 init_errors();
 init_templates();
 import { isAbsolute as isAbsolute2, resolve as resolve9 } from "node:path";
+init_options();
 
 // src/evaluators/judges/battle.ts
 init_errors();
+init_metadata();
 var ORDERS = [
   ["output", "baseline"],
   ["baseline", "output"]
@@ -70257,8 +70487,8 @@ async function judgeBattle(calls, model, input) {
 // src/evaluators/judges/battle-baselines.ts
 init_canonical_json();
 init_is_record();
-import { createHash as createHash5 } from "node:crypto";
-import { readFileSync as readFileSync6 } from "node:fs";
+import { createHash as createHash6 } from "node:crypto";
+import { readFileSync as readFileSync7 } from "node:fs";
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 function defaultBaselinePath(owner) {
@@ -70266,7 +70496,7 @@ function defaultBaselinePath(owner) {
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash5("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash6("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
 function recordableValue(value) {
   let text2;
@@ -70367,7 +70597,7 @@ var BaselineStore = class {
 function readBaselineFile(path, shown2, owner) {
   let text2;
   try {
-    text2 = readFileSync6(path, "utf8");
+    text2 = readFileSync7(path, "utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
@@ -70502,7 +70732,15 @@ var automaticBattle = defineBuiltin({
   }
 });
 
+// src/evaluators/judges/context-entities-recall.ts
+init_metadata();
+
+// src/evaluators/judges/llm-context-precision.ts
+init_metadata();
+init_options();
+
 // src/evaluators/judges/context-precision.ts
+init_metadata();
 function averagePrecision(relevant) {
   let hits = 0;
   let sum2 = 0;
@@ -70815,6 +71053,7 @@ ${numbered("passage", contexts)}`
 });
 
 // src/evaluators/judges/context-recall.ts
+init_metadata();
 var ITEM_TEXT_LIMIT = 200;
 var contextRecall = defineBuiltin({
   summary: "Share of the reference (its sentences, or expected contexts) found in the retrieved contexts (no model call).",
@@ -70854,6 +71093,8 @@ var contextRecall = defineBuiltin({
 });
 
 // src/evaluators/judges/factual-correctness.ts
+init_metadata();
+init_options();
 var NAME4 = "factual-correctness";
 var FACTUAL_MODES = ["f1", "precision", "recall"];
 var ITEM_TEXT_LIMIT2 = 200;
@@ -70976,6 +71217,7 @@ function f1(precision, recall) {
 }
 
 // src/evaluators/judges/faithfulness.ts
+init_metadata();
 var NAME5 = "faithfulness";
 var TOOL2 = "record_claims";
 var CLAIM_TEXT_LIMIT = 300;
@@ -71091,6 +71333,7 @@ var faithfulness = defineBuiltin({
 });
 
 // src/evaluators/judges/llm-context-recall.ts
+init_metadata();
 var NAME6 = "llm-context-recall";
 var ITEM_TEXT_LIMIT3 = 200;
 var SYSTEM8 = [
@@ -71163,6 +71406,8 @@ ${numbered("statement", statements)}`
 
 // src/evaluators/judges/llm-judge.ts
 init_errors();
+init_options();
+init_overrides();
 function choicesProblems(choices) {
   if (typeof choices !== "object" || choices === null || Array.isArray(choices)) {
     return [{ path: "choices", message: "expected an object of choice name \u2192 score in [0, 1]" }];
@@ -71247,6 +71492,7 @@ var llmJudge = defineBuiltin({
 });
 
 // src/evaluators/judges/manual-battle.ts
+init_options();
 var manualBattle = defineBuiltin({
   summary: "A judge model compares the output with `baseline` in both orders: win 1, tie 0.5, loss 0.",
   calls: "chat",
@@ -71279,6 +71525,8 @@ var manualBattle = defineBuiltin({
 });
 
 // src/evaluators/judges/noise-sensitivity.ts
+init_metadata();
+init_options();
 var NAME7 = "noise-sensitivity";
 var NOISE_MODES = ["relevant", "irrelevant"];
 var ITEM_TEXT_LIMIT4 = 200;
@@ -71412,6 +71660,7 @@ var noiseSensitivity = defineBuiltin({
 });
 
 // src/evaluators/judges/safety.ts
+init_options();
 var SAFETY_SCORES = { safe: 1, unsafe: 0 };
 function safetyJudge(rubric) {
   const system = [
@@ -71453,6 +71702,7 @@ var nsfw = safetyJudge({
 });
 
 // src/evaluators/judges/semantic-similarity.ts
+init_options();
 var NAME8 = "semantic-similarity";
 function cosineSimilarity(a, b) {
   if (a.length !== b.length) {
@@ -71529,6 +71779,8 @@ var import__ = __toESM(require__(), 1);
 var import__2 = __toESM(require__2(), 1);
 init_errors();
 init_templates();
+init_metadata();
+init_options();
 init_is_record();
 var ERRORS_SHOWN = 5;
 var SCHEMA_CACHE_LIMIT = 64;
@@ -71669,6 +71921,7 @@ function durationMs(value) {
 }
 
 // src/evaluators/latency.ts
+init_options();
 var DURATION_EXPECTED = 'a duration such as "500ms", "2s", "1m" or a number of milliseconds';
 var latency = defineBuiltin({
   summary: "The function call took at most `max` (e.g. 500ms, 2s).",
@@ -71715,6 +71968,7 @@ var latency = defineBuiltin({
 });
 
 // src/evaluators/length.ts
+init_options();
 var UNITS = ["chars", "words"];
 var length = defineBuiltin({
   summary: "The length of the text under test (characters or words) is within `min`..`max`.",
@@ -71783,6 +72037,8 @@ function countWords(text2) {
 }
 
 // src/evaluators/levenshtein.ts
+init_metadata();
+init_options();
 var levenshtein = defineBuiltin({
   summary: "Similarity to `expected`: 1 \u2212 edit distance / length of the longer text.",
   optionsSchema: {
@@ -71838,6 +72094,8 @@ function codePointCount(text2) {
 
 // src/evaluators/regex.ts
 init_templates();
+init_metadata();
+init_options();
 var MATCH_MODES = ["any", "none"];
 var PATTERN_CACHE_LIMIT = 256;
 var regex2 = defineBuiltin({
@@ -72281,7 +72539,7 @@ function stripModuleExtension(name) {
 }
 
 // src/bind/modules/typescript-loader.ts
-import { readFileSync as readFileSync7 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
 import { dirname as dirname10, join as join13 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
@@ -72321,7 +72579,7 @@ function tsxRoot(dir) {
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync7(join13(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync8(join13(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -73433,6 +73691,7 @@ function createModelAccess(config, runtime) {
 
 // src/bind/bind.ts
 import { basename as basename4, dirname as dirname11, join as join16 } from "node:path";
+init_overrides();
 
 // src/evaluators/sdk/builtin-backed.ts
 init_errors();
@@ -75335,8 +75594,8 @@ function selectGrid(config, suite, filter) {
 }
 function checkFilters(config, filters) {
   if (filters.resume) {
-    const { from, configHash, configHashParts } = filters.resume;
-    const other = otherConfig(from, configHash, config, configHashParts);
+    const { from, ...written } = filters.resume;
+    const other = otherConfig(from, written, config);
     if (other !== void 0) {
       return [{ code: "resume.mismatch", file: from, line: 0, col: 0, path: "", message: other }];
     }
@@ -75367,7 +75626,7 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync9 } from "node:fs";
 import { dirname as dirname13, join as join19, resolve as resolve16 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
@@ -75429,7 +75688,7 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync8(resolve16(config.dir, ref.file), "utf8");
+      text2 = readFileSync9(resolve16(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
@@ -76085,7 +76344,10 @@ async function executeRun(args, ctx, reporters = []) {
       config: config.file,
       configHash: resuming?.configHash ?? config.hash,
       // The parts are recorded only with the hash they make (a partial's may be an older one).
-      ...(resuming?.configHash ?? config.hash) === config.hash && { parts: config.hashParts },
+      ...(resuming?.configHash ?? config.hash) === config.hash && {
+        parts: config.hashParts,
+        dataParts: config.dataParts
+      },
       git: o.git,
       startedAt: resuming?.startedAt ?? o.startedAt,
       durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
@@ -76378,7 +76640,7 @@ function toRepoPath(root2, path) {
 }
 
 // src/action/baseline.ts
-async function resolveBaseline(settings, octokit, env, budget) {
+async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
   if (settings.baseline.kind === "none") return null;
   if (settings.baseline.kind === "file") {
     const going = `${settings.mode === "run" ? "running" : "reporting"} without a comparison`;
@@ -76387,8 +76649,8 @@ async function resolveBaseline(settings, octokit, env, budget) {
     warning(`evalgate: the baseline ${path} does not exist; ${going}`);
     return null;
   }
-  const branch = eventSubject(context2, env).baseBranch;
-  if (branch === null) {
+  const named = eventSubject(context2, env).baseBranch;
+  if (named === null && pullRequest === null) {
     info(
       `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${context2.eventName || "event"} event has none, so there is no comparison`
     );
@@ -76398,6 +76660,8 @@ async function resolveBaseline(settings, octokit, env, budget) {
     warning("evalgate: baseline: auto needs a github-token; running without a comparison");
     return null;
   }
+  const branch = named ?? await pullRequestBase(pullRequest);
+  if (branch === null) return null;
   const target = context2.repo;
   const found2 = await findBaselineArtifact(octokit, target, {
     name: settings.artifactName,
@@ -76423,6 +76687,16 @@ async function resolveBaseline(settings, octokit, env, budget) {
   if (usableBaseline(file, from) === null) return null;
   info(`evalgate: comparing with ${from}`);
   return file;
+}
+async function pullRequestBase(pullRequest) {
+  if (pullRequest === null) return null;
+  const read = await pullRequest.read();
+  if (read.ok && read.pullRequest.baseRef !== "") return read.pullRequest.baseRef;
+  const why2 = read.ok ? "GitHub named no base.ref" : read.failure.message;
+  warning(
+    `evalgate: baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why2}; running without a comparison`
+  );
+  return null;
 }
 function usableBaseline(path, shown2 = path, going = "running without a comparison") {
   const read = readArtifact(
@@ -77836,6 +78110,119 @@ function renderMarkdownReport(artifact, options2) {
 init_totals();
 init_format_count();
 
+// src/action/chatops.ts
+import { execFile } from "node:child_process";
+
+// src/github/pull-request.ts
+async function readPullRequest(octokit, target) {
+  const what = `read pull request #${target.number}`;
+  try {
+    const { data } = await octokit.rest.pulls.get({
+      owner: target.owner,
+      repo: target.repo,
+      pull_number: target.number
+    });
+    const headSha = shaOf(data.head?.sha);
+    if (headSha === null) {
+      return {
+        ok: false,
+        failure: { code: "github.failed", message: `could not ${what}: GitHub named no head.sha` }
+      };
+    }
+    return {
+      ok: true,
+      pullRequest: {
+        number: target.number,
+        headSha,
+        mergeCommitSha: shaOf(data.merge_commit_sha),
+        baseRef: data.base?.ref ?? "",
+        baseSha: shaOf(data.base?.sha) ?? ""
+      }
+    };
+  } catch (error2) {
+    return { ok: false, failure: toReportingFailure(error2, what, "pull-requests: read", "read") };
+  }
+}
+function shaOf(value) {
+  return typeof value === "string" && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/i.test(value) ? value.toLowerCase() : null;
+}
+
+// src/action/chatops.ts
+function chatOpsPullRequest(context3, number, octokit, repository) {
+  if (context3.eventName !== "issue_comment" || number === null) return null;
+  let read;
+  return {
+    number,
+    read: () => read ??= octokit === null ? Promise.resolve({
+      ok: false,
+      failure: {
+        code: "github.forbidden",
+        message: "no github-token was given to ask GitHub"
+      }
+    }) : readPullRequest(octokit, { ...repository(), number })
+  };
+}
+async function reportedCommit(input) {
+  const { context: context3, subjectSha, checkedOut, pullRequest } = input;
+  const byEvent = { ...checkRunCommit(context3, subjectSha, checkedOut), note: null };
+  const target = input.headShaInput ? null : targetPullRequest(context3);
+  if (target !== null && checkedOut !== null && same(target.mergeCommitSha ?? "", checkedOut)) {
+    const parents2 = await input.parentsOf(checkedOut);
+    return { ...byEvent, note: mergeNote(context3, target, checkedOut, parents2).note };
+  }
+  if (context3.eventName !== "issue_comment" || checkedOut === null || pullRequest === null || input.headShaInput) {
+    return byEvent;
+  }
+  const read = await pullRequest.read();
+  if (!read.ok) {
+    const unknown = `whether it is the head of pull request #${pullRequest.number} is not known: ${read.failure.message}`;
+    return byEvent.warning === null ? byEvent : { ...byEvent, warning: `${byEvent.warning}; ${unknown}` };
+  }
+  const merge2 = read.pullRequest.mergeCommitSha;
+  const parents = merge2 !== null && same(merge2, checkedOut) ? await input.parentsOf(merge2) : null;
+  return chatOpsCommit(context3, read.pullRequest, checkedOut, parents);
+}
+function chatOpsCommit(context3, pr, checkedOut, parents) {
+  if (same(pr.headSha, checkedOut)) return { sha: pr.headSha, warning: null, note: null };
+  if (pr.mergeCommitSha !== null && same(pr.mergeCommitSha, checkedOut)) {
+    return mergeNote(context3, pr, checkedOut, parents);
+  }
+  if (same(context3.sha, checkedOut)) return { sha: checkedOut, warning: null, note: null };
+  return {
+    sha: checkedOut,
+    warning: `issue_comment: the evals ran the checked-out commit ${checkedOut}, neither the head of pull request #${pr.number} (${pr.headSha}) nor its test merge commit: this verdict is about that code, so the check run goes on ${checkedOut}, not on ${pr.headSha} (docs/action.md#which-commit-the-check-run-goes-on)`,
+    note: null
+  };
+}
+function mergeNote(context3, pr, checkedOut, parents) {
+  const [base, head] = parents?.length === 2 ? parents : [pr.baseSha, pr.headSha];
+  const into = base === "" || base === void 0 ? pr.baseRef : `${pr.baseRef} at ${base}`;
+  const merged = head ?? pr.headSha;
+  const docs = context3.eventName === "issue_comment" ? "chatops-evals-on-a-comment" : "which-commit-the-check-run-goes-on";
+  return {
+    sha: merged,
+    warning: null,
+    note: `${context3.eventName}: these results are for the test merge commit ${checkedOut} of pull request #${pr.number}, the merge of its head ${merged} into ${into}, not for the head alone; the check run goes on the head, where GitHub shows the pull request's checks (docs/action.md#${docs})`
+  };
+}
+function gitParents(dir) {
+  return (sha) => new Promise((resolve23) => {
+    execFile(
+      "git",
+      ["cat-file", "commit", sha],
+      { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
+      (error2, stdout) => {
+        if (error2) return resolve23(null);
+        const header = stdout.split("\n\n", 1)[0] ?? "";
+        resolve23([...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+      }
+    );
+  });
+}
+function same(a, b) {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
 // src/action/report-identity.ts
 function reportIdentity(parts) {
   const args = parts.args.map(quoteArg).join(" ");
@@ -77872,7 +78259,7 @@ function quoteArg(arg) {
 }
 
 // src/action/publish.ts
-async function publishResults(results, settings, octokit, env) {
+async function publishResults(results, settings, octokit, env, pullRequest) {
   const { artifact, configPath, sourceRoot } = results;
   const identity = reportIdentity({
     configPath,
@@ -77887,18 +78274,26 @@ async function publishResults(results, settings, octokit, env) {
   const context3 = context2;
   const subject = eventSubject(context3, env);
   const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname16(runConfigPath(settings)), {}))?.sha ?? null : null;
-  const commit = checkRunCommit(context3, settings.headSha ?? subject.headSha, checkedOut);
+  const { owner, repo } = context3.repo;
+  const prNumber = settings.prNumber ?? subject.pullRequest;
+  const commit = await reportedCommit({
+    context: context3,
+    subjectSha: settings.headSha ?? subject.headSha,
+    headShaInput: settings.headSha !== null,
+    checkedOut,
+    pullRequest,
+    parentsOf: gitParents(dirname16(runConfigPath(settings)))
+  });
   if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
-  const otherCode = chatOpsDefaultBranch(
-    context3,
-    settings.prNumber === null && settings.comment ? subject.pullRequest : null,
-    checkedOut
-  );
+  if (commit.note !== null) info(`evalgate: ${commit.note}`);
+  const otherCode = chatOpsDefaultBranch(context3, settings.comment ? prNumber : null, checkedOut);
   if (otherCode !== null) warning(`evalgate: ${otherCode}`);
   const warnings = [commit.warning, otherCode].filter((warning2) => warning2 !== null);
   const notes = [
     ...warnings.map((warning2) => `> [!WARNING]
 > ${escapeNote(warning2)}`),
+    ...commit.note !== null ? [`> [!NOTE]
+> ${escapeNote(commit.note)}`] : [],
     ...artifact.shard !== void 0 ? [shardNote(artifact.shard)] : []
   ];
   const prefix = notes.map((note) => `${note}
@@ -77923,8 +78318,6 @@ async function publishResults(results, settings, octokit, env) {
   const annotationOptions = { sourceRoot, configPath };
   const annotations = buildAnnotations(artifact, annotationOptions);
   const failingRows = countFailingRows(artifact, annotationOptions);
-  const { owner, repo } = context3.repo;
-  const prNumber = settings.prNumber ?? subject.pullRequest;
   const fork = settings.checkRun || settings.comment && prNumber !== null ? forkPullRequest(context3, env) : null;
   if (fork !== null) info(`evalgate: ${forkMessage(fork, settings.checkRun)}`);
   const failures = [];
@@ -78229,18 +78622,24 @@ async function run(env = process.env) {
     budget,
     log: (message) => info(`evalgate: ${message}`)
   }) : null;
+  const pullRequest = chatOpsPullRequest(
+    context2,
+    settings.prNumber ?? eventSubject(context2, env).pullRequest,
+    octokit,
+    () => context2.repo
+  );
   if (settings.mode === "report" && settings.baseline.kind === "auto") {
     info(
       "evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)"
     );
   }
-  const baselineFile = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget) : null;
+  const baselineFile = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget, pullRequest) : null;
   const results = settings.mode === "report" ? scrubbedResults(
     await comparedResults(readResults(settings, workspace), settings, baselineFile),
     createScrubber(secretsInEnv(env))
   ) : await runEvals(settings, workspace, env, baselineFile);
   if (results === null) return;
-  const { commentUrl } = await publishResults(results, settings, octokit, env);
+  const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);
   const { artifact } = results;
   const counts = runTotals(artifact.runs);
   setOutput("verdict", artifact.verdict);
