@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createJudgeClient } from '../src/judge/client.ts';
+import type { JudgeClient } from '../src/judge/types.ts';
 import { callUsage } from '../src/judge/usage.ts';
 import { BaseLLMJudge, runTestSuite } from 'evalgate/testing';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
@@ -42,8 +43,15 @@ describe('a call fetch refuses before sending is an error, not a model call', ()
   });
 
   it('a run counts no model call for a judge whose every call was refused', async () => {
-    // evals.yaml refuses a blocked port at load (config-url-bad-port.test.ts); a client made in
-    // code is not checked before it calls.
+    // evals.yaml refuses a blocked port at load (config-url-bad-port.test.ts), and runTestSuite
+    // a client createJudgeClient made (sdk-judge-base-url.test.ts); one written by hand is not
+    // checked before it calls, so this one hands its calls to such a client.
+    const blocked = createJudgeClient({ baseUrl: BLOCKED, apiKey: 'sk-b', maxRetries: 0, env: {} });
+    const client: JudgeClient = {
+      baseUrl: blocked.baseUrl,
+      chat: (request, options) => blocked.chat(request, options),
+      embed: (texts, model, options) => blocked.embed(texts, model, options),
+    };
     const result = await runTestSuite<{ q: string }, string>({
       id: 'refused',
       testCases: [{ q: 'a' }, { q: 'b' }],
@@ -51,7 +59,7 @@ describe('a call fetch refuses before sending is an error, not a model call', ()
       fn: ({ testCase }) => testCase.q,
       evaluators: [new Refused()],
       judge: {
-        client: createJudgeClient({ baseUrl: BLOCKED, apiKey: 'sk-b', maxRetries: 0, env: {} }),
+        client,
         model: 'fake',
       },
       quiet: true,

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { escapedTemplateWarnings } from '../src/config/escape-warnings.ts';
 import { formatConfigPath } from '../src/config/config-path.ts';
 import { parseConfig } from '../src/config/load.ts';
-import { urlCredentialsProblem } from '../src/config/url-credentials.ts';
+import { urlCredentialsProblem } from '../src/shared/url-problems.ts';
 import { parseYaml } from '../src/config/yaml-source.ts';
 import { builtinEvaluators } from '../src/evaluators/registry.ts';
 import { isWholeTemplate, sampleText } from '../src/shared/templates.ts';

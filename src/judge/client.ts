@@ -46,6 +46,20 @@ import { setOwn } from '../shared/own-key.ts';
 /** OpenAI's API, used when neither `baseUrl` nor `OPENAI_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+/** Where a client's base URL came from: its `baseUrl` option, `OPENAI_BASE_URL`, or neither. */
+export type BaseUrlSource = 'option' | 'OPENAI_BASE_URL' | 'default';
+
+/**
+ * Of each client made here, whose calls go to `baseUrl` by fetch (one written by hand may send
+ * its calls anywhere): so a run can refuse a URL fetch cannot use, saying where it came from.
+ */
+const baseUrlSources = new WeakMap<JudgeClient, BaseUrlSource>();
+
+/** Where `client`'s base URL came from, or undefined for a client not made by createJudgeClient. */
+export function baseUrlSource(client: JudgeClient): BaseUrlSource | undefined {
+  return baseUrlSources.get(client);
+}
+
 /** Options of {@link createJudgeClient}; every one has a default. */
 export interface JudgeClientOptions {
   /** The API root, e.g. `http://localhost:11434/v1`; default `OPENAI_BASE_URL`, else OpenAI. */
@@ -272,7 +286,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
   };
 
-  return {
+  const client: JudgeClient = {
     baseUrl,
     chat(request, callOptions = {}) {
       const body: Record<string, unknown> = { ...request, temperature: request.temperature ?? 0 };
@@ -302,6 +316,11 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       );
     },
   };
+  baseUrlSources.set(
+    client,
+    options.baseUrl !== undefined ? 'option' : env.OPENAI_BASE_URL ? 'OPENAI_BASE_URL' : 'default',
+  );
+  return client;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
 import { describeTarget } from '../config/target.ts';
-import { envUrlProblem } from '../config/url-credentials.ts';
+import { envUrlProblem } from '../shared/url-problems.ts';
 import { functionTarget } from './function.ts';
 import { createHttpTarget } from './http.ts';
 import { createModelTarget, type ModelClients } from './model.ts';

@@ -5,6 +5,9 @@ import { BaseTestEvaluator } from '../base.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
 import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
+import { baseUrlSource } from '../../judge/client.ts';
+import type { JudgeClient } from '../../judge/types.ts';
+import { baseUrlProblem, envUrlProblem } from '../../shared/url-problems.ts';
 
 /** The Autoblocks SDK's default judge model, used when neither the class nor the run sets one. */
 export const SDK_DEFAULT_MODEL = 'gpt-4o';
@@ -39,7 +42,7 @@ const currentUse = new AsyncLocalStorage<SdkEvaluatorContext>();
 type Prepared = Map<string, unknown>;
 
 /** A built-in, as an SDK class drives it: its default threshold and its direct scorer. */
-export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold'> & DirectScoring;
+export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold' | 'calls'> & DirectScoring;
 
 /**
  * The common part of the out-of-box SDK classes: each maps a case to a built-in's option values
@@ -82,9 +85,15 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    * Reads now the files the class would read on its first case (`BaseLLMJudge`'s overrides),
    * so that a malformed one is a load-time error of the config rather than every case's.
    * Called by `evals run` and `runTestSuite` through `inContext`; throws what the first case
-   * would have thrown.
+   * would have thrown. A class that calls a model checks here the base URL of its client (see
+   * `judgeClientProblem`): one fetch cannot use would fail every call.
    */
-  preload(): void {}
+  preload(): void {
+    if (this.builtin().calls === undefined) return;
+    const client = this.context().judge?.client;
+    const problem = client !== undefined ? judgeClientProblem(client) : null;
+    if (problem !== null) throw new Error(problem);
+  }
 
   /** The context of the current call: its use's, under what `useContext` set. */
   protected context(): SdkEvaluatorContext {
@@ -186,6 +195,26 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
       });
     });
   }
+}
+
+/**
+ * Why the calls of `client` cannot reach its server, or null: a client `createJudgeClient` made
+ * (one written by hand sends its calls where it likes) whose base URL fetch cannot use, in the
+ * words evals.yaml uses for its `baseUrl:` or for the `OPENAI_BASE_URL` it falls back to.
+ */
+function judgeClientProblem(client: JudgeClient): string | null {
+  const source = baseUrlSource(client);
+  if (source === 'option') {
+    const problem = baseUrlProblem(client.baseUrl);
+    return problem === null ? null : `its judge client's baseUrl: ${problem.message}`;
+  }
+  if (source === 'OPENAI_BASE_URL') {
+    const problem = envUrlProblem('OPENAI_BASE_URL', client.baseUrl);
+    return problem === null
+      ? null
+      : `its judge client has no baseUrl, so it calls ${problem.message}`;
+  }
+  return null;
 }
 
 /**

@@ -93,6 +93,7 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
    * now, so that a mistake in either is one load-time error of evals.yaml, not every case's.
    */
   override preload(): void {
+    super.preload();
     this.#checkScoreChoices();
     this.#recentOverrides();
   }
