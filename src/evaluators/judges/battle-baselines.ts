@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import { isRecord } from '../../shared/is-record.ts';
+import { ownFields, setOwn } from '../../shared/own-key.ts';
 
 /** The file format this code reads and writes; another version is refused, not guessed at. */
 export const BASELINES_VERSION = 1;
@@ -119,18 +120,23 @@ export function parseBaselineFile(
         error: `baseline "${key}" is not an object with "output" and "recordedAt"`,
       };
     }
-    baselines[key] = { output: entry.output, recordedAt: entry.recordedAt };
+    setOwn(baselines, key, { output: entry.output, recordedAt: entry.recordedAt });
   }
   return { ok: true, file: { version: BASELINES_VERSION, ...owner, baselines } };
 }
 
-/** A copy of JSON data with every object's keys in sorted order. */
+/**
+ * A copy of JSON data with every object's keys in sorted order; a `__proto__` key of a recorded
+ * output stays a key (see own-key.ts).
+ */
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isRecord(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys(value[key]);
-  return sorted;
+  return ownFields(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys(value[key])] as const),
+  );
 }
 
 /**
