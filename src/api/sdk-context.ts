@@ -20,7 +20,10 @@ import type { CallTracker } from './grid-context.ts';
 export interface SuiteJudgeSettings {
   /** A client of your own (default: one from `OPENAI_BASE_URL` / `OPENAI_API_KEY`). */
   client?: JudgeClient;
-  /** Chat model (default: each class's `model`, else `gpt-4o` as in the SDK). */
+  /**
+   * Chat model of the classes that set no `model` of their own (a class's wins), default
+   * `gpt-4o` as in the SDK.
+   */
   model?: string;
   /** Embeddings model for `BaseRagasSemanticSimilarity` (default `text-embedding-3-small`). */
   embeddingModel?: string;
