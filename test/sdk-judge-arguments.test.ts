@@ -123,6 +123,20 @@ const rows: { name: string; extra: Record<string, unknown>; path: string; messag
       /^runTestSuite\(s\): judge: unknown setting apiKey \(apiKey is an option of the client: pass client: createJudgeClient\(\{ apiKey, … \}\)\)$/,
   },
   {
+    name: "evals.yaml's timeout, naming the client's option as createJudgeClient spells it",
+    extra: { judge: { timeout: '60s' } },
+    path: 'judge.timeout',
+    message:
+      /^runTestSuite\(s\): judge: unknown setting timeout \(timeout is an option of the client: pass client: createJudgeClient\(\{ timeoutMs, … \}\), in milliseconds\)$/,
+  },
+  {
+    name: "evals.yaml's hostConcurrency, naming the client's option as createJudgeClient spells it",
+    extra: { judge: { hostConcurrency: 2 } },
+    path: 'judge.hostConcurrency',
+    message:
+      /^runTestSuite\(s\): judge: unknown setting hostConcurrency \(hostConcurrency is an option of the client: pass client: createJudgeClient\(\{ maxConcurrentPerHost, … \}\)\)$/,
+  },
+  {
     name: 'a judge that is not an object',
     extra: { judge: 'gpt-4o' },
     path: 'judge',

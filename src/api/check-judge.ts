@@ -7,6 +7,7 @@
 import { isRecord } from '../shared/is-record.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { describeValue } from '../shared/errors.ts';
+import type { JudgeClientOptions } from '../judge/client.ts';
 
 /** One problem: the place it names (its issue's path) and the whole message. */
 export interface JudgeProblem {
@@ -16,8 +17,21 @@ export interface JudgeProblem {
 
 /** Every key of `SuiteJudgeSettings`. */
 const SETTINGS = ['model', 'embeddingModel', 'temperature', 'prices', 'cacheDir', 'client'];
-/** Judge settings of evals.yaml that `runTestSuite` takes as options of its own client. */
-const CLIENT_OPTIONS = ['baseUrl', 'apiKey', 'headers', 'timeout', 'maxRetries', 'hostConcurrency'];
+/**
+ * Judge settings of evals.yaml that `runTestSuite` takes as options of its own client, each with
+ * the name `createJudgeClient` gives it (checked against its options by the compiler): a hint
+ * naming evals.yaml's `timeout` would be followed by an option the client silently ignores.
+ */
+const CLIENT_OPTIONS: Readonly<
+  Record<string, { option: keyof JudgeClientOptions; unit?: string }>
+> = {
+  baseUrl: { option: 'baseUrl' },
+  apiKey: { option: 'apiKey' },
+  headers: { option: 'headers' },
+  timeout: { option: 'timeoutMs', unit: ', in milliseconds' },
+  maxRetries: { option: 'maxRetries' },
+  hostConcurrency: { option: 'maxConcurrentPerHost' },
+};
 
 const isName = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
@@ -35,11 +49,13 @@ export function judgeProblems(judge: unknown): JudgeProblem[] {
   for (const key of Object.keys(judge)) {
     if (SETTINGS.includes(key)) continue;
     const near = closestMatch(key, SETTINGS);
-    const hint = CLIENT_OPTIONS.includes(key)
-      ? ` (${key} is an option of the client: pass client: createJudgeClient({ ${key}, … }))`
-      : near !== undefined
-        ? `: did you mean ${near}?`
-        : ` (the settings are ${SETTINGS.join(', ')})`;
+    const client = Object.hasOwn(CLIENT_OPTIONS, key) ? CLIENT_OPTIONS[key] : undefined;
+    const hint =
+      client !== undefined
+        ? ` (${key} is an option of the client: pass client: createJudgeClient({ ${client.option}, … })${client.unit ?? ''})`
+        : near !== undefined
+          ? `: did you mean ${near}?`
+          : ` (the settings are ${SETTINGS.join(', ')})`;
     problems.push({ path: `judge.${key}`, message: `judge: unknown setting ${key}${hint}` });
   }
   const { model, embeddingModel, temperature, prices, cacheDir, client } = judge;
