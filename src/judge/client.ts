@@ -19,6 +19,7 @@ import {
   type Scrubber,
 } from '../shared/secrets.ts';
 import type { Breaker } from './breaker.ts';
+import { checkClientOptions } from './client-options.ts';
 import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
 import { honoursForcedCall } from './forced-call.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
@@ -118,6 +119,7 @@ export interface JudgeClientOptions {
  * `process.env`) once, here; nothing below touches the environment.
  */
 export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient {
+  checkClientOptions(options);
   const env = options.env ?? process.env;
   // Trailing slashes go (before a query, if any), so paths join with exactly one.
   const baseUrl = (options.baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_BASE_URL)).replace(
