@@ -163,7 +163,10 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const both = { testCase: args.testCase, output: args.output };
-    const question = this.userInputMapper?.(both);
+    const question =
+      this.userInputMapper === undefined
+        ? undefined
+        : this.mappedText('userInputMapper', this.userInputMapper(both));
     return this.scoreValues(
       {
         contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
@@ -284,7 +287,10 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const both = { testCase: args.testCase, output: args.output };
-    const question = this.userInputMapper?.(both);
+    const question =
+      this.userInputMapper === undefined
+        ? undefined
+        : this.mappedText('userInputMapper', this.userInputMapper(both));
     return this.scoreValues(
       {
         answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
