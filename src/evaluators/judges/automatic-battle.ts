@@ -17,6 +17,9 @@ import {
 import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 
+/** What the SDK's `BaseAutomaticBattle` calls option "file", for messages that reach its users. */
+const SDK_FILE = 'baselinesFile on an SDK class';
+
 /** The flag that lets a run change an existing baselines file. */
 const UPDATE_FLAG = 'evals run --update-baselines';
 
@@ -72,14 +75,16 @@ export const automaticBattle = defineBuiltin({
       written !== undefined &&
       (typeof written !== 'string' || written === '' || hasTemplates(written))
     ) {
-      throw new Error('automatic-battle: option "file" must be a path without templates');
+      throw new Error(
+        `automatic-battle: option "file" (${SDK_FILE}) must be a path without templates`,
+      );
     }
     // prepare() gets the options as written: a `\{{` in the path is read as `{{` here.
     const option = literalValue(written) as string | undefined;
     const shown = option ?? defaultBaselinePath(owner);
     if (shown === undefined) {
       throw new Error(
-        `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`,
+        `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file" (${SDK_FILE})`,
       );
     }
     const path = isAbsolute(shown) ? shown : resolve(files.configDir, shown);

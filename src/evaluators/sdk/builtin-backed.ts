@@ -86,13 +86,17 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    * so that a malformed one is a load-time error of the config rather than every case's.
    * Called by `evals run` and `runTestSuite` through `inContext`; throws what the first case
    * would have thrown. A class that calls a model checks here the base URL of its client (see
-   * `judgeClientProblem`): one fetch cannot use would fail every call.
+   * `judgeClientProblem`): one fetch cannot use would fail every call. The built-in's scorer is
+   * prepared here too, for this use, as evals.yaml creates a built-in at load.
    */
   preload(): void {
-    if (this.builtin().calls === undefined) return;
-    const client = this.context().judge?.client;
-    const problem = client !== undefined ? judgeClientProblem(client) : null;
-    if (problem !== null) throw new Error(problem);
+    if (this.builtin().calls !== undefined) {
+      const client = this.context().judge?.client;
+      const problem = client !== undefined ? judgeClientProblem(client) : null;
+      if (problem !== null) throw new Error(problem);
+    }
+    // What the first case would prepare (an automatic battle reads its baselines file).
+    this.#scorerFor();
   }
 
   /** The context of the current call: its use's, under what `useContext` set. */
