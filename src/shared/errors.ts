@@ -113,7 +113,7 @@ export function describeValue(value: unknown): string {
   else if (typeof value === 'string') text = JSON.stringify(value);
   else if (value instanceof Uint8Array) text = binaryData(value);
   else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === 'object') text = `an object ${safeJson(value)}`;
+  else if (value !== null && typeof value === 'object') text = objectText(value);
   else if (typeof value === 'bigint') text = `${value}n`;
   // JSON has no Infinity or NaN (a YAML 8e71234567 is Infinity): JSON.stringify would say null.
   else if (typeof value === 'number') text = String(value);
@@ -121,6 +121,31 @@ export function describeValue(value: unknown): string {
   else text = JSON.stringify(value);
   // `…`, as every cut in a message: the scrubber then knows a secret cut short there.
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/**
+ * An object as a message names it: a plain one by its JSON; one of a class by the class, since
+ * its JSON says nothing of what it is (a Promise, a Set, a Map and a generator all read `{}`:
+ * `testCases: loadCases()` without `await` would be "an object {}").
+ */
+function objectText(value: object): string {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value)}`;
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  if (value instanceof Map) return `a Map of ${count(value.size, 'entry', 'entries')}`;
+  if (value instanceof Set) return `a Set of ${count(value.size, 'value', 'values')}`;
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? 'an invalid Date' : `a Date ${value.toISOString()}`;
+  }
+  // A Promise, a Generator and the like name themselves; a class of the user's by its name.
+  const tag: unknown = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
+  const named: unknown = typeof tag === 'string' ? tag : value.constructor?.name;
+  if (typeof named !== 'string' || named === '' || named === 'Object') {
+    return `an object ${safeJson(value)}`;
+  }
+  const article = /^[AEIOU]/i.test(named) ? 'an' : 'a';
+  const fields = typeof tag === 'string' ? '{}' : safeJson(value);
+  return fields === '{}' ? `${article} ${named}` : `${article} ${named} ${fields}`;
 }
 
 /**
