@@ -13,7 +13,7 @@ import { checkThreshold } from '../run/evaluation.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
-import { positionalParametersProblem } from '../evaluators/call-form.ts';
+import { evaluatorClassName, positionalParametersProblem } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
 import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
@@ -194,11 +194,15 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
   for (const [i, evaluator] of (evaluators as unknown[]).entries()) {
     const at = `evaluators[${i}]`;
     if (!isRecord(evaluator)) {
-      problems.add(
-        at,
-        'an evaluator (an object with an id and an evaluateTestCase method)',
-        evaluator,
-      );
+      const expected = 'an evaluator (an object with an id and an evaluateTestCase method)';
+      // The class itself (`HasAllSubstrings` for `new HasAllSubstrings()`) says "a function".
+      const name = evaluatorClassName(evaluator);
+      if (name === undefined) problems.add(at, expected, evaluator);
+      else
+        problems.addMessage(
+          at,
+          `${at} must be ${expected}, got the class ${name}: pass an instance, new ${name}()`,
+        );
       continue;
     }
     // Class instances hold their settings as fields and their method on the prototype. Only

@@ -17,3 +17,17 @@ export function positionalParametersProblem(method: unknown): string | null {
   if (typeof method !== 'function' || method.length < 2) return null;
   return `evaluateTestCase declares ${method.length} parameters, like evaluateTestCase(testCase, output) of the Python SDK, but it is called with one object: write ${EVALUATE_TEST_CASE_FORM} (as it is, its output would be undefined)`;
 }
+
+/**
+ * The name of `value` when it is an evaluator class rather than an instance of one: passed as
+ * `evaluators: [HasAllSubstrings]` for `new HasAllSubstrings()`, it would be called "a function".
+ */
+export function evaluatorClassName(value: unknown): string | undefined {
+  if (typeof value !== 'function' || value.name === '') return undefined;
+  const prototype: unknown = (value as { prototype?: unknown }).prototype;
+  const method: unknown =
+    typeof prototype === 'object' && prototype !== null
+      ? (prototype as { evaluateTestCase?: unknown }).evaluateTestCase
+      : undefined;
+  return typeof method === 'function' ? value.name : undefined;
+}
