@@ -31,3 +31,30 @@ export function evaluatorClassName(value: unknown): string | undefined {
       : undefined;
   return typeof method === 'function' ? value.name : undefined;
 }
+
+/**
+ * The mappers of the SDK's out-of-box classes that take both the test case and the output, each
+ * with the one object it is called with. Ported from the Python SDK as written
+ * (`evaluate_assertions(test_case, output)`), one gets that object as its test case and
+ * `undefined` as its output: a rubric that reads `testCase.assertions` then finds none and
+ * skips every case, and a suite passes that checked nothing.
+ */
+const MAPPER_FORMS: Readonly<Record<string, string>> = {
+  evaluateAssertions: '{ testCase, output }',
+  makePrompt: '{ testCase, output, recentOverrides }',
+  userInputMapper: '{ testCase, output }',
+  retrievedContextsMapper: '{ testCase, output }',
+};
+
+/**
+ * Why a mapper of `instance` (an SDK class named `className`) cannot be called as the class
+ * calls it, or null: one of `MAPPER_FORMS` that declares two parameters or more.
+ */
+export function positionalMapperProblem(instance: object, className: string): string | null {
+  for (const [name, form] of Object.entries(MAPPER_FORMS)) {
+    const method: unknown = (instance as Record<string, unknown>)[name];
+    if (typeof method !== 'function' || method.length < 2) continue;
+    return `${className}.${name} declares ${method.length} parameters, like the Python SDK, but it is called with one object: write ${name}(${form}) (as it is, its output would be undefined)`;
+  }
+  return null;
+}

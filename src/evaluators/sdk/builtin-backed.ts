@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
+import { positionalMapperProblem } from '../call-form.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
 import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
@@ -90,6 +91,8 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    * prepared here too, for this use, as evals.yaml creates a built-in at load.
    */
   preload(): void {
+    const positional = positionalMapperProblem(this, this.constructor.name || 'the class');
+    if (positional !== null) throw new Error(positional);
     if (this.builtin().calls !== undefined) {
       const client = this.context().judge?.client;
       const problem = client !== undefined ? judgeClientProblem(client) : null;
