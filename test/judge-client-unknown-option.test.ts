@@ -1,5 +1,6 @@
 /**
- * `createJudgeClient` ignored an option it does not have: `baseURL` (the OpenAI SDK's spelling)
+ * `createJudgeClient` ignored an option it does not have, and used one of the wrong kind as it
+ * was (`timeoutMs: '60s'` timed every attempt out at once): `baseURL` (the OpenAI SDK's spelling)
  * sent every call, and the key meant for a local server, to OPENAI_BASE_URL or OpenAI itself;
  * `timeout: 5000` (evals.yaml's name) left the 60 s default. From JavaScript, or an options
  * object built elsewhere, nothing said so. It is a UsageError naming the option and the one
@@ -41,6 +42,17 @@ describe('createJudgeClient refuses an option it does not have', () => {
     assert.match(
       refusal({ model: 'gpt-4o', env: {} }),
       /^createJudgeClient: unknown option model \(the options are baseUrl, apiKey, headers, timeoutMs, maxRetries, cacheDir, /,
+    );
+  });
+
+  it('an option whose value is not of its kind, never quoting the key', () => {
+    assert.equal(
+      refusal({ timeoutMs: '60s', maxRetries: '3', maxConcurrentPerHost: 0, env: {} }),
+      'createJudgeClient: timeoutMs must be a number of milliseconds above 0 and at most 2147483647, got "60s"; maxRetries must be a whole number of 0 or more, got "3"; maxConcurrentPerHost must be a whole number of at least 1 (or Infinity: no limit), got 0',
+    );
+    assert.equal(
+      refusal({ baseUrl: 8080, apiKey: 12345678, cacheDir: true, env: {} }),
+      'createJudgeClient: baseUrl must be a string, got 8080; cacheDir must be a string, got true; apiKey must be a string, got a number',
     );
   });
 
