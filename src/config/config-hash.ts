@@ -17,8 +17,10 @@
 import { createHash } from 'node:crypto';
 import { isMap, isScalar, isSeq, Scalar, type Document } from 'yaml';
 import { canonicalJson } from '../shared/canonical-json.ts';
+import { setOwn } from '../shared/own-key.ts';
 import type { ConfigDataParts, ConfigHashParts } from '../types/index.ts';
 import { configDataParts } from './config-data-parts.ts';
+import { envValue } from './env.ts';
 import { MAX_ALIAS_COUNT } from './yaml-source.ts';
 
 /**
@@ -72,8 +74,8 @@ export function hashWritten(
   const data: unknown = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   const values: Record<string, string | null> = {};
   for (const name of referencedNames(data)) {
-    const value = env[name];
-    if (value === undefined || !isSecret(name, value)) values[name] = value ?? null;
+    const value = envValue(env, name);
+    if (value === undefined || !isSecret(name, value)) setOwn(values, name, value ?? null);
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
   const hash = createHash('sha256').update(canonicalJson(hashed)).digest('hex');

@@ -8,6 +8,19 @@ import type { ConfigPath } from './types.ts';
 import { keyText } from './yaml-source.ts';
 
 /** One problem with an environment reference. */
+/**
+ * The value of variable `name` in `env`, or undefined when it is not set. Only an own key counts:
+ * `env` is a plain object (or process.env), so `\${constructor}` or `\${__proto__}` would
+ * otherwise read what every object inherits and substitute `function Object() …` or
+ * `[object Object]` for a variable nobody set.
+ */
+export function envValue(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): string | undefined {
+  return Object.hasOwn(env, name) ? env[name] : undefined;
+}
+
 export interface EnvProblem {
   code: 'env.missing' | 'env.malformed';
   message: string;
@@ -71,7 +84,7 @@ function substitute(
     }
     const name = match[1] ?? '';
     const fallback = match[2];
-    const value = env[name];
+    const value = envValue(env, name);
     if (fallback !== undefined && (value === undefined || value === '')) {
       out += fallback;
       origins.push(`the default of \${${name}}`);

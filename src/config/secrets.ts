@@ -15,6 +15,7 @@ import {
   sentText,
 } from '../shared/secrets.ts';
 import { hasTemplates } from '../shared/templates.ts';
+import { envValue } from './env.ts';
 import type { JudgeSettings, LoadedConfig } from './types.ts';
 
 export function configSecrets(config: Pick<LoadedConfig, 'defaults' | 'suites'>): string[] {
@@ -108,7 +109,7 @@ export function envValuesRead(
   const read = (value: string): void => {
     for (const match of value.matchAll(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
       const name = match[1];
-      const set = name === undefined ? undefined : env[name];
+      const set = name === undefined ? undefined : envValue(env, name);
       if (name !== undefined && set !== undefined && set !== '') found.set(name, set);
     }
   };
