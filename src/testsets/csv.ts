@@ -3,6 +3,8 @@ import type { Issue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { recordLayout, positionInRecord } from './csv-positions.ts';
+import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
+import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
 import { countLineBreaks, LineCursor } from './line-cursor.ts';
 import {
   DATA_DEDUP_KEY,
@@ -181,17 +183,23 @@ export class CsvRowBuilder {
 
       const data: Record<string, unknown> = {};
       const { dataIndex, dataName } = plan;
+      let lossy = false;
       for (let i = 0; i < dataIndex.length; i++) {
         const cell = record[dataIndex[i] ?? 0] ?? '';
         const lead = cell.charCodeAt(0);
         // Only a cell starting with a bracket or a space can hold JSON (see decodeJsonText).
-        const value =
-          lead === 0x5b || lead === 0x7b || lead <= 0x20 || lead >= 0x7f
-            ? decodeJsonText(cell)
-            : cell;
+        let value: unknown = cell;
+        if (lead === 0x5b || lead === 0x7b || lead <= 0x20 || lead >= 0x7f) {
+          value = decodeJsonText(cell);
+          const at = dataIndex[i] ?? 0;
+          if (value !== cell && this.#lossyJson(cell, text, line, at, dataName[i] ?? '')) {
+            lossy = true;
+          }
+        }
         if (plan.protoColumn) setOwn(data, dataName[i] ?? '', value);
         else data[dataName[i] ?? ''] = value;
       }
+      if (lossy) continue;
       if (plan.metaIndex.length === 0) {
         this.#emit({ data, line, meta: NO_META });
         continue;
@@ -224,6 +232,29 @@ export class CsvRowBuilder {
       );
       return true;
     }
+  }
+
+  /**
+   * Reports and returns true when the JSON of a cell, decoded, would not be what it says: a key
+   * given twice (JSON.parse keeps the last) or a number a double cannot keep. The JSON readers
+   * refuse both; a cell must not pass what a file may not.
+   */
+  #lossyJson(cell: string, raw: string, line: number, column: number, name: string): boolean {
+    const problems = [
+      ...duplicateJsonKeys(cell).map(
+        ({ key }) => ['testset.duplicate-key' as const, duplicateKeyMessage(key)] as const,
+      ),
+      ...inexactJsonNumbers(cell).map(
+        (number) => ['testset.inexact-number' as const, inexactNumberMessage(number)] as const,
+      ),
+    ];
+    if (problems.length === 0) return false;
+    const start = recordLayout(raw).cellStarts[column] ?? 0;
+    const at = positionInRecord(raw, line, start);
+    for (const [code, message] of problems) {
+      this.#issues.add(code, at.line, at.col, `column ${JSON.stringify(name)} (JSON): ${message}`);
+    }
+    return true;
   }
 
   #emit(row: TestsetRow): void {

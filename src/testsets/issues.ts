@@ -12,6 +12,7 @@ export type TestsetIssueCode =
   | 'testset.json-syntax'
   | 'testset.json-shape'
   | 'testset.duplicate-key'
+  | 'testset.inexact-number'
   | 'testset.too-deep'
   | 'testset.row-type'
   | 'testset.meta'

@@ -2,6 +2,7 @@ import { describeValue } from '../shared/errors.ts';
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage, stringEnd } from './json-keys.ts';
+import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
 import { isRecord } from '../shared/is-record.ts';
@@ -52,7 +53,12 @@ export function parseJson(text: string, file: string): TestsetParseResult {
     const { line, col } = cursor.positionAt(offset);
     issues.add('testset.duplicate-key', line, col, duplicateKeyMessage(key));
   }
-  if (duplicates.length > 0) return { ok: false, issues: issues.toArray() };
+  const inexact = inexactJsonNumbers(body);
+  for (const number of inexact) {
+    const { line, col } = cursor.positionAt(number.offset);
+    issues.add('testset.inexact-number', line, col, inexactNumberMessage(number));
+  }
+  if (duplicates.length > 0 || inexact.length > 0) return { ok: false, issues: issues.toArray() };
 
   const at = (offsets: number[], index: number) => cursor.positionAt(offsets[index] ?? 0);
   if (Array.isArray(value)) {

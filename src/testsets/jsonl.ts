@@ -1,6 +1,7 @@
 import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
+import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
 import { explainJsonError } from './json-syntax.ts';
 import { rowFromObject } from './rows.ts';
 
@@ -51,7 +52,12 @@ export class JsonlRowReader {
     for (const { offset, key } of duplicates) {
       this.#issues.add('testset.duplicate-key', line, offset + 1, duplicateKeyMessage(key));
     }
-    if (duplicates.length > 0) return;
+    const inexact = inexactJsonNumbers(source);
+    for (const number of inexact) {
+      const message = inexactNumberMessage(number);
+      this.#issues.add('testset.inexact-number', line, number.offset + 1, message);
+    }
+    if (duplicates.length > 0 || inexact.length > 0) return;
     const col = source.search(/\S/) + 1;
     const row = rowFromObject(value, line, col, this.#issues);
     if (!row) return;
