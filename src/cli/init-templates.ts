@@ -12,14 +12,16 @@ cancel-plan,Can I cancel my plan at any time?,"[""cancel"",""any time""]"
 
 /** The offline starters' agent: canned answers to the three questions (JavaScript). */
 const ANSWERS_JS = `// Canned answers keep the example offline; replace this lookup with your agent.
-const ANSWERS = {
-  refund: 'You can ask for a refund within 30 days of purchase.',
-  password: 'Open Settings, choose Security and we will email you a reset link.',
-  cancel: 'Yes, you can cancel your plan at any time from the billing page.',
-};
+/** @type {[keyword: string, answer: string][]} */
+const ANSWERS = [
+  ['refund', 'You can ask for a refund within 30 days of purchase.'],
+  ['password', 'Open Settings, choose Security and we will email you a reset link.'],
+  ['cancel', 'Yes, you can cancel your plan at any time from the billing page.'],
+];
+/** @param {string} question */
 const answer = (question) => {
-  const key = Object.keys(ANSWERS).find((k) => question.toLowerCase().includes(k));
-  return key ? ANSWERS[key] : 'Sorry, I do not know.';
+  const found = ANSWERS.find(([keyword]) => question.toLowerCase().includes(keyword));
+  return found ? found[1] : 'Sorry, I do not know.';
 };`;
 
 /** The evaluators and gate every no-code starter checks its answers with (YAML). */
@@ -95,6 +97,9 @@ interface Question {
   keywords: string[];
 }
 
+// The grid point of evals.yaml's \`grid:\`, one run per tone.
+type Params = { tone: 'plain' | 'friendly' };
+
 // Canned answers keep the example offline; replace this lookup with your model call.
 const ANSWERS: [keyword: string, answer: string][] = [
   ['refund', 'You can ask for a refund within 30 days of purchase.'],
@@ -103,7 +108,11 @@ const ANSWERS: [keyword: string, answer: string][] = [
 ];
 
 /** The function under test: one question in, one answer out. */
-export async function answer({ testCase, params, signal }: FnArgs<Question>): Promise<string> {
+export async function answer({
+  testCase,
+  params,
+  signal,
+}: FnArgs<Question, Params>): Promise<string> {
   signal.throwIfAborted();
   const question = testCase.question.toLowerCase();
   const found = ANSWERS.find(([keyword]) => question.includes(keyword));
@@ -164,7 +173,7 @@ const HTTP_FILES: Record<string, string> = {
 import { createServer } from 'node:http';
 
 ${ANSWERS_JS}
-createServer((req, res) => {
+const server = createServer((req, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
   req.on('end', () => {
@@ -176,8 +185,10 @@ createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ answer: answer(String(question)) }));
   });
-}).listen(Number(process.env.PORT ?? 8787), '127.0.0.1', function () {
-  console.log(\`listening on http://127.0.0.1:\${this.address().port}/answer\`);
+});
+const port = Number(process.env['PORT'] ?? 8787);
+server.listen(port, '127.0.0.1', () => {
+  console.log(\`listening on http://127.0.0.1:\${port}/answer\`);
 });
 `,
 };
