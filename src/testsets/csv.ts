@@ -287,6 +287,13 @@ export class CsvRowBuilder {
     };
     const seen = new Map<string, number>();
     this.#width = record.length;
+    const foreign = foreignSeparator(record, raw);
+    if (foreign !== null) {
+      const at = positionInRecord(raw, line, foreign.offset);
+      this.#issues.add('testset.csv-header', at.line, at.col, foreign.message);
+      this.#headerOk = false;
+      return plan;
+    }
     // Where a header cell starts, worked out only for a header with a problem.
     const colOf = (index: number): number =>
       positionInRecord(raw, line, recordLayout(raw).cellStarts[index] ?? 0).col;
@@ -326,4 +333,33 @@ export class CsvRowBuilder {
     });
     return plan;
   }
+}
+
+/**
+ * A header written for another separator, which read with commas would make a testset of one
+ * column holding whole lines: Excel's `sep=;` line, or a header of one column that holds a `;`
+ * or a tab (Excel's CSV where the decimal mark is a comma, a TSV file). Its message and offset
+ * in the header's text; null for a header of commas.
+ */
+function foreignSeparator(
+  record: string[],
+  raw: string,
+): { offset: number; message: string } | null {
+  const hint = /^sep=(.?)\s*$/i.exec(raw);
+  if (hint) {
+    const other =
+      hint[1] === ',' || hint[1] === '' ? '' : ' and save the file with commas between cells';
+    return {
+      offset: 0,
+      message: `the first line ${JSON.stringify(raw.trim())} is Excel's separator line, not a header of column names: delete it${other}`,
+    };
+  }
+  if (record.length !== 1 || raw.charCodeAt(0) === 0x22) return null;
+  const offset = raw.search(/[;\t]/);
+  if (offset === -1) return null;
+  const shown = raw.charAt(offset) === ';' ? '";"' : 'tabs';
+  return {
+    offset,
+    message: `the header is one column, ${JSON.stringify(raw.trim())}: cells of a CSV testset are separated by commas, but this file seems to use ${shown}: save it as comma-separated CSV`,
+  };
 }
