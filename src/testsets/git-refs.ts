@@ -82,3 +82,18 @@ async function remoteBranchesNamed(repo: string, ref: string): Promise<string[]>
   if (run.kind === 'broken' || run.exitCode !== 0) return [];
   return run.stdout.toString('utf8').split('\n').filter(Boolean);
 }
+
+/**
+ * Whether `commit` has a parent this clone lacks: the boundary of a shallow clone, where the
+ * history git shows stops although the project's does not.
+ */
+export async function parentMissing(repo: string, commit: string): Promise<boolean> {
+  const run = await git(repo, ['cat-file', 'commit', commit]);
+  if (run.kind === 'broken' || run.exitCode !== 0) return false;
+  const header = run.stdout.toString('utf8').split('\n\n')[0] ?? '';
+  for (const [, parent] of header.matchAll(/^parent ([0-9a-f]+)$/gm)) {
+    const has = await git(repo, ['cat-file', '-e', `${parent}^{commit}`]);
+    if (has.kind === 'exited' && has.exitCode !== 0) return true;
+  }
+  return false;
+}

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import type { PreparedCase } from '../types/index.ts';
 import { diffTestsets } from './diff.ts';
 import { readFileHistory, type FileCommit, type FileHistory } from './git.ts';
+import { parentMissing } from './git-refs.ts';
 import { type GitError } from './git-run.ts';
 import { prepareCases, revisionMatches, type CaseHash } from './identity.ts';
 import { readTestset, type TestsetLocation } from './read-file.ts';
@@ -63,11 +64,19 @@ export interface LogEntry {
   /** The file's path at the commit, from the repository's top: its old name before a rename. */
   path: string;
   /**
-   * Counts against the previous (older) commit that could be read; for the oldest, everything is
-   * added.
+   * Counts against the previous (older) commit that could be read; for the file's first commit,
+   * everything is added. `null` when the older version is not at hand: the commit is the
+   * boundary of a shallow clone, or older than the commits the log was cut to.
    */
   version:
-    | { ok: true; revision: string; rows: number; added: number; removed: number; changed: number }
+    | {
+        ok: true;
+        revision: string;
+        rows: number;
+        added: number | null;
+        removed: number | null;
+        changed: number | null;
+      }
     | { ok: false; message: string };
 }
 
@@ -87,7 +96,10 @@ export async function testsetLog(
   location: Omit<TestsetLocation, 'ref'>,
   identity: IdentityOptions,
   limit = HISTORY_LIMIT,
-): Promise<{ ok: true; entries: LogEntry[]; truncated: boolean } | { ok: false; error: GitError }> {
+): Promise<
+  | { ok: true; entries: LogEntry[]; truncated: boolean; shallow: boolean }
+  | { ok: false; error: GitError }
+> {
   const history = await readFileHistory(location.absPath);
   if (!history.ok) return history;
   const commits = history.value.commits.slice(0, limit);
@@ -97,26 +109,34 @@ export async function testsetLog(
   const versions = await Promise.all(
     commits.map((c) => gitSlots(() => loadVersion(atCommit(location, history.value, c), identity))),
   );
+  // Before the oldest commit listed, the file may have had rows this log cannot see: counting
+  // from none would call them all added by a commit that added none.
+  const truncated = history.value.commits.length > limit;
+  const oldest = commits.at(-1);
+  const cut =
+    truncated || (oldest !== undefined && (await parentMissing(history.value.repo, oldest.commit)));
   const entries = commits.map((c, i): LogEntry => {
     const version = versions[i];
     if (!version?.ok) return { ...c, version: { ok: false, message: version?.message ?? '' } };
     // Against the newest older version that could be read: one that could not has no rows to
     // count from, and counting from none would call every row added.
     const older = versions.slice(i + 1).find((v) => v?.ok === true);
+    const base = { ok: true as const, revision: version.revision, rows: version.cases.length };
+    if (older === undefined && cut) {
+      return { ...c, version: { ...base, added: null, removed: null, changed: null } };
+    }
     const diff = diffTestsets(older?.ok ? older.cases : [], version.cases);
     return {
       ...c,
       version: {
-        ok: true,
-        revision: version.revision,
-        rows: version.cases.length,
+        ...base,
         added: diff.added.length,
         removed: diff.removed.length,
         changed: diff.changed.length,
       },
     };
   });
-  return { ok: true, entries, truncated: history.value.commits.length > limit };
+  return { ok: true, entries, truncated, shallow: !truncated && cut };
 }
 
 /** Where a pinned revision was committed, and what changed since, for a pin-mismatch message. */

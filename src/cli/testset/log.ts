@@ -54,7 +54,7 @@ export async function logCommand(
 
   if (args.json) {
     ctx.stdout.write(
-      `${JSON.stringify({ file: location.displayPath, workingTree: workingRow, commits: log.entries, truncated: log.truncated }, null, 2)}\n`,
+      `${JSON.stringify({ file: location.displayPath, workingTree: workingRow, commits: log.entries, truncated: log.truncated, shallow: log.shallow }, null, 2)}\n`,
     );
     return 0;
   }
@@ -88,9 +88,9 @@ export async function logCommand(
             entry.date.slice(0, 10),
             v.revision.slice(0, 12),
             formatCount(v.rows),
-            `+${v.added}`,
-            `-${v.removed}`,
-            `~${v.changed}`,
+            v.added === null ? '?' : `+${v.added}`,
+            v.removed === null ? '?' : `-${v.removed}`,
+            v.changed === null ? '?' : `~${v.changed}`,
             subject,
           ]
         : [
@@ -109,8 +109,17 @@ export async function logCommand(
   for (const line of unreadableNotes(log.entries)) ctx.stdout.write(`${line}\n`);
   if (log.entries.length === 0)
     ctx.stdout.write(`no commit has touched ${location.displayPath} yet\n`);
-  if (log.truncated)
-    ctx.stdout.write(`(only the newest ${log.entries.length} commits are shown)\n`);
+  if (log.truncated) {
+    ctx.stdout.write(
+      `(only the newest ${log.entries.length} commits are shown; the changes of the oldest are unknown: ?)\n`,
+    );
+  }
+  if (log.shallow) {
+    const oldest = log.entries.at(-1)?.commit.slice(0, 10) ?? '';
+    ctx.stdout.write(
+      `(this clone is shallow: its history stops at ${oldest}, whose changes are unknown: ?; \`git fetch --unshallow\`, or actions/checkout with \`fetch-depth: 0\`, gets the whole history)\n`,
+    );
+  }
   return 0;
 }
 
