@@ -295,3 +295,24 @@ describe('JSONL testsets', () => {
     assert.deepEqual(row?.meta, { dedupId: '7', tags: ['smoke'], meta: { k: 1 } });
   });
 });
+
+describe('JSON syntax errors at a character that prints as nothing', () => {
+  it('name a byte order mark inside the text and a no-break space', () => {
+    assert.deepEqual(located(issues('{"a":1}\n\uFEFF{"a":2}\n', 'jsonl')), [
+      [
+        'testset.json-syntax',
+        2,
+        1,
+        'invalid JSON: expected a value, found a byte order mark (U+FEFF, left where files were joined?)',
+      ],
+    ]);
+    assert.deepEqual(located(issues('[{"a":\u00A01}]')), [
+      [
+        'testset.json-syntax',
+        1,
+        7,
+        'invalid JSON: expected a value, found U+00A0, an invisible or no-break space',
+      ],
+    ]);
+  });
+});

@@ -181,6 +181,12 @@ function found(text: string, i: number): string {
   if (match) return JSON.stringify(match[0].slice(0, 20));
   const c = text.charAt(i);
   if (c === "'") return `"'"`;
+  // A byte order mark inside the text (files joined with `cat`) or a zero-width or no-break
+  // space would print as nothing, or as a space: name it.
+  if (c === '\uFEFF') return 'a byte order mark (U+FEFF, left where files were joined?)';
+  if (/[\u00A0\u1680\u180E\u2000-\u200F\u2028\u2029\u202F\u205F\u2060\u3000]/.test(c)) {
+    return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}, an invisible or no-break space`;
+  }
   // JSON.stringify shows control characters and quotes as escapes rather than raw.
   return `'${JSON.stringify(c).slice(1, -1)}'`;
 }
