@@ -59,10 +59,12 @@ ${STARTER_EVALUATORS}`;
 
 /**
  * `function` (the default): a CSV testset, a TypeScript function under test, a custom evaluator
- * and a small grid. It runs offline; swap `answer` for a real model call.
+ * and a small grid. It runs offline; swap `answer` for a real model call. `ts` is the extension
+ * of its TypeScript files.
  */
-const FUNCTION_FILES: Record<string, string> = {
-  'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
+function functionFiles(ts: '.ts' | '.mts'): Record<string, string> {
+  return {
+    'evals.yaml': `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json
 version: 1
 defaults:
   concurrency: 8
@@ -71,7 +73,7 @@ suites:
   - id: support-answers
     testset:
       path: testsets/questions.csv
-    function: ./app/answer.ts#answer
+    function: ./app/answer${ts}#answer
     grid:
       tone: [plain, friendly]
     evaluators:
@@ -84,13 +86,13 @@ suites:
         use: length
         with: { max: 40, unit: words }
       - id: polite
-        use: ./evaluators/polite.ts#polite
+        use: ./evaluators/polite${ts}#polite
         threshold: { gte: 0.5 }
     gate:
       minPassRate: 0.9
 `,
-  'testsets/questions.csv': QUESTIONS_CSV,
-  'app/answer.ts': `import type { FnArgs } from 'evalgate';
+    'testsets/questions.csv': QUESTIONS_CSV,
+    [`app/answer${ts}`]: `import type { FnArgs } from 'evalgate';
 
 interface Question {
   question: string;
@@ -120,7 +122,7 @@ export async function answer({
   return params.tone === 'friendly' ? \`Happy to help! \${text}\` : text;
 }
 `,
-  'evaluators/polite.ts': `import type { EvaluatorFn } from 'evalgate';
+    [`evaluators/polite${ts}`]: `import type { EvaluatorFn } from 'evalgate';
 
 /** A custom evaluator: a plain function returning a score in [0, 1]. */
 export const polite: EvaluatorFn<Record<string, unknown>, string> = ({ output }) => {
@@ -128,7 +130,8 @@ export const polite: EvaluatorFn<Record<string, unknown>, string> = ({ output })
   return { score: rude ? 0 : 1, metadata: rude ? { reason: 'dismissive wording' } : {} };
 };
 `,
-};
+  };
+}
 
 /** `command`: a Node script as the agent, the case on its stdin as JSON. Runs offline. */
 const COMMAND_FILES: Record<string, string> = {
@@ -226,13 +229,19 @@ export type StarterName = 'function' | 'command' | 'http' | 'model';
 /** A starter: its files, and what to do before `evals run` (shown after writing them). */
 export interface Starter {
   files: Record<string, string>;
+  /**
+   * The files for a CommonJS package (no `"type": "module"`), when they differ: TypeScript as
+   * `.mts`, ES modules there whatever the package says, so `export` type-checks under
+   * `verbatimModuleSyntax` too (in a CommonJS package a `.ts` file is CommonJS).
+   */
+  commonJsFiles?: Record<string, string>;
   /** The commands, run in the project's folder (`evals init` says to `cd` there first). */
   next: string[];
 }
 
 /** Every starter. */
 export const STARTERS: Record<StarterName, Starter> = {
-  function: { files: FUNCTION_FILES, next: [] },
+  function: { files: functionFiles('.ts'), commonJsFiles: functionFiles('.mts'), next: [] },
   command: { files: COMMAND_FILES, next: [] },
   http: { files: HTTP_FILES, next: ['node server.mjs &   # or set API_URL to your API'] },
   model: {

@@ -31,6 +31,26 @@ async function ignoreOutputs(dir: string): Promise<string[]> {
   return missing;
 }
 
+/**
+ * Whether `dir` is in a CommonJS package: the nearest package.json above it has no
+ * `"type": "module"`. Without one, or with one that cannot be read, Node's own default for a
+ * `.ts` file outside any package is not a package's choice: false.
+ */
+async function inCommonJsPackage(dir: string): Promise<boolean> {
+  for (let current = dir; ; current = dirname(current)) {
+    const text = await readFile(join(current, 'package.json'), 'utf8').catch(() => null);
+    if (text !== null) {
+      try {
+        const type = (JSON.parse(text) as { type?: unknown } | null)?.type;
+        return type !== 'module';
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(current) === current) return false;
+  }
+}
+
 /** `evals init [dir] [--template NAME]`: writes a starter project, never overwriting a file. */
 export async function initCommand(
   dirArg: string | undefined,
@@ -44,9 +64,12 @@ export async function initCommand(
       `--template ${template} is not a starter: expected one of ${Object.keys(STARTERS).join(', ')}${near === undefined ? '' : ` (did you mean ${near}?)`}`,
     );
   }
-  const { files: FILES, next } = STARTERS[template as StarterName];
+  const starter = STARTERS[template as StarterName];
   const dir = resolve(ctx.cwd, dirArg ?? '.');
   checkOutputFolder('evals init', dirArg ?? '.', ctx.cwd, 'so no file was written');
+  const { next } = starter;
+  const FILES =
+    starter.commonJsFiles && (await inCommonJsPackage(dir)) ? starter.commonJsFiles : starter.files;
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
   // `evals run` reads an `evals.yaml` before an `evals.yml`: a new one would shadow the user's.
   const shadowed = !clashes.includes('evals.yaml') && existsSync(join(dir, 'evals.yml'));
