@@ -3,6 +3,7 @@ import { describeValue, type Issue } from '../shared/errors.ts';
 import type { PreparedCase, RowMeta, TestsetRow } from '../types/index.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { duplicateMessage, type IdentityBasis } from './duplicate-message.ts';
+import { MissingHashFields } from './hash-fields.ts';
 import { IssueList } from './issues.ts';
 
 function sha256(text: string): string {
@@ -118,6 +119,7 @@ export class CasePreparer {
   /** The column of each case that has one (inline cases sharing a line), by index. */
   readonly #cols = new Map<number, number>();
   readonly #warnings: IssueList;
+  readonly #missingHash = new MissingHashFields();
 
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
@@ -146,7 +148,7 @@ export class CasePreparer {
       return;
     }
     const cid = contentIdWith(this.#testsetJson, row.data);
-    const id = identityOf(row, cid, this.#identity, this.#issues);
+    const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
     if (id === null) return;
     const firstIndex = this.#firstCase.get(id);
     if (firstIndex !== undefined) {
@@ -204,6 +206,7 @@ export class CasePreparer {
     this.#firstCase.clear();
     this.#lines.length = 0;
     this.#cols.clear();
+    this.#missingHash.report(this.#issues);
     if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
     const revision = computeRevision(this.#cases.map((c) => c.contentId));
     return this.#warnings.empty
@@ -307,10 +310,12 @@ function identityOf(
   cid: string,
   identity: Identity,
   issues: IssueList,
+  missing: MissingHashFields,
 ): string | null {
   if (row.meta.dedupId !== undefined) return row.meta.dedupId;
   if (identity.kind === 'content') return cid;
   if (identity.kind === 'function') return hashFunctionId(row, identity.fn, issues);
+  missing.hashed(row);
 
   // canonicalJson of an object holding just the `hash:` fields, written member by member: the
   // same text without building that object for every row.
@@ -319,12 +324,7 @@ function identityOf(
   for (const { name, key } of identity.fields) {
     const value = Object.hasOwn(row.data, name) ? row.data[name] : undefined;
     if (value === undefined) {
-      issues.add(
-        'testset.hash-field-missing',
-        row.line,
-        row.col ?? 0,
-        `hash field ${JSON.stringify(name)} is missing from this row (hash: needs every listed field in every row)`,
-      );
+      missing.lacks(row, name);
       complete = false;
       continue;
     }
