@@ -191,7 +191,10 @@ const server = createServer((req, res) => {
 });
 const port = Number(process.env['PORT'] ?? 8787);
 server.listen(port, '127.0.0.1', () => {
-  console.log(\`listening on http://127.0.0.1:\${port}/answer\`);
+  // PORT=0 picks a free port: print the one it got.
+  const address = server.address();
+  const at = address !== null && typeof address === 'object' ? address.port : port;
+  console.log(\`listening on http://127.0.0.1:\${at}/answer\`);
 });
 `,
 };
