@@ -29857,6 +29857,10 @@ function found(text2, i) {
   if (match) return JSON.stringify(match[0].slice(0, 20));
   const c = text2.charAt(i);
   if (c === "'") return `"'"`;
+  if (c === "\uFEFF") return "a byte order mark (U+FEFF, left where files were joined?)";
+  if (/[\u00A0\u1680\u180E\u2000-\u200F\u2028\u2029\u202F\u205F\u2060\u3000]/.test(c)) {
+    return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}, an invisible or no-break space`;
+  }
   return `'${JSON.stringify(c).slice(1, -1)}'`;
 }
 function explainJsonError(text2, error2) {
@@ -31558,12 +31562,30 @@ function describeValue(value) {
   else if (typeof value === "string") text2 = JSON.stringify(value);
   else if (value instanceof Uint8Array) text2 = binaryData(value);
   else if (Array.isArray(value)) text2 = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === "object") text2 = `an object ${safeJson(value)}`;
+  else if (value !== null && typeof value === "object") text2 = objectText(value);
   else if (typeof value === "bigint") text2 = `${value}n`;
   else if (typeof value === "number") text2 = String(value);
   else if (typeof value === "symbol" || typeof value === "function") text2 = `a ${typeof value}`;
   else text2 = JSON.stringify(value);
   return text2.length > 80 ? `${text2.slice(0, 79)}\u2026` : text2;
+}
+function objectText(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value)}`;
+  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  if (value instanceof Map) return `a Map of ${count(value.size, "entry", "entries")}`;
+  if (value instanceof Set) return `a Set of ${count(value.size, "value", "values")}`;
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? "an invalid Date" : `a Date ${value.toISOString()}`;
+  }
+  const tag = value[Symbol.toStringTag];
+  const named = typeof tag === "string" ? tag : value.constructor?.name;
+  if (typeof named !== "string" || named === "" || named === "Object") {
+    return `an object ${safeJson(value)}`;
+  }
+  const article = /^[AEIOU]/i.test(named) ? "an" : "a";
+  const fields = typeof tag === "string" ? "{}" : safeJson(value);
+  return fields === "{}" ? `${article} ${named}` : `${article} ${named} ${fields}`;
 }
 function safeJson(value, room = 100) {
   try {
@@ -35436,6 +35458,60 @@ var init_issues = __esm({
   }
 });
 
+// src/testsets/hash-fields.ts
+var MAX_LISTED_FIELDS, MissingHashFields;
+var init_hash_fields = __esm({
+  "src/testsets/hash-fields.ts"() {
+    "use strict";
+    init_issues();
+    MAX_LISTED_FIELDS = 10;
+    MissingHashFields = class {
+      /** Rows identified by their hash fields (not by a dedup id). */
+      #rows = 0;
+      /** The first such row: where a field no row has is reported, and the fields it has. */
+      #first;
+      /** Per field missing somewhere: how many rows lack it, and where the first of them are. */
+      #missing = /* @__PURE__ */ new Map();
+      /** Counts a row identified by its hash fields; call {@link lacks} for each it lacks. */
+      hashed(row) {
+        this.#rows++;
+        this.#first ??= { line: row.line, col: row.col ?? 0, fields: Object.keys(row.data) };
+      }
+      /** `row` has no value for the hash field `name`. */
+      lacks(row, name) {
+        let missing = this.#missing.get(name);
+        if (missing === void 0) this.#missing.set(name, missing = { count: 0, at: [] });
+        missing.count++;
+        if (missing.at.length < MAX_ISSUES) missing.at.push([row.line, row.col ?? 0]);
+      }
+      /** Adds the problems found to `issues`: after the last row, when it is known which rows lack what. */
+      report(issues) {
+        for (const [name, { count, at }] of this.#missing) {
+          const field = JSON.stringify(name);
+          if (count === this.#rows && this.#first !== void 0) {
+            const { line, col, fields } = this.#first;
+            const shown2 = fields.slice(0, MAX_LISTED_FIELDS).map((f) => JSON.stringify(f));
+            const more = fields.length > MAX_LISTED_FIELDS ? ", \u2026" : "";
+            issues.add(
+              "testset.hash-field-missing",
+              line,
+              col,
+              `hash field ${field} is in no row of the testset: hash: names fields every row has (the first row has ${shown2.join(", ") || "no field"}${more})`
+            );
+            continue;
+          }
+          const message = `hash field ${field} is missing from this row (hash: needs every listed field in every row)`;
+          for (const [line, col] of at) issues.add("testset.hash-field-missing", line, col, message);
+          const last = at.at(-1) ?? [0, 0];
+          for (let i = at.length; i < count; i++) {
+            issues.add("testset.hash-field-missing", last[0], last[1], message);
+          }
+        }
+      }
+    };
+  }
+});
+
 // src/testsets/identity.ts
 import { hash as digest } from "node:crypto";
 function sha2562(text2) {
@@ -35523,21 +35599,17 @@ function identityPlan(hash3) {
   const names = [...new Set(hash3)].sort();
   return { kind: "fields", fields: names.map((name) => ({ name, key: JSON.stringify(name) })) };
 }
-function identityOf(row, cid, identity, issues) {
+function identityOf(row, cid, identity, issues, missing) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
   if (identity.kind === "content") return cid;
   if (identity.kind === "function") return hashFunctionId(row, identity.fn, issues);
+  missing.hashed(row);
   let text2 = "{";
   let complete = true;
   for (const { name, key } of identity.fields) {
     const value = Object.hasOwn(row.data, name) ? row.data[name] : void 0;
     if (value === void 0) {
-      issues.add(
-        "testset.hash-field-missing",
-        row.line,
-        row.col ?? 0,
-        `hash field ${JSON.stringify(name)} is missing from this row (hash: needs every listed field in every row)`
-      );
+      missing.lacks(row, name);
       complete = false;
       continue;
     }
@@ -35585,6 +35657,7 @@ var init_identity = __esm({
     init_errors();
     init_canonical_json();
     init_duplicate_message();
+    init_hash_fields();
     init_issues();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
@@ -35605,6 +35678,7 @@ var init_identity = __esm({
       /** The column of each case that has one (inline cases sharing a line), by index. */
       #cols = /* @__PURE__ */ new Map();
       #warnings;
+      #missingHash = new MissingHashFields();
       constructor(options2) {
         this.#testsetJson = JSON.stringify(options2.testsetId);
         this.#file = options2.file;
@@ -35628,7 +35702,7 @@ var init_identity = __esm({
           return;
         }
         const cid = contentIdWith(this.#testsetJson, row.data);
-        const id = identityOf(row, cid, this.#identity, this.#issues);
+        const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
         if (id === null) return;
         const firstIndex = this.#firstCase.get(id);
         if (firstIndex !== void 0) {
@@ -35675,6 +35749,7 @@ var init_identity = __esm({
         this.#firstCase.clear();
         this.#lines.length = 0;
         this.#cols.clear();
+        this.#missingHash.report(this.#issues);
         if (!this.#issues.empty) return { ok: false, issues: this.#issues.toArray() };
         const revision = computeRevision(this.#cases.map((c) => c.contentId));
         return this.#warnings.empty ? { ok: true, cases: this.#cases, revision } : { ok: true, cases: this.#cases, revision, warnings: this.#warnings.toArray() };
@@ -44603,14 +44678,121 @@ var init_yaml_source = __esm({
   }
 });
 
+// src/config/env.ts
+function envValue(env, name) {
+  return Object.hasOwn(env, name) ? env[name] : void 0;
+}
+function substitute(text2, env) {
+  if (!text2.includes("$")) return { value: text2, problems: [], origins: [] };
+  const problems = [];
+  const origins = [];
+  let out = "";
+  let i = 0;
+  while (i < text2.length) {
+    if (text2.startsWith("$${", i)) {
+      out += "${";
+      i += 3;
+      continue;
+    }
+    if (!text2.startsWith("${", i)) {
+      out += text2[i];
+      i += 1;
+      continue;
+    }
+    const end = text2.indexOf("}", i + 2);
+    if (end === -1) {
+      problems.push({
+        code: "env.malformed",
+        message: `unclosed environment reference in ${JSON.stringify(text2)}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`
+      });
+      out += text2.slice(i);
+      break;
+    }
+    const inner = text2.slice(i + 2, end);
+    i = end + 1;
+    const match = REFERENCE.exec(inner);
+    if (!match) {
+      problems.push({
+        code: "env.malformed",
+        message: `malformed environment reference \${${inner}}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`
+      });
+      continue;
+    }
+    const name = match[1] ?? "";
+    const fallback = match[2];
+    const value = envValue(env, name);
+    if (fallback !== void 0 && (value === void 0 || value === "")) {
+      out += fallback;
+      origins.push(`the default of \${${name}}`);
+    } else if (value !== void 0) {
+      out += value;
+      origins.push(`\${${name}}`);
+    } else {
+      problems.push({
+        code: "env.missing",
+        message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`
+      });
+    }
+  }
+  return { value: out, problems, origins };
+}
+function substituteEnvInDocument(root2, env, report) {
+  const substituted = /* @__PURE__ */ new Map();
+  const visit3 = (node, path) => {
+    if ((0, import_yaml4.isScalar)(node)) {
+      if (typeof node.value !== "string" || !node.value.includes("$")) return;
+      const original = node.value;
+      const { value, problems, origins } = substitute(original, env);
+      for (const problem of problems) report(node, path, problem);
+      const plain = node.type === import_yaml4.Scalar.PLAIN;
+      node.value = plain && value !== original ? retype(value) : value;
+      if (origins.length > 0) {
+        const quoted2 = !plain && retype(value) !== value;
+        substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
+      }
+    } else if ((0, import_yaml4.isMap)(node)) {
+      for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
+    } else if ((0, import_yaml4.isSeq)(node)) {
+      node.items.forEach((item, index) => visit3(item, [...path, index]));
+    }
+  };
+  visit3(root2, []);
+  return {
+    note(path, value) {
+      const made = substituted.get(JSON.stringify(path));
+      if (made === void 0 || !Object.is(made.value, value)) return "";
+      const from = `from ${[...new Set(made.origins)].join(" and ")}`;
+      return made.quoted ? ` (${from}; ${QUOTED_STAYS_STRING})` : ` (${from})`;
+    }
+  };
+}
+function retype(text2) {
+  try {
+    const value = (0, import_yaml4.parse)(text2);
+    return typeof value === "number" || typeof value === "boolean" ? value : text2;
+  } catch {
+    return text2;
+  }
+}
+var import_yaml4, REFERENCE, QUOTED_STAYS_STRING;
+var init_env = __esm({
+  "src/config/env.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_yaml_source();
+    REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
+    QUOTED_STAYS_STRING = "a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`)";
+  }
+});
+
 // src/config/config-hash.ts
 import { createHash as createHash4 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
   const visit3 = (node) => {
-    if ((0, import_yaml4.isScalar)(node)) mark(node);
-    else if ((0, import_yaml4.isMap)(node)) for (const pair of node.items) visit3(pair.value);
-    else if ((0, import_yaml4.isSeq)(node)) for (const item of node.items) visit3(item);
+    if ((0, import_yaml5.isScalar)(node)) mark(node);
+    else if ((0, import_yaml5.isMap)(node)) for (const pair of node.items) visit3(pair.value);
+    else if ((0, import_yaml5.isSeq)(node)) for (const item of node.items) visit3(item);
   };
   visit3(copy.contents);
   return { doc: copy };
@@ -44619,8 +44801,8 @@ function hashWritten(written, env, isSecret) {
   const data = written.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   const values = {};
   for (const name of referencedNames(data)) {
-    const value = env[name];
-    if (value === void 0 || !isSecret(name, value)) values[name] = value ?? null;
+    const value = envValue(env, name);
+    if (value === void 0 || !isSecret(name, value)) setOwn(values, name, value ?? null);
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
   const hash3 = createHash4("sha256").update(canonicalJson(hashed)).digest("hex");
@@ -44652,7 +44834,7 @@ function mark(node) {
   const value = node.value;
   if (typeof value === "number" && !Number.isFinite(value)) {
     node.value = { [MARK]: "number", value: String(value) };
-  } else if (typeof value === "string" && node.type === import_yaml4.Scalar.PLAIN && hasReference(value)) {
+  } else if (typeof value === "string" && node.type === import_yaml5.Scalar.PLAIN && hasReference(value)) {
     node.value = { [MARK]: "unquoted", value };
   }
 }
@@ -44665,13 +44847,15 @@ function hasReference(text2) {
   }
   return false;
 }
-var import_yaml4, MARK;
+var import_yaml5, MARK;
 var init_config_hash = __esm({
   "src/config/config-hash.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_canonical_json();
+    init_own_key();
     init_config_data_parts();
+    init_env();
     init_yaml_source();
     MARK = "\0evalgate";
   }
@@ -48151,6 +48335,99 @@ var init_csv_positions = __esm({
   }
 });
 
+// src/testsets/json-keys.ts
+function duplicateJsonKeys(text2) {
+  const found2 = [];
+  const open6 = [];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text2, i);
+      const object = open6[open6.length - 1];
+      if (object?.expectKey) {
+        const raw = text2.slice(i + 1, end);
+        const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
+        if (object.keys.has(key)) found2.push({ offset: i, key });
+        else object.keys.add(key);
+        object.expectKey = false;
+      }
+      i = end;
+    } else if (c === 123) {
+      open6.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
+    } else if (c === 91) {
+      open6.push(null);
+    } else if (c === 125 || c === 93) {
+      open6.pop();
+    } else if (c === 44) {
+      const object = open6[open6.length - 1];
+      if (object) object.expectKey = true;
+    }
+  }
+  return found2;
+}
+function duplicateKeyMessage(key) {
+  const shown2 = JSON.stringify(key);
+  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
+  return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
+}
+function stringEnd(text2, start) {
+  let end = text2.indexOf('"', start + 1);
+  for (; ; ) {
+    if (end === -1) return text2.length;
+    let backslashes = 0;
+    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text2.indexOf('"', end + 1);
+  }
+}
+var QUOTE, BACKSLASH;
+var init_json_keys = __esm({
+  "src/testsets/json-keys.ts"() {
+    "use strict";
+    QUOTE = 34;
+    BACKSLASH = 92;
+  }
+});
+
+// src/testsets/json-numbers.ts
+function inexactJsonNumbers(text2) {
+  if (!MAY_BE_INEXACT.test(text2)) return [];
+  const found2 = [];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === 34) {
+      i = stringEnd(text2, i);
+    } else if (c === 45 || c >= 48 && c <= 57) {
+      NUMBER3.lastIndex = i;
+      const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
+      const read = Number(token);
+      if (!keeps(token, read)) found2.push({ offset: i, text: token, read });
+      i += token.length - 1;
+    }
+  }
+  return found2;
+}
+function keeps(token, read) {
+  if (!Number.isFinite(read)) return false;
+  if (read === 0) return !/[1-9]/.test(token.replace(/[eE].*/, ""));
+  if (Number.isSafeInteger(read) || /[.eE]/.test(token)) return true;
+  return BigInt(token) === BigInt(read);
+}
+function inexactNumberMessage({ text: text2, read }) {
+  const shown2 = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
+  const what = !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
+  return `the number ${shown2} ${what}; write it in quotes, as a string, to keep it as written`;
+}
+var MAY_BE_INEXACT, NUMBER3;
+var init_json_numbers = __esm({
+  "src/testsets/json-numbers.ts"() {
+    "use strict";
+    init_json_keys();
+    MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+    NUMBER3 = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  }
+});
+
 // src/testsets/rows.ts
 function isReservedKey(key) {
   return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
@@ -48336,6 +48613,24 @@ function csvSyntaxIssue(error2, body, file) {
   const { line, col } = new LineCursor(body).positionAt(offset);
   return { code: "testset.csv-syntax", file, line, col, path: "", message };
 }
+function foreignSeparator(record3, raw) {
+  const hint = /^sep=(.?)\s*$/i.exec(raw);
+  if (hint) {
+    const other = hint[1] === "," || hint[1] === "" ? "" : " and save the file with commas between cells";
+    return {
+      offset: 0,
+      message: `the first line ${JSON.stringify(raw.trim())} is Excel's separator line, not a header of column names: delete it${other}`
+    };
+  }
+  if (record3.length !== 1 || raw.charCodeAt(0) === 34) return null;
+  const offset = raw.search(/[;\t]/);
+  if (offset === -1) return null;
+  const shown2 = raw.charAt(offset) === ";" ? '";"' : "tabs";
+  return {
+    offset,
+    message: `the header is one column, ${JSON.stringify(raw.trim())}: cells of a CSV testset are separated by commas, but this file seems to use ${shown2}: save it as comma-separated CSV`
+  };
+}
 var CSV_OPTIONS, LINE_BREAKS, STRICT_OPTIONS, CsvRowBuilder;
 var init_csv = __esm({
   "src/testsets/csv.ts"() {
@@ -48343,6 +48638,8 @@ var init_csv = __esm({
     init_sync();
     init_issues();
     init_csv_positions();
+    init_json_keys();
+    init_json_numbers();
     init_line_cursor();
     init_rows();
     init_own_key();
@@ -48420,13 +48717,22 @@ var init_csv = __esm({
           }
           const data = {};
           const { dataIndex, dataName } = plan;
+          let lossy = false;
           for (let i = 0; i < dataIndex.length; i++) {
             const cell = record3[dataIndex[i] ?? 0] ?? "";
             const lead = cell.charCodeAt(0);
-            const value = lead === 91 || lead === 123 || lead <= 32 || lead >= 127 ? decodeJsonText(cell) : cell;
+            let value = cell;
+            if (lead === 91 || lead === 123 || lead <= 32 || lead >= 127) {
+              value = decodeJsonText(cell);
+              const at = dataIndex[i] ?? 0;
+              if (value !== cell && this.#lossyJson(cell, text2, line, at, dataName[i] ?? "")) {
+                lossy = true;
+              }
+            }
             if (plan.protoColumn) setOwn(data, dataName[i] ?? "", value);
             else data[dataName[i] ?? ""] = value;
           }
+          if (lossy) continue;
           if (plan.metaIndex.length === 0) {
             this.#emit({ data, line, meta: NO_META });
             continue;
@@ -48458,6 +48764,28 @@ var init_csv = __esm({
           return true;
         }
       }
+      /**
+       * Reports and returns true when the JSON of a cell, decoded, would not be what it says: a key
+       * given twice (JSON.parse keeps the last) or a number a double cannot keep. The JSON readers
+       * refuse both; a cell must not pass what a file may not.
+       */
+      #lossyJson(cell, raw, line, column, name) {
+        const problems = [
+          ...duplicateJsonKeys(cell).map(
+            ({ key }) => ["testset.duplicate-key", duplicateKeyMessage(key)]
+          ),
+          ...inexactJsonNumbers(cell).map(
+            (number) => ["testset.inexact-number", inexactNumberMessage(number)]
+          )
+        ];
+        if (problems.length === 0) return false;
+        const start = recordLayout(raw).cellStarts[column] ?? 0;
+        const at = positionInRecord(raw, line, start);
+        for (const [code, message] of problems) {
+          this.#issues.add(code, at.line, at.col, `column ${JSON.stringify(name)} (JSON): ${message}`);
+        }
+        return true;
+      }
       #emit(row) {
         if (this.#onRow === void 0) this.#rows.push(row);
         else this.#onRow(row);
@@ -48484,6 +48812,13 @@ var init_csv = __esm({
         };
         const seen = /* @__PURE__ */ new Map();
         this.#width = record3.length;
+        const foreign = foreignSeparator(record3, raw);
+        if (foreign !== null) {
+          const at = positionInRecord(raw, line, foreign.offset);
+          this.#issues.add("testset.csv-header", at.line, at.col, foreign.message);
+          this.#headerOk = false;
+          return plan;
+        }
         const colOf = (index) => positionInRecord(raw, line, recordLayout(raw).cellStarts[index] ?? 0).col;
         record3.forEach((cell, index) => {
           const name = cell.trim();
@@ -48524,60 +48859,6 @@ var init_csv = __esm({
   }
 });
 
-// src/testsets/json-keys.ts
-function duplicateJsonKeys(text2) {
-  const found2 = [];
-  const open6 = [];
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    if (c === QUOTE) {
-      const end = stringEnd(text2, i);
-      const object = open6[open6.length - 1];
-      if (object?.expectKey) {
-        const raw = text2.slice(i + 1, end);
-        const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
-        if (object.keys.has(key)) found2.push({ offset: i, key });
-        else object.keys.add(key);
-        object.expectKey = false;
-      }
-      i = end;
-    } else if (c === 123) {
-      open6.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
-    } else if (c === 91) {
-      open6.push(null);
-    } else if (c === 125 || c === 93) {
-      open6.pop();
-    } else if (c === 44) {
-      const object = open6[open6.length - 1];
-      if (object) object.expectKey = true;
-    }
-  }
-  return found2;
-}
-function duplicateKeyMessage(key) {
-  const shown2 = JSON.stringify(key);
-  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
-  return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
-}
-function stringEnd(text2, start) {
-  let end = text2.indexOf('"', start + 1);
-  for (; ; ) {
-    if (end === -1) return text2.length;
-    let backslashes = 0;
-    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text2.indexOf('"', end + 1);
-  }
-}
-var QUOTE, BACKSLASH;
-var init_json_keys = __esm({
-  "src/testsets/json-keys.ts"() {
-    "use strict";
-    QUOTE = 34;
-    BACKSLASH = 92;
-  }
-});
-
 // src/testsets/json.ts
 function parseJson(text2, file) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
@@ -48609,7 +48890,12 @@ function parseJson(text2, file) {
     const { line, col } = cursor.positionAt(offset);
     issues.add("testset.duplicate-key", line, col, duplicateKeyMessage(key));
   }
-  if (duplicates.length > 0) return { ok: false, issues: issues.toArray() };
+  const inexact = inexactJsonNumbers(body);
+  for (const number of inexact) {
+    const { line, col } = cursor.positionAt(number.offset);
+    issues.add("testset.inexact-number", line, col, inexactNumberMessage(number));
+  }
+  if (duplicates.length > 0 || inexact.length > 0) return { ok: false, issues: issues.toArray() };
   const at = (offsets, index) => cursor.positionAt(offsets[index] ?? 0);
   if (Array.isArray(value)) {
     const offsets = arrayElementOffsets(body, "root");
@@ -48724,6 +49010,7 @@ var init_json = __esm({
     init_errors();
     init_issues();
     init_json_keys();
+    init_json_numbers();
     init_json_syntax();
     init_line_cursor();
     init_is_record();
@@ -48751,6 +49038,7 @@ var init_jsonl = __esm({
     "use strict";
     init_issues();
     init_json_keys();
+    init_json_numbers();
     init_json_syntax();
     init_rows();
     JsonlRowReader = class {
@@ -48778,7 +49066,12 @@ var init_jsonl = __esm({
         for (const { offset, key } of duplicates) {
           this.#issues.add("testset.duplicate-key", line, offset + 1, duplicateKeyMessage(key));
         }
-        if (duplicates.length > 0) return;
+        const inexact = inexactJsonNumbers(source);
+        for (const number of inexact) {
+          const message = inexactNumberMessage(number);
+          this.#issues.add("testset.inexact-number", line, number.offset + 1, message);
+        }
+        if (duplicates.length > 0 || inexact.length > 0) return;
         const col = source.search(/\S/) + 1;
         const row = rowFromObject(value, line, col, this.#issues);
         if (!row) return;
@@ -49210,6 +49503,16 @@ async function remoteBranchesNamed(repo, ref) {
   ]);
   if (run2.kind === "broken" || run2.exitCode !== 0) return [];
   return run2.stdout.toString("utf8").split("\n").filter(Boolean);
+}
+async function parentMissing(repo, commit) {
+  const run2 = await git(repo, ["cat-file", "commit", commit]);
+  if (run2.kind === "broken" || run2.exitCode !== 0) return false;
+  const header = run2.stdout.toString("utf8").split("\n\n")[0] ?? "";
+  for (const [, parent] of header.matchAll(/^parent ([0-9a-f]+)$/gm)) {
+    const has = await git(repo, ["cat-file", "-e", `${parent}^{commit}`]);
+    if (has.kind === "exited" && has.exitCode !== 0) return true;
+  }
+  return false;
 }
 var REF_NAME_HINT;
 var init_git_refs = __esm({
@@ -49656,24 +49959,29 @@ async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
   const versions = await Promise.all(
     commits.map((c) => gitSlots(() => loadVersion(atCommit(location, history.value, c), identity)))
   );
+  const truncated = history.value.commits.length > limit;
+  const oldest = commits.at(-1);
+  const cut = truncated || oldest !== void 0 && await parentMissing(history.value.repo, oldest.commit);
   const entries = commits.map((c, i) => {
     const version = versions[i];
     if (!version?.ok) return { ...c, version: { ok: false, message: version?.message ?? "" } };
     const older = versions.slice(i + 1).find((v) => v?.ok === true);
+    const base = { ok: true, revision: version.revision, rows: version.cases.length };
+    if (older === void 0 && cut) {
+      return { ...c, version: { ...base, added: null, removed: null, changed: null } };
+    }
     const diff = diffTestsets(older?.ok ? older.cases : [], version.cases);
     return {
       ...c,
       version: {
-        ok: true,
-        revision: version.revision,
-        rows: version.cases.length,
+        ...base,
         added: diff.added.length,
         removed: diff.removed.length,
         changed: diff.changed.length
       }
     };
   });
-  return { ok: true, entries, truncated: history.value.commits.length > limit };
+  return { ok: true, entries, truncated, shallow: !truncated && cut };
 }
 async function findPinOrigin(location, identity, pin, current2, limit = HISTORY_LIMIT) {
   const history = await readFileHistory(location.absPath);
@@ -49699,6 +50007,7 @@ var init_history = __esm({
     init_p_limit();
     init_diff();
     init_git();
+    init_git_refs();
     init_git_run();
     init_identity();
     init_read_file();
@@ -60682,6 +60991,787 @@ var OPTION_SCHEMA_AJV = {
   logger: false
 };
 
+// schemas/evals.schema.json
+var evals_schema_default = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "evalgate config (evals.yaml), version 1",
+  description: "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).",
+  type: "object",
+  additionalProperties: false,
+  required: ["version", "suites"],
+  properties: {
+    version: {
+      description: "Version of the config format. Always 1.",
+      const: 1
+    },
+    defaults: {
+      description: "Settings every suite inherits unless it sets its own.",
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        concurrency: {
+          description: "Max test cases in flight through the function under test, per suite. Default 8.",
+          $ref: "#/definitions/concurrency"
+        },
+        timeout: {
+          description: "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.",
+          $ref: "#/definitions/timeout"
+        },
+        stopAfterErrors: {
+          description: "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.",
+          type: "integer",
+          minimum: 0
+        },
+        trials: {
+          description: "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.",
+          $ref: "#/definitions/trials"
+        },
+        isolation: {
+          description: "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.",
+          $ref: "#/definitions/isolation"
+        },
+        judge: {
+          description: "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.",
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            model: {
+              description: "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.",
+              type: "string",
+              minLength: 1
+            },
+            embeddingModel: {
+              description: "Embeddings model of semantic-similarity, such as text-embedding-3-small.",
+              type: "string",
+              minLength: 1
+            },
+            baseUrl: {
+              description: "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.",
+              type: "string",
+              pattern: "^https?://",
+              patternErrorMessage: "expected an http:// or https:// URL"
+            },
+            apiKey: {
+              description: "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.",
+              type: "string"
+            },
+            headers: {
+              description: 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.',
+              type: "object",
+              additionalProperties: {
+                description: "One header's value.",
+                type: "string"
+              }
+            },
+            temperature: {
+              description: "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.",
+              type: "number",
+              minimum: 0,
+              maximum: 2
+            },
+            timeout: {
+              description: "Time limit of one request attempt, such as 60s. Default 60s.",
+              $ref: "#/definitions/duration"
+            },
+            maxRetries: {
+              description: "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.",
+              type: "integer",
+              minimum: 0,
+              maximum: 20
+            },
+            prices: {
+              description: "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).",
+              type: "object",
+              additionalProperties: {
+                description: "The prices of one model.",
+                type: "object",
+                additionalProperties: false,
+                required: ["prompt"],
+                properties: {
+                  prompt: {
+                    description: "Per million prompt tokens.",
+                    type: "number",
+                    minimum: 0
+                  },
+                  completion: {
+                    description: "Per million completion tokens. Default: the prompt price.",
+                    type: "number",
+                    minimum: 0
+                  }
+                }
+              }
+            },
+            hostConcurrency: {
+              description: "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.",
+              $ref: "#/definitions/concurrency"
+            }
+          }
+        }
+      }
+    },
+    suites: {
+      description: "The test suites. Each runs once per grid point.",
+      type: "array",
+      minItems: 1,
+      items: {
+        $ref: "#/definitions/suite"
+      }
+    }
+  },
+  definitions: {
+    id: {
+      type: "string",
+      pattern: "^[A-Za-z0-9][\\w.-]*$",
+      patternErrorMessage: "expected an id of letters, digits, _, . and - that starts with a letter or digit"
+    },
+    concurrency: {
+      type: "integer",
+      minimum: 1
+    },
+    trials: {
+      type: "integer",
+      minimum: 1
+    },
+    isolation: {
+      enum: ["process", "worker"]
+    },
+    duration: {
+      type: "string",
+      pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",
+      patternErrorMessage: "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"
+    },
+    timeout: {
+      type: "string",
+      pattern: "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$",
+      patternErrorMessage: "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"
+    },
+    moduleSpec: {
+      type: "string",
+      minLength: 1
+    },
+    threshold: {
+      type: "object",
+      additionalProperties: false,
+      minProperties: 1,
+      properties: {
+        lt: {
+          description: "Passes when the value is less than this (0 to 1).",
+          $ref: "#/definitions/unitNumber"
+        },
+        lte: {
+          description: "Passes when the value is less than or equal to this (0 to 1).",
+          $ref: "#/definitions/unitNumber"
+        },
+        gt: {
+          description: "Passes when the value is greater than this (0 to 1).",
+          $ref: "#/definitions/unitNumber"
+        },
+        gte: {
+          description: "Passes when the value is greater than or equal to this (0 to 1).",
+          $ref: "#/definitions/unitNumber"
+        }
+      }
+    },
+    unitNumber: {
+      type: "number",
+      minimum: 0,
+      maximum: 1
+    },
+    suite: {
+      type: "object",
+      additionalProperties: false,
+      required: ["id", "testset"],
+      properties: {
+        id: {
+          description: "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.",
+          $ref: "#/definitions/id"
+        },
+        testset: {
+          description: "The test cases: a file (`path:`) or inline rows (`cases:`).",
+          $ref: "#/definitions/testset"
+        },
+        hash: {
+          description: "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.",
+          type: "array",
+          minItems: 1,
+          uniqueItems: true,
+          items: {
+            description: "A field name of the test case.",
+            type: "string",
+            minLength: 1
+          }
+        },
+        function: {
+          description: "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.",
+          $ref: "#/definitions/moduleSpec"
+        },
+        output: {
+          description: "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.",
+          type: "string",
+          minLength: 1
+        },
+        target: {
+          description: "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.",
+          $ref: "#/definitions/target"
+        },
+        grid: {
+          description: "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.",
+          type: "object",
+          additionalProperties: {
+            description: "The values this parameter takes (at least one).",
+            type: "array",
+            minItems: 1
+          }
+        },
+        concurrency: {
+          description: "Max test cases in flight through the function under test. Default: defaults.concurrency.",
+          $ref: "#/definitions/concurrency"
+        },
+        timeout: {
+          description: "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.",
+          $ref: "#/definitions/timeout"
+        },
+        trials: {
+          description: "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).",
+          $ref: "#/definitions/trials"
+        },
+        isolation: {
+          description: "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).",
+          $ref: "#/definitions/isolation"
+        },
+        allowEmpty: {
+          description: "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.",
+          type: "boolean"
+        },
+        evaluators: {
+          description: "Evaluators scoring each case's output, in order.",
+          type: "array",
+          items: {
+            $ref: "#/definitions/evaluator"
+          }
+        },
+        pass: {
+          description: "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.",
+          type: "string",
+          minLength: 1
+        },
+        gate: {
+          description: "The suite's verdict. Default: every case passes.",
+          $ref: "#/definitions/gate"
+        }
+      }
+    },
+    testset: {
+      type: "object",
+      additionalProperties: false,
+      oneOf: [
+        {
+          required: ["path"]
+        },
+        {
+          required: ["cases"]
+        }
+      ],
+      properties: {
+        path: {
+          description: "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.",
+          type: "string",
+          minLength: 1
+        },
+        ref: {
+          description: "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.",
+          type: "string",
+          minLength: 1
+        },
+        cases: {
+          description: "Inline test cases, one object per case, for small config-only suites.",
+          type: "array",
+          minItems: 1,
+          items: {
+            description: "One test case: field name \u2192 value.",
+            type: "object"
+          }
+        },
+        revision: {
+          description: "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.",
+          type: "string",
+          pattern: "^[0-9a-f]{6,64}$",
+          patternErrorMessage: "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"
+        },
+        split: {
+          description: 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.',
+          type: "object",
+          minProperties: 1,
+          additionalProperties: {
+            description: "The separator, such as ; or |.",
+            type: "string",
+            minLength: 1
+          }
+        },
+        tags: {
+          description: "Keep only rows whose __tags__ include at least one of these.",
+          type: "array",
+          minItems: 1,
+          items: {
+            description: "A tag.",
+            type: "string",
+            minLength: 1
+          }
+        },
+        id: {
+          description: "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).",
+          type: "string",
+          minLength: 1
+        }
+      }
+    },
+    evaluator: {
+      type: "object",
+      additionalProperties: false,
+      required: ["use"],
+      properties: {
+        id: {
+          description: "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).",
+          $ref: "#/definitions/id"
+        },
+        use: {
+          description: "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.",
+          type: "string",
+          minLength: 1
+        },
+        with: {
+          description: "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).",
+          type: "object"
+        },
+        threshold: {
+          description: "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.",
+          $ref: "#/definitions/threshold"
+        },
+        concurrency: {
+          description: "Max concurrent calls of this evaluator, across every grid point.",
+          $ref: "#/definitions/concurrency"
+        },
+        timeout: {
+          description: "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.",
+          $ref: "#/definitions/duration"
+        },
+        judge: {
+          description: "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.",
+          $ref: "#/definitions/judgeSettings"
+        },
+        when: {
+          description: "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.",
+          type: "object",
+          additionalProperties: false,
+          required: ["tags"],
+          properties: {
+            tags: {
+              description: "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).",
+              type: "array",
+              minItems: 1,
+              items: { description: "A row tag.", type: "string", minLength: 1 }
+            }
+          }
+        },
+        not: {
+          description: "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.",
+          type: "boolean"
+        },
+        agreement: {
+          description: "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.",
+          type: "object",
+          additionalProperties: false,
+          required: ["column"],
+          properties: {
+            column: {
+              description: "The testset column holding the human verdict of each row.",
+              type: "string",
+              minLength: 1
+            }
+          }
+        }
+      }
+    },
+    gate: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        minPassRate: {
+          description: "Share of cases (0 to 1) that must pass. Absent: every case must pass.",
+          $ref: "#/definitions/unitNumber"
+        },
+        evaluators: {
+          description: "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.",
+          type: "object",
+          additionalProperties: {
+            description: "Bounds for one evaluator of this suite.",
+            type: "object",
+            additionalProperties: false,
+            minProperties: 1,
+            properties: {
+              mean: {
+                description: "Bounds on the mean score of the evaluator over the run.",
+                $ref: "#/definitions/threshold"
+              },
+              passRate: {
+                description: "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).",
+                $ref: "#/definitions/threshold"
+              },
+              agreement: {
+                description: "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.",
+                type: "object",
+                additionalProperties: false,
+                minProperties: 1,
+                properties: {
+                  kappa: {
+                    description: "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).",
+                    $ref: "#/definitions/threshold"
+                  },
+                  accuracy: {
+                    description: "Bounds on the share of labelled rows where the judge's verdict is the human's.",
+                    $ref: "#/definitions/threshold"
+                  }
+                }
+              }
+            }
+          }
+        },
+        regressions: {
+          description: "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.",
+          enum: ["block", "warn", "off"]
+        },
+        minDetectableEffect: {
+          description: "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.",
+          type: "number",
+          exclusiveMinimum: 0,
+          maximum: 1
+        }
+      }
+    },
+    judgeSettings: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        model: {
+          description: "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.",
+          type: "string",
+          minLength: 1
+        },
+        embeddingModel: {
+          description: "Embeddings model of semantic-similarity, such as text-embedding-3-small.",
+          type: "string",
+          minLength: 1
+        },
+        baseUrl: {
+          description: "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.",
+          type: "string",
+          pattern: "^https?://",
+          patternErrorMessage: "expected an http:// or https:// URL"
+        },
+        apiKey: {
+          description: "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.",
+          type: "string"
+        },
+        headers: {
+          description: 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.',
+          type: "object",
+          additionalProperties: {
+            description: "One header's value.",
+            type: "string"
+          }
+        },
+        temperature: {
+          description: "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.",
+          type: "number",
+          minimum: 0,
+          maximum: 2
+        },
+        timeout: {
+          description: "Time limit of one request attempt, such as 60s. Default 60s.",
+          $ref: "#/definitions/duration"
+        },
+        maxRetries: {
+          description: "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.",
+          type: "integer",
+          minimum: 0,
+          maximum: 20
+        }
+      }
+    },
+    target: {
+      type: "object",
+      required: ["type"],
+      properties: {
+        type: {
+          description: "The kind of target: model, http or command.",
+          enum: ["model", "http", "command"]
+        }
+      },
+      allOf: [
+        {
+          if: {
+            required: ["type"],
+            properties: {
+              type: {
+                const: "model"
+              }
+            }
+          },
+          then: {
+            $ref: "#/definitions/modelTarget"
+          }
+        },
+        {
+          if: {
+            required: ["type"],
+            properties: {
+              type: {
+                const: "http"
+              }
+            }
+          },
+          then: {
+            $ref: "#/definitions/httpTarget"
+          }
+        },
+        {
+          if: {
+            required: ["type"],
+            properties: {
+              type: {
+                const: "command"
+              }
+            }
+          },
+          then: {
+            $ref: "#/definitions/commandTarget"
+          }
+        }
+      ]
+    },
+    modelTarget: {
+      type: "object",
+      additionalProperties: false,
+      required: ["type", "model"],
+      properties: {
+        type: {
+          description: "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).",
+          const: "model"
+        },
+        model: {
+          description: "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.",
+          type: "string",
+          minLength: 1
+        },
+        prompt: {
+          description: 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.',
+          anyOf: [
+            {
+              type: "string",
+              minLength: 1
+            },
+            {
+              type: "object",
+              additionalProperties: false,
+              required: ["file"],
+              properties: {
+                file: {
+                  description: "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.",
+                  type: "string",
+                  minLength: 1
+                }
+              }
+            }
+          ]
+        },
+        messages: {
+          description: "The messages instead of prompt:, in order: a list of { role, content }.",
+          type: "array",
+          minItems: 1,
+          items: {
+            description: "One message.",
+            type: "object",
+            additionalProperties: false,
+            required: ["role", "content"],
+            properties: {
+              role: {
+                description: "system, user, assistant or developer.",
+                enum: ["system", "user", "assistant", "developer"]
+              },
+              content: {
+                description: "The message text: a template, or { file: prompts/system.md }.",
+                anyOf: [
+                  {
+                    type: "string",
+                    minLength: 1
+                  },
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["file"],
+                    properties: {
+                      file: {
+                        description: "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.",
+                        type: "string",
+                        minLength: 1
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        },
+        baseUrl: {
+          description: "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.",
+          type: "string",
+          pattern: "^https?://",
+          patternErrorMessage: "expected an http:// or https:// URL"
+        },
+        apiKey: {
+          description: "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.",
+          type: "string"
+        },
+        headers: {
+          description: 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.',
+          type: "object",
+          additionalProperties: {
+            description: "One header's value.",
+            type: "string"
+          }
+        },
+        temperature: {
+          description: "Sampling temperature. Default 0.",
+          type: "number",
+          minimum: 0,
+          maximum: 2
+        },
+        maxTokens: {
+          description: "Most tokens of the reply (max_tokens).",
+          type: "integer",
+          minimum: 1
+        },
+        seed: {
+          description: "Sampling seed, for servers that honour it.",
+          type: "integer"
+        },
+        responseFormat: {
+          description: "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.",
+          anyOf: [
+            {
+              enum: ["text", "json"]
+            },
+            {
+              type: "object"
+            }
+          ]
+        },
+        timeout: {
+          description: "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.",
+          $ref: "#/definitions/duration"
+        },
+        maxRetries: {
+          description: "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.",
+          type: "integer",
+          minimum: 0,
+          maximum: 20
+        }
+      }
+    },
+    httpTarget: {
+      type: "object",
+      additionalProperties: false,
+      required: ["type", "url"],
+      properties: {
+        type: {
+          description: "One HTTP request per case.",
+          const: "http"
+        },
+        url: {
+          description: "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.",
+          type: "string",
+          minLength: 1
+        },
+        method: {
+          description: "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.",
+          enum: ["GET", "POST", "PUT", "PATCH", "DELETE"]
+        },
+        headers: {
+          description: 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.',
+          type: "object",
+          additionalProperties: {
+            description: "One header's value.",
+            type: "string"
+          }
+        },
+        body: {
+          description: "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."
+        },
+        output: {
+          description: "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).",
+          type: "string",
+          minLength: 1
+        },
+        maxRetries: {
+          description: "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.",
+          type: "integer",
+          minimum: 0,
+          maximum: 20
+        }
+      }
+    },
+    commandTarget: {
+      type: "object",
+      additionalProperties: false,
+      required: ["type", "run"],
+      properties: {
+        type: {
+          description: 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).',
+          const: "command"
+        },
+        run: {
+          description: 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).',
+          anyOf: [
+            {
+              type: "array",
+              minItems: 1,
+              items: {
+                description: "One argument.",
+                type: "string"
+              }
+            },
+            {
+              type: "string",
+              minLength: 1
+            }
+          ]
+        },
+        shell: {
+          description: "Run `run` through /bin/sh. Default false.",
+          type: "boolean"
+        },
+        cwd: {
+          description: "Working folder, relative to this config. Default: the config's folder.",
+          type: "string",
+          minLength: 1
+        },
+        env: {
+          description: "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.",
+          type: "object",
+          additionalProperties: {
+            description: "One variable's value.",
+            type: "string"
+          }
+        },
+        output: {
+          description: "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.",
+          enum: ["text", "json"]
+        }
+      }
+    }
+  }
+};
+
 // src/config/builtin-options-validators.generated.ts
 var import_ucs2length = __toESM(require_ucs2length(), 1);
 var v0 = validate10;
@@ -67843,7 +68933,6 @@ function lineAt(text2, index) {
 }
 
 // src/config/url-credentials.ts
-init_secrets();
 init_templates();
 
 // src/shared/url-port.ts
@@ -67950,7 +69039,11 @@ function urlPortProblem(url) {
   return urlPortRangeProblem(url) ?? blockedPortProblem(url);
 }
 
-// src/config/url-credentials.ts
+// src/shared/url-problems.ts
+init_secrets();
+init_templates();
+var BASE_URL = evals_schema_default.definitions.judgeSettings.properties.baseUrl;
+var HTTP_SCHEME = new RegExp(BASE_URL.pattern);
 function urlCredentialsProblem(url, instead) {
   const sample = sampleText(url, "x");
   let parsed;
@@ -67965,25 +69058,47 @@ function urlCredentialsProblem(url, instead) {
   const what = shown2 === void 0 ? "the URL" : JSON.stringify(shown2);
   return `${what} has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from the URL and send them with ${remedy}`;
 }
-function checkUrlCredentials(url, path, instead, add) {
-  const problem = typeof url === "string" ? urlCredentialsProblem(url, instead) : null;
-  if (problem !== null) add("url.credentials", path, problem);
-}
 function envUrlCredentialsProblem(variable, url) {
   if (urlCredentialsProblem(url, "api-key") === null) return null;
   const shown2 = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ""));
   return `the URL in ${variable}, ${JSON.stringify(shown2)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
 }
-function checkUrlPort(url, path, add) {
-  if (typeof url !== "string") return;
-  const problem = urlPortRangeProblem(sampleText(url, "0")) ?? blockedPortProblem(sampleText(url, "x"));
-  if (problem !== null) add("url.port", path, problem);
+function parses(url) {
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 function envUrlProblem(variable, url) {
   const credentials = envUrlCredentialsProblem(variable, url);
   if (credentials !== null) return { code: "url.credentials", message: credentials };
+  const shown2 = JSON.stringify(maskUrlCredentials(url.replace(/[?#][\s\S]*$/, "")));
+  if (!new RegExp(HTTP_SCHEME.source, "i").test(url.trimStart())) {
+    return {
+      code: "url.scheme",
+      message: `the URL in ${variable}, ${shown2}, which is not an http:// or https:// URL`
+    };
+  }
   const port = urlPortProblem(url);
-  return port === null ? null : { code: "url.port", message: `the URL in ${variable}, whose ${port}` };
+  if (port !== null) return { code: "url.port", message: `the URL in ${variable}, whose ${port}` };
+  if (parses(url)) return null;
+  return {
+    code: "url.invalid",
+    message: `the URL in ${variable}, ${shown2}, which is not a valid URL`
+  };
+}
+
+// src/config/url-credentials.ts
+function checkUrlCredentials(url, path, instead, add) {
+  const problem = typeof url === "string" ? urlCredentialsProblem(url, instead) : null;
+  if (problem !== null) add("url.credentials", path, problem);
+}
+function checkUrlPort(url, path, add) {
+  if (typeof url !== "string") return;
+  const problem = urlPortRangeProblem(sampleText(url, "0")) ?? blockedPortProblem(sampleText(url, "x"));
+  if (problem !== null) add("url.port", path, problem);
 }
 
 // src/judge/header-problem.ts
@@ -68753,105 +69868,8 @@ function syntaxOnly(line) {
   return chars.join("");
 }
 
-// src/config/env.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-init_yaml_source();
-var REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
-function substitute(text2, env) {
-  if (!text2.includes("$")) return { value: text2, problems: [], origins: [] };
-  const problems = [];
-  const origins = [];
-  let out = "";
-  let i = 0;
-  while (i < text2.length) {
-    if (text2.startsWith("$${", i)) {
-      out += "${";
-      i += 3;
-      continue;
-    }
-    if (!text2.startsWith("${", i)) {
-      out += text2[i];
-      i += 1;
-      continue;
-    }
-    const end = text2.indexOf("}", i + 2);
-    if (end === -1) {
-      problems.push({
-        code: "env.malformed",
-        message: `unclosed environment reference in ${JSON.stringify(text2)}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`
-      });
-      out += text2.slice(i);
-      break;
-    }
-    const inner = text2.slice(i + 2, end);
-    i = end + 1;
-    const match = REFERENCE.exec(inner);
-    if (!match) {
-      problems.push({
-        code: "env.malformed",
-        message: `malformed environment reference \${${inner}}: write \${NAME} or \${NAME:-default}, or $\${ for a literal \${`
-      });
-      continue;
-    }
-    const name = match[1] ?? "";
-    const fallback = match[2];
-    const value = env[name];
-    if (fallback !== void 0 && (value === void 0 || value === "")) {
-      out += fallback;
-      origins.push(`the default of \${${name}}`);
-    } else if (value !== void 0) {
-      out += value;
-      origins.push(`\${${name}}`);
-    } else {
-      problems.push({
-        code: "env.missing",
-        message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`
-      });
-    }
-  }
-  return { value: out, problems, origins };
-}
-function substituteEnvInDocument(root2, env, report) {
-  const substituted = /* @__PURE__ */ new Map();
-  const visit3 = (node, path) => {
-    if ((0, import_yaml5.isScalar)(node)) {
-      if (typeof node.value !== "string" || !node.value.includes("$")) return;
-      const original = node.value;
-      const { value, problems, origins } = substitute(original, env);
-      for (const problem of problems) report(node, path, problem);
-      const plain = node.type === import_yaml5.Scalar.PLAIN;
-      node.value = plain && value !== original ? retype(value) : value;
-      if (origins.length > 0) {
-        const quoted2 = !plain && retype(value) !== value;
-        substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
-      }
-    } else if ((0, import_yaml5.isMap)(node)) {
-      for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
-    } else if ((0, import_yaml5.isSeq)(node)) {
-      node.items.forEach((item, index) => visit3(item, [...path, index]));
-    }
-  };
-  visit3(root2, []);
-  return {
-    note(path, value) {
-      const made = substituted.get(JSON.stringify(path));
-      if (made === void 0 || !Object.is(made.value, value)) return "";
-      const from = `from ${[...new Set(made.origins)].join(" and ")}`;
-      return made.quoted ? ` (${from}; ${QUOTED_STAYS_STRING})` : ` (${from})`;
-    }
-  };
-}
-var QUOTED_STAYS_STRING = "a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`)";
-function retype(text2) {
-  try {
-    const value = (0, import_yaml5.parse)(text2);
-    return typeof value === "number" || typeof value === "boolean" ? value : text2;
-  } catch {
-    return text2;
-  }
-}
-
 // src/config/load.ts
+init_env();
 init_secrets();
 
 // src/config/secrets.ts
@@ -68859,6 +69877,7 @@ var import_yaml6 = __toESM(require_dist(), 1);
 init_is_record();
 init_secrets();
 init_templates();
+init_env();
 function configSecrets(config) {
   const found2 = [];
   const fromJudge = (settings) => {
@@ -68928,7 +69947,7 @@ function envValuesRead(text2, env) {
   const read = (value) => {
     for (const match of value.matchAll(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
       const name = match[1];
-      const set = name === void 0 ? void 0 : env[name];
+      const set = name === void 0 ? void 0 : envValue(env, name);
       if (name !== void 0 && set !== void 0 && set !== "") found2.set(name, set);
     }
   };
@@ -70487,6 +71506,7 @@ async function judgeBattle(calls, model, input) {
 // src/evaluators/judges/battle-baselines.ts
 init_canonical_json();
 init_is_record();
+init_own_key();
 import { createHash as createHash6 } from "node:crypto";
 import { readFileSync as readFileSync7 } from "node:fs";
 var BASELINES_VERSION = 1;
@@ -70542,16 +71562,16 @@ function parseBaselineFile(text2, owner) {
         error: `baseline "${key}" is not an object with "output" and "recordedAt"`
       };
     }
-    baselines[key] = { output: entry.output, recordedAt: entry.recordedAt };
+    setOwn(baselines, key, { output: entry.output, recordedAt: entry.recordedAt });
   }
   return { ok: true, file: { version: BASELINES_VERSION, ...owner, baselines } };
 }
 function sortedKeys(value) {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (!isRecord(value)) return value;
-  const sorted = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys(value[key]);
-  return sorted;
+  return ownFields(
+    Object.keys(value).sort().map((key) => [key, sortedKeys(value[key])])
+  );
 }
 function serializeBaselineFile(file) {
   return `${JSON.stringify(sortedKeys(file), null, 2)}
@@ -70615,6 +71635,7 @@ function readBaselineFile(path, shown2, owner) {
 }
 
 // src/evaluators/judges/automatic-battle.ts
+var SDK_FILE = "baselinesFile on an SDK class";
 var UPDATE_FLAG = "evals run --update-baselines";
 var automaticBattle = defineBuiltin({
   summary: "A judge model compares the output with the one recorded for the case in a baselines file: win 1, tie 0.5, loss 0.",
@@ -70654,13 +71675,15 @@ var automaticBattle = defineBuiltin({
     const owner = { suite: files.suiteId, evaluator: context3.id };
     const written = options2.file;
     if (written !== void 0 && (typeof written !== "string" || written === "" || hasTemplates(written))) {
-      throw new Error('automatic-battle: option "file" must be a path without templates');
+      throw new Error(
+        `automatic-battle: option "file" (${SDK_FILE}) must be a path without templates`
+      );
     }
     const option = literalValue(written);
     const shown2 = option ?? defaultBaselinePath(owner);
     if (shown2 === void 0) {
       throw new Error(
-        `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file"`
+        `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file" (${SDK_FILE})`
       );
     }
     const path = isAbsolute2(shown2) ? shown2 : resolve9(files.configDir, shown2);
@@ -72754,6 +73777,79 @@ function abortableSleep(sleep3, ms, signal) {
 
 // src/judge/client.ts
 init_secrets();
+
+// src/judge/client-options.ts
+init_errors();
+var OPTIONS = Object.keys({
+  baseUrl: true,
+  apiKey: true,
+  headers: true,
+  timeoutMs: true,
+  maxRetries: true,
+  cacheDir: true,
+  onCacheUnwritable: true,
+  secrets: true,
+  breaker: true,
+  maxConcurrentPerHost: true,
+  hostLimiter: true,
+  fetch: true,
+  sleep: true,
+  now: true,
+  random: true,
+  env: true
+});
+var MEANT = {
+  // The OpenAI SDK's.
+  baseURL: "baseUrl",
+  timeout: "timeoutMs (in milliseconds)",
+  // evals.yaml's judge settings.
+  hostConcurrency: "maxConcurrentPerHost"
+};
+var NUMBERS = {
+  // setTimeout fires at once for a delay past 2^31 − 1 ms (about 24 days), or Infinity.
+  timeoutMs: [
+    "a number of milliseconds above 0 and at most 2147483647",
+    (n) => n > 0 && n <= 2147483647
+  ],
+  maxRetries: ["a whole number of 0 or more", (n) => Number.isInteger(n) && n >= 0],
+  maxConcurrentPerHost: [
+    "a whole number of at least 1 (or Infinity: no limit)",
+    (n) => n === Infinity || Number.isInteger(n) && n >= 1
+  ]
+};
+function valueProblems(options2) {
+  const problems = [];
+  for (const [name, [expected, fits]] of Object.entries(NUMBERS)) {
+    const value = options2[name];
+    if (value === void 0 || typeof value === "number" && fits(value)) continue;
+    problems.push(`${name} must be ${expected}, got ${describeValue(value)}`);
+  }
+  for (const name of ["baseUrl", "cacheDir"]) {
+    const value = options2[name];
+    if (value === void 0 || typeof value === "string" || name === "cacheDir" && value === null)
+      continue;
+    problems.push(`${name} must be a string, got ${describeValue(value)}`);
+  }
+  if (options2.apiKey !== void 0 && typeof options2.apiKey !== "string") {
+    problems.push(`apiKey must be a string, got a ${typeof options2.apiKey}`);
+  }
+  return problems;
+}
+function checkClientOptions(options2) {
+  const unknown = Object.keys(options2).filter((key) => !OPTIONS.includes(key)).map((key) => {
+    const meant = Object.hasOwn(MEANT, key) ? MEANT[key] : OPTIONS.find((option) => option.toLowerCase() === key.toLowerCase());
+    return meant !== void 0 ? `unknown option ${key}: did you mean ${meant}?` : `unknown option ${key} (the options are ${OPTIONS.join(", ")})`;
+  });
+  const problems = [...unknown, ...valueProblems(options2)];
+  if (problems.length === 0) return;
+  const message = `createJudgeClient: ${problems.join("; ")}`;
+  throw new UsageError(
+    [{ code: "judge.option", file: "", line: 0, col: 0, path: "options", message }],
+    message
+  );
+}
+
+// src/judge/client.ts
 init_cache();
 
 // src/judge/forced-call.ts
@@ -73384,7 +74480,9 @@ init_call_timeout();
 init_is_record();
 init_own_key();
 var DEFAULT_BASE_URL = "https://api.openai.com/v1";
+var baseUrlSources = /* @__PURE__ */ new WeakMap();
 function createJudgeClient(options2 = {}) {
+  checkClientOptions(options2);
   const env = options2.env ?? process.env;
   const baseUrl2 = (options2.baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_BASE_URL)).replace(
     /\/+(?=\?|$)/,
@@ -73512,7 +74610,7 @@ function createJudgeClient(options2 = {}) {
     if (cache !== void 0 && key !== void 0 && usable(parsed)) await cache.set(key, parsed);
     return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
   };
-  return {
+  const client = {
     baseUrl: baseUrl2,
     chat(request2, callOptions = {}) {
       const body = { ...request2, temperature: request2.temperature ?? 0 };
@@ -73541,6 +74639,11 @@ function createJudgeClient(options2 = {}) {
       );
     }
   };
+  baseUrlSources.set(
+    client,
+    options2.baseUrl !== void 0 ? "option" : env.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : "default"
+  );
+  return client;
 }
 function malformedDetail(json, shapeProblem) {
   if (isRecord(json)) {
@@ -73696,6 +74799,15 @@ init_overrides();
 // src/evaluators/sdk/builtin-backed.ts
 init_errors();
 import { AsyncLocalStorage as AsyncLocalStorage2 } from "node:async_hooks";
+
+// src/evaluators/call-form.ts
+var EVALUATE_TEST_CASE_FORM = "evaluateTestCase({ testCase, output })";
+function positionalParametersProblem(method) {
+  if (typeof method !== "function" || method.length < 2) return null;
+  return `evaluateTestCase declares ${method.length} parameters, like evaluateTestCase(testCase, output) of the Python SDK, but it is called with one object: write ${EVALUATE_TEST_CASE_FORM} (as it is, its output would be undefined)`;
+}
+
+// src/evaluators/sdk/builtin-backed.ts
 var currentUse = new AsyncLocalStorage2();
 function acceptsSdkContext(value) {
   return typeof value === "object" && value !== null && typeof value.useContext === "function";
@@ -74964,13 +76076,6 @@ async function loadShaped(loader, config, spec, where, shape) {
   if (!loaded.ok) return loaded;
   const shaped = shape(loaded.value, loaded.ref);
   return shaped.ok ? { ok: true, value: shaped.value } : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
-}
-
-// src/evaluators/call-form.ts
-var EVALUATE_TEST_CASE_FORM = "evaluateTestCase({ testCase, output })";
-function positionalParametersProblem(method) {
-  if (typeof method !== "function" || method.length < 2) return null;
-  return `evaluateTestCase declares ${method.length} parameters, like evaluateTestCase(testCase, output) of the Python SDK, but it is called with one object: write ${EVALUATE_TEST_CASE_FORM} (as it is, its output would be undefined)`;
 }
 
 // src/bind/modules/shapes.ts
