@@ -4,7 +4,8 @@
  * minimal project, and every `with:` key given to the evalgate Action is one of its inputs.
  * docs/evaluators.md is left to evaluators-registry.test.ts. A block that is deliberately not a
  * valid config is skipped only when the doc says so: `<!-- not-a-config -->` on the line before
- * its fence.
+ * its fence. The command lines the docs show use only options their command has, and every
+ * option of every command is named where docs/cli.md (or docs/testsets.md) describes it.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml, stringify } from 'yaml';
 import { readSettings } from '../src/action/settings.ts';
+import type { CommandSpec } from '../src/cli/command-spec.ts';
+import { COMMANDS } from '../src/cli/commands.ts';
+import { TESTSET_COMMANDS } from '../src/cli/testset/commands.ts';
 import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
@@ -246,4 +250,86 @@ void describe('docs examples', () => {
       assert.equal(result.code, 0, `${block.where}:\n${stringify(config)}\n${result.stderr}`);
     });
   }
+});
+
+/** The long and short names of a command's options, `--help` included. */
+function optionNames(spec: CommandSpec): Set<string> {
+  return new Set(
+    Object.entries(spec.options).flatMap(([name, option]) =>
+      option.short === undefined ? [`--${name}`] : [`--${name}`, `-${option.short}`],
+    ),
+  );
+}
+
+/** Each inline code span of `markdown`, and each line of its sh blocks without its comment. */
+function commandTexts(markdown: string, file: string): { where: string; text: string }[] {
+  const texts: { where: string; text: string }[] = [];
+  let shell = false;
+  markdown.split('\n').forEach((line, index) => {
+    const where = `${file}:${index + 1}`;
+    const fence = /^\s*```(\w*)/.exec(line);
+    if (fence) shell = !shell && ['sh', 'bash', 'shell'].includes(fence[1] ?? '');
+    else if (shell) texts.push({ where, text: line.replace(/(^|\s)#.*$/, '') });
+    else for (const span of line.matchAll(/`([^`]+)`/g)) texts.push({ where, text: span[1] ?? '' });
+  });
+  return texts;
+}
+
+void describe('docs command lines', () => {
+  const markdown = new Map(
+    docFiles.map((file) => [file, readFileSync(join(repoRoot, file), 'utf8')]),
+  );
+  markdown.set('docs/evaluators.md', readFileSync(join(repoRoot, 'docs/evaluators.md'), 'utf8'));
+
+  void it('give each evals command only options it has', () => {
+    const unknown: string[] = [];
+    let checked = 0;
+    for (const [file, text] of markdown) {
+      for (const { where, text: line } of commandTexts(text, file)) {
+        // `evals show RESULTS.json --failed`, `npx evals testset pin --check`: up to a pipe or `;`.
+        for (const m of line.matchAll(/\bevals (testset )?([a-z]+)((?: +[^ |;&]+)*)/g)) {
+          const specs: Record<string, CommandSpec> = m[1] ? TESTSET_COMMANDS : COMMANDS;
+          const spec = specs[m[2] ?? ''];
+          if (spec === undefined) continue; // prose such as "evals progress", not a command
+          const known = optionNames(spec);
+          for (const flag of (m[3] ?? '').matchAll(/(?<=[\s[])--?[a-z][\w-]*/g)) {
+            checked++;
+            if (!known.has(flag[0])) unknown.push(`${where}: ${spec.name} has no ${flag[0]}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(unknown, []);
+    assert.ok(checked >= 50, `only ${checked} options on command lines checked`);
+  });
+
+  void it('name every option of every command where docs/cli.md or docs/testsets.md describes it', () => {
+    const rows = (file: string, start: string): string =>
+      (markdown.get(file) ?? '')
+        .split('\n')
+        .filter((line) => line.startsWith(start))
+        .join('\n');
+    const missing: string[] = [];
+    const check = (spec: CommandSpec, where: string, text: string): void => {
+      for (const [name, option] of Object.entries(spec.options)) {
+        if (name === 'help') continue;
+        const named = [`--${name}`, ...(option.short === undefined ? [] : [`-${option.short} `])];
+        if (!named.some((flag) => text.includes(flag)))
+          missing.push(`${spec.name} --${name} (${where})`);
+      }
+    };
+    for (const [word, spec] of Object.entries(COMMANDS)) {
+      if (word === 'testset') continue;
+      check(
+        spec,
+        'docs/cli.md',
+        rows('docs/cli.md', `| \`evals ${word} `) + rows('docs/cli.md', `| \`evals ${word}\``),
+      );
+    }
+    // The identity options of revision, show, diff and log are described once, under the table.
+    for (const spec of Object.values(TESTSET_COMMANDS)) {
+      check(spec, 'docs/testsets.md', markdown.get('docs/testsets.md') ?? '');
+    }
+    assert.deepEqual(missing, []);
+  });
 });
