@@ -5,7 +5,8 @@
  * docs/evaluators.md is left to evaluators-registry.test.ts. A block that is deliberately not a
  * valid config is skipped only when the doc says so: `<!-- not-a-config -->` on the line before
  * its fence. The command lines the docs show use only options their command has, and every
- * option of every command is named where docs/cli.md (or docs/testsets.md) describes it.
+ * option of every command is named where docs/cli.md (or docs/testsets.md) describes it, and
+ * every key of the config schema is named in docs/config.md.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -330,6 +331,29 @@ void describe('docs command lines', () => {
     for (const spec of Object.values(TESTSET_COMMANDS)) {
       check(spec, 'docs/testsets.md', markdown.get('docs/testsets.md') ?? '');
     }
+    assert.deepEqual(missing, []);
+  });
+});
+
+void describe('docs/config.md', () => {
+  void it('names every key of schemas/evals.schema.json', () => {
+    const schema: unknown = JSON.parse(
+      readFileSync(join(repoRoot, 'schemas/evals.schema.json'), 'utf8'),
+    );
+    const keys = new Set<string>();
+    const visit = (value: unknown): void => {
+      if (Array.isArray(value)) for (const item of value) visit(item);
+      else if (isObject(value)) {
+        if (isObject(value.properties))
+          for (const key of Object.keys(value.properties)) keys.add(key);
+        for (const item of Object.values(value)) visit(item);
+      }
+    };
+    visit(schema);
+    const doc = readFileSync(join(repoRoot, 'docs/config.md'), 'utf8');
+    // `key`, `key:`, a path such as `evaluators.<id>.passRate`, or a list such as `{lt, lte}`.
+    const missing = [...keys].filter((key) => !new RegExp(`[\`.{ ]${key}[\`:.,}]`).test(doc));
+    assert.ok(keys.size >= 60, `only ${keys.size} keys found in the schema`);
     assert.deepEqual(missing, []);
   });
 });
