@@ -14,4 +14,23 @@ describe("an evaluation's reason, as the reports show it", () => {
     );
     assert.equal(reason({ length: 0, unit: 'words' }), 'length 0 words');
   });
+
+  it('compares a distance or a duration with its limit as they stand, not as they round', () => {
+    const reason = (metadata: Record<string, unknown>): string | null =>
+      reasonOf({ error: null, metadata });
+    const levenshtein = { maxLength: 6, expected: 'Paris', actual: 'Pariss' };
+    assert.equal(
+      reason({ ...levenshtein, distance: 1, maxDistance: 1 }),
+      '1 edit ≤ max 1 of 6 characters: expected "Paris", got "Pariss"',
+    );
+    assert.equal(
+      reason({ ...levenshtein, distance: 2, maxDistance: 1 }),
+      '2 edits > max 1 of 6 characters: expected "Paris", got "Pariss"',
+    );
+    assert.equal(reason({ durationMs: 2300.4, maxMs: 2000 }), 'took 2,300 ms > max 2,000 ms');
+    assert.equal(reason({ durationMs: 2000.4, maxMs: 2000 }), 'took 2,000.4 ms > max 2,000 ms');
+    assert.equal(reason({ durationMs: 1999.96, maxMs: 2000 }), 'took 1,999.96 ms ≤ max 2,000 ms');
+    assert.equal(reason({ durationMs: 0.29, maxMs: 0 }), 'took 0.3 ms > max 0 ms');
+    assert.equal(reason({ durationMs: 2000, maxMs: 2000 }), 'took 2,000 ms ≤ max 2,000 ms');
+  });
 });

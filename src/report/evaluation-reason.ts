@@ -25,6 +25,20 @@ function compact(value: unknown): string {
 
 const isNumber = (value: unknown): value is number => typeof value === 'number';
 
+/**
+ * A duration in whole milliseconds, or with the fewest decimals (up to 3, as recorded) that keep
+ * it on its side of `limit`: 2000.4 against 2,000 is `2,000.4`, never `2,000 > max 2,000`.
+ */
+function shownMs(ms: number, limit: number): string {
+  for (const digits of [0, 1, 2, 3]) {
+    const shown = Number(ms.toFixed(digits));
+    if (shown > limit === ms > limit && (shown === limit) === (ms === limit)) {
+      return formatCount(shown);
+    }
+  }
+  return formatCount(ms);
+}
+
 const readers: Reader[] = [
   // length: { length, unit, min, max }
   (m) => {
@@ -37,7 +51,7 @@ const readers: Reader[] = [
   // latency: { durationMs, maxMs }
   (m) =>
     isNumber(m.durationMs) && isNumber(m.maxMs)
-      ? `took ${formatCount(Math.round(m.durationMs))} ms ${m.durationMs > m.maxMs ? '>' : '≤'} max ${formatCount(m.maxMs)} ms`
+      ? `took ${shownMs(m.durationMs, m.maxMs)} ms ${m.durationMs > m.maxMs ? '>' : '≤'} max ${formatCount(m.maxMs)} ms`
       : undefined,
   // regex, match: none: { forbiddenMatch: { match, index } }
   (m) => {
@@ -58,7 +72,9 @@ const readers: Reader[] = [
   // levenshtein: { distance, maxDistance?, maxLength }
   (m) => {
     if (!isNumber(m.distance) || m.distance === 0) return undefined;
-    const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : '';
+    const limit = isNumber(m.maxDistance)
+      ? ` ${m.distance > m.maxDistance ? '>' : '≤'} max ${formatCount(m.maxDistance)}`
+      : '';
     const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, 'character')}` : '';
     return `${plural(m.distance, 'edit')}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
   },
