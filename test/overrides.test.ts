@@ -4,6 +4,7 @@
  * `BaseLLMJudge` with `numOverrides` — end to end against the loopback OpenAI-compatible server.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,7 @@ import {
   serializeOverride,
   type StoredOverride,
 } from '../src/evaluators/judges/overrides.ts';
-import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
+import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
@@ -247,6 +248,30 @@ describe('evals override and the judges that read it', () => {
       r.stderr,
       /^error: evals-overrides\.jsonl:2:1 +"suite" must be a non-empty string/m,
     );
+  });
+
+  it('refuses a store that is a FIFO, in run and in override, instead of waiting for a writer', async () => {
+    const dir = project(LLM_JUDGE);
+    execFileSync('mkfifo', [join(dir, 'evals-overrides.jsonl')]);
+    // Child processes: a read that blocks on the FIFO would hold a thread of this process too.
+    const override = await runCli(
+      ['override', 'evals-results.json', '--case', 'x', '--evaluator', 'friendly', '--score', '0'],
+      { cwd: dir, timeoutMs: 8000 },
+    );
+    assert.equal(override.signal, null, 'override waited on the FIFO until it was killed');
+    assert.equal(override.code, 2, override.stderr);
+    assert.match(
+      override.stderr,
+      /^error: evals-overrides\.jsonl:1:1 +it is a FIFO \(named pipe\), not a regular file/m,
+    );
+    const run = await runCli(['run', '--no-cache'], { cwd: dir, timeoutMs: 8000 });
+    assert.equal(run.signal, null, 'run waited on the FIFO until it was killed');
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /^error: evals-overrides\.jsonl:1:1 +it is a FIFO \(named pipe\), not a regular file/m,
+    );
+    assert.equal(server.requests.length, 0, 'no case was judged');
   });
 
   it('refuses a --config that does not exist, creating nothing: no judge would read the labels there', async () => {

@@ -4,12 +4,12 @@
  * to the config, or in the current folder for a `runTestSuite` artifact), where judges with
  * `overrides: N` / `numOverrides` find it as an example.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import {
   OVERRIDES_FILE,
   OverridesFileError,
-  parseOverrides,
+  readOverrides,
   recentOverrides,
   serializeOverride,
   type StoredOverride,
@@ -24,6 +24,7 @@ import { writtenByRunTestSuite } from '../plan/resume.ts';
 import { describeRun } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
+import { readRegularFileSync } from '../shared/regular-file.ts';
 import { printable } from '../shared/text-table.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
@@ -128,9 +129,8 @@ function required(value: string | undefined, flag: string, expected: string): st
 
 /** The store's overrides, checked: a malformed line is refused before anything is added. */
 function readStore(path: string, shown: string): StoredOverride[] {
-  if (!existsSync(path)) return [];
   try {
-    return parseOverrides(readFileSync(path, 'utf8'), shown);
+    return readOverrides(dirname(path));
   } catch (error) {
     if (!(error instanceof OverridesFileError)) throw error;
     const { code, line, problem } = error;
@@ -141,7 +141,7 @@ function readStore(path: string, shown: string): StoredOverride[] {
 /** The store's text so far, ending in a line break when it has any text. */
 function storeText(path: string): string {
   if (!existsSync(path)) return '';
-  const text = readFileSync(path, 'utf8');
+  const text = readRegularFileSync(path, Number.MAX_SAFE_INTEGER).toString('utf8');
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 

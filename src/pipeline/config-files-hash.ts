@@ -23,7 +23,7 @@
  * names a file of it, so a config naming none keeps the hash of its data, and one naming prompt
  * files only keeps the hash evalgate recorded before modules and scripts were covered.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { hashOfParts } from '../config/config-hash-parts.ts';
 import { dirname, join, relative, sep } from 'node:path';
@@ -43,6 +43,7 @@ import type { ConfigHashParts } from '../types/index.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
+import { readRegularFileSync } from '../shared/regular-file.ts';
 import { commandScripts } from '../targets/command-script.ts';
 import { moduleGraph } from './module-graph-hash.ts';
 
@@ -154,7 +155,8 @@ function fromDir(paths: readonly string[], dir: string): [string, string][] {
 export function fileDigest(path: string): string | null {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    // Not a FIFO or a device: reading one would block or never end.
+    bytes = readRegularFileSync(path, Number.MAX_SAFE_INTEGER);
   } catch {
     return null;
   }

@@ -7,14 +7,17 @@
  * The text is pure data here (parse, select, serialize, prompt examples); reading it is the
  * small function at the end, as for the battle baselines.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeValue } from '../../shared/errors.ts';
 import { isRecord } from '../../shared/is-record.ts';
+import { readRegularFileSync } from '../../shared/regular-file.ts';
 import { truncateText } from '../metadata.ts';
 
 /** The store's file name, in the config's folder (or the folder `runTestSuite` runs in). */
 export const OVERRIDES_FILE = 'evals-overrides.jsonl';
+
+/** The most of the store read: far beyond any hand-labelled set, short of exhausting memory. */
+const MAX_STORE_BYTES = 256 * 2 ** 20;
 
 /** A score as the SDK's overrides carry it: the value and, for a judge's choice, its name. */
 export interface OverrideScore {
@@ -211,9 +214,14 @@ export function readOverrides(dir: string): StoredOverride[] {
   const path = join(dir, OVERRIDES_FILE);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFileSync(path, MAX_STORE_BYTES).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    // A FIFO or a device in its place would block or never end: refused where it is.
+    if (code === 'ENOTREG' || code === 'EISDIR' || code === 'EFBIG') {
+      throw new OverridesFileError(path, 1, (error as Error).message);
+    }
     throw error;
   }
   return parseOverrides(text, path);
