@@ -3,7 +3,16 @@
  * server: both orders asked, the outcome of the two verdicts, and the baseline files.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -368,6 +377,17 @@ describe('automatic-battle', () => {
     assert.throws(
       () => create('automatic-battle', {}, { id: 'battle', files: run(dir).files }),
       /baseline "k" is not an object with "output" and "recordedAt"/,
+    );
+  });
+
+  it('refuses a baselines file that is a device or a FIFO, which would never end or never open', async () => {
+    const dir = await configDir();
+    await mkdir(join(dir, 'battles', 'qa'), { recursive: true });
+    // /dev/null stands for them all: the same check refuses a FIFO before it would block.
+    await symlink('/dev/null', fileOf(dir));
+    assert.throws(
+      () => create('automatic-battle', {}, { id: 'battle', files: run(dir).files }),
+      /cannot read the baselines file battles\/qa\/battle\.json: it is a character device, not a regular file/,
     );
   });
 

@@ -7,10 +7,13 @@
  * holds one run's view of it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { ownFields, setOwn } from '../../shared/own-key.ts';
+import { readRegularFileSync } from '../../shared/regular-file.ts';
+
+/** The most of a baselines file read: beyond any committed snapshot, short of exhausting memory. */
+const MAX_BASELINES_BYTES = 1024 * 2 ** 20;
 
 /** The file format this code reads and writes; another version is refused, not guessed at. */
 export const BASELINES_VERSION = 1;
@@ -214,7 +217,8 @@ export function readBaselineFile(
 ): BaselineFile | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A FIFO would block and a device never end: refused by what it is, before any read.
+    text = readRegularFileSync(path, MAX_BASELINES_BYTES).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(
