@@ -60,11 +60,20 @@ describe('a valid config', () => {
     const config = plain(loaded(sketch));
     // The data hash has its own tests (config-hash.test.ts); here it is only its shape.
     assert.match(config.hash, /^[0-9a-f]{64}$/);
+    // Its breakdown by key has its own tests (resume-names-config-change.test.ts): here, that it
+    // breaks down this hash, with this config's keys and suite.
+    assert.equal(config.dataParts?.of, config.hash);
+    assert.deepEqual(Object.keys(config.dataParts?.keys ?? {}).sort(), ['defaults', 'version']);
+    assert.deepEqual(
+      config.dataParts?.suites.map((suite) => suite.id),
+      ['capitals'],
+    );
     assert.deepEqual(config, {
       file: 'evals.yaml',
       absPath: '/project/evals.yaml',
       dir: '/project',
       hash: config.hash,
+      dataParts: config.dataParts,
       textHash: createHash('sha256').update(sketch).digest('hex'),
       version: 1,
       defaults: {
