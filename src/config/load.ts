@@ -27,7 +27,9 @@ import {
   excessiveAliasOffset,
   firstAliasOffset,
 } from './yaml-limits.ts';
+import { inexactYamlNumbers } from './yaml-numbers.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
+import { inexactNumberMessage } from '../testsets/json-numbers.ts';
 import { unreadableReason } from '../shared/unreadable.ts';
 
 export { parseDuration } from '../shared/duration.ts';
@@ -132,6 +134,11 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   // The configHash covers the config as written: ${VAR} references by name, never the values
   // substituted below, which may be secrets (the hash is written to every artifact).
   const written = captureWritten(source.doc);
+  // A number yaml would read as another (a 20-digit id, `1e400`) is refused as written, found
+  // before `${VAR}` substitution replaces what the scalars say. Reported after the schema and
+  // the rules, where they found nothing at its path: one that did already says what is wrong
+  // (a sha `8e71234567` where a string is expected, read as Infinity).
+  const inexactNumbers = inexactYamlNumbers(source.doc.contents);
   // Values with a broken ${VAR} are reported once, as that; what the schema or the rules would
   // say about the half-substituted text would only repeat it.
   const envBroken = new Set<string>();
@@ -203,6 +210,18 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
   const locate = (path: ConfigPath): Loc => source.locate(path);
   for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
+  const reported = new Set(issues.map((issue) => issue.path));
+  for (const number of inexactNumbers) {
+    const path = formatConfigPath(number.path);
+    if (reported.has(path) || envBroken.has(path)) continue;
+    issues.push({
+      code: 'config.inexact-number',
+      file,
+      ...source.position(number.offset),
+      path,
+      message: inexactNumberMessage(number),
+    });
+  }
   for (const path of bytesMisread.values()) {
     const message = 'expected a mapping, found binary data (!!binary)';
     issues.push(issueAt({ code: 'schema.type', path, message }));

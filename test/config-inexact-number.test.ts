@@ -1,0 +1,83 @@
+/**
+ * evals.yaml never holds a number other than it shows: a number scalar a double cannot keep (a
+ * 20-digit id, a hex past 2^53, `1e400`, `1e-400`) was read rounded, as Infinity or as 0, so an
+ * inline case or an `expected:` compared another value than written (a false verdict). It is
+ * refused at its line and column, with the testsets' wording, by `validate` and `run` (exit 2).
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { scratch } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
+
+const KEEP = 'write it in quotes, as a string, to keep it as written';
+
+function project(lines: string[]): string {
+  const dir = scratch();
+  writeFileSync(join(dir, 'evals.yaml'), [...lines, ''].join('\n'));
+  return dir;
+}
+
+describe('numbers in evals.yaml a double cannot keep', () => {
+  it('are refused at their line and column by validate and run alike', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [ { id: 12345678901234567890, output: x, n: 1e400 } ] }',
+      '    evaluators:',
+      '      - { id: a, use: is-equals, with: { expected: -1E-400 } }',
+      '      - { id: b, use: is-equals, with: { expected: 0x20000000000001 } }',
+    ]);
+    for (const command of ['validate', 'run']) {
+      const r = await runInProcess([command], dir);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.equal(
+        r.stderr,
+        [
+          `error: evals.yaml:4:31  suites[0].testset.cases[0].id: the number 12345678901234567890 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; ${KEEP}`,
+          `error: evals.yaml:4:67  suites[0].testset.cases[0].n: the number 1e400 is too large for a JSON number: it would be read as Infinity (recorded as null); ${KEEP}`,
+          `error: evals.yaml:6:52  suites[0].evaluators[0].with.expected: the number -1E-400 is too small for a JSON number: it would be read as 0; ${KEEP}`,
+          `error: evals.yaml:7:52  suites[0].evaluators[1].with.expected: the number 0x20000000000001 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 9007199254740992; ${KEEP}`,
+          '4 problems found',
+          '',
+        ].join('\n'),
+      );
+    }
+  });
+
+  it('are refused as mapping keys too, where they would become another name', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset:',
+      '      cases:',
+      '        - { output: x, 12345678901234567890: a }',
+      '    evaluators: [ { use: is-equals, with: { expected: x } } ]',
+    ]);
+    const r = await runInProcess(['validate'], dir);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^error: evals\.yaml:6:24 {2}suites\[0\]\.testset\.cases\[0\]\["12345678901234567000"\]: the number 12345678901234567890 is not held/,
+    );
+  });
+
+  it('pass when a double holds them: safe integers, decimals, zeros, quoted digits', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset:',
+      '      cases:',
+      '        - { output: "12345678901234567890", a: 9007199254740991, b: -9007199254740991, c: 0.1, d: 1e300, e: 0e-999, f: -0.0, g: 0x1F, h: 0.30000000000000004441 }',
+      '    evaluators:',
+      "      - { use: is-equals, with: { expected: '12345678901234567890' } }",
+      '    concurrency: 2',
+    ]);
+    const r = await runInProcess(['validate'], dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+});
