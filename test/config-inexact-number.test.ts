@@ -65,6 +65,27 @@ describe('numbers in evals.yaml a double cannot keep', () => {
     );
   });
 
+  it('are refused when a ${VAR} gives them, at the value naming it', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [ { output: "12345678901234567890" } ] }',
+      '    evaluators:',
+      '      - use: is-equals',
+      '        with:',
+      '          expected: ${BIG}',
+    ]);
+    const r = await runInProcess(['run'], dir, { BIG: '12345678901234567890' });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(
+      r.stderr,
+      `error: evals.yaml:8:21  suites[0].evaluators[0].with.expected: the number 12345678901234567890 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; ${KEEP} (from \${BIG})\n`,
+    );
+    const ok = await runInProcess(['validate'], dir, { BIG: '9007199254740991' });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  });
+
   it('pass when a double holds them: safe integers, decimals, zeros, quoted digits', async () => {
     const dir = project([
       'version: 1',

@@ -5,6 +5,8 @@
  */
 import { isMap, isScalar, isSeq, parse, Scalar, type Node } from 'yaml';
 import type { ConfigPath } from './types.ts';
+import { inexactNumberMessage } from '../testsets/json-numbers.ts';
+import { keepsYamlNumber } from './yaml-numbers.ts';
 import { keyText } from './yaml-source.ts';
 
 /** One problem with an environment reference. */
@@ -22,7 +24,7 @@ export function envValue(
 }
 
 export interface EnvProblem {
-  code: 'env.missing' | 'env.malformed';
+  code: 'env.missing' | 'env.malformed' | 'config.inexact-number';
   message: string;
 }
 
@@ -132,7 +134,15 @@ export function substituteEnvInDocument(
       const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
       const plain = node.type === Scalar.PLAIN;
-      node.value = plain && value !== original ? retype(value) : value;
+      const typed = plain && value !== original ? retype(value) : value;
+      // A number the text does not read as (`${ID}` of 20 digits) is refused as a written one is.
+      if (typeof typed === 'number' && !keepsYamlNumber(value.trim(), typed)) {
+        const text = value.trim();
+        const from = [...new Set(origins)].join(' and ');
+        const message = `${inexactNumberMessage({ offset: 0, text, read: typed })} (from ${from})`;
+        report(node, path, { code: 'config.inexact-number', message });
+      }
+      node.value = typed;
       if (origins.length > 0) {
         // A quoted value that would have been a number or boolean unquoted: a message quoting
         // it says why it is a string (quoting is what the YAML hint asks for in `[ ]`, `{ }`).

@@ -32,7 +32,7 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
       const read = node.value;
       const text = node.source;
       if (typeof read !== 'number' || typeof text !== 'string') return;
-      if (!keeps(text.trim(), read)) {
+      if (!keepsYamlNumber(text.trim(), read)) {
         found.push({ offset: node.range?.[0] ?? 0, text: text.trim(), read, path });
       }
     } else if (isMap(node)) {
@@ -50,7 +50,7 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
 }
 
 /** Whether `read`, what yaml made of the number written `text`, is that number (or its nearest). */
-function keeps(text: string, read: number): boolean {
+export function keepsYamlNumber(text: string, read: number): boolean {
   if (SPECIAL.test(text)) return true;
   if (!Number.isFinite(read)) return false;
   if (WHOLE.test(text)) return Number.isSafeInteger(read) || wholeValue(text) === BigInt(read);
