@@ -32215,6 +32215,15 @@ function compact(value) {
     return String(value);
   }
 }
+function shownMs(ms, limit) {
+  for (const digits of [0, 1, 2, 3]) {
+    const shown2 = Number(ms.toFixed(digits));
+    if (shown2 > limit === ms > limit && shown2 === limit === (ms === limit)) {
+      return formatCount(shown2);
+    }
+  }
+  return formatCount(ms);
+}
 function listOf(value) {
   return Array.isArray(value) ? value.map(quote).join(", ") : quote(value);
 }
@@ -32254,7 +32263,7 @@ var init_evaluation_reason = __esm({
         return `length ${size}`;
       },
       // latency: { durationMs, maxMs }
-      (m) => isNumber(m.durationMs) && isNumber(m.maxMs) ? `took ${formatCount(Math.round(m.durationMs))} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
+      (m) => isNumber(m.durationMs) && isNumber(m.maxMs) ? `took ${shownMs(m.durationMs, m.maxMs)} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
       // regex, match: none: { forbiddenMatch: { match, index } }
       (m) => {
         const found2 = m.forbiddenMatch;
@@ -32270,7 +32279,7 @@ var init_evaluation_reason = __esm({
       // levenshtein: { distance, maxDistance?, maxLength }
       (m) => {
         if (!isNumber(m.distance) || m.distance === 0) return void 0;
-        const limit = isNumber(m.maxDistance) ? ` > max ${formatCount(m.maxDistance)}` : "";
+        const limit = isNumber(m.maxDistance) ? ` ${m.distance > m.maxDistance ? ">" : "\u2264"} max ${formatCount(m.maxDistance)}` : "";
         const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
         return `${plural(m.distance, "edit")}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
       },
@@ -36627,7 +36636,7 @@ var init_context = __esm({
 });
 
 // src/shared/regular-file.ts
-import { constants as constants5 } from "node:fs";
+import { closeSync as closeSync6, constants as constants5, fstatSync as fstatSync3, openSync as openSync6, readSync as readSync4 } from "node:fs";
 import { open as open4 } from "node:fs/promises";
 async function openRegularFile(path, maxBytes) {
   const handle = await open4(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
@@ -36659,6 +36668,27 @@ async function readRegularFileBytes(path, maxBytes) {
     return buffer.subarray(0, filled);
   } finally {
     await handle.close();
+  }
+}
+function readRegularFileSync(path, maxBytes) {
+  const fd = openSync6(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync3(fd);
+    if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
+    if (!stats.isFile()) throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
+    if (stats.size > maxBytes) {
+      throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
+    }
+    const buffer = Buffer.alloc(stats.size);
+    let filled = 0;
+    while (filled < stats.size) {
+      const read = readSync4(fd, buffer, filled, stats.size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    closeSync6(fd);
   }
 }
 function isFileError(error2) {
@@ -36861,10 +36891,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq7 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -36885,7 +36915,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar7(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar8(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -36897,11 +36927,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias4;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap7;
+    exports.isMap = isMap8;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar7;
-    exports.isSeq = isSeq7;
+    exports.isScalar = isScalar8;
+    exports.isSeq = isSeq8;
   }
 });
 
@@ -41009,9 +41039,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap7 = fc.start.source === "{";
-      const fcName = isMap7 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap7 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap8 = fc.start.source === "{";
+      const fcName = isMap8 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap8 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -41047,7 +41077,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap7 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap8 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -41087,7 +41117,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap7 && !sep8 && !props.found) {
+        if (!isMap8 && !sep8 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -41110,7 +41140,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap7 && !props.found && ctx.options.strict) {
+            if (!isMap8 && !props.found && ctx.options.strict) {
               if (sep8)
                 for (const st of sep8) {
                   if (st === valueProps.found)
@@ -41142,7 +41172,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap7) {
+          if (isMap8) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -41158,7 +41188,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap7 ? "}" : "]";
+      const expectedEnd = isMap8 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -42445,7 +42475,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar7 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar8 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -42529,7 +42559,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar7;
+    exports.isScalar = isScalar8;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -44263,6 +44293,99 @@ var init_config_data_parts = __esm({
   }
 });
 
+// src/testsets/json-keys.ts
+function duplicateJsonKeys(text2) {
+  const found2 = [];
+  const open6 = [];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text2, i);
+      const object = open6[open6.length - 1];
+      if (object?.expectKey) {
+        const raw = text2.slice(i + 1, end);
+        const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
+        if (object.keys.has(key)) found2.push({ offset: i, key });
+        else object.keys.add(key);
+        object.expectKey = false;
+      }
+      i = end;
+    } else if (c === 123) {
+      open6.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
+    } else if (c === 91) {
+      open6.push(null);
+    } else if (c === 125 || c === 93) {
+      open6.pop();
+    } else if (c === 44) {
+      const object = open6[open6.length - 1];
+      if (object) object.expectKey = true;
+    }
+  }
+  return found2;
+}
+function duplicateKeyMessage(key) {
+  const shown2 = JSON.stringify(key);
+  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
+  return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
+}
+function stringEnd(text2, start) {
+  let end = text2.indexOf('"', start + 1);
+  for (; ; ) {
+    if (end === -1) return text2.length;
+    let backslashes = 0;
+    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text2.indexOf('"', end + 1);
+  }
+}
+var QUOTE, BACKSLASH;
+var init_json_keys = __esm({
+  "src/testsets/json-keys.ts"() {
+    "use strict";
+    QUOTE = 34;
+    BACKSLASH = 92;
+  }
+});
+
+// src/testsets/json-numbers.ts
+function inexactJsonNumbers(text2) {
+  if (!MAY_BE_INEXACT.test(text2)) return [];
+  const found2 = [];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === 34) {
+      i = stringEnd(text2, i);
+    } else if (c === 45 || c >= 48 && c <= 57) {
+      NUMBER3.lastIndex = i;
+      const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
+      const read = Number(token);
+      if (!keeps(token, read)) found2.push({ offset: i, text: token, read });
+      i += token.length - 1;
+    }
+  }
+  return found2;
+}
+function keeps(token, read) {
+  if (!Number.isFinite(read)) return false;
+  if (read === 0) return !/[1-9]/.test(token.replace(/[eE].*/, ""));
+  if (Number.isSafeInteger(read) || /[.eE]/.test(token)) return true;
+  return BigInt(token) === BigInt(read);
+}
+function inexactNumberMessage({ text: text2, read }) {
+  const shown2 = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
+  const what = !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
+  return `the number ${shown2} ${what}; write it in quotes, as a string, to keep it as written`;
+}
+var MAY_BE_INEXACT, NUMBER3;
+var init_json_numbers = __esm({
+  "src/testsets/json-numbers.ts"() {
+    "use strict";
+    init_json_keys();
+    MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
+    NUMBER3 = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  }
+});
+
 // src/config/yaml-nodes.ts
 function nodeKind(node) {
   if ((0, import_yaml.isAlias)(node)) return `an alias (*${node.source})`;
@@ -44678,6 +44801,59 @@ var init_yaml_source = __esm({
   }
 });
 
+// src/config/yaml-numbers.ts
+function inexactYamlNumbers(root2) {
+  const found2 = [];
+  const visit3 = (node, path) => {
+    if ((0, import_yaml4.isScalar)(node)) {
+      const read = node.value;
+      const text2 = node.source;
+      if (typeof read !== "number" || typeof text2 !== "string") return;
+      if (!keepsYamlNumber(text2.trim(), read)) {
+        found2.push({ offset: node.range?.[0] ?? 0, text: text2.trim(), read, path });
+      }
+    } else if ((0, import_yaml4.isMap)(node)) {
+      for (const pair of node.items) {
+        const at = [...path, keyText(pair.key)];
+        visit3(pair.key, at);
+        visit3(pair.value, at);
+      }
+    } else if ((0, import_yaml4.isSeq)(node)) {
+      node.items.forEach((item, index) => visit3(item, [...path, index]));
+    }
+  };
+  visit3(root2, []);
+  return found2;
+}
+function keepsYamlNumber(text2, read) {
+  if (SPECIAL.test(text2)) return true;
+  if (!Number.isFinite(read)) return false;
+  if (WHOLE.test(text2)) return Number.isSafeInteger(read) || wholeValue(text2) === BigInt(read);
+  if (read === 0) return !/[1-9]/.test(text2.replace(/[eE].*/, ""));
+  return true;
+}
+function wholeValue(text2) {
+  const digits = text2.replace(/_/g, "");
+  const negative = digits.startsWith("-");
+  const unsigned = digits.replace(/^[-+]/, "");
+  try {
+    const value = BigInt(unsigned);
+    return negative ? -value : value;
+  } catch {
+    return null;
+  }
+}
+var import_yaml4, WHOLE, SPECIAL;
+var init_yaml_numbers = __esm({
+  "src/config/yaml-numbers.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_yaml_source();
+    WHOLE = /^[-+]?(?:[0-9_]+|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)$/;
+    SPECIAL = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
+  }
+});
+
 // src/config/env.ts
 function envValue(env, name) {
   return Object.hasOwn(env, name) ? env[name] : void 0;
@@ -44739,20 +44915,27 @@ function substitute(text2, env) {
 function substituteEnvInDocument(root2, env, report) {
   const substituted = /* @__PURE__ */ new Map();
   const visit3 = (node, path) => {
-    if ((0, import_yaml4.isScalar)(node)) {
+    if ((0, import_yaml5.isScalar)(node)) {
       if (typeof node.value !== "string" || !node.value.includes("$")) return;
       const original = node.value;
       const { value, problems, origins } = substitute(original, env);
       for (const problem of problems) report(node, path, problem);
-      const plain = node.type === import_yaml4.Scalar.PLAIN;
-      node.value = plain && value !== original ? retype(value) : value;
+      const plain = node.type === import_yaml5.Scalar.PLAIN;
+      const typed = plain && value !== original ? retype(value) : value;
+      if (typeof typed === "number" && !keepsYamlNumber(value.trim(), typed)) {
+        const text2 = value.trim();
+        const from = [...new Set(origins)].join(" and ");
+        const message = `${inexactNumberMessage({ offset: 0, text: text2, read: typed })} (from ${from})`;
+        report(node, path, { code: "config.inexact-number", message });
+      }
+      node.value = typed;
       if (origins.length > 0) {
         const quoted2 = !plain && retype(value) !== value;
         substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
       }
-    } else if ((0, import_yaml4.isMap)(node)) {
+    } else if ((0, import_yaml5.isMap)(node)) {
       for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
-    } else if ((0, import_yaml4.isSeq)(node)) {
+    } else if ((0, import_yaml5.isSeq)(node)) {
       node.items.forEach((item, index) => visit3(item, [...path, index]));
     }
   };
@@ -44768,17 +44951,19 @@ function substituteEnvInDocument(root2, env, report) {
 }
 function retype(text2) {
   try {
-    const value = (0, import_yaml4.parse)(text2);
+    const value = (0, import_yaml5.parse)(text2);
     return typeof value === "number" || typeof value === "boolean" ? value : text2;
   } catch {
     return text2;
   }
 }
-var import_yaml4, REFERENCE, QUOTED_STAYS_STRING;
+var import_yaml5, REFERENCE, QUOTED_STAYS_STRING;
 var init_env = __esm({
   "src/config/env.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
+    init_json_numbers();
+    init_yaml_numbers();
     init_yaml_source();
     REFERENCE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
     QUOTED_STAYS_STRING = "a quoted value stays a string: give a number or a boolean from the environment unquoted, in block style on a line of its own (`concurrency: ${CONC}`)";
@@ -44790,9 +44975,9 @@ import { createHash as createHash4 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
   const visit3 = (node) => {
-    if ((0, import_yaml5.isScalar)(node)) mark(node);
-    else if ((0, import_yaml5.isMap)(node)) for (const pair of node.items) visit3(pair.value);
-    else if ((0, import_yaml5.isSeq)(node)) for (const item of node.items) visit3(item);
+    if ((0, import_yaml6.isScalar)(node)) mark(node);
+    else if ((0, import_yaml6.isMap)(node)) for (const pair of node.items) visit3(pair.value);
+    else if ((0, import_yaml6.isSeq)(node)) for (const item of node.items) visit3(item);
   };
   visit3(copy.contents);
   return { doc: copy };
@@ -44834,7 +45019,7 @@ function mark(node) {
   const value = node.value;
   if (typeof value === "number" && !Number.isFinite(value)) {
     node.value = { [MARK]: "number", value: String(value) };
-  } else if (typeof value === "string" && node.type === import_yaml5.Scalar.PLAIN && hasReference(value)) {
+  } else if (typeof value === "string" && node.type === import_yaml6.Scalar.PLAIN && hasReference(value)) {
     node.value = { [MARK]: "unquoted", value };
   }
 }
@@ -44847,11 +45032,11 @@ function hasReference(text2) {
   }
   return false;
 }
-var import_yaml5, MARK;
+var import_yaml6, MARK;
 var init_config_hash = __esm({
   "src/config/config-hash.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_canonical_json();
     init_own_key();
     init_config_data_parts();
@@ -45025,7 +45210,6 @@ var init_metadata = __esm({
 });
 
 // src/evaluators/judges/overrides.ts
-import { readFileSync as readFileSync4 } from "node:fs";
 import { join as join7 } from "node:path";
 function score(value, key) {
   if (!isRecord(value))
@@ -45142,21 +45326,27 @@ function readOverrides(dir) {
   const path = join7(dir, OVERRIDES_FILE);
   let text2;
   try {
-    text2 = readFileSync4(path, "utf8");
+    text2 = readRegularFileSync(path, MAX_STORE_BYTES).toString("utf8");
   } catch (error2) {
-    if (error2.code === "ENOENT") return [];
+    const code = error2.code;
+    if (code === "ENOENT") return [];
+    if (code === "ENOTREG" || code === "EISDIR" || code === "EFBIG") {
+      throw new OverridesFileError(path, 1, error2.message);
+    }
     throw error2;
   }
   return parseOverrides(text2, path);
 }
-var OVERRIDES_FILE, OVERRIDES_INVALID, OverridesFileError, EXAMPLE_OUTPUT_LIMIT;
+var OVERRIDES_FILE, MAX_STORE_BYTES, OVERRIDES_INVALID, OverridesFileError, EXAMPLE_OUTPUT_LIMIT;
 var init_overrides = __esm({
   "src/evaluators/judges/overrides.ts"() {
     "use strict";
     init_errors();
     init_is_record();
+    init_regular_file();
     init_metadata();
     OVERRIDES_FILE = "evals-overrides.jsonl";
+    MAX_STORE_BYTES = 256 * 2 ** 20;
     OVERRIDES_INVALID = "overrides.invalid";
     OverridesFileError = class extends Error {
       constructor(file, line, problem) {
@@ -48332,99 +48522,6 @@ var init_csv_positions = __esm({
   "src/testsets/csv-positions.ts"() {
     "use strict";
     init_line_cursor();
-  }
-});
-
-// src/testsets/json-keys.ts
-function duplicateJsonKeys(text2) {
-  const found2 = [];
-  const open6 = [];
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    if (c === QUOTE) {
-      const end = stringEnd(text2, i);
-      const object = open6[open6.length - 1];
-      if (object?.expectKey) {
-        const raw = text2.slice(i + 1, end);
-        const key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
-        if (object.keys.has(key)) found2.push({ offset: i, key });
-        else object.keys.add(key);
-        object.expectKey = false;
-      }
-      i = end;
-    } else if (c === 123) {
-      open6.push({ keys: /* @__PURE__ */ new Set(), expectKey: true });
-    } else if (c === 91) {
-      open6.push(null);
-    } else if (c === 125 || c === 93) {
-      open6.pop();
-    } else if (c === 44) {
-      const object = open6[open6.length - 1];
-      if (object) object.expectKey = true;
-    }
-  }
-  return found2;
-}
-function duplicateKeyMessage(key) {
-  const shown2 = JSON.stringify(key);
-  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
-  return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
-}
-function stringEnd(text2, start) {
-  let end = text2.indexOf('"', start + 1);
-  for (; ; ) {
-    if (end === -1) return text2.length;
-    let backslashes = 0;
-    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text2.indexOf('"', end + 1);
-  }
-}
-var QUOTE, BACKSLASH;
-var init_json_keys = __esm({
-  "src/testsets/json-keys.ts"() {
-    "use strict";
-    QUOTE = 34;
-    BACKSLASH = 92;
-  }
-});
-
-// src/testsets/json-numbers.ts
-function inexactJsonNumbers(text2) {
-  if (!MAY_BE_INEXACT.test(text2)) return [];
-  const found2 = [];
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(text2, i);
-    } else if (c === 45 || c >= 48 && c <= 57) {
-      NUMBER3.lastIndex = i;
-      const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
-      const read = Number(token);
-      if (!keeps(token, read)) found2.push({ offset: i, text: token, read });
-      i += token.length - 1;
-    }
-  }
-  return found2;
-}
-function keeps(token, read) {
-  if (!Number.isFinite(read)) return false;
-  if (read === 0) return !/[1-9]/.test(token.replace(/[eE].*/, ""));
-  if (Number.isSafeInteger(read) || /[.eE]/.test(token)) return true;
-  return BigInt(token) === BigInt(read);
-}
-function inexactNumberMessage({ text: text2, read }) {
-  const shown2 = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
-  const what = !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
-  return `the number ${shown2} ${what}; write it in quotes, as a string, to keep it as written`;
-}
-var MAY_BE_INEXACT, NUMBER3;
-var init_json_numbers = __esm({
-  "src/testsets/json-numbers.ts"() {
-    "use strict";
-    init_json_keys();
-    MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
-    NUMBER3 = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
   }
 });
 
@@ -57377,7 +57474,7 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync6, existsSync as existsSync7, openSync as openSync6, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync7, existsSync as existsSync7, openSync as openSync7, readSync as readSync5 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
@@ -61102,7 +61199,7 @@ var evals_schema_default = {
               }
             },
             hostConcurrency: {
-              description: "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.",
+              description: "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.",
               $ref: "#/definitions/concurrency"
             }
           }
@@ -61240,7 +61337,7 @@ var evals_schema_default = {
           $ref: "#/definitions/isolation"
         },
         allowEmpty: {
-          description: "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.",
+          description: "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.",
           type: "boolean"
         },
         evaluators: {
@@ -61274,7 +61371,7 @@ var evals_schema_default = {
       ],
       properties: {
         path: {
-          description: "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.",
+          description: "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).",
           type: "string",
           minLength: 1
         },
@@ -61356,7 +61453,7 @@ var evals_schema_default = {
           $ref: "#/definitions/duration"
         },
         judge: {
-          description: "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.",
+          description: "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).",
           $ref: "#/definitions/judgeSettings"
         },
         when: {
@@ -61401,7 +61498,7 @@ var evals_schema_default = {
           $ref: "#/definitions/unitNumber"
         },
         evaluators: {
-          description: "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.",
+          description: "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.",
           type: "object",
           additionalProperties: {
             description: "Bounds for one evaluator of this suite.",
@@ -64973,7 +65070,7 @@ var optionValidators = {
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
 var schema142 = { "type": "integer", "minimum": 1 };
@@ -64984,9 +65081,9 @@ var pattern1 = new RegExp("^https?://", "u");
 var pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
 var func22 = Object.prototype.hasOwnProperty;
 var func3 = import_ucs2length2.default.default;
-var schema182 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag`/`--shard` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
+var schema182 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
 var schema192 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
-var schema202 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl.", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
+var schema202 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
 var schema212 = { "type": "string", "minLength": 1 };
 var pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
@@ -66141,7 +66238,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
-var schema312 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model.", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } };
+var schema312 = { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } };
 var schema332 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } };
 var schema342 = { "type": "number", "minimum": 0, "maximum": 1 };
 function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -66814,7 +66911,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   validate162.errors = vErrors;
   return errors === 0;
 }
-var schema42 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score and/or its pass rate.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
+var schema42 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
 function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -69873,7 +69970,7 @@ init_env();
 init_secrets();
 
 // src/config/secrets.ts
-var import_yaml6 = __toESM(require_dist(), 1);
+var import_yaml7 = __toESM(require_dist(), 1);
 init_is_record();
 init_secrets();
 init_templates();
@@ -69951,7 +70048,7 @@ function envValuesRead(text2, env) {
       if (name !== void 0 && set !== void 0 && set !== "") found2.set(name, set);
     }
   };
-  const doc = (0, import_yaml6.parseDocument)(text2, { uniqueKeys: false });
+  const doc = (0, import_yaml7.parseDocument)(text2, { uniqueKeys: false });
   if (doc.errors.length > 0) {
     read(text2);
     return found2;
@@ -69959,11 +70056,11 @@ function envValuesRead(text2, env) {
   const stack = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
-    if ((0, import_yaml6.isScalar)(node)) {
+    if ((0, import_yaml7.isScalar)(node)) {
       if (typeof node.value === "string" && node.value.includes("${")) read(node.value);
-    } else if ((0, import_yaml6.isMap)(node)) {
+    } else if ((0, import_yaml7.isMap)(node)) {
       stack.push(...node.items.map((pair) => pair.value).reverse());
-    } else if ((0, import_yaml6.isSeq)(node)) {
+    } else if ((0, import_yaml7.isSeq)(node)) {
       stack.push(...[...node.items].reverse());
     }
   }
@@ -69982,7 +70079,9 @@ function actionSecrets(read) {
 
 // src/config/load.ts
 init_yaml_limits();
+init_yaml_numbers();
 init_yaml_source();
+init_json_numbers();
 init_unreadable();
 function parseConfig(text2, options2) {
   const { file } = options2;
@@ -70029,6 +70128,7 @@ function parseConfig(text2, options2) {
     };
   }
   const written = captureWritten(source.doc);
+  const inexactNumbers = inexactYamlNumbers(source.doc.contents);
   const envBroken = /* @__PURE__ */ new Set();
   const envOrigins = substituteEnvInDocument(
     source.doc.contents,
@@ -70083,6 +70183,18 @@ function parseConfig(text2, options2) {
   for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
   const locate2 = (path) => source.locate(path);
   for (const problem of checkRules(data, { builtins: options2.builtins, locate: locate2 })) report(problem);
+  const reported = new Set(issues.map((issue2) => issue2.path));
+  for (const number of inexactNumbers) {
+    const path = formatConfigPath(number.path);
+    if (reported.has(path) || envBroken.has(path)) continue;
+    issues.push({
+      code: "config.inexact-number",
+      file,
+      ...source.position(number.offset),
+      path,
+      message: inexactNumberMessage(number)
+    });
+  }
   for (const path of bytesMisread.values()) {
     const message = "expected a mapping, found binary data (!!binary)";
     issues.push(issueAt({ code: "schema.type", path, message }));
@@ -70196,7 +70308,7 @@ function gridSecretClashes(config, scrubber) {
 
 // src/pipeline/config-files-hash.ts
 init_config_hash_parts();
-import { existsSync as existsSync5, readFileSync as readFileSync6, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
 import { hash as hash2 } from "node:crypto";
 import { dirname as dirname7, join as join10, relative, sep as sep3 } from "node:path";
 init_overrides();
@@ -70233,6 +70345,9 @@ function promptFileText(text2) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
   return body.replace(/\r\n?/g, "\n");
 }
+
+// src/pipeline/config-files-hash.ts
+init_regular_file();
 
 // src/targets/command-script.ts
 init_templates();
@@ -70288,7 +70403,7 @@ function atPoint(text2, params) {
 }
 
 // src/pipeline/module-graph-hash.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 import { createRequire as createRequire2 } from "node:module";
 import { join as join9, resolve as resolve8, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -70299,7 +70414,7 @@ async function moduleGraph(modules, dir, searchFrom) {
 function mayImportLocalFile(path) {
   let text2;
   try {
-    text2 = readFileSync5(path, "utf8");
+    text2 = readFileSync4(path, "utf8");
   } catch {
     return true;
   }
@@ -70445,7 +70560,7 @@ function fromDir(paths, dir) {
 function fileDigest(path) {
   let bytes;
   try {
-    bytes = readFileSync6(path);
+    bytes = readRegularFileSync(path, Number.MAX_SAFE_INTEGER);
   } catch {
     return null;
   }
@@ -71507,8 +71622,9 @@ async function judgeBattle(calls, model, input) {
 init_canonical_json();
 init_is_record();
 init_own_key();
+init_regular_file();
 import { createHash as createHash6 } from "node:crypto";
-import { readFileSync as readFileSync7 } from "node:fs";
+var MAX_BASELINES_BYTES = 1024 * 2 ** 20;
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
 function defaultBaselinePath(owner) {
@@ -71617,7 +71733,7 @@ var BaselineStore = class {
 function readBaselineFile(path, shown2, owner) {
   let text2;
   try {
-    text2 = readFileSync7(path, "utf8");
+    text2 = readRegularFileSync(path, MAX_BASELINES_BYTES).toString("utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
@@ -73562,7 +73678,7 @@ function stripModuleExtension(name) {
 }
 
 // src/bind/modules/typescript-loader.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
 import { dirname as dirname10, join as join13 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
@@ -73602,7 +73718,7 @@ function tsxRoot(dir) {
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync8(join13(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync5(join13(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -76731,7 +76847,7 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { dirname as dirname13, join as join19, resolve as resolve16 } from "node:path";
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
@@ -76793,7 +76909,7 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync9(resolve16(config.dir, ref.file), "utf8");
+      text2 = readFileSync6(resolve16(config.dir, ref.file), "utf8");
     } catch {
       return [];
     }
@@ -77818,12 +77934,12 @@ function usableBaseline(path, shown2 = path, going = "running without a comparis
 function declaredSchemaVersion(path) {
   let head;
   try {
-    const fd = openSync6(path, "r");
+    const fd = openSync7(path, "r");
     try {
       const buffer = Buffer.alloc(4096);
-      head = buffer.toString("utf8", 0, readSync4(fd, buffer, 0, buffer.length, 0));
+      head = buffer.toString("utf8", 0, readSync5(fd, buffer, 0, buffer.length, 0));
     } finally {
-      closeSync6(fd);
+      closeSync7(fd);
     }
   } catch {
     return null;
