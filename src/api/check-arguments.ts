@@ -8,7 +8,6 @@
  */
 // The id pattern comes from the config's contract, so a suite id from code is one evals.yaml
 // accepts, and the artifact names it the same way.
-import { gridValueText } from '../shared/grid-value-text.ts';
 import { checkThreshold } from '../run/evaluation.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
@@ -16,6 +15,7 @@ import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import { evaluatorClassName, positionalParametersProblem } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
+import { gridProblems } from './check-grid.ts';
 import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
 import { isPlainObject, isRecord } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
@@ -93,7 +93,9 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   if (typeof args.fn !== 'function') problems.add('fn', 'the function under test', args.fn);
   checkEvaluators(args.evaluators, typeof args.pass === 'function', problems);
   checkConcurrency('maxTestCaseConcurrency', args.maxTestCaseConcurrency, problems);
-  checkGrid(args.gridSearchParams, problems);
+  for (const { path, message } of gridProblems(args.gridSearchParams)) {
+    problems.addMessage(path, message);
+  }
   checkTimeout('timeoutMs', args.timeoutMs, problems);
   const { trials } = args;
   if (trials !== undefined && !(Number.isInteger(trials) && (trials as number) >= 1)) {
@@ -276,49 +278,6 @@ function checkTimeout(path: string, value: unknown, problems: Problems): void {
   if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
     problems.add(path, 'a number of milliseconds above 0 (leave it out for no limit)', value);
   }
-}
-
-function checkGrid(grid: unknown, problems: Problems): void {
-  if (grid === undefined) return;
-  if (!isRecord(grid)) {
-    problems.add('gridSearchParams', 'an object of parameter name → list of values', grid);
-    return;
-  }
-  // A list with no values expands the grid to no run at all: a verdict over nothing.
-  for (const [name, values] of Object.entries(grid)) {
-    if (!Array.isArray(values) || values.length === 0) {
-      problems.add(`gridSearchParams.${name}`, 'a non-empty array of values', values);
-      continue;
-    }
-    // As in evals.yaml: two values that read the same would give two runs one name.
-    const seen = new Set<string>();
-    for (const value of values as unknown[]) {
-      const text = gridValueText(value);
-      if (seen.has(text)) {
-        const path = `gridSearchParams.${name}`;
-        problems.addMessage(
-          path,
-          `${path} must be values that each read differently (${text} twice), got ${describeValue(values)}: a run is named by how its values read (${name}=${text}), so two runs would share a name${sameTextHint(value)}`,
-        );
-        break;
-      }
-      seen.add(text);
-    }
-  }
-}
-
-/** What to do about grid values that read the same, for those that read as their kind only. */
-function sameTextHint(value: unknown): string {
-  if (typeof value === 'function') {
-    return ': give each function its own name (a function declaration, or `const name = …`), or grid over names and look the function up in fn';
-  }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      return ': an object of a class reads as its JSON; grid over names or plain values and build the object in fn';
-    }
-  }
-  return '';
 }
 
 function checkOutput(output: unknown, cwd: string, problems: Problems): void {

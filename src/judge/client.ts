@@ -19,6 +19,7 @@ import {
   type Scrubber,
 } from '../shared/secrets.ts';
 import type { Breaker } from './breaker.ts';
+import { chatShapeProblem, malformedDetail } from './answer-problems.ts';
 import { checkClientOptions } from './client-options.ts';
 import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
 import { honoursForcedCall } from './forced-call.ts';
@@ -40,8 +41,6 @@ import {
 } from './responses.ts';
 import type { CallMeta, CallOptions, ChatUsage, JudgeClient, JudgeError } from './types.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
-import { isRecord } from '../shared/is-record.ts';
-import { oneLine } from '../shared/one-line.ts';
 import { setOwn } from '../shared/own-key.ts';
 
 /** OpenAI's API, used when neither `baseUrl` nor `OPENAI_BASE_URL` is set. */
@@ -325,50 +324,10 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
   return client;
 }
 
-/**
- * Why a 2xx answer is of no use: the error the server put in it (a gateway's `200 {"error":
- * {"message": "quota exceeded"}}`), else what is missing (`shapeProblem`), with the start of
- * what came back. `json` is already scrubbed of secrets, so no part of one is in the excerpt.
- */
-function malformedDetail(json: unknown, shapeProblem: (json: unknown) => string): string {
-  if (isRecord(json)) {
-    const error = json.error;
-    const message = isRecord(error) ? error.message : error;
-    if (typeof message === 'string' && message.trim() !== '') {
-      return `with an error: ${oneLine(message).slice(0, 300)}`;
-    }
-  }
-  const text = oneLine(JSON.stringify(json) ?? String(json));
-  const excerpt = text.length <= ANSWER_EXCERPT ? text : `${text.slice(0, ANSWER_EXCERPT)}…`;
-  return `${shapeProblem(json)}: ${excerpt}`;
-}
-
 /** `a free slot to host:port (hostConcurrency: 8, all taken by other calls)`. */
 function slotWait(host: string, perHost: number | undefined): string {
   const cap = perHost === undefined ? 'hostConcurrency' : `hostConcurrency: ${perHost}`;
   return `a free slot to ${host} (${cap}, all taken by other calls)`;
-}
-
-/** How much of an unusable answer's JSON an error quotes. */
-const ANSWER_EXCERPT = 300;
-
-/** What a chat answer lacks, for one `parseChat` refused: `with no choices`, … */
-function chatShapeProblem(json: unknown): string {
-  if (!isRecord(json)) return 'with a body that is not a JSON object';
-  if (!Array.isArray(json.choices)) return 'without choices';
-  const choice: unknown = json.choices[0];
-  if (choice === undefined) return 'with no choices (choices is empty)';
-  if (!isRecord(choice) || !isRecord(choice.message)) return 'with a choice without a message';
-  const content = choice.message.content;
-  if (Array.isArray(content)) {
-    return content.length === 0
-      ? 'with message.content an empty list of parts'
-      : 'with message.content a list whose parts are not all objects ({ type: "text", text: … })';
-  }
-  if (content !== undefined && content !== null && typeof content !== 'string') {
-    return `with message.content ${typeof content === 'object' ? 'an object' : `a ${typeof content}`}, not text`;
-  }
-  return 'without the expected fields';
 }
 
 /**
