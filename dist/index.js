@@ -73894,6 +73894,37 @@ function abortableSleep(sleep3, ms, signal) {
 // src/judge/client.ts
 init_secrets();
 
+// src/judge/answer-problems.ts
+init_is_record();
+function malformedDetail(json, shapeProblem) {
+  if (isRecord(json)) {
+    const error2 = json.error;
+    const message = isRecord(error2) ? error2.message : error2;
+    if (typeof message === "string" && message.trim() !== "") {
+      return `with an error: ${oneLine2(message).slice(0, 300)}`;
+    }
+  }
+  const text2 = oneLine2(JSON.stringify(json) ?? String(json));
+  const excerpt = text2.length <= ANSWER_EXCERPT ? text2 : `${text2.slice(0, ANSWER_EXCERPT)}\u2026`;
+  return `${shapeProblem(json)}: ${excerpt}`;
+}
+var ANSWER_EXCERPT = 300;
+function chatShapeProblem(json) {
+  if (!isRecord(json)) return "with a body that is not a JSON object";
+  if (!Array.isArray(json.choices)) return "without choices";
+  const choice = json.choices[0];
+  if (choice === void 0) return "with no choices (choices is empty)";
+  if (!isRecord(choice) || !isRecord(choice.message)) return "with a choice without a message";
+  const content = choice.message.content;
+  if (Array.isArray(content)) {
+    return content.length === 0 ? "with message.content an empty list of parts" : 'with message.content a list whose parts are not all objects ({ type: "text", text: \u2026 })';
+  }
+  if (content !== void 0 && content !== null && typeof content !== "string") {
+    return `with message.content ${typeof content === "object" ? "an object" : `a ${typeof content}`}, not text`;
+  }
+  return "without the expected fields";
+}
+
 // src/judge/client-options.ts
 init_errors();
 var OPTIONS = Object.keys({
@@ -74593,7 +74624,6 @@ async function retryLoop(attempt, policy, retrying) {
 
 // src/judge/client.ts
 init_call_timeout();
-init_is_record();
 init_own_key();
 var DEFAULT_BASE_URL = "https://api.openai.com/v1";
 var baseUrlSources = /* @__PURE__ */ new WeakMap();
@@ -74761,37 +74791,9 @@ function createJudgeClient(options2 = {}) {
   );
   return client;
 }
-function malformedDetail(json, shapeProblem) {
-  if (isRecord(json)) {
-    const error2 = json.error;
-    const message = isRecord(error2) ? error2.message : error2;
-    if (typeof message === "string" && message.trim() !== "") {
-      return `with an error: ${oneLine2(message).slice(0, 300)}`;
-    }
-  }
-  const text2 = oneLine2(JSON.stringify(json) ?? String(json));
-  const excerpt = text2.length <= ANSWER_EXCERPT ? text2 : `${text2.slice(0, ANSWER_EXCERPT)}\u2026`;
-  return `${shapeProblem(json)}: ${excerpt}`;
-}
 function slotWait(host, perHost) {
   const cap = perHost === void 0 ? "hostConcurrency" : `hostConcurrency: ${perHost}`;
   return `a free slot to ${host} (${cap}, all taken by other calls)`;
-}
-var ANSWER_EXCERPT = 300;
-function chatShapeProblem(json) {
-  if (!isRecord(json)) return "with a body that is not a JSON object";
-  if (!Array.isArray(json.choices)) return "without choices";
-  const choice = json.choices[0];
-  if (choice === void 0) return "with no choices (choices is empty)";
-  if (!isRecord(choice) || !isRecord(choice.message)) return "with a choice without a message";
-  const content = choice.message.content;
-  if (Array.isArray(content)) {
-    return content.length === 0 ? "with message.content an empty list of parts" : 'with message.content a list whose parts are not all objects ({ type: "text", text: \u2026 })';
-  }
-  if (content !== void 0 && content !== null && typeof content !== "string") {
-    return `with message.content ${typeof content === "object" ? "an object" : `a ${typeof content}`}, not text`;
-  }
-  return "without the expected fields";
 }
 var CREDENTIAL_HEADERS = /* @__PURE__ */ new Set([
   "authorization",
