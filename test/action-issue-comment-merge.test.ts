@@ -10,7 +10,6 @@
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
 import {
@@ -20,7 +19,7 @@ import {
   workspace,
   type Workspace,
 } from './helpers/action-run.ts';
-import { commitAll, git } from './helpers/git.ts';
+import { commitAll, git, mergeCheckout } from './helpers/git.ts';
 
 const MAIN_TIP = 'f'.repeat(40);
 const CHATOPS_ENV = {
@@ -48,18 +47,8 @@ describe('issue_comment with another commit than the pull request’s head check
 
   it("the test merge commit: the check run goes on the pull request's head; the reports say they are about its merge into the base branch", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
-    git(ws.dir, 'init', '-q', '-b', 'main');
-    commitAll(ws.dir, 'the base');
-    git(ws.dir, 'checkout', '-q', '-b', 'feature');
-    writeFileSync(join(ws.dir, 'feature.txt'), 'the change\n');
-    const head = commitAll(ws.dir, 'the pull request');
-    git(ws.dir, 'checkout', '-q', 'main');
-    writeFileSync(join(ws.dir, 'main.txt'), 'the base moved on\n');
-    const base = commitAll(ws.dir, 'the base moves on');
     // What actions/checkout leaves for refs/pull/11/merge: the merge commit, detached.
-    git(ws.dir, 'checkout', '-q', '--detach');
-    git(ws.dir, 'merge', '-q', '--no-ff', '-m', 'Merge feature into main', 'feature');
-    const merge = git(ws.dir, 'rev-parse', 'HEAD');
+    const { head, base, merge } = mergeCheckout(ws.dir);
     fixture.server.addPullRequest({
       number: 11,
       headSha: head,

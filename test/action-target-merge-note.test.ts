@@ -7,29 +7,18 @@
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
 import { ONE_FAILING, REPOSITORY, suiteFiles, workspace } from './helpers/action-run.ts';
-import { commitAll, git } from './helpers/git.ts';
+import { mergeCheckout } from './helpers/git.ts';
 
 describe('pull_request_target with the test merge commit checked out', () => {
   const fixture = useActionFixture();
 
   it("the check run goes on the pull request's head, and the reports say they are about its merge", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
-    git(ws.dir, 'init', '-q', '-b', 'main');
-    commitAll(ws.dir, 'the base');
-    git(ws.dir, 'checkout', '-q', '-b', 'feature');
-    writeFileSync(join(ws.dir, 'feature.txt'), 'the change\n');
-    const head = commitAll(ws.dir, 'the pull request');
-    git(ws.dir, 'checkout', '-q', 'main');
-    writeFileSync(join(ws.dir, 'main.txt'), 'the base moved on\n');
-    const base = commitAll(ws.dir, 'the base moves on');
     // What actions/checkout leaves for ref: merge_commit_sha: the merge commit, detached.
-    git(ws.dir, 'checkout', '-q', '--detach');
-    git(ws.dir, 'merge', '-q', '--no-ff', '-m', 'Merge feature into main', 'feature');
-    const merge = git(ws.dir, 'rev-parse', 'HEAD');
+    const { head, base, merge } = mergeCheckout(ws.dir);
     writeFileSync(
       ws.event,
       JSON.stringify({

@@ -1,6 +1,7 @@
 /** Real temporary git repositories for tests, with a fixed identity so no global config is needed. */
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { tempFolder } from './temp.ts';
 
@@ -36,4 +37,23 @@ export function commitAll(dir: string, message: string): string {
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', message);
   return git(dir, 'rev-parse', 'HEAD');
+}
+
+/**
+ * A pull request's checkout as actions/checkout leaves it for its test merge commit: in `dir`
+ * (files already written), a base branch `main` that moved on after `feature` branched off,
+ * and HEAD detached at the merge of `feature` into `main`. The three commits, by name.
+ */
+export function mergeCheckout(dir: string): { head: string; base: string; merge: string } {
+  git(dir, 'init', '-q', '-b', 'main');
+  commitAll(dir, 'the base');
+  git(dir, 'checkout', '-q', '-b', 'feature');
+  writeFileSync(join(dir, 'feature.txt'), 'the change\n');
+  const head = commitAll(dir, 'the pull request');
+  git(dir, 'checkout', '-q', 'main');
+  writeFileSync(join(dir, 'main.txt'), 'the base moved on\n');
+  const base = commitAll(dir, 'the base moves on');
+  git(dir, 'checkout', '-q', '--detach');
+  git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge feature into main', 'feature');
+  return { head, base, merge: git(dir, 'rev-parse', 'HEAD') };
 }
