@@ -61,7 +61,8 @@ describe('numbers in evals.yaml a double cannot keep', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(
       r.stderr,
-      /^error: evals\.yaml:6:24 {2}suites\[0\]\.testset\.cases\[0\]\["12345678901234567000"\]: the number 12345678901234567890 is not held/,
+      // The key as written: the rounded one is no name the file has.
+      /^error: evals\.yaml:6:24 {2}suites\[0\]\.testset\.cases\[0\]\["12345678901234567890"\]: the number 12345678901234567890 is not held/,
     );
   });
 
@@ -84,6 +85,69 @@ describe('numbers in evals.yaml a double cannot keep', () => {
     );
     const ok = await runInProcess(['validate'], dir, { BIG: '9007199254740991' });
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  });
+
+  it('refuse YAML infinities and not-a-number, which the results would record as null', async () => {
+    // An inline case `x: .nan` was written to the artifact as `"x": null`, and a grid value `.inf`
+    // named its grid point `t=null`: the results showed another value than the config.
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [ { x: .nan, output: a }, { x: -.Inf, output: b } ] }',
+      '    evaluators:',
+      '      - { id: e, use: is-equals, with: { expected: .INF } }',
+      '      - { id: t, use: is-equals, with: { expected: a }, threshold: { gte: .nan } }',
+      '    grid:',
+      '      t: [.inf, 1]',
+      '    timeout: .inf',
+    ]);
+    for (const command of ['validate', 'run']) {
+      const r = await runInProcess([command], dir);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const lines = r.stderr.split('\n');
+      const special = (text: string) =>
+        `the number ${text} is YAML's infinity or not-a-number, which JSON cannot hold: the results would record it as null; ${KEEP}`;
+      assert.deepEqual(
+        lines.filter((line) => line.includes("YAML's")),
+        [
+          `error: evals.yaml:4:30  suites[0].testset.cases[0].x: ${special('.nan')}`,
+          `error: evals.yaml:4:54  suites[0].testset.cases[1].x: ${special('-.Inf')}`,
+          `error: evals.yaml:6:52  suites[0].evaluators[0].with.expected: ${special('.INF')}`,
+          `error: evals.yaml:9:11  suites[0].grid.t[0]: ${special('.inf')}`,
+        ],
+      );
+      // The threshold's own check says what is wrong there; the number is not told twice.
+      assert.match(
+        r.stderr,
+        /evals\.yaml:7:\d+ {2}suites\[0\]\.evaluators\[1\]\.threshold\.gte: expected number, found NaN\n/,
+      );
+      assert.equal(r.stderr.match(/threshold\.gte/g)?.length, 1, r.stderr);
+      // No "add a unit" hint for a duration that is an infinity ("Infinitys").
+      assert.match(
+        r.stderr,
+        /suites\[0\]\.timeout: expected a duration such as 500ms, 1\.5s, 30s, 2m or 1h, or none, found Infinity\n/,
+      );
+    }
+  });
+
+  it('refuse an infinity a ${VAR} gives to a plain value', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [ { output: a } ] }',
+      '    evaluators:',
+      '      - use: is-equals',
+      '        with:',
+      '          expected: ${LIMIT}',
+    ]);
+    const r = await runInProcess(['validate'], dir, { LIMIT: '.inf' });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /evals\.yaml:8:21 {2}suites\[0\]\.evaluators\[0\]\.with\.expected: the number \.inf is YAML's infinity or not-a-number.* \(from \$\{LIMIT\}\)\n/,
+    );
   });
 
   it('pass when a double holds them: safe integers, decimals, zeros, quoted digits', async () => {

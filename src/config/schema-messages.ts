@@ -53,8 +53,9 @@ export function renderProblem(entry: Entry): SchemaProblem {
         // A format with a message (a duration) says what it wants better than "string". A bare
         // number is a duration without its unit; anywhere else (a revision, an id) it is a value
         // YAML read as a number, which quotes keep as text.
+        // An infinity or NaN (`.inf`) is no duration without a unit either: no hint.
         const unit =
-          typeof entry.data !== 'number'
+          typeof entry.data !== 'number' || !Number.isFinite(entry.data)
             ? ''
             : hint.includes('duration')
               ? ` (a number needs a unit, e.g. "${entry.data}s")`

@@ -2,8 +2,10 @@
  * Numbers written in evals.yaml that a double cannot keep. yaml reads every number scalar as a
  * double and says nothing when that changes it, as `JSON.parse` does in a testset: an inline
  * case's id `12345678901234567890` became `12345678901234567000`, `1e400` Infinity and `1e-400`
- * 0, so a case or an `expected:` compared another value than the config shows. The loader
- * refuses them, with the testsets' wording (`inexactNumberMessage`).
+ * 0, so a case or an `expected:` compared another value than the config shows. YAML's own
+ * `.inf` and `.nan` are kept by the double but not by JSON: the results recorded them as null
+ * (an inline case's data, a grid point named `t=null`). The loader refuses them all, with the
+ * testsets' wording (`inexactNumberMessage`).
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { InexactNumber } from '../testsets/json-numbers.ts';
@@ -18,8 +20,6 @@ export interface InexactScalar extends InexactNumber {
 
 /** Whole numbers as YAML writes them: decimal, `0x` hex, `0o` octal (1.2), `0b`, `_` (1.1). */
 const WHOLE = /^[-+]?(?:[0-9_]+|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)$/;
-/** YAML's own infinity and not-a-number (`.inf`, `-.Inf`, `.NaN`): written as meant. */
-const SPECIAL = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
 
 /**
  * Every number scalar (value or key) of the document whose text reads as another number. Walks
@@ -37,9 +37,9 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
       }
     } else if (isMap(node)) {
       for (const pair of node.items) {
-        const at = [...path, keyText(pair.key)];
-        visit(pair.key, at);
-        visit(pair.value, at);
+        // A key's own problem names it as written: the rounded name is not in the file.
+        visit(pair.key, [...path, writtenKey(pair.key)]);
+        visit(pair.value, [...path, keyText(pair.key)]);
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => visit(item, [...path, index]));
@@ -49,9 +49,19 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
   return found;
 }
 
-/** Whether `read`, what yaml made of the number written `text`, is that number (or its nearest). */
+/** A mapping key as a path segment: a number key as written, any other as {@link keyText}. */
+function writtenKey(key: unknown): string {
+  if (isScalar(key) && typeof key.value === 'number' && typeof key.source === 'string') {
+    return key.source.trim();
+  }
+  return keyText(key);
+}
+
+/**
+ * Whether `read`, what yaml made of the number written `text`, is that number (or its nearest)
+ * and a number JSON can hold: never an infinity or NaN, written as such or reached by overflow.
+ */
 export function keepsYamlNumber(text: string, read: number): boolean {
-  if (SPECIAL.test(text)) return true;
   if (!Number.isFinite(read)) return false;
   if (WHOLE.test(text)) return Number.isSafeInteger(read) || wholeValue(text) === BigInt(read);
   // A decimal or an exponent: rounding to the nearest double is what the number means, but a

@@ -48,13 +48,18 @@ function keeps(token: string, read: number): boolean {
   return BigInt(token) === BigInt(read);
 }
 
+/** YAML's own infinity and not-a-number (`.inf`, `-.Inf`, `.NaN`), which no JSON text writes. */
+const SPECIAL_NUMBER = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
+
 /** The message for such a number. */
 export function inexactNumberMessage({ text, read }: InexactNumber): string {
   const shown = text.length > 40 ? `${text.slice(0, 37)}...` : text;
-  const what = !Number.isFinite(read)
-    ? 'is too large for a JSON number: it would be read as Infinity (recorded as null)'
-    : read === 0
-      ? 'is too small for a JSON number: it would be read as 0'
-      : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
+  const what = SPECIAL_NUMBER.test(text)
+    ? "is YAML's infinity or not-a-number, which JSON cannot hold: the results would record it as null"
+    : !Number.isFinite(read)
+      ? 'is too large for a JSON number: it would be read as Infinity (recorded as null)'
+      : read === 0
+        ? 'is too small for a JSON number: it would be read as 0'
+        : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
   return `the number ${shown} ${what}; write it in quotes, as a string, to keep it as written`;
 }
