@@ -66,6 +66,37 @@ describe('numbers in evals.yaml a double cannot keep', () => {
     );
   });
 
+  it('name a number key as written in the path of a problem under it', async () => {
+    const dir = project([
+      'version: 1',
+      'suites:',
+      '  - id: s',
+      '    testset: { cases: [ { output: x } ] }',
+      '    grid:',
+      '      t: [ { 0.1000000000000000055511151231257827: .nan } ]',
+      '    target:',
+      '      type: http',
+      '      url: http://127.0.0.1:8080/x',
+      '      headers:',
+      '        0.1000000000000000055511151231257827: 5',
+      '    evaluators: [ { use: is-equals, with: { expected: x } } ]',
+    ]);
+    for (const command of ['validate', 'run']) {
+      const r = await runInProcess([command], dir);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      // yaml reads the key as the double 0.1: that name is not in the file.
+      assert.doesNotMatch(r.stderr, /\["0\.1"\]/);
+      assert.match(
+        r.stderr,
+        /evals\.yaml:6:52 {2}suites\[0\]\.grid\.t\[0\]\["0\.1000000000000000055511151231257827"\]: the number \.nan /,
+      );
+      assert.match(
+        r.stderr,
+        /evals\.yaml:11:47 {2}suites\[0\]\.target\.headers\["0\.1000000000000000055511151231257827"\]: expected string, found 5/,
+      );
+    }
+  });
+
   it('are refused when a ${VAR} gives them, at the value naming it', async () => {
     const dir = project([
       'version: 1',

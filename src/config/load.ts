@@ -101,6 +101,8 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   }
   const source = parsed.source;
   const issues: Issue[] = [];
+  // A path as the user finds it in the file: a number key as written, not as yaml rounded it.
+  const shownPath = (path: ConfigPath): string => formatConfigPath(source.writtenPath(path));
   const issueAt = (problem: Located): Issue => {
     const loc =
       problem.key === undefined
@@ -110,7 +112,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       code: problem.code,
       file,
       ...loc,
-      path: formatConfigPath(problem.path),
+      path: shownPath(problem.path),
       message: problem.message,
     };
   };
@@ -152,7 +154,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
         code: problem.code,
         file,
         ...loc,
-        path: formatConfigPath(path),
+        path: shownPath(path),
         message: problem.message,
       });
     },
@@ -212,8 +214,8 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
   const reported = new Set(issues.map((issue) => issue.path));
   for (const number of inexactNumbers) {
-    const path = formatConfigPath(number.path);
-    if (reported.has(path) || envBroken.has(path)) continue;
+    const path = shownPath(number.path);
+    if (reported.has(path) || envBroken.has(formatConfigPath(number.path))) continue;
     issues.push({
       code: 'config.inexact-number',
       file,

@@ -37,9 +37,10 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
       }
     } else if (isMap(node)) {
       for (const pair of node.items) {
-        // A key's own problem names it as written: the rounded name is not in the file.
-        visit(pair.key, [...path, writtenKey(pair.key)]);
-        visit(pair.value, [...path, keyText(pair.key)]);
+        // The key as yaml read it; the loader shows every path with its keys as written.
+        const at = [...path, keyText(pair.key)];
+        visit(pair.key, at);
+        visit(pair.value, at);
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => visit(item, [...path, index]));
@@ -47,14 +48,6 @@ export function inexactYamlNumbers(root: Node | null): InexactScalar[] {
   };
   visit(root, []);
   return found;
-}
-
-/** A mapping key as a path segment: a number key as written, any other as {@link keyText}. */
-function writtenKey(key: unknown): string {
-  if (isScalar(key) && typeof key.value === 'number' && typeof key.source === 'string') {
-    return key.source.trim();
-  }
-  return keyText(key);
 }
 
 /**

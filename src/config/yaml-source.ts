@@ -82,6 +82,34 @@ export class YamlSource {
     return this.locate(path);
   }
 
+  /**
+   * `path` with each number key as the file writes it: yaml reads `0.1000000000000000055511151231257827:`
+   * or a 23-digit key as a double, whose text (`0.1`, `1.2345678901234568e+22`) is not in the file.
+   */
+  writtenPath(path: ConfigPath): ConfigPath {
+    let node = this.resolve(this.doc.contents);
+    const out: ConfigPath = [];
+    for (const segment of path) {
+      let next: Node | null = null;
+      let written: string | number = segment;
+      if (node && isMap(node)) {
+        const item = this.entry(node, String(segment));
+        if (item) {
+          const key = item.key;
+          if (isScalar(key) && typeof key.value === 'number' && typeof key.source === 'string') {
+            written = key.source.trim();
+          }
+          next = this.resolve(item.value);
+        }
+      } else if (node && isSeq(node) && typeof segment === 'number') {
+        next = this.resolve(node.items[segment]);
+      }
+      out.push(written);
+      node = next;
+    }
+    return out;
+  }
+
   /** The YAML node at `path`, when the whole path exists (aliases followed). */
   nodeAt(path: ConfigPath): Node | undefined {
     const found = this.walk(path);
