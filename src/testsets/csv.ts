@@ -114,6 +114,8 @@ export class CsvRowBuilder {
   #plan: ColumnPlan | null = null;
   #headerOk = true;
   #width = 0;
+  /** The header's column names, every column's, to tell a header repeated further down. */
+  #names: string[] = [];
   #nextLine = 1;
 
   /**
@@ -181,6 +183,19 @@ export class CsvRowBuilder {
         continue;
       }
 
+      // `cat a.csv b.csv > all.csv` keeps b's header as a row: a case whose every cell is its
+      // column's name. One column is left alone: there, a value may well be the column's name
+      // (a `word` list holding "word"), and such a file has no other cell to tell.
+      if (this.#width > 1 && record[0]?.trim() === this.#names[0] && this.#repeatsHeader(record)) {
+        this.#issues.add(
+          'testset.csv-header',
+          line,
+          1,
+          "this row repeats the header (every cell is its column's name), as when CSV files are joined with cat: delete the line; to join CSV files, keep the header of the first only (tail -n +2 b.csv >> a.csv)",
+        );
+        continue;
+      }
+
       const data: Record<string, unknown> = {};
       const { dataIndex, dataName } = plan;
       let lossy = false;
@@ -212,6 +227,11 @@ export class CsvRowBuilder {
       const meta = normalizeMeta(raw, line, this.#issues);
       if (meta) this.#emit({ data, line, meta });
     }
+  }
+
+  /** Whether every cell of `record` is the name of its column, spaces around it aside. */
+  #repeatsHeader(record: readonly string[]): boolean {
+    return record.every((cell, i) => cell.trim() === this.#names[i]);
   }
 
   /** Reports and returns true when `raw` holds a quoted cell with an undoubled quote inside. */
@@ -287,6 +307,7 @@ export class CsvRowBuilder {
     };
     const seen = new Map<string, number>();
     this.#width = record.length;
+    this.#names = record.map((cell) => cell.trim());
     const foreign = foreignSeparator(record, raw);
     if (foreign !== null) {
       const at = positionInRecord(raw, line, foreign.offset);

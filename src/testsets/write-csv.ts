@@ -105,6 +105,14 @@ export function csvText(rows: TestsetRow[], written: WrittenRow[], report: RowRe
         'every cell of this row would be empty or blank: CSV readers skip such a row, so it would be lost and the revision would change',
       );
     }
+    const header = [...dataColumns, ...metaColumns];
+    if (header.length > 1 && cells.every((cell, i) => cell.trim() === header[i]?.trim())) {
+      report(
+        index,
+        '',
+        "every cell of this row is its column's name: CSV readers refuse such a row as a repeated header row",
+      );
+    }
     lines.push(cells.map(csvCell).join(','));
   });
   return `${lines.join('\n')}\n`;
