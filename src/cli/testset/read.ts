@@ -11,6 +11,7 @@ import { describeIdentity } from '../../report/testset-table.ts';
 import { UsageError, type Issue } from '../../shared/errors.ts';
 import { realPath } from '../../shared/real-path.ts';
 import type { IdentityOptions } from '../../testsets/history.ts';
+import { formatFromPath } from '../../testsets/formats.ts';
 import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { readTestset, type TestsetLocation } from '../../testsets/read-file.ts';
 import type { PreparedCase, TestsetRow } from '../../types/index.ts';
@@ -54,13 +55,21 @@ function splitFields(spec: CommandSpec, text: string): string[] {
 
 /**
  * `testsets/qa.csv@main` → the file and the ref. A path that exists as written wins, so a file
- * whose name holds `@` still works; otherwise the last `@` splits path and ref.
+ * whose name holds `@` still works. Otherwise both sides may hold an `@`: a path (`data@v2/qa.csv`)
+ * and a ref (`HEAD@{1}`, `@{upstream}`, a branch `me@feature`), so the `@` that splits them is
+ * one whose path side names a testset file (`.csv`, `.json`, …), that file in the working tree
+ * first; never the `@` of `@{`, which git's revision syntax keeps (a refname cannot hold `@{`).
  */
 export function parseLocation(arg: string, cwd: string): TestsetLocation {
-  const at = arg.lastIndexOf('@');
-  if (existsSync(resolve(cwd, arg)) || at <= 0 || at === arg.length - 1) {
-    return { absPath: resolve(cwd, arg), displayPath: arg };
+  const whole = { absPath: resolve(cwd, arg), displayPath: arg };
+  if (existsSync(whole.absPath)) return whole;
+  const splits: number[] = [];
+  for (let at = arg.indexOf('@', 1); at !== -1; at = arg.indexOf('@', at + 1)) {
+    if (at < arg.length - 1 && arg[at + 1] !== '{') splits.push(at);
   }
+  const named = splits.filter((at) => formatFromPath(arg.slice(0, at)) !== null);
+  const at = named.find((i) => existsSync(resolve(cwd, arg.slice(0, i)))) ?? named[0] ?? splits[0];
+  if (at === undefined) return whole;
   const path = arg.slice(0, at);
   return { absPath: resolve(cwd, path), displayPath: path, ref: arg.slice(at + 1) };
 }
