@@ -8,11 +8,11 @@ import {
   serializeArtifact,
   serializeArtifactChunks,
 } from '../src/artifact/artifact.ts';
-import { formatCount, formatScore } from '../src/report/labels.ts';
+import { describeFailedEvaluation, formatCount, formatScore } from '../src/report/labels.ts';
 import { describeThreshold } from '../src/run/threshold.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { textWidth } from '../src/shared/text-table.ts';
-import type { RunResult } from '../src/types/index.ts';
+import type { EvaluationResult, RunResult, Threshold } from '../src/types/index.ts';
 import { caseResult, fixtureRuns } from './report-fixture.ts';
 
 const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -112,6 +112,19 @@ describe('renderSummary', () => {
   });
 });
 
+/** A failed evaluation of `score` against `threshold`, for the labels. */
+function evaluation(score: number, threshold: Threshold): EvaluationResult {
+  return {
+    evaluator: 'lev',
+    score,
+    threshold,
+    passed: false,
+    metadata: null,
+    error: null,
+    durationMs: 0,
+  };
+}
+
 describe('describeThreshold and formatScore', () => {
   it('writes lower bounds first', () => {
     assert.equal(describeThreshold({ gte: 0.8 }), '≥ 0.8');
@@ -125,6 +138,29 @@ describe('describeThreshold and formatScore', () => {
     assert.equal(formatScore(1), '1');
     assert.equal(formatScore(0.79996, { gte: 0.8 }), '0.79996');
     assert.equal(formatScore(0.79996, { gte: 0.5 }), '0.8');
+  });
+
+  it('rounds a computed bound next to a score as the score is, never making them read alike', () => {
+    // levenshtein's maxDistance 1 of 3 characters is the bound 1 - 1/3.
+    const third = { gte: 1 - 1 / 3 };
+    assert.equal(
+      describeFailedEvaluation(evaluation(1 - 2 / 3, third)),
+      'lev 0.333 (needs ≥ 0.667)',
+    );
+    // Rounded alike they would read as a pass: both are shown whole.
+    assert.equal(
+      describeFailedEvaluation(evaluation(0.6666, third)),
+      'lev 0.6666 (needs ≥ 0.6666666666666667)',
+    );
+    assert.equal(
+      describeFailedEvaluation(evaluation(0.2, { gt: 0.1 + 0.2, lt: 0.9 })),
+      'lev 0.2 (needs > 0.3, < 0.9)',
+    );
+    // A bound the user wrote with more decimals stays as written when the score is near it.
+    assert.equal(
+      describeFailedEvaluation(evaluation(0.8004, { gte: 0.8005 })),
+      'lev 0.8004 (needs ≥ 0.8005)',
+    );
   });
 });
 

@@ -11,7 +11,13 @@ import type { Painter } from './ansi.ts';
 import { caseLabel } from './case-text.ts';
 import { reasonOf, reasonWithTrial } from './evaluation-reason.ts';
 import { outputText, shortenText } from './failure-details.ts';
-import { describeRun, describeUsage, formatCount, formatScore } from './labels.ts';
+import {
+  describeRun,
+  describeThresholdFor,
+  describeUsage,
+  formatCount,
+  formatScore,
+} from './labels.ts';
 import { oneLine } from '../shared/one-line.ts';
 
 /** How much of each value a case detail shows. */
@@ -140,9 +146,11 @@ function evaluationLines(
   const parts = [
     `${mark} ${paint.bold(printable(evaluation.evaluator).padEnd(nameWidth))}`,
     score.padStart(5),
-    evaluation.threshold !== null
-      ? `needs ${describeThreshold(evaluation.threshold)}`
-      : 'no threshold',
+    evaluation.threshold === null
+      ? 'no threshold'
+      : evaluation.score === null
+        ? `needs ${describeThreshold(evaluation.threshold)}`
+        : `needs ${describeThresholdFor(evaluation.threshold, evaluation.score)}`,
   ];
   const reason = reasonWithTrial(evaluation, hasTrials);
   const under = `${INDENT}${INDENT}${INDENT}`;

@@ -49,12 +49,39 @@ export function startDate(timestamp: string): string | undefined {
  * as one of its threshold's bounds (0.79996 against `≥ 0.8`), the full value is shown instead.
  */
 export function formatScore(score: number, threshold?: Threshold | null): string {
-  const rounded = Number(score.toFixed(3));
+  const rounded = round3(score);
   if (rounded !== score && threshold) {
-    const bounds = [threshold.gt, threshold.gte, threshold.lt, threshold.lte];
-    if (bounds.includes(rounded)) return String(score);
+    const bounds = boundsOf(threshold);
+    if (bounds.includes(rounded) || bounds.some((b) => round3(b) === rounded)) return String(score);
   }
   return String(rounded);
+}
+
+/**
+ * A threshold next to the score it judged: a bound with more than 3 decimals (one an evaluator
+ * computed, such as levenshtein's `1 - 1/3`) rounded as the score is, unless the two would then
+ * read alike (`0.6666` against `≥ 0.6666666666666667`): then it is whole, as is the score.
+ */
+export function describeThresholdFor(threshold: Threshold, score: number): string {
+  if (boundsOf(threshold).some((b) => round3(b) === round3(score))) {
+    return describeThreshold(threshold);
+  }
+  const shown: Threshold = {};
+  for (const key of ['gt', 'gte', 'lt', 'lte'] as const) {
+    const bound = threshold[key];
+    if (typeof bound === 'number') shown[key] = round3(bound);
+  }
+  return describeThreshold(shown);
+}
+
+function round3(value: number): number {
+  return Number(value.toFixed(3));
+}
+
+function boundsOf(threshold: Threshold): number[] {
+  return [threshold.gt, threshold.gte, threshold.lt, threshold.lte].filter(
+    (b): b is number => typeof b === 'number',
+  );
 }
 
 /**
@@ -152,7 +179,8 @@ export function describeFailedEvaluation(evaluation: EvaluationResult): string {
   if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
   const score = formatScore(evaluation.score, evaluation.threshold);
   if (evaluation.threshold === null) return `${evaluation.evaluator} ${score}`;
-  return `${evaluation.evaluator} ${score} (needs ${describeThreshold(evaluation.threshold)})`;
+  const needs = describeThresholdFor(evaluation.threshold, evaluation.score);
+  return `${evaluation.evaluator} ${score} (needs ${needs})`;
 }
 
 /**
