@@ -32,6 +32,11 @@ export const STDERR_LINES = 20;
 const STDERR_TAIL_BYTES = 64 * 1024;
 /** Between SIGTERM and SIGKILL, for a process that ignores or handles SIGTERM slowly. */
 export const KILL_GRACE_MS = 500;
+/**
+ * After the command exits, the longest wait for its stdout and stderr to close: past the grace
+ * period its group is gone, so a pipe still open is held by a process that left the group.
+ */
+const HELD_PIPES_MS = KILL_GRACE_MS + 500;
 
 /** What building a command target needs from the run. */
 export interface CommandTargetSetup {
@@ -247,6 +252,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
     let failure: string | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    let heldTimer: NodeJS.Timeout | undefined;
     const pid = child.pid;
     if (pid !== undefined) trackGroup(pid);
 
@@ -301,6 +307,13 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       exited = { code, signal };
       // What the command forked and left running would hold stdout open and outlive the run.
       stopGroup();
+      // A process it started outside its group (setsid) is beyond stopGroup and may hold the
+      // pipes open for good: once the group is surely gone, what the command wrote has been read.
+      heldTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish();
+      }, HELD_PIPES_MS);
     });
     child.on('close', finish);
 
@@ -315,6 +328,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
         forgetGroup(pid);
       }
       if (killTimer !== undefined) clearTimeout(killTimer);
+      if (heldTimer !== undefined) clearTimeout(heldTimer);
       const bytes = stdout.bytes();
       const notUtf8 = isUtf8(bytes) ? undefined : notUtf8Problem(bytes);
       settle({
