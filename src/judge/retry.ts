@@ -78,8 +78,9 @@ async function retryLoop<T extends { kind: 'ok' }>(
     }
     const asked = failed.serverDelay ?? 0;
     if (asked > MAX_SERVER_WAIT_MS) {
-      const message = `${failed.error.message}; the server asked to wait ${Math.ceil(asked / 1000)} s, more than ${MAX_SERVER_WAIT_MS / 1000} s`;
-      return { ok: false, error: { ...failed.error, message, attempts } };
+      const gaveUp = `the server asked to wait ${Math.ceil(asked / 1000)} s, more than ${MAX_SERVER_WAIT_MS / 1000} s`;
+      const message = `${failed.error.message}; ${gaveUp}`;
+      return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
     }
     retrying(failed.error, attempts);
     const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));

@@ -71,6 +71,11 @@ export interface JudgeError {
    */
   attempts?: number;
   /**
+   * Why the retries stopped before `maxRetries` (the server asked for a longer wait than any run
+   * should sit idle), also the end of `message`: a caller that words its own message keeps it.
+   */
+  gaveUp?: string;
+  /**
    * For a call the client made: the time it took, from the first attempt to the failure, with
    * the retries and backoff waits between them (as `CallMeta.latencyMs`); 0 when nothing was sent.
    */

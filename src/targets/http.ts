@@ -142,7 +142,7 @@ export function createHttpTarget(
             error:
               // A refused redirect (3xx) says where it led in its own message.
               error.code === 'judge.http' && (error.status ?? 0) >= 400
-                ? `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}`
+                ? `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}${error.gaveUp === undefined ? '' : `; ${error.gaveUp}`}`
                 : error.message,
           };
         }
