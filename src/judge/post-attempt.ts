@@ -20,6 +20,8 @@ import type { JudgeError } from './types.ts';
 
 /** How much of a malformed body `JudgeError.raw` keeps. */
 const RAW_LIMIT = 2048;
+/** Of an error answer's body, what is read: more than its quote and its `usage` ever need. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** What every attempt of a client uses. */
 export interface AttemptSettings {
@@ -197,8 +199,11 @@ export async function requestAttempt(
     );
     if (!followed.ok) return { kind: 'fail', error: followed.error };
     const response = followed.response;
-    // The timeout covers the body too: a server may send headers and then stall.
-    const bytes = await cappedBytes(response);
+    // The timeout covers the body too: a server may send headers and then stall. Of an error
+    // answer only the start is quoted, so a huge one is no reason to lose its status.
+    const bytes = response.ok
+      ? await cappedBytes(response)
+      : await bodyStart(response, ERROR_BODY_BYTES);
     if (bytes === undefined) {
       controller.abort();
       return {
@@ -350,6 +355,25 @@ async function cappedBytes(response: Response): Promise<Buffer | undefined> {
     if (!kept.add(value)) {
       await reader.cancel().catch(() => {});
       return undefined;
+    }
+  }
+}
+
+/** The first `limit` bytes of a body (all of a shorter one); the rest is not read. */
+async function bodyStart(response: Response, limit: number): Promise<Buffer> {
+  const body = response.body;
+  if (body === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    chunks.push(value);
+    size += value.length;
+    if (size >= limit) {
+      await reader.cancel().catch(() => {});
+      return Buffer.concat(chunks).subarray(0, limit);
     }
   }
 }
