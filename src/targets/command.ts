@@ -309,11 +309,18 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       stopGroup();
       // A process it started outside its group (setsid) is beyond stopGroup and may hold the
       // pipes open for good: once the group is surely gone, what the command wrote has been read.
-      heldTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish();
-      }, HELD_PIPES_MS);
+      // setImmediate: after a busy stretch the timer can fire before the pipes' last data is
+      // read; the check phase comes after that I/O is polled.
+      heldTimer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (done) return;
+            child.stdout.destroy();
+            child.stderr.destroy();
+            finish();
+          }),
+        HELD_PIPES_MS,
+      );
     });
     child.on('close', finish);
 
