@@ -9,19 +9,18 @@
  * where it led.
  */
 import { CallTimeout } from '../shared/call-timeout.ts';
-import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
+import { passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
 import { blockedPortProblem } from '../shared/url-port.ts';
 import { bodyText, notUtf8Message } from './body-text.ts';
 import { headerProblem } from './header-problem.ts';
+import { cappedBytes, errorBodyStart } from './response-body.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail, reportedUsage } from './responses.ts';
 import type { JudgeError } from './types.ts';
 
 /** How much of a malformed body `JudgeError.raw` keeps. */
 const RAW_LIMIT = 2048;
-/** Of an error answer's body, what is read: more than its quote and its `usage` ever need. */
-const ERROR_BODY_BYTES = 64 * 1024;
 
 /** What every attempt of a client uses. */
 export interface AttemptSettings {
@@ -201,9 +200,7 @@ export async function requestAttempt(
     const response = followed.response;
     // The timeout covers the body too: a server may send headers and then stall. Of an error
     // answer only the start is quoted, so a huge one is no reason to lose its status.
-    const bytes = response.ok
-      ? await cappedBytes(response)
-      : await bodyStart(response, ERROR_BODY_BYTES);
+    const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
     if (bytes === undefined) {
       controller.abort();
       return {
@@ -333,48 +330,6 @@ async function followSameOrigin(
       );
     }
     url = next.href;
-  }
-}
-
-/**
- * The body of `response`, read as it comes; undefined once it passes {@link MAX_OUTPUT_BYTES}
- * (announced or streamed), the rest left unread.
- */
-async function cappedBytes(response: Response): Promise<Buffer | undefined> {
-  const body = response.body;
-  if (Number(response.headers.get('content-length')) > MAX_OUTPUT_BYTES) {
-    await body?.cancel().catch(() => {});
-    return undefined;
-  }
-  if (body === null) return Buffer.alloc(0);
-  const kept = new CappedBytes();
-  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return kept.bytes();
-    if (!kept.add(value)) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-  }
-}
-
-/** The first `limit` bytes of a body (all of a shorter one); the rest is not read. */
-async function bodyStart(response: Response, limit: number): Promise<Buffer> {
-  const body = response.body;
-  if (body === null) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(chunks);
-    chunks.push(value);
-    size += value.length;
-    if (size >= limit) {
-      await reader.cancel().catch(() => {});
-      return Buffer.concat(chunks).subarray(0, limit);
-    }
   }
 }
 

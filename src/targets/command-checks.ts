@@ -1,6 +1,7 @@
 /**
- * What a command target checks before it runs anything: that its working folder is one, and
- * that its program can be run from there (a path to an executable file, or a name on `PATH`).
+ * What a command target checks before it runs anything: that its working folder is one, that
+ * its program can be run from there (a path to an executable file, or a name on `PATH`), and,
+ * case by case, that its arguments and environment can be handed to a process at all.
  */
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
@@ -52,4 +53,27 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Why a case's values cannot be handed to the process, or undefined: the system's strings end
+ * at NUL, so no argument or environment variable can hold one (spawn would throw, in words that
+ * name its own options).
+ */
+export function nulProblem(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+  shellTemplates: ReadonlyMap<string, string>,
+): string | undefined {
+  const why = 'holds a NUL character, which no argument or environment variable can carry';
+  const at = argv.findIndex((arg) => arg.includes('\0'));
+  if (at >= 0) {
+    return `${at === 0 ? 'the program' : `argument ${at}`} of the command (${argv[0]}) ${why}`;
+  }
+  const name = Object.keys(env).find((key) => env[key]!.includes('\0'));
+  if (name === undefined) return undefined;
+  const template = shellTemplates.get(name);
+  return template === undefined
+    ? `environment variable ${name} of the command (${argv[0]}) ${why}`
+    : `the value of {{ ${template.trim()} }} in the command line ${why}`;
 }

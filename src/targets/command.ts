@@ -19,7 +19,7 @@ import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-c
 import { shellLine, shellValueName, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
-import { findProgram, folderProblem } from './command-checks.ts';
+import { findProgram, folderProblem, nulProblem } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { expandGrid } from '../plan/grid.ts';
@@ -167,29 +167,6 @@ function programProblem(
     if (problem !== undefined) return problem;
   }
   return undefined;
-}
-
-/**
- * Why a case's values cannot be handed to the process, or undefined: the system's strings end
- * at NUL, so no argument or environment variable can hold one (spawn would throw, in words that
- * name its own options).
- */
-function nulProblem(
-  argv: readonly string[],
-  env: Readonly<Record<string, string>>,
-  shellTemplates: ReadonlyMap<string, string>,
-): string | undefined {
-  const why = 'holds a NUL character, which no argument or environment variable can carry';
-  const at = argv.findIndex((arg) => arg.includes('\0'));
-  if (at >= 0) {
-    return `${at === 0 ? 'the program' : `argument ${at}`} of the command (${argv[0]}) ${why}`;
-  }
-  const name = Object.keys(env).find((key) => env[key]!.includes('\0'));
-  if (name === undefined) return undefined;
-  const template = shellTemplates.get(name);
-  return template === undefined
-    ? `environment variable ${name} of the command (${argv[0]}) ${why}`
-    : `the value of {{ ${template.trim()} }} in the command line ${why}`;
 }
 
 /** Every input rendered, or the first that could not be. */
