@@ -112,6 +112,21 @@ describe('evaluator selection and inversion', () => {
     );
   });
 
+  it('levenshtein maxDistance shows its threshold without float noise, compared as before', async () => {
+    const dir = project(
+      [{ output: 'abc' }, { output: 'a' }],
+      ['- { id: close, use: levenshtein, with: { expected: abcdefghij, maxDistance: 7 } }'],
+    );
+    const result = await runInProcess(['run', '-o', 'results.json'], dir);
+    const evaluations = artifactCases(dir)[0]!.cases.map((c) => c.evaluations[0]!);
+    assert.deepEqual(
+      evaluations.map((e) => e.passed),
+      [true, false],
+    );
+    assert.match(result.stdout, /close 0\.1 \(needs ≥ 0\.3\)/);
+    assert.doesNotMatch(result.stdout, /0\.30000000000000004/);
+  });
+
   it('when: needs a non-empty tag list and not: a boolean', async () => {
     const dir = project(
       [{ output: 'x' }],

@@ -150,7 +150,7 @@ describe('describeThreshold and formatScore', () => {
     // Rounded alike they would read as a pass: both are shown whole.
     assert.equal(
       describeFailedEvaluation(evaluation(0.6666, third)),
-      'lev 0.6666 (needs ≥ 0.6666666666666667)',
+      'lev 0.6666 (needs ≥ 0.666666666666667)',
     );
     assert.equal(
       describeFailedEvaluation(evaluation(0.2, { gt: 0.1 + 0.2, lt: 0.9 })),
@@ -161,6 +161,13 @@ describe('describeThreshold and formatScore', () => {
       describeFailedEvaluation(evaluation(0.8004, { gte: 0.8005 })),
       'lev 0.8004 (needs ≥ 0.8005)',
     );
+  });
+
+  it('shows a derived bound without float noise (levenshtein maxDistance 7 of 10 is ≥ 0.3)', () => {
+    assert.equal(describeThreshold({ gte: 1 - 7 / 10 }), '≥ 0.3');
+    assert.equal(describeThreshold({ gt: 0.1 + 0.2, lte: 1 - 0.9 }), '> 0.3, ≤ 0.1');
+    // A failing score that rounds onto the bound as shown keeps its digits.
+    assert.equal(formatScore(0.29996, { gte: 1 - 7 / 10 }), '0.29996');
   });
 });
 

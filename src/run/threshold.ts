@@ -1,3 +1,4 @@
+import { withoutNoise } from '../shared/float-noise.ts';
 import type { Threshold } from '../types/index.ts';
 
 /**
@@ -46,12 +47,19 @@ export function hasBound(t: Threshold): boolean {
 /**
  * Human text for a threshold, lower bounds first: `≥ 0.8`, `> 0.5, < 0.9`; `any score` when
  * it has no bounds. Shared by reports and gate messages so they read the same everywhere.
+ * A bound an evaluator derived (levenshtein's `1 − 7/10` is 0.30000000000000004) is shown
+ * without float noise; only the text: the comparison keeps the exact bound.
  */
 export function describeThreshold(t: Threshold): string {
   const parts: string[] = [];
-  if (t.gt != null) parts.push(`> ${t.gt}`);
-  if (t.gte != null) parts.push(`≥ ${t.gte}`);
-  if (t.lt != null) parts.push(`< ${t.lt}`);
-  if (t.lte != null) parts.push(`≤ ${t.lte}`);
+  if (t.gt != null) parts.push(`> ${shownBound(t.gt)}`);
+  if (t.gte != null) parts.push(`≥ ${shownBound(t.gte)}`);
+  if (t.lt != null) parts.push(`< ${shownBound(t.lt)}`);
+  if (t.lte != null) parts.push(`≤ ${shownBound(t.lte)}`);
   return parts.length > 0 ? parts.join(', ') : 'any score';
+}
+
+/** A bound as describeThreshold writes it: to 15 significant digits, which keeps any decimal a person wrote. */
+function shownBound(bound: number): number {
+  return withoutNoise(bound);
 }
