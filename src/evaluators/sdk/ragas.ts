@@ -10,11 +10,11 @@ import { contextPrecision } from '../judges/context-precision.ts';
 import { contextRecall } from '../judges/context-recall.ts';
 import { answerRelevancy } from '../judges/answer-relevancy.ts';
 import { contextEntitiesRecall } from '../judges/context-entities-recall.ts';
-import { factualCorrectness, type FACTUAL_MODES } from '../judges/factual-correctness.ts';
+import { factualCorrectness, FACTUAL_MODES } from '../judges/factual-correctness.ts';
 import { faithfulness } from '../judges/faithfulness.ts';
 import { llmContextPrecision } from '../judges/llm-context-precision.ts';
 import { llmContextRecall } from '../judges/llm-context-recall.ts';
-import { noiseSensitivity, type NOISE_MODES } from '../judges/noise-sensitivity.ts';
+import { noiseSensitivity, NOISE_MODES } from '../judges/noise-sensitivity.ts';
 import { semanticSimilarity } from '../judges/semantic-similarity.ts';
 import {
   BuiltinBackedEvaluator,
@@ -24,6 +24,7 @@ import {
   type TestCaseArgs,
 } from './builtin-backed.ts';
 import { SdkJudgeEvaluator } from './judges.ts';
+import { optionalChoice } from '../options.ts';
 
 /** Faithfulness: the share of the response's claims the retrieved contexts support. */
 export abstract class BaseRagasFaithfulness<TCase, TOutput> extends SdkJudgeEvaluator<
@@ -250,6 +251,12 @@ export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJud
     return factualCorrectness;
   }
 
+  /** Checks `mode` before the run: a misspelt one would otherwise be every case's error. */
+  override preload(): void {
+    super.preload();
+    optionalChoice({ mode: this.mode }, 'mode', FACTUAL_MODES, 'f1');
+  }
+
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.scoreValues(
       {
@@ -283,6 +290,12 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
 
   protected builtin(): DrivenBuiltin {
     return noiseSensitivity;
+  }
+
+  /** Checks `mode` before the run: a misspelt one would otherwise be every case's error. */
+  override preload(): void {
+    super.preload();
+    optionalChoice({ mode: this.mode }, 'mode', NOISE_MODES, 'relevant');
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
