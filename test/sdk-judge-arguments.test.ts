@@ -137,6 +137,13 @@ const rows: { name: string; extra: Record<string, unknown>; path: string; messag
       /^runTestSuite\(s\): judge: unknown setting hostConcurrency \(hostConcurrency is an option of the client: pass client: createJudgeClient\(\{ maxConcurrentPerHost, … \}\)\)$/,
   },
   {
+    name: 'a cacheDir beside a client of your own, which it never reached (no cache was used)',
+    extra: { judge: { client, cacheDir: '.evalgate/cache' } },
+    path: 'judge.cacheDir',
+    message:
+      /^runTestSuite\(s\): judge\.cacheDir is the cache of the default client and has no effect with judge\.client: pass it to your client, client: createJudgeClient\(\{ cacheDir: "\.evalgate\/cache", … \}\), or leave judge\.client out$/,
+  },
+  {
     name: 'a judge that is not an object',
     extra: { judge: 'gpt-4o' },
     path: 'judge',
@@ -177,7 +184,6 @@ describe('runTestSuite checks judge and baselinesDir before the run', () => {
         embeddingModel: 'e',
         temperature: 0.5,
         prices: { m: { prompt: 1, completion: 2 } },
-        cacheDir: 'cache',
       },
       baselinesDir: '.',
       quiet: true,

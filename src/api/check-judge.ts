@@ -71,6 +71,13 @@ export function judgeProblems(judge: unknown): JudgeProblem[] {
   }
   if (cacheDir !== undefined && !isName(cacheDir)) {
     add('judge.cacheDir', 'the path of a folder', cacheDir);
+  } else if (cacheDir !== undefined && client !== undefined) {
+    // The cache lives in the client createJudgeClient makes: a client of one's own never sees
+    // this folder, and every call would go to the server while the user believes it cached.
+    problems.push({
+      path: 'judge.cacheDir',
+      message: `judge.cacheDir is the cache of the default client and has no effect with judge.client: pass it to your client, client: createJudgeClient({ cacheDir: ${JSON.stringify(cacheDir)}, … }), or leave judge.client out`,
+    });
   }
   if (client !== undefined && !(isRecord(client) && typeof client.chat === 'function')) {
     // Its value is not quoted: an options object given as the client holds the API key.

@@ -31,7 +31,7 @@ export interface SuiteJudgeSettings {
   temperature?: number;
   /** For the cost in each evaluation's usage. */
   prices?: PriceTable;
-  /** Cache folder for the default client (default: none, every call goes to the server). */
+  /** Cache folder for the default client (default: none, every call goes to the server); refused beside `client`, which takes its own (`createJudgeClient({ cacheDir })`). */
   cacheDir?: string;
 }
 
