@@ -18,16 +18,10 @@ import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { Issue, Located } from '../shared/errors.ts';
-import { withoutNoise } from '../shared/float-noise.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
-import type {
-  AgreementSpec,
-  EngineEvaluator,
-  Evaluation,
-  PassCondition,
-  Target,
-} from '../types/index.ts';
+import type { AgreementSpec, EngineEvaluator, PassCondition, Target } from '../types/index.ts';
 import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
+import { negated } from './negated.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader } from './modules/loader.ts';
 import { loadShaped, moduleThere, notImported } from './module-binding.ts';
@@ -322,30 +316,6 @@ function agreementSpec(ev: EvaluatorConfig, column: string): AgreementSpec {
     choices !== null &&
     Object.values(choices).every((score) => typeof score === 'number');
   return { column, choices: valid ? (choices as Record<string, number>) : null };
-}
-
-/**
- * `not: true`: the evaluation with its score inverted. A score outside 0..1 has no inverse, so
- * the evaluation is an error saying so; anything that is not an evaluation is left for the
- * engine to report as it would without `not`.
- */
-function negated(
-  evaluation: ReturnType<EngineEvaluator['evaluateTestCase']>,
-): ReturnType<EngineEvaluator['evaluateTestCase']> {
-  if (evaluation instanceof Promise) return evaluation.then(invert);
-  return invert(evaluation);
-}
-
-function invert(evaluation: Evaluation): Evaluation {
-  if (typeof evaluation !== 'object' || evaluation === null) return evaluation;
-  const { score } = evaluation;
-  if (typeof score !== 'number' || Number.isNaN(score)) return evaluation;
-  if (score < 0 || score > 1) {
-    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score}`);
-  }
-  // Rounded like every value evalgate derives: 1 − 0.9 is 0.09999999999999998, which would
-  // fail the `gte: 0.1` that 0.9 inverted meets (see shared/float-noise.ts).
-  return { ...evaluation, score: withoutNoise(1 - score) };
 }
 
 async function loadPass(
