@@ -31885,6 +31885,26 @@ var init_grid_value_text = __esm({
   }
 });
 
+// src/shared/float-noise.ts
+function withoutNoise(value) {
+  if (!Number.isFinite(value) || value === 0) return value;
+  return Number(value.toPrecision(SIGNIFICANT_DIGITS));
+}
+function withoutNoiseOrNull(value) {
+  return value === null ? null : withoutNoise(value);
+}
+function sameUpToNoise(a, b) {
+  return Math.abs(a - b) <= NOISE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+var SIGNIFICANT_DIGITS, NOISE;
+var init_float_noise = __esm({
+  "src/shared/float-noise.ts"() {
+    "use strict";
+    SIGNIFICANT_DIGITS = 15;
+    NOISE = 1e-9;
+  }
+});
+
 // src/run/threshold.ts
 function evaluationPassed(score2, threshold, error2) {
   if (error2 !== null) return false;
@@ -31908,15 +31928,19 @@ function hasBound(t) {
 }
 function describeThreshold(t) {
   const parts = [];
-  if (t.gt != null) parts.push(`> ${t.gt}`);
-  if (t.gte != null) parts.push(`\u2265 ${t.gte}`);
-  if (t.lt != null) parts.push(`< ${t.lt}`);
-  if (t.lte != null) parts.push(`\u2264 ${t.lte}`);
+  if (t.gt != null) parts.push(`> ${shownBound(t.gt)}`);
+  if (t.gte != null) parts.push(`\u2265 ${shownBound(t.gte)}`);
+  if (t.lt != null) parts.push(`< ${shownBound(t.lt)}`);
+  if (t.lte != null) parts.push(`\u2264 ${shownBound(t.lte)}`);
   return parts.length > 0 ? parts.join(", ") : "any score";
+}
+function shownBound(bound) {
+  return withoutNoise(bound);
 }
 var init_threshold = __esm({
   "src/run/threshold.ts"() {
     "use strict";
+    init_float_noise();
   }
 });
 
@@ -31990,12 +32014,31 @@ function startDate(timestamp) {
   return /^\d{4}-\d{2}-\d{2}/.exec(timestamp)?.[0];
 }
 function formatScore(score2, threshold) {
-  const rounded2 = Number(score2.toFixed(3));
+  const rounded2 = round3(score2);
   if (rounded2 !== score2 && threshold) {
-    const bounds = [threshold.gt, threshold.gte, threshold.lt, threshold.lte];
-    if (bounds.includes(rounded2)) return String(score2);
+    const bounds = boundsOf(threshold);
+    if (bounds.includes(rounded2) || bounds.some((b) => round3(b) === rounded2)) return String(score2);
   }
   return String(rounded2);
+}
+function describeThresholdFor(threshold, score2) {
+  if (boundsOf(threshold).some((b) => round3(b) === round3(score2))) {
+    return describeThreshold(threshold);
+  }
+  const shown2 = {};
+  for (const key of ["gt", "gte", "lt", "lte"]) {
+    const bound = threshold[key];
+    if (typeof bound === "number") shown2[key] = round3(bound);
+  }
+  return describeThreshold(shown2);
+}
+function round3(value) {
+  return Number(value.toFixed(3));
+}
+function boundsOf(threshold) {
+  return [threshold.gt, threshold.gte, threshold.lt, threshold.lte].filter(
+    (b) => typeof b === "number"
+  );
 }
 function formatParams(params, separator) {
   return Object.entries(params).map(([key, value]) => `${key}=${shownGridValue(value)}`).join(separator);
@@ -32045,7 +32088,8 @@ function describeFailedEvaluation(evaluation) {
   if (evaluation.score === null) return `${evaluation.evaluator}: no score`;
   const score2 = formatScore(evaluation.score, evaluation.threshold);
   if (evaluation.threshold === null) return `${evaluation.evaluator} ${score2}`;
-  return `${evaluation.evaluator} ${score2} (needs ${describeThreshold(evaluation.threshold)})`;
+  const needs = describeThresholdFor(evaluation.threshold, evaluation.score);
+  return `${evaluation.evaluator} ${score2} (needs ${needs})`;
 }
 function flakyLabel(result) {
   if (result.flaky !== true || result.trials === void 0) return null;
@@ -32353,26 +32397,6 @@ var init_grid_matrix = __esm({
   "src/report/grid-matrix.ts"() {
     "use strict";
     init_labels();
-  }
-});
-
-// src/shared/float-noise.ts
-function withoutNoise(value) {
-  if (!Number.isFinite(value) || value === 0) return value;
-  return Number(value.toPrecision(SIGNIFICANT_DIGITS));
-}
-function withoutNoiseOrNull(value) {
-  return value === null ? null : withoutNoise(value);
-}
-function sameUpToNoise(a, b) {
-  return Math.abs(a - b) <= NOISE * Math.max(1, Math.abs(a), Math.abs(b));
-}
-var SIGNIFICANT_DIGITS, NOISE;
-var init_float_noise = __esm({
-  "src/shared/float-noise.ts"() {
-    "use strict";
-    SIGNIFICANT_DIGITS = 15;
-    NOISE = 1e-9;
   }
 });
 
@@ -44373,16 +44397,17 @@ function keeps(token, read) {
 }
 function inexactNumberMessage({ text: text2, read }) {
   const shown2 = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
-  const what = !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
+  const what = SPECIAL_NUMBER.test(text2) ? "is YAML's infinity or not-a-number, which JSON cannot hold: the results would record it as null" : !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
   return `the number ${shown2} ${what}; write it in quotes, as a string, to keep it as written`;
 }
-var MAY_BE_INEXACT, NUMBER3;
+var MAY_BE_INEXACT, NUMBER3, SPECIAL_NUMBER;
 var init_json_numbers = __esm({
   "src/testsets/json-numbers.ts"() {
     "use strict";
     init_json_keys();
     MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
     NUMBER3 = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    SPECIAL_NUMBER = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
   }
 });
 
@@ -44744,6 +44769,33 @@ var init_yaml_source = __esm({
         }
         return this.locate(path);
       }
+      /**
+       * `path` with each number key as the file writes it: yaml reads `0.1000000000000000055511151231257827:`
+       * or a 23-digit key as a double, whose text (`0.1`, `1.2345678901234568e+22`) is not in the file.
+       */
+      writtenPath(path) {
+        let node = this.resolve(this.doc.contents);
+        const out = [];
+        for (const segment of path) {
+          let next = null;
+          let written = segment;
+          if (node && (0, import_yaml3.isMap)(node)) {
+            const item = this.entry(node, String(segment));
+            if (item) {
+              const key = item.key;
+              if ((0, import_yaml3.isScalar)(key) && typeof key.value === "number" && typeof key.source === "string") {
+                written = key.source.trim();
+              }
+              next = this.resolve(item.value);
+            }
+          } else if (node && (0, import_yaml3.isSeq)(node) && typeof segment === "number") {
+            next = this.resolve(node.items[segment]);
+          }
+          out.push(written);
+          node = next;
+        }
+        return out;
+      }
       /** The YAML node at `path`, when the whole path exists (aliases followed). */
       nodeAt(path) {
         const found2 = this.walk(path);
@@ -44826,7 +44878,6 @@ function inexactYamlNumbers(root2) {
   return found2;
 }
 function keepsYamlNumber(text2, read) {
-  if (SPECIAL.test(text2)) return true;
   if (!Number.isFinite(read)) return false;
   if (WHOLE.test(text2)) return Number.isSafeInteger(read) || wholeValue(text2) === BigInt(read);
   if (read === 0) return !/[1-9]/.test(text2.replace(/[eE].*/, ""));
@@ -44843,14 +44894,13 @@ function wholeValue(text2) {
     return null;
   }
 }
-var import_yaml4, WHOLE, SPECIAL;
+var import_yaml4, WHOLE;
 var init_yaml_numbers = __esm({
   "src/config/yaml-numbers.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
     init_yaml_source();
     WHOLE = /^[-+]?(?:[0-9_]+|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)$/;
-    SPECIAL = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
   }
 });
 
@@ -48757,6 +48807,8 @@ var init_csv = __esm({
       #plan = null;
       #headerOk = true;
       #width = 0;
+      /** The header's column names, every column's, to tell a header repeated further down. */
+      #names = [];
       #nextLine = 1;
       /**
        * With `onRow`, each row is handed over as soon as it is built and `finish` returns no rows (a
@@ -48812,6 +48864,15 @@ var init_csv = __esm({
             );
             continue;
           }
+          if (this.#width > 1 && record3[0]?.trim() === this.#names[0] && this.#repeatsHeader(record3)) {
+            this.#issues.add(
+              "testset.csv-header",
+              line,
+              1,
+              "this row repeats the header (every cell is its column's name), as when CSV files are joined with cat: delete the line; to join CSV files, keep the header of the first only (tail -n +2 b.csv >> a.csv)"
+            );
+            continue;
+          }
           const data = {};
           const { dataIndex, dataName } = plan;
           let lossy = false;
@@ -48842,6 +48903,10 @@ var init_csv = __esm({
           const meta = normalizeMeta(raw, line, this.#issues);
           if (meta) this.#emit({ data, line, meta });
         }
+      }
+      /** Whether every cell of `record` is the name of its column, spaces around it aside. */
+      #repeatsHeader(record3) {
+        return record3.every((cell, i) => cell.trim() === this.#names[i]);
       }
       /** Reports and returns true when `raw` holds a quoted cell with an undoubled quote inside. */
       #malformedQuote(raw, line) {
@@ -48909,6 +48974,7 @@ var init_csv = __esm({
         };
         const seen = /* @__PURE__ */ new Map();
         this.#width = record3.length;
+        this.#names = record3.map((cell) => cell.trim());
         const foreign = foreignSeparator(record3, raw);
         if (foreign !== null) {
           const at = positionInRecord(raw, line, foreign.offset);
@@ -68351,7 +68417,7 @@ function renderProblem(entry) {
     case "type": {
       const wanted = Array.isArray(params.type) ? orList(params.type.map(String)) : String(params.type);
       if (hint) {
-        const unit = typeof entry.data !== "number" ? "" : hint.includes("duration") ? ` (a number needs a unit, e.g. "${entry.data}s")` : " (YAML reads it as a number: write it in quotes)";
+        const unit = typeof entry.data !== "number" || !Number.isFinite(entry.data) ? "" : hint.includes("duration") ? ` (a number needs a unit, e.g. "${entry.data}s")` : " (YAML reads it as a number: write it in quotes)";
         return { code, path: entry.path, message: `${hint}, found ${found2}${unit}` };
       }
       const kind = typeof entry.data;
@@ -70102,13 +70168,14 @@ function parseConfig(text2, options2) {
   }
   const source = parsed.source;
   const issues = [];
+  const shownPath = (path) => formatConfigPath(source.writtenPath(path));
   const issueAt = (problem) => {
     const loc = problem.key === void 0 ? source.locate(problem.path) : source.locateKey([...problem.path, problem.key]);
     return {
       code: problem.code,
       file,
       ...loc,
-      path: formatConfigPath(problem.path),
+      path: shownPath(problem.path),
       message: problem.message
     };
   };
@@ -70140,7 +70207,7 @@ function parseConfig(text2, options2) {
         code: problem.code,
         file,
         ...loc,
-        path: formatConfigPath(path),
+        path: shownPath(path),
         message: problem.message
       });
     }
@@ -70185,8 +70252,8 @@ function parseConfig(text2, options2) {
   for (const problem of checkRules(data, { builtins: options2.builtins, locate: locate2 })) report(problem);
   const reported = new Set(issues.map((issue2) => issue2.path));
   for (const number of inexactNumbers) {
-    const path = formatConfigPath(number.path);
-    if (reported.has(path) || envBroken.has(path)) continue;
+    const path = shownPath(number.path);
+    if (reported.has(path) || envBroken.has(formatConfigPath(number.path))) continue;
     issues.push({
       code: "config.inexact-number",
       file,
@@ -74111,6 +74178,48 @@ function declaredDecoder(contentType) {
   return decoder.encoding === "utf-8" ? void 0 : decoder;
 }
 
+// src/judge/response-body.ts
+var ERROR_BODY_BYTES = 64 * 1024;
+async function cappedBytes(response) {
+  const body = response.body;
+  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
+    await body?.cancel().catch(() => {
+    });
+    return void 0;
+  }
+  if (body === null) return Buffer.alloc(0);
+  const kept = new CappedBytes();
+  const reader = body.getReader();
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return kept.bytes();
+    if (!kept.add(value)) {
+      await reader.cancel().catch(() => {
+      });
+      return void 0;
+    }
+  }
+}
+async function errorBodyStart(response) {
+  const limit = ERROR_BODY_BYTES;
+  const body = response.body;
+  if (body === null) return Buffer.alloc(0);
+  const chunks = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    chunks.push(value);
+    size += value.length;
+    if (size >= limit) {
+      await reader.cancel().catch(() => {
+      });
+      return Buffer.concat(chunks).subarray(0, limit);
+    }
+  }
+}
+
 // src/judge/backoff.ts
 var BACKOFF_BASE_MS = 500;
 var BACKOFF_CAP_MS = 2e4;
@@ -74425,7 +74534,7 @@ async function requestAttempt(request2, signal, settings) {
     );
     if (!followed.ok) return { kind: "fail", error: followed.error };
     const response = followed.response;
-    const bytes = await cappedBytes(response);
+    const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
     if (bytes === void 0) {
       controller.abort();
       return {
@@ -74541,26 +74650,6 @@ async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
     url = next.href;
   }
 }
-async function cappedBytes(response) {
-  const body = response.body;
-  if (Number(response.headers.get("content-length")) > MAX_OUTPUT_BYTES) {
-    await body?.cancel().catch(() => {
-    });
-    return void 0;
-  }
-  if (body === null) return Buffer.alloc(0);
-  const kept = new CappedBytes();
-  const reader = body.getReader();
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) return kept.bytes();
-    if (!kept.add(value)) {
-      await reader.cancel().catch(() => {
-      });
-      return void 0;
-    }
-  }
-}
 function networkCode(error2) {
   let current2 = error2;
   for (let depth2 = 0; depth2 < 4 && typeof current2 === "object" && current2 !== null; depth2++) {
@@ -74612,8 +74701,9 @@ async function retryLoop(attempt, policy, retrying) {
     }
     const asked = failed2.serverDelay ?? 0;
     if (asked > MAX_SERVER_WAIT_MS) {
-      const message = `${failed2.error.message}; the server asked to wait ${Math.ceil(asked / 1e3)} s, more than ${MAX_SERVER_WAIT_MS / 1e3} s`;
-      return { ok: false, error: { ...failed2.error, message, attempts } };
+      const gaveUp = `the server asked to wait ${Math.ceil(asked / 1e3)} s, more than ${MAX_SERVER_WAIT_MS / 1e3} s`;
+      const message = `${failed2.error.message}; ${gaveUp}`;
+      return { ok: false, error: { ...failed2.error, message, gaveUp, attempts } };
     }
     retrying(failed2.error, attempts);
     const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));
@@ -74931,9 +75021,6 @@ function acceptsSdkContext(value) {
   return typeof value === "object" && value !== null && typeof value.useContext === "function";
 }
 
-// src/bind/bind.ts
-init_float_noise();
-
 // src/targets/command.ts
 init_templates();
 init_own_key();
@@ -75052,12 +75139,24 @@ function isExecutable(path) {
     return false;
   }
 }
+function nulProblem(argv, env, shellTemplates) {
+  const why2 = "holds a NUL character, which no argument or environment variable can carry";
+  const at = argv.findIndex((arg) => arg.includes("\0"));
+  if (at >= 0) {
+    return `${at === 0 ? "the program" : `argument ${at}`} of the command (${argv[0]}) ${why2}`;
+  }
+  const name = Object.keys(env).find((key) => env[key].includes("\0"));
+  if (name === void 0) return void 0;
+  const template = shellTemplates.get(name);
+  return template === void 0 ? `environment variable ${name} of the command (${argv[0]}) ${why2}` : `the value of {{ ${template.trim()} }} in the command line ${why2}`;
+}
 
 // src/targets/command.ts
 init_call_timeout();
 var STDERR_LINES = 20;
 var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
+var HELD_PIPES_MS = KILL_GRACE_MS + 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
   const cwd = resolve12(setup.dir, config.cwd ?? ".");
@@ -75156,17 +75255,6 @@ function programProblem(program, cwd, setup) {
   }
   return void 0;
 }
-function nulProblem(argv, env, shellTemplates) {
-  const why2 = "holds a NUL character, which no argument or environment variable can carry";
-  const at = argv.findIndex((arg) => arg.includes("\0"));
-  if (at >= 0) {
-    return `${at === 0 ? "the program" : `argument ${at}`} of the command (${argv[0]}) ${why2}`;
-  }
-  const name = Object.keys(env).find((key) => env[key].includes("\0"));
-  if (name === void 0) return void 0;
-  const template = shellTemplates.get(name);
-  return template === void 0 ? `environment variable ${name} of the command (${argv[0]}) ${why2}` : `the value of {{ ${template.trim()} }} in the command line ${why2}`;
-}
 function renderAll(inputs, args) {
   const values = [];
   for (const input of inputs) {
@@ -75199,6 +75287,7 @@ function runProcess(argv, options2) {
     let failure;
     let exited;
     let killTimer;
+    let heldTimer;
     const pid = child.pid;
     if (pid !== void 0) trackGroup(pid);
     const stopGroup = () => {
@@ -75245,6 +75334,15 @@ function runProcess(argv, options2) {
     child.on("exit", (code, signal) => {
       exited = { code, signal };
       stopGroup();
+      heldTimer = setTimeout(
+        () => setImmediate(() => {
+          if (done) return;
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish();
+        }),
+        HELD_PIPES_MS
+      );
     });
     child.on("close", finish);
     let done = false;
@@ -75257,6 +75355,7 @@ function runProcess(argv, options2) {
         forgetGroup(pid);
       }
       if (killTimer !== void 0) clearTimeout(killTimer);
+      if (heldTimer !== void 0) clearTimeout(heldTimer);
       const bytes = stdout.bytes();
       const notUtf8 = isUtf82(bytes) ? void 0 : notUtf8Problem(bytes);
       settle({
@@ -75419,7 +75518,7 @@ function createHttpTarget(config, setup) {
             output: null,
             error: (
               // A refused redirect (3xx) says where it led in its own message.
-              error2.code === "judge.http" && (error2.status ?? 0) >= 400 ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}` : error2.message
+              error2.code === "judge.http" && (error2.status ?? 0) >= 400 ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}${error2.gaveUp === void 0 ? "" : `; ${error2.gaveUp}`}` : error2.message
             )
           };
         }
@@ -76159,6 +76258,40 @@ var FUNCTION_WORKER_ENTRY = new URL(
   import.meta.url
 );
 
+// src/bind/negated.ts
+init_float_noise();
+function negated(evaluation) {
+  if (evaluation instanceof Promise) return evaluation.then(invert);
+  return invert(evaluation);
+}
+function invert(evaluation) {
+  if (typeof evaluation !== "object" || evaluation === null) return evaluation;
+  const { score: score2 } = evaluation;
+  if (typeof score2 !== "number" || Number.isNaN(score2)) return evaluation;
+  if (score2 < 0 || score2 > 1) {
+    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score2}`);
+  }
+  const inverted = { ...evaluation, score: withoutNoise(1 - score2) };
+  const own = evaluation.threshold;
+  if (own === void 0 || own === null) return inverted;
+  return { ...inverted, threshold: turnedAround(own) };
+}
+function turnedAround(threshold) {
+  if (typeof threshold !== "object" || threshold === null) return threshold;
+  const entries = Object.entries(threshold);
+  if (entries.length !== 1) {
+    if (entries.length === 0) return threshold;
+    throw new Error(
+      `not: true cannot turn around the range ${JSON.stringify(threshold)} the evaluator returned (the scores outside a range are no one threshold): give the evaluator a threshold: for the inverted score`
+    );
+  }
+  const [key, bound] = entries[0];
+  if (typeof bound !== "number" || !Number.isFinite(bound)) return threshold;
+  const opposite = { gte: "gt", gt: "gte", lte: "lt", lt: "lte" };
+  const turned = opposite[key];
+  return turned === void 0 ? threshold : { [turned]: withoutNoise(1 - bound) };
+}
+
 // src/bind/module-binding.ts
 async function loadModule(loader, config, spec, issueAt) {
   const ref = parseModuleSpec(spec, config.dir);
@@ -76509,19 +76642,6 @@ function agreementSpec(ev, column) {
   const choices = ev.use === "llm-judge" ? ev.with.choices : void 0;
   const valid = typeof choices === "object" && choices !== null && Object.values(choices).every((score2) => typeof score2 === "number");
   return { column, choices: valid ? choices : null };
-}
-function negated(evaluation) {
-  if (evaluation instanceof Promise) return evaluation.then(invert);
-  return invert(evaluation);
-}
-function invert(evaluation) {
-  if (typeof evaluation !== "object" || evaluation === null) return evaluation;
-  const { score: score2 } = evaluation;
-  if (typeof score2 !== "number" || Number.isNaN(score2)) return evaluation;
-  if (score2 < 0 || score2 > 1) {
-    throw new Error(`not: true inverts a score between 0 and 1; the evaluator returned ${score2}`);
-  }
-  return { ...evaluation, score: withoutNoise(1 - score2) };
 }
 async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
