@@ -8,19 +8,14 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseTestset } from '../src/testsets/formats.ts';
+import { parsedOrIssues } from './helpers/testset-parse.ts';
 import { scratch } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 const REPEATED =
   "this row repeats the header (every cell is its column's name), as when CSV files are joined with cat: delete the line; to join CSV files, keep the header of the first only (tail -n +2 b.csv >> a.csv)";
 
-/** `line:col message` of each problem, or the rows' data when the text is read. */
-function read(text: string): string[] | unknown[] {
-  const result = parseTestset(text, 'csv', 'all.csv');
-  if (result.ok) return result.rows.map((row) => row.data);
-  return result.issues.map((i) => `${i.line}:${i.col} ${i.message}`);
-}
+const read = (text: string) => parsedOrIssues(text, 'csv', { file: 'all.csv' });
 
 describe('a CSV header repeated as a row', () => {
   it('is refused at its line, quoted, spaced or with metadata columns alike', () => {

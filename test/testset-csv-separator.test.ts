@@ -5,14 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTestset } from '../src/testsets/formats.ts';
+import { parsedOrIssues } from './helpers/testset-parse.ts';
 
-/** `line:col message` of each problem, or the rows' data when the text is read. */
-function read(text: string): string[] | unknown[] {
-  const result = parseTestset(text, 'csv', 'cases.csv');
-  if (result.ok) return result.rows.map((row) => row.data);
-  return result.issues.map((i) => `${i.line}:${i.col} ${i.message}`);
-}
+const read = (text: string) => parsedOrIssues(text, 'csv');
 
 describe('a CSV testset with another separator', () => {
   it('semicolons: refused at the first one, saying what to do', () => {

@@ -8,16 +8,12 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
+import type { TestsetFormat } from '../src/testsets/formats.ts';
+import { parsedOrIssues } from './helpers/testset-parse.ts';
 import { scratch, writeFiles } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
-/** `line:col code message` of each problem, or the rows' data when the text is read. */
-function read(text: string, format: TestsetFormat): string[] | unknown[] {
-  const result = parseTestset(text, format, `cases.${format}`);
-  if (result.ok) return result.rows.map((row) => row.data);
-  return result.issues.map((i) => `${i.line}:${i.col} ${i.code} ${i.message}`);
-}
+const read = (text: string, format: TestsetFormat) => parsedOrIssues(text, format, { codes: true });
 
 describe('JSON numbers a double cannot keep', () => {
   it('are refused in a JSON file at their line and column, saying what they would read as', () => {
