@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
@@ -51,6 +51,28 @@ async function inCommonJsPackage(dir: string): Promise<boolean> {
   }
 }
 
+/** Where a starter's evals.yaml points its editor for the schema, written beside it. */
+const SCHEMA_HINT = './node_modules/evalgate/schemas/evals.schema.json';
+
+/**
+ * The starter's files with the schema line of its evals.yaml pointing where evalgate is seen
+ * from `dir`: the nearest node_modules up the tree that has it, as Node would find it (a
+ * workspace installs it once, at its root). Beside the config when none has it yet: that is
+ * where `npm i -D evalgate` in a plain project puts it.
+ */
+function withSchemaHint(files: Record<string, string>, dir: string): Record<string, string> {
+  const config = files['evals.yaml'];
+  if (config === undefined) return files;
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, SCHEMA_HINT))) {
+      if (at === dir) return files;
+      const path = relative(dir, join(at, SCHEMA_HINT)).split(sep).join('/');
+      return { ...files, 'evals.yaml': config.replace(SCHEMA_HINT, path) };
+    }
+    if (dirname(at) === at) return files;
+  }
+}
+
 /** `evals init [dir] [--template NAME]`: writes a starter project, never overwriting a file. */
 export async function initCommand(
   dirArg: string | undefined,
@@ -68,8 +90,10 @@ export async function initCommand(
   const dir = resolve(ctx.cwd, dirArg ?? '.');
   checkOutputFolder('evals init', dirArg ?? '.', ctx.cwd, 'so no file was written');
   const { next } = starter;
-  const FILES =
-    starter.commonJsFiles && (await inCommonJsPackage(dir)) ? starter.commonJsFiles : starter.files;
+  const FILES = withSchemaHint(
+    starter.commonJsFiles && (await inCommonJsPackage(dir)) ? starter.commonJsFiles : starter.files,
+    dir,
+  );
   const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
   // `evals run` reads an `evals.yaml` before an `evals.yml`: a new one would shadow the user's.
   const shadowed = !clashes.includes('evals.yaml') && existsSync(join(dir, 'evals.yml'));
