@@ -13,6 +13,7 @@ import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
 import type { ModelClients } from '../targets/model.ts';
+import { shellWord } from '../targets/inputs.ts';
 import { envUrlProblem } from '../shared/url-problems.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */
@@ -153,6 +154,7 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
           configDir: config.dir,
           suiteId: suite.id,
           updateBaselines: runtime.updateBaselines,
+          updateCommand: `evals run ${shellWord(config.file)} --update-baselines`,
           onRunEnd: (flush) => flushes.push(flush),
         },
       };

@@ -5,7 +5,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
-import { shellQuote } from '../targets/inputs.ts';
+import { shellWord } from '../targets/inputs.ts';
 import { STARTERS, type StarterName } from './init-templates.ts';
 
 /** What a run writes and no one commits: the results, the HTML report and the model cache. */
@@ -117,7 +117,7 @@ export async function initCommand(
   // The commands run in the project's folder: `evals run` writes evals-results.json where it
   // runs, and only there is it covered by the .gitignore written above.
   const steps = [
-    ...(where === '.' ? [] : [`cd ${/^[\w./-]+$/.test(where) ? where : shellQuote(where)}`]),
+    ...(where === '.' ? [] : [`cd ${shellWord(where)}`]),
     'npm i -D evalgate   # if it is not installed yet',
     ...next,
     'npx evals run',

@@ -72,6 +72,11 @@ export interface BuiltinFiles {
   suiteId: string;
   /** `--update-baselines`: recorded baselines that lost may be replaced. */
   updateBaselines: boolean;
+  /**
+   * The command line that records missing baselines, for a message to quote (`evals run
+   * 'sub/my evals.yaml' --update-baselines`); without it, `evals run --update-baselines`.
+   */
+  updateCommand?: string;
   /** Called by the pipeline after the run (also an interrupted one), in registration order. */
   onRunEnd(flush: () => Promise<void>): void;
 }

@@ -101,3 +101,8 @@ export function asText(value: unknown): string {
 export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
+
+/** `value` as one word of a command line to paste: as it is when plain, else {@link shellQuote}d. */
+export function shellWord(value: string): string {
+  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
+}

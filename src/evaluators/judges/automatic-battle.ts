@@ -108,9 +108,9 @@ export const automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown };
+    return { judge, store, shown, update: files.updateCommand ?? UPDATE_FLAG };
   },
-  async score(values, args, { judge, store, shown }): Promise<Evaluation> {
+  async score(values, args, { judge, store, shown, update }): Promise<Evaluation> {
     let caseKey: string;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -124,7 +124,7 @@ export const automaticBattle = defineBuiltin({
     if (baseline === undefined) {
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown}: run \`${UPDATE_FLAG}\` to record it`,
+          `no baseline is recorded for this case in ${shown}: run \`${update}\` to record it`,
           { metadata: { caseKey } },
         );
       }
