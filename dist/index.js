@@ -71889,9 +71889,9 @@ var automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown: shown2 };
+    return { judge, store, shown: shown2, update: files.updateCommand ?? UPDATE_FLAG };
   },
-  async score(values, args, { judge, store, shown: shown2 }) {
+  async score(values, args, { judge, store, shown: shown2, update }) {
     let caseKey;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -71905,7 +71905,7 @@ var automaticBattle = defineBuiltin({
     if (baseline === void 0) {
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown2}: run \`${UPDATE_FLAG}\` to record it`,
+          `no baseline is recorded for this case in ${shown2}: run \`${update}\` to record it`,
           { metadata: { caseKey } }
         );
       }
@@ -74904,6 +74904,61 @@ function endpoint2(baseUrl2, path) {
   return query < 0 ? `${baseUrl2}${path}` : `${baseUrl2.slice(0, query)}${path}${baseUrl2.slice(query)}`;
 }
 
+// src/targets/inputs.ts
+init_templates();
+function targetInput(value) {
+  const compiled2 = compileTemplates(value);
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function textInput(text2, piece) {
+  const compiled2 = compileText(text2, (value) => piece(asText(value)));
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function shellValueName(index) {
+  return `EVALGATE_VALUE_${index + 1}`;
+}
+function shellLine(line) {
+  const contexts = shellLineContexts(line);
+  const pieces = textPieces(line);
+  let text2 = pieces[0] ?? "";
+  contexts.forEach((where, i) => {
+    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
+    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
+  });
+  const templates = templateSpans(line).map(({ expression }, i) => ({
+    name: shellValueName(i),
+    value: compileText(`{{${expression}}}`, asText)
+  }));
+  return {
+    text: text2,
+    values: {
+      render: ({ testCase, params }) => {
+        const values = {};
+        for (const { name, value } of templates) {
+          const rendered = value({ case: testCase, params, output: void 0 });
+          if (!rendered.ok) return rendered;
+          values[name] = rendered.value;
+        }
+        return { ok: true, value: values };
+      }
+    }
+  };
+}
+function asText(value) {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? String(value);
+}
+function shellQuote(value) {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+function shellWord(value) {
+  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
+}
+
 // src/bind/models.ts
 var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
@@ -74982,6 +75037,7 @@ function createModelAccess(config, runtime) {
           configDir: config.dir,
           suiteId: suite.id,
           updateBaselines: runtime.updateBaselines,
+          updateCommand: `evals run ${shellWord(config.file)} --update-baselines`,
           onRunEnd: (flush) => flushes.push(flush)
         }
       };
@@ -75027,55 +75083,6 @@ init_own_key();
 import { isUtf8 as isUtf82 } from "node:buffer";
 import { spawn } from "node:child_process";
 import { resolve as resolve12 } from "node:path";
-
-// src/targets/inputs.ts
-init_templates();
-function targetInput(value) {
-  const compiled2 = compileTemplates(value);
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function textInput(text2, piece) {
-  const compiled2 = compileText(text2, (value) => piece(asText(value)));
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function shellValueName(index) {
-  return `EVALGATE_VALUE_${index + 1}`;
-}
-function shellLine(line) {
-  const contexts = shellLineContexts(line);
-  const pieces = textPieces(line);
-  let text2 = pieces[0] ?? "";
-  contexts.forEach((where, i) => {
-    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
-    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
-  });
-  const templates = templateSpans(line).map(({ expression }, i) => ({
-    name: shellValueName(i),
-    value: compileText(`{{${expression}}}`, asText)
-  }));
-  return {
-    text: text2,
-    values: {
-      render: ({ testCase, params }) => {
-        const values = {};
-        for (const { name, value } of templates) {
-          const rendered = value({ case: testCase, params, output: void 0 });
-          if (!rendered.ok) return rendered;
-          values[name] = rendered.value;
-        }
-        return { ok: true, value: values };
-      }
-    }
-  };
-}
-function asText(value) {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value) ?? String(value);
-}
 
 // src/targets/processes.ts
 var live = /* @__PURE__ */ new Set();
@@ -77567,15 +77574,15 @@ function trackPendingReports(specs, reporters) {
       const what = report !== void 0 && junit !== void 0 ? "the HTML and JUnit reports" : report !== void 0 ? "the HTML report" : "the JUnit report";
       const command = [
         "evals report",
-        shellWord(output),
-        ...report !== void 0 ? ["-o", shellWord(report)] : [],
-        ...junit !== void 0 ? ["--junit", shellWord(junit)] : []
+        shellWord2(output),
+        ...report !== void 0 ? ["-o", shellWord2(report)] : [],
+        ...junit !== void 0 ? ["--junit", shellWord2(junit)] : []
       ].join(" ");
       return `not written: ${names.join(", ")}; make ${what} from them with: ${command}`;
     }
   };
 }
-function shellWord(word) {
+function shellWord2(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
