@@ -14,8 +14,8 @@ const CUT = '{"answer": "yes, it\'s fi';
 const server = useLoopbackServer((req, res) => {
   req.resume().on('end', () => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const type = path === '/cut-json' ? 'application/json; charset=utf-8' : 'text/plain';
-    res.writeHead(200, { 'content-type': type }).end(path === '/empty' ? '' : CUT);
+    const type = path.endsWith('-json') ? 'application/json; charset=utf-8' : 'text/plain';
+    res.writeHead(200, { 'content-type': type }).end(path.startsWith('/empty') ? '' : CUT);
   });
 });
 
@@ -43,6 +43,23 @@ describe('an answer whose content-type says JSON', () => {
       only.error ?? '',
       /^GET http:\/\/127\.0\.0\.1:\d+\/cut-json answered 200 with a body that is not JSON, though its content-type \(application\/json; charset=utf-8\) says it is: .+: \{"answer": "yes, it's fi$/,
     );
+  });
+
+  it('with an empty body is a case error too, never the answer ""', async () => {
+    // Scored as "", it passed every check that something is not there (`not: true`).
+    const { result, only } = await run('/empty-json');
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.equal(only.output, '');
+    assert.match(
+      only.error ?? '',
+      /^GET http:\/\/127\.0\.0\.1:\d+\/empty-json answered 200 with an empty body, though its content-type \(application\/json; charset=utf-8\) says it is JSON$/,
+    );
+  });
+
+  it('an empty text answer is the text ""', async () => {
+    const { only } = await run('/empty');
+    assert.equal(only.output, '');
+    assert.equal(only.error, null);
   });
 
   it('a text answer holding the same is its text', async () => {

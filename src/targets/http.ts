@@ -199,8 +199,15 @@ function answerOutput(
     // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
     if (isJson && (saysJson || contentType === null)) return { output: json };
-    // Said to be JSON and not (cut short, an error page): its text is no answer to score.
-    if (saysJson && text.trim() !== '') {
+    // Said to be JSON and not (cut short, an error page, nothing at all): its text is no answer
+    // to score; an empty one would pass every check that something is not there.
+    if (saysJson && text.trim() === '') {
+      return {
+        output: text,
+        error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`,
+      };
+    }
+    if (saysJson) {
       return {
         output: text,
         error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson)}: ${excerptOf(scrub(text))}`,
