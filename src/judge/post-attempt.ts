@@ -178,11 +178,20 @@ export async function requestAttempt(
           timedOut = true;
           controller.abort();
         }, timeoutMs);
+  // The status of the answer whose body is being read: a time-out while it stalls names it.
+  let answered: number | undefined;
   const forwardAbort = (): void => {
     // A call's time limit passing while this request is in flight: the time-out names it, unless
     // a retry loop around it already noted its last failure (its listener runs first).
     const reason: unknown = signal?.reason;
-    if (reason instanceof CallTimeout) reason.note(`waiting for ${method} ${scrub(url)}`);
+    if (reason instanceof CallTimeout) {
+      const call = `${method} ${scrub(url)}`;
+      reason.note(
+        answered === undefined
+          ? `waiting for ${call}`
+          : `waiting for the body of ${call}, which answered ${answered}`,
+      );
+    }
     controller.abort();
   };
   signal?.addEventListener('abort', forwardAbort, { once: true });
@@ -198,6 +207,7 @@ export async function requestAttempt(
     );
     if (!followed.ok) return { kind: 'fail', error: followed.error };
     const response = followed.response;
+    answered = response.status;
     // The timeout covers the body too: a server may send headers and then stall. Of an error
     // answer only the start is quoted, so a huge one is no reason to lose its status.
     const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
