@@ -42,6 +42,9 @@ describe('FILE@REF with an @ in the ref or in the path', () => {
     assert.equal(await revision(dir, 'qa.csv@main@{1}'), `rows 1 · commit ${first}`);
     assert.equal(await revision(dir, 'qa.csv@@{0}'), `rows 2 · commit ${second}`);
     assert.equal(await revision(dir, 'qa.csv@me@feature'), `rows 1 · commit ${first}`);
+    // A reflog entry of the current branch, with no name before its `@{`.
+    assert.equal(await revision(dir, 'qa.csv@{1}'), `rows 1 · commit ${first}`);
+    assert.equal(await revision(dir, 'data@v2/qa.csv@{1}'), `rows 1 · commit ${first}`);
   });
 
   it('reads a path holding @, with a plain ref or one holding @', async () => {

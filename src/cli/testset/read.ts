@@ -58,7 +58,8 @@ function splitFields(spec: CommandSpec, text: string): string[] {
  * whose name holds `@` still works. Otherwise both sides may hold an `@`: a path (`data@v2/qa.csv`)
  * and a ref (`HEAD@{1}`, `@{upstream}`, a branch `me@feature`), so the `@` that splits them is
  * one whose path side names a testset file (`.csv`, `.json`, …), that file in the working tree
- * first; never the `@` of `@{`, which git's revision syntax keeps (a refname cannot hold `@{`).
+ * first; never the `@` of `@{`, which git's revision syntax keeps (a refname cannot hold `@{`),
+ * unless nothing names the ref before it (`qa.csv@{1}`, the current branch's reflog).
  */
 export function parseLocation(arg: string, cwd: string): TestsetLocation {
   const whole = { absPath: resolve(cwd, arg), displayPath: arg };
@@ -68,10 +69,17 @@ export function parseLocation(arg: string, cwd: string): TestsetLocation {
     if (at < arg.length - 1 && arg[at + 1] !== '{') splits.push(at);
   }
   const named = splits.filter((at) => formatFromPath(arg.slice(0, at)) !== null);
-  const at = named.find((i) => existsSync(resolve(cwd, arg.slice(0, i)))) ?? named[0] ?? splits[0];
-  if (at === undefined) return whole;
-  const path = arg.slice(0, at);
-  return { absPath: resolve(cwd, path), displayPath: path, ref: arg.slice(at + 1) };
+  const at = named.find((i) => existsSync(resolve(cwd, arg.slice(0, i)))) ?? named[0];
+  if (at !== undefined) return split(at, at + 1);
+  // `qa.csv@{1}`: a reflog entry of the current branch, whose `@{` starts the ref itself.
+  const brace = arg.indexOf('@{', 1);
+  if (brace !== -1 && formatFromPath(arg.slice(0, brace)) !== null) return split(brace, brace);
+  return splits[0] === undefined ? whole : split(splits[0], splits[0] + 1);
+
+  function split(pathEnd: number, refStart: number): TestsetLocation {
+    const path = arg.slice(0, pathEnd);
+    return { absPath: resolve(cwd, path), displayPath: path, ref: arg.slice(refStart) };
+  }
 }
 
 /** The location as the user wrote it: `FILE` or `FILE@REF`. */
