@@ -74517,9 +74517,15 @@ async function requestAttempt(request2, signal, settings) {
     timedOut = true;
     controller.abort();
   }, timeoutMs2);
+  let answered;
   const forwardAbort = () => {
     const reason = signal?.reason;
-    if (reason instanceof CallTimeout) reason.note(`waiting for ${method} ${scrub(url)}`);
+    if (reason instanceof CallTimeout) {
+      const call = `${method} ${scrub(url)}`;
+      reason.note(
+        answered === void 0 ? `waiting for ${call}` : `waiting for the body of ${call}, which answered ${answered}`
+      );
+    }
     controller.abort();
   };
   signal?.addEventListener("abort", forwardAbort, { once: true });
@@ -74534,6 +74540,7 @@ async function requestAttempt(request2, signal, settings) {
     );
     if (!followed.ok) return { kind: "fail", error: followed.error };
     const response = followed.response;
+    answered = response.status;
     const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
     if (bytes === void 0) {
       controller.abort();
@@ -75565,7 +75572,13 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
   if (path === void 0) {
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
     if (isJson && (saysJson || contentType === null)) return { output: json };
-    if (saysJson && text2.trim() !== "") {
+    if (saysJson && text2.trim() === "") {
+      return {
+        output: text2,
+        error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`
+      };
+    }
+    if (saysJson) {
       return {
         output: text2,
         error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson2)}: ${excerptOf(scrub(text2))}`
