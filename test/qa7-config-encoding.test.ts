@@ -82,4 +82,27 @@ describe('files that must be UTF-8', () => {
       /^error: evals\.yaml:10:\d+ {2}.*prompt file prompts\/p\.md is not valid UTF-8 at line 2, column 8: save it as UTF-8$/m,
     );
   });
+
+  it('a prompt file a grid point names says which point named it', async () => {
+    const dir = suiteProject([
+      'testset: { cases: [ { a: x } ] }',
+      'grid: { lang: [en, fr] }',
+      'target:',
+      '  type: model',
+      '  model: m',
+      '  baseUrl: http://127.0.0.1:8/v1',
+      '  apiKey: sk-test-key-1',
+      '  prompt: { file: "prompts/{{ params.lang }}.md" }',
+      'evaluators: [ { use: contains, with: { values: [x] } } ]',
+    ]);
+    mkdirSync(join(dir, 'prompts'));
+    writeFileSync(join(dir, 'prompts', 'en.md'), 'Answer {{ case.a }}\n');
+    writeFileSync(join(dir, 'prompts', 'fr.md'), latin1('R\u00e9ponds {{ case.a }}\n'));
+    const r = await runInProcess(['validate'], dir);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /prompt file prompts\/fr\.md \(from prompts\/\{\{ params\.lang \}\}\.md at \{"lang":"fr"\}\) is not valid UTF-8 at line 1, column 2: save it as UTF-8$/m,
+    );
+  });
 });

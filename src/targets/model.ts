@@ -143,18 +143,24 @@ async function promptText(
       };
     }
     if (files.has(file.value)) continue;
+    // Which grid point named the file, when a template did.
+    const named =
+      file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
       const bytes = await readFile(resolve(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== undefined) {
         // `not valid UTF-8 at line …`, or of a foreign encoding `FILE is UTF-16 …`.
-        const where = encoding.line > 0 ? `${file.value} is ` : '';
+        const message =
+          encoding.line > 0
+            ? `${file.value}${named} is ${encoding.message}`
+            : `${encoding.message}${named}`;
         return {
           ok: false,
           issue: {
             ...setup.issueAt(...source.at),
             code: 'target.prompt-file',
-            message: `prompt file ${where}${encoding.message}`,
+            message: `prompt file ${message}`,
           },
         };
       }
@@ -164,8 +170,6 @@ async function promptText(
         (error as NodeJS.ErrnoException).code === 'ENOENT'
           ? 'does not exist'
           : `cannot be read (${unreadableReason(error) ?? (error as Error).message})`;
-      const named =
-        file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
       return {
         ok: false,
         issue: {
