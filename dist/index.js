@@ -75804,24 +75804,24 @@ async function promptText(source, setup) {
       };
     }
     if (files.has(file.value)) continue;
+    const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
       const bytes = await readFile4(resolve13(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
-        const where = encoding.line > 0 ? `${file.value} is ` : "";
+        const message = encoding.line > 0 ? `${file.value}${named} is ${encoding.message}` : `${encoding.message}${named}`;
         return {
           ok: false,
           issue: {
             ...setup.issueAt(...source.at),
             code: "target.prompt-file",
-            message: `prompt file ${where}${encoding.message}`
+            message: `prompt file ${message}`
           }
         };
       }
       files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${unreadableReason(error2) ?? error2.message})`;
-      const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
       return {
         ok: false,
         issue: {
