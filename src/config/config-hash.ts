@@ -7,9 +7,10 @@
  * environment variables never enter it: the hash is written to artifacts and must not
  * fingerprint secrets.
  *
- * Two things a canonical JSON of the data alone would lose are kept apart: an unquoted value
+ * One thing a canonical JSON of the data alone would lose is kept apart: an unquoted value
  * holding a `${VAR}` reference (after substitution it may read as a number or boolean, which a
- * quoted one never does), and the numbers `.inf`, `-.inf` and `.nan` (JSON writes them as null).
+ * quoted one never does). YAML's `.inf` and `.nan`, which JSON would write as null, never get
+ * here: the loader refuses them (yaml-numbers.ts).
  *
  * Earlier evalgate versions hashed the file's text; `configTextHash` is that hash, so their
  * artifacts can still be matched by a config whose text is unchanged.
@@ -157,9 +158,7 @@ export function writtenByConfig(configHash: string, config: ConfigHashes): boole
 
 function mark(node: Scalar): void {
   const value: unknown = node.value;
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    node.value = { [MARK]: 'number', value: String(value) };
-  } else if (typeof value === 'string' && node.type === Scalar.PLAIN && hasReference(value)) {
+  if (typeof value === 'string' && node.type === Scalar.PLAIN && hasReference(value)) {
     node.value = { [MARK]: 'unquoted', value };
   }
 }
