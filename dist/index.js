@@ -45067,9 +45067,7 @@ function writtenByConfig(configHash, config) {
 }
 function mark(node) {
   const value = node.value;
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    node.value = { [MARK]: "number", value: String(value) };
-  } else if (typeof value === "string" && node.type === import_yaml6.Scalar.PLAIN && hasReference(value)) {
+  if (typeof value === "string" && node.type === import_yaml6.Scalar.PLAIN && hasReference(value)) {
     node.value = { [MARK]: "unquoted", value };
   }
 }
