@@ -96,7 +96,7 @@ suites:
 ];
 
 /** Syntax a mutation may insert: YAML structure, aliases, templates, env, odd characters. */
-const TOKENS = [
+export const TOKENS = [
   '&a ',
   '*a',
   '<<: *a',
@@ -155,7 +155,7 @@ const TOKENS = [
 ];
 
 /** Values a value edit puts in place of another. */
-const VALUES: unknown[] = [
+export const VALUES: unknown[] = [
   null,
   0,
   -1,
@@ -188,7 +188,7 @@ const VALUES: unknown[] = [
   false,
 ];
 
-const KEYS = [
+export const KEYS = [
   'id',
   'use',
   'with',
@@ -247,7 +247,12 @@ export function fuzzProject(seed: number, n: number): FuzzProject {
   return { 'evals.yaml': config, [testsetName]: testset };
 }
 
-function mutate(text: string, next: () => number, pick: <T>(items: readonly T[]) => T): string {
+/** One text edit of `text` (a character dropped, a token inserted, a line repeated, …). */
+export function mutate(
+  text: string,
+  next: () => number,
+  pick: <T>(items: readonly T[]) => T,
+): string {
   const at = Math.floor(next() * (text.length + 1));
   const lines = text.split('\n');
   const line = Math.floor(next() * lines.length);

@@ -14,9 +14,13 @@ import { STACK_FRAME, type FuzzProject } from './fuzz-inputs.ts';
 /** The longest one project may take before it counts as a hang. */
 export const FUZZ_TIME_LIMIT_MS = 5000;
 
+/** What runs on a project: `evals validate`, `evals run`, or any command line (without `evals`). */
+export type FuzzCommand = 'validate' | 'run' | readonly string[];
+
 /** What happened to one project. */
 export interface FuzzOutcome {
-  command: 'validate' | 'run';
+  /** The command line, as `argvOf` gave it. */
+  command: string;
   code: number | null;
   ms: number;
   /** Why the outcome is not acceptable; null when it is. */
@@ -29,9 +33,11 @@ const ENV = { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', X: undefined };
 /** Writes `project` into a new folder, runs `evals <command>` in this process, and judges it. */
 export async function fuzzInProcess(
   project: FuzzProject,
-  command: 'validate' | 'run',
+  fuzzed: FuzzCommand,
 ): Promise<FuzzOutcome> {
   const dir = writeProject(project);
+  const argv = argvOf(fuzzed);
+  const command = argv.join(' ');
   let stdout = '';
   let stderr = '';
   const started = performance.now();
@@ -41,7 +47,7 @@ export async function fuzzInProcess(
       timer = setTimeout(() => resolve('hang'), FUZZ_TIME_LIMIT_MS);
     });
     const code = await Promise.race([
-      cli(argvOf(command), {
+      cli(argv, {
         cwd: dir,
         env: ENV,
         stdout: { write: (text: string) => ((stdout += text), true) },
@@ -63,15 +69,13 @@ export async function fuzzInProcess(
 }
 
 /** As {@link fuzzInProcess}, through the built CLI (`bin/evals.js`, which needs `npm run build`). */
-export function fuzzChild(
-  project: FuzzProject,
-  command: 'validate' | 'run',
-  bin: string,
-): FuzzOutcome {
+export function fuzzChild(project: FuzzProject, fuzzed: FuzzCommand, bin: string): FuzzOutcome {
   const dir = writeProject(project);
+  const argv = argvOf(fuzzed);
+  const command = argv.join(' ');
   const started = performance.now();
   try {
-    const child = spawnSync(process.execPath, [bin, ...argvOf(command)], {
+    const child = spawnSync(process.execPath, [bin, ...argv], {
       cwd: dir,
       env: ENV,
       encoding: 'utf8',
@@ -101,7 +105,8 @@ export function fuzzChild(
   }
 }
 
-function argvOf(command: 'validate' | 'run'): string[] {
+function argvOf(command: FuzzCommand): string[] {
+  if (typeof command !== 'string') return [...command];
   return command === 'run' ? ['run', 'evals.yaml', '-o', 'out.json'] : ['validate', 'evals.yaml'];
 }
 

@@ -1,15 +1,30 @@
 /**
- * `npm run fuzz [-- COUNT [SEED]]`: runs COUNT (default 10,000) mutated projects through
- * `evals validate` and `evals run` in this process, and prints the figures: outcomes by exit
- * code, the slowest project, and every unacceptable outcome (exit other than 0/1/2, a thrown
- * error, a stack trace, more than 5 s) with the seed and index that reproduce it, and any warning
- * Node printed. Exits 1 when there was one.
+ * `npm run fuzz [-- [--artifacts] COUNT [SEED]]`: runs COUNT (default 10,000) mutated projects
+ * through `evals validate` and `evals run` in this process (with `--artifacts`: damaged results
+ * artifacts through the commands that read them, scripts/fuzz-artifacts.ts), and prints the
+ * figures: outcomes by command and exit code, the slowest case, and every unacceptable outcome
+ * (exit other than 0/1/2, a thrown error, a stack trace, more than 5 s) with the seed and index
+ * that reproduce it, and any warning Node printed. Exits 1 when there was one.
  */
-import { fuzzProject } from './fuzz-inputs.ts';
-import { fuzzInProcess, type FuzzOutcome } from './fuzz-run.ts';
+import { artifactBases, fuzzArtifactCase } from './fuzz-artifacts.ts';
+import { fuzzProject, type FuzzProject } from './fuzz-inputs.ts';
+import { fuzzInProcess, type FuzzCommand, type FuzzOutcome } from './fuzz-run.ts';
 
-const count = Number(process.argv[2] ?? 10_000);
-const seed = Number(process.argv[3] ?? 22);
+const artifacts = process.argv.includes('--artifacts');
+const [countArg, seedArg] = process.argv.slice(2).filter((arg) => arg !== '--artifacts');
+const count = Number(countArg ?? 10_000);
+const seed = Number(seedArg ?? 22);
+const bases = artifacts ? await artifactBases() : undefined;
+
+/** The `index`th case: a project and what runs on it. */
+function fuzzCase(index: number): { project: FuzzProject; command: FuzzCommand } {
+  if (bases !== undefined) {
+    const { project, argv } = fuzzArtifactCase(seed, index, bases);
+    return { project, command: argv };
+  }
+  // Every fourth project is run as well as validated: the run is where aliases used to explode.
+  return { project: fuzzProject(seed, index), command: index % 4 === 3 ? 'run' : 'validate' };
+}
 const byCode = new Map<string, number>();
 const failures: { index: number; outcome: FuzzOutcome }[] = [];
 let slowest = { ms: 0, index: -1 };
@@ -20,11 +35,9 @@ process.removeAllListeners('warning');
 process.on('warning', (warning) => warnings.push(warning.message));
 
 for (let index = 0; index < count; index++) {
-  const project = fuzzProject(seed, index);
-  // Every fourth project is run as well as validated: the run is where aliases used to explode.
-  const command = index % 4 === 3 ? 'run' : 'validate';
+  const { project, command } = fuzzCase(index);
   const outcome = await fuzzInProcess(project, command);
-  const key = `${command} exit ${outcome.code ?? 'none'}`;
+  const key = `${typeof command === 'string' ? command : command[0]} exit ${outcome.code ?? 'none'}`;
   byCode.set(key, (byCode.get(key) ?? 0) + 1);
   if (outcome.ms > slowest.ms) slowest = { ms: outcome.ms, index };
   if (outcome.problem !== null) failures.push({ index, outcome });
@@ -32,7 +45,9 @@ for (let index = 0; index < count; index++) {
 }
 
 const seconds = (performance.now() - started) / 1000;
-console.log(`fuzz: ${count} projects, seed ${seed}, ${seconds.toFixed(1)} s`);
+console.log(
+  `fuzz: ${count} ${artifacts ? 'damaged artifacts' : 'projects'}, seed ${seed}, ${seconds.toFixed(1)} s`,
+);
 for (const [key, n] of [...byCode].sort()) console.log(`  ${key}: ${n}`);
 console.log(`  slowest: ${slowest.ms.toFixed(0)} ms (index ${slowest.index})`);
 console.log(`  process warnings: ${warnings.length}`);
