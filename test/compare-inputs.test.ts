@@ -162,7 +162,7 @@ describe('validateComparable', () => {
     assert.equal(error.issues[0]?.code, 'compare.schema-version');
     assert.match(
       error.message,
-      /base\.json {2}results of schemaVersion 2: this evalgate reads schemaVersion 1/,
+      /base\.json {2}results of another schema: this evalgate reads schemaVersion 1, found 2: a newer evalgate wrote it; update evalgate here to read it/,
     );
   });
 

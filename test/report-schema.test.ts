@@ -290,7 +290,14 @@ describe('results schema', () => {
     ]);
 
     assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: 2 }), [
-      '/schemaVersion: this evalgate reads schemaVersion 1, found 2',
+      '/schemaVersion: this evalgate reads schemaVersion 1, found 2: a newer evalgate wrote it; update evalgate here to read it',
+    ]);
+    // Only a higher whole number is a newer evalgate's; anything else is simply not a version.
+    assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: '1' }), [
+      '/schemaVersion: this evalgate reads schemaVersion 1, found "1"',
+    ]);
+    assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: 0 }), [
+      '/schemaVersion: this evalgate reads schemaVersion 1, found 0',
     ]);
     assert.deepEqual(validateArtifact([]), ['/: must be object']);
   });

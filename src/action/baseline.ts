@@ -127,10 +127,13 @@ export function usableBaseline(
     readReducedArtifact(path, shown, (_, run) => comparableCases(run)),
   );
   if (read.ok) return path;
-  const version = declaredSchemaVersion(path);
+  // A file read as JSON says a newer schemaVersion itself (`schemaVersionProblem`); one that is
+  // not JSON to this evalgate (cut short, or laid out in a way only a newer one writes) may still
+  // name its version near the top.
+  const version = read.kind === 'invalid' ? null : declaredSchemaVersion(path);
   const newer =
     version !== null && version > ARTIFACT_SCHEMA_VERSION
-      ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)`
+      ? ` (its start says schemaVersion ${version}: a newer evalgate wrote it, and this one reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}; update evalgate here to read it)`
       : '';
   core.warning(
     `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`,

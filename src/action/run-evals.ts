@@ -244,11 +244,12 @@ export function unmergedShard(name: string, shard: { index: number; count: numbe
 /** What `read` read from an artifact file, or why the file cannot be read. */
 export function readArtifact<T>(
   read: () => T,
-): { ok: true; value: T } | { ok: false; message: string } {
+): { ok: true; value: T } | { ok: false; message: string; kind: ArtifactReadError['kind'] } {
   try {
     return { ok: true, value: read() };
   } catch (error) {
-    if (error instanceof ArtifactReadError) return { ok: false, message: error.message };
+    if (error instanceof ArtifactReadError)
+      return { ok: false, message: error.message, kind: error.kind };
     throw error;
   }
 }

@@ -41,18 +41,30 @@ function caseValidator(): ValidateFunction {
 }
 
 /**
+ * Why `version`, an artifact's `schemaVersion`, is not the one this evalgate reads; null when it
+ * is, or when it is missing (which the schema reports with the rest). The one wording of every
+ * reader: a higher version is the common case (results from a branch or a machine on a newer
+ * evalgate), so it says what to do.
+ */
+export function schemaVersionProblem(version: unknown): string | null {
+  if (version === undefined || version === ARTIFACT_SCHEMA_VERSION) return null;
+  const found = `this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`;
+  return typeof version === 'number' &&
+    Number.isInteger(version) &&
+    version > ARTIFACT_SCHEMA_VERSION
+    ? `${found}: a newer evalgate wrote it; update evalgate here to read it`
+    : found;
+}
+
+/**
  * Checks a parsed results file. Returns one readable problem per violation, each starting with
  * the JSON pointer of the offending value (`/runs/0/verdict: …`); `[]` when the value is valid.
  * An artifact of another `schemaVersion` yields a single problem instead of a cascade.
  */
 export function validateArtifact(value: unknown): string[] {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const version = (value as { schemaVersion?: unknown }).schemaVersion;
-    if (version !== undefined && version !== ARTIFACT_SCHEMA_VERSION) {
-      return [
-        `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`,
-      ];
-    }
+    const problem = schemaVersionProblem((value as { schemaVersion?: unknown }).schemaVersion);
+    if (problem !== null) return [`/schemaVersion: ${problem}`];
   }
   const validate = validator();
   if (validate(value)) return [];

@@ -3,7 +3,11 @@
  * with a case in common. Problems are collected and thrown as one `UsageError` (exit code 2).
  */
 import { UsageError, usageError, type Issue } from '../shared/errors.ts';
-import { ARTIFACT_SCHEMA_VERSION, validateArtifact } from '../artifact/schema.ts';
+import {
+  ARTIFACT_SCHEMA_VERSION,
+  schemaVersionProblem,
+  validateArtifact,
+} from '../artifact/schema.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { matchRuns } from './match-runs.ts';
 
@@ -88,14 +92,9 @@ function artifactIssues(value: unknown, file: string): Issue[] {
       ? (value as Record<string, unknown>)
       : null;
   const version = record?.schemaVersion;
-  if (version !== undefined && version !== ARTIFACT_SCHEMA_VERSION) {
-    return [
-      issue(
-        'compare.schema-version',
-        file,
-        `results of schemaVersion ${JSON.stringify(version)}: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION} (compare results written by the same major version)`,
-      ),
-    ];
+  const versionProblem = schemaVersionProblem(version);
+  if (versionProblem !== null) {
+    return [issue('compare.schema-version', file, `results of another schema: ${versionProblem}`)];
   }
   // Something else entirely (a config, package.json, an array): say what was expected rather
   // than list every missing property.

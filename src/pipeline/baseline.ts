@@ -11,7 +11,7 @@ import { caseLabelFinder } from '../report/comparison-case-lists.ts';
 import { labelledComparableCases } from '../report/reported-cases.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
-import { validateArtifact } from '../artifact/schema.ts';
+import { schemaVersionProblem, validateArtifact } from '../artifact/schema.ts';
 import {
   describeBaseline,
   isBaseline,
@@ -32,13 +32,13 @@ import { useColor, type CommandContext } from './context.ts';
 export async function readBaseline(path: string, ctx: CommandContext): Promise<ResultsArtifact> {
   const read = await readComparable(path, ctx, (_, run) => labelledComparableCases(run));
   if (read.ok) return read.artifact;
-  const problems = validateArtifact(read.value);
   const version = (read.value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  const versionProblem = schemaVersionProblem(version);
   throw usageError(
     'baseline.invalid',
-    version !== undefined && version !== 1
-      ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)`
-      : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join('; ')}`,
+    versionProblem !== null
+      ? `--baseline ${path}: ${versionProblem}`
+      : `--baseline ${path} is not a results artifact: ${validateArtifact(read.value).slice(0, 3).join('; ')}`,
     path,
   );
 }
