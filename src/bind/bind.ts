@@ -17,7 +17,7 @@ import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
-import type { Issue, Located } from '../shared/errors.ts';
+import type { Checked, Issue, Located } from '../shared/errors.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
 import type { AgreementSpec, EngineEvaluator, PassCondition, Target } from '../types/index.ts';
 import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
@@ -90,7 +90,7 @@ async function bindSuite(
     loadPass(config, suite, options.loader, at),
   ]);
   const issues: Issue[] = [];
-  if (!target.ok) issues.push(target.issue);
+  if (!target.ok) issues.push(...('issues' in target ? target.issues : [target.issue]));
   for (const e of evaluators) if (!e.ok) issues.push(e.issue);
   if (!pass.ok) issues.push(pass.issue);
   if (!target.ok || !pass.ok || issues.length > 0) return { ok: false, issues };
@@ -110,7 +110,7 @@ function bindTarget(
   config: LoadedConfig,
   suite: SuiteConfig,
   options: BindOptions,
-): Promise<Located<Target>> {
+): Promise<Located<Target> | Checked<Target>> {
   const kinds: TargetKinds = options.targets ?? targetKinds;
   const kind = kinds[suite.target.kind];
   if (kind === undefined) throw new Error(`no target kind "${suite.target.kind}" is registered`);

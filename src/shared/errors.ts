@@ -24,6 +24,12 @@ export interface Issue {
 /** A value, or the one problem that stopped it, placed in the config (a module that does not load). */
 export type Located<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 
+/**
+ * A value, or every problem that stopped it: a step that checks several things (a file at each
+ * grid point) reports them all in one run, not one a run.
+ */
+export type Checked<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
 /** `evals.yaml:3:7  suites[0].id: expected string, found 12` */
 export function formatIssue(issue: Issue): string {
   const what = issue.path ? `${issue.path}: ${issue.message}` : issue.message;

@@ -12,7 +12,7 @@ import { callUsage, hasUsage, type PriceTable } from '../judge/usage.ts';
 import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { describeTarget } from '../config/target.ts';
-import type { Issue, Located } from '../shared/errors.ts';
+import type { Checked, Issue } from '../shared/errors.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
@@ -40,26 +40,32 @@ export interface ModelTargetSetup {
 
 const asIs = (text: string): string => text;
 
-/** Builds the target; a prompt file that cannot be read for some grid point is the problem. */
+/**
+ * Builds the target; the problems are every prompt file that cannot be read for some grid point
+ * (of every message), and a response schema that does not compile.
+ */
 export async function createModelTarget(
   config: ModelTargetConfig,
   setup: ModelTargetSetup,
-): Promise<Located<Target>> {
+): Promise<Checked<Target>> {
   if (setup.models === undefined) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt('target'),
-        code: 'target.no-models',
-        message: 'a model target needs model access, which this run was not given',
-      },
+      issues: [
+        {
+          ...setup.issueAt('target'),
+          code: 'target.no-models',
+          message: 'a model target needs model access, which this run was not given',
+        },
+      ],
     };
   }
+  const issues: Issue[] = [];
   const messages: { role: ChatMessage['role']; content: PromptText }[] = [];
   for (const message of config.messages) {
     const content = await promptText(message.content, setup);
-    if (!content.ok) return content;
-    messages.push({ role: message.role, content: content.value });
+    if (content.ok) messages.push({ role: message.role, content: content.value });
+    else issues.push(...content.issues);
   }
   const schema = config.responseFormat;
   let validate: ValidateFunction | undefined;
@@ -67,16 +73,14 @@ export async function createModelTarget(
     try {
       validate = new Ajv({ allErrors: false, strict: false }).compile(schema.schema);
     } catch (error) {
-      return {
-        ok: false,
-        issue: {
-          ...setup.issueAt('target', 'responseFormat'),
-          code: 'target.response-schema',
-          message: `not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      };
+      issues.push({
+        ...setup.issueAt('target', 'responseFormat'),
+        code: 'target.response-schema',
+        message: `not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
+  if (issues.length > 0) return { ok: false, issues };
   const client = setup.models.client({
     ...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
     ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
@@ -122,27 +126,30 @@ type TemplateArgs = Parameters<TargetInput<string>['render']>[0];
 
 /**
  * The text of a prompt source. A file's path may name the grid point, so every file the grid
- * can name is read now (a missing one is a problem before anything runs), once.
+ * can name is read now (a missing one is a problem before anything runs), once; the problems of
+ * every grid point come back together.
  */
 async function promptText(
   source: PromptSource,
   setup: ModelTargetSetup,
-): Promise<Located<PromptText>> {
+): Promise<Checked<PromptText>> {
   if ('text' in source) {
     const input = textInput(source.text, asIs);
     return { ok: true, value: (args) => input.render(args) };
   }
   const path = textInput(source.file, asIs);
   const files = new Map<string, TargetInput<string>>();
+  // Each file read once, and so each problem named once, at the first grid point that names it.
+  const seen = new Set<string>();
+  const problems = new Set<string>();
   for (const params of expandGrid(setup.grid)) {
     const file = path.render({ testCase: {}, params });
     if (!file.ok) {
-      return {
-        ok: false,
-        issue: { ...setup.issueAt(...source.at), code: 'target.prompt-file', message: file.error },
-      };
+      problems.add(file.error);
+      continue;
     }
-    if (files.has(file.value)) continue;
+    if (seen.has(file.value)) continue;
+    seen.add(file.value);
     // Which grid point named the file, when a template did.
     const named =
       file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
@@ -155,30 +162,24 @@ async function promptText(
           encoding.line > 0
             ? `${file.value}${named} is ${encoding.message}`
             : `${encoding.message}${named}`;
-        return {
-          ok: false,
-          issue: {
-            ...setup.issueAt(...source.at),
-            code: 'target.prompt-file',
-            message: `prompt file ${message}`,
-          },
-        };
+        problems.add(`prompt file ${message}`);
+      } else {
+        files.set(file.value, textInput(promptFileText(bytes.toString('utf8')), asIs));
       }
-      files.set(file.value, textInput(promptFileText(bytes.toString('utf8')), asIs));
     } catch (error) {
       const reason =
         (error as NodeJS.ErrnoException).code === 'ENOENT'
           ? 'does not exist'
           : `cannot be read (${unreadableReason(error) ?? (error as Error).message})`;
-      return {
-        ok: false,
-        issue: {
-          ...setup.issueAt(...source.at),
-          code: 'target.prompt-file',
-          message: `prompt file ${file.value}${named} ${reason}`,
-        },
-      };
+      problems.add(`prompt file ${file.value}${named} ${reason}`);
     }
+  }
+  if (problems.size > 0) {
+    const at = setup.issueAt(...source.at);
+    return {
+      ok: false,
+      issues: [...problems].map((message) => ({ ...at, code: 'target.prompt-file', message })),
+    };
   }
   return {
     ok: true,

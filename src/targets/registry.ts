@@ -6,7 +6,7 @@
  */
 import type { ConfigPath, LoadedConfig, SuiteConfig, TargetConfig } from '../config/types.ts';
 import type { Breaker } from '../judge/breaker.ts';
-import type { Issue, Located } from '../shared/errors.ts';
+import type { Checked, Issue, Located } from '../shared/errors.ts';
 import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
 import { describeTarget } from '../config/target.ts';
@@ -59,9 +59,12 @@ export interface TargetContext {
   checkOnly?: boolean;
 }
 
-/** Builds one kind of target from its config; a problem is placed in the config. */
+/**
+ * Builds one kind of target from its config; a problem is placed in the config, and a kind that
+ * checks several things (a file at each grid point) gives every problem it found.
+ */
 export interface TargetKind<C extends { kind: string } = TargetConfig> {
-  create(config: C, context: TargetContext): Promise<Located<Target>>;
+  create(config: C, context: TargetContext): Promise<Located<Target> | Checked<Target>>;
 }
 
 /** The targets a config may name. */
