@@ -31,6 +31,22 @@ describe('a program named by the grid', () => {
     });
   }
 
+  it('missing at several grid points is refused once, naming every such point', async () => {
+    const result = await runInProcess(['validate'], project(['pythn3', 'echo', 'nde']));
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('error: '));
+    assert.deepEqual(
+      lines.map(
+        (line) =>
+          /^error: evals\.yaml:8:13 +suites\[0\]\.target\.run\[0\]: command (\w+) \(from \{\{ params\.agent \}\} at \{"agent":"\1"\}\) is not on PATH/.exec(
+            line,
+          )?.[1],
+      ),
+      ['pythn3', 'nde'],
+      result.stderr,
+    );
+  });
+
   it('found at every grid point is valid', async () => {
     const result = await runInProcess(['validate'], project(['echo', 'printf']));
     assert.equal(result.code, 0, result.stdout + result.stderr);

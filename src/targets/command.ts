@@ -13,7 +13,7 @@ import type { CommandTargetConfig } from '../config/types.ts';
 import { literalValue, templateExpressions, templateSpans } from '../shared/templates.ts';
 import { setOwn } from '../shared/own-key.ts';
 import { describeTarget } from '../config/target.ts';
-import type { Issue, Located } from '../shared/errors.ts';
+import type { Checked, Issue } from '../shared/errors.ts';
 import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { shellLine, shellValueName, textInput, type Rendered, type TargetInput } from './inputs.ts';
@@ -54,17 +54,19 @@ const asIs = (text: string): string => text;
 export function createCommandTarget(
   config: CommandTargetConfig,
   setup: CommandTargetSetup,
-): Located<Target> {
+): Checked<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
   const notFolder = folderProblem(cwd);
   if (notFolder !== undefined) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt('target', 'cwd'),
-        code: 'target.cwd',
-        message: `working folder ${cwd} ${notFolder}`,
-      },
+      issues: [
+        {
+          ...setup.issueAt('target', 'cwd'),
+          code: 'target.cwd',
+          message: `working folder ${cwd} ${notFolder}`,
+        },
+      ],
     };
   }
   const shell = !Array.isArray(config.run) || config.shell;
@@ -74,11 +76,13 @@ export function createCommandTarget(
   if (refused !== undefined) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt('target', 'run'),
-        code: 'target.shell-template',
-        message: refusedTemplateMessage(refused),
-      },
+      issues: [
+        {
+          ...setup.issueAt('target', 'run'),
+          code: 'target.shell-template',
+          message: refusedTemplateMessage(refused),
+        },
+      ],
     };
   }
   // A shell line's values go in environment variables it refers to, never into its text.
@@ -90,15 +94,12 @@ export function createCommandTarget(
           render: () => ({ ok: true, value: arg }),
         }));
   if (!config.shell && Array.isArray(config.run)) {
-    const problem = programProblem(config.run[0]!, cwd, setup);
-    if (problem !== undefined) {
+    const problems = programProblems(config.run[0]!, cwd, setup);
+    if (problems.length > 0) {
+      const at = setup.issueAt('target', 'run', 0);
       return {
         ok: false,
-        issue: {
-          ...setup.issueAt('target', 'run', 0),
-          code: 'target.command-not-found',
-          message: problem,
-        },
+        issues: problems.map((message) => ({ ...at, code: 'target.command-not-found', message })),
       };
     }
   }
@@ -143,30 +144,31 @@ export function createCommandTarget(
 }
 
 /**
- * Why the program of an argument list cannot be run, or undefined. One without templates is
- * looked up as it will be run (a `\{{` in it read as `{{`); one the grid names
- * (`{{ params.agent }}`) is known before any case, so it is looked up at every grid point; one a
- * case names is only known per case.
+ * Why the program of an argument list cannot be run: none, or one problem per program. One
+ * without templates is looked up as it will be run (a `\{{` in it read as `{{`); one the grid
+ * names (`{{ params.agent }}`) is known before any case, so it is looked up at every grid point
+ * (each program once, all its problems reported together); one a case names is only known per
+ * case.
  */
-function programProblem(
-  program: string,
-  cwd: string,
-  setup: CommandTargetSetup,
-): string | undefined {
+function programProblems(program: string, cwd: string, setup: CommandTargetSetup): string[] {
   const expressions = templateExpressions(program);
   if (expressions.length === 0) {
-    return findProgram(literalValue(program) as string, cwd, setup.env);
+    const problem = findProgram(literalValue(program) as string, cwd, setup.env);
+    return problem === undefined ? [] : [problem];
   }
-  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return undefined;
+  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return [];
   const input = textInput(program, asIs);
+  const seen = new Set<string>();
+  const problems: string[] = [];
   for (const params of expandGrid(setup.grid ?? {})) {
     const rendered = input.render({ testCase: {}, params });
-    if (!rendered.ok) continue;
+    if (!rendered.ok || seen.has(rendered.value)) continue;
+    seen.add(rendered.value);
     const from = `${rendered.value} (from ${program.trim()} at ${JSON.stringify(params)})`;
     const problem = findProgram(rendered.value, cwd, setup.env, from);
-    if (problem !== undefined) return problem;
+    if (problem !== undefined) problems.push(problem);
   }
-  return undefined;
+  return problems;
 }
 
 /** Every input rendered, or the first that could not be. */
