@@ -178,8 +178,8 @@ export async function requestAttempt(
           timedOut = true;
           controller.abort();
         }, timeoutMs);
-  // The status of the answer whose body is being read: a time-out while it stalls names it.
-  let answered: number | undefined;
+  // The answer whose body is being read: a time-out while it stalls names its status.
+  let answered: Response | undefined;
   const forwardAbort = (): void => {
     // A call's time limit passing while this request is in flight: the time-out names it, unless
     // a retry loop around it already noted its last failure (its listener runs first).
@@ -189,7 +189,7 @@ export async function requestAttempt(
       reason.note(
         answered === undefined
           ? `waiting for ${call}`
-          : `waiting for the body of ${call}, which answered ${answered}`,
+          : `waiting for the body of ${call}, which answered ${answered.status}`,
       );
     }
     controller.abort();
@@ -207,7 +207,7 @@ export async function requestAttempt(
     );
     if (!followed.ok) return { kind: 'fail', error: followed.error };
     const response = followed.response;
-    answered = response.status;
+    answered = response;
     // The timeout covers the body too: a server may send headers and then stall. Of an error
     // answer only the start is quoted, so a huge one is no reason to lose its status.
     const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
@@ -244,24 +244,23 @@ export async function requestAttempt(
       raw: clean.slice(0, RAW_LIMIT),
       ...(usage !== undefined ? { usage } : {}),
     };
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        kind: 'retry',
-        error,
-        serverDelay: serverRequestedDelay(response.headers, settings.now()),
-      };
-    }
-    return { kind: 'fail', error };
+    return statusOutcome(response, error, settings.now);
   } catch (cause) {
     if (signal?.aborted) return { kind: 'fail', error: abortedError(url, method) };
     if (timedOut) {
-      return {
-        kind: 'retry',
-        error: {
-          code: 'judge.timeout',
-          message: `${method} ${scrub(url)} timed out after ${timeoutMs} ms`,
-        },
-      };
+      const call = `${method} ${scrub(url)}`;
+      if (answered === undefined) {
+        return {
+          kind: 'retry',
+          error: { code: 'judge.timeout', message: `${call} timed out after ${timeoutMs} ms` },
+        };
+      }
+      // The server answered, then stalled its body: the time-out names the status, and an error
+      // answer ends as that status would (a 4xx is not retried), not as if nothing had answered.
+      const message = `timed out after ${timeoutMs} ms while waiting for the body of ${call}, which answered ${answered.status}`;
+      if (answered.ok) return { kind: 'retry', error: { code: 'judge.timeout', message } };
+      const error: JudgeError = { code: 'judge.http', message, status: answered.status };
+      return statusOutcome(answered, error, settings.now);
     }
     const code = networkCode(cause);
     const reason = cause instanceof Error ? (cause.cause ?? cause) : cause;
@@ -280,6 +279,18 @@ export async function requestAttempt(
     clearTimeout(timer);
     signal?.removeEventListener('abort', forwardAbort);
   }
+}
+
+/** The outcome of an error answer: a 429 or 5xx is worth another attempt, any other status not. */
+function statusOutcome(
+  response: Response,
+  error: JudgeError,
+  now: () => number,
+): Exclude<AttemptOutcome, { kind: 'ok' }> {
+  if (response.status === 429 || response.status >= 500) {
+    return { kind: 'retry', error, serverDelay: serverRequestedDelay(response.headers, now()) };
+  }
+  return { kind: 'fail', error };
 }
 
 /**
