@@ -265,9 +265,19 @@ export async function requestAttempt(
     const code = networkCode(cause);
     const reason = cause instanceof Error ? (cause.cause ?? cause) : cause;
     const detail = reason instanceof Error ? reason.message : String(reason);
+    const why = `${code === undefined ? '' : ` (${code})`}: ${detail}`;
+    if (answered !== undefined && !answered.ok) {
+      // The connection broke off in the body of an error answer: the answer is its status's (a
+      // 4xx is not retried), not a network failure as if nothing had answered.
+      const { status } = answered;
+      const message = scrub(
+        `${method} ${url} answered ${status}, and reading its body failed${why}`,
+      );
+      return statusOutcome(answered, { code: 'judge.http', message, status }, settings.now);
+    }
     const error: JudgeError = {
       code: 'judge.network',
-      message: scrub(`${method} ${url} failed${code === undefined ? '' : ` (${code})`}: ${detail}`),
+      message: scrub(`${method} ${url} failed${why}`),
       ...(code !== undefined ? { networkCode: code } : {}),
     };
     if (code !== undefined && RETRYABLE_NETWORK_CODES.has(code)) return { kind: 'retry', error };

@@ -140,8 +140,9 @@ export function createHttpTarget(
           return {
             output: null,
             error:
-              // A refused redirect (3xx) says where it led in its own message.
-              error.code === 'judge.http' && (error.status ?? 0) >= 400
+              // A refused redirect (3xx) says where it led in its own message, and an error
+              // answer whose body broke off (no `raw`) says so in its own.
+              error.code === 'judge.http' && (error.status ?? 0) >= 400 && error.raw !== undefined
                 ? `${config.method} ${scrub(target.value)} answered ${error.status}${excerpt}${error.gaveUp === undefined ? '' : `; ${error.gaveUp}`}`
                 : error.message,
           };
