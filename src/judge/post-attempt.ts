@@ -137,7 +137,9 @@ export async function postAttempt(
 /**
  * Sends `request` once, within `settings.timeoutMs` (`null`: only `signal` stops it); every HTTP
  * or network problem comes back as an outcome. A 2xx answer is `ok` with its whole text; a 429
- * or 5xx, a timeout or a dropped socket is worth another attempt; anything else is not.
+ * or 5xx, a timeout or a dropped socket is worth another attempt; anything else is not. Once an
+ * error answer's status has come, a time-out or a dropped socket in its body is that status's
+ * failure (a 4xx, not worth another attempt).
  */
 export async function requestAttempt(
   request: HttpRequest,
