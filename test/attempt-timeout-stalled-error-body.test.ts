@@ -5,7 +5,7 @@
  * status's error, naming the status as a case's time-out does; a 429 or 5xx is retried as before.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createJudgeClient } from 'evalgate';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
@@ -20,8 +20,12 @@ const received = new Map<string, number>();
 const served = useLoopbackServer((req, res) => {
   const step = new URL(req.url ?? '/', 'http://x').pathname.split('/')[1] ?? '';
   received.set(step, (received.get(step) ?? 0) + 1);
-  const status = Number.parseInt(step, 10);
   req.resume();
+  if (step === 'warm') {
+    res.end('{}');
+    return;
+  }
+  const status = Number.parseInt(step, 10);
   req.on('end', () => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.write('{"error": {"message": "');
@@ -30,14 +34,25 @@ const served = useLoopbackServer((req, res) => {
 
 const noWait = (): Promise<void> => Promise.resolve();
 
+/**
+ * The attempt's time limit: long enough for the status to come first on a loaded machine, since
+ * a limit that passes before it is a plain time-out, rightly retried.
+ */
+const LIMIT_MS = 400;
+
 describe('a per-attempt timeout while an error answer stalls its body', () => {
+  // The first request of a process loads Node's fetch, which could take much of a short limit.
+  before(async () => {
+    await (await fetch(`${served.base}/warm`)).text();
+  });
+
   it('ends a judge call as the 4xx it answered, not retried', async () => {
     for (const status of [400, 401, 403, 404]) {
       const client = createJudgeClient({
         baseUrl: `${served.base}/${status}/v1`,
         apiKey: 'sk-test-key-1',
         env: {},
-        timeoutMs: 150,
+        timeoutMs: LIMIT_MS,
         maxRetries: 2,
         sleep: noWait,
       });
@@ -51,7 +66,7 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
       assert.match(
         result.error.message,
         new RegExp(
-          `^timed out after 150 ms while waiting for the body of POST http://127\\.0\\.0\\.1:\\d+/${status}/v1/chat/completions, which answered ${status}$`,
+          `^timed out after ${LIMIT_MS} ms while waiting for the body of POST http://127\\.0\\.0\\.1:\\d+/${status}/v1/chat/completions, which answered ${status}$`,
         ),
       );
     }
@@ -63,7 +78,7 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
         baseUrl: `${served.base}/${status}/v1`,
         apiKey: 'sk-test-key-1',
         env: {},
-        timeoutMs: 150,
+        timeoutMs: LIMIT_MS,
         maxRetries: 2,
         sleep: noWait,
       });
@@ -88,7 +103,7 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
         `  baseUrl: ${served.base}/401-model/v1`,
         '  apiKey: sk-test-key-1',
         '  prompt: "{{ case.q }}"',
-        '  timeout: 150ms',
+        `  timeout: ${LIMIT_MS}ms`,
         '  maxRetries: 3',
         'evaluators: [ { use: contains, with: { values: [x] } } ]',
       ],
@@ -98,7 +113,9 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
     assert.equal(received.get('401-model'), 1);
     assert.match(
       artifactCases(dir)[0]!.cases[0]!.error ?? '',
-      /^timed out after 150 ms while waiting for the body of POST http:\/\/127\.0\.0\.1:\d+\/401-model\/v1\/chat\/completions, which answered 401$/,
+      new RegExp(
+        `^timed out after ${LIMIT_MS} ms while waiting for the body of POST http://127\\.0\\.0\\.1:\\d+/401-model/v1/chat/completions, which answered 401$`,
+      ),
     );
   });
 });
