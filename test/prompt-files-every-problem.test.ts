@@ -62,4 +62,25 @@ describe("a model target's prompt files the grid names", () => {
       assert.equal(existsSync(join(dir, 'results.json')), false, 'nothing ran');
     }
   });
+
+  it('are refused together with a bad OPENAI_BASE_URL, which the target without baseUrl: calls', async () => {
+    const dir = suiteProject([
+      'testset: { cases: [ { a: x } ] }',
+      'target:',
+      '  type: model',
+      '  model: m',
+      '  apiKey: sk-test-key-1',
+      '  prompt: { file: prompts/missing.md }',
+      'evaluators: [ { use: contains, with: { values: [x] } } ]',
+    ]);
+    const r = await runInProcess(['validate'], dir, {
+      OPENAI_BASE_URL: 'http://127.0.0.1:99999/v1',
+    });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /so it calls the URL in OPENAI_BASE_URL, whose port 99999 is out of range/,
+    );
+    assert.match(r.stderr, /prompt file prompts\/missing\.md does not exist/);
+  });
 });

@@ -91,15 +91,17 @@ export const targetKinds: {
       }),
   },
   model: {
-    create: (config, context) => {
+    create: async (config, context) => {
       const fromEnv = envBaseUrlProblem(config.baseUrl, context);
-      if (fromEnv !== undefined) return Promise.resolve({ ok: false, issue: fromEnv });
-      return createModelTarget(config, {
+      const built = await createModelTarget(config, {
         dir: context.config.dir,
         grid: context.suite.grid,
         models: context.models,
         issueAt: context.issueAt,
       });
+      // Both at once: the environment's URL and the target's own files are separate fixes.
+      if (fromEnv === undefined) return built;
+      return { ok: false, issues: [fromEnv, ...(built.ok ? [] : built.issues)] };
     },
   },
   http: {
