@@ -79,7 +79,7 @@ function verdictOf(reader: VerdictReader, result: CaseResult, evaluator: string)
 /** Up to this many rows with differing verdicts, all 2^m swaps are enumerated (65,536 at most). */
 export const EXACT_LIMIT = 16;
 /** A swapped change this close to the observed one counts as reaching it (rounding of κ). */
-const TOLERANCE = 1e-9;
+export const TOLERANCE = 1e-9;
 
 /**
  * The κ change HEAD − BASE over `verdicts.rows` and its two-sided p-value. `null` when κ is

@@ -14,7 +14,12 @@ import type {
 } from '../types/comparison.ts';
 import type { Interval } from '../types/index.ts';
 import { adjustFamily } from './family.ts';
-import { kappaChangeTest, observedKappaChange, testBasedInterval } from './kappa-change.ts';
+import {
+  kappaChangeTest,
+  observedKappaChange,
+  testBasedInterval,
+  TOLERANCE as KAPPA_TOLERANCE,
+} from './kappa-change.ts';
 import { withoutNoise } from '../shared/float-noise.ts';
 import { normalQuantileUpper, normalUpperTail } from './normal.ts';
 import { rowPower } from './power.ts';
@@ -152,8 +157,15 @@ function inFamily(row: PairedRow, minPaired: number): boolean {
 function agreementInFamily(row: PairedAgreement, minPaired: number): boolean {
   if (row.verdicts !== undefined) {
     // Like a score row: some labelled row's verdict changed, on enough rows, with κ defined.
+    // Verdicts that changed without moving κ (as many misses per label, on other rows) can
+    // never be significant: every swap that leaves κ defined reaches a change of 0.
     const observed = observedKappaChange(row.verdicts);
-    return observed !== null && observed.compared >= minPaired && observed.discordant > 0;
+    return (
+      observed !== null &&
+      observed.compared >= minPaired &&
+      observed.discordant > 0 &&
+      Math.abs(observed.delta) > KAPPA_TOLERANCE
+    );
   }
   const change = agreementChange(row);
   if (change === null) return false;
