@@ -198,16 +198,21 @@ export function buildReportModel(
 
 /**
  * `view`, first saying that the verdict is the run's own when no run's gate counts regressions
- * (no suite has `gate: { regressions: block }`): a pass shown beside the regressions of the
- * comparison would read as a pass despite them (`evals report --baseline` on such a run).
+ * (no suite has `gate: { regressions: block }`, or the run had no `--baseline` to act on): a
+ * pass shown beside the regressions of the comparison would read as a pass despite them
+ * (`evals report --baseline` on such a run).
  */
 function withVerdictNote(view: ComparisonView, runs: readonly RunResult[]): ComparisonView {
   const gated = runs.some((run) => run.gate.conditions.some((c) => c.name === 'regressions'));
   if (gated) return view;
+  // A suite may have `regressions: block` and still not be gated: it ran without `--baseline`.
+  const blocking = runs.some((run) => run.plan?.gate.regressions === 'block');
+  const why = blocking
+    ? 'the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)'
+    : 'no suite has gate: { regressions: block }';
   const note = {
     title: "The verdict is the run's own:",
-    detail:
-      'this comparison does not gate it (no suite has gate: { regressions: block }), so the regressions below do not change its pass or fail.',
+    detail: `this comparison does not gate it (${why}), so the regressions below do not change its pass or fail.`,
   };
   return { ...view, warnings: [note, ...view.warnings] };
 }
