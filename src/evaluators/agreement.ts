@@ -15,6 +15,9 @@ import { withoutNoiseOrNull } from '../shared/float-noise.ts';
 /** z for a two-sided 95% interval, the confidence every figure of a comparison uses. */
 const Z_95 = 1.959963984540054;
 
+/** The share of κ's variance terms below which their difference is rounding, not variance. */
+const VARIANCE_NOISE = 1e-12;
+
 /** The verdicts of a judge without choices: its evaluations fail or pass their threshold. */
 const PASS_FAIL = ['fail', 'pass'];
 
@@ -241,8 +244,15 @@ export function kappa(
       sum += p * term * term;
     }
   }
-  const variance = (sum - (k - expected * (1 - k)) ** 2) / (n * (1 - expected) ** 2);
-  return { n, kappa: k, se: Math.sqrt(Math.max(0, variance)) };
+  const square = (k - expected * (1 - k)) ** 2;
+  // The two terms are equal in exact arithmetic where the variance is 0 (every human label the
+  // same: κ is 0 whatever the verdicts); in floating point their difference is a few ulps either
+  // way, whose square root (~1e-8) would print as an interval around κ. A variance that real
+  // counts give is far above a trillionth of the terms.
+  const numerator = sum - square;
+  const variance =
+    numerator <= VARIANCE_NOISE * Math.max(sum, square) ? 0 : numerator / (n * (1 - expected) ** 2);
+  return { n, kappa: k, se: Math.sqrt(variance) };
 }
 
 /** 1 on the diagonal, 0 elsewhere: Cohen's unweighted κ. */
