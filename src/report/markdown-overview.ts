@@ -4,7 +4,7 @@
  * evaluator means (`runTable`); with one, the statistical comparison's table, `comparisonTable`
  * in `comparison-markdown.ts`.
  */
-import type { Comparison } from '../types/comparison.ts';
+import type { Comparison, RowTest } from '../types/comparison.ts';
 import type { EvaluatorSummary, Params, RunResult } from '../types/index.ts';
 import { clipText } from './failure-details.ts';
 import {
@@ -61,24 +61,36 @@ export function verdictSentence(
 }
 
 /**
- * `2 evaluators and the pass rate regressed on 1 of 4 grid points`, or why nothing did: rows
- * whose change is significant after the correction over every row, as the gate counts them.
+ * `the pass rate and 2 evaluators regressed on 1 of 4 grid points` (a judge's κ row as `the
+ * agreement κ of 1 judge`), or why nothing did: rows whose change is significant after the
+ * correction over every row, as the gate counts them.
  */
 function regressionClause(comparison: Comparison, unit: string): string {
   const evaluators = new Set<string>();
+  // A judge's κ row is about its agreement with people, not its scores: named apart.
+  const judges = new Set<string>();
   let passRate = false;
   let points = 0;
   let improved = 0;
   for (const run of comparison.runs) {
     let regressed = false;
-    for (const row of [run.passRate, ...run.evaluators, ...run.agreement]) {
+    const rows: [RowTest, Set<string> | null, string][] = [
+      [run.passRate, null, ''],
+      ...run.evaluators.map((row): [RowTest, Set<string>, string] => [
+        row,
+        evaluators,
+        row.evaluator,
+      ]),
+      ...run.agreement.map((row): [RowTest, Set<string>, string] => [row, judges, row.evaluator]),
+    ];
+    for (const [row, names, name] of rows) {
       // What the gate acts on: a row's own test surviving the correction over the whole family.
       if (!row.significant) continue;
       if (row.label === 'improved') improved++;
       if (row.label !== 'regressed') continue;
       regressed = true;
-      if ('evaluator' in row) evaluators.add(row.evaluator);
-      else passRate = true;
+      if (names === null) passRate = true;
+      else names.add(name);
     }
     if (regressed) points++;
   }
@@ -88,10 +100,15 @@ function regressionClause(comparison: Comparison, unit: string): string {
       ? `${plural(improved, 'row')} improved, none regressed against the baseline`
       : 'no significant change against the baseline';
   }
-  const what = [
+  const parts = [
     ...(passRate ? ['the pass rate'] : []),
     ...(evaluators.size > 0 ? [plural(evaluators.size, 'evaluator')] : []),
-  ].join(' and ');
+    ...(judges.size > 0 ? [`the agreement κ of ${plural(judges.size, 'judge')}`] : []),
+  ];
+  const what =
+    parts.length <= 2
+      ? parts.join(' and ')
+      : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
   const where = compared === 1 ? '' : ` on ${formatCount(points)} of ${plural(compared, unit)}`;
   return `${what} regressed${where}`;
 }
