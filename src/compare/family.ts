@@ -22,7 +22,8 @@ export interface Adjusted {
  * from the top is taken: the q-value, the smallest false-discovery rate at which the row would be
  * called a discovery. Shown for reading a large comparison, never used to block.
  *
- * Both are capped at 1. Ties keep their input order, which changes nothing in the result.
+ * Both are capped at 1 and rounded to 12 significant digits, as α is. Ties keep their input
+ * order, which changes nothing in the result.
  */
 export function adjustFamily(pValues: readonly number[]): Adjusted {
   const count = pValues.length;
@@ -31,14 +32,24 @@ export function adjustFamily(pValues: readonly number[]): Adjusted {
   const q = new Array<number>(count).fill(1);
   let running = 0;
   for (const [rank, index] of order.entries()) {
-    running = Math.max(running, Math.min(1, (count - rank) * (pValues[index] ?? 1)));
+    running = Math.max(running, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
     holm[index] = running;
   }
   let smallest = 1;
   for (let rank = count - 1; rank >= 0; rank--) {
     const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, ((pValues[index] ?? 1) * count) / (rank + 1));
+    smallest = Math.min(smallest, exact(((pValues[index] ?? 1) * count) / (rank + 1)));
     q[index] = smallest;
   }
   return { holm, q };
+}
+
+/**
+ * A product of a p-value, rounded to 12 significant digits as α is (`significanceLevel`): 28 ×
+ * 9/5,040 is 0.05 but computes as 0.049999999999999996, which would count as below α, and a
+ * Holm p of 0.05 does not block. p-values are counts over at most millions of sign vectors (or
+ * a normal tail), so no real value lies within 12 digits of α without being it.
+ */
+function exact(value: number): number {
+  return Number(value.toPrecision(12));
 }
