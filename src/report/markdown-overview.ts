@@ -96,9 +96,16 @@ function regressionClause(comparison: Comparison, unit: string): string {
   }
   const compared = comparison.runs.length;
   if (points === 0) {
-    return improved > 0
-      ? `${plural(improved, 'row')} improved, none regressed against the baseline`
-      : 'no significant change against the baseline';
+    if (improved > 0)
+      return `${plural(improved, 'row')} improved, none regressed against the baseline`;
+    // A row with too few paired cases has no verdict: "no significant change" would be one.
+    const { tooFewCases, improved: up, regressed: down, unchanged } = comparison.counts;
+    if (tooFewCases > 0 && up + down + unchanged === 0) {
+      return 'too few cases to test a change against the baseline';
+    }
+    const untested =
+      tooFewCases > 0 ? ` (${plural(tooFewCases, 'row')} with too few cases to test)` : '';
+    return `no significant change against the baseline${untested}`;
   }
   const parts = [
     ...(passRate ? ['the pass rate'] : []),
