@@ -106,8 +106,9 @@ describe('evaluator selection and inversion', () => {
       evaluations.map((e) => [e.score, e.passed]),
       [
         [1, true],
-        [1 - 1 / 6, true],
-        [1 - 3 / 7, false],
+        // 1 − 1/6 and 1 − 3/7, rounded to 15 significant digits as every derived score is.
+        [0.833333333333333, true],
+        [0.571428571428571, false],
       ],
     );
   });

@@ -4,6 +4,7 @@ import { ACTUAL_OPTION, IGNORE_CASE_OPTION } from './option-schemas.ts';
 import { actualOf, optionalBoolean, optionalCount, requiredString, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
 import { editDistance } from '../shared/edit-distance.ts';
+import { withoutNoise } from '../shared/float-noise.ts';
 
 /**
  * `levenshtein`: similarity to `expected` as `1 − distance / longer length`, counting Unicode
@@ -38,11 +39,13 @@ export const levenshtein = defineBuiltin({
       left === right ? { distance: 0, exact: true } : editDistance(left, right);
     const maxLength = Math.max(codePointCount(left), codePointCount(right));
     // With maxDistance, "at most N edits" is the similarity's threshold for this pair: the two
-    // are the same test, since both sides are divided by the same length.
+    // are the same test, since both sides are divided by the same length. Both are rounded as
+    // every value evalgate derives is: 1 − 9/10 computes as 0.09999999999999998, which would
+    // fail a `gte: 0.1` it equals (see shared/float-noise.ts).
     const threshold =
       maxDistance === undefined
         ? undefined
-        : { gte: maxLength === 0 ? 1 : 1 - maxDistance / maxLength };
+        : { gte: maxLength === 0 ? 1 : withoutNoise(1 - maxDistance / maxLength) };
     if (distance === 0) {
       return {
         score: 1,
@@ -51,7 +54,7 @@ export const levenshtein = defineBuiltin({
       };
     }
     return {
-      score: 1 - distance / maxLength,
+      score: withoutNoise(1 - distance / maxLength),
       ...(threshold && { threshold }),
       metadata: {
         distance,
