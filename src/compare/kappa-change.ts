@@ -160,7 +160,10 @@ export function testBasedInterval(
   alpha: number,
 ): { low: number; high: number; se: number | null } {
   if (delta === 0 || pValue >= 1) return { low: -2, high: 2, se: null };
-  const se = Math.abs(delta) / normalQuantileUpper(pValue / 2);
+  // The normal approximation's p underflows to 0 for a change of dozens of standard errors (κ
+  // 1 → 0 over thousands of rows), whose quantile is infinite: take the smallest p a double
+  // holds (z ≈ 38.5), which keeps the interval finite and as narrow as it can honestly be.
+  const se = Math.abs(delta) / normalQuantileUpper(Math.max(pValue / 2, Number.MIN_VALUE));
   const half = normalQuantileUpper(alpha / 2) * se;
   // κ lies in [−1, 1], so a change of κ lies in [−2, 2].
   return { low: Math.max(-2, delta - half), high: Math.min(2, delta + half), se };
