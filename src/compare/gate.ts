@@ -29,7 +29,7 @@ export function significantRegressions(run: RunComparison): BlockingRegression[]
   const add = (row: string, test: RowTest, text: string): void => {
     if (test.label !== 'regressed' || !test.significant) return;
     if (test.pValue === null || test.adjustedP === null) return;
-    const ps = `p = ${test.pValue.toPrecision(2)}, Holm p = ${test.adjustedP.toPrecision(2)}`;
+    const ps = `p ${pText(test.pValue)}, Holm p ${pText(test.adjustedP)}`;
     found.push({ row, text: `${text}, ${ps})`, pValue: test.pValue, adjustedP: test.adjustedP });
   };
   const pass = run.passRate;
@@ -66,6 +66,19 @@ export function regressionCondition(run: RunComparison): GateCondition {
     actual: blocking.length === 0 ? 'none' : blocking.map((b) => b.text).join('; '),
     passed: blocking.length === 0,
   };
+}
+
+/**
+ * `= 0.0020`: two significant digits, more when two would round a p below 0.05 up to `0.050`
+ * (a blocking row must not read as the value that does not block); `< 0.0001` below that, so a
+ * p that underflowed to 0 never reads as certainty.
+ */
+function pText(p: number): string {
+  if (p < 0.0001) return '< 0.0001';
+  let digits = 2;
+  let text = p.toPrecision(digits);
+  while (p < 0.05 && Number(text) >= 0.05 && digits < 6) text = p.toPrecision(++digits);
+  return `= ${text}`;
 }
 
 /** A mean as every report writes it: a mean of 0.9995 is `0.9995`, never `1.000`. */
