@@ -13,11 +13,15 @@ export function plusMinus(value: number): string {
 
 /**
  * `p < 0.001`, `p = 0.034`, `p = 1`. Three decimals, except that a p-value under 0.05 never
- * prints as `0.050` (it shows four), so the number never contradicts the label.
+ * prints as 0.05 (`0.0498`, `0.04996`: as many as it takes), so the number never contradicts
+ * the label.
  */
 export function formatP(p: number): string {
   if (p < 0.001) return 'p < 0.001';
   if (p >= 0.9995) return 'p = 1';
-  const text = p.toFixed(3);
-  return `p = ${p < 0.05 && text === '0.050' ? p.toFixed(4) : text}`;
+  let decimals = 3;
+  let text = p.toFixed(decimals);
+  // Bounded: 17 decimals tell any double below 0.05 from 0.05.
+  while (p < 0.05 && Number(text) >= 0.05 && decimals < 17) text = p.toFixed(++decimals);
+  return `p = ${text}`;
 }
