@@ -32,7 +32,7 @@ export function agreementKept(run: Pick<RunResult, 'plan'>): AgreementKept {
 }
 
 /**
- * A case reduced to what a comparison reads (identity, source, pass status, flakiness, each
+ * A case reduced to what a comparison reads (identity, source, tags, pass status, flakiness, each
  * evaluation's score, pass status and error, and what `kept` names for the judges' κ): the rest
  * of its data, output, metadata, thresholds, durations and trial lists are dropped (durations
  * become 0). A run compared with its `--baseline` holds both sides' cases at once; reduced,
@@ -53,6 +53,8 @@ export function comparableCase(result: CaseResult, kept: AgreementKept): CaseRes
       reducedEvaluation(evaluation, kept.evaluators.has(evaluation.evaluator)),
     ),
   };
+  // A run narrowed by `--tag` is compared knowing which rows its filter could select.
+  if (result.tags !== undefined) reduced.tags = result.tags;
   if (result.trialPassRate !== undefined) reduced.trialPassRate = result.trialPassRate;
   if (result.flaky !== undefined) reduced.flaky = result.flaky;
   return reduced;

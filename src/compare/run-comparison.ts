@@ -10,6 +10,7 @@ import { pairVerdicts, type PairedVerdicts } from './kappa-change.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
 import { caseLabel } from '../shared/case-label.ts';
 import { sameUpToNoise } from '../shared/float-noise.ts';
+import { sameTagFilter } from '../plan/tag-filter.ts';
 
 /** A score or pass-rate row: the per-case `head − base` changes and the sums behind its means. */
 export interface PairedRow {
@@ -113,9 +114,19 @@ export function pairRuns(
   };
   const partners = inputPartners(baseById, headById);
   const partnered = new Set([...partners.values()].map((base) => base.id));
+  // Runs narrowed by different `--tag` filters: a row one side's filter left out was not
+  // selected there, not added or removed.
+  const filtered = !sameTagFilter(baseRun.testset.tagFilter, headRun.testset.tagFilter);
+  const unselected = (filter: readonly string[] | undefined, result: CaseResult): boolean =>
+    filtered &&
+    filter !== undefined &&
+    filter.length > 0 &&
+    !(result.tags ?? []).some((tag) => filter.includes(tag));
   for (const head of headById.values()) {
     const base = baseById.get(head.id) ?? partners.get(head.id);
-    if (base === undefined) (cases.notRunInBase ?? cases.added).push(caseRef(head));
+    if (base === undefined && unselected(baseRun.testset.tagFilter, head)) {
+      (cases.notSelectedInBase ??= []).push(caseRef(head));
+    } else if (base === undefined) (cases.notRunInBase ?? cases.added).push(caseRef(head));
     else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
       paired.push([base, head]);
@@ -129,10 +140,9 @@ export function pairRuns(
   for (const base of baseById.values()) {
     if (!headById.has(base.id) && !partnered.has(base.id)) {
       const label = caseLabel(base);
-      (cases.notRunInHead ?? cases.removed).push({
-        ...caseRef(base),
-        ...(label !== null && label !== '' ? { label } : {}),
-      });
+      const ref = { ...caseRef(base), ...(label !== null && label !== '' ? { label } : {}) };
+      if (unselected(headRun.testset.tagFilter, base)) (cases.notSelectedInHead ??= []).push(ref);
+      else (cases.notRunInHead ?? cases.removed).push(ref);
     }
   }
 

@@ -29,6 +29,8 @@ export const CASE_LIST_TITLES = [
   'removed',
   'not run in BASE',
   'not run in HEAD',
+  'not selected in BASE',
+  'not selected in HEAD',
   'testset row changed',
   'flaky in HEAD',
 ] as const;
@@ -50,6 +52,16 @@ export function caseLists(run: RunComparison): CaseList[] {
       title: 'not run in HEAD',
       note: 'HEAD is incomplete and has no result for them: not compared, not counted as removed',
       cases: cases.notRunInHead ?? [],
+    },
+    {
+      title: 'not selected in BASE',
+      note: 'BASE ran with --tag and they lack its tags: not compared, not counted as added',
+      cases: cases.notSelectedInBase ?? [],
+    },
+    {
+      title: 'not selected in HEAD',
+      note: 'HEAD ran with --tag and they lack its tags: not compared, not counted as removed',
+      cases: cases.notSelectedInHead ?? [],
     },
     {
       title: 'testset row changed',

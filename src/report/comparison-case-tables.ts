@@ -70,7 +70,9 @@ export function caseTables(
       pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
       for (const ref of list.cases) {
         const head =
-          list.title === 'removed' || list.title === 'not run in HEAD'
+          list.title === 'removed' ||
+          list.title === 'not run in HEAD' ||
+          list.title === 'not selected in HEAD'
             ? undefined
             : headCase?.(run, ref.id);
         const now = nowText(list.title, ref, head);

@@ -151,7 +151,10 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         title: list.title,
         note: list.note ?? '',
         count: list.cases.length,
-        inHead: list.title !== 'removed' && list.title !== 'not run in HEAD',
+        inHead:
+          list.title !== 'removed' &&
+          list.title !== 'not run in HEAD' &&
+          list.title !== 'not selected in HEAD',
         cases: list.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
           ...caseText(ref),
           // The whole id: the page finds the case by it and shows it on hover.

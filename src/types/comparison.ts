@@ -227,6 +227,13 @@ export interface CaseChanges {
   notRunInBase?: CaseRef[];
   /** The same for an incomplete HEAD: BASE cases HEAD has no result for, instead of `removed`. */
   notRunInHead?: CaseRef[];
+  /**
+   * Only when the two runs were narrowed by different `--tag` filters (`testset.tagFilter`): the
+   * HEAD cases BASE's filter left out, listed here instead of `added`.
+   */
+  notSelectedInBase?: CaseRef[];
+  /** The same for HEAD's filter: BASE cases HEAD's `--tag` left out, instead of `removed`. */
+  notSelectedInHead?: CaseRef[];
 }
 
 /** One suite × grid point present in both artifacts. */
