@@ -289,6 +289,13 @@ describe('results schema', () => {
       '/runs/0/cases/0/evaluations/0/score: must be number,null',
     ]);
 
+    // A score is from 0 to 1: evalgate writes none outside, and the statistics subtract them.
+    const hugeScore = fullArtifact();
+    (hugeScore.runs[0]!.cases[0]!.evaluations[0] as unknown as Json).score = 1e308;
+    assert.deepEqual(validateArtifact(hugeScore), [
+      '/runs/0/cases/0/evaluations/0/score: must be <= 1',
+    ]);
+
     assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: 2 }), [
       '/schemaVersion: this evalgate reads schemaVersion 1, found 2: a newer evalgate wrote it; update evalgate here to read it',
     ]);

@@ -57,12 +57,16 @@ export function significantRegressions(run: RunComparison): BlockingRegression[]
   return found;
 }
 
+/** What a `regressions` gate condition asks for. */
+export const REGRESSIONS_EXPECTED =
+  'no significant regression against the baseline (Holm-corrected over the comparison)';
+
 /** The gate condition a `block` policy adds: fails when a corrected regression remains. */
 export function regressionCondition(run: RunComparison): GateCondition {
   const blocking = significantRegressions(run);
   return {
     name: 'regressions',
-    expected: 'no significant regression against the baseline (Holm-corrected over the comparison)',
+    expected: REGRESSIONS_EXPECTED,
     actual: blocking.length === 0 ? 'none' : blocking.map((b) => b.text).join('; '),
     passed: blocking.length === 0,
   };

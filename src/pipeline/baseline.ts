@@ -4,7 +4,7 @@
  */
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases } from '../compare/validate-comparable.ts';
-import { regressionCondition } from '../compare/gate.ts';
+import { regressionCondition, REGRESSIONS_EXPECTED } from '../compare/gate.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
@@ -100,9 +100,15 @@ export function withComparison(
     );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);
-    return artifact;
+    if (error instanceof UsageError) {
+      ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);
+      return artifact;
+    }
+    // The comparison itself broke (values it cannot handle, or a bug): the run's results are
+    // still written, and a suite that blocks on regressions fails, since that was not checked.
+    const why = `the comparison with ${baselinePath} failed: ${error instanceof Error ? error.message : String(error)}`;
+    ctx.stderr.write(`warning: ${why}; the results are written without it\n`);
+    return uncompared(artifact, suites, why);
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
   const runs = artifact.runs.map((run) => {
@@ -125,6 +131,33 @@ export function withComparison(
   const caseLabel = caseLabelFinder(head, baseline);
   ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx), caseLabel })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+
+/**
+ * `artifact` with a failing `regressions` condition (saying `why`) on each run of a suite whose
+ * `gate.regressions` is `block`: its regressions could not be checked, so it cannot pass.
+ */
+function uncompared(
+  artifact: ResultsArtifact,
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
+  why: string,
+): ResultsArtifact {
+  const blocking = new Set(suites.filter((s) => s.gate.regressions === 'block').map((s) => s.id));
+  const runs = artifact.runs.map((run) => {
+    if (!blocking.has(run.suite)) return run;
+    const condition = {
+      name: 'regressions',
+      expected: REGRESSIONS_EXPECTED,
+      actual: `not checked: ${why}`,
+      passed: false,
+    };
+    return {
+      ...run,
+      gate: { conditions: [...run.gate.conditions, condition] },
+      verdict: 'fail' as const,
+    };
+  });
+  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted) };
 }
 
 /**
