@@ -9,6 +9,7 @@
 import { describeValue } from '../../shared/errors.ts';
 import type { EvaluatorArgs } from '../../types/index.ts';
 import { LEVENSHTEIN_CELL_BUDGET } from '../../shared/edit-distance.ts';
+import { withoutNoise } from '../../shared/float-noise.ts';
 import { WHOLE_TEMPLATE_SCHEMA, orTemplate } from '../option-schemas.ts';
 import { OptionError, textOf, type OptionValues } from '../options.ts';
 import { isRecord } from '../../shared/is-record.ts';
@@ -297,7 +298,9 @@ export function approximateFind(
     }
     if (above < best) best = above;
   }
-  return { similarity: 1 - best / m, exact: true };
+  // Rounded as every derived value is: 1 − 4/5 computes as 0.19999999999999996, which would
+  // miss a `minSimilarity: 0.2` it equals (shared/float-noise.ts).
+  return { similarity: withoutNoise(1 - best / m), exact: true };
 }
 
 /** Scores for metadata: three decimals are plenty to read, and keep the artifact small. */
