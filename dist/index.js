@@ -29595,8 +29595,10 @@ var init_results_schema = __esm({
               type: "string"
             },
             score: {
-              description: "The score (0..1 when valid); null when the evaluator errored.",
-              type: ["number", "null"]
+              description: "The score, from 0 to 1 (an evaluator's score outside that range is its error); null when the evaluator errored.",
+              type: ["number", "null"],
+              minimum: 0,
+              maximum: 1
             },
             threshold: {
               description: "The threshold applied; null when there was none.",
@@ -29668,14 +29670,15 @@ function caseValidator() {
   if (!compiledCase) throw new Error("the results schema has no case definition");
   return compiledCase;
 }
+function schemaVersionProblem(version) {
+  if (version === void 0 || version === ARTIFACT_SCHEMA_VERSION) return null;
+  const found2 = `this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`;
+  return typeof version === "number" && Number.isInteger(version) && version > ARTIFACT_SCHEMA_VERSION ? `${found2}: a newer evalgate wrote it; update evalgate here to read it` : found2;
+}
 function validateArtifact(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const version = value.schemaVersion;
-    if (version !== void 0 && version !== ARTIFACT_SCHEMA_VERSION) {
-      return [
-        `/schemaVersion: this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`
-      ];
-    }
+    const problem = schemaVersionProblem(value.schemaVersion);
+    if (problem !== null) return [`/schemaVersion: ${problem}`];
   }
   const validate = validator();
   if (validate(value)) return [];
@@ -30147,6 +30150,7 @@ function comparableCase(result, kept) {
       (evaluation) => reducedEvaluation(evaluation, kept.evaluators.has(evaluation.evaluator))
     )
   };
+  if (result.tags !== void 0) reduced.tags = result.tags;
   if (result.trialPassRate !== void 0) reduced.trialPassRate = result.trialPassRate;
   if (result.flaky !== void 0) reduced.flaky = result.flaky;
   return reduced;
@@ -32446,8 +32450,10 @@ function kappa(table, weights) {
       sum2 += p * term * term;
     }
   }
-  const variance = (sum2 - (k - expected * (1 - k)) ** 2) / (n * (1 - expected) ** 2);
-  return { n, kappa: k, se: Math.sqrt(Math.max(0, variance)) };
+  const square = (k - expected * (1 - k)) ** 2;
+  const numerator = sum2 - square;
+  const variance = numerator <= VARIANCE_NOISE * Math.max(sum2, square) ? 0 : numerator / (n * (1 - expected) ** 2);
+  return { n, kappa: k, se: Math.sqrt(variance) };
 }
 function identityWeights(size) {
   return Array.from(
@@ -32473,12 +32479,13 @@ function wilson(p, n) {
     high: p >= 1 ? 1 : Math.min(1, centre + half)
   };
 }
-var Z_95, PASS_FAIL, VerdictReader, AgreementTally;
+var Z_95, VARIANCE_NOISE, PASS_FAIL, VerdictReader, AgreementTally;
 var init_agreement = __esm({
   "src/evaluators/agreement.ts"() {
     "use strict";
     init_float_noise();
     Z_95 = 1.959963984540054;
+    VARIANCE_NOISE = 1e-12;
     PASS_FAIL = ["fail", "pass"];
     VerdictReader = class {
       #spec;
@@ -33131,12 +33138,12 @@ function signFlipTest(diffs, options2 = {}) {
   const tolerance = TIE_TOLERANCE * magnitude;
   const finite = (bound, side) => Number.isFinite(bound) ? bound : side * largest;
   if (nonZero <= EXACT_LIMIT) {
-    const exact = exactTest(values, n - nonZero, sum2, magnitude, alpha);
+    const exact2 = exactTest(values, n - nonZero, sum2, magnitude, alpha);
     return {
       mean,
-      low: finite(exact.low, -1),
-      high: finite(exact.high, 1),
-      pValue: exact.pValue,
+      low: finite(exact2.low, -1),
+      high: finite(exact2.high, 1),
+      pValue: exact2.pValue,
       sd,
       method: "exact"
     };
@@ -33359,7 +33366,7 @@ function observedKappaChange(verdicts) {
 }
 function testBasedInterval(delta, pValue, alpha) {
   if (delta === 0 || pValue >= 1) return { low: -2, high: 2, se: null };
-  const se = Math.abs(delta) / normalQuantileUpper(pValue / 2);
+  const se = Math.abs(delta) / normalQuantileUpper(Math.max(pValue / 2, Number.MIN_VALUE));
   const half = normalQuantileUpper(alpha / 2) * se;
   return { low: Math.max(-2, delta - half), high: Math.min(2, delta + half), se };
 }
@@ -33479,8 +33486,10 @@ function plusMinus(value) {
 function formatP(p) {
   if (p < 1e-3) return "p < 0.001";
   if (p >= 0.9995) return "p = 1";
-  const text2 = p.toFixed(3);
-  return `p = ${p < 0.05 && text2 === "0.050" ? p.toFixed(4) : text2}`;
+  let decimals = 3;
+  let text2 = p.toFixed(decimals);
+  while (p < 0.05 && Number(text2) >= 0.05 && decimals < 17) text2 = p.toFixed(++decimals);
+  return `p = ${text2}`;
 }
 var init_comparison_numbers = __esm({
   "src/report/comparison-numbers.ts"() {
@@ -33700,6 +33709,16 @@ function caseLists(run2) {
       cases: cases.notRunInHead ?? []
     },
     {
+      title: "not selected in BASE",
+      note: "BASE ran with --tag and they lack its tags: not compared, not counted as added",
+      cases: cases.notSelectedInBase ?? []
+    },
+    {
+      title: "not selected in HEAD",
+      note: "HEAD ran with --tag and they lack its tags: not compared, not counted as removed",
+      cases: cases.notSelectedInHead ?? []
+    },
+    {
       title: "testset row changed",
       note: "not a behaviour change, left out of the statistics",
       cases: cases.contentChanged
@@ -33747,6 +33766,8 @@ var init_comparison_case_lists = __esm({
       "removed",
       "not run in BASE",
       "not run in HEAD",
+      "not selected in BASE",
+      "not selected in HEAD",
       "testset row changed",
       "flaky in HEAD"
     ];
@@ -34036,7 +34057,7 @@ function comparisonView(comparison) {
       title: list.title,
       note: list.note ?? "",
       count: list.cases.length,
-      inHead: list.title !== "removed" && list.title !== "not run in HEAD",
+      inHead: list.title !== "removed" && list.title !== "not run in HEAD" && list.title !== "not selected in HEAD",
       cases: list.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
         ...caseText(ref),
         // The whole id: the page finds the case by it and shows it on hover.
@@ -34231,9 +34252,11 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison) {
 function withVerdictNote(view, runs) {
   const gated = runs.some((run2) => run2.gate.conditions.some((c) => c.name === "regressions"));
   if (gated) return view;
+  const blocking = runs.some((run2) => run2.plan?.gate.regressions === "block");
+  const why2 = blocking ? "the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)" : "no suite has gate: { regressions: block }";
   const note = {
     title: "The verdict is the run's own:",
-    detail: "this comparison does not gate it (no suite has gate: { regressions: block }), so the regressions below do not change its pass or fail."
+    detail: `this comparison does not gate it (${why2}), so the regressions below do not change its pass or fail.`
   };
   return { ...view, warnings: [note, ...view.warnings] };
 }
@@ -50546,16 +50569,19 @@ function adjustFamily(pValues) {
   const q = new Array(count).fill(1);
   let running = 0;
   for (const [rank, index] of order.entries()) {
-    running = Math.max(running, Math.min(1, (count - rank) * (pValues[index] ?? 1)));
+    running = Math.max(running, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
     holm[index] = running;
   }
   let smallest = 1;
   for (let rank = count - 1; rank >= 0; rank--) {
     const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, (pValues[index] ?? 1) * count / (rank + 1));
+    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
     q[index] = smallest;
   }
   return { holm, q };
+}
+function exact(value) {
+  return Number(value.toPrecision(12));
 }
 var init_family = __esm({
   "src/compare/family.ts"() {
@@ -50659,7 +50685,7 @@ function inFamily(row, minPaired) {
 function agreementInFamily(row, minPaired) {
   if (row.verdicts !== void 0) {
     const observed = observedKappaChange(row.verdicts);
-    return observed !== null && observed.compared >= minPaired && observed.discordant > 0;
+    return observed !== null && observed.compared >= minPaired && observed.discordant > 0 && Math.abs(observed.delta) > TOLERANCE;
   }
   const change2 = agreementChange(row);
   if (change2 === null) return false;
@@ -50804,9 +50830,13 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
   };
   const partners = inputPartners(baseById, headById);
   const partnered = new Set([...partners.values()].map((base) => base.id));
+  const filtered = !sameTagFilter(baseRun.testset.tagFilter, headRun.testset.tagFilter);
+  const unselected = (filter, result) => filtered && filter !== void 0 && filter.length > 0 && !(result.tags ?? []).some((tag) => filter.includes(tag));
   for (const head of headById.values()) {
     const base = baseById.get(head.id) ?? partners.get(head.id);
-    if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
+    if (base === void 0 && unselected(baseRun.testset.tagFilter, head)) {
+      (cases.notSelectedInBase ??= []).push(caseRef(head));
+    } else if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
     else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
     else {
       paired.push([base, head]);
@@ -50820,10 +50850,9 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
   for (const base of baseById.values()) {
     if (!headById.has(base.id) && !partnered.has(base.id)) {
       const label = caseLabel(base);
-      (cases.notRunInHead ?? cases.removed).push({
-        ...caseRef(base),
-        ...label !== null && label !== "" ? { label } : {}
-      });
+      const ref = { ...caseRef(base), ...label !== null && label !== "" ? { label } : {} };
+      if (unselected(headRun.testset.tagFilter, base)) (cases.notSelectedInHead ??= []).push(ref);
+      else (cases.notRunInHead ?? cases.removed).push(ref);
     }
   }
   const baseEvaluators = evaluatorIds(baseRun);
@@ -50970,6 +50999,7 @@ var init_run_comparison = __esm({
     init_power();
     init_case_label();
     init_float_noise();
+    init_tag_filter();
   }
 });
 
@@ -51129,7 +51159,7 @@ function significantRegressions(run2) {
   const add = (row, test, text2) => {
     if (test.label !== "regressed" || !test.significant) return;
     if (test.pValue === null || test.adjustedP === null) return;
-    const ps = `p = ${test.pValue.toPrecision(2)}, Holm p = ${test.adjustedP.toPrecision(2)}`;
+    const ps = `p ${pText(test.pValue)}, Holm p ${pText(test.adjustedP)}`;
     found2.push({ row, text: `${text2}, ${ps})`, pValue: test.pValue, adjustedP: test.adjustedP });
   };
   const pass = run2.passRate;
@@ -51159,10 +51189,17 @@ function regressionCondition(run2) {
   const blocking = significantRegressions(run2);
   return {
     name: "regressions",
-    expected: "no significant regression against the baseline (Holm-corrected over the comparison)",
+    expected: REGRESSIONS_EXPECTED,
     actual: blocking.length === 0 ? "none" : blocking.map((b) => b.text).join("; "),
     passed: blocking.length === 0
   };
+}
+function pText(p) {
+  if (p < 1e-4) return "< 0.0001";
+  let digits = 2;
+  let text2 = p.toPrecision(digits);
+  while (p < 0.05 && Number(text2) >= 0.05 && digits < 6) text2 = p.toPrecision(++digits);
+  return `= ${text2}`;
 }
 function fmt(value) {
   return value === null ? "\u2014" : formatMean(value);
@@ -51179,11 +51216,13 @@ function points(delta) {
 function pct(rate) {
   return rate === null ? "\u2014" : formatPercent(rate);
 }
+var REGRESSIONS_EXPECTED;
 var init_gate2 = __esm({
   "src/compare/gate.ts"() {
     "use strict";
     init_format_numbers();
     init_format_change();
+    REGRESSIONS_EXPECTED = "no significant regression against the baseline (Holm-corrected over the comparison)";
   }
 });
 
@@ -51385,11 +51424,11 @@ __export(baseline_exports, {
 async function readBaseline(path, ctx) {
   const read = await readComparable(path, ctx, (_, run2) => labelledComparableCases(run2));
   if (read.ok) return read.artifact;
-  const problems = validateArtifact(read.value);
   const version = read.value?.schemaVersion;
+  const versionProblem = schemaVersionProblem(version);
   throw usageError(
     "baseline.invalid",
-    version !== void 0 && version !== 1 ? `--baseline ${path}: schemaVersion ${JSON.stringify(version)} is not supported (this evalgate reads schemaVersion 1)` : `--baseline ${path} is not a results artifact: ${problems.slice(0, 3).join("; ")}`,
+    versionProblem !== null ? `--baseline ${path}: ${versionProblem}` : `--baseline ${path} is not a results artifact: ${validateArtifact(read.value).slice(0, 3).join("; ")}`,
     path
   );
 }
@@ -51418,10 +51457,15 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
     );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error2) {
-    if (!(error2 instanceof UsageError)) throw error2;
-    ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
+    if (error2 instanceof UsageError) {
+      ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
 `);
-    return artifact;
+      return artifact;
+    }
+    const why2 = `the comparison with ${baselinePath} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
+    ctx.stderr.write(`warning: ${why2}; the results are written without it
+`);
+    return uncompared(artifact, suites, why2);
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
   const runs = artifact.runs.map((run2) => {
@@ -51446,6 +51490,24 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
   ctx.stdout.write(`
 ${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2 })}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+function uncompared(artifact, suites, why2) {
+  const blocking = new Set(suites.filter((s) => s.gate.regressions === "block").map((s) => s.id));
+  const runs = artifact.runs.map((run2) => {
+    if (!blocking.has(run2.suite)) return run2;
+    const condition = {
+      name: "regressions",
+      expected: REGRESSIONS_EXPECTED,
+      actual: `not checked: ${why2}`,
+      passed: false
+    };
+    return {
+      ...run2,
+      gate: { conditions: [...run2.gate.conditions, condition] },
+      verdict: "fail"
+    };
+  });
+  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted) };
 }
 function comparer(chosen, cases, suites, ctx) {
   const silent = { write: () => true };
@@ -58095,8 +58157,8 @@ function downloadFailure(error2, what) {
 function pickResultsEntry(entries, fileName) {
   const listing = describeEntries(entries);
   if (fileName !== void 0) {
-    const exact = entries.find((entry) => entry.name === fileName);
-    if (exact) return { entry: exact };
+    const exact2 = entries.find((entry) => entry.name === fileName);
+    if (exact2) return { entry: exact2 };
     const byBase = entries.filter((entry) => baseName(entry.name) === baseName(fileName));
     if (byBase.length === 1 && byBase[0]) return { entry: byBase[0] };
     return byBase.length > 1 ? { problem: `holds several files named "${baseName(fileName)}": ${listing}` } : { problem: `holds no "${fileName}"; it holds ${listing}` };
@@ -71334,6 +71396,7 @@ init_metadata();
 
 // src/evaluators/judges/rag-shared.ts
 init_errors();
+init_float_noise();
 init_options();
 init_is_record();
 function optionError2(message) {
@@ -71516,7 +71579,7 @@ function approximateFind(needle, haystack, budget = LEVENSHTEIN_CELL_BUDGET) {
     }
     if (above < best2) best2 = above;
   }
-  return { similarity: 1 - best2 / m, exact: true };
+  return { similarity: withoutNoise(1 - best2 / m), exact: true };
 }
 function rounded(value) {
   return Math.round(value * 1e3) / 1e3;
@@ -71530,7 +71593,7 @@ ${text2}
 var MATCH_CELL_BUDGET = LEVENSHTEIN_CELL_BUDGET;
 function matchItems(items, contexts, budget = MATCH_CELL_BUDGET) {
   let remaining = budget;
-  let exact = true;
+  let exact2 = true;
   const similarities = items.map(
     (item) => contexts.map((context3) => {
       const cells = item.length * context3.length;
@@ -71538,12 +71601,12 @@ function matchItems(items, contexts, budget = MATCH_CELL_BUDGET) {
       if (found2.exact) {
         remaining = Math.max(0, remaining - cells);
       } else {
-        exact = false;
+        exact2 = false;
       }
       return found2.similarity;
     })
   );
-  return { similarities, exact };
+  return { similarities, exact: exact2 };
 }
 
 // src/evaluators/judges/answer-relevancy.ts
@@ -71963,7 +72026,7 @@ var contextPrecision = defineBuiltin({
     const minSimilarity = minSimilarityOf(values);
     const { source, items } = referenceItemsOf(values, args);
     const contexts = contextsOf(values, args);
-    const { similarities, exact } = matchItems(items, contexts);
+    const { similarities, exact: exact2 } = matchItems(items, contexts);
     const best2 = contexts.map((_, k) => Math.max(0, ...similarities.map((row) => row[k] ?? 0)));
     const relevant = best2.map((similarity) => similarity >= minSimilarity);
     const relevantRanks = relevant.flatMap((isRelevant, k) => isRelevant ? [k + 1] : []);
@@ -71976,7 +72039,7 @@ var contextPrecision = defineBuiltin({
         similarities: compactList(best2.map(rounded), METADATA_LIST_LIMIT),
         [source === "reference" ? "referenceSentences" : "expectedContexts"]: items.length,
         minSimilarity,
-        ...!exact && { approximate: true }
+        ...!exact2 && { approximate: true }
       }
     };
   }
@@ -72267,7 +72330,7 @@ var contextRecall = defineBuiltin({
     const minSimilarity = minSimilarityOf(values);
     const { items } = referenceItemsOf(values, args);
     const contexts = contextsOf(values, args);
-    const { similarities, exact } = matchItems(items, contexts);
+    const { similarities, exact: exact2 } = matchItems(items, contexts);
     const matches = items.map((item, i) => {
       const row = similarities[i] ?? [];
       const similarity = Math.max(0, ...row);
@@ -72290,7 +72353,7 @@ var contextRecall = defineBuiltin({
         ),
         contexts: contexts.length,
         minSimilarity,
-        ...!exact && { approximate: true }
+        ...!exact2 && { approximate: true }
       }
     };
   }
@@ -73243,6 +73306,7 @@ function countWords(text2) {
 // src/evaluators/levenshtein.ts
 init_metadata();
 init_options();
+init_float_noise();
 var levenshtein = defineBuiltin({
   summary: "Similarity to `expected`: 1 \u2212 edit distance / length of the longer text.",
   optionsSchema: {
@@ -73266,9 +73330,9 @@ var levenshtein = defineBuiltin({
     const left = ignoreCase ? expected.toLowerCase() : expected;
     const right = ignoreCase ? actual.toLowerCase() : actual;
     const maxDistance = optionalCount(values, "maxDistance");
-    const { distance, exact } = left === right ? { distance: 0, exact: true } : editDistance(left, right);
+    const { distance, exact: exact2 } = left === right ? { distance: 0, exact: true } : editDistance(left, right);
     const maxLength = Math.max(codePointCount(left), codePointCount(right));
-    const threshold = maxDistance === void 0 ? void 0 : { gte: maxLength === 0 ? 1 : 1 - maxDistance / maxLength };
+    const threshold = maxDistance === void 0 ? void 0 : { gte: maxLength === 0 ? 1 : withoutNoise(1 - maxDistance / maxLength) };
     if (distance === 0) {
       return {
         score: 1,
@@ -73277,13 +73341,13 @@ var levenshtein = defineBuiltin({
       };
     }
     return {
-      score: 1 - distance / maxLength,
+      score: withoutNoise(1 - distance / maxLength),
       ...threshold && { threshold },
       metadata: {
         distance,
         ...maxDistance !== void 0 && { maxDistance },
         maxLength,
-        ...!exact && { approximate: true },
+        ...!exact2 && { approximate: true },
         expected: truncateText(expected),
         actual: truncateText(actual)
       }
@@ -74521,7 +74585,7 @@ async function requestAttempt(request2, signal, settings) {
     if (reason instanceof CallTimeout) {
       const call = `${method} ${scrub(url)}`;
       reason.note(
-        answered === void 0 ? `waiting for ${call}` : `waiting for the body of ${call}, which answered ${answered}`
+        answered === void 0 ? `waiting for ${call}` : `waiting for the body of ${call}, which answered ${answered.status}`
       );
     }
     controller.abort();
@@ -74538,7 +74602,7 @@ async function requestAttempt(request2, signal, settings) {
     );
     if (!followed.ok) return { kind: "fail", error: followed.error };
     const response = followed.response;
-    answered = response.status;
+    answered = response;
     const bytes = response.ok ? await cappedBytes(response) : await errorBodyStart(response);
     if (bytes === void 0) {
       controller.abort();
@@ -74571,31 +74635,36 @@ async function requestAttempt(request2, signal, settings) {
       raw: clean.slice(0, RAW_LIMIT),
       ...usage !== void 0 ? { usage } : {}
     };
-    if (response.status === 429 || response.status >= 500) {
-      return {
-        kind: "retry",
-        error: error2,
-        serverDelay: serverRequestedDelay(response.headers, settings.now())
-      };
-    }
-    return { kind: "fail", error: error2 };
+    return statusOutcome(response, error2, settings.now);
   } catch (cause) {
     if (signal?.aborted) return { kind: "fail", error: abortedError(url, method) };
     if (timedOut) {
-      return {
-        kind: "retry",
-        error: {
-          code: "judge.timeout",
-          message: `${method} ${scrub(url)} timed out after ${timeoutMs2} ms`
-        }
-      };
+      const call = `${method} ${scrub(url)}`;
+      if (answered === void 0) {
+        return {
+          kind: "retry",
+          error: { code: "judge.timeout", message: `${call} timed out after ${timeoutMs2} ms` }
+        };
+      }
+      const message = `timed out after ${timeoutMs2} ms while waiting for the body of ${call}, which answered ${answered.status}`;
+      if (answered.ok) return { kind: "retry", error: { code: "judge.timeout", message } };
+      const error3 = { code: "judge.http", message, status: answered.status };
+      return statusOutcome(answered, error3, settings.now);
     }
     const code = networkCode(cause);
     const reason = cause instanceof Error ? cause.cause ?? cause : cause;
     const detail = reason instanceof Error ? reason.message : String(reason);
+    const why2 = `${code === void 0 ? "" : ` (${code})`}: ${detail}`;
+    if (answered !== void 0 && !answered.ok) {
+      const { status } = answered;
+      const message = scrub(
+        `${method} ${url} answered ${status}, and reading its body failed${why2}`
+      );
+      return statusOutcome(answered, { code: "judge.http", message, status }, settings.now);
+    }
     const error2 = {
       code: "judge.network",
-      message: scrub(`${method} ${url} failed${code === void 0 ? "" : ` (${code})`}: ${detail}`),
+      message: scrub(`${method} ${url} failed${why2}`),
       ...code !== void 0 ? { networkCode: code } : {}
     };
     if (code !== void 0 && RETRYABLE_NETWORK_CODES.has(code)) return { kind: "retry", error: error2 };
@@ -74605,6 +74674,12 @@ async function requestAttempt(request2, signal, settings) {
     clearTimeout(timer);
     signal?.removeEventListener("abort", forwardAbort);
   }
+}
+function statusOutcome(response, error2, now) {
+  if (response.status === 429 || response.status >= 500) {
+    return { kind: "retry", error: error2, serverDelay: serverRequestedDelay(response.headers, now()) };
+  }
+  return { kind: "fail", error: error2 };
 }
 async function followSameOrigin(fetchFn, request2, signal, scrub, progress) {
   let { method, url, headers, body } = request2;
@@ -75176,11 +75251,13 @@ function createCommandTarget(config, setup) {
   if (notFolder !== void 0) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt("target", "cwd"),
-        code: "target.cwd",
-        message: `working folder ${cwd} ${notFolder}`
-      }
+      issues: [
+        {
+          ...setup.issueAt("target", "cwd"),
+          code: "target.cwd",
+          message: `working folder ${cwd} ${notFolder}`
+        }
+      ]
     };
   }
   const shell = !Array.isArray(config.run) || config.shell;
@@ -75189,11 +75266,13 @@ function createCommandTarget(config, setup) {
   if (refused !== void 0) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt("target", "run"),
-        code: "target.shell-template",
-        message: refusedTemplateMessage(refused)
-      }
+      issues: [
+        {
+          ...setup.issueAt("target", "run"),
+          code: "target.shell-template",
+          message: refusedTemplateMessage(refused)
+        }
+      ]
     };
   }
   const shellRun = shell ? shellLine(line) : void 0;
@@ -75201,15 +75280,12 @@ function createCommandTarget(config, setup) {
     render: () => ({ ok: true, value: arg })
   }));
   if (!config.shell && Array.isArray(config.run)) {
-    const problem = programProblem(config.run[0], cwd, setup);
-    if (problem !== void 0) {
+    const problems = programProblems(config.run[0], cwd, setup);
+    if (problems.length > 0) {
+      const at = setup.issueAt("target", "run", 0);
       return {
         ok: false,
-        issue: {
-          ...setup.issueAt("target", "run", 0),
-          code: "target.command-not-found",
-          message: problem
-        }
+        issues: problems.map((message) => ({ ...at, code: "target.command-not-found", message }))
       };
     }
   }
@@ -75251,21 +75327,25 @@ function createCommandTarget(config, setup) {
     }
   };
 }
-function programProblem(program, cwd, setup) {
+function programProblems(program, cwd, setup) {
   const expressions = templateExpressions(program);
   if (expressions.length === 0) {
-    return findProgram(literalValue(program), cwd, setup.env);
+    const problem = findProgram(literalValue(program), cwd, setup.env);
+    return problem === void 0 ? [] : [problem];
   }
-  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return void 0;
+  if (!expressions.every((expression) => /^\s*params\b/.test(expression))) return [];
   const input = textInput(program, asIs);
+  const seen = /* @__PURE__ */ new Set();
+  const problems = [];
   for (const params of expandGrid(setup.grid ?? {})) {
     const rendered = input.render({ testCase: {}, params });
-    if (!rendered.ok) continue;
+    if (!rendered.ok || seen.has(rendered.value)) continue;
+    seen.add(rendered.value);
     const from = `${rendered.value} (from ${program.trim()} at ${JSON.stringify(params)})`;
     const problem = findProgram(rendered.value, cwd, setup.env, from);
-    if (problem !== void 0) return problem;
+    if (problem !== void 0) problems.push(problem);
   }
-  return void 0;
+  return problems;
 }
 function renderAll(inputs, args) {
   const values = [];
@@ -75529,8 +75609,9 @@ function createHttpTarget(config, setup) {
           return {
             output: null,
             error: (
-              // A refused redirect (3xx) says where it led in its own message.
-              error2.code === "judge.http" && (error2.status ?? 0) >= 400 ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}${error2.gaveUp === void 0 ? "" : `; ${error2.gaveUp}`}` : error2.message
+              // A refused redirect (3xx) says where it led in its own message, and an error
+              // answer whose body broke off (no `raw`) says so in its own.
+              error2.code === "judge.http" && (error2.status ?? 0) >= 400 && error2.raw !== void 0 ? `${config.method} ${scrub(target.value)} answered ${error2.status}${excerpt}${error2.gaveUp === void 0 ? "" : `; ${error2.gaveUp}`}` : error2.message
             )
           };
         }
@@ -75721,18 +75802,21 @@ async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
     return {
       ok: false,
-      issue: {
-        ...setup.issueAt("target"),
-        code: "target.no-models",
-        message: "a model target needs model access, which this run was not given"
-      }
+      issues: [
+        {
+          ...setup.issueAt("target"),
+          code: "target.no-models",
+          message: "a model target needs model access, which this run was not given"
+        }
+      ]
     };
   }
+  const issues = [];
   const messages = [];
   for (const message of config.messages) {
     const content = await promptText(message.content, setup);
-    if (!content.ok) return content;
-    messages.push({ role: message.role, content: content.value });
+    if (content.ok) messages.push({ role: message.role, content: content.value });
+    else issues.push(...content.issues);
   }
   const schema = config.responseFormat;
   let validate;
@@ -75740,16 +75824,14 @@ async function createModelTarget(config, setup) {
     try {
       validate = new import_ajv4.Ajv({ allErrors: false, strict: false }).compile(schema.schema);
     } catch (error2) {
-      return {
-        ok: false,
-        issue: {
-          ...setup.issueAt("target", "responseFormat"),
-          code: "target.response-schema",
-          message: `not a usable JSON Schema: ${error2 instanceof Error ? error2.message : String(error2)}`
-        }
-      };
+      issues.push({
+        ...setup.issueAt("target", "responseFormat"),
+        code: "target.response-schema",
+        message: `not a usable JSON Schema: ${error2 instanceof Error ? error2.message : String(error2)}`
+      });
     }
   }
+  if (issues.length > 0) return { ok: false, issues };
   const client = setup.models.client({
     ...config.baseUrl !== void 0 ? { baseUrl: config.baseUrl } : {},
     ...config.apiKey !== void 0 ? { apiKey: config.apiKey } : {},
@@ -75793,42 +75875,37 @@ async function promptText(source, setup) {
   }
   const path = textInput(source.file, asIs2);
   const files = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  const problems = /* @__PURE__ */ new Set();
   for (const params of expandGrid(setup.grid)) {
     const file = path.render({ testCase: {}, params });
     if (!file.ok) {
-      return {
-        ok: false,
-        issue: { ...setup.issueAt(...source.at), code: "target.prompt-file", message: file.error }
-      };
+      problems.add(file.error);
+      continue;
     }
-    if (files.has(file.value)) continue;
+    if (seen.has(file.value)) continue;
+    seen.add(file.value);
     const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
       const bytes = await readFile4(resolve13(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
         const message = encoding.line > 0 ? `${file.value}${named} is ${encoding.message}` : `${encoding.message}${named}`;
-        return {
-          ok: false,
-          issue: {
-            ...setup.issueAt(...source.at),
-            code: "target.prompt-file",
-            message: `prompt file ${message}`
-          }
-        };
+        problems.add(`prompt file ${message}`);
+      } else {
+        files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
       }
-      files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${unreadableReason(error2) ?? error2.message})`;
-      return {
-        ok: false,
-        issue: {
-          ...setup.issueAt(...source.at),
-          code: "target.prompt-file",
-          message: `prompt file ${file.value}${named} ${reason}`
-        }
-      };
+      problems.add(`prompt file ${file.value}${named} ${reason}`);
     }
+  }
+  if (problems.size > 0) {
+    const at = setup.issueAt(...source.at);
+    return {
+      ok: false,
+      issues: [...problems].map((message) => ({ ...at, code: "target.prompt-file", message }))
+    };
   }
   return {
     ok: true,
@@ -76169,15 +76246,16 @@ var targetKinds = {
     })
   },
   model: {
-    create: (config, context3) => {
+    create: async (config, context3) => {
       const fromEnv2 = envBaseUrlProblem(config.baseUrl, context3);
-      if (fromEnv2 !== void 0) return Promise.resolve({ ok: false, issue: fromEnv2 });
-      return createModelTarget(config, {
+      const built = await createModelTarget(config, {
         dir: context3.config.dir,
         grid: context3.suite.grid,
         models: context3.models,
         issueAt: context3.issueAt
       });
+      if (fromEnv2 === void 0) return built;
+      return { ok: false, issues: [fromEnv2, ...built.ok ? [] : built.issues] };
     }
   },
   http: {
@@ -76504,7 +76582,7 @@ async function bindSuite(config, suite, options2) {
     loadPass(config, suite, options2.loader, at)
   ]);
   const issues = [];
-  if (!target.ok) issues.push(target.issue);
+  if (!target.ok) issues.push(..."issues" in target ? target.issues : [target.issue]);
   for (const e of evaluators) if (!e.ok) issues.push(e.issue);
   if (!pass.ok) issues.push(pass.issue);
   if (!target.ok || !pass.ok || issues.length > 0) return { ok: false, issues };
@@ -77942,7 +78020,8 @@ function readArtifact(read) {
   try {
     return { ok: true, value: read() };
   } catch (error2) {
-    if (error2 instanceof ArtifactReadError) return { ok: false, message: error2.message };
+    if (error2 instanceof ArtifactReadError)
+      return { ok: false, message: error2.message, kind: error2.kind };
     throw error2;
   }
 }
@@ -78064,8 +78143,8 @@ function usableBaseline(path, shown2 = path, going = "running without a comparis
     () => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2))
   );
   if (read.ok) return path;
-  const version = declaredSchemaVersion(path);
-  const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (it was written by a newer evalgate: schemaVersion ${version}, this one reads ${ARTIFACT_SCHEMA_VERSION}; the base branch runs a newer evalgate than this branch, so update it here too)` : "";
+  const version = read.kind === "invalid" ? null : declaredSchemaVersion(path);
+  const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (its start says schemaVersion ${version}: a newer evalgate wrote it, and this one reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}; update evalgate here to read it)` : "";
   warning(
     `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`
   );
@@ -79035,29 +79114,48 @@ function verdictSentence(runs, verdict, interrupted, comparison) {
 }
 function regressionClause(comparison, unit) {
   const evaluators = /* @__PURE__ */ new Set();
+  const judges = /* @__PURE__ */ new Set();
   let passRate = false;
   let points2 = 0;
   let improved = 0;
   for (const run2 of comparison.runs) {
     let regressed = false;
-    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+    const rows = [
+      [run2.passRate, null, ""],
+      ...run2.evaluators.map((row) => [
+        row,
+        evaluators,
+        row.evaluator
+      ]),
+      ...run2.agreement.map((row) => [row, judges, row.evaluator])
+    ];
+    for (const [row, names, name] of rows) {
       if (!row.significant) continue;
       if (row.label === "improved") improved++;
       if (row.label !== "regressed") continue;
       regressed = true;
-      if ("evaluator" in row) evaluators.add(row.evaluator);
-      else passRate = true;
+      if (names === null) passRate = true;
+      else names.add(name);
     }
     if (regressed) points2++;
   }
   const compared = comparison.runs.length;
   if (points2 === 0) {
-    return improved > 0 ? `${plural(improved, "row")} improved, none regressed against the baseline` : "no significant change against the baseline";
+    if (improved > 0)
+      return `${plural(improved, "row")} improved, none regressed against the baseline`;
+    const { tooFewCases, improved: up, regressed: down, unchanged } = comparison.counts;
+    if (tooFewCases > 0 && up + down + unchanged === 0) {
+      return "too few cases to test a change against the baseline";
+    }
+    const untested2 = tooFewCases > 0 ? ` (${plural(tooFewCases, "row")} with too few cases to test)` : "";
+    return `no significant change against the baseline${untested2}`;
   }
-  const what = [
+  const parts = [
     ...passRate ? ["the pass rate"] : [],
-    ...evaluators.size > 0 ? [plural(evaluators.size, "evaluator")] : []
-  ].join(" and ");
+    ...evaluators.size > 0 ? [plural(evaluators.size, "evaluator")] : [],
+    ...judges.size > 0 ? [`the agreement \u03BA of ${plural(judges.size, "judge")}`] : []
+  ];
+  const what = parts.length <= 2 ? parts.join(" and ") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
   const where = compared === 1 ? "" : ` on ${formatCount(points2)} of ${plural(compared, unit)}`;
   return `${what} regressed${where}`;
 }
@@ -79119,7 +79217,7 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
       }
       pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
       for (const ref of list.cases) {
-        const head = list.title === "removed" || list.title === "not run in HEAD" ? void 0 : headCase?.(run2, ref.id);
+        const head = list.title === "removed" || list.title === "not run in HEAD" || list.title === "not selected in HEAD" ? void 0 : headCase?.(run2, ref.id);
         const now = nowText(list.title, ref, head);
         const key = JSON.stringify([run2.suite, ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
