@@ -40,6 +40,19 @@ const noWait = (): Promise<void> => Promise.resolve();
  */
 const LIMIT_MS = 400;
 
+/** One judge call to the path that answers `status` and stalls, with two retries allowed. */
+function stalledCall(status: number): ReturnType<ReturnType<typeof createJudgeClient>['chat']> {
+  const client = createJudgeClient({
+    baseUrl: `${served.base}/${status}/v1`,
+    apiKey: 'sk-test-key-1',
+    env: {},
+    timeoutMs: LIMIT_MS,
+    maxRetries: 2,
+    sleep: noWait,
+  });
+  return client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });
+}
+
 describe('a per-attempt timeout while an error answer stalls its body', () => {
   // The first request of a process loads Node's fetch, which could take much of a short limit.
   before(async () => {
@@ -48,17 +61,8 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
 
   it('ends a judge call as the 4xx it answered, not retried', async () => {
     for (const status of [400, 401, 403, 404]) {
-      const client = createJudgeClient({
-        baseUrl: `${served.base}/${status}/v1`,
-        apiKey: 'sk-test-key-1',
-        env: {},
-        timeoutMs: LIMIT_MS,
-        maxRetries: 2,
-        sleep: noWait,
-      });
-      const result = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });
-      assert.equal(result.ok, false);
-      if (result.ok) return;
+      const result = await stalledCall(status);
+      if (result.ok) return assert.fail('the call succeeded');
       assert.equal(received.get(String(status)), 1, `${status} was sent again`);
       assert.equal(result.error.code, 'judge.http');
       assert.equal(result.error.status, status);
@@ -74,17 +78,8 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
 
   it('retries a 429 or a 5xx, and names its status once the retries run out', async () => {
     for (const status of [429, 503]) {
-      const client = createJudgeClient({
-        baseUrl: `${served.base}/${status}/v1`,
-        apiKey: 'sk-test-key-1',
-        env: {},
-        timeoutMs: LIMIT_MS,
-        maxRetries: 2,
-        sleep: noWait,
-      });
-      const result = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });
-      assert.equal(result.ok, false);
-      if (result.ok) return;
+      const result = await stalledCall(status);
+      if (result.ok) return assert.fail('the call succeeded');
       assert.equal(received.get(String(status)), 3);
       assert.equal(result.error.status, status);
       assert.equal(result.error.attempts, 3);
