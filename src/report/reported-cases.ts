@@ -10,6 +10,7 @@
 import { comparableCases } from '../compare/comparable.ts';
 import { caseLabelField, labelIn } from '../shared/case-label.ts';
 import { ownFields } from '../shared/own-key.ts';
+import { truncateToWidth } from '../shared/text-table.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 
 /**
@@ -87,8 +88,12 @@ export function failingCasesWhole(
  * A case as a comparison reads it, with its trials reduced to their pass status (a flaky line
  * counts them).
  */
-/** The most characters of a label a reduced case keeps: the tables show about 40. */
-const KEPT_LABEL_CHARS = 80;
+/**
+ * The most columns of a label a reduced case keeps: the lists show 40 (text) or 50 (markdown).
+ * Cut by columns between graphemes and marked `…`, never by code units: `é` written as `e` and
+ * an accent is two code units in one column, so 80 code units could read as a whole label of 40.
+ */
+const KEPT_LABEL_COLUMNS = 80;
 
 /**
  * A run's cases reduced as `comparableCases` does, each also keeping the data field its label
@@ -107,7 +112,7 @@ export function labelledComparableCases(
       return reduced;
     }
     const kept = Object.entries(reduced.data as Record<string, unknown>);
-    reduced.data = ownFields([[field, label.slice(0, KEPT_LABEL_CHARS)], ...kept]);
+    reduced.data = ownFields([[field, truncateToWidth(label, KEPT_LABEL_COLUMNS)], ...kept]);
     return reduced;
   };
 }
