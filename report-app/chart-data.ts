@@ -37,3 +37,53 @@ export function passRatePercents(model: ReportModel): (number | null)[] | null {
   const rates = model.runs.map((run) => (run.passRate === null ? null : run.passRate * 100));
   return rates.some((rate) => rate !== null) ? rates : null;
 }
+
+/** Characters on one line of a bar's name: Chart.js gives its axis at most half the chart. */
+export const AXIS_LINE_CHARS = 24;
+/** Lines of a bar's name at most; the last ends with `…` when the name needs more. */
+export const AXIS_MAX_LINES = 4;
+
+/**
+ * A bar's name on the lines Chart.js draws it on (`string[]`), for each of `parts` (a run, then
+ * what the bar measures) from a new line. Chart.js draws a name from its right end, so one wider
+ * than the axis lost its start (which run it is) past the canvas's left edge. Lines break at
+ * spaces, else after `-`, `/`, `_`, `,`, `=` or `.` in a long grid value, else anywhere.
+ */
+export function axisLines(...parts: string[]): string[] {
+  const lines = parts.flatMap((part) => wrap(part, AXIS_LINE_CHARS));
+  if (lines.length <= AXIS_MAX_LINES) return lines;
+  const kept = lines.slice(0, AXIS_MAX_LINES);
+  const last = Array.from(kept[AXIS_MAX_LINES - 1] ?? '');
+  kept[AXIS_MAX_LINES - 1] = `${last.slice(0, AXIS_LINE_CHARS - 1).join('')}…`;
+  return kept;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (Array.from(joined).length <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let rest = Array.from(word);
+    while (rest.length > width) {
+      const head = rest.slice(0, width);
+      const at = Math.max(...['-', '/', '_', ',', '=', '.'].map((c) => head.lastIndexOf(c)));
+      const cut = at > 0 ? at + 1 : width;
+      lines.push(rest.slice(0, cut).join(''));
+      rest = rest.slice(cut);
+    }
+    line = rest.join('');
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The height in pixels of a horizontal bar chart whose bars have names of `lines` lines each. */
+export function barChartHeight(lines: readonly number[]): number {
+  const rows = lines.reduce((sum, count) => sum + Math.max(26, 14 * count + 8), 0);
+  return Math.max(160, rows + 60);
+}

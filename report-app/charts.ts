@@ -14,7 +14,7 @@ import {
   type ChartConfiguration,
 } from 'chart.js';
 import type { ReportModel } from '../src/report/html-model.ts';
-import { passRatePercents, scoreBins } from './chart-data.ts';
+import { axisLines, barChartHeight, passRatePercents, scoreBins } from './chart-data.ts';
 import { rowNumbers } from './row-numbers.ts';
 import { el, percent, section } from './dom.ts';
 
@@ -96,13 +96,14 @@ function scoreDistribution(model: ReportModel): HTMLElement | null {
 function passRatePerRun(model: ReportModel): HTMLElement | null {
   const rates = passRatePercents(model);
   if (rates === null) return null;
+  const labels = model.runs.map((run) => axisLines(run.name));
   return chartBox(
     'Pass rate per grid point',
     'chart-pass-rate',
     {
       type: 'bar',
       data: {
-        labels: model.runs.map((run) => run.name),
+        labels,
         datasets: [
           {
             label: 'pass rate %',
@@ -129,7 +130,7 @@ function passRatePerRun(model: ReportModel): HTMLElement | null {
         },
       },
     },
-    Math.max(160, 28 * model.runs.length + 60),
+    barChartHeight(labels.map((lines) => lines.length)),
   );
 }
 
@@ -141,13 +142,14 @@ function comparisonChart(model: ReportModel): HTMLElement | null {
   const color = (label: string): string =>
     label === 'regressed' ? '#c8453b' : label === 'improved' ? '#3a9d5d' : '#8a94a6';
   const level = Math.round(comparison.confidence * 100);
+  const labels = rows.map((row) => axisLines(row.run, row.name));
   return chartBox(
     `Change against the baseline, with ${level}% confidence intervals`,
     'chart-comparison',
     {
       type: 'bar',
       data: {
-        labels: rows.map((row) => `${row.run} · ${row.metric}`),
+        labels,
         datasets: [
           {
             label: `Δ (${level}% CI)`,
@@ -164,6 +166,11 @@ function comparisonChart(model: ReportModel): HTMLElement | null {
           legend: { display: false },
           tooltip: {
             callbacks: {
+              // The whole row as the table names it, its note on scored cases included.
+              title: (items) => {
+                const row = rows[items[0]?.dataIndex ?? -1];
+                return row === undefined ? '' : `${row.run}${row.incomplete} · ${row.metric}`;
+              },
               label: (item) => {
                 const row = rows[item.dataIndex];
                 if (row === undefined) return '';
@@ -175,13 +182,16 @@ function comparisonChart(model: ReportModel): HTMLElement | null {
         },
       },
     },
-    Math.max(160, 26 * rows.length + 60),
+    barChartHeight(labels.map((lines) => lines.length)),
   );
 }
 
 function flakyChart(model: ReportModel): HTMLElement | null {
   const flaky = model.cases.filter((view) => view.flaky && view.trials !== null).slice(0, 30);
   if (flaky.length === 0) return null;
+  const labels = flaky.map((view) =>
+    axisLines(view.id.slice(0, 12), model.runs[view.run]?.name ?? ''),
+  );
   const rates = flaky.map((view) => {
     const trials = view.trials ?? [];
     return trials.length === 0 ? 0 : (100 * trials.filter((t) => t.passed).length) / trials.length;
@@ -192,9 +202,7 @@ function flakyChart(model: ReportModel): HTMLElement | null {
     {
       type: 'bar',
       data: {
-        labels: flaky.map(
-          (view) => `${view.id.slice(0, 12)} · ${model.runs[view.run]?.name ?? ''}`,
-        ),
+        labels,
         datasets: [{ label: 'trials passed %', data: rates, backgroundColor: '#c9a227' }],
       },
       options: {
@@ -203,6 +211,6 @@ function flakyChart(model: ReportModel): HTMLElement | null {
         plugins: { legend: { display: false } },
       },
     },
-    Math.max(160, 26 * flaky.length + 60),
+    barChartHeight(labels.map((lines) => lines.length)),
   );
 }

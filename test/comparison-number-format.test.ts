@@ -63,6 +63,7 @@ function view(row: Row): ComparisonRowView {
     incomplete: '',
     kind: row.kind,
     metric: '',
+    name: '',
     base: agreementRow ? change.baseKappa : change.baseMean,
     head: agreementRow ? change.headKappa : change.headMean,
     delta: change.delta,

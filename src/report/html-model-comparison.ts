@@ -32,6 +32,8 @@ export interface ComparisonRowView {
   /** What the numbers are: a pass rate (shown as percentages), a mean score, or a κ. */
   kind: 'pass rate' | 'evaluator' | 'agreement';
   metric: string;
+  /** `metric` without its note on scored cases: what the chart names the row by. */
+  name: string;
   base: number | null;
   head: number | null;
   delta: number | null;
@@ -93,6 +95,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
       incomplete,
       kind: 'pass rate',
       metric: 'pass rate',
+      name: 'pass rate',
       base: pass.baseRate,
       head: pass.headRate,
       delta: pass.delta,
@@ -104,17 +107,15 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     for (const change of run.evaluators) {
       // The label already follows the direction; the name says it, as the text forms do.
       const way = directionWords(change);
+      const evaluator = way === '' ? change.evaluator : `${change.evaluator} (${way})`;
       rows.push({
         run: name,
         incomplete,
         kind: 'evaluator',
-        metric: [
-          change.evaluator,
-          way === '' ? '' : `(${way})`,
-          scoredNote({ kind: 'evaluator', change, compared: pass.paired }),
-        ]
+        metric: [evaluator, scoredNote({ kind: 'evaluator', change, compared: pass.paired })]
           .filter(Boolean)
           .join(' '),
+        name: evaluator,
         base: change.baseMean,
         head: change.headMean,
         delta: change.delta,
@@ -127,11 +128,13 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     }
     // A judge's κ is a row of the comparison too: the gate counts its regression.
     for (const change of run.agreement) {
+      const agreement = `${change.evaluator} agreement (${change.weighted ? 'weighted κ' : 'κ'})`;
       rows.push({
         run: name,
         incomplete,
         kind: 'agreement',
-        metric: `${change.evaluator} agreement (${change.weighted ? 'weighted κ' : 'κ'})`,
+        metric: agreement,
+        name: agreement,
         base: change.baseKappa,
         head: change.headKappa,
         delta: change.delta,
