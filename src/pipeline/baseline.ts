@@ -9,6 +9,7 @@ import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
 import { labelledComparableCases } from '../report/reported-cases.ts';
+import { describeRun } from '../report/labels.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
 import { schemaVersionProblem, validateArtifact } from '../artifact/schema.ts';
@@ -117,8 +118,12 @@ export function withComparison(
     if (!compared || rule === 'off') return run;
     const condition = regressionCondition(compared);
     if (rule === 'warn') {
-      if (!condition.passed)
-        ctx.stderr.write(`warning: ${run.suite}: significant regression: ${condition.actual}\n`);
+      // Named as the comparison names the run: with a grid, the suite alone would say it twice.
+      if (!condition.passed) {
+        ctx.stderr.write(
+          `warning: ${describeRun(run)}: significant regression: ${condition.actual}\n`,
+        );
+      }
       return run;
     }
     const conditions = [...run.gate.conditions, condition];
