@@ -190,7 +190,7 @@ function flakyChart(model: ReportModel): HTMLElement | null {
   const flaky = model.cases.filter((view) => view.flaky && view.trials !== null).slice(0, 30);
   if (flaky.length === 0) return null;
   const labels = flaky.map((view) =>
-    axisLines(view.id.slice(0, 12), model.runs[view.run]?.name ?? ''),
+    axisLines(`${view.id.slice(0, 12)} · ${model.runs[view.run]?.name ?? ''}`),
   );
   const rates = flaky.map((view) => {
     const trials = view.trials ?? [];
