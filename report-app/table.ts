@@ -117,7 +117,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     `${plural(scoreColumns.length, 'evaluator column')}, every one shown: scroll the table sideways to see those out of view.`,
   );
 
-  function matches(i: number): boolean {
+  function matches(i: number, query: string, escaped: string): boolean {
     const view = model.cases[i];
     if (view === undefined) return false;
     const s = status.value;
@@ -131,8 +131,9 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     if (tag !== null && tag.value !== '' && !view.tags.includes(tag.value.slice('tag:'.length))) {
       return false;
     }
-    const query = search.value.trim().toLowerCase();
-    return query === '' || (haystacks[i] ?? '').includes(query);
+    if (query === '') return true;
+    const haystack = haystacks[i] ?? '';
+    return haystack.includes(query) || (escaped !== query && haystack.includes(escaped));
   }
 
   function compare(a: CaseView, b: CaseView): number {
@@ -147,7 +148,11 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
 
   function apply(): void {
     rows = [];
-    for (let i = 0; i < model.cases.length; i++) if (matches(i)) rows.push(i);
+    const query = search.value.trim().toLowerCase();
+    // An output that is an object is held as JSON, where `"` and `\` are escaped: the query
+    // escaped the same way finds what such an output says (`Use "Forgot password"`).
+    const escaped = JSON.stringify(query).slice(1, -1);
+    for (let i = 0; i < model.cases.length; i++) if (matches(i, query, escaped)) rows.push(i);
     rows.sort((x, y) => {
       const order = compare(model.cases[x] as CaseView, model.cases[y] as CaseView);
       return (ascending ? order : -order) || x - y;
