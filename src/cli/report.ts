@@ -60,11 +60,21 @@ export async function reportCommand(
         : 'so the JUnit report was not written';
   checkOutputPaths(outputs, ctx.cwd, consequence);
   const results = realPath(resolve(ctx.cwd, path));
+  // The baseline is read too: a report written over it would replace those results with a page.
+  const baseline =
+    baselinePath === undefined ? undefined : realPath(resolve(ctx.cwd, baselinePath));
   for (const output of outputs) {
-    if (realPath(resolve(ctx.cwd, output.path)) === results) {
+    const target = realPath(resolve(ctx.cwd, output.path));
+    if (target === results) {
       throw usageError(
         'cli.output',
         `${output.flag} ${output.path}: the results file itself; name another file`,
+      );
+    }
+    if (target === baseline) {
+      throw usageError(
+        'cli.output',
+        `${output.flag} ${output.path}: the baseline (--baseline ${baselinePath}); name another file`,
       );
     }
   }
