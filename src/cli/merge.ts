@@ -15,7 +15,7 @@ import { renderSummary } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
-import { checkOutputPaths } from '../pipeline/output-paths.ts';
+import { checkNotBaseline, checkOutputPaths } from '../pipeline/output-paths.ts';
 import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
 import { writeReport, type WriteFailure } from '../report/file-reports.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
@@ -49,6 +49,7 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
     ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
   ];
   checkOutputPaths(outputs, ctx.cwd, 'so nothing was merged');
+  checkNotBaseline(outputs.slice(1), args.baseline, ctx.cwd);
   // The inputs are read while the outputs are written: writing over one would lose its cases.
   for (const { flag, path } of outputs) {
     const output = realPath(resolve(ctx.cwd, path));

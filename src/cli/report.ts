@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { compareResultsFile } from '../pipeline/baseline.ts';
 import type { CommandContext } from '../pipeline/context.ts';
-import { checkOutputPaths, type OutputPath } from '../pipeline/output-paths.ts';
+import { checkNotBaseline, checkOutputPaths, type OutputPath } from '../pipeline/output-paths.ts';
 import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import { renderReportHtml } from '../report/html-page.ts';
@@ -60,24 +60,15 @@ export async function reportCommand(
         : 'so the JUnit report was not written';
   checkOutputPaths(outputs, ctx.cwd, consequence);
   const results = realPath(resolve(ctx.cwd, path));
-  // The baseline is read too: a report written over it would replace those results with a page.
-  const baseline =
-    baselinePath === undefined ? undefined : realPath(resolve(ctx.cwd, baselinePath));
   for (const output of outputs) {
-    const target = realPath(resolve(ctx.cwd, output.path));
-    if (target === results) {
+    if (realPath(resolve(ctx.cwd, output.path)) === results) {
       throw usageError(
         'cli.output',
         `${output.flag} ${output.path}: the results file itself; name another file`,
       );
     }
-    if (target === baseline) {
-      throw usageError(
-        'cli.output',
-        `${output.flag} ${output.path}: the baseline (--baseline ${baselinePath}); name another file`,
-      );
-    }
   }
+  checkNotBaseline(outputs, baselinePath, ctx.cwd);
   const file = openResultsFile(path, ctx, 'evals report:');
   const files: ReportFile[] = [];
   if (html !== undefined) {

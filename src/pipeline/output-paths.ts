@@ -226,3 +226,25 @@ function statOf(path: string): Stats | undefined {
     return undefined;
   }
 }
+
+/**
+ * Refuses an output that is the `--baseline` file (also through a link): the command reads it,
+ * and a report written there would replace those results with a page or XML. Only the reports'
+ * flags are passed by `run` and `merge`, whose `-o` over the baseline is a rolling baseline.
+ */
+export function checkNotBaseline(
+  outputs: readonly OutputPath[],
+  baseline: string | undefined,
+  cwd: string,
+): void {
+  if (baseline === undefined) return;
+  const read = realPath(resolve(cwd, baseline));
+  for (const { flag, path } of outputs) {
+    if (realPath(resolve(cwd, path)) === read) {
+      throw usageError(
+        'cli.output',
+        `${flag} ${path}: the baseline (--baseline ${baseline}); name another file`,
+      );
+    }
+  }
+}

@@ -20,6 +20,7 @@ import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
 import { checkOutputPaths, checkOutputsNotInputs, type OutputPath } from './output-paths.ts';
+import { checkNotBaseline } from './output-paths.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import {
@@ -165,6 +166,7 @@ export async function executeRun(
     );
   }
   checkOutputPaths(runOutputs(args), ctx.cwd);
+  checkNotBaseline(runOutputs(args).slice(1), args.baseline, ctx.cwd);
   const { resuming, filters, trials } = await selection(args, ctx);
   // Read before running, so a bad baseline stops the run before any case costs anything. A
   // resumption compares with the baseline the interrupted run did, unless --baseline is given.
