@@ -3,6 +3,7 @@
  * with a case in common. Problems are collected and thrown as one `UsageError` (exit code 2).
  */
 import { UsageError, usageError, type Issue } from '../shared/errors.ts';
+import { printable } from '../shared/text-table.ts';
 import {
   ARTIFACT_SCHEMA_VERSION,
   schemaVersionProblem,
@@ -134,7 +135,8 @@ function describeRuns(runs: readonly RunResult[]): string {
     const params = Object.entries(run.params)
       .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
       .join(' ');
-    return params ? `${run.suite} · ${params}` : run.suite;
+    // The user's text: a newline or an escape in a grid value must not act on the terminal.
+    return printable(params ? `${run.suite} · ${params}` : run.suite);
   });
   return `${shown.join(', ')}${runs.length > shown.length ? `, … ${runs.length - shown.length} more` : ''}`;
 }
