@@ -47,15 +47,33 @@ export const AXIS_MAX_LINES = 4;
  * A bar's name on the lines Chart.js draws it on (`string[]`), for each of `parts` (a run, then
  * what the bar measures) from a new line. Chart.js draws a name from its right end, so one wider
  * than the axis lost its start (which run it is) past the canvas's left edge. Lines break at
- * spaces, else after `-`, `/`, `_`, `,`, `=` or `.` in a long grid value, else anywhere.
+ * spaces, else after `-`, `/`, `_`, `,`, `=` or `.` in a long grid value, else anywhere. Past
+ * `AXIS_MAX_LINES`, the first part is cut (`…`), never the last: two bars of one run (its pass
+ * rate, an evaluator) must still read apart.
  */
 export function axisLines(...parts: string[]): string[] {
-  const lines = parts.flatMap((part) => wrap(part, AXIS_LINE_CHARS));
-  if (lines.length <= AXIS_MAX_LINES) return lines;
-  const kept = lines.slice(0, AXIS_MAX_LINES);
-  const last = Array.from(kept[AXIS_MAX_LINES - 1] ?? '');
-  kept[AXIS_MAX_LINES - 1] = `${last.slice(0, AXIS_LINE_CHARS - 1).join('')}…`;
+  const wrapped = parts.map((part) => wrap(part, AXIS_LINE_CHARS));
+  if (wrapped.flat().length <= AXIS_MAX_LINES) return wrapped.flat();
+  const [first = [], ...rest] = wrapped;
+  const tail = cutLines(rest.flat(), AXIS_MAX_LINES - 1);
+  return [...cutLines(first, AXIS_MAX_LINES - tail.length), ...tail];
+}
+
+/** `lines` cut to at most `max`, the last one kept ending with `…` when any were left out. */
+function cutLines(lines: string[], max: number): string[] {
+  if (lines.length <= max) return lines;
+  const kept = lines.slice(0, max);
+  const last = Array.from(kept[max - 1] ?? '');
+  while (last.length > 0 && columnsOf(last.join('')) > AXIS_LINE_CHARS - 1) last.pop();
+  kept[max - 1] = `${last.join('')}…`;
   return kept;
+}
+
+/** Columns a text takes, roughly: CJK, emoji and other wide characters count two. */
+function columnsOf(text: string): number {
+  let columns = 0;
+  for (const char of text) columns += (char.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
+  return columns;
 }
 
 function wrap(text: string, width: number): string[] {
@@ -63,16 +81,18 @@ function wrap(text: string, width: number): string[] {
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const joined = line === '' ? word : `${line} ${word}`;
-    if (Array.from(joined).length <= width) {
+    if (columnsOf(joined) <= width) {
       line = joined;
       continue;
     }
     if (line !== '') lines.push(line);
     let rest = Array.from(word);
-    while (rest.length > width) {
-      const head = rest.slice(0, width);
+    while (columnsOf(rest.join('')) > width) {
+      let fit = 0;
+      while (fit < rest.length && columnsOf(rest.slice(0, fit + 1).join('')) <= width) fit++;
+      const head = rest.slice(0, Math.max(1, fit));
       const at = Math.max(...['-', '/', '_', ',', '=', '.'].map((c) => head.lastIndexOf(c)));
-      const cut = at > 0 ? at + 1 : width;
+      const cut = at > 0 ? at + 1 : head.length;
       lines.push(rest.slice(0, cut).join(''));
       rest = rest.slice(cut);
     }

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { AXIS_LINE_CHARS, AXIS_MAX_LINES, axisLines } from '../report-app/chart-data.ts';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -72,5 +73,18 @@ describe('the HTML report names each bar of its charts in full', () => {
     assert.ok(inked.length >= 3, JSON.stringify(inked));
     for (const [id, count] of inked) assert.equal(count, 0, `${id} is drawn at its left edge`);
     await page.close();
+  });
+
+  it('keeps what a bar measures when a long run name must be cut, so bars of a run read apart', () => {
+    const run = `s · model=${MODELS[0]} prompt=prompts/a/very/long/path/to/the/prompt-file.md`;
+    const pass = axisLines(run, 'pass rate');
+    const score = axisLines(run, 'answer-correctness (lower is better)');
+    for (const lines of [pass, score]) {
+      assert.ok(lines.length <= AXIS_MAX_LINES, JSON.stringify(lines));
+      for (const line of lines) assert.ok(line.length <= AXIS_LINE_CHARS, line);
+    }
+    assert.equal(pass.at(-1), 'pass rate');
+    assert.deepEqual(score.slice(-2), ['answer-correctness', '(lower is better)']);
+    assert.match(pass[0] ?? '', /^s ·/);
   });
 });
