@@ -20,13 +20,6 @@ const running = main(process.argv.slice(2), early);
 process.off('SIGINT', hold);
 process.off('SIGTERM', hold);
 process.off('SIGHUP', hold);
-const code = await running;
-process.exitCode = code;
-// Once nothing is left to do (output flushed: the event loop is empty), exit with the code
-// rather than let Node end the process by tearing its heap down: during that teardown, tens of
-// milliseconds after a large run, Node no longer handles signals, and a Ctrl-C then would end
-// the process by the signal (130), contradicting the results just written.
-process.once('beforeExit', () => process.exit(code));
-// User code may leave timers or sockets open (an abandoned call after an interrupt, an HTTP
-// keep-alive agent). The run is over and its artifact written, so don't wait on them for long.
-setTimeout(() => process.exit(code), 1000).unref();
+// `main` has set the process to end with its exit code once idle, or a second at most after
+// (src/cli/late-exit.ts); the code is also set here for an exit that comes first.
+process.exitCode = await running;

@@ -20,10 +20,11 @@ import { renderHelp } from './help.ts';
 import { resumeCommand, runArgs } from './run-args.ts';
 import { validateCommand } from './validate.ts';
 import { guarding } from '../pipeline/exit-guard.ts';
-import { STOP_SIGNALS, watchSignals } from '../pipeline/signals.ts';
+import { watchSignals } from '../pipeline/signals.ts';
 import { filesBeingImported } from '../bind/modules/loader.ts';
 import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import { relative } from 'node:path';
+import { endAfterCommand } from './late-exit.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -105,14 +106,8 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     signals.stop();
     process.off('beforeExit', onStalled);
     process.off('exit', onExit);
-    // The command is done, but the process may linger on what user code left open (the
-    // launcher waits up to a second). A signal then ends it with the command's code, not with
-    // Node's default of dying by the signal, which would contradict the results just written.
-    if (code !== undefined) {
-      const done = code;
-      const quit = (): never => process.exit(done);
-      for (const name of STOP_SIGNALS) process.on(name, quit);
-    }
+    // The command is done, but the process may linger on what user code left open.
+    if (code !== undefined) endAfterCommand(code, ctx.stderr);
   }
 }
 
