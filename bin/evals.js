@@ -21,5 +21,5 @@ process.off('SIGINT', hold);
 process.off('SIGTERM', hold);
 process.off('SIGHUP', hold);
 // `main` has set the process to end with its exit code once idle, or a second at most after
-// (src/cli/late-exit.ts); the code is also set here for an exit that comes first.
+// (src/pipeline/late-exit.ts); the code is also set here for an exit that comes first.
 process.exitCode = await running;

@@ -106,12 +106,16 @@ describe('user code that ends the process after the run finished', () => {
         '  - { use: is-equals, with: { expected: "{{ case.q }}" } }',
       ],
       {
-        // Abandoned at the Ctrl-C, it goes on and ends the process once the run has ended.
+        // Abandoned at the Ctrl-C, it goes on, and ends the process once the partial is written.
         'fn.mjs': [
-          'export async function fn({ signal }) {',
+          "import { existsSync } from 'node:fs';",
+          'export async function fn() {',
           "  console.error('call started');",
-          "  await new Promise((r) => signal.addEventListener('abort', r));",
-          '  setTimeout(() => process.exit(0), 150);',
+          '  const poll = setInterval(() => {',
+          "    if (!existsSync('out.json')) return;",
+          '    clearInterval(poll);',
+          '    setTimeout(() => process.exit(0), 150);',
+          '  }, 20);',
           '  await new Promise(() => {});',
           '}',
           '',

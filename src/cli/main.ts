@@ -24,7 +24,7 @@ import { watchSignals } from '../pipeline/signals.ts';
 import { filesBeingImported } from '../bind/modules/loader.ts';
 import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import { relative } from 'node:path';
-import { endAfterCommand } from './late-exit.ts';
+import { endAfterCommand } from '../pipeline/late-exit.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 

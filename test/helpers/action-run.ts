@@ -5,6 +5,7 @@
  */
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { besideScratch, repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
 import type { GitHubServer } from './github-server.ts';
 
@@ -14,6 +15,24 @@ export function actionCheckout(): string {
   // The whole of dist/: index.js and the files it loads from next to itself (function-worker.js,
   // string-width.cjs).
   cpSync(join(repoRoot, 'dist'), join(dir, 'dist'), { recursive: true });
+  copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
+  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
+/**
+ * A checkout of the action whose dist/index.js starts src/action/index.ts through tsx: for a
+ * test of a change to src/action that dist/ does not bundle yet.
+ */
+export function sourceCheckout(): string {
+  const dir = scratch();
+  mkdirSync(join(dir, 'dist'));
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = pathToFileURL(join(repoRoot, 'src', 'action', 'index.ts')).href;
+  writeFileSync(
+    join(dir, 'dist', 'index.js'),
+    `const { register } = await import(${JSON.stringify(tsx)});\nregister();\nawait import(${JSON.stringify(entry)});\n`,
+  );
   copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
   copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
   return dir;
@@ -82,13 +101,17 @@ export interface ActionRun extends CliResult {
   outputs: Record<string, string>;
 }
 
-/** Runs the action in `ws` with `inputs` (beside the defaults below) and extra environment. */
+/**
+ * Runs the action in `ws` with `inputs` (beside the defaults below) and extra environment; it is
+ * killed after `timeoutMs`.
+ */
 export async function runAction(
   action: string,
   ws: Workspace,
   server: GitHubServer,
   inputs: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
+  timeoutMs = 120_000,
 ): Promise<ActionRun> {
   const summary = besideScratch(ws.dir, 'summary.md');
   const output = besideScratch(ws.dir, 'output.txt');
@@ -134,7 +157,7 @@ export async function runAction(
   const result = await runNode([join(action, 'dist', 'index.js')], {
     cwd: ws.dir,
     env,
-    timeoutMs: 120_000,
+    timeoutMs,
   });
   return {
     ...result,

@@ -15,13 +15,35 @@
  * as for an exit during the run: docs/cli.md, exit code 1), and one line says what happened.
  */
 import { setTimeout } from 'node:timers';
-import { STOP_SIGNALS } from '../pipeline/signals.ts';
+import { guarding } from './exit-guard.ts';
+import { STOP_SIGNALS } from './signals.ts';
 
 /** The exit code when the command succeeded but user code ended the process afterwards. */
 const CUT_SHORT = 1;
 
 /** How long the process waits on what user code left open before it exits. */
 const LINGER_MS = 1000;
+
+/**
+ * Watches, until the returned function is called, for user code that ends the process while a
+ * command that runs it in-process (the Action) is still at work outside a run, e.g. posting
+ * its reports: its exit code, even 0, would end the step as if it had finished. One line says
+ * so and the exit code is 1. A run's own guard (exit-guard.ts) answers for exits during it.
+ */
+export function watchUnfinished(
+  stderr: { write(text: string): unknown },
+  what: string,
+): () => void {
+  const onExit = (code: number): void => {
+    if (guarding()) return;
+    stderr.write(
+      `error: the process was ended (exit code ${code}) before ${what} finished, by a timer or callback that user code left running; the exit code is ${CUT_SHORT}\n`,
+    );
+    process.exitCode = CUT_SHORT;
+  };
+  process.on('exit', onExit);
+  return () => process.off('exit', onExit);
+}
 
 /**
  * Ends the process with `done`, the finished command's exit code, once idle or after
