@@ -10,6 +10,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { suiteIssueAt } from '../config/config-path.ts';
+import { parseModuleSpec } from '../config/module-spec.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import { OVERRIDES_INVALID, type OverridesFileError } from '../evaluators/judges/overrides.ts';
@@ -24,7 +25,7 @@ import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
 import { negated } from './negated.ts';
 import type { ModelAccess } from './models.ts';
 import type { ModuleLoader } from './modules/loader.ts';
-import { loadShaped, moduleThere, notImported } from './module-binding.ts';
+import { loadShaped, moduleThere, notImported, unreadable } from './module-binding.ts';
 import { asEvaluator, asPassCondition, asTestFn, isObjectEvaluator } from './modules/shapes.ts';
 
 export interface BindOptions {
@@ -210,13 +211,22 @@ async function loadEvaluator(
     });
     if (!shaped.ok) return shaped;
     inner = shaped.value;
+    let sdkInner: ReturnType<typeof sdkEvaluator>;
+    try {
+      sdkInner = sdkEvaluator(inner);
+    } catch (error) {
+      return {
+        ok: false,
+        issue: { ...where, ...unreadable(parseModuleSpec(ev.use, config.dir), error) },
+      };
+    }
     // The SDK's judge classes get the judge settings the built-ins get (their own fields win).
-    if (acceptsSdkContext(inner)) {
+    if (sdkInner !== undefined) {
       // An exported instance without an `id` comes as a view inheriting from it (shapes.ts),
       // whose calls could not read the class's private state: they go to the instance itself,
       // which takes the entry's id from its context.
       if (exported !== undefined) callee = exported as EngineEvaluator;
-      const sdk = (callee ?? inner) as typeof inner;
+      const sdk = (callee ?? sdkInner) as typeof sdkInner;
       const context = { ...options.models?.contextFor(suite, ev), evaluatorId: ev.id };
       // The entry's own, not the instance's: an exported instance several entries name judges
       // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.inContext).
@@ -239,13 +249,17 @@ async function loadEvaluator(
       };
     }
   }
-  // The config's id, limits and threshold win over what the evaluator declares. A module's
-  // class declares only `maxConcurrency` (the SDK's surface): a field of its own named
-  // `threshold` or `timeoutMs` is its state, not a setting; a plain object may set them.
-  const declared: Partial<EngineEvaluator> =
-    ev.kind === 'builtin' || isObjectEvaluator(inner) ? inner : {};
+  let declared: ReturnType<typeof declaredBy>;
+  try {
+    declared = declaredBy(ev, inner);
+  } catch (error) {
+    return {
+      ok: false,
+      issue: { ...where, ...unreadable(parseModuleSpec(ev.use, config.dir), error) },
+    };
+  }
   const threshold = ev.threshold ?? declared.threshold;
-  const maxConcurrency = ev.concurrency ?? inner.maxConcurrency;
+  const maxConcurrency = ev.concurrency ?? declared.maxConcurrency;
   // A module's own `maxConcurrency` is its object's: an exported instance several suites use is
   // held to it across them all (evaluator-limits.ts). The config's `concurrency:` is this entry's.
   const limitOwner = ev.concurrency === undefined ? (exported ?? inner) : undefined;
@@ -262,8 +276,34 @@ async function loadEvaluator(
       ? (args) => negated(within(() => (callee ?? inner).evaluateTestCase(args)))
       : (args) => within(() => (callee ?? inner).evaluateTestCase(args)),
   };
-  const warning = ownIdIgnored(ev, inner.id, at);
+  const warning = ownIdIgnored(ev, declared.id, at);
   return { ok: true, value: warning ? { evaluator, warning } : { evaluator } };
+}
+
+/** `evaluator` when it is one of the SDK's classes that take a judge context, else undefined. */
+function sdkEvaluator(evaluator: EngineEvaluator) {
+  return acceptsSdkContext(evaluator) ? evaluator : undefined;
+}
+
+/**
+ * What an evaluator declares of the settings the config may also give, read once, where a
+ * module's getters (or a Proxy's traps), which are its code and may throw, can be answered for.
+ * The config's id, limits and threshold win over these. A module's class declares only
+ * `maxConcurrency` (the SDK's surface): a field of its own named `threshold` or `timeoutMs` is
+ * its state, not a setting; a plain object may set them.
+ */
+function declaredBy(
+  ev: EvaluatorConfig,
+  evaluator: EngineEvaluator,
+): Pick<EngineEvaluator, 'id' | 'threshold' | 'maxConcurrency' | 'timeoutMs'> {
+  const declared: Partial<EngineEvaluator> =
+    ev.kind === 'builtin' || isObjectEvaluator(evaluator) ? evaluator : {};
+  return {
+    id: evaluator.id,
+    threshold: declared.threshold,
+    maxConcurrency: evaluator.maxConcurrency,
+    timeoutMs: declared.timeoutMs,
+  };
 }
 
 /**

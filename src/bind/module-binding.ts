@@ -8,6 +8,8 @@ import { parseModuleSpec, type ModuleRef } from '../config/module-spec.ts';
 import type { LoadedConfig } from '../config/types.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import type { ModuleLoader, ModuleResult } from './modules/loader.ts';
+import { errorText } from './modules/import-failure.ts';
+import { refLabel } from './modules/module-error.ts';
 
 /** A module's export, or the problem of loading it (where it is, or where the config names it). */
 async function loadModule(
@@ -69,8 +71,26 @@ export async function loadShaped<T>(
 ): Promise<Located<T>> {
   const loaded = await loadModule(loader, config, spec, where);
   if (!loaded.ok) return loaded;
-  const shaped = shape(loaded.value, loaded.ref);
+  let shaped: ModuleResult<T>;
+  try {
+    shaped = shape(loaded.value, loaded.ref);
+  } catch (error) {
+    // Reading the export runs its code (a getter, a Proxy's traps): a throw there is the
+    // module's mistake, at the place that names it, as a constructor's is (shapes.ts).
+    return { ok: false, issue: { ...where, ...unreadable(loaded.ref, error) } };
+  }
   return shaped.ok
     ? { ok: true, value: shaped.value }
     : { ok: false, issue: { ...where, code: shaped.error.code, message: shaped.error.message } };
+}
+
+/**
+ * The problem of a module whose export threw while it was read (a getter, a Proxy's traps),
+ * for the place that names it.
+ */
+export function unreadable(ref: ModuleRef, error: unknown): { code: string; message: string } {
+  return {
+    code: 'module.load-failed',
+    message: `${refLabel(ref)}: reading what it exports threw: ${errorText(error)}`,
+  };
 }

@@ -13,7 +13,8 @@ import type { ModuleRef } from '../../config/module-spec.ts';
 
 /**
  * Checks that a loaded export has the shape its role needs and adapts it to what the engine
- * runs. Pure: no I/O; the only user code run here is an evaluator class's constructor.
+ * runs. Pure: no I/O; the user code run here is an evaluator class's constructor, and the
+ * getters (or a Proxy's traps) of what a module exports, whose throw loadShaped reports.
  *
  * Classes are recognised by shape, never by `instanceof BaseTestEvaluator`: the user's module may
  * import its own copy of evalgate (another install, another version), whose class is a different
