@@ -120,16 +120,21 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     stderr.write(`error: ${STALLED}; ${written(abandoned)}\n`);
     process.exitCode = CUT_SHORT;
   };
-  const written = (abandoned: AbandonedRun): string => {
+  /** Where the partial artifact went, in words, and whether it is on disk. */
+  const writtenTo = (abandoned: AbandonedRun): { text: string; onDisk: boolean } => {
     try {
       const where = options.writePartial(abandoned);
       return where === undefined
-        ? 'no artifact is written (none was asked for)'
-        : `the partial artifact is written to ${where} (interrupted: true)`;
+        ? { text: 'no artifact is written (none was asked for)', onDisk: false }
+        : { text: `the partial artifact is written to ${where} (interrupted: true)`, onDisk: true };
     } catch (error) {
-      return `the partial artifact could not be written: ${describe(error)}`;
+      return {
+        text: `the partial artifact could not be written: ${describe(error)}`,
+        onDisk: false,
+      };
     }
   };
+  const written = (abandoned: AbandonedRun): string => writtenTo(abandoned).text;
   // The error about to end the process, seen before Node prints it and exits: the `exit` that
   // follows records it. One that an `uncaughtException` listener of the user's handles does
   // not end the process, and is not kept.
@@ -162,11 +167,14 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       writeEnded(chosen, code, module);
       return;
     }
-    const where = written(abandoned);
+    const partial = writtenTo(abandoned);
+    const where = partial.text;
+    // The reports after the artifact (`--junit`, `--report`) are not written: how to make them.
+    const left = partial.onDisk && chosen === null ? options.reportsLeft?.() : undefined;
     const resume =
-      options.resumeCommand !== undefined && abandoned.result.interrupted
+      (options.resumeCommand !== undefined && abandoned.result.interrupted
         ? `; to finish it: ${options.resumeCommand}`
-        : '';
+        : '') + (left === undefined ? '' : `; ${left}`);
     if (chosen !== null) {
       stderr.write(`${chosen}: ${where}${resume}\n`);
       return;
@@ -198,8 +206,8 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       return;
     }
     if (verdict !== undefined) process.exitCode = verdict;
-    const left = chosen === null ? undefined : options.reportsLeft?.();
-    if (left !== undefined) {
+    const left = options.reportsLeft?.();
+    if (left !== undefined && chosen !== null) {
       process.exitCode = INTERRUPTED;
       const at = where ?? options.results;
       // An interrupted run's resumption writes them too, with the cases it still lacks.
@@ -210,8 +218,14 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       stderr.write(
         `${why}; the results are written${at === undefined ? '' : ` to ${at}`}; ${left}${resume}\n`,
       );
-    } else if (where !== undefined) stderr.write(`${why}; the results are written to ${where}\n`);
-    else if (chosen === null) stderr.write(`${why}\n`);
+    } else if (where !== undefined) {
+      // User code ended it before the reports: say how to make them (the exit code stays 1).
+      const reports = left === undefined ? '' : `; ${left}`;
+      stderr.write(`${why}; the results are written to ${where}${reports}\n`);
+    } else if (chosen === null) {
+      const reports = left === undefined || options.results === undefined ? '' : `; ${left}`;
+      stderr.write(`${why}${reports}\n`);
+    }
   };
   process.on('beforeExit', onBeforeExit);
   process.on('exit', onExit);
