@@ -45,6 +45,11 @@ export interface BindOptions {
    * `TargetContext.checkOnly`.
    */
   checkOnly?: boolean;
+  /**
+   * The run's interrupt: worker threads still loading the function when it comes are stopped,
+   * and the run, which starts no case then, ends as interrupted.
+   */
+  signal?: AbortSignal;
 }
 
 /** What the engine calls for one suite. */
@@ -137,6 +142,7 @@ function bindTarget(
     functionWorkerEntry: FUNCTION_WORKER_ENTRY,
     tsxSearchFrom: loader.tsxSearchFrom,
     ...(options.checkOnly === true ? { checkOnly: true } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   });
 }
 

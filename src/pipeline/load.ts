@@ -117,6 +117,8 @@ export interface PrepareOverrides {
   ignorePin?: boolean;
   /** `evals validate`: the run is prepared to be checked, never run (see `BindOptions`). */
   checkOnly?: boolean;
+  /** The run's interrupt: what is still loading for it when it comes is stopped (`BindOptions`). */
+  signal?: AbortSignal;
 }
 
 /** A config's run, planned and bound: what the engine runs, and the plan it came from. */
@@ -172,6 +174,7 @@ export async function loadAndPrepare(
         breaker,
         ...(overrides.targets ? { targets: overrides.targets } : {}),
         ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
+        ...(overrides.signal !== undefined ? { signal: overrides.signal } : {}),
       },
     });
     const planned = plannedRun(config, testsets, filters, overrides, ctx.env);

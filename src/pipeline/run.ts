@@ -193,6 +193,7 @@ export async function executeRun(
       ...(args.cacheDir !== undefined ? { cacheDir: args.cacheDir } : {}),
       ...(args.updateBaselines ? { updateBaselines: true } : {}),
       ...(args.ignorePin ? { ignorePin: true } : {}),
+      ...(args.signal ? { signal: args.signal } : {}),
     },
     resuming
       ? (planned, loaded, scrubber) => resuming.narrow(planned, loaded, scrubber)

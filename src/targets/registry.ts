@@ -57,6 +57,8 @@ export interface TargetContext {
    * there, and stops it).
    */
   checkOnly?: boolean;
+  /** The run's interrupt: worker threads still loading the function are stopped at it. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -180,6 +182,7 @@ async function createWorkerFunctionTarget(
     start: { spec: config.module, dir, tsxSearchFrom: [dir, ...(context.tsxSearchFrom ?? [])] },
     size: context.checkOnly === true ? 1 : context.suite.concurrency,
     description: describeTarget(config),
+    ...(context.signal !== undefined ? { signal: context.signal } : {}),
   });
   if (started.ok) {
     if (context.checkOnly === true) started.close();

@@ -30,6 +30,11 @@ export interface WorkerPoolSetup {
   size: number;
   /** The target's description (`function ./app.ts#answer (in worker threads)`). */
   description: string;
+  /**
+   * The run's interrupt. The threads still loading when it comes are stopped: a module that
+   * never finishes loading in a thread (a busy loop at its top level) would hold the run there.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,7 +45,16 @@ export async function startWorkerTarget(
   setup: WorkerPoolSetup,
 ): Promise<{ ok: true; target: Target; close(): void } | { ok: false; failure: LoadFailure }> {
   const pool = new WorkerPool(setup);
-  const failure = await pool.start();
+  const failure = await pool.start(setup.signal);
+  if (failure === INTERRUPTED) {
+    pool.close();
+    // The run starts no case once interrupted; a call that came anyway is told why it cannot run.
+    const call = (): Promise<TargetOutput> =>
+      Promise.reject(
+        new Error('the run was interrupted before its worker threads loaded the function'),
+      );
+    return { ok: true, target: { description: setup.description, call }, close: () => {} };
+  }
   if (failure !== null) {
     pool.close();
     return { ok: false, failure };
@@ -55,6 +69,9 @@ export async function startWorkerTarget(
     close: () => pool.close(),
   };
 }
+
+/** What a pool's start gives when the run's interrupt came while its threads loaded. */
+const INTERRUPTED = 'interrupted';
 
 /** A call waiting for its thread's answer. */
 interface InFlight {
@@ -94,11 +111,27 @@ class WorkerPool {
     this.#setup = setup;
   }
 
-  /** Starts every thread; null once all have loaded the function, else the first failure. */
-  async start(): Promise<LoadFailure | null> {
+  /**
+   * Starts every thread; null once all have loaded the function, else the first failure, or
+   * {@link INTERRUPTED} when `signal` aborts first (or had: then no thread is started).
+   */
+  async start(signal?: AbortSignal): Promise<LoadFailure | null | typeof INTERRUPTED> {
+    if (signal?.aborted === true) return INTERRUPTED;
     const threads = Array.from({ length: Math.max(1, this.#setup.size) }, () => this.#spawn());
-    const outcomes = await Promise.all(threads.map((thread) => thread.ready));
-    return outcomes.find((outcome) => outcome !== null) ?? null;
+    const loaded = Promise.all(threads.map((thread) => thread.ready)).then(
+      (outcomes) => outcomes.find((outcome) => outcome !== null) ?? null,
+    );
+    if (signal === undefined) return loaded;
+    let onAbort = (): void => {};
+    const aborted = new Promise<typeof INTERRUPTED>((resolve) => {
+      onAbort = () => resolve(INTERRUPTED);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([loaded, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Terminates every thread (a pool whose start failed, or one only started as a check). */
