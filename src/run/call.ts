@@ -181,6 +181,12 @@ export class UserCalls<U> {
   #syncMs = 0;
   #interrupted = false;
   #reason: unknown;
+  #interruptedNow: () => void = () => {};
+  /**
+   * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
+   * worker thread to load) ends with it rather than hold the interrupted run.
+   */
+  readonly interruption = new Promise<void>((resolve) => (this.#interruptedNow = resolve));
   /** The unit whose user code is running synchronously right now, else null. */
   current: U | null = null;
 
@@ -246,6 +252,7 @@ export class UserCalls<U> {
     if (this.#interrupted) return;
     this.#interrupted = true;
     this.#reason = reason;
+    this.#interruptedNow();
     this.#endAll(reason, INTERRUPTED);
   }
 

@@ -40,7 +40,8 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   const testCase = run.cases[index]!;
   const waiting = spec.target.ready?.();
   if (waiting !== undefined) {
-    await waiting;
+    // A thread that never finishes loading must not hold an interrupted run.
+    await Promise.race([waiting, engine.calls.interruption]);
     if (engine.calls.interrupted) return;
   }
   const args = new FnCallArgs(testCase.data, run.params, trial + 1);
