@@ -312,3 +312,10 @@ function plannedRun(
   if (fieldIssues.length > 0) throw new UsageError(fieldIssues);
   return planned.plan;
 }
+
+/** Says, before the run, which pins `--ignore-pin` let through. */
+export function warnPinIgnored(pinIgnored: readonly Issue[], ctx: CommandContext): void {
+  for (const issue of pinIgnored) {
+    ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue).trimStart()}\n`);
+  }
+}

@@ -11,16 +11,20 @@ import type { RunFilters } from '../plan/types.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { reporterContext, type CommandContext } from './context.ts';
-import { loadAndPlan, loadAndPrepare } from './load.ts';
+import { loadAndPlan, loadAndPrepare, warnPinIgnored } from './load.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
 import { showFailedHint } from '../report/summary-table.ts';
 import { annotateRuns, withPinIgnored, withShard } from '../artifact/annotate.ts';
-import { formatIssue, usageError, type Issue } from '../shared/errors.ts';
+import { usageError } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
-import { checkOutputPaths, checkOutputsNotInputs, type OutputPath } from './output-paths.ts';
-import { checkNotBaseline } from './output-paths.ts';
+import {
+  checkNotBaseline,
+  checkOutputPaths,
+  checkOutputsNotInputs,
+  type OutputPath,
+} from './output-paths.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import {
@@ -391,11 +395,4 @@ export async function executeRun(
 
 function verdictCode(artifact: ResultsArtifact): number {
   return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;
-}
-
-/** Says, before the run, which pins `--ignore-pin` let through. */
-function warnPinIgnored(pinIgnored: readonly Issue[], ctx: CommandContext): void {
-  for (const issue of pinIgnored) {
-    ctx.stderr.write(`warning: --ignore-pin: ${formatIssue(issue).trimStart()}\n`);
-  }
 }
