@@ -10,29 +10,18 @@
  * run it, against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { runAction, workspace, type ActionRun, type Workspace } from './helpers/action-run.ts';
-import { repoRoot, scratch } from './helpers/cli.ts';
+import {
+  runAction,
+  sourceCheckout,
+  workspace,
+  type ActionRun,
+  type Workspace,
+} from './helpers/action-run.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { runInProcess } from './helpers/in-process.ts';
-
-/** An action checkout whose dist/index.js starts src/action/index.ts through tsx. */
-function sourceCheckout(): string {
-  const dir = scratch();
-  mkdirSync(join(dir, 'dist'));
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = pathToFileURL(join(repoRoot, 'src', 'action', 'index.ts')).href;
-  writeFileSync(
-    join(dir, 'dist', 'index.js'),
-    `const { register } = await import(${JSON.stringify(tsx)});\nregister();\nawait import(${JSON.stringify(entry)});\n`,
-  );
-  copyFileSync(join(repoRoot, 'action.yml'), join(dir, 'action.yml'));
-  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
-  return dir;
-}
 
 /** 24 rows answered `ok`, or `bad` while the file `bad` is there; the gate ignores regressions. */
 const FILES = {
