@@ -11,6 +11,8 @@ import { parseRunArgs } from '../cli/run-args.ts';
 import { resolveConfigArg } from '../pipeline/config-discovery.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT, executeRun, type RunArgs, type RunOutcome } from '../pipeline/run.ts';
+import { runOutputs } from '../pipeline/output-paths.ts';
+import { checkRunEnd, outputsBefore } from '../pipeline/written-check.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
@@ -144,12 +146,22 @@ export async function runEvals(
         reported = reportedArtifact(artifact, (run) => log.cases(run), wholeCases(settings));
       },
     };
+    const outputs = outputsBefore(runOutputs(args), ctx.cwd);
     const outcome = await executeRun(
       { ...args, ...(baselineFile ? { baseline: baselineFile } : {}) },
       ctx,
       [pullRequestCases],
     );
-    const incomplete = incompleteRun(outcome, args.output);
+    // As `evals run` ends (pipeline/written-check.ts): the step must not pass on results that
+    // code under test kept from being written, or wrote through built-ins it replaced.
+    const { lines } = checkRunEnd(outputs, {
+      exitCode: outcome.exitCode,
+      interrupted: outcome.artifact.interrupted,
+      failed: outcome.unwritten,
+    });
+    for (const line of lines) ctx.stderr.write(`error: ${line}\n`);
+    const incomplete =
+      incompleteRun(outcome, args.output) ?? (lines.length > 0 ? lines.join('; ') : undefined);
     return {
       ...located(
         workspace,

@@ -18,6 +18,20 @@ export interface OutputPath {
   path: string;
 }
 
+/** The files `evals run` writes, by the flag that names each (with no `-o`, `--resume` names it). */
+export function runOutputs(args: {
+  output: string;
+  resume?: string | undefined;
+  junit?: string | undefined;
+  report?: string | undefined;
+}): OutputPath[] {
+  return [
+    { flag: args.output === args.resume ? '--resume' : '-o', path: args.output },
+    ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
+    ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
+  ];
+}
+
 /**
  * What `run` has not done when one of its outputs (`flag`) is refused: the file it names. An `-o`
  * left out when resuming is the `--resume` file itself, which the combined results replace.

@@ -23,8 +23,9 @@ import {
   checkNotBaseline,
   checkOutputPaths,
   checkOutputsNotInputs,
-  type OutputPath,
+  runOutputs,
 } from './output-paths.ts';
+import { checkRunEnd, outputsBefore } from './written-check.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import {
@@ -103,16 +104,15 @@ export interface RunOutcome {
  */
 export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<number> {
   if (args.dryRun === true) return dryRun(args, ctx);
-  return (await executeRun(args, ctx)).exitCode;
-}
-
-/** The files a run writes, by the flag that names each (with no `-o`, `--resume` names it). */
-function runOutputs(args: RunArgs): OutputPath[] {
-  return [
-    { flag: args.output === args.resume ? '--resume' : '-o', path: args.output },
-    ...(args.junit !== undefined ? [{ flag: '--junit', path: args.junit }] : []),
-    ...(args.report !== undefined ? [{ flag: '--report', path: args.report }] : []),
-  ];
+  const outputs = outputsBefore(runOutputs(args), ctx.cwd);
+  const { exitCode, artifact, unwritten } = await executeRun(args, ctx);
+  const end = checkRunEnd(outputs, {
+    exitCode,
+    interrupted: artifact.interrupted,
+    failed: unwritten,
+  });
+  for (let i = 0; i < end.lines.length; i++) ctx.stderr.write(`error: ${end.lines[i]}\n`);
+  return end.exitCode;
 }
 
 /**

@@ -1,0 +1,206 @@
+/**
+ * The last checks of `evals run`, for code under test that runs in this process (unless its
+ * suite says `isolation: worker`) and replaces a built-in evals relies on. A case's function
+ * that made `Array.prototype.push` a no-op ended a run with exit 0 and no artifact, or, over an
+ * old artifact, with one that counted 3 cases and held none; one that added an
+ * `Object.prototype.toJSON` had the run write an "artifact" that was not JSON, and exit 0. A
+ * pipeline reading exit 0 takes any of these as a pass. So the run ends by checking that each
+ * file it reports as written is a new file that begins as its format does, and that the
+ * built-ins below are the ones evals loaded with. What is used here is taken when evals loads,
+ * before any user module, and the loops use no array method.
+ */
+import * as fs from 'node:fs';
+import { resolve } from 'node:path';
+import type { OutputPath } from './output-paths.ts';
+import { EXIT_UNWRITTEN } from './write-failure.ts';
+
+const { closeSync, openSync, readSync, statSync } = fs;
+const alloc = Buffer.alloc.bind(Buffer);
+const { getOwnPropertyDescriptor, is } = Object;
+const ownKeys = Reflect.ownKeys;
+
+/** The built-ins whose own properties are compared before and after the run, by name. */
+const WATCHED: readonly (readonly [string, object])[] = [
+  ['Object', Object],
+  ['Object.prototype', Object.prototype],
+  ['Array', Array],
+  ['Array.prototype', Array.prototype],
+  ['String.prototype', String.prototype],
+  ['Number.prototype', Number.prototype],
+  ['Function.prototype', Function.prototype],
+  ['Map.prototype', Map.prototype],
+  ['Set.prototype', Set.prototype],
+  ['Promise', Promise],
+  ['Promise.prototype', Promise.prototype],
+  ['JSON', JSON],
+  ['Math', Math],
+];
+
+/** A watched object's own properties when evals loaded: key → descriptor. */
+interface Loaded {
+  name: string;
+  target: object;
+  properties: Record<PropertyKey, PropertyDescriptor>;
+  count: number;
+}
+
+const LOADED: readonly Loaded[] = WATCHED.map(([name, target]) => {
+  const properties = Object.create(null) as Record<PropertyKey, PropertyDescriptor>;
+  const keys = ownKeys(target);
+  for (const key of keys) properties[key] = getOwnPropertyDescriptor(target, key) ?? {};
+  return { name, target, properties, count: keys.length };
+});
+
+/**
+ * The watched built-ins the run's code replaced, added or removed (`Array.prototype.push`,
+ * `Object.prototype.toJSON (added)`); empty when all are as evals loaded them.
+ */
+export function changedBuiltins(): string[] {
+  const changed: string[] = [];
+  for (let i = 0; i < LOADED.length; i++) {
+    const { name, target, properties, count } = LOADED[i] as Loaded;
+    const keys = ownKeys(target);
+    let kept = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k] as PropertyKey;
+      const then = key in properties ? properties[key] : undefined;
+      const now = getOwnPropertyDescriptor(target, key);
+      if (then !== undefined) kept += 1;
+      if (then === undefined || now === undefined || !sameProperty(then, now)) {
+        changed[changed.length] = `${name}.${String(key)}${then === undefined ? ' (added)' : ''}`;
+      }
+    }
+    if (kept < count) changed[changed.length] = `${name} (${count - kept} removed)`;
+  }
+  return changed;
+}
+
+function sameProperty(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
+  // The accessors are compared as values, never called.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  return is(a.value, b.value) && is(a.get, b.get) && is(a.set, b.set);
+}
+
+/** The first character each output's format begins with (a results artifact is one JSON object). */
+const FIRST_CHARACTER: Readonly<Record<string, string>> = {
+  '-o': '{',
+  '--resume': '{',
+  '--junit': '<',
+  '--report': '<',
+};
+
+/** An output and the file its path named before the run (device and inode), if any. */
+export interface OutputBefore {
+  flag: string;
+  path: string;
+  absolute: string;
+  identity: string | undefined;
+}
+
+/** What each output path names before the run, for {@link unwrittenOutputs} after it. */
+export function outputsBefore(outputs: readonly OutputPath[], cwd: string): OutputBefore[] {
+  return outputs.map((output) => {
+    const absolute = resolve(cwd, output.path);
+    return { ...output, absolute, identity: identityOf(absolute) };
+  });
+}
+
+/** How `evals run` ended, as its last checks read it. */
+export interface RunEnd {
+  exitCode: number;
+  interrupted: boolean;
+  /** The outputs that failed to write, by path as given (already reported, with what was kept). */
+  failed: readonly { path: string }[];
+}
+
+/**
+ * The run's exit code and error lines after its last checks (see the top of this file):
+ * - an output it did not write although no write failed (missing, still the file that was
+ *   there before: every write renames a new file onto its path; or not beginning as its format
+ *   does) makes the exit code 3, as an unwritten file does;
+ * - built-ins replaced by the code under test make a 0 a 1: results written through them may be
+ *   incomplete or wrong, so the run cannot pass on them.
+ * A run cut short is due only its partial artifact; outputs that are not regular files
+ * (`/dev/stdout`, a FIFO) are not checked.
+ */
+export function checkRunEnd(
+  outputs: readonly OutputBefore[],
+  end: RunEnd,
+): { exitCode: number; lines: string[] } {
+  const lines: string[] = [];
+  let exitCode = end.exitCode;
+  for (let i = 0; i < outputs.length; i++) {
+    const output = outputs[i] as OutputBefore;
+    if (named(end.failed, output.path)) continue;
+    if (end.interrupted && FIRST_CHARACTER[output.flag] !== '{') continue;
+    const found = checkOne(output);
+    if (found === undefined) continue;
+    lines[lines.length] = found;
+    if (!end.interrupted) exitCode = EXIT_UNWRITTEN;
+  }
+  const changed = changedBuiltins();
+  if (changed.length > 0) {
+    const raised = exitCode === 0 ? '; the exit code is 1' : '';
+    if (exitCode === 0) exitCode = 1;
+    // First, as the likely cause of any file problem above.
+    for (let i = lines.length; i > 0; i--) lines[i] = lines[i - 1] as string;
+    lines[0] = `the code this run loaded replaced built-ins that evals relies on (${list(changed)}), so its results may be incomplete or wrong; a suite with \`isolation: worker\` runs its code apart${raised}`;
+  }
+  return { exitCode, lines };
+}
+
+function named(failed: readonly { path: string }[], path: string): boolean {
+  for (let i = 0; i < failed.length; i++) if (failed[i]?.path === path) return true;
+  return false;
+}
+
+/** `items` joined by commas (the run's code may have replaced `Array.prototype.join`). */
+function list(items: readonly string[]): string {
+  let text = '';
+  for (let i = 0; i < items.length; i++) text += `${i > 0 ? ', ' : ''}${items[i] ?? ''}`;
+  return text;
+}
+
+function checkOne(output: OutputBefore): string | undefined {
+  let stats: fs.Stats | undefined;
+  try {
+    stats = statSync(output.absolute, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // not ours to judge: the run's own write reported what it met
+  }
+  const cause = 'although no write failed';
+  if (stats === undefined) return `${output.flag} ${output.path} was not written, ${cause}`;
+  if (!stats.isFile()) return undefined;
+  if (identityOf(output.absolute) === output.identity) {
+    return `${output.flag} ${output.path} is the file that was there before the run, not this run's results, ${cause}`;
+  }
+  const expected = FIRST_CHARACTER[output.flag];
+  const first = firstCharacter(output.absolute);
+  if (expected === undefined || first === undefined || first === expected) return undefined;
+  return `${output.flag} ${output.path} was written, but does not begin with "${expected}" as its format does (it begins with ${JSON.stringify(first)}), ${cause}`;
+}
+
+/** Device and inode of the regular file at `path`, or undefined. */
+function identityOf(path: string): string | undefined {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats?.isFile() === true ? `${stats.dev}:${stats.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first non-blank character of the file at `path`, among its first bytes; undefined if none. */
+function firstCharacter(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const bytes = alloc(64);
+    const read = readSync(fd, bytes, 0, bytes.length, 0);
+    return bytes.toString('utf8', 0, read).trimStart().charAt(0) || undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
