@@ -159,6 +159,42 @@ describe('evals run: a module that never finishes loading', () => {
       'error: evals stopped before it finished: fn.ts never finished loading (a top-level await that can never settle), with nothing else left to run\n',
     );
   });
+
+  it('Ctrl-C while it loads says what it waits on; a second quits with 130 and nothing written', async () => {
+    // A timer keeps the event loop busy, so only the signals can end the wait.
+    const dir = project(
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync('loading', '');\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\nexport const fn = (): string => 'x';\n`,
+    );
+    writeFiles(dir, { 'package.json': '{ "type": "module" }\n' });
+    let stderr = '';
+    const r = await runCli(['run', '-o', 'r.json'], {
+      cwd: dir,
+      timeoutMs: 30_000,
+      onSpawn: (child) => {
+        let sent = 0;
+        const poll = setInterval(() => {
+          if (sent === 0 && existsSync(join(dir, 'loading'))) {
+            sent = 1;
+            child.kill('SIGINT');
+          }
+          if (sent === 1 && stderr.includes('stopping:')) {
+            sent = 2;
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+        child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('exit', () => clearInterval(poll));
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(
+      r.stderr,
+      /stopping: no case has started yet; waiting for fn\.ts to finish loading \(press Ctrl-C again to quit now: nothing has run, so nothing is lost\)/,
+    );
+    assert.match(r.stderr, /interrupted before any case started; nothing was written\n$/);
+    assert.equal(existsSync(join(dir, 'r.json')), false);
+  });
 });
 
 describe('evals run: zero cases', () => {

@@ -56,6 +56,7 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     writing:
       'every case has finished; writing the results (press Ctrl-C again to quit now; they are written first)',
     exiting: () => (ownExit = true),
+    loading: () => importingNow(ctx),
   });
   // The event loop emptied while the command still waits: a promise that can never settle (a
   // module's top-level await, say). Node would end with code 13 and no word; say so instead.

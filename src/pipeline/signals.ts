@@ -6,7 +6,7 @@
  * `Promise.all`) share the signals: one Ctrl-C stops them all with one message, and one more
  * quits.
  */
-import { announceExit, writingResults } from './exit-guard.ts';
+import { announceExit, guarding, writingResults } from './exit-guard.ts';
 
 /** The exit code of a run a signal cut short (docs/cli.md). */
 export const EXIT_INTERRUPTED = 130;
@@ -29,6 +29,12 @@ export interface SignalWatchOptions {
   stopping: string;
   /** What it says once every case has finished and only the results are being written. */
   writing: string;
+  /**
+   * The modules whose import is under way, if any: a signal then comes before any case has
+   * started, and the run stops only once they have loaded, which one whose top-level await never
+   * settles never does. The message says what it waits on, and that quitting loses nothing.
+   */
+  loading?(): readonly string[];
   /** Called just before the watch ends the process itself, so no exit watch blames user code. */
   exiting?(): void;
 }
@@ -60,16 +66,24 @@ function onSignal(): void {
   if (first === undefined) return;
   if (caught === 1 && all.every((watch) => watch.options.graceful)) {
     // After the last case there is nothing to stop: the results are whole and being written.
-    first.options.stderr.write(
-      `\nstopping: ${writingResults() ? first.options.writing : first.options.stopping}\n`,
-    );
+    const loading = first.options.loading?.() ?? [];
+    const stopping =
+      loading.length > 0
+        ? `no case has started yet; waiting for ${loading.join(', ')} to finish loading (press Ctrl-C again to quit now: nothing has run, so nothing is lost)`
+        : writingResults()
+          ? first.options.writing
+          : first.options.stopping;
+    first.options.stderr.write(`\nstopping: ${stopping}\n`);
     for (const watch of all) watch.controller.abort();
     return;
   }
   if (all.some((watch) => !watch.options.graceful)) {
     first.options.stderr.write('\ninterrupted\n');
-  } else {
+  } else if (guarding()) {
     announceExit('quit at the second signal');
+  } else {
+    // No run has begun (modules still loading): its guard, which says what it wrote, is not on.
+    first.options.stderr.write('\ninterrupted before any case started; nothing was written\n');
   }
   for (const watch of all) watch.options.exiting?.();
   process.exit(EXIT_INTERRUPTED);
