@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve24, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve23(data);
+              return err ? reject(err) : resolve24(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve24, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve23(data);
+              ) : resolve24(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve23, reject) => {
-        res = resolve23;
+      const promise = new Promise((resolve24, reject) => {
+        res = resolve24;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -4867,8 +4867,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
+    function getDecodeSplit(name, list2) {
+      const value = list2.get(name, true);
       if (value === null) {
         return null;
       }
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve23, reject) => {
+      const waitForDrain = () => new Promise((resolve24, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve23;
+          callback = resolve24;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve23, reject) => {
+      const waitForDrain = () => new Promise((resolve24, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve23;
+          callback = resolve24;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve23) => {
+        return new Promise((resolve24) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve23;
+            this[kClosedResolve] = resolve24;
           } else {
-            resolve23(null);
+            resolve24(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve23) => {
+        return new Promise((resolve24) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve23(null);
+            resolve24(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve23, reject) => {
+        const socket = await new Promise((resolve24, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve23(socket2);
+              resolve24(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve23) => {
-            this[kClosedResolve] = resolve23;
+          await new Promise((resolve24) => {
+            this[kClosedResolve] = resolve24;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve23, reject) => {
+        return await new Promise((resolve24, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve23(null);
+              resolve24(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve23,
+              resolve: resolve24,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve23, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve24, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve23(chunksDecode(body, length2));
+          resolve24(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve23(JSON.parse(chunksDecode(body, length2)));
+          resolve24(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve23(chunksConcat(body, length2).buffer);
+          resolve24(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve23(new Blob(body, { type: stream[kContentType] }));
+          resolve24(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve23(chunksConcat(body, length2));
+          resolve24(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve24, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve24(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve24, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve24(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve24, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve24(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve23, reject) => {
+        return new Promise((resolve24, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve23(data);
+            return err ? reject(err) : resolve24(data);
           });
         });
       }
@@ -12280,9 +12280,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list = this.#headersList.cookies;
-        if (list) {
-          return [...list];
+        const list2 = this.#headersList.cookies;
+        if (list2) {
+          return [...list2];
         }
         return [];
       }
@@ -12322,8 +12322,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list) {
-        o.#headersList = list;
+      static setHeadersList(o, list2) {
+        o.#headersList = list2;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -13291,13 +13291,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list = dependentControllerMap.get(this.signal);
-          if (list === void 0) {
-            list = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list);
+          let list2 = dependentControllerMap.get(this.signal);
+          if (list2 === void 0) {
+            list2 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list2);
           }
           const acRef = new WeakRef(ac);
-          list.add(acRef);
+          list2.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve23, reject) => agent.dispatch(
+        return new Promise((resolve24, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve23({
+              resolve24({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve23({
+              resolve24({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve23) => {
-        setTimeout(resolve23, ms).unref();
+      return new Promise((resolve24) => {
+        setTimeout(resolve24, ms).unref();
       });
     }
     module.exports = {
@@ -19324,19 +19324,19 @@ var require_lib = __commonJS({
       o["default"] = v;
     });
     var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
-      var ownKeys = function(o) {
-        ownKeys = Object.getOwnPropertyNames || function(o2) {
+      var ownKeys2 = function(o) {
+        ownKeys2 = Object.getOwnPropertyNames || function(o2) {
           var ar = [];
           for (var k in o2) if (Object.prototype.hasOwnProperty.call(o2, k)) ar[ar.length] = k;
           return ar;
         };
-        return ownKeys(o);
+        return ownKeys2(o);
       };
       return function(mod) {
         if (mod && mod.__esModule) return mod;
         var result = {};
         if (mod != null) {
-          for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+          for (var k = ownKeys2(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
         }
         __setModuleDefault(result, mod);
         return result;
@@ -19344,11 +19344,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve23) {
-          resolve23(value);
+        return value instanceof P ? value : new P(function(resolve24) {
+          resolve24(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve23, reject) {
+      return new (P || (P = Promise))(function(resolve24, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19364,7 +19364,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19451,26 +19451,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve23) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve24) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve23(output.toString());
+              resolve24(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve23) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve24) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve23(Buffer.concat(chunks));
+              resolve24(Buffer.concat(chunks));
             });
           }));
         });
@@ -19678,14 +19678,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve23, reject) => {
+          return new Promise((resolve24, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve23(res);
+                resolve24(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -19929,12 +19929,12 @@ var require_lib = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
           const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
-          return new Promise((resolve23) => setTimeout(() => resolve23(), ms));
+          return new Promise((resolve24) => setTimeout(() => resolve24(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve23, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve24, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -19942,7 +19942,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve23(response);
+              resolve24(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -19981,7 +19981,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve23(response);
+              resolve24(response);
             }
           }));
         });
@@ -20235,16 +20235,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list) {
-            return list.forEachShift(fn);
+          return this._lists.forEach(function(list2) {
+            return list2.forEachShift(fn);
           });
         }
         getFirst(arr = this._lists) {
-          var j, len, list;
+          var j, len, list2;
           for (j = 0, len = arr.length; j < len; j++) {
-            list = arr[j];
-            if (list.length > 0) {
-              return list;
+            list2 = arr[j];
+            if (list2.length > 0) {
+              return list2;
             }
           }
           return [];
@@ -20445,8 +20445,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve23, reject) {
-            return setTimeout(resolve23, t);
+          return new this.Promise(function(resolve24, reject) {
+            return setTimeout(resolve24, t);
           });
         }
         computePenalty() {
@@ -20657,15 +20657,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve23, returned, task;
+          var args, cb, error2, reject, resolve24, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve23, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve24, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve23(returned);
+                  return resolve24(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20680,13 +20680,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve23;
-          resolve23 = reject = null;
+          var promise, reject, resolve24;
+          resolve24 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve23 = _resolve;
+            resolve24 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve23, reject });
+          this._queue.push({ task, args, resolve: resolve24, reject });
           this._tryToRun();
           return promise;
         }
@@ -21087,14 +21087,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve23, reject) => {
+              return new this.Promise((resolve24, reject) => {
                 if (finished()) {
-                  return resolve23();
+                  return resolve24();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve23();
+                      return resolve24();
                     }
                   });
                 }
@@ -21187,9 +21187,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve23, reject) {
+              return new this.Promise(function(resolve24, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve23)(args3);
+                  return (args3[0] != null ? reject : resolve24)(args3);
                 });
               });
             };
@@ -24907,7 +24907,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve23.call(this, root2, ref);
+      let _sch = resolve24.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -24934,7 +24934,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve23(root2, ref) {
+    function resolve24(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -25798,7 +25798,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve23(baseURI, relativeURI, options2) {
+    function resolve24(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26189,7 +26189,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve23,
+      resolve: resolve24,
       resolveComponent,
       equal,
       serialize,
@@ -30315,7 +30315,7 @@ var require_pend = __commonJS({
 // node_modules/yauzl/fd-slicer.js
 var require_fd_slicer = __commonJS({
   "node_modules/yauzl/fd-slicer.js"(exports) {
-    var fs3 = __require("fs");
+    var fs4 = __require("fs");
     var util = __require("util");
     var stream = __require("stream");
     var Readable2 = stream.Readable;
@@ -30335,7 +30335,7 @@ var require_fd_slicer = __commonJS({
     FdSlicer.prototype.read = function(buffer, offset, length2, position2, callback) {
       var self2 = this;
       self2.pend.go(function(cb) {
-        fs3.read(self2.fd, buffer, offset, length2, position2, function(err, bytesRead, buffer2) {
+        fs4.read(self2.fd, buffer, offset, length2, position2, function(err, bytesRead, buffer2) {
           cb();
           callback(err, bytesRead, buffer2);
         });
@@ -30352,7 +30352,7 @@ var require_fd_slicer = __commonJS({
       self2.refCount -= 1;
       if (self2.refCount < 0) throw new Error("invalid unref");
       if (self2.refCount > 0) return;
-      fs3.close(self2.fd, onCloseDone);
+      fs4.close(self2.fd, onCloseDone);
       function onCloseDone(err) {
         if (err) {
           self2.emit("error", err);
@@ -30384,7 +30384,7 @@ var require_fd_slicer = __commonJS({
       }
       self2.context.pend.go(function(cb) {
         var buffer = Buffer.allocUnsafe(toRead);
-        fs3.read(self2.context.fd, buffer, 0, toRead, self2.pos, function(err, bytesRead) {
+        fs4.read(self2.context.fd, buffer, 0, toRead, self2.pos, function(err, bytesRead) {
           if (err) {
             self2.destroy(err);
           } else if (bytesRead === 0) {
@@ -30744,7 +30744,7 @@ var require_crc32 = __commonJS({
 // node_modules/yauzl/index.js
 var require_yauzl = __commonJS({
   "node_modules/yauzl/index.js"(exports) {
-    var fs3 = __require("fs");
+    var fs4 = __require("fs");
     var zlib = __require("zlib");
     var fd_slicer = require_fd_slicer();
     var util = __require("util");
@@ -30770,34 +30770,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve24(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve24(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve24(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve23(zipfile);
+          resolve24(zipfile);
         });
       });
     }
@@ -30813,10 +30813,10 @@ var require_yauzl = __commonJS({
       if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
       if (options2.strictFileNames == null) options2.strictFileNames = false;
       if (callback == null) callback = defaultCallback;
-      fs3.open(path, "r", function(err, fd) {
+      fs4.open(path, "r", function(err, fd) {
         if (err) return callback(err);
         fromFd(fd, options2, function(err2, zipfile) {
-          if (err2) fs3.close(fd, defaultCallback);
+          if (err2) fs4.close(fd, defaultCallback);
           callback(err2, zipfile);
         });
       });
@@ -30833,7 +30833,7 @@ var require_yauzl = __commonJS({
       if (options2.validateEntrySizes == null) options2.validateEntrySizes = true;
       if (options2.strictFileNames == null) options2.strictFileNames = false;
       if (callback == null) callback = defaultCallback;
-      fs3.fstat(fd, function(err, stats) {
+      fs4.fstat(fd, function(err, stats) {
         if (err) return callback(err);
         var reader = new fd_slicer.FdSlicer(fd);
         fromRandomAccessReader(reader, stats.size, options2, callback);
@@ -31081,15 +31081,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve23 } = pendingResolveReject;
+        let { resolve: resolve24 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve23({ value: entry });
+        resolve24({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve23 } = pendingResolveReject;
+        let { resolve: resolve24 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve23({ done: true });
+        resolve24({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -31102,9 +31102,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve23, reject) => {
+          const promise = new Promise((resolve24, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve23, reject };
+            pendingResolveReject = { resolve: resolve24, reject };
           });
           self2.readEntry();
           return promise;
@@ -31293,26 +31293,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve23(readStream);
+          resolve24(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve23(readStream);
+          resolve24(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve23(localFileHeader);
+          resolve24(localFileHeader);
         });
       });
     };
@@ -31642,13 +31642,13 @@ function objectText(value) {
     return Number.isNaN(value.getTime()) ? "an invalid Date" : `a Date ${value.toISOString()}`;
   }
   const tag = value[Symbol.toStringTag];
-  const named = typeof tag === "string" ? tag : value.constructor?.name;
-  if (typeof named !== "string" || named === "" || named === "Object") {
+  const named2 = typeof tag === "string" ? tag : value.constructor?.name;
+  if (typeof named2 !== "string" || named2 === "" || named2 === "Object") {
     return `an object ${safeJson(value)}`;
   }
-  const article = /^[AEIOU]/i.test(named) ? "an" : "a";
+  const article = /^[AEIOU]/i.test(named2) ? "an" : "a";
   const fields = typeof tag === "string" ? "{}" : safeJson(value);
-  return fields === "{}" ? `${article} ${named}` : `${article} ${named} ${fields}`;
+  return fields === "{}" ? `${article} ${named2}` : `${article} ${named2} ${fields}`;
 }
 function safeJson(value, room = 100) {
   try {
@@ -32603,8 +32603,8 @@ var init_agreement = __esm({
         }
         const choice = evaluation.metadata?.choice;
         if (typeof choice === "string") {
-          const named = this.categories.indexOf(choice);
-          if (named !== -1) return named;
+          const named2 = this.categories.indexOf(choice);
+          if (named2 !== -1) return named2;
         }
         const score2 = evaluation.score;
         if (score2 === null || !Number.isFinite(score2)) return null;
@@ -33003,12 +33003,12 @@ function shards(indices) {
   return `${indices.length === 1 ? "shard" : "shards"} ${indices.join(", ")}`;
 }
 function shortRuns(runs) {
-  const named = runs.slice(0, LISTED_RUNS).map(
+  const named2 = runs.slice(0, LISTED_RUNS).map(
     (run2) => `${printable(describeRun(run2))} has ${formatCount(run2.cases)} of ${plural(run2.planned, "planned case")}`
   );
-  const more = runs.length - named.length;
-  if (more > 0) named.push(`${plural(more, "more run")} ${more === 1 ? "is" : "are"} short too`);
-  return named.join("; ");
+  const more = runs.length - named2.length;
+  if (more > 0) named2.push(`${plural(more, "more run")} ${more === 1 ? "is" : "are"} short too`);
+  return named2.join("; ");
 }
 function incompleteRunNote(run2) {
   const parts = [];
@@ -33784,7 +33784,7 @@ function caseLists(run2) {
     },
     { title: "flaky in HEAD", note: "trials disagreed", cases: cases.flaky }
   ];
-  return lists.filter((list) => list.cases.length > 0);
+  return lists.filter((list2) => list2.cases.length > 0);
 }
 function caseText(ref) {
   return {
@@ -34113,12 +34113,12 @@ function comparisonView(comparison) {
     const evaluators = evaluatorsOnOneSide(run2).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
     );
-    const lists = caseLists(run2).filter((list) => list.title !== "newly failing").map((list) => ({
-      title: list.title,
-      note: list.note ?? "",
-      count: list.cases.length,
-      inHead: list.title !== "removed" && list.title !== "not run in HEAD" && list.title !== "not selected in HEAD",
-      cases: list.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
+    const lists = caseLists(run2).filter((list2) => list2.title !== "newly failing").map((list2) => ({
+      title: list2.title,
+      note: list2.note ?? "",
+      count: list2.cases.length,
+      inHead: list2.title !== "removed" && list2.title !== "not run in HEAD" && list2.title !== "not selected in HEAD",
+      cases: list2.cases.slice(0, LISTED_CHANGED_CASES).map((ref) => ({
         ...caseText(ref),
         // The whole id: the page finds the case by it and shows it on hover.
         id: ref.id,
@@ -34598,27 +34598,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve23, arguments_) => {
+  const run2 = async (function_, resolve24, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve23(result);
+    resolve24(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve23, reject, arguments_) => {
+  const enqueue = (function_, resolve24, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve23, arguments_));
+    }).then(run2.bind(void 0, function_, resolve24, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve23, reject) => {
-    enqueue(function_, resolve23, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve24, reject) => {
+    enqueue(function_, resolve24, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -34807,7 +34807,7 @@ var init_call = __esm({
        * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
        * worker thread to load) ends with it rather than hold the interrupted run.
        */
-      interruption = new Promise((resolve23) => this.#interruptedNow = resolve23);
+      interruption = new Promise((resolve24) => this.#interruptedNow = resolve24);
       /** The unit whose user code is running synchronously right now, else null. */
       current = null;
       constructor(now) {
@@ -34893,7 +34893,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve23) => {
+        return new Promise((resolve24) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -34901,7 +34901,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve23(outcome2);
+            resolve24(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -35453,8 +35453,8 @@ function duplicateMessage(id, first, here, basis, file) {
     return `duplicate case identity: ${rows} have the same data, with other tags or metadata (remove one, or give each its own __dedup_id__)`;
   }
   const fields = basis.names.filter((name) => shownValue(here.data[name]) !== null).map((name) => `${fieldName(name)} ${shownValue(here.data[name])}`);
-  const named = `${file === null ? "testCaseHash" : "hash:"} fields, ${listed(fields)}`;
-  return file === null ? `duplicate case identity: ${rows} have the same ${named} (${fix})` : `duplicate case identity: ${rows} have the same ${named} (${fix}, or give each row its own __dedup_id__)`;
+  const named2 = `${file === null ? "testCaseHash" : "hash:"} fields, ${listed(fields)}`;
+  return file === null ? `duplicate case identity: ${rows} have the same ${named2} (${fix})` : `duplicate case identity: ${rows} have the same ${named2} (${fix}, or give each row its own __dedup_id__)`;
 }
 function place(file, row) {
   return row.col > 0 ? `${file}:${row.line}:${row.col}` : `${file}:${row.line}`;
@@ -36051,9 +36051,9 @@ function aggregateEvaluations(trials, shownIndex) {
   trials.forEach((trial, index) => {
     for (const evaluation of trial.evaluations) {
       const entry = { index, evaluation };
-      const list = byEvaluator.get(evaluation.evaluator);
-      if (list === void 0) byEvaluator.set(evaluation.evaluator, [entry]);
-      else list.push(entry);
+      const list2 = byEvaluator.get(evaluation.evaluator);
+      if (list2 === void 0) byEvaluator.set(evaluation.evaluator, [entry]);
+      else list2.push(entry);
     }
   });
   const aggregated = [];
@@ -36528,7 +36528,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve23) => setImmediate(resolve23));
+      await new Promise((resolve24) => setImmediate(resolve24));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -43248,15 +43248,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -43815,14 +43815,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs3 = this.flowScalar(this.type);
+              const fs4 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start, key: fs3, sep: [] });
+                map.items.push({ start, key: fs4, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs3);
+                this.stack.push(fs4);
               } else {
-                Object.assign(it, { key: fs3, sep: [] });
+                Object.assign(it, { key: fs4, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -43950,13 +43950,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs3 = this.flowScalar(this.type);
+              const fs4 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs3, sep: [] });
+                fc.items.push({ start: [], key: fs4, sep: [] });
               else if (it.sep)
-                this.stack.push(fs3);
+                this.stack.push(fs4);
               else
-                Object.assign(it, { key: fs3, sep: [] });
+                Object.assign(it, { key: fs4, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -45152,8 +45152,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve23 } of templated) {
-      const resolved = resolve23(scope);
+    for (const { key, resolve: resolve24 } of templated) {
+      const resolved = resolve24(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       setOwn(values, key, resolved.value);
@@ -45464,9 +45464,9 @@ function describeConfigChanges(before, after, context3 = {}) {
   const changes = [];
   if (before.config !== after.config) {
     const name = context3.configName ?? "the config";
-    const named = context3.data !== void 0 ? describeDataChanges(context3.data.before, context3.data.after, name) : [];
+    const named2 = context3.data !== void 0 ? describeDataChanges(context3.data.before, context3.data.after, name) : [];
     changes.push(
-      ...named.length > 0 ? named : [
+      ...named2.length > 0 ? named2 : [
         "the config's own data changed (a value or key of the file, or a non-secret environment variable it refers to)"
       ]
     );
@@ -49470,7 +49470,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve23, reject) => {
+  return new Promise((resolve24, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -49479,7 +49479,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve23);
+    stream.once("end", resolve24);
     stream.once("error", reject);
   });
 }
@@ -50449,7 +50449,7 @@ var init_merge_baseline = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve18 } from "node:path";
+import { resolve as resolve19 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -50466,7 +50466,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve18(ctx.cwd, path), path);
+    file = openArtifactFile(resolve19(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -50487,7 +50487,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve18(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve19(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -50499,7 +50499,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve18(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve19(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -51293,11 +51293,11 @@ function textRun(run2, confidence, paint, labelOf2 = () => null) {
       { indent: "  " }
     )
   );
-  for (const list of caseLists(run2)) {
-    const title = `${list.title} (${formatCount(list.cases.length)})`;
-    const note = list.note ? paint.dim(`: ${list.note}`) : "";
-    lines2.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown2 = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
+  for (const list2 of caseLists(run2)) {
+    const title = `${list2.title} (${formatCount(list2.cases.length)})`;
+    const note = list2.note ? paint.dim(`: ${list2.note}`) : "";
+    lines2.push(`  ${list2.alarm ? paint.red(title) : title}${note}`);
+    const shown2 = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
       ...caseText(ref),
       name: listedCaseName(ref, labelOf2(run2, ref.id) ?? ref.label ?? null)
     }));
@@ -51312,8 +51312,8 @@ function textRun(run2, confidence, paint, labelOf2 = () => null) {
         { indent: "    " }
       )
     );
-    if (list.cases.length > shown2.length) {
-      lines2.push(`    \u2026 ${formatCount(list.cases.length - shown2.length)} more`);
+    if (list2.cases.length > shown2.length) {
+      lines2.push(`    \u2026 ${formatCount(list2.cases.length - shown2.length)} more`);
     }
   }
   const oneSided = evaluatorsOnOneSide(run2).map(
@@ -51598,10 +51598,10 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 function startResume(path, filters, trials, ctx) {
-  const named = openResultsFile(path, ctx, "--resume");
-  const partial = named.artifact;
+  const named2 = openResultsFile(path, ctx, "--resume");
+  const partial = named2.artifact;
   const merge2 = mergedShards(partial);
   if (merge2 !== void 0) {
     throw usageError(
@@ -51635,7 +51635,7 @@ function startResume(path, filters, trials, ctx) {
       ...partial.configDataParts !== void 0 && { configDataParts: partial.configDataParts }
     }
   };
-  const kept = named.caseCounts.reduce((sum2, n) => sum2 + n, 0);
+  const kept = named2.caseCounts.reduce((sum2, n) => sum2 + n, 0);
   let unchecked = [];
   return {
     filters: resumeFilters,
@@ -51646,18 +51646,18 @@ function startResume(path, filters, trials, ctx) {
         unchecked = (config.coveredFiles ?? []).filter((covered) => covered.kind !== "prompt").map((covered) => covered.phrase);
       }
       const shown2 = (params) => scrubbedParams(params, scrubber);
-      const resumed = planResume(plan, resumeIndex(named), {
+      const resumed = planResume(plan, resumeIndex(named2), {
         shown: shown2,
         ...trials !== void 0 ? { trials } : {}
       });
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named, shown2) };
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named2, shown2) };
     },
     announce(plan, output, cwd) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve19(cwd, path)) === realPath(resolve19(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve20(cwd, path)) === realPath(resolve20(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -51687,10 +51687,10 @@ function problemsError(code, problems, path) {
     problems.map((message) => ({ code, file: path, line: 0, col: 0, path: "", message }))
   );
 }
-function resumeIndex(named) {
+function resumeIndex(named2) {
   return {
-    name: named.name,
-    runs: named.artifact.runs.map((run2, r) => ({
+    name: named2.name,
+    runs: named2.artifact.runs.map((run2, r) => ({
       suite: run2.suite,
       params: run2.params,
       revision: run2.testset.revision,
@@ -51700,14 +51700,14 @@ function resumeIndex(named) {
       ...run2.testset.tagFilter !== void 0 ? { tagFilter: run2.testset.tagFilter } : {},
       finished: {
         *[Symbol.iterator]() {
-          for (const result of named.cases(r)) yield result.id;
+          for (const result of named2.cases(r)) yield result.id;
         }
       }
     }))
   };
 }
-function resumedCases(plan, named, shown2) {
-  const partialRun = new Map(named.artifact.runs.map((run2, r) => [runKey(run2), r]));
+function resumedCases(plan, named2, shown2) {
+  const partialRun = new Map(named2.artifact.runs.map((run2, r) => [runKey(run2), r]));
   return (suiteId, i) => {
     const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
     const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown2(run2.params) }));
@@ -51717,10 +51717,10 @@ function resumedCases(plan, named, shown2) {
       positions,
       *results() {
         const rank = new Map(run2.cases.map((c, at) => [c.id, at]));
-        for (const result of named.cases(r)) {
+        for (const result of named2.cases(r)) {
           const index = rank.get(result.id);
           if (index === void 0 || !positions.has(index)) {
-            throw usageError("resume.changed", `${named.name} changed while it was resumed`);
+            throw usageError("resume.changed", `${named2.name} changed while it was resumed`);
           }
           yield { index, result };
         }
@@ -51927,11 +51927,11 @@ var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve23) {
-      resolve23(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve23, reject) {
+  return new (P || (P = Promise))(function(resolve24, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -51947,7 +51947,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -52020,26 +52020,26 @@ var HttpClientResponse = class {
   }
   readBody() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve23) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve24) => __awaiter(this, void 0, void 0, function* () {
         let output = Buffer.alloc(0);
         this.message.on("data", (chunk) => {
           output = Buffer.concat([output, chunk]);
         });
         this.message.on("end", () => {
-          resolve23(output.toString());
+          resolve24(output.toString());
         });
       }));
     });
   }
   readBodyBuffer() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve23) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve24) => __awaiter(this, void 0, void 0, function* () {
         const chunks = [];
         this.message.on("data", (chunk) => {
           chunks.push(chunk);
         });
         this.message.on("end", () => {
-          resolve23(Buffer.concat(chunks));
+          resolve24(Buffer.concat(chunks));
         });
       }));
     });
@@ -52242,14 +52242,14 @@ var HttpClient = class {
    */
   requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve23, reject) => {
+      return new Promise((resolve24, reject) => {
         function callbackForResult(err, res) {
           if (err) {
             reject(err);
           } else if (!res) {
             reject(new Error("Unknown error"));
           } else {
-            resolve23(res);
+            resolve24(res);
           }
         }
         this.requestRawWithCallback(info2, data, callbackForResult);
@@ -52493,12 +52493,12 @@ var HttpClient = class {
     return __awaiter(this, void 0, void 0, function* () {
       retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
       const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve23) => setTimeout(() => resolve23(), ms));
+      return new Promise((resolve24) => setTimeout(() => resolve24(), ms));
     });
   }
   _processResponse(res, options2) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve23, reject) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve24, reject) => __awaiter(this, void 0, void 0, function* () {
         const statusCode = res.message.statusCode || 0;
         const response = {
           statusCode,
@@ -52506,7 +52506,7 @@ var HttpClient = class {
           headers: {}
         };
         if (statusCode === HttpCodes.NotFound) {
-          resolve23(response);
+          resolve24(response);
         }
         function dateTimeDeserializer(key, value) {
           if (typeof value === "string") {
@@ -52545,7 +52545,7 @@ var HttpClient = class {
           err.result = response.result;
           reject(err);
         } else {
-          resolve23(response);
+          resolve24(response);
         }
       }));
     });
@@ -52558,11 +52558,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve23) {
-      resolve23(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve23, reject) {
+  return new (P || (P = Promise))(function(resolve24, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -52578,7 +52578,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -53430,7 +53430,7 @@ function endAfterCommand(done, stderr) {
 }
 
 // src/action/main.ts
-import { statSync as statSync6 } from "node:fs";
+import { statSync as statSync7 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -53488,11 +53488,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve23) {
-      resolve23(value);
+    return value instanceof P ? value : new P(function(resolve24) {
+      resolve24(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve23, reject) {
+  return new (P || (P = Promise))(function(resolve24, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -53508,7 +53508,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve23(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve24(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58149,7 +58149,7 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync7, existsSync as existsSync7, openSync as openSync7, readSync as readSync5 } from "node:fs";
+import { closeSync as closeSync8, existsSync as existsSync7, openSync as openSync8, readSync as readSync6 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join22 } from "node:path";
@@ -58226,10 +58226,10 @@ function classify(status, headers, permission, writes, said) {
   return { code: "github.failed", hint: "" };
 }
 function anyOf([first, ...others]) {
-  const named = `\`permissions: ${first}\``;
-  if (others.length === 0) return named;
+  const named2 = `\`permissions: ${first}\``;
+  if (others.length === 0) return named2;
   const or = others.map((other) => `\`${other}\``).join(" or ");
-  return `${named} (or ${or}: ${others.length === 1 ? "either" : "any"} one is enough)`;
+  return `${named2} (or ${or}: ${others.length === 1 ? "either" : "any"} one is enough)`;
 }
 function githubMessage(data) {
   if (typeof data === "string") {
@@ -58714,8 +58714,8 @@ function pickResultsEntry(entries, fileName) {
   }
   const json = entries.filter((entry) => entry.name.toLowerCase().endsWith(".json"));
   if (json.length === 1 && json[0]) return { entry: json[0] };
-  const named = json.filter((entry) => baseName(entry.name) === DEFAULT_RESULTS_FILE);
-  if (named.length === 1 && named[0]) return { entry: named[0] };
+  const named2 = json.filter((entry) => baseName(entry.name) === DEFAULT_RESULTS_FILE);
+  if (named2.length === 1 && named2[0]) return { entry: named2[0] };
   if (json.length === 0) return { problem: `holds no .json results file; it holds ${listing}` };
   return {
     problem: `holds several .json files and no single "${DEFAULT_RESULTS_FILE}" among them: ${listing}; name the file to use`
@@ -58850,10 +58850,10 @@ function checkRunCommit(context3, subjectSha, checkedOut) {
       warning: `workflow_run: ${ran}${tip}, not ${subjectSha}, the commit of the workflow run that triggered this one: this verdict is about that code, ${onPost}; to report on the triggering run's results use mode: report (${docs})`
     };
   }
-  const named = subjectSha.toLowerCase() === context3.sha.toLowerCase() ? "GITHUB_SHA" : "the commit the event names";
+  const named2 = subjectSha.toLowerCase() === context3.sha.toLowerCase() ? "GITHUB_SHA" : "the commit the event names";
   return {
     sha: checkedOut,
-    warning: `${context3.eventName}: ${ran}, not ${named} ${subjectSha}: this verdict is about that code, ${onPost} (${docs})`
+    warning: `${context3.eventName}: ${ran}, not ${named2} ${subjectSha}: this verdict is about that code, ${onPost} (${docs})`
   };
 }
 function checksCheckout(eventName) {
@@ -58883,7 +58883,7 @@ function chatOpsDefaultBranch(context3, pullRequest, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve21, sep as sep7 } from "node:path";
+import { dirname as dirname15, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve22, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -60250,7 +60250,7 @@ function isFolder(path) {
 
 // src/pipeline/run.ts
 init_artifact();
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 
 // src/artifact/spool.ts
 import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
@@ -70985,26 +70985,26 @@ function shownDigest(path, judges) {
   const shown2 = [...judges].map(([id, count]) => [id, recentOverrides(stored, id, count)]).filter(([, picked]) => picked.length > 0);
   return shown2.length === 0 ? EMPTY_STORE : hash2("sha256", canonicalJson(Object.fromEntries(shown2)), "hex");
 }
-function describeCovered(covered, named) {
-  const list = (digest3, from = 0, to) => {
+function describeCovered(covered, named2) {
+  const list2 = (digest3, from = 0, to) => {
     const names = Object.keys(digest3).slice(from, to);
     return names.length > 3 ? `${names.slice(0, 3).join(", ")}, \u2026` : names.join(", ");
   };
   const phrases = [];
   const prompts = Object.keys(covered.promptFiles).length;
   if (prompts > 0) {
-    const phrase2 = `the prompt or message file${prompts > 1 ? "s" : ""} ${list(covered.promptFiles)}`;
+    const phrase2 = `the prompt or message file${prompts > 1 ? "s" : ""} ${list2(covered.promptFiles)}`;
     phrases.push({ kind: "prompt", phrase: phrase2 });
   }
-  const imported = Object.keys(covered.modules).length - named;
-  if (named > 0) {
-    const imports = imported > 0 ? ` and the ${imported} local file${imported > 1 ? "s" : ""} ${named > 1 ? "they import" : "it imports"}` : "";
-    const phrase2 = `the module${named > 1 ? "s" : ""} ${list(covered.modules, 0, named)}${imports}`;
+  const imported = Object.keys(covered.modules).length - named2;
+  if (named2 > 0) {
+    const imports = imported > 0 ? ` and the ${imported} local file${imported > 1 ? "s" : ""} ${named2 > 1 ? "they import" : "it imports"}` : "";
+    const phrase2 = `the module${named2 > 1 ? "s" : ""} ${list2(covered.modules, 0, named2)}${imports}`;
     phrases.push({ kind: "module", phrase: phrase2 });
   }
   const scripts = Object.keys(covered.scripts).length;
   if (scripts > 0) {
-    const phrase2 = `the command script${scripts > 1 ? "s" : ""} ${list(covered.scripts)}`;
+    const phrase2 = `the command script${scripts > 1 ? "s" : ""} ${list2(covered.scripts)}`;
     phrases.push({ kind: "script", phrase: phrase2 });
   }
   return phrases;
@@ -71083,12 +71083,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve23 = optionResolver(options2);
+      const resolve24 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve23(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve24(args), args, prepared)
       };
     }
   };
@@ -72383,11 +72383,11 @@ async function askVerdictsWith(calls, model, question) {
 function readLists(args, names) {
   const read = {};
   for (const name of names) {
-    const list = args[name];
-    if (!Array.isArray(list)) return `"${name}" is not an array`;
-    const index = list.findIndex((item) => typeof item !== "string");
+    const list2 = args[name];
+    if (!Array.isArray(list2)) return `"${name}" is not an array`;
+    const index = list2.findIndex((item) => typeof item !== "string");
     if (index >= 0) return `${name}[${index}] is not a string`;
-    read[name] = list.map((item) => item.trim()).filter((item) => item !== "");
+    read[name] = list2.map((item) => item.trim()).filter((item) => item !== "");
   }
   return read;
 }
@@ -74249,12 +74249,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve23) => {
-    if (signal?.aborted) return resolve23();
+  return new Promise((resolve24) => {
+    if (signal?.aborted) return resolve24();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve23();
+      resolve24();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -74262,10 +74262,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve23) => {
+  return new Promise((resolve24) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve23();
+      resolve24();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -75452,11 +75452,11 @@ function folderProblem(path) {
     return "does not exist";
   }
 }
-function findProgram(program, cwd, env, named = program) {
+function findProgram(program, cwd, env, named2 = program) {
   if (program.includes("/")) {
     const path = isAbsolute4(program) ? program : resolve11(cwd, program);
     if (isExecutable(path)) return void 0;
-    return `${named} is not an executable file (looked for ${path})`;
+    return `${named2} is not an executable file (looked for ${path})`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
   if (dirs.some((dir) => isExecutable(join16(dir, program)))) return void 0;
@@ -75468,7 +75468,7 @@ function findProgram(program, cwd, env, named = program) {
     }
   }
   const near = closestMatch(program, names);
-  return `command ${named} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
+  return `command ${named2} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
 }
 function isExecutable(path) {
   try {
@@ -76014,9 +76014,9 @@ function replyText(reply) {
   }
   if (content !== null && content !== "") return { ok: true, text: content };
   if (toolCalls.length > 0) {
-    const named = toolCalls.slice(0, NAMED_CALLS).map((call) => `${call.name}(${quote3(call.arguments)})`);
-    const more = toolCalls.length - named.length;
-    const calls = `${named.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+    const named2 = toolCalls.slice(0, NAMED_CALLS).map((call) => `${call.name}(${quote3(call.arguments)})`);
+    const more = toolCalls.length - named2.length;
+    const calls = `${named2.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
     const what = toolCalls.length === 1 ? "a tool call" : `${toolCalls.length} tool calls`;
     return failed(`the model answered with ${what} and no text: ${calls}`);
   }
@@ -76034,10 +76034,10 @@ function noText(partTypes) {
   if (partTypes === void 0) return "null";
   if (partTypes.length === 0) return "an empty list";
   const distinct2 = [...new Set(partTypes)];
-  const named = distinct2.slice(0, NAMED_TYPES).map((type) => quote3(type).slice(0, 60));
-  const more = distinct2.length - named.length;
+  const named2 = distinct2.slice(0, NAMED_TYPES).map((type) => quote3(type).slice(0, 60));
+  const more = distinct2.length - named2.length;
   const parts = partTypes.length === 1 ? "1 part" : `${partTypes.length} parts`;
-  return `a list of ${parts}, none with text (${named.join(", ")}${more > 0 ? `, ${more} more` : ""})`;
+  return `a list of ${parts}, none with text (${named2.join(", ")}${more > 0 ? `, ${more} more` : ""})`;
 }
 function failed(error2) {
   return { ok: false, error: error2 };
@@ -76137,19 +76137,19 @@ async function promptText(source, setup) {
     }
     if (seen.has(file.value)) continue;
     seen.add(file.value);
-    const named = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
+    const named2 = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
       const bytes = await readFile4(resolve13(setup.dir, file.value));
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
-        const message = encoding.line > 0 ? `${file.value}${named} is ${encoding.message}` : `${encoding.message}${named}`;
+        const message = encoding.line > 0 ? `${file.value}${named2} is ${encoding.message}` : `${encoding.message}${named2}`;
         problems.add(`prompt file ${message}`);
       } else {
         files.set(file.value, textInput(promptFileText(bytes.toString("utf8")), asIs2));
       }
     } catch (error2) {
       const reason = error2.code === "ENOENT" ? "does not exist" : `cannot be read (${unreadableReason(error2) ?? error2.message})`;
-      problems.add(`prompt file ${file.value}${named} ${reason}`);
+      problems.add(`prompt file ${file.value}${named2} ${reason}`);
     }
   }
   if (problems.size > 0) {
@@ -76292,8 +76292,8 @@ var WorkerPool = class {
     if (signal === void 0) return loaded;
     let onAbort = () => {
     };
-    const aborted = new Promise((resolve23) => {
-      onAbort = () => resolve23(INTERRUPTED3);
+    const aborted = new Promise((resolve24) => {
+      onAbort = () => resolve24(INTERRUPTED3);
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
@@ -76317,8 +76317,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve23) => {
-      this.#readyWaiters.push(resolve23);
+    return new Promise((resolve24) => {
+      this.#readyWaiters.push(resolve24);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -76337,7 +76337,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve23, reject) => {
+    return new Promise((resolve24, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -76347,7 +76347,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve23(output);
+              resolve24(output);
             },
             reject: (error2) => {
               done();
@@ -76429,7 +76429,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve23) => settleReady = resolve23),
+      ready: new Promise((resolve24) => settleReady = resolve24),
       loaded: false,
       call: null,
       stopping: false,
@@ -77413,20 +77413,20 @@ function missingFieldIssues(config, plan) {
   });
 }
 function namedColumnIssues(suite, columns) {
-  const named = [];
+  const named2 = [];
   if (suite.target.kind === "recorded" && suite.target.column !== void 0) {
-    named.push({
+    named2.push({
       path: ["output"],
       column: suite.target.column,
       what: "the column of the recorded outputs"
     });
   }
   for (const column of Object.keys(suite.testset.split ?? {})) {
-    named.push({ path: ["testset", "split", column], column, what: "a column to split" });
+    named2.push({ path: ["testset", "split", column], column, what: "a column to split" });
   }
   suite.evaluators.forEach((evaluator, index) => {
     if (evaluator.agreement !== void 0) {
-      named.push({
+      named2.push({
         path: ["evaluators", index, "agreement", "column"],
         column: evaluator.agreement.column,
         what: "the column of the human labels"
@@ -77434,7 +77434,7 @@ function namedColumnIssues(suite, columns) {
     }
   });
   const known = [...columns];
-  return named.filter(({ column }) => !columns.has(column)).map(({ path, column, what }) => {
+  return named2.filter(({ column }) => !columns.has(column)).map(({ path, column, what }) => {
     const near = closestMatch(column, known);
     const hint = near !== void 0 ? `did you mean ${JSON.stringify(near)}? ` : "";
     return {
@@ -77669,6 +77669,13 @@ init_real_path();
 init_errors();
 import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
 import { dirname as dirname14, join as join21, resolve as resolve17 } from "node:path";
+function runOutputs(args) {
+  return [
+    { flag: args.output === args.resume ? "--resume" : "-o", path: args.output },
+    ...args.junit !== void 0 ? [{ flag: "--junit", path: args.junit }] : [],
+    ...args.report !== void 0 ? [{ flag: "--report", path: args.report }] : []
+  ];
+}
 function nothingRun(flag) {
   if (flag === "--resume") {
     return "so the combined results could not replace it (give -o FILE to write them elsewhere); nothing was run";
@@ -77808,6 +77815,138 @@ function checkNotBaseline(outputs, baseline, cwd) {
   }
 }
 
+// src/pipeline/written-check.ts
+import * as fs3 from "node:fs";
+import { resolve as resolve18 } from "node:path";
+var { closeSync: closeSync7, openSync: openSync7, readSync: readSync5, statSync: statSync6 } = fs3;
+var alloc = Buffer.alloc.bind(Buffer);
+var { getOwnPropertyDescriptor, is } = Object;
+var ownKeys = Reflect.ownKeys;
+var WATCHED = [
+  ["Object", Object],
+  ["Object.prototype", Object.prototype],
+  ["Array", Array],
+  ["Array.prototype", Array.prototype],
+  ["String.prototype", String.prototype],
+  ["Number.prototype", Number.prototype],
+  ["Function.prototype", Function.prototype],
+  ["Map.prototype", Map.prototype],
+  ["Set.prototype", Set.prototype],
+  ["Promise", Promise],
+  ["Promise.prototype", Promise.prototype],
+  ["JSON", JSON],
+  ["Math", Math]
+];
+var LOADED = WATCHED.map(([name, target]) => {
+  const properties = /* @__PURE__ */ Object.create(null);
+  const keys = ownKeys(target);
+  for (const key of keys) properties[key] = getOwnPropertyDescriptor(target, key) ?? {};
+  return { name, target, properties, count: keys.length };
+});
+function changedBuiltins() {
+  const changed = [];
+  for (let i = 0; i < LOADED.length; i++) {
+    const { name, target, properties, count } = LOADED[i];
+    const keys = ownKeys(target);
+    let kept = 0;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      const then = key in properties ? properties[key] : void 0;
+      const now = getOwnPropertyDescriptor(target, key);
+      if (then !== void 0) kept += 1;
+      if (then === void 0 || now === void 0 || !sameProperty(then, now)) {
+        changed[changed.length] = `${name}.${String(key)}${then === void 0 ? " (added)" : ""}`;
+      }
+    }
+    if (kept < count) changed[changed.length] = `${name} (${count - kept} removed)`;
+  }
+  return changed;
+}
+function sameProperty(a, b) {
+  return is(a.value, b.value) && is(a.get, b.get) && is(a.set, b.set);
+}
+var FIRST_CHARACTER = {
+  "-o": "{",
+  "--resume": "{",
+  "--junit": "<",
+  "--report": "<"
+};
+function outputsBefore(outputs, cwd) {
+  return outputs.map((output) => {
+    const absolute = resolve18(cwd, output.path);
+    return { ...output, absolute, identity: identityOf2(absolute) };
+  });
+}
+function checkRunEnd(outputs, end) {
+  const lines2 = [];
+  let exitCode = end.exitCode;
+  for (let i = 0; i < outputs.length; i++) {
+    const output = outputs[i];
+    if (named(end.failed, output.path)) continue;
+    if (end.interrupted && FIRST_CHARACTER[output.flag] !== "{") continue;
+    const found2 = checkOne(output);
+    if (found2 === void 0) continue;
+    lines2[lines2.length] = found2;
+    if (!end.interrupted) exitCode = EXIT_UNWRITTEN;
+  }
+  const changed = changedBuiltins();
+  if (changed.length > 0) {
+    const raised = exitCode === 0 ? "; the exit code is 1" : "";
+    if (exitCode === 0) exitCode = 1;
+    for (let i = lines2.length; i > 0; i--) lines2[i] = lines2[i - 1];
+    lines2[0] = `the code this run loaded replaced built-ins that evals relies on (${list(changed)}), so its results may be incomplete or wrong; a suite with \`isolation: worker\` runs its code apart${raised}`;
+  }
+  return { exitCode, lines: lines2 };
+}
+function named(failed2, path) {
+  for (let i = 0; i < failed2.length; i++) if (failed2[i]?.path === path) return true;
+  return false;
+}
+function list(items) {
+  let text2 = "";
+  for (let i = 0; i < items.length; i++) text2 += `${i > 0 ? ", " : ""}${items[i] ?? ""}`;
+  return text2;
+}
+function checkOne(output) {
+  let stats;
+  try {
+    stats = statSync6(output.absolute, { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
+  const cause = "although no write failed";
+  if (stats === void 0) return `${output.flag} ${output.path} was not written, ${cause}`;
+  if (!stats.isFile()) return void 0;
+  if (identityOf2(output.absolute) === output.identity) {
+    return `${output.flag} ${output.path} is the file that was there before the run, not this run's results, ${cause}`;
+  }
+  const expected = FIRST_CHARACTER[output.flag];
+  const first = firstCharacter(output.absolute);
+  if (expected === void 0 || first === void 0 || first === expected) return void 0;
+  return `${output.flag} ${output.path} was written, but does not begin with "${expected}" as its format does (it begins with ${JSON.stringify(first)}), ${cause}`;
+}
+function identityOf2(path) {
+  try {
+    const stats = statSync6(path, { throwIfNoEntry: false });
+    return stats?.isFile() === true ? `${stats.dev}:${stats.ino}` : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function firstCharacter(path) {
+  let fd;
+  try {
+    fd = openSync7(path, "r");
+    const bytes = alloc(64);
+    const read = readSync5(fd, bytes, 0, bytes.length, 0);
+    return bytes.toString("utf8", 0, read).trimStart().charAt(0) || void 0;
+  } catch {
+    return void 0;
+  } finally {
+    if (fd !== void 0) closeSync7(fd);
+  }
+}
+
 // src/pipeline/pending-reports.ts
 function trackPendingReports(specs, reporters) {
   const pending = /* @__PURE__ */ new Map();
@@ -77850,13 +77989,6 @@ var EXIT = {
   unwritten: EXIT_UNWRITTEN,
   interrupted: 130
 };
-function runOutputs(args) {
-  return [
-    { flag: args.output === args.resume ? "--resume" : "-o", path: args.output },
-    ...args.junit !== void 0 ? [{ flag: "--junit", path: args.junit }] : [],
-    ...args.report !== void 0 ? [{ flag: "--report", path: args.report }] : []
-  ];
-}
 async function selection(args, ctx) {
   const resuming = args.resume === void 0 ? void 0 : (await Promise.resolve().then(() => (init_resume2(), resume_exports))).startResume(args.resume, args.filters, args.trials, ctx);
   return {
@@ -77908,7 +78040,7 @@ async function executeRun(args, ctx, reporters = []) {
   let ran = 0;
   const unwritten = [];
   const fileReport = (path) => ({
-    path: resolve20(ctx.cwd, path),
+    path: resolve21(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path)
@@ -77945,7 +78077,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath2 = resolve20(ctx.cwd, args.output);
+  const outputPath2 = resolve21(ctx.cwd, args.output);
   const runArtifact = (o) => marks2(
     buildArtifact({
       toolVersion,
@@ -78079,19 +78211,19 @@ function isActionInput(name) {
 }
 function runConfigPath(settings) {
   const cwd = settings.workingDirectory;
-  let named;
+  let named2;
   try {
-    if (settings.mode === "run") named = parseRunArgs(settings.args).config;
+    if (settings.mode === "run") named2 = parseRunArgs(settings.args).config;
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
   }
-  const config = named ?? settings.config;
+  const config = named2 ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve21(cwd, resolveConfigArg(config, ctx));
+    return resolve22(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve21(cwd, config);
+    return resolve22(cwd, config);
   }
 }
 async function runEvals(settings, workspace, env, baselineFile) {
@@ -78113,12 +78245,20 @@ async function runEvals(settings, workspace, env, baselineFile) {
         reported = reportedArtifact(artifact, (run2) => log.cases(run2), wholeCases(settings));
       }
     };
+    const outputs = outputsBefore(runOutputs(args), ctx.cwd);
     const outcome2 = await executeRun(
       { ...args, ...baselineFile ? { baseline: baselineFile } : {} },
       ctx,
       [pullRequestCases]
     );
-    const incomplete = incompleteRun(outcome2, args.output);
+    const { lines: lines2 } = checkRunEnd(outputs, {
+      exitCode: outcome2.exitCode,
+      interrupted: outcome2.artifact.interrupted,
+      failed: outcome2.unwritten
+    });
+    for (const line of lines2) ctx.stderr.write(`error: ${line}
+`);
+    const incomplete = incompleteRun(outcome2, args.output) ?? (lines2.length > 0 ? lines2.join("; ") : void 0);
     return {
       ...located(
         workspace,
@@ -78126,7 +78266,7 @@ async function runEvals(settings, workspace, env, baselineFile) {
         outcome2.config.absPath
       ),
       args: settings.args,
-      ...args.report !== void 0 && { report: resolve21(settings.workingDirectory, args.report) },
+      ...args.report !== void 0 && { report: resolve22(settings.workingDirectory, args.report) },
       ...incomplete !== void 0 && { incomplete }
     };
   } catch (error2) {
@@ -78202,7 +78342,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname15(resolve21(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname15(resolve22(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -78211,7 +78351,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve21(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve22(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname15(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -78252,8 +78392,8 @@ async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
     warning(`evalgate: the baseline ${path} does not exist; ${going}`);
     return null;
   }
-  const named = eventSubject(context2, env).baseBranch;
-  if (named === null && pullRequest === null) {
+  const named2 = eventSubject(context2, env).baseBranch;
+  if (named2 === null && pullRequest === null) {
     info(
       `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${context2.eventName || "event"} event has none, so there is no comparison`
     );
@@ -78263,7 +78403,7 @@ async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
     warning("evalgate: baseline: auto needs a github-token; running without a comparison");
     return null;
   }
-  const branch = named ?? await pullRequestBase(pullRequest);
+  const branch = named2 ?? await pullRequestBase(pullRequest);
   if (branch === null) return null;
   const target = context2.repo;
   const found2 = await findBaselineArtifact(octokit, target, {
@@ -78316,12 +78456,12 @@ function usableBaseline(path, shown2 = path, going = "running without a comparis
 function declaredSchemaVersion(path) {
   let head;
   try {
-    const fd = openSync7(path, "r");
+    const fd = openSync8(path, "r");
     try {
       const buffer = Buffer.alloc(4096);
-      head = buffer.toString("utf8", 0, readSync5(fd, buffer, 0, buffer.length, 0));
+      head = buffer.toString("utf8", 0, readSync6(fd, buffer, 0, buffer.length, 0));
     } finally {
-      closeSync7(fd);
+      closeSync8(fd);
     }
   } catch {
     return null;
@@ -78549,7 +78689,7 @@ ${body}`;
   const { owner, repo, issueNumber } = target;
   const self2 = await tokenAuthor(octokit);
   if ("failure" in self2) return { ok: false, failure: self2.failure };
-  const list = async () => {
+  const list2 = async () => {
     try {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {
         owner,
@@ -78566,7 +78706,7 @@ ${body}`;
       };
     }
   };
-  const listed3 = await list();
+  const listed3 = await list2();
   if (!listed3.ok) return listed3;
   const candidates = listed3.mine;
   for (const [index, candidate] of candidates.entries()) {
@@ -78599,7 +78739,7 @@ ${body}`;
       body: text2,
       request: {
         beforeRetry: async () => {
-          const again = await list();
+          const again = await list2();
           const stored = again.ok ? again.mine[0] : void 0;
           return stored === void 0 ? null : { status: 201, url: "", headers: {}, data: stored };
         }
@@ -78609,7 +78749,7 @@ ${body}`;
   } catch (error2) {
     return { ok: false, failure: toReportingFailure(error2, "create the PR comment", PERMISSION3) };
   }
-  const after = await list();
+  const after = await list2();
   const [newest, ...older] = after.ok ? after.mine : [];
   if (newest === void 0) return { ok: true, url: created.html_url, action: "created" };
   await removeDuplicates(octokit, target, older);
@@ -79372,16 +79512,16 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
   const byTitle = /* @__PURE__ */ new Map();
   const pairs = /* @__PURE__ */ new Map();
   for (const run2 of orderRuns(comparison.runs)) {
-    for (const list of caseLists(run2)) {
-      let entry = byTitle.get(list.title);
+    for (const list2 of caseLists(run2)) {
+      let entry = byTitle.get(list2.title);
       if (entry === void 0) {
-        entry = { list, rows: /* @__PURE__ */ new Map() };
-        byTitle.set(list.title, entry);
+        entry = { list: list2, rows: /* @__PURE__ */ new Map() };
+        byTitle.set(list2.title, entry);
       }
-      pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
-      for (const ref of list.cases) {
-        const head = list.title === "removed" || list.title === "not run in HEAD" || list.title === "not selected in HEAD" ? void 0 : headCase?.(run2, ref.id);
-        const now = nowText(list.title, ref, head);
+      pairs.set(list2.title, (pairs.get(list2.title) ?? 0) + list2.cases.length);
+      for (const ref of list2.cases) {
+        const head = list2.title === "removed" || list2.title === "not run in HEAD" || list2.title === "not selected in HEAD" ? void 0 : headCase?.(run2, ref.id);
+        const now = nowText(list2.title, ref, head);
         const key = JSON.stringify([run2.suite, ref.id, ref.source?.file, ref.source?.line]);
         const row = entry.rows.get(key);
         if (row !== void 0) {
@@ -79401,11 +79541,11 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
     const rows = [...entry.rows.values()];
     const count = rows.length;
     const onPoints = pairs.get(title) ?? 0;
-    const { list } = entry;
+    const { list: list2 } = entry;
     const counted = onPoints === count ? formatCount(count) : `${plural(count, "case")}, ${formatCount(onPoints)} counting each grid point`;
     const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${counted})`;
-    const titleLine = `${heading}${list.note ? `, ${list.note}` : ""}:`;
-    const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
+    const titleLine = `${heading}${list2.note ? `, ${list2.note}` : ""}:`;
+    const blocks = [list2.alarm ? `**${titleLine}**` : titleLine];
     const shown2 = rows.slice(0, maxListed);
     if (shown2.length > 0) {
       const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
@@ -79828,15 +79968,15 @@ function mergeNote(context3, pr, checkedOut, parents) {
   };
 }
 function gitParents(dir) {
-  return (sha) => new Promise((resolve23) => {
+  return (sha) => new Promise((resolve24) => {
     execFile(
       "git",
       ["cat-file", "commit", sha],
       { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
       (error2, stdout) => {
-        if (error2) return resolve23(null);
+        if (error2) return resolve24(null);
         const header = stdout.split("\n\n", 1)[0] ?? "";
-        resolve23([...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+        resolve24([...header.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
       }
     );
   });
@@ -80075,7 +80215,7 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { basename as basename7, dirname as dirname17, isAbsolute as isAbsolute7, join as join23, resolve as resolve22 } from "node:path";
+import { basename as basename7, dirname as dirname17, isAbsolute as isAbsolute7, join as join23, resolve as resolve23 } from "node:path";
 var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 var REPORT_FILE = "evals-report.html";
@@ -80087,7 +80227,7 @@ function reportPathFor(results) {
 }
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve22(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve23(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -80149,7 +80289,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve22(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve23(workingDirectory, value);
   const baseline = input("baseline").trim();
   const results = path(input("results").trim() || DEFAULT_RESULTS);
   const settings = {
@@ -80293,7 +80433,7 @@ function scrubbedResults(results, scrubber) {
 }
 function isFolder3(path) {
   try {
-    return statSync6(path).isDirectory();
+    return statSync7(path).isDirectory();
   } catch {
     return false;
   }
