@@ -4,7 +4,8 @@
  * artifact (or, over an old one, with an artifact counting 3 cases and holding none), and an
  * `Object.prototype.toJSON` made it exit 0 with an artifact that was not JSON. The run's last
  * checks (src/pipeline/written-check.ts) name the replaced built-in, raise a 0 to 1, and exit 3
- * for a file not written as its format is. `isolation: worker` keeps such code apart, and code
+ * for a file not written as its format is; a `JSON.stringify` that throws, which stops evals
+ * itself, is named instead of a stack trace. `isolation: worker` keeps such code apart, and code
  * that leaves the built-ins alone passes as before. The built CLI, as a child process.
  */
 import assert from 'node:assert/strict';
@@ -65,6 +66,17 @@ describe('a run whose code replaces a built-in does not pass without its results
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, REPLACED('Object\\.prototype\\.toJSON \\(added\\)'));
     assert.match(r.stderr, /error: -o out\.json was written, but does not begin with "\{"/);
+  });
+
+  it('a JSON.stringify that throws: exit 1, the built-in named, no stack trace', async () => {
+    const dir = project("JSON.stringify = () => { throw new Error('no JSON here'); };");
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir, timeoutMs: 30_000 });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /error: evals could not go on \(no JSON here\): the code the run loaded replaced built-ins it relies on \(JSON\.stringify\)/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
   });
 
   it('the same code with isolation: worker changes only its thread: the run passes', async () => {

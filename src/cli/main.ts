@@ -25,6 +25,8 @@ import { filesBeingImported } from '../bind/modules/loader.ts';
 import { scheduledByImport } from '../bind/modules/import-scope.ts';
 import { relative } from 'node:path';
 import { endAfterCommand } from '../pipeline/late-exit.ts';
+import { changedBuiltins } from '../pipeline/written-check.ts';
+import { describeError } from '../shared/describe-error.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -147,7 +149,14 @@ export async function cli(
       }
       return EXIT.usage;
     }
-    throw error;
+    // Code under test that replaced a built-in evals relies on can break evals itself: said
+    // so, rather than left as a stack trace that reads as a bug of evals.
+    const changed = changedBuiltins();
+    if (changed.length === 0) throw error;
+    ctx.stderr.write(
+      `error: evals could not go on (${describeError(error)}): the code the run loaded replaced built-ins it relies on (${changed.join(', ')}); a suite with \`isolation: worker\` runs its code apart\n`,
+    );
+    return EXIT.fail;
   }
 }
 
