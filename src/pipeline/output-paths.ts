@@ -69,6 +69,10 @@ export function checkOutputPaths(
   };
   const seen = new Map<string, string>();
   for (const { flag, path } of outputs) {
+    if (path === DASH && flag !== '--resume') {
+      problem(dashRefusal(flag, 'file', consequence ?? nothingRun(flag)));
+      continue;
+    }
     const target = outputTarget(resolve(cwd, path));
     // A character device takes any number of writes (`-o /dev/null --junit /dev/null`, or
     // `/dev/stdout` and `/dev/stderr` on one terminal); a file or a FIFO is one output's.
@@ -145,6 +149,7 @@ export function checkOutputFolder(
   cwd: string,
   consequence: string,
 ): void {
+  if (path === DASH) throw usageError('cli.output', dashRefusal(flag, 'folder', consequence));
   const absolute = resolve(cwd, path);
   const own = statOf(absolute);
   const problem =
@@ -156,6 +161,27 @@ export function checkOutputFolder(
   if (problem !== undefined) {
     throw usageError('cli.output', refusal(flag, path, problem, consequence));
   }
+}
+
+/**
+ * `-`, which many tools read as standard output. No command of evals reads it so (`evals show -`
+ * looks for a file named `-`, and `evals run` prints its summary on stdout, where results would
+ * mix with it), and a file or folder named `-` surprises whoever expected the stream (`evals
+ * init -` would then say `cd -`, which goes back to the previous folder): each output refuses it.
+ */
+const DASH = '-';
+
+function dashRefusal(flag: string, what: 'file' | 'folder', consequence: string): string {
+  const stream = what === 'file' ? 'name /dev/stdout to write to standard output, or ' : 'name ';
+  return `${flag} -: "-" names no ${what} here; ${stream}./- for a ${what} named "-", ${consequence}`;
+}
+
+/**
+ * Refuses `-` as the output file `flag` names (see DASH), before anything else is checked of
+ * it; {@link checkOutputPaths} refuses it too, among the other problems of the outputs.
+ */
+export function checkNotDash(flag: string, path: string, consequence: string): void {
+  if (path === DASH) throw usageError('cli.output', dashRefusal(flag, 'file', consequence));
 }
 
 function refusal(flag: string, path: string, problem: string, consequence: string): string {

@@ -7,7 +7,7 @@ import type { IdentityOptions } from '../../testsets/history.ts';
 import { defaultTestsetId, prepareCases } from '../../testsets/identity.ts';
 import { serializeTestset } from '../../testsets/write.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
-import { checkOutputPaths } from '../../pipeline/output-paths.ts';
+import { checkNotDash, checkOutputPaths } from '../../pipeline/output-paths.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../../pipeline/write-failure.ts';
 import { realPath } from '../../shared/real-path.ts';
 import type { TestsetLocation } from '../../testsets/read-file.ts';
@@ -28,6 +28,7 @@ export async function convertCommand(
   ctx: CommandContext,
 ): Promise<number> {
   const input = parseLocation(inArg, ctx.cwd);
+  checkNotDash('convert to', outArg, 'so nothing was converted');
   const outAbs = resolve(ctx.cwd, outArg);
   const format = formatFromPath(outAbs);
   if (format === null) {
