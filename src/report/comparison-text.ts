@@ -22,7 +22,7 @@ import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
-import { renderTable } from '../shared/text-table.ts';
+import { printable, renderTable } from '../shared/text-table.ts';
 import { listedCaseName, type CaseLabelFinder } from './comparison-case-lists.ts';
 import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
@@ -149,7 +149,10 @@ function paintLabel(label: ShownLabel, paint: Painter): string {
   }
 }
 
-/** One line of user text for a terminal: line breaks and tabs as spaces, controls written out. */
+/**
+ * One line of user text for a terminal, as `printable` shows it: a line break as `\u000a`, not
+ * a space, so two values that differ by one never read alike; controls written out.
+ */
 function oneLine(text: string): string {
-  return showInvisible(text.replace(/\r\n?|[\n\t\u2028\u2029]/g, ' '));
+  return printable(showInvisible(text));
 }

@@ -4,6 +4,7 @@
  * pass. Plain text, no color.
  */
 import { shownGridValue } from '../shared/grid-value-text.ts';
+import { printable } from '../shared/text-table.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { formatCost, formatMean, formatPercent, formatSeconds } from '../shared/format-numbers.ts';
@@ -96,11 +97,12 @@ export function formatParams(params: Params, separator: string): string {
 
 /**
  * A run as its heading names it: `capitals · model=large temperature=0`, or the suite alone for a
- * run without grid params.
+ * run without grid params. Printable (see `printable`): a line break in a grid value shows as
+ * `\u000a`, so the runs `a\nb` and `a b` never read alike, and no value acts on a terminal.
  */
 export function describeRun(run: { suite: string; params: Params }): string {
   const params = formatParams(run.params, ' ');
-  return params ? `${run.suite} · ${params}` : run.suite;
+  return printable(params ? `${run.suite} · ${params}` : run.suite);
 }
 
 /** The first line of a message, for one-line listings. */

@@ -6,6 +6,7 @@
 import { caseExecutionsToRun, NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
 import type { PlannedEvaluator, RunPlan, SuitePlan } from '../plan/types.ts';
 import { formatCount, formatParams, plural } from './labels.ts';
+import { printable } from '../shared/text-table.ts';
 
 /** How many grid points a suite's plan names one by one before it counts the rest. */
 const LISTED_POINTS = 6;
@@ -62,7 +63,9 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
         : ''),
   ];
   if (failsEmpty) lines.push(`  warning     ${NO_CASES_NOTE}`);
-  const points = suite.runs.map((run) => formatParams(run.params, ' ')).filter((p) => p !== '');
+  const points = suite.runs
+    .map((run) => printable(formatParams(run.params, ' ')))
+    .filter((p) => p !== '');
   if (points.length > 0) {
     const listed = points.slice(0, LISTED_POINTS).join(' · ');
     const more =
