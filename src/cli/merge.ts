@@ -11,7 +11,7 @@ import { realPath } from '../shared/real-path.ts';
 import { mergeShards, type MergedShards, type NamedArtifact } from '../artifact/merge.ts';
 import { CaseSpool } from '../artifact/spool.ts';
 import { ListedCases } from '../report/case-listing.ts';
-import { renderSummary } from '../report/summary-table.ts';
+import { renderSummary, showFailedHint } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { useColor, type CommandContext } from '../pipeline/context.ts';
@@ -139,6 +139,12 @@ async function mergeInto(
       ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
     }),
   );
+  // As `evals run` ends: the pointer names the file that holds the merged results, if any does.
+  const held = artifactWritten
+    ? args.output
+    : (unwritten.find((failure) => failure.path === args.output)?.kept ?? null);
+  const hint = showFailedHint(artifact.runs, held);
+  if (hint !== undefined) ctx.stdout.write(`${hint}\n`);
   const { cases } = runTotals(artifact.runs);
   const partial = [
     ...(missing.length > 0

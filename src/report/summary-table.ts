@@ -22,6 +22,7 @@ import { cutReason } from './reason-cut.ts';
 import { gridMatrices, matrixSuites } from './grid-matrix.ts';
 import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
+import { shellWord } from '../targets/inputs.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
 
 /** How `renderSummary` lays out its text. */
@@ -113,7 +114,9 @@ export function showFailedHint(
 ): string | undefined {
   const total = runTotals(runs);
   if (results === null || total.passed >= total.cases) return undefined;
-  return `why each case did not pass: evals show ${printable(results)} --failed`;
+  // A word to paste (`'my results.json'`); a name that must be shown escaped stays escaped.
+  const shown = printable(results) === results ? shellWord(results) : printable(results);
+  return `why each case did not pass: evals show ${shown} --failed`;
 }
 
 /**
