@@ -9,7 +9,7 @@ import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
-import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 
 export type CompareFormat = 'text' | 'md' | 'json';
 
@@ -58,7 +58,12 @@ export async function compareCommand(
       : format === 'md'
         ? (c: Comparison) =>
             renderComparisonMarkdown(c, { ...(headCase ? { headCase } : {}), caseLabel })
-        : (c: Comparison) => renderComparisonText(c, { color: useColor(ctx), caseLabel });
+        : (c: Comparison) =>
+            renderComparisonText(c, {
+              color: useColor(ctx),
+              caseLabel,
+              width: terminalWidth(ctx),
+            });
   ctx.stdout.write(render(comparison));
   return comparison.hasRegression ? 1 : 0;
 }

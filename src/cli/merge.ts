@@ -14,7 +14,7 @@ import { ListedCases } from '../report/case-listing.ts';
 import { renderSummary, showFailedHint } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
-import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 import { checkNotBaseline, checkOutputPaths } from '../pipeline/output-paths.ts';
 import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
 import { writeReport, type WriteFailure } from '../report/file-reports.ts';
@@ -136,7 +136,8 @@ async function mergeInto(
       listings: artifact.runs.map((_, run) => listed.listing(run)),
       color: useColor(ctx),
       interrupted: artifact.interrupted,
-      ...(ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+      // As `evals run`: the terminal's width, or `COLUMNS` through a pipe.
+      ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     }),
   );
   // As `evals run` ends: the pointer names the file that holds the merged results, if any does.

@@ -5,9 +5,10 @@
  */
 import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
-import { useColor, type CommandContext } from '../pipeline/context.ts';
+import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
+import { fitBeside } from '../report/case-text.ts';
 import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
 import { describeRun, formatCount, plural } from '../report/labels.ts';
 import {
@@ -18,7 +19,7 @@ import {
   statusSelected,
   type ShowFilters,
 } from '../report/show-select.ts';
-import { printable } from '../shared/text-table.ts';
+import { printable, textWidth } from '../shared/text-table.ts';
 import { usageError } from '../shared/errors.ts';
 import type { CaseResult, Params } from '../types/index.ts';
 import {
@@ -103,9 +104,14 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   const how = describeFilters(filters);
   const total = file.caseCounts.reduce((sum, count) => sum + count, 0);
   // Without a filter every case matches, so the count is the total's; only the cut is news.
-  const matches = how === '' ? '' : `; ${formatCount(matched)} match ${printable(how)}`;
+  const width = terminalWidth(ctx);
   const cut = matched > shown.length ? `, first ${formatCount(shown.length)} below` : '';
-  const heading = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}${matches}${cut}`;
+  const counts = `${printable(path)}: ${plural(runs.length, 'run')}, ${plural(total, 'case')}`;
+  const matching = `; ${formatCount(matched)} match `;
+  // The filters echoed (a long `--grid` value) give way to fit the terminal; the counts do not.
+  const taken = textWidth(counts) + textWidth(matching) + textWidth(cut);
+  const matches = how === '' ? '' : `${matching}${fitBeside(printable(how), taken, width)}`;
+  const heading = `${counts}${matches}${cut}`;
   const blocks = [heading];
   if (runs.length === 0) {
     blocks.push(
@@ -130,12 +136,14 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     };
     // A run cut short before its cases finished has none to show: say so, and how to finish it.
     const explain = byStatus || file.artifact.interrupted;
-    blocks.push(explain ? whyRunsFailed(none, selected, artifact, paint) : none);
+    blocks.push(explain ? whyRunsFailed(none, selected, artifact, paint, width) : none);
   }
   for (const { run, result } of shown) {
     const owner = runs[run];
     if (owner !== undefined)
-      blocks.push(renderCaseDetail(owner, result, { full: values.full === true, paint }).trimEnd());
+      blocks.push(
+        renderCaseDetail(owner, result, { full: values.full === true, paint, width }).trimEnd(),
+      );
   }
   if (matched > shown.length) {
     blocks.push(

@@ -23,7 +23,7 @@ import type { Comparison } from '../types/comparison.ts';
 import type { GateSpec } from '../types/index.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from './artifact-files.ts';
-import { useColor, type CommandContext } from './context.ts';
+import { terminalWidth, useColor, type CommandContext } from './context.ts';
 
 /**
  * The baseline file, checked to be a results artifact of this schema version, read a case at a
@@ -134,7 +134,8 @@ export function withComparison(
     };
   });
   const caseLabel = caseLabelFinder(head, baseline);
-  ctx.stdout.write(`\n${renderComparisonText(comparison, { color: useColor(ctx), caseLabel })}`);
+  const options = { color: useColor(ctx), caseLabel, width: terminalWidth(ctx) };
+  ctx.stdout.write(`\n${renderComparisonText(comparison, options)}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
 

@@ -32,7 +32,7 @@ export function reporterContext(ctx: CommandContext): ReporterContext {
 }
 
 /** The terminal's columns; through a pipe, `COLUMNS` when set (as a shell exports it). */
-function terminalWidth(ctx: CommandContext): number | undefined {
+export function terminalWidth(ctx: CommandContext): number | undefined {
   if (ctx.stdout.columns) return ctx.stdout.columns;
   const columns = Number(ctx.env.COLUMNS);
   return Number.isInteger(columns) && columns > 0 ? columns : undefined;

@@ -10,7 +10,7 @@ import { execute } from './execute.ts';
 import type { RunFilters } from '../plan/types.ts';
 import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
-import { reporterContext, type CommandContext } from './context.ts';
+import { reporterContext, terminalWidth, type CommandContext } from './context.ts';
 import { loadAndPlan, loadAndPrepare, warnPinIgnored } from './load.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
@@ -130,7 +130,7 @@ async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
   warnPinIgnored(pinIgnored, ctx);
   const shown = resuming ? resuming.narrow(plan, config, scrubber).plan : plan;
   // `json`: a long value the plan prints cut short with `…` may end inside a secret.
-  ctx.stdout.write(scrubber.json(renderPlan(shown)));
+  ctx.stdout.write(scrubber.json(renderPlan(shown, terminalWidth(ctx))));
   return EXIT.pass;
 }
 

@@ -8,7 +8,7 @@ import { describeThreshold } from '../run/threshold.ts';
 import { printable } from '../shared/text-table.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
 import type { Painter } from './ansi.ts';
-import { caseLabel } from './case-text.ts';
+import { caseLabel, fitBeside } from './case-text.ts';
 import { reasonOf, reasonWithTrial } from './evaluation-reason.ts';
 import { outputText, shortenText } from './failure-details.ts';
 import {
@@ -25,6 +25,11 @@ export interface DetailOptions {
   /** Show every value whole. */
   full: boolean;
   paint: Painter;
+  /**
+   * The terminal's width, when known: the run's name (its grid values) is cut in its middle to
+   * fit, unless `full`. The values of the case are never cut to it.
+   */
+  width?: number | undefined;
 }
 
 /** Characters and lines of a value shown without `--full`. */
@@ -60,7 +65,10 @@ export function renderCaseDetail(
   const flaky = result.flaky === true ? `  ${paint.yellow('flaky')}` : '';
   const lines = [
     `${mark} ${paint.bold(printable(result.id))}  ${word}${flaky}`,
-    field('run', printable(describeRun(run))),
+    field(
+      'run',
+      fitBeside(describeRun(run), FIELD_WIDTH, options.full ? undefined : options.width),
+    ),
     field('source', printable(source)),
   ];
   const label = caseLabel(result);
@@ -171,6 +179,9 @@ function block(label: string, text: string, options: DetailOptions, shorten = tr
   if (!shown.includes('\n') && shown.length <= 80) return field(label, shown);
   return `${INDENT}${label}:\n${indentLines(shown, `${INDENT}${INDENT}`)}`;
 }
+
+/** Columns before a field's text: the indent, the label padded to 8, two spaces. */
+const FIELD_WIDTH = 12;
 
 function field(label: string, text: string): string {
   return `${INDENT}${label.padEnd(8)}  ${text}`;

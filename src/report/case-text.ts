@@ -63,6 +63,20 @@ export function cutMiddle(text: string, max: number): string {
   return `${head}${ELLIPSIS}${tail}`;
 }
 
+/** Fewest columns {@link fitBeside} leaves a name: enough for `ab…yz` to read as a cut value. */
+const MIN_FITTED = 12;
+
+/**
+ * `name` (a run's name: its suite and grid values) cut in its middle so that it fits, beside
+ * `taken` columns of the line that stay whole (the verdict, `3 cases compared`), in `width`;
+ * as it is when `width` is unknown (nothing to fit: a pipe with no `COLUMNS`). Never narrower
+ * than a few columns, so a name always shows something of both its ends.
+ */
+export function fitBeside(name: string, taken: number, width: number | undefined): string {
+  if (width === undefined) return name;
+  return cutMiddle(name, Math.max(MIN_FITTED, width - taken));
+}
+
 /** The end of `text` that fits in `width` columns, whole characters only. */
 function tailOfWidth(text: string, width: number): string {
   const chars = Array.from(text);

@@ -22,7 +22,8 @@ import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
-import { printable, renderTable } from '../shared/text-table.ts';
+import { printable, renderTable, textWidth } from '../shared/text-table.ts';
+import { fitBeside } from './case-text.ts';
 import { listedCaseName, type CaseLabelFinder } from './comparison-case-lists.ts';
 import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
@@ -32,6 +33,8 @@ export interface ComparisonTextOptions {
   color: boolean;
   /** Names each listed case with its label too (`evals compare` reads both sides for it). */
   caseLabel?: CaseLabelFinder;
+  /** The terminal's width, when known: a run's name (its grid values) is cut to fit it. */
+  width?: number | undefined;
 }
 
 /** The comparison for a terminal, ending with a newline. */
@@ -52,10 +55,13 @@ export function renderComparisonText(
     ].join('\n'),
   );
   for (const run of orderRuns(comparison.runs)) {
-    blocks.push(textRun(run, comparison.settings.confidence, paint, options.caseLabel));
+    blocks.push(
+      textRun(run, comparison.settings.confidence, paint, options.caseLabel, options.width),
+    );
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine(line)}`)].join('\n'));
+    const listed = listRuns(runs).map((line) => `  ${fitBeside(oneLine(line), 2, options.width)}`);
+    blocks.push([title, ...listed].join('\n'));
   }
   blocks.push(paint.dim(footnote(comparison)));
   return `${blocks.join('\n\n')}\n`;
@@ -81,8 +87,12 @@ function textRun(
   confidence: number,
   paint: Painter,
   labelOf: CaseLabelFinder = () => null,
+  width?: number,
 ): string {
-  const lines = [`${paint.bold(oneLine(describeRun(run)))}  ${paint.dim(`${comparedLine(run)}`)}`];
+  // Long grid values give way, cut in their middle; how many cases were compared stays whole.
+  const compared = comparedLine(run);
+  const name = fitBeside(oneLine(describeRun(run)), textWidth(compared) + 2, width);
+  const lines = [`${paint.bold(name)}  ${paint.dim(compared)}`];
   const rows = orderRows(run).map((row) => ({
     text: rowText(row, confidence, run.minDetectableEffect),
     shown: shownLabel(row.change),

@@ -6,13 +6,17 @@
 import { caseExecutionsToRun, NO_CASES_NOTE, suitesWithoutCases } from '../plan/plan.ts';
 import type { PlannedEvaluator, RunPlan, SuitePlan } from '../plan/types.ts';
 import { formatCount, formatParams, plural } from './labels.ts';
-import { printable } from '../shared/text-table.ts';
+import { printable, textWidth } from '../shared/text-table.ts';
+import { fitBeside } from './case-text.ts';
 
 /** How many grid points a suite's plan names one by one before it counts the rest. */
 const LISTED_POINTS = 6;
 
-/** The plan as text, ending with a newline. */
-export function renderPlan(plan: RunPlan): string {
+/**
+ * The plan as text, ending with a newline; the line of grid points cut to fit `width` (the
+ * terminal's, when known). Cut before it is scrubbed: the scrubber finds a secret cut by `…`.
+ */
+export function renderPlan(plan: RunPlan, width?: number): string {
   const lines: string[] = [`Plan of ${plan.config}${planNotes(plan)}`, ''];
   let runs = 0;
   let executions = 0;
@@ -20,7 +24,7 @@ export function renderPlan(plan: RunPlan): string {
   const uncounted = new Set<string>();
   const empty = new Set(suitesWithoutCases(plan));
   for (const suite of plan.suites) {
-    lines.push(...renderSuite(suite, empty.has(suite)), '');
+    lines.push(...renderSuite(suite, empty.has(suite), width), '');
     runs += suite.runs.length;
     executions += caseExecutionsToRun(suite);
     calls += suite.modelCalls.perCase * caseExecutionsToRun(suite);
@@ -45,7 +49,7 @@ function planNotes(plan: RunPlan): string {
   return notes.length > 0 ? ` (${notes.join('; ')})` : '';
 }
 
-function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
+function renderSuite(suite: SuitePlan, failsEmpty: boolean, width?: number): string[] {
   const { testset } = suite;
   const where = testset.path === null ? 'inline cases' : testset.path;
   const at = testset.ref === null ? '' : ` at ${testset.ref}`;
@@ -72,7 +76,8 @@ function renderSuite(suite: SuitePlan, failsEmpty: boolean): string[] {
       points.length > LISTED_POINTS
         ? ` · … ${formatCount(points.length - LISTED_POINTS)} more`
         : '';
-    lines.push(`              ${listed}${more}`);
+    // Long grid values give way to fit the terminal, cut in the middle of the list.
+    lines.push(`              ${fitBeside(listed, 14 + textWidth(more), width)}${more}`);
   }
   lines.push(
     `  concurrency ${suite.concurrency} cases in flight, ` +

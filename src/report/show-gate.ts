@@ -7,6 +7,7 @@
  */
 import { partialMergeAdvice } from '../artifact/partial-merge.ts';
 import type { Painter } from './ansi.ts';
+import { fitBeside } from './case-text.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { describeGateCondition } from './summary-table.ts';
 import { printable } from '../shared/text-table.ts';
@@ -100,6 +101,7 @@ export function whyRunsFailed(
   runs: readonly ShownRun[],
   artifact: ShownArtifact,
   paint: Painter,
+  width?: number,
 ): string {
   const path = printable(artifact.path);
   const failed = runs.filter(({ run }) => run.verdict === 'fail');
@@ -115,7 +117,7 @@ export function whyRunsFailed(
   lines.push(`${none}, but ${who} failed:`);
   let short = false;
   for (const { run, cases } of failed) {
-    lines.push(`  ${printable(describeRun(run))}`);
+    lines.push(`  ${fitBeside(describeRun(run), 2, width)}`);
     for (const condition of run.gate.conditions.filter((c) => !c.passed)) {
       lines.push(`    ${paint.red('✗')} ${describeGateCondition(condition)}`);
     }

@@ -6,7 +6,7 @@
 import type { CaseResult, GateCondition, RunResult, RunSummary } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
-import { renderTable, type TableColumn, printable } from '../shared/text-table.ts';
+import { renderTable, type TableColumn, printable, textWidth } from '../shared/text-table.ts';
 import {
   describeUsage,
   errorGist,
@@ -17,7 +17,13 @@ import {
   plural,
 } from './labels.ts';
 import { renderCaseLines } from './case-lines.ts';
-import { ErrorTally, countedLine, distinctShortIds, type CountedMessage } from './case-text.ts';
+import {
+  ErrorTally,
+  countedLine,
+  distinctShortIds,
+  fitBeside,
+  type CountedMessage,
+} from './case-text.ts';
 import { cutReason } from './reason-cut.ts';
 import { gridMatrices, matrixSuites } from './grid-matrix.ts';
 import { renderMatrixText } from './grid-matrix-text.ts';
@@ -132,12 +138,12 @@ function renderRun(
 ): string {
   const lines: string[] = [];
   const params = formatParams(run.params, ' ');
+  const suite = printable(run.suite);
+  const verdict = verdictWord(run.verdict, paint);
+  // Long grid values give way, cut in their middle; the suite and the verdict stay whole.
+  const taken = textWidth(suite) + textWidth(verdict) + 4;
   lines.push(
-    [
-      paint.bold(printable(run.suite)),
-      params ? printable(params) : null,
-      verdictWord(run.verdict, paint),
-    ]
+    [paint.bold(suite), params ? fitBeside(printable(params), taken, width) : null, verdict]
       .filter((part) => part !== null)
       .join('  '),
   );
