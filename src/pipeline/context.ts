@@ -24,7 +24,8 @@ export function reporterContext(ctx: CommandContext): ReporterContext {
   return {
     out: (text) => ctx.stdout.write(text),
     err: (text) => ctx.stderr.write(text),
-    errIsTTY: Boolean(ctx.stderr.isTTY),
+    // A dumb terminal shows the escape that redraws a line as text: it gets a log's plain lines.
+    errIsTTY: Boolean(ctx.stderr.isTTY) && ctx.env.TERM !== 'dumb',
     color: useColor(ctx),
     ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
