@@ -302,7 +302,9 @@ export const OVERRIDE = {
     },
     help: HELP,
   },
-  footer: ['Exit codes: 0 recorded · 2 bad input (nothing written).'],
+  footer: [
+    'Exit codes: 0 recorded · 2 bad input (nothing written) · 3 the overrides file could not be written (it is left as it was; one line says why).',
+  ],
 } satisfies CommandSpec;
 
 /** The commands of `evals`, by the word that names them. */
