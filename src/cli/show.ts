@@ -147,7 +147,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   }
   if (matched > shown.length) {
     blocks.push(
-      `${plural(matched - shown.length, 'more case')} match (--limit N shows more; --case ID shows one)`,
+      `${plural(matched - shown.length, 'more case')} ${matched - shown.length === 1 ? 'matches' : 'match'} (--limit N shows more; --case ID shows one)`,
     );
   }
   ctx.stdout.write(`${blocks.join('\n\n')}\n`);
