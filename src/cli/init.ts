@@ -117,7 +117,8 @@ export async function initCommand(
   // The commands run in the project's folder: `evals run` writes evals-results.json where it
   // runs, and only there is it covered by the .gitignore written above.
   const steps = [
-    ...(where === '.' ? [] : [`cd ${shellWord(where)}`]),
+    // `cd -x` would be an option of cd: a folder named `-x` is `./-x`.
+    ...(where === '.' ? [] : [`cd ${shellWord(where.startsWith('-') ? `./${where}` : where)}`]),
     'npm i -D evalgate   # if it is not installed yet',
     ...next,
     'npx evals run',

@@ -120,8 +120,10 @@ export function showFailedHint(
 ): string | undefined {
   const total = runTotals(runs);
   if (results === null || total.passed >= total.cases) return undefined;
-  // A word to paste (`'my results.json'`); a name that must be shown escaped stays escaped.
-  const shown = printable(results) === results ? shellWord(results) : printable(results);
+  // A word to paste (`'my results.json'`, `./-r.json`, which would otherwise read as an option);
+  // a name that must be shown escaped stays escaped.
+  const path = results.startsWith('-') ? `./${results}` : results;
+  const shown = printable(path) === path ? shellWord(path) : printable(path);
   return `why each case did not pass: evals show ${shown} --failed`;
 }
 
