@@ -50,10 +50,24 @@ export interface ShownArtifact {
  * The command that finishes an interrupted run: `evals run ARGS --resume FROM`, with `-o OUTPUT`
  * when the finished results go elsewhere than `FROM`; each word quoted for a POSIX shell. The
  * interrupted run prints it from its own arguments, `evals show` from what the artifact records.
+ * The flags go before a `--` in ARGS (after it they would read as config files), and a file named
+ * `-…` is written `./-…` (`--resume -r.json` would read it as an option).
  */
 export function resumeCommandLine(args: readonly string[], from: string, output?: string): string {
-  const resume = output === undefined ? ['--resume', from] : ['--resume', from, '-o', output];
-  return ['evals', 'run', ...args, ...resume].map(shellWord).join(' ');
+  const resume = [
+    '--resume',
+    notOption(from),
+    ...(output === undefined ? [] : ['-o', notOption(output)]),
+  ];
+  const end = args.indexOf('--');
+  const words =
+    end === -1 ? [...args, ...resume] : [...args.slice(0, end), ...resume, ...args.slice(end)];
+  return ['evals', 'run', ...words].map(shellWord).join(' ');
+}
+
+/** A relative path that starts with `-`, as `./-…`, so no command reads it as an option. */
+function notOption(path: string): string {
+  return path.startsWith('-') ? `./${path}` : path;
 }
 
 /** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
