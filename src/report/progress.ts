@@ -32,6 +32,11 @@ export interface ProgressOptions {
    */
   board?: ProgressBoard;
   /**
+   * The terminal's width, when known: a line this reporter redraws itself is cut to it, as the
+   * board cuts its own, so that it never wraps (a wrapped line cannot be redrawn).
+   */
+  width?: number;
+  /**
    * Under GitHub Actions in a log, the group several reporters share (see `createProgressGroup`);
    * absent: this reporter opens and closes its own group through `write`.
    */
@@ -74,8 +79,7 @@ export function createProgressBoard(
       statuses.length === 1
         ? (statuses[0]?.full ?? '')
         : `  ${statuses.map((status) => status.brief).join('  ·  ')}`;
-    const columns = width();
-    return columns !== undefined && columns > 1 ? truncateToWidth(text, columns - 1) : text;
+    return fitted(text, width());
   };
   const redraw = (): void => {
     if (lanes.size === 0) {
@@ -174,6 +178,11 @@ export type ProgressReporter = Reporter & {
   stop(): void;
 };
 
+/** `line` cut to leave a terminal of `columns` one column spare (a full line may wrap). */
+function fitted(line: string, columns: number | undefined): string {
+  return columns !== undefined && columns > 1 ? truncateToWidth(line, columns - 1) : line;
+}
+
 /** Minimum time between two redraws of the live line: fast enough to look live, cheap at 10k cases. */
 export const TTY_REDRAW_MS = 100;
 const DEFAULT_INTERVAL_MS = 5000;
@@ -228,7 +237,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const draw = (at: number): void => {
     lastLineAt = at;
     drawn = true;
-    if (board === undefined) emit(CLEAR_LINE + statusLine(at));
+    if (board === undefined) emit(CLEAR_LINE + fitted(statusLine(at), options.width));
     else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
   };
 

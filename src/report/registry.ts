@@ -39,6 +39,7 @@ export const reporterKinds = {
         isTTY: context.errIsTTY,
         now: () => performance.now(),
         githubActions: context.githubActions,
+        ...(context.width !== undefined ? { width: context.width } : {}),
         ...options,
       }),
   } satisfies ReporterKind<ProgressSpec>,
