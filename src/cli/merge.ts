@@ -24,6 +24,7 @@ import { plural } from '../report/labels.ts';
 import { shellWord } from '../pipeline/pending-reports.ts';
 import { runTotals } from '../report/totals.ts';
 import type { ResultsArtifact } from '../types/index.ts';
+import { printable } from '../shared/text-table.ts';
 
 export interface MergeArgs {
   inputs: string[];
@@ -154,8 +155,8 @@ async function mergeInto(
     ...(interrupted.length > 0 ? [`interrupted: ${interrupted.join(', ')}`] : []),
   ];
   const line = `merged ${present.length} of ${count} shards: ${plural(artifact.runs.length, 'run')}, ${plural(cases, 'case result')}, verdict ${artifact.verdict}${partial.length > 0 ? ` (partial: ${partial.join('; ')})` : ''}`;
-  ctx.stderr.write(artifactWritten ? `${line} → ${args.output}\n` : `${line}\n`);
-  if (junitWritten) ctx.stderr.write(`JUnit report written to ${args.junit}\n`);
+  ctx.stderr.write(artifactWritten ? `${line} → ${printable(args.output)}\n` : `${line}\n`);
+  if (junitWritten) ctx.stderr.write(`JUnit report written to ${printable(args.junit ?? '')}\n`);
   for (const failure of unwritten) {
     // A JUnit file kept nowhere can be made again from the merged artifact, once that is written.
     const remake =

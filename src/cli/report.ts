@@ -19,6 +19,7 @@ import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import type { Comparison } from '../types/comparison.ts';
 import { positional, type ParsedArgs } from './args.ts';
 import type { REPORT } from './commands.ts';
+import { printable } from '../shared/text-table.ts';
 
 /** The HTML report's path when `-o` is not given and `--junit` is not either. */
 const DEFAULT_HTML = 'report.html';
@@ -105,7 +106,7 @@ export async function reportCommand(
       code = EXIT_UNWRITTEN;
       continue;
     }
-    ctx.stderr.write(`${report.what} written to ${report.path}\n`);
+    ctx.stderr.write(`${report.what} written to ${printable(report.path)}\n`);
   }
   return code;
 }

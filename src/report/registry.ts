@@ -8,6 +8,7 @@ import { htmlFile } from './html-report.ts';
 import { createProgressReporter, type ProgressOptions } from './progress.ts';
 import type { Reporter } from './reporter.ts';
 import { terminalSummary } from './terminal-summary.ts';
+import { printable } from '../shared/text-table.ts';
 
 /** Where reporters write, shared by every reporter of a run. */
 export interface ReporterContext {
@@ -61,7 +62,8 @@ export const reporterKinds = {
     create: (options: FileReportSpec, context) =>
       artifactFile({
         ...fileOptions(options),
-        written: () => context.err(`results written to ${options.shown ?? options.path}\n`),
+        written: () =>
+          context.err(`results written to ${printable(options.shown ?? options.path)}\n`),
       }),
   } satisfies ReporterKind<FileReportSpec>,
   /** The JUnit XML report, written to `path` (`failed` and `fallback` as for the artifact). */
@@ -69,7 +71,8 @@ export const reporterKinds = {
     create: (options: FileReportSpec, context) =>
       junitFile({
         ...fileOptions(options),
-        written: () => context.err(`JUnit report written to ${options.shown ?? options.path}\n`),
+        written: () =>
+          context.err(`JUnit report written to ${printable(options.shown ?? options.path)}\n`),
       }),
   } satisfies ReporterKind<FileReportSpec>,
   /** The self-contained HTML report, written to `path` (`failed` and `fallback` as above). */
@@ -77,7 +80,8 @@ export const reporterKinds = {
     create: (options: FileReportSpec, context) =>
       htmlFile({
         ...fileOptions(options),
-        written: () => context.err(`HTML report written to ${options.shown ?? options.path}\n`),
+        written: () =>
+          context.err(`HTML report written to ${printable(options.shown ?? options.path)}\n`),
       }),
   } satisfies ReporterKind<FileReportSpec>,
 };
