@@ -1,10 +1,10 @@
+import { existsSync } from 'node:fs';
 import { formatCount } from '../../report/labels.ts';
 import { usageError } from '../../shared/errors.ts';
 import { renderTable, type TableColumn } from '../../shared/text-table.ts';
-import { testsetLog } from '../../testsets/history.ts';
-import { prepareCases } from '../../testsets/identity.ts';
-import { readTestset } from '../../testsets/read-file.ts';
-import type { LogEntry } from '../../testsets/history.ts';
+import { loadVersion, testsetLog } from '../../testsets/history.ts';
+import type { IdentityOptions, LogEntry } from '../../testsets/history.ts';
+import type { TestsetLocation } from '../../testsets/read-file.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { identityFor, parseLocation, type IdentityArgs } from './read.ts';
 
@@ -41,16 +41,9 @@ export async function logCommand(
   if (!log.ok) {
     throw usageError(log.error.code, log.error.message, location.displayPath);
   }
-  // The working tree, when it differs from the newest commit, leads the list.
-  const working = await readTestset(location);
-  const workingPrepared = working.ok
-    ? prepareCases(working.rows, { ...identity, file: location.displayPath })
-    : undefined;
-  const newest = log.entries[0]?.version;
-  const workingRow =
-    workingPrepared?.ok && !(newest?.ok && newest.revision === workingPrepared.revision)
-      ? { revision: workingPrepared.revision, rows: workingPrepared.cases.length }
-      : null;
+  // The working tree, when it differs from the newest commit, leads the list: also when its
+  // uncommitted changes leave it unreadable or deleted, which is not "the same as the newest".
+  const workingRow = await workingTree(location, identity, log.entries[0]?.version);
 
   if (args.json) {
     ctx.stdout.write(
@@ -65,8 +58,12 @@ export async function logCommand(
     rows.push([
       '(working tree)',
       '',
-      workingRow.revision.slice(0, 12),
-      formatCount(workingRow.rows),
+      workingRow.ok
+        ? workingRow.revision.slice(0, 12)
+        : workingRow.deleted
+          ? 'deleted'
+          : 'unreadable',
+      workingRow.ok ? formatCount(workingRow.rows) : '',
       '',
       '',
       '',
@@ -106,6 +103,9 @@ export async function logCommand(
     );
   }
   ctx.stdout.write(`${renderTable(rows, { columns: COLUMNS }).join('\n')}\n`);
+  if (workingRow && !workingRow.ok && !workingRow.deleted) {
+    ctx.stdout.write(`(working tree) is unreadable: ${workingRow.message}\n`);
+  }
   for (const line of unreadableNotes(log.entries)) ctx.stdout.write(`${line}\n`);
   if (log.entries.length === 0)
     ctx.stdout.write(`no commit has touched ${location.displayPath} yet\n`);
@@ -121,6 +121,33 @@ export async function logCommand(
     );
   }
   return 0;
+}
+
+/** The working tree's row of the log: its version, why it cannot be read, or that it is gone. */
+type WorkingTreeRow =
+  { ok: true; revision: string; rows: number } | { ok: false; deleted?: true; message: string };
+
+/**
+ * The working file as `log` shows it, or `null` when it is the newest commit's version (or as
+ * unreadable as that one, for the same reason: nothing uncommitted to show).
+ */
+async function workingTree(
+  location: TestsetLocation,
+  identity: IdentityOptions,
+  newest: LogEntry['version'] | undefined,
+): Promise<WorkingTreeRow | null> {
+  if (!existsSync(location.absPath)) {
+    // Not in the working tree: deleted since the newest commit, unless that one lacks it too.
+    if (newest === undefined || !newest.ok) return null;
+    return { ok: false, deleted: true, message: `testset file not found: ${location.displayPath}` };
+  }
+  const working = await loadVersion(location, identity);
+  if (!working.ok) {
+    if (newest !== undefined && !newest.ok && newest.message === working.message) return null;
+    return { ok: false, message: working.message };
+  }
+  if (newest?.ok && newest.revision === working.revision) return null;
+  return { ok: true, revision: working.revision, rows: working.cases.length };
 }
 
 /**
