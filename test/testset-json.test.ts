@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Issue } from '../src/shared/errors.ts';
 import { parseTestset, type TestsetFormat } from '../src/testsets/formats.ts';
 import { arrayElementOffsets } from '../src/testsets/json.ts';
-import { locateJsonError } from '../src/testsets/json-syntax.ts';
+import { locateJsonError } from '../src/shared/json-syntax.ts';
 import type { TestsetRow } from '../src/types/index.ts';
 
 function rows(text: string, format: TestsetFormat = 'json'): TestsetRow[] {

@@ -16,7 +16,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { validateArtifact, validateCase } from './schema.ts';
-import { explainJsonError } from '../testsets/json-syntax.ts';
+import { explainJsonError } from '../shared/json-syntax.ts';
 
 /** A results artifact: its frame in memory, its cases read on demand. */
 export interface ArtifactFile {

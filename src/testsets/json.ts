@@ -3,7 +3,7 @@ import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage, stringEnd } from './json-keys.ts';
 import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
-import { explainJsonError } from './json-syntax.ts';
+import { explainJsonError } from '../shared/json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { rowFromObject } from './rows.ts';

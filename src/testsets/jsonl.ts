@@ -2,7 +2,7 @@ import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
 import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
-import { explainJsonError } from './json-syntax.ts';
+import { explainJsonError } from '../shared/json-syntax.ts';
 import { rowFromObject } from './rows.ts';
 
 /** JSON text cannot hold a raw line break, so every break ends a record. */

@@ -1,0 +1,74 @@
+/**
+ * An `automatic-battle` baselines file that is not JSON is refused with the line and column
+ * where it goes wrong and what was expected there, as a testset or an artifact is, not with the
+ * engine's character offset (`at position 19`) that nobody can find in an editor. The usual
+ * cause, a merge of two branches that both recorded baselines, is named.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseBaselineFile } from '../src/evaluators/judges/battle-baselines.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+const OWNER = { suite: 'qa', evaluator: 'vs-recorded' };
+
+const ENTRY = '{ "output": "x", "recordedAt": "2026-11-28T13:27:02.592Z" }';
+
+/** What `git merge` leaves when both branches recorded a baseline. */
+const CONFLICTED = [
+  '{',
+  '  "baselines": {',
+  '<<<<<<< HEAD',
+  `    "aaa": ${ENTRY}`,
+  '=======',
+  `    "bbb": ${ENTRY}`,
+  '>>>>>>> feature',
+  '  },',
+  '  "evaluator": "vs-recorded",',
+  '  "suite": "qa",',
+  '  "version": 1',
+  '}',
+  '',
+].join('\n');
+
+describe('an automatic-battle baselines file that is not JSON', () => {
+  it('is refused at its line and column, with what was expected and what was found', () => {
+    const parsed = parseBaselineFile('{\n  "version": 1,\n  "suite": "qa",,\n}\n', OWNER);
+    assert.equal(parsed.ok, false);
+    assert.equal(
+      !parsed.ok && parsed.error,
+      "is not valid JSON (line 3, column 17: expected a property name in double quotes, found ',')",
+    );
+  });
+
+  it('left with merge conflict markers says so', () => {
+    const parsed = parseBaselineFile(CONFLICTED, OWNER);
+    assert.equal(parsed.ok, false);
+    assert.match(
+      !parsed.ok ? parsed.error : '',
+      /^is not valid JSON \(line 3, column 1: .*; it holds git merge conflict markers \(<<<<<<<\): keep one side of each conflict\)$/,
+    );
+  });
+
+  it('is refused by evals validate with that position (exit 2)', async () => {
+    const dir = scratch();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'defaults: { judge: { model: m, baseUrl: "http://127.0.0.1:8080/v1" } }',
+        'suites:',
+        '  - id: qa',
+        '    testset: { cases: [{ q: a, output: b }] }',
+        '    evaluators: [{ id: vs-recorded, use: automatic-battle }]',
+        '',
+      ].join('\n'),
+      'battles/qa/vs-recorded.json': CONFLICTED,
+    });
+    const r = await runCli(['validate'], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /the baselines file battles\/qa\/vs-recorded\.json is not valid JSON \(line 3, column 1: /,
+    );
+    assert.doesNotMatch(r.stderr, /position/);
+  });
+});
