@@ -203,3 +203,15 @@ export function explainJsonError(text: string, error: unknown): JsonSyntaxError 
   const position = /at position (\d+)/.exec(message);
   return { offset: position ? Number(position[1]) : 0, message };
 }
+
+/**
+ * `line L, column C: what was expected, what was found` for text that `JSON.parse` rejected
+ * with `error`, counted in the text as given (its first line is line 1).
+ */
+export function describeJsonError(text: string, error: unknown): string {
+  const found = explainJsonError(text, error);
+  const before = text.slice(0, found.offset);
+  const line = (before.match(/\n/g)?.length ?? 0) + 1;
+  const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;
+  return `line ${line}, column ${col}: ${found.message}`;
+}

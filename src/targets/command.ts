@@ -22,6 +22,7 @@ import { utf8Issue } from '../testsets/encoding.ts';
 import { findProgram, folderProblem, nulProblem } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
+import { describeJsonError } from '../shared/json-syntax.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
@@ -357,12 +358,17 @@ function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput 
     return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
   if (format === 'text') return { output: text };
+  if (text.trim() === '') {
+    const nothing = 'the program printed nothing, where one JSON value was expected';
+    return { output: text, error: `stdout is empty (output: json): ${nothing}` };
+  }
   try {
     return { output: JSON.parse(text) };
   } catch (error) {
+    // Where and why, as for a testset: a log line before the JSON, or a second value after it.
     return {
       output: text,
-      error: `stdout is not JSON (output: json): ${(error as Error).message}`,
+      error: `stdout is not JSON (output: json): ${describeJsonError(text, error)}`,
     };
   }
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import { explainJsonError } from '../../shared/json-syntax.ts';
+import { describeJsonError } from '../../shared/json-syntax.ts';
 import { ownFields, setOwn } from '../../shared/own-key.ts';
 import { readRegularFileSync } from '../../shared/regular-file.ts';
 
@@ -134,17 +134,13 @@ const CONFLICT_MARKER = /^(<{7}|={7}|>{7})(?: |$)/m;
 
 /**
  * Where `text` stops being JSON, by line and column, and what was expected there; for a file
- * holding merge conflict markers, also that, since re-recording is then the usual way out.
+ * holding merge conflict markers, also that: the usual cause of a committed file gone bad.
  */
 function whereNotJson(text: string, error: unknown): string {
-  const found = explainJsonError(text, error);
-  const before = text.slice(0, found.offset);
-  const line = (before.match(/\n/g)?.length ?? 0) + 1;
-  const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;
   const conflict = CONFLICT_MARKER.test(text)
     ? '; it holds git merge conflict markers (<<<<<<<): keep one side of each conflict'
     : '';
-  return `line ${line}, column ${col}: ${found.message}${conflict}`;
+  return `${describeJsonError(text, error)}${conflict}`;
 }
 
 /**
