@@ -13,6 +13,7 @@ import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
 import { expandGrid } from '../plan/grid.ts';
 import { describeTarget } from '../config/target.ts';
 import type { Checked, Issue } from '../shared/errors.ts';
+import { describeJsonError } from '../shared/json-syntax.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
@@ -232,9 +233,13 @@ function parsedReply(text: string, validate: ValidateFunction | undefined): Targ
   try {
     parsed = JSON.parse(text);
   } catch (error) {
+    // A model a server did not hold to JSON mode often fences its JSON as Markdown: say so.
+    const fenced = text.trimStart().startsWith('```')
+      ? '; it is wrapped in a Markdown code fence (```): the server did not hold the model to JSON mode (ask for bare JSON in the prompt)'
+      : '';
     return {
       output: text,
-      error: `the model's reply is not JSON (responseFormat asks for JSON): ${(error as Error).message}`,
+      error: `the model's reply is not JSON (responseFormat asks for JSON): ${describeJsonError(text, error)}${fenced}`,
     };
   }
   if (validate !== undefined && !validate(parsed)) {
