@@ -4,6 +4,7 @@ import type { PreparedCase, RowMeta, TestsetRow } from '../types/index.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { duplicateMessage, type IdentityBasis } from './duplicate-message.ts';
 import { MissingHashFields } from './hash-fields.ts';
+import { MetaLookalikes } from './meta-lookalikes.ts';
 import { IssueList } from './issues.ts';
 
 function sha256(text: string): string {
@@ -120,6 +121,7 @@ export class CasePreparer {
   readonly #cols = new Map<number, number>();
   readonly #warnings: IssueList;
   readonly #missingHash = new MissingHashFields();
+  readonly #lookalikes = new MetaLookalikes();
 
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
@@ -147,6 +149,7 @@ export class CasePreparer {
       );
       return;
     }
+    this.#lookalikes.check(row.data, row.line, col, this.#warnings);
     const cid = contentIdWith(this.#testsetJson, row.data);
     const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
     if (id === null) return;

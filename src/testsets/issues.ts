@@ -21,6 +21,7 @@ export type TestsetIssueCode =
   | 'testset.hash-invalid'
   | 'testset.duplicate-id'
   | 'testset.duplicate-row'
+  | 'testset.meta-lookalike'
   | 'testset.too-many-issues'
   | 'testset.encoding';
 
