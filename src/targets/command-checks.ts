@@ -4,7 +4,7 @@
  * case by case, that its arguments and environment can be handed to a process at all.
  */
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
 import { closestMatch } from '../config/did-you-mean.ts';
 
 /** Why `path` cannot be a working folder, or undefined when it is a folder. */
@@ -34,6 +34,9 @@ export function findProgram(
   }
   const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
   if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
+  // A shell too looks a bare name up on PATH only: a script beside the config needs its `./`.
+  const beside = besideHint(program, cwd);
+  if (beside !== undefined) return `command ${named} is not on PATH; ${beside}`;
   const names = new Set<string>();
   for (const dir of dirs) {
     try {
@@ -44,6 +47,37 @@ export function findProgram(
   }
   const near = closestMatch(program, names);
   return `command ${named} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+}
+
+/** How a script is run when it is not executable, by its extension. */
+const INTERPRETERS: Readonly<Record<string, string>> = {
+  '.py': 'python3',
+  '.sh': 'sh',
+  '.bash': 'bash',
+  '.js': 'node',
+  '.mjs': 'node',
+  '.cjs': 'node',
+  '.rb': 'ruby',
+  '.pl': 'perl',
+};
+
+/** What to write instead of `program` when a file of that name is in `cwd`, else undefined. */
+function besideHint(program: string, cwd: string): string | undefined {
+  const path = resolve(cwd, program);
+  if (isExecutable(path)) {
+    return `the working folder has ${program}: write ./${program} (a program named without a / is looked up on PATH only)`;
+  }
+  try {
+    if (!statSync(path).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const interpreter = INTERPRETERS[extname(program).toLowerCase()];
+  const withIt =
+    interpreter === undefined
+      ? ''
+      : `run it with its interpreter ([${interpreter}, ${program}]), or `;
+  return `the working folder has ${program}, which is not executable: ${withIt}chmod +x ${program} and write ./${program}`;
 }
 
 function isExecutable(path: string): boolean {
