@@ -33,6 +33,15 @@ describe('a command program named without ./ that is in the working folder', () 
     );
   });
 
+  it('named with ./ but not executable is refused with the interpreter to run it with', () => {
+    const dir = scratch();
+    writeFiles(dir, { 'agent.py': 'print("hi")\n' });
+    assert.equal(
+      findProgram('./agent.py', dir, ENV),
+      `./agent.py is not an executable file (looked for ${join(dir, 'agent.py')}): run it with its interpreter ([python3, ./agent.py]), or chmod +x ./agent.py`,
+    );
+  });
+
   it('keeps the PATH message for a name with no such file there', () => {
     assert.equal(findProgram('agent.sh', scratch(), ENV), 'command agent.sh is not on PATH');
   });

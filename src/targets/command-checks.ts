@@ -30,7 +30,8 @@ export function findProgram(
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : resolve(cwd, program);
     if (isExecutable(path)) return undefined;
-    return `${named} is not an executable file (looked for ${path})`;
+    const fix = isFile(path) ? `: ${runWith(program)}chmod +x ${program}` : '';
+    return `${named} is not an executable file (looked for ${path})${fix}`;
   }
   const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
   if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
@@ -67,17 +68,24 @@ function besideHint(program: string, cwd: string): string | undefined {
   if (isExecutable(path)) {
     return `the working folder has ${program}: write ./${program} (a program named without a / is looked up on PATH only)`;
   }
-  try {
-    if (!statSync(path).isFile()) return undefined;
-  } catch {
-    return undefined;
-  }
+  if (!isFile(path)) return undefined;
+  return `the working folder has ${program}, which is not executable: ${runWith(program)}chmod +x ${program} and write ./${program}`;
+}
+
+/** `run it with its interpreter ([python3, x.py]), or ` when the extension names one, else ''. */
+function runWith(program: string): string {
   const interpreter = INTERPRETERS[extname(program).toLowerCase()];
-  const withIt =
-    interpreter === undefined
-      ? ''
-      : `run it with its interpreter ([${interpreter}, ${program}]), or `;
-  return `the working folder has ${program}, which is not executable: ${withIt}chmod +x ${program} and write ./${program}`;
+  return interpreter === undefined
+    ? ''
+    : `run it with its interpreter ([${interpreter}, ${program}]), or `;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isExecutable(path: string): boolean {
