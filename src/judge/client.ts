@@ -249,6 +249,9 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
       ...(signal ? { signal } : {}),
       aborted: () => abortedError(url),
     });
+    if (!answered.ok && answered.error.status === 404) {
+      answered.error.message += noPathHint(server, (text) => scrub(maskCredentialsIn(text)));
+    }
     // A call stopped by its signal says nothing about the server.
     if (answered.ok || answered.error.code !== 'judge.aborted') {
       options.breaker?.record(server, answered.ok ? undefined : answered.error, true, model);
@@ -354,6 +357,22 @@ function scrubbedJson(value: unknown, scrubber: Scrubber): unknown {
   const text = JSON.stringify(value);
   const clean = scrubber.json(text);
   return clean === text ? value : (JSON.parse(clean) as unknown);
+}
+
+/**
+ * Why a 404 may not be about the model: a base URL with no path (`http://localhost:8000`) misses
+ * the `/v1` under which vLLM, LiteLLM, Ollama and OpenAI itself serve the API. '' otherwise.
+ */
+function noPathHint(server: string, shown: (url: string) => string): string {
+  let path: string;
+  try {
+    path = new URL(server).pathname;
+  } catch {
+    return '';
+  }
+  if (path !== '/' && path !== '') return '';
+  const root = server.replace(/\/+$/, '');
+  return `; the base URL ${shown(root)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown(root)}/v1`;
 }
 
 /**
