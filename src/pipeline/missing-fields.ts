@@ -16,11 +16,13 @@ import {
   promptFileRefs,
   rowColumns,
   templateColumnProblems,
+  type ColumnProblem,
 } from '../config/template-check.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { Issue } from '../shared/errors.ts';
-import type { Params } from '../types/index.ts';
+import { hasTagIn } from '../testsets/identity.ts';
+import type { Params, PreparedCase } from '../types/index.ts';
 
 /** One issue per template and missing field, at the template's line in the config. */
 export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[] {
@@ -31,8 +33,7 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
     if (!suite || rows.length === 0) return [];
     const columns = rowColumns(rows.map((row) => row.data));
     const at = suiteIssueAt(config, suite);
-    const templates = [...evaluatorTemplateStrings(suite), ...targetTemplateStrings(suite.target)];
-    const inConfig = templateColumnProblems(templates, columns).map((problem) => ({
+    const inConfig = templateProblems(suite, rows, columns).map((problem) => ({
       ...at(...problem.path),
       code: 'template.unknown-field',
       message: problem.message,
@@ -48,6 +49,39 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
       ...promptFileIssues(config, suite, points, columns),
     ];
   });
+}
+
+/**
+ * The `{{ case.x }}` problems of the suite's target and evaluators. An evaluator with `when:`
+ * is resolved only on the rows whose tags it names, so its templates are checked against those
+ * rows alone: none of them (a `--tag` that selects others) leaves nothing to check, and a field
+ * that only other rows have would fail every evaluation it makes.
+ */
+function templateProblems(
+  suite: SuiteConfig,
+  rows: readonly PreparedCase[],
+  columns: ReadonlySet<string>,
+): ColumnProblem[] {
+  const everyRow = suite.evaluators.filter((evaluator) => evaluator.when === undefined);
+  const problems = templateColumnProblems(
+    [...evaluatorTemplateStrings({ evaluators: everyRow }), ...targetTemplateStrings(suite.target)],
+    columns,
+  );
+  for (const evaluator of suite.evaluators) {
+    if (evaluator.when === undefined) continue;
+    const applies = hasTagIn(evaluator.when.tags);
+    const own = rows.filter((row) => applies(row.meta));
+    if (own.length === 0) continue;
+    const tags = evaluator.when.tags.join(', ');
+    for (const problem of templateColumnProblems(
+      evaluatorTemplateStrings({ evaluators: [evaluator] }),
+      rowColumns(own.map((row) => row.data)),
+    )) {
+      const scope = `; checked against the rows its when: { tags: [${tags}] } applies to`;
+      problems.push({ ...problem, message: `${problem.message}${scope}` });
+    }
+  }
+  return problems;
 }
 
 /**
