@@ -170,7 +170,7 @@ describe('planRun', () => {
         ],
         [
           'cli.unknown-grid-key',
-          '--grid temperature=…: no suite has a grid parameter "temperature"',
+          '--grid temperature=…: no suite has a grid parameter "temperature" (grid parameters: model, style)',
         ],
       ],
     );

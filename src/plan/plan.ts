@@ -5,6 +5,7 @@
  */
 import { gridValueText } from '../shared/grid-value-text.ts';
 import { suiteIssueAt } from '../config/config-path.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import type { Issue } from '../shared/errors.ts';
@@ -236,10 +237,20 @@ export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[]
       );
     }
   }
+  // Every grid key of the config, in order, to name the one meant, as --suite lists the suites.
+  const gridKeys = [...new Set(config.suites.flatMap((s) => Object.keys(s.grid)))];
   for (const key of Object.keys(filters.grid ?? {})) {
     if (!config.suites.some((s) => Object.hasOwn(s.grid, key))) {
+      const near = closestMatch(key, gridKeys);
+      const known =
+        gridKeys.length === 0
+          ? 'no suite has a grid'
+          : `${near === undefined ? '' : `did you mean ${near}? `}grid parameters: ${gridKeys.join(', ')}`;
       issues.push(
-        cliIssue('cli.unknown-grid-key', `--grid ${key}=…: no suite has a grid parameter "${key}"`),
+        cliIssue(
+          'cli.unknown-grid-key',
+          `--grid ${key}=…: no suite has a grid parameter "${key}" (${known})`,
+        ),
       );
     }
   }
