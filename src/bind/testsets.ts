@@ -37,7 +37,7 @@ export async function readTestsets(
       ok: true;
       testsets: TestsetIndex;
       pinIgnored: Issue[];
-      /** Exact duplicate rows collapsed into one case (`testset.duplicate-row`), to print. */
+      /** What the testsets warn about (a row repeated exactly, a metadata-like column), once each. */
       warnings: Issue[];
     }
   | { ok: false; issues: Issue[] }
@@ -59,7 +59,7 @@ export async function readTestsets(
       r.ok ? [[suites[i]!.id, { cases: r.testset.cases, info: r.testset.info }] as const] : [],
     ),
   );
-  const warnings = read.flatMap((r) => (r.ok ? (r.testset.warnings ?? []) : []));
+  const warnings = uniqueIssues(read.flatMap((r) => (r.ok ? (r.testset.warnings ?? []) : [])));
   return { ok: true, testsets, pinIgnored, warnings };
 }
 
