@@ -51,6 +51,29 @@ export interface SimulatedPr {
 
 /** Generates, compares and gates one pull request. */
 export function simulatePr(seed: number, shape: SimShape, shift: number): SimulatedPr {
+  const { base, head } = simulatedArtifacts(seed, shape, shift);
+  const options = shape.resamples === undefined ? {} : { resamples: shape.resamples };
+  const comparison = compareArtifacts(base, head, options);
+  const blocked = comparison.runs.some((r) => !regressionCondition(r).passed);
+  const rowsOf = (r: Comparison['runs'][number]) =>
+    [r.passRate, ...r.evaluators].filter((row) => row.pValue !== null);
+  const blockedHolmPerRun = comparison.runs.some((r) => {
+    const rows = rowsOf(r);
+    const { holm } = adjustFamily(rows.map((row) => row.pValue ?? 1));
+    return rows.some((row, i) => row.label === 'regressed' && (holm[i] ?? 1) < 0.05);
+  });
+  const blockedUncorrected = comparison.runs.some((r) =>
+    rowsOf(r).some((row) => row.label === 'regressed'),
+  );
+  return { comparison, blocked, blockedHolmPerRun, blockedUncorrected };
+}
+
+/** BASE and HEAD of one simulated pull request, as results artifacts. */
+export function simulatedArtifacts(
+  seed: number,
+  shape: SimShape,
+  shift: number,
+): { base: ResultsArtifact; head: ResultsArtifact } {
   const random = mulberry32(seed);
   const gauss = normals(random);
   const base: RunResult[] = [];
@@ -64,20 +87,7 @@ export function simulatePr(seed: number, shape: SimShape, shift: number): Simula
     base.push(run(point, draw(0)));
     head.push(run(point, draw(shift)));
   }
-  const options = shape.resamples === undefined ? {} : { resamples: shape.resamples };
-  const comparison = compareArtifacts(artifact(base), artifact(head), options);
-  const blocked = comparison.runs.some((r) => !regressionCondition(r).passed);
-  const rowsOf = (r: Comparison['runs'][number]) =>
-    [r.passRate, ...r.evaluators].filter((row) => row.pValue !== null);
-  const blockedHolmPerRun = comparison.runs.some((r) => {
-    const rows = rowsOf(r);
-    const { holm } = adjustFamily(rows.map((row) => row.pValue ?? 1));
-    return rows.some((row, i) => row.label === 'regressed' && (holm[i] ?? 1) < 0.05);
-  });
-  const blockedUncorrected = comparison.runs.some((r) =>
-    rowsOf(r).some((row) => row.label === 'regressed'),
-  );
-  return { comparison, blocked, blockedHolmPerRun, blockedUncorrected };
+  return { base: artifact(base), head: artifact(head) };
 }
 
 /** What a batch of pull requests came to. */

@@ -23,7 +23,10 @@ import { DEFAULT_RESAMPLES, DEFAULT_SEED, resamplingLimit } from './sign-flip.ts
 export interface CompareOptions {
   /** Sign-flip seed; the default is fixed, so output never varies between calls. */
   seed?: number;
-  /** Sign vectors per resampled row, at least; 4,999 by default (more for large families). */
+  /**
+   * Sign vectors every resampled row draws first; 4,999 by default (in a large family, a row whose
+   * p stays small draws more).
+   */
   resamples?: number;
   /** Rows with fewer paired cases are labelled `too few cases`; 10 by default. */
   minPaired?: number;
@@ -44,7 +47,8 @@ export const COMPARISON_CONFIDENCE = 0.95;
  * Every row of every run is then tested as one family (`testRuns`): a pull request is one gate
  * decision, so its chance of a false block is held at 5% however many suites, grid points and
  * evaluators it has. Every resampled row uses the same seed, so a row's interval depends only on
- * its own data and the number of sign vectors (which grows only for families above 62 rows).
+ * its own data and the family's size (which matters only above 62 rows, where a row whose p
+ * stays small draws more sign vectors).
  *
  * Expects artifacts that passed `validateComparable`.
  */
@@ -81,7 +85,8 @@ export function compareArtifacts(
   const settings: ComparisonSettings = {
     confidence: COMPARISON_CONFIDENCE,
     resamples: tested.resamples,
-    resamplingLimit: resamplingLimit(tested.resamples),
+    maxResamples: tested.maxResamples,
+    resamplingLimit: resamplingLimit(tested.maxResamples),
     seed,
     minPaired,
     power: DETECTION_POWER,

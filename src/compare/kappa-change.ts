@@ -13,6 +13,7 @@
 import { kappa, VerdictReader } from '../evaluators/agreement.ts';
 import type { AgreementSpec, CaseResult } from '../types/index.ts';
 import { normalQuantileUpper, normalUpperTail } from './normal.ts';
+import { drawsMore, resamplingStages } from './resampling-stages.ts';
 import { mulberry32, RESAMPLING_WORK } from './sign-flip.ts';
 
 /** One labelled row both runs judged: the human's category and each run's verdict. */
@@ -41,6 +42,8 @@ export interface KappaChangeTest {
    * of the swap distribution with its spread estimated from random swaps.
    */
   method: 'exact' | 'resampled' | 'normal';
+  /** Random swaps drawn, when some were. */
+  drawn?: number;
 }
 
 /**
@@ -83,11 +86,13 @@ export const TOLERANCE = 1e-9;
 
 /**
  * The κ change HEAD − BASE over `verdicts.rows` and its two-sided p-value. `null` when κ is
- * undefined on either side (no rows, or every label and verdict one and the same).
+ * undefined on either side (no rows, or every label and verdict one and the same). Random swaps
+ * are drawn as sign vectors are: `resamples` first, then in stages up to `maxResamples` while p
+ * stays small (`resampling-stages.ts`, with `alpha`, 0.05 unless told).
  */
 export function kappaChangeTest(
   verdicts: PairedVerdicts,
-  options: { resamples: number; seed: number },
+  options: { resamples: number; seed: number; maxResamples?: number; alpha?: number },
 ): KappaChangeTest | null {
   const kappas = new KappaTables(verdicts);
   const observed = kappas.change(() => false);
@@ -111,13 +116,18 @@ export function kappaChangeTest(
   }
   const random = mulberry32(options.seed);
   const draw = (): boolean[] => Array.from({ length: m }, () => random() < 0.5);
-  if (m * options.resamples <= RESAMPLING_WORK) {
+  const most = Math.max(options.resamples, options.maxResamples ?? options.resamples);
+  if (m * most <= RESAMPLING_WORK) {
     let count = 0;
-    for (let r = 0; r < options.resamples; r++) {
-      const swaps = draw();
-      if (reaches((i) => swaps[i] === true)) count++;
+    let drawn = 0;
+    for (const size of resamplingStages(options.resamples, most)) {
+      if (drawn > 0 && !drawsMore(count, drawn, options.alpha ?? 0.05)) break;
+      for (; drawn < size; drawn++) {
+        const swaps = draw();
+        if (reaches((i) => swaps[i] === true)) count++;
+      }
     }
-    return { ...result, pValue: (1 + count) / (options.resamples + 1), method: 'resampled' };
+    return { ...result, pValue: (1 + count) / (drawn + 1), method: 'resampled', drawn };
   }
   // Thousands of rows whose verdicts differ: the swap distribution is near normal around 0 (it
   // is symmetric: swapping every row negates the change), so its spread from a bounded number
@@ -131,7 +141,7 @@ export function kappaChangeTest(
   }
   const spread = Math.sqrt(squares / draws);
   const pValue = spread > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / spread)) : 1;
-  return { ...result, pValue, method: 'normal' };
+  return { ...result, pValue, method: 'normal', drawn: draws };
 }
 
 /** The κ change seen, without its test: whether the row belongs in the comparison's family. */

@@ -29,17 +29,25 @@ import { significanceLevel, signFlipTest } from './sign-flip.ts';
 /** How the rows are tested. */
 export interface RowTestSettings {
   confidence: number;
-  /** Sign vectors per resampled row, at least; raised for large families (`resamplesFor`). */
+  /**
+   * Sign vectors every resampled row draws first; a row of a large family whose p stays small
+   * draws more, up to `resamplesFor` (`resampling-stages.ts`).
+   */
   resamples: number;
   seed: number;
   minPaired: number;
 }
 
-/** The tested runs, the family they formed, and the sign vectors each resampled row drew. */
+/** The tested runs, the family they formed, and the sign vectors resampled rows drew. */
 export interface TestedRuns {
   runs: RunComparison[];
   family: ComparisonFamily;
+  /** Sign vectors every resampled row drew first. */
   resamples: number;
+  /** The most one row could draw: enough for p to reach the family's Holm thresholds. */
+  maxResamples: number;
+  /** Sign vectors (and κ swaps) drawn by every row together: the comparison's work. */
+  drawn: number;
 }
 
 /**
@@ -60,8 +68,8 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       if (agreementInFamily(row, settings.minPaired)) familySize++;
     }
   }
-  const resamples = resamplesFor(familySize, alpha, settings.resamples);
-  const test = { ...settings, resamples, alpha };
+  const maxResamples = resamplesFor(familySize, alpha, settings.resamples);
+  const test: TestContext = { ...settings, maxResamples, alpha, tally: { drawn: 0 } };
 
   const runs = pairings.map((pairing): RunComparison => {
     const pass = scoreTest(pairing.passRate, test);
@@ -133,13 +141,14 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
     if (row.significant && row.label === 'improved') family.improvements++;
   }
   for (const [i, run] of runs.entries()) addPower(run, pairings[i], familySize, alpha);
-  return { runs, family, resamples };
+  return { runs, family, resamples: settings.resamples, maxResamples, drawn: test.tally.drawn };
 }
 
 /**
- * Sign vectors per resampled row: `minimum`, or enough that the smallest p-value they can give,
- * 1 / (resamples + 1), is a quarter of the first Holm threshold α / rows. With fewer, a family of
- * a few hundred rows could never block anything however clear the change.
+ * The most sign vectors one resampled row draws: `minimum`, or enough that the smallest p-value
+ * they can give, 1 / (resamples + 1), is a quarter of the first Holm threshold α / rows. With
+ * fewer, a family of a few hundred rows could never block anything however clear the change.
+ * Only a row whose p stays small draws them all (`resampling-stages.ts`).
  */
 export function resamplesFor(familySize: number, alpha: number, minimum: number): number {
   return Math.max(minimum, Math.ceil((4 * familySize) / alpha) - 1);
@@ -174,7 +183,12 @@ function agreementInFamily(row: PairedAgreement, minPaired: number): boolean {
   return change.delta !== 0;
 }
 
-type TestContext = RowTestSettings & { alpha: number };
+type TestContext = RowTestSettings & {
+  alpha: number;
+  maxResamples: number;
+  /** Sign vectors and swaps drawn so far, for `TestedRuns.drawn`. */
+  tally: { drawn: number };
+};
 
 /** A score or pass-rate row's means and sign-flip test. */
 interface ScoreTest {
@@ -199,6 +213,7 @@ function scoreTest(row: PairedRow, test: TestContext, lowerIsBetter = false): Sc
     };
   }
   const result = signFlipTest(row.diffs, test);
+  test.tally.drawn += result.drawn ?? 0;
   return {
     base: row.baseTotal / n,
     head: row.headTotal / n,
@@ -231,6 +246,7 @@ function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange 
   if (row.verdicts !== undefined) {
     const tested = kappaChangeTest(row.verdicts, test);
     if (tested === null) return tooFew;
+    test.tally.drawn += tested.drawn ?? 0;
     const { compared, delta, pValue } = tested;
     const interval = testBasedInterval(delta, pValue, test.alpha);
     return {

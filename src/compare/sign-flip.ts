@@ -5,6 +5,7 @@
  * for bit.
  */
 import { halfBinomialBelow, normalQuantileUpper, normalUpperTail } from './normal.ts';
+import { drawsMore, resamplingStages } from './resampling-stages.ts';
 
 /** A deterministic source of uniform numbers in [0, 1). */
 export type Random = () => number;
@@ -32,8 +33,13 @@ function mulberry32Words(seed: number): () => number {
 
 /** Options of `signFlipTest`. */
 export interface SignFlipOptions {
-  /** Random sign vectors drawn; 4,999 by default. */
+  /** Random sign vectors drawn first; 4,999 by default. */
   resamples?: number;
+  /**
+   * The most a row whose p stays small draws, in stages (`resampling-stages.ts`); `resamples`
+   * unless told. A large family sets it so that p can reach its Holm thresholds.
+   */
+  maxResamples?: number;
   /** PRNG seed; the same seed gives the same result. */
   seed?: number;
   /** Coverage of the interval, in (0, 1); 0.95 by default. */
@@ -54,6 +60,8 @@ export interface SignFlipResult {
    * `EXACT_LIMIT` non-zero differences), random sign flips, or the normal approximation.
    */
   method: 'exact' | 'resampled' | 'normal';
+  /** Random sign vectors drawn, when some were: p is (1 + reaching) / (drawn + 1). */
+  drawn?: number;
 }
 
 /** Sign vectors drawn by `signFlipTest` unless told otherwise: p-values are multiples of 1/5000. */
@@ -148,9 +156,10 @@ export function signFlipTest(
   options: SignFlipOptions = {},
 ): SignFlipResult {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const most = Math.max(resamples, options.maxResamples ?? resamples);
   const confidence = options.confidence ?? 0.95;
   const seed = options.seed ?? DEFAULT_SEED;
-  if (!Number.isInteger(resamples) || resamples < 1) {
+  if (!Number.isInteger(resamples) || resamples < 1 || !Number.isInteger(most)) {
     throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   }
   if (!(confidence > 0 && confidence < 1)) {
@@ -188,7 +197,8 @@ export function signFlipTest(
   }
   const sd = n > 1 ? Math.sqrt(squaresAboutMean / (n - 1)) : 0;
 
-  if (nonZero > resamplingLimit(resamples)) {
+  // The limit of the most a row may draw, so a row's work stays bounded whatever its p.
+  if (nonZero > resamplingLimit(most)) {
     const z = normalQuantileUpper(alpha / 2);
     const half = z * Math.sqrt(squaresAboutMean / (n * (n - z * z)));
     const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(sum) / Math.sqrt(squares)));
@@ -216,21 +226,23 @@ export function signFlipTest(
       method: 'exact',
     };
   }
-  const shifts = rejectedShifts(values, n - nonZero, sum, tolerance, resamples, seed);
-  const { lows, highs, covering } = shifts;
+  const stages = resamplingStages(resamples, most);
+  const shifts = rejectedShifts(values, n - nonZero, sum, tolerance, stages, alpha, seed);
+  const { lows, highs, covering, drawn } = shifts;
   // A shift δ is kept while at least `rank` resamples reject it: (1 + count)/(B + 1) ≥ α. Found
   // by the same division as p, so that p < α exactly when fewer than `rank` vectors cover 0.
-  let rank = Math.max(0, Math.floor(alpha * (resamples + 1)) - 2);
-  while ((1 + rank) / (resamples + 1) < alpha) rank++;
+  let rank = Math.max(0, Math.floor(alpha * (drawn + 1)) - 2);
+  while ((1 + rank) / (drawn + 1) < alpha) rank++;
   lows.sort();
   highs.sort();
   return {
     mean,
     low: finite(rank === 0 ? -Infinity : (lows[rank - 1] ?? -Infinity), -1),
-    high: finite(rank === 0 ? Infinity : (highs[resamples - rank] ?? Infinity), 1),
-    pValue: (1 + covering) / (resamples + 1),
+    high: finite(rank === 0 ? Infinity : (highs[drawn - rank] ?? Infinity), 1),
+    pValue: (1 + covering) / (drawn + 1),
     sd,
     method: 'resampled',
+    drawn,
   };
 }
 
@@ -330,7 +342,7 @@ function exactTest(
 }
 
 /**
- * For each of `resamples` random sign vectors, the interval of shifts δ at which that vector's
+ * For each random sign vector, the interval of shifts δ at which that vector's
  * statistic |Σ s_i(d_i − δ)| reaches the observed |Σ(d_i − δ)|, and how many of those intervals
  * hold 0 (the count behind p at δ = 0).
  *
@@ -338,58 +350,75 @@ function exactTest(
  * equal at δ = D/n, so the set is the closed interval between their roots (D − A)/(n − S) and
  * (A + D)/(n + S), which always holds the mean. A vector of all + or all − signs reproduces the
  * data and rejects every shift: its interval is the whole line.
+ *
+ * The vectors are drawn in `stages` (sizes so far) from one seeded stream, the next stage only
+ * while `drawsMore` says p is still small, so a row's first vectors are the same whatever its
+ * ceiling.
  */
 function rejectedShifts(
   values: Float64Array,
   zeros: number,
   total: number,
   tolerance: number,
-  resamples: number,
+  stages: readonly number[],
+  alpha: number,
   seed: number,
-): { lows: Float64Array; highs: Float64Array; covering: number } {
+): { lows: Float64Array; highs: Float64Array; covering: number; drawn: number } {
   const count = values.length;
   const n = count + zeros;
   const next = mulberry32Words(seed);
-  const lows = new Float64Array(resamples);
-  const highs = new Float64Array(resamples);
+  let lows: Float64Array = new Float64Array(0);
+  let highs: Float64Array = new Float64Array(0);
   let covering = 0;
-  for (let b = 0; b < resamples; b++) {
-    let flipped = 0;
-    let signs = 0;
-    let word = 0;
-    for (let i = 0; i < count; i++) {
-      if ((i & 31) === 0) word = next();
-      const value = values[i] ?? 0;
-      if ((word & 1) === 1) {
-        flipped += value;
-        signs++;
-      } else {
-        flipped -= value;
-        signs--;
+  let b = 0;
+  for (const size of stages) {
+    if (b > 0 && !drawsMore(covering, b, alpha)) break;
+    [lows, highs] = [grown(lows, size), grown(highs, size)];
+    for (; b < size; b++) {
+      let flipped = 0;
+      let signs = 0;
+      let word = 0;
+      for (let i = 0; i < count; i++) {
+        if ((i & 31) === 0) word = next();
+        const value = values[i] ?? 0;
+        if ((word & 1) === 1) {
+          flipped += value;
+          signs++;
+        } else {
+          flipped -= value;
+          signs--;
+        }
+        word >>>= 1;
       }
-      word >>>= 1;
-    }
-    let plus = 0;
-    for (let left = zeros; left > 0; left -= 32) {
-      const bits = next();
-      plus += popcount(left >= 32 ? bits : bits >>> (32 - left));
-    }
-    signs += 2 * plus - zeros;
+      let plus = 0;
+      for (let left = zeros; left > 0; left -= 32) {
+        const bits = next();
+        plus += popcount(left >= 32 ? bits : bits >>> (32 - left));
+      }
+      signs += 2 * plus - zeros;
 
-    let low = -Infinity;
-    let high = Infinity;
-    if (signs !== n && signs !== -n) {
-      // A tie (|A| = |D| in the reals) puts an end at exactly 0, so the vector holds 0.
-      const first = root(total - flipped, tolerance) / (n - signs);
-      const second = root(flipped + total, tolerance) / (n + signs);
-      low = Math.min(first, second);
-      high = Math.max(first, second);
+      let low = -Infinity;
+      let high = Infinity;
+      if (signs !== n && signs !== -n) {
+        // A tie (|A| = |D| in the reals) puts an end at exactly 0, so the vector holds 0.
+        const first = root(total - flipped, tolerance) / (n - signs);
+        const second = root(flipped + total, tolerance) / (n + signs);
+        low = Math.min(first, second);
+        high = Math.max(first, second);
+      }
+      lows[b] = low;
+      highs[b] = high;
+      if (low <= 0 && high >= 0) covering++;
     }
-    lows[b] = low;
-    highs[b] = high;
-    if (low <= 0 && high >= 0) covering++;
   }
-  return { lows, highs, covering };
+  return { lows, highs, covering, drawn: b };
+}
+
+/** `values` at the start of a new array of `size`: a stage's room for its vectors' ends. */
+function grown(values: Float64Array, size: number): Float64Array {
+  const bigger = new Float64Array(size);
+  bigger.set(values);
+  return bigger;
 }
 
 /** Set bits of a 32-bit word. */

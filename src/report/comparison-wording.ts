@@ -95,7 +95,7 @@ export function footnote(comparison: Comparison): string {
     : '';
   return (
     `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 ` +
-    `(exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
+    `(exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors${moreVectors(settings)}, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` +
     kappa +
     (family.rows === 0
       ? emptyFamilyNote(comparison)
@@ -104,6 +104,16 @@ export function footnote(comparison: Comparison): string {
     trials +
     `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`
   );
+}
+
+/**
+ * How far a row of a large family draws on: only a row whose p stays small needs the vectors
+ * that let p reach the family's Holm thresholds. Nothing for a family that needs no more.
+ */
+function moreVectors(settings: Comparison['settings']): string {
+  return settings.maxResamples > settings.resamples
+    ? ` (up to ${formatCount(settings.maxResamples)} for a row whose p stays small)`
+    : '';
 }
 
 /** `0.05` for 95%. */

@@ -284,10 +284,16 @@ export interface ComparisonFamily {
 export interface ComparisonSettings {
   confidence: number;
   /**
-   * Random sign vectors per row (4,999, more for a family above 62 rows so that α / rows stays
-   * reachable); rows with more than `resamplingLimit` changed cases use the normal approximation.
+   * Random sign vectors every resampled row draws first (4,999); rows with more than
+   * `resamplingLimit` changed cases use the normal approximation instead.
    */
   resamples: number;
+  /**
+   * The most one row draws (4,999, more for a family above 62 rows so that α / rows stays
+   * reachable): a row draws on, doubling, only while its p is below α and fewer than 40 vectors
+   * reached the observed change.
+   */
+  maxResamples: number;
   resamplingLimit: number;
   seed: number;
   minPaired: number;
