@@ -6,6 +6,7 @@
  */
 import { halfBinomialBelow, normalQuantileUpper, normalUpperTail } from './normal.ts';
 import { drawsMore, resamplingStages } from './resampling-stages.ts';
+import { mulberry32Words, orderStatistic, SignVectors } from './sign-vectors.ts';
 
 /** A deterministic source of uniform numbers in [0, 1). */
 export type Random = () => number;
@@ -18,17 +19,6 @@ export type Random = () => number;
 export function mulberry32(seed: number): Random {
   const next = mulberry32Words(seed);
   return () => next() / 4294967296;
-}
-
-/** The same stream as `mulberry32(seed)`, as unsigned 32-bit words. */
-function mulberry32Words(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
 }
 
 /** Options of `signFlipTest`. */
@@ -233,12 +223,10 @@ export function signFlipTest(
   // by the same division as p, so that p < α exactly when fewer than `rank` vectors cover 0.
   let rank = Math.max(0, Math.floor(alpha * (drawn + 1)) - 2);
   while ((1 + rank) / (drawn + 1) < alpha) rank++;
-  lows.sort();
-  highs.sort();
   return {
     mean,
-    low: finite(rank === 0 ? -Infinity : (lows[rank - 1] ?? -Infinity), -1),
-    high: finite(rank === 0 ? Infinity : (highs[drawn - rank] ?? Infinity), 1),
+    low: finite(rank === 0 ? -Infinity : orderStatistic(lows, rank - 1), -1),
+    high: finite(rank === 0 ? Infinity : orderStatistic(highs, drawn - rank), 1),
     pValue: (1 + covering) / (drawn + 1),
     sd,
     method: 'resampled',
@@ -364,9 +352,8 @@ function rejectedShifts(
   alpha: number,
   seed: number,
 ): { lows: Float64Array; highs: Float64Array; covering: number; drawn: number } {
-  const count = values.length;
-  const n = count + zeros;
-  const next = mulberry32Words(seed);
+  const n = values.length + zeros;
+  const vectors = new SignVectors(values, zeros, seed);
   let lows: Float64Array = new Float64Array(0);
   let highs: Float64Array = new Float64Array(0);
   let covering = 0;
@@ -375,28 +362,8 @@ function rejectedShifts(
     if (b > 0 && !drawsMore(covering, b, alpha)) break;
     [lows, highs] = [grown(lows, size), grown(highs, size)];
     for (; b < size; b++) {
-      let flipped = 0;
-      let signs = 0;
-      let word = 0;
-      for (let i = 0; i < count; i++) {
-        if ((i & 31) === 0) word = next();
-        const value = values[i] ?? 0;
-        if ((word & 1) === 1) {
-          flipped += value;
-          signs++;
-        } else {
-          flipped -= value;
-          signs--;
-        }
-        word >>>= 1;
-      }
-      let plus = 0;
-      for (let left = zeros; left > 0; left -= 32) {
-        const bits = next();
-        plus += popcount(left >= 32 ? bits : bits >>> (32 - left));
-      }
-      signs += 2 * plus - zeros;
-
+      vectors.draw();
+      const { flipped, signs } = vectors;
       let low = -Infinity;
       let high = Infinity;
       if (signs !== n && signs !== -n) {
@@ -419,11 +386,4 @@ function grown(values: Float64Array, size: number): Float64Array {
   const bigger = new Float64Array(size);
   bigger.set(values);
   return bigger;
-}
-
-/** Set bits of a 32-bit word. */
-function popcount(word: number): number {
-  let v = word - ((word >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
