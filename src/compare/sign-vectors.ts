@@ -23,11 +23,10 @@ export function mulberry32Words(seed: number): () => number {
  * after each `draw()`, `flipped` is Σ s_i·d_i and `signs` is Σ s_i over all of them.
  *
  * Each vector takes one random word per 32 values (bit k of word w is the sign of value 32w + k,
- * 1 for +) and then one per 32 zeros, whose signs only count (a popcount). Summing bit by bit
- * cost about a microsecond per vector of 100 values, and a large family draws millions; so the
- * values are taken eight at a time: for each group of eight, a table holds the signed sum of
- * every one of the 256 sign patterns, and a vector costs one look-up per eight values
- * (bench/README.md has the figures). The words drawn, and so every vector, are the same as bit
+ * 1 for +) and then one per 32 zeros, whose signs only count (a popcount). A large family draws
+ * millions of vectors, so the values are taken eight at a time rather than bit by bit: for each
+ * group of eight, a table holds the signed sum of every one of the 256 sign patterns, and a
+ * vector costs one look-up per eight values (bench/README.md#comparisons has the figures). The words drawn, and so every vector, are the same as bit
  * by bit; only the rounding of Σ s_i·d_i differs, by an ulp or so, far inside `TIE_TOLERANCE`.
  */
 export class SignVectors {

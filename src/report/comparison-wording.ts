@@ -112,7 +112,7 @@ export function footnote(comparison: Comparison): string {
  */
 function moreVectors(settings: Comparison['settings']): string {
   return settings.maxResamples > settings.resamples
-    ? ` (up to ${formatCount(settings.maxResamples)} for a row whose p stays small)`
+    ? `, up to ${formatCount(settings.maxResamples)} for a row whose p stays small`
     : '';
 }
 
