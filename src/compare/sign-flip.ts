@@ -114,9 +114,10 @@ export const RESAMPLING_LIMIT = resamplingLimit(DEFAULT_RESAMPLES);
  * difference d_i is as likely to have come out as −d_i. The test asks how often a sign vector s
  * gives |Σ s_i·d_i| at least the observed |Σ d_i| (ties within `TIE_TOLERANCE`, so the answer does
  * not depend on the units of the scores). With up to `EXACT_LIMIT` non-zero differences every
- * vector is counted and p is exact; above, `resamples` random vectors are drawn and
- * p = (1 + that count) / (resamples + 1). Both are exactly valid (never below the nominal rate
- * under the null) whatever the distribution of the scores.
+ * vector is counted and p is exact; above, `resamples` random vectors are drawn (and, up to
+ * `maxResamples`, more in stages while p stays small: `resampling-stages.ts`) and
+ * p = (1 + that count) / (vectors drawn + 1). Both are exactly valid (never below the nominal
+ * rate under the null) whatever the distribution of the scores.
  *
  * **The interval** is every shift δ the same test would not reject on d_i − δ, with the same
  * sign vectors. For one vector the rejected shifts are solved in closed form (|A − δS| ≥ |D − nδ|
@@ -131,7 +132,7 @@ export const RESAMPLING_LIMIT = resamplingLimit(DEFAULT_RESAMPLES);
  * many unchanged cases or steps of one size, an end sits exactly at 0 whenever the row is not
  * significant (0 inside, at the edge). That is the inverted test, not a near-significant result.
  *
- * **Large runs.** Above `resamplingLimit(resamples)` non-zero differences the sign-flip distribution of
+ * **Large runs.** Above `resamplingLimit(maxResamples)` non-zero differences the sign-flip distribution of
  * Σ s_i(d_i − δ) is normal to within far less than the resampling's error, with variance
  * Σ (d_i − δ)²: p = 2·P(Z > |D| / √Σd_i²), and the interval solves |D − nδ| ≤ z·√Σ(d_i − δ)²,
  * i.e. mean ± z·√(SS / (n(n − z²))) with SS the sum of squares about the mean. Still one test for
