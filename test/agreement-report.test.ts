@@ -55,6 +55,18 @@ describe('agreement in the reports', () => {
     );
   });
 
+  it('says why κ is 0 with no interval when the judge gave one verdict to every row', () => {
+    const tally = new AgreementTally({ column: 'human', choices: null });
+    for (let i = 0; i < 40; i++) tally.add(i % 2 === 0 ? 'pass' : 'fail', judged(true));
+    const line = agreementLine('helpful', tally.summary());
+    assert.match(
+      line,
+      /κ 0\.000 \(95% CI 0\.000…0\.000\) \(the judge gave "pass" to every labelled row\) · accuracy 50\.0%/,
+    );
+    // A judge that gave both verdicts has no such note.
+    assert.doesNotMatch(agreementLine('helpful', agreementOf(30)), /to every labelled row/);
+  });
+
   it('is in the markdown report, the body of the PR comment', () => {
     const markdown = renderMarkdownReport(
       reported(withAgreement(agreementOf(36), 'a'.repeat(40))),

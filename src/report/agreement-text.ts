@@ -27,7 +27,7 @@ export function agreementLine(id: string, agreement: AgreementSummary): string {
   } else {
     const ci = agreement.kappaCi;
     parts.push(
-      `${kappa} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}…${formatKappa(ci.high)})` : ''}`,
+      `${kappa} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}…${formatKappa(ci.high)})` : ''}${oneVerdict(agreement)}`,
     );
   }
   if (agreement.accuracy !== null) {
@@ -42,4 +42,18 @@ export function agreementLine(id: string, agreement: AgreementSummary): string {
     rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
   parts.push(rows.join(', '));
   return `${id} vs human labels (column ${agreement.column}): ${parts.join(' · ')}`;
+}
+
+/**
+ * ` (the judge gave "yes" to every labelled row)` when it did: its κ is then 0 whatever the
+ * labels are, so its interval has no width, which reads as a fault unless the reason is said.
+ */
+function oneVerdict(agreement: AgreementSummary): string {
+  const given = agreement.categories.filter((_, column) =>
+    agreement.table.some((row) => (row[column] ?? 0) > 0),
+  );
+  const [only] = given;
+  return given.length === 1 && only !== undefined
+    ? ` (the judge gave ${JSON.stringify(only)} to every labelled row)`
+    : '';
 }
