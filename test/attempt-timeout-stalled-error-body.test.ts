@@ -83,7 +83,10 @@ describe('a per-attempt timeout while an error answer stalls its body', () => {
       assert.equal(received.get(String(status)), 3);
       assert.equal(result.error.status, status);
       assert.equal(result.error.attempts, 3);
-      assert.match(result.error.message, new RegExp(`, which answered ${status}$`));
+      assert.match(
+        result.error.message,
+        new RegExp(`, which answered ${status}; after 3 attempts$`),
+      );
     }
   });
 

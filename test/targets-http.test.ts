@@ -162,12 +162,14 @@ describe('http target', () => {
     assert.equal(result.code, 1);
     assert.equal(seen.length, 2);
     const error = artifactCases(dir)[0]!.cases[0]!.error ?? '';
-    // 500 characters of the body on one line, cut in the middle: its start and its end kept.
+    // 500 characters of the body on one line, cut in the middle: its start and its end kept;
+    // then how many requests it took, so a failure retries could have hidden is not one request.
     assert.match(
       error,
-      /^GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500: failed for \[redacted\] x+ … x+$/,
+      /^GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500: failed for \[redacted\] x+ … x+; after 2 attempts$/,
     );
-    assert.equal(error.split(': ').slice(1).join(': ').length, 500 + ' … '.length);
+    const body = error.slice(0, -'; after 2 attempts'.length);
+    assert.equal(body.split(': ').slice(1).join(': ').length, 500 + ' … '.length);
     assert.equal(error.includes(SECRET), false);
     assert.equal(result.stdout.includes(SECRET), false);
   });

@@ -73,8 +73,14 @@ async function retryLoop<T extends { kind: 'ok' }>(
     const outcome = await attempt();
     if (outcome.kind === 'ok') return { ok: true, answer: outcome, attempts };
     const failed = outcome;
-    if (failed.kind === 'fail' || attempts > policy.maxRetries) {
-      return { ok: false, error: { ...failed.error, attempts } };
+    if (failed.kind === 'fail') return { ok: false, error: { ...failed.error, attempts } };
+    if (attempts > policy.maxRetries) {
+      // Said, so that a failure a retry could have hidden (a 503, a dropped connection) is not
+      // read as a single unlucky request.
+      if (attempts === 1) return { ok: false, error: { ...failed.error, attempts } };
+      const gaveUp = `after ${attempts} attempts`;
+      const message = `${failed.error.message}; ${gaveUp}`;
+      return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
     }
     const asked = failed.serverDelay ?? 0;
     if (asked > MAX_SERVER_WAIT_MS) {
