@@ -33,10 +33,21 @@ import { readArtifact, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
 /**
+ * What a run is compared with: a results file and how the reports name it, or no file and why
+ * (`missing`, for the reports: `null` when no comparison was asked for here, or the event has no
+ * base branch for `baseline: auto`).
+ */
+export type ResolvedBaseline =
+  { file: string; shown: string } | { file: null; missing: string | null };
+
+/** No baseline, and no comparison to speak of. */
+export const NO_BASELINE: ResolvedBaseline = { file: null, missing: null };
+
+/**
  * The baseline results file for this run: the `baseline` path, or for `auto` the newest results
- * artifact uploaded from the pull request's base branch, downloaded to a temporary file; null
- * when there is none. On `issue_comment` the event names the pull request (`pullRequest`) but
- * not its base branch, which the pulls API does.
+ * artifact uploaded from the pull request's base branch, downloaded to a temporary file; else
+ * why there is none (said in the log too). On `issue_comment` the event names the pull request
+ * (`pullRequest`) but not its base branch, which the pulls API does.
  */
 export async function resolveBaseline(
   settings: ActionSettings,
@@ -44,89 +55,84 @@ export async function resolveBaseline(
   env: NodeJS.ProcessEnv,
   budget: RetryBudget,
   pullRequest: ChatOpsPullRequest | null,
-): Promise<string | null> {
-  if (settings.baseline.kind === 'none') return null;
+): Promise<ResolvedBaseline> {
+  if (settings.baseline.kind === 'none') return NO_BASELINE;
+  const going = `${settings.mode === 'run' ? 'running' : 'reporting'} without a comparison`;
+  const without = (why: string): ResolvedBaseline => {
+    core.warning(`evalgate: ${why}; ${going}`);
+    return { file: null, missing: why };
+  };
   if (settings.baseline.kind === 'file') {
-    const going = `${settings.mode === 'run' ? 'running' : 'reporting'} without a comparison`;
     const { path } = settings.baseline;
-    if (existsSync(path)) return usableBaseline(path, path, going);
-    core.warning(`evalgate: the baseline ${path} does not exist; ${going}`);
-    return null;
+    if (!existsSync(path)) return without(`the baseline ${path} does not exist`);
+    const problem = baselineProblem(path);
+    return problem === null ? { file: path, shown: path } : without(problem);
   }
   const named = eventSubject(github.context, env).baseBranch;
   if (named === null && pullRequest === null) {
     core.info(
       `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${github.context.eventName || 'event'} event has none, so there is no comparison`,
     );
-    return null;
+    return NO_BASELINE;
   }
-  if (octokit === null) {
-    core.warning('evalgate: baseline: auto needs a github-token; running without a comparison');
-    return null;
-  }
+  if (octokit === null) return without('baseline: auto needs a github-token');
   const branch = named ?? (await pullRequestBase(pullRequest));
-  if (branch === null) return null;
+  if (typeof branch !== 'string') return without(branch.why);
   const target = github.context.repo;
   const found = await findBaselineArtifact(octokit, target, {
     name: settings.artifactName,
     branch,
   });
-  if (!found.ok) {
-    core.warning(`evalgate: ${found.failure.message}; running without a comparison`);
-    return null;
-  }
+  if (!found.ok) return without(found.failure.message);
   if (found.found === null) {
     core.info(`evalgate: ${notFound(settings.artifactName, branch, found.searched)}`);
-    return null;
+    return {
+      file: null,
+      missing: `no results artifact named ${settings.artifactName} from ${branch} was found (the job log says where the search looked)`,
+    };
   }
   const downloaded = await downloadBaseline(octokit, target, found.found.id, { budget });
-  if (!downloaded.ok) {
-    core.warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
-    return null;
-  }
+  if (!downloaded.ok) return without(downloaded.failure.message);
   const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
   const file = join(dir, 'baseline.json');
   await writeFile(file, downloaded.text);
   const from = `${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`;
-  if (usableBaseline(file, from) === null) return null;
+  const problem = baselineProblem(file, from);
+  if (problem !== null) return without(problem);
   core.info(`evalgate: comparing with ${from}`);
-  return file;
+  return { file, shown: from };
 }
 
 /**
  * The base branch (`base.ref`) of an `issue_comment` run's pull request, from the one read of it
- * that also places the check run; null after a warning saying why when GitHub does not say
- * (a 403 or 404): the run goes on without a comparison, as when the search fails.
+ * that also places the check run; else why GitHub does not say (a 403 or 404): the run goes on
+ * without a comparison, as when the search fails.
  */
-async function pullRequestBase(pullRequest: ChatOpsPullRequest | null): Promise<string | null> {
-  if (pullRequest === null) return null;
+async function pullRequestBase(
+  pullRequest: ChatOpsPullRequest | null,
+): Promise<string | { why: string }> {
+  if (pullRequest === null) return { why: 'baseline: auto: no pull request' };
   const read = await pullRequest.read();
   if (read.ok && read.pullRequest.baseRef !== '') return read.pullRequest.baseRef;
   const why = read.ok ? 'GitHub named no base.ref' : read.failure.message;
-  core.warning(
-    `evalgate: baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why}; running without a comparison`,
-  );
-  return null;
+  return {
+    why: `baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why}`,
+  };
 }
 
 /**
- * `path` when it reads as a results artifact this evalgate understands (checked with the same
- * reader the comparison uses, every case included), else null after a warning saying why. An
- * unreadable baseline is a reporting problem, not the pull request's: the run goes on without a
- * comparison rather than failing as if its own config were invalid.
+ * Why `path` is not a results artifact this evalgate understands (checked with the same reader
+ * the comparison uses, every case included); null when it is one. An unreadable baseline is a
+ * reporting problem, not the pull request's: the run goes on without a comparison rather than
+ * failing as if its own config were invalid.
  *
- * @param shown how the messages name the baseline; default its path.
- * @param going what happens without it, as the warning ends.
+ * @param shown how the message names the baseline; default its path.
  */
-export function usableBaseline(
-  path: string,
-  shown = path,
-  going = 'running without a comparison',
-): string | null {
+export function baselineProblem(path: string, shown = path): string | null {
   const read = readArtifact(() =>
     readReducedArtifact(path, shown, (_, run) => comparableCases(run)),
   );
-  if (read.ok) return path;
+  if (read.ok) return null;
   // A file read as JSON says a newer schemaVersion itself (`schemaVersionProblem`); one that is
   // not JSON to this evalgate (cut short, or laid out in a way only a newer one writes) may still
   // name its version near the top.
@@ -135,10 +141,7 @@ export function usableBaseline(
     version !== null && version > ARTIFACT_SCHEMA_VERSION
       ? ` (its start says schemaVersion ${version}: a newer evalgate wrote it, and this one reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}; update evalgate here to read it)`
       : '';
-  core.warning(
-    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`,
-  );
-  return null;
+  return `the baseline is not a readable results artifact: ${read.message}${newer}`;
 }
 
 /** The `schemaVersion` near the top of a file that may not be JSON at all; null when none. */
@@ -191,17 +194,19 @@ export function notFound(name: string, branch: string, searched: SearchExtent): 
 }
 
 /**
- * `mode: report`: the earlier job's `results` compared with `baselineFile` (`baseline: FILE`,
+ * `mode: report`: the earlier job's `results` compared with `baseline` (`baseline: FILE`,
  * checked by {@link resolveBaseline}), as `evals report --baseline` compares them: the comment
  * and summary show the comparison as they show a run's. The verdict stays the results' own.
- * Unchanged, after a warning saying why, when the two cannot be compared (no case in common).
+ * Without a comparison, after a warning saying why, when the two cannot be compared (no case in
+ * common); the reports say why too (`uncompared`), as they do when there is no baseline file.
  */
 export async function comparedResults(
   results: EvalResults | null,
   settings: ActionSettings,
-  baselineFile: string | null,
+  baseline: ResolvedBaseline,
 ): Promise<EvalResults | null> {
-  if (results === null || baselineFile === null) return results;
+  if (results === null) return results;
+  if (baseline.file === null) return withUncompared(results, baseline.missing);
   const { compareResultsFile } = await import('../pipeline/baseline.ts');
   const ctx: CommandContext = {
     cwd: settings.workingDirectory,
@@ -210,14 +215,19 @@ export async function comparedResults(
     stderr: process.stderr,
   };
   try {
-    const comparison = await compareResultsFile(baselineFile, settings.results, ctx);
-    core.info(`evalgate: comparing the results with ${baselineFile}`);
+    const comparison = await compareResultsFile(baseline.file, settings.results, ctx);
+    core.info(`evalgate: comparing the results with ${baseline.file}`);
     return { ...results, artifact: { ...results.artifact, comparison } };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     core.warning(
-      `evalgate: no comparison with ${baselineFile}: ${error.message}; reporting without a comparison`,
+      `evalgate: no comparison with ${baseline.file}: ${error.message}; reporting without a comparison`,
     );
-    return results;
+    return withUncompared(results, error.message);
   }
+}
+
+/** `results`, saying why they were not compared with a baseline when `why` says it. */
+export function withUncompared(results: EvalResults, why: string | null): EvalResults {
+  return why === null ? results : { ...results, uncompared: why };
 }

@@ -12,7 +12,7 @@ import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
-import { comparedResults, resolveBaseline } from './baseline.ts';
+import { NO_BASELINE, comparedResults, resolveBaseline } from './baseline.ts';
 import { publishResults, shardHeadline, willFailStep, writtenReport } from './publish.ts';
 import {
   isActionInput,
@@ -85,19 +85,19 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       'evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)',
     );
   }
-  const baselineFile =
+  const baseline =
     settings.mode === 'run' || settings.baseline.kind === 'file'
       ? await resolveBaseline(settings, octokit, env, budget, pullRequest)
-      : null;
+      : NO_BASELINE;
   // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
   // from the comparison with a baseline file as well (it names cases of both).
   const results =
     settings.mode === 'report'
       ? scrubbedResults(
-          await comparedResults(readResults(settings, workspace), settings, baselineFile),
+          await comparedResults(readResults(settings, workspace), settings, baseline),
           createScrubber(secretsInEnv(env)),
         )
-      : await runEvals(settings, workspace, env, baselineFile);
+      : await runEvals(settings, workspace, env, baseline);
   if (results === null) return;
 
   const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);

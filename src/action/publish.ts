@@ -103,6 +103,7 @@ export async function publishResults(
   // Blocks above the heading of every rendering: what the verdict is not about, or is about.
   const notes = [
     ...warnings.map((warning) => `> [!WARNING]\n> ${escapeNote(warning)}`),
+    ...(results.uncompared !== undefined ? [uncomparedNote(results.uncompared)] : []),
     ...(commit.note !== null ? [`> [!NOTE]\n> ${escapeNote(commit.note)}`] : []),
     ...(artifact.shard !== undefined ? [shardNote(artifact.shard)] : []),
   ];
@@ -227,6 +228,14 @@ export async function publishResults(
  */
 function shardNote({ index, count }: { index: number; count: number }): string {
   return `> [!NOTE]\n> Shard ${index} of ${count} (\`--shard ${index}/${count}\`): this report and its verdict cover only this shard's cases. The whole run's verdict needs every shard, merged with \`evals merge\` and reported with \`mode: report\`.`;
+}
+
+/**
+ * A baseline was asked for and the results were not compared with it: said above the verdict,
+ * which then says nothing about regressions (a green report is not "no regressions").
+ */
+function uncomparedNote(why: string): string {
+  return `> [!WARNING]\n> Not compared with a baseline, so regressions were not checked: ${escapeNote(why)}.`;
 }
 
 /** A one-line message as the text of a blockquote: no line breaks, no markup of its own. */

@@ -25,6 +25,7 @@ import {
 } from '../report/reported-cases.ts';
 import { actionSecrets, envValuesRead } from '../config/secrets.ts';
 import { declareSecret } from '../shared/secrets.ts';
+import type { ResolvedBaseline } from './baseline.ts';
 import type { ActionSettings } from './settings.ts';
 
 /** What the reports are made from. */
@@ -47,6 +48,11 @@ export interface EvalResults {
    * reports still go out from what the run holds; the step fails with this message.
    */
   incomplete?: string;
+  /**
+   * Why the results were not compared with the baseline asked for (none found, unreadable, or no
+   * case in common): the reports say so, so that no one takes them for a check of regressions.
+   */
+  uncompared?: string;
 }
 
 /**
@@ -124,7 +130,7 @@ export async function runEvals(
   settings: ActionSettings,
   workspace: string,
   env: NodeJS.ProcessEnv,
-  baselineFile: string | null,
+  baseline: ResolvedBaseline,
 ): Promise<EvalResults | null> {
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
@@ -148,10 +154,20 @@ export async function runEvals(
     };
     const outputs = outputsBefore(runOutputs(args), ctx.cwd);
     const outcome = await executeRun(
-      { ...args, ...(baselineFile ? { baseline: baselineFile } : {}) },
+      {
+        ...args,
+        ...(baseline.file !== null && { baseline: baseline.file, baselineName: baseline.shown }),
+      },
       ctx,
       [pullRequestCases],
     );
+    // Said on stderr by the run; a warning here, and in the reports (`uncompared`).
+    if (outcome.uncompared !== undefined) {
+      core.warning(
+        `evalgate: ${outcome.uncompared}; no comparison, so regressions were not checked`,
+      );
+    }
+    const uncompared = baseline.file === null ? baseline.missing : (outcome.uncompared ?? null);
     // As `evals run` ends (pipeline/written-check.ts): the step must not pass on results that
     // code under test kept from being written, or wrote through built-ins it replaced.
     const { lines } = checkRunEnd(outputs, {
@@ -171,6 +187,7 @@ export async function runEvals(
       args: settings.args,
       ...(args.report !== undefined && { report: resolve(settings.workingDirectory, args.report) }),
       ...(incomplete !== undefined && { incomplete }),
+      ...(uncompared !== null && { uncompared }),
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

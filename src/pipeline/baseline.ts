@@ -68,7 +68,8 @@ export async function compareResultsFile(
  * suite's `gate.regressions`: `block` adds a failing gate condition for corrected significant
  * regressions, `warn` prints them. A baseline sharing no case with the run is a warning here,
  * not an error: the run itself is done and stays valid. `suites` gives each suite's gate rules
- * (a merge has them from each run's recorded `plan`).
+ * (a merge has them from each run's recorded `plan`). `told` names the baseline in messages
+ * (default its path) and hears why the run was not compared, when it was not.
  */
 export function withComparison(
   artifact: ResultsArtifact,
@@ -77,7 +78,9 @@ export function withComparison(
   baselinePath: string,
   suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
   ctx: CommandContext,
+  told: UncomparedListener = {},
 ): ResultsArtifact {
+  const shown = told.shown ?? baselinePath;
   // The run's cases as the comparison reads them, with their labels (reducing already reduced
   // ones changes nothing).
   const head = {
@@ -96,19 +99,21 @@ export function withComparison(
     requireCommonCases(
       baseline,
       head,
-      { base: baselinePath, head: 'this run' },
+      { base: shown, head: 'this run' },
       artifact.interrupted || artifact.shard !== undefined,
     );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error) {
     if (error instanceof UsageError) {
-      ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error.message}\n`);
+      ctx.stderr.write(`warning: no comparison with ${shown}: ${error.message}\n`);
+      told.uncompared?.(error.message);
       return artifact;
     }
     // The comparison itself broke (values it cannot handle, or a bug): the run's results are
     // still written, and a suite that blocks on regressions fails, since that was not checked.
-    const why = `the comparison with ${baselinePath} failed: ${error instanceof Error ? error.message : String(error)}`;
+    const why = `the comparison with ${shown} failed: ${error instanceof Error ? error.message : String(error)}`;
     ctx.stderr.write(`warning: ${why}; the results are written without it\n`);
+    told.uncompared?.(why);
     return uncompared(artifact, suites, why);
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
@@ -137,6 +142,16 @@ export function withComparison(
   const options = { color: useColor(ctx), caseLabel, width: terminalWidth(ctx) };
   ctx.stdout.write(`\n${renderComparisonText(comparison, options)}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+}
+
+/**
+ * For a caller that reports the run further (the Action): how messages name the baseline (the
+ * artifact it was downloaded from, rather than a temporary file), and a listener told why the
+ * run was not compared with it (it shares no case with the run, or the comparison failed).
+ */
+export interface UncomparedListener {
+  shown?: string;
+  uncompared?: (why: string) => void;
 }
 
 /**
@@ -171,17 +186,18 @@ function uncompared(
  * for the artifact written as the process quits at once (a second Ctrl-C, user code calling
  * `process.exit`): compared so that it records its baseline for `--resume`, with nothing printed
  * (no one is left to read the table), and written uncompared if the comparison fails, since
- * results without it are better than none.
+ * results without it are better than none. `told`: as {@link withComparison} takes it.
  */
 export function comparer(
   chosen: ChosenBaseline,
   cases: (run: number) => Iterable<CaseResult>,
   suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
   ctx: CommandContext,
+  told: UncomparedListener = {},
 ): (artifact: ResultsArtifact, quiet?: boolean) => ResultsArtifact {
   const silent = { write: () => true };
   const compare = (artifact: ResultsArtifact, context: CommandContext): ResultsArtifact =>
-    withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context);
+    withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context, told);
   return (artifact, quiet = false) => {
     if (!quiet) return compare(artifact, ctx);
     try {

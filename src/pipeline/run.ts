@@ -51,6 +51,11 @@ export interface RunArgs {
   loader?: ModuleLoaderOptions;
   /** `--baseline FILE`: an earlier results artifact to compare against. */
   baseline?: string;
+  /**
+   * How messages name the `baseline` (default its path): the Action's names the artifact it
+   * downloaded it from, not the temporary file it keeps it in.
+   */
+  baselineName?: string;
   /** `--resume FILE`: an interrupted artifact to finish (only its missing cases run). */
   resume?: string;
   /** `--no-cache`: judge calls bypass the on-disk cache. */
@@ -96,6 +101,11 @@ export interface RunOutcome {
   exitCode: number;
   /** The files that could not be written (`path` as given), and where each was kept instead. */
   unwritten: readonly WriteFailure[];
+  /**
+   * Why the run was not compared with its `baseline` (it shares no case with the run, or the
+   * comparison failed); absent when it was, or when there was none. Said on stderr already.
+   */
+  uncompared?: string;
 }
 
 /**
@@ -252,9 +262,13 @@ export async function executeRun(
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
   // The partial of an interrupted run records its baseline (in its comparison) and the command
   // that finishes it names it, so the resumed run is compared and gated as this one would be.
+  let uncompared: string | undefined;
   const compared =
     comparing && baseline !== undefined
-      ? comparing.comparer(baseline, (run) => log.cases(run), suites, ctx)
+      ? comparing.comparer(baseline, (run) => log.cases(run), suites, ctx, {
+          ...(args.baselineName !== undefined && { shown: args.baselineName }),
+          uncompared: (why) => (uncompared = why),
+        })
       : (artifact: ResultsArtifact): ResultsArtifact => artifact;
   // An exit the CLI chooses (a second Ctrl-C) after the engine ended and before the run compared
   // its results writes them, and ends as they say, compared: `regressions: block` counts, and a
@@ -377,20 +391,21 @@ export async function executeRun(
     unguard();
     log.discard();
   }
+  const said = uncompared !== undefined && artifact.comparison === undefined ? { uncompared } : {};
   if (artifact.interrupted) {
     // Exit 130 even when a file could not be written: the interruption comes first.
     for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
       ctx.stderr.write(`${line}\n`);
     }
-    return { artifact, config, exitCode: EXIT.interrupted, unwritten };
+    return { artifact, config, exitCode: EXIT.interrupted, unwritten, ...said };
   }
   if (unwritten.length > 0) {
     for (const failure of unwritten) {
       ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the run finished')}\n`);
     }
-    return { artifact, config, exitCode: EXIT.unwritten, unwritten };
+    return { artifact, config, exitCode: EXIT.unwritten, unwritten, ...said };
   }
-  return { artifact, config, exitCode: verdictCode(artifact), unwritten };
+  return { artifact, config, exitCode: verdictCode(artifact), unwritten, ...said };
 }
 
 function verdictCode(artifact: ResultsArtifact): number {

@@ -1,0 +1,56 @@
+/**
+ * A baseline the Action could not compare with: one that shares no case with the run (the team
+ * changed `hash:` fields, or the baseline comes from an unrelated branch), one that is not there,
+ * or none yet on the base branch. The run still passes (a new suite or new case ids must not block
+ * every pull request), but the PR comment, the job summary and the check run say plainly that it
+ * was not compared and why: a reviewer must not read a green report as "no regressions".
+ *
+ * The Action runs from src/ (through tsx) in a child process, against the fake GitHub on 127.0.0.1.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { addResultsArtifact } from './helpers/action-fixture.ts';
+import { runAction, sourceCheckout, type Workspace } from './helpers/action-run.ts';
+import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { notComparedNote, renamedRows, reports } from './helpers/uncompared-baseline.ts';
+
+describe('the Action with a baseline it could not compare with', () => {
+  let server: GitHubServer;
+  let action = '';
+  let ws: Workspace;
+  let base = '';
+  before(async () => {
+    server = await startGitHubServer();
+    action = sourceCheckout();
+    ({ ws, base } = await renamedRows());
+    addResultsArtifact(server, 'main', base);
+  });
+  after(() => server.close());
+
+  it('sharing no case: passes, and every report says it was not compared and why', async () => {
+    const run = await runAction(action, ws, server, { baseline: 'base.json', report: 'false' });
+    assert.equal(run.code, 0, `a pass, not a block on an empty comparison\n${run.stdout}`);
+    assert.equal(run.outputs['verdict'], 'pass');
+    assert.match(run.stdout, /^::warning::evalgate: .*no common cases between/m);
+    for (const [where, text] of Object.entries(reports(server, run))) {
+      const note = notComparedNote(text);
+      assert.match(note, /regressions were not checked/, `${where}:\n${text}`);
+      assert.match(note, /no common cases between .*base\.json and this run/, where);
+      assert.match(note, /shares no case id/, where);
+    }
+  });
+
+  it('baseline: auto sharing no case: the note names the artifact, not a temporary file', async () => {
+    const run = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    assert.equal(run.code, 0, run.stdout);
+    for (const [where, text] of Object.entries(reports(server, run))) {
+      const note = notComparedNote(text);
+      assert.match(
+        note,
+        /no common cases between evals-results from main \(/,
+        `${where}:\n${text}`,
+      );
+      assert.doesNotMatch(note, /evalgate-baseline-/, where);
+    }
+  });
+});
