@@ -7,17 +7,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addResultsArtifact, cliResults, useActionFixture } from './helpers/action-fixture.ts';
-import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { suiteFiles, workspace } from './helpers/action-run.ts';
 
 describe('the Action on GitHub Enterprise Server', () => {
   const fixture = useActionFixture({ proxy: true, proxyBasePath: '/api/v3' });
   const SERVER = 'https://ghe.example.com';
 
   it('comments (found again past 100 comments), checks with 70 annotations, compares with baseline: auto', async () => {
-    const base = workspace(suiteFiles(ONE_FAILING));
+    const rows = Array.from({ length: 70 }, (_, i) => ({ expected: `e${i}`, answer: `a${i}` }));
+    // The base branch's results of the same rows: a baseline sharing no case is not compared.
+    const base = workspace(suiteFiles(rows));
     addResultsArtifact(fixture.server, 'main', await cliResults(base, 'evals-results.json', 1));
     for (let i = 0; i < 130; i++) fixture.server.addComment(7, { body: `comment ${i}` });
-    const rows = Array.from({ length: 70 }, (_, i) => ({ expected: `e${i}`, answer: `a${i}` }));
     const ws = workspace(suiteFiles(rows));
     assert.match(fixture.proxy.url, /\/api\/v3$/);
     for (const runId of ['42', '43']) {
@@ -30,6 +31,7 @@ describe('the Action on GitHub Enterprise Server', () => {
       assert.doesNotMatch(r.stdout, /::warning::/, r.stdout);
       assert.match(r.stdout, /evalgate: comparing with evals-results from main/);
       assert.match(r.summary, new RegExp(`\\(${SERVER}/octo/repo/actions/runs/${runId}\\)`));
+      assert.match(r.summary, /against the baseline/, 'the report shows the comparison');
     }
     const ours = (fixture.server.state.comments.get(7) ?? []).filter((c) =>
       c.body.startsWith('<!-- evalgate-report'),
