@@ -25,9 +25,10 @@ import {
 } from './event.ts';
 
 /**
- * The pull request an `issue_comment` run is about, read from the pulls API when first asked for
- * and never again: `baseline: auto` takes its base branch from it (`baseline.ts`), and the check
- * run its commits ({@link reportedCommit}), so the two cannot disagree, and one call serves both.
+ * The pull request an `issue_comment` run is about (or `pr-number`'s, on any event), read from
+ * the pulls API when first asked for and never again: `baseline: auto` takes its base branch
+ * from it when the event names none (`baseline.ts`), and on `issue_comment` the check run its
+ * commits ({@link reportedCommit}), so the two cannot disagree, and one call serves both.
  */
 export interface ChatOpsPullRequest {
   number: number;
@@ -36,19 +37,20 @@ export interface ChatOpsPullRequest {
 }
 
 /**
- * The {@link ChatOpsPullRequest} of pull request `number` (`pr-number`, or the one commented on);
- * null on other events, whose payload names the pull request's commits and base branch, and
- * when there is no pull request. Without a token the read fails, saying so. `repository` is
- * asked for only when the pull request is read (`github.context.repo` throws without
- * GITHUB_REPOSITORY).
+ * The {@link ChatOpsPullRequest} of pull request `number` (`pr-number`, or the one commented on,
+ * or the event's); null when there is no pull request. It is read only when needed: on a pull
+ * request's own events the payload names its commits and base branch, while a
+ * `workflow_dispatch` or `workflow_run` given `pr-number` learns the base branch for `baseline:
+ * auto` from it, as `issue_comment` does. Without a token the read fails, saying so.
+ * `repository` is asked for only when the pull request is read (`github.context.repo` throws
+ * without GITHUB_REPOSITORY).
  */
 export function chatOpsPullRequest(
-  context: EventContext,
   number: number | null,
   octokit: Octokit | null,
   repository: () => { owner: string; repo: string },
 ): ChatOpsPullRequest | null {
-  if (context.eventName !== 'issue_comment' || number === null) return null;
+  if (number === null) return null;
   let read: Promise<PullRequestRead> | undefined;
   return {
     number,

@@ -73,9 +73,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       })
     : null;
   // On `issue_comment` the payload names the pull request but none of its commits, nor its base
-  // branch: one read of it serves `baseline: auto` and the check run's commit (`chatops.ts`).
+  // branch, and `pr-number` on another event names only its number: one read of it (when needed)
+  // serves `baseline: auto` and the check run's commit (`chatops.ts`).
   const pullRequest = chatOpsPullRequest(
-    github.context,
     settings.prNumber ?? eventSubject(github.context, env).pullRequest,
     octokit,
     () => github.context.repo,
