@@ -11,7 +11,7 @@ import { dirname, relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
-import { upsertStickyComment, type RunStamp } from '../github/comment.ts';
+import { RUN_STAMP_MAX_CHARS, upsertStickyComment, type RunStamp } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import { readGitInfo } from '../pipeline/git-info.ts';
@@ -39,6 +39,12 @@ import {
 import { reportIdentity } from './report-identity.ts';
 import { runConfigPath, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
+
+/**
+ * What the PR comment is rendered to, in UTF-8 bytes: GitHub's limit less the room the run stamp
+ * takes, which `upsertStickyComment` writes under the marker line after rendering.
+ */
+export const COMMENT_REPORT_MAX_BYTES = REPORT_MAX_BYTES.comment - RUN_STAMP_MAX_CHARS;
 
 /** What was published that the step's outputs name. */
 export interface Published {
@@ -168,7 +174,7 @@ export async function publishResults(
       poster,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
-      render(identity.marker, REPORT_MAX_BYTES.comment),
+      render(identity.marker, COMMENT_REPORT_MAX_BYTES),
       runStamp(env, context),
     );
     if (!posted.ok) failures.push(posted.failure);

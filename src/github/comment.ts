@@ -63,7 +63,7 @@ type Author = { kind: 'user'; login: string } | { kind: 'any-bot' };
  * comment is never edited. When editing a bot's comment is refused (another app's), the next
  * older candidate is tried, and a new comment written when none is left. `body` gets the marker
  * line prepended when it does not start with it. Keeping `body` under GitHub's 65,536
- * characters is the caller's job.
+ * characters, with room for the run stamp ({@link RUN_STAMP_MAX_CHARS}), is the caller's job.
  *
  * With `run`, the comment's second line says which workflow run wrote it, and a comment a later
  * run wrote is left as it is (`kept-newer`): a run started for an older push that finishes last
@@ -225,6 +225,14 @@ function withSecondLine(text: string, line: string): string {
   const end = text.indexOf('\n');
   return end === -1 ? `${text}\n${line}` : `${text.slice(0, end)}\n${line}${text.slice(end)}`;
 }
+
+/**
+ * The characters the run stamp adds to a body at most: its line, for the largest id and attempt
+ * (safe integers), and the line break. A caller keeping `body` within GitHub's limit leaves this
+ * much room.
+ */
+export const RUN_STAMP_MAX_CHARS =
+  stampLine({ id: Number.MAX_SAFE_INTEGER, attempt: Number.MAX_SAFE_INTEGER }).length + 1;
 
 /** The comment's second line, which says which run wrote it. */
 function stampLine(run: RunStamp): string {
