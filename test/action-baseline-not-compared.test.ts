@@ -8,8 +8,9 @@
  * The Action runs from src/ (through tsx) in a child process, against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { addResultsArtifact } from './helpers/action-fixture.ts';
+import { addResultsArtifact, resultsZip } from './helpers/action-fixture.ts';
 import { runAction, sourceCheckout, type Workspace } from './helpers/action-run.ts';
 import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 import { notComparedNote, renamedRows, reports } from './helpers/uncompared-baseline.ts';
@@ -51,6 +52,32 @@ describe('the Action with a baseline it could not compare with', () => {
         `${where}:\n${text}`,
       );
       assert.doesNotMatch(note, /evalgate-baseline-/, where);
+    }
+  });
+
+  it('baseline: auto finding only a workflow_run upload on the base branch: the note says why it is passed over', async () => {
+    server.addArtifact({
+      name: 'evals-results',
+      branch: 'develop',
+      zip: resultsZip(base),
+      event: 'workflow_run',
+    });
+    const event = JSON.parse(readFileSync(ws.event, 'utf8')) as {
+      pull_request: { base: { ref: string } };
+    };
+    event.pull_request.base.ref = 'develop';
+    writeFileSync(ws.event, JSON.stringify(event));
+    const run = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    assert.equal(run.code, 0, run.stdout);
+    for (const [where, text] of Object.entries(reports(server, run))) {
+      const note = notComparedNote(text);
+      assert.match(
+        note,
+        /no results artifact named evals-results from develop yet/,
+        `${where}:\n${text}`,
+      );
+      assert.match(note, /Passed over 1 uploaded by workflow\\_run runs/, where);
+      assert.doesNotMatch(note, /running without a comparison/, where);
     }
   });
 });

@@ -86,10 +86,7 @@ export async function resolveBaseline(
   if (!found.ok) return without(found.failure.message);
   if (found.found === null) {
     core.info(`evalgate: ${notFound(settings.artifactName, branch, found.searched)}`);
-    return {
-      file: null,
-      missing: `no results artifact named ${settings.artifactName} from ${branch} was found (the job log says where the search looked)`,
-    };
+    return { file: null, missing: notFound(settings.artifactName, branch, found.searched, '') };
   }
   const downloaded = await downloadBaseline(octokit, target, found.found.id, { budget });
   if (!downloaded.ok) return without(downloaded.failure.message);
@@ -162,8 +159,16 @@ function declaredSchemaVersion(path: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Why there is no baseline, saying how far the search looked when it stopped early. */
-export function notFound(name: string, branch: string, searched: SearchExtent): string {
+/**
+ * Why there is no baseline, saying how far the search looked when it stopped early. `going`
+ * says what happens now, after the first sentence (the reports say that themselves).
+ */
+export function notFound(
+  name: string,
+  branch: string,
+  searched: SearchExtent,
+  going = '; running without a comparison',
+): string {
   const count = (n: number): string => n.toLocaleString('en-US');
   const skipped = Object.entries(searched.skipped)
     .map(([event, n]) =>
@@ -183,12 +188,12 @@ export function notFound(name: string, branch: string, searched: SearchExtent): 
       searched.artifacts > 0
         ? ` (looked at all ${count(searched.artifacts)} artifacts of that name)`
         : '';
-    return `no results artifact named ${name} from ${branch} yet${among}; running without a comparison${passedOver}`;
+    return `no results artifact named ${name} from ${branch} yet${among}${going}${passedOver}`;
   }
   const of = searched.total !== null ? ` of ${count(searched.total)}` : '';
   return (
     `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name ` +
-    `(${count(searched.pages)} pages; the search stops there); running without a comparison. ` +
+    `(${count(searched.pages)} pages; the search stops there)${going}. ` +
     `Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them${passedOver}`
   );
 }
