@@ -1,0 +1,48 @@
+/** The arguments of `evals run` (and of the Action's run), as parsed from the command line. */
+import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
+import type { RunFilters } from '../plan/types.ts';
+
+export interface RunArgs {
+  config?: string;
+  output: string;
+  junit?: string;
+  /** `--report FILE`: the self-contained HTML report. */
+  report?: string;
+  concurrency?: number;
+  /** `--trials N`: runs of each case in every suite, overriding the config's `trials`. */
+  trials?: number;
+  filters: RunFilters;
+  /** Interrupt (SIGINT, SIGTERM or SIGHUP, wired by the CLI). */
+  signal?: AbortSignal;
+  /** How user modules are loaded (the Action finds tsx in the user's workspace). */
+  loader?: ModuleLoaderOptions;
+  /** `--baseline FILE`: an earlier results artifact to compare against. */
+  baseline?: string;
+  /**
+   * How messages name the `baseline` (default its path): the Action's names the artifact it
+   * downloaded it from, not the temporary file it keeps it in.
+   */
+  baselineName?: string;
+  /** `--resume FILE`: an interrupted artifact to finish (only its missing cases run). */
+  resume?: string;
+  /** `--no-cache`: judge calls bypass the on-disk cache. */
+  noCache?: boolean;
+  /** `--cache-dir DIR`: where judge calls are cached (default `.evalgate/cache` by the config). */
+  cacheDir?: string;
+  /** `--update-baselines`: automatic-battle records missing baselines and replaces losers. */
+  updateBaselines?: boolean;
+  /** `--dry-run`: print the plan (suites, grid points, cases, model calls at most) and run nothing. */
+  dryRun?: boolean;
+  /**
+   * `--ignore-pin`: a testset that no longer matches its `revision:` pin runs anyway, with a
+   * warning and `pinIgnored: true` in the artifact (local work; the Action refuses it).
+   */
+  ignorePin?: boolean;
+  /**
+   * The command that finishes this run if it is interrupted, printed then (from the CLI's argv):
+   * resuming its `-o` file, or `from`, where the partial results were kept instead; with
+   * `--baseline BASELINE` when the run compared with a baseline its argv does not name (one a
+   * resumed run took over from its partial).
+   */
+  resumeCommand?: (from?: string, baseline?: string) => string;
+}
