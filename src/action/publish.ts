@@ -26,6 +26,7 @@ import { MAX_WORKFLOW_COMMAND_ANNOTATIONS, REPORT_MAX_BYTES } from '../report/gi
 import { renderMarkdownReport } from '../report/markdown.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { gitParents, reportedCommit, type ChatOpsPullRequest } from './chatops.ts';
 import {
@@ -241,7 +242,9 @@ function shardNote({ index, count }: { index: number; count: number }): string {
  * which then says nothing about regressions (a green report is not "no regressions").
  */
 function uncomparedNote(why: string): string {
-  return `> [!WARNING]\n> Not compared with a baseline, so regressions were not checked: ${escapeNote(why)}.`;
+  // It may name grid values of the run, whose cases are scrubbed of the declared secrets: so is it.
+  const said = escapeNote(createScrubber([]).text(why));
+  return `> [!WARNING]\n> Not compared with a baseline, so regressions were not checked: ${said}.`;
 }
 
 /** A one-line message as the text of a blockquote: no line breaks, no markup of its own. */
