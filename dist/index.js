@@ -29775,7 +29775,7 @@ var init_schema = __esm({
   }
 });
 
-// src/testsets/json-syntax.ts
+// src/shared/json-syntax.ts
 function locateJsonError(text2) {
   const n = text2.length;
   const stack = [];
@@ -29932,9 +29932,16 @@ function explainJsonError(text2, error2) {
   const position2 = /at position (\d+)/.exec(message);
   return { offset: position2 ? Number(position2[1]) : 0, message };
 }
+function describeJsonError(text2, error2) {
+  const found2 = explainJsonError(text2, error2);
+  const before = text2.slice(0, found2.offset);
+  const line = (before.match(/\n/g)?.length ?? 0) + 1;
+  const col = found2.offset - (before.lastIndexOf("\n") + 1) + 1;
+  return `line ${line}, column ${col}: ${found2.message}`;
+}
 var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
 var init_json_syntax = __esm({
-  "src/testsets/json-syntax.ts"() {
+  "src/shared/json-syntax.ts"() {
     "use strict";
     NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
     NUMBER_CONTINUES = /[0-9.eE+-]/;
@@ -31725,6 +31732,76 @@ var init_errors = __esm({
   }
 });
 
+// src/shared/edit-distance.ts
+function editDistance(left, right, options2 = {}) {
+  const a = codePoints(left);
+  const b = codePoints(right);
+  const budget = options2.budget ?? LEVENSHTEIN_CELL_BUDGET;
+  const transpositions = options2.transpositions ?? false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const [long, short] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
+  const n = long.length;
+  const m = short.length;
+  if (m === 0) return { distance: n, exact: true };
+  if (n * m <= budget) {
+    return { distance: bandedDistance(long, short, n, transpositions), exact: true };
+  }
+  let best2 = n;
+  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
+    const distance = bandedDistance(long, short, k, transpositions);
+    if (distance <= k) return { distance, exact: true };
+    best2 = Math.min(best2, distance);
+  }
+  return { distance: best2, exact: false };
+}
+function codePoints(text2) {
+  return Array.from(text2, (char) => char.codePointAt(0) ?? 0);
+}
+function bandedDistance(a, b, k, transpositions) {
+  const n = a.length;
+  const m = b.length;
+  const unreachable = n + m + 1;
+  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
+  let prev = new Uint32Array(m + 1).fill(unreachable);
+  let cur = new Uint32Array(m + 1).fill(unreachable);
+  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - k);
+    const hi = Math.min(m, i + k);
+    cur[lo - 1] = lo === 1 ? i : unreachable;
+    const ai = a[i - 1];
+    const swappable = transpositions && i > 1;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b[j - 1];
+      const substitute2 = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
+      const remove = (prev[j] ?? unreachable) + 1;
+      const insert = (cur[j - 1] ?? unreachable) + 1;
+      let best2 = Math.min(substitute2, remove, insert);
+      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
+        best2 = Math.min(best2, (beforeLast[j - 2] ?? unreachable) + 1);
+      }
+      cur[j] = best2;
+    }
+    if (hi < m) cur[hi + 1] = unreachable;
+    [beforeLast, prev, cur] = [prev, cur, beforeLast];
+  }
+  return prev[m] ?? unreachable;
+}
+var LEVENSHTEIN_CELL_BUDGET;
+var init_edit_distance = __esm({
+  "src/shared/edit-distance.ts"() {
+    "use strict";
+    LEVENSHTEIN_CELL_BUDGET = 2e7;
+  }
+});
+
 // src/shared/string-width-module.bundled.ts
 var STRING_WIDTH_MODULE;
 var init_string_width_module_bundled = __esm({
@@ -32108,7 +32185,7 @@ function formatParams(params, separator) {
 }
 function describeRun(run2) {
   const params = formatParams(run2.params, " ");
-  return params ? `${run2.suite} \xB7 ${params}` : run2.suite;
+  return printable(params ? `${run2.suite} \xB7 ${params}` : run2.suite);
 }
 function errorGist(text2) {
   const lines2 = text2.trim().split(/\r?\n/);
@@ -32184,6 +32261,7 @@ var init_labels = __esm({
   "src/report/labels.ts"() {
     "use strict";
     init_grid_value_text();
+    init_text_table();
     init_threshold();
     init_format_count();
     init_format_numbers();
@@ -32192,23 +32270,6 @@ var init_labels = __esm({
     NOISE_LINE = /^\s*$|^\s+at\s|^\s*\^+\s*$|^Node\.js v\d|^\s*\.\.\. \d+ lines? matching/;
     BLOCK_END = /^\s*[}\]],?\s*$/;
     BLOCK_START = /[{[]\s*$/;
-  }
-});
-
-// src/report/ansi.ts
-function painter(color) {
-  const wrap = (open6, close) => (text2) => color && text2 !== "" ? `\x1B[${open6}m${text2}\x1B[${close}m` : text2;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    red: wrap(31, 39),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39)
-  };
-}
-var init_ansi = __esm({
-  "src/report/ansi.ts"() {
-    "use strict";
   }
 });
 
@@ -32269,6 +32330,10 @@ function cutMiddle(text2, max) {
   const tail = tailOfWidth(text2.slice(-max * 8), tailRoom);
   return `${head}${ELLIPSIS2}${tail}`;
 }
+function fitBeside(name, taken, width) {
+  if (width === void 0) return name;
+  return cutMiddle(name, Math.max(MIN_FITTED, width - taken));
+}
 function tailOfWidth(text2, width) {
   const chars = Array.from(text2);
   let start = chars.length;
@@ -32278,7 +32343,7 @@ function tailOfWidth(text2, width) {
 function countedLine({ message, count }) {
   return `${formatCount(count)} \xD7 ${message}`;
 }
-var ELLIPSIS2, MIN_PREFIX, MAX_DISTINCT, ErrorTally;
+var ELLIPSIS2, MIN_PREFIX, MIN_FITTED, MAX_DISTINCT, ErrorTally;
 var init_case_text = __esm({
   "src/report/case-text.ts"() {
     "use strict";
@@ -32287,6 +32352,7 @@ var init_case_text = __esm({
     init_case_label();
     ELLIPSIS2 = "\u2026";
     MIN_PREFIX = 11;
+    MIN_FITTED = 12;
     MAX_DISTINCT = 50;
     ErrorTally = class {
       #counts = /* @__PURE__ */ new Map();
@@ -32311,6 +32377,23 @@ var init_case_text = __esm({
         return [...this.#counts.entries()].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count);
       }
     };
+  }
+});
+
+// src/report/ansi.ts
+function painter(color) {
+  const wrap = (open6, close) => (text2) => color && text2 !== "" ? `\x1B[${open6}m${text2}\x1B[${close}m` : text2;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39)
+  };
+}
+var init_ansi = __esm({
+  "src/report/ansi.ts"() {
+    "use strict";
   }
 });
 
@@ -32728,7 +32811,7 @@ function agreementLine(id, agreement) {
   } else {
     const ci = agreement.kappaCi;
     parts.push(
-      `${kappa3} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}\u2026${formatKappa(ci.high)})` : ""}`
+      `${kappa3} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}\u2026${formatKappa(ci.high)})` : ""}${oneVerdict(agreement)}`
     );
   }
   if (agreement.accuracy !== null) {
@@ -32743,6 +32826,13 @@ function agreementLine(id, agreement) {
     rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
   parts.push(rows.join(", "));
   return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
+}
+function oneVerdict(agreement) {
+  const given = agreement.categories.filter(
+    (_, column) => agreement.table.some((row) => (row[column] ?? 0) > 0)
+  );
+  const [only] = given;
+  return given.length === 1 && only !== void 0 ? ` (the judge gave ${JSON.stringify(only)} to every labelled row)` : "";
 }
 var init_agreement_text = __esm({
   "src/report/agreement-text.ts"() {
@@ -33124,11 +33214,28 @@ var init_normal = __esm({
   }
 });
 
-// src/compare/sign-flip.ts
-function mulberry32(seed) {
-  const next = mulberry32Words(seed);
-  return () => next() / 4294967296;
+// src/compare/resampling-stages.ts
+function resamplingStages(first, most) {
+  const stages = [first];
+  let size = first;
+  while (size < most) {
+    size = Math.min(most, 2 * (size + 1) - 1);
+    stages.push(size);
+  }
+  return stages;
 }
+function drawsMore(reaching, drawn, alpha) {
+  return reaching < STOP_COUNT && (1 + reaching) / (drawn + 1) < alpha;
+}
+var STOP_COUNT;
+var init_resampling_stages = __esm({
+  "src/compare/resampling-stages.ts"() {
+    "use strict";
+    STOP_COUNT = 40;
+  }
+});
+
+// src/compare/sign-vectors.ts
 function mulberry32Words(seed) {
   let state = seed >>> 0;
   return () => {
@@ -33138,6 +33245,97 @@ function mulberry32Words(seed) {
     return (t ^ t >>> 14) >>> 0;
   };
 }
+function popcount(word) {
+  let v = word - (word >>> 1 & 1431655765);
+  v = (v & 858993459) + (v >>> 2 & 858993459);
+  return Math.imul(v + (v >>> 4) & 252645135, 16843009) >>> 24 & 255;
+}
+function orderStatistic(values, k) {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[lo + hi >>> 1] ?? 0;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] ?? 0) < pivot) i++;
+      while ((values[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const swapped = values[i] ?? 0;
+        values[i++] = values[j] ?? 0;
+        values[j--] = swapped;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k] ?? Number.NaN;
+}
+var SignVectors;
+var init_sign_vectors = __esm({
+  "src/compare/sign-vectors.ts"() {
+    "use strict";
+    SignVectors = class {
+      /** Σ s_i·d_i over the values, of the last vector drawn. */
+      flipped = 0;
+      /** Σ s_i over values and zeros, of the last vector drawn. */
+      signs = 0;
+      #count;
+      #zeros;
+      #next;
+      /** 256 signed sums per group of eight values (the last group may hold fewer). */
+      #sums;
+      constructor(values, zeros, seed) {
+        this.#count = values.length;
+        this.#zeros = zeros;
+        this.#next = mulberry32Words(seed);
+        const groups2 = Math.ceil(this.#count / 8);
+        this.#sums = new Float64Array(groups2 * 256);
+        for (let group = 0; group < groups2; group++) {
+          const start = group * 8;
+          const end = Math.min(this.#count, start + 8);
+          for (let pattern = 0; pattern < 256; pattern++) {
+            let sum2 = 0;
+            for (let i = start; i < end; i++) {
+              const value = values[i] ?? 0;
+              sum2 += (pattern >>> i - start & 1) === 1 ? value : -value;
+            }
+            this.#sums[group * 256 + pattern] = sum2;
+          }
+        }
+      }
+      /** Draws the next vector into `flipped` and `signs`. */
+      draw() {
+        const sums = this.#sums;
+        let flipped = 0;
+        let plus = 0;
+        for (let start = 0; start < this.#count; start += 32) {
+          const word = this.#next();
+          const used = this.#count - start;
+          plus += popcount(used >= 32 ? word : word & (1 << used) - 1);
+          const base = start / 8 * 256;
+          for (let byte = 0; byte < 4 && byte * 8 < used; byte++) {
+            flipped += sums[base + byte * 256 + (word >>> byte * 8 & 255)] ?? 0;
+          }
+        }
+        let zerosPlus = 0;
+        for (let left = this.#zeros; left > 0; left -= 32) {
+          const bits = this.#next();
+          zerosPlus += popcount(left >= 32 ? bits : bits >>> 32 - left);
+        }
+        this.flipped = flipped;
+        this.signs = 2 * plus - this.#count + 2 * zerosPlus - this.#zeros;
+      }
+    };
+  }
+});
+
+// src/compare/sign-flip.ts
+function mulberry32(seed) {
+  const next = mulberry32Words(seed);
+  return () => next() / 4294967296;
+}
 function significanceLevel(confidence) {
   return Number((1 - confidence).toPrecision(12));
 }
@@ -33146,9 +33344,10 @@ function resamplingLimit(resamples) {
 }
 function signFlipTest(diffs, options2 = {}) {
   const resamples = options2.resamples ?? DEFAULT_RESAMPLES;
+  const most = Math.max(resamples, options2.maxResamples ?? resamples);
   const confidence = options2.confidence ?? 0.95;
   const seed = options2.seed ?? DEFAULT_SEED;
-  if (!Number.isInteger(resamples) || resamples < 1) {
+  if (!Number.isInteger(resamples) || resamples < 1 || !Number.isInteger(most)) {
     throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   }
   if (!(confidence > 0 && confidence < 1)) {
@@ -33183,7 +33382,7 @@ function signFlipTest(diffs, options2 = {}) {
     squaresAboutMean += (value - mean) * (value - mean);
   }
   const sd = n > 1 ? Math.sqrt(squaresAboutMean / (n - 1)) : 0;
-  if (nonZero > resamplingLimit(resamples)) {
+  if (nonZero > resamplingLimit(most)) {
     const z = normalQuantileUpper(alpha / 2);
     const half = z * Math.sqrt(squaresAboutMean / (n * (n - z * z)));
     const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(sum2) / Math.sqrt(squares)));
@@ -33207,19 +33406,19 @@ function signFlipTest(diffs, options2 = {}) {
       method: "exact"
     };
   }
-  const shifts = rejectedShifts(values, n - nonZero, sum2, tolerance, resamples, seed);
-  const { lows, highs, covering } = shifts;
-  let rank = Math.max(0, Math.floor(alpha * (resamples + 1)) - 2);
-  while ((1 + rank) / (resamples + 1) < alpha) rank++;
-  lows.sort();
-  highs.sort();
+  const stages = resamplingStages(resamples, most);
+  const shifts = rejectedShifts(values, n - nonZero, sum2, tolerance, stages, alpha, seed);
+  const { lows, highs, covering, drawn } = shifts;
+  let rank = Math.max(0, Math.floor(alpha * (drawn + 1)) - 2);
+  while ((1 + rank) / (drawn + 1) < alpha) rank++;
   return {
     mean,
-    low: finite(rank === 0 ? -Infinity : lows[rank - 1] ?? -Infinity, -1),
-    high: finite(rank === 0 ? Infinity : highs[resamples - rank] ?? Infinity, 1),
-    pValue: (1 + covering) / (resamples + 1),
+    low: finite(rank === 0 ? -Infinity : orderStatistic(lows, rank - 1), -1),
+    high: finite(rank === 0 ? Infinity : orderStatistic(highs, drawn - rank), 1),
+    pValue: (1 + covering) / (drawn + 1),
     sd,
-    method: "resampled"
+    method: "resampled",
+    drawn
   };
 }
 function root(value, tolerance) {
@@ -33288,59 +33487,46 @@ function exactTest(values, zeros, total, magnitude, alpha) {
   };
   return { low: lowerEnd(1), high: 0 - lowerEnd(-1), pValue };
 }
-function rejectedShifts(values, zeros, total, tolerance, resamples, seed) {
-  const count = values.length;
-  const n = count + zeros;
-  const next = mulberry32Words(seed);
-  const lows = new Float64Array(resamples);
-  const highs = new Float64Array(resamples);
+function rejectedShifts(values, zeros, total, tolerance, stages, alpha, seed) {
+  const n = values.length + zeros;
+  const vectors = new SignVectors(values, zeros, seed);
+  let lows = new Float64Array(0);
+  let highs = new Float64Array(0);
   let covering = 0;
-  for (let b = 0; b < resamples; b++) {
-    let flipped = 0;
-    let signs = 0;
-    let word = 0;
-    for (let i = 0; i < count; i++) {
-      if ((i & 31) === 0) word = next();
-      const value = values[i] ?? 0;
-      if ((word & 1) === 1) {
-        flipped += value;
-        signs++;
-      } else {
-        flipped -= value;
-        signs--;
+  let b = 0;
+  for (const size of stages) {
+    if (b > 0 && !drawsMore(covering, b, alpha)) break;
+    [lows, highs] = [grown(lows, size), grown(highs, size)];
+    for (; b < size; b++) {
+      vectors.draw();
+      const { flipped, signs } = vectors;
+      let low = -Infinity;
+      let high = Infinity;
+      if (signs !== n && signs !== -n) {
+        const first = root(total - flipped, tolerance) / (n - signs);
+        const second = root(flipped + total, tolerance) / (n + signs);
+        low = Math.min(first, second);
+        high = Math.max(first, second);
       }
-      word >>>= 1;
+      lows[b] = low;
+      highs[b] = high;
+      if (low <= 0 && high >= 0) covering++;
     }
-    let plus = 0;
-    for (let left = zeros; left > 0; left -= 32) {
-      const bits = next();
-      plus += popcount(left >= 32 ? bits : bits >>> 32 - left);
-    }
-    signs += 2 * plus - zeros;
-    let low = -Infinity;
-    let high = Infinity;
-    if (signs !== n && signs !== -n) {
-      const first = root(total - flipped, tolerance) / (n - signs);
-      const second = root(flipped + total, tolerance) / (n + signs);
-      low = Math.min(first, second);
-      high = Math.max(first, second);
-    }
-    lows[b] = low;
-    highs[b] = high;
-    if (low <= 0 && high >= 0) covering++;
   }
-  return { lows, highs, covering };
+  return { lows, highs, covering, drawn: b };
 }
-function popcount(word) {
-  let v = word - (word >>> 1 & 1431655765);
-  v = (v & 858993459) + (v >>> 2 & 858993459);
-  return Math.imul(v + (v >>> 4) & 252645135, 16843009) >>> 24 & 255;
+function grown(values, size) {
+  const bigger = new Float64Array(size);
+  bigger.set(values);
+  return bigger;
 }
 var DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLING_WORK, EXACT_LIMIT, TIE_TOLERANCE, RESAMPLING_LIMIT;
 var init_sign_flip = __esm({
   "src/compare/sign-flip.ts"() {
     "use strict";
     init_normal();
+    init_resampling_stages();
+    init_sign_vectors();
     DEFAULT_RESAMPLES = 4999;
     DEFAULT_SEED = 24301;
     RESAMPLING_WORK = 25e6;
@@ -33394,13 +33580,18 @@ function kappaChangeTest(verdicts, options2) {
   }
   const random = mulberry32(options2.seed);
   const draw = () => Array.from({ length: m }, () => random() < 0.5);
-  if (m * options2.resamples <= RESAMPLING_WORK) {
+  const most = Math.max(options2.resamples, options2.maxResamples ?? options2.resamples);
+  if (m * most <= RESAMPLING_WORK) {
     let count = 0;
-    for (let r = 0; r < options2.resamples; r++) {
-      const swaps = draw();
-      if (reaches((i) => swaps[i] === true)) count++;
+    let drawn = 0;
+    for (const size of resamplingStages(options2.resamples, most)) {
+      if (drawn > 0 && !drawsMore(count, drawn, options2.alpha ?? 0.05)) break;
+      for (; drawn < size; drawn++) {
+        const swaps = draw();
+        if (reaches((i) => swaps[i] === true)) count++;
+      }
     }
-    return { ...result, pValue: (1 + count) / (options2.resamples + 1), method: "resampled" };
+    return { ...result, pValue: (1 + count) / (drawn + 1), method: "resampled", drawn };
   }
   const draws = Math.max(200, Math.floor(RESAMPLING_WORK / m));
   let squares = 0;
@@ -33411,7 +33602,7 @@ function kappaChangeTest(verdicts, options2) {
   }
   const spread = Math.sqrt(squares / draws);
   const pValue = spread > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / spread)) : 1;
-  return { ...result, pValue, method: "normal" };
+  return { ...result, pValue, method: "normal", drawn: draws };
 }
 function observedKappaChange(verdicts) {
   const kappas = new KappaTables(verdicts);
@@ -33435,6 +33626,7 @@ var init_kappa_change = __esm({
     "use strict";
     init_agreement();
     init_normal();
+    init_resampling_stages();
     init_sign_flip();
     EXACT_LIMIT2 = 16;
     TOLERANCE = 1e-9;
@@ -33869,7 +34061,10 @@ function footnote(comparison) {
   );
   const trials = tried ? "With trials, each case's trials are averaged first: the case is the unit. " : "";
   const kappa3 = comparison.runs.some((run2) => run2.agreement.length > 0) ? `\u03BA rows: paired permutation test of the verdicts on the labelled rows both runs judged (exact up to ${formatCount(EXACT_LIMIT2)} changed verdicts, else random swaps), CI from its p. ` : "";
-  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` + kappa3 + (family.rows === 0 ? emptyFamilyNote(comparison) : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison in which something changed (every suite, grid point, evaluator, pass rate and \u03BA; a row where no case changed cannot be significant and is left out of the count); q is Benjamini\u2013Hochberg. `) + `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+  return `Scores and pass rates: paired sign-flip test, ${percent}% CI by inverting the same test, so p < ${formatAlpha(settings.confidence)} exactly when the CI excludes 0 (exact up to ${formatCount(EXACT_LIMIT)} changed cases, else ${formatCount(settings.resamples)} random sign vectors${moreVectors(settings)}, seed ${settings.seed}; normal approximation above ${formatCount(settings.resamplingLimit)} changed cases). ` + kappa3 + (family.rows === 0 ? emptyFamilyNote(comparison) : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, "row")} of this comparison in which something changed (every suite, grid point, evaluator, pass rate and \u03BA; a row where no case changed cannot be significant and is left out of the count); q is Benjamini\u2013Hochberg. `) + `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` + trials + `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`;
+}
+function moreVectors(settings) {
+  return settings.maxResamples > settings.resamples ? `, up to ${formatCount(settings.maxResamples)} for a row whose p stays small` : "";
 }
 function formatAlpha(confidence) {
   return String(Number((1 - confidence).toFixed(4)));
@@ -35577,6 +35772,221 @@ var init_hash_fields = __esm({
   }
 });
 
+// src/testsets/rows.ts
+function isReservedKey(key) {
+  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
+}
+function normalizeMeta(raw, line, issues) {
+  const meta = {};
+  let ok = true;
+  const id = idText(raw.id, "__id__", line, issues);
+  if (id === INVALID2) ok = false;
+  else if (id !== void 0) meta.id = id;
+  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
+  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
+  if (dedupId === INVALID2 || dataDedupId === INVALID2) {
+    ok = false;
+  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
+    issues.add(
+      "testset.dedup-conflict",
+      line,
+      0,
+      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
+    );
+    ok = false;
+  } else {
+    const dedup = dedupId ?? dataDedupId;
+    if (dedup !== void 0) meta.dedupId = dedup;
+  }
+  const tags = tagList(raw.tags, line, issues);
+  if (tags === INVALID2) ok = false;
+  else if (tags !== void 0) meta.tags = tags;
+  const flags = structured(raw.flags);
+  if (flags !== void 0) meta.flags = flags;
+  const extra = structured(raw.meta);
+  if (extra !== void 0) meta.meta = extra;
+  if (!ok) return null;
+  return Object.keys(meta).length === 0 ? NO_META : meta;
+}
+function isAbsent(value) {
+  return value === void 0 || value === null || typeof value === "string" && value.trim() === "";
+}
+function idText(value, name, line, issues) {
+  if (isAbsent(value)) return void 0;
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  issues.add(
+    "testset.meta",
+    line,
+    0,
+    `${name}: expected a string or a number, found ${describeValue(value)}`
+  );
+  return INVALID2;
+}
+function tagList(value, line, issues) {
+  if (isAbsent(value)) return void 0;
+  const decoded = typeof value === "string" ? decodeJsonText(value) : value;
+  let tags;
+  if (typeof decoded === "string") {
+    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
+    tags = decoded.split(TAG_SEPARATORS);
+  } else if (Array.isArray(decoded) && decoded.every(isTagItem)) {
+    const items = decoded;
+    tags = items.flatMap((tag) => typeof tag === "string" ? [tag] : objectTags(tag));
+  } else if (isTagObject(decoded)) {
+    tags = objectTags(decoded);
+  } else {
+    issues.add(
+      "testset.meta",
+      line,
+      0,
+      `__tags__: expected a list of strings, an object such as {"split": "test"}, or text such as "smoke, regression", found ${describeValue(value)}`
+    );
+    return INVALID2;
+  }
+  const kept = [];
+  for (const tag of tags) {
+    const trimmed = tag.trim();
+    if (trimmed !== "") kept.push(trimmed);
+  }
+  return kept.length > 0 ? kept : void 0;
+}
+function isTagObject(value) {
+  return isRecord(value) && Object.values(value).every(
+    (v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean"
+  );
+}
+function isTagItem(value) {
+  return typeof value === "string" || isTagObject(value);
+}
+function objectTags(tags) {
+  return Object.entries(tags).map(([key, value]) => `${key}=${String(value)}`);
+}
+function structured(value) {
+  if (isAbsent(value)) return void 0;
+  return typeof value === "string" ? decodeJsonText(value) : value;
+}
+function decodeJsonText(text2) {
+  const lead = text2.charCodeAt(0);
+  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text2;
+  const trimmed = text2.trim();
+  if (trimmed.length < 2) return text2;
+  const first = trimmed.charCodeAt(0);
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
+  if (!looksLikeJson) return text2;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text2;
+  }
+}
+function isSpace(code) {
+  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
+}
+function rowFromObject(value, line, col, issues, fallbackId, fallbackMeta) {
+  if (!isRecord(value)) {
+    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value)}`);
+    return null;
+  }
+  const hasReserved = Object.hasOwn(value, "__id__") || Object.hasOwn(value, "__dedup_id__") || Object.hasOwn(value, "__flags__") || Object.hasOwn(value, "__tags__") || Object.hasOwn(value, "__meta__") || Object.hasOwn(value, DATA_DEDUP_KEY);
+  if (!hasReserved) {
+    if (isAbsent(fallbackId) && fallbackMeta === void 0) {
+      return { data: value, line, meta: NO_META };
+    }
+    const meta2 = normalizeMeta({ ...fallbackMeta, id: fallbackId }, line, issues);
+    return meta2 && { data: value, line, meta: meta2 };
+  }
+  const data = {};
+  for (const key of Object.keys(value)) {
+    if (!isReservedKey(key)) setOwn(data, key, value[key]);
+  }
+  const raw = {
+    id: isAbsent(value.__id__) ? fallbackId : value.__id__,
+    dedupId: value.__dedup_id__,
+    dataDedupId: value[DATA_DEDUP_KEY],
+    flags: isAbsent(value.__flags__) ? fallbackMeta?.flags : value.__flags__,
+    tags: isAbsent(value.__tags__) ? fallbackMeta?.tags : value.__tags__,
+    meta: isAbsent(value.__meta__) ? fallbackMeta?.meta : value.__meta__
+  };
+  const meta = normalizeMeta(raw, line, issues);
+  return meta && { data, line, meta };
+}
+function rowsFromRecords(records, file) {
+  const issues = new IssueList(file);
+  const rows = [];
+  for (const record3 of records) {
+    const col = record3.col ?? 0;
+    const row = rowFromObject(record3.value, record3.line, col, issues);
+    if (row) rows.push(col > 0 ? { ...row, col } : row);
+  }
+  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
+}
+var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID2, TAG_SEPARATORS;
+var init_rows = __esm({
+  "src/testsets/rows.ts"() {
+    "use strict";
+    init_errors();
+    init_issues();
+    init_is_record();
+    init_own_key();
+    META_COLUMNS = {
+      __id__: "id",
+      __dedup_id__: "dedupId",
+      __flags__: "flags",
+      __tags__: "tags",
+      __meta__: "meta"
+    };
+    DATA_DEDUP_KEY = "testcase_dedup_id";
+    NO_META = Object.freeze({});
+    INVALID2 = /* @__PURE__ */ Symbol("invalid");
+    TAG_SEPARATORS = /[,;]/;
+  }
+});
+
+// src/testsets/meta-lookalikes.ts
+function closestMeta(key) {
+  let best2;
+  for (const name of META_NAMES) {
+    const edits = editDistance(key, name).distance;
+    if (edits <= MAX_EDITS && (best2 === void 0 || edits < best2.edits)) best2 = { name, edits };
+  }
+  return best2?.name;
+}
+var MAX_EDITS, META_NAMES, MetaLookalikes;
+var init_meta_lookalikes = __esm({
+  "src/testsets/meta-lookalikes.ts"() {
+    "use strict";
+    init_edit_distance();
+    init_rows();
+    MAX_EDITS = 3;
+    META_NAMES = Object.keys(META_COLUMNS);
+    MetaLookalikes = class {
+      #seen = /* @__PURE__ */ new Set();
+      /**
+       * Warns about each new key of `data` that is no metadata column but is named like one: `__x__`,
+       * or `__` and a few edits from one (`__tags`).
+       */
+      check(data, line, col, warnings) {
+        for (const key of Object.keys(data)) {
+          if (!key.startsWith("__") || isReservedKey(key) || key === "__proto__") continue;
+          if (this.#seen.has(key)) continue;
+          this.#seen.add(key);
+          const meant = closestMeta(key);
+          if (!/^__.+__$/s.test(key) && meant === void 0) continue;
+          const hint = meant === void 0 ? "" : ` (did you mean ${meant}?)`;
+          warnings.add(
+            "testset.meta-lookalike",
+            line,
+            col,
+            `column ${JSON.stringify(key)} is read as data, not as a metadata column${hint}; the metadata columns are ${META_NAMES.join(", ")}`
+          );
+        }
+      }
+    };
+  }
+});
+
 // src/testsets/identity.ts
 import { hash as digest } from "node:crypto";
 function sha2562(text2) {
@@ -35723,6 +36133,7 @@ var init_identity = __esm({
     init_canonical_json();
     init_duplicate_message();
     init_hash_fields();
+    init_meta_lookalikes();
     init_issues();
     MIN_PIN_LENGTH = 6;
     PIN = /^[0-9a-f]+$/i;
@@ -35744,6 +36155,7 @@ var init_identity = __esm({
       #cols = /* @__PURE__ */ new Map();
       #warnings;
       #missingHash = new MissingHashFields();
+      #lookalikes = new MetaLookalikes();
       constructor(options2) {
         this.#testsetJson = JSON.stringify(options2.testsetId);
         this.#file = options2.file;
@@ -35766,6 +36178,7 @@ var init_identity = __esm({
           );
           return;
         }
+        this.#lookalikes.check(row.data, row.line, col, this.#warnings);
         const cid = contentIdWith(this.#testsetJson, row.data);
         const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
         if (id === null) return;
@@ -36674,7 +37087,8 @@ function reporterContext(ctx) {
   return {
     out: (text2) => ctx.stdout.write(text2),
     err: (text2) => ctx.stderr.write(text2),
-    errIsTTY: Boolean(ctx.stderr.isTTY),
+    // A dumb terminal shows the escape that redraws a line as text: it gets a log's plain lines.
+    errIsTTY: Boolean(ctx.stderr.isTTY) && ctx.env.TERM !== "dumb",
     color: useColor(ctx),
     ...terminalWidth(ctx) !== void 0 ? { width: terminalWidth(ctx) } : {},
     githubActions: ctx.env.GITHUB_ACTIONS === "true"
@@ -48605,178 +49019,6 @@ var init_csv_positions = __esm({
   }
 });
 
-// src/testsets/rows.ts
-function isReservedKey(key) {
-  return Object.hasOwn(META_COLUMNS, key) || key === DATA_DEDUP_KEY;
-}
-function normalizeMeta(raw, line, issues) {
-  const meta = {};
-  let ok = true;
-  const id = idText(raw.id, "__id__", line, issues);
-  if (id === INVALID2) ok = false;
-  else if (id !== void 0) meta.id = id;
-  const dedupId = idText(raw.dedupId, "__dedup_id__", line, issues);
-  const dataDedupId = idText(raw.dataDedupId, DATA_DEDUP_KEY, line, issues);
-  if (dedupId === INVALID2 || dataDedupId === INVALID2) {
-    ok = false;
-  } else if (dedupId !== void 0 && dataDedupId !== void 0 && dedupId !== dataDedupId) {
-    issues.add(
-      "testset.dedup-conflict",
-      line,
-      0,
-      `__dedup_id__ ${JSON.stringify(dedupId)} and ${DATA_DEDUP_KEY} ${JSON.stringify(dataDedupId)} disagree: keep one of them`
-    );
-    ok = false;
-  } else {
-    const dedup = dedupId ?? dataDedupId;
-    if (dedup !== void 0) meta.dedupId = dedup;
-  }
-  const tags = tagList(raw.tags, line, issues);
-  if (tags === INVALID2) ok = false;
-  else if (tags !== void 0) meta.tags = tags;
-  const flags = structured(raw.flags);
-  if (flags !== void 0) meta.flags = flags;
-  const extra = structured(raw.meta);
-  if (extra !== void 0) meta.meta = extra;
-  if (!ok) return null;
-  return Object.keys(meta).length === 0 ? NO_META : meta;
-}
-function isAbsent(value) {
-  return value === void 0 || value === null || typeof value === "string" && value.trim() === "";
-}
-function idText(value, name, line, issues) {
-  if (isAbsent(value)) return void 0;
-  if (typeof value === "string") return value.trim();
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  issues.add(
-    "testset.meta",
-    line,
-    0,
-    `${name}: expected a string or a number, found ${describeValue(value)}`
-  );
-  return INVALID2;
-}
-function tagList(value, line, issues) {
-  if (isAbsent(value)) return void 0;
-  const decoded = typeof value === "string" ? decodeJsonText(value) : value;
-  let tags;
-  if (typeof decoded === "string") {
-    if (!TAG_SEPARATORS.test(decoded)) return [decoded.trim()];
-    tags = decoded.split(TAG_SEPARATORS);
-  } else if (Array.isArray(decoded) && decoded.every(isTagItem)) {
-    const items = decoded;
-    tags = items.flatMap((tag) => typeof tag === "string" ? [tag] : objectTags(tag));
-  } else if (isTagObject(decoded)) {
-    tags = objectTags(decoded);
-  } else {
-    issues.add(
-      "testset.meta",
-      line,
-      0,
-      `__tags__: expected a list of strings, an object such as {"split": "test"}, or text such as "smoke, regression", found ${describeValue(value)}`
-    );
-    return INVALID2;
-  }
-  const kept = [];
-  for (const tag of tags) {
-    const trimmed = tag.trim();
-    if (trimmed !== "") kept.push(trimmed);
-  }
-  return kept.length > 0 ? kept : void 0;
-}
-function isTagObject(value) {
-  return isRecord(value) && Object.values(value).every(
-    (v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean"
-  );
-}
-function isTagItem(value) {
-  return typeof value === "string" || isTagObject(value);
-}
-function objectTags(tags) {
-  return Object.entries(tags).map(([key, value]) => `${key}=${String(value)}`);
-}
-function structured(value) {
-  if (isAbsent(value)) return void 0;
-  return typeof value === "string" ? decodeJsonText(value) : value;
-}
-function decodeJsonText(text2) {
-  const lead = text2.charCodeAt(0);
-  if (lead !== 91 && lead !== 123 && !isSpace(lead)) return text2;
-  const trimmed = text2.trim();
-  if (trimmed.length < 2) return text2;
-  const first = trimmed.charCodeAt(0);
-  const last = trimmed.charCodeAt(trimmed.length - 1);
-  const looksLikeJson = first === 91 && last === 93 || first === 123 && last === 125;
-  if (!looksLikeJson) return text2;
-  try {
-    return JSON.parse(trimmed);
-  } catch {
-    return text2;
-  }
-}
-function isSpace(code) {
-  return code <= 32 || code === 160 || code === 65279 || code >= 5760 && /\s/.test(String.fromCharCode(code));
-}
-function rowFromObject(value, line, col, issues, fallbackId, fallbackMeta) {
-  if (!isRecord(value)) {
-    issues.add("testset.row-type", line, col, `expected an object, found ${describeValue(value)}`);
-    return null;
-  }
-  const hasReserved = Object.hasOwn(value, "__id__") || Object.hasOwn(value, "__dedup_id__") || Object.hasOwn(value, "__flags__") || Object.hasOwn(value, "__tags__") || Object.hasOwn(value, "__meta__") || Object.hasOwn(value, DATA_DEDUP_KEY);
-  if (!hasReserved) {
-    if (isAbsent(fallbackId) && fallbackMeta === void 0) {
-      return { data: value, line, meta: NO_META };
-    }
-    const meta2 = normalizeMeta({ ...fallbackMeta, id: fallbackId }, line, issues);
-    return meta2 && { data: value, line, meta: meta2 };
-  }
-  const data = {};
-  for (const key of Object.keys(value)) {
-    if (!isReservedKey(key)) setOwn(data, key, value[key]);
-  }
-  const raw = {
-    id: isAbsent(value.__id__) ? fallbackId : value.__id__,
-    dedupId: value.__dedup_id__,
-    dataDedupId: value[DATA_DEDUP_KEY],
-    flags: isAbsent(value.__flags__) ? fallbackMeta?.flags : value.__flags__,
-    tags: isAbsent(value.__tags__) ? fallbackMeta?.tags : value.__tags__,
-    meta: isAbsent(value.__meta__) ? fallbackMeta?.meta : value.__meta__
-  };
-  const meta = normalizeMeta(raw, line, issues);
-  return meta && { data, line, meta };
-}
-function rowsFromRecords(records, file) {
-  const issues = new IssueList(file);
-  const rows = [];
-  for (const record3 of records) {
-    const col = record3.col ?? 0;
-    const row = rowFromObject(record3.value, record3.line, col, issues);
-    if (row) rows.push(col > 0 ? { ...row, col } : row);
-  }
-  return issues.empty ? { ok: true, rows } : { ok: false, issues: issues.toArray() };
-}
-var META_COLUMNS, DATA_DEDUP_KEY, NO_META, INVALID2, TAG_SEPARATORS;
-var init_rows = __esm({
-  "src/testsets/rows.ts"() {
-    "use strict";
-    init_errors();
-    init_issues();
-    init_is_record();
-    init_own_key();
-    META_COLUMNS = {
-      __id__: "id",
-      __dedup_id__: "dedupId",
-      __flags__: "flags",
-      __tags__: "tags",
-      __meta__: "meta"
-    };
-    DATA_DEDUP_KEY = "testcase_dedup_id";
-    NO_META = Object.freeze({});
-    INVALID2 = /* @__PURE__ */ Symbol("invalid");
-    TAG_SEPARATORS = /[,;]/;
-  }
-});
-
 // src/testsets/csv.ts
 function csvSyntaxIssue(error2, body, file) {
   const bytes = typeof error2.bytes === "number" ? error2.bytes : 0;
@@ -50610,8 +50852,8 @@ function testRuns(pairings, settings) {
       if (agreementInFamily(row, settings.minPaired)) familySize++;
     }
   }
-  const resamples = resamplesFor(familySize, alpha, settings.resamples);
-  const test = { ...settings, resamples, alpha };
+  const maxResamples = resamplesFor(familySize, alpha, settings.resamples);
+  const test = { ...settings, maxResamples, alpha, tally: { drawn: 0 } };
   const runs = pairings.map((pairing) => {
     const pass = scoreTest(pairing.passRate, test);
     const passRate = {
@@ -50680,7 +50922,7 @@ function testRuns(pairings, settings) {
     if (row.significant && row.label === "improved") family.improvements++;
   }
   for (const [i, run2] of runs.entries()) addPower(run2, pairings[i], familySize, alpha);
-  return { runs, family, resamples };
+  return { runs, family, resamples: settings.resamples, maxResamples, drawn: test.tally.drawn };
 }
 function resamplesFor(familySize, alpha, minimum) {
   return Math.max(minimum, Math.ceil(4 * familySize / alpha) - 1);
@@ -50714,6 +50956,7 @@ function scoreTest(row, test, lowerIsBetter2 = false) {
     };
   }
   const result = signFlipTest(row.diffs, test);
+  test.tally.drawn += result.drawn ?? 0;
   return {
     base: row.baseTotal / n,
     head: row.headTotal / n,
@@ -50739,6 +50982,7 @@ function agreementRow(row, test) {
   if (row.verdicts !== void 0) {
     const tested = kappaChangeTest(row.verdicts, test);
     if (tested === null) return tooFew;
+    test.tally.drawn += tested.drawn ?? 0;
     const { compared, delta: delta2, pValue: pValue2 } = tested;
     const interval = testBasedInterval(delta2, pValue2, test.alpha);
     return {
@@ -51037,7 +51281,8 @@ function compareArtifacts(base, head, options2 = {}) {
   const settings = {
     confidence: COMPARISON_CONFIDENCE,
     resamples: tested.resamples,
-    resamplingLimit: resamplingLimit(tested.resamples),
+    maxResamples: tested.maxResamples,
+    resamplingLimit: resamplingLimit(tested.maxResamples),
     seed,
     minPaired,
     power: DETECTION_POWER
@@ -51251,10 +51496,13 @@ function renderComparisonText(comparison, options2) {
     ].join("\n")
   );
   for (const run2 of orderRuns(comparison.runs)) {
-    blocks.push(textRun(run2, comparison.settings.confidence, paint, options2.caseLabel));
+    blocks.push(
+      textRun(run2, comparison.settings.confidence, paint, options2.caseLabel, options2.width)
+    );
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
-    blocks.push([title, ...listRuns(runs).map((line) => `  ${oneLine3(line)}`)].join("\n"));
+    const listed3 = listRuns(runs).map((line) => `  ${fitBeside(oneLine3(line), 2, options2.width)}`);
+    blocks.push([title, ...listed3].join("\n"));
   }
   blocks.push(paint.dim(footnote(comparison)));
   return `${blocks.join("\n\n")}
@@ -51273,8 +51521,10 @@ function describeArtifact(info2) {
   if (date) parts.push(date);
   return parts.join(" \xB7 ");
 }
-function textRun(run2, confidence, paint, labelOf2 = () => null) {
-  const lines2 = [`${paint.bold(oneLine3(describeRun(run2)))}  ${paint.dim(`${comparedLine(run2)}`)}`];
+function textRun(run2, confidence, paint, labelOf2 = () => null, width) {
+  const compared = comparedLine(run2);
+  const name = fitBeside(oneLine3(describeRun(run2)), textWidth(compared) + 2, width);
+  const lines2 = [`${paint.bold(name)}  ${paint.dim(compared)}`];
   const rows = orderRows(run2).map((row) => ({
     text: rowText(row, confidence, run2.minDetectableEffect),
     shown: shownLabel(row.change)
@@ -51337,7 +51587,7 @@ function paintLabel(label, paint) {
   }
 }
 function oneLine3(text2) {
-  return showInvisible(text2.replace(/\r\n?|[\n\t\u2028\u2029]/g, " "));
+  return printable(showInvisible(text2));
 }
 var init_comparison_text = __esm({
   "src/report/comparison-text.ts"() {
@@ -51350,6 +51600,7 @@ var init_comparison_text = __esm({
     init_failure_details();
     init_labels();
     init_text_table();
+    init_case_text();
     init_comparison_case_lists();
   }
 });
@@ -51450,7 +51701,8 @@ async function compareResultsFile(baselinePath, path, ctx) {
   requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
   return compareArtifacts(base, head.artifact);
 }
-function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
+function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, told = {}) {
+  const shown2 = told.shown ?? baselinePath;
   const head = {
     ...artifact,
     runs: artifact.runs.map((run2, i) => ({
@@ -51463,19 +51715,21 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
     requireCommonCases(
       baseline,
       head,
-      { base: baselinePath, head: "this run" },
+      { base: shown2, head: "this run" },
       artifact.interrupted || artifact.shard !== void 0
     );
     comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
   } catch (error2) {
     if (error2 instanceof UsageError) {
-      ctx.stderr.write(`warning: no comparison with ${baselinePath}: ${error2.message}
+      ctx.stderr.write(`warning: no comparison with ${shown2}: ${error2.message}
 `);
+      told.uncompared?.(error2.message);
       return artifact;
     }
-    const why2 = `the comparison with ${baselinePath} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
+    const why2 = `the comparison with ${shown2} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
     ctx.stderr.write(`warning: ${why2}; the results are written without it
 `);
+    told.uncompared?.(why2);
     return uncompared(artifact, suites, why2);
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
@@ -51501,8 +51755,9 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx) {
     };
   });
   const caseLabel2 = caseLabelFinder(head, baseline);
+  const options2 = { color: useColor(ctx), caseLabel: caseLabel2, width: terminalWidth(ctx) };
   ctx.stdout.write(`
-${renderComparisonText(comparison, { color: useColor(ctx), caseLabel: caseLabel2 })}`);
+${renderComparisonText(comparison, options2)}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }
 function uncompared(artifact, suites, why2) {
@@ -51523,9 +51778,9 @@ function uncompared(artifact, suites, why2) {
   });
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted) };
 }
-function comparer(chosen, cases, suites, ctx) {
+function comparer(chosen, cases, suites, ctx, told = {}) {
   const silent = { write: () => true };
-  const compare = (artifact, context3) => withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context3);
+  const compare = (artifact, context3) => withComparison(artifact, cases, chosen.artifact, chosen.path, suites, context3, told);
   return (artifact, quiet = false) => {
     if (!quiet) return compare(artifact, ctx);
     try {
@@ -58912,71 +59167,8 @@ function parseShard(text2) {
 // src/cli/args.ts
 import { parseArgs } from "node:util";
 
-// src/shared/edit-distance.ts
-var LEVENSHTEIN_CELL_BUDGET = 2e7;
-function editDistance(left, right, options2 = {}) {
-  const a = codePoints(left);
-  const b = codePoints(right);
-  const budget = options2.budget ?? LEVENSHTEIN_CELL_BUDGET;
-  const transpositions = options2.transpositions ?? false;
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const [long, short] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
-  const n = long.length;
-  const m = short.length;
-  if (m === 0) return { distance: n, exact: true };
-  if (n * m <= budget) {
-    return { distance: bandedDistance(long, short, n, transpositions), exact: true };
-  }
-  let best2 = n;
-  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
-    const distance = bandedDistance(long, short, k, transpositions);
-    if (distance <= k) return { distance, exact: true };
-    best2 = Math.min(best2, distance);
-  }
-  return { distance: best2, exact: false };
-}
-function codePoints(text2) {
-  return Array.from(text2, (char) => char.codePointAt(0) ?? 0);
-}
-function bandedDistance(a, b, k, transpositions) {
-  const n = a.length;
-  const m = b.length;
-  const unreachable = n + m + 1;
-  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
-  let prev = new Uint32Array(m + 1).fill(unreachable);
-  let cur = new Uint32Array(m + 1).fill(unreachable);
-  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
-  for (let i = 1; i <= n; i++) {
-    const lo = Math.max(1, i - k);
-    const hi = Math.min(m, i + k);
-    cur[lo - 1] = lo === 1 ? i : unreachable;
-    const ai = a[i - 1];
-    const swappable = transpositions && i > 1;
-    for (let j = lo; j <= hi; j++) {
-      const bj = b[j - 1];
-      const substitute2 = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
-      const remove = (prev[j] ?? unreachable) + 1;
-      const insert = (cur[j - 1] ?? unreachable) + 1;
-      let best2 = Math.min(substitute2, remove, insert);
-      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
-        best2 = Math.min(best2, (beforeLast[j - 2] ?? unreachable) + 1);
-      }
-      cur[j] = best2;
-    }
-    if (hi < m) cur[hi + 1] = unreachable;
-    [beforeLast, prev, cur] = [prev, cur, beforeLast];
-  }
-  return prev[m] ?? unreachable;
-}
-
 // src/config/did-you-mean.ts
+init_edit_distance();
 var MAX_TYPO_LENGTH = 200;
 function closestMatch(name, candidates) {
   if (name.length > MAX_TYPO_LENGTH) return void 0;
@@ -59549,7 +59741,9 @@ var OVERRIDE = {
     },
     help: HELP
   },
-  footer: ["Exit codes: 0 recorded \xB7 2 bad input (nothing written)."]
+  footer: [
+    "Exit codes: 0 recorded \xB7 2 bad input (nothing written) \xB7 3 the overrides file could not be written (it is left as it was; one line says why)."
+  ]
 };
 var COMMANDS = {
   run: RUN,
@@ -59584,6 +59778,7 @@ var EVALS = {
 
 // src/report/show-gate.ts
 init_partial_merge();
+init_case_text();
 init_labels();
 
 // src/report/summary-table.ts
@@ -59950,6 +60145,331 @@ function flow(pieces, indent2, width) {
 
 // src/report/summary-table.ts
 init_totals();
+
+// src/shared/shell-contexts.ts
+init_templates();
+function shellReference(name, context3) {
+  switch (context3) {
+    case "unquoted":
+      return `"\${${name}}"`;
+    case "single":
+      return `'"\${${name}}"'`;
+    case "double":
+      return `\${${name}}`;
+  }
+}
+function shellLineContexts(line) {
+  return shellTemplateContexts(textPieces(line));
+}
+function refusedShellTemplates(line) {
+  const spans = templateSpans(line);
+  return shellLineContexts(line).flatMap(
+    (context3, i) => context3.ok ? [] : [{ expression: spans[i].expression, index: spans[i].index, where: context3.where }]
+  );
+}
+function refusedTemplateMessage({ expression, where }) {
+  return `template {{ ${expression} }} is ${where}, where evalgate cannot be sure how the shell reads it: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
+}
+var REFUSED = {
+  backtick: "inside a `\u2026` command substitution",
+  ansi: "inside $'\u2026' quoting",
+  comment: "inside a # comment",
+  "heredoc-word": "in a here-document's delimiter",
+  heredoc: "inside a here-document"
+};
+var BREAKS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "&", "|", "<", ">", "(", ")"]);
+function shellTemplateContexts(pieces) {
+  const scan2 = new Scan();
+  const contexts = [];
+  pieces.forEach((piece, i) => {
+    scan2.read(piece);
+    if (i < pieces.length - 1) contexts.push(scan2.template());
+  });
+  return contexts;
+}
+var Scan = class {
+  frames = [
+    { kind: "script", closer: null, arithmetic: false, depth: 0, cases: 0, where: "" }
+  ];
+  /** Here-documents started on the current line: their bodies begin at its end. */
+  pending = [];
+  /** A backslash waiting for the character it escapes. */
+  escaped = false;
+  /** The piece read last ended with a `$` that the next character would join. */
+  dollar = false;
+  /**
+   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
+   * differently: every template after it is refused, as the scan cannot be sure where it is.
+   */
+  unsure;
+  /** The next character starts a word (so `#` starts a comment). */
+  wordStart = true;
+  /** The unquoted word being read in a command frame, to count `case` … `esac`. */
+  word = "";
+  read(text2) {
+    this.dollar = false;
+    let i = 0;
+    while (i < text2.length) i += this.step(text2, i);
+  }
+  template() {
+    const result = this.context();
+    this.escaped = false;
+    this.wordStart = false;
+    this.word += "\0";
+    const top = this.top();
+    if (top.kind === "heredoc") top.templated = true;
+    if (top.kind === "heredoc-word") top.started = true;
+    return result;
+  }
+  context() {
+    if (this.unsure !== void 0) return { ok: false, where: this.unsure };
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const frame = this.frames[i];
+      const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
+      if (refused) return { ok: false, where: refused };
+    }
+    const top = this.top();
+    if (top.kind === "single") return { ok: true, context: "single" };
+    if (this.escaped) return { ok: false, where: "right after a backslash" };
+    if (this.dollar) return { ok: false, where: "right after a $" };
+    return { ok: true, context: top.kind === "double" ? "double" : "unquoted" };
+  }
+  top() {
+    return this.frames[this.frames.length - 1];
+  }
+  /** Reads the construct at `text[i]`; how many characters it took (0: the frame ended there). */
+  step(text2, i) {
+    const frame = this.top();
+    const c = text2[i];
+    if (this.escaped && frame.kind !== "single" && frame.kind !== "comment") {
+      this.escaped = false;
+      if (frame.kind === "heredoc-word") frame.word += c;
+      if (frame.kind === "heredoc") frame.line += c;
+      this.wordStart = false;
+      this.word += c;
+      return 1;
+    }
+    switch (frame.kind) {
+      case "script":
+        return this.command(frame, text2, i);
+      case "single":
+        if (c === "'") this.frames.pop();
+        return 1;
+      case "ansi":
+        if (c === "\\") {
+          this.unsure ??= "after a $'\u2026' holding a backslash";
+          this.escaped = true;
+        } else if (c === "'") this.frames.pop();
+        return 1;
+      case "backtick":
+        if (c === "\\") this.escaped = true;
+        else if (c === "`") this.frames.pop();
+        return 1;
+      case "comment":
+        if (c !== "\n") return 1;
+        this.frames.pop();
+        return 0;
+      case "double":
+        if (c === '"') {
+          this.frames.pop();
+          return 1;
+        }
+        return this.expansion(text2, i);
+      case "expansion":
+        if (c === frame.close && frame.depth === 0) {
+          this.frames.pop();
+          return 1;
+        }
+        if (c === frame.open) frame.depth++;
+        if (c === frame.close) frame.depth--;
+        if (c === "'") this.frames.push({ kind: "single" });
+        if (c === '"') this.frames.push({ kind: "double" });
+        return c === "'" || c === '"' ? 1 : this.expansion(text2, i);
+      case "heredoc-word":
+        return this.heredocWord(frame, c);
+      case "heredoc":
+        return this.heredocLine(frame, c);
+    }
+  }
+  /** `\`, backticks and `$…` where they are special (commands, "…", `${…}`); else one character. */
+  expansion(text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "\\") this.escaped = true;
+    else if (c === "`") this.frames.push({ kind: "backtick" });
+    else if (c === "$" && next === void 0) this.dollar = true;
+    else if (c === "$" && next === "(") {
+      const arithmetic = text2[i + 2] === "(";
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic,
+        depth: arithmetic ? 1 : 0,
+        cases: 0,
+        where: arithmetic ? "inside a $((\u2026)) arithmetic expansion" : "inside a $(\u2026) command substitution"
+      });
+      this.wordStart = true;
+      this.word = "";
+      return arithmetic ? 3 : 2;
+    } else if (c === "$" && (next === "{" || next === "[")) {
+      this.frames.push({
+        kind: "expansion",
+        open: next,
+        close: next === "{" ? "}" : "]",
+        depth: 0,
+        where: next === "{" ? "inside a ${\u2026} parameter expansion" : "inside a $[\u2026] expansion"
+      });
+      return 2;
+    }
+    return 1;
+  }
+  command(frame, text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    const atWordStart = this.wordStart && !frame.arithmetic;
+    if (BREAKS.has(c) && !frame.arithmetic) {
+      if (this.word === "case") {
+        frame.cases++;
+        if (frame.closer === ")") this.unsure ??= "after a case \u2026 esac inside $(\u2026)";
+      }
+      if (this.word === "esac" && frame.cases > 0) frame.cases--;
+      this.word = "";
+      this.wordStart = true;
+    } else {
+      this.word += c;
+      this.wordStart = false;
+    }
+    if (c === "'" || c === '"') {
+      this.frames.push({ kind: c === "'" ? "single" : "double" });
+    } else if (c === "$" && (next === "'" || next === '"') && !frame.arithmetic) {
+      this.frames.push({ kind: next === "'" ? "ansi" : "double" });
+      return 2;
+    } else if (c === "#" && atWordStart) {
+      this.frames.push({ kind: "comment" });
+    } else if (c === "(" && next === "(" && atWordStart) {
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic: false,
+        depth: 1,
+        cases: 0,
+        where: "inside ((\u2026)), which bash reads as arithmetic and /bin/sh as subshells"
+      });
+      this.wordStart = true;
+      this.word = "";
+      return 2;
+    } else if (c === "(") {
+      frame.depth++;
+    } else if (c === ")" && frame.closer === ")") {
+      if (frame.depth > 0) frame.depth--;
+      else if (frame.cases === 0) this.frames.pop();
+    } else if (c === "<" && next === "<" && !frame.arithmetic) {
+      if (text2[i + 2] === "<") return 3;
+      const stripTabs = text2[i + 2] === "-";
+      this.frames.push({ kind: "heredoc-word", word: "", started: false, quote: "", stripTabs });
+      return stripTabs ? 3 : 2;
+    } else if (c === "\n" && this.pending.length > 0 && !frame.arithmetic) {
+      this.frames.push({ kind: "heredoc", ends: this.pending, line: "", templated: false });
+      this.pending = [];
+    } else {
+      return this.expansion(text2, i);
+    }
+    return 1;
+  }
+  /** The delimiter after `<<`: blanks, then one word whose quotes are removed. */
+  heredocWord(frame, c) {
+    if (frame.quote !== "") {
+      if (c === frame.quote) frame.quote = "";
+      else frame.word += c;
+      return 1;
+    }
+    if (!frame.started && (c === " " || c === "	")) return 1;
+    if (frame.started && BREAKS.has(c)) {
+      this.pending.push({ word: frame.word, stripTabs: frame.stripTabs });
+      this.frames.pop();
+      return 0;
+    }
+    frame.started = true;
+    if (c === "'" || c === '"') frame.quote = c;
+    else if (c === "\\") this.escaped = true;
+    else frame.word += c;
+    return 1;
+  }
+  /** A line of a here-document's body: the one that is its delimiter ends it. */
+  heredocLine(frame, c) {
+    if (c !== "\n") {
+      frame.line += c;
+      return 1;
+    }
+    const line = frame.ends[0]?.stripTabs ? frame.line.replace(/^\t+/, "") : frame.line;
+    if (!frame.templated && line === frame.ends[0]?.word) frame.ends.shift();
+    frame.line = "";
+    frame.templated = false;
+    if (frame.ends.length === 0) {
+      this.frames.pop();
+      this.wordStart = true;
+      this.word = "";
+    }
+    return 1;
+  }
+};
+
+// src/targets/inputs.ts
+init_templates();
+function targetInput(value) {
+  const compiled2 = compileTemplates(value);
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function textInput(text2, piece) {
+  const compiled2 = compileText(text2, (value) => piece(asText(value)));
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function shellValueName(index) {
+  return `EVALGATE_VALUE_${index + 1}`;
+}
+function shellLine(line) {
+  const contexts = shellLineContexts(line);
+  const pieces = textPieces(line);
+  let text2 = pieces[0] ?? "";
+  contexts.forEach((where, i) => {
+    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
+    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
+  });
+  const templates = templateSpans(line).map(({ expression }, i) => ({
+    name: shellValueName(i),
+    value: compileText(`{{${expression}}}`, asText)
+  }));
+  return {
+    text: text2,
+    values: {
+      render: ({ testCase, params }) => {
+        const values = {};
+        for (const { name, value } of templates) {
+          const rendered = value({ case: testCase, params, output: void 0 });
+          if (!rendered.ok) return rendered;
+          values[name] = rendered.value;
+        }
+        return { ok: true, value: values };
+      }
+    }
+  };
+}
+function asText(value) {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? String(value);
+}
+function shellQuote(value) {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+function shellWord(value) {
+  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
+}
+
+// src/report/summary-table.ts
 init_agreement_text();
 function listingOf(cases) {
   const notPassed = cases.filter((result) => !result.passed);
@@ -59994,17 +60514,18 @@ function renderSummary(runs, options2) {
 function showFailedHint(runs, results) {
   const total = runTotals(runs);
   if (results === null || total.passed >= total.cases) return void 0;
-  return `why each case did not pass: evals show ${printable(results)} --failed`;
+  const path = results.startsWith("-") ? `./${results}` : results;
+  const shown2 = printable(path) === path ? shellWord(path) : printable(path);
+  return `why each case did not pass: evals show ${shown2} --failed`;
 }
 function renderRun(run2, listing, paint, width, brief) {
   const lines2 = [];
   const params = formatParams(run2.params, " ");
+  const suite = printable(run2.suite);
+  const verdict = verdictWord(run2.verdict, paint);
+  const taken = textWidth(suite) + textWidth(verdict) + 4;
   lines2.push(
-    [
-      paint.bold(printable(run2.suite)),
-      params ? printable(params) : null,
-      verdictWord(run2.verdict, paint)
-    ].filter((part) => part !== null).join("  ")
+    [paint.bold(suite), params ? fitBeside(printable(params), taken, width) : null, verdict].filter((part) => part !== null).join("  ")
   );
   const { summary: summary2 } = run2;
   const wrong = [...renderSkippedAll(summary2, paint), ...renderWrong(run2, listing, paint, width)];
@@ -60968,6 +61489,9 @@ function htmlFile(options2) {
 // src/report/progress.ts
 init_labels();
 init_text_table();
+function fitted(line, columns) {
+  return columns !== void 0 && columns > 1 ? truncateToWidth(line, columns - 1) : line;
+}
 var TTY_REDRAW_MS = 100;
 var DEFAULT_INTERVAL_MS = 5e3;
 var CLEAR_LINE = "\r\x1B[2K";
@@ -61005,7 +61529,7 @@ function createProgressReporter(options2) {
   const draw = (at) => {
     lastLineAt = at;
     drawn = true;
-    if (board === void 0) emit(CLEAR_LINE + statusLine(at));
+    if (board === void 0) emit(CLEAR_LINE + fitted(statusLine(at), options2.width));
     else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
   };
   const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed2)} !${formatCount(errored)} ETA ${eta(at)}`;
@@ -61195,6 +61719,7 @@ function terminalSummary(options2) {
 }
 
 // src/report/registry.ts
+init_text_table();
 var reporterKinds = {
   /** Live progress on stderr: counts, pass/fail so far and an ETA. */
   progress: {
@@ -61203,6 +61728,7 @@ var reporterKinds = {
       isTTY: context3.errIsTTY,
       now: () => performance.now(),
       githubActions: context3.githubActions,
+      ...context3.width !== void 0 ? { width: context3.width } : {},
       ...options2
     })
   },
@@ -61222,7 +61748,7 @@ var reporterKinds = {
   artifact: {
     create: (options2, context3) => artifactFile({
       ...fileOptions(options2),
-      written: () => context3.err(`results written to ${options2.shown ?? options2.path}
+      written: () => context3.err(`results written to ${printable(options2.shown ?? options2.path)}
 `)
     })
   },
@@ -61230,7 +61756,7 @@ var reporterKinds = {
   junit: {
     create: (options2, context3) => junitFile({
       ...fileOptions(options2),
-      written: () => context3.err(`JUnit report written to ${options2.shown ?? options2.path}
+      written: () => context3.err(`JUnit report written to ${printable(options2.shown ?? options2.path)}
 `)
     })
   },
@@ -61238,7 +61764,7 @@ var reporterKinds = {
   html: {
     create: (options2, context3) => htmlFile({
       ...fileOptions(options2),
-      written: () => context3.err(`HTML report written to ${options2.shown ?? options2.path}
+      written: () => context3.err(`HTML report written to ${printable(options2.shown ?? options2.path)}
 `)
     })
   }
@@ -69004,276 +69530,6 @@ init_is_record();
 // src/config/target.ts
 init_is_record();
 init_templates();
-
-// src/shared/shell-contexts.ts
-init_templates();
-function shellReference(name, context3) {
-  switch (context3) {
-    case "unquoted":
-      return `"\${${name}}"`;
-    case "single":
-      return `'"\${${name}}"'`;
-    case "double":
-      return `\${${name}}`;
-  }
-}
-function shellLineContexts(line) {
-  return shellTemplateContexts(textPieces(line));
-}
-function refusedShellTemplates(line) {
-  const spans = templateSpans(line);
-  return shellLineContexts(line).flatMap(
-    (context3, i) => context3.ok ? [] : [{ expression: spans[i].expression, index: spans[i].index, where: context3.where }]
-  );
-}
-function refusedTemplateMessage({ expression, where }) {
-  return `template {{ ${expression} }} is ${where}, where evalgate cannot be sure how the shell reads it: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
-}
-var REFUSED = {
-  backtick: "inside a `\u2026` command substitution",
-  ansi: "inside $'\u2026' quoting",
-  comment: "inside a # comment",
-  "heredoc-word": "in a here-document's delimiter",
-  heredoc: "inside a here-document"
-};
-var BREAKS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "&", "|", "<", ">", "(", ")"]);
-function shellTemplateContexts(pieces) {
-  const scan2 = new Scan();
-  const contexts = [];
-  pieces.forEach((piece, i) => {
-    scan2.read(piece);
-    if (i < pieces.length - 1) contexts.push(scan2.template());
-  });
-  return contexts;
-}
-var Scan = class {
-  frames = [
-    { kind: "script", closer: null, arithmetic: false, depth: 0, cases: 0, where: "" }
-  ];
-  /** Here-documents started on the current line: their bodies begin at its end. */
-  pending = [];
-  /** A backslash waiting for the character it escapes. */
-  escaped = false;
-  /** The piece read last ended with a `$` that the next character would join. */
-  dollar = false;
-  /**
-   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
-   * differently: every template after it is refused, as the scan cannot be sure where it is.
-   */
-  unsure;
-  /** The next character starts a word (so `#` starts a comment). */
-  wordStart = true;
-  /** The unquoted word being read in a command frame, to count `case` … `esac`. */
-  word = "";
-  read(text2) {
-    this.dollar = false;
-    let i = 0;
-    while (i < text2.length) i += this.step(text2, i);
-  }
-  template() {
-    const result = this.context();
-    this.escaped = false;
-    this.wordStart = false;
-    this.word += "\0";
-    const top = this.top();
-    if (top.kind === "heredoc") top.templated = true;
-    if (top.kind === "heredoc-word") top.started = true;
-    return result;
-  }
-  context() {
-    if (this.unsure !== void 0) return { ok: false, where: this.unsure };
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const frame = this.frames[i];
-      const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
-      if (refused) return { ok: false, where: refused };
-    }
-    const top = this.top();
-    if (top.kind === "single") return { ok: true, context: "single" };
-    if (this.escaped) return { ok: false, where: "right after a backslash" };
-    if (this.dollar) return { ok: false, where: "right after a $" };
-    return { ok: true, context: top.kind === "double" ? "double" : "unquoted" };
-  }
-  top() {
-    return this.frames[this.frames.length - 1];
-  }
-  /** Reads the construct at `text[i]`; how many characters it took (0: the frame ended there). */
-  step(text2, i) {
-    const frame = this.top();
-    const c = text2[i];
-    if (this.escaped && frame.kind !== "single" && frame.kind !== "comment") {
-      this.escaped = false;
-      if (frame.kind === "heredoc-word") frame.word += c;
-      if (frame.kind === "heredoc") frame.line += c;
-      this.wordStart = false;
-      this.word += c;
-      return 1;
-    }
-    switch (frame.kind) {
-      case "script":
-        return this.command(frame, text2, i);
-      case "single":
-        if (c === "'") this.frames.pop();
-        return 1;
-      case "ansi":
-        if (c === "\\") {
-          this.unsure ??= "after a $'\u2026' holding a backslash";
-          this.escaped = true;
-        } else if (c === "'") this.frames.pop();
-        return 1;
-      case "backtick":
-        if (c === "\\") this.escaped = true;
-        else if (c === "`") this.frames.pop();
-        return 1;
-      case "comment":
-        if (c !== "\n") return 1;
-        this.frames.pop();
-        return 0;
-      case "double":
-        if (c === '"') {
-          this.frames.pop();
-          return 1;
-        }
-        return this.expansion(text2, i);
-      case "expansion":
-        if (c === frame.close && frame.depth === 0) {
-          this.frames.pop();
-          return 1;
-        }
-        if (c === frame.open) frame.depth++;
-        if (c === frame.close) frame.depth--;
-        if (c === "'") this.frames.push({ kind: "single" });
-        if (c === '"') this.frames.push({ kind: "double" });
-        return c === "'" || c === '"' ? 1 : this.expansion(text2, i);
-      case "heredoc-word":
-        return this.heredocWord(frame, c);
-      case "heredoc":
-        return this.heredocLine(frame, c);
-    }
-  }
-  /** `\`, backticks and `$…` where they are special (commands, "…", `${…}`); else one character. */
-  expansion(text2, i) {
-    const c = text2[i];
-    const next = text2[i + 1];
-    if (c === "\\") this.escaped = true;
-    else if (c === "`") this.frames.push({ kind: "backtick" });
-    else if (c === "$" && next === void 0) this.dollar = true;
-    else if (c === "$" && next === "(") {
-      const arithmetic = text2[i + 2] === "(";
-      this.frames.push({
-        kind: "script",
-        closer: ")",
-        arithmetic,
-        depth: arithmetic ? 1 : 0,
-        cases: 0,
-        where: arithmetic ? "inside a $((\u2026)) arithmetic expansion" : "inside a $(\u2026) command substitution"
-      });
-      this.wordStart = true;
-      this.word = "";
-      return arithmetic ? 3 : 2;
-    } else if (c === "$" && (next === "{" || next === "[")) {
-      this.frames.push({
-        kind: "expansion",
-        open: next,
-        close: next === "{" ? "}" : "]",
-        depth: 0,
-        where: next === "{" ? "inside a ${\u2026} parameter expansion" : "inside a $[\u2026] expansion"
-      });
-      return 2;
-    }
-    return 1;
-  }
-  command(frame, text2, i) {
-    const c = text2[i];
-    const next = text2[i + 1];
-    const atWordStart = this.wordStart && !frame.arithmetic;
-    if (BREAKS.has(c) && !frame.arithmetic) {
-      if (this.word === "case") {
-        frame.cases++;
-        if (frame.closer === ")") this.unsure ??= "after a case \u2026 esac inside $(\u2026)";
-      }
-      if (this.word === "esac" && frame.cases > 0) frame.cases--;
-      this.word = "";
-      this.wordStart = true;
-    } else {
-      this.word += c;
-      this.wordStart = false;
-    }
-    if (c === "'" || c === '"') {
-      this.frames.push({ kind: c === "'" ? "single" : "double" });
-    } else if (c === "$" && (next === "'" || next === '"') && !frame.arithmetic) {
-      this.frames.push({ kind: next === "'" ? "ansi" : "double" });
-      return 2;
-    } else if (c === "#" && atWordStart) {
-      this.frames.push({ kind: "comment" });
-    } else if (c === "(" && next === "(" && atWordStart) {
-      this.frames.push({
-        kind: "script",
-        closer: ")",
-        arithmetic: false,
-        depth: 1,
-        cases: 0,
-        where: "inside ((\u2026)), which bash reads as arithmetic and /bin/sh as subshells"
-      });
-      this.wordStart = true;
-      this.word = "";
-      return 2;
-    } else if (c === "(") {
-      frame.depth++;
-    } else if (c === ")" && frame.closer === ")") {
-      if (frame.depth > 0) frame.depth--;
-      else if (frame.cases === 0) this.frames.pop();
-    } else if (c === "<" && next === "<" && !frame.arithmetic) {
-      if (text2[i + 2] === "<") return 3;
-      const stripTabs = text2[i + 2] === "-";
-      this.frames.push({ kind: "heredoc-word", word: "", started: false, quote: "", stripTabs });
-      return stripTabs ? 3 : 2;
-    } else if (c === "\n" && this.pending.length > 0 && !frame.arithmetic) {
-      this.frames.push({ kind: "heredoc", ends: this.pending, line: "", templated: false });
-      this.pending = [];
-    } else {
-      return this.expansion(text2, i);
-    }
-    return 1;
-  }
-  /** The delimiter after `<<`: blanks, then one word whose quotes are removed. */
-  heredocWord(frame, c) {
-    if (frame.quote !== "") {
-      if (c === frame.quote) frame.quote = "";
-      else frame.word += c;
-      return 1;
-    }
-    if (!frame.started && (c === " " || c === "	")) return 1;
-    if (frame.started && BREAKS.has(c)) {
-      this.pending.push({ word: frame.word, stripTabs: frame.stripTabs });
-      this.frames.pop();
-      return 0;
-    }
-    frame.started = true;
-    if (c === "'" || c === '"') frame.quote = c;
-    else if (c === "\\") this.escaped = true;
-    else frame.word += c;
-    return 1;
-  }
-  /** A line of a here-document's body: the one that is its delimiter ends it. */
-  heredocLine(frame, c) {
-    if (c !== "\n") {
-      frame.line += c;
-      return 1;
-    }
-    const line = frame.ends[0]?.stripTabs ? frame.line.replace(/^\t+/, "") : frame.line;
-    if (!frame.templated && line === frame.ends[0]?.word) frame.ends.shift();
-    frame.line = "";
-    frame.templated = false;
-    if (frame.ends.length === 0) {
-      this.frames.pop();
-      this.wordStart = true;
-      this.word = "";
-    }
-    return 1;
-  }
-};
-
-// src/config/target.ts
 init_secrets();
 
 // src/config/template-check.ts
@@ -71672,6 +71928,7 @@ init_metadata();
 
 // src/evaluators/judges/rag-shared.ts
 init_errors();
+init_edit_distance();
 init_float_noise();
 init_options();
 init_is_record();
@@ -72025,6 +72282,7 @@ async function judgeBattle(calls, model, input) {
 // src/evaluators/judges/battle-baselines.ts
 init_canonical_json();
 init_is_record();
+init_json_syntax();
 init_own_key();
 init_regular_file();
 import { createHash as createHash6 } from "node:crypto";
@@ -72053,7 +72311,7 @@ function parseBaselineFile(text2, owner) {
   try {
     data = JSON.parse(text2);
   } catch (error2) {
-    return { ok: false, error: `is not valid JSON (${error2.message})` };
+    return { ok: false, error: `is not valid JSON (${whereNotJson(text2, error2)})` };
   }
   if (!isRecord(data)) {
     return {
@@ -72085,6 +72343,11 @@ function parseBaselineFile(text2, owner) {
     setOwn(baselines, key, { output: entry.output, recordedAt: entry.recordedAt });
   }
   return { ok: true, file: { version: BASELINES_VERSION, ...owner, baselines } };
+}
+var CONFLICT_MARKER = /^(<{7}|={7}|>{7})(?: |$)/m;
+function whereNotJson(text2, error2) {
+  const conflict = CONFLICT_MARKER.test(text2) ? "; it holds git merge conflict markers (<<<<<<<): keep one side of each conflict" : "";
+  return `${describeJsonError(text2, error2)}${conflict}`;
 }
 function sortedKeys(value) {
   if (Array.isArray(value)) return value.map(sortedKeys);
@@ -73582,6 +73845,7 @@ function countWords(text2) {
 // src/evaluators/levenshtein.ts
 init_metadata();
 init_options();
+init_edit_distance();
 init_float_noise();
 var levenshtein = defineBuiltin({
   summary: "Similarity to `expected`: 1 \u2212 edit distance / length of the longer text.",
@@ -74017,6 +74281,7 @@ function firstLine(text2) {
 }
 
 // src/bind/modules/nearby-file.ts
+init_edit_distance();
 import { readdir as readdir2 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname9, extname as extname2, join as join13 } from "node:path";
 var MODULE_EXTENSIONS2 = [".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"];
@@ -75028,8 +75293,12 @@ async function retryLoop(attempt, policy, retrying) {
     const outcome2 = await attempt();
     if (outcome2.kind === "ok") return { ok: true, answer: outcome2, attempts };
     const failed2 = outcome2;
-    if (failed2.kind === "fail" || attempts > policy.maxRetries) {
-      return { ok: false, error: { ...failed2.error, attempts } };
+    if (failed2.kind === "fail") return { ok: false, error: { ...failed2.error, attempts } };
+    if (attempts > policy.maxRetries) {
+      if (attempts === 1) return { ok: false, error: { ...failed2.error, attempts } };
+      const gaveUp = `after ${attempts} attempts`;
+      const message = `${failed2.error.message}; ${gaveUp}`;
+      return { ok: false, error: { ...failed2.error, message, gaveUp, attempts } };
     }
     const asked = failed2.serverDelay ?? 0;
     if (asked > MAX_SERVER_WAIT_MS) {
@@ -75143,6 +75412,9 @@ function createJudgeClient(options2 = {}) {
       ...signal ? { signal } : {},
       aborted: () => abortedError(url)
     });
+    if (!answered.ok && answered.error.status === 404) {
+      answered.error.message += noPathHint(server, (text2) => scrub(maskCredentialsIn(text2)));
+    }
     if (answered.ok || answered.error.code !== "judge.aborted") {
       options2.breaker?.record(server, answered.ok ? void 0 : answered.error, true, model);
     }
@@ -75231,64 +75503,20 @@ function scrubbedJson(value, scrubber) {
   const clean = scrubber.json(text2);
   return clean === text2 ? value : JSON.parse(clean);
 }
+function noPathHint(server, shown2) {
+  let path;
+  try {
+    path = new URL(server).pathname;
+  } catch {
+    return "";
+  }
+  if (path !== "/" && path !== "") return "";
+  const root2 = server.replace(/\/+$/, "");
+  return `; the base URL ${shown2(root2)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown2(root2)}/v1`;
+}
 function endpoint2(baseUrl2, path) {
   const query = baseUrl2.indexOf("?");
   return query < 0 ? `${baseUrl2}${path}` : `${baseUrl2.slice(0, query)}${path}${baseUrl2.slice(query)}`;
-}
-
-// src/targets/inputs.ts
-init_templates();
-function targetInput(value) {
-  const compiled2 = compileTemplates(value);
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function textInput(text2, piece) {
-  const compiled2 = compileText(text2, (value) => piece(asText(value)));
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function shellValueName(index) {
-  return `EVALGATE_VALUE_${index + 1}`;
-}
-function shellLine(line) {
-  const contexts = shellLineContexts(line);
-  const pieces = textPieces(line);
-  let text2 = pieces[0] ?? "";
-  contexts.forEach((where, i) => {
-    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
-    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
-  });
-  const templates = templateSpans(line).map(({ expression }, i) => ({
-    name: shellValueName(i),
-    value: compileText(`{{${expression}}}`, asText)
-  }));
-  return {
-    text: text2,
-    values: {
-      render: ({ testCase, params }) => {
-        const values = {};
-        for (const { name, value } of templates) {
-          const rendered = value({ case: testCase, params, output: void 0 });
-          if (!rendered.ok) return rendered;
-          values[name] = rendered.value;
-        }
-        return { ok: true, value: values };
-      }
-    }
-  };
-}
-function asText(value) {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value) ?? String(value);
-}
-function shellQuote(value) {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-function shellWord(value) {
-  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
 }
 
 // src/bind/models.ts
@@ -75444,7 +75672,7 @@ init_encoding();
 
 // src/targets/command-checks.ts
 import { accessSync, constants as constants6, readdirSync, statSync as statSync4 } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join16, resolve as resolve11 } from "node:path";
+import { delimiter, extname as extname4, isAbsolute as isAbsolute4, join as join16, resolve as resolve11 } from "node:path";
 function folderProblem(path) {
   try {
     return statSync4(path).isDirectory() ? void 0 : "is not a folder";
@@ -75456,10 +75684,13 @@ function findProgram(program, cwd, env, named2 = program) {
   if (program.includes("/")) {
     const path = isAbsolute4(program) ? program : resolve11(cwd, program);
     if (isExecutable(path)) return void 0;
-    return `${named2} is not an executable file (looked for ${path})`;
+    const fix = isFile2(path) ? `: ${runWith(program)}chmod +x ${program}` : "";
+    return `${named2} is not an executable file (looked for ${path})${fix}`;
   }
   const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
   if (dirs.some((dir) => isExecutable(join16(dir, program)))) return void 0;
+  const beside = besideHint(program, cwd);
+  if (beside !== void 0) return `command ${named2} is not on PATH; ${beside}`;
   const names = /* @__PURE__ */ new Set();
   for (const dir of dirs) {
     try {
@@ -75469,6 +75700,35 @@ function findProgram(program, cwd, env, named2 = program) {
   }
   const near = closestMatch(program, names);
   return `command ${named2} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
+}
+var INTERPRETERS = {
+  ".py": "python3",
+  ".sh": "sh",
+  ".bash": "bash",
+  ".js": "node",
+  ".mjs": "node",
+  ".cjs": "node",
+  ".rb": "ruby",
+  ".pl": "perl"
+};
+function besideHint(program, cwd) {
+  const path = resolve11(cwd, program);
+  if (isExecutable(path)) {
+    return `the working folder has ${program}: write ./${program} (a program named without a / is looked up on PATH only)`;
+  }
+  if (!isFile2(path)) return void 0;
+  return `the working folder has ${program}, which is not executable: ${runWith(program)}chmod +x ${program} and write ./${program}`;
+}
+function runWith(program) {
+  const interpreter = INTERPRETERS[extname4(program).toLowerCase()];
+  return interpreter === void 0 ? "" : `run it with its interpreter ([${interpreter}, ${program}]), or `;
+}
+function isFile2(path) {
+  try {
+    return statSync4(path).isFile();
+  } catch {
+    return false;
+  }
 }
 function isExecutable(path) {
   try {
@@ -75492,6 +75752,7 @@ function nulProblem(argv, env, shellTemplates) {
 
 // src/targets/command.ts
 init_call_timeout();
+init_json_syntax();
 var STDERR_LINES = 20;
 var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
@@ -75732,12 +75993,16 @@ ${stderr}`;
     return { output: text2, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== void 0) return { output: text2, error: ran.notUtf8 };
   if (format === "text") return { output: text2 };
+  if (text2.trim() === "") {
+    const nothing = "the program printed nothing, where one JSON value was expected";
+    return { output: text2, error: `stdout is empty (output: json): ${nothing}` };
+  }
   try {
     return { output: JSON.parse(text2) };
   } catch (error2) {
     return {
       output: text2,
-      error: `stdout is not JSON (output: json): ${error2.message}`
+      error: `stdout is not JSON (output: json): ${describeJsonError(text2, error2)}`
     };
   }
 }
@@ -75999,6 +76264,7 @@ var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
+init_json_syntax();
 init_encoding();
 
 // src/targets/model-reply.ts
@@ -76200,9 +76466,10 @@ function parsedReply(text2, validate) {
   try {
     parsed = JSON.parse(text2);
   } catch (error2) {
+    const fenced2 = text2.trimStart().startsWith("```") ? "; it is wrapped in a Markdown code fence (```): the server did not hold the model to JSON mode (ask for bare JSON in the prompt)" : "";
     return {
       output: text2,
-      error: `the model's reply is not JSON (responseFormat asks for JSON): ${error2.message}`
+      error: `the model's reply is not JSON (responseFormat asks for JSON): ${describeJsonError(text2, error2)}${fenced2}`
     };
   }
   if (validate !== void 0 && !validate(parsed)) {
@@ -77099,7 +77366,7 @@ async function readTestsets(config, suites, cwd, options2 = {}) {
       (r, i) => r.ok ? [[suites[i].id, { cases: r.testset.cases, info: r.testset.info }]] : []
     )
   );
-  const warnings = read.flatMap((r) => r.ok ? r.testset.warnings ?? [] : []);
+  const warnings = uniqueIssues(read.flatMap((r) => r.ok ? r.testset.warnings ?? [] : []));
   return { ok: true, testsets, pinIgnored, warnings };
 }
 function uniqueIssues(issues) {
@@ -77371,10 +77638,16 @@ function checkFilters(config, filters) {
       );
     }
   }
+  const gridKeys = [...new Set(config.suites.flatMap((s) => Object.keys(s.grid)))];
   for (const key of Object.keys(filters.grid ?? {})) {
     if (!config.suites.some((s) => Object.hasOwn(s.grid, key))) {
+      const near = closestMatch(key, gridKeys);
+      const known = gridKeys.length === 0 ? "no suite has a grid" : `${near === void 0 ? "" : `did you mean ${near}? `}grid parameters: ${gridKeys.join(", ")}`;
       issues.push(
-        cliIssue("cli.unknown-grid-key", `--grid ${key}=\u2026: no suite has a grid parameter "${key}"`)
+        cliIssue(
+          "cli.unknown-grid-key",
+          `--grid ${key}=\u2026: no suite has a grid parameter "${key}" (${known})`
+        )
       );
     }
   }
@@ -77387,6 +77660,7 @@ function cliIssue(code, message) {
 // src/pipeline/missing-fields.ts
 import { readFileSync as readFileSync6 } from "node:fs";
 import { dirname as dirname13, join as join20, resolve as resolve16 } from "node:path";
+init_identity();
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
     const suite = config.suites.find((s) => s.id === planned.id);
@@ -77394,8 +77668,7 @@ function missingFieldIssues(config, plan) {
     if (!suite || rows.length === 0) return [];
     const columns = rowColumns(rows.map((row) => row.data));
     const at = suiteIssueAt(config, suite);
-    const templates = [...evaluatorTemplateStrings(suite), ...targetTemplateStrings(suite.target)];
-    const inConfig = templateColumnProblems(templates, columns).map((problem) => ({
+    const inConfig = templateProblems2(suite, rows, columns).map((problem) => ({
       ...at(...problem.path),
       code: "template.unknown-field",
       message: problem.message
@@ -77411,6 +77684,28 @@ function missingFieldIssues(config, plan) {
       ...promptFileIssues(config, suite, points2, columns)
     ];
   });
+}
+function templateProblems2(suite, rows, columns) {
+  const everyRow = suite.evaluators.filter((evaluator) => evaluator.when === void 0);
+  const problems = templateColumnProblems(
+    [...evaluatorTemplateStrings({ evaluators: everyRow }), ...targetTemplateStrings(suite.target)],
+    columns
+  );
+  for (const evaluator of suite.evaluators) {
+    if (evaluator.when === void 0) continue;
+    const applies = hasTagIn(evaluator.when.tags);
+    const own = rows.filter((row) => applies(row.meta));
+    if (own.length === 0) continue;
+    const tags = evaluator.when.tags.join(", ");
+    for (const problem of templateColumnProblems(
+      evaluatorTemplateStrings({ evaluators: [evaluator] }),
+      rowColumns(own.map((row) => row.data))
+    )) {
+      const scope = `; checked against the rows its when: { tags: [${tags}] } applies to`;
+      problems.push({ ...problem, message: `${problem.message}${scope}` });
+    }
+  }
+  return problems;
 }
 function namedColumnIssues(suite, columns) {
   const named2 = [];
@@ -77605,6 +77900,8 @@ function warnPinIgnored(pinIgnored, ctx) {
 
 // src/report/plan.ts
 init_labels();
+init_text_table();
+init_case_text();
 
 // src/artifact/annotate.ts
 init_summary();
@@ -77690,6 +77987,10 @@ function checkOutputPaths(outputs, cwd, consequence) {
   };
   const seen = /* @__PURE__ */ new Map();
   for (const { flag, path } of outputs) {
+    if (path === DASH && flag !== "--resume") {
+      problem(dashRefusal(flag, "file", consequence ?? nothingRun(flag)));
+      continue;
+    }
     const target = outputTarget(resolve17(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
@@ -77739,6 +78040,11 @@ function checkOutputsNotInputs(outputs, config, cwd) {
       );
     }
   }
+}
+var DASH = "-";
+function dashRefusal(flag, what, consequence) {
+  const stream = what === "file" ? "name /dev/stdout to write to standard output, or " : "name ";
+  return `${flag} -: "-" names no ${what} here; ${stream}./- for a ${what} named "-", ${consequence}`;
 }
 function refusal(flag, path, problem, consequence) {
   return `${flag} ${path}: ${problem}, ${consequence}`;
@@ -78067,7 +78373,11 @@ async function executeRun(args, ctx, reporters = []) {
   });
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}
 `) });
-  const compared = comparing && baseline !== void 0 ? comparing.comparer(baseline, (run2) => log.cases(run2), suites, ctx) : (artifact2) => artifact2;
+  let uncompared2;
+  const compared = comparing && baseline !== void 0 ? comparing.comparer(baseline, (run2) => log.cases(run2), suites, ctx, {
+    ...args.baselineName !== void 0 && { shown: args.baselineName },
+    uncompared: (why2) => uncompared2 = why2
+  }) : (artifact2) => artifact2;
   const compareEnded = () => {
     if (finished === void 0 || finished.comparison !== void 0) return;
     const done = compared(finished, true);
@@ -78168,21 +78478,22 @@ async function executeRun(args, ctx, reporters = []) {
     unguard();
     log.discard();
   }
+  const said = uncompared2 !== void 0 && artifact.comparison === void 0 ? { uncompared: uncompared2 } : {};
   if (artifact.interrupted) {
     for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
       ctx.stderr.write(`${line}
 `);
     }
-    return { artifact, config, exitCode: EXIT.interrupted, unwritten };
+    return { artifact, config, exitCode: EXIT.interrupted, unwritten, ...said };
   }
   if (unwritten.length > 0) {
     for (const failure of unwritten) {
       ctx.stderr.write(`error: ${describeWriteFailure(failure, "the run finished")}
 `);
     }
-    return { artifact, config, exitCode: EXIT.unwritten, unwritten };
+    return { artifact, config, exitCode: EXIT.unwritten, unwritten, ...said };
   }
-  return { artifact, config, exitCode: verdictCode(artifact), unwritten };
+  return { artifact, config, exitCode: verdictCode(artifact), unwritten, ...said };
 }
 function verdictCode(artifact) {
   return artifact.verdict === "pass" ? EXIT.pass : EXIT.fail;
@@ -78226,7 +78537,7 @@ function runConfigPath(settings) {
     return resolve22(cwd, config);
   }
 }
-async function runEvals(settings, workspace, env, baselineFile) {
+async function runEvals(settings, workspace, env, baseline) {
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
   process.once("SIGINT", onSignal);
@@ -78247,10 +78558,19 @@ async function runEvals(settings, workspace, env, baselineFile) {
     };
     const outputs = outputsBefore(runOutputs(args), ctx.cwd);
     const outcome2 = await executeRun(
-      { ...args, ...baselineFile ? { baseline: baselineFile } : {} },
+      {
+        ...args,
+        ...baseline.file !== null && { baseline: baseline.file, baselineName: baseline.shown }
+      },
       ctx,
       [pullRequestCases]
     );
+    if (outcome2.uncompared !== void 0) {
+      warning(
+        `evalgate: ${outcome2.uncompared}; no comparison, so regressions were not checked`
+      );
+    }
+    const uncompared2 = baseline.file === null ? baseline.missing : outcome2.uncompared ?? null;
     const { lines: lines2 } = checkRunEnd(outputs, {
       exitCode: outcome2.exitCode,
       interrupted: outcome2.artifact.interrupted,
@@ -78267,7 +78587,8 @@ async function runEvals(settings, workspace, env, baselineFile) {
       ),
       args: settings.args,
       ...args.report !== void 0 && { report: resolve22(settings.workingDirectory, args.report) },
-      ...incomplete !== void 0 && { incomplete }
+      ...incomplete !== void 0 && { incomplete },
+      ...uncompared2 !== null && { uncompared: uncompared2 }
     };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
@@ -78383,75 +78704,68 @@ function toRepoPath(root2, path) {
 }
 
 // src/action/baseline.ts
+var NO_BASELINE = { file: null, missing: null };
 async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
-  if (settings.baseline.kind === "none") return null;
+  if (settings.baseline.kind === "none") return NO_BASELINE;
+  const going = `${settings.mode === "run" ? "running" : "reporting"} without a comparison`;
+  const without = (why2) => {
+    warning(`evalgate: ${why2}; ${going}`);
+    return { file: null, missing: why2 };
+  };
   if (settings.baseline.kind === "file") {
-    const going = `${settings.mode === "run" ? "running" : "reporting"} without a comparison`;
     const { path } = settings.baseline;
-    if (existsSync7(path)) return usableBaseline(path, path, going);
-    warning(`evalgate: the baseline ${path} does not exist; ${going}`);
-    return null;
+    if (!existsSync7(path)) return without(`the baseline ${path} does not exist`);
+    const problem2 = baselineProblem(path);
+    return problem2 === null ? { file: path, shown: path } : without(problem2);
   }
   const named2 = eventSubject(context2, env).baseBranch;
   if (named2 === null && pullRequest === null) {
     info(
       `evalgate: baseline: auto compares a pull request (or a merge queue's group) with its base branch; this ${context2.eventName || "event"} event has none, so there is no comparison`
     );
-    return null;
+    return NO_BASELINE;
   }
-  if (octokit === null) {
-    warning("evalgate: baseline: auto needs a github-token; running without a comparison");
-    return null;
-  }
+  if (octokit === null) return without("baseline: auto needs a github-token");
   const branch = named2 ?? await pullRequestBase(pullRequest);
-  if (branch === null) return null;
+  if (typeof branch !== "string") return without(branch.why);
   const target = context2.repo;
   const found2 = await findBaselineArtifact(octokit, target, {
     name: settings.artifactName,
     branch
   });
-  if (!found2.ok) {
-    warning(`evalgate: ${found2.failure.message}; running without a comparison`);
-    return null;
-  }
+  if (!found2.ok) return without(found2.failure.message);
   if (found2.found === null) {
     info(`evalgate: ${notFound2(settings.artifactName, branch, found2.searched)}`);
-    return null;
+    return { file: null, missing: notFound2(settings.artifactName, branch, found2.searched, "") };
   }
   const downloaded = await downloadBaseline(octokit, target, found2.found.id, { budget });
-  if (!downloaded.ok) {
-    warning(`evalgate: ${downloaded.failure.message}; running without a comparison`);
-    return null;
-  }
+  if (!downloaded.ok) return without(downloaded.failure.message);
   const dir = await mkdtemp(join22(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
   const file = join22(dir, "baseline.json");
   await writeFile3(file, downloaded.text);
   const from = `${settings.artifactName} from ${branch} (${found2.found.createdAt}, ${downloaded.entry})`;
-  if (usableBaseline(file, from) === null) return null;
+  const problem = baselineProblem(file, from);
+  if (problem !== null) return without(problem);
   info(`evalgate: comparing with ${from}`);
-  return file;
+  return { file, shown: from };
 }
 async function pullRequestBase(pullRequest) {
-  if (pullRequest === null) return null;
+  if (pullRequest === null) return { why: "baseline: auto: no pull request" };
   const read = await pullRequest.read();
   if (read.ok && read.pullRequest.baseRef !== "") return read.pullRequest.baseRef;
   const why2 = read.ok ? "GitHub named no base.ref" : read.failure.message;
-  warning(
-    `evalgate: baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why2}; running without a comparison`
-  );
-  return null;
+  return {
+    why: `baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why2}`
+  };
 }
-function usableBaseline(path, shown2 = path, going = "running without a comparison") {
+function baselineProblem(path, shown2 = path) {
   const read = readArtifact(
     () => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2))
   );
-  if (read.ok) return path;
+  if (read.ok) return null;
   const version = read.kind === "invalid" ? null : declaredSchemaVersion(path);
   const newer = version !== null && version > ARTIFACT_SCHEMA_VERSION ? ` (its start says schemaVersion ${version}: a newer evalgate wrote it, and this one reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}; update evalgate here to read it)` : "";
-  warning(
-    `evalgate: the baseline is not a readable results artifact: ${read.message}${newer}; ${going}`
-  );
-  return null;
+  return `the baseline is not a readable results artifact: ${read.message}${newer}`;
 }
 function declaredSchemaVersion(path) {
   let head;
@@ -78469,7 +78783,7 @@ function declaredSchemaVersion(path) {
   const match = /"schemaVersion"\s*:\s*(\d+)/.exec(head);
   return match ? Number(match[1]) : null;
 }
-function notFound2(name, branch, searched) {
+function notFound2(name, branch, searched, going = "; running without a comparison") {
   const count = (n) => n.toLocaleString("en-US");
   const skipped = Object.entries(searched.skipped).map(
     ([event, n]) => event === UNKNOWN_RUN ? `${count(n)} whose run GitHub does not name` : event === NOT_LOOKED_UP ? `${count(n)} whose run was not read (at most ${MAX_RUN_LOOKUPS} are)` : `${count(n)} uploaded by ${event} runs`
@@ -78477,13 +78791,14 @@ function notFound2(name, branch, searched) {
   const passedOver = skipped === "" ? "" : `. Passed over ${skipped}: only results uploaded by a ${BASELINE_EVENTS.join(", ")} run are ${branch}'s own (such a job may have checked out a pull request), so upload ${branch}'s results from one of those (docs/action.md#baseline-auto-on-a-busy-repository)`;
   if (searched.exhausted) {
     const among = searched.artifacts > 0 ? ` (looked at all ${count(searched.artifacts)} artifacts of that name)` : "";
-    return `no results artifact named ${name} from ${branch} yet${among}; running without a comparison${passedOver}`;
+    return `no results artifact named ${name} from ${branch} yet${among}${going}${passedOver}`;
   }
   const of = searched.total !== null ? ` of ${count(searched.total)}` : "";
-  return `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name (${count(searched.pages)} pages; the search stops there); running without a comparison. Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them${passedOver}`;
+  return `no results artifact named ${name} from ${branch} among the newest ${count(searched.artifacts)}${of} artifacts of that name (${count(searched.pages)} pages; the search stops there)${going}. Upload ${branch}'s results under a name of their own and set artifact-name to it, so pull request uploads cannot bury them${passedOver}`;
 }
-async function comparedResults(results, settings, baselineFile) {
-  if (results === null || baselineFile === null) return results;
+async function comparedResults(results, settings, baseline) {
+  if (results === null) return results;
+  if (baseline.file === null) return withUncompared(results, baseline.missing);
   const { compareResultsFile: compareResultsFile2 } = await Promise.resolve().then(() => (init_baseline(), baseline_exports));
   const ctx = {
     cwd: settings.workingDirectory,
@@ -78492,16 +78807,19 @@ async function comparedResults(results, settings, baselineFile) {
     stderr: process.stderr
   };
   try {
-    const comparison = await compareResultsFile2(baselineFile, settings.results, ctx);
-    info(`evalgate: comparing the results with ${baselineFile}`);
+    const comparison = await compareResultsFile2(baseline.file, settings.results, ctx);
+    info(`evalgate: comparing the results with ${baseline.file}`);
     return { ...results, artifact: { ...results.artifact, comparison } };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
     warning(
-      `evalgate: no comparison with ${baselineFile}: ${error2.message}; reporting without a comparison`
+      `evalgate: no comparison with ${baseline.file}: ${error2.message}; reporting without a comparison`
     );
-    return results;
+    return withUncompared(results, error2.message);
   }
+}
+function withUncompared(results, why2) {
+  return why2 === null ? results : { ...results, uncompared: why2 };
 }
 
 // src/action/publish.ts
@@ -78788,6 +79106,7 @@ function withSecondLine(text2, line) {
 ${line}` : `${text2.slice(0, end)}
 ${line}${text2.slice(end)}`;
 }
+var RUN_STAMP_MAX_CHARS = stampLine({ id: Number.MAX_SAFE_INTEGER, attempt: Number.MAX_SAFE_INTEGER }).length + 1;
 function stampLine(run2) {
   return `<!-- evalgate-run ${run2.id}.${run2.attempt} -->`;
 }
@@ -79871,6 +80190,7 @@ function renderMarkdownReport(artifact, options2) {
 // src/action/publish.ts
 init_totals();
 init_format_count();
+init_secrets();
 
 // src/action/chatops.ts
 import { execFile } from "node:child_process";
@@ -79910,8 +80230,8 @@ function shaOf(value) {
 }
 
 // src/action/chatops.ts
-function chatOpsPullRequest(context3, number, octokit, repository) {
-  if (context3.eventName !== "issue_comment" || number === null) return null;
+function chatOpsPullRequest(number, octokit, repository) {
+  if (number === null) return null;
   let read;
   return {
     number,
@@ -80021,6 +80341,7 @@ function quoteArg(arg) {
 }
 
 // src/action/publish.ts
+var COMMENT_REPORT_MAX_BYTES = REPORT_MAX_BYTES.comment - RUN_STAMP_MAX_CHARS;
 async function publishResults(results, settings, octokit, env, pullRequest) {
   const { artifact, configPath, sourceRoot } = results;
   const identity = reportIdentity({
@@ -80054,6 +80375,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   const notes = [
     ...warnings.map((warning2) => `> [!WARNING]
 > ${escapeNote(warning2)}`),
+    ...results.uncompared !== void 0 ? [uncomparedNote(results.uncompared)] : [],
     ...commit.note !== null ? [`> [!NOTE]
 > ${escapeNote(commit.note)}`] : [],
     ...artifact.shard !== void 0 ? [shardNote(artifact.shard)] : []
@@ -80111,7 +80433,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
       poster,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
-      render(identity.marker, REPORT_MAX_BYTES.comment),
+      render(identity.marker, COMMENT_REPORT_MAX_BYTES),
       runStamp(env, context3)
     );
     if (!posted.ok) failures.push(posted.failure);
@@ -80159,6 +80481,11 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
 function shardNote({ index, count }) {
   return `> [!NOTE]
 > Shard ${index} of ${count} (\`--shard ${index}/${count}\`): this report and its verdict cover only this shard's cases. The whole run's verdict needs every shard, merged with \`evals merge\` and reported with \`mode: report\`.`;
+}
+function uncomparedNote(why2) {
+  const said = escapeNote(createScrubber([]).text(why2));
+  return `> [!WARNING]
+> Not compared with a baseline, so regressions were not checked: ${said}.`;
 }
 function escapeNote(message) {
   return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
@@ -80385,7 +80712,6 @@ async function run(env = process.env) {
     log: (message) => info(`evalgate: ${message}`)
   }) : null;
   const pullRequest = chatOpsPullRequest(
-    context2,
     settings.prNumber ?? eventSubject(context2, env).pullRequest,
     octokit,
     () => context2.repo
@@ -80395,11 +80721,11 @@ async function run(env = process.env) {
       "evalgate: baseline: auto is not used in mode: report (the comparison belongs to the run that made the results: give that job baseline: auto, or give this one a baseline file)"
     );
   }
-  const baselineFile = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget, pullRequest) : null;
+  const baseline = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget, pullRequest) : NO_BASELINE;
   const results = settings.mode === "report" ? scrubbedResults(
-    await comparedResults(readResults(settings, workspace), settings, baselineFile),
+    await comparedResults(readResults(settings, workspace), settings, baseline),
     createScrubber(secretsInEnv(env))
-  ) : await runEvals(settings, workspace, env, baselineFile);
+  ) : await runEvals(settings, workspace, env, baseline);
   if (results === null) return;
   const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);
   const { artifact } = results;
