@@ -125,6 +125,11 @@ describe('a comparison writes its numbers as the HTML report does', () => {
       unjudged: 0,
       unrecognized: 0,
       column: 'human',
+      categories: ['pass', 'fail'],
+      table: [
+        [18, 2],
+        [2, 18],
+      ],
     } as unknown as AgreementSummary;
     assert.match(agreementLine('judge', summary), /κ 0\.812 \(95% CI 0\.615…0\.993\)/);
   });
