@@ -17,7 +17,8 @@ import {
   unclosedTemplateIndex,
   type TemplateScope,
 } from '../src/shared/templates.ts';
-import { shellQuote, textInput } from '../src/targets/inputs.ts';
+import { textInput } from '../src/targets/inputs.ts';
+import { shellQuote } from '../src/shared/shell-word.ts';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 

@@ -13,7 +13,7 @@ import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
 import type { ModelClients } from '../targets/model.ts';
-import { shellWord } from '../targets/inputs.ts';
+import { shellWord } from '../shared/shell-word.ts';
 import { envUrlProblem } from '../shared/url-problems.ts';
 
 /** The cache folder when `--cache-dir` is not given, relative to the config's folder. */

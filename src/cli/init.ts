@@ -5,7 +5,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
-import { shellWord } from '../targets/inputs.ts';
+import { pathWord } from '../shared/shell-word.ts';
 import { STARTERS, type StarterName } from './init-templates.ts';
 
 /** What a run writes and no one commits: the results, the HTML report and the model cache. */
@@ -118,7 +118,7 @@ export async function initCommand(
   // runs, and only there is it covered by the .gitignore written above.
   const steps = [
     // `cd -x` would be an option of cd: a folder named `-x` is `./-x`.
-    ...(where === '.' ? [] : [`cd ${shellWord(where.startsWith('-') ? `./${where}` : where)}`]),
+    ...(where === '.' ? [] : [`cd ${pathWord(where)}`]),
     'npm i -D evalgate   # if it is not installed yet',
     ...next,
     'npx evals run',

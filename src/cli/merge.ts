@@ -21,7 +21,7 @@ import { writeReport, type WriteFailure } from '../report/file-reports.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { plural } from '../report/labels.ts';
-import { shellWord } from '../pipeline/pending-reports.ts';
+import { pathWord } from '../shared/shell-word.ts';
 import { runTotals } from '../report/totals.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { printable } from '../shared/text-table.ts';
@@ -161,7 +161,7 @@ async function mergeInto(
     // A JUnit file kept nowhere can be made again from the merged artifact, once that is written.
     const remake =
       failure.path === args.junit && failure.kept === null && artifactWritten
-        ? `; make it with: evals report ${shellWord(args.output)} --junit ${shellWord(failure.path)}`
+        ? `; make it with: evals report ${pathWord(args.output)} --junit ${pathWord(failure.path)}`
         : '';
     ctx.stderr.write(`error: ${describeWriteFailure(failure, 'the merge finished')}${remake}\n`);
   }

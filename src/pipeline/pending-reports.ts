@@ -5,6 +5,7 @@
  */
 import type { ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
+import { pathWord } from '../shared/shell-word.ts';
 
 /** The reports still pending, in words. */
 export interface PendingReports {
@@ -49,16 +50,11 @@ export function trackPendingReports(
             : 'the JUnit report';
       const command = [
         'evals report',
-        shellWord(output),
-        ...(report !== undefined ? ['-o', shellWord(report)] : []),
-        ...(junit !== undefined ? ['--junit', shellWord(junit)] : []),
+        pathWord(output),
+        ...(report !== undefined ? ['-o', pathWord(report)] : []),
+        ...(junit !== undefined ? ['--junit', pathWord(junit)] : []),
       ].join(' ');
       return `not written: ${names.join(', ')}; make ${what} from them with: ${command}`;
     },
   };
-}
-
-/** `word` as one POSIX shell word (as `resumeCommand` quotes the command it prints). */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

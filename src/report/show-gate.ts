@@ -11,6 +11,7 @@ import { fitBeside } from './case-text.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { describeGateCondition } from './summary-table.ts';
 import { printable } from '../shared/text-table.ts';
+import { notOption, shellWord } from '../shared/shell-word.ts';
 import type { RunResult } from '../types/index.ts';
 
 /** A selected run, with how many cases the artifact holds for it (its `cases` may be unread). */
@@ -63,16 +64,6 @@ export function resumeCommandLine(args: readonly string[], from: string, output?
   const words =
     end === -1 ? [...args, ...resume] : [...args.slice(0, end), ...resume, ...args.slice(end)];
   return ['evals', 'run', ...words].map(shellWord).join(' ');
-}
-
-/** A relative path that starts with `-`, as `./-…`, so no command reads it as an option. */
-function notOption(path: string): string {
-  return path.startsWith('-') ? `./${path}` : path;
-}
-
-/** `word` as one POSIX shell word: as it is when that is safe, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

@@ -28,7 +28,7 @@ import { cutReason } from './reason-cut.ts';
 import { gridMatrices, matrixSuites } from './grid-matrix.ts';
 import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
-import { shellWord } from '../targets/inputs.ts';
+import { notOption, shellWord } from '../shared/shell-word.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
 
 /** How `renderSummary` lays out its text. */
@@ -122,7 +122,7 @@ export function showFailedHint(
   if (results === null || total.passed >= total.cases) return undefined;
   // A word to paste (`'my results.json'`, `./-r.json`, which would otherwise read as an option);
   // a name that must be shown escaped stays escaped.
-  const path = results.startsWith('-') ? `./${results}` : results;
+  const path = notOption(results);
   const shown = printable(path) === path ? shellWord(path) : printable(path);
   return `why each case did not pass: evals show ${shown} --failed`;
 }

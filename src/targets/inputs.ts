@@ -96,13 +96,3 @@ export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value) ?? String(value);
 }
-
-/** Single-quotes `value` for /bin/sh, so a case's text is one word whatever it holds. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** `value` as one word of a command line to paste: as it is when plain, else {@link shellQuote}d. */
-export function shellWord(value: string): string {
-  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
-}
