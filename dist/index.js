@@ -60146,327 +60146,18 @@ function flow(pieces, indent2, width) {
 // src/report/summary-table.ts
 init_totals();
 
-// src/shared/shell-contexts.ts
-init_templates();
-function shellReference(name, context3) {
-  switch (context3) {
-    case "unquoted":
-      return `"\${${name}}"`;
-    case "single":
-      return `'"\${${name}}"'`;
-    case "double":
-      return `\${${name}}`;
-  }
-}
-function shellLineContexts(line) {
-  return shellTemplateContexts(textPieces(line));
-}
-function refusedShellTemplates(line) {
-  const spans = templateSpans(line);
-  return shellLineContexts(line).flatMap(
-    (context3, i) => context3.ok ? [] : [{ expression: spans[i].expression, index: spans[i].index, where: context3.where }]
-  );
-}
-function refusedTemplateMessage({ expression, where }) {
-  return `template {{ ${expression} }} is ${where}, where evalgate cannot be sure how the shell reads it: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
-}
-var REFUSED = {
-  backtick: "inside a `\u2026` command substitution",
-  ansi: "inside $'\u2026' quoting",
-  comment: "inside a # comment",
-  "heredoc-word": "in a here-document's delimiter",
-  heredoc: "inside a here-document"
-};
-var BREAKS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "&", "|", "<", ">", "(", ")"]);
-function shellTemplateContexts(pieces) {
-  const scan2 = new Scan();
-  const contexts = [];
-  pieces.forEach((piece, i) => {
-    scan2.read(piece);
-    if (i < pieces.length - 1) contexts.push(scan2.template());
-  });
-  return contexts;
-}
-var Scan = class {
-  frames = [
-    { kind: "script", closer: null, arithmetic: false, depth: 0, cases: 0, where: "" }
-  ];
-  /** Here-documents started on the current line: their bodies begin at its end. */
-  pending = [];
-  /** A backslash waiting for the character it escapes. */
-  escaped = false;
-  /** The piece read last ended with a `$` that the next character would join. */
-  dollar = false;
-  /**
-   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
-   * differently: every template after it is refused, as the scan cannot be sure where it is.
-   */
-  unsure;
-  /** The next character starts a word (so `#` starts a comment). */
-  wordStart = true;
-  /** The unquoted word being read in a command frame, to count `case` … `esac`. */
-  word = "";
-  read(text2) {
-    this.dollar = false;
-    let i = 0;
-    while (i < text2.length) i += this.step(text2, i);
-  }
-  template() {
-    const result = this.context();
-    this.escaped = false;
-    this.wordStart = false;
-    this.word += "\0";
-    const top = this.top();
-    if (top.kind === "heredoc") top.templated = true;
-    if (top.kind === "heredoc-word") top.started = true;
-    return result;
-  }
-  context() {
-    if (this.unsure !== void 0) return { ok: false, where: this.unsure };
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const frame = this.frames[i];
-      const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
-      if (refused) return { ok: false, where: refused };
-    }
-    const top = this.top();
-    if (top.kind === "single") return { ok: true, context: "single" };
-    if (this.escaped) return { ok: false, where: "right after a backslash" };
-    if (this.dollar) return { ok: false, where: "right after a $" };
-    return { ok: true, context: top.kind === "double" ? "double" : "unquoted" };
-  }
-  top() {
-    return this.frames[this.frames.length - 1];
-  }
-  /** Reads the construct at `text[i]`; how many characters it took (0: the frame ended there). */
-  step(text2, i) {
-    const frame = this.top();
-    const c = text2[i];
-    if (this.escaped && frame.kind !== "single" && frame.kind !== "comment") {
-      this.escaped = false;
-      if (frame.kind === "heredoc-word") frame.word += c;
-      if (frame.kind === "heredoc") frame.line += c;
-      this.wordStart = false;
-      this.word += c;
-      return 1;
-    }
-    switch (frame.kind) {
-      case "script":
-        return this.command(frame, text2, i);
-      case "single":
-        if (c === "'") this.frames.pop();
-        return 1;
-      case "ansi":
-        if (c === "\\") {
-          this.unsure ??= "after a $'\u2026' holding a backslash";
-          this.escaped = true;
-        } else if (c === "'") this.frames.pop();
-        return 1;
-      case "backtick":
-        if (c === "\\") this.escaped = true;
-        else if (c === "`") this.frames.pop();
-        return 1;
-      case "comment":
-        if (c !== "\n") return 1;
-        this.frames.pop();
-        return 0;
-      case "double":
-        if (c === '"') {
-          this.frames.pop();
-          return 1;
-        }
-        return this.expansion(text2, i);
-      case "expansion":
-        if (c === frame.close && frame.depth === 0) {
-          this.frames.pop();
-          return 1;
-        }
-        if (c === frame.open) frame.depth++;
-        if (c === frame.close) frame.depth--;
-        if (c === "'") this.frames.push({ kind: "single" });
-        if (c === '"') this.frames.push({ kind: "double" });
-        return c === "'" || c === '"' ? 1 : this.expansion(text2, i);
-      case "heredoc-word":
-        return this.heredocWord(frame, c);
-      case "heredoc":
-        return this.heredocLine(frame, c);
-    }
-  }
-  /** `\`, backticks and `$…` where they are special (commands, "…", `${…}`); else one character. */
-  expansion(text2, i) {
-    const c = text2[i];
-    const next = text2[i + 1];
-    if (c === "\\") this.escaped = true;
-    else if (c === "`") this.frames.push({ kind: "backtick" });
-    else if (c === "$" && next === void 0) this.dollar = true;
-    else if (c === "$" && next === "(") {
-      const arithmetic = text2[i + 2] === "(";
-      this.frames.push({
-        kind: "script",
-        closer: ")",
-        arithmetic,
-        depth: arithmetic ? 1 : 0,
-        cases: 0,
-        where: arithmetic ? "inside a $((\u2026)) arithmetic expansion" : "inside a $(\u2026) command substitution"
-      });
-      this.wordStart = true;
-      this.word = "";
-      return arithmetic ? 3 : 2;
-    } else if (c === "$" && (next === "{" || next === "[")) {
-      this.frames.push({
-        kind: "expansion",
-        open: next,
-        close: next === "{" ? "}" : "]",
-        depth: 0,
-        where: next === "{" ? "inside a ${\u2026} parameter expansion" : "inside a $[\u2026] expansion"
-      });
-      return 2;
-    }
-    return 1;
-  }
-  command(frame, text2, i) {
-    const c = text2[i];
-    const next = text2[i + 1];
-    const atWordStart = this.wordStart && !frame.arithmetic;
-    if (BREAKS.has(c) && !frame.arithmetic) {
-      if (this.word === "case") {
-        frame.cases++;
-        if (frame.closer === ")") this.unsure ??= "after a case \u2026 esac inside $(\u2026)";
-      }
-      if (this.word === "esac" && frame.cases > 0) frame.cases--;
-      this.word = "";
-      this.wordStart = true;
-    } else {
-      this.word += c;
-      this.wordStart = false;
-    }
-    if (c === "'" || c === '"') {
-      this.frames.push({ kind: c === "'" ? "single" : "double" });
-    } else if (c === "$" && (next === "'" || next === '"') && !frame.arithmetic) {
-      this.frames.push({ kind: next === "'" ? "ansi" : "double" });
-      return 2;
-    } else if (c === "#" && atWordStart) {
-      this.frames.push({ kind: "comment" });
-    } else if (c === "(" && next === "(" && atWordStart) {
-      this.frames.push({
-        kind: "script",
-        closer: ")",
-        arithmetic: false,
-        depth: 1,
-        cases: 0,
-        where: "inside ((\u2026)), which bash reads as arithmetic and /bin/sh as subshells"
-      });
-      this.wordStart = true;
-      this.word = "";
-      return 2;
-    } else if (c === "(") {
-      frame.depth++;
-    } else if (c === ")" && frame.closer === ")") {
-      if (frame.depth > 0) frame.depth--;
-      else if (frame.cases === 0) this.frames.pop();
-    } else if (c === "<" && next === "<" && !frame.arithmetic) {
-      if (text2[i + 2] === "<") return 3;
-      const stripTabs = text2[i + 2] === "-";
-      this.frames.push({ kind: "heredoc-word", word: "", started: false, quote: "", stripTabs });
-      return stripTabs ? 3 : 2;
-    } else if (c === "\n" && this.pending.length > 0 && !frame.arithmetic) {
-      this.frames.push({ kind: "heredoc", ends: this.pending, line: "", templated: false });
-      this.pending = [];
-    } else {
-      return this.expansion(text2, i);
-    }
-    return 1;
-  }
-  /** The delimiter after `<<`: blanks, then one word whose quotes are removed. */
-  heredocWord(frame, c) {
-    if (frame.quote !== "") {
-      if (c === frame.quote) frame.quote = "";
-      else frame.word += c;
-      return 1;
-    }
-    if (!frame.started && (c === " " || c === "	")) return 1;
-    if (frame.started && BREAKS.has(c)) {
-      this.pending.push({ word: frame.word, stripTabs: frame.stripTabs });
-      this.frames.pop();
-      return 0;
-    }
-    frame.started = true;
-    if (c === "'" || c === '"') frame.quote = c;
-    else if (c === "\\") this.escaped = true;
-    else frame.word += c;
-    return 1;
-  }
-  /** A line of a here-document's body: the one that is its delimiter ends it. */
-  heredocLine(frame, c) {
-    if (c !== "\n") {
-      frame.line += c;
-      return 1;
-    }
-    const line = frame.ends[0]?.stripTabs ? frame.line.replace(/^\t+/, "") : frame.line;
-    if (!frame.templated && line === frame.ends[0]?.word) frame.ends.shift();
-    frame.line = "";
-    frame.templated = false;
-    if (frame.ends.length === 0) {
-      this.frames.pop();
-      this.wordStart = true;
-      this.word = "";
-    }
-    return 1;
-  }
-};
-
-// src/targets/inputs.ts
-init_templates();
-function targetInput(value) {
-  const compiled2 = compileTemplates(value);
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function textInput(text2, piece) {
-  const compiled2 = compileText(text2, (value) => piece(asText(value)));
-  return {
-    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
-  };
-}
-function shellValueName(index) {
-  return `EVALGATE_VALUE_${index + 1}`;
-}
-function shellLine(line) {
-  const contexts = shellLineContexts(line);
-  const pieces = textPieces(line);
-  let text2 = pieces[0] ?? "";
-  contexts.forEach((where, i) => {
-    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
-    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
-  });
-  const templates = templateSpans(line).map(({ expression }, i) => ({
-    name: shellValueName(i),
-    value: compileText(`{{${expression}}}`, asText)
-  }));
-  return {
-    text: text2,
-    values: {
-      render: ({ testCase, params }) => {
-        const values = {};
-        for (const { name, value } of templates) {
-          const rendered = value({ case: testCase, params, output: void 0 });
-          if (!rendered.ok) return rendered;
-          values[name] = rendered.value;
-        }
-        return { ok: true, value: values };
-      }
-    }
-  };
-}
-function asText(value) {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value) ?? String(value);
-}
+// src/shared/shell-word.ts
 function shellQuote(value) {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 function shellWord(value) {
-  return /^[\w./-]+$/.test(value) ? value : shellQuote(value);
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : shellQuote(value);
+}
+function notOption(path) {
+  return path.startsWith("-") ? `./${path}` : path;
+}
+function pathWord(path) {
+  return shellWord(notOption(path));
 }
 
 // src/report/summary-table.ts
@@ -60514,7 +60205,7 @@ function renderSummary(runs, options2) {
 function showFailedHint(runs, results) {
   const total = runTotals(runs);
   if (results === null || total.passed >= total.cases) return void 0;
-  const path = results.startsWith("-") ? `./${results}` : results;
+  const path = notOption(results);
   const shown2 = printable(path) === path ? shellWord(path) : printable(path);
   return `why each case did not pass: evals show ${shown2} --failed`;
 }
@@ -69530,6 +69221,276 @@ init_is_record();
 // src/config/target.ts
 init_is_record();
 init_templates();
+
+// src/shared/shell-contexts.ts
+init_templates();
+function shellReference(name, context3) {
+  switch (context3) {
+    case "unquoted":
+      return `"\${${name}}"`;
+    case "single":
+      return `'"\${${name}}"'`;
+    case "double":
+      return `\${${name}}`;
+  }
+}
+function shellLineContexts(line) {
+  return shellTemplateContexts(textPieces(line));
+}
+function refusedShellTemplates(line) {
+  const spans = templateSpans(line);
+  return shellLineContexts(line).flatMap(
+    (context3, i) => context3.ok ? [] : [{ expression: spans[i].expression, index: spans[i].index, where: context3.where }]
+  );
+}
+function refusedTemplateMessage({ expression, where }) {
+  return `template {{ ${expression} }} is ${where}, where evalgate cannot be sure how the shell reads it: move it out, into an argument of its own, or into env: (VALUE: "{{ ${expression} }}") and write "$VALUE" in its place`;
+}
+var REFUSED = {
+  backtick: "inside a `\u2026` command substitution",
+  ansi: "inside $'\u2026' quoting",
+  comment: "inside a # comment",
+  "heredoc-word": "in a here-document's delimiter",
+  heredoc: "inside a here-document"
+};
+var BREAKS = /* @__PURE__ */ new Set([" ", "	", "\n", ";", "&", "|", "<", ">", "(", ")"]);
+function shellTemplateContexts(pieces) {
+  const scan2 = new Scan();
+  const contexts = [];
+  pieces.forEach((piece, i) => {
+    scan2.read(piece);
+    if (i < pieces.length - 1) contexts.push(scan2.template());
+  });
+  return contexts;
+}
+var Scan = class {
+  frames = [
+    { kind: "script", closer: null, arithmetic: false, depth: 0, cases: 0, where: "" }
+  ];
+  /** Here-documents started on the current line: their bodies begin at its end. */
+  pending = [];
+  /** A backslash waiting for the character it escapes. */
+  escaped = false;
+  /** The piece read last ended with a `$` that the next character would join. */
+  dollar = false;
+  /**
+   * Set once the line holds a construct whose end /bin/sh and bash (or this scan) may read
+   * differently: every template after it is refused, as the scan cannot be sure where it is.
+   */
+  unsure;
+  /** The next character starts a word (so `#` starts a comment). */
+  wordStart = true;
+  /** The unquoted word being read in a command frame, to count `case` … `esac`. */
+  word = "";
+  read(text2) {
+    this.dollar = false;
+    let i = 0;
+    while (i < text2.length) i += this.step(text2, i);
+  }
+  template() {
+    const result = this.context();
+    this.escaped = false;
+    this.wordStart = false;
+    this.word += "\0";
+    const top = this.top();
+    if (top.kind === "heredoc") top.templated = true;
+    if (top.kind === "heredoc-word") top.started = true;
+    return result;
+  }
+  context() {
+    if (this.unsure !== void 0) return { ok: false, where: this.unsure };
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const frame = this.frames[i];
+      const refused = frame.kind === "script" || frame.kind === "expansion" ? frame.where : REFUSED[frame.kind];
+      if (refused) return { ok: false, where: refused };
+    }
+    const top = this.top();
+    if (top.kind === "single") return { ok: true, context: "single" };
+    if (this.escaped) return { ok: false, where: "right after a backslash" };
+    if (this.dollar) return { ok: false, where: "right after a $" };
+    return { ok: true, context: top.kind === "double" ? "double" : "unquoted" };
+  }
+  top() {
+    return this.frames[this.frames.length - 1];
+  }
+  /** Reads the construct at `text[i]`; how many characters it took (0: the frame ended there). */
+  step(text2, i) {
+    const frame = this.top();
+    const c = text2[i];
+    if (this.escaped && frame.kind !== "single" && frame.kind !== "comment") {
+      this.escaped = false;
+      if (frame.kind === "heredoc-word") frame.word += c;
+      if (frame.kind === "heredoc") frame.line += c;
+      this.wordStart = false;
+      this.word += c;
+      return 1;
+    }
+    switch (frame.kind) {
+      case "script":
+        return this.command(frame, text2, i);
+      case "single":
+        if (c === "'") this.frames.pop();
+        return 1;
+      case "ansi":
+        if (c === "\\") {
+          this.unsure ??= "after a $'\u2026' holding a backslash";
+          this.escaped = true;
+        } else if (c === "'") this.frames.pop();
+        return 1;
+      case "backtick":
+        if (c === "\\") this.escaped = true;
+        else if (c === "`") this.frames.pop();
+        return 1;
+      case "comment":
+        if (c !== "\n") return 1;
+        this.frames.pop();
+        return 0;
+      case "double":
+        if (c === '"') {
+          this.frames.pop();
+          return 1;
+        }
+        return this.expansion(text2, i);
+      case "expansion":
+        if (c === frame.close && frame.depth === 0) {
+          this.frames.pop();
+          return 1;
+        }
+        if (c === frame.open) frame.depth++;
+        if (c === frame.close) frame.depth--;
+        if (c === "'") this.frames.push({ kind: "single" });
+        if (c === '"') this.frames.push({ kind: "double" });
+        return c === "'" || c === '"' ? 1 : this.expansion(text2, i);
+      case "heredoc-word":
+        return this.heredocWord(frame, c);
+      case "heredoc":
+        return this.heredocLine(frame, c);
+    }
+  }
+  /** `\`, backticks and `$…` where they are special (commands, "…", `${…}`); else one character. */
+  expansion(text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    if (c === "\\") this.escaped = true;
+    else if (c === "`") this.frames.push({ kind: "backtick" });
+    else if (c === "$" && next === void 0) this.dollar = true;
+    else if (c === "$" && next === "(") {
+      const arithmetic = text2[i + 2] === "(";
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic,
+        depth: arithmetic ? 1 : 0,
+        cases: 0,
+        where: arithmetic ? "inside a $((\u2026)) arithmetic expansion" : "inside a $(\u2026) command substitution"
+      });
+      this.wordStart = true;
+      this.word = "";
+      return arithmetic ? 3 : 2;
+    } else if (c === "$" && (next === "{" || next === "[")) {
+      this.frames.push({
+        kind: "expansion",
+        open: next,
+        close: next === "{" ? "}" : "]",
+        depth: 0,
+        where: next === "{" ? "inside a ${\u2026} parameter expansion" : "inside a $[\u2026] expansion"
+      });
+      return 2;
+    }
+    return 1;
+  }
+  command(frame, text2, i) {
+    const c = text2[i];
+    const next = text2[i + 1];
+    const atWordStart = this.wordStart && !frame.arithmetic;
+    if (BREAKS.has(c) && !frame.arithmetic) {
+      if (this.word === "case") {
+        frame.cases++;
+        if (frame.closer === ")") this.unsure ??= "after a case \u2026 esac inside $(\u2026)";
+      }
+      if (this.word === "esac" && frame.cases > 0) frame.cases--;
+      this.word = "";
+      this.wordStart = true;
+    } else {
+      this.word += c;
+      this.wordStart = false;
+    }
+    if (c === "'" || c === '"') {
+      this.frames.push({ kind: c === "'" ? "single" : "double" });
+    } else if (c === "$" && (next === "'" || next === '"') && !frame.arithmetic) {
+      this.frames.push({ kind: next === "'" ? "ansi" : "double" });
+      return 2;
+    } else if (c === "#" && atWordStart) {
+      this.frames.push({ kind: "comment" });
+    } else if (c === "(" && next === "(" && atWordStart) {
+      this.frames.push({
+        kind: "script",
+        closer: ")",
+        arithmetic: false,
+        depth: 1,
+        cases: 0,
+        where: "inside ((\u2026)), which bash reads as arithmetic and /bin/sh as subshells"
+      });
+      this.wordStart = true;
+      this.word = "";
+      return 2;
+    } else if (c === "(") {
+      frame.depth++;
+    } else if (c === ")" && frame.closer === ")") {
+      if (frame.depth > 0) frame.depth--;
+      else if (frame.cases === 0) this.frames.pop();
+    } else if (c === "<" && next === "<" && !frame.arithmetic) {
+      if (text2[i + 2] === "<") return 3;
+      const stripTabs = text2[i + 2] === "-";
+      this.frames.push({ kind: "heredoc-word", word: "", started: false, quote: "", stripTabs });
+      return stripTabs ? 3 : 2;
+    } else if (c === "\n" && this.pending.length > 0 && !frame.arithmetic) {
+      this.frames.push({ kind: "heredoc", ends: this.pending, line: "", templated: false });
+      this.pending = [];
+    } else {
+      return this.expansion(text2, i);
+    }
+    return 1;
+  }
+  /** The delimiter after `<<`: blanks, then one word whose quotes are removed. */
+  heredocWord(frame, c) {
+    if (frame.quote !== "") {
+      if (c === frame.quote) frame.quote = "";
+      else frame.word += c;
+      return 1;
+    }
+    if (!frame.started && (c === " " || c === "	")) return 1;
+    if (frame.started && BREAKS.has(c)) {
+      this.pending.push({ word: frame.word, stripTabs: frame.stripTabs });
+      this.frames.pop();
+      return 0;
+    }
+    frame.started = true;
+    if (c === "'" || c === '"') frame.quote = c;
+    else if (c === "\\") this.escaped = true;
+    else frame.word += c;
+    return 1;
+  }
+  /** A line of a here-document's body: the one that is its delimiter ends it. */
+  heredocLine(frame, c) {
+    if (c !== "\n") {
+      frame.line += c;
+      return 1;
+    }
+    const line = frame.ends[0]?.stripTabs ? frame.line.replace(/^\t+/, "") : frame.line;
+    if (!frame.templated && line === frame.ends[0]?.word) frame.ends.shift();
+    frame.line = "";
+    frame.templated = false;
+    if (frame.ends.length === 0) {
+      this.frames.pop();
+      this.wordStart = true;
+      this.word = "";
+    }
+    return 1;
+  }
+};
+
+// src/config/target.ts
 init_secrets();
 
 // src/config/template-check.ts
@@ -75644,6 +75605,55 @@ import { isUtf8 as isUtf82 } from "node:buffer";
 import { spawn } from "node:child_process";
 import { resolve as resolve12 } from "node:path";
 
+// src/targets/inputs.ts
+init_templates();
+function targetInput(value) {
+  const compiled2 = compileTemplates(value);
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function textInput(text2, piece) {
+  const compiled2 = compileText(text2, (value) => piece(asText(value)));
+  return {
+    render: ({ testCase, params }) => compiled2({ case: testCase, params, output: void 0 })
+  };
+}
+function shellValueName(index) {
+  return `EVALGATE_VALUE_${index + 1}`;
+}
+function shellLine(line) {
+  const contexts = shellLineContexts(line);
+  const pieces = textPieces(line);
+  let text2 = pieces[0] ?? "";
+  contexts.forEach((where, i) => {
+    if (!where.ok) throw new Error(`template ${i} of a command line is ${where.where}`);
+    text2 += shellReference(shellValueName(i), where.context) + (pieces[i + 1] ?? "");
+  });
+  const templates = templateSpans(line).map(({ expression }, i) => ({
+    name: shellValueName(i),
+    value: compileText(`{{${expression}}}`, asText)
+  }));
+  return {
+    text: text2,
+    values: {
+      render: ({ testCase, params }) => {
+        const values = {};
+        for (const { name, value } of templates) {
+          const rendered = value({ case: testCase, params, output: void 0 });
+          if (!rendered.ok) return rendered;
+          values[name] = rendered.value;
+        }
+        return { ok: true, value: values };
+      }
+    }
+  };
+}
+function asText(value) {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
 // src/targets/processes.ts
 var live = /* @__PURE__ */ new Set();
 var hooked = false;
@@ -78275,16 +78285,13 @@ function trackPendingReports(specs, reporters) {
       const what = report !== void 0 && junit !== void 0 ? "the HTML and JUnit reports" : report !== void 0 ? "the HTML report" : "the JUnit report";
       const command = [
         "evals report",
-        shellWord2(output),
-        ...report !== void 0 ? ["-o", shellWord2(report)] : [],
-        ...junit !== void 0 ? ["--junit", shellWord2(junit)] : []
+        pathWord(output),
+        ...report !== void 0 ? ["-o", pathWord(report)] : [],
+        ...junit !== void 0 ? ["--junit", pathWord(junit)] : []
       ].join(" ");
       return `not written: ${names.join(", ")}; make ${what} from them with: ${command}`;
     }
   };
-}
-function shellWord2(word) {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 // src/pipeline/run.ts
