@@ -185,13 +185,25 @@ async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> 
   return `${base} (on a pull request from a fork the workflow's token is read-only: expected there, the annotations are in the job log instead; otherwise the workflow needs \`permissions: checks: write\`, and a personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
 }
 
-/** Pages of the commit's check runs read to find a lost create; 500 runs of one name is plenty. */
-const MAX_LOOKUP_PAGES = 5;
+/**
+ * Pages of 100 of the commit's check runs read at most to find a lost create: GitHub lists those
+ * of the 1,000 most recent check suites on a commit, so 10 pages hold every run of one name
+ * unless a suite made several.
+ */
+const MAX_LOOKUP_PAGES = 10;
+const PER_PAGE = 100;
 
 /**
  * The check run an earlier attempt of a create made, found among the commit's check runs of that
  * name by the `external_id` only that create carried; null when there is none (GitHub did not
- * store it: it may be sent again). Throws when the check runs cannot be listed.
+ * store it: it may be sent again). Throws when the check runs cannot be listed, or when there
+ * are more than it reads: then whether GitHub stored it is not known, and sending it again could
+ * make a second check run.
+ *
+ * GitHub does not document the list's order, and a commit a schedule evaluates while its branch
+ * stands still carries hundreds of check runs of one name. So the first page is read, then the
+ * last (the `Link` header's `last`), where the newest is when the list is oldest first, then the
+ * pages between.
  */
 async function findCreated(
   octokit: Octokit,
@@ -199,22 +211,37 @@ async function findCreated(
   run: CheckRunReport,
   externalId: string,
 ): Promise<{ id: number; html_url: string | null } | null> {
+  const notKnown = (why: string, cause?: unknown): Error =>
+    new Error(
+      `its answer was lost, and whether GitHub stored it anyway could not be checked (${why}); not sending it again, which could make a second check run "${run.name}"`,
+      cause === undefined ? undefined : { cause },
+    );
+  const read = async (page: number) => {
+    const { data, headers } = await octokit.rest.checks.listForRef({
+      owner,
+      repo,
+      ref: run.headSha,
+      check_name: run.name,
+      filter: 'all',
+      per_page: PER_PAGE,
+      page,
+    });
+    const found = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
+    return { found, total: data.total_count, link: headers.link };
+  };
+  let pages: number[];
+  let total: number;
   try {
-    for (let page = 1; page <= MAX_LOOKUP_PAGES; page++) {
-      const { data } = await octokit.rest.checks.listForRef({
-        owner,
-        repo,
-        ref: run.headSha,
-        check_name: run.name,
-        filter: 'all',
-        per_page: 100,
-        page,
-      });
-      const found = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
-      if (found !== undefined) return found;
-      if (data.check_runs.length < 100) return null;
+    const first = await read(1);
+    if (first.found !== undefined) return first.found;
+    total = first.total;
+    const last = lastPage(first.link, first.total);
+    // The last page next, then those between; the first is read.
+    pages = last > 1 ? [last, ...Array.from({ length: last - 2 }, (_, i) => i + 2)] : [];
+    for (const page of pages.slice(0, MAX_LOOKUP_PAGES - 1)) {
+      const next = await read(page);
+      if (next.found !== undefined) return next.found;
     }
-    return null;
   } catch (error) {
     // No such commit or repository for this token: then the create cannot have made a check run
     // on it either, and sending it again is safe (it gets GitHub's own answer to that).
@@ -226,11 +253,23 @@ async function findCreated(
       PERMISSION,
       'read',
     );
-    throw new Error(
-      `its answer was lost, and whether GitHub stored it anyway could not be checked (${failure.message}); not sending it again, which could make a second check run "${run.name}"`,
-      { cause: error },
-    );
+    throw notKnown(failure.message, error);
   }
+  if (pages.length <= MAX_LOOKUP_PAGES - 1) return null;
+  throw notKnown(
+    `the commit ${run.headSha.slice(0, 7)} has ${total.toLocaleString('en-US')} check runs named "${run.name}", and the first ${(MAX_LOOKUP_PAGES * PER_PAGE).toLocaleString('en-US')} read did not hold it`,
+  );
+}
+
+/**
+ * The number of the list's last page: the `page` of the `Link` header's `last` relation, else
+ * counted from `total_count` (a GitHub that sends no `Link`); 1 when there is one page.
+ */
+function lastPage(link: string | undefined, total: number): number {
+  const last = /<([^>]+)>\s*;\s*rel="last"/.exec(link ?? '')?.[1];
+  const page = last === undefined ? NaN : Number(new URL(last).searchParams.get('page'));
+  if (Number.isSafeInteger(page) && page >= 1) return page;
+  return Math.max(1, Math.ceil(total / PER_PAGE));
 }
 
 /**

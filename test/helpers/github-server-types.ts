@@ -121,6 +121,12 @@ export interface GitHubServerOptions {
    * knows it, which shows whether the download went through one.
    */
   storageHost?: string;
+  /**
+   * The order `GET …/commits/{ref}/check-runs` lists a commit's check runs in; default newest
+   * first, as GitHub answers today. GitHub does not document it, so a lookup must find a check
+   * run in either.
+   */
+  checkRunOrder?: 'newest-first' | 'oldest-first';
 }
 
 /** A running fake; close it in `after`. */

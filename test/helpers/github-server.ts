@@ -218,12 +218,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       (match = /^\/repos\/[^/]+\/[^/]+\/commits\/([^/]+)\/check-runs$/.exec(path)) &&
       method === 'GET'
     ) {
-      // GitHub lists a commit's check runs newest first, `check_name` an exact match.
+      // GitHub lists a commit's check runs newest first (an order it does not document, so
+      // `checkRunOrder` may turn it), `check_name` an exact match.
       const [, ref = ''] = match;
       const name = query['check_name'];
+      const turn = options.checkRunOrder === 'oldest-first' ? -1 : 1;
       const all = [...state.checkRuns.values()]
         .filter((run) => run.head_sha === ref && (name === undefined || run.name === name))
-        .sort((a, b) => b.id - a.id);
+        .sort((a, b) => turn * (b.id - a.id));
       const { items, headers } = page(url, path, query, all);
       return {
         status: 200,
