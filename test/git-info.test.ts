@@ -50,4 +50,16 @@ describe('readGitInfo', () => {
     const outside = tempFolder('evalgate-nogit-');
     assert.equal(await readGitInfo(outside, {}), null);
   });
+
+  it('names the checked-out commit when a GitHub job checked out another than GITHUB_SHA', async () => {
+    // A workflow_dispatch (or issue_comment) job that checked out a pull request ran its code.
+    const dir = repo();
+    git(dir, 'checkout', '-q', '--detach');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const env = { GITHUB_SHA: '1'.repeat(40), GITHUB_REF: 'refs/heads/main' };
+    assert.deepEqual(await readGitInfo(dir, env), { sha: head, ref: null });
+    // The event's own commit checked out: GitHub's names stay.
+    const same = { GITHUB_SHA: head, GITHUB_REF: 'refs/pull/7/merge', GITHUB_HEAD_REF: 'feature' };
+    assert.deepEqual(await readGitInfo(dir, same), { sha: head, ref: 'feature' });
+  });
 });

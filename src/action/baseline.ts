@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { readReducedArtifact } from '../artifact/read.ts';
+import { openArtifactFile, readReducedArtifact } from '../artifact/read.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
@@ -21,6 +21,7 @@ import {
   NOT_LOOKED_UP,
   UNKNOWN_RUN,
   findBaselineArtifact,
+  type BaselineArtifact,
   type SearchExtent,
 } from '../github/baseline.ts';
 import type { Octokit } from '../github/octokit.ts';
@@ -79,25 +80,67 @@ export async function resolveBaseline(
   const branch = named ?? (await pullRequestBase(pullRequest));
   if (typeof branch !== 'string') return without(branch.why);
   const target = github.context.repo;
+  const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
+  // Each candidate is downloaded, and taken only when it is a run of the branch's own code.
+  let taken: { file: string; entry: string } | { failure: string } | null = null;
+  let downloads = 0;
+  const vet = async (candidate: BaselineArtifact): Promise<string | null> => {
+    if (downloads >= MAX_BASELINE_DOWNLOADS) return NOT_DOWNLOADED;
+    downloads += 1;
+    const downloaded = await downloadBaseline(octokit, target, candidate.id, { budget });
+    if (!downloaded.ok) {
+      // Said below, as before: no older candidate is tried when GitHub does not answer.
+      taken = { failure: downloaded.failure.message };
+      return null;
+    }
+    const file = join(dir, `baseline-${candidate.id}.json`);
+    await writeFile(file, downloaded.text);
+    if (evaluatedOtherCommit(file, candidate.headSha)) return OTHER_COMMIT;
+    taken = { file, entry: downloaded.entry };
+    return null;
+  };
   const found = await findBaselineArtifact(octokit, target, {
     name: settings.artifactName,
     branch,
+    vet,
   });
   if (!found.ok) return without(found.failure.message);
   if (found.found === null) {
     core.info(`evalgate: ${notFound(settings.artifactName, branch, found.searched)}`);
     return { file: null, missing: notFound(settings.artifactName, branch, found.searched, '') };
   }
-  const downloaded = await downloadBaseline(octokit, target, found.found.id, { budget });
-  if (!downloaded.ok) return without(downloaded.failure.message);
-  const dir = await mkdtemp(join(env.RUNNER_TEMP || tmpdir(), 'evalgate-baseline-'));
-  const file = join(dir, 'baseline.json');
-  await writeFile(file, downloaded.text);
-  const from = `${settings.artifactName} from ${branch} (${found.found.createdAt}, ${downloaded.entry})`;
-  const problem = baselineProblem(file, from);
+  const kept = taken as { file: string; entry: string } | { failure: string } | null;
+  if (kept === null) return without('baseline: auto: the baseline artifact was not downloaded');
+  if ('failure' in kept) return without(kept.failure);
+  const from = `${settings.artifactName} from ${branch} (${found.found.createdAt}, ${kept.entry})`;
+  const problem = baselineProblem(kept.file, from);
   if (problem !== null) return without(problem);
   core.info(`evalgate: comparing with ${from}`);
-  return { file, shown: from };
+  return { file: kept.file, shown: from };
+}
+
+/** Artifacts downloaded at most by one search, to see which commit each evaluated. */
+export const MAX_BASELINE_DOWNLOADS = 5;
+/** {@link SearchExtent.skipped}'s key for results of another commit than their run's. */
+export const OTHER_COMMIT = '(another commit)';
+/** {@link SearchExtent.skipped}'s key for one passed over once MAX_BASELINE_DOWNLOADS were. */
+export const NOT_DOWNLOADED = '(not downloaded)';
+
+/**
+ * Whether the results in `file` say they evaluated another commit than `runCommit`, the commit
+ * of the run that uploaded them: a job that checked out a pull request (a `workflow_dispatch`
+ * given `pr-number`) on a run GitHub names as the branch's. Results that name no commit, or
+ * cannot be read (said when they are compared), are not told apart here.
+ */
+function evaluatedOtherCommit(file: string, runCommit: string | null): boolean {
+  if (runCommit === null) return false;
+  let sha: string | null | undefined;
+  try {
+    sha = openArtifactFile(file, file).frame.git?.sha;
+  } catch {
+    return false;
+  }
+  return typeof sha === 'string' && sha.toLowerCase() !== runCommit.toLowerCase();
 }
 
 /**
@@ -176,7 +219,11 @@ export function notFound(
         ? `${count(n)} whose run GitHub does not name`
         : event === NOT_LOOKED_UP
           ? `${count(n)} whose run was not read (at most ${MAX_RUN_LOOKUPS} are)`
-          : `${count(n)} uploaded by ${event} runs`,
+          : event === OTHER_COMMIT
+            ? `${count(n)} that evaluated another commit than their run's (a job that checked out a pull request)`
+            : event === NOT_DOWNLOADED
+              ? `${count(n)} not downloaded (at most ${MAX_BASELINE_DOWNLOADS} are)`
+              : `${count(n)} uploaded by ${event} runs`,
     )
     .join(', ');
   const passedOver =

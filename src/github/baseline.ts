@@ -40,6 +40,13 @@ export interface FindBaselineOptions {
    * base branch; when the search stops there, {@link SearchExtent} says so.
    */
   maxPages?: number;
+  /**
+   * Looks at a candidate that passed every other test (its branch, repository and event), newest
+   * first, until one is taken: null takes it; a string passes it over, counted under that key in
+   * {@link SearchExtent.skipped} (`baseline.ts` of the Action downloads it and checks it is a run
+   * of the branch's own commit). Without it the first such candidate is taken.
+   */
+  vet?: (candidate: BaselineArtifact) => Promise<string | null>;
 }
 
 /** How far a search looked, for saying so when it found nothing. */
@@ -168,8 +175,11 @@ export async function findBaselineArtifact(
       for (const candidate of candidates) {
         if (best !== undefined && !isNewer(candidate, best)) break;
         const event = await uploadedBy(candidate.artifact);
-        if (BASELINE_EVENTS.includes(event)) best = candidate;
-        else searched.skipped[event] = (searched.skipped[event] ?? 0) + 1;
+        const passedOver = !BASELINE_EVENTS.includes(event)
+          ? event
+          : ((await options.vet?.(baselineArtifact(candidate.artifact))) ?? null);
+        if (passedOver === null) best = candidate;
+        else searched.skipped[passedOver] = (searched.skipped[passedOver] ?? 0) + 1;
       }
       // GitHub lists newest first: once a page ends older than the best match, so does
       // everything after it.
@@ -197,16 +207,15 @@ export async function findBaselineArtifact(
   }
 
   if (best === undefined) return { ok: true, found: null, searched };
-  const { artifact } = best;
+  return { ok: true, found: baselineArtifact(best.artifact), searched };
+}
+
+function baselineArtifact(artifact: ListedArtifact): BaselineArtifact {
   return {
-    ok: true,
-    found: {
-      id: artifact.id,
-      createdAt: artifact.created_at ?? '',
-      runId: artifact.workflow_run?.id ?? null,
-      headSha: artifact.workflow_run?.head_sha ?? null,
-    },
-    searched,
+    id: artifact.id,
+    createdAt: artifact.created_at ?? '',
+    runId: artifact.workflow_run?.id ?? null,
+    headSha: artifact.workflow_run?.head_sha ?? null,
   };
 }
 

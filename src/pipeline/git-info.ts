@@ -2,18 +2,32 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * The commit and branch a run scored, for the artifact. GitHub's variables win (in a PR the
- * checkout is a detached merge commit); otherwise `.git` is read directly: spawning `git` costs
- * ~20 ms of main-thread time, a tenth of a small suite's cold start. Never fails: `null` when
- * unknown.
+ * The commit and branch a run scored, for the artifact. On GitHub Actions `GITHUB_SHA` and its
+ * ref name the commit (in a PR the checkout is a detached merge commit, which `GITHUB_HEAD_REF`
+ * names better), unless the job checked out another commit: a `workflow_dispatch` or
+ * `issue_comment` job that checked out a pull request ran that code, and its results must say
+ * so, or they would pass for the dispatched branch's own (`baseline: auto` takes only results
+ * whose commit is their run's). `.git` is read directly: spawning `git` costs ~20 ms of
+ * main-thread time, a tenth of a small suite's cold start. Never fails: `null` when unknown.
  */
 export async function readGitInfo(
   dir: string,
   env: Record<string, string | undefined>,
 ): Promise<{ sha: string | null; ref: string | null } | null> {
+  const checkedOut = await readCheckout(dir);
   if (env.GITHUB_SHA) {
+    const other =
+      checkedOut?.sha != null && checkedOut.sha.toLowerCase() !== env.GITHUB_SHA.toLowerCase();
+    if (other) return checkedOut;
     return { sha: env.GITHUB_SHA, ref: env.GITHUB_HEAD_REF || env.GITHUB_REF || null };
   }
+  return checkedOut;
+}
+
+/** HEAD of the git work tree holding `dir`, and its branch; null outside one or when unreadable. */
+async function readCheckout(
+  dir: string,
+): Promise<{ sha: string | null; ref: string | null } | null> {
   try {
     const gitDir = await findGitDir(resolve(dir));
     if (gitDir === null) return null;
