@@ -18,6 +18,7 @@ import {
   type PullRequestRead,
 } from '../github/pull-request.ts';
 import {
+  FORK_READ_ONLY_EVENTS,
   checkRunCommit,
   targetPullRequest,
   type CheckRunCommit,
@@ -107,7 +108,7 @@ export async function reportedCommit(input: ReportedCommitInput): Promise<Report
     return { ...byEvent, note: mergeNote(context, target, checkedOut, parents).note };
   }
   if (
-    context.eventName !== 'issue_comment' ||
+    !namesNoPullRequest(context.eventName) ||
     checkedOut === null ||
     pullRequest === null ||
     input.headShaInput
@@ -117,9 +118,13 @@ export async function reportedCommit(input: ReportedCommitInput): Promise<Report
   const read = await pullRequest.read();
   if (!read.ok) {
     const unknown = `whether it is the head of pull request #${pullRequest.number} is not known: ${read.failure.message}`;
-    return byEvent.warning === null
-      ? byEvent
-      : { ...byEvent, warning: `${byEvent.warning}; ${unknown}` };
+    if (byEvent.warning !== null) return { ...byEvent, warning: `${byEvent.warning}; ${unknown}` };
+    // On issue_comment `chatOpsDefaultBranch` says the checkout (GITHUB_SHA) is not the PR's.
+    if (context.eventName === 'issue_comment') return byEvent;
+    return {
+      ...byEvent,
+      warning: `${context.eventName}: the evals ran the checked-out commit ${checkedOut}; ${unknown}, so this verdict may be about other code than the pull request's (docs/action.md#which-commit-the-check-run-goes-on)`,
+    };
   }
   const merge = read.pullRequest.mergeCommitSha;
   const parents = merge !== null && same(merge, checkedOut) ? await input.parentsOf(merge) : null;
@@ -143,10 +148,19 @@ export function chatOpsCommit(
   if (pr.mergeCommitSha !== null && same(pr.mergeCommitSha, checkedOut)) {
     return mergeNote(context, pr, checkedOut, parents);
   }
-  if (same(context.sha, checkedOut)) return { sha: checkedOut, warning: null, note: null };
+  if (same(context.sha, checkedOut)) {
+    // On issue_comment `chatOpsDefaultBranch` says so (it warns without the pulls API too).
+    if (context.eventName === 'issue_comment')
+      return { sha: checkedOut, warning: null, note: null };
+    return {
+      sha: checkedOut,
+      warning: `${context.eventName}: the evals ran GITHUB_SHA ${checkedOut}, not the code of pull request #${pr.number} (its head ${pr.headSha}), which pr-number names: this verdict is about that code, so the check run goes on ${checkedOut}. To evaluate the pull request, check it out first (actions/checkout with ref: refs/pull/${pr.number}/head) (docs/action.md#which-commit-the-check-run-goes-on)`,
+      note: null,
+    };
+  }
   return {
     sha: checkedOut,
-    warning: `issue_comment: the evals ran the checked-out commit ${checkedOut}, neither the head of pull request #${pr.number} (${pr.headSha}) nor its test merge commit: this verdict is about that code, so the check run goes on ${checkedOut}, not on ${pr.headSha} (docs/action.md#which-commit-the-check-run-goes-on)`,
+    warning: `${context.eventName}: the evals ran the checked-out commit ${checkedOut}, neither the head of pull request #${pr.number} (${pr.headSha}) nor its test merge commit: this verdict is about that code, so the check run goes on ${checkedOut}, not on ${pr.headSha} (docs/action.md#which-commit-the-check-run-goes-on)`,
     note: null,
   };
 }
@@ -195,6 +209,17 @@ export function gitParents(dir: string): ParentsOf {
         },
       );
     });
+}
+
+/**
+ * Whether an event's payload names no pull request (`issue_comment`, `workflow_dispatch`,
+ * `workflow_run`, `push`, `schedule`, …), so that the pull request a report goes on comes from
+ * the comment or `pr-number`, and the job may have checked out any commit: what it evaluated is
+ * compared with the pull request ({@link reportedCommit}). The pull request events name their
+ * commits, and a merge queue's group is no one pull request.
+ */
+function namesNoPullRequest(eventName: string): boolean {
+  return !['pull_request_target', 'merge_group', ...FORK_READ_ONLY_EVENTS].includes(eventName);
 }
 
 function same(a: string, b: string): boolean {
