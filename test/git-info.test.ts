@@ -62,4 +62,18 @@ describe('readGitInfo', () => {
     const same = { GITHUB_SHA: head, GITHUB_REF: 'refs/pull/7/merge', GITHUB_HEAD_REF: 'feature' };
     assert.deepEqual(await readGitInfo(dir, same), { sha: head, ref: 'feature' });
   });
+
+  it("names the checked-out commit only in the workflow's own repository, not a config kept in another", async () => {
+    const dir = repo();
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const env = {
+      GITHUB_SHA: '1'.repeat(40),
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_REPOSITORY: 'Octo/App',
+    };
+    git(dir, 'remote', 'add', 'origin', 'https://github.com/octo/app');
+    assert.equal((await readGitInfo(dir, env))?.sha, head, 'the workflow repository, checked out');
+    git(dir, 'remote', 'set-url', 'origin', 'git@github.com:octo/shared-evals.git');
+    assert.deepEqual(await readGitInfo(dir, env), { sha: '1'.repeat(40), ref: 'refs/heads/main' });
+  });
 });
