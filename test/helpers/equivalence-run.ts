@@ -46,14 +46,17 @@ type Usage = NonNullable<Summary['usage']>;
  * the cache, the later ones read it), so only the calls made either way are compared, not the
  * tokens the sent ones spent.
  */
-function usage(u: Usage | undefined, cached: boolean): unknown {
+function usage(u: Usage | undefined, cached: boolean | 'stopped'): unknown {
+  // Given up on after `stopAfterErrors`, a host gets the calls each way made before that (a grid
+  // point whose calls were all stopped has no usage at all).
+  if (cached === 'stopped') return 'calls vary';
   if (!u) return u;
   if (cached) return { callsOrHits: u.calls + u.cacheHits };
   const { latencyMs: _, ...rest } = u;
   return rest;
 }
 
-function summary(s: Summary, cached: boolean): unknown {
+function summary(s: Summary, cached: boolean | 'stopped'): unknown {
   const evaluators: Record<string, unknown> = {};
   for (const [id, e] of Object.entries(s.evaluators))
     evaluators[id] = { ...e, usage: usage(e.usage, cached) };
@@ -70,13 +73,13 @@ function summary(s: Summary, cached: boolean): unknown {
  * times, paths, shard counts of the pieces). Errors are kept as text: a thrown message, a
  * command's exit and stderr, an http status must not vary either. `cached`: see `usage`.
  */
-export function essence(artifact: ResultsArtifact, cached = false): unknown {
+export function essence(artifact: ResultsArtifact, cached: boolean | 'stopped' = false): unknown {
   const evaluation = (e: Evaluation) => ({
     evaluator: e.evaluator,
     score: e.score,
     passed: e.passed,
     threshold: e.threshold,
-    error: e.error,
+    error: cause(e.error),
   });
   const comparison = artifact.comparison;
   return {
@@ -94,12 +97,12 @@ export function essence(artifact: ResultsArtifact, cached = false): unknown {
       summary: summary(run.summary, cached),
       cases: run.cases.map((c) => ({
         ...{ id: c.id, contentId: c.contentId, passed: c.passed, output: c.output },
-        error: c.error,
+        error: cause(c.error),
         evaluations: c.evaluations.map(evaluation),
         trialPassRate: c.trialPassRate,
         flaky: c.flaky,
         trials: c.trials?.map((t) => ({
-          ...{ passed: t.passed, output: t.output, error: t.error },
+          ...{ passed: t.passed, output: t.output, error: cause(t.error) },
           evaluations: t.evaluations.map(evaluation),
         })),
       })),
@@ -123,11 +126,23 @@ export function essence(artifact: ResultsArtifact, cached = false): unknown {
 }
 
 /**
+ * An error as its cause: a call not made because its host was given up on (`stopAfterErrors`)
+ * says so before the cause it repeats, and which calls those are depends on the way.
+ */
+function cause<T extends string | null | undefined>(error: T): T {
+  return (error?.replace(
+    /not called: \d+ calls in a row to .+? failed the same way, so the rest were stopped: /g,
+    '',
+  ) ?? error) as T;
+}
+
+/**
  * Every way ended as the first (the whole run) did: exit code and every result `essence` keeps.
  * `compared`: the whole run must carry a comparison with its baseline. `cached`: its model calls
- * went through an on-disk cache the ways share (see `usage`).
+ * went through an on-disk cache the ways share, or `stopped`: a host refused them all (see
+ * `usage`).
  */
-export function agree(found: Way[], compared: boolean, cached = false): void {
+export function agree(found: Way[], compared: boolean, cached: boolean | 'stopped' = false): void {
   const [whole, ...others] = found;
   assert.ok(whole);
   assert.equal(whole.artifact.interrupted, false);

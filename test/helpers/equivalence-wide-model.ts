@@ -10,10 +10,11 @@
  * sends the same request; the trial is only part of the cache key), not the order of requests.
  * So an answer served from the cache is the answer the server would give, and every way of
  * running a project — whole, sharded, resumed — sees the same replies however its cache was
- * filled. Errors are never cached and are asked again, to the same answer. The codes are not
- * 401/403 (nor a closed port): those count toward `stopAfterErrors`, after which later calls
- * fail at once, and which calls come later depends on the way. 500 is retried, so the target
- * and the judge say `maxRetries: 0`, to keep the test quick.
+ * filled. Errors are never cached and are asked again, to the same answer. In some projects
+ * the target or the judge answers every call 401 or 403 (`denied`): those count toward
+ * `stopAfterErrors`, after which later calls fail at once with the same cause, and which calls
+ * come later depends on the way. 500 is retried, so the target and the judge say
+ * `maxRetries: 0`, to keep the test quick.
  */
 import type { RecordedRequest, ScriptedAnswer } from './openai-server.ts';
 import { AT, STOP } from './equivalence-projects.ts';
@@ -64,6 +65,8 @@ export interface ModelOdds {
   errors: number;
   wrong: number;
   judgeErrors: number;
+  /** Every call of the model target or of the judge answered 401 (a wrong key) or 403. */
+  denied?: { status: 401 | 403; of: 'target' | 'judge' } | undefined;
 }
 
 const TARGET = /^ANSWER id=(.*) expected=(.*) n=(\d+) pad=(.*) mode=(.*) END$/s;
@@ -108,6 +111,10 @@ export function respond(
   const g = globalThis as Record<string, unknown>;
   if (q[1] === g[AT]) (g[STOP] as (() => void) | undefined)?.();
   const [, id, expected, third, pad, mode] = q as unknown as string[];
+  if (o.denied !== undefined && o.denied.of === (judged ? 'judge' : 'target')) {
+    const message = o.denied.status === 401 ? 'Incorrect API key provided' : 'Forbidden model';
+    return { status: o.denied.status, body: { error: { message } } };
+  }
   if (judged) {
     const output = third!;
     const draw = h(`j${id}${output}`);

@@ -293,6 +293,18 @@ export function generateWide(index: number): WideSpec {
   if (shape) described.push(`module evaluator (${shape})`);
   if (judged) described.push('llm-judge');
   if (called) described.push(noCache ? '--no-cache' : 'cached');
+  // At times the key is refused (401) or the model forbidden (403) for every call of the model
+  // target or the judge: the calls after `stopAfterErrors` of them are not made, and which those
+  // are depends on the way (`essence` keeps the cause, not whether the call was made).
+  const refusal = m();
+  const denied: ModelOdds['denied'] =
+    refusal < 0.3
+      ? {
+          status: refusal < 0.15 ? 401 : 403,
+          of: judged && !(modelled && m() < 0.5) ? 'judge' : 'target',
+        }
+      : undefined;
+  if (called && denied) described.push(`the ${denied.of} answers ${denied.status}`);
 
   // The head's CLI overrides, and the baseline's.
   const suiteArg = suites.length === 2 && r() < 0.4 ? pick([['s0'], ['s1'], ['s0', 's1']]) : [];
@@ -334,16 +346,23 @@ export function generateWide(index: number): WideSpec {
           : args(suiteArg, trials, gridArg);
 
   // The stop rows: selected, and for a command suite one its script answers at every grid point
-  // (the module evaluator stops those runs, and it is not called for a case that errored).
+  // (the module evaluator stops those runs, and it is not called for a case that errored); none
+  // of a model suite whose target is refused.
   const selected = suites.flatMap((suite, s) => {
     if (suiteArg.length > 0 && !suiteArg.includes(`s${s}`)) return [];
     const modes = suite.grid.get('mode') ?? [undefined];
-    return suite.rows
-      .filter((row) => spec.filter.length === 0 || row.__tags__?.includes('x'))
-      .filter((row) => suite.kind !== 'sh' || modes.every((m) => !fails(odds, row.n, m, false)))
-      .filter((row) => suite.kind !== 'node' || !fails(odds, row.n, undefined, false))
-      .filter((row) => suite.kind !== 'model' || modes.every((x) => !modelFails(models, row.n, x)))
-      .map((row) => row.id);
+    return (
+      suite.rows
+        .filter((row) => spec.filter.length === 0 || row.__tags__?.includes('x'))
+        .filter((row) => suite.kind !== 'sh' || modes.every((m) => !fails(odds, row.n, m, false)))
+        .filter((row) => suite.kind !== 'node' || !fails(odds, row.n, undefined, false))
+        .filter(
+          (row) => suite.kind !== 'model' || modes.every((x) => !modelFails(models, row.n, x)),
+        )
+        // Refused, the target's calls stop reaching the fake, which then cannot stop the run.
+        .filter(() => suite.kind !== 'model' || denied?.of !== 'target')
+        .map((row) => row.id)
+    );
   });
   const anyRow = suites.some(
     (suite, s) =>
@@ -370,7 +389,7 @@ export function generateWide(index: number): WideSpec {
     baseArgs,
     printedResume,
     odds,
-    models: called ? { ...models, judgeErrors: Math.floor(m() * 15) } : undefined,
+    models: called ? { ...models, judgeErrors: Math.floor(m() * 15), denied } : undefined,
     noCache,
     // A tag that selects none of a capped suite's rows leaves no case to compare (a warning).
     compared: (baseKind === 'same' || baseKind === 'trials') && anyRow,
