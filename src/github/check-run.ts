@@ -267,7 +267,7 @@ async function findCreated(
  */
 function lastPage(link: string | undefined, total: number): number {
   const last = /<([^>]+)>\s*;\s*rel="last"/.exec(link ?? '')?.[1];
-  const page = last === undefined ? NaN : Number(new URL(last).searchParams.get('page'));
+  const page = last === undefined ? NaN : Number(/[?&]page=(\d+)/.exec(last)?.[1]);
   if (Number.isSafeInteger(page) && page >= 1) return page;
   return Math.max(1, Math.ceil(total / PER_PAGE));
 }
