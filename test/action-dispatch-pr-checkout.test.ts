@@ -113,4 +113,36 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
       /\[!WARNING\]\n> workflow\\_run: the evals ran .*not the code of pull request \\#11/,
     );
   });
+
+  it('workflow_run after the pull request was merged, its merge checked out: no test-merge note, the check run stays on the merge', async () => {
+    const { ws, head } = repository();
+    git(ws.dir, 'checkout', '-q', 'main');
+    git(ws.dir, 'merge', '-q', '--no-ff', '-m', 'Merge pull request #12', 'feature');
+    const merge = git(ws.dir, 'rev-parse', 'HEAD');
+    server.addPullRequest({
+      number: 12,
+      headSha: head,
+      baseRef: 'main',
+      mergeCommitSha: merge,
+      mergedAt: '2024-01-01T00:00:00Z',
+    });
+    writeFileSync(
+      ws.event,
+      JSON.stringify({
+        action: 'completed',
+        workflow_run: { id: 778, run_attempt: 1, head_sha: merge, event: 'push' },
+        repository: REPOSITORY,
+      }),
+    );
+    const r = await runAction(
+      action,
+      ws,
+      server,
+      { 'pr-number': '12', report: 'false' },
+      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: merge, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, r.stdout);
+    assert.doesNotMatch(r.stdout, /::warning::|test merge commit/);
+    assert.equal(lastCheckRun()?.head_sha, merge, 'the commit that ran, on main');
+  });
 });

@@ -18,7 +18,6 @@ import {
   type PullRequestRead,
 } from '../github/pull-request.ts';
 import {
-  FORK_READ_ONLY_EVENTS,
   checkRunCommit,
   targetPullRequest,
   type CheckRunCommit,
@@ -126,6 +125,9 @@ export async function reportedCommit(input: ReportedCommitInput): Promise<Report
       warning: `${context.eventName}: the evals ran the checked-out commit ${checkedOut}; ${unknown}, so this verdict may be about other code than the pull request's (docs/action.md#which-commit-the-check-run-goes-on)`,
     };
   }
+  // Reported after the merge (a workflow_run of the base branch's push, say): its code is the
+  // base branch's now, and what ran is told as on any other event.
+  if (read.pullRequest.merged === true && context.eventName !== 'issue_comment') return byEvent;
   const merge = read.pullRequest.mergeCommitSha;
   const parents = merge !== null && same(merge, checkedOut) ? await input.parentsOf(merge) : null;
   return chatOpsCommit(context, read.pullRequest, checkedOut, parents);
@@ -212,14 +214,14 @@ export function gitParents(dir: string): ParentsOf {
 }
 
 /**
- * Whether an event's payload names no pull request (`issue_comment`, `workflow_dispatch`,
- * `workflow_run`, `push`, `schedule`, …), so that the pull request a report goes on comes from
- * the comment or `pr-number`, and the job may have checked out any commit: what it evaluated is
- * compared with the pull request ({@link reportedCommit}). The pull request events name their
- * commits, and a merge queue's group is no one pull request.
+ * Whether the pull request a report goes on comes from the comment or `pr-number` while the job
+ * may have checked out any commit (`issue_comment`, `workflow_dispatch`, `workflow_run`): what
+ * it evaluated is then compared with the pull request ({@link reportedCommit}). The pull request
+ * events name their commits; a merge queue's group is no one pull request; a `push` or `schedule`
+ * given `pr-number` reports its branch's code (a merged pull request's, say), as the docs say.
  */
 function namesNoPullRequest(eventName: string): boolean {
-  return !['pull_request_target', 'merge_group', ...FORK_READ_ONLY_EVENTS].includes(eventName);
+  return ['issue_comment', 'workflow_dispatch', 'workflow_run'].includes(eventName);
 }
 
 function same(a: string, b: string): boolean {

@@ -20,6 +20,11 @@ export interface PullRequestCommits {
   baseRef: string;
   /** `base.sha`, the base branch's commit as the pulls API last saw it. */
   baseSha: string;
+  /**
+   * Whether it was merged (`merged_at`): its code is then in its base branch, and
+   * `merge_commit_sha` names the commit the merge made there, no test merge.
+   */
+  merged?: boolean;
 }
 
 /** What {@link readPullRequest} found, or why it could not. */
@@ -53,6 +58,7 @@ export async function readPullRequest(
         mergeCommitSha: shaOf(data.merge_commit_sha),
         baseRef: data.base?.ref ?? '',
         baseSha: shaOf(data.base?.sha) ?? '',
+        merged: typeof data.merged_at === 'string' && data.merged_at !== '',
       },
     };
   } catch (error) {

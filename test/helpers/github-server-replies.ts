@@ -239,11 +239,12 @@ export function pullRequestReply(
   const repository = { id: REPOSITORY_ID, full_name: `${owner}/${repo}` };
   const body = {
     number: pull.number,
-    state: 'open',
     html_url: `https://github.com/${owner}/${repo}/pull/${pull.number}`,
     head: { sha: pull.headSha, ref: pull.headRef, repo: repository },
     base: { sha: pull.baseSha, ref: pull.baseRef, repo: repository },
     merge_commit_sha: pull.mergeCommitSha,
+    merged_at: pull.mergedAt,
+    state: pull.mergedAt === null ? 'open' : 'closed',
     mergeable: pull.mergeCommitSha === null ? null : true,
   };
   return { status: 200, body };
@@ -258,6 +259,7 @@ export function storedPullRequest(
     headSha: pull.headSha,
     headRef: pull.headRef ?? 'feature',
     mergeCommitSha: pull.mergeCommitSha ?? null,
+    mergedAt: pull.mergedAt ?? null,
     baseRef: pull.baseRef ?? 'main',
     baseSha: pull.baseSha ?? 'c'.repeat(40),
   };

@@ -79,6 +79,8 @@ export interface StoredPullRequest {
   headRef: string;
   /** The test merge commit (`refs/pull/N/merge`); null while GitHub computes it, or on a conflict. */
   mergeCommitSha: string | null;
+  /** When it was merged (`merged_at`); null while open. */
+  mergedAt: string | null;
   baseRef: string;
   baseSha: string;
 }
@@ -199,6 +201,7 @@ export interface GitHubServer {
     headSha: string;
     headRef?: string;
     mergeCommitSha?: string | null;
+    mergedAt?: string | null;
     baseRef?: string;
     baseSha?: string;
   }): StoredPullRequest;
