@@ -20,6 +20,7 @@ function start(): void {
   const { panel, show } = detailPanel(model);
   const parts: (HTMLElement | null)[] = [
     verdictBanner(model),
+    notComparedWarning(model),
     el(
       'div',
       { class: 'top' },
@@ -38,6 +39,18 @@ function start(): void {
     panel,
   ];
   root.replaceChildren(...parts.filter((part): part is HTMLElement => part !== null));
+}
+
+/** Under the verdict: a baseline was given and not compared with, so regressions were not checked. */
+function notComparedWarning(model: ReportModel): HTMLElement | null {
+  if (model.notCompared === null) return null;
+  const [lead, ...rest] = model.notCompared.split(': ');
+  return el(
+    'p',
+    { class: 'warning not-compared', id: 'not-compared', role: 'alert' },
+    el('strong', {}, `${lead ?? ''}:`),
+    ` ${rest.join(': ')}`,
+  );
 }
 
 /** Each judge's agreement with the human labels (κ, accuracy), run by run; none without labels. */

@@ -24,6 +24,7 @@ import {
 } from '../report/annotations.ts';
 import { MAX_WORKFLOW_COMMAND_ANNOTATIONS, REPORT_MAX_BYTES } from '../report/github-limits.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
+import { notComparedSentence } from '../report/not-compared.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { createScrubber } from '../shared/secrets.ts';
@@ -243,8 +244,7 @@ function shardNote({ index, count }: { index: number; count: number }): string {
  */
 function uncomparedNote(why: string): string {
   // It may name grid values of the run, whose cases are scrubbed of the declared secrets: so is it.
-  const said = escapeNote(createScrubber([]).text(why));
-  return `> [!WARNING]\n> Not compared with a baseline, so regressions were not checked: ${said}.`;
+  return `> [!WARNING]\n> ${escapeNote(notComparedSentence(createScrubber([]).text(why)))}`;
 }
 
 /** A one-line message as the text of a blockquote: no line breaks, no markup of its own. */

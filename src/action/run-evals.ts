@@ -157,6 +157,8 @@ export async function runEvals(
       {
         ...args,
         ...(baseline.file !== null && { baseline: baseline.file, baselineName: baseline.shown }),
+        ...(baseline.file === null &&
+          baseline.missing !== null && { baselineMissing: baseline.missing }),
       },
       ctx,
       [pullRequestCases],

@@ -11,6 +11,7 @@ import { realPath } from '../shared/real-path.ts';
 import { mergeShards, type MergedShards, type NamedArtifact } from '../artifact/merge.ts';
 import { CaseSpool } from '../artifact/spool.ts';
 import { ListedCases } from '../report/case-listing.ts';
+import { notComparedWarning } from '../report/not-compared.ts';
 import { renderSummary, showFailedHint } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from '../pipeline/artifact-files.ts';
@@ -113,7 +114,9 @@ async function mergeInto(
   }
   const { count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  const artifact = await compared(merged.value, spool, args, ctx);
+  // Why the merged results were not compared with the baseline, when they were not.
+  let notCompared: string | undefined;
+  const artifact = await compared(merged.value, spool, args, ctx, (why) => (notCompared = why));
   const unwritten: WriteFailure[] = [];
   const fileReport = (path: string) => ({
     path: resolve(ctx.cwd, path),
@@ -141,6 +144,9 @@ async function mergeInto(
       ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     }),
   );
+  if (notCompared !== undefined && artifact.comparison === undefined) {
+    ctx.stdout.write(`${notComparedWarning(notCompared)}\n`);
+  }
   // As `evals run` ends: the pointer names the file that holds the merged results, if any does.
   const held = artifactWritten
     ? args.output
@@ -180,6 +186,7 @@ async function compared(
   spool: CaseSpool,
   args: MergeArgs,
   ctx: CommandContext,
+  uncompared: (why: string) => void,
 ): Promise<ResultsArtifact> {
   const { artifact, baseline: recorded } = merged;
   if (args.baseline === undefined && recorded === undefined) return artifact;
@@ -201,5 +208,6 @@ async function compared(
     baseline.path,
     suites,
     ctx,
+    { uncompared },
   );
 }

@@ -23,6 +23,12 @@ export interface RunArgs {
    * downloaded it from, not the temporary file it keeps it in.
    */
   baselineName?: string;
+  /**
+   * Why there is no `baseline` though one was asked for (the Action's `baseline: auto` found
+   * none): the summary and the HTML report say the run was not compared, as when the baseline
+   * given shares no case with it.
+   */
+  baselineMissing?: string;
   /** `--resume FILE`: an interrupted artifact to finish (only its missing cases run). */
   resume?: string;
   /** `--no-cache`: judge calls bypass the on-disk cache. */

@@ -190,12 +190,21 @@ export async function executeRun(
     failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path),
   });
+  // Why the run was not compared with the baseline it was given (set as the run compares).
+  let uncompared: string | undefined;
+  const notCompared = (): string | undefined => uncompared ?? args.baselineMissing;
   const specs: ReporterSpec[] = [
     { name: 'progress' },
-    { name: 'summary', ...(resuming ? { preface: () => resuming.preface(ran) } : {}) },
+    {
+      name: 'summary',
+      notCompared,
+      ...(resuming ? { preface: () => resuming.preface(ran) } : {}),
+    },
     { name: 'artifact', ...fileReport(args.output) },
     ...(args.junit !== undefined ? [{ name: 'junit' as const, ...fileReport(args.junit) }] : []),
-    ...(args.report !== undefined ? [{ name: 'html' as const, ...fileReport(args.report) }] : []),
+    ...(args.report !== undefined
+      ? [{ name: 'html' as const, notCompared, ...fileReport(args.report) }]
+      : []),
   ];
   // The run's whole artifact once the engine has ended, for an exit before it is on disk.
   let ended: ResultsArtifact | undefined;
@@ -219,7 +228,6 @@ export async function executeRun(
   const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
   // The partial of an interrupted run records its baseline (in its comparison) and the command
   // that finishes it names it, so the resumed run is compared and gated as this one would be.
-  let uncompared: string | undefined;
   const compared =
     comparing && baseline !== undefined
       ? comparing.comparer(baseline, (run) => log.cases(run), suites, ctx, {

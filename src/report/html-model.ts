@@ -17,6 +17,7 @@ import { reasonOf } from './evaluation-reason.ts';
 import { outputText } from './failure-details.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
 import { describeRun, describeUsage, formatCount, formatParams } from './labels.ts';
+import { notComparedSentence } from './not-compared.ts';
 import { runTotals, type RunTotals } from './totals.ts';
 
 export type { ComparedView } from './html-model-compared.ts';
@@ -141,17 +142,24 @@ export interface ReportModel {
   maxShownChars: number;
   /** The comparison with a baseline; null without one. */
   comparison: ComparisonView | null;
+  /**
+   * A baseline was given and the run was not compared with it: the sentence saying so and why
+   * (`notComparedSentence`), shown under the verdict; null otherwise.
+   */
+  notCompared: string | null;
   cases: CaseView[];
 }
 
 /**
  * The model of `artifact`, whose cases are read from `cases(run)` (an artifact's own, or a
- * case log); `comparison` overrides the one the artifact carries.
+ * case log); `comparison` overrides the one the artifact carries; `notCompared`: why a baseline
+ * that was given was not compared with.
  */
 export function buildReportModel(
   artifact: ResultsArtifact,
   cases: (run: number) => Iterable<CaseResult>,
   comparison: Comparison | undefined = artifact.comparison,
+  notCompared?: string,
 ): ReportModel {
   const evaluators = [
     ...new Set(artifact.runs.flatMap((run) => Object.keys(run.summary.evaluators))),
@@ -192,6 +200,8 @@ export function buildReportModel(
     tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
     maxShownChars: MAX_VALUE_CHARS,
     comparison: compared,
+    notCompared:
+      compared === null && notCompared !== undefined ? notComparedSentence(notCompared) : null,
     cases: caseViews,
   };
 }

@@ -7,15 +7,22 @@ import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { writeReport, type FileReportOptions } from './file-reports.ts';
 import type { Reporter } from './reporter.ts';
 
-/** Writes the self-contained HTML report. */
-export function htmlFile(options: FileReportOptions): Reporter {
+/**
+ * Writes the self-contained HTML report; `notCompared` says why the run was not compared with
+ * the baseline it was given, when it was not (the page says so above everything else).
+ */
+export function htmlFile(
+  options: FileReportOptions & { notCompared?: () => string | undefined },
+): Reporter {
   return {
     async onRunEnd({ artifact, log }) {
       const [{ buildReportModel }, { renderReportHtml }] = await Promise.all([
         import('./html-model.ts'),
         import('./html-page.ts'),
       ]);
-      const html = renderReportHtml(buildReportModel(artifact, (run) => log.cases(run)));
+      const why = artifact.comparison === undefined ? options.notCompared?.() : undefined;
+      const model = buildReportModel(artifact, (run) => log.cases(run), artifact.comparison, why);
+      const html = renderReportHtml(model);
       await writeReport(options, (path) => writeFileAtomic(path, html));
     },
   };

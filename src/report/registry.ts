@@ -52,6 +52,7 @@ export const reporterKinds = {
         color: context.color,
         ...(context.width !== undefined ? { width: context.width } : {}),
         ...(options.preface ? { preface: options.preface } : {}),
+        ...(options.notCompared ? { notCompared: options.notCompared } : {}),
       }),
   } satisfies ReporterKind<SummarySpec>,
   /**
@@ -77,25 +78,33 @@ export const reporterKinds = {
   } satisfies ReporterKind<FileReportSpec>,
   /** The self-contained HTML report, written to `path` (`failed` and `fallback` as above). */
   html: {
-    create: (options: FileReportSpec, context) =>
+    create: (options: HtmlReportSpec, context) =>
       htmlFile({
         ...fileOptions(options),
+        ...(options.notCompared ? { notCompared: options.notCompared } : {}),
         written: () =>
           context.err(`HTML report written to ${printable(options.shown ?? options.path)}\n`),
       }),
-  } satisfies ReporterKind<FileReportSpec>,
+  } satisfies ReporterKind<HtmlReportSpec>,
 };
 
 /** Progress's options: the run's name on its lines, and the live line it shares (`runTestSuite`). */
 export type ProgressSpec = Pick<ProgressOptions, 'label' | 'board' | 'group'>;
 
-/** The summary's options: a line before it. */
+/** The summary's options: a line before it, and why the run was not compared (see below). */
 export type SummarySpec = {
   preface?: () => string | undefined;
+  notCompared?: () => string | undefined;
 };
 
 /** A file report's options in a `ReporterSpec`. */
 export type FileReportSpec = { shown?: string } & Omit<FileReportOptions, 'written'>;
+
+/**
+ * The HTML report's options: a file report's, and why the run was not compared with the baseline
+ * it was given, asked when the page is written (the comparison is made just before).
+ */
+export type HtmlReportSpec = FileReportSpec & { notCompared?: () => string | undefined };
 
 function fileOptions(spec: FileReportSpec): Omit<FileReportOptions, 'written'> {
   return {

@@ -4,6 +4,7 @@
  */
 import { ListedCases } from './case-listing.ts';
 import type { Reporter } from './reporter.ts';
+import { notComparedWarning } from './not-compared.ts';
 import { renderSummary } from './summary-table.ts';
 
 export interface TerminalSummaryOptions {
@@ -13,6 +14,11 @@ export interface TerminalSummaryOptions {
   width?: number;
   /** A line printed before the table (a resumed run says what it took over). */
   preface?: () => string | undefined;
+  /**
+   * Why the run was not compared with the baseline it was given, when it was not: said under
+   * the verdict, which then says nothing about regressions.
+   */
+  notCompared?: () => string | undefined;
 }
 
 /** The summary's last word on a run that `--ignore-pin` let through. */
@@ -40,6 +46,10 @@ export function terminalSummary(options: TerminalSummaryOptions): Reporter {
           ...(options.width !== undefined ? { width: options.width } : {}),
         }),
       );
+      const notCompared = options.notCompared?.();
+      if (notCompared !== undefined && artifact.comparison === undefined) {
+        options.write(`${notComparedWarning(notCompared)}\n`);
+      }
       if (artifact.pinIgnored === true) options.write(`${PIN_IGNORED}\n`);
     },
   };
