@@ -82,8 +82,8 @@ describe('invisible characters are shown as escapes', () => {
     assert.equal(printable('\ufeffa'), '\\ufeffa');
     assert.equal(printable('a\u2028b'), 'a\\u2028b');
     assert.equal(printable('a\u{e0041}b'), 'a\\u{e0041}b');
-    // As control characters and bidirectional overrides already were; a tab is a space.
-    assert.equal(printable('a\u001b[31mb\u202ec\td'), 'a\\u001b[31mb\\u202ec d');
+    // As control characters and bidirectional overrides already were, a tab too.
+    assert.equal(printable('a\u001b[31mb\u202ec\td'), 'a\\u001b[31mb\\u202ec\\u0009d');
     // Plain spaces, accents and emoji sequences (joiners, a flag's tags) stay as they are.
     const text = 'a b café 👩‍💻 👨‍👩‍👧 🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} 日本';
     assert.equal(printable(text), text);

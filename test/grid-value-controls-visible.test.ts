@@ -46,6 +46,6 @@ describe('a grid value with a line break is shown escaped, never as a space', ()
   it('evals run --dry-run lists the grid points on one line, the line break escaped', async () => {
     const result = await runInProcess(['run', '--dry-run'], dir);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /style=a\\u000ab · style=a b · style=tab here\n/);
+    assert.match(result.stdout, /style=a\\u000ab · style=a b · style=tab\\u0009here\n/);
   });
 });

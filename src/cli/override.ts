@@ -169,7 +169,7 @@ function findCase(
   if (first === undefined) {
     throw badOption(
       OVERRIDE,
-      `--case ${printable(casePrefix)}: no case id starts with it in ${path}${filters.suites || filters.grid ? ' in the runs --suite and --grid select' : ''}`,
+      `--case ${printable(casePrefix)}: no case id starts with it in ${printable(path)}${filters.suites || filters.grid ? ' in the runs --suite and --grid select' : ''}`,
     );
   }
   if (matches.length > 1) {

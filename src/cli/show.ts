@@ -87,7 +87,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     }
     throw badOption(
       SHOW,
-      `--case ${printable(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${path}${byStatus ? ' among the cases the status flags select' : ''}`,
+      `--case ${printable(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${printable(path)}${byStatus ? ' among the cases the status flags select' : ''}`,
     );
   }
 

@@ -5,7 +5,6 @@
  * and regressions can only be judged on the cases both sides ran.
  */
 import { describeRun, formatCount, plural } from './labels.ts';
-import { printable } from '../shared/text-table.ts';
 import type { Comparison, IncompleteSide, RunComparison } from '../types/comparison.ts';
 
 /** One side's warning: a short title to emphasize and the sentence after it. */
@@ -101,7 +100,7 @@ function shortRuns(runs: IncompleteSide['shortRuns']): string {
     .slice(0, LISTED_RUNS)
     .map(
       (run) =>
-        `${printable(describeRun(run))} has ${formatCount(run.cases)} of ${plural(run.planned, 'planned case')}`,
+        `${describeRun(run)} has ${formatCount(run.cases)} of ${plural(run.planned, 'planned case')}`,
     );
   const more = runs.length - named.length;
   if (more > 0) named.push(`${plural(more, 'more run')} ${more === 1 ? 'is' : 'are'} short too`);

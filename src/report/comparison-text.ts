@@ -60,7 +60,7 @@ export function renderComparisonText(
     );
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
-    const listed = listRuns(runs).map((line) => `  ${fitBeside(oneLine(line), 2, options.width)}`);
+    const listed = listRuns(runs).map((line) => `  ${fitBeside(line, 2, options.width)}`);
     blocks.push([title, ...listed].join('\n'));
   }
   blocks.push(paint.dim(footnote(comparison)));
@@ -91,7 +91,8 @@ function textRun(
 ): string {
   // Long grid values give way, cut in their middle; how many cases were compared stays whole.
   const compared = comparedLine(run);
-  const name = fitBeside(oneLine(describeRun(run)), textWidth(compared) + 2, width);
+  // describeRun's name is printable already; printing it again would double its backslashes.
+  const name = fitBeside(describeRun(run), textWidth(compared) + 2, width);
   const lines = [`${paint.bold(name)}  ${paint.dim(compared)}`];
   const rows = orderRows(run).map((row) => ({
     text: rowText(row, confidence, run.minDetectableEffect),
@@ -164,5 +165,5 @@ function paintLabel(label: ShownLabel, paint: Painter): string {
  * a space, so two values that differ by one never read alike; controls written out.
  */
 function oneLine(text: string): string {
-  return printable(showInvisible(text));
+  return showInvisible(printable(text));
 }
