@@ -115,3 +115,17 @@ describe('concurrent runTestSuite progress (D15)', () => {
     assert.match(out, /PASS {2}1 run passed/);
   });
 });
+
+describe('runTestSuite progress on a dumb terminal', () => {
+  it('draws no live line when TERM=dumb, as evals run does not', { timeout: 90_000 }, async () => {
+    const run = await project().run({
+      env: { MODE: 'concurrent', COLUMNS: '', TERM: 'dumb' },
+      through: (node) => ['script', '-qec', `stty cols 200 rows 40; ${node}`, '/dev/null'],
+    });
+    const out = (run.stdout + run.stderr).replace(/\r\n/g, '\n');
+    assert.equal(run.code, 0, out);
+    assert.ok(!out.includes('\x1b[2K'), JSON.stringify(out));
+    assert.match(out, /done alpha {2}2\/2/);
+    assert.match(out, /done beta {2}2\/2/);
+  });
+});

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { formatIssue, UsageError, type Issue } from '../shared/errors.ts';
 import { MemoryCaseLog } from '../artifact/case-log.ts';
-import { useColor } from '../pipeline/context.ts';
+import { redrawsLine, useColor } from '../pipeline/context.ts';
 import { execute, type Executed } from '../pipeline/execute.ts';
 import { EXIT_INTERRUPTED } from '../pipeline/signals.ts';
 import { createReporters } from '../report/registry.ts';
@@ -61,7 +61,7 @@ export async function runTestSuite<TCase, TOutput>(
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
-  const errIsTTY = Boolean(process.stderr.isTTY);
+  const errIsTTY = redrawsLine(process);
   const githubActions = process.env.GITHUB_ACTIONS === 'true';
   // Concurrent calls share the terminal: each one's progress is named by its suite, and on a
   // terminal drawn on the one live line they share, in a GitHub Actions log written into the one

@@ -13,6 +13,7 @@ import {
   type ProgressBoard,
   type ProgressGroup,
 } from '../report/progress.ts';
+import { redrawsLine } from '../pipeline/context.ts';
 
 let board: ProgressBoard | undefined;
 let group: ProgressGroup | undefined;
@@ -42,7 +43,7 @@ export function sharedProgressGroup(): ProgressGroup {
  * summary is not folded away with the progress lines of the suites still running.
  */
 export function printAroundProgress(stream: NodeJS.WriteStream, text: string): boolean {
-  const around = process.stderr.isTTY ? board : group;
+  const around = redrawsLine(process) ? board : group;
   if (around === undefined) return stream.write(text);
   let written = true;
   around.print(() => {

@@ -19,13 +19,24 @@ export function useColor(ctx: Pick<CommandContext, 'env' | 'stdout'>): boolean {
   return Boolean(ctx.stdout.isTTY) && !ctx.env.NO_COLOR && ctx.env.TERM !== 'dumb';
 }
 
+/**
+ * Whether progress may redraw its one live line on `stderr`: a terminal, but not a dumb one
+ * (`TERM=dumb`, Emacs' shell, some CI runners), which shows the escape that clears a line as
+ * text; there it gets a log's plain lines. `evals run` and `runTestSuite` both ask this.
+ */
+export function redrawsLine(ctx: {
+  env: Record<string, string | undefined>;
+  stderr: { isTTY?: boolean };
+}): boolean {
+  return Boolean(ctx.stderr.isTTY) && ctx.env.TERM !== 'dumb';
+}
+
 /** Where a command's reporters write: its streams, as the terminal it runs in allows. */
 export function reporterContext(ctx: CommandContext): ReporterContext {
   return {
     out: (text) => ctx.stdout.write(text),
     err: (text) => ctx.stderr.write(text),
-    // A dumb terminal shows the escape that redraws a line as text: it gets a log's plain lines.
-    errIsTTY: Boolean(ctx.stderr.isTTY) && ctx.env.TERM !== 'dumb',
+    errIsTTY: redrawsLine(ctx),
     color: useColor(ctx),
     ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     githubActions: ctx.env.GITHUB_ACTIONS === 'true',
