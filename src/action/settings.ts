@@ -2,7 +2,8 @@
  * The Action's inputs, read once, here, into a typed settings object: nothing below `action/`
  * calls `core.getInput`. Each input is documented in action.yml.
  */
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_RESULTS, reportPathFor } from '../shared/report-path.ts';
 
 /** `max-annotations` when not given: ten requests' worth. */
 export const DEFAULT_MAX_ANNOTATIONS = 500;
@@ -71,26 +72,8 @@ export type SettingsResult =
 /** The environment variable that shortens the Action's waits for GitHub, for its own tests. */
 export const RETRY_SCALE_ENV = 'EVALGATE_GITHUB_RETRY_SCALE';
 
-/** The HTML report's name beside results of the default name (the `report` input). */
-export const REPORT_FILE = 'evals-report.html';
-
-/** The `results` input's default name, whose report keeps the name {@link REPORT_FILE}. */
-const DEFAULT_RESULTS = 'evals-results.json';
-
-/**
- * Where the HTML report of the results file `results` goes: beside it, named after it, so that
- * two steps writing their results into one folder (`small.json`, `large.json`) do not overwrite
- * each other's report. Results of the default name (`evals-results.json`, in any folder) keep
- * `evals-report.html`, as the docs and existing workflows name it; any other name gets
- * `-report.html` in place of its `.json` (`small.json` → `small-report.html`, `out` →
- * `out-report.html`), which can never be the results file itself.
- */
-export function reportPathFor(results: string): string {
-  const name = basename(results);
-  const report =
-    name === DEFAULT_RESULTS ? REPORT_FILE : `${name.replace(/\.json$/i, '')}-report.html`;
-  return join(dirname(results), report);
-}
+/** The HTML report's path: one rule with `evals report`'s default (shared/report-path.ts). */
+export { REPORT_FILE, reportPathFor } from '../shared/report-path.ts';
 
 /**
  * Builds the settings from the inputs (and `EVALGATE_GITHUB_RETRY_SCALE` from `env`); every bad

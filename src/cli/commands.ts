@@ -248,7 +248,7 @@ export const REPORT = {
       type: 'string',
       short: 'o',
       value: 'FILE',
-      help: 'Where to write the HTML report (default: report.html; with --junit and no -o, no HTML report is written)',
+      help: 'Where to write the HTML report (default: beside the results, named after them: evals-results.json → evals-report.html, small.json → small-report.html; with --junit and no -o, no HTML report is written)',
     },
     junit: {
       type: 'string',

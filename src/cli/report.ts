@@ -1,5 +1,5 @@
 /**
- * `evals report RESULTS.json [-o report.html] [--junit FILE] [--baseline B.json]`: the
+ * `evals report RESULTS.json [-o FILE] [--junit FILE] [--baseline B.json]`: the
  * self-contained HTML report and/or the JUnit XML report of a results artifact, its cases read a
  * case at a time; with `--baseline`, the HTML report compares as `evals compare B.json
  * RESULTS.json` would.
@@ -20,9 +20,7 @@ import type { Comparison } from '../types/comparison.ts';
 import { positional, type ParsedArgs } from './args.ts';
 import type { REPORT } from './commands.ts';
 import { printable } from '../shared/text-table.ts';
-
-/** The HTML report's path when `-o` is not given and `--junit` is not either. */
-const DEFAULT_HTML = 'report.html';
+import { reportPathFor } from '../shared/report-path.ts';
 
 /** One file the command writes: its flag and path, what it is called, and how it is made. */
 interface ReportFile extends OutputPath {
@@ -42,7 +40,8 @@ export async function reportCommand(
   const path = positional(args.positionals, 0);
   const { junit, baseline: baselinePath } = args.values;
   // `--junit` alone asks for the JUnit report only: an HTML file nobody named is not written.
-  const html = args.values.output ?? (junit === undefined ? DEFAULT_HTML : undefined);
+  // Without -o the report goes beside the results, named after them, as the Action names it.
+  const html = args.values.output ?? (junit === undefined ? reportPathFor(path) : undefined);
   if (html === undefined && baselinePath !== undefined) {
     throw usageError(
       'cli.output',
