@@ -210,7 +210,10 @@ describe('evals report --junit', () => {
       assert.match(merge.stdout, /-o or --junit could not be written/);
       const report = await runInProcess(['report', '--help'], dir);
       assert.match(report.stdout, /--junit FILE/);
-      assert.match(report.stdout, /with\s+--junit\s+and\s+no\s+-o,\s+no\s+HTML\s+report\s+is\s+written/);
+      assert.match(
+        report.stdout,
+        /with\s+--junit\s+and\s+no\s+-o,\s+no\s+HTML\s+report\s+is\s+written/,
+      );
     });
   });
 });
