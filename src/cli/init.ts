@@ -6,14 +6,16 @@ import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { pathWord } from '../shared/shell-word.ts';
+import { DEFAULT_RESULTS, REPORT_FILE } from '../shared/report-path.ts';
 import { STARTERS, type StarterName } from './init-templates.ts';
 
 /** What a run writes and no one commits: the results, the HTML report and the model cache. */
-export const GITIGNORED = ['evals-results.json', 'evals-report.html', '.evalgate/'];
+export const GITIGNORED = [DEFAULT_RESULTS, REPORT_FILE, '.evalgate/'];
 
 /**
  * Adds the lines of {@link GITIGNORED} that `dir/.gitignore` lacks (creating the file if need
- * be); returns the lines added.
+ * be); returns the lines added. They end as the file's lines do: a `.gitignore` written on
+ * Windows keeps its CRLF line endings, not a mix.
  */
 async function ignoreOutputs(dir: string): Promise<string[]> {
   const path = join(dir, '.gitignore');
@@ -26,8 +28,10 @@ async function ignoreOutputs(dir: string): Promise<string[]> {
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim()));
   const missing = GITIGNORED.filter((line) => !present.has(line) && !present.has(`/${line}`));
   if (missing.length === 0) return [];
-  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
-  await appendFile(path, `${separator}# evalgate outputs\n${missing.join('\n')}\n`);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const separator = text === '' || text.endsWith('\n') ? '' : eol;
+  const lines = ['# evalgate outputs', ...missing];
+  await appendFile(path, `${separator}${lines.join(eol)}${eol}`);
   return missing;
 }
 
