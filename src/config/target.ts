@@ -129,6 +129,14 @@ export function outputPath(text: string): { keys: string[] } | { error: string }
       error: `output: is a path read as written, not a template, so ${JSON.stringify(text)} cannot name a field per case or grid point: give the path itself (data.answer), or leave output: out and let an evaluator read the field ({{ output.data.answer }})`,
     };
   }
+  // `json` and `text` are a command target's output formats. Written on an http target, `json`
+  // would read a field named json, which answers seldom have: the answer is parsed already when
+  // its content-type says JSON. (`text` is a common field name, so it stays a path.)
+  if (text.trim().toLowerCase() === 'json') {
+    return {
+      error: `expected a path into the JSON answer, such as data.answer, found ${JSON.stringify(text)}, which is a command target's output format: an http target's answer is parsed as JSON already when its content-type says so, so leave output: out for the whole answer; to read a field named json, write output: '["json"]'`,
+    };
+  }
   const parsed = parseTemplatePath(text.startsWith('[') ? `x${text}` : `x.${text}`);
   if ('error' in parsed) {
     return {
