@@ -115,8 +115,15 @@ describe('trials keep why a case failed (QA 7, item 2)', () => {
     );
     const body = bodies.find((text) => text.includes('Berlin'));
     assert.ok(body !== undefined, junit);
-    assert.match(body, /exact 0 \(needs ≥ 1\)\n\{[^}]*"expected": "Berlin",\s*"actual": "wrong"/);
-    assert.match(body, /mine 0\.2 \(needs ≥ 0\.5\)\n\{[^}]*"reason": "custom reason here"/);
+    // With trials, each says how many trials it passed against which per-trial threshold.
+    assert.match(
+      body,
+      /exact: passed 0 of 3 trials, needs more than half \(a trial passes with a score ≥ 1; mean score 0\.000\)\ntrial 1: expected "Berlin", got "wrong"\n\{[^}]*"expected": "Berlin",\s*"actual": "wrong"/,
+    );
+    assert.match(
+      body,
+      /mine: passed 0 of 3 trials, needs more than half \(a trial passes with a score ≥ 0\.5; mean score 0\.200\)\ntrial 1: custom reason here\n\{[^}]*"reason": "custom reason here"/,
+    );
     assert.match(body, /"fromTrial": 1/);
 
     // HTML detail: the diff is against the field exact compared, not the whole output.

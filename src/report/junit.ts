@@ -9,13 +9,22 @@ import { gridValueText } from '../shared/grid-value-text.ts';
 import { oneLine } from '../shared/one-line.ts';
 import { posix } from 'node:path';
 import { ExactSum } from '../run/exact-sum.ts';
-import type { CaseResult, GateCondition, ResultsArtifact, RunResult } from '../types/index.ts';
+import type {
+  CaseResult,
+  EvaluationResult,
+  GateCondition,
+  ResultsArtifact,
+  RunResult,
+} from '../types/index.ts';
 import { caseReasons } from './case-lines.ts';
+import { reasonWithTrial } from './evaluation-reason.ts';
 import {
   describeFailedEvaluation,
+  describeThresholdFor,
   errorGist,
   flakyLabel,
   formatCount,
+  formatMean,
   formatParams,
   plural,
 } from './labels.ts';
@@ -232,19 +241,47 @@ function renderCase(result: CaseResult, classname: string, config: string): stri
 /**
  * Per failing evaluation: its reason (with the evaluator's whole error) and, when it returned
  * any, its metadata as JSON. When no evaluation failed (an `any` or custom pass condition said
- * no), every evaluation is listed so the reader sees what the condition was given.
+ * no), every evaluation is listed so the reader sees what the condition was given. With trials,
+ * first how many passed and the rule, and each evaluation in trials: its mean score against the
+ * threshold alone (`exact 0.333 (needs ≥ 1)`) misread a majority of trials as a mean.
  */
 function failureBody(result: CaseResult): string {
   const failed = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  return (failed.length > 0 ? failed : result.evaluations)
-    .map((evaluation) => {
-      const head =
-        evaluation.error === null
-          ? describeFailedEvaluation(evaluation)
-          : `${evaluation.evaluator}: error: ${evaluation.error}`;
-      return evaluation.metadata === null ? head : `${head}\n${safeJson(evaluation.metadata)}`;
-    })
-    .join('\n\n');
+  const blocks = (failed.length > 0 ? failed : result.evaluations).map((evaluation) => {
+    const head =
+      evaluation.error === null
+        ? (inTrials(evaluation) ?? describeFailedEvaluation(evaluation))
+        : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}\n${safeJson(evaluation.metadata)}`;
+  });
+  const trials = result.trials;
+  if (trials !== undefined) {
+    const passed = trials.filter((trial) => trial.passed).length;
+    const errored = trials.filter((trial) => trial.error !== null).length;
+    const why = errored === 0 ? '' : ` (${formatCount(errored)} with an error)`;
+    blocks.unshift(
+      `${formatCount(passed)} of ${plural(trials.length, 'trial')} passed, ${formatCount(trials.length - passed)} failed${why}: a case passes when more than half of its trials pass`,
+    );
+  }
+  return blocks.join('\n\n');
+}
+
+/**
+ * A failed evaluation over trials in words, with one failing trial's reason: `exact: passed 1 of
+ * 3 trials, needs more than half (a trial passes with a score ≥ 1; mean score 0.333)` and `trial 2:
+ * expected "Paris", got "Lyon"`. Null for one trial.
+ */
+function inTrials(evaluation: EvaluationResult): string | null {
+  const { scored, passedTrials, trials } = evaluation.metadata ?? {};
+  if (typeof scored !== 'number' || typeof passedTrials !== 'number' || evaluation.score === null)
+    return null;
+  const rule =
+    evaluation.threshold === null
+      ? ''
+      : `a trial passes with a score ${describeThresholdFor(evaluation.threshold, evaluation.score)}; `;
+  const head = `${evaluation.evaluator}: passed ${formatCount(passedTrials)} of ${plural(scored, 'trial')}${trials === scored ? '' : ' that scored it'}, needs more than half (${rule}mean score ${formatMean(evaluation.score)})`;
+  const reason = reasonWithTrial(evaluation, true);
+  return reason === null ? head : `${head}\n${reason}`;
 }
 
 /**
