@@ -24,6 +24,7 @@ import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { printable, renderTable, textWidth } from '../shared/text-table.ts';
 import { fitBeside } from './case-text.ts';
+import { wrapWords } from '../shared/wrap-words.ts';
 import { listedCaseName, type CaseLabelFinder } from './comparison-case-lists.ts';
 import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
@@ -48,10 +49,17 @@ export function renderComparisonText(
     [
       `${paint.bold('BASE')} ${oneLine(describeArtifact(comparison.base))}`,
       `${paint.bold('HEAD')} ${oneLine(describeArtifact(comparison.head))}`,
-      ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].map(
-        ({ title, detail }) => `${paint.bold(paint.yellow(`warning: ${title}`))} ${detail}`,
+      ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].flatMap(
+        ({ title, detail }) => {
+          const head = `warning: ${title}`;
+          const [first = '', ...rest] = wrapWords(detail, options.width, textWidth(head) + 1);
+          return [`${paint.bold(paint.yellow(head))} ${first}`, ...rest.map((line) => `  ${line}`)];
+        },
       ),
-      countsLine(comparison, (text) => paint.bold(paint.red(text))),
+      ...wrapWords(
+        countsLine(comparison, (text) => paint.bold(paint.red(text))),
+        options.width,
+      ),
     ].join('\n'),
   );
   for (const run of orderRuns(comparison.runs)) {
@@ -63,7 +71,12 @@ export function renderComparisonText(
     const listed = listRuns(runs).map((line) => `  ${fitBeside(line, 2, options.width)}`);
     blocks.push([title, ...listed].join('\n'));
   }
-  blocks.push(paint.dim(footnote(comparison)));
+  // Fixed prose is broken between words, never cut: all of it is worth reading.
+  blocks.push(
+    wrapWords(footnote(comparison), options.width)
+      .map((line) => paint.dim(line))
+      .join('\n'),
+  );
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -98,6 +111,16 @@ function textRun(
     text: rowText(row, confidence, run.minDetectableEffect),
     shown: shownLabel(row.change),
   }));
+  // Too wide a row gives up what says least: the end of its note, then of its change (the CI
+  // and the case counts), then of its name; never the test's p, the label or `a → b`.
+  // Two columns more than what stays whole: a cut after it still shows it, then ` …`.
+  const widest = (texts: string[]): number => 2 + Math.max(0, ...texts.map(textWidth));
+  const columns = [
+    { shrink: true, minWidth: 12 },
+    { shrink: true, minWidth: widest(rows.map(({ text }) => text.change.split(' (')[0] ?? '')) },
+    {},
+    { shrink: true, minWidth: widest(rows.map(({ shown }) => shown)) },
+  ];
   lines.push(
     ...renderTable(
       rows.map(({ text, shown }) => {
@@ -109,7 +132,7 @@ function textRun(
           text.note ? `${label} ${paint.dim(text.note)}` : label,
         ];
       }),
-      { indent: '  ' },
+      { indent: '  ', columns, ...(width === undefined ? {} : { maxWidth: width }) },
     ),
   );
 
@@ -141,7 +164,9 @@ function textRun(
   const oneSided = evaluatorsOnOneSide(run).map(
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
   );
-  if (oneSided.length > 0) lines.push(`  ${oneLine(oneSided.join(' · '))}`);
+  if (oneSided.length > 0) {
+    lines.push(...wrapWords(oneLine(oneSided.join(' · ')), width, 2).map((line) => `  ${line}`));
+  }
   return lines.join('\n');
 }
 
