@@ -1,8 +1,8 @@
 /**
- * Printed user text reads one way only: a tab is written out like the other controls (not a
- * space, which `a b` already is), and a backslash that would read as the start of an escape is
- * doubled, so the text `x\u000ay` and `x` + a line break + `y` never look alike. Checked where
- * values are printed: the dry-run plan, the run summary, `evals show` and `evals compare`.
+ * Printed user text: a tab is written out like the other controls (not a space, which `a b`
+ * already is), so `a\tb` and `a b` never read alike. Checked where values are printed: the
+ * dry-run plan, the run summary, `evals show` and `evals compare`. Backslashes are left alone:
+ * printed lines hold JSON-quoted values, whose escapes must keep reading as JSON's.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -15,29 +15,24 @@ describe('printable is unambiguous', () => {
     assert.notEqual(printable('a\tb'), printable('a b'));
   });
 
-  it('a backslash that would read as an escape is doubled; others are kept', () => {
-    assert.equal(printable('x\\u000ay'), 'x\\\\u000ay');
-    assert.equal(printable('x\ny'), 'x\\u000ay');
-    assert.equal(printable('a\\\nb'), 'a\\\\\\u000ab');
-    assert.equal(printable('a\\\\ub'), 'a\\\\\\\\ub');
+  it('leaves backslashes alone, so a JSON-quoted value keeps its escapes', () => {
+    assert.equal(printable('got "a\\u001bb"'), 'got "a\\u001bb"');
     assert.equal(printable('C:\\Temp\\r.json'), 'C:\\Temp\\r.json');
-    const values = ['x\\u000ay', 'x\ny', 'x\\\ny', 'x\\\\u000ay', 'a\tb', 'a b', 'a\\u0009b'];
-    assert.equal(new Set(values.map(printable)).size, values.length);
   });
 });
 
-describe('grid values that differ read differently in every command', () => {
+describe('grid values that differ by a tab read differently in every command', () => {
   const dir = jsonlProject(
     [{ n: 1, output: 'x' }],
     [
       'hash: [n]',
       'grid:',
-      '  style: ["a\\tb", "a b", "x\\\\u000ay", "x\\ny"]',
+      '  style: ["a\\tb", "a b", "x\\ny"]',
       'evaluators:',
       '  - { id: ok, use: is-equals, with: { expected: "x" } }',
     ],
   );
-  const shown = ['a\\u0009b', 'a b', 'x\\\\u000ay', 'x\\u000ay'];
+  const shown = ['a\\u0009b', 'a b', 'x\\u000ay'];
 
   it('the dry run, the summary, show and compare', async () => {
     const plan = await runInProcess(['run', '--dry-run'], dir);

@@ -279,27 +279,17 @@ function inEmoji(char: string, offset: number, text: string): boolean {
 }
 
 /**
- * A run of backslashes that would read as part of an escape: one before a `u` (a literal
- * `\u000a` in the text) or before a character {@link printable} writes out (`\` then a line break).
- */
-const BACKSLASHES_BEFORE_ESCAPE = new RegExp(String.raw`\\+(?=u|${ACTING.source})`, 'gu');
-
-/**
  * Makes user text (labels, ids, keys, values) safe to print: acting and invisible characters
  * (see `ACTING`), escape sequences, tabs and line breaks included, are shown as `\uXXXX`
- * (`\u{XXXXX}` beyond U+FFFF); the joiners and tags inside an emoji are kept. So that what is
- * shown reads one way only, a backslash that would read as the start of such an escape is
- * doubled (the text `\u000a` shows as `\\u000a`, a line break as `\u000a`); other backslashes,
- * as in a Windows path, are left alone.
+ * (`\u{XXXXX}` beyond U+FFFF), so `a\tb` and `a b` never read alike; the joiners and tags inside
+ * an emoji are kept. A backslash is left as it is: the texts printed hold JSON-quoted values
+ * (`expected "x", got "a\u001bb"`), whose backslashes JSON has escaped already, so doubling
+ * them here would make a real escape read as a literal one.
  */
 export function printable(text: string): string {
-  return text
-    .replace(BACKSLASHES_BEFORE_ESCAPE, (run) => run + run)
-    .replace(ACTING, (char: string, offset: number, shown: string) => {
-      if (inEmoji(char, offset, shown)) return char;
-      const code = char.codePointAt(0)!;
-      return code > 0xffff
-        ? `\\u{${code.toString(16)}}`
-        : `\\u${code.toString(16).padStart(4, '0')}`;
-    });
+  return text.replace(ACTING, (char: string, offset: number) => {
+    if (inEmoji(char, offset, text)) return char;
+    const code = char.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }
