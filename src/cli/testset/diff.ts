@@ -1,7 +1,7 @@
 import { renderDiff } from '../../report/testset-diff.ts';
 import { renderDiffJson } from '../../report/testset-diff-json.ts';
 import { diffTestsets } from '../../testsets/diff.ts';
-import { useColor, type CommandContext } from '../../pipeline/context.ts';
+import { terminalWidth, useColor, type CommandContext } from '../../pipeline/context.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { IdentityOptions } from '../../testsets/history.ts';
 import { prepareCases } from '../../testsets/identity.ts';
@@ -47,6 +47,8 @@ export async function diffCommand(
         beforeRows: before.cases.length,
         afterRows: after.cases.length,
         color: useColor(ctx),
+        // The terminal's columns (through a pipe, `COLUMNS`); else the renderer's default.
+        ...(terminalWidth(ctx) === undefined ? {} : { width: terminalWidth(ctx) }),
       }),
     );
   }

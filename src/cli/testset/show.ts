@@ -1,6 +1,6 @@
 import { rowJson } from '../../report/testset-diff-json.ts';
 import { renderTestsetTable } from '../../report/testset-table.ts';
-import { useColor, type CommandContext } from '../../pipeline/context.ts';
+import { terminalWidth, useColor, type CommandContext } from '../../pipeline/context.ts';
 import { identityFor, identityMode, load, parseLocation, type IdentityArgs } from './read.ts';
 
 /** `evals testset show FILE[@REF]`: the rows with their line and identity, as a table or JSON. */
@@ -22,7 +22,8 @@ export async function showCommand(
   }
   ctx.stdout.write(
     renderTestsetTable(version.cases, {
-      maxWidth: ctx.stdout.columns ?? 120,
+      // The terminal's columns; through a pipe `COLUMNS`, as the other commands read it.
+      maxWidth: terminalWidth(ctx) ?? 120,
       color: useColor(ctx),
       revision: version.revision,
       identity: identityMode(version.cases, identity),
