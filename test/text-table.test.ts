@@ -250,6 +250,25 @@ describe('renderTable', () => {
     assert.deepEqual(tight, [`${'a'.repeat(5)}…  ${'b'.repeat(5)}…`]);
   });
 
+  it('cuts to the minimums on a line narrower than the indent (COLUMNS=1)', () => {
+    const lines = renderTable(
+      [
+        ['pass rate', 'a → b (detail detail)'],
+        ['ok', 'c → d (more detail detail)'],
+      ],
+      {
+        indent: '  ',
+        maxWidth: 1,
+        columns: [
+          { shrink: true, minWidth: 12 },
+          { shrink: true, minWidth: 8 },
+        ],
+      },
+    );
+    // Each column at its minimum (or its widest cell), the cells cut to it and aligned.
+    assert.deepEqual(lines, ['  pass rate  a → b (…', '  ok         c → d (…']);
+  });
+
   it('never cuts a column that does not shrink', () => {
     const [line] = renderTable([['keep this whole', 'cut me please']], {
       maxWidth: 20,

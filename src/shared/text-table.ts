@@ -183,9 +183,10 @@ export function renderTable(
   const specs = Array.from({ length: count }, (_, column) => options.columns?.[column] ?? {});
 
   // Each cell is measured once. A shrinking column wider than the whole line will be cut
-  // anyway, so its cells are measured only that far.
+  // anyway, so its cells are measured only that far, but never less than its minimum: on a
+  // line narrower than that (COLUMNS=1) every cell would measure alike and none would be cut.
   const room = options.maxWidth === undefined ? Infinity : options.maxWidth - textWidth(indent);
-  const limits = specs.map((spec) => (spec.shrink ? room : Infinity));
+  const limits = specs.map((spec) => (spec.shrink ? Math.max(room, spec.minWidth ?? 1) : Infinity));
   const measured = rows.map((row) =>
     row.map((cell, column) => textWidthUpTo(cell, limits[column] ?? Infinity)),
   );
