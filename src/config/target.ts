@@ -134,7 +134,7 @@ export function outputPath(text: string): { keys: string[] } | { error: string }
   // its content-type says JSON. (`text` is a common field name, so it stays a path.)
   if (text.trim().toLowerCase() === 'json') {
     return {
-      error: `expected a path into the JSON answer, such as data.answer, found ${JSON.stringify(text)}, which is a command target's output format: an http target's answer is parsed as JSON already when its content-type says so, so leave output: out for the whole answer; to read a field named json, write output: '["json"]'`,
+      error: `expected a path into the JSON answer, such as data.answer, found ${JSON.stringify(text)}, which is a command target's output format: an http target's answer is parsed as JSON already when its content-type says so, so leave output: out for the whole answer; to read a field named ${text}, write output: '[${JSON.stringify(text)}]'`,
     };
   }
   const parsed = parseTemplatePath(text.startsWith('[') ? `x${text}` : `x.${text}`);
