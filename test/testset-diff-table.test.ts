@@ -153,7 +153,10 @@ describe('renderTestsetTable', () => {
       identity: 'content',
     });
     const [header, , first, second] = text.split('\n');
-    assert.equal(header, '#  id            q               n     obj      tags   missing  __tags__');
+    assert.equal(
+      header,
+      '#  id            q               n     obj      tags   missing  __tags__',
+    );
     assert.match(first ?? '', /a {15}null {2}\{"k":1\} {2}\["x"\] {11}smoke$/);
     // A tab is written out as the other controls are, so it never reads as a space.
     assert.match(second ?? '', / b\\u0009c\\u001b$/);
