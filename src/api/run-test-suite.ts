@@ -40,6 +40,7 @@ import {
   summaryWidth,
 } from './sdk-terminal.ts';
 import { UserCalls, watchSuiteProcess } from './suite-process.ts';
+import { endChecked, startChecks } from './run-end.ts';
 
 /**
  * Runs one suite from code on the same engine as `evals run`, with the same progress and
@@ -54,6 +55,8 @@ import { UserCalls, watchSuiteProcess } from './suite-process.ts';
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult<TCase, TOutput>> {
+  // The built-ins as the caller left them, for the run's end checks (run-end.ts).
+  const checks = startChecks(args.id, args.output);
   // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
   const calls = new UserCalls();
   const { spec, collapsed, flushes } = checkedSpec(args, calls);
@@ -114,31 +117,38 @@ export async function runTestSuite<TCase, TOutput>(
     verdictCode: (whole) => (setExitCode ? (whole.verdict === 'fail' ? 1 : 0) : undefined),
     calls,
   });
-  let artifact: ResultsArtifact;
+  let executed: ResultsArtifact;
   try {
-    artifact = await execute([spec as unknown as SuiteSpec], {
-      log,
-      // As `evals run` does: the values of the environment's secret-named variables (an API key
-      // a case's error quotes) never reach the terminal or the artifact; nor do those the caller
-      // names (a password read from a file, a variable whose name does not say it is secret).
-      scrubber: createScrubber([...secretsInEnv(process.env), ...(args.secrets ?? [])]),
-      reporters: [...reporters, watch.written],
-      engine: { signal: watch.signal, control: watch.control },
-      artifact: (executed) => {
-        const whole = artifactOf(executed);
-        watch.ended(whole);
-        return whole;
-      },
-    });
+    executed = await checks.running(() =>
+      execute([spec as unknown as SuiteSpec], {
+        log,
+        // As `evals run` does: the values of the environment's secret-named variables (an API key
+        // a case's error quotes) never reach the terminal or the artifact; nor do those the caller
+        // names (a password read from a file, a variable whose name does not say it is secret).
+        scrubber: createScrubber([...secretsInEnv(process.env), ...(args.secrets ?? [])]),
+        reporters: [...reporters, watch.written],
+        engine: { signal: watch.signal, control: watch.control },
+        artifact: (executed) => {
+          const whole = artifactOf(executed);
+          watch.ended(whole);
+          return whole;
+        },
+      }),
+    );
     // Baselines an automatic battle recorded or replaced are written once, after the run.
     for (const flush of flushes) await flush();
   } finally {
     watch.stop();
   }
+  // A run whose code replaced built-ins evals relies on, or whose `output` is not written as it
+  // must be, is failed: its results may be incomplete or wrong (run-end.ts).
+  const { artifact, exitCode } = endChecked(checks, executed, (line) =>
+    printAroundProgress(process.stderr, line),
+  );
   if (setExitCode) {
     // Stopped by SIGINT / SIGTERM: the code says so, as `evals run`'s does (the interruption first).
     if (artifact.interrupted && watch.bySignal()) process.exitCode = EXIT_INTERRUPTED;
-    else if (artifact.verdict === 'fail') process.exitCode = 1;
+    else if (exitCode !== 0) process.exitCode = exitCode;
   }
   return {
     verdict: artifact.verdict,

@@ -44,21 +44,44 @@ interface Loaded {
   count: number;
 }
 
-const LOADED: readonly Loaded[] = WATCHED.map(([name, target]) => {
+const LOADED: readonly Loaded[] = WATCHED.map(([name, target]) => loaded(name, target));
+
+function loaded(name: string, target: object): Loaded {
   const properties = Object.create(null) as Record<PropertyKey, PropertyDescriptor>;
   const keys = ownKeys(target);
-  for (const key of keys) properties[key] = getOwnPropertyDescriptor(target, key) ?? {};
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as PropertyKey;
+    properties[key] = getOwnPropertyDescriptor(target, key) ?? {};
+  }
   return { name, target, properties, count: keys.length };
-});
+}
+
+/** The watched built-ins as they are now, for {@link changedBuiltins} to compare with later. */
+export type BuiltinsSnapshot = readonly Loaded[];
+
+/**
+ * The watched built-ins now: `runTestSuite` takes them as it starts, so that a polyfill its
+ * caller loaded before is not held against the run (`evals run` compares with those evals loaded
+ * with, since everything it loads after is code under test). No array method is used.
+ */
+export function snapshotBuiltins(): BuiltinsSnapshot {
+  const now: Loaded[] = [];
+  for (let i = 0; i < LOADED.length; i++) {
+    const { name, target } = LOADED[i] as Loaded;
+    now[now.length] = loaded(name, target);
+  }
+  return now;
+}
 
 /**
  * The watched built-ins the run's code replaced, added or removed (`Array.prototype.push`,
- * `Object.prototype.toJSON (added)`); empty when all are as evals loaded them.
+ * `Object.prototype.toJSON (added)`) since `since` (by default, as evals loaded them); empty when
+ * all are as they were.
  */
-export function changedBuiltins(): string[] {
+export function changedBuiltins(since: BuiltinsSnapshot = LOADED): string[] {
   const changed: string[] = [];
-  for (let i = 0; i < LOADED.length; i++) {
-    const { name, target, properties, count } = LOADED[i] as Loaded;
+  for (let i = 0; i < since.length; i++) {
+    const { name, target, properties, count } = since[i] as Loaded;
     const keys = ownKeys(target);
     let kept = 0;
     for (let k = 0; k < keys.length; k++) {
@@ -87,6 +110,7 @@ const FIRST_CHARACTER: Readonly<Record<string, string>> = {
   '--resume': '{',
   '--junit': '<',
   '--report': '<',
+  output: '{', // runTestSuite's
 };
 
 /** An output and the file its path named before the run (device and inode), if any. */
@@ -111,6 +135,10 @@ export interface RunEnd {
   interrupted: boolean;
   /** The outputs that failed to write, by path as given (already reported, with what was kept). */
   failed: readonly { path: string }[];
+  /** The built-ins to compare with (`snapshotBuiltins`); by default, as evals loaded them. */
+  builtins?: BuiltinsSnapshot;
+  /** Where code runs apart, said after the replaced built-ins; by default `isolation: worker`. */
+  apart?: string;
 }
 
 /**
@@ -138,16 +166,19 @@ export function checkRunEnd(
     lines[lines.length] = found;
     if (!end.interrupted) exitCode = EXIT_UNWRITTEN;
   }
-  const changed = changedBuiltins();
+  const changed = changedBuiltins(end.builtins);
   if (changed.length > 0) {
     const raised = exitCode === 0 ? '; the exit code is 1' : '';
     if (exitCode === 0) exitCode = 1;
     // First, as the likely cause of any file problem above.
     for (let i = lines.length; i > 0; i--) lines[i] = lines[i - 1] as string;
-    lines[0] = `the code this run loaded replaced built-ins that evals relies on (${list(changed)}), so its results may be incomplete or wrong; a suite with \`isolation: worker\` runs its code apart${raised}`;
+    lines[0] = `the code this run loaded replaced built-ins that evals relies on (${list(changed)}), so its results may be incomplete or wrong; ${end.apart ?? APART}${raised}`;
   }
   return { exitCode, lines };
 }
+
+/** Where `evals run` runs a suite's code apart from its own. */
+export const APART = 'a suite with `isolation: worker` runs its code apart';
 
 function named(failed: readonly { path: string }[], path: string): boolean {
   for (let i = 0; i < failed.length; i++) if (failed[i]?.path === path) return true;
