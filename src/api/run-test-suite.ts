@@ -183,10 +183,28 @@ function checkedSpec<TCase, TOutput>(
     // Baselines an automatic battle records are written by these, once, after the run.
     return { ...built, flushes: sdk.flushes };
   } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const scrubbed = scrubbedUsageError(error, args.secrets);
     // Frames above `runTestSuite` (its own and evalgate's below it) are left out of the trace.
-    if (error instanceof UsageError) Error.captureStackTrace(error, runTestSuite);
-    throw error;
+    Error.captureStackTrace(scrubbed, runTestSuite);
+    throw scrubbed;
   }
+}
+
+/**
+ * `error` with the secrets the run would scrub (the environment's secret-named variables, and
+ * `secrets` where it is a list of strings) replaced in its message and issues: a refused argument
+ * is quoted (a grid list of two equal API keys, a key passed as a concurrency), and an uncaught
+ * error is printed whole to the terminal and the CI log.
+ */
+function scrubbedUsageError(error: UsageError, secrets: unknown): UsageError {
+  const named = Array.isArray(secrets)
+    ? (secrets as unknown[]).filter((s): s is string => typeof s === 'string')
+    : [];
+  const scrubber = createScrubber([...secretsInEnv(process.env), ...named]);
+  if (scrubber.empty || scrubber.text(error.message) === error.message) return error;
+  const issues = error.issues.map((issue) => ({ ...issue, message: scrubber.text(issue.message) }));
+  return new UsageError(issues, scrubber.text(error.message));
 }
 
 /**
