@@ -49,6 +49,8 @@ const SPOOL_BATCH = 1 << 16;
  */
 export class CaseSpool implements CaseLog {
   readonly #warn: ((message: string) => void) | undefined;
+  /** Where each case's line also goes as it finishes: the run's recovery journal (journal.ts). */
+  readonly #journal: { add(run: number, json: string): void } | undefined;
   /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
   #spilled = false;
   #runs: RunSpool[] = [];
@@ -66,9 +68,16 @@ export class CaseSpool implements CaseLog {
   /**
    * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
    * the cases from then on are kept in memory, so the run still writes its whole results.
+   * `journal`: given each case's line (run index, text) as it is recorded by index.
    */
-  constructor(options: { warn?: (message: string) => void } = {}) {
+  constructor(
+    options: {
+      warn?: (message: string) => void;
+      journal?: { add(run: number, json: string): void };
+    } = {},
+  ) {
     this.#warn = options.warn;
+    this.#journal = options.journal;
   }
 
   open(runs: readonly { cases: number }[]): void {
@@ -81,7 +90,10 @@ export class CaseSpool implements CaseLog {
     if (spool === undefined || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run} of the spool`);
     }
-    this.#add(spool, index, result, json);
+    const line = json ?? stringifyCase(result);
+    this.#add(spool, index, result, line);
+    // The same text as the artifact's line: scrubbed already, as the spool's is.
+    this.#journal?.add(run, line);
   }
 
   /**

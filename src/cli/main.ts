@@ -196,6 +196,7 @@ async function dispatch(
         runCommand(
           {
             ...runArgs(values, positionals[0]),
+            journal: true,
             resumeCommand: (from?: string, baseline?: string) =>
               resumeCommand(rest, from, baseline),
             ...(signal ? { signal } : {}),

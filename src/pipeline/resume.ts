@@ -19,6 +19,7 @@ import { formatCount, plural } from '../report/labels.ts';
 import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { openResultsFile } from './artifact-files.ts';
+import { recoverForResume } from './journal.ts';
 import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
 import type { ChosenBaseline } from './baseline.ts';
@@ -72,7 +73,10 @@ export function startResume(
   filters: RunFilters,
   trials: number | undefined,
   ctx: CommandContext,
+  options: { recover?: boolean } = {},
 ): Resumption {
+  // A run killed with no chance to write its partial left a journal beside it: that first.
+  if (options.recover === true) recoverForResume(path, ctx);
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.

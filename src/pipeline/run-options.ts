@@ -31,6 +31,11 @@ export interface RunArgs {
   baselineMissing?: string;
   /** `--resume FILE`: an interrupted artifact to finish (only its missing cases run). */
   resume?: string;
+  /**
+   * Keep a recovery journal beside `output` while the run works, and recover one a killed run
+   * left (pipeline/journal.ts): set by the CLI; the Action and `runTestSuite` keep none.
+   */
+  journal?: boolean;
   /** `--no-cache`: judge calls bypass the on-disk cache. */
   noCache?: boolean;
   /** `--cache-dir DIR`: where judge calls are cached (default `.evalgate/cache` by the config). */

@@ -28,6 +28,7 @@ import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import type { RunFilters } from '../plan/types.ts';
 import type { RunArgs } from './run-options.ts';
+import { openRunJournal } from './journal.ts';
 
 export type { RunArgs } from './run-options.ts';
 import {
@@ -112,7 +113,10 @@ async function selection(
   const resuming =
     args.resume === undefined
       ? undefined
-      : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx);
+      : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx, {
+          // A dry run writes nothing, so it recovers no killed run's journal either.
+          recover: args.journal === true && args.dryRun !== true,
+        });
   return {
     resuming,
     filters: resuming?.filters ?? args.filters,
@@ -224,8 +228,28 @@ export async function executeRun(
       if (hint !== undefined) ctx.stdout.write(`${hint}\n`);
     },
   });
+  // Beside -o, what a kill -9 leaves for --resume; its frame is built as the run stands.
+  const journal =
+    args.journal === true
+      ? openRunJournal({
+          output: args.output,
+          ctx,
+          ...(baseline !== undefined && { baseline: baseline.path }),
+          ...(resumeCommand !== undefined && { resumeCommand }),
+          frame: () => {
+            const now = control.snapshot();
+            return (
+              now &&
+              runArtifact({ ...now, git: gitRead, startedAt, durationMs: performance.now() - t0 })
+            );
+          },
+        })
+      : undefined;
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
-  const log = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
+  const log = new CaseSpool({
+    warn: (message) => ctx.stderr.write(`warning: ${message}\n`),
+    ...(journal !== undefined && { journal }),
+  });
   // The partial of an interrupted run records its baseline (in its comparison) and the command
   // that finishes it names it, so the resumed run is compared and gated as this one would be.
   const compared =
@@ -301,6 +325,7 @@ export async function executeRun(
       );
       try {
         log.writeArtifactSync(outputPath, partial);
+        journal?.discard();
       } finally {
         // The spool's own exit listener may have been added during this exit: too late to run.
         log.discard();
@@ -318,10 +343,13 @@ export async function executeRun(
       compareEnded();
       if (ended === undefined) return undefined;
       log.writeArtifactSync(outputPath, ended);
+      journal?.discard();
       return args.output;
     },
   });
   let artifact: ResultsArtifact;
+  // Kept (flushed) when the run ends without its results written: a later run recovers it.
+  let written = false;
   try {
     artifact = await execute(suites, {
       log,
@@ -352,9 +380,12 @@ export async function executeRun(
         return built;
       },
     });
+    written = true;
   } finally {
     unguard();
     log.discard();
+    if (written) journal?.discard();
+    else journal?.close();
   }
   const said = uncompared !== undefined && artifact.comparison === undefined ? { uncompared } : {};
   if (artifact.interrupted) {

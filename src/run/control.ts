@@ -35,6 +35,8 @@ export interface AbandonedRun {
 export interface AttachedEngine {
   neverSettled(): number;
   abandon(reason: string, blame: Blame): AbandonedRun | undefined;
+  /** The runs as they stand, without their cases; the run goes on. */
+  snapshot(): EngineResult;
 }
 
 /**
@@ -68,5 +70,13 @@ export class RunControl {
    */
   abandon(reason: string, blame: Blame): AbandonedRun | undefined {
     return this.#engine?.abandon(reason, blame);
+  }
+
+  /**
+   * The runs as they stand (their summaries so far, no cases), for the frame of the run's
+   * recovery journal; undefined when no engine is running.
+   */
+  snapshot(): EngineResult | undefined {
+    return this.#engine?.snapshot();
   }
 }

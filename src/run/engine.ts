@@ -103,6 +103,10 @@ export async function runSuites(
   options.control?.attach({
     neverSettled: () => engine.calls.neverSettled(NEVER_SETTLED),
     abandon: (reason, blame) => abandon(engine, runs, total, reason, blame),
+    snapshot: () => ({
+      runs: runs.map((run) => ({ ...toRunResult(run, engine.shard), cases: [] })),
+      interrupted: true,
+    }),
   });
   const { signal } = options;
   const onAbort = (): void => engine.calls.interrupt(signal?.reason);

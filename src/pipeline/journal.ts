@@ -1,0 +1,199 @@
+/**
+ * The recovery journal at the edges of `evals run` (the format: artifact/journal.ts). A run
+ * keeps one beside its `-o` while it works, so that a process killed with no chance to write its
+ * partial artifact (kill -9, the out-of-memory killer, `process.abort()`) can still be resumed:
+ *
+ * - `evals run --resume FILE` whose FILE is missing or older than a journal left by a process
+ *   that is gone writes the journal's partial artifact to FILE first, says what it recovered,
+ *   and then resumes FILE as any partial artifact (with the same checks);
+ * - a plain run that finds such a journal keeps its cases in `NAME.killed-PID.json` (a partial
+ *   artifact) and says which command finishes it, so nothing is lost, then runs afresh;
+ * - a journal whose process still runs (two runs writing one `-o`) is refused (exit 2).
+ *
+ * No journal is kept for an output that is not a regular file (/dev/null, a FIFO, /dev/stdout),
+ * nor by the Action or `runTestSuite` (RunArgs.journal is set by the CLI only).
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { ResultsArtifact } from '../types/index.ts';
+import { JournalWriter } from '../artifact/journal.ts';
+import {
+  readJournal,
+  readJournalHeader,
+  writerAlive,
+  type ReadJournal,
+} from '../artifact/journal-read.ts';
+import type { JournalHeader } from '../artifact/journal.ts';
+import { CaseSpool } from '../artifact/spool.ts';
+import { usageError } from '../shared/errors.ts';
+import { plural } from '../report/labels.ts';
+import type { CommandContext } from './context.ts';
+
+/** The journal of a run writing `output` (absolute): a hidden file beside it. */
+export function journalPathOf(output: string): string {
+  return join(dirname(output), `.${basename(output)}.journal`);
+}
+
+/** What opening a run's journal needs. */
+export interface JournalOptions {
+  /** `-o` as given, and from where. */
+  output: string;
+  ctx: CommandContext;
+  baseline?: string;
+  /** The command that resumes from `from` (the CLI's), for the warning about a killed run. */
+  resumeCommand?: (from: string) => string;
+  /** The partial artifact's frame as the run stands (see `JournalWriter`). */
+  frame: () => ResultsArtifact | undefined;
+}
+
+/**
+ * The journal of a run about to start, after dealing with one a killed run left (see the
+ * module's comment); undefined when the output takes none or it cannot be created (said).
+ * Throws a usage error when another process is writing the same output.
+ */
+export function openRunJournal(options: JournalOptions): JournalWriter | undefined {
+  const { output, ctx } = options;
+  const target = resolve(ctx.cwd, output);
+  if (!takesJournal(target)) return undefined;
+  const path = journalPathOf(target);
+  const warn = (message: string): void => void ctx.stderr.write(`warning: ${message}\n`);
+  const header = readJournalHeader(path);
+  if (header !== undefined) {
+    if (writerAlive(header)) throw running(output, path, header);
+    keepAside(path, header, options, warn);
+  }
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    return new JournalWriter(
+      path,
+      {
+        startedAt: new Date().toISOString(),
+        output: target,
+        ...(options.baseline !== undefined && { baseline: options.baseline }),
+      },
+      options.frame,
+      warn,
+    );
+  } catch (error) {
+    const cause = error instanceof Error ? error.message : String(error);
+    warn(
+      `the recovery journal ${path} could not be created (${cause}); the run goes on, but a kill -9 would lose its finished cases`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * Before `--resume FILE` reads FILE: a journal beside it, left by a process that is gone and
+ * newer than FILE (or FILE is missing), is written to FILE as the partial artifact the killed
+ * run never wrote, and removed. Throws a usage error when its process still runs, or when the
+ * journal holds nothing and FILE is missing.
+ */
+export function recoverForResume(file: string, ctx: CommandContext): void {
+  const target = resolve(ctx.cwd, file);
+  const path = journalPathOf(target);
+  const header = readJournalHeader(path);
+  if (header === undefined) return;
+  if (writerAlive(header)) throw running(file, path, header);
+  const fileTime = existsSync(target) ? statSync(target).mtimeMs : undefined;
+  // FILE written since the journal began: the run wrote it (and was killed before removing the
+  // journal), or another did; FILE is what is resumed.
+  if (fileTime !== undefined && fileTime >= Date.parse(header.startedAt)) return;
+  const read = readOrRefuse(path, file);
+  if (read.artifact === undefined) {
+    rmSync(path, { force: true });
+    if (fileTime !== undefined) return;
+    throw usageError(
+      'resume.nothing',
+      `nothing to resume: the run writing ${file} was killed (pid ${header.pid}, at ${read.lastWrite.toISOString()}) before any case finished; run evals run without --resume`,
+      file,
+    );
+  }
+  writeRecovered(target, read.artifact);
+  rmSync(path, { force: true });
+  ctx.stderr.write(
+    `recovered ${read.recovered} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
+  );
+}
+
+/** A dead run's journal found by a plain run: its cases kept as a partial artifact, and said. */
+function keepAside(
+  path: string,
+  header: JournalHeader,
+  options: JournalOptions,
+  warn: (message: string) => void,
+): void {
+  const { output } = options;
+  let read: ReadJournal;
+  try {
+    read = readJournal(path);
+  } catch (error) {
+    const kept = `${path}.${header.pid}`;
+    renameSync(path, kept);
+    warn(
+      `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
+    );
+    return;
+  }
+  if (read.artifact === undefined) {
+    rmSync(path, { force: true });
+    return; // killed before any case finished: nothing to keep
+  }
+  const shown = `${output.replace(/\.json$/, '')}.killed-${header.pid}.json`;
+  writeRecovered(resolve(options.ctx.cwd, shown), read.artifact);
+  rmSync(path, { force: true });
+  const command =
+    options.resumeCommand === undefined ? '' : `; \`${options.resumeCommand(shown)}\` finishes it`;
+  warn(
+    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${read.recovered} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`,
+  );
+}
+
+function readOrRefuse(path: string, file: string): ReadJournal {
+  try {
+    return readJournal(path);
+  } catch (error) {
+    throw usageError(
+      'resume.journal',
+      `the recovery journal ${path} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      file,
+    );
+  }
+}
+
+function writeRecovered(path: string, artifact: ResultsArtifact): void {
+  // Cases come in the artifact's runs (no spool): written as the exit guard writes a partial.
+  const spool = new CaseSpool();
+  try {
+    spool.writeArtifactSync(path, artifact);
+  } finally {
+    spool.discard();
+  }
+}
+
+function running(output: string, path: string, header: JournalHeader): Error {
+  return usageError(
+    'run.journal-live',
+    `${output} is being written by another evals run (pid ${header.pid} on ${header.host}, started ${header.startedAt}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (if that process is not evals, remove ${path})`,
+    output,
+  );
+}
+
+/** Whether `target` (absolute) takes a journal: a regular file, or nothing yet. */
+function takesJournal(target: string): boolean {
+  try {
+    return statSync(target).isFile();
+  } catch {
+    return !target.startsWith('/dev/') && !target.startsWith('/proc/');
+  }
+}
+
+function tornNote(read: ReadJournal): string {
+  return read.torn ? ' (its last line, cut short by the kill, is dropped)' : '';
+}
+
+function baselineNote(header: JournalHeader): string {
+  return header.baseline === undefined
+    ? ''
+    : `note: the killed run compared with ${header.baseline}, which the journal does not record as the partial artifact would: pass --baseline ${header.baseline} again\n`;
+}
