@@ -1,0 +1,90 @@
+/**
+ * Runs of the built CLI killed for real, for the recovery-journal tests: a project whose
+ * function logs its calls, a run started as a child, and what its journal holds.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ResultsArtifact } from '../../src/types/index.ts';
+import { evalsBin, functionProject } from './cli.ts';
+import { waitUntil } from './wait-until.ts';
+
+export const ROWS = 8;
+
+/** A project whose function logs each call to `calls` and answers "x" after `delayMs`. */
+export function project(delayMs = 150): string {
+  return functionProject(
+    {
+      'fn.ts': `import { appendFileSync, readFileSync } from 'node:fs';
+export async function fn(input: { testCase: { n: string } }): Promise<string> {
+  const n = input.testCase.n;
+  appendFileSync('calls', n + '\\n');
+  if (process.env.ABORT_AT === n) {
+    // Once the journal holds a case (bounded): what is journaled is what --resume recovers.
+    const until = Date.now() + 5000;
+    while (Date.now() < until && !/\\n\\d+ /.test(readFileSync('.r.json.journal', 'utf8'))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    process.abort();
+  }
+  await new Promise((resolve) => setTimeout(resolve, ${delayMs}));
+  return 'x';
+}
+`,
+    },
+    ['concurrency: 2'],
+    ROWS,
+  );
+}
+
+export const journalOf = (dir: string): string => join(dir, '.r.json.journal');
+export const calls = (dir: string): number =>
+  existsSync(join(dir, 'calls'))
+    ? readFileSync(join(dir, 'calls'), 'utf8').split('\n').length - 1
+    : 0;
+export const caseLines = (dir: string): number =>
+  existsSync(journalOf(dir))
+    ? readFileSync(journalOf(dir), 'utf8')
+        .split('\n')
+        .filter((line) => /^\d+ /.test(line)).length
+    : 0;
+export const artifactAt = (path: string): ResultsArtifact =>
+  JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
+
+/** `evals run ...args` in `dir`, as a child that the test kills; resolves when it is gone. */
+export function start(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; gone: Promise<void> } {
+  const child = spawn(process.execPath, [evalsBin, 'run', ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...env },
+    stdio: 'ignore',
+  });
+  const gone = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return { child, gone };
+}
+
+/** Starts a run to r.json, waits (bounded) until `cases` case lines are journaled, kills it. */
+export async function killedRun(dir: string, cases = 3): Promise<void> {
+  const { child, gone } = start(dir, ['-o', 'r.json']);
+  assert.ok(await waitUntil(() => caseLines(dir) >= cases, 100), 'cases reached the journal');
+  child.kill('SIGKILL');
+  await gone;
+}
+
+/** What an uninterrupted run and a finished one must agree on. */
+export function essence(artifact: ResultsArtifact): unknown {
+  return {
+    verdict: artifact.verdict,
+    interrupted: artifact.interrupted,
+    runs: artifact.runs.map((run) => ({
+      verdict: run.verdict,
+      gate: run.gate,
+      summary: { ...run.summary },
+      cases: run.cases.map((c) => ({ id: c.id, output: c.output, passed: c.passed })),
+    })),
+  };
+}

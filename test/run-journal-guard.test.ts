@@ -1,0 +1,103 @@
+/**
+ * The recovery journal's guards (see run-journal-kill.test.ts for the recovery itself): a live
+ * run's journal refuses a second writer, a plain run keeps a killed run's cases aside, outputs
+ * that are not files take none, and its lines are the artifact's scrubbed text.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { functionProject, runCli, writeFiles } from './helpers/cli.ts';
+import { waitUntil } from './helpers/wait-until.ts';
+import {
+  artifactAt,
+  caseLines,
+  journalOf,
+  killedRun,
+  project,
+  ROWS,
+  start,
+} from './helpers/journal-run.ts';
+
+describe('evals run: a killed run keeps its recovery journal safe', () => {
+  it('a run writing an output another live run journals is refused (exit 2)', async () => {
+    const dir = project(400);
+    const first = start(dir, ['-o', 'r.json']);
+    try {
+      assert.ok(await waitUntil(() => existsSync(journalOf(dir)), 100), 'the journal exists');
+      const r = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /r\.json is being written by another evals run \(pid \d+/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+      const resume = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+      assert.equal(resume.code, 2, resume.stderr);
+      assert.match(resume.stderr, /being written by another evals run/);
+    } finally {
+      first.child.kill('SIGKILL');
+      await first.gone;
+    }
+  });
+
+  it('a plain run keeps a killed run’s journal as a partial artifact and names the command that finishes it', async () => {
+    const dir = project();
+    await killedRun(dir, 2);
+    const recovered = caseLines(dir);
+    const r = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const kept = readdirSync(dir).find((name) => /^r\.killed-\d+\.json$/.test(name));
+    assert.ok(kept !== undefined, `a kept partial in ${readdirSync(dir).join(', ')}`);
+    assert.match(r.stderr, new RegExp(`warning: an earlier run writing r\\.json was killed at `));
+    assert.ok(r.stderr.includes(`--resume ${kept} -o r.json`), r.stderr);
+    const partial = artifactAt(join(dir, kept));
+    assert.equal(partial.interrupted, true);
+    assert.equal(partial.runs[0]!.cases.length, recovered);
+    assert.equal(partial.runs[0]!.summary.cases, recovered);
+    assert.ok(!existsSync(journalOf(dir)));
+    const resumed = await runCli(['run', '--resume', kept, '-o', 'done.json'], { cwd: dir });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(artifactAt(join(dir, 'done.json')).runs[0]!.cases.length, ROWS);
+  });
+
+  it('no journal for /dev/null, and none left after a run that finished', async () => {
+    const dir = project(0);
+    const r = await runCli(['run', '-o', '/dev/null'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!existsSync('/dev/.null.journal'));
+    const done = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(done.code, 0, done.stderr);
+    assert.deepEqual(
+      readdirSync(dir).filter((name) => name.includes('journal')),
+      [],
+    );
+  });
+
+  it('journal lines are scrubbed as the artifact’s: the same text', async () => {
+    const SECRET = 'sk-journal-0123456789abcdef';
+    const dir = functionProject({}, [], 6);
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.csv }',
+        `    target: { type: command, run: [sh, -c, 'echo "key $OPENAI_API_KEY"; sleep 0.3'], env: { OPENAI_API_KEY: "\${RAWK}" } }`,
+        '    concurrency: 1',
+        '    evaluators:',
+        '      - { id: ok, use: contains, with: { values: ["key"] } }',
+        '',
+      ].join('\n'),
+    });
+    const { child, gone } = start(dir, ['-o', 'r.json'], { RAWK: SECRET });
+    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100));
+    child.kill('SIGKILL');
+    await gone;
+    const journal = readFileSync(journalOf(dir), 'utf8');
+    assert.ok(!journal.includes(SECRET), 'the journal holds no secret');
+    assert.match(journal, /\[redacted\]/);
+    const lines = journal.split('\n').filter((line) => /^\d+ /.test(line));
+    const r = await runCli(['run', '--resume', 'r.json'], { cwd: dir, env: { RAWK: SECRET } });
+    assert.equal(r.code, 0, r.stderr);
+    const artifact = readFileSync(join(dir, 'r.json'), 'utf8');
+    for (const line of lines) assert.ok(artifact.includes(line.slice(line.indexOf(' ') + 1)));
+  });
+});
