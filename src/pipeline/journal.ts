@@ -96,9 +96,10 @@ export function recoverForResume(file: string, ctx: CommandContext): void {
   if (header === undefined) return;
   if (writerAlive(header)) throw running(file, path, header);
   const fileTime = existsSync(target) ? statSync(target).mtimeMs : undefined;
-  // FILE written since the journal began: the run wrote it (and was killed before removing the
-  // journal), or another did; FILE is what is resumed.
-  if (fileTime !== undefined && fileTime >= Date.parse(header.startedAt)) return;
+  // FILE written after the journal's last line: the run wrote it and was killed before removing
+  // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
+  // resumed run began is older than that run's journal, which holds its kept cases too.)
+  if (fileTime !== undefined && fileTime > statSync(path).mtimeMs) return;
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {
     rmSync(path, { force: true });

@@ -1,0 +1,47 @@
+/**
+ * A recovery journal against what is already beside it: an older complete artifact at `-o` is
+ * replaced by the journal's partial, and a resumed run killed in turn leaves a journal holding
+ * the cases it took over as well as its own, so a second `--resume` loses none of them.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCli } from './helpers/cli.ts';
+import { waitUntil } from './helpers/wait-until.ts';
+import {
+  artifactAt,
+  caseLines,
+  calls,
+  journalOf,
+  killedRun,
+  project,
+  ROWS,
+  start,
+} from './helpers/journal-run.ts';
+
+describe('evals run: a journal newer than the artifact beside it', () => {
+  it('replaces an older complete artifact, and a resumed run killed again keeps its kept cases', async () => {
+    const dir = project();
+    const earlier = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(earlier.code, 0, earlier.stderr);
+    await killedRun(dir, 2);
+    const first = caseLines(dir);
+    // The resumed run, killed once it journaled a case of its own beyond those it took over.
+    const resumed = start(dir, ['--resume', 'r.json']);
+    assert.ok(await waitUntil(() => caseLines(dir) > first, 100), 'the resumed run journaled');
+    resumed.child.kill('SIGKILL');
+    await resumed.gone;
+    const second = caseLines(dir);
+    assert.ok(second > first, `${second} journaled, ${first} of them taken over`);
+    const before = calls(dir);
+    const r = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`recovered ${second} of ${ROWS} cases`));
+    assert.equal(calls(dir) - before, ROWS - second, 'only the missing cases ran');
+    const done = artifactAt(join(dir, 'r.json'));
+    assert.equal(done.interrupted, false);
+    assert.equal(new Set(done.runs[0]!.cases.map((c) => c.id)).size, ROWS);
+    assert.ok(!existsSync(journalOf(dir)));
+  });
+});
