@@ -21,7 +21,8 @@ import {
 
 describe('evals run: a killed run keeps its recovery journal safe', () => {
   it('a run writing an output another live run journals is refused (exit 2)', async () => {
-    const dir = project(400);
+    // Slow enough to be still running when both other runs have loaded (it is killed after).
+    const dir = project(3000);
     const first = start(dir, ['-o', 'r.json']);
     try {
       assert.ok(await waitUntil(() => existsSync(journalOf(dir)), 100), 'the journal exists');

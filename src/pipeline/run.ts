@@ -364,6 +364,9 @@ export async function executeRun(
         shard: filters.shard !== undefined,
       },
       artifact: async (executed) => {
+        // Every case is in the journal before the artifact is written: a journal is never
+        // newer than the artifact of its run (see recoverForResume).
+        journal?.flush();
         const recorded = executed.runs.reduce((sum, run) => sum + run.summary.cases, 0);
         ran = recorded - takenOver;
         // A resumed run may be complete in cases and still be marked so: it counts them.
