@@ -20,6 +20,8 @@
  */
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
+// Node's own, not the global ones: user code may replace those (fake timers) mid-run.
+import { clearTimeout, setTimeout } from 'node:timers';
 import type { ResultsArtifact } from '../types/index.ts';
 import { writeAll } from './fd-io.ts';
 
