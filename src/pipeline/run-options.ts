@@ -1,6 +1,9 @@
-/** The arguments of `evals run` (and of the Action's run), as parsed from the command line. */
+/** The arguments of `evals run` (and of the Action's run), and what the run gives back. */
 import type { ModuleLoaderOptions } from '../bind/modules/loader.ts';
+import type { LoadedConfig } from '../config/types.ts';
 import type { RunFilters } from '../plan/types.ts';
+import type { WriteFailure } from '../report/file-reports.ts';
+import type { ResultsArtifact } from '../types/index.ts';
 
 export interface RunArgs {
   config?: string;
@@ -56,4 +59,19 @@ export interface RunArgs {
    * resumed run took over from its partial).
    */
   resumeCommand?: (from?: string, baseline?: string) => string;
+}
+
+/** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
+export interface RunOutcome {
+  /** The artifact as written, without its cases (the reporters read those from the run's log). */
+  artifact: ResultsArtifact;
+  config: LoadedConfig;
+  exitCode: number;
+  /** The files that could not be written (`path` as given), and where each was kept instead. */
+  unwritten: readonly WriteFailure[];
+  /**
+   * Why the run was not compared with its `baseline` (it shares no case with the run, or the
+   * comparison failed); absent when it was, or when there was none. Said on stderr already.
+   */
+  uncompared?: string;
 }

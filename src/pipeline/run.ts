@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import type { LoadedConfig } from '../config/types.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
 import { CaseSpool } from '../artifact/spool.ts';
@@ -27,10 +26,10 @@ import { checkRunEnd, outputsBefore } from './written-check.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import type { RunFilters } from '../plan/types.ts';
-import type { RunArgs } from './run-options.ts';
+import type { RunArgs, RunOutcome } from './run-options.ts';
 import { openRunJournal } from './journal.ts';
 
-export type { RunArgs } from './run-options.ts';
+export type { RunArgs, RunOutcome } from './run-options.ts';
 import {
   describeWriteFailure,
   EXIT_UNWRITTEN,
@@ -50,21 +49,6 @@ export const EXIT = {
   unwritten: EXIT_UNWRITTEN,
   interrupted: 130,
 } as const;
-
-/** What a finished (or interrupted) run produced, for callers that report it further (the Action). */
-export interface RunOutcome {
-  /** The artifact as written, without its cases (the reporters read those from the run's log). */
-  artifact: ResultsArtifact;
-  config: LoadedConfig;
-  exitCode: number;
-  /** The files that could not be written (`path` as given), and where each was kept instead. */
-  unwritten: readonly WriteFailure[];
-  /**
-   * Why the run was not compared with its `baseline` (it shares no case with the run, or the
-   * comparison failed); absent when it was, or when there was none. Said on stderr already.
-   */
-  uncompared?: string;
-}
 
 /**
  * `evals run`: load → prepare → execute → write the artifact (and JUnit) → exit code.
