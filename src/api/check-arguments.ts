@@ -73,6 +73,21 @@ class Problems {
 }
 
 /**
+ * The usage error of a call not given its one object of arguments (none, `null`, a list, a
+ * Promise of one not awaited), which the checks below would read as an object of none and
+ * describe as such (or crash on), or undefined when `args` is one.
+ */
+export function notArgumentsError(args: unknown): UsageError | undefined {
+  const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
+  if (isObject && typeof (args as { then?: unknown }).then !== 'function') return undefined;
+  const message = `runTestSuite: expects one object of arguments ({ id, testCases, testCaseHash, fn, evaluators, … }), got ${describeValue(args)}`;
+  return new UsageError(
+    [{ code: 'sdk.argument', file: '', line: 0, col: 0, path: '', message }],
+    message,
+  );
+}
+
+/**
  * Every problem with `args`, `[]` when there is none. `cwd` resolves `output`, which is refused
  * when it cannot be written (a folder, a path under a file), as `evals run -o` is.
  */

@@ -16,7 +16,12 @@ import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { NO_CASES_CONDITION, noCasesCondition } from '../run/gate.ts';
-import { argumentIssues, argumentsError, type UncheckedArguments } from './check-arguments.ts';
+import {
+  argumentIssues,
+  argumentsError,
+  notArgumentsError,
+  type UncheckedArguments,
+} from './check-arguments.ts';
 import { promisedHashIssue, syncHash } from './check-case-hash.ts';
 import { evaluatorWithGridPoint, withGridPoint, type CallTracker } from './grid-context.ts';
 import {
@@ -216,6 +221,8 @@ function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
 ): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[]; sdk: SuiteSdkContext } {
+  const notArguments = notArgumentsError(args);
+  if (notArguments !== undefined) throw notArguments;
   const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
