@@ -11,6 +11,7 @@ import { manualBattle } from '../judges/manual-battle.ts';
 import { nsfw } from '../judges/nsfw.ts';
 import { toxicity } from '../judges/toxicity.ts';
 import type { OptionValues } from '../options.ts';
+import { describeValue } from '../../shared/errors.ts';
 import {
   OVERRIDES_FILE,
   readOverrides,
@@ -51,6 +52,20 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
    * classes accept the option and use no examples.
    */
   numOverrides?: number;
+
+  /**
+   * Refuses a `numOverrides` that is no count before any case: `Number(process.env.N)` unset
+   * (NaN) or a negative would give no examples without a word.
+   */
+  override preload(): void {
+    super.preload();
+    const count: unknown = this.numOverrides;
+    if (count !== undefined && !(Number.isSafeInteger(count) && (count as number) >= 0)) {
+      throw new Error(
+        `numOverrides must be a whole number of at least 0, got ${describeValue(count)}`,
+      );
+    }
+  }
 
   protected override judgeModel(runModel: string | undefined): string | undefined {
     return this.model ?? runModel ?? SDK_DEFAULT_MODEL;
