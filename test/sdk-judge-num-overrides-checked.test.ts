@@ -2,7 +2,8 @@
  * `numOverrides` of an SDK judge class asks for that many recent human overrides as examples.
  * A value that is no count (`Number(process.env.N)` unset: NaN, a negative, 1.5, the string
  * "3") was taken without a word: NaN or -1 gave no examples, so the judge ran without the
- * overrides the suite asked for. It is one UsageError before any case, as a bad `mode` is.
+ * overrides the suite asked for. It is one UsageError before any case, as a bad `mode` is; so
+ * is a `model` field that names no model (`''`, `123`), which every case sent to the API.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,10 +19,11 @@ interface Case {
   q: string;
 }
 
-function judge(numOverrides: unknown): TestEvaluator<Case, string> {
+function judge(numOverrides: unknown, model?: unknown): TestEvaluator<Case, string> {
   class Friendly extends BaseLLMJudge<Case, string> {
     id = 'friendly';
     override numOverrides = numOverrides as number;
+    override model = model as string;
     scoreChoices: ScoreChoice[] = [
       { name: 'yes', value: 1 },
       { name: 'no', value: 0 },
@@ -33,13 +35,13 @@ function judge(numOverrides: unknown): TestEvaluator<Case, string> {
   return new Friendly();
 }
 
-async function outcome(numOverrides: unknown): Promise<unknown> {
+async function outcome(numOverrides: unknown, model?: unknown): Promise<unknown> {
   return runTestSuite<Case, string>({
     id: 's',
     testCases: [{ q: 'a' }],
     testCaseHash: ['q'],
     fn: ({ testCase }) => testCase.q,
-    evaluators: [judge(numOverrides)],
+    evaluators: [judge(numOverrides, model)],
     judge: { client: createJudgeClient({ baseUrl: server.url, apiKey: 'k', maxRetries: 0 }) },
     quiet: true,
     setExitCode: false,
@@ -72,4 +74,21 @@ describe('BaseLLMJudge numOverrides that is no count', () => {
   it('0 and a whole number are taken (no overrides stored: no examples)', async () => {
     for (const value of [0, 2]) assert.equal(await outcome(value), null);
   });
+
+  for (const [model, found] of [
+    ['', '""'],
+    [123, '123'],
+  ] as const) {
+    it(`a model ${found}: refused before any case, as judge.model is`, async () => {
+      const error = await outcome(undefined, model);
+      assert.ok(error instanceof UsageError, `expected a UsageError, got ${String(error)}`);
+      assert.equal(server.requests.length, 0);
+      assert.ok(
+        error.message.includes(
+          `evaluators[0] (Friendly): model must be the name of a chat model, got ${found}`,
+        ),
+        error.message,
+      );
+    });
+  }
 });

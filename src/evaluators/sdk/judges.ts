@@ -55,7 +55,8 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
 
   /**
    * Refuses a `numOverrides` that is no count before any case: `Number(process.env.N)` unset
-   * (NaN) or a negative would give no examples without a word.
+   * (NaN) or a negative would give no examples without a word; and a `model` that names no
+   * model, which every case would send to the API.
    */
   override preload(): void {
     super.preload();
@@ -64,6 +65,11 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
       throw new Error(
         `numOverrides must be a whole number of at least 0, got ${describeValue(count)}`,
       );
+    }
+    // Left out (undefined), the run's judge model or the SDK's default is used.
+    const model: unknown = this.model;
+    if (model !== undefined && (typeof model !== 'string' || model === '')) {
+      throw new Error(`model must be the name of a chat model, got ${describeValue(model)}`);
     }
   }
 
