@@ -60,6 +60,12 @@ import { endChecked, startChecks } from './run-end.ts';
 export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult<TCase, TOutput>> {
+  // Not given its object of arguments: said before anything reads one (the end checks its id).
+  const notArguments = notArgumentsError(args);
+  if (notArguments !== undefined) {
+    Error.captureStackTrace(notArguments, runTestSuite);
+    throw notArguments;
+  }
   // The built-ins as the caller left them, for the run's end checks (run-end.ts).
   const checks = startChecks(args.id, args.output);
   // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
@@ -221,8 +227,6 @@ function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
 ): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[]; sdk: SuiteSdkContext } {
-  const notArguments = notArgumentsError(args);
-  if (notArguments !== undefined) throw notArguments;
   const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
