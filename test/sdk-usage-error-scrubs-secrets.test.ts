@@ -48,6 +48,20 @@ describe("runTestSuite's usage errors never quote a secret", () => {
     }
   });
 
+  it('a list given where the object of arguments goes, holding a secret', async () => {
+    process.env.MY_API_KEY = SECRET;
+    try {
+      const error = await thrown(() =>
+        runTestSuite([{ id: 's', key: SECRET }] as unknown as Parameters<typeof runTestSuite>[0]),
+      );
+      assert.match(error.message, /expects one object of arguments/);
+      assert.doesNotMatch(error.message, new RegExp(SECRET));
+      assert.match(error.message, /\[redacted\]/);
+    } finally {
+      delete process.env.MY_API_KEY;
+    }
+  });
+
   it('a value named in secrets', async () => {
     const error = await thrown(() =>
       runTestSuite({

@@ -63,8 +63,10 @@ export async function runTestSuite<TCase, TOutput>(
   // Not given its object of arguments: said before anything reads one (the end checks its id).
   const notArguments = notArgumentsError(args);
   if (notArguments !== undefined) {
-    Error.captureStackTrace(notArguments, runTestSuite);
-    throw notArguments;
+    // It quotes what it got, which may hold a key: scrubbed as every usage error here is.
+    const scrubbed = scrubbedUsageError(notArguments, undefined);
+    Error.captureStackTrace(scrubbed, runTestSuite);
+    throw scrubbed;
   }
   // The built-ins as the caller left them, for the run's end checks (run-end.ts).
   const checks = startChecks(args.id, args.output);
