@@ -72,7 +72,7 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
     );
   });
 
-  it('journal lines are scrubbed as the artifact’s: the same text', async () => {
+  it('journal lines are scrubbed as the artifact’s: the same text, the grid point’s too', async () => {
     const SECRET = 'sk-journal-0123456789abcdef';
     const dir = functionProject({}, [], 6);
     writeFiles(dir, {
@@ -83,6 +83,8 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
         '    testset: { path: rows.csv }',
         `    target: { type: command, run: [sh, -c, 'echo "key $OPENAI_API_KEY"; sleep 0.3'], env: { OPENAI_API_KEY: "\${RAWK}" } }`,
         '    concurrency: 1',
+        // A grid value that is the secret: the frame's run names it, scrubbed as the artifact's.
+        `    grid: { key: ["\${RAWK}"] }`,
         '    evaluators:',
         '      - { id: ok, use: contains, with: { values: ["key"] } }',
         '',

@@ -220,12 +220,14 @@ export async function executeRun(
           ctx,
           ...(baseline !== undefined && { baseline: baseline.path }),
           ...(resumeCommand !== undefined && { resumeCommand }),
+          // Built from the engine's own runs, whose grid values are not scrubbed yet (execute.ts
+          // scrubs those the reports get): scrubbed whole, once, as the artifact would be.
           frame: () => {
             const now = control.snapshot();
-            return (
-              now &&
-              runArtifact({ ...now, git: gitRead, startedAt, durationMs: performance.now() - t0 })
-            );
+            if (now === undefined) return undefined;
+            const durationMs = performance.now() - t0;
+            const whole = runArtifact({ ...now, git: gitRead, startedAt, durationMs });
+            return JSON.parse(scrubber.json(JSON.stringify(whole))) as ResultsArtifact;
           },
         })
       : undefined;
