@@ -4,7 +4,7 @@
  * that are not files take none, and its lines are the artifact's scrubbed text.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { functionProject, runCli, writeFiles } from './helpers/cli.ts';
@@ -57,6 +57,31 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
     const resumed = await runCli(['run', '--resume', kept, '-o', 'done.json'], { cwd: dir });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.equal(artifactAt(join(dir, 'done.json')).runs[0]!.cases.length, ROWS);
+  });
+
+  it('a journal from another host (a container that is gone): refused while fresh, recovered once untouched for a minute', async () => {
+    const dir = project();
+    await killedRun(dir, 2);
+    const recovered = caseLines(dir);
+    const path = journalOf(dir);
+    const [first, ...rest] = readFileSync(path, 'utf8').split('\n');
+    const header = JSON.parse(first ?? '{}') as { host: string };
+    writeFileSync(
+      path,
+      [JSON.stringify({ ...header, host: 'a-container-long-gone' }), ...rest].join('\n'),
+    );
+    // Just written: its writer may live on that host, so it is not taken.
+    const fresh = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+    assert.equal(fresh.code, 2, fresh.stderr);
+    assert.match(fresh.stderr, /being written by another evals run .*on a-container-long-gone/);
+    assert.match(fresh.stderr, /rename .* aside rather than delete it/);
+    // A live writer touches its journal every 10 s: one untouched for two minutes has none.
+    const past = new Date(Date.now() - 120_000);
+    utimesSync(path, past, past);
+    const resumed = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, new RegExp(`recovered ${recovered} of ${ROWS} cases`));
+    assert.equal(artifactAt(join(dir, 'r.json')).runs[0]!.cases.length, ROWS);
   });
 
   it('no journal for /dev/null, and none left after a run that finished', async () => {

@@ -53,10 +53,26 @@ function header(line: string): JournalHeader | undefined {
 }
 
 /**
- * Whether the process that wrote `journal` still runs. On another host it cannot be told, so it
- * counts as running (two machines writing one shared folder are refused, not raced).
+ * How long a journal may go untouched while its writer lives: the writer touches it every
+ * `HEARTBEAT_MS` (journal.ts), also while no case finishes, so one quiet for this long has no
+ * writer, whatever its pid or host say (a pid reused since, a container that is gone).
  */
-export function writerAlive(journal: JournalHeader): boolean {
+export const STALE_MS = 60_000;
+
+/**
+ * Whether the process that wrote the journal at `path` (whose header is `journal`) still runs:
+ * not when the journal has gone untouched for {@link STALE_MS}; else on another host it cannot
+ * be told, so it counts as running (two machines writing one shared folder are refused, not
+ * raced), and on this one its pid is asked.
+ */
+export function writerAlive(journal: JournalHeader, path: string): boolean {
+  let touched: number;
+  try {
+    touched = statSync(path).mtimeMs;
+  } catch {
+    return false;
+  }
+  if (Date.now() - touched > STALE_MS) return false;
   if (journal.host !== hostname()) return true;
   // A restarted container may hand this process the dead one's pid: that one is gone.
   if (journal.pid === process.pid) return false;

@@ -18,10 +18,10 @@
  * after at most {@link FLUSH_MS}, so a fast run writes a few times a second and a slow case
  * reaches the file soon after it finishes even when nothing finishes after it.
  */
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { closeSync, futimesSync, openSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 // Node's own, not the global ones: user code may replace those (fake timers) mid-run.
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import type { ResultsArtifact } from '../types/index.ts';
 import { writeAll } from './fd-io.ts';
 
@@ -29,6 +29,12 @@ import { writeAll } from './fd-io.ts';
 const JOURNAL_BATCH = 1 << 16;
 /** The longest a finished case waits in memory before it is written. */
 export const FLUSH_MS = 200;
+/**
+ * How often the writer touches its journal, so a reader can tell a live writer from a journal
+ * left by one that is gone (journal-read.ts `STALE_MS`) when the pid cannot tell: a pid reused,
+ * or a journal written from another host (a container killed with the folder mounted).
+ */
+export const HEARTBEAT_MS = 10_000;
 
 /** The journal's first line. */
 export interface JournalHeader {
@@ -57,6 +63,7 @@ export class JournalWriter {
   #parts: string[] = [];
   #bytes = 0;
   #timer: NodeJS.Timeout | null = null;
+  #heartbeat: NodeJS.Timeout | null = null;
   readonly #onExit = (): void => this.flush();
 
   /** Creates the journal at `path` (which must not exist: `wx`); throws when it cannot. */
@@ -79,6 +86,8 @@ export class JournalWriter {
     this.#write(`${JSON.stringify(full)}\n`);
     // An exit this process still runs code at (process.exit, an uncaught error) writes what waits.
     process.on('exit', this.#onExit);
+    this.#heartbeat = setInterval(() => this.#touch(), HEARTBEAT_MS);
+    this.#heartbeat.unref();
   }
 
   /** A finished case's line (`json`: its artifact text) of run `run`. */
@@ -105,7 +114,17 @@ export class JournalWriter {
     this.#timer = null;
     if (this.#fd === null || this.#parts.length === 0) return;
     if (!this.#framed) {
-      const frame = this.#frame();
+      let frame: ResultsArtifact | undefined;
+      try {
+        frame = this.#frame();
+      } catch (error) {
+        // Called from a timer, where a throw would end the process: the journal stops instead.
+        this.#warn(
+          `the recovery journal ${this.path} could not describe the run (${error instanceof Error ? error.message : String(error)}); the run goes on, but a kill -9 would lose its finished cases`,
+        );
+        this.#stop();
+        return;
+      }
       if (frame === undefined) {
         // Cases recorded before the run can describe itself (a resumption's kept cases): later.
         this.#timer = setTimeout(() => this.flush(), FLUSH_MS);
@@ -146,9 +165,22 @@ export class JournalWriter {
     rmSync(this.path, { force: true });
   }
 
+  /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */
+  #touch(): void {
+    if (this.#fd === null) return;
+    try {
+      const now = new Date();
+      futimesSync(this.#fd, now, now);
+    } catch {
+      // A journal that cannot be touched is found stale later: kept aside, never lost.
+    }
+  }
+
   #stop(): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
     process.off('exit', this.#onExit);
     if (this.#fd !== null) {
       try {

@@ -20,6 +20,7 @@ import { JournalWriter } from '../artifact/journal.ts';
 import {
   readJournal,
   readJournalHeader,
+  STALE_MS,
   writerAlive,
   type ReadJournal,
 } from '../artifact/journal-read.ts';
@@ -59,7 +60,7 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
   const warn = (message: string): void => void ctx.stderr.write(`warning: ${message}\n`);
   const header = readJournalHeader(path);
   if (header !== undefined) {
-    if (writerAlive(header)) throw running(output, path, header);
+    if (writerAlive(header, path)) throw running(output, path, header);
     keepAside(path, header, options, warn);
   }
   try {
@@ -75,6 +76,10 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
       warn,
     );
   } catch (error) {
+    // Another run created it since it was read (two runs started at once): that one writes -o.
+    const now =
+      (error as NodeJS.ErrnoException).code === 'EEXIST' ? readJournalHeader(path) : undefined;
+    if (now !== undefined && writerAlive(now, path)) throw running(output, path, now);
     const cause = error instanceof Error ? error.message : String(error);
     warn(
       `the recovery journal ${path} could not be created (${cause}); the run goes on, but a kill -9 would lose its finished cases`,
@@ -94,7 +99,7 @@ export function recoverForResume(file: string, ctx: CommandContext): void {
   const path = journalPathOf(target);
   const header = readJournalHeader(path);
   if (header === undefined) return;
-  if (writerAlive(header)) throw running(file, path, header);
+  if (writerAlive(header, path)) throw running(file, path, header);
   const fileTime = existsSync(target) ? statSync(target).mtimeMs : undefined;
   // FILE written after the journal's last line: the run wrote it and was killed before removing
   // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
@@ -129,7 +134,7 @@ function keepAside(
   try {
     read = readJournal(path);
   } catch (error) {
-    const kept = `${path}.${header.pid}`;
+    const kept = freeName(`${path}.${header.pid}`, '');
     renameSync(path, kept);
     warn(
       `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
@@ -140,7 +145,12 @@ function keepAside(
     rmSync(path, { force: true });
     return; // killed before any case finished: nothing to keep
   }
-  const shown = `${output.replace(/\.json$/, '')}.killed-${header.pid}.json`;
+  // Never over an earlier kept run's (a pid may come again, in another container).
+  const shown = freeName(
+    `${output.replace(/\.json$/, '')}.killed-${header.pid}`,
+    '.json',
+    options.ctx.cwd,
+  );
   writeRecovered(resolve(options.ctx.cwd, shown), read.artifact);
   rmSync(path, { force: true });
   const command =
@@ -175,9 +185,16 @@ function writeRecovered(path: string, artifact: ResultsArtifact): void {
 function running(output: string, path: string, header: JournalHeader): Error {
   return usageError(
     'run.journal-live',
-    `${output} is being written by another evals run (pid ${header.pid} on ${header.host}, started ${header.startedAt}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (if that process is not evals, remove ${path})`,
+    `${output} is being written by another evals run (pid ${header.pid} on ${header.host}, started ${header.startedAt}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (a journal untouched for ${STALE_MS / 1000} s counts as left by a process that is gone; if that process is not evals, rename ${path} aside rather than delete it: it holds the finished cases of a killed run)`,
     output,
   );
+}
+
+/** `stem + end`, or `stem-2 + end`, `stem-3 + end`… : the first no file has (from `cwd`). */
+function freeName(stem: string, end: string, cwd = '/'): string {
+  let name = `${stem}${end}`;
+  for (let n = 2; existsSync(resolve(cwd, name)); n++) name = `${stem}-${n}${end}`;
+  return name;
 }
 
 /** Whether `target` (absolute) takes a journal: a regular file, or nothing yet. */

@@ -369,7 +369,8 @@ export async function executeRun(
         return built;
       },
     });
-    written = true;
+    // Discarded only once its cases are somewhere: -o, or the copy kept when -o failed.
+    written = !unwritten.some((failure) => failure.path === args.output && failure.kept === null);
   } finally {
     unguard();
     log.discard();
