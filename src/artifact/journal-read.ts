@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { evaluateRunGate } from '../run/gate.ts';
-import { SummaryAccumulator } from '../run/summary.ts';
+import { planAccumulator } from '../run/summary.ts';
 import { overallVerdict, totalUsage } from './artifact.ts';
 import type { JournalHeader } from './journal.ts';
 import { validateArtifact } from './schema.ts';
@@ -144,10 +144,7 @@ function recount(run: RunResult, cases: CaseResult[], artifact: ResultsArtifact)
   const { plan } = run;
   if (plan === undefined) return { ...run, cases };
   if (cases.every((c) => c.index !== undefined)) cases.sort((a, b) => a.index! - b.index!);
-  const accumulator = new SummaryAccumulator(plan.evaluators, {
-    trials: plan.trials,
-    ...(plan.agreement ? { agreement: plan.agreement } : {}),
-  });
+  const accumulator = planAccumulator(plan);
   for (const result of cases) accumulator.add(result);
   const summary = accumulator.summary();
   const gate = evaluateRunGate(summary, plan.gate, run.testset.cases, artifact.shard !== undefined);

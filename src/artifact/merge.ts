@@ -16,7 +16,7 @@ import { shardsCondition } from './partial-merge.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { evaluateRunGate } from '../run/gate.ts';
-import { SummaryAccumulator } from '../run/summary.ts';
+import { planAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
 import { groupBy } from '../shared/group-by.ts';
@@ -106,10 +106,7 @@ export function combineRun(
 
   // One pass over every case: overlaps and missing positions are found, the summary folded and
   // the cases handed on as they come (the caller drops them all if a problem turns up).
-  const summary = new SummaryAccumulator(plan.evaluators, {
-    trials: plan.trials,
-    ...(plan.agreement ? { agreement: plan.agreement } : {}),
-  });
+  const summary = planAccumulator(plan);
   const seen = new Map<string, string>();
   const duplicates: string[] = [];
   const unplaced = new Set<string>();

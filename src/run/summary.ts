@@ -73,6 +73,21 @@ export interface SummaryOptions {
   agreement?: Readonly<Record<string, AgreementSpec>>;
 }
 
+/**
+ * An accumulator for the cases of a run as its recorded plan describes it (`evals merge`, a
+ * recovered journal): its evaluators, trials and `agreement:` specs.
+ */
+export function planAccumulator(plan: {
+  evaluators: readonly string[];
+  trials: number;
+  agreement?: Readonly<Record<string, AgreementSpec>>;
+}): SummaryAccumulator {
+  return new SummaryAccumulator(plan.evaluators, {
+    trials: plan.trials,
+    ...(plan.agreement ? { agreement: plan.agreement } : {}),
+  });
+}
+
 /** The `agreement:` of the evaluators that have one, by id; `undefined` when none has. */
 export function agreementOf(
   evaluators: readonly { id: string; agreement?: AgreementSpec }[],
