@@ -14,7 +14,7 @@ import { runAction, sourceCheckout } from './helpers/action-run.ts';
 import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
 import { startGitHubServer } from './helpers/github-server.ts';
 import { runInProcess } from './helpers/in-process.ts';
-import { renamedRows } from './helpers/uncompared-baseline.ts';
+import { notComparedNote, renamedRows, reports } from './helpers/uncompared-baseline.ts';
 
 /** The report model a page carries. */
 function model(file: string): { verdict: string; notCompared: string | null } {
@@ -65,6 +65,27 @@ describe('reports of a run not compared with the baseline it was given', () => {
     );
     assert.deepEqual(order, ['verdict', 'not-compared']);
     await page.close();
+
+    // The artifact records it (valid: `evals report` reads it back), so later reports say it too.
+    const artifact = JSON.parse(readFileSync(join(ws.dir, 'head.json'), 'utf8')) as {
+      notCompared?: { baseline: string; why: string };
+    };
+    assert.equal(artifact.notCompared?.baseline, 'base.json');
+    assert.match(
+      artifact.notCompared?.why ?? '',
+      /^no common cases between base\.json and this run/,
+    );
+    const later = await runInProcess(['report', 'head.json', '-o', 'later.html'], ws.dir);
+    assert.equal(later.code, 0, later.stderr);
+    assert.equal(model(join(ws.dir, 'later.html')).notCompared, notCompared);
+    // Compared now, with a baseline that shares its cases: the old news is not repeated.
+    assert.equal((await runInProcess(['run', '-o', 'same.json'], ws.dir)).code, 0);
+    const compared = await runInProcess(
+      ['report', 'head.json', '--baseline', 'same.json', '-o', 'compared.html'],
+      ws.dir,
+    );
+    assert.equal(compared.code, 0, compared.stderr);
+    assert.equal(model(join(ws.dir, 'compared.html')).notCompared, null);
   });
 
   it('evals merge --baseline sharing no case: its summary says so under the verdict', async () => {
@@ -86,6 +107,10 @@ describe('reports of a run not compared with the baseline it was given', () => {
       verdictAt >= 0 && noteAt > verdictAt,
       `the note follows the verdict:\n${merge.stdout}`,
     );
+    const merged = JSON.parse(readFileSync(join(ws.dir, 'm.json'), 'utf8')) as {
+      notCompared?: { baseline: string };
+    };
+    assert.equal(merged.notCompared?.baseline, 'base.json');
   });
 
   it('a run compared with its baseline: no such note anywhere', async () => {
@@ -109,6 +134,32 @@ describe('reports of a run not compared with the baseline it was given', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stdout + run.stderr, /not compared/i);
     assert.equal(model(join(ws.dir, 'r.html')).notCompared, null);
+  });
+
+  it("the Action's mode: report of results that were not compared: the comment says so", async () => {
+    const server = await startGitHubServer();
+    try {
+      const { ws } = await renamedRows();
+      const made = await runInProcess(
+        ['run', '--baseline', 'base.json', '-o', 'evals-results.json'],
+        ws.dir,
+      );
+      assert.equal(made.code, 0, made.stderr);
+      const run = await runAction(sourceCheckout(), ws, server, {
+        mode: 'report',
+        results: 'evals-results.json',
+      });
+      assert.equal(run.code, 0, run.stdout);
+      for (const [where, text] of Object.entries(reports(server, run))) {
+        assert.match(
+          notComparedNote(text),
+          /regressions were not checked: no common cases between base\.json and this run/,
+          `${where}:\n${text}`,
+        );
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it("the Action's baseline: auto finding no artifact: its HTML report says so too", async () => {

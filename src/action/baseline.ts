@@ -269,7 +269,9 @@ export async function comparedResults(
   try {
     const comparison = await compareResultsFile(baseline.file, settings.results, ctx);
     core.info(`evalgate: comparing the results with ${baseline.file}`);
-    return { ...results, artifact: { ...results.artifact, comparison } };
+    // Compared now: whatever the results' own run could not compare with is no longer the news.
+    const { uncompared: _, ...rest } = results;
+    return { ...rest, artifact: { ...results.artifact, comparison } };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     core.warning(

@@ -261,9 +261,12 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
     core.setFailed(`evalgate (mode: report): ${refused}`);
     return null;
   }
+  // Results whose run was not compared with the baseline it was given: the reports say so.
+  const why = artifact.value.notCompared?.why;
   return {
     ...located(workspace, artifact.value, runConfigPath(settings)),
     args: [],
+    ...(why !== undefined && artifact.value.comparison === undefined && { uncompared: why }),
   };
 }
 

@@ -114,9 +114,7 @@ async function mergeInto(
   }
   const { count, present, missing, interrupted, warnings } = merged.value;
   for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
-  // Why the merged results were not compared with the baseline, when they were not.
-  let notCompared: string | undefined;
-  const artifact = await compared(merged.value, spool, args, ctx, (why) => (notCompared = why));
+  const artifact = await compared(merged.value, spool, args, ctx);
   const unwritten: WriteFailure[] = [];
   const fileReport = (path: string) => ({
     path: resolve(ctx.cwd, path),
@@ -144,8 +142,9 @@ async function mergeInto(
       ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     }),
   );
-  if (notCompared !== undefined && artifact.comparison === undefined) {
-    ctx.stdout.write(`${notComparedWarning(notCompared)}\n`);
+  // A baseline the merged results could not be compared with: said under the verdict.
+  if (artifact.notCompared !== undefined) {
+    ctx.stdout.write(`${notComparedWarning(artifact.notCompared.why)}\n`);
   }
   // As `evals run` ends: the pointer names the file that holds the merged results, if any does.
   const held = artifactWritten
@@ -186,7 +185,6 @@ async function compared(
   spool: CaseSpool,
   args: MergeArgs,
   ctx: CommandContext,
-  uncompared: (why: string) => void,
 ): Promise<ResultsArtifact> {
   const { artifact, baseline: recorded } = merged;
   if (args.baseline === undefined && recorded === undefined) return artifact;
@@ -208,6 +206,5 @@ async function compared(
     baseline.path,
     suites,
     ctx,
-    { uncompared },
   );
 }

@@ -107,14 +107,14 @@ export function withComparison(
     if (error instanceof UsageError) {
       ctx.stderr.write(`warning: no comparison with ${shown}: ${error.message}\n`);
       told.uncompared?.(error.message);
-      return artifact;
+      return { ...artifact, notCompared: { baseline: shown, why: error.message } };
     }
     // The comparison itself broke (values it cannot handle, or a bug): the run's results are
     // still written, and a suite that blocks on regressions fails, since that was not checked.
     const why = `the comparison with ${shown} failed: ${error instanceof Error ? error.message : String(error)}`;
     ctx.stderr.write(`warning: ${why}; the results are written without it\n`);
     told.uncompared?.(why);
-    return uncompared(artifact, suites, why);
+    return { ...uncompared(artifact, suites, why), notCompared: { baseline: shown, why } };
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
   const runs = artifact.runs.map((run) => {

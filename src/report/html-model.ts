@@ -153,7 +153,7 @@ export interface ReportModel {
 /**
  * The model of `artifact`, whose cases are read from `cases(run)` (an artifact's own, or a
  * case log); `comparison` overrides the one the artifact carries; `notCompared`: why a baseline
- * that was given was not compared with.
+ * that was given was not compared with, when the artifact does not say (`notCompared`).
  */
 export function buildReportModel(
   artifact: ResultsArtifact,
@@ -180,6 +180,8 @@ export function buildReportModel(
     }
   });
   const verdict = artifact.interrupted ? 'fail' : artifact.verdict;
+  // Said only when nothing was compared: `evals report --baseline` may compare results that were not.
+  const why = compared === null ? (notCompared ?? artifact.notCompared?.why) : undefined;
   return {
     title: `evalgate report: ${artifact.config}`,
     verdict,
@@ -200,8 +202,7 @@ export function buildReportModel(
     tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
     maxShownChars: MAX_VALUE_CHARS,
     comparison: compared,
-    notCompared:
-      compared === null && notCompared !== undefined ? notComparedSentence(notCompared) : null,
+    notCompared: why === undefined ? null : notComparedSentence(why),
     cases: caseViews,
   };
 }

@@ -46,7 +46,7 @@ export function terminalSummary(options: TerminalSummaryOptions): Reporter {
           ...(options.width !== undefined ? { width: options.width } : {}),
         }),
       );
-      const notCompared = options.notCompared?.();
+      const notCompared = options.notCompared?.() ?? artifact.notCompared?.why;
       if (notCompared !== undefined && artifact.comparison === undefined) {
         options.write(`${notComparedWarning(notCompared)}\n`);
       }

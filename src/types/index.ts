@@ -386,6 +386,11 @@ export interface ResultsArtifact {
   runs: RunResult[];
   /** The comparison against a baseline, when the run had one. */
   comparison?: Comparison;
+  /**
+   * The run was given a baseline and not compared with it (it shares no case with the run, or
+   * the comparison failed): which, and why. Every report of the results says so.
+   */
+  notCompared?: { baseline: string; why: string };
   /** Model calls over every run; absent when no evaluator made any. */
   usage?: Usage;
 }
