@@ -29346,6 +29346,22 @@ var init_results_schema = __esm({
           description: "Present when the run was given a baseline (evals run --baseline, the Action's baseline:): the paired comparison against it, as evals compare --format json prints it.",
           type: "object"
         },
+        notCompared: {
+          description: "Present when the run was given a baseline (evals run --baseline, evals merge --baseline, the Action's baseline:) and was not compared with it: the baseline shares no case with the run, or the comparison failed. The verdict then says nothing about regressions, and the reports of these results say so.",
+          type: "object",
+          additionalProperties: false,
+          required: ["baseline", "why"],
+          properties: {
+            baseline: {
+              description: "The baseline as the run named it: its path, or the artifact the Action downloaded.",
+              type: "string"
+            },
+            why: {
+              description: "Why it was not compared.",
+              type: "string"
+            }
+          }
+        },
         usage: {
           description: "Model calls over every run (the sum of the runs' summary.usage); absent when no evaluator called a model.",
           $ref: "#/definitions/usage"
@@ -35243,6 +35259,7 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     }
   });
   const verdict = artifact.interrupted ? "fail" : artifact.verdict;
+  const why2 = compared === null ? notCompared ?? artifact.notCompared?.why : void 0;
   return {
     title: `evalgate report: ${artifact.config}`,
     verdict,
@@ -35261,7 +35278,7 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     tags: [...new Set(caseViews.flatMap((view) => view.tags))].sort(),
     maxShownChars: MAX_VALUE_CHARS,
     comparison: compared,
-    notCompared: compared === null && notCompared !== void 0 ? notComparedSentence(notCompared) : null,
+    notCompared: why2 === void 0 ? null : notComparedSentence(why2),
     cases: caseViews
   };
 }
@@ -53258,13 +53275,13 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
       ctx.stderr.write(`warning: no comparison with ${shown2}: ${error2.message}
 `);
       told.uncompared?.(error2.message);
-      return artifact;
+      return { ...artifact, notCompared: { baseline: shown2, why: error2.message } };
     }
     const why2 = `the comparison with ${shown2} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
     ctx.stderr.write(`warning: ${why2}; the results are written without it
 `);
     told.uncompared?.(why2);
-    return uncompared(artifact, suites, why2);
+    return { ...uncompared(artifact, suites, why2), notCompared: { baseline: shown2, why: why2 } };
   }
   const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
   const runs = artifact.runs.map((run2) => {
@@ -62261,7 +62278,7 @@ function terminalSummary(options2) {
           ...options2.width !== void 0 ? { width: options2.width } : {}
         })
       );
-      const notCompared = options2.notCompared?.();
+      const notCompared = options2.notCompared?.() ?? artifact.notCompared?.why;
       if (notCompared !== void 0 && artifact.comparison === void 0) {
         options2.write(`${notComparedWarning(notCompared)}
 `);
@@ -79581,9 +79598,11 @@ function readResults(settings, workspace) {
     setFailed(`evalgate (mode: report): ${refused}`);
     return null;
   }
+  const why2 = artifact.value.notCompared?.why;
   return {
     ...located(workspace, artifact.value, runConfigPath(settings)),
-    args: []
+    args: [],
+    ...why2 !== void 0 && artifact.value.comparison === void 0 && { uncompared: why2 }
   };
 }
 function unmergedShard(name, shard) {
@@ -79787,7 +79806,8 @@ async function comparedResults(results, settings, baseline) {
   try {
     const comparison = await compareResultsFile2(baseline.file, settings.results, ctx);
     info(`evalgate: comparing the results with ${baseline.file}`);
-    return { ...results, artifact: { ...results.artifact, comparison } };
+    const { uncompared: _, ...rest } = results;
+    return { ...rest, artifact: { ...results.artifact, comparison } };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
     warning(
