@@ -46,7 +46,7 @@ describe('evals run: a killed run is resumed from its recovery journal', () => {
     const dir = project();
     await killedRun(dir, 2);
     const recovered = caseLines(dir);
-    appendFileSync(journalOf(dir), '0 {"id":"half-writ');
+    appendFileSync(journalOf(dir), '        {"id":"half-writ');
     const before = calls(dir);
     const r = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);

@@ -3,24 +3,35 @@
  * it is gone, and the partial artifact it stands for, rebuilt as the exit guard would have
  * written it: the frame recorded as the run went, each run holding the cases the journal has,
  * its summary and gate counted again from them (as `evals merge` counts), `interrupted: true`.
+ *
+ * A journal is as large as the artifact it stands for, which may be more than one string can
+ * hold (~512 MB): it is read a line at a time, and its cases go to a case spool (spool.ts), not
+ * to memory, whence the recovered partial artifact is written.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { evaluateRunGate } from '../run/gate.ts';
 import { planAccumulator } from '../run/summary.ts';
-import { overallVerdict, totalUsage } from './artifact.ts';
+import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
+import { lines } from './fd-io.ts';
 import type { JournalHeader } from './journal.ts';
-import { validateArtifact } from './schema.ts';
+import { validateArtifact, validateCase } from './schema.ts';
+import { CaseSpool } from './spool.ts';
 
 /** A journal read back. */
 export interface ReadJournal {
   header: JournalHeader;
   /** When it was last written: the process was killed at or after it. */
   lastWrite: Date;
-  /** The partial artifact it stands for; undefined when no case finished before the kill. */
+  /**
+   * The partial artifact it stands for, every run's `cases` empty: they are in `spool`, which
+   * writes the artifact whole (`spool.writeArtifactSync(path, artifact)`) and must be
+   * discarded after. Both undefined when no case finished before the kill.
+   */
   artifact: ResultsArtifact | undefined;
+  spool: CaseSpool | undefined;
   /** Cases recovered, and cases the run planned. */
   recovered: number;
   planned: number;
@@ -30,20 +41,33 @@ export interface ReadJournal {
 
 /** The journal `path`'s header; undefined when there is none (or it is not a journal). */
 export function readJournalHeader(path: string): JournalHeader | undefined {
-  let text: string;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch {
     return undefined;
   }
-  const end = text.indexOf('\n');
-  return end < 0 ? undefined : header(text.slice(0, end));
+  try {
+    // The header is the first line: a path or two and some numbers.
+    const start = Buffer.alloc(1 << 16);
+    const read = readSync(fd, start, 0, start.length, 0);
+    const end = start.subarray(0, read).indexOf(NEWLINE);
+    return end < 0 ? undefined : header(start.toString('utf8', 0, end));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function header(line: string): JournalHeader | undefined {
   try {
     const value: unknown = JSON.parse(line);
-    if (isRecord(value) && value.evalgateJournal === 1 && typeof value.pid === 'number') {
+    if (
+      isRecord(value) &&
+      (value.evalgateJournal === 1 || value.evalgateJournal === 2) &&
+      typeof value.pid === 'number'
+    ) {
       return value as unknown as JournalHeader;
     }
   } catch {
@@ -85,45 +109,135 @@ export function writerAlive(journal: JournalHeader, path: string): boolean {
   }
 }
 
-/** Reads the journal at `path` whole; throws (with a message naming it) when it is not one. */
+const NEWLINE = 0x0a;
+/** How a version 2 case line starts (`caseLine`'s indent and the case's brace). */
+const CASE_START = '        {';
+
+/** The journal's frame line. */
+interface Frame {
+  at: number;
+  artifact: ResultsArtifact;
+}
+
+/**
+ * Reads the journal at `path`; throws (with a message naming it, and the line) when it is not
+ * one. The caller discards the returned `spool`.
+ */
 export function readJournal(path: string): ReadJournal {
-  const text = readFileSync(path, 'utf8');
-  const lastWrite = statSync(path).mtime;
-  const lines = text.split('\n');
-  // A kill during a write leaves the last line without its newline: it is dropped.
-  const tail = lines.pop() ?? '';
-  let torn = tail !== '';
-  const head = header(lines[0] ?? '');
-  if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
-  let frame: { at: number; artifact: ResultsArtifact } | undefined;
-  const cases: CaseResult[][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const space = line.indexOf(' ');
-    let value: unknown;
-    try {
-      value = JSON.parse(line.slice(space + 1));
-    } catch {
-      // Only the last line can be cut short; anything else is not a journal evalgate wrote.
-      if (i === lines.length - 1) {
-        torn = true;
-        break;
+  const fd = openSync(path, 'r');
+  let spool: CaseSpool | undefined;
+  try {
+    const stat = fstatSync(fd);
+    // A kill during a write leaves the last line without its newline: it is dropped.
+    const last = Buffer.alloc(1);
+    const torn =
+      stat.size > 0 && readSync(fd, last, 0, 1, stat.size - 1) === 1 && last[0] !== NEWLINE;
+    let head: JournalHeader | undefined;
+    let frame: Frame | undefined;
+    let run = -1;
+    const arrivals: number[] = [];
+    let number = 0;
+    for (const { bytes, from, to, offset } of lines(fd, 0, stat.size)) {
+      number++;
+      if (torn && offset + (to - from) >= stat.size - 1) break;
+      const line = bytes.toString('utf8', from, to);
+      if (number === 1) {
+        head = header(line);
+        if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
+        continue;
       }
-      throw new Error(`${path}:${i + 1}: this line of the recovery journal is not JSON`);
+      const at = `${path}:${number}`;
+      if (line.startsWith('R ')) {
+        run = Number(line.slice(2));
+        continue;
+      }
+      let tag: string;
+      let value: unknown;
+      try {
+        if (line.startsWith(CASE_START)) {
+          tag = String(run);
+          value = caseOfLine(line);
+        } else {
+          // `F FRAME`, or a version 1 journal's `RUN JSON`.
+          const space = line.indexOf(' ');
+          tag = line.slice(0, space);
+          value = JSON.parse(line.slice(space + 1));
+        }
+      } catch {
+        throw new Error(`${at}: this line of the recovery journal is not JSON`);
+      }
+      if (tag === 'F') {
+        if (frame !== undefined) throw new Error(`${at}: the recovery journal has a second frame`);
+        frame = value as Frame;
+        spool = new CaseSpool();
+        spool.open(frame.artifact.runs.map((r) => ({ cases: r.testset.cases })));
+        continue;
+      }
+      const r = Number(tag);
+      const problems = validateCase(value);
+      if (
+        spool === undefined ||
+        frame === undefined ||
+        !(r >= 0 && r < frame.artifact.runs.length) ||
+        problems.length > 0
+      ) {
+        throw new Error(
+          `${at}: this line of the recovery journal is not a case of its run${problems.length > 0 ? ` (${problems.join('; ')})` : ''}`,
+        );
+      }
+      const result = value as CaseResult;
+      // In testset order where the cases record it, else as they finished.
+      const arrival = (arrivals[r] = (arrivals[r] ?? 0) + 1);
+      try {
+        spool.recordKeyed(r, result.index ?? arrival, result);
+      } catch {
+        throw new Error(`${at}: the recovery journal holds more cases than run ${r} has`);
+      }
     }
-    const tag = line.slice(0, space);
-    if (tag === 'F') frame = value as { at: number; artifact: ResultsArtifact };
-    else (cases[Number(tag)] ??= []).push(value as CaseResult);
+    if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
+    const lastWrite = stat.mtime;
+    const recoveredCases = arrivals.reduce((sum, n) => sum + (n ?? 0), 0);
+    // A kill between the frame's write and its first cases' leaves a frame alone.
+    if (frame === undefined || spool === undefined || recoveredCases === 0) {
+      return {
+        header: head,
+        lastWrite,
+        artifact: undefined,
+        spool: undefined,
+        recovered: 0,
+        planned: 0,
+        torn,
+      };
+    }
+    const artifact = recovered(frame, spool, lastWrite);
+    const problems = validateArtifact(artifact);
+    if (problems.length > 0) {
+      throw new Error(`${path} does not make a valid partial artifact: ${problems.join('; ')}`);
+    }
+    const planned = artifact.runs.reduce((sum, r) => sum + r.testset.cases, 0);
+    const done = {
+      header: head,
+      lastWrite,
+      artifact,
+      spool,
+      recovered: recoveredCases,
+      planned,
+      torn,
+    };
+    spool = undefined;
+    return done;
+  } finally {
+    closeSync(fd);
+    spool?.discard();
   }
-  if (frame === undefined) {
-    return { header: head, lastWrite, artifact: undefined, recovered: 0, planned: 0, torn };
-  }
-  const runs = frame.artifact.runs.map((run, r) => recount(run, cases[r] ?? [], frame.artifact));
-  const recovered = runs.reduce((sum, run) => sum + run.cases.length, 0);
-  const planned = runs.reduce((sum, run) => sum + run.testset.cases, 0);
+}
+
+/** The partial artifact `frame` and the cases in `spool` stand for (its cases in `spool`). */
+function recovered(frame: Frame, spool: CaseSpool, lastWrite: Date): ResultsArtifact {
+  const runs = frame.artifact.runs.map((run, r) => recount(run, spool.cases(r), frame.artifact));
   const usage = totalUsage(runs);
   const { usage: _usage, ...rest } = frame.artifact;
-  const artifact: ResultsArtifact = {
+  return {
     ...rest,
     // The run went on after its frame was written, until its last write.
     durationMs: frame.artifact.durationMs + Math.max(0, lastWrite.getTime() - frame.at),
@@ -132,21 +246,25 @@ export function readJournal(path: string): ReadJournal {
     ...(usage !== undefined && { usage }),
     runs,
   };
-  const problems = validateArtifact(artifact);
-  if (problems.length > 0) {
-    throw new Error(`${path} does not make a valid partial artifact: ${problems.join('; ')}`);
-  }
-  return { header: head, lastWrite, artifact, recovered, planned, torn };
 }
 
-/** `run` holding `cases` (in testset order where they record it), counted again. */
-function recount(run: RunResult, cases: CaseResult[], artifact: ResultsArtifact): RunResult {
+/** `run` counted again from `cases` (in testset order), which it does not hold: they stay spooled. */
+function recount(
+  run: RunResult,
+  cases: Iterable<CaseResult>,
+  artifact: ResultsArtifact,
+): RunResult {
   const { plan } = run;
-  if (plan === undefined) return { ...run, cases };
-  if (cases.every((c) => c.index !== undefined)) cases.sort((a, b) => a.index! - b.index!);
+  if (plan === undefined) return { ...run, cases: [] };
   const accumulator = planAccumulator(plan);
   for (const result of cases) accumulator.add(result);
   const summary = accumulator.summary();
   const gate = evaluateRunGate(summary, plan.gate, run.testset.cases, artifact.shard !== undefined);
-  return { ...run, summary, verdict: gate.verdict, gate: { conditions: gate.conditions }, cases };
+  return {
+    ...run,
+    summary,
+    verdict: gate.verdict,
+    gate: { conditions: gate.conditions },
+    cases: [],
+  };
 }

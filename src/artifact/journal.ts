@@ -4,19 +4,25 @@
  * `process.abort()`, V8 out of heap). It sits next to the artifact (`.NAME.journal` beside `-o`
  * NAME) and holds, one per line:
  *
- * - a header: `{"evalgateJournal":1,"pid":…,"host":…,"startedAt":…,"output":…}`, written as the
+ * - a header: `{"evalgateJournal":2,"pid":…,"host":…,"startedAt":…,"output":…}`, written as the
  *   journal is created, so a second run writing the same `-o` sees a live process;
  * - `F {"at":ms,"artifact":FRAME}`: the partial artifact's frame (every run's `cases` empty,
  *   as the exit guard would write it), once, before the first case line;
- * - `RUN JSON`: each finished case's artifact line (the spool's text: scrubbed the same way),
- *   run index first.
+ * - `R RUN`: the case lines that follow, up to the next `R` line, are run RUN's;
+ * - each finished case's artifact line (indented JSON and a comma): the very bytes the case
+ *   spool writes (spool.ts), scrubbed the same way. Version 1 journals had `RUN JSON` lines
+ *   instead; the reader takes both.
+ *
+ * Case lines reach the journal as the spool's batches: the spool encodes each line once and
+ * hands the journal the same bytes it writes to its own file, so journaling costs one more
+ * write per 64 KB, not a second encoding of every case. A batch goes out when it is full, or at
+ * most {@link FLUSH_MS} after a case finished (the journal then asks the spool for what it
+ * holds), so a slow case reaches the file soon after it finishes even when nothing follows it.
  *
  * Lines are written with plain synchronous writes and no fsync: what a write put in the page
  * cache survives the process being killed (only a power cut or a kernel crash loses it, which
  * the journal does not try to survive). A kill in the middle of a write leaves a torn last line,
- * which the reader drops. Cases are gathered and written in batches (64 KB, as the spool) or
- * after at most {@link FLUSH_MS}, so a fast run writes a few times a second and a slow case
- * reaches the file soon after it finishes even when nothing finishes after it.
+ * which the reader drops.
  */
 import { closeSync, futimesSync, openSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -25,8 +31,6 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timer
 import type { ResultsArtifact } from '../types/index.ts';
 import { writeAll } from './fd-io.ts';
 
-/** Journal bytes gathered before a write. */
-const JOURNAL_BATCH = 1 << 16;
 /** The longest a finished case waits in memory before it is written. */
 export const FLUSH_MS = 200;
 /**
@@ -38,7 +42,8 @@ export const HEARTBEAT_MS = 10_000;
 
 /** The journal's first line. */
 export interface JournalHeader {
-  evalgateJournal: 1;
+  /** The format: 2 (case lines after `R` lines); 1 (`RUN JSON` lines) is still read. */
+  evalgateJournal: 1 | 2;
   pid: number;
   host: string;
   /** When the run began (ISO). */
@@ -49,19 +54,30 @@ export interface JournalHeader {
   baseline?: string;
 }
 
+/** What a case spool hands its journal (see the module's comment). */
+export interface JournalSink {
+  /** `lines`: case lines of run `run`, as the spool writes them; used before the call returns. */
+  add(run: number, lines: Uint8Array): void;
+  /** A case was recorded: its line reaches the journal within {@link FLUSH_MS}. */
+  caseAdded(): void;
+  /** `drain` hands over (through `add`) every line the spool still holds. */
+  drainFrom(drain: () => void): void;
+}
+
 /**
  * Writes a run's journal. `frame` gives the partial artifact's frame as it stands (undefined
  * while it cannot be built yet: the case lines then wait). Never throws once created: a write
  * that fails is said once through `warn` and the journal stops (the run goes on).
  */
-export class JournalWriter {
+export class JournalWriter implements JournalSink {
   readonly path: string;
   readonly #frame: () => ResultsArtifact | undefined;
   readonly #warn: (message: string) => void;
   #fd: number | null;
   #framed = false;
-  #parts: string[] = [];
-  #bytes = 0;
+  /** Lines waiting for the frame, copied (a spool's batch is reused once `add` returns). */
+  #waiting: Buffer[] = [];
+  #drain: (() => void) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   readonly #onExit = (): void => this.flush();
@@ -78,72 +94,89 @@ export class JournalWriter {
     this.#warn = warn;
     this.#fd = openSync(path, 'wx');
     const full: JournalHeader = {
-      evalgateJournal: 1,
+      evalgateJournal: 2,
       pid: process.pid,
       host: hostname(),
       ...header,
     };
-    this.#write(`${JSON.stringify(full)}\n`);
+    this.#write(Buffer.from(`${JSON.stringify(full)}\n`));
     // An exit this process still runs code at (process.exit, an uncaught error) writes what waits.
     process.on('exit', this.#onExit);
     this.#heartbeat = setInterval(() => this.#touch(), HEARTBEAT_MS);
     this.#heartbeat.unref();
   }
 
-  /** A finished case's line (`json`: its artifact text) of run `run`. */
-  add(run: number, json: string): void {
-    if (this.#fd === null) return;
-    const line = `${run} ${json}\n`;
-    this.#parts.push(line);
-    // UTF-16 units: close enough to bytes for batching.
-    this.#bytes += line.length;
-    if (this.#bytes >= JOURNAL_BATCH) this.flush();
-    else if (this.#timer === null) {
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        this.flush();
-      }, FLUSH_MS);
-      // A journal never keeps the process alive.
-      this.#timer.unref();
+  drainFrom(drain: () => void): void {
+    this.#drain = drain;
+  }
+
+  caseAdded(): void {
+    if (this.#fd === null || this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.flush();
+    }, FLUSH_MS);
+    // A journal never keeps the process alive.
+    this.#timer.unref();
+  }
+
+  add(run: number, lines: Uint8Array): void {
+    if (this.#fd === null || lines.length === 0) return;
+    const tag = Buffer.from(`R ${run}\n`);
+    if (this.#framed || this.#frameNow()) {
+      this.#write(tag);
+      this.#write(lines);
+    } else {
+      this.#waiting.push(tag, Buffer.from(lines));
     }
   }
 
-  /** Writes what waits (after the frame, once it can be built). */
+  /** Writes every line the spool holds (after the frame, once it can be built). */
   flush(): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    if (this.#fd === null || this.#parts.length === 0) return;
-    if (!this.#framed) {
-      let frame: ResultsArtifact | undefined;
-      try {
-        frame = this.#frame();
-      } catch (error) {
-        // Called from a timer, where a throw would end the process: the journal stops instead.
-        this.#warn(
-          `the recovery journal ${this.path} could not describe the run (${error instanceof Error ? error.message : String(error)}); the run goes on, but a kill -9 would lose its finished cases`,
-        );
-        this.#stop();
-        return;
-      }
-      if (frame === undefined) {
-        // Cases recorded before the run can describe itself (a resumption's kept cases): later.
-        this.#timer = setTimeout(() => this.flush(), FLUSH_MS);
-        this.#timer.unref();
-        return;
-      }
-      this.#parts.unshift(`F ${JSON.stringify({ at: Date.now(), artifact: frame })}\n`);
-      this.#framed = true;
-    }
-    const text = this.#parts.join('');
-    this.#parts = [];
-    this.#bytes = 0;
-    this.#write(text);
+    if (this.#fd === null) return;
+    this.#drain?.();
+    if (this.#waiting.length === 0 || !this.#frameNow()) return;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const part of waiting) this.#write(part);
   }
 
-  #write(text: string): void {
+  /**
+   * Writes the frame unless it is written already; false while it cannot be built yet (cases
+   * recorded before the run can describe itself, as a resumption's kept cases: they wait, and
+   * the frame is asked for again later).
+   */
+  #frameNow(): boolean {
+    if (this.#framed) return true;
+    let frame: ResultsArtifact | undefined;
+    try {
+      frame = this.#frame();
+    } catch (error) {
+      // Called from a timer, where a throw would end the process: the journal stops instead.
+      this.#warn(
+        `the recovery journal ${this.path} could not describe the run (${error instanceof Error ? error.message : String(error)}); the run goes on, but a kill -9 would lose its finished cases`,
+      );
+      this.#stop();
+      return false;
+    }
+    if (frame === undefined) {
+      if (this.#timer === null && this.#fd !== null) {
+        this.#timer = setTimeout(() => this.flush(), FLUSH_MS);
+        this.#timer.unref();
+      }
+      return false;
+    }
+    this.#framed = true;
+    this.#write(Buffer.from(`F ${JSON.stringify({ at: Date.now(), artifact: frame })}\n`));
+    return true;
+  }
+
+  #write(bytes: Uint8Array): void {
     if (this.#fd === null) return;
     try {
-      writeAll(this.#fd, Buffer.from(text));
+      writeAll(this.#fd, bytes);
     } catch (error) {
       this.#warn(
         `the recovery journal ${this.path} could not be written (${error instanceof Error ? error.message : String(error)}); the run goes on, but a kill -9 from now on loses its finished cases`,
@@ -160,7 +193,7 @@ export class JournalWriter {
 
   /** Removes the journal: the run's results (whole or partial) are written. Idempotent. */
   discard(): void {
-    this.#parts = [];
+    this.#waiting = [];
     this.#stop();
     rmSync(this.path, { force: true });
   }

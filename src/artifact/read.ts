@@ -12,9 +12,10 @@
  * A file laid out otherwise (reformatted by another tool, written compact on one line) is still
  * read, by parsing it whole as before; only the memory saving is lost.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
+import { lines } from './fd-io.ts';
 import { validateArtifact, validateCase } from './schema.ts';
 import { explainJsonError } from '../shared/json-syntax.ts';
 
@@ -42,9 +43,6 @@ export class ArtifactReadError extends Error {
   }
 }
 
-/** Read window; a longer case line gets a window of its own size. */
-const WINDOW = 1 << 20;
-const NEWLINE = 0x0a;
 /** The lines the scan keys on, exactly as `artifactLayout` writes them. */
 const RUNS_OPEN = '  "runs": [';
 const RUNS_CLOSE = '  ]';
@@ -115,63 +113,6 @@ export function readReducedArtifact(
     return { ...run, cases: Array.from(file.cases(i), (result) => reduce(result)) };
   });
   return { ...file.frame, runs };
-}
-
-/** One line as {@link lines} hands it out: `bytes[from, to)` (its newline and any `\r` left out). */
-interface Line {
-  bytes: Buffer;
-  from: number;
-  to: number;
-  /** The line's byte offset in the file. */
-  offset: number;
-}
-
-/**
- * The lines of bytes `[start, end)` of `fd`, read through a window that is refilled behind a
- * partial line and doubled for a line longer than itself. The yielded object is reused: read it
- * before asking for the next line.
- */
-function* lines(fd: number, start: number, end: number): Generator<Line> {
-  let window = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, end - start)));
-  const line: Line = { bytes: window, from: 0, to: 0, offset: 0 };
-  let position = start; // file offset of the next byte to read
-  let kept = 0; // bytes of a partial line at the start of the window
-  while (position < end) {
-    if (kept === window.length) {
-      const bigger = Buffer.allocUnsafe(window.length * 2);
-      window.copy(bigger, 0, 0, kept);
-      window = bigger;
-    }
-    const read = readSync(
-      fd,
-      window,
-      kept,
-      Math.min(window.length - kept, end - position),
-      position,
-    );
-    if (read === 0) throw new Error('the file is shorter than it was');
-    const windowOffset = position - kept;
-    position += read;
-    const filled = kept + read;
-    let at = 0;
-    line.bytes = window;
-    for (;;) {
-      let newline = window.indexOf(NEWLINE, at);
-      if (newline === -1 || newline >= filled) {
-        if (position < end) break;
-        newline = filled; // the last line of the range needs no newline
-        if (at === filled) break;
-      }
-      line.from = at;
-      line.to = newline > at && window[newline - 1] === 0x0d ? newline - 1 : newline;
-      line.offset = windowOffset + at;
-      yield line;
-      at = newline + 1;
-      if (at > filled) break;
-    }
-    kept = Math.max(0, filled - at);
-    if (kept > 0) window.copy(window, 0, at, filled);
-  }
 }
 
 /**

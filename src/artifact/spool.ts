@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAtomically, writeAtomicallySync } from '../shared/write-file-atomic.ts';
 import type { CaseLog } from './case-log.ts';
+import type { JournalSink } from './journal.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import {
   artifactLayout,
@@ -49,8 +50,11 @@ const SPOOL_BATCH = 1 << 16;
  */
 export class CaseSpool implements CaseLog {
   readonly #warn: ((message: string) => void) | undefined;
-  /** Where each case's line also goes as it finishes: the run's recovery journal (journal.ts). */
-  readonly #journal: { add(run: number, json: string): void } | undefined;
+  /**
+   * Where each batch of case lines also goes: the run's recovery journal (journal.ts), which
+   * asks for a batch not yet full when a case has waited in it long enough.
+   */
+  readonly #journal: JournalSink | undefined;
   /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
   #spilled = false;
   #runs: RunSpool[] = [];
@@ -68,16 +72,17 @@ export class CaseSpool implements CaseLog {
   /**
    * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
    * the cases from then on are kept in memory, so the run still writes its whole results.
-   * `journal`: given each case's line (run index, text) as it is recorded by index.
+   * `journal`: given the bytes of every case line recorded by index, as they are spooled.
    */
   constructor(
     options: {
       warn?: (message: string) => void;
-      journal?: { add(run: number, json: string): void };
+      journal?: JournalSink;
     } = {},
   ) {
     this.#warn = options.warn;
     this.#journal = options.journal;
+    this.#journal?.drainFrom(() => this.#drain());
   }
 
   open(runs: readonly { cases: number }[]): void {
@@ -90,10 +95,8 @@ export class CaseSpool implements CaseLog {
     if (spool === undefined || !(index >= 0 && index < spool.size)) {
       throw new RangeError(`no case ${index} in run ${run} of the spool`);
     }
-    const line = json ?? stringifyCase(result);
-    this.#add(spool, index, result, line);
-    // The same text as the artifact's line: scrubbed already, as the spool's is.
-    this.#journal?.add(run, line);
+    this.#add(spool, index, result, json);
+    this.#journal?.caseAdded();
   }
 
   /**
@@ -163,11 +166,19 @@ export class CaseSpool implements CaseLog {
     }
   }
 
+  /** Hands the journal every line still in a batch (written to the spool's files too). */
+  #drain(): void {
+    if (this.#closed) return;
+    for (const spool of this.#runs) this.#flush(spool, false);
+  }
+
   /**
    * Appends `bytes` to the run's spool: to its file, or, once that failed, to memory (a copy:
-   * the batch is reused). Returns how many bytes it took (all of them).
+   * the batch is reused); and to the journal. Returns how many bytes it took (all of them).
    */
   #store(spool: RunSpool, bytes: Buffer): number {
+    // The artifact's own line bytes: scrubbed already.
+    this.#journal?.add(spool.run, bytes);
     if (spool.memory === null) {
       try {
         return spoolWrite(this.#fileOf(spool), spool, bytes);

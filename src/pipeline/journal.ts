@@ -25,9 +25,8 @@ import {
   type ReadJournal,
 } from '../artifact/journal-read.ts';
 import type { JournalHeader } from '../artifact/journal.ts';
-import { CaseSpool } from '../artifact/spool.ts';
 import { usageError } from '../shared/errors.ts';
-import { plural } from '../report/labels.ts';
+import { formatCount, plural } from '../report/labels.ts';
 import type { CommandContext } from './context.ts';
 
 /** The journal of a run writing `output` (absolute): a hidden file beside it. */
@@ -115,10 +114,10 @@ export function recoverForResume(file: string, ctx: CommandContext): void {
       file,
     );
   }
-  writeRecovered(target, read.artifact);
+  writeRecovered(target, read);
   rmSync(path, { force: true });
   ctx.stderr.write(
-    `recovered ${read.recovered} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
+    `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
 }
 
@@ -151,12 +150,12 @@ function keepAside(
     '.json',
     options.ctx.cwd,
   );
-  writeRecovered(resolve(options.ctx.cwd, shown), read.artifact);
+  writeRecovered(resolve(options.ctx.cwd, shown), read);
   rmSync(path, { force: true });
   const command =
     options.resumeCommand === undefined ? '' : `; \`${options.resumeCommand(shown)}\` finishes it`;
   warn(
-    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${read.recovered} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`,
+    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`,
   );
 }
 
@@ -172,13 +171,12 @@ function readOrRefuse(path: string, file: string): ReadJournal {
   }
 }
 
-function writeRecovered(path: string, artifact: ResultsArtifact): void {
-  // Cases come in the artifact's runs (no spool): written as the exit guard writes a partial.
-  const spool = new CaseSpool();
+/** Writes the partial artifact `read` stands for to `path`, and removes its spool. */
+function writeRecovered(path: string, read: ReadJournal): void {
   try {
-    spool.writeArtifactSync(path, artifact);
+    if (read.artifact !== undefined) read.spool?.writeArtifactSync(path, read.artifact);
   } finally {
-    spool.discard();
+    read.spool?.discard();
   }
 }
 

@@ -373,9 +373,10 @@ export async function executeRun(
     written = !unwritten.some((failure) => failure.path === args.output && failure.kept === null);
   } finally {
     unguard();
-    log.discard();
+    // The journal first: closing it takes the lines the spool holds, which discarding drops.
     if (written) journal?.discard();
     else journal?.close();
+    log.discard();
   }
   const said = uncompared !== undefined && artifact.comparison === undefined ? { uncompared } : {};
   if (artifact.interrupted) {

@@ -23,7 +23,7 @@ export async function fn(input: { testCase: { n: string } }): Promise<string> {
   if (process.env.ABORT_AT === n) {
     // Once the journal holds a case (bounded): what is journaled is what --resume recovers.
     const until = Date.now() + 5000;
-    while (Date.now() < until && !/\\n\\d+ /.test(readFileSync('.r.json.journal', 'utf8'))) {
+    while (Date.now() < until && !/\\n {8}\\{/.test(readFileSync('.r.json.journal', 'utf8'))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     process.abort();
@@ -43,11 +43,13 @@ export const calls = (dir: string): number =>
   existsSync(join(dir, 'calls'))
     ? readFileSync(join(dir, 'calls'), 'utf8').split('\n').length - 1
     : 0;
+/** A case line of a journal: the artifact's own line (indented JSON and a comma). */
+export const CASE_LINE = /^ {8}\{/;
 export const caseLines = (dir: string): number =>
   existsSync(journalOf(dir))
     ? readFileSync(journalOf(dir), 'utf8')
         .split('\n')
-        .filter((line) => /^\d+ /.test(line)).length
+        .filter((line) => CASE_LINE.test(line)).length
     : 0;
 export const artifactAt = (path: string): ResultsArtifact =>
   JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
