@@ -44,4 +44,35 @@ describe('evals run: a journal newer than the artifact beside it', () => {
     assert.equal(new Set(done.runs[0]!.cases.map((c) => c.id)).size, ROWS);
     assert.ok(!existsSync(journalOf(dir)));
   });
+
+  it('a run resuming A into B, killed, is resumed by the same command from B’s journal', async () => {
+    const dir = project();
+    await killedRun(dir, 2);
+    // `--resume r.json -o s.json` recovers r.json, then journals beside s.json; killed there.
+    const resumed = start(dir, ['--resume', 'r.json', '-o', 's.json']);
+    const first = await waitUntil(() => existsSync(join(dir, 'r.json')), 100);
+    assert.ok(first, 'r.json recovered');
+    const kept = artifactAt(join(dir, 'r.json')).runs[0]!.cases.length;
+    assert.ok(
+      await waitUntil(() => caseLines(dir, 's.json') > kept, 100),
+      'the resumed run journaled a case of its own',
+    );
+    resumed.child.kill('SIGKILL');
+    await resumed.gone;
+    const second = caseLines(dir, 's.json');
+    const before = calls(dir);
+    const r = await runCli(['run', '--resume', 'r.json', '-o', 's.json'], { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stderr,
+      new RegExp(`recovered ${second} of ${ROWS} cases .*; s\\.json now holds`),
+    );
+    assert.equal(calls(dir) - before, ROWS - second, 'only the cases neither run finished ran');
+    const done = artifactAt(join(dir, 's.json'));
+    assert.equal(done.interrupted, false);
+    assert.equal(new Set(done.runs[0]!.cases.map((c) => c.id)).size, ROWS);
+    assert.ok(!existsSync(journalOf(dir, 's.json')));
+    // r.json is left as it was: the partial the first kill left.
+    assert.equal(artifactAt(join(dir, 'r.json')).runs[0]!.cases.length, kept);
+  });
 });

@@ -52,6 +52,8 @@ export interface JournalHeader {
   output: string;
   /** The baseline the run compares with, when it has one (named again by the recovery). */
   baseline?: string;
+  /** The partial artifact the run resumes (absolute), when it resumes one into another file. */
+  resumedFrom?: string;
 }
 
 /** What a case spool hands its journal (see the module's comment). */

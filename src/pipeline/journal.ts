@@ -40,6 +40,8 @@ export interface JournalOptions {
   output: string;
   ctx: CommandContext;
   baseline?: string;
+  /** `--resume FILE`, when the run resumes one. */
+  resumedFrom?: string;
   /** The command that resumes from `from` (the CLI's), for the warning about a killed run. */
   resumeCommand?: (from: string) => string;
   /** The partial artifact's frame as the run stands (see `JournalWriter`). */
@@ -70,6 +72,10 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
         startedAt: new Date().toISOString(),
         output: target,
         ...(options.baseline !== undefined && { baseline: options.baseline }),
+        ...(options.resumedFrom !== undefined &&
+          resolve(ctx.cwd, options.resumedFrom) !== target && {
+            resumedFrom: resolve(ctx.cwd, options.resumedFrom),
+          }),
       },
       options.frame,
       warn,
@@ -88,37 +94,67 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
 }
 
 /**
- * Before `--resume FILE` reads FILE: a journal beside it, left by a process that is gone and
- * newer than FILE (or FILE is missing), is written to FILE as the partial artifact the killed
- * run never wrote, and removed. Throws a usage error when its process still runs, or when the
- * journal holds nothing and FILE is missing.
+ * Before `--resume FILE -o OUTPUT` reads FILE: returns the file to resume, after recovering a
+ * killed run's journal.
+ *
+ * - A journal beside OUTPUT (another file than FILE) left by a run that resumed FILE into it and
+ *   was killed, newer than OUTPUT (or OUTPUT is missing), holds FILE's kept cases and those the
+ *   killed run finished: it is written to OUTPUT, which is what is resumed now.
+ * - Else a journal beside FILE, left by a process that is gone and newer than FILE (or FILE is
+ *   missing), is written to FILE as the partial artifact the killed run never wrote.
+ *
+ * The journal is removed once written. Throws a usage error when its process still runs, or
+ * when the journal beside FILE holds nothing and FILE is missing.
  */
-export function recoverForResume(file: string, ctx: CommandContext): void {
+export function recoverForResume(file: string, output: string, ctx: CommandContext): string {
+  const into = resolve(ctx.cwd, output);
+  const from = resolve(ctx.cwd, file);
+  const left = into === from ? undefined : readJournalHeader(journalPathOf(into));
+  if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === 'recovered') {
+    return output;
+  }
+  const path = journalPathOf(from);
+  const header = readJournalHeader(path);
+  if (recoverJournal(file, header, ctx) === 'empty' && !existsSync(from)) {
+    throw usageError(
+      'resume.nothing',
+      `nothing to resume: the run writing ${file} was killed (pid ${header!.pid}) before any case finished; run evals run without --resume`,
+      file,
+    );
+  }
+  return file;
+}
+
+/**
+ * Writes the journal beside `file` (whose header is `header`) to `file` when it is newer than
+ * `file` or `file` is missing, and removes it: 'recovered' when `file` then holds its cases,
+ * 'empty' when it held none (removed), 'none' when there is none or `file` is newer. Throws a
+ * usage error when its process still runs.
+ */
+function recoverJournal(
+  file: string,
+  header: JournalHeader | undefined,
+  ctx: CommandContext,
+): 'recovered' | 'empty' | 'none' {
   const target = resolve(ctx.cwd, file);
   const path = journalPathOf(target);
-  const header = readJournalHeader(path);
-  if (header === undefined) return;
+  if (header === undefined) return 'none';
   if (writerAlive(header, path)) throw running(file, path, header);
-  const fileTime = existsSync(target) ? statSync(target).mtimeMs : undefined;
   // FILE written after the journal's last line: the run wrote it and was killed before removing
   // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
   // resumed run began is older than that run's journal, which holds its kept cases too.)
-  if (fileTime !== undefined && fileTime > statSync(path).mtimeMs) return;
+  if (existsSync(target) && statSync(target).mtimeMs > statSync(path).mtimeMs) return 'none';
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {
     rmSync(path, { force: true });
-    if (fileTime !== undefined) return;
-    throw usageError(
-      'resume.nothing',
-      `nothing to resume: the run writing ${file} was killed (pid ${header.pid}, at ${read.lastWrite.toISOString()}) before any case finished; run evals run without --resume`,
-      file,
-    );
+    return 'empty';
   }
   writeRecovered(target, read);
   rmSync(path, { force: true });
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
+  return 'recovered';
 }
 
 /** A dead run's journal found by a plain run: its cases kept as a partial artifact, and said. */

@@ -73,10 +73,11 @@ export function startResume(
   filters: RunFilters,
   trials: number | undefined,
   ctx: CommandContext,
-  options: { recover?: boolean } = {},
+  options: { recover?: { output: string } } = {},
 ): Resumption {
-  // A run killed with no chance to write its partial left a journal beside it: that first.
-  if (options.recover === true) recoverForResume(path, ctx);
+  // A run killed with no chance to write its partial left a journal beside it (or beside the
+  // output it was writing): that first, and it may be what is resumed now.
+  if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.

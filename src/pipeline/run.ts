@@ -88,7 +88,7 @@ async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
 
 /**
  * What the arguments select: with `--resume`, the interrupted run (whose shard and suites the
- * filters take), and the trials `--trials` sets.
+ * filters take; a killed run's journal recovered, unless dry), and the trials `--trials` sets.
  */
 async function selection(
   args: RunArgs,
@@ -98,8 +98,7 @@ async function selection(
     args.resume === undefined
       ? undefined
       : (await import('./resume.ts')).startResume(args.resume, args.filters, args.trials, ctx, {
-          // A dry run writes nothing, so it recovers no killed run's journal either.
-          recover: args.journal === true && args.dryRun !== true,
+          ...(args.journal === true && args.dryRun !== true && { recover: args }),
         });
   return {
     resuming,
@@ -220,6 +219,7 @@ export async function executeRun(
           ctx,
           ...(baseline !== undefined && { baseline: baseline.path }),
           ...(resumeCommand !== undefined && { resumeCommand }),
+          ...(args.resume !== undefined && { resumedFrom: args.resume }),
           // Built from the engine's own runs, whose grid values are not scrubbed yet (execute.ts
           // scrubs those the reports get): scrubbed whole, once, as the artifact would be.
           frame: () => {

@@ -38,16 +38,17 @@ export async function fn(input: { testCase: { n: string } }): Promise<string> {
   );
 }
 
-export const journalOf = (dir: string): string => join(dir, '.r.json.journal');
+export const journalOf = (dir: string, output = 'r.json'): string =>
+  join(dir, `.${output}.journal`);
 export const calls = (dir: string): number =>
   existsSync(join(dir, 'calls'))
     ? readFileSync(join(dir, 'calls'), 'utf8').split('\n').length - 1
     : 0;
 /** A case line of a journal: the artifact's own line (indented JSON and a comma). */
 export const CASE_LINE = /^ {8}\{/;
-export const caseLines = (dir: string): number =>
-  existsSync(journalOf(dir))
-    ? readFileSync(journalOf(dir), 'utf8')
+export const caseLines = (dir: string, output = 'r.json'): number =>
+  existsSync(journalOf(dir, output))
+    ? readFileSync(journalOf(dir, output), 'utf8')
         .split('\n')
         .filter((line) => CASE_LINE.test(line)).length
     : 0;
