@@ -75,4 +75,21 @@ describe('evals run: a journal newer than the artifact beside it', () => {
     // r.json is left as it was: the partial the first kill left.
     assert.equal(artifactAt(join(dir, 'r.json')).runs[0]!.cases.length, kept);
   });
+
+  it('a killed run that compared with a baseline is resumed compared with it, with no --baseline', async () => {
+    const dir = project();
+    const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+    assert.equal(base.code, 0, base.stderr);
+    const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
+    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
+    child.kill('SIGKILL');
+    await gone;
+    const r = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /the killed run compared with base\.json, and so does this resumption/);
+    const done = artifactAt(join(dir, 'r.json'));
+    assert.equal(done.interrupted, false);
+    assert.equal((done.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+    assert.equal(done.notCompared, undefined);
+  });
 });

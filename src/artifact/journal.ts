@@ -29,6 +29,7 @@ import { hostname } from 'node:os';
 // Node's own, not the global ones: user code may replace those (fake timers) mid-run.
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import type { ResultsArtifact } from '../types/index.ts';
+import type { BaselineIdentity } from './merge-baseline.ts';
 import { writeAll } from './fd-io.ts';
 
 /** The longest a finished case waits in memory before it is written. */
@@ -50,8 +51,10 @@ export interface JournalHeader {
   startedAt: string;
   /** The artifact the run writes, absolute. */
   output: string;
-  /** The baseline the run compares with, when it has one (named again by the recovery). */
+  /** The baseline the run compares with (as `--baseline` named it), when it has one. */
   baseline?: string;
+  /** Which run that baseline held: the recovered run is compared with it again, if it still does. */
+  baselineRun?: BaselineIdentity;
   /** The partial artifact the run resumes (absolute), when it resumes one into another file. */
   resumedFrom?: string;
 }

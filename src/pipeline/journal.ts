@@ -28,6 +28,8 @@ import type { JournalHeader } from '../artifact/journal.ts';
 import { usageError } from '../shared/errors.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import type { CommandContext } from './context.ts';
+import type { ChosenBaseline } from './baseline.ts';
+import type { BaselineIdentity, RecordedBaseline } from '../artifact/merge-baseline.ts';
 
 /** The journal of a run writing `output` (absolute): a hidden file beside it. */
 export function journalPathOf(output: string): string {
@@ -39,7 +41,8 @@ export interface JournalOptions {
   /** `-o` as given, and from where. */
   output: string;
   ctx: CommandContext;
-  baseline?: string;
+  /** The baseline the run compares with: recorded, so a recovered run is compared with it. */
+  baseline?: ChosenBaseline;
   /** `--resume FILE`, when the run resumes one. */
   resumedFrom?: string;
   /** The command that resumes from `from` (the CLI's), for the warning about a killed run. */
@@ -71,7 +74,10 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
       {
         startedAt: new Date().toISOString(),
         output: target,
-        ...(options.baseline !== undefined && { baseline: options.baseline }),
+        ...(options.baseline !== undefined && {
+          baseline: options.baseline.path,
+          baselineRun: baselineRun(options.baseline.artifact),
+        }),
         ...(options.resumedFrom !== undefined &&
           resolve(ctx.cwd, options.resumedFrom) !== target && {
             resumedFrom: resolve(ctx.cwd, options.resumedFrom),
@@ -106,23 +112,39 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
  * The journal is removed once written. Throws a usage error when its process still runs, or
  * when the journal beside FILE holds nothing and FILE is missing.
  */
-export function recoverForResume(file: string, output: string, ctx: CommandContext): string {
+export function recoverForResume(
+  file: string,
+  output: string,
+  ctx: CommandContext,
+): { file: string; baseline?: RecordedBaseline } {
   const into = resolve(ctx.cwd, output);
   const from = resolve(ctx.cwd, file);
   const left = into === from ? undefined : readJournalHeader(journalPathOf(into));
   if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === 'recovered') {
-    return output;
+    return { file: output, ...recorded(left) };
   }
-  const path = journalPathOf(from);
-  const header = readJournalHeader(path);
-  if (recoverJournal(file, header, ctx) === 'empty' && !existsSync(from)) {
+  const header = readJournalHeader(journalPathOf(from));
+  const outcome = recoverJournal(file, header, ctx);
+  if (outcome === 'empty' && !existsSync(from)) {
     throw usageError(
       'resume.nothing',
       `nothing to resume: the run writing ${file} was killed (pid ${header!.pid}) before any case finished; run evals run without --resume`,
       file,
     );
   }
-  return file;
+  return outcome === 'recovered' ? { file, ...recorded(header!) } : { file };
+}
+
+/** The baseline a journal's run compared with, as a partial artifact's comparison records it. */
+function recorded(header: JournalHeader): { baseline?: RecordedBaseline } {
+  const { baseline: path, baselineRun: identity } = header;
+  return path === undefined || identity === undefined ? {} : { baseline: { path, identity } };
+}
+
+/** Which run `artifact` is, as a comparison records its base (compare.ts `artifactInfo`). */
+function baselineRun(artifact: ResultsArtifact): BaselineIdentity {
+  const { config, git, startedAt } = artifact;
+  return { config, git: git === null ? null : { sha: git.sha, ref: git.ref }, startedAt };
 }
 
 /**
@@ -245,7 +267,9 @@ function tornNote(read: ReadJournal): string {
 }
 
 function baselineNote(header: JournalHeader): string {
-  return header.baseline === undefined
-    ? ''
-    : `note: the killed run compared with ${header.baseline}, which the journal does not record as the partial artifact would: pass --baseline ${header.baseline} again\n`;
+  if (header.baseline === undefined) return '';
+  // A journal naming a baseline but not which run it held (none this evalgate writes).
+  return header.baselineRun === undefined
+    ? `note: the killed run compared with ${header.baseline}: pass --baseline ${header.baseline} again\n`
+    : `the killed run compared with ${header.baseline}, and so does this resumption\n`;
 }

@@ -77,7 +77,11 @@ export function startResume(
 ): Resumption {
   // A run killed with no chance to write its partial left a journal beside it (or beside the
   // output it was writing): that first, and it may be what is resumed now.
-  if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
+  const recovered =
+    options.recover === undefined
+      ? { file: path }
+      : recoverForResume(path, options.recover.output, ctx);
+  path = recovered.file;
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.
@@ -162,7 +166,8 @@ export function startResume(
     preface: (ran) =>
       `Resumed ${path}: ${plural(kept, 'case result')} kept, ${formatCount(ran)} run now.\n\n`,
     async baseline(given, context) {
-      const recorded = recordedBaseline(partial);
+      // A partial recovered from a journal records its baseline there, not in a comparison.
+      const recorded = recordedBaseline(partial) ?? recovered.baseline;
       if (given === undefined && recorded === undefined) return undefined;
       const { chooseBaseline } = await import('./baseline.ts');
       return chooseBaseline(given, recorded, `${path}'s`, 'pass --baseline FILE again', context);

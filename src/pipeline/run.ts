@@ -217,7 +217,7 @@ export async function executeRun(
       ? openRunJournal({
           output: args.output,
           ctx,
-          ...(baseline !== undefined && { baseline: baseline.path }),
+          ...(baseline !== undefined && { baseline }),
           ...(resumeCommand !== undefined && { resumeCommand }),
           ...(args.resume !== undefined && { resumedFrom: args.resume }),
           // Built from the engine's own runs, whose grid values are not scrubbed yet (execute.ts
