@@ -128,7 +128,7 @@ export class JournalWriter implements JournalSink {
   add(run: number, lines: Uint8Array): void {
     if (this.#fd === null || lines.length === 0) return;
     const tag = Buffer.from(`R ${run}\n`);
-    if (this.#framed || this.#frameNow()) {
+    if (this.#frameNow()) {
       this.#write(tag);
       this.#write(lines);
     } else {
@@ -142,16 +142,13 @@ export class JournalWriter implements JournalSink {
     this.#timer = null;
     if (this.#fd === null) return;
     this.#drain?.();
-    if (this.#waiting.length === 0 || !this.#frameNow()) return;
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const part of waiting) this.#write(part);
+    if (this.#waiting.length > 0) this.#frameNow();
   }
 
   /**
-   * Writes the frame unless it is written already; false while it cannot be built yet (cases
-   * recorded before the run can describe itself, as a resumption's kept cases: they wait, and
-   * the frame is asked for again later).
+   * Writes the frame, and the lines that waited for it, unless it is written already; false
+   * while it cannot be built yet (cases recorded before the run can describe itself, as a
+   * resumption's kept cases: they wait, and the frame is asked for again later).
    */
   #frameNow(): boolean {
     if (this.#framed) return true;
@@ -175,6 +172,10 @@ export class JournalWriter implements JournalSink {
     }
     this.#framed = true;
     this.#write(Buffer.from(`F ${JSON.stringify({ at: Date.now(), artifact: frame })}\n`));
+    // Before any line given later: a kill never leaves later cases journaled and earlier ones not.
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const part of waiting) this.#write(part);
     return true;
   }
 
