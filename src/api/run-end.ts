@@ -9,6 +9,7 @@
 import {
   changedBuiltins,
   checkRunEnd,
+  failedForBuiltins,
   outputsBefore,
   snapshotBuiltins,
   type BuiltinsSnapshot,
@@ -25,6 +26,8 @@ export interface RunChecks {
   id: string;
   builtins: BuiltinsSnapshot;
   outputs: OutputBefore[];
+  /** `artifact` failed by a `built-ins` condition if the run's code replaced built-ins. */
+  failed: (artifact: ResultsArtifact) => ResultsArtifact;
   /** `run()`, a throw it ends in said as the replaced built-ins that likely caused it. */
   running: <T>(run: () => Promise<T>) => Promise<T>;
 }
@@ -40,6 +43,7 @@ export function startChecks(id: string, output: string | undefined): RunChecks {
     id,
     builtins,
     outputs,
+    failed: (artifact) => failedForBuiltins(artifact, builtins),
     running: async (run) => {
       try {
         return await run();

@@ -142,7 +142,9 @@ export async function runTestSuite<TCase, TOutput>(
         reporters: [...reporters, watch.written],
         engine: { signal: watch.signal, control: watch.control },
         artifact: (executed) => {
-          const whole = artifactOf(executed);
+          // Failed before the output is written when fn or an evaluator replaced built-ins:
+          // the end checks fail such a run, and its file must not say pass (run-end.ts).
+          const whole = checks.failed(artifactOf(executed));
           watch.ended(whole);
           return whole;
         },

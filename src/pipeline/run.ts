@@ -22,7 +22,7 @@ import {
   checkOutputsNotInputs,
   runOutputs,
 } from './output-paths.ts';
-import { checkRunEnd, outputsBefore } from './written-check.ts';
+import { checkRunEnd, failedForBuiltins, outputsBefore } from './written-check.ts';
 import { trackPendingReports } from './pending-reports.ts';
 import type { WriteFailure } from '../report/file-reports.ts';
 import type { RunFilters } from '../plan/types.ts';
@@ -358,8 +358,10 @@ export async function executeRun(
         // A resumed run may be complete in cases and still be marked so: it counts them.
         const incomplete = executed.runs.some((run) => run.summary.cases < run.testset.cases);
         const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
+        // Failed here, before any report writes it, when the run's code replaced built-ins:
+        // the end checks fail such a run, and its files must not say pass.
         const artifactWith = (gitInfo: ResultsArtifact['git']): ResultsArtifact =>
-          runArtifact({ ...executed, interrupted, git: gitInfo });
+          failedForBuiltins(runArtifact({ ...executed, interrupted, git: gitInfo }));
         // The results are whole from here: an exit while the rest is awaited still writes them.
         ended = finished = artifactWith(gitRead);
         // Files judges keep (automatic-battle baselines) are written once, after the last call.

@@ -11,6 +11,7 @@
  */
 import * as fs from 'node:fs';
 import { resolve } from 'node:path';
+import type { GateCondition, ResultsArtifact, RunResult } from '../types/index.ts';
 import type { OutputPath } from './output-paths.ts';
 import { EXIT_UNWRITTEN } from './write-failure.ts';
 
@@ -102,6 +103,41 @@ function sameProperty(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
   // The accessors are compared as values, never called.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   return is(a.value, b.value) && is(a.get, b.get) && is(a.set, b.set);
+}
+
+/** The name of the gate condition a run fails when its code replaced built-ins. */
+export const BUILTINS_CONDITION = 'built-ins';
+
+/**
+ * `artifact` as it must be written when the run's code replaced built-ins since `since`: every
+ * run failed by a `built-ins` condition naming them, so the file never says pass for a run its
+ * end checks fail (`checkRunEnd` then raises the exit code, and says the same on stderr). Called
+ * as the artifact is built, before the reports write it. Unchanged when the built-ins are as
+ * they were. No array method is used.
+ */
+export function failedForBuiltins(
+  artifact: ResultsArtifact,
+  since: BuiltinsSnapshot = LOADED,
+): ResultsArtifact {
+  const changed = changedBuiltins(since);
+  if (changed.length === 0) return artifact;
+  const condition: GateCondition = {
+    name: BUILTINS_CONDITION,
+    expected: 'unchanged by the code the run loaded',
+    actual: `replaced: ${list(changed)} (its results may be incomplete or wrong)`,
+    passed: false,
+  };
+  const runs: RunResult[] = [];
+  for (let i = 0; i < artifact.runs.length; i++) {
+    const run = artifact.runs[i] as RunResult;
+    const conditions: GateCondition[] = [];
+    for (let c = 0; c < run.gate.conditions.length; c++) {
+      conditions[conditions.length] = run.gate.conditions[c] as GateCondition;
+    }
+    conditions[conditions.length] = condition;
+    runs[runs.length] = { ...run, verdict: 'fail', gate: { ...run.gate, conditions } };
+  }
+  return { ...artifact, verdict: 'fail', runs };
 }
 
 /** The first character each output's format begins with (a results artifact is one JSON object). */
