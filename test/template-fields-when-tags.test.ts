@@ -36,7 +36,10 @@ describe('{{ case.x }} of an evaluator with when: tags', () => {
     const dry = await runInProcess(['run', '--dry-run', '--tag', 'b'], dir);
     assert.equal(dry.code, 0, dry.stderr);
     const run = await runInProcess(['run', '--tag', 'b', '-o', 'r.json'], dir);
-    assert.equal(run.code, 0, run.stderr);
+    // It runs (no usage error); with its only evaluator judging none of the rows, the run fails
+    // the gate's `judged` condition (docs/config.md#evaluators).
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stdout, /✗ judged: /);
   });
 
   it('is refused when none of the rows the evaluator applies to has the field', async () => {

@@ -15,6 +15,7 @@ export function planOf(spec: SuiteSpec): RunPlan {
     trials: spec.trials ?? 1,
     gate: spec.gate,
     ...(agreement !== undefined ? { agreement } : {}),
+    ...(typeof spec.pass === 'function' ? { pass: 'function' as const } : {}),
   };
 }
 

@@ -140,7 +140,13 @@ export function combineRun(
   }
   if (problems.length > 0) return { ok: false, problems };
   const totals = summary.summary();
-  const gate = evaluateRunGate(totals, plan.gate, options.planned, options.someShards === true);
+  const gate = evaluateRunGate(
+    totals,
+    plan.gate,
+    options.planned,
+    options.someShards === true,
+    plan.pass === 'function',
+  );
   return {
     ok: true,
     value: {

@@ -330,7 +330,9 @@ function toRunResult(run: RunState, shard: boolean): RunResult {
   // `filter` skips the holes left by cases an interrupt dropped, keeping testset order.
   const cases = run.results?.filter((result): result is CaseResult => result !== undefined) ?? [];
   const summary = run.summary.summary();
-  const gate = evaluateRunGate(summary, spec.gate, run.cases.length, shard);
+  // A `pass:` function decides each case itself: evaluators that judged none leave it the judge.
+  const passDecides = typeof spec.pass === 'function';
+  const gate = evaluateRunGate(summary, spec.gate, run.cases.length, shard, passDecides);
   return {
     suite: spec.id,
     params: run.params,

@@ -149,20 +149,28 @@ function formatMeasured(value: number, threshold: Threshold, passed: boolean): s
  * looked like; one that planned none gets a failing `cases` condition, unless the gate allows
  * it (`allowEmpty`) or the run is one shard of its cases (`shard`: a shard may get none of a
  * small suite; the merged run is judged whole). Then the evaluator rules, which have nothing to
- * measure, pass too, saying `no cases ran`. The engine and `evals merge` both decide a run's
- * verdict through here.
+ * measure, pass too, saying `no cases ran`. A run whose cases ran but were evaluated by none of
+ * its evaluators gets a failing `judged` condition (see `nothingJudged`), unless it is a shard
+ * (judged whole once merged) or a `pass:` function decides each case (`passDecides`). The engine
+ * and `evals merge` both decide a run's verdict through here.
  */
 export function evaluateRunGate(
   summary: RunSummary,
   gate: GateSpec,
   planned: number,
   shard = false,
+  passDecides = false,
 ): { verdict: Verdict; conditions: GateCondition[] } {
   const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
   const result = evaluateGate(summary, gate, emptyExcused);
   if (planned === 0 && !emptyExcused) {
     // A `--tag` typo or an empty testset: a gate that checked nothing must not pass.
     result.conditions.push(noCasesCondition());
+    result.verdict = 'fail';
+  }
+  const unjudged = shard || passDecides ? undefined : nothingJudged(summary);
+  if (unjudged !== undefined) {
+    result.conditions.push(unjudged);
     result.verdict = 'fail';
   }
   if (summary.cases < planned) {
@@ -189,4 +197,28 @@ export function noCasesCondition(
   actual = 'no cases matched (allowEmpty: true on the suite accepts this)',
 ): GateCondition {
   return { name: NO_CASES_CONDITION, expected: 'at least 1 case', actual, passed: false };
+}
+
+/** The name of the condition a run fails when none of its evaluators judged a case. */
+export const JUDGED_CONDITION = 'judged';
+
+/**
+ * The failed `judged` condition of a run whose cases ran (some did not error) while every one of
+ * its evaluators evaluated none of them (each returned nothing, or its `when:` matched no row):
+ * every case passed by default with nothing checked, which must not pass the run, as a run of no
+ * cases does not. `undefined` when some evaluator evaluated a case, no case ran, or the suite has
+ * no evaluators (its cases pass by not erroring, as configured). One evaluator that skipped every
+ * case beside others that judged is only warned about (report/summary-table.ts).
+ */
+function nothingJudged(summary: RunSummary): GateCondition | undefined {
+  const ran = summary.cases - summary.errored;
+  const ids = Object.keys(summary.evaluators);
+  if (ran <= 0 || ids.length === 0) return undefined;
+  if (ids.some((id) => (summary.evaluators[id]?.count ?? 0) > 0)) return undefined;
+  return {
+    name: JUDGED_CONDITION,
+    expected: 'at least 1 case evaluated',
+    actual: `none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran: ${ids.join(', ')} skipped every one`,
+    passed: false,
+  };
 }
