@@ -91,6 +91,32 @@ describe('a run in which no evaluator judged any case does not pass', () => {
     }
   });
 
+  it('every case errored under minPassRate: 0 fails judged, in evals run and runTestSuite', async () => {
+    const dir = jsonlProject(
+      [{ id: 'a' }, { id: 'b' }],
+      [
+        'hash: [id]',
+        'evaluators:',
+        '  - { use: contains, with: { values: [x] } }',
+        'gate: { minPassRate: 0 }',
+      ],
+    );
+    const r = await runInProcess(['run', '-o', 'out.json'], dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /✗ judged: expected at least 1 case evaluated, got every one of the 2 cases errored/,
+    );
+    const script = sdkScript(`const r = await runTestSuite({ id: 's', testCases: [{ q: 'a' }],
+  testCaseHash: ['q'], quiet: true, setExitCode: false, gate: { minPassRate: 0 },
+  fn: () => { throw new Error('down'); },
+  evaluators: [{ id: 'e', evaluateTestCase: () => ({ score: 1, threshold: { gte: 1 } }) }],
+});
+console.log('verdict ' + r.verdict);\n`);
+    const sdk = await script.run();
+    assert.match(sdk.stdout, /verdict fail/, sdk.stderr);
+  });
+
   it('runTestSuite: verdict fail, as evals run', async () => {
     const script =
       sdkScript(`const r = await runTestSuite({ id: 's', testCases: [{ q: 'a' }, { q: 'b' }],

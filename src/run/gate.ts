@@ -150,8 +150,8 @@ function formatMeasured(value: number, threshold: Threshold, passed: boolean): s
  * it (`allowEmpty`) or the run is one shard of its cases (`shard`: a shard may get none of a
  * small suite; the merged run is judged whole). Then the evaluator rules, which have nothing to
  * measure, pass too, saying `no cases ran`. A run whose cases ran but were evaluated by none of
- * its evaluators gets a failing `judged` condition (see `nothingJudged`), unless it is a shard
- * (judged whole once merged) or a `pass:` function decides each case (`passDecides`). The engine
+ * its evaluators, or whose every case errored under a `minPassRate`, gets a failing `judged`
+ * condition (see `nothingJudged`), unless it is a shard (judged whole once merged). The engine
  * and `evals merge` both decide a run's verdict through here.
  */
 export function evaluateRunGate(
@@ -168,7 +168,7 @@ export function evaluateRunGate(
     result.conditions.push(noCasesCondition());
     result.verdict = 'fail';
   }
-  const unjudged = shard || passDecides ? undefined : nothingJudged(summary);
+  const unjudged = shard ? undefined : nothingJudged(summary, gate, passDecides);
   if (unjudged !== undefined) {
     result.conditions.push(unjudged);
     result.verdict = 'fail';
@@ -203,17 +203,31 @@ export function noCasesCondition(
 export const JUDGED_CONDITION = 'judged';
 
 /**
- * The failed `judged` condition of a run whose cases ran (some did not error) while every one of
- * its evaluators evaluated none of them (each returned nothing, or its `when:` matched no row):
- * every case passed by default with nothing checked, which must not pass the run, as a run of no
- * cases does not. `undefined` when some evaluator evaluated a case, no case ran, or the suite has
- * no evaluators (its cases pass by not erroring, as configured). One evaluator that skipped every
- * case beside others that judged is only warned about (report/summary-table.ts).
+ * The failed `judged` condition of a run that checked nothing although it had cases, which must
+ * not pass, as a run of no cases does not:
+ * - every case errored under a `minPassRate` (`0` would pass it; the default gate fails already);
+ * - cases ran (some did not error) but every one of its evaluators evaluated none of them (each
+ *   returned nothing, or its `when:` matched no row), so each passed by default, unless a `pass:`
+ *   function decided them (`passDecides`) or the suite has no evaluators (its cases pass by not
+ *   erroring, as configured). One evaluator that skipped every case beside others that judged is
+ *   only warned about (report/summary-table.ts).
  */
-function nothingJudged(summary: RunSummary): GateCondition | undefined {
+function nothingJudged(
+  summary: RunSummary,
+  gate: GateSpec,
+  passDecides: boolean,
+): GateCondition | undefined {
   const ran = summary.cases - summary.errored;
+  if (summary.cases > 0 && ran <= 0 && gate.minPassRate != null) {
+    return {
+      name: JUDGED_CONDITION,
+      expected: 'at least 1 case evaluated',
+      actual: `every one of the ${formatCount(summary.cases)} ${summary.cases === 1 ? 'case' : 'cases'} errored`,
+      passed: false,
+    };
+  }
   const ids = Object.keys(summary.evaluators);
-  if (ran <= 0 || ids.length === 0) return undefined;
+  if (ran <= 0 || ids.length === 0 || passDecides) return undefined;
   if (ids.some((id) => (summary.evaluators[id]?.count ?? 0) > 0)) return undefined;
   return {
     name: JUDGED_CONDITION,
