@@ -12,7 +12,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { isRecord } from '../shared/is-record.ts';
-import { evaluateRunGate } from '../run/gate.ts';
+import { recordedRunGate } from '../run/gate.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
@@ -259,7 +259,7 @@ function recount(
   const accumulator = planAccumulator(plan);
   for (const result of cases) accumulator.add(result);
   const summary = accumulator.summary();
-  const gate = evaluateRunGate(summary, plan.gate, run.testset.cases, artifact.shard !== undefined);
+  const gate = recordedRunGate(summary, plan, run.testset.cases, artifact.shard !== undefined);
   return {
     ...run,
     summary,

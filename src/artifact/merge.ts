@@ -15,7 +15,7 @@ import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
-import { evaluateRunGate } from '../run/gate.ts';
+import { recordedRunGate } from '../run/gate.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import type { CaseResult, ResultsArtifact, RunPlan, RunResult } from '../types/index.ts';
@@ -140,13 +140,7 @@ export function combineRun(
   }
   if (problems.length > 0) return { ok: false, problems };
   const totals = summary.summary();
-  const gate = evaluateRunGate(
-    totals,
-    plan.gate,
-    options.planned,
-    options.someShards === true,
-    plan.pass === 'function',
-  );
+  const gate = recordedRunGate(totals, plan, options.planned, options.someShards === true);
   return {
     ok: true,
     value: {

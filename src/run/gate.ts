@@ -3,7 +3,14 @@
  * one condition per rule, so every report can say exactly what failed. The engine and `evals
  * merge` both decide a run's verdict here.
  */
-import type { GateCondition, GateSpec, RunSummary, Threshold, Verdict } from '../types/index.ts';
+import type {
+  GateCondition,
+  GateSpec,
+  RunPlan,
+  RunSummary,
+  Threshold,
+  Verdict,
+} from '../types/index.ts';
 import { kappaUndefinedReason } from '../evaluators/agreement.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { withoutNoiseOrNull } from '../shared/float-noise.ts';
@@ -197,6 +204,20 @@ export function noCasesCondition(
   actual = 'no cases matched (allowEmpty: true on the suite accepts this)',
 ): GateCondition {
   return { name: NO_CASES_CONDITION, expected: 'at least 1 case', actual, passed: false };
+}
+
+/**
+ * The gate of a run recounted from the `plan` its artifact records (`evals merge`, a recovered
+ * journal), decided as the engine decided it: `planned` cases, `shard` when only part of them
+ * are the run's to hold.
+ */
+export function recordedRunGate(
+  summary: RunSummary,
+  plan: RunPlan,
+  planned: number,
+  shard: boolean,
+): { verdict: Verdict; conditions: GateCondition[] } {
+  return evaluateRunGate(summary, plan.gate, planned, shard, plan.pass === 'function');
 }
 
 /** The name of the condition a run fails when none of its evaluators judged a case. */
