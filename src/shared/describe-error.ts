@@ -8,7 +8,7 @@
  */
 export function describeError(error: unknown): string {
   try {
-    return messageOf(error);
+    return messageOf(error) + causesOf(error);
   } catch (reading) {
     let why = '';
     try {
@@ -18,6 +18,40 @@ export function describeError(error: unknown): string {
     }
     return `it threw a value whose message cannot be read${why}`;
   }
+}
+
+/** Links of a `cause` chain quoted after the message; deeper ones are left out. */
+const CAUSES_SHOWN = 4;
+
+/**
+ * ` (cause: fetch failed; cause: connect ECONNREFUSED 127.0.0.1:9)`: the messages of the errors
+ * `error.cause` chains to, since a wrapper's own (`fetch failed`, an SDK's `Connection error.`)
+ * rarely says what to fix. A cause already quoted in the text (a wrapper that repeats it, a
+ * cycle) is left out; a cause that cannot be read ends the chain.
+ */
+function causesOf(error: unknown): string {
+  const seen = new Set<unknown>([error]);
+  let text = messageOf(error);
+  const quoted: string[] = [];
+  let current = error;
+  while (quoted.length < CAUSES_SHOWN) {
+    let cause: unknown;
+    try {
+      if (typeof current !== 'object' || current === null || !('cause' in current)) break;
+      cause = (current as { cause?: unknown }).cause;
+      if (cause === undefined || cause === null || seen.has(cause)) break;
+      seen.add(cause);
+      const message = messageOf(cause);
+      if (!text.includes(message)) {
+        quoted.push(message);
+        text += `\n${message}`;
+      }
+    } catch {
+      break;
+    }
+    current = cause;
+  }
+  return quoted.length === 0 ? '' : ` (cause: ${quoted.join('; cause: ')})`;
 }
 
 /** Inner errors of an AggregateError quoted in its message; the rest are counted. */
