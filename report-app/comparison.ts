@@ -153,7 +153,10 @@ function caseItem(
   const item = el('li', { class: 'case-link', tabindex: '0', title: id }, name);
   item.addEventListener('click', () => show(view));
   item.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') show(view);
+    if (event.key !== 'Enter') return;
+    // The detail takes the focus: this Enter must not go on to press its close button.
+    event.preventDefault();
+    show(view);
   });
   return item;
 }

@@ -21,15 +21,31 @@ export function detailPanel(model: ReportModel): {
 } {
   const body = el('div', { class: 'body' });
   const close = el('button', { type: 'button', class: 'close', 'aria-label': 'close' }, '×');
-  const panel = el('aside', { id: 'detail', hidden: '' }, close, body);
-  close.addEventListener('click', () => panel.setAttribute('hidden', ''));
+  const panel = el(
+    'aside',
+    { id: 'detail', hidden: '', role: 'dialog', 'aria-label': 'case detail' },
+    close,
+    body,
+  );
+  // Keyboard users land in the panel when it opens and back on the row (or link) that opened
+  // it when it closes; otherwise the detail is many Tab presses away, past every row drawn.
+  let opener: Element | null = null;
+  const hide = (): void => {
+    if (panel.hasAttribute('hidden')) return;
+    panel.setAttribute('hidden', '');
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    opener = null;
+  };
+  close.addEventListener('click', hide);
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') panel.setAttribute('hidden', '');
+    if (event.key === 'Escape') hide();
   });
   const show = (view: CaseView): void => {
+    if (panel.hasAttribute('hidden')) opener = document.activeElement;
     body.replaceChildren(...content(model, view));
     panel.removeAttribute('hidden');
     body.scrollTop = 0;
+    close.focus();
   };
   return { panel, show };
 }

@@ -214,7 +214,10 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     const show = (): void => open(view);
     row.addEventListener('click', show);
     row.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') show();
+      if (event.key !== 'Enter') return;
+      // The detail takes the focus: this Enter must not go on to press its close button.
+      event.preventDefault();
+      show();
     });
     return row;
   }

@@ -1,7 +1,8 @@
 /**
  * The case detail is a panel over the page: nothing of the page shows through it. The case
  * table's sticky header row (run, ms, one column per evaluator) used to be painted over the
- * open panel, across the middle of the case's output or reasons. Real chromium.
+ * open panel, across the middle of the case's output or reasons. A keyboard user lands in it
+ * when it opens and back on the row when it closes. Real chromium.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -52,6 +53,27 @@ describe('the open case detail', () => {
       return found;
     })()`);
     assert.deepEqual(uncovered, []);
+    await page.close();
+  });
+
+  it('takes the focus when a row opens it with Enter, and gives it back on Escape', async () => {
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#case-count');
+    const row = page.locator('#case-rows .case >> nth=1');
+    await row.focus();
+    const id = await row.getAttribute('data-id');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#detail:not([hidden])');
+    assert.equal(await page.evaluate('document.activeElement.closest("#detail") !== null'), true);
+    assert.equal(await page.getAttribute('#detail', 'role'), 'dialog');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#detail[hidden]', { state: 'attached' });
+    assert.equal(await page.evaluate('document.activeElement.dataset.id'), id);
+    // The close button does the same.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#detail:not([hidden])');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#detail[hidden]', { state: 'attached' });
+    assert.equal(await page.evaluate('document.activeElement.dataset.id'), id);
     await page.close();
   });
 });
