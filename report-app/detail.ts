@@ -107,7 +107,7 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
           el(
             'li',
             { class: t.passed ? 'ok' : 'bad' },
-            `${t.passed ? '✓' : '✗'} ${milliseconds(t.durationMs)} · ${t.error ?? t.scores.map((e) => `${e.evaluator} ${e.score === null ? 'error' : score(e.score)}`).join(', ')}`,
+            `${t.passed ? '✓' : '✗'} ${milliseconds(t.durationMs)} · ${t.error ?? [t.scores.map((e) => `${e.evaluator} ${e.score === null ? 'error' : score(e.score)}`).join(', '), ...t.reasons].join(' — ')}`,
           ),
         ),
       ),

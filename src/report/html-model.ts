@@ -14,7 +14,8 @@ import { agreementLine, agreementsOf } from './agreement-text.ts';
 import { comparedOf, type ComparedView } from './html-model-compared.ts';
 import { comparisonView, type ComparisonView } from './html-model-comparison.ts';
 import { reasonOf } from './evaluation-reason.ts';
-import { outputText } from './failure-details.ts';
+import { outputText, shortenText } from './failure-details.ts';
+import { oneLine } from '../shared/one-line.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
 import { describeRun, describeUsage, formatCount, formatParams } from './labels.ts';
 import { notComparedSentence } from './not-compared.ts';
@@ -87,6 +88,8 @@ export interface CaseView {
         durationMs: number;
         error: string | null;
         scores: { evaluator: string; score: number | null }[];
+        /** Why its evaluations failed or errored, `exact: expected "a", got "b"` each, cut. */
+        reasons: string[];
       }[]
     | null;
   usage: string | null;
@@ -290,9 +293,27 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
         durationMs: Math.round(trial.durationMs),
         error: trial.error,
         scores: trial.evaluations.map((e) => ({ evaluator: e.evaluator, score: e.score })),
+        reasons: trialReasons(trial.evaluations),
       })) ?? null,
     usage: result.usage ? describeUsage(result.usage) : null,
   };
+}
+
+/** Characters of each reason on a trial's line, as on `evals show`'s trial lines. */
+const TRIAL_REASON_CHARS = 160;
+
+/**
+ * Why one trial's evaluations failed or errored: the case's evaluations explain one failing
+ * trial at most (none for a flaky case that passed), so each trial says its own, as `evals
+ * show` does.
+ */
+function trialReasons(evaluations: readonly EvaluationResult[]): string[] {
+  return evaluations.flatMap((evaluation) => {
+    if (evaluation.passed !== false) return [];
+    const reason = evaluation.error !== null ? `error: ${evaluation.error}` : reasonOf(evaluation);
+    if (reason === null) return [];
+    return [`${evaluation.evaluator}: ${shortenText(oneLine(reason), TRIAL_REASON_CHARS)}`];
+  });
 }
 
 function evaluationView(evaluation: EvaluationResult): EvaluationView {
