@@ -43,7 +43,17 @@ export function paramValue(value: unknown): string {
  */
 export function caseIdMatch(id: string, casePrefix: string): 'exact' | 'prefix' | null {
   if (id === casePrefix) return 'exact';
-  return id.startsWith(casePrefix) ? 'prefix' : null;
+  return id.startsWith(withoutEllipsis(casePrefix)) ? 'prefix' : null;
+}
+
+/**
+ * `77f519fbc5f…` as `77f519fbc5f`: the summary, the PR comment and `evals compare` print ids
+ * shortened so, and an id copied from them brings the `…` (or `...`) along. A whole id that
+ * ends so still matches exactly (above).
+ */
+function withoutEllipsis(casePrefix: string): string {
+  const start = casePrefix.replace(/(?:…|\.\.\.)$/u, '');
+  return start === '' ? casePrefix : start;
 }
 
 /** Whether a case has a status the status flags select (any case without one). */
