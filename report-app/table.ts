@@ -133,7 +133,11 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     }
     if (query === '') return true;
     const haystack = haystacks[i] ?? '';
-    return haystack.includes(query) || (escaped !== query && haystack.includes(escaped));
+    if (haystack.includes(query) || (escaped !== query && haystack.includes(escaped))) return true;
+    // An id as the rows, the summary and the PR comment shorten it (`77f519fbc5f…`), pasted
+    // with its `…`: the start of the id.
+    const start = query.endsWith('…') ? query.slice(0, -1) : '';
+    return start !== '' && view.id.toLowerCase().startsWith(start);
   }
 
   function compare(a: CaseView, b: CaseView): number {
