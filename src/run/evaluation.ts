@@ -24,16 +24,28 @@ export function toEvaluationResult(
       durationMs,
     );
   }
-  const { score, threshold: ownThreshold, usage, assertions } = raw as Record<string, unknown>;
+  const {
+    score,
+    threshold: ownThreshold,
+    usage,
+    assertions,
+    reason,
+  } = raw as Record<string, unknown>;
   // The SDK's `Evaluation.assertions` travels in the metadata, with the required ones that
   // failed as `failedRequired`: the reports explain a failed rubric from that list.
-  const metadata = Array.isArray(assertions)
+  let metadata = Array.isArray(assertions)
     ? {
         ...toMetadata((raw as Record<string, unknown>).metadata),
         assertions,
         failedRequired: failedRequiredOf(assertions),
       }
     : (raw as Record<string, unknown>).metadata;
+  // `{ score, reason }`, as JavaScript evaluators written for other tools return: the reason is
+  // kept where the reports read one (`metadata.reason`), not dropped without a word.
+  const given = toMetadata(metadata);
+  if (typeof reason === 'string' && (given === null || !('reason' in given))) {
+    metadata = { ...given, reason };
+  }
 
   let threshold: Threshold | null = evaluator.threshold ?? null;
   let thresholdError: string | null = null;
