@@ -9,6 +9,12 @@ import { unencodableText } from './options.ts';
 /** Longest string kept in metadata, in characters (code points, as every cut note counts). */
 export const METADATA_STRING_LIMIT = 500;
 
+/**
+ * A judge's reason for its verdict: what a failed case is read for (the page and `evals show
+ * --full` show it whole), so it is kept longer than other metadata strings.
+ */
+export const JUDGE_REASON_LIMIT = 2000;
+
 /** Most list items kept in metadata (missing substrings, schema errors, …). */
 export const METADATA_LIST_LIMIT = 20;
 

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { truncateText } from '../metadata.ts';
+import { JUDGE_REASON_LIMIT, truncateText } from '../metadata.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 import { ANSWER_OPTION, QUESTION_OPTION, answerOf, questionOf } from './rag-shared.ts';
 
@@ -55,7 +55,7 @@ export const answerRelevancy = defineBuiltin({
     const verdict = choice as keyof typeof RELEVANCY_SCORES;
     return {
       score: RELEVANCY_SCORES[verdict],
-      metadata: { verdict, reason: truncateText(reason) },
+      metadata: { verdict, reason: truncateText(reason, JUDGE_REASON_LIMIT) },
       usage: calls.usage,
     };
   },

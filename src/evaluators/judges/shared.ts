@@ -3,7 +3,7 @@
  * prompt, and the metadata a verdict leaves behind.
  */
 import type { Evaluation } from '../../types/index.ts';
-import { truncateText } from '../metadata.ts';
+import { JUDGE_REASON_LIMIT, truncateText } from '../metadata.ts';
 import { JudgeCalls, type ChatJudge } from './calls.ts';
 
 /** The `question` option: what the function under test was asked, for context. */
@@ -33,7 +33,7 @@ export function verdictMetadata(verdict: { choice: string; reason: string }): {
   choice: string;
   reason: string;
 } {
-  return { choice: verdict.choice, reason: truncateText(verdict.reason) };
+  return { choice: verdict.choice, reason: truncateText(verdict.reason, JUDGE_REASON_LIMIT) };
 }
 
 /**
