@@ -15,7 +15,7 @@ function parseModuleSpec(spec, baseDir) {
 // src/shared/describe-error.ts
 function describeError(error) {
   try {
-    return messageOf(error);
+    return messageOf(error) + causesOf(error);
   } catch (reading) {
     let why = "";
     try {
@@ -24,6 +24,32 @@ function describeError(error) {
     }
     return `it threw a value whose message cannot be read${why}`;
   }
+}
+var CAUSES_SHOWN = 4;
+function causesOf(error) {
+  const seen = /* @__PURE__ */ new Set([error]);
+  let text = messageOf(error);
+  const quoted = [];
+  let current = error;
+  while (quoted.length < CAUSES_SHOWN) {
+    let cause;
+    try {
+      if (typeof current !== "object" || current === null || !("cause" in current)) break;
+      cause = current.cause;
+      if (cause === void 0 || cause === null || seen.has(cause)) break;
+      seen.add(cause);
+      const message = messageOf(cause);
+      if (!text.includes(message)) {
+        quoted.push(message);
+        text += `
+${message}`;
+      }
+    } catch {
+      break;
+    }
+    current = cause;
+  }
+  return quoted.length === 0 ? "" : ` (cause: ${quoted.join("; cause: ")})`;
 }
 var INNER_ERRORS_SHOWN = 5;
 function messageOf(error) {
