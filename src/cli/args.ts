@@ -10,6 +10,7 @@ import { usageError, type UsageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import type { CommandSpec } from './command-spec.ts';
 import { renderHelp } from './help.ts';
+import { quotedValue, shownValue } from '../shared/shown-value.ts';
 
 /**
  * The values of `S`'s options as parseArgs types them: `string`, `string[]` (repeatable) or
@@ -109,7 +110,7 @@ export function badOption(spec: CommandSpec, message: string): UsageError {
 export function positiveInt(spec: CommandSpec, flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) {
-    throw optionError(spec, flag, 'a whole number of at least 1', JSON.stringify(text));
+    throw optionError(spec, flag, 'a whole number of at least 1', quotedValue(text));
   }
   return n;
 }
@@ -138,7 +139,7 @@ function explainOptionError(spec: CommandSpec, argv: readonly string[]): UsageEr
     if (option === undefined) return unknownOption(spec, token.rawName, token.name);
     if (option.type === 'boolean') {
       if (token.value !== undefined) {
-        return optionError(spec, flag, 'no value', JSON.stringify(token.value));
+        return optionError(spec, flag, 'no value', quotedValue(token.value));
       }
     } else if (token.value === undefined) {
       return optionError(spec, flag, `a value (${option.value})`, 'nothing');
@@ -188,7 +189,7 @@ export function shortOptionValues(spec: CommandSpec, argv: readonly string[]): s
     if (option === undefined) return [arg];
     const value = arg.slice(token.rawName.length + 1);
     if (option.type === 'boolean') {
-      throw optionError(spec, token.rawName, 'no value', JSON.stringify(value));
+      throw optionError(spec, token.rawName, 'no value', quotedValue(value));
     }
     return value === '' ? [token.rawName, ''] : [`${token.rawName}${value}`];
   });
@@ -224,7 +225,7 @@ function unknownOption(spec: CommandSpec, rawName: string, name: string): UsageE
   );
   const expected =
     guess !== undefined ? `did you mean --${guess}?` : `expected ${known.join(', ')}`;
-  return badOption(spec, `unknown option ${rawName} for ${spec.name}: ${expected}`);
+  return badOption(spec, `unknown option ${shownValue(rawName)} for ${spec.name}: ${expected}`);
 }
 
 function checkPositionals(spec: CommandSpec, positionals: readonly string[]): void {
@@ -247,7 +248,7 @@ export function gridFilters(items: readonly string[], spec: CommandSpec): Record
   const out = Object.create(null) as Record<string, string[]>;
   for (const item of items) {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw optionError(spec, '--grid', 'KEY=VALUE', JSON.stringify(item));
+    if (eq <= 0) throw optionError(spec, '--grid', 'KEY=VALUE', quotedValue(item));
     (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
   }
   return out;

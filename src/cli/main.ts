@@ -27,6 +27,7 @@ import { relative } from 'node:path';
 import { endAfterCommand } from '../pipeline/late-exit.ts';
 import { changedBuiltins } from '../pipeline/written-check.ts';
 import { describeError } from '../shared/describe-error.ts';
+import { quotedValue } from '../shared/shown-value.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -216,7 +217,7 @@ async function dispatch(
       return withArgs(COMPARE, rest, ctx, async ({ values, positionals }) => {
         const format = values.format;
         if (format !== 'text' && format !== 'md' && format !== 'json') {
-          throw optionError(COMPARE, '--format', 'text, md or json', JSON.stringify(format));
+          throw optionError(COMPARE, '--format', 'text, md or json', quotedValue(format));
         }
         return (await import('./compare.ts')).compareCommand(
           positional(positionals, 0),
@@ -262,7 +263,7 @@ function unknownCommand(word: string): UsageError {
   const guess = closestMatch(word, commands);
   return usageError(
     'cli.unknown-command',
-    `unknown command "${word}" (${guess !== undefined ? `did you mean ${guess}? ` : ''}commands: ${commands.join(', ')}; see evals --help)`,
+    `unknown command ${quotedValue(word)} (${guess !== undefined ? `did you mean ${guess}? ` : ''}commands: ${commands.join(', ')}; see evals --help)`,
   );
 }
 

@@ -30,6 +30,7 @@ import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
 import { badOption, gridFilters, optionError, positional, type ParsedArgs } from './args.ts';
 import { OVERRIDE } from './commands.ts';
+import { quotedValue, shownValue } from '../shared/shown-value.ts';
 
 /**
  * Records the override; 0, a UsageError (exit 2) with nothing written, or 3 when the store could
@@ -47,7 +48,7 @@ export async function overrideCommand(
   const scoreText = required(values.score, '--score', 'a score from 0 to 1');
   const score = Number(scoreText);
   if (scoreText.trim() === '' || !(score >= 0 && score <= 1)) {
-    throw optionError(OVERRIDE, '--score', 'a number from 0 to 1', JSON.stringify(scoreText));
+    throw optionError(OVERRIDE, '--score', 'a number from 0 to 1', quotedValue(scoreText));
   }
   const store = storeFolder(values.config, path, ctx);
   const storePath = join(store.dir, OVERRIDES_FILE);
@@ -65,7 +66,7 @@ export async function overrideCommand(
     const ids = found.result.evaluations.map((e) => e.evaluator);
     throw badOption(
       OVERRIDE,
-      `--evaluator ${printable(evaluator)}: case ${found.result.id} has no evaluation by it (evaluators: ${ids.map(printable).join(', ') || 'none'})`,
+      `--evaluator ${shownValue(evaluator)}: case ${found.result.id} has no evaluation by it (evaluators: ${ids.map(printable).join(', ') || 'none'})`,
     );
   }
   const override = storedOverride(found.run, found.result, evaluation, score, values.reason, now());
@@ -169,7 +170,7 @@ function findCase(
   if (first === undefined) {
     throw badOption(
       OVERRIDE,
-      `--case ${printable(casePrefix)}: no case id starts with it in ${printable(path)}${filters.suites || filters.grid ? ' in the runs --suite and --grid select' : ''}`,
+      `--case ${shownValue(casePrefix)}: no case id starts with it in ${printable(path)}${filters.suites || filters.grid ? ' in the runs --suite and --grid select' : ''}`,
     );
   }
   if (matches.length > 1) {
@@ -179,7 +180,7 @@ function findCase(
       .join('; ');
     throw badOption(
       OVERRIDE,
-      `--case ${printable(casePrefix)} matches ${matches.length} cases (${listed}${matches.length > 5 ? '; …' : ''}): ${exact.length > 0 ? 'give' : 'give the whole id, more of it,'} --suite or --grid`,
+      `--case ${shownValue(casePrefix)} matches ${matches.length} cases (${listed}${matches.length > 5 ? '; …' : ''}): ${exact.length > 0 ? 'give' : 'give the whole id, more of it,'} --suite or --grid`,
     );
   }
   return first;

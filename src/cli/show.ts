@@ -33,6 +33,7 @@ import {
 import { SHOW } from './commands.ts';
 import { mergedShards } from '../artifact/partial-merge.ts';
 import { writtenByRunTestSuite } from '../plan/resume.ts';
+import { shownValue } from '../shared/shown-value.ts';
 
 const DEFAULT_LIMIT = 20;
 
@@ -87,7 +88,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     }
     throw badOption(
       SHOW,
-      `--case ${printable(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${printable(path)}${byStatus ? ' among the cases the status flags select' : ''}`,
+      `--case ${shownValue(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${printable(path)}${byStatus ? ' among the cases the status flags select' : ''}`,
     );
   }
 
@@ -188,7 +189,7 @@ function notInSelectedRuns(
     elsewhere.length === 0
       ? ''
       : `; it is a case of ${listed.join(', ')}${more > 0 ? ` and ${plural(more, 'more run')}` : ''}`;
-  return `--case ${printable(casePrefix)}: no case id starts with it in the runs of ${printable(path)} selected by ${printable(by)}${where}`;
+  return `--case ${shownValue(casePrefix)}: no case id starts with it in the runs of ${printable(path)} selected by ${printable(by)}${where}`;
 }
 
 function noneMatch(filters: ShowFilters): string {
@@ -212,7 +213,7 @@ function checkRunFilters(
     if (!suites.includes(suite)) {
       throw badOption(
         SHOW,
-        `--suite ${printable(suite)}: no such suite in the results (suites: ${suites.map(printable).join(', ') || 'none'})`,
+        `--suite ${shownValue(suite)}: no such suite in the results (suites: ${suites.map(printable).join(', ') || 'none'})`,
       );
     }
   }
@@ -228,14 +229,14 @@ function checkRunFilters(
       const keys = [...new Set(runs.flatMap((run) => Object.keys(run.params)))];
       throw badOption(
         SHOW,
-        `--grid ${printable(key)}: no run has this grid key (keys: ${keys.map(printable).join(', ') || 'none; no suite has a grid'})`,
+        `--grid ${shownValue(key)}: no run has this grid key (keys: ${keys.map(printable).join(', ') || 'none; no suite has a grid'})`,
       );
     }
     for (const value of values) {
       if (!seen.includes(value)) {
         throw badOption(
           SHOW,
-          `--grid ${printable(key)}=${printable(value)}: no run has this value (values: ${seen.map(printable).join(', ')})`,
+          `--grid ${shownValue(key)}=${shownValue(value)}: no run has this value (values: ${seen.map(printable).join(', ')})`,
         );
       }
     }

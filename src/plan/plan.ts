@@ -17,6 +17,7 @@ import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
 import { withTagFilter } from './tag-filter.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
+import { shownValue } from '../shared/shown-value.ts';
 
 export type Planned = { ok: true; plan: RunPlan } | { ok: false; issues: Issue[] };
 
@@ -232,7 +233,7 @@ export function checkFilters(config: LoadedConfig, filters: RunFilters): Issue[]
       issues.push(
         cliIssue(
           'cli.unknown-suite',
-          `--suite ${id}: no such suite in ${config.file} (suites: ${ids.join(', ')})`,
+          `--suite ${shownValue(id)}: no such suite in ${config.file} (suites: ${ids.join(', ')})`,
         ),
       );
     }

@@ -4,6 +4,7 @@
  * and trial of a case lands in the same shard (its results can then be merged per case).
  */
 import { hash } from 'node:crypto';
+import { quotedValue } from '../shared/shown-value.ts';
 
 /** `--shard 2/4`: the second of four shards. `index` is 1-based. */
 export interface Shard {
@@ -26,7 +27,7 @@ export function parseShard(
   text: string,
 ): { ok: true; shard: Shard } | { ok: false; message: string } {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  const expected = `--shard: expected INDEX/COUNT with 1 ≤ INDEX ≤ COUNT (e.g. 2/4), found "${text}"`;
+  const expected = `--shard: expected INDEX/COUNT with 1 ≤ INDEX ≤ COUNT (e.g. 2/4), found ${quotedValue(text)}`;
   if (!match) return { ok: false, message: expected };
   const index = Number(match[1]);
   const count = Number(match[2]);

@@ -24,6 +24,7 @@ import { pinCommand } from './pin.ts';
 import { identityArgs } from './read.ts';
 import { revisionCommand } from './revision.ts';
 import { showCommand } from './show.ts';
+import { quotedValue } from '../../shared/shown-value.ts';
 
 /** `evals testset …` (argv after `testset`): runs the sub-command; usage errors are thrown (exit 2). */
 export async function testsetCommand(argv: string[], ctx: CommandContext): Promise<number> {
@@ -95,6 +96,6 @@ function unknownCommand(word: string): UsageError {
   const guess = closestMatch(word, commands);
   return usageError(
     'cli.unknown-command',
-    `unknown command "testset ${word}" (${guess !== undefined ? `did you mean testset ${guess}? ` : ''}commands: ${commands.join(', ')}; see evals testset --help)`,
+    `unknown command ${quotedValue(`testset ${word}`)} (${guess !== undefined ? `did you mean testset ${guess}? ` : ''}commands: ${commands.join(', ')}; see evals testset --help)`,
   );
 }

@@ -19,6 +19,7 @@ import type { CommandContext } from '../../pipeline/context.ts';
 import { resolveConfigArg } from '../../pipeline/config-discovery.ts';
 import { optionError } from '../args.ts';
 import type { CommandSpec } from '../command-spec.ts';
+import { quotedValue } from '../../shared/shown-value.ts';
 
 /** The identity options of `revision`, `show`, `diff` and `log`, checked. */
 export interface IdentityArgs {
@@ -48,7 +49,7 @@ function splitFields(spec: CommandSpec, text: string): string[] {
     .map((f) => f.trim())
     .filter(Boolean);
   if (fields.length === 0) {
-    throw optionError(spec, '--hash', 'field names such as question,locale', JSON.stringify(text));
+    throw optionError(spec, '--hash', 'field names such as question,locale', quotedValue(text));
   }
   return fields;
 }
