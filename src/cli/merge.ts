@@ -26,6 +26,7 @@ import { pathWord } from '../shared/shell-word.ts';
 import { runTotals } from '../report/totals.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 import { printable } from '../shared/text-table.ts';
+import { shownValue } from '../shared/shown-value.ts';
 
 export interface MergeArgs {
   inputs: string[];
@@ -63,6 +64,7 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
       );
     }
   }
+  checkDistinctInputs(args.inputs, ctx.cwd);
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
@@ -71,6 +73,28 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
     return await mergeInto(spool, inputs, args, ctx);
   } finally {
     spool.discard();
+  }
+}
+
+/**
+ * One file given twice (`r.json r.json`, `s1.json ./s1.json`) is named as that, not as a shard
+ * given twice or a file that is not a shard artifact, which is what merging it would report.
+ */
+function checkDistinctInputs(inputs: readonly string[], cwd: string): void {
+  const seen = new Map<string, string>();
+  for (const name of inputs) {
+    const path = realPath(resolve(cwd, name));
+    const first = seen.get(path);
+    if (first === undefined) {
+      seen.set(path, name);
+      continue;
+    }
+    const times = inputs.filter((other) => realPath(resolve(cwd, other)) === path).length;
+    const what =
+      first === name
+        ? `${shownValue(name)} is given ${times} times`
+        : `${shownValue(first)} and ${shownValue(name)} are the same file`;
+    throw usageError('cli.merge-same-file', `evals merge: ${what}; give each shard artifact once`);
   }
 }
 
