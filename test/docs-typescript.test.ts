@@ -215,6 +215,22 @@ void describe('docs TypeScript examples', () => {
     assert.match(unexported?.join('\n') ?? '', /^canary\.md:10:\d+: TS2307: .*evalgate\/lib/);
   });
 
+  void it('skips no fence that is meant as TypeScript (a variant spelling, ~~~, an info string)', () => {
+    // Every opening fence of the docs, with its info string; a TypeScript one the block reader
+    // does not take (```TS, ```ts title=x, ~~~ts, ```tsx) would otherwise go unchecked.
+    const unread = docFiles.flatMap((file) =>
+      readFileSync(join(repoRoot, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => {
+          const info = /^\s*(?:`{3,}|~{3,})\s*(\S.*)$/.exec(line)?.[1]?.trim();
+          const meant = info !== undefined && /^(ts|tsx|mts|cts|typescript)\b/i.test(info);
+          const read = /^\s*```(?:ts|typescript)\s*$/.test(line);
+          return meant && !read ? [`${file}:${i + 1}: ${line.trim()}`] : [];
+        }),
+    );
+    assert.deepEqual(unread, []);
+  });
+
   docBlocks.forEach((block, index) => {
     void it(`${where(block)} type-checks`, () => {
       const messages = results().byBlock[index] ?? [];
