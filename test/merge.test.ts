@@ -144,7 +144,10 @@ describe('evals merge', () => {
   it('refuses the same shard twice, mixed shard counts and unsharded inputs', async () => {
     const twice = await runCli(['merge', 's1.json', 's2.json', 's3.json', 's2.json'], { cwd: dir });
     assert.equal(twice.code, 2);
-    assert.match(twice.stderr, /evals merge: s2\.json is given 2 times; give each shard artifact once/);
+    assert.match(
+      twice.stderr,
+      /evals merge: s2\.json is given 2 times; give each shard artifact once/,
+    );
 
     const half = await runCli(['run', '--shard', '2/2', '-o', 'half.json'], { cwd: dir });
     assert.ok(half.code === 0 || half.code === 1, half.stderr);
