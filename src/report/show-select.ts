@@ -52,7 +52,7 @@ export function caseIdMatch(id: string, casePrefix: string): 'exact' | 'prefix' 
  * ends so still matches exactly (above).
  */
 function withoutEllipsis(casePrefix: string): string {
-  const start = casePrefix.replace(/(?:…|\.\.\.)$/u, '');
+  const start = casePrefix.replace(/(?:\u2026|\.\.\.)$/u, '');
   return start === '' ? casePrefix : start;
 }
 
