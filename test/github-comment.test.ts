@@ -60,7 +60,13 @@ describe('upsertStickyComment', () => {
     const bots = botComment(MARKER);
     const alices = github.server.addComment(7, { body: `${MARKER}\nold`, login: 'alice' });
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: alices.html_url, action: 'updated' });
+    // The bot's is an earlier token's report: left as it is, and hidden as outdated.
+    assert.deepEqual(result, {
+      ok: true,
+      url: alices.html_url,
+      action: 'updated',
+      stale: [{ url: bots.html_url, author: 'github-actions[bot]', hidden: true }],
+    });
     assert.equal(bots.body, MARKER);
   });
 
@@ -227,7 +233,12 @@ describe('upsertStickyComment', () => {
     const ours = botComment(`${MARKER}\nold`);
     const other = botComment(MARKER, 'other-app[bot]');
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
-    assert.deepEqual(result, { ok: true, url: ours.html_url, action: 'updated' });
+    assert.deepEqual(result, {
+      ok: true,
+      url: ours.html_url,
+      action: 'updated',
+      stale: [{ url: other.html_url, author: 'other-app[bot]', hidden: true }],
+    });
     assert.equal(ours.body, `${MARKER}\nnew`);
     assert.equal(other.body, MARKER);
     assert.equal(comments().length, 2);

@@ -11,7 +11,12 @@ import { dirname, relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
-import { RUN_STAMP_MAX_CHARS, upsertStickyComment, type RunStamp } from '../github/comment.ts';
+import {
+  RUN_STAMP_MAX_CHARS,
+  upsertStickyComment,
+  type RunStamp,
+  type StaleComment,
+} from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import { readGitInfo } from '../pipeline/git-info.ts';
@@ -190,6 +195,7 @@ export async function publishResults(
       commentUrl = posted.url;
       core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     }
+    if (posted.ok && posted.stale !== undefined) await sayStale(posted.stale, posted.url);
   }
   // The annotations a wanted check run does not carry: all of them without a token or on a
   // fork, those of a failed create, or those after the last update that went through. With
@@ -228,6 +234,32 @@ export async function publishResults(
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+
+/**
+ * Earlier reports of this identity's that another token wrote, which this one could not edit:
+ * a warning, and a note at the end of the job summary, say which comment is current.
+ */
+async function sayStale(stale: readonly StaleComment[], current: string): Promise<void> {
+  for (const comment of stale) {
+    const state = comment.hidden ? 'hidden it as outdated' : 'could not hide it';
+    core.warning(
+      `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current}. To have one comment again, delete the old one`,
+    );
+  }
+  const lines = stale.map(
+    (c) =>
+      `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ', hidden as outdated' : ', still shown'})`,
+  );
+  try {
+    await core.summary
+      .addRaw(
+        `\n\n> [!NOTE]\n> The current PR comment is ${current}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:\n${lines.join('\n')}\n`,
+      )
+      .write();
+  } catch (error) {
+    core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
+  }
 }
 
 /**

@@ -29,9 +29,31 @@ export interface RunStamp {
  * later run's report (`newer`), which is left as it is.
  */
 export type StickyCommentResult =
-  | { ok: true; url: string; action: 'created' | 'updated' }
-  | { ok: true; url: string; action: 'kept-newer'; newer: RunStamp }
+  | ({ ok: true; url: string; action: 'created' | 'updated' } & Stale)
+  | ({ ok: true; url: string; action: 'kept-newer'; newer: RunStamp } & Stale)
   | { ok: false; failure: ReportingFailure };
+
+/**
+ * Comments with this report's marker that another identity wrote (the workflow switched between
+ * GITHUB_TOKEN, a GitHub App token and a personal access token) and this token did not edit:
+ * each holds an older report, so each is hidden as outdated when GitHub lets the token
+ * (`hidden`), and named to the caller either way. Absent when there is none.
+ */
+interface Stale {
+  stale?: StaleComment[];
+}
+
+/** A marker comment of another identity's, left in place. */
+export interface StaleComment {
+  url: string;
+  /** Its author's login, e.g. `github-actions[bot]`. */
+  author: string;
+  /** Whether it is now minimized ("hidden as outdated") on the pull request. */
+  hidden: boolean;
+}
+
+/** Stale comments hidden in one run at most: a switch of tokens leaves one or two. */
+const MAX_STALE = 5;
 
 /**
  * The workflow permissions under which GitHub lets a token list, create, edit and delete a pull
@@ -96,7 +118,7 @@ export async function upsertStickyComment(
   if ('failure' in self) return { ok: false, failure: self.failure };
 
   const list = async (): Promise<
-    | { ok: true; mine: { id: number; body?: string; html_url: string }[] }
+    | { ok: true; mine: ListedComment[]; others: ListedComment[] }
     | { ok: false; failure: ReportingFailure }
   > => {
     try {
@@ -108,10 +130,18 @@ export async function upsertStickyComment(
       });
       // The latest run's report first, then the newest by id rather than by list position: ids
       // only grow, list order is GitHub's.
-      const mine = comments
-        .filter((c) => firstLine(c.body ?? '') === marker && wroteIt(self.author, c.user))
+      const marked = comments.filter((c) => firstLine(c.body ?? '') === marker);
+      const mine = marked
+        .filter((c) => wroteIt(self.author, c.user))
         .sort((a, b) => byRun(stampOf(b.body ?? ''), stampOf(a.body ?? '')) || b.id - a.id);
-      return { ok: true, mine };
+      // A person's comment counts only with the run line only evalgate writes (a personal access
+      // token's earlier report), never one that merely starts with the marker.
+      const others = marked.filter(
+        (c) =>
+          !wroteIt(self.author, c.user) &&
+          (c.user?.type === 'Bot' || stampOf(c.body ?? '') !== undefined),
+      );
+      return { ok: true, mine, others };
     } catch (error) {
       return {
         ok: false,
@@ -123,10 +153,18 @@ export async function upsertStickyComment(
   const listed = await list();
   if (!listed.ok) return listed;
   const candidates = listed.mine;
+  // Another identity's comments with our marker: an earlier token's reports, which this token
+  // may not edit. Bots' comments the edit is refused on join them below.
+  const refused: ListedComment[] = [...listed.others];
+  /** `result` with the stale comments hidden and named. */
+  const settle = async <T extends { ok: true }>(result: T): Promise<T & Stale> => {
+    const stale = await hideStale(octokit, refused);
+    return stale.length === 0 ? result : { ...result, stale };
+  };
   for (const [index, candidate] of candidates.entries()) {
     const newer = newerThanOurs(candidate);
     if (newer !== undefined)
-      return { ok: true, url: candidate.html_url, action: 'kept-newer', newer };
+      return settle({ ok: true, url: candidate.html_url, action: 'kept-newer', newer } as const);
     try {
       const { data } = await octokit.rest.issues.updateComment({
         owner,
@@ -137,14 +175,17 @@ export async function upsertStickyComment(
       // Older copies (a create retried after GitHub stored it, two runs racing) would keep an
       // old verdict on the pull request: remove them.
       await removeDuplicates(octokit, target, candidates.slice(index + 1));
-      return { ok: true, url: data.html_url, action: 'updated' };
+      return settle({ ok: true, url: data.html_url, action: 'updated' } as const);
     } catch (error) {
       const failure = toReportingFailure(error, 'update the PR comment', PERMISSION);
       // Refused on a bot's comment we only took for ours: another app wrote it, so try the next
       // (ours may be older). Deleted between listing and editing: writing a new one is what the
       // user wants.
       const notOurs = self.author.kind === 'any-bot' && failure.code === 'github.forbidden';
-      if (notOurs) continue;
+      if (notOurs) {
+        refused.push(candidate);
+        continue;
+      }
       if (httpStatus(error) !== 404) return { ok: false, failure };
       break;
     }
@@ -165,7 +206,9 @@ export async function upsertStickyComment(
       request: {
         beforeRetry: async () => {
           const again = await list();
-          const stored = again.ok ? again.mine[0] : undefined;
+          const stored = again.ok
+            ? again.mine.find((c) => !refused.some((r) => r.id === c.id))
+            : undefined;
           return stored === undefined ? null : { status: 201, url: '', headers: {}, data: stored };
         },
       },
@@ -175,14 +218,18 @@ export async function upsertStickyComment(
     return { ok: false, failure: toReportingFailure(error, 'create the PR comment', PERMISSION) };
   }
   const after = await list();
-  const [newest, ...older] = after.ok ? after.mine : [];
-  if (newest === undefined) return { ok: true, url: created.html_url, action: 'created' };
+  // After a refused edit the refused comment is still listed as ours: it is no duplicate.
+  const refusedIds = new Set(refused.map((comment) => comment.id));
+  const [newest, ...older] = (after.ok ? after.mine : []).filter((c) => !refusedIds.has(c.id));
+  if (newest === undefined)
+    return settle({ ok: true, url: created.html_url, action: 'created' } as const);
   await removeDuplicates(octokit, target, older);
   // A later run created its comment while this one did: its report is the one to keep.
   const newer = newerThanOurs(newest);
-  if (newer !== undefined) return { ok: true, url: newest.html_url, action: 'kept-newer', newer };
+  if (newer !== undefined)
+    return settle({ ok: true, url: newest.html_url, action: 'kept-newer', newer } as const);
   if (newest.id === created.id && 'body' in newest && newest.body === text) {
-    return { ok: true, url: created.html_url, action: 'created' };
+    return settle({ ok: true, url: created.html_url, action: 'created' } as const);
   }
   try {
     const { data } = await octokit.rest.issues.updateComment({
@@ -191,10 +238,50 @@ export async function upsertStickyComment(
       comment_id: newest.id,
       body: text,
     });
-    return { ok: true, url: data.html_url, action: 'created' };
+    return settle({ ok: true, url: data.html_url, action: 'created' } as const);
   } catch (error) {
     return { ok: false, failure: toReportingFailure(error, 'update the PR comment', PERMISSION) };
   }
+}
+
+/** A listed issue comment, as much of it as is read here. */
+interface ListedComment {
+  id: number;
+  node_id?: string;
+  body?: string;
+  html_url: string;
+  user?: { login: string; type: string } | null;
+}
+
+/**
+ * Hides each stale comment as outdated (GraphQL `minimizeComment`, classifier OUTDATED), which
+ * GitHub allows anyone with triage or write access, whoever wrote the comment. Best effort: a
+ * refusal or an older GitHub Enterprise Server without the mutation leaves the comment shown,
+ * and the caller says which comment is current.
+ */
+async function hideStale(
+  octokit: Octokit,
+  stale: readonly ListedComment[],
+): Promise<StaleComment[]> {
+  const named: StaleComment[] = [];
+  for (const comment of stale.slice(0, MAX_STALE)) {
+    let hidden = false;
+    if (comment.node_id !== undefined && comment.node_id !== '') {
+      try {
+        const answer = await octokit.graphql<{
+          minimizeComment?: { minimizedComment?: { isMinimized?: boolean } | null } | null;
+        }>(
+          'mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }',
+          { id: comment.node_id },
+        );
+        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
+      } catch {
+        // not allowed, or no such mutation: the comment stays shown and is named instead
+      }
+    }
+    named.push({ url: comment.html_url, author: comment.user?.login ?? 'someone', hidden });
+  }
+  return named;
 }
 
 /**

@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { actionCheckout, runAction, type ActionRun, type Workspace } from './action-run.ts';
+import {
+  actionCheckout,
+  runAction,
+  sourceCheckout,
+  type ActionRun,
+  type Workspace,
+} from './action-run.ts';
 import { runCli } from './cli.ts';
 import { startGitHubProxy, type GitHubProxy } from './github-fake-qa5.ts';
 import { startGitHubServer, type GitHubServer } from './github-server.ts';
@@ -22,6 +28,11 @@ export interface ActionFixtureOptions {
   proxy?: boolean;
   /** The path the proxy serves the API below (`/api/v3`, as GitHub Enterprise Server does). */
   proxyBasePath?: string;
+  /**
+   * Run the Action from src/ through tsx (`sourceCheckout`) rather than the committed dist/: for
+   * tests of a change to src/action or src/github that dist/ does not bundle yet.
+   */
+  source?: boolean;
 }
 
 /** The fake GitHub and the action shared by the tests of one block; read them inside a test. */
@@ -37,6 +48,7 @@ export interface ActionFixture {
     ws: Workspace,
     inputs?: Record<string, string>,
     env?: Record<string, string>,
+    timeoutMs?: number,
   ): Promise<ActionRun>;
 }
 
@@ -51,7 +63,7 @@ export function useActionFixture(options: ActionFixtureOptions = {}): ActionFixt
   before(async () => {
     server = await startGitHubServer();
     if (options.proxy) proxy = await startGitHubProxy(server, options.proxyBasePath);
-    action = actionCheckout();
+    action = options.source ? sourceCheckout() : actionCheckout();
   });
   after(async () => {
     await proxy?.close();
@@ -74,16 +86,27 @@ export function useActionFixture(options: ActionFixtureOptions = {}): ActionFixt
     get action() {
       return started(action, 'the action');
     },
-    run(ws, inputs = {}, env = {}) {
+    run(ws, inputs = {}, env = {}, timeoutMs) {
       const viaProxy: Record<string, string> = proxy ? { GITHUB_API_URL: proxy.url } : {};
-      return runAction(fixture.action, ws, fixture.server, inputs, {
-        ...viaProxy,
-        ...options.env,
-        ...env,
-      });
+      return runAction(
+        fixture.action,
+        ws,
+        fixture.server,
+        inputs,
+        { ...viaProxy, ...options.env, ...env },
+        timeoutMs,
+      );
     },
   };
   return fixture;
+}
+
+/**
+ * {@link useActionFixture} for the Action from src/ (through tsx): the set-up the tests of a
+ * change dist/ does not bundle yet share.
+ */
+export function useSourceAction(options: Omit<ActionFixtureOptions, 'source'> = {}): ActionFixture {
+  return useActionFixture({ ...options, source: true });
 }
 
 /**

@@ -172,6 +172,7 @@ export function commentBodyProblem(body: unknown): Reply | undefined {
 export function commentJson(comment: StoredComment): Record<string, unknown> {
   return {
     id: comment.id,
+    node_id: `IC_kw${comment.id}`,
     body: comment.body,
     user: comment.user,
     html_url: comment.html_url,
@@ -293,4 +294,36 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+/**
+ * `POST /graphql` for the one query the Action sends: hiding a comment as outdated
+ * (`minimizeComment`), which anyone with triage or write access may do to anyone's comment.
+ * GitHub answers a GraphQL error with 200 and `errors`.
+ */
+export function minimizeReply(
+  body: unknown,
+  find: (id: number) => StoredComment | undefined,
+): Reply {
+  const { query = '', variables = {} } = (body ?? {}) as {
+    query?: string;
+    variables?: { id?: string };
+  };
+  if (!/minimizeComment\(input: \{ subjectId: \$id, classifier: OUTDATED \}\)/.test(query)) {
+    return { status: 200, body: { errors: [{ message: 'unsupported query' }] } };
+  }
+  const id = /^IC_kw(\d+)$/.exec(variables.id ?? '');
+  const comment = id ? find(Number(id[1])) : undefined;
+  if (!comment) {
+    const message = `Could not resolve to a node with the global id of '${variables.id ?? ''}'`;
+    return {
+      status: 200,
+      body: { data: { minimizeComment: null }, errors: [{ type: 'NOT_FOUND', message }] },
+    };
+  }
+  comment.minimized = 'OUTDATED';
+  return {
+    status: 200,
+    body: { data: { minimizeComment: { minimizedComment: { isMinimized: true } } } },
+  };
 }

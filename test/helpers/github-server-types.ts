@@ -31,6 +31,8 @@ export interface StoredComment {
   html_url: string;
   created_at: string;
   updated_at: string;
+  /** GraphQL `minimizeComment`'s classifier once hidden, e.g. `OUTDATED`. */
+  minimized?: string;
 }
 
 /** A check run held by the server, with every annotation it was sent. */

@@ -34,6 +34,7 @@ import {
   DOCS,
   error,
   headerProblem,
+  minimizeReply,
   page,
   pullRequestReply,
   rateLimitReply,
@@ -182,6 +183,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         return { status: 201, body: commentJson(comment) };
       }
     }
+
+    if (path === '/graphql' && method === 'POST') return minimizeReply(body, findComment);
 
     if ((match = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path))) {
       const comment = findComment(Number(match[1]));
