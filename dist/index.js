@@ -32089,73 +32089,49 @@ var init_errors = __esm({
   }
 });
 
-// src/shared/edit-distance.ts
-function editDistance(left, right, options2 = {}) {
-  const a = codePoints(left);
-  const b = codePoints(right);
-  const budget = options2.budget ?? LEVENSHTEIN_CELL_BUDGET;
-  const transpositions = options2.transpositions ?? false;
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const [long, short] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
-  const n = long.length;
-  const m = short.length;
-  if (m === 0) return { distance: n, exact: true };
-  if (n * m <= budget) {
-    return { distance: bandedDistance(long, short, n, transpositions), exact: true };
-  }
-  let best2 = n;
-  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
-    const distance = bandedDistance(long, short, k, transpositions);
-    if (distance <= k) return { distance, exact: true };
-    best2 = Math.min(best2, distance);
-  }
-  return { distance: best2, exact: false };
-}
-function codePoints(text2) {
-  return Array.from(text2, (char) => char.codePointAt(0) ?? 0);
-}
-function bandedDistance(a, b, k, transpositions) {
-  const n = a.length;
-  const m = b.length;
-  const unreachable = n + m + 1;
-  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
-  let prev = new Uint32Array(m + 1).fill(unreachable);
-  let cur = new Uint32Array(m + 1).fill(unreachable);
-  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
-  for (let i = 1; i <= n; i++) {
-    const lo = Math.max(1, i - k);
-    const hi = Math.min(m, i + k);
-    cur[lo - 1] = lo === 1 ? i : unreachable;
-    const ai = a[i - 1];
-    const swappable = transpositions && i > 1;
-    for (let j = lo; j <= hi; j++) {
-      const bj = b[j - 1];
-      const substitute2 = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
-      const remove = (prev[j] ?? unreachable) + 1;
-      const insert = (cur[j - 1] ?? unreachable) + 1;
-      let best2 = Math.min(substitute2, remove, insert);
-      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
-        best2 = Math.min(best2, (beforeLast[j - 2] ?? unreachable) + 1);
-      }
-      cur[j] = best2;
+// src/shared/cut-text.ts
+function characterCount(text2) {
+  let count = text2.length;
+  for (let i = 0; i < text2.length - 1; i++) {
+    if (isHigh(text2.charCodeAt(i)) && isLow(text2.charCodeAt(i + 1))) {
+      count--;
+      i++;
     }
-    if (hi < m) cur[hi + 1] = unreachable;
-    [beforeLast, prev, cur] = [prev, cur, beforeLast];
   }
-  return prev[m] ?? unreachable;
+  return count;
 }
-var LEVENSHTEIN_CELL_BUDGET;
-var init_edit_distance = __esm({
-  "src/shared/edit-distance.ts"() {
+function startOf(text2, limit) {
+  let units = 0;
+  for (let chars = 0; chars < limit && units < text2.length; chars++) {
+    const pair = isHigh(text2.charCodeAt(units)) && isLow(text2.charCodeAt(units + 1));
+    units += pair ? 2 : 1;
+  }
+  return text2.slice(0, units);
+}
+function cutText(text2, limit) {
+  if (text2.length <= limit) return { start: text2, left: 0 };
+  const start = startOf(text2, limit);
+  return { start, left: characterCount(text2.slice(start.length)) };
+}
+function isHigh(code) {
+  return code >= 55296 && code <= 56319;
+}
+function isLow(code) {
+  return code >= 56320 && code <= 57343;
+}
+var init_cut_text = __esm({
+  "src/shared/cut-text.ts"() {
     "use strict";
-    LEVENSHTEIN_CELL_BUDGET = 2e7;
+  }
+});
+
+// src/shared/format-count.ts
+function formatCount(count) {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+var init_format_count = __esm({
+  "src/shared/format-count.ts"() {
+    "use strict";
   }
 });
 
@@ -32322,6 +32298,76 @@ var init_text_table = __esm({
   }
 });
 
+// src/shared/edit-distance.ts
+function editDistance(left, right, options2 = {}) {
+  const a = codePoints(left);
+  const b = codePoints(right);
+  const budget = options2.budget ?? LEVENSHTEIN_CELL_BUDGET;
+  const transpositions = options2.transpositions ?? false;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const [long, short] = endA - start >= endB - start ? [a.slice(start, endA), b.slice(start, endB)] : [b.slice(start, endB), a.slice(start, endA)];
+  const n = long.length;
+  const m = short.length;
+  if (m === 0) return { distance: n, exact: true };
+  if (n * m <= budget) {
+    return { distance: bandedDistance(long, short, n, transpositions), exact: true };
+  }
+  let best2 = n;
+  for (let k = Math.max(n - m, 32); n * (2 * k + 1) <= budget; k *= 2) {
+    const distance = bandedDistance(long, short, k, transpositions);
+    if (distance <= k) return { distance, exact: true };
+    best2 = Math.min(best2, distance);
+  }
+  return { distance: best2, exact: false };
+}
+function codePoints(text2) {
+  return Array.from(text2, (char) => char.codePointAt(0) ?? 0);
+}
+function bandedDistance(a, b, k, transpositions) {
+  const n = a.length;
+  const m = b.length;
+  const unreachable = n + m + 1;
+  let beforeLast = new Uint32Array(m + 1).fill(unreachable);
+  let prev = new Uint32Array(m + 1).fill(unreachable);
+  let cur = new Uint32Array(m + 1).fill(unreachable);
+  for (let j = 0; j <= Math.min(m, k); j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - k);
+    const hi = Math.min(m, i + k);
+    cur[lo - 1] = lo === 1 ? i : unreachable;
+    const ai = a[i - 1];
+    const swappable = transpositions && i > 1;
+    for (let j = lo; j <= hi; j++) {
+      const bj = b[j - 1];
+      const substitute2 = (prev[j - 1] ?? unreachable) + (ai === bj ? 0 : 1);
+      const remove = (prev[j] ?? unreachable) + 1;
+      const insert = (cur[j - 1] ?? unreachable) + 1;
+      let best2 = Math.min(substitute2, remove, insert);
+      if (swappable && j > 1 && ai === b[j - 2] && a[i - 2] === bj) {
+        best2 = Math.min(best2, (beforeLast[j - 2] ?? unreachable) + 1);
+      }
+      cur[j] = best2;
+    }
+    if (hi < m) cur[hi + 1] = unreachable;
+    [beforeLast, prev, cur] = [prev, cur, beforeLast];
+  }
+  return prev[m] ?? unreachable;
+}
+var LEVENSHTEIN_CELL_BUDGET;
+var init_edit_distance = __esm({
+  "src/shared/edit-distance.ts"() {
+    "use strict";
+    LEVENSHTEIN_CELL_BUDGET = 2e7;
+  }
+});
+
 // src/artifact/partial-merge.ts
 function mergedShards(artifact) {
   if (artifact.partialMerge === void 0) return void 0;
@@ -32437,16 +32483,6 @@ var init_threshold = __esm({
   "src/run/threshold.ts"() {
     "use strict";
     init_float_noise();
-  }
-});
-
-// src/shared/format-count.ts
-function formatCount(count) {
-  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-var init_format_count = __esm({
-  "src/shared/format-count.ts"() {
-    "use strict";
   }
 });
 
@@ -33717,42 +33753,6 @@ var init_exact_sum = __esm({
         return high;
       }
     };
-  }
-});
-
-// src/shared/cut-text.ts
-function characterCount(text2) {
-  let count = text2.length;
-  for (let i = 0; i < text2.length - 1; i++) {
-    if (isHigh(text2.charCodeAt(i)) && isLow(text2.charCodeAt(i + 1))) {
-      count--;
-      i++;
-    }
-  }
-  return count;
-}
-function startOf(text2, limit) {
-  let units = 0;
-  for (let chars = 0; chars < limit && units < text2.length; chars++) {
-    const pair = isHigh(text2.charCodeAt(units)) && isLow(text2.charCodeAt(units + 1));
-    units += pair ? 2 : 1;
-  }
-  return text2.slice(0, units);
-}
-function cutText(text2, limit) {
-  if (text2.length <= limit) return { start: text2, left: 0 };
-  const start = startOf(text2, limit);
-  return { start, left: characterCount(text2.slice(start.length)) };
-}
-function isHigh(code) {
-  return code >= 55296 && code <= 56319;
-}
-function isLow(code) {
-  return code >= 56320 && code <= 57343;
-}
-var init_cut_text = __esm({
-  "src/shared/cut-text.ts"() {
-    "use strict";
   }
 });
 
@@ -36837,14 +36837,14 @@ function duplicateMessage(id, first, here, basis, file) {
   if (basis.kind === "content") {
     return `duplicate case identity: ${rows} have the same data, with other tags or metadata (remove one, or give each its own __dedup_id__)`;
   }
-  const fields = basis.names.filter((name) => shownValue(here.data[name]) !== null).map((name) => `${fieldName(name)} ${shownValue(here.data[name])}`);
+  const fields = basis.names.filter((name) => shownValue2(here.data[name]) !== null).map((name) => `${fieldName(name)} ${shownValue2(here.data[name])}`);
   const named2 = `${file === null ? "testCaseHash" : "hash:"} fields, ${listed(fields)}`;
   return file === null ? `duplicate case identity: ${rows} have the same ${named2} (${fix})` : `duplicate case identity: ${rows} have the same ${named2} (${fix}, or give each row its own __dedup_id__)`;
 }
 function place(file, row) {
   return row.col > 0 ? `${file}:${row.line}:${row.col}` : `${file}:${row.line}`;
 }
-function shownValue(value) {
+function shownValue2(value) {
   if (value === void 0 || typeof value === "function" || typeof value === "symbol") return null;
   const text2 = canonicalJson(value);
   const start = startOf(text2, VALUE_CHARS);
@@ -60649,13 +60649,32 @@ import { dirname as dirname16, isAbsolute as isAbsolute6, relative as relative7,
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
+
+// src/shared/shown-value.ts
+init_cut_text();
+init_format_count();
+init_text_table();
+var SHOWN_VALUE_CHARS = 60;
+function shownValue(value) {
+  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
+  return left === 0 ? printable(value) : `${printable(start)}${lengthNote(value)}`;
+}
+function quotedValue(value) {
+  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
+  return left === 0 ? JSON.stringify(value) : `${JSON.stringify(start)}${lengthNote(value)}`;
+}
+function lengthNote(value) {
+  return `\u2026 (${formatCount(characterCount(value))} characters)`;
+}
+
+// src/plan/shard.ts
 function shardOf(caseId, count) {
   const head = hash("sha256", caseId, "hex").slice(0, 8);
   return Number.parseInt(head, 16) % count + 1;
 }
 function parseShard(text2) {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  const expected = `--shard: expected INDEX/COUNT with 1 \u2264 INDEX \u2264 COUNT (e.g. 2/4), found "${text2}"`;
+  const expected = `--shard: expected INDEX/COUNT with 1 \u2264 INDEX \u2264 COUNT (e.g. 2/4), found ${quotedValue(text2)}`;
   if (!match) return { ok: false, message: expected };
   const index = Number(match[1]);
   const count = Number(match[2]);
@@ -60740,7 +60759,7 @@ function badOption(spec, message) {
 function positiveInt(spec, flag, text2) {
   const n = Number(text2);
   if (!Number.isInteger(n) || n < 1) {
-    throw optionError(spec, flag, "a whole number of at least 1", JSON.stringify(text2));
+    throw optionError(spec, flag, "a whole number of at least 1", quotedValue(text2));
   }
   return n;
 }
@@ -60760,7 +60779,7 @@ function explainOptionError(spec, argv) {
     if (option === void 0) return unknownOption(spec, token.rawName, token.name);
     if (option.type === "boolean") {
       if (token.value !== void 0) {
-        return optionError(spec, flag, "no value", JSON.stringify(token.value));
+        return optionError(spec, flag, "no value", quotedValue(token.value));
       }
     } else if (token.value === void 0) {
       return optionError(spec, flag, `a value (${option.value})`, "nothing");
@@ -60797,7 +60816,7 @@ function shortOptionValues(spec, argv) {
     if (option === void 0) return [arg];
     const value = arg.slice(token.rawName.length + 1);
     if (option.type === "boolean") {
-      throw optionError(spec, token.rawName, "no value", JSON.stringify(value));
+      throw optionError(spec, token.rawName, "no value", quotedValue(value));
     }
     return value === "" ? [token.rawName, ""] : [`${token.rawName}${value}`];
   });
@@ -60821,7 +60840,7 @@ function unknownOption(spec, rawName, name) {
     ([long, option]) => option.short !== void 0 ? `-${option.short}/--${long}` : `--${long}`
   );
   const expected = guess !== void 0 ? `did you mean --${guess}?` : `expected ${known.join(", ")}`;
-  return badOption(spec, `unknown option ${rawName} for ${spec.name}: ${expected}`);
+  return badOption(spec, `unknown option ${shownValue(rawName)} for ${spec.name}: ${expected}`);
 }
 function checkPositionals(spec, positionals) {
   const { min, max, names, what } = spec.positionals;
@@ -60837,7 +60856,7 @@ function gridFilters(items, spec) {
   const out = /* @__PURE__ */ Object.create(null);
   for (const item of items) {
     const eq = item.indexOf("=");
-    if (eq <= 0) throw optionError(spec, "--grid", "KEY=VALUE", JSON.stringify(item));
+    if (eq <= 0) throw optionError(spec, "--grid", "KEY=VALUE", quotedValue(item));
     (out[item.slice(0, eq)] ??= []).push(item.slice(eq + 1));
   }
   return out;
@@ -78778,7 +78797,7 @@ function checkFilters(config, filters) {
       issues.push(
         cliIssue(
           "cli.unknown-suite",
-          `--suite ${id}: no such suite in ${config.file} (suites: ${ids.join(", ")})`
+          `--suite ${shownValue(id)}: no such suite in ${config.file} (suites: ${ids.join(", ")})`
         )
       );
     }
@@ -80260,6 +80279,7 @@ async function batchLanded(octokit, { owner, repo }, id, before, size) {
 }
 
 // src/github/comment.ts
+var MAX_STALE = 5;
 var PERMISSION3 = ["pull-requests: write", "issues: write"];
 async function upsertStickyComment(octokit, target, marker, body, run2) {
   if (marker.trim() === "" || /[\r\n]/.test(marker)) {
@@ -80283,8 +80303,12 @@ ${body}`;
         issue_number: issueNumber,
         per_page: 100
       });
-      const mine = comments.filter((c) => firstLine2(c.body ?? "") === marker && wroteIt(self2.author, c.user)).sort((a, b) => byRun(stampOf(b.body ?? ""), stampOf(a.body ?? "")) || b.id - a.id);
-      return { ok: true, mine };
+      const marked = comments.filter((c) => firstLine2(c.body ?? "") === marker);
+      const mine = marked.filter((c) => wroteIt(self2.author, c.user)).sort((a, b) => byRun(stampOf(b.body ?? ""), stampOf(a.body ?? "")) || b.id - a.id);
+      const others = marked.filter(
+        (c) => !wroteIt(self2.author, c.user) && (c.user?.type === "Bot" || stampOf(c.body ?? "") !== void 0)
+      );
+      return { ok: true, mine, others };
     } catch (error2) {
       return {
         ok: false,
@@ -80295,10 +80319,15 @@ ${body}`;
   const listed3 = await list2();
   if (!listed3.ok) return listed3;
   const candidates = listed3.mine;
+  const refused = [...listed3.others];
+  const settle = async (result) => {
+    const stale = await hideStale(octokit, refused);
+    return stale.length === 0 ? result : { ...result, stale };
+  };
   for (const [index, candidate] of candidates.entries()) {
     const newer2 = newerThanOurs(candidate);
     if (newer2 !== void 0)
-      return { ok: true, url: candidate.html_url, action: "kept-newer", newer: newer2 };
+      return settle({ ok: true, url: candidate.html_url, action: "kept-newer", newer: newer2 });
     try {
       const { data } = await octokit.rest.issues.updateComment({
         owner,
@@ -80307,11 +80336,14 @@ ${body}`;
         body: text2
       });
       await removeDuplicates(octokit, target, candidates.slice(index + 1));
-      return { ok: true, url: data.html_url, action: "updated" };
+      return settle({ ok: true, url: data.html_url, action: "updated" });
     } catch (error2) {
       const failure = toReportingFailure(error2, "update the PR comment", PERMISSION3);
       const notOurs = self2.author.kind === "any-bot" && failure.code === "github.forbidden";
-      if (notOurs) continue;
+      if (notOurs) {
+        refused.push(candidate);
+        continue;
+      }
       if (httpStatus(error2) !== 404) return { ok: false, failure };
       break;
     }
@@ -80326,7 +80358,7 @@ ${body}`;
       request: {
         beforeRetry: async () => {
           const again = await list2();
-          const stored = again.ok ? again.mine[0] : void 0;
+          const stored = again.ok ? again.mine.find((c) => !refused.some((r) => r.id === c.id)) : void 0;
           return stored === void 0 ? null : { status: 201, url: "", headers: {}, data: stored };
         }
       }
@@ -80336,13 +80368,16 @@ ${body}`;
     return { ok: false, failure: toReportingFailure(error2, "create the PR comment", PERMISSION3) };
   }
   const after = await list2();
-  const [newest, ...older] = after.ok ? after.mine : [];
-  if (newest === void 0) return { ok: true, url: created.html_url, action: "created" };
+  const refusedIds = new Set(refused.map((comment) => comment.id));
+  const [newest, ...older] = (after.ok ? after.mine : []).filter((c) => !refusedIds.has(c.id));
+  if (newest === void 0)
+    return settle({ ok: true, url: created.html_url, action: "created" });
   await removeDuplicates(octokit, target, older);
   const newer = newerThanOurs(newest);
-  if (newer !== void 0) return { ok: true, url: newest.html_url, action: "kept-newer", newer };
+  if (newer !== void 0)
+    return settle({ ok: true, url: newest.html_url, action: "kept-newer", newer });
   if (newest.id === created.id && "body" in newest && newest.body === text2) {
-    return { ok: true, url: created.html_url, action: "created" };
+    return settle({ ok: true, url: created.html_url, action: "created" });
   }
   try {
     const { data } = await octokit.rest.issues.updateComment({
@@ -80351,10 +80386,28 @@ ${body}`;
       comment_id: newest.id,
       body: text2
     });
-    return { ok: true, url: data.html_url, action: "created" };
+    return settle({ ok: true, url: data.html_url, action: "created" });
   } catch (error2) {
     return { ok: false, failure: toReportingFailure(error2, "update the PR comment", PERMISSION3) };
   }
+}
+async function hideStale(octokit, stale) {
+  const named2 = [];
+  for (const comment of stale.slice(0, MAX_STALE)) {
+    let hidden = false;
+    if (comment.node_id !== void 0 && comment.node_id !== "") {
+      try {
+        const answer = await octokit.graphql(
+          "mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }",
+          { id: comment.node_id }
+        );
+        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
+      } catch {
+      }
+    }
+    named2.push({ url: comment.html_url, author: comment.user?.login ?? "someone", hidden });
+  }
+  return named2;
 }
 async function removeDuplicates(octokit, target, older) {
   for (const comment of older.slice(0, 10)) {
@@ -81734,6 +81787,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
       commentUrl = posted.url;
       info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     }
+    if (posted.ok && posted.stale !== void 0) await sayStale(posted.stale, posted.url);
   }
   let undelivered = settings.checkRun ? annotations : [];
   if (poster && settings.checkRun) {
@@ -81764,6 +81818,29 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
+}
+async function sayStale(stale, current2) {
+  for (const comment of stale) {
+    const state = comment.hidden ? "hidden it as outdated" : "could not hide it";
+    warning(
+      `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current2}. To have one comment again, delete the old one`
+    );
+  }
+  const lines2 = stale.map(
+    (c) => `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ", hidden as outdated" : ", still shown"})`
+  );
+  try {
+    await summary.addRaw(
+      `
+
+> [!NOTE]
+> The current PR comment is ${current2}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:
+${lines2.join("\n")}
+`
+    ).write();
+  } catch (error2) {
+    warning(`evalgate: could not write the job summary: ${error2.message}`);
+  }
 }
 function shardNote({ index, count }) {
   return `> [!NOTE]
