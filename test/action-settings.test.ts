@@ -182,6 +182,24 @@ describe('readSettings: inputs written as people write them', () => {
     }
   });
 
+  it('takes a full sha pasted in upper case as the commit it names, in lower case', () => {
+    const r = readSettings(inputs({ 'head-sha': ` ${'AB'.repeat(20)} ` }), '/ws');
+    assert.equal(r.ok && r.settings.headSha, 'ab'.repeat(20));
+  });
+
+  it('refuses an abbreviated sha and a SHA-256 id, saying what GitHub needs instead', () => {
+    const refused = (value: string) => {
+      const r = readSettings(inputs({ 'head-sha': value }), '/ws');
+      return !r.ok ? r.errors : [];
+    };
+    assert.deepEqual(refused('A1B2C3D'), [
+      'input head-sha: expected a full 40-character commit sha, found "A1B2C3D" (an abbreviated sha of 7 characters: GitHub needs the full one, e.g. ${{ github.event.pull_request.head.sha }} or the output of git rev-parse HEAD)',
+    ]);
+    assert.deepEqual(refused('c'.repeat(64)), [
+      `input head-sha: expected a full 40-character commit sha, found "${'c'.repeat(64)}" (a 64-character SHA-256 object id: GitHub hosts SHA-1 repositories only, whose commits have 40-character shas)`,
+    ]);
+  });
+
   it('refuses --help and -h in args, which would otherwise run the evals without a word', () => {
     for (const args of ['--help', '-h --suite qa']) {
       const r = readSettings(inputs({ args }), '/ws');

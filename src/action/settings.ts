@@ -115,10 +115,13 @@ export function readSettings(
       `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`,
     );
   }
-  const headSha = input('head-sha').trim();
-  if (headSha !== '' && !/^[0-9a-f]{40}$/i.test(headSha)) {
+  // GitHub names a commit by its full sha: a check run goes on that exact string, and the
+  // workflow_run check compares with it. Git writes it in lower case; so is a pasted upper one.
+  const headShaRaw = input('head-sha').trim();
+  const headSha = headShaRaw.toLowerCase();
+  if (headSha !== '' && !/^[0-9a-f]{40}$/.test(headSha)) {
     errors.push(
-      `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headSha)}`,
+      `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headShaRaw)}${shaHint(headSha)}`,
     );
   }
   const name = input('name').replace(/\s+/g, ' ').trim();
@@ -231,4 +234,15 @@ export function splitArgs(
 /** A whole number written in digits only (`0x10`, `1e3` and `+5` are not), else NaN. */
 function wholeNumber(text: string): number {
   return /^\d+$/.test(text) ? Number(text) : Number.NaN;
+}
+
+/** Why a `head-sha` that looks like a commit id is not one GitHub takes, or ''. */
+function shaHint(value: string): string {
+  if (/^[0-9a-f]{64}$/.test(value)) {
+    return ' (a 64-character SHA-256 object id: GitHub hosts SHA-1 repositories only, whose commits have 40-character shas)';
+  }
+  if (/^[0-9a-f]{4,39}$/.test(value)) {
+    return ` (an abbreviated sha of ${value.length} characters: GitHub needs the full one, e.g. \${{ github.event.pull_request.head.sha }} or the output of git rev-parse HEAD)`;
+  }
+  return '';
 }
