@@ -81951,10 +81951,11 @@ function readSettings(input, workspace, env = {}) {
       `input max-annotations: expected a whole number of annotations (0 or more), found ${JSON.stringify(maxRaw)}`
     );
   }
-  const headSha = input("head-sha").trim();
-  if (headSha !== "" && !/^[0-9a-f]{40}$/i.test(headSha)) {
+  const headShaRaw = input("head-sha").trim();
+  const headSha = headShaRaw.toLowerCase();
+  if (headSha !== "" && !/^[0-9a-f]{40}$/.test(headSha)) {
     errors.push(
-      `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headSha)}`
+      `input head-sha: expected a full 40-character commit sha, found ${JSON.stringify(headShaRaw)}${shaHint(headSha)}`
     );
   }
   const name = input("name").replace(/\s+/g, " ").trim();
@@ -82041,6 +82042,15 @@ function splitArgs(text2) {
 }
 function wholeNumber(text2) {
   return /^\d+$/.test(text2) ? Number(text2) : Number.NaN;
+}
+function shaHint(value) {
+  if (/^[0-9a-f]{64}$/.test(value)) {
+    return " (a 64-character SHA-256 object id: GitHub hosts SHA-1 repositories only, whose commits have 40-character shas)";
+  }
+  if (/^[0-9a-f]{4,39}$/.test(value)) {
+    return ` (an abbreviated sha of ${value.length} characters: GitHub needs the full one, e.g. \${{ github.event.pull_request.head.sha }} or the output of git rev-parse HEAD)`;
+  }
+  return "";
 }
 
 // src/action/main.ts
