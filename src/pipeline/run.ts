@@ -211,7 +211,6 @@ export async function executeRun(
       if (hint !== undefined) ctx.stdout.write(`${hint}\n`);
     },
   });
-  // Beside -o, what a kill -9 leaves for --resume; its frame is built as the run stands.
   const journal =
     args.journal === true
       ? openRunJournal({
@@ -220,8 +219,8 @@ export async function executeRun(
           ...(baseline !== undefined && { baseline }),
           ...(resumeCommand !== undefined && { resumeCommand }),
           ...(args.resume !== undefined && { resumedFrom: args.resume }),
-          // Built from the engine's own runs, whose grid values are not scrubbed yet (execute.ts
-          // scrubs those the reports get): scrubbed whole, once, as the artifact would be.
+          // Beside -o, what a kill -9 leaves for --resume; built from the engine's own runs,
+          // whose grid values are not scrubbed yet (execute.ts does): scrubbed whole, once.
           frame: () => {
             const now = control.snapshot();
             if (now === undefined) return undefined;
@@ -358,8 +357,7 @@ export async function executeRun(
         // A resumed run may be complete in cases and still be marked so: it counts them.
         const incomplete = executed.runs.some((run) => run.summary.cases < run.testset.cases);
         const interrupted = executed.interrupted || (resuming !== undefined && incomplete);
-        // Failed here, before any report writes it, when the run's code replaced built-ins:
-        // the end checks fail such a run, and its files must not say pass.
+        // Failed before any report writes it when the run's code replaced built-ins (end checks).
         const artifactWith = (gitInfo: ResultsArtifact['git']): ResultsArtifact =>
           failedForBuiltins(runArtifact({ ...executed, interrupted, git: gitInfo }));
         // The results are whole from here: an exit while the rest is awaited still writes them.

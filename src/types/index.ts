@@ -355,10 +355,7 @@ export interface RunPlan {
   gate: GateSpec;
   /** Evaluator id → where its verdicts are checked against people; absent when none is. */
   agreement?: Record<string, AgreementSpec>;
-  /**
-   * `function` when a `pass:` function decides each case (absent for `all` / `any`): a run whose
-   * evaluators judged no case is then not failed for it (`evaluateRunGate`), merged or not.
-   */
+  /** `function` when a `pass:` function decides each case: then never failed for `judged`. */
   pass?: 'function';
 }
 
