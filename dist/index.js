@@ -79585,8 +79585,8 @@ async function executeRun(args, ctx, reporters = []) {
     ...baseline !== void 0 && { baseline },
     ...resumeCommand !== void 0 && { resumeCommand },
     ...args.resume !== void 0 && { resumedFrom: args.resume },
-    // Built from the engine's own runs, whose grid values are not scrubbed yet (execute.ts
-    // scrubs those the reports get): scrubbed whole, once, as the artifact would be.
+    // Beside -o, what a kill -9 leaves for --resume; built from the engine's own runs,
+    // whose grid values are not scrubbed yet (execute.ts does): scrubbed whole, once.
     frame: () => {
       const now = control.snapshot();
       if (now === void 0) return void 0;
