@@ -1,6 +1,7 @@
 /**
- * The case spool's temporary folder fails mid-run, for real: the run's own case function
- * removes `TMPDIR` before the spool first writes to it. The run must say which folder failed and
+ * The case spool's folder fails mid-run, for real: the run's own case function removes it
+ * before the spool first writes to it (`TMPDIR`, where a run with no recovery journal spools,
+ * as one writing to /dev/stdout; the journal's folder beside -o otherwise). The run must say which folder failed and
  * why, in one line with no stack trace, keep every finished case, write its whole artifact and
  * exit with its verdict. And under a file-size limit (`ulimit -f`, as a full disk: the write that
  * crosses it fails with EFBIG), where neither the spool nor the artifact fits: one warning, one
@@ -8,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -56,7 +57,7 @@ function evalsLimited(
   });
 }
 
-/** A suite whose case `a5` removes the temporary folder; every output is ~1 KB. */
+/** A suite whose case `a5` removes folder GONE (the temporary folder by default); every output is ~1 KB. */
 function project(): { dir: string; tmp: string } {
   const dir = scratch();
   const tmp = join(dir, 'tmp');
@@ -75,7 +76,7 @@ function project(): { dir: string; tmp: string } {
     ].join('\n'),
     'fn.mjs': `import { rmSync } from 'node:fs';
 export async function fn({ testCase }) {
-  if (testCase.q === 'a5') rmSync(process.env.TMPDIR, { recursive: true, force: true });
+  if (testCase.q === 'a5') rmSync(process.env.GONE ?? process.env.TMPDIR, { recursive: true, force: true });
   return testCase.q + ' ' + 'x'.repeat(1000);
 }
 `,
@@ -96,10 +97,28 @@ function limitedProject(): { dir: string; tmp: string } {
   return made;
 }
 
+/** Every case is in `artifact`, whole, and in the JUnit report beside it. */
+function everyCase(artifact: ResultsArtifact, dir: string): void {
+  assert.equal(artifact.interrupted, false);
+  assert.equal(artifact.verdict, 'pass');
+  const cases = artifact.runs[0]?.cases ?? [];
+  assert.equal(cases.length, CASES);
+  // The JUnit file reads the cases back one by one, from the spool's file and memory alike.
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  assert.equal(junit.match(/<testcase /g)?.length, CASES);
+  for (const [i, c] of cases.entries()) {
+    assert.equal((c as { output?: unknown }).output, `a${i} ${'x'.repeat(1000)}`);
+  }
+}
+
 describe('the spool folder fails mid-run', () => {
   it('one warning naming the folder and the cause; the artifact holds every case', async () => {
     const { dir, tmp } = project();
-    const r = await evals(['run', '-o', 'out.json', '--junit', 'junit.xml'], dir, { TMPDIR: tmp });
+    // To /dev/null: no recovery journal, so the spool is in the temporary folder; the JUnit
+    // report reads every case back from it.
+    const r = await evals(['run', '-o', '/dev/null', '--junit', 'junit.xml'], dir, {
+      TMPDIR: tmp,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     const warnings = r.stderr.split('\n').filter((line) => line.includes('case spool'));
@@ -110,17 +129,36 @@ describe('the spool folder fails mid-run', () => {
         `^warning: the case spool in ${tmp.replaceAll('/', '\\/')} could not be written \\(ENOENT: .*\\); the run goes on with its finished cases kept in memory`,
       ),
     );
-    const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact;
-    assert.equal(artifact.interrupted, false);
-    assert.equal(artifact.verdict, 'pass');
-    const cases = artifact.runs[0]?.cases ?? [];
-    assert.equal(cases.length, CASES);
-    // The JUnit file reads the cases back one by one, from the spool's file and memory alike.
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     assert.equal(junit.match(/<testcase /g)?.length, CASES);
-    for (const [i, c] of cases.entries()) {
-      assert.equal((c as { output?: unknown }).output, `a${i} ${'x'.repeat(1000)}`);
-    }
+    assert.equal(junit.match(/<failure/g), null, 'every case passed: its output was kept whole');
+  });
+
+  it('beside a recovery journal: the warning names its folder and says a kill -9 would lose cases', async () => {
+    const { dir, tmp } = project();
+    const folder = join(dir, '.out.json.journal.d');
+    const r = await evals(['run', '-o', 'out.json', '--junit', 'junit.xml'], dir, {
+      TMPDIR: tmp,
+      GONE: folder,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+    const warnings = r.stderr.split('\n').filter((line) => line.includes('case spool'));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.ok(
+      (warnings[0] ?? '').startsWith(
+        `warning: the case spool beside the recovery journal (${folder}) could not be written (ENOENT: `,
+      ),
+      r.stderr,
+    );
+    assert.match(warnings[0] ?? '', /a kill -9 from now on would lose those/);
+    everyCase(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact, dir);
+    assert.deepEqual(
+      readdirSync(tmp).filter((name) => name.startsWith('evalgate-')),
+      [],
+      'nothing spooled in the temporary folder',
+    );
+    assert.ok(!existsSync(join(dir, '.out.json.journal')), 'the journal is gone');
   });
 
   it('under a file-size limit: a warning, then one error naming -o and the cause; exit 3', async () => {
@@ -131,7 +169,7 @@ describe('the spool folder fails mid-run', () => {
     assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     assert.match(
       r.stderr,
-      /^warning: the case spool in \S+evalgate-spool-\w+ could not be written \(EFBIG: [^)]*\)/m,
+      /^warning: the case spool beside the recovery journal \(\S+\.out\.json\.journal\.d\) could not be written \(EFBIG: [^)]*\)/m,
     );
     assert.match(r.stderr, /^error: the run finished but out\.json could not be written \(EFBIG/m);
   });

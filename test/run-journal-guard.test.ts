@@ -14,6 +14,7 @@ import {
   caseLines,
   CASE_LINE,
   journalOf,
+  journalText,
   killedRun,
   project,
   ROWS,
@@ -120,7 +121,7 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
     assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100));
     child.kill('SIGKILL');
     await gone;
-    const journal = readFileSync(journalOf(dir), 'utf8');
+    const journal = journalText(dir);
     assert.ok(!journal.includes(SECRET), 'the journal holds no secret');
     assert.match(journal, /\[redacted\]/);
     const lines = journal.split('\n').filter((line) => CASE_LINE.test(line));

@@ -1,10 +1,11 @@
 /**
- * A recovery journal larger than the reader's window (1 MB) is read a line at a time, and one
- * written by the previous journal format (version 1: `RUN JSON` lines) is still recovered: on
+ * A recovery journal whose cases are larger than the reader's window (1 MB) is read a line at a
+ * time, and one written by an earlier journal format (version 1: `RUN JSON` lines; version 2:
+ * case lines after `R RUN` lines, in the journal itself) is still recovered: on
  * the built CLI, with a run killed for real.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { functionProject, runCli } from './helpers/cli.ts';
@@ -13,6 +14,7 @@ import {
   calls,
   caseLines,
   CASE_LINE,
+  casesFileOf,
   journalOf,
   start,
 } from './helpers/journal-run.ts';
@@ -67,28 +69,41 @@ describe('evals run: large and older recovery journals', () => {
   it('a journal of several megabytes is recovered whole, in testset order', async () => {
     const dir = bigProject();
     await killed(dir);
-    assert.ok(statSync(journalOf(dir)).size > 1.2e6, 'the journal spans several read windows');
+    assert.ok(statSync(casesFileOf(dir)).size > 1.2e6, 'the cases span several read windows');
     await resumed(dir);
   });
+
+  // The same cases in an older format: the journal's header and frame, then the case lines,
+  // tagged as that format tags them, in the journal itself; no folder.
+  const older = (dir: string, version: 1 | 2): void => {
+    const [head = '', frame = ''] = readFileSync(journalOf(dir), 'utf8').split('\n');
+    const lines = readFileSync(casesFileOf(dir), 'utf8')
+      .split('\n')
+      .filter((line) => CASE_LINE.test(line));
+    const cases =
+      version === 1 ? lines.map((line) => `0 ${line.trim().replace(/,$/, '')}`) : ['R 0', ...lines];
+    const text = [
+      head.replace('"evalgateJournal":3', `"evalgateJournal":${version}`),
+      frame,
+      ...cases,
+    ];
+    assert.match(text[0]!, new RegExp(`^\\{"evalgateJournal":${version},`));
+    assert.match(frame, /^F /);
+    writeFileSync(journalOf(dir), `${text.join('\n')}\n`);
+    rmSync(`${journalOf(dir)}.d`, { recursive: true });
+  };
 
   it('a version 1 journal (RUN JSON lines) left by an older evalgate is recovered', async () => {
     const dir = bigProject();
     await killed(dir);
-    // The same journal in the older format: the header's version, and each case line tagged.
-    let run = '0';
-    const older = readFileSync(journalOf(dir), 'utf8')
-      .split('\n')
-      .flatMap((line, i) => {
-        if (i === 0) return [line.replace('"evalgateJournal":2', '"evalgateJournal":1')];
-        if (line.startsWith('R ')) {
-          run = line.slice(2);
-          return [];
-        }
-        return CASE_LINE.test(line) ? [`${run} ${line.trim().replace(/,$/, '')}`] : [line];
-      })
-      .join('\n');
-    assert.match(older, /^\{"evalgateJournal":1,/);
-    writeFileSync(journalOf(dir), older);
+    older(dir, 1);
+    await resumed(dir);
+  });
+
+  it('a version 2 journal (case lines after R lines) left by an older evalgate is recovered', async () => {
+    const dir = bigProject();
+    await killed(dir);
+    older(dir, 2);
     await resumed(dir);
   });
 });

@@ -4,11 +4,21 @@
  * written it: the frame recorded as the run went, each run holding the cases the journal has,
  * its summary and gate counted again from them (as `evals merge` counts), `interrupted: true`.
  *
- * A journal is as large as the artifact it stands for, which may be more than one string can
- * hold (~512 MB): it is read a line at a time, and its cases go to a case spool (spool.ts), not
- * to memory, whence the recovered partial artifact is written.
+ * Its case files (or, in versions 1 and 2, the journal itself) are as large as the artifact
+ * they stand for, which may be more than one string can hold (~512 MB): they are read a line at
+ * a time, and the cases go to a case spool (spool.ts), not to memory, whence the recovered
+ * partial artifact is written.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { isRecord } from '../shared/is-record.ts';
@@ -16,7 +26,8 @@ import { recordedRunGate } from '../run/gate.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
-import type { JournalHeader } from './journal.ts';
+import { casesDirOf, type JournalHeader } from './journal.ts';
+import { spoolFileName } from './run-spool.ts';
 import { validateArtifact, validateCase } from './schema.ts';
 import { CaseSpool } from './spool.ts';
 
@@ -65,7 +76,7 @@ function header(line: string): JournalHeader | undefined {
     const value: unknown = JSON.parse(line);
     if (
       isRecord(value) &&
-      (value.evalgateJournal === 1 || value.evalgateJournal === 2) &&
+      (value.evalgateJournal === 1 || value.evalgateJournal === 2 || value.evalgateJournal === 3) &&
       typeof value.pid === 'number'
     ) {
       return value as unknown as JournalHeader;
@@ -109,6 +120,29 @@ export function writerAlive(journal: JournalHeader, path: string): boolean {
   }
 }
 
+/**
+ * When the run that keeps the journal at `path` last wrote to it or to its case files (ms): its
+ * results written after it are newer than anything it journaled.
+ */
+export function journalWrittenAt(path: string): number {
+  let at = statSync(path).mtimeMs;
+  const dir = casesDirOf(path);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    // A version 1 or 2 journal, or one whose run wrote no case: the journal alone.
+  }
+  for (const name of names) {
+    try {
+      at = Math.max(at, statSync(join(dir, name)).mtimeMs);
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return at;
+}
+
 const NEWLINE = 0x0a;
 /** How a version 2 case line starts (`caseLine`'s indent and the case's brace). */
 const CASE_START = '        {';
@@ -120,83 +154,30 @@ interface Frame {
 }
 
 /**
- * Reads the journal at `path`; throws (with a message naming it, and the line) when it is not
- * one. The caller discards the returned `spool`.
+ * Reads the journal at `path` (and, from version 3, the case files in its folder); throws (with
+ * a message naming the file, and the line) when it is not one. The caller discards the returned
+ * `spool`.
  */
 export function readJournal(path: string): ReadJournal {
-  const fd = openSync(path, 'r');
-  let spool: CaseSpool | undefined;
+  const reading = new CaseReader();
   try {
-    const stat = fstatSync(fd);
-    // A kill during a write leaves the last line without its newline: it is dropped.
-    const last = Buffer.alloc(1);
-    const torn =
-      stat.size > 0 && readSync(fd, last, 0, 1, stat.size - 1) === 1 && last[0] !== NEWLINE;
-    let head: JournalHeader | undefined;
-    let frame: Frame | undefined;
-    let run = -1;
-    const arrivals: number[] = [];
-    let number = 0;
-    for (const { bytes, from, to, offset } of lines(fd, 0, stat.size)) {
-      number++;
-      if (torn && offset + (to - from) >= stat.size - 1) break;
-      const line = bytes.toString('utf8', from, to);
-      if (number === 1) {
-        head = header(line);
-        if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
-        continue;
-      }
-      const at = `${path}:${number}`;
-      if (line.startsWith('R ')) {
-        run = Number(line.slice(2));
-        continue;
-      }
-      let tag: string;
-      let value: unknown;
-      try {
-        if (line.startsWith(CASE_START)) {
-          tag = String(run);
-          value = caseOfLine(line);
-        } else {
-          // `F FRAME`, or a version 1 journal's `RUN JSON`.
-          const space = line.indexOf(' ');
-          tag = line.slice(0, space);
-          value = JSON.parse(line.slice(space + 1));
-        }
-      } catch {
-        throw new Error(`${at}: this line of the recovery journal is not JSON`);
-      }
-      if (tag === 'F') {
-        if (frame !== undefined) throw new Error(`${at}: the recovery journal has a second frame`);
-        frame = value as Frame;
-        spool = new CaseSpool();
-        spool.open(frame.artifact.runs.map((r) => ({ cases: r.testset.cases })));
-        continue;
-      }
-      const r = Number(tag);
-      const problems = validateCase(value);
-      if (
-        spool === undefined ||
-        frame === undefined ||
-        !(r >= 0 && r < frame.artifact.runs.length) ||
-        problems.length > 0
-      ) {
-        throw new Error(
-          `${at}: this line of the recovery journal is not a case of its run${problems.length > 0 ? ` (${problems.join('; ')})` : ''}`,
-        );
-      }
-      const result = value as CaseResult;
-      // In testset order where the cases record it, else as they finished.
-      const arrival = (arrivals[r] = (arrivals[r] ?? 0) + 1);
-      try {
-        spool.recordKeyed(r, result.index ?? arrival, result);
-      } catch {
-        throw new Error(`${at}: the recovery journal holds more cases than run ${r} has`);
+    const journal = readLines(path, (line, at) => reading.journalLine(line, at, path));
+    const head = reading.head;
+    if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
+    let torn = journal.torn;
+    let lastWrite = journal.mtime;
+    if (head.evalgateJournal === 3 && reading.frame !== undefined) {
+      const dir = casesDirOf(path);
+      for (let r = 0; r < reading.frame.artifact.runs.length; r++) {
+        const file = join(dir, spoolFileName(r));
+        // None when the run had no case written before the kill.
+        if (!existsSync(file)) continue;
+        const read = readLines(file, (line, at) => reading.caseLine(r, line, at));
+        torn ||= read.torn;
+        if (read.mtime > lastWrite) lastWrite = read.mtime;
       }
     }
-    if (head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
-    const lastWrite = stat.mtime;
-    const recoveredCases = arrivals.reduce((sum, n) => sum + (n ?? 0), 0);
+    const { frame, spool, recoveredCases } = reading;
     // A kill between the frame's write and its first cases' leaves a frame alone.
     if (frame === undefined || spool === undefined || recoveredCases === 0) {
       return {
@@ -224,11 +205,117 @@ export function readJournal(path: string): ReadJournal {
       planned,
       torn,
     };
-    spool = undefined;
+    reading.spool = undefined;
     return done;
   } finally {
+    reading.spool?.discard();
+  }
+}
+
+/**
+ * Hands each line of file `path` to `line` (with `path:number` for messages), but a last line
+ * the kill cut short; says whether there was one, and when the file was last written.
+ */
+function readLines(
+  path: string,
+  line: (text: string, at: string) => void,
+): { torn: boolean; mtime: Date } {
+  const fd = openSync(path, 'r');
+  try {
+    const stat = fstatSync(fd);
+    // A kill during a write leaves the last line without its newline: it is dropped.
+    const last = Buffer.alloc(1);
+    const torn =
+      stat.size > 0 && readSync(fd, last, 0, 1, stat.size - 1) === 1 && last[0] !== NEWLINE;
+    let number = 0;
+    for (const { bytes, from, to, offset } of lines(fd, 0, stat.size)) {
+      number++;
+      if (torn && offset + (to - from) >= stat.size - 1) break;
+      line(bytes.toString('utf8', from, to), `${path}:${number}`);
+    }
+    return { torn, mtime: stat.mtime };
+  } finally {
     closeSync(fd);
-    spool?.discard();
+  }
+}
+
+/** A journal's lines, and its case files', as they are read: its header, frame and cases. */
+class CaseReader {
+  head: JournalHeader | undefined;
+  frame: Frame | undefined;
+  spool: CaseSpool | undefined;
+  recoveredCases = 0;
+  /** The run of the case lines that follow (version 2's `R RUN` lines). */
+  #run = -1;
+  #arrivals: number[] = [];
+
+  /** A line of the journal file itself. */
+  journalLine(line: string, at: string, path: string): void {
+    if (this.head === undefined) {
+      this.head = header(line);
+      if (this.head === undefined) throw new Error(`${path} is not an evalgate recovery journal`);
+      return;
+    }
+    if (line.startsWith('R ')) {
+      this.#run = Number(line.slice(2));
+      return;
+    }
+    if (line.startsWith(CASE_START)) {
+      this.caseLine(this.#run, line, at);
+      return;
+    }
+    // `F FRAME`, or a version 1 journal's `RUN JSON`.
+    const space = line.indexOf(' ');
+    const tag = line.slice(0, space);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.slice(space + 1));
+    } catch {
+      throw new Error(`${at}: this line of the recovery journal is not JSON`);
+    }
+    if (tag !== 'F') {
+      this.#add(Number(tag), value, at);
+      return;
+    }
+    if (this.frame !== undefined) throw new Error(`${at}: the recovery journal has a second frame`);
+    this.frame = value as Frame;
+    this.spool = new CaseSpool();
+    this.spool.open(this.frame.artifact.runs.map((r) => ({ cases: r.testset.cases })));
+  }
+
+  /** A case line (the artifact's own) of run `run`. */
+  caseLine(run: number, line: string, at: string): void {
+    let value: unknown;
+    try {
+      value = caseOfLine(line);
+    } catch {
+      throw new Error(`${at}: this line of the recovery journal is not JSON`);
+    }
+    this.#add(run, value, at);
+  }
+
+  #add(r: number, value: unknown, at: string): void {
+    const { spool, frame } = this;
+    const problems = validateCase(value);
+    if (
+      spool === undefined ||
+      frame === undefined ||
+      !(r >= 0 && r < frame.artifact.runs.length) ||
+      problems.length > 0
+    ) {
+      throw new Error(
+        `${at}: this line of the recovery journal is not a case of its run${problems.length > 0 ? ` (${problems.join('; ')})` : ''}`,
+      );
+    }
+    const result = value as CaseResult;
+    // In testset order where the cases record it, else as they finished.
+    const arrival = (this.#arrivals[r] = (this.#arrivals[r] ?? 0) + 1);
+    try {
+      spool.recordKeyed(r, result.index ?? arrival, result);
+    } catch {
+      throw new Error(`${at}: the recovery journal holds more cases than run ${r} has`);
+    }
+    this.recoveredCases++;
   }
 }
 

@@ -2,29 +2,29 @@
  * The recovery journal of a run: what `evals run --resume` needs to finish a run whose process
  * was given no chance to write its partial artifact (SIGKILL, the kernel's out-of-memory killer,
  * `process.abort()`, V8 out of heap). It sits next to the artifact (`.NAME.journal` beside `-o`
- * NAME) and holds, one per line:
+ * NAME), with a folder of its own beside it ({@link casesDirOf}), and holds, one per line:
  *
- * - a header: `{"evalgateJournal":2,"pid":…,"host":…,"startedAt":…,"output":…}`, written as the
+ * - a header: `{"evalgateJournal":3,"pid":…,"host":…,"startedAt":…,"output":…}`, written as the
  *   journal is created, so a second run writing the same `-o` sees a live process;
  * - `F {"at":ms,"artifact":FRAME}`: the partial artifact's frame (every run's `cases` empty,
- *   as the exit guard would write it), once, before the first case line;
- * - `R RUN`: the case lines that follow, up to the next `R` line, are run RUN's;
- * - each finished case's artifact line (indented JSON and a comma): the very bytes the case
- *   spool writes (spool.ts), scrubbed the same way. Version 1 journals had `RUN JSON` lines
- *   instead; the reader takes both.
+ *   as the exit guard would write it), once, as soon as the run can describe itself.
  *
- * Case lines reach the journal as the spool's batches: the spool encodes each line once and
- * hands the journal the same bytes it writes to its own file, so journaling costs one more
- * write per 64 KB, not a second encoding of every case. A batch goes out when it is full, or at
- * most {@link FLUSH_MS} after a case finished (the journal then asks the spool for what it
- * holds), so a slow case reaches the file soon after it finishes even when nothing follows it.
+ * The finished cases are not copied into it: the run's case spool (spool.ts) keeps its files in
+ * the journal's folder instead of the system's temporary folder (`run-N.jsonl`: run N's case
+ * lines, the artifact's own bytes, scrubbed, in the order they finished), so each line is
+ * encoded and written once, and a killed run leaves nothing in the temporary folder. The journal
+ * asks the spool to write what it holds at most {@link FLUSH_MS} after a case finished, so a
+ * slow case reaches the disk soon after it finishes even when nothing follows it.
+ *
+ * Version 2 journals held the case lines themselves (after `R RUN` lines), version 1 journals
+ * `RUN JSON` lines; the reader takes both.
  *
  * Lines are written with plain synchronous writes and no fsync: what a write put in the page
  * cache survives the process being killed (only a power cut or a kernel crash loses it, which
  * the journal does not try to survive). A kill in the middle of a write leaves a torn last line,
  * which the reader drops.
  */
-import { closeSync, futimesSync, openSync, rmSync } from 'node:fs';
+import { closeSync, futimesSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 // Node's own, not the global ones: user code may replace those (fake timers) mid-run.
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
@@ -43,8 +43,11 @@ export const HEARTBEAT_MS = 10_000;
 
 /** The journal's first line. */
 export interface JournalHeader {
-  /** The format: 2 (case lines after `R` lines); 1 (`RUN JSON` lines) is still read. */
-  evalgateJournal: 1 | 2;
+  /**
+   * The format: 3 (case lines in the journal's folder); 2 (case lines after `R` lines) and 1
+   * (`RUN JSON` lines) are still read.
+   */
+  evalgateJournal: 1 | 2 | 3;
   pid: number;
   host: string;
   /** When the run began (ISO). */
@@ -59,13 +62,24 @@ export interface JournalHeader {
   resumedFrom?: string;
 }
 
-/** What a case spool hands its journal (see the module's comment). */
+/** The folder of the journal at `path`, where the run's case spool keeps its files. */
+export function casesDirOf(path: string): string {
+  return `${path}.d`;
+}
+
+/** Removes the journal at `path` and its folder; the journal first, as what marks a run. */
+export function removeJournal(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(casesDirOf(path), { recursive: true, force: true });
+}
+
+/** What a case spool and its journal share (see the module's comment). */
 export interface JournalSink {
-  /** `lines`: case lines of run `run`, as the spool writes them; used before the call returns. */
-  add(run: number, lines: Uint8Array): void;
-  /** A case was recorded: its line reaches the journal within {@link FLUSH_MS}. */
+  /** Where the spool keeps its files: the journal's folder, which the journal removes. */
+  readonly casesDir: string;
+  /** A case was recorded: its line reaches the spool's file within {@link FLUSH_MS}. */
   caseAdded(): void;
-  /** `drain` hands over (through `add`) every line the spool still holds. */
+  /** `drain` writes every line the spool still holds to its files. */
   drainFrom(drain: () => void): void;
 }
 
@@ -76,18 +90,20 @@ export interface JournalSink {
  */
 export class JournalWriter implements JournalSink {
   readonly path: string;
+  readonly casesDir: string;
   readonly #frame: () => ResultsArtifact | undefined;
   readonly #warn: (message: string) => void;
   #fd: number | null;
   #framed = false;
-  /** Lines waiting for the frame, copied (a spool's batch is reused once `add` returns). */
-  #waiting: Buffer[] = [];
   #drain: (() => void) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   readonly #onExit = (): void => this.flush();
 
-  /** Creates the journal at `path` (which must not exist: `wx`); throws when it cannot. */
+  /**
+   * Creates the journal at `path` (which must not exist: `wx`) and its folder; throws when it
+   * cannot.
+   */
   constructor(
     path: string,
     header: Omit<JournalHeader, 'evalgateJournal' | 'pid' | 'host'>,
@@ -95,11 +111,21 @@ export class JournalWriter implements JournalSink {
     warn: (message: string) => void,
   ) {
     this.path = path;
+    this.casesDir = casesDirOf(path);
     this.#frame = frame;
     this.#warn = warn;
     this.#fd = openSync(path, 'wx');
+    try {
+      // A folder left without its journal (a kill between removing the one and the other).
+      rmSync(this.casesDir, { recursive: true, force: true });
+      mkdirSync(this.casesDir);
+    } catch (error) {
+      closeSync(this.#fd);
+      rmSync(path, { force: true });
+      throw error;
+    }
     const full: JournalHeader = {
-      evalgateJournal: 2,
+      evalgateJournal: 3,
       pid: process.pid,
       host: hostname(),
       ...header,
@@ -116,7 +142,10 @@ export class JournalWriter implements JournalSink {
   }
 
   caseAdded(): void {
-    if (this.#fd === null || this.#timer !== null) return;
+    if (this.#fd === null) return;
+    // Framed first: case lines in the folder are only recovered with the frame.
+    if (!this.#framed) this.#frameNow();
+    if (this.#timer !== null) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
       this.flush();
@@ -125,30 +154,19 @@ export class JournalWriter implements JournalSink {
     this.#timer.unref();
   }
 
-  add(run: number, lines: Uint8Array): void {
-    if (this.#fd === null || lines.length === 0) return;
-    const tag = Buffer.from(`R ${run}\n`);
-    if (this.#frameNow()) {
-      this.#write(tag);
-      this.#write(lines);
-    } else {
-      this.#waiting.push(tag, Buffer.from(lines));
-    }
-  }
-
-  /** Writes every line the spool holds (after the frame, once it can be built). */
+  /** Has the spool write every line it holds, and writes the frame once it can be built. */
   flush(): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     if (this.#fd === null) return;
+    this.#frameNow();
     this.#drain?.();
-    if (this.#waiting.length > 0) this.#frameNow();
   }
 
   /**
-   * Writes the frame, and the lines that waited for it, unless it is written already; false
-   * while it cannot be built yet (cases recorded before the run can describe itself, as a
-   * resumption's kept cases: they wait, and the frame is asked for again later).
+   * Writes the frame unless it is written already; false while it cannot be built yet (cases
+   * recorded before the run can describe itself, as a resumption's kept cases: the frame is
+   * asked for again later).
    */
   #frameNow(): boolean {
     if (this.#framed) return true;
@@ -172,10 +190,6 @@ export class JournalWriter implements JournalSink {
     }
     this.#framed = true;
     this.#write(Buffer.from(`F ${JSON.stringify({ at: Date.now(), artifact: frame })}\n`));
-    // Before any line given later: a kill never leaves later cases journaled and earlier ones not.
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const part of waiting) this.#write(part);
     return true;
   }
 
@@ -191,17 +205,22 @@ export class JournalWriter implements JournalSink {
     }
   }
 
-  /** Writes what waits and closes the file, keeping it (the run ended without its results). */
+  /**
+   * Writes what waits and closes the file, keeping it and its folder (the run ended without its
+   * results).
+   */
   close(): void {
     this.flush();
     this.#stop();
   }
 
-  /** Removes the journal: the run's results (whole or partial) are written. Idempotent. */
+  /**
+   * Removes the journal and its folder, with the spool's files: the run's results (whole or
+   * partial) are written. Idempotent.
+   */
   discard(): void {
-    this.#waiting = [];
     this.#stop();
-    rmSync(this.path, { force: true });
+    removeJournal(this.path);
   }
 
   /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */

@@ -41,6 +41,11 @@ export interface RunSpool {
   fileBytes: number;
 }
 
+/** The name of run `run`'s file in its spool's folder (a recovery journal reads it by this name). */
+export function spoolFileName(run: number): string {
+  return `run-${run}.jsonl`;
+}
+
 /** The empty spool of run `run`, which plans `cases` cases. */
 export function newRunSpool(run: number, cases: number): RunSpool {
   return {

@@ -17,6 +17,10 @@
  * reading back stays sequential in the usual case: a 1 MB window is read and lines are served
  * from it while they fall inside it.
  *
+ * A run that keeps a recovery journal (journal.ts) spools into the journal's folder instead of
+ * the temporary folder: its files are then what `--resume` recovers after a kill -9, and they
+ * are the journal's to remove (with it, once the results are written), not the spool's.
+ *
  * Spooling uses synchronous writes of 64 KB batches: the engine hands a case over synchronously,
  * a write into the page cache takes microseconds, and a synchronous write cannot queue up
  * unbounded buffers behind a slow disk the way an unawaited stream write would.
@@ -38,7 +42,14 @@ import {
 } from './artifact.ts';
 import { BatchWriter } from './batch-writer.ts';
 import { writeAll } from './fd-io.ts';
-import { copyLines, newRunSpool, sortByKey, spooledLines, type RunSpool } from './run-spool.ts';
+import {
+  copyLines,
+  newRunSpool,
+  sortByKey,
+  spooledLines,
+  spoolFileName,
+  type RunSpool,
+} from './run-spool.ts';
 
 /** Spool bytes gathered per run before a write. */
 const SPOOL_BATCH = 1 << 16;
@@ -51,8 +62,8 @@ const SPOOL_BATCH = 1 << 16;
 export class CaseSpool implements CaseLog {
   readonly #warn: ((message: string) => void) | undefined;
   /**
-   * Where each batch of case lines also goes: the run's recovery journal (journal.ts), which
-   * asks for a batch not yet full when a case has waited in it long enough.
+   * The run's recovery journal (journal.ts): the spool's files are in its folder, and it asks
+   * for a batch not yet full to be written when a case has waited in it long enough.
    */
   readonly #journal: JournalSink | undefined;
   /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
@@ -72,7 +83,7 @@ export class CaseSpool implements CaseLog {
   /**
    * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
    * the cases from then on are kept in memory, so the run still writes its whole results.
-   * `journal`: given the bytes of every case line recorded by index, as they are spooled.
+   * `journal`: the run's recovery journal, in whose folder the spool keeps its files.
    */
   constructor(
     options: {
@@ -166,7 +177,7 @@ export class CaseSpool implements CaseLog {
     }
   }
 
-  /** Hands the journal every line still in a batch (written to the spool's files too). */
+  /** Writes every line still in a batch to the spool's files (for the journal). */
   #drain(): void {
     if (this.#closed) return;
     for (const spool of this.#runs) this.#flush(spool, false);
@@ -174,11 +185,9 @@ export class CaseSpool implements CaseLog {
 
   /**
    * Appends `bytes` to the run's spool: to its file, or, once that failed, to memory (a copy:
-   * the batch is reused); and to the journal. Returns how many bytes it took (all of them).
+   * the batch is reused). Returns how many bytes it took (all of them).
    */
   #store(spool: RunSpool, bytes: Buffer): number {
-    // The artifact's own line bytes: scrubbed already.
-    this.#journal?.add(spool.run, bytes);
     if (spool.memory === null) {
       try {
         return spoolWrite(this.#fileOf(spool), spool, bytes);
@@ -196,8 +205,14 @@ export class CaseSpool implements CaseLog {
     spool.fileBytes = spool.written;
     if (this.#spilled) return;
     this.#spilled = true;
-    const folder = this.#dir ?? tmpdir();
     const cause = error instanceof Error ? error.message : String(error);
+    if (this.#journal !== undefined) {
+      this.#warn?.(
+        `the case spool beside the recovery journal (${this.#journal.casesDir}) could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end, but a kill -9 from now on would lose those (free space on that disk)`,
+      );
+      return;
+    }
+    const folder = this.#dir ?? tmpdir();
     this.#warn?.(
       `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (free space in the temporary folder, or point TMPDIR elsewhere)`,
     );
@@ -206,12 +221,15 @@ export class CaseSpool implements CaseLog {
   #fileOf(spool: RunSpool): number {
     if (spool.fd !== null) return spool.fd;
     if (this.#dir === null) {
-      this.#dir = mkdtempSync(join(tmpdir(), 'evalgate-spool-'));
-      process.once('exit', this.#onExit);
+      if (this.#journal !== undefined) this.#dir = this.#journal.casesDir;
+      else {
+        this.#dir = mkdtempSync(join(tmpdir(), 'evalgate-spool-'));
+        process.once('exit', this.#onExit);
+      }
     }
     // Opened once (a run's file is closed only when nothing more can be recorded in it), for
     // appending: every write lands at the end, where `written` says it does.
-    spool.path ??= join(this.#dir, `run-${spool.run}.jsonl`);
+    spool.path ??= join(this.#dir, spoolFileName(spool.run));
     spool.fd = openSync(spool.path, 'a');
     return spool.fd;
   }
@@ -275,7 +293,10 @@ export class CaseSpool implements CaseLog {
     }
   }
 
-  /** Removes the spool files (after the reports, or instead of them). */
+  /**
+   * Removes the spool files (after the reports, or instead of them); those in a journal's folder
+   * are left to the journal, which keeps them when the run's results could not be written.
+   */
   discard(): void {
     this.#closed = true;
     this.#discarded = true;
@@ -285,7 +306,7 @@ export class CaseSpool implements CaseLog {
       spool.batch = null;
       spool.memory = null;
     }
-    if (this.#dir !== null) {
+    if (this.#dir !== null && this.#journal === undefined) {
       rmSync(this.#dir, { recursive: true, force: true });
       process.off('exit', this.#onExit);
     }

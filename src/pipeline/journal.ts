@@ -13,11 +13,12 @@
  * No journal is kept for an output that is not a regular file (/dev/null, a FIFO, /dev/stdout),
  * nor by the Action or `runTestSuite` (RunArgs.journal is set by the CLI only).
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResultsArtifact } from '../types/index.ts';
-import { JournalWriter } from '../artifact/journal.ts';
+import { casesDirOf, JournalWriter, removeJournal } from '../artifact/journal.ts';
 import {
+  journalWrittenAt,
   readJournal,
   readJournalHeader,
   STALE_MS,
@@ -165,14 +166,14 @@ function recoverJournal(
   // FILE written after the journal's last line: the run wrote it and was killed before removing
   // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
   // resumed run began is older than that run's journal, which holds its kept cases too.)
-  if (existsSync(target) && statSync(target).mtimeMs > statSync(path).mtimeMs) return 'none';
+  if (existsSync(target) && statSync(target).mtimeMs > journalWrittenAt(path)) return 'none';
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {
-    rmSync(path, { force: true });
+    removeJournal(path);
     return 'empty';
   }
   writeRecovered(target, read);
-  rmSync(path, { force: true });
+  removeJournal(path);
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
@@ -193,13 +194,20 @@ function keepAside(
   } catch (error) {
     const kept = freeName(`${path}.${header.pid}`, '');
     renameSync(path, kept);
+    // Its case files go with it, into the folder of the name it is kept as (left where they
+    // are if that cannot be: they are not lost either way).
+    try {
+      if (existsSync(casesDirOf(path))) renameSync(casesDirOf(path), casesDirOf(kept));
+    } catch {
+      // A folder of that name already there.
+    }
     warn(
       `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
     );
     return;
   }
   if (read.artifact === undefined) {
-    rmSync(path, { force: true });
+    removeJournal(path);
     return; // killed before any case finished: nothing to keep
   }
   // Never over an earlier kept run's (a pid may come again, in another container).
@@ -209,7 +217,7 @@ function keepAside(
     options.ctx.cwd,
   );
   writeRecovered(resolve(options.ctx.cwd, shown), read);
-  rmSync(path, { force: true });
+  removeJournal(path);
   const command =
     options.resumeCommand === undefined ? '' : `; \`${options.resumeCommand(shown)}\` finishes it`;
   warn(

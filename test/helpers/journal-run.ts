@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultsArtifact } from '../../src/types/index.ts';
 import { evalsBin, functionProject } from './cli.ts';
@@ -16,14 +16,15 @@ export const ROWS = 8;
 export function project(delayMs = 150): string {
   return functionProject(
     {
-      'fn.ts': `import { appendFileSync, readFileSync } from 'node:fs';
+      'fn.ts': `import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+const journaled = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 export async function fn(input: { testCase: { n: string } }): Promise<string> {
   const n = input.testCase.n;
   appendFileSync('calls', n + '\\n');
   if (process.env.ABORT_AT === n) {
     // Once the journal holds a case (bounded): what is journaled is what --resume recovers.
     const until = Date.now() + 5000;
-    while (Date.now() < until && !/\\n {8}\\{/.test(readFileSync('.r.json.journal', 'utf8'))) {
+    while (Date.now() < until && !/^ {8}\\{/m.test(journaled('.r.json.journal.d/run-0.jsonl'))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     process.abort();
@@ -40,18 +41,32 @@ export async function fn(input: { testCase: { n: string } }): Promise<string> {
 
 export const journalOf = (dir: string, output = 'r.json'): string =>
   join(dir, `.${output}.journal`);
+/** The file in the journal's folder that holds run `run`'s case lines. */
+export const casesFileOf = (dir: string, output = 'r.json', run = 0): string =>
+  join(`${journalOf(dir, output)}.d`, `run-${run}.jsonl`);
+/** What a run's journal holds: the journal's lines, then its case files' (every run's). */
+export function journalText(dir: string, output = 'r.json'): string {
+  const journal = journalOf(dir, output);
+  if (!existsSync(journal)) return '';
+  const folder = `${journal}.d`;
+  const files = existsSync(folder) ? readdirSync(folder).sort() : [];
+  return [journal, ...files.map((name) => join(folder, name))]
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('');
+}
 export const calls = (dir: string): number =>
   existsSync(join(dir, 'calls'))
     ? readFileSync(join(dir, 'calls'), 'utf8').split('\n').length - 1
     : 0;
 /** A case line of a journal: the artifact's own line (indented JSON and a comma). */
 export const CASE_LINE = /^ {8}\{/;
-export const caseLines = (dir: string, output = 'r.json'): number =>
-  existsSync(journalOf(dir, output))
-    ? readFileSync(journalOf(dir, output), 'utf8')
-        .split('\n')
-        .filter((line) => CASE_LINE.test(line)).length
+/** The case lines journaled, once the journal has its frame (without which none is recovered). */
+export function caseLines(dir: string, output = 'r.json'): number {
+  const lines = journalText(dir, output).split('\n');
+  return lines.some((line) => line.startsWith('F '))
+    ? lines.filter((line) => CASE_LINE.test(line)).length
     : 0;
+}
 export const artifactAt = (path: string): ResultsArtifact =>
   JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
 
@@ -71,8 +86,12 @@ export function start(
 }
 
 /** Starts a run to r.json, waits (bounded) until `cases` case lines are journaled, kills it. */
-export async function killedRun(dir: string, cases = 3): Promise<void> {
-  const { child, gone } = start(dir, ['-o', 'r.json']);
+export async function killedRun(
+  dir: string,
+  cases = 3,
+  env: Record<string, string> = {},
+): Promise<void> {
+  const { child, gone } = start(dir, ['-o', 'r.json'], env);
   assert.ok(await waitUntil(() => caseLines(dir) >= cases, 100), 'cases reached the journal');
   child.kill('SIGKILL');
   await gone;
