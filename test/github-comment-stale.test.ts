@@ -68,6 +68,45 @@ describe('upsertStickyComment with another identity’s earlier report', () => {
     assert.equal(chat.minimized, undefined);
   });
 
+  it('PAT run finishing after a later GITHUB_TOKEN run: keeps the later report shown and writes nothing over it', async () => {
+    github.server.setUser('alice');
+    const later = github.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 42.1 -->\npass: the later push`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nfail`, {
+      id: 41,
+      attempt: 1,
+    });
+    assert.equal(result.ok && result.action, 'kept-newer');
+    assert.equal(result.ok && result.url, later.html_url);
+    assert.equal(result.ok && result.stale, undefined);
+    assert.equal(later.minimized, undefined);
+    assert.equal(comments().length, 1);
+  });
+
+  it('GITHUB_TOKEN run finishing after a later PAT run: hides only the older report, never the later one', async () => {
+    const older = github.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 40.1 -->\nfail: older`,
+      login: 'alice',
+    });
+    const later = github.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 42.1 -->\npass: later`,
+      login: 'alice',
+    });
+    const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nfail`, {
+      id: 41,
+      attempt: 1,
+    });
+    assert.equal(result.ok && result.action, 'kept-newer');
+    assert.equal(result.ok && result.url, later.html_url);
+    assert.deepEqual(result.ok && result.stale?.map((s) => s.url), [older.html_url]);
+    assert.equal(later.minimized, undefined);
+    assert.equal(older.minimized, 'OUTDATED');
+    assert.equal(comments().length, 2);
+  });
+
   it('says nothing of stale comments when there are none', async () => {
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.deepEqual(result, { ok: true, url: comments()[0]?.html_url, action: 'created' });

@@ -154,13 +154,28 @@ export async function upsertStickyComment(
   if (!listed.ok) return listed;
   const candidates = listed.mine;
   // Another identity's comments with our marker: an earlier token's reports, which this token
-  // may not edit. Bots' comments the edit is refused on join them below.
-  const refused: ListedComment[] = [...listed.others];
+  // may not edit. Bots' comments the edit is refused on join them below. One a later run wrote
+  // (tokens switched, and this older run finished last) is the current report, never stale.
+  const laterRun = (comment: ListedComment): boolean => newerThanOurs(comment) !== undefined;
+  const refused: ListedComment[] = listed.others.filter((comment) => !laterRun(comment));
   /** `result` with the stale comments hidden and named. */
   const settle = async <T extends { ok: true }>(result: T): Promise<T & Stale> => {
     const stale = await hideStale(octokit, refused);
     return stale.length === 0 ? result : { ...result, stale };
   };
+  // As with this identity's own comment below: an older run's report is not put over it.
+  const [latest] = listed.others
+    .filter(laterRun)
+    .sort((a, b) => byRun(stampOf(b.body ?? ''), stampOf(a.body ?? '')) || b.id - a.id);
+  const latestStamp = latest && newerThanOurs(latest);
+  if (latest !== undefined && latestStamp !== undefined) {
+    return settle({
+      ok: true,
+      url: latest.html_url,
+      action: 'kept-newer',
+      newer: latestStamp,
+    } as const);
+  }
   for (const [index, candidate] of candidates.entries()) {
     const newer = newerThanOurs(candidate);
     if (newer !== undefined)
