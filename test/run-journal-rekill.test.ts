@@ -92,4 +92,25 @@ describe('evals run: a journal newer than the artifact beside it', () => {
     assert.equal((done.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
     assert.equal(done.notCompared, undefined);
   });
+
+  it('a plain run that keeps a killed run’s cases aside names that run’s baseline in the command that finishes them', async () => {
+    const dir = project();
+    const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+    assert.equal(base.code, 0, base.stderr);
+    const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
+    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
+    child.kill('SIGKILL');
+    await gone;
+    const plain = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(plain.code, 0, plain.stderr);
+    const kept = /kept in (r\.killed-\d+\.json)/.exec(plain.stderr)?.[1];
+    assert.ok(kept !== undefined, plain.stderr);
+    const command = `evals run --baseline base.json --resume ${kept} -o r.json`;
+    assert.ok(plain.stderr.includes(`\`${command}\` finishes it`), plain.stderr);
+    const r = await runCli(command.split(' ').slice(1), { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const done = artifactAt(join(dir, 'r.json'));
+    assert.equal(done.interrupted, false);
+    assert.equal((done.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+  });
 });

@@ -46,8 +46,11 @@ export interface JournalOptions {
   baseline?: ChosenBaseline;
   /** `--resume FILE`, when the run resumes one. */
   resumedFrom?: string;
-  /** The command that resumes from `from` (the CLI's), for the warning about a killed run. */
-  resumeCommand?: (from: string) => string;
+  /**
+   * The command that resumes from `from` (the CLI's), for the warning about a killed run; with
+   * `baseline`, the one that run compared with, named unless this run's arguments name one.
+   */
+  resumeCommand?: (from: string, baseline?: string) => string;
   /** The partial artifact's frame as the run stands (see `JournalWriter`). */
   frame: () => ResultsArtifact | undefined;
 }
@@ -218,8 +221,12 @@ function keepAside(
   );
   writeRecovered(resolve(options.ctx.cwd, shown), read);
   removeJournal(path);
+  // The kept partial records no comparison: the command names the killed run's baseline, so the
+  // finished run is compared (and `regressions: block` applied) as that run would have been.
   const command =
-    options.resumeCommand === undefined ? '' : `; \`${options.resumeCommand(shown)}\` finishes it`;
+    options.resumeCommand === undefined
+      ? ''
+      : `; \`${options.resumeCommand(shown, header.baseline)}\` finishes it${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
   warn(
     `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`,
   );

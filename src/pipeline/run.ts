@@ -137,9 +137,11 @@ export async function executeRun(
           artifact: await (await import('./baseline.ts')).readBaseline(args.baseline, ctx),
         };
   const comparing = baseline === undefined ? undefined : await import('./baseline.ts');
-  // Names the baseline too when it came from a partial rather than from this run's --baseline.
+  // Names the baseline too when it came from a partial rather than from this run's --baseline;
+  // a killed earlier run's kept partial, the baseline that run had (`killed`, journal.ts).
   const { resumeCommand: resumeOf } = args;
-  const resumeCommand = resumeOf && ((from?: string) => resumeOf(from, baseline?.path));
+  const resumeCommand =
+    resumeOf && ((from?: string, killed?: string) => resumeOf(from, killed ?? baseline?.path));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -244,9 +246,8 @@ export async function executeRun(
           uncompared: (why) => (uncompared = why),
         })
       : (artifact: ResultsArtifact): ResultsArtifact => artifact;
-  // An exit the CLI chooses (a second Ctrl-C) after the engine ended and before the run compared
-  // its results writes them, and ends as they say, compared: `regressions: block` counts, and a
-  // partial records its baseline.
+  // An exit the CLI chooses (a second Ctrl-C) after the engine ended, before the run compared,
+  // writes its results compared: `regressions: block` counts, and a partial records its baseline.
   const compareEnded = (): void => {
     if (finished === undefined || finished.comparison !== undefined) return;
     const done = compared(finished, true);
@@ -257,9 +258,8 @@ export async function executeRun(
   const t0 = performance.now();
   const startedAt = new Date();
   const outputPath = resolve(ctx.cwd, args.output);
-  // The artifact of this run's results, whole or partial; a resumed run's start and time
-  // include the interrupted run's. Each run records its plan, so it can be merged or resumed
-  // without the config.
+  // This run's artifact, whole or partial; a resumed run's start and time include the interrupted
+  // run's. Each run records its plan, so it can be merged or resumed without the config.
   const runArtifact = (o: {
     runs: RunResult[];
     interrupted: boolean;
