@@ -24,7 +24,7 @@
  * the journal does not try to survive). A kill in the middle of a write leaves a torn last line,
  * which the reader drops.
  */
-import { closeSync, futimesSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, futimesSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 // Node's own, not the global ones: user code may replace those (fake timers) mid-run.
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
@@ -98,6 +98,8 @@ export class JournalWriter implements JournalSink {
   #drain: (() => void) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
+  /** The journal's file (device and inode), told apart from another run's at the same path. */
+  readonly #file: string;
   readonly #onExit = (): void => this.flush();
 
   /**
@@ -115,6 +117,7 @@ export class JournalWriter implements JournalSink {
     this.#frame = frame;
     this.#warn = warn;
     this.#fd = openSync(path, 'wx');
+    this.#file = fileId(fstatSync(this.#fd, { bigint: true }));
     try {
       // A folder left without its journal (a kill between removing the one and the other).
       rmSync(this.casesDir, { recursive: true, force: true });
@@ -220,7 +223,15 @@ export class JournalWriter implements JournalSink {
    */
   discard(): void {
     this.#stop();
-    removeJournal(this.path);
+    // Another run may have taken the path over (this process was stopped until its journal went
+    // stale): that run's journal and folder hold its own finished cases, and is not this one's to remove.
+    let now: string | undefined;
+    try {
+      now = fileId(statSync(this.path, { bigint: true }));
+    } catch {
+      return; // gone already
+    }
+    if (now === this.#file) removeJournal(this.path);
   }
 
   /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */
@@ -249,4 +260,9 @@ export class JournalWriter implements JournalSink {
     }
     this.#fd = null;
   }
+}
+
+/** Which file a stat describes, whatever its path. */
+function fileId(stat: { dev: bigint; ino: bigint }): string {
+  return `${stat.dev}:${stat.ino}`;
 }

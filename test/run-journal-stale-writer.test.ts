@@ -1,0 +1,39 @@
+/**
+ * A run whose journal went stale while it lived (stopped with Ctrl-Z for over a minute) and was
+ * taken over by a second run writing the same `-o`: when the first run finishes, it removes its
+ * own journal only, never the second run's, which holds that run's finished cases.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, utimesSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { waitUntil } from './helpers/wait-until.ts';
+import { caseLines, journalOf, project, start } from './helpers/journal-run.ts';
+import { STALE_MS } from '../src/artifact/journal-read.ts';
+
+describe('evals run: a journal taken over by another run', () => {
+  it('is not removed by the run that first wrote that path when it finishes', async () => {
+    const dir = project(300);
+    const first = start(dir, ['-o', 'r.json']);
+    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'the first run journaled');
+    first.child.kill('SIGSTOP');
+    // Untouched for longer than a live writer leaves it: the next run takes it as left behind.
+    const past = new Date(Date.now() - STALE_MS - 5_000);
+    utimesSync(journalOf(dir), past, past);
+    const second = start(dir, ['-o', 'r.json']);
+    const keptAside = () => readdirSync(dir).some((name) => /^r\.killed-\d+\.json$/.test(name));
+    assert.ok(
+      await waitUntil(() => keptAside() && caseLines(dir) >= 1, 100),
+      'the second run kept the first one’s cases aside and journaled its own',
+    );
+    second.child.kill('SIGSTOP');
+    const journaled = caseLines(dir);
+    try {
+      first.child.kill('SIGCONT');
+      await first.gone;
+      assert.equal(caseLines(dir), journaled, 'the second run’s journal is still there, whole');
+    } finally {
+      second.child.kill('SIGKILL');
+      await second.gone;
+    }
+  });
+});
