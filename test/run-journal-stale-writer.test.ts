@@ -4,7 +4,7 @@
  * own journal only, never the second run's, which holds that run's finished cases.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { waitUntil } from './helpers/wait-until.ts';
 import { caseLines, journalOf, project, start } from './helpers/journal-run.ts';
@@ -21,8 +21,11 @@ describe('evals run: a journal taken over by another run', () => {
     utimesSync(journalOf(dir), past, past);
     const second = start(dir, ['-o', 'r.json']);
     const keptAside = () => readdirSync(dir).some((name) => /^r\.killed-\d+\.json$/.test(name));
+    const secondsJournal = () =>
+      existsSync(journalOf(dir)) &&
+      readFileSync(journalOf(dir), 'utf8').includes(`"pid":${second.child.pid},`);
     assert.ok(
-      await waitUntil(() => keptAside() && caseLines(dir) >= 1, 100),
+      await waitUntil(() => keptAside() && secondsJournal() && caseLines(dir) >= 1, 100),
       'the second run kept the first one’s cases aside and journaled its own',
     );
     second.child.kill('SIGSTOP');
