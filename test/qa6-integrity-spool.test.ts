@@ -76,7 +76,7 @@ function project(): { dir: string; tmp: string } {
     ].join('\n'),
     'fn.mjs': `import { rmSync } from 'node:fs';
 export async function fn({ testCase }) {
-  if (testCase.q === 'a5') rmSync(process.env.GONE ?? process.env.TMPDIR, { recursive: true, force: true });
+  if (testCase.q === 'a5') rmSync(process.env.GONE ? process.env.GONE + '.' + process.pid + '.d' : process.env.TMPDIR, { recursive: true, force: true });
   return testCase.q + ' ' + 'x'.repeat(1000);
 }
 `,
@@ -136,21 +136,22 @@ describe('the spool folder fails mid-run', () => {
 
   it('beside a recovery journal: the warning names its folder and says a kill -9 would lose cases', async () => {
     const { dir, tmp } = project();
-    const folder = join(dir, '.out.json.journal.d');
+    const journal = join(dir, '.out.json.journal');
+    // The function removes the journal's folder, named by the run's process: JOURNAL.PID.d.
     const r = await evals(['run', '-o', 'out.json', '--junit', 'junit.xml'], dir, {
       TMPDIR: tmp,
-      GONE: folder,
+      GONE: journal,
     });
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     const warnings = r.stderr.split('\n').filter((line) => line.includes('case spool'));
     assert.equal(warnings.length, 1, r.stderr);
-    assert.ok(
-      (warnings[0] ?? '').startsWith(
-        `warning: the case spool beside the recovery journal (${folder}) could not be written (ENOENT: `,
-      ),
-      r.stderr,
-    );
+    const named =
+      /^warning: the case spool beside the recovery journal \((\S+)\) could not be written \(ENOENT: /.exec(
+        warnings[0] ?? '',
+      );
+    assert.match(named?.[1] ?? '', /\.out\.json\.journal\.\d+\.d$/, r.stderr);
+    assert.ok(named?.[1]?.startsWith(`${journal}.`), r.stderr);
     assert.match(warnings[0] ?? '', /a kill -9 from now on would lose those/);
     everyCase(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact, dir);
     assert.deepEqual(
@@ -158,7 +159,7 @@ describe('the spool folder fails mid-run', () => {
       [],
       'nothing spooled in the temporary folder',
     );
-    assert.ok(!existsSync(join(dir, '.out.json.journal')), 'the journal is gone');
+    assert.ok(!existsSync(journal), 'the journal is gone');
   });
 
   it('under a file-size limit: a warning, then one error naming -o and the cause; exit 3', async () => {
@@ -169,7 +170,7 @@ describe('the spool folder fails mid-run', () => {
     assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
     assert.match(
       r.stderr,
-      /^warning: the case spool beside the recovery journal \(\S+\.out\.json\.journal\.d\) could not be written \(EFBIG: [^)]*\)/m,
+      /^warning: the case spool beside the recovery journal \(\S+\.out\.json\.journal\.\d+\.d\) could not be written \(EFBIG: [^)]*\)/m,
     );
     assert.match(r.stderr, /^error: the run finished but out\.json could not be written \(EFBIG/m);
   });

@@ -13,6 +13,7 @@ import {
   artifactAt,
   caseLines,
   casesFileOf,
+  casesFolders,
   calls,
   essence,
   journalOf,
@@ -50,7 +51,7 @@ describe('evals run: a killed run is resumed from its recovery journal', () => {
     );
     assert.equal(calls(dir) - before, ROWS - recovered, 'only the missing cases ran');
     assert.ok(!existsSync(journalOf(dir)), 'the journal is gone once the results are written');
-    assert.ok(!existsSync(`${journalOf(dir)}.d`), 'and its folder');
+    assert.deepEqual(casesFolders(dir), [], 'and its folder');
     const resumed = artifactAt(join(dir, 'r.json'));
     const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir });
     assert.equal(whole.code, 0, whole.stderr);

@@ -15,6 +15,7 @@ import {
   caseLines,
   CASE_LINE,
   casesFileOf,
+  casesFolders,
   journalOf,
   start,
 } from './helpers/journal-run.ts';
@@ -90,7 +91,7 @@ describe('evals run: large and older recovery journals', () => {
     assert.match(text[0]!, new RegExp(`^\\{"evalgateJournal":${version},`));
     assert.match(frame, /^F /);
     writeFileSync(journalOf(dir), `${text.join('\n')}\n`);
-    rmSync(`${journalOf(dir)}.d`, { recursive: true });
+    for (const folder of casesFolders(dir)) rmSync(folder, { recursive: true });
   };
 
   it('a version 1 journal (RUN JSON lines) left by an older evalgate is recovered', async () => {

@@ -124,9 +124,9 @@ export function writerAlive(journal: JournalHeader, path: string): boolean {
  * When the run that keeps the journal at `path` last wrote to it or to its case files (ms): its
  * results written after it are newer than anything it journaled.
  */
-export function journalWrittenAt(path: string): number {
+export function journalWrittenAt(path: string, journal: JournalHeader): number {
   let at = statSync(path).mtimeMs;
-  const dir = casesDirOf(path);
+  const dir = casesDirOf(path, journal.pid);
   let names: string[] = [];
   try {
     names = readdirSync(dir);
@@ -167,7 +167,7 @@ export function readJournal(path: string): ReadJournal {
     let torn = journal.torn;
     let lastWrite = journal.mtime;
     if (head.evalgateJournal === 3 && reading.frame !== undefined) {
-      const dir = casesDirOf(path);
+      const dir = casesDirOf(path, head.pid);
       for (let r = 0; r < reading.frame.artifact.runs.length; r++) {
         const file = join(dir, spoolFileName(r));
         // None when the run had no case written before the kill.

@@ -2,7 +2,8 @@
  * The recovery journal of a run: what `evals run --resume` needs to finish a run whose process
  * was given no chance to write its partial artifact (SIGKILL, the kernel's out-of-memory killer,
  * `process.abort()`, V8 out of heap). It sits next to the artifact (`.NAME.journal` beside `-o`
- * NAME), with a folder of its own beside it ({@link casesDirOf}), and holds, one per line:
+ * NAME), with a folder of its own beside it (`.NAME.journal.PID.d`, {@link casesDirOf}), and
+ * holds, one per line:
  *
  * - a header: `{"evalgateJournal":3,"pid":…,"host":…,"startedAt":…,"output":…}`, written as the
  *   journal is created, so a second run writing the same `-o` sees a live process;
@@ -62,15 +63,22 @@ export interface JournalHeader {
   resumedFrom?: string;
 }
 
-/** The folder of the journal at `path`, where the run's case spool keeps its files. */
-export function casesDirOf(path: string): string {
-  return `${path}.d`;
+/**
+ * The folder of the journal at `path` written by process `pid`, where that run's case spool keeps
+ * its files. Named by the process, so a run that takes over a journal left stale by one still
+ * alive (stopped for over a minute) never shares case files with it.
+ */
+export function casesDirOf(path: string, pid: number): string {
+  return `${path}.${pid}.d`;
 }
 
-/** Removes the journal at `path` and its folder; the journal first, as what marks a run. */
-export function removeJournal(path: string): void {
+/**
+ * Removes the journal at `path`, written by process `pid`, and its folder; the journal first, as
+ * what marks a run.
+ */
+export function removeJournal(path: string, pid: number): void {
   rmSync(path, { force: true });
-  rmSync(casesDirOf(path), { recursive: true, force: true });
+  rmSync(casesDirOf(path, pid), { recursive: true, force: true });
 }
 
 /** What a case spool and its journal share (see the module's comment). */
@@ -113,7 +121,7 @@ export class JournalWriter implements JournalSink {
     warn: (message: string) => void,
   ) {
     this.path = path;
-    this.casesDir = casesDirOf(path);
+    this.casesDir = casesDirOf(path, process.pid);
     this.#frame = frame;
     this.#warn = warn;
     this.#fd = openSync(path, 'wx');
@@ -231,7 +239,7 @@ export class JournalWriter implements JournalSink {
     } catch {
       return; // gone already
     }
-    if (now === this.#file) removeJournal(this.path);
+    if (now === this.#file) removeJournal(this.path, process.pid);
   }
 
   /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */

@@ -169,14 +169,15 @@ function recoverJournal(
   // FILE written after the journal's last line: the run wrote it and was killed before removing
   // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
   // resumed run began is older than that run's journal, which holds its kept cases too.)
-  if (existsSync(target) && statSync(target).mtimeMs > journalWrittenAt(path)) return 'none';
+  if (existsSync(target) && statSync(target).mtimeMs > journalWrittenAt(path, header))
+    return 'none';
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {
-    removeJournal(path);
+    removeJournal(path, header.pid);
     return 'empty';
   }
   writeRecovered(target, read);
-  removeJournal(path);
+  removeJournal(path, header.pid);
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
@@ -200,7 +201,8 @@ function keepAside(
     // Its case files go with it, into the folder of the name it is kept as (left where they
     // are if that cannot be: they are not lost either way).
     try {
-      if (existsSync(casesDirOf(path))) renameSync(casesDirOf(path), casesDirOf(kept));
+      const folder = casesDirOf(path, header.pid);
+      if (existsSync(folder)) renameSync(folder, casesDirOf(kept, header.pid));
     } catch {
       // A folder of that name already there.
     }
@@ -210,7 +212,7 @@ function keepAside(
     return;
   }
   if (read.artifact === undefined) {
-    removeJournal(path);
+    removeJournal(path, header.pid);
     return; // killed before any case finished: nothing to keep
   }
   // Never over an earlier kept run's (a pid may come again, in another container).
@@ -220,7 +222,7 @@ function keepAside(
     options.ctx.cwd,
   );
   writeRecovered(resolve(options.ctx.cwd, shown), read);
-  removeJournal(path);
+  removeJournal(path, header.pid);
   // The kept partial records no comparison: the command names the killed run's baseline, so the
   // finished run is compared (and `regressions: block` applied) as that run would have been.
   const command =

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ResultsArtifact } from '../../src/types/index.ts';
 import { evalsBin, functionProject } from './cli.ts';
 import { waitUntil } from './wait-until.ts';
@@ -24,7 +24,7 @@ export async function fn(input: { testCase: { n: string } }): Promise<string> {
   if (process.env.ABORT_AT === n) {
     // Once the journal holds a case (bounded): what is journaled is what --resume recovers.
     const until = Date.now() + 5000;
-    while (Date.now() < until && !/^ {8}\\{/m.test(journaled('.r.json.journal.d/run-0.jsonl'))) {
+    while (Date.now() < until && !/^ {8}\\{/m.test(journaled('.r.json.journal.' + process.pid + '.d/run-0.jsonl'))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     process.abort();
@@ -41,18 +41,29 @@ export async function fn(input: { testCase: { n: string } }): Promise<string> {
 
 export const journalOf = (dir: string, output = 'r.json'): string =>
   join(dir, `.${output}.journal`);
+/** The folders of the journal writing `output` (one per process that wrote it, of this run one). */
+export function casesFolders(dir: string, output = 'r.json'): string[] {
+  const stem = basename(journalOf(dir, output));
+  return readdirSync(dir)
+    .filter((name) => name.startsWith(`${stem}.`) && /\.\d+\.d$/.test(name))
+    .map((name) => join(dir, name));
+}
 /** The file in the journal's folder that holds run `run`'s case lines. */
-export const casesFileOf = (dir: string, output = 'r.json', run = 0): string =>
-  join(`${journalOf(dir, output)}.d`, `run-${run}.jsonl`);
+export function casesFileOf(dir: string, output = 'r.json', run = 0): string {
+  const [folder] = casesFolders(dir, output);
+  assert.ok(folder !== undefined, `the journal of ${output} has a folder`);
+  return join(folder, `run-${run}.jsonl`);
+}
 /** What a run's journal holds: the journal's lines, then its case files' (every run's). */
 export function journalText(dir: string, output = 'r.json'): string {
   const journal = journalOf(dir, output);
   if (!existsSync(journal)) return '';
-  const folder = `${journal}.d`;
-  const files = existsSync(folder) ? readdirSync(folder).sort() : [];
-  return [journal, ...files.map((name) => join(folder, name))]
-    .map((file) => readFileSync(file, 'utf8'))
-    .join('');
+  const files = casesFolders(dir, output).flatMap((folder) =>
+    readdirSync(folder)
+      .sort()
+      .map((name) => join(folder, name)),
+  );
+  return [journal, ...files].map((file) => readFileSync(file, 'utf8')).join('');
 }
 export const calls = (dir: string): number =>
   existsSync(join(dir, 'calls'))
