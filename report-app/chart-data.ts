@@ -3,6 +3,7 @@
  * Node. A chart with nothing to draw is `null` and left out, never drawn empty.
  */
 import type { ReportModel } from '../src/report/html-model.ts';
+import { visible } from './visible.ts';
 
 /** Bins of the score distribution: 0.0–0.1 … 0.9–1.0. */
 export const BINS = 10;
@@ -52,7 +53,7 @@ export const AXIS_MAX_LINES = 4;
  * rate, an evaluator) must still read apart.
  */
 export function axisLines(...parts: string[]): string[] {
-  const wrapped = parts.map((part) => wrap(part, AXIS_LINE_CHARS));
+  const wrapped = parts.map((part) => wrap(visible(part), AXIS_LINE_CHARS));
   if (wrapped.flat().length <= AXIS_MAX_LINES) return wrapped.flat();
   const [first = [], ...rest] = wrapped;
   const tail = cutLines(rest.flat(), AXIS_MAX_LINES - 1);

@@ -6,7 +6,7 @@
 import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { cutText, startOf } from '../src/shared/cut-text.ts';
-import { count, el, milliseconds, score } from './dom.ts';
+import { count, el, milliseconds, score, visible } from './dom.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
 const WORD_DIFF_LIMIT = 4000;
@@ -192,7 +192,7 @@ function diffView(expected: string, output: string): HTMLElement {
         ? el('ins', {}, change.value)
         : change.removed
           ? el('del', {}, change.value)
-          : document.createTextNode(change.value),
+          : document.createTextNode(visible(change.value)),
     );
   }
   return pre;

@@ -5,19 +5,28 @@
  * page's Content Security Policy refuses style attributes.
  */
 
+import { visible } from './visible.ts';
+
+export { visible } from './visible.ts';
+
 type Child = Node | string | null | undefined | false;
 
-/** `<tag class="…">children</tag>`; strings become text nodes. No `style` among `attrs`. */
+/**
+ * `<tag class="…">children</tag>`; strings become text nodes, and they and a `title` (a tooltip)
+ * are shown `visible`. No `style` among `attrs`.
+ */
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  for (const [name, value] of Object.entries(attrs)) {
+    node.setAttribute(name, name === 'title' ? visible(value) : value);
+  }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+    node.append(typeof child === 'string' ? document.createTextNode(visible(child)) : child);
   }
   return node;
 }
