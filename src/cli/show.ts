@@ -9,7 +9,13 @@ import { terminalWidth, useColor, type CommandContext } from '../pipeline/contex
 import { painter } from '../report/ansi.ts';
 import { renderCaseDetail } from '../report/case-detail.ts';
 import { fitBeside } from '../report/case-text.ts';
-import { interruptedOnly, whyRunsFailed } from '../report/show-gate.ts';
+import {
+  interruptedOnly,
+  notRunNote,
+  whyRunsFailed,
+  type ShownArtifact,
+  type ShownRun,
+} from '../report/show-gate.ts';
 import { describeRun, formatCount, plural } from '../report/labels.ts';
 import {
   caseIdMatch,
@@ -120,24 +126,17 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     );
   } else if (matched === 0) {
     // No case to show is not "nothing failed": a run can fail on its gate or be cut short.
-    const every = runs.map((run, index) => ({ run, cases: file.caseCounts[index] ?? 0 }));
-    const selected = every.filter(({ run }) => runSelected(run, filters));
+    const { selected, artifact } = shownArtifact(file, path, filters);
     const none = noneMatch(filters);
     const byStatus = filters.failed === true || filters.errored === true || filters.flaky === true;
-    const merge = mergedShards(file.artifact);
-    const baseline = recordedBaseline(file.artifact)?.path;
-    const artifact = {
-      path,
-      interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
-      ...(merge !== undefined ? { merge } : {}),
-      writtenByRunTestSuite: writtenByRunTestSuite(file.artifact),
-      config: file.artifact.config,
-      pinIgnored: file.artifact.pinIgnored === true,
-      ...(baseline !== undefined ? { baseline } : {}),
-    };
     // A run cut short before its cases finished has none to show: say so, and how to finish it.
     const explain = byStatus || file.artifact.interrupted;
     blocks.push(explain ? whyRunsFailed(none, selected, artifact, paint, width) : none);
+  } else if (filters.casePrefix === undefined) {
+    // The cases shown (the failed ones, say) are not all there is when some never ran.
+    const { selected, artifact } = shownArtifact(file, path, filters);
+    const note = notRunNote(selected, artifact);
+    if (note !== null) blocks.push(note);
   }
   for (const { run, result } of shown) {
     const owner = runs[run];
@@ -153,6 +152,30 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   }
   ctx.stdout.write(`${blocks.join('\n\n')}\n`);
   return 0;
+}
+
+/** The selected runs with their case counts, and what the notes on them need of the artifact. */
+function shownArtifact(
+  file: ReturnType<typeof openResultsFile>,
+  path: string,
+  filters: ShowFilters,
+): { selected: ShownRun[]; artifact: ShownArtifact } {
+  const every = file.artifact.runs.map((run, index) => ({
+    run,
+    cases: file.caseCounts[index] ?? 0,
+  }));
+  const merge = mergedShards(file.artifact);
+  const baseline = recordedBaseline(file.artifact)?.path;
+  const artifact: ShownArtifact = {
+    path,
+    interruptedOnly: interruptedOnly(file.artifact.interrupted, every, merge !== undefined),
+    ...(merge !== undefined ? { merge } : {}),
+    writtenByRunTestSuite: writtenByRunTestSuite(file.artifact),
+    ...(file.artifact.config !== undefined ? { config: file.artifact.config } : {}),
+    pinIgnored: file.artifact.pinIgnored === true,
+    ...(baseline !== undefined ? { baseline } : {}),
+  };
+  return { selected: every.filter(({ run }) => runSelected(run, filters)), artifact };
 }
 
 /** Runs named where `--case` matches outside the selection; the rest are counted. */

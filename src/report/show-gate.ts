@@ -1,8 +1,10 @@
 /**
  * Why a run failed when `evals show --failed` (or another status flag) finds no case to show:
  * an interrupted run whose finished cases all passed, a partial merge, or a gate condition (a
- * mean, a pass rate) that failed while every case passed. Show must never say "nothing failed"
- * about a failed run, and speaks only of the runs selected.
+ * mean, a pass rate) that failed while every case passed; and, when it does find cases, which
+ * planned cases it cannot show because they never ran. Show must never say "nothing failed"
+ * about a failed run, nor let the failed cases pass for all there is, and speaks only of the runs
+ * selected.
  * Pure: the command hands in the runs it selected and their case counts.
  */
 import { partialMergeAdvice } from '../artifact/partial-merge.ts';
@@ -152,4 +154,37 @@ export function whyRunsFailed(
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * The note above the cases `evals show` found when the selected runs lack planned cases (an
+ * interrupted run, a partial merge): those cases have no result, so the cases shown (the failed
+ * ones, say) are not all there is to fix. Says how many (for a partial merge, which shards), and
+ * how to run them; `null` when every selected run has all its planned cases.
+ */
+export function notRunNote(runs: readonly ShownRun[], artifact: ShownArtifact): string | null {
+  const planned = runs.reduce((sum, { run }) => sum + run.testset.cases, 0);
+  const missing = runs.reduce(
+    (sum, { run, cases }) => sum + Math.max(0, run.testset.cases - cases),
+    0,
+  );
+  const path = printable(artifact.path);
+  const { merge } = artifact;
+  if (merge !== undefined) {
+    // A shard plans only its own cases, so how many the missing shards hold is not known here.
+    const shards = `${merge.missing.length === 1 ? 'shard' : 'shards'} ${merge.missing.join(', ')}`;
+    const cut =
+      missing === 0
+        ? ''
+        : `; ${plural(missing, 'planned case')} of the merged shards never ran either (a shard was interrupted): finish it with evals run --resume on its own file before merging`;
+    return `the cases of ${shards} have no result here, passed or not: ${partialMergeAdvice(path, merge)}${cut}`;
+  }
+  if (missing === 0) return null;
+  const which = runs.length === 1 ? 'the run selected' : 'the runs selected';
+  const head = `${formatCount(missing)} of the ${plural(planned, 'planned case')} of ${which} never ran and ${missing === 1 ? 'has' : 'have'} no result here, passed or not`;
+  const rest =
+    artifact.writtenByRunTestSuite === true
+      ? 'runTestSuite wrote it, and evals run --resume cannot finish an SDK run: call runTestSuite again to rerun the suite'
+      : `to run ${missing === 1 ? 'it' : 'them'}: ${resumeOf(artifact)}`;
+  return `${head} (${path} was interrupted); ${rest}`;
 }
