@@ -9,49 +9,46 @@
  * The Action runs from src/ (through tsx) in a child process, against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { runAction, sourceCheckout, type Workspace } from './helpers/action-run.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { before, describe, it } from 'node:test';
+import { type Workspace } from './helpers/action-run.ts';
+import { useSourceAction } from './helpers/action-fixture.ts';
 import { notComparedNote, renamedRows, reports } from './helpers/uncompared-baseline.ts';
 
 describe('the Action with a baseline file it could not compare with, or in mode: report', () => {
-  let server: GitHubServer;
-  let action = '';
+  const fixture = useSourceAction();
   let ws: Workspace;
   before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
     ({ ws } = await renamedRows(true));
   });
-  after(() => server.close());
 
   it('a baseline file that is not there: the reports say so too', async () => {
-    const run = await runAction(action, ws, server, { baseline: 'gone.json', report: 'false' });
+    const run = await fixture.run(ws, { baseline: 'gone.json', report: 'false' });
     assert.equal(run.code, 0, run.stdout);
-    for (const [where, text] of Object.entries(reports(server, run))) {
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
       assert.match(notComparedNote(text), /gone\.json does not exist/, `${where}:\n${text}`);
     }
   });
 
   it('mode: report with a baseline sharing no case: the reports say it was not compared', async () => {
-    const run = await runAction(action, ws, server, {
+    const run = await fixture.run(ws, {
       mode: 'report',
       results: 'evals-results.json',
       baseline: 'base.json',
     });
     assert.equal(run.code, 0, run.stdout);
-    for (const [where, text] of Object.entries(reports(server, run))) {
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
       assert.match(notComparedNote(text), /shares no case id/, `${where}:\n${text}`);
     }
   });
 
   it('a baseline that was compared: no such note', async () => {
-    const run = await runAction(action, ws, server, {
+    const run = await fixture.run(ws, {
       mode: 'report',
       results: 'evals-results.json',
       baseline: 'evals-results.json',
     });
     assert.equal(run.code, 0, run.stdout);
-    for (const text of Object.values(reports(server, run))) assert.equal(notComparedNote(text), '');
+    for (const text of Object.values(reports(fixture.server, run)))
+      assert.equal(notComparedNote(text), '');
   });
 });

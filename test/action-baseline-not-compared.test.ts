@@ -9,31 +9,26 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { addResultsArtifact, resultsZip } from './helpers/action-fixture.ts';
-import { runAction, sourceCheckout, type Workspace } from './helpers/action-run.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { before, describe, it } from 'node:test';
+import { addResultsArtifact, resultsZip, useSourceAction } from './helpers/action-fixture.ts';
+import { type Workspace } from './helpers/action-run.ts';
 import { notComparedNote, renamedRows, reports } from './helpers/uncompared-baseline.ts';
 
 describe('the Action with a baseline it could not compare with', () => {
-  let server: GitHubServer;
-  let action = '';
+  const fixture = useSourceAction();
   let ws: Workspace;
   let base = '';
   before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
     ({ ws, base } = await renamedRows());
-    addResultsArtifact(server, 'main', base);
+    addResultsArtifact(fixture.server, 'main', base);
   });
-  after(() => server.close());
 
   it('sharing no case: passes, and every report says it was not compared and why', async () => {
-    const run = await runAction(action, ws, server, { baseline: 'base.json', report: 'false' });
+    const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
     assert.equal(run.code, 0, `a pass, not a block on an empty comparison\n${run.stdout}`);
     assert.equal(run.outputs['verdict'], 'pass');
     assert.match(run.stdout, /^::warning::evalgate: .*no common cases between/m);
-    for (const [where, text] of Object.entries(reports(server, run))) {
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
       const note = notComparedNote(text);
       assert.match(note, /regressions were not checked/, `${where}:\n${text}`);
       assert.match(note, /no common cases between .*base\.json and this run/, where);
@@ -42,9 +37,9 @@ describe('the Action with a baseline it could not compare with', () => {
   });
 
   it('baseline: auto sharing no case: the note names the artifact, not a temporary file', async () => {
-    const run = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    const run = await fixture.run(ws, { baseline: 'auto', report: 'false' });
     assert.equal(run.code, 0, run.stdout);
-    for (const [where, text] of Object.entries(reports(server, run))) {
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
       const note = notComparedNote(text);
       assert.match(
         note,
@@ -56,7 +51,7 @@ describe('the Action with a baseline it could not compare with', () => {
   });
 
   it('baseline: auto finding only a workflow_run upload on the base branch: the note says why it is passed over', async () => {
-    server.addArtifact({
+    fixture.server.addArtifact({
       name: 'evals-results',
       branch: 'develop',
       zip: resultsZip(base),
@@ -67,9 +62,9 @@ describe('the Action with a baseline it could not compare with', () => {
     };
     event.pull_request.base.ref = 'develop';
     writeFileSync(ws.event, JSON.stringify(event));
-    const run = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    const run = await fixture.run(ws, { baseline: 'auto', report: 'false' });
     assert.equal(run.code, 0, run.stdout);
-    for (const [where, text] of Object.entries(reports(server, run))) {
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
       const note = notComparedNote(text);
       assert.match(
         note,

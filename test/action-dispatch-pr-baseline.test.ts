@@ -12,30 +12,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { cliResults, resultsZip } from './helpers/action-fixture.ts';
-import {
-  ALL_PASS,
-  ONE_FAILING,
-  runAction,
-  sourceCheckout,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
+import { describe, it } from 'node:test';
+import { cliResults, resultsZip, useSourceAction } from './helpers/action-fixture.ts';
+import { ALL_PASS, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
 import { commitAll, git } from './helpers/git.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 
 const MAIN_TIP = '1'.repeat(40);
 const EARLIER_MAIN = '2'.repeat(40);
 
 describe('results of a workflow_dispatch run that evaluated a pull request', () => {
-  let server: GitHubServer;
-  let action = '';
-  before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
-  });
-  after(() => server.close());
+  const fixture = useSourceAction();
 
   it('record the commit the job checked out, not the one it was dispatched on', async () => {
     const ws = workspace(suiteFiles(ALL_PASS), 'push');
@@ -45,11 +31,9 @@ describe('results of a workflow_dispatch run that evaluated a pull request', () 
     writeFileSync(join(ws.dir, 'feature.txt'), 'the change\n');
     const prHead = commitAll(ws.dir, 'the pull request');
     git(ws.dir, 'checkout', '-q', '--detach');
-    server.addPullRequest({ number: 9, headSha: prHead, baseRef: 'main' });
-    const r = await runAction(
-      action,
+    fixture.server.addPullRequest({ number: 9, headSha: prHead, baseRef: 'main' });
+    const r = await fixture.run(
       ws,
-      server,
       { 'pr-number': '9', report: 'false' },
       {
         GITHUB_EVENT_NAME: 'workflow_dispatch',
@@ -71,14 +55,14 @@ describe('results of a workflow_dispatch run that evaluated a pull request', () 
       return JSON.stringify({ ...data, git: { sha, ref: 'main' } }, null, 2);
     };
     // main's own results (a push), then the dispatched run's on main's tip, evaluating PR 9's head.
-    server.addArtifact({
+    fixture.server.addArtifact({
       name: 'evals-results',
       branch: 'main',
       zip: resultsZip(await ofCommit(EARLIER_MAIN)),
       createdAt: '2024-01-01T00:00:00Z',
       headSha: EARLIER_MAIN,
     });
-    const dispatched = server.addArtifact({
+    const dispatched = fixture.server.addArtifact({
       name: 'evals-results',
       branch: 'main',
       zip: resultsZip(await ofCommit('d'.repeat(40))),
@@ -87,22 +71,22 @@ describe('results of a workflow_dispatch run that evaluated a pull request', () 
       event: 'workflow_dispatch',
     });
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const r = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    const r = await fixture.run(ws, { baseline: 'auto', report: 'false' });
     assert.equal(r.code, 1, r.stdout);
     assert.match(
       r.stdout,
       /^evalgate: comparing with evals-results from main \(2024-01-01T00:00:00Z, /m,
       "main's own results, not the newer ones of the pull request's code",
     );
-    const downloads = server.state.storageDownloads.map((d) => d.artifactId);
+    const downloads = fixture.server.state.storageDownloads.map((d) => d.artifactId);
     assert.ok(downloads.includes(dispatched.id), 'the newer candidate was looked at');
   });
 
   it('say why when no results of the branch own code remain', async () => {
-    server.state.artifacts.clear();
+    fixture.server.state.artifacts.clear();
     const made = workspace(suiteFiles(ONE_FAILING), 'push');
     const data = JSON.parse(await cliResults(made, 'r.json', 1)) as Record<string, unknown>;
-    server.addArtifact({
+    fixture.server.addArtifact({
       name: 'evals-results',
       branch: 'main',
       zip: resultsZip(JSON.stringify({ ...data, git: { sha: 'd'.repeat(40), ref: null } })),
@@ -110,7 +94,7 @@ describe('results of a workflow_dispatch run that evaluated a pull request', () 
       event: 'workflow_dispatch',
     });
     const ws = workspace(suiteFiles(ONE_FAILING));
-    const r = await runAction(action, ws, server, { baseline: 'auto', report: 'false' });
+    const r = await fixture.run(ws, { baseline: 'auto', report: 'false' });
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stdout, /no results artifact named evals-results from main yet/);
     assert.match(r.stdout, /1 that evaluated another commit than their run's/);

@@ -11,18 +11,16 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   ONE_FAILING,
   REPOSITORY,
-  runAction,
-  sourceCheckout,
   suiteFiles,
   workspace,
   type Workspace,
 } from './helpers/action-run.ts';
+import { useSourceAction } from './helpers/action-fixture.ts';
 import { commitAll, git } from './helpers/git.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
 
 /** A workspace on branch main (commit `main`), and pull request 9's head on branch feature. */
 function repository(): { ws: Workspace; main: string; head: string } {
@@ -36,25 +34,17 @@ function repository(): { ws: Workspace; main: string; head: string } {
 }
 
 describe('workflow_dispatch and workflow_run with pr-number', () => {
-  let server: GitHubServer;
-  let action = '';
-  before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
-  });
-  after(() => server.close());
+  const fixture = useSourceAction();
 
-  const lastCheckRun = () => [...server.state.checkRuns.values()].at(-1);
-  const comment = (n: number) => server.state.comments.get(n)?.at(-1)?.body ?? '';
+  const lastCheckRun = () => [...fixture.server.state.checkRuns.values()].at(-1);
+  const comment = (n: number) => fixture.server.state.comments.get(n)?.at(-1)?.body ?? '';
 
   it('workflow_dispatch with only its branch checked out: the verdict is said to be about that branch, not the pull request', async () => {
     const { ws, main, head } = repository();
     git(ws.dir, 'checkout', '-q', 'main');
-    server.addPullRequest({ number: 9, headSha: head, baseRef: 'main' });
-    const r = await runAction(
-      action,
+    fixture.server.addPullRequest({ number: 9, headSha: head, baseRef: 'main' });
+    const r = await fixture.run(
       ws,
-      server,
       { 'pr-number': '9', report: 'false' },
       { GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' },
     );
@@ -74,11 +64,9 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
   it("workflow_dispatch with the pull request's head checked out: its check run on the head, no warning", async () => {
     const { ws, main, head } = repository();
     git(ws.dir, 'checkout', '-q', '--detach', head);
-    server.addPullRequest({ number: 10, headSha: head, baseRef: 'main' });
-    const r = await runAction(
-      action,
+    fixture.server.addPullRequest({ number: 10, headSha: head, baseRef: 'main' });
+    const r = await fixture.run(
       ws,
-      server,
       { 'pr-number': '10', report: 'false' },
       { GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' },
     );
@@ -91,7 +79,7 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
   it('workflow_run whose triggering commit was checked out, another pull request named: the warning', async () => {
     const { ws, main, head } = repository();
     git(ws.dir, 'checkout', '-q', 'main');
-    server.addPullRequest({ number: 11, headSha: head, baseRef: 'main' });
+    fixture.server.addPullRequest({ number: 11, headSha: head, baseRef: 'main' });
     writeFileSync(
       ws.event,
       JSON.stringify({
@@ -100,10 +88,8 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
         repository: REPOSITORY,
       }),
     );
-    const r = await runAction(
-      action,
+    const r = await fixture.run(
       ws,
-      server,
       { 'pr-number': '11', report: 'false' },
       { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: main, GITHUB_REF: 'refs/heads/main' },
     );
@@ -119,7 +105,7 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
     git(ws.dir, 'checkout', '-q', 'main');
     git(ws.dir, 'merge', '-q', '--no-ff', '-m', 'Merge pull request #12', 'feature');
     const merge = git(ws.dir, 'rev-parse', 'HEAD');
-    server.addPullRequest({
+    fixture.server.addPullRequest({
       number: 12,
       headSha: head,
       baseRef: 'main',
@@ -134,10 +120,8 @@ describe('workflow_dispatch and workflow_run with pr-number', () => {
         repository: REPOSITORY,
       }),
     );
-    const r = await runAction(
-      action,
+    const r = await fixture.run(
       ws,
-      server,
       { 'pr-number': '12', report: 'false' },
       { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: merge, GITHUB_REF: 'refs/heads/main' },
     );

@@ -6,15 +6,9 @@
  * GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  ONE_FAILING,
-  runAction,
-  sourceCheckout,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { describe, it } from 'node:test';
+import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { useSourceAction } from './helpers/action-fixture.ts';
 
 /** ONE_FAILING's cases, answered by a function that first runs `leave` (once). */
 function files(leave: string): Record<string, string> {
@@ -32,18 +26,12 @@ function files(leave: string): Record<string, string> {
 }
 
 describe('the Action with timers the cases left behind', () => {
-  let server: GitHubServer;
-  let action = '';
-  before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
-  });
-  after(() => server.close());
+  const fixture = useSourceAction();
 
   it('an interval that never ends: the step still ends, with the verdict (exit 1)', async () => {
     const ws = workspace(files('setInterval(() => {}, 1000);'));
     const started = Date.now();
-    const r = await runAction(action, ws, server, {}, {}, 30_000);
+    const r = await fixture.run(ws, {}, {}, 30_000);
     assert.equal(r.signal, null, `killed after ${Date.now() - started} ms: the step hung`);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'fail');
@@ -56,7 +44,7 @@ describe('the Action with timers the cases left behind', () => {
         'const poll = setInterval(() => { if (statSync(process.env.GITHUB_STEP_SUMMARY).size > 0) { clearInterval(poll); process.exit(0); } }, 2);',
       ),
     );
-    const r = await runAction(action, ws, server, {}, {}, 30_000);
+    const r = await fixture.run(ws, {}, {}, 30_000);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(
       r.stderr,

@@ -9,35 +9,20 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { addResultsArtifact, cliResults } from './helpers/action-fixture.ts';
-import {
-  ONE_FAILING,
-  runAction,
-  sourceCheckout,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { describe, it } from 'node:test';
+import { addResultsArtifact, cliResults, useSourceAction } from './helpers/action-fixture.ts';
+import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
 
 describe('workflow_dispatch with pr-number and baseline: auto', () => {
-  let server: GitHubServer;
-  let action = '';
-  before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
-  });
-  after(() => server.close());
+  const fixture = useSourceAction();
 
   it("compares with the newest results of that pull request's base branch", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING), 'push');
-    addResultsArtifact(server, 'release', await cliResults(ws, 'base.json', 1));
-    addResultsArtifact(server, 'main', '{}');
-    server.addPullRequest({ number: 9, headSha: 'd'.repeat(40), baseRef: 'release' });
-    const r = await runAction(
-      action,
+    addResultsArtifact(fixture.server, 'release', await cliResults(ws, 'base.json', 1));
+    addResultsArtifact(fixture.server, 'main', '{}');
+    fixture.server.addPullRequest({ number: 9, headSha: 'd'.repeat(40), baseRef: 'release' });
+    const r = await fixture.run(
       ws,
-      server,
       { baseline: 'auto', 'pr-number': '9', report: 'false' },
       { GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_REF: 'refs/heads/feature' },
     );
@@ -48,7 +33,7 @@ describe('workflow_dispatch with pr-number and baseline: auto', () => {
       comparison?: unknown;
     };
     assert.notEqual(results.comparison, undefined, 'the comparison is in the artifact');
-    const body = server.state.comments.get(9)?.[0]?.body ?? '';
+    const body = fixture.server.state.comments.get(9)?.[0]?.body ?? '';
     assert.match(body, /against the baseline/, 'the comment on #9 shows the comparison');
   });
 });

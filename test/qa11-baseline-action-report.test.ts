@@ -12,15 +12,9 @@
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  runAction,
-  sourceCheckout,
-  workspace,
-  type ActionRun,
-  type Workspace,
-} from './helpers/action-run.ts';
-import { startGitHubServer, type GitHubServer } from './helpers/github-server.ts';
+import { before, describe, it } from 'node:test';
+import { workspace, type ActionRun, type Workspace } from './helpers/action-run.ts';
+import { useSourceAction } from './helpers/action-fixture.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 /** 24 rows answered `ok`, or `bad` while the file `bad` is there; the gate ignores regressions. */
@@ -52,12 +46,9 @@ function warnings(run: ActionRun): string[] {
 }
 
 describe("the Action's mode: report with a baseline file (QA #11 3)", () => {
-  let server: GitHubServer;
-  let action = '';
+  const fixture = useSourceAction();
   let ws: Workspace;
   before(async () => {
-    server = await startGitHubServer();
-    action = sourceCheckout();
     ws = workspace(FILES);
     const base = await runInProcess(['run', '-o', 'base.json'], ws.dir);
     assert.equal(base.code, 0, base.stderr);
@@ -66,17 +57,16 @@ describe("the Action's mode: report with a baseline file (QA #11 3)", () => {
     const head = await runInProcess(['run', '-o', 'evals-results.json'], ws.dir);
     assert.equal(head.code, 0, head.stderr);
   });
-  after(() => server.close());
 
   it('posts the comparison as mode: run posts it', async () => {
-    const run = await runAction(action, ws, server, {
+    const run = await fixture.run(ws, {
       baseline: 'base.json',
       results: 'run.json',
       report: 'false',
     });
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
-    server.state.comments.delete(7);
-    const report = await runAction(action, ws, server, { mode: 'report', baseline: 'base.json' });
+    fixture.server.state.comments.delete(7);
+    const report = await fixture.run(ws, { mode: 'report', baseline: 'base.json' });
     assert.equal(report.code, 0, `${report.stdout}\n${report.stderr}`);
     assert.equal(report.outputs['verdict'], 'pass', "the verdict stays the results' own");
     assert.deepEqual(warnings(report), []);
@@ -89,14 +79,14 @@ describe("the Action's mode: report with a baseline file (QA #11 3)", () => {
     const table = (text: string): string =>
       /^\| [^\n]*Δ[^\n]*\n(?:\|[^\n]*\n)+/mu.exec(text)?.[0] ?? `no comparison table in:\n${text}`;
     assert.equal(table(report.summary), table(run.summary));
-    const [comment] = server.state.comments.get(7) ?? [];
+    const [comment] = fixture.server.state.comments.get(7) ?? [];
     assert.ok(comment, 'the comment went out');
     assert.equal(verdictLine(comment.body), verdictLine(run.summary));
     assert.equal(table(comment.body), table(run.summary));
   });
 
   it('warns about a baseline file that is missing, naming it, and reports without it', async () => {
-    const report = await runAction(action, ws, server, { mode: 'report', baseline: 'gone.json' });
+    const report = await fixture.run(ws, { mode: 'report', baseline: 'gone.json' });
     assert.equal(report.code, 0, `${report.stdout}\n${report.stderr}`);
     assert.deepEqual(warnings(report), [
       `::warning::evalgate: the baseline ${join(ws.dir, 'gone.json')} does not exist; reporting without a comparison`,
@@ -107,7 +97,7 @@ describe("the Action's mode: report with a baseline file (QA #11 3)", () => {
   it('warns about a baseline file that is not a results artifact, saying why', async () => {
     writeFileSync(join(ws.dir, 'broken.json'), '{"schemaVersion": 1}');
     try {
-      const report = await runAction(action, ws, server, {
+      const report = await fixture.run(ws, {
         mode: 'report',
         baseline: 'broken.json',
       });
