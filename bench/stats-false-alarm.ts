@@ -1,0 +1,133 @@
+/**
+ * How often evalgate cries wolf on a whole pull request, and how often it sees a real drop:
+ *
+ *   npx tsx bench/stats-false-alarm.ts [--seed N] [--runs N]
+ *
+ * For every scenario (bench/stats-model.ts: binary pass/fail at several pass rates, graded
+ * scores, trials, 20 / 100 / 1,000 cases, 2 suites × 2 grid points × 3 evaluators, and a family
+ * of 72 rows) it simulates `--runs` pull requests that change nothing (A/A, 150 by default) and
+ * `--runs / 2` that lower pass rates or scores by 5 or 10 points (A/B), compares each with
+ * `compareArtifacts` and gates it as `regressions: block` does. Prints markdown tables; the same
+ * seed and runs always print the same figures. Exits 1 when a scenario's A/A block rate is
+ * clearly above the documented 5% (its binomial tail at 5% below 0.001).
+ */
+import {
+  rowsOf,
+  simulateBatch,
+  tailAtLeast,
+  upper95,
+  type BatchResult,
+  type Drop,
+  type Scenario,
+} from './stats-model.ts';
+
+const usage = 'usage: npx tsx bench/stats-false-alarm.ts [--seed N] [--runs N]';
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const at = argv.indexOf(name);
+  if (at < 0) return fallback;
+  const value = Number(argv[at + 1]);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(usage);
+    process.exit(2);
+  }
+  return value;
+};
+const seed = option('--seed', 1);
+const runs = option('--runs', 150);
+
+const grid = { suites: 2, gridPoints: 2, evaluators: 3 };
+const binary = (passRate: number, cases: number, trials = 1): Scenario => ({
+  name: `binary p=${passRate}, ${cases} cases${trials > 1 ? `, ${trials} trials` : ''}`,
+  kind: 'binary',
+  passRate,
+  cases,
+  trials,
+  ...grid,
+});
+const graded = (cases: number, trials: number, baseTrials?: number): Scenario => ({
+  name: `graded, ${cases} cases, ${baseTrials === undefined ? `${trials} trials` : `BASE ${baseTrials} / HEAD ${trials} trials`}`,
+  kind: 'continuous',
+  passRate: 0,
+  cases,
+  trials,
+  ...(baseTrials === undefined ? {} : { baseTrials }),
+  ...grid,
+});
+
+const NULL_SCENARIOS: Scenario[] = [
+  ...[0.5, 0.8, 0.95].flatMap((p) => [20, 100, 1000].map((n) => binary(p, n))),
+  binary(0.8, 100, 3),
+  ...[20, 100, 1000].map((n) => graded(n, 3)),
+  graded(100, 3, 1),
+  {
+    ...graded(100, 1),
+    name: 'graded, 100 cases, 3 suites × 4 points × 5 evaluators',
+    suites: 3,
+    gridPoints: 4,
+    evaluators: 5,
+  },
+];
+
+const DROP_SCENARIOS: [Scenario, Drop][] = [
+  ...[0.05, 0.1].flatMap((delta) =>
+    (['one run', 'every run'] as const).map((where): [Scenario, Drop] => [
+      binary(0.8, 100),
+      { delta, where },
+    ]),
+  ),
+  [binary(0.8, 1000), { delta: 0.05, where: 'one run' }],
+  [binary(0.8, 20), { delta: 0.1, where: 'every run' }],
+  [graded(100, 3), { delta: 0.05, where: 'one run' }],
+];
+
+const pct = (k: number, n: number): string => `${((100 * k) / n).toFixed(1)}%`;
+const started = performance.now();
+const out: string[] = [
+  `seed ${seed}, ${runs} A/A and ${Math.max(1, Math.floor(runs / 2))} A/B pull requests per scenario; gate: regressions: block, α = 0.05, Holm over every row`,
+  '',
+  '### A/A: nothing changed',
+  '',
+  '| scenario | rows | blocked (PR verdict "regressed") | 95% upper | any significant change | some row shown "possible regression" | (were it q < 0.05) |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+];
+let failed = false;
+const total: BatchResult = {
+  prs: 0,
+  blocked: 0,
+  anySignificant: 0,
+  anyRegressedRow: 0,
+  anyRegressedQ: 0,
+  familyRows: 0,
+};
+for (const [i, scenario] of NULL_SCENARIOS.entries()) {
+  const r = simulateBatch(scenario, runs, seed, i);
+  total.prs += r.prs;
+  total.blocked += r.blocked;
+  total.anySignificant += r.anySignificant;
+  total.anyRegressedRow += r.anyRegressedRow;
+  total.anyRegressedQ += r.anyRegressedQ;
+  const clearlyAbove = tailAtLeast(r.blocked, r.prs, 0.05) < 0.001;
+  if (clearlyAbove) failed = true;
+  out.push(
+    `| ${scenario.name} | ${rowsOf(scenario)} | ${r.blocked}/${r.prs} (${pct(r.blocked, r.prs)})${clearlyAbove ? ' **above 5%**' : ''} | ${pct(upper95(r.blocked, r.prs), 1)} | ${pct(r.anySignificant, r.prs)} | ${pct(r.anyRegressedRow, r.prs)} | ${pct(r.anyRegressedQ, r.prs)} |`,
+  );
+}
+out.push(
+  `| **all A/A** | | ${total.blocked}/${total.prs} (${pct(total.blocked, total.prs)}) | ${pct(upper95(total.blocked, total.prs), 1)} | ${pct(total.anySignificant, total.prs)} | ${pct(total.anyRegressedRow, total.prs)} | ${pct(total.anyRegressedQ, total.prs)} |`,
+  '',
+  '### A/B: a real drop (detection rate = blocked)',
+  '',
+  '| scenario | drop | where | blocked |',
+  '|---|---:|---|---:|',
+);
+const dropRuns = Math.max(1, Math.floor(runs / 2));
+for (const [i, [scenario, drop]] of DROP_SCENARIOS.entries()) {
+  const r = simulateBatch(scenario, dropRuns, seed, 1000 + i, drop);
+  out.push(
+    `| ${scenario.name} | −${drop.delta * 100} points | ${drop.where} | ${r.blocked}/${r.prs} (${pct(r.blocked, r.prs)}) |`,
+  );
+}
+out.push('', `${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(out.join('\n'));
+if (failed) process.exitCode = 1;

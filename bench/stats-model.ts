@@ -1,0 +1,352 @@
+/**
+ * Seeded simulated pull requests for `bench/stats-false-alarm.ts` and
+ * `test/stats-false-alarm.test.ts`: how often a whole pull request is reported as a regression
+ * when nothing changed (A/A), and how often a real drop is caught (A/B).
+ *
+ * Only the data is simulated. Every step after it is evalgate's own code: a case's trials are
+ * folded by the engine's `aggregateTrials`, a run is summarised by `summarizeRun`, a threshold
+ * is judged by `meetsThreshold`, the two artifacts are compared by `compareArtifacts`, the gate
+ * condition is `regressionCondition` and the label a reader sees is `shownLabel`.
+ *
+ * The model: every case has its own difficulty per evaluator, shared by BASE and HEAD (which is
+ * what pairing exploits), and every run re-draws each trial around it, as a re-asked model or
+ * judge does. A/A draws both sides from the same process, so any reported change is noise.
+ *
+ * - `binary`: an evaluator's score is 0 or 1. Case i passes evaluator e with its own
+ *   probability q ~ Beta(2p, 2(1 − p)) (mean p, strongly case-dependent); a drop of δ scales q
+ *   by (p − δ) / p, so that evaluator's pass rate falls by δ exactly, in expectation.
+ * - `continuous`: a score is clamp(d + 0.15·Z) with the case's d ~ U(0.2, 0.8), passing at
+ *   ≥ 0.5; a drop of δ lowers d by δ.
+ *
+ * A case passes a trial when every evaluator passes it; with trials, when more than half of
+ * its trials pass (the engine's rule), so the pass-rate row is one more row per run.
+ */
+import { compareArtifacts } from '../src/compare/compare.ts';
+import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
+import { mulberry32, type Random } from '../src/compare/sign-flip.ts';
+import { shownLabel } from '../src/report/shown-label.ts';
+import { summarizeRun } from '../src/run/summary.ts';
+import { meetsThreshold } from '../src/run/threshold.ts';
+import { aggregateTrials } from '../src/run/trials.ts';
+import type { Comparison } from '../src/types/comparison.ts';
+import type {
+  CaseResult,
+  EvaluationResult,
+  PreparedCase,
+  ResultsArtifact,
+  RunResult,
+  Threshold,
+  TrialResult,
+} from '../src/types/index.ts';
+
+/** One shape of pull request: every suite × grid point runs the same evaluators on `cases`. */
+export interface Scenario {
+  name: string;
+  kind: 'binary' | 'continuous';
+  /** `binary`: each evaluator's expected pass rate. Ignored for `continuous`. */
+  passRate: number;
+  cases: number;
+  suites: number;
+  gridPoints: number;
+  evaluators: number;
+  /** HEAD's trials per case. */
+  trials: number;
+  /** BASE's, when it differs (a pull request that changes `trials`). */
+  baseTrials?: number;
+}
+
+/** Where a real drop is put: one suite × grid point (every evaluator of it), or every run. */
+export type DropWhere = 'one run' | 'every run';
+
+/** A real change: each affected evaluator's pass rate (or score) falls by `delta`. */
+export interface Drop {
+  delta: number;
+  where: DropWhere;
+}
+
+const THRESHOLD: Threshold = { gte: 0.5 };
+const NOISE = 0.15;
+/** Concentration of the Beta a case's pass probability is drawn from. */
+const CONCENTRATION = 2;
+
+/** What one compared pull request came to, as each reader of it would see it. */
+export interface PrOutcome {
+  /** `regressions: block` fails some run: the corrected regression the verdict names. */
+  blocked: boolean;
+  /** Some row changed significantly after the correction, either way. */
+  anySignificant: boolean;
+  /** Some row is shown as a `possible regression` or `regressed` (its own uncorrected test). */
+  anyRegressedRow: boolean;
+  /**
+   * Some row regressed with a Benjamini–Hochberg q-value below 0.05: how often "possible
+   * regression" would show were it read off q instead of the row's own p (not what ships).
+   */
+  anyRegressedQ: boolean;
+  /** Rows in the family (what Holm divides by). */
+  familyRows: number;
+  /** The rows that block, by kind: `pass rate`, or an evaluator's id. */
+  blockingRows: string[];
+}
+
+/** Generates, compares and gates one pull request (`drop` absent: A/A). */
+export function simulatePr(seed: number, scenario: Scenario, drop?: Drop): PrOutcome {
+  const random = mulberry32(seed);
+  const gauss = normals(random);
+  const base: RunResult[] = [];
+  const head: RunResult[] = [];
+  for (let suite = 0; suite < scenario.suites; suite++) {
+    for (let point = 0; point < scenario.gridPoints; point++) {
+      const cases = Array.from({ length: scenario.cases }, () =>
+        Array.from({ length: scenario.evaluators }, () => difficulty(scenario, random)),
+      );
+      const dropped =
+        drop !== undefined && (drop.where === 'every run' || (suite === 0 && point === 0));
+      const headCases = dropped
+        ? cases.map((row) => row.map((d) => lower(scenario, d, drop)))
+        : cases;
+      const draw = { scenario, random, gauss };
+      base.push(run(suite, point, cases, scenario.baseTrials ?? scenario.trials, draw));
+      head.push(run(suite, point, headCases, scenario.trials, draw));
+    }
+  }
+  return outcome(compareArtifacts(artifact(base), artifact(head)));
+}
+
+/** What the reports and the gate make of a comparison. */
+export function outcome(comparison: Comparison): PrOutcome {
+  let anyRegressedRow = false;
+  let anyRegressedQ = false;
+  for (const run of comparison.runs) {
+    for (const row of [run.passRate, ...run.evaluators, ...run.agreement]) {
+      const shown = shownLabel(row);
+      if (shown === 'regressed' || shown === 'possible regression') anyRegressedRow = true;
+      if (row.label === 'regressed' && (row.qValue ?? 1) < 0.05) anyRegressedQ = true;
+    }
+  }
+  const { family } = comparison;
+  return {
+    blocked: comparison.runs.some((r) => !regressionCondition(r).passed),
+    anySignificant: family.regressions + family.improvements > 0,
+    anyRegressedRow,
+    anyRegressedQ,
+    familyRows: family.rows,
+    blockingRows: comparison.runs.flatMap((r) => significantRegressions(r).map((b) => b.row)),
+  };
+}
+
+/** Rates over a batch of pull requests. */
+export interface BatchResult {
+  prs: number;
+  blocked: number;
+  anySignificant: number;
+  anyRegressedRow: number;
+  anyRegressedQ: number;
+  familyRows: number;
+}
+
+/**
+ * Simulates `prs` pull requests of one scenario. Pull request k draws from seed
+ * `mix(seed, stream, k)`, so a batch is the same whatever runs before it.
+ */
+export function simulateBatch(
+  scenario: Scenario,
+  prs: number,
+  seed: number,
+  stream: number,
+  drop?: Drop,
+): BatchResult {
+  const result: BatchResult = {
+    prs,
+    blocked: 0,
+    anySignificant: 0,
+    anyRegressedRow: 0,
+    anyRegressedQ: 0,
+    familyRows: 0,
+  };
+  for (let k = 0; k < prs; k++) {
+    const pr = simulatePr(mix(seed, stream, k), scenario, drop);
+    if (pr.blocked) result.blocked++;
+    if (pr.anySignificant) result.anySignificant++;
+    if (pr.anyRegressedRow) result.anyRegressedRow++;
+    if (pr.anyRegressedQ) result.anyRegressedQ++;
+    result.familyRows = Math.max(result.familyRows, pr.familyRows);
+  }
+  return result;
+}
+
+/** Rows a scenario tests together at most: a pass rate and every evaluator, per run. */
+export function rowsOf(scenario: Scenario): number {
+  return scenario.suites * scenario.gridPoints * (1 + scenario.evaluators);
+}
+
+/** A 32-bit seed from three integers (a murmur3-style finalizer), so streams do not overlap. */
+export function mix(seed: number, stream: number, index: number): number {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(index + 1, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The upper end of the one-sided 95% Clopper–Pearson interval of a rate seen `k` times in `n`,
+ * by bisection on the binomial tail: the rate the data still allow.
+ */
+export function upper95(k: number, n: number): number {
+  if (k >= n) return 1;
+  let low = k / n;
+  let high = 1;
+  for (let step = 0; step < 60; step++) {
+    const mid = (low + high) / 2;
+    if (binomialCdf(k, n, mid) > 0.05) low = mid;
+    else high = mid;
+  }
+  return high;
+}
+
+function binomialCdf(k: number, n: number, p: number): number {
+  let term = Math.pow(1 - p, n);
+  let sum = term;
+  for (let i = 1; i <= k; i++) {
+    term *= ((n - i + 1) / i) * (p / (1 - p));
+    sum += term;
+  }
+  return sum;
+}
+
+interface Draw {
+  scenario: Scenario;
+  random: Random;
+  gauss: () => number;
+}
+
+function difficulty(scenario: Scenario, random: Random): number {
+  if (scenario.kind === 'continuous') return 0.2 + 0.6 * random();
+  const p = scenario.passRate;
+  return betaDraw(CONCENTRATION * p, CONCENTRATION * (1 - p), random);
+}
+
+function lower(scenario: Scenario, d: number, drop: Drop): number {
+  if (scenario.kind === 'continuous') return d - drop.delta;
+  return (d * (scenario.passRate - drop.delta)) / scenario.passRate;
+}
+
+/** One trial's score for a case of difficulty `d`. */
+function score(d: number, { scenario, random, gauss }: Draw): number {
+  if (scenario.kind === 'binary') return random() < d ? 1 : 0;
+  return Math.min(1, Math.max(0, d + NOISE * gauss()));
+}
+
+function trial(row: readonly number[], draw: Draw): TrialResult {
+  const evaluations = row.map((d, e): EvaluationResult => {
+    const value = score(d, draw);
+    return {
+      evaluator: `e${e}`,
+      score: value,
+      threshold: THRESHOLD,
+      passed: meetsThreshold(value, THRESHOLD),
+      metadata: null,
+      error: null,
+      durationMs: 0,
+    };
+  });
+  return {
+    output: null,
+    error: null,
+    durationMs: 0,
+    passed: evaluations.every((evaluation) => evaluation.passed === true),
+    evaluations,
+  };
+}
+
+function caseResult(i: number, row: readonly number[], trials: number, draw: Draw): CaseResult {
+  const prepared: PreparedCase = {
+    id: `case-${i}`,
+    contentId: `content-${i}`,
+    source: null,
+    data: {},
+    meta: {},
+    index: i,
+  };
+  const done = Array.from({ length: trials }, () => trial(row, draw));
+  if (trials > 1) return aggregateTrials(prepared, done);
+  const only = done[0] as TrialResult;
+  return {
+    id: prepared.id,
+    contentId: prepared.contentId,
+    source: null,
+    data: {},
+    output: only.output,
+    error: only.error,
+    durationMs: only.durationMs,
+    passed: only.passed,
+    evaluations: only.evaluations,
+  };
+}
+
+function run(
+  suite: number,
+  point: number,
+  rows: readonly (readonly number[])[],
+  trials: number,
+  draw: Draw,
+): RunResult {
+  const cases = rows.map((row, i) => caseResult(i, row, trials, draw));
+  const evaluators = Array.from({ length: draw.scenario.evaluators }, (_, e) => `e${e}`);
+  return {
+    suite: `suite${suite}`,
+    params: { point },
+    testset: { path: 'sim.csv', ref: null, commit: null, revision: 'sim', cases: cases.length },
+    verdict: 'pass',
+    gate: { conditions: [] },
+    summary: summarizeRun(cases, evaluators, { trials }),
+    plan: { evaluators, trials, gate: { regressions: 'block' } },
+    cases,
+  };
+}
+
+function artifact(runs: RunResult[]): ResultsArtifact {
+  return {
+    schemaVersion: 1,
+    tool: { name: 'evalgate', version: 'sim' },
+    config: 'evals.yaml',
+    configHash: 'sim',
+    git: null,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 0,
+    interrupted: false,
+    verdict: 'pass',
+    runs,
+  };
+}
+
+/** Standard normal draws (Box–Muller) from a seeded stream. */
+function normals(random: Random): () => number {
+  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+/** A Beta(a, b) draw as X / (X + Y) of two Gamma draws (Marsaglia–Tsang, boosted below 1). */
+function betaDraw(a: number, b: number, random: Random): number {
+  const gauss = normals(random);
+  const x = gammaDraw(a, random, gauss);
+  const y = gammaDraw(b, random, gauss);
+  return x + y === 0 ? 0.5 : x / (x + y);
+}
+
+function gammaDraw(shape: number, random: Random, gauss: () => number): number {
+  if (shape < 1) return gammaDraw(shape + 1, random, gauss) * Math.pow(1 - random(), 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const z = gauss();
+    const v = Math.pow(1 + c * z, 3);
+    if (v <= 0) continue;
+    const u = 1 - random();
+    if (Math.log(u) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
+  }
+  return d;
+}
+
+/** P(X ≥ k) for X ~ Binomial(n, p): how surprising `k` alarms in `n` are at a true rate `p`. */
+export function tailAtLeast(k: number, n: number, p: number): number {
+  return k <= 0 ? 1 : 1 - binomialCdf(k - 1, n, p);
+}
