@@ -138,6 +138,8 @@ export function outcome(comparison: Comparison): PrOutcome {
 export interface BatchResult {
   prs: number;
   blocked: number;
+  /** Blocked by a pass-rate row (possibly an evaluator row too). */
+  blockedByPassRate: number;
   anySignificant: number;
   anyRegressedRow: number;
   anyRegressedQ: number;
@@ -158,6 +160,7 @@ export function simulateBatch(
   const result: BatchResult = {
     prs,
     blocked: 0,
+    blockedByPassRate: 0,
     anySignificant: 0,
     anyRegressedRow: 0,
     anyRegressedQ: 0,
@@ -166,6 +169,7 @@ export function simulateBatch(
   for (let k = 0; k < prs; k++) {
     const pr = simulatePr(mix(seed, stream, k), scenario, drop);
     if (pr.blocked) result.blocked++;
+    if (pr.blockingRows.includes('pass rate')) result.blockedByPassRate++;
     if (pr.anySignificant) result.anySignificant++;
     if (pr.anyRegressedRow) result.anyRegressedRow++;
     if (pr.anyRegressedQ) result.anyRegressedQ++;
