@@ -87,7 +87,7 @@ export function simulatedArtifacts(
     base.push(run(point, draw(0)));
     head.push(run(point, draw(shift)));
   }
-  return { base: artifact(base), head: artifact(head) };
+  return { base: simArtifact(base), head: simArtifact(head) };
 }
 
 /** What a batch of pull requests came to. */
@@ -236,7 +236,8 @@ function run(point: number, scores: number[][]): RunResult {
   };
 }
 
-function artifact(runs: RunResult[]): ResultsArtifact {
+/** A results artifact holding `runs`, as the simulations compare them. */
+export function simArtifact(runs: RunResult[]): ResultsArtifact {
   return {
     schemaVersion: 1,
     tool: { name: 'evalgate', version: 'sim' },

@@ -12,6 +12,7 @@
  * clearly above the documented 5% (its binomial tail at 5% below 0.001).
  */
 import {
+  emptyBatch,
   rowsOf,
   simulateBatch,
   tailAtLeast,
@@ -92,15 +93,7 @@ const out: string[] = [
   '|---|---:|---:|---:|---:|---:|---:|---:|',
 ];
 let failed = false;
-const total: BatchResult = {
-  prs: 0,
-  blocked: 0,
-  blockedByPassRate: 0,
-  anySignificant: 0,
-  anyRegressedRow: 0,
-  anyRegressedQ: 0,
-  familyRows: 0,
-};
+const total: BatchResult = emptyBatch();
 for (const [i, scenario] of NULL_SCENARIOS.entries()) {
   const r = simulateBatch(scenario, runs, seed, i);
   total.prs += r.prs;

@@ -22,6 +22,7 @@
  * its trials pass (the engine's rule), so the pass-rate row is one more row per run.
  */
 import { compareArtifacts } from '../src/compare/compare.ts';
+import { simArtifact } from './compare-sim.ts';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
 import { mulberry32, type Random } from '../src/compare/sign-flip.ts';
 import { shownLabel } from '../src/report/shown-label.ts';
@@ -33,7 +34,6 @@ import type {
   CaseResult,
   EvaluationResult,
   PreparedCase,
-  ResultsArtifact,
   RunResult,
   Threshold,
   TrialResult,
@@ -109,7 +109,7 @@ export function simulatePr(seed: number, scenario: Scenario, drop?: Drop): PrOut
       head.push(run(suite, point, headCases, scenario.trials, draw));
     }
   }
-  return outcome(compareArtifacts(artifact(base), artifact(head)));
+  return outcome(compareArtifacts(simArtifact(base), simArtifact(head)));
 }
 
 /** What the reports and the gate make of a comparison. */
@@ -150,14 +150,9 @@ export interface BatchResult {
  * Simulates `prs` pull requests of one scenario. Pull request k draws from seed
  * `mix(seed, stream, k)`, so a batch is the same whatever runs before it.
  */
-export function simulateBatch(
-  scenario: Scenario,
-  prs: number,
-  seed: number,
-  stream: number,
-  drop?: Drop,
-): BatchResult {
-  const result: BatchResult = {
+/** A batch of `prs` pull requests with nothing counted yet. */
+export function emptyBatch(prs = 0): BatchResult {
+  return {
     prs,
     blocked: 0,
     blockedByPassRate: 0,
@@ -166,6 +161,16 @@ export function simulateBatch(
     anyRegressedQ: 0,
     familyRows: 0,
   };
+}
+
+export function simulateBatch(
+  scenario: Scenario,
+  prs: number,
+  seed: number,
+  stream: number,
+  drop?: Drop,
+): BatchResult {
+  const result = emptyBatch(prs);
   for (let k = 0; k < prs; k++) {
     const pr = simulatePr(mix(seed, stream, k), scenario, drop);
     if (pr.blocked) result.blocked++;
@@ -305,21 +310,6 @@ function run(
     summary: summarizeRun(cases, evaluators, { trials }),
     plan: { evaluators, trials, gate: { regressions: 'block' } },
     cases,
-  };
-}
-
-function artifact(runs: RunResult[]): ResultsArtifact {
-  return {
-    schemaVersion: 1,
-    tool: { name: 'evalgate', version: 'sim' },
-    config: 'evals.yaml',
-    configHash: 'sim',
-    git: null,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    durationMs: 0,
-    interrupted: false,
-    verdict: 'pass',
-    runs,
   };
 }
 
