@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { scratch, writeFiles } from './helpers/cli.ts';
-import { runInProcess } from './helpers/in-process.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 const LONG = 'abc'.repeat(1000); // 3,000 characters
 
@@ -14,19 +13,10 @@ let dir = '';
 
 describe('a long option value in an error message', () => {
   before(async () => {
-    dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: a',
-        '    testset: { path: a.jsonl }',
-        '    evaluators:',
-        '      - { id: e, use: contains, with: { values: [yes] } }',
-        '',
-      ].join('\n'),
-      'a.jsonl': `${JSON.stringify({ __dedup_id__: 'c1', output: 'yes' })}\n`,
-    });
+    dir = jsonlProject(
+      [{ __dedup_id__: 'c1', output: 'yes' }],
+      ['evaluators:', '  - { id: e, use: contains, with: { values: [yes] } }'],
+    );
     assert.equal((await runInProcess(['run', '-o', 'r.json'], dir)).code, 0);
   });
 

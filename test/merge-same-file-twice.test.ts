@@ -7,28 +7,16 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { scratch, writeFiles } from './helpers/cli.ts';
-import { runInProcess } from './helpers/in-process.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 let dir = '';
 
 describe('evals merge given the same file twice', () => {
   before(async () => {
-    dir = scratch();
-    writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'suites:',
-        '  - id: a',
-        '    testset: { path: a.jsonl }',
-        '    evaluators:',
-        '      - { id: e, use: contains, with: { values: [yes] } }',
-        '',
-      ].join('\n'),
-      'a.jsonl': ['c1', 'c2']
-        .map((id) => `${JSON.stringify({ __dedup_id__: id, output: 'yes' })}\n`)
-        .join(''),
-    });
+    dir = jsonlProject(
+      ['c1', 'c2'].map((id) => ({ __dedup_id__: id, output: 'yes' })),
+      ['evaluators:', '  - { id: e, use: contains, with: { values: [yes] } }'],
+    );
     assert.equal((await runInProcess(['run', '-o', 'r.json'], dir)).code, 0);
     assert.equal((await runInProcess(['run', '--shard', '1/2', '-o', 's1.json'], dir)).code, 0);
     assert.equal((await runInProcess(['run', '--shard', '2/2', '-o', 's2.json'], dir)).code, 0);
