@@ -20,6 +20,18 @@ import {
   start,
 } from './helpers/journal-run.ts';
 
+/** A run to r.json comparing with base.json, killed once two cases are journaled: its project. */
+async function killedComparedRun(): Promise<string> {
+  const dir = project();
+  const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+  assert.equal(base.code, 0, base.stderr);
+  const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
+  assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
+  child.kill('SIGKILL');
+  await gone;
+  return dir;
+}
+
 describe('evals run: a journal newer than the artifact beside it', () => {
   it('replaces an older complete artifact, and a resumed run killed again keeps its kept cases', async () => {
     const dir = project();
@@ -77,13 +89,7 @@ describe('evals run: a journal newer than the artifact beside it', () => {
   });
 
   it('a killed run that compared with a baseline is resumed compared with it, with no --baseline', async () => {
-    const dir = project();
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
-    assert.equal(base.code, 0, base.stderr);
-    const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
-    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
-    child.kill('SIGKILL');
-    await gone;
+    const dir = await killedComparedRun();
     const r = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, /the killed run compared with base\.json, and so does this resumption/);
@@ -94,13 +100,7 @@ describe('evals run: a journal newer than the artifact beside it', () => {
   });
 
   it('a plain run that keeps a killed run’s cases aside names that run’s baseline in the command that finishes them', async () => {
-    const dir = project();
-    const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
-    assert.equal(base.code, 0, base.stderr);
-    const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
-    assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
-    child.kill('SIGKILL');
-    await gone;
+    const dir = await killedComparedRun();
     const plain = await runCli(['run', '-o', 'r.json'], { cwd: dir });
     assert.equal(plain.code, 0, plain.stderr);
     const kept = /kept in (r\.killed-\d+\.json)/.exec(plain.stderr)?.[1];
