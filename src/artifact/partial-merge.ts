@@ -35,6 +35,14 @@ export function mergedShards(
   return { count, merged, missing };
 }
 
+/** The command that runs each missing shard of a partial merge: `evals run --shard 2/3 -o FILE`. */
+export function missingShardCommands(merge: {
+  count: number;
+  missing: readonly number[];
+}): string[] {
+  return merge.missing.map((index) => `evals run --shard ${index}/${merge.count} -o FILE`);
+}
+
 /**
  * What to do with the partial merge at `path`: `m.json is a partial merge (evals merge
  * --allow-partial) of shards 1, 3 of 3: run the missing shard (evals run --shard 2/3 -o FILE),
@@ -46,6 +54,6 @@ export function partialMergeAdvice(
 ): string {
   const { count, merged, missing } = merge;
   const which = `${merged.length === 1 ? 'shard' : 'shards'} ${merged.join(', ')}`;
-  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
+  const commands = missingShardCommands(merge);
   return `${path} is a partial merge (evals merge --allow-partial) of ${which} of ${count}: run the missing ${missing.length === 1 ? 'shard' : 'shards'} (${commands.join('; ')}), then evals merge every shard's file again`;
 }

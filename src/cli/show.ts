@@ -11,6 +11,7 @@ import { renderCaseDetail } from '../report/case-detail.ts';
 import { fitBeside } from '../report/case-text.ts';
 import {
   interruptedOnly,
+  notRunFacts,
   notRunNote,
   whyRunsFailed,
   type ShownArtifact,
@@ -104,7 +105,12 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       params: runs[run]?.params as Params,
       case: result,
     }));
-    ctx.stdout.write(`${JSON.stringify({ shown: shown.length, matched, cases }, null, 2)}\n`);
+    // The planned cases with no result, as data: what the note above the cases says in text.
+    const { selected, artifact } = shownArtifact(file, path, filters);
+    const notRun = notRunFacts(selected, artifact);
+    ctx.stdout.write(
+      `${JSON.stringify({ shown: shown.length, matched, cases, notRun }, null, 2)}\n`,
+    );
     return 0;
   }
   const paint = painter(useColor(ctx));

@@ -7,7 +7,7 @@
  * selected.
  * Pure: the command hands in the runs it selected and their case counts.
  */
-import { partialMergeAdvice } from '../artifact/partial-merge.ts';
+import { missingShardCommands, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import type { Painter } from './ansi.ts';
 import { fitBeside } from './case-text.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
@@ -78,7 +78,7 @@ function resumeOf(artifact: ShownArtifact): string {
     artifact.config === undefined || artifact.config === 'evals.yaml' ? [] : [artifact.config];
   const pin = artifact.pinIgnored === true ? ['--ignore-pin'] : [];
   const baseline = artifact.baseline === undefined ? [] : ['--baseline', artifact.baseline];
-  return printable(resumeCommandLine([...config, ...pin, ...baseline], artifact.path));
+  return resumeCommandLine([...config, ...pin, ...baseline], artifact.path);
 }
 
 /**
@@ -148,12 +148,66 @@ export function whyRunsFailed(
     const rest =
       artifact.writtenByRunTestSuite === true
         ? 'runTestSuite wrote it, and evals run --resume cannot finish an SDK run: call runTestSuite again to rerun the suite'
-        : `${resumeOf(artifact)} runs what is left`;
+        : `${printable(resumeOf(artifact))} runs what is left`;
     lines.push(
       `  the run was interrupted (interrupted: true): it fails whatever its finished cases did; ${rest}`,
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * The planned cases of the selected runs that have no result (an interrupted run, a partial
+ * merge), as data: what `evals show --json` prints as `notRun` and {@link notRunNote} words.
+ */
+export interface NotRun {
+  /** The cases the selected runs planned; for a partial merge, those of its merged shards. */
+  planned: number;
+  /** How many of them have a result. */
+  ran: number;
+  /** How many never ran: `planned - ran`. */
+  missing: number;
+  /**
+   * The command that runs the missing cases (`evals run --resume p.json`, quoted for a POSIX
+   * shell); `null` for a partial merge (`shards` says what to run) and for an artifact written
+   * by `runTestSuite`, which the CLI cannot resume.
+   */
+  resume: string | null;
+  /** `runTestSuite` wrote the artifact: a run cut short is rerun by calling it again. */
+  writtenByRunTestSuite: boolean;
+  /** For a partial merge: the shards it holds and lacks, and the command that runs each missing one. */
+  shards: { count: number; merged: number[]; missing: number[]; commands: string[] } | null;
+}
+
+/**
+ * What {@link NotRun} says of the selected runs; `null` when every one has all its planned
+ * cases and the artifact is no partial merge.
+ */
+export function notRunFacts(runs: readonly ShownRun[], artifact: ShownArtifact): NotRun | null {
+  const planned = runs.reduce((sum, { run }) => sum + run.testset.cases, 0);
+  const missing = runs.reduce(
+    (sum, { run, cases }) => sum + Math.max(0, run.testset.cases - cases),
+    0,
+  );
+  const { merge } = artifact;
+  if (merge === undefined && missing === 0) return null;
+  const sdk = artifact.writtenByRunTestSuite === true;
+  return {
+    planned,
+    ran: planned - missing,
+    missing,
+    resume: merge !== undefined || sdk ? null : resumeOf(artifact),
+    writtenByRunTestSuite: sdk,
+    shards:
+      merge === undefined
+        ? null
+        : {
+            count: merge.count,
+            merged: [...merge.merged],
+            missing: [...merge.missing],
+            commands: missingShardCommands(merge),
+          },
+  };
 }
 
 /**
@@ -163,11 +217,9 @@ export function whyRunsFailed(
  * how to run them; `null` when every selected run has all its planned cases.
  */
 export function notRunNote(runs: readonly ShownRun[], artifact: ShownArtifact): string | null {
-  const planned = runs.reduce((sum, { run }) => sum + run.testset.cases, 0);
-  const missing = runs.reduce(
-    (sum, { run, cases }) => sum + Math.max(0, run.testset.cases - cases),
-    0,
-  );
+  const facts = notRunFacts(runs, artifact);
+  if (facts === null) return null;
+  const { planned, missing, resume } = facts;
   const path = printable(artifact.path);
   const { merge } = artifact;
   if (merge !== undefined) {
@@ -179,12 +231,11 @@ export function notRunNote(runs: readonly ShownRun[], artifact: ShownArtifact): 
         : `; ${plural(missing, 'planned case')} of the merged shards never ran either (a shard was interrupted): finish it with evals run --resume on its own file before merging`;
     return `the cases of ${shards} have no result here, passed or not: ${partialMergeAdvice(path, merge)}${cut}`;
   }
-  if (missing === 0) return null;
   const which = runs.length === 1 ? 'the run selected' : 'the runs selected';
   const head = `${formatCount(missing)} of the ${plural(planned, 'planned case')} of ${which} never ran and ${missing === 1 ? 'has' : 'have'} no result here, passed or not`;
   const rest =
-    artifact.writtenByRunTestSuite === true
+    resume === null
       ? 'runTestSuite wrote it, and evals run --resume cannot finish an SDK run: call runTestSuite again to rerun the suite'
-      : `to run ${missing === 1 ? 'it' : 'them'}: ${resumeOf(artifact)}`;
+      : `to run ${missing === 1 ? 'it' : 'them'}: ${printable(resume)}`;
   return `${head} (${path} was interrupted); ${rest}`;
 }
