@@ -3,7 +3,7 @@
  * Node. A chart with nothing to draw is `null` and left out, never drawn empty.
  */
 import type { ReportModel } from '../src/report/html-model.ts';
-import { visible } from './visible.ts';
+import { visible } from '../src/shared/bidi-visible.ts';
 
 /** Bins of the score distribution: 0.0–0.1 … 0.9–1.0. */
 export const BINS = 10;

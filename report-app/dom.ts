@@ -5,9 +5,9 @@
  * page's Content Security Policy refuses style attributes.
  */
 
-import { visible } from './visible.ts';
+import { visible } from '../src/shared/bidi-visible.ts';
 
-export { visible } from './visible.ts';
+export { visible } from '../src/shared/bidi-visible.ts';
 
 type Child = Node | string | null | undefined | false;
 

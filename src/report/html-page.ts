@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { REPORT_APP_CSS, REPORT_APP_JS } from './html-app.generated.ts';
 import type { ReportModel } from './html-model.ts';
+import { visible } from '../shared/bidi-visible.ts';
 
 /** The whole page for `model`. */
 export function renderReportHtml(model: ReportModel): string {
@@ -29,11 +30,13 @@ export function renderReportHtml(model: ReportModel): string {
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeText(model.title)}</title>`,
+    // The title (the config's name) is shown as the page shows text: a bidirectional control in
+    // it would reorder the tab's and the window list's text around it.
+    `<title>${escapeText(visible(model.title))}</title>`,
     `<style>${REPORT_APP_CSS}</style>`,
     '</head>',
     '<body>',
-    `<main id="app"><p>${escapeText(model.verdict.toUpperCase())}: ${escapeText(model.title)} (the report needs JavaScript to show its tables and charts)</p></main>`,
+    `<main id="app"><p>${escapeText(model.verdict.toUpperCase())}: ${escapeText(visible(model.title))} (the report needs JavaScript to show its tables and charts)</p></main>`,
     `<script type="application/json" id="report-data">${jsonForScript(model)}</script>`,
     `<script>${REPORT_APP_JS}</script>`,
     '</body>',

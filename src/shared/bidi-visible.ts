@@ -6,9 +6,10 @@
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Text as the page shows it: each bidirectional control written out as `<U+202E>`, so a reader
- * sees that one is there and the text keeps its order. Only what is shown changes; the report's
- * data, the search and `data-id` keep the text as the artifact holds it.
+ * Text as the HTML report shows it: each bidirectional control written out as `<U+202E>`, so a
+ * reader sees that one is there and the text keeps its order. Only what is shown changes; the
+ * report's data, the search and `data-id` keep the text as the artifact holds it. One rule for
+ * the page script (report-app/) and the page's `<title>`, written before any script runs.
  */
 export function visible(text: string): string {
   return text.replace(BIDI, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase()}>`);
