@@ -23,6 +23,7 @@ import { hostname } from 'node:os';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { recordedRunGate } from '../run/gate.ts';
+import { withRecordedPass } from './recorded-pass.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
@@ -321,7 +322,10 @@ class CaseReader {
 
 /** The partial artifact `frame` and the cases in `spool` stand for (its cases in `spool`). */
 function recovered(frame: Frame, spool: CaseSpool, lastWrite: Date): ResultsArtifact {
-  const runs = frame.artifact.runs.map((run, r) => recount(run, spool.cases(r), frame.artifact));
+  // A journal of an older evalgate may lack plan.pass: the config its frame records tells.
+  const runs = frame.artifact.runs.map((run, r) =>
+    recount(withRecordedPass(run, frame.artifact), spool.cases(r), frame.artifact),
+  );
   const usage = totalUsage(runs);
   const { usage: _usage, ...rest } = frame.artifact;
   return {

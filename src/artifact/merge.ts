@@ -13,6 +13,7 @@ import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
+import { withRecordedPass } from './recorded-pass.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { recordedRunGate } from '../run/gate.ts';
@@ -285,7 +286,9 @@ export function mergeShards(
       const key = runKey(run);
       const list = pieces.get(key) ?? [];
       const cases = { [Symbol.iterator]: () => input.cases(r)[Symbol.iterator]() };
-      list.push({ from: input.name, run, cases, count: input.caseCounts[r] ?? 0 });
+      // A shard of an older evalgate may lack plan.pass: its recorded config tells.
+      const planned = withRecordedPass(run, input.artifact);
+      list.push({ from: input.name, run: planned, cases, count: input.caseCounts[r] ?? 0 });
       pieces.set(key, list);
     }
   }

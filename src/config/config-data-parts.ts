@@ -18,6 +18,14 @@ function digest(value: unknown): string {
 }
 
 /**
+ * The digest the parts record of a key written as `value`, plain data with no `${VAR}`
+ * reference: to tell which of some known values a recorded key holds.
+ */
+export function writtenValueDigest(value: unknown): string {
+  return digest(value);
+}
+
+/**
  * The parts of `data` (the config as written, marked) whose hash is `of`, with `env`, the
  * non-secret values of the variables it refers to (`null`: unset).
  */
