@@ -39,3 +39,34 @@ describe('the Action after the workflow switched to a GitHub App token', () => {
     assert.match(r.summary, /The current PR comment is .*hidden as outdated/s);
   });
 });
+
+describe('the Action on every push after the workflow switched to a personal access token', () => {
+  const fixture = useSourceAction();
+
+  // A personal access token after GITHUB_TOKEN: the Actions bot's report is another identity's
+  // on every run. Hidden once, it is not hidden again, nor warned about on every push.
+  it('warns about a stale comment once: the next run finds it hidden and says nothing', async () => {
+    const old = fixture.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 41.1 -->\n## evals: evals.yaml\npass (an old verdict)`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    fixture.server.setUser('alice');
+    const stale = /::warning::evalgate: an earlier report on this pull request/;
+    const first = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
+    assert.equal(first.code, 1, `${first.stdout}\n${first.stderr}`);
+    assert.match(first.stdout, stale);
+    assert.equal(old.minimized, 'OUTDATED');
+    const minimizes = () =>
+      fixture.server.requests.filter((r) =>
+        /minimizeComment/.test((r.body as { query?: string } | undefined)?.query ?? ''),
+      ).length;
+    assert.equal(minimizes(), 1);
+    const second = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
+    assert.equal(second.code, 1, `${second.stdout}\n${second.stderr}`);
+    assert.doesNotMatch(second.stdout, stale);
+    assert.doesNotMatch(second.summary, /earlier report with the same marker/);
+    assert.equal(minimizes(), 1, 'not hidden again');
+    assert.equal(fixture.server.state.comments.get(7)?.length, 2);
+  });
+});

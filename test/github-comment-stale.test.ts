@@ -39,7 +39,8 @@ describe('upsertStickyComment with another identity’s earlier report', () => {
 
   it('names the stale comment as still shown when GitHub refuses to hide it', async () => {
     const old = github.server.addComment(7, { body: MARKER, login: 'other-app[bot]', type: 'Bot' });
-    github.server.failNext('POST', /^\/graphql$/, 403, 1, {
+    // Both GraphQL requests refused: whether it is hidden already, and hiding it.
+    github.server.failNext('POST', /^\/graphql$/, 403, 2, {
       message: 'Resource not accessible by integration',
       documentation_url: 'https://docs.github.com/graphql',
       status: '403',

@@ -6,6 +6,9 @@
 import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
+import { hideStale, type StaleComment } from './stale-comments.ts';
+
+export type { StaleComment } from './stale-comments.ts';
 
 /** The pull request (or issue) to comment on. */
 export interface CommentTarget {
@@ -37,23 +40,12 @@ export type StickyCommentResult =
  * Comments with this report's marker that another identity wrote (the workflow switched between
  * GITHUB_TOKEN, a GitHub App token and a personal access token) and this token did not edit:
  * each holds an older report, so each is hidden as outdated when GitHub lets the token
- * (`hidden`), and named to the caller either way. Absent when there is none.
+ * (`hidden`), and named to the caller either way; one GitHub says is hidden already (an earlier
+ * run hid it) is neither hidden again nor named. Absent when there is none.
  */
 interface Stale {
   stale?: StaleComment[];
 }
-
-/** A marker comment of another identity's, left in place. */
-export interface StaleComment {
-  url: string;
-  /** Its author's login, e.g. `github-actions[bot]`. */
-  author: string;
-  /** Whether it is now minimized ("hidden as outdated") on the pull request. */
-  hidden: boolean;
-}
-
-/** Stale comments hidden in one run at most: a switch of tokens leaves one or two. */
-const MAX_STALE = 5;
 
 /**
  * The workflow permissions under which GitHub lets a token list, create, edit and delete a pull
@@ -266,37 +258,6 @@ interface ListedComment {
   body?: string;
   html_url: string;
   user?: { login: string; type: string } | null;
-}
-
-/**
- * Hides each stale comment as outdated (GraphQL `minimizeComment`, classifier OUTDATED), which
- * GitHub allows anyone with triage or write access, whoever wrote the comment. Best effort: a
- * refusal or an older GitHub Enterprise Server without the mutation leaves the comment shown,
- * and the caller says which comment is current.
- */
-async function hideStale(
-  octokit: Octokit,
-  stale: readonly ListedComment[],
-): Promise<StaleComment[]> {
-  const named: StaleComment[] = [];
-  for (const comment of stale.slice(0, MAX_STALE)) {
-    let hidden = false;
-    if (comment.node_id !== undefined && comment.node_id !== '') {
-      try {
-        const answer = await octokit.graphql<{
-          minimizeComment?: { minimizedComment?: { isMinimized?: boolean } | null } | null;
-        }>(
-          'mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }',
-          { id: comment.node_id },
-        );
-        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
-      } catch {
-        // not allowed, or no such mutation: the comment stays shown and is named instead
-      }
-    }
-    named.push({ url: comment.html_url, author: comment.user?.login ?? 'someone', hidden });
-  }
-  return named;
 }
 
 /**

@@ -297,28 +297,31 @@ function clamp(value: number, min: number, max: number): number {
 }
 
 /**
- * `POST /graphql` for the one query the Action sends: hiding a comment as outdated
- * (`minimizeComment`), which anyone with triage or write access may do to anyone's comment.
- * GitHub answers a GraphQL error with 200 and `errors`.
+ * `POST /graphql` for the two queries the Action sends: whether comments are hidden already
+ * (`nodes(ids:)` with `isMinimized` and `minimizedReason`, the reason lower-case as GitHub's
+ * `Minimizable` interface words it: `outdated` for the OUTDATED classifier), and hiding a comment
+ * as outdated (`minimizeComment`), which anyone with triage or write access may do to anyone's
+ * comment. GitHub answers a GraphQL error with 200 and `errors`, beside the data it could give.
  */
-export function minimizeReply(
+export function graphqlReply(
   body: unknown,
   find: (id: number) => StoredComment | undefined,
 ): Reply {
   const { query = '', variables = {} } = (body ?? {}) as {
     query?: string;
-    variables?: { id?: string };
+    variables?: { id?: string; ids?: unknown };
   };
+  if (/^query\(\$ids: \[ID!\]!\) \{ nodes\(ids: \$ids\) \{ \.\.\. on IssueComment \{/.test(query)) {
+    return nodesReply(query, variables.ids, find);
+  }
   if (!/minimizeComment\(input: \{ subjectId: \$id, classifier: OUTDATED \}\)/.test(query)) {
     return { status: 200, body: { errors: [{ message: 'unsupported query' }] } };
   }
-  const id = /^IC_kw(\d+)$/.exec(variables.id ?? '');
-  const comment = id ? find(Number(id[1])) : undefined;
+  const comment = commentOfNode(variables.id, find);
   if (!comment) {
-    const message = `Could not resolve to a node with the global id of '${variables.id ?? ''}'`;
     return {
       status: 200,
-      body: { data: { minimizeComment: null }, errors: [{ type: 'NOT_FOUND', message }] },
+      body: { data: { minimizeComment: null }, errors: [notFound(variables.id)] },
     };
   }
   comment.minimized = 'OUTDATED';
@@ -326,4 +329,50 @@ export function minimizeReply(
     status: 200,
     body: { data: { minimizeComment: { minimizedComment: { isMinimized: true } } } },
   };
+}
+
+/** The comment a node id (`IC_kw<id>`, as `commentJson` writes it) names. */
+function commentOfNode(
+  id: unknown,
+  find: (id: number) => StoredComment | undefined,
+): StoredComment | undefined {
+  const match = typeof id === 'string' ? /^IC_kw(\d+)$/.exec(id) : null;
+  return match ? find(Number(match[1])) : undefined;
+}
+
+function notFound(id: unknown): Record<string, unknown> {
+  return {
+    type: 'NOT_FOUND',
+    message: `Could not resolve to a node with the global id of '${typeof id === 'string' ? id : JSON.stringify(id)}'`,
+  };
+}
+
+/**
+ * `nodes(ids:)`: each comment's `id` and the fields the query names of `isMinimized` and
+ * `minimizedReason`, in the order asked; null and an error for an id naming no comment.
+ */
+function nodesReply(
+  query: string,
+  ids: unknown,
+  find: (id: number) => StoredComment | undefined,
+): Reply {
+  if (!Array.isArray(ids) || ids.length > 100) {
+    return { status: 200, body: { errors: [{ message: 'ids: expected at most 100 IDs' }] } };
+  }
+  const fields = /\.\.\. on IssueComment \{([^}]*)\}/.exec(query)?.[1]?.trim().split(/\s+/) ?? [];
+  const errors: Record<string, unknown>[] = [];
+  const nodes = ids.map((id: unknown) => {
+    const comment = commentOfNode(id, find);
+    if (!comment) {
+      errors.push(notFound(id));
+      return null;
+    }
+    const all: Record<string, unknown> = {
+      id,
+      isMinimized: comment.minimized !== undefined,
+      minimizedReason: comment.minimized?.toLowerCase().replaceAll('_', '-') ?? null,
+    };
+    return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
+  });
+  return { status: 200, body: { data: { nodes }, ...(errors.length > 0 ? { errors } : {}) } };
 }

@@ -34,7 +34,7 @@ import {
   DOCS,
   error,
   headerProblem,
-  minimizeReply,
+  graphqlReply,
   page,
   pullRequestReply,
   rateLimitReply,
@@ -184,7 +184,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       }
     }
 
-    if (path === '/graphql' && method === 'POST') return minimizeReply(body, findComment);
+    if (path === '/graphql' && method === 'POST') return graphqlReply(body, findComment);
 
     if ((match = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(path))) {
       const comment = findComment(Number(match[1]));

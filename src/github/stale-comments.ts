@@ -1,0 +1,99 @@
+/**
+ * Stale sticky comments: earlier reports with this report's marker that another identity wrote
+ * (the workflow switched tokens) and this token may not edit. Each is hidden as outdated once;
+ * one already hidden (by an earlier run, or by a person) is left alone and not named again, so
+ * a pull request's later runs neither hide it again nor warn about it on every push.
+ */
+import type { Octokit } from './octokit.ts';
+
+/** A marker comment of another identity's, left in place. */
+export interface StaleComment {
+  url: string;
+  /** Its author's login, e.g. `github-actions[bot]`. */
+  author: string;
+  /** Whether it is now minimized ("hidden as outdated") on the pull request. */
+  hidden: boolean;
+}
+
+/** A listed issue comment, as much of it as is read here. */
+export interface StaleCandidate {
+  node_id?: string;
+  html_url: string;
+  user?: { login: string; type: string } | null;
+}
+
+/** Stale comments hidden in one run at most: a switch of tokens leaves one or two. */
+const MAX_STALE = 5;
+
+/** Node ids asked about in one query: GraphQL's `nodes` takes at most 100. */
+const MAX_NODES = 100;
+
+/**
+ * Hides each stale comment not hidden yet as outdated (GraphQL `minimizeComment`, classifier
+ * OUTDATED), which GitHub allows anyone with triage or write access, whoever wrote the comment,
+ * and names it. Best effort: a refusal or an older GitHub Enterprise Server without the mutation
+ * leaves the comment shown, and the caller says which comment is current. When GitHub does not
+ * say which are hidden already, each is hidden (again) and named, as if none were.
+ */
+export async function hideStale(
+  octokit: Octokit,
+  stale: readonly StaleCandidate[],
+): Promise<StaleComment[]> {
+  const hiddenAlready = await minimizedOf(octokit, stale);
+  const named: StaleComment[] = [];
+  const shown = stale.filter((c) => c.node_id === undefined || !hiddenAlready.has(c.node_id));
+  for (const comment of shown.slice(0, MAX_STALE)) {
+    let hidden = false;
+    if (comment.node_id !== undefined && comment.node_id !== '') {
+      try {
+        const answer = await octokit.graphql<{
+          minimizeComment?: { minimizedComment?: { isMinimized?: boolean } | null } | null;
+        }>(
+          'mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }',
+          { id: comment.node_id },
+        );
+        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
+      } catch {
+        // not allowed, or no such mutation: the comment stays shown and is named instead
+      }
+    }
+    named.push({ url: comment.html_url, author: comment.user?.login ?? 'someone', hidden });
+  }
+  return named;
+}
+
+/** What GraphQL's `nodes` answers of an issue comment (null: no such node, or not readable). */
+type NodeState = { id?: string; isMinimized?: boolean } | null;
+
+/**
+ * The node ids of the comments GitHub says are minimized already (`isMinimized`, whatever their
+ * `minimizedReason`: hidden as outdated by an earlier run, or by a person as resolved, say).
+ * Empty when it does not say: the query refused, or answered without data.
+ */
+async function minimizedOf(
+  octokit: Octokit,
+  comments: readonly StaleCandidate[],
+): Promise<Set<string>> {
+  const ids = comments
+    .map((c) => c.node_id)
+    .filter((id): id is string => id !== undefined && id !== '')
+    .slice(0, MAX_NODES);
+  if (ids.length === 0) return new Set();
+  let nodes: readonly NodeState[] | undefined;
+  try {
+    const answer = await octokit.graphql<{ nodes?: NodeState[] }>(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id isMinimized } } }',
+      { ids },
+    );
+    nodes = answer.nodes;
+  } catch (error) {
+    // GitHub answers a node it cannot resolve with null and an error beside the others' data,
+    // which octokit throws with that data.
+    nodes = (error as { data?: { nodes?: NodeState[] } } | null)?.data?.nodes;
+  }
+  const minimized = new Set<string>();
+  for (const node of nodes ?? []) {
+    if (node?.isMinimized === true && typeof node.id === 'string') minimized.add(node.id);
+  }
+  return minimized;
+}
