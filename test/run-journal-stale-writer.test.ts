@@ -5,10 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { waitUntil } from './helpers/wait-until.ts';
 import { caseLines, journalOf, project, start } from './helpers/journal-run.ts';
 import { STALE_MS } from '../src/artifact/journal-read.ts';
+
+const filesIn = (folder: string): string[] =>
+  existsSync(folder) ? readdirSync(folder).map((name) => join(folder, name)) : [];
 
 describe('evals run: a journal taken over by another run', () => {
   it('is not removed by the run that first wrote that path when it finishes', async () => {
@@ -29,11 +33,17 @@ describe('evals run: a journal taken over by another run', () => {
       'the second run kept the first one’s cases aside and journaled its own',
     );
     second.child.kill('SIGSTOP');
-    const journaled = caseLines(dir);
+    // The second run's journal and folder alone: the first run's folder is left beside them
+    // (that process still exists), and removed by that run as it ends.
+    const seconds = () =>
+      [journalOf(dir), ...filesIn(`${journalOf(dir)}.${second.child.pid}.d`)]
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('');
+    const journaled = seconds();
     try {
       first.child.kill('SIGCONT');
       await first.gone;
-      assert.equal(caseLines(dir), journaled, 'the second run’s journal is still there, whole');
+      assert.equal(seconds(), journaled, 'the second run’s journal is still there, whole');
     } finally {
       second.child.kill('SIGKILL');
       await second.gone;

@@ -27,7 +27,7 @@ import { withRecordedPass } from './recorded-pass.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
-import { casesDirOf, type JournalHeader } from './journal.ts';
+import { casesDirOf, STALE_MS, type JournalHeader } from './journal.ts';
 import { spoolFileName } from './run-spool.ts';
 import { validateArtifact, validateCase } from './schema.ts';
 import { CaseSpool } from './spool.ts';
@@ -88,12 +88,7 @@ function header(line: string): JournalHeader | undefined {
   return undefined;
 }
 
-/**
- * How long a journal may go untouched while its writer lives: the writer touches it every
- * `HEARTBEAT_MS` (journal.ts), also while no case finishes, so one quiet for this long has no
- * writer, whatever its pid or host say (a pid reused since, a container that is gone).
- */
-export const STALE_MS = 60_000;
+export { STALE_MS } from './journal.ts';
 
 /**
  * Whether the process that wrote the journal at `path` (whose header is `journal`) still runs:
@@ -110,6 +105,17 @@ export function writerAlive(journal: JournalHeader, path: string): boolean {
   }
   if (Date.now() - touched > STALE_MS) return false;
   if (journal.host !== hostname()) return true;
+  return pidExists(journal);
+}
+
+/**
+ * Whether the journal's writer may still run though its journal went stale: a process of its
+ * pid exists on this host (stopped, as by Ctrl-Z, or blocked; or another process given its pid
+ * since, which cannot be told apart). Its case files are then left in place, since it writes
+ * its results from them when it goes on. False for a journal written on another host.
+ */
+export function pidExists(journal: Pick<JournalHeader, 'host' | 'pid'>): boolean {
+  if (journal.host !== hostname()) return false;
   // A restarted container may hand this process the dead one's pid: that one is gone.
   if (journal.pid === process.pid) return false;
   try {

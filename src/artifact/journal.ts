@@ -37,10 +37,16 @@ import { writeAll } from './fd-io.ts';
 export const FLUSH_MS = 200;
 /**
  * How often the writer touches its journal, so a reader can tell a live writer from a journal
- * left by one that is gone (journal-read.ts `STALE_MS`) when the pid cannot tell: a pid reused,
+ * left by one that is gone ({@link STALE_MS}) when the pid cannot tell: a pid reused,
  * or a journal written from another host (a container killed with the folder mounted).
  */
 export const HEARTBEAT_MS = 10_000;
+/**
+ * How long a journal may go untouched while its writer lives: the writer touches it every
+ * {@link HEARTBEAT_MS}, also while no case finishes, so one quiet for this long has no writer,
+ * whatever its pid or host say (a pid reused since, a container that is gone).
+ */
+export const STALE_MS = 60_000;
 
 /** The journal's first line. */
 export interface JournalHeader {
@@ -109,6 +115,10 @@ export class JournalWriter implements JournalSink {
   /** The journal's file (device and inode), told apart from another run's at the same path. */
   readonly #file: string;
   readonly #onExit = (): void => this.flush();
+  /** The artifact the run writes (the header's `output`), for messages. */
+  readonly #output: string;
+  /** Removed by this run ({@link discard}): not displaced. */
+  #removed = false;
 
   /**
    * Creates the journal at `path` (which must not exist: `wx`) and its folder; throws when it
@@ -124,6 +134,7 @@ export class JournalWriter implements JournalSink {
     this.casesDir = casesDirOf(path, process.pid);
     this.#frame = frame;
     this.#warn = warn;
+    this.#output = header.output;
     this.#fd = openSync(path, 'wx');
     this.#file = fileId(fstatSync(this.#fd, { bigint: true }));
     try {
@@ -232,19 +243,40 @@ export class JournalWriter implements JournalSink {
   discard(): void {
     this.#stop();
     // Another run may have taken the path over (this process was stopped until its journal went
-    // stale): that run's journal and folder hold its own finished cases, and is not this one's to remove.
-    let now: string | undefined;
+    // stale): that run's journal and folder hold its own finished cases, and are not this one's
+    // to remove; this run's own folder is (named by its pid, no other run writes it).
+    if (!this.#removed && !this.displaced()) rmSync(this.path, { force: true });
+    rmSync(this.casesDir, { recursive: true, force: true });
+    this.#removed = true;
+  }
+
+  /**
+   * True when the journal's path no longer holds this run's journal while it has not removed it
+   * itself: another run found it untouched for longer than a live writer leaves it (this process
+   * stopped, as by Ctrl-Z, or its event loop blocked) and took it over, or removed it after it
+   * finished. That run writes `-o` too: this one must not write its results over them.
+   */
+  displaced(): boolean {
+    if (this.#removed) return false;
     try {
-      now = fileId(statSync(this.path, { bigint: true }));
+      return fileId(statSync(this.path, { bigint: true })) !== this.#file;
     } catch {
-      return; // gone already
+      return true;
     }
-    if (now === this.#file) removeJournal(this.path, process.pid);
   }
 
   /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */
   #touch(): void {
     if (this.#fd === null) return;
+    if (this.displaced()) {
+      // Said as soon as this run goes on: where its results will go is decided when it ends.
+      this.#warn(
+        `this run's recovery journal ${this.path} was taken over by another run while this one was stopped or blocked for over ${STALE_MS / 1000} s; both now write ${this.#output}: this run will write its results beside it instead, under another name, and say which`,
+      );
+      if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
+      this.#heartbeat = null;
+      return;
+    }
     try {
       const now = new Date();
       futimesSync(this.#fd, now, now);

@@ -13,12 +13,14 @@
  * No journal is kept for an output that is not a regular file (/dev/null, a FIFO, /dev/stdout),
  * nor by the Action or `runTestSuite` (RunArgs.journal is set by the CLI only).
  */
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ResultsArtifact } from '../types/index.ts';
 import { casesDirOf, JournalWriter, removeJournal } from '../artifact/journal.ts';
 import {
   journalWrittenAt,
+  pidExists,
   readJournal,
   readJournalHeader,
   STALE_MS,
@@ -71,6 +73,7 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
     if (writerAlive(header, path)) throw running(output, path, header);
     keepAside(path, header, options, warn);
   }
+  sweepFolders(path);
   try {
     mkdirSync(dirname(target), { recursive: true });
     return new JournalWriter(
@@ -173,11 +176,11 @@ function recoverJournal(
     return 'none';
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {
-    removeJournal(path, header.pid);
+    letGo(path, header);
     return 'empty';
   }
   writeRecovered(target, read);
-  removeJournal(path, header.pid);
+  letGo(path, header);
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
@@ -199,10 +202,12 @@ function keepAside(
     const kept = freeName(`${path}.${header.pid}`, '');
     renameSync(path, kept);
     // Its case files go with it, into the folder of the name it is kept as (left where they
-    // are if that cannot be: they are not lost either way).
+    // are if that cannot be, or while its process may still write them: not lost either way).
     try {
       const folder = casesDirOf(path, header.pid);
-      if (existsSync(folder)) renameSync(folder, casesDirOf(kept, header.pid));
+      if (existsSync(folder) && !pidExists(header)) {
+        renameSync(folder, casesDirOf(kept, header.pid));
+      }
     } catch {
       // A folder of that name already there.
     }
@@ -212,7 +217,7 @@ function keepAside(
     return;
   }
   if (read.artifact === undefined) {
-    removeJournal(path, header.pid);
+    letGo(path, header);
     return; // killed before any case finished: nothing to keep
   }
   // Never over an earlier kept run's (a pid may come again, in another container).
@@ -222,7 +227,7 @@ function keepAside(
     options.ctx.cwd,
   );
   writeRecovered(resolve(options.ctx.cwd, shown), read);
-  removeJournal(path, header.pid);
+  const alive = letGo(path, header);
   // The kept partial records no comparison: the command names the killed run's baseline, so the
   // finished run is compared (and `regressions: block` applied) as that run would have been.
   const command =
@@ -230,8 +235,48 @@ function keepAside(
       ? ''
       : `; \`${options.resumeCommand(shown, header.baseline)}\` finishes it${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
   warn(
-    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`,
+    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output) : ''}`,
   );
+}
+
+/**
+ * Removes the stale journal at `path` (whose header is `header`), and its folder unless a
+ * process of its pid still exists (see `pidExists`): a run stopped or blocked until its
+ * journal went stale writes its results from those files when it goes on. True when kept.
+ */
+function letGo(path: string, header: JournalHeader): boolean {
+  if (!pidExists(header)) {
+    removeJournal(path, header.pid);
+    return false;
+  }
+  rmSync(path, { force: true });
+  return true;
+}
+
+function stoppedNote(header: JournalHeader, output: string): string {
+  return `; its process (pid ${header.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output}, not over this run's`;
+}
+
+/**
+ * Removes the case folders beside the journal at `path` that no journal names and whose process
+ * is gone: left by a run killed after another took its journal over, or after it removed its
+ * journal once `-o` held its results (`JournalWriter.release`). The folder of a process that
+ * exists on this host is left: that run may still be writing its results from it.
+ */
+function sweepFolders(path: string): void {
+  const stem = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)\.d$/.exec(name.slice(stem.length))?.[1]);
+    if (!name.startsWith(stem) || !Number.isSafeInteger(pid) || pid === process.pid) continue;
+    if (pidExists({ host: hostname(), pid })) continue;
+    rmSync(join(dirname(path), name), { recursive: true, force: true });
+  }
 }
 
 function readOrRefuse(path: string, file: string): ReadJournal {
@@ -264,7 +309,7 @@ function running(output: string, path: string, header: JournalHeader): Error {
 }
 
 /** `stem + end`, or `stem-2 + end`, `stem-3 + end`… : the first no file has (from `cwd`). */
-function freeName(stem: string, end: string, cwd = '/'): string {
+export function freeName(stem: string, end: string, cwd = '/'): string {
   let name = `${stem}${end}`;
   for (let n = 2; existsSync(resolve(cwd, name)); n++) name = `${stem}-${n}${end}`;
   return name;

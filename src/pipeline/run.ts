@@ -30,25 +30,10 @@ import type { RunArgs, RunOutcome } from './run-options.ts';
 import { openRunJournal } from './journal.ts';
 
 export type { RunArgs, RunOutcome } from './run-options.ts';
-import {
-  describeWriteFailure,
-  EXIT_UNWRITTEN,
-  fallbackPath,
-  interruptedLines,
-} from './write-failure.ts';
-
-/**
- * Exit codes of `evals run`: verdict pass, verdict fail (or a run cut short from inside: see
- * exit-guard.ts), bad usage (thrown as UsageErrors), the run finished but a result file could
- * not be written (`unwritten`), interrupted by a signal.
- */
-export const EXIT = {
-  pass: 0,
-  fail: 1,
-  usage: 2,
-  unwritten: EXIT_UNWRITTEN,
-  interrupted: 130,
-} as const;
+import { describeWriteFailure, fallbackPath, interruptedLines } from './write-failure.ts';
+import { EXIT, verdictCode } from './run-exit.ts';
+import { outputDiversion } from './journal-takeover.ts';
+export { EXIT } from './run-exit.ts';
 
 /**
  * `evals run`: load → prepare → execute → write the artifact (and JUnit) → exit code.
@@ -173,11 +158,14 @@ export async function executeRun(
   const takenOver = plan.resume?.kept ?? 0;
   let ran = 0;
   const unwritten: WriteFailure[] = [];
+  // Beside themselves instead, once another run took this one's journal over (journal-takeover.ts).
+  const divert = outputDiversion(() => journal, ctx.cwd);
   const fileReport = (path: string) => ({
     path: resolve(ctx.cwd, path),
     shown: path,
     failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
     fallback: fallbackPath(path),
+    divert: () => divert(path),
   });
   // Why the run was not compared with the baseline it was given (set as the run compares).
   let uncompared: string | undefined;
@@ -257,7 +245,7 @@ export async function executeRun(
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = new Date();
-  const outputPath = resolve(ctx.cwd, args.output);
+  const toOutput = { path: resolve(ctx.cwd, args.output), shown: args.output };
   // This run's artifact, whole or partial; a resumed run's start and time include the interrupted
   // run's. Each run records its plan, so it can be merged or resumed without the config.
   const runArtifact = (o: {
@@ -308,14 +296,15 @@ export async function executeRun(
         }),
         true,
       );
+      const to = divert(args.output) ?? toOutput;
       try {
-        log.writeArtifactSync(outputPath, partial);
+        log.writeArtifactSync(to.path, partial);
         journal?.discard();
       } finally {
         // The spool's own exit listener may have been added during this exit: too late to run.
         log.discard();
       }
-      return args.output;
+      return to.shown;
     },
     writeEnded: () => {
       // A file that could not be written was reported to `unwritten`, printed after the run:
@@ -327,9 +316,10 @@ export async function executeRun(
       // Written already by the artifact reporter (which said so), or now.
       compareEnded();
       if (ended === undefined) return undefined;
-      log.writeArtifactSync(outputPath, ended);
+      const to = divert(args.output) ?? toOutput;
+      log.writeArtifactSync(to.path, ended);
       journal?.discard();
-      return args.output;
+      return to.shown;
     },
   });
   let artifact: ResultsArtifact;
@@ -393,8 +383,4 @@ export async function executeRun(
     return { artifact, config, exitCode: EXIT.unwritten, unwritten, ...said };
   }
   return { artifact, config, exitCode: verdictCode(artifact), unwritten, ...said };
-}
-
-function verdictCode(artifact: ResultsArtifact): number {
-  return artifact.verdict === 'pass' ? EXIT.pass : EXIT.fail;
 }

@@ -37,8 +37,15 @@ export function describeWriteFailure(
   done: string,
   what = 'the complete file',
 ): string {
-  // A partial artifact is not moved into place but resumed: the caller prints that command.
-  const move = what === 'the complete file' ? '; move it where it belongs' : '';
+  // A partial artifact is not moved into place but resumed: the caller prints that command. A
+  // file kept because another run holds `path` (pipeline/journal-takeover.ts) would replace
+  // that run's results there.
+  const taken = (error as { code?: unknown } | undefined)?.code === 'run.output-taken';
+  const move = taken
+    ? `, beside the other run's results: compare them before keeping either`
+    : what === 'the complete file'
+      ? '; move it where it belongs'
+      : '';
   const keptAt =
     kept === null ? 'nothing was kept' : `${what} ${isAre(what)} kept at ${kept}${move}`;
   return `${done} but ${path} could not be written (${causeOf(error)}); ${keptAt}`;

@@ -26,6 +26,12 @@ export interface FileReportOptions {
   failed?: (failure: WriteFailure) => void;
   /** Where to write the report instead when `path` fails (with `failed`). */
   fallback?: string;
+  /**
+   * Asked just before writing (with `failed`): when it gives a reason, `path` is not written at
+   * all but the report goes straight to the path it gives, told to `failed` as a failure with
+   * that reason, kept at `shown` (`evals run`: another run took its `-o` over, see pipeline/journal-takeover.ts).
+   */
+  divert?: () => { path: string; shown: string; error: Error } | undefined;
 }
 
 /** Writes the results artifact. */
@@ -42,6 +48,18 @@ export async function writeReport(
   options: FileReportOptions,
   write: (path: string) => Promise<void>,
 ): Promise<void> {
+  const diverted = options.failed === undefined ? undefined : options.divert?.();
+  if (diverted !== undefined) {
+    let kept: string | null = null;
+    try {
+      await write(diverted.path);
+      kept = diverted.shown;
+    } catch {
+      // Kept nowhere: the failure says so.
+    }
+    options.failed?.({ path: options.path, error: diverted.error, kept });
+    return;
+  }
   try {
     await write(options.path);
   } catch (error) {

@@ -111,6 +111,7 @@ function fileOptions(spec: FileReportSpec): Omit<FileReportOptions, 'written'> {
     path: spec.path,
     ...(spec.failed !== undefined ? { failed: spec.failed } : {}),
     ...(spec.fallback !== undefined ? { fallback: spec.fallback } : {}),
+    ...(spec.divert !== undefined ? { divert: spec.divert } : {}),
   };
 }
 

@@ -81,19 +81,30 @@ export function caseLines(dir: string, output = 'r.json'): number {
 export const artifactAt = (path: string): ResultsArtifact =>
   JSON.parse(readFileSync(path, 'utf8')) as ResultsArtifact;
 
-/** `evals run ...args` in `dir`, as a child that the test kills; resolves when it is gone. */
+/**
+ * `evals run ...args` in `dir`, as a child that the test kills or stops; `gone` resolves when
+ * it is gone, `ended` with its exit code (null when a signal ended it) and what it wrote to stderr.
+ */
 export function start(
   dir: string,
   args: string[],
   env: Record<string, string> = {},
-): { child: ChildProcess; gone: Promise<void> } {
+): {
+  child: ChildProcess;
+  gone: Promise<void>;
+  ended: Promise<{ code: number | null; stderr: string }>;
+} {
   const child = spawn(process.execPath, [evalsBin, 'run', ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const gone = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return { child, gone };
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const ended = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stderr })),
+  );
+  return { child, gone: ended.then(() => undefined), ended };
 }
 
 /** Starts a run to r.json, waits (bounded) until `cases` case lines are journaled, kills it. */
