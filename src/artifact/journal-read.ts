@@ -128,11 +128,16 @@ export function pidExists(journal: Pick<JournalHeader, 'host' | 'pid'>): boolean
 }
 
 /**
- * When the run that keeps the journal at `path` last wrote to it or to its case files (ms): its
- * results written after it are newer than anything it journaled.
+ * When the run that keeps the journal at `path` last wrote a case to it (ms): its results written
+ * after that are newer than anything it journaled. Its case files' last write, that is; the
+ * journal file's only when there are none (a version 1 or 2 journal holds its cases itself; a
+ * version 3 one without case files recovers nothing). Not the file's time otherwise: the writer
+ * touches it every `HEARTBEAT_MS` to show it lives, also after its results reach `-o` (while it
+ * writes `--junit` or `--report`), so a run killed then would leave a journal that passes for
+ * newer than its complete artifact.
  */
 export function journalWrittenAt(path: string, journal: JournalHeader): number {
-  let at = statSync(path).mtimeMs;
+  let at = -Infinity;
   const dir = casesDirOf(path, journal.pid);
   let names: string[] = [];
   try {
@@ -147,7 +152,7 @@ export function journalWrittenAt(path: string, journal: JournalHeader): number {
       // Gone since it was listed.
     }
   }
-  return at;
+  return at === -Infinity ? statSync(path).mtimeMs : at;
 }
 
 const NEWLINE = 0x0a;

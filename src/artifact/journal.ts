@@ -117,7 +117,7 @@ export class JournalWriter implements JournalSink {
   readonly #onExit = (): void => this.flush();
   /** The artifact the run writes (the header's `output`), for messages. */
   readonly #output: string;
-  /** Removed by this run ({@link discard}): not displaced. */
+  /** Removed by this run ({@link release}, {@link discard}): not displaced. */
   #removed = false;
 
   /**
@@ -244,9 +244,23 @@ export class JournalWriter implements JournalSink {
     this.#stop();
     // Another run may have taken the path over (this process was stopped until its journal went
     // stale): that run's journal and folder hold its own finished cases, and are not this one's
-    // to remove; this run's own folder is (named by its pid, no other run writes it).
+    // to remove; this run's own folder is (named by its pid, no other run writes it). Once
+    // released, the path is no longer this run's either: a run started since may have one there.
     if (!this.#removed && !this.displaced()) rmSync(this.path, { force: true });
     rmSync(this.casesDir, { recursive: true, force: true });
+    this.#removed = true;
+  }
+
+  /**
+   * Removes the journal file alone, keeping its folder, whose case files the reports after the
+   * artifact (JUnit, HTML) still read: once `-o` holds the run's whole results, a kill from
+   * then on leaves nothing to recover, and a journal left beside a complete artifact could pass
+   * for newer than it (see `journalWrittenAt`). {@link discard} removes the folder after.
+   */
+  release(): void {
+    if (this.#removed || this.displaced()) return;
+    this.#stop();
+    rmSync(this.path, { force: true });
     this.#removed = true;
   }
 

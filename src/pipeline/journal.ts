@@ -169,10 +169,12 @@ function recoverJournal(
   const path = journalPathOf(target);
   if (header === undefined) return 'none';
   if (writerAlive(header, path)) throw running(file, path, header);
-  // FILE written after the journal's last line: the run wrote it and was killed before removing
+  // FILE written after the journal's last case: the run wrote it and was killed before removing
   // the journal, or another run did; FILE is what is resumed. (A partial recovered before a
-  // resumed run began is older than that run's journal, which holds its kept cases too.)
-  if (existsSync(target) && statSync(target).mtimeMs > journalWrittenAt(path, header))
+  // resumed run began is older than that run's journal, which holds its kept cases too.) At the
+  // same time counts as after: a run writes its last case lines before its artifact, and a
+  // file system's clock may give both the same tick.
+  if (existsSync(target) && statSync(target).mtimeMs >= journalWrittenAt(path, header))
     return 'none';
   const read = readOrRefuse(path, file);
   if (read.artifact === undefined) {

@@ -197,6 +197,8 @@ export async function executeRun(
     onRunEnd: ({ artifact }) => {
       ended = undefined;
       const failed = unwritten.find((failure) => failure.path === args.output);
+      // -o holds them now: nothing is left to recover, whatever happens before the other files.
+      if (failed === undefined) journal?.release();
       const hint = showFailedHint(artifact.runs, failed === undefined ? args.output : failed.kept);
       if (hint !== undefined) ctx.stdout.write(`${hint}\n`);
     },
