@@ -4,7 +4,7 @@
  * the cases it took over as well as its own, so a second `--resume` loses none of them.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.ts';
@@ -107,6 +107,26 @@ describe('evals run: a journal newer than the artifact beside it', () => {
     assert.ok(kept !== undefined, plain.stderr);
     const command = `evals run --baseline base.json --resume ${kept} -o r.json`;
     assert.ok(plain.stderr.includes(`\`${command}\` finishes it`), plain.stderr);
+    const r = await runCli(command.split(' ').slice(1), { cwd: dir });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const done = artifactAt(join(dir, 'r.json'));
+    assert.equal(done.interrupted, false);
+    assert.equal((done.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+  });
+
+  it('a resumption refused after recovery names the killed run’s baseline in the command that finishes it', async () => {
+    const dir = await killedComparedRun();
+    const config = join(dir, 'evals.yaml');
+    const original = readFileSync(config, 'utf8');
+    writeFileSync(config, original.replace('concurrency: 2', 'concurrency: 3'));
+    const refused = await runCli(['run', '--resume', 'r.json'], { cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /recovered \d+ of 8 cases/);
+    assert.match(refused.stderr, /r\.json was written by another config/);
+    // The journal that named the baseline is gone and r.json records none: the command must.
+    const command = 'evals run --baseline base.json --resume r.json';
+    assert.ok(refused.stderr.includes(`\`${command}\` finishes the run`), refused.stderr);
+    writeFileSync(config, original);
     const r = await runCli(command.split(' ').slice(1), { cwd: dir });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
     const done = artifactAt(join(dir, 'r.json'));

@@ -123,15 +123,22 @@ export function recoverForResume(
   file: string,
   output: string,
   ctx: CommandContext,
+  resumeCommand?: (from?: string, baseline?: string) => string,
 ): { file: string; baseline?: RecordedBaseline } {
   const into = resolve(ctx.cwd, output);
   const from = resolve(ctx.cwd, file);
   const left = into === from ? undefined : readJournalHeader(journalPathOf(into));
-  if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === 'recovered') {
+  // The command that resumes what was recovered: `--resume OUTPUT`, or `--resume FILE -o OUTPUT`.
+  const again = (resumed: string) => (baseline: string) =>
+    resumeCommand?.(resolve(ctx.cwd, resumed) === into ? undefined : resumed, baseline);
+  if (
+    left?.resumedFrom === from &&
+    recoverJournal(output, left, ctx, again(output)) === 'recovered'
+  ) {
     return { file: output, ...recorded(left) };
   }
   const header = readJournalHeader(journalPathOf(from));
-  const outcome = recoverJournal(file, header, ctx);
+  const outcome = recoverJournal(file, header, ctx, again(file));
   if (outcome === 'empty' && !existsSync(from)) {
     throw usageError(
       'resume.nothing',
@@ -164,6 +171,7 @@ function recoverJournal(
   file: string,
   header: JournalHeader | undefined,
   ctx: CommandContext,
+  again: (baseline: string) => string | undefined,
 ): 'recovered' | 'empty' | 'none' {
   const target = resolve(ctx.cwd, file);
   const path = journalPathOf(target);
@@ -184,7 +192,7 @@ function recoverJournal(
   writeRecovered(target, read);
   letGo(path, header);
   ctx.stderr.write(
-    `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
+    `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header, file, again)}`,
   );
   return 'recovered';
 }
@@ -330,10 +338,26 @@ function tornNote(read: ReadJournal): string {
   return read.torn ? ' (its last line, cut short by the kill, is dropped)' : '';
 }
 
-function baselineNote(header: JournalHeader): string {
+/**
+ * Which baseline the resumption of a recovered journal compares with. The recovered partial
+ * records no comparison (only the journal, removed now, named the baseline): should this
+ * resumption be refused (the config changed since), the command that finishes the run later
+ * must name it, or that run would go uncompared and ungated.
+ */
+function baselineNote(
+  header: JournalHeader,
+  file: string,
+  again: (baseline: string) => string | undefined,
+): string {
   if (header.baseline === undefined) return '';
   // A journal naming a baseline but not which run it held (none this evalgate writes).
-  return header.baselineRun === undefined
-    ? `note: the killed run compared with ${header.baseline}: pass --baseline ${header.baseline} again\n`
-    : `the killed run compared with ${header.baseline}, and so does this resumption\n`;
+  if (header.baselineRun === undefined) {
+    return `note: the killed run compared with ${header.baseline}: pass --baseline ${header.baseline} again\n`;
+  }
+  const command = again(header.baseline);
+  const later =
+    command === undefined
+      ? `pass --baseline ${header.baseline} when resuming it`
+      : `\`${command}\` finishes the run`;
+  return `the killed run compared with ${header.baseline}, and so does this resumption; ${file} does not record that baseline, so should this resumption be refused, ${later}\n`;
 }

@@ -73,14 +73,16 @@ export function startResume(
   filters: RunFilters,
   trials: number | undefined,
   ctx: CommandContext,
-  options: { recover?: { output: string } } = {},
+  options: {
+    recover?: { output: string; resumeCommand?: (from?: string, baseline?: string) => string };
+  } = {},
 ): Resumption {
   // A run killed with no chance to write its partial left a journal beside it (or beside the
   // output it was writing): that first, and it may be what is resumed now.
   const recovered =
     options.recover === undefined
       ? { file: path }
-      : recoverForResume(path, options.recover.output, ctx);
+      : recoverForResume(path, options.recover.output, ctx, options.recover.resumeCommand);
   path = recovered.file;
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
