@@ -245,7 +245,7 @@ function keepAside(
       ? ''
       : `; \`${options.resumeCommand(shown, header.baseline)}\` finishes it${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
   warn(
-    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output) : ''}`,
+    `an earlier run writing ${output} ${alive ? 'went quiet' : 'was killed'} at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output) : ''}`,
   );
 }
 
