@@ -84,3 +84,28 @@ describe('evals merge of shards written before plan.pass', () => {
     }
   });
 });
+
+describe('evals merge of shards whose pass: is a secret-named variable', () => {
+  // `pass: ${EVAL_PASS_KEY}` holding `all`: a secret's value never enters configHash or the
+  // parts, so the parts record no environment at all, and the suite's pass digest is that of the
+  // reference, neither `all` nor `any`. No module is covered, so no pass: function can have
+  // decided: the merged run fails judged, as the unsharded run does.
+  it('fails judged as the unsharded run does', async () => {
+    const dir = jsonlProject(ROWS, [
+      'hash: [id]',
+      'pass: ${EVAL_PASS_KEY}',
+      'evaluators:',
+      '  - { use: is-equals, with: { expected: x }, when: { tags: [none] } }',
+    ]);
+    const env = { EVAL_PASS_KEY: 'all' };
+    const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env });
+    assert.equal(whole.code, 1, whole.stdout + whole.stderr);
+    for (const n of [1, 2]) {
+      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir, env });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(read(dir, `${n}.json`).configDataParts?.env, undefined, 'no env recorded');
+    }
+    assert.equal(await merge(dir, ['1.json', '2.json'], 'merged.json'), 1);
+    assert.deepEqual(gateOf(dir, 'merged.json'), gateOf(dir, 'whole.json'));
+  });
+});
