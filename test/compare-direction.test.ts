@@ -17,6 +17,7 @@ import { gridMatrices } from '../src/report/grid-matrix.ts';
 import { renderMatrixText } from '../src/report/grid-matrix-text.ts';
 import { buildReportModel } from '../src/report/html-model.ts';
 import { summarizeRun } from '../src/run/summary.ts';
+import type { RunComparison } from '../src/types/comparison.ts';
 import type {
   CaseResult,
   EvaluationResult,
@@ -266,16 +267,30 @@ describe('the markdown and HTML forms of a lower-is-better row', () => {
   });
 
   it('count regressions the gate counts, and name possible ones apart', () => {
-    const counts = { regressed: 2, improved: 1, unchanged: 5, tooFewCases: 1, underpowered: 2 };
+    // Each row as the family left it: significant (Holm), q < 0.05 only, or its own p only.
+    const row = (label: 'regressed' | 'improved', significant: boolean, qValue: number) => ({
+      label,
+      significant,
+      qValue,
+      pValue: 0.01,
+      adjustedP: significant ? 0.01 : 0.2,
+      power: null,
+    });
+    const rows = [
+      row('regressed', true, 0.01),
+      row('regressed', false, 0.04),
+      row('regressed', false, 0.2),
+      row('improved', true, 0.01),
+      row('improved', false, 0.04),
+    ];
+    const runs = [{ passRate: rows[0], evaluators: rows.slice(1), agreement: [] }];
+    const counts = { regressed: 3, improved: 2, unchanged: 5, tooFewCases: 1, underpowered: 2 };
+    const family = { rows: 10, regressions: 1, improvements: 1 };
     const bold = (text: string): string => `**${text}**`;
     assert.equal(
-      countsLine({ counts, family: { rows: 9, regressions: 1, improvements: 1 } }, bold),
-      '**1 regression** · 1 possible regression · 1 improvement · 5 unchanged (2 underpowered) · 1 with too few cases',
-    );
-    // None survives the correction: nothing is emphasized, both are possible.
-    assert.equal(
-      countsLine({ counts, family: { rows: 9, regressions: 0, improvements: 0 } }, bold),
-      '0 regressions · 2 possible regressions · 0 improvements · 1 possible improvement · 5 unchanged (2 underpowered) · 1 with too few cases',
+      countsLine({ counts, family, runs: runs as unknown as RunComparison[] }, bold),
+      // The row whose own p alone is below 0.05 (q = 0.2) is counted as it is shown: unchanged.
+      '**1 regression** · 1 possible regression · 1 improvement · 1 possible improvement · 6 unchanged (2 underpowered) · 1 with too few cases',
     );
   });
 });

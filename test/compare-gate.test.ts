@@ -13,6 +13,7 @@ function row(
   pValue: number,
   label: EvaluatorChange['label'],
   adjustedP = pValue,
+  qValue = adjustedP,
 ): EvaluatorChange {
   const delta = label === 'regressed' ? -0.1 : label === 'improved' ? 0.1 : 0;
   return {
@@ -25,7 +26,7 @@ function row(
     sd: 0.2,
     pValue,
     adjustedP,
-    qValue: adjustedP,
+    qValue,
     label,
     significant: label !== 'unchanged' && label !== 'too few cases' && adjustedP < 0.05,
     power: null,
@@ -219,13 +220,15 @@ describe('testRuns: one family across every run of a comparison', () => {
 
 describe('orderRuns (the reports list grid points by what the gate counts)', () => {
   it('puts a run with a counted regression before one whose regression is only possible', () => {
-    const possible = run([row('possible', 0.01, 'regressed', 0.2)]);
+    const possible = run([row('possible', 0.01, 'regressed', 0.2, 0.03)]);
     const counted = run([row('counted', 0.0001, 'regressed', 0.001)]);
     const quiet = run([row('quiet', 0.6, 'unchanged')]);
-    const ordered = orderRuns([quiet, possible, counted]);
+    // Its own p alone below 0.05, q above: shown unchanged, so listed as the quiet run is.
+    const noise = run([row('noise', 0.01, 'regressed', 0.2, 0.2)]);
+    const ordered = orderRuns([noise, quiet, possible, counted]);
     assert.deepEqual(
       ordered.map((r) => r.evaluators[0]?.evaluator),
-      ['counted', 'possible', 'quiet'],
+      ['counted', 'possible', 'noise', 'quiet'],
     );
   });
 });

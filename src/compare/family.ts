@@ -10,6 +10,18 @@ export interface Adjusted {
 }
 
 /**
+ * A row's Benjamini–Hochberg q-value must be below this for the reports to call a change that does
+ * not block a `possible regression` (or improvement). The row's own p < 0.05 is not enough: in a
+ * pull request that changes nothing, one of 16 rows falls below it in about a quarter of
+ * comparisons, one of 72 in five of six (bench/stats-false-alarm.ts). When nothing changed, every
+ * row with q < 0.05 is a false discovery, so the false-discovery rate Benjamini–Hochberg holds at
+ * 0.05 is then the chance that any row shows: at most about 5% (the study measures 1–2%) however
+ * many rows, while a real change among many keeps a q close to its p. Why 0.05 and not a looser
+ * level: the study's figures in docs/statistics.md.
+ */
+export const POSSIBLE_CHANGE_Q = 0.05;
+
+/**
  * Adjusts `pValues` for being tested together as one family.
  *
  * **Holm** (1979): sorted ascending, the i-th smallest (1-based) of F is multiplied by F − i + 1
@@ -20,7 +32,8 @@ export interface Adjusted {
  *
  * **Benjamini–Hochberg** (1995): the i-th smallest is multiplied by F / i and the running minimum
  * from the top is taken: the q-value, the smallest false-discovery rate at which the row would be
- * called a discovery. Shown for reading a large comparison, never used to block.
+ * called a discovery. Never used to block; it decides which rows the reports call a possible
+ * change (`POSSIBLE_CHANGE_Q`).
  *
  * Both are capped at 1 and rounded to 12 significant digits, as α is. Ties keep their input
  * order, which changes nothing in the result.

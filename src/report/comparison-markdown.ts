@@ -62,11 +62,14 @@ const LABEL_WORDS: Record<ChangeLabel, string> = {
   unchanged: 'unchanged',
   'too few cases': 'too few',
 };
-const LABEL_ORDER: Record<ChangeLabel, number> = {
+/** The table's order: what blocks, then possible changes, rows without a verdict, the rest. */
+const TABLE_ORDER: Record<ShownLabel, number> = {
   regressed: 0,
-  improved: 1,
-  'too few cases': 2,
-  unchanged: 3,
+  'possible regression': 1,
+  improved: 2,
+  'possible improvement': 3,
+  'too few cases': 4,
+  unchanged: 5,
 };
 
 /** Rows of the compact table before the unchanged ones are folded. */
@@ -117,17 +120,13 @@ export function comparisonTable(comparison: Comparison): string {
   if (rows.length === 0) return '';
   // Regressions first, those the gate counts before the others; then the largest moves first.
   const moved = (entry: { row: Row }): number => Math.abs(entry.row.change.delta ?? 0);
-  const weak = (entry: { row: Row }): number => (entry.row.change.significant ? 0 : 1);
-  rows.sort(
-    (a, b) =>
-      LABEL_ORDER[a.row.change.label] - LABEL_ORDER[b.row.change.label] ||
-      weak(a) - weak(b) ||
-      moved(b) - moved(a),
-  );
+  const order = (entry: { row: Row }): number => TABLE_ORDER[shownLabel(entry.row.change)];
+  rows.sort((a, b) => order(a) - order(b) || moved(b) - moved(a));
   // A long table keeps every row with a verdict, and the unchanged rows that moved most until it
   // has TABLE_ROWS: a large drop the test cannot call yet (too few cases) is still worth a look.
-  const labelled = rows.filter(({ row }) => row.change.label !== 'unchanged');
-  const unchanged = rows.filter(({ row }) => row.change.label === 'unchanged');
+  const unchangedRow = ({ row }: { row: Row }): boolean => shownLabel(row.change) === 'unchanged';
+  const labelled = rows.filter((entry) => !unchangedRow(entry));
+  const unchanged = rows.filter(unchangedRow);
   const room = Math.max(0, TABLE_ROWS - labelled.length);
   const kept =
     rows.length <= TABLE_ROWS

@@ -9,7 +9,7 @@ import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { EXACT_LIMIT as KAPPA_EXACT_LIMIT } from '../compare/kappa-change.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
-import { endsAtZero } from './shown-label.ts';
+import { endsAtZero, possibleCounts, SHOWN_ORDER, shownLabel } from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
 import { formatP, plusMinus } from './comparison-numbers.ts';
 import { formatKappa, formatScoreChange, signed, visibleFixed } from '../shared/format-change.ts';
@@ -31,13 +31,15 @@ const MAX_LISTED_RUNS = 10;
  * `1 regression · 1 possible regression · 2 improvements · 5 unchanged (2 underpowered) · 1 with
  * too few cases`: rows by what the reports call them (`shownLabel`). A regression is one still
  * significant over the whole comparison, what `regressions: block` acts on, and is emphasized; a
- * possible one is a row whose own test alone calls it. Possible changes are named only if any.
+ * possible one does not block but has a q-value below 0.05. A row whose own test alone calls a
+ * change is counted unchanged, as it is shown. Possible changes are named only if any.
  */
 export function countsLine(
-  comparison: Pick<Comparison, 'counts' | 'family'>,
+  comparison: Pick<Comparison, 'counts' | 'family' | 'runs'>,
   emphasize: (text: string) => string,
 ): string {
   const { counts, family } = comparison;
+  const shown = possibleCounts(comparison.runs);
   const regressions = plural(family.regressions, 'regression');
   const possible = (n: number, what: string): string[] =>
     n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? '' : 's'}`] : [];
@@ -45,10 +47,10 @@ export function countsLine(
     counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : '';
   return [
     family.regressions > 0 ? emphasize(regressions) : regressions,
-    ...possible(counts.regressed - family.regressions, 'regression'),
+    ...possible(shown.regressions, 'regression'),
     plural(family.improvements, 'improvement'),
-    ...possible(counts.improved - family.improvements, 'improvement'),
-    `${formatCount(counts.unchanged)} unchanged${underpowered}`,
+    ...possible(shown.improvements, 'improvement'),
+    `${formatCount(counts.unchanged + shown.noise)} unchanged${underpowered}`,
     `${formatCount(counts.tooFewCases)} with too few cases`,
   ].join(' · ');
 }
@@ -159,22 +161,15 @@ export function evaluatorsOnOneSide(run: RunComparison): ['BASE' | 'HEAD', strin
   return sides.filter(([, ids]) => ids.length > 0);
 }
 
-const LABEL_ORDER: Record<ChangeLabel, number> = {
-  regressed: 0,
-  improved: 1,
-  unchanged: 2,
-  'too few cases': 3,
-};
-
 /**
  * Runs with a regression the gate counts first, then those with a possible one (`shownLabel`),
  * otherwise in HEAD's order (the sort is stable).
  */
 export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
   const regressed = (run: RunComparison): number => {
-    const rows = [run.passRate, ...run.evaluators, ...run.agreement];
-    if (rows.some((row) => row.label === 'regressed' && row.significant)) return 0;
-    return rows.some((row) => row.label === 'regressed') ? 1 : 2;
+    const rows = [run.passRate, ...run.evaluators, ...run.agreement].map(shownLabel);
+    if (rows.includes('regressed')) return 0;
+    return rows.includes('possible regression') ? 1 : 2;
   };
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
@@ -185,7 +180,7 @@ export type Row =
   | { kind: 'evaluator'; change: EvaluatorChange; compared?: number }
   | { kind: 'agreement'; change: AgreementChange };
 
-/** The pass-rate, evaluator and agreement rows, by label; the pass rate first among equals. */
+/** The pass-rate, evaluator and agreement rows, by shown label; the pass rate first among equals. */
 export function orderRows(run: RunComparison): Row[] {
   const rows: Row[] = [
     { kind: 'pass rate', change: run.passRate },
@@ -196,7 +191,8 @@ export function orderRows(run: RunComparison): Row[] {
     })),
     ...run.agreement.map((change): Row => ({ kind: 'agreement', change })),
   ];
-  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+  const order = (row: Row): number => SHOWN_ORDER[shownLabel(row.change)];
+  return rows.sort((a, b) => order(a) - order(b));
 }
 
 /** A row's numbers as a compact table shows them: `80.0%`, `60.0%`, `-20.0 pp`; `—` when absent. */
@@ -365,6 +361,10 @@ function noteText(
   size: (value: number) => string,
 ): string {
   if (row.label === 'too few cases') return `(${formatCount(paired)} paired)`;
+  if (row.label !== 'unchanged' && shownLabel(row) === 'unchanged') {
+    // Shown `unchanged`, although its interval leaves 0 out: say why, or it reads as a bug.
+    return '(p < 0.05 on this row alone, q ≥ 0.05 over the comparison: within the noise of many rows)';
+  }
   if (row.label !== 'unchanged') {
     return row.significant ? '' : '(not significant once every row of the comparison is counted)';
   }
