@@ -89,6 +89,12 @@ export interface PrOutcome {
   anyRegressedQ10: boolean;
   /** Rows in the family (what Holm divides by). */
   familyRows: number;
+  /**
+   * Rows of the family whose own p is at most Holm's first threshold, 0.05 / F: nothing blocks
+   * unless one is. With valid p-values their expected number is at most 0.05 a pull request
+   * whatever F (and so, by Bonferroni's inequality, is the chance that any row reaches it).
+   */
+  tailRows: number;
   /** The rows that block, by kind: `pass rate`, or an evaluator's id. */
   blockingRows: string[];
 }
@@ -136,6 +142,12 @@ export function outcome(comparison: Comparison): PrOutcome {
     }
   }
   const { family } = comparison;
+  let tailRows = 0;
+  for (const run of comparison.runs) {
+    for (const row of [run.passRate, ...run.evaluators, ...run.agreement]) {
+      if (row.adjustedP !== null && (row.pValue ?? 1) <= 0.05 / family.rows) tailRows++;
+    }
+  }
   return {
     blocked: comparison.runs.some((r) => !regressionCondition(r).passed),
     anySignificant: family.regressions + family.improvements > 0,
@@ -143,6 +155,7 @@ export function outcome(comparison: Comparison): PrOutcome {
     anyRegressedP,
     anyRegressedQ10,
     familyRows: family.rows,
+    tailRows,
     blockingRows: comparison.runs.flatMap((r) => significantRegressions(r).map((b) => b.row)),
   };
 }
@@ -159,6 +172,9 @@ export interface BatchResult {
   anyRegressedP: number;
   anyRegressedQ10: number;
   familyRows: number;
+  /** Rows tested over every pull request, and those of them at or below 0.05 / F. */
+  rowsTested: number;
+  tailRows: number;
 }
 
 /** A batch of `prs` pull requests with nothing counted yet. */
@@ -172,6 +188,8 @@ export function emptyBatch(prs = 0): BatchResult {
     anyRegressedP: 0,
     anyRegressedQ10: 0,
     familyRows: 0,
+    rowsTested: 0,
+    tailRows: 0,
   };
 }
 
@@ -185,6 +203,8 @@ export function addBatch(total: BatchResult, batch: BatchResult): void {
   total.anyRegressedP += batch.anyRegressedP;
   total.anyRegressedQ10 += batch.anyRegressedQ10;
   total.familyRows = Math.max(total.familyRows, batch.familyRows);
+  total.rowsTested += batch.rowsTested;
+  total.tailRows += batch.tailRows;
 }
 
 /**
@@ -208,6 +228,8 @@ export function simulateBatch(
     if (pr.anyRegressedP) result.anyRegressedP++;
     if (pr.anyRegressedQ10) result.anyRegressedQ10++;
     result.familyRows = Math.max(result.familyRows, pr.familyRows);
+    result.rowsTested += pr.familyRows;
+    result.tailRows += pr.tailRows;
   }
   return result;
 }
