@@ -9,7 +9,13 @@ import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { EXACT_LIMIT as KAPPA_EXACT_LIMIT } from '../compare/kappa-change.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
-import { endsAtZero, possibleCounts, SHOWN_ORDER, shownLabel } from './shown-label.ts';
+import {
+  endsAtZero,
+  possibleCounts,
+  SHOWN_ORDER,
+  shownLabel,
+  withinFamilyNoise,
+} from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
 import { formatP, plusMinus } from './comparison-numbers.ts';
 import { formatKappa, formatScoreChange, signed, visibleFixed } from '../shared/format-change.ts';
@@ -361,7 +367,7 @@ function noteText(
   size: (value: number) => string,
 ): string {
   if (row.label === 'too few cases') return `(${formatCount(paired)} paired)`;
-  if (row.label !== 'unchanged' && shownLabel(row) === 'unchanged') {
+  if (withinFamilyNoise(row)) {
     // Shown `unchanged`, although its interval leaves 0 out: say why, or it reads as a bug.
     return '(p < 0.05 on this row alone, q ≥ 0.05 over the comparison: within the noise of many rows)';
   }

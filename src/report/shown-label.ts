@@ -36,7 +36,7 @@ function possibleChange(change: LabelledRow): boolean {
  * A change the row's own test calls (p < 0.05) that the reports show as `unchanged`: not
  * significant over the comparison, and its q-value not below `POSSIBLE_CHANGE_Q`.
  */
-function withinFamilyNoise(change: LabelledRow): boolean {
+export function withinFamilyNoise(change: LabelledRow): boolean {
   return change.label !== 'unchanged' && shownLabel(change) === 'unchanged';
 }
 
