@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve25, reject) => {
+          return new Promise((resolve26, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve25(data);
+              return err ? reject(err) : resolve26(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve25, reject) => {
+          return new Promise((resolve26, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve25(data);
+              ) : resolve26(data);
             });
           });
         }
@@ -2589,14 +2589,14 @@ var require_connect = __commonJS({
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
       timeout = timeout == null ? 1e4 : timeout;
       allowH2 = allowH2 != null ? allowH2 : false;
-      return function connect({ hostname: hostname3, host, protocol, port, servername, localAddress, httpSocket }, callback) {
+      return function connect({ hostname: hostname4, host, protocol, port, servername, localAddress, httpSocket }, callback) {
         let socket;
         if (protocol === "https:") {
           if (!tls) {
             tls = __require("node:tls");
           }
           servername = servername || options2.servername || util.getServerName(host) || null;
-          const sessionKey = servername || hostname3;
+          const sessionKey = servername || hostname4;
           assert(sessionKey);
           const session = customSession || sessionCache.get(sessionKey) || null;
           port = port || 443;
@@ -2612,7 +2612,7 @@ var require_connect = __commonJS({
             socket: httpSocket,
             // upgrade socket connection
             port,
-            host: hostname3
+            host: hostname4
           });
           socket.on("session", function(session2) {
             sessionCache.set(sessionKey, session2);
@@ -2626,14 +2626,14 @@ var require_connect = __commonJS({
             ...options2,
             localAddress,
             port,
-            host: hostname3
+            host: hostname4
           });
         }
         if (options2.keepAlive == null || options2.keepAlive) {
           const keepAliveInitialDelay = options2.keepAliveInitialDelay === void 0 ? 6e4 : options2.keepAliveInitialDelay;
           socket.setKeepAlive(true, keepAliveInitialDelay);
         }
-        const clearConnectTimeout = setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname3, port });
+        const clearConnectTimeout = setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname4, port });
         socket.setNoDelay(true).once(protocol === "https:" ? "secureConnect" : "connect", function() {
           queueMicrotask(clearConnectTimeout);
           if (callback) {
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve25, reject) => {
-        res = resolve25;
+      const promise = new Promise((resolve26, reject) => {
+        res = resolve26;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject) => {
+      const waitForDrain = () => new Promise((resolve26, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve26;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7101,8 +7101,8 @@ var require_client_h2 = __commonJS({
         }
       }
       let stream;
-      const { hostname: hostname3, port } = client[kUrl];
-      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname3}${port ? `:${port}` : ""}`;
+      const { hostname: hostname4, port } = client[kUrl];
+      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname4}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
       const abort = (error2) => {
         if (request2.aborted) {
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve25, reject) => {
+      const waitForDrain = () => new Promise((resolve26, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve25;
+          callback = resolve26;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve25) => {
+        return new Promise((resolve26) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve25;
+            this[kClosedResolve] = resolve26;
           } else {
-            resolve25(null);
+            resolve26(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve25) => {
+        return new Promise((resolve26) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve25(null);
+            resolve26(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7942,20 +7942,20 @@ var require_client = __commonJS({
     async function connect(client) {
       assert(!client[kConnecting]);
       assert(!client[kHTTPContext]);
-      let { host, hostname: hostname3, protocol, port } = client[kUrl];
-      if (hostname3[0] === "[") {
-        const idx = hostname3.indexOf("]");
+      let { host, hostname: hostname4, protocol, port } = client[kUrl];
+      if (hostname4[0] === "[") {
+        const idx = hostname4.indexOf("]");
         assert(idx !== -1);
-        const ip = hostname3.substring(1, idx);
+        const ip = hostname4.substring(1, idx);
         assert(net.isIP(ip));
-        hostname3 = ip;
+        hostname4 = ip;
       }
       client[kConnecting] = true;
       if (channels.beforeConnect.hasSubscribers) {
         channels.beforeConnect.publish({
           connectParams: {
             host,
-            hostname: hostname3,
+            hostname: hostname4,
             protocol,
             port,
             version: client[kHTTPContext]?.version,
@@ -7966,10 +7966,10 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve25, reject) => {
+        const socket = await new Promise((resolve26, reject) => {
           client[kConnector]({
             host,
-            hostname: hostname3,
+            hostname: hostname4,
             protocol,
             port,
             servername: client[kServerName],
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve25(socket2);
+              resolve26(socket2);
             }
           });
         });
@@ -8002,7 +8002,7 @@ var require_client = __commonJS({
           channels.connected.publish({
             connectParams: {
               host,
-              hostname: hostname3,
+              hostname: hostname4,
               protocol,
               port,
               version: client[kHTTPContext]?.version,
@@ -8023,7 +8023,7 @@ var require_client = __commonJS({
           channels.connectError.publish({
             connectParams: {
               host,
-              hostname: hostname3,
+              hostname: hostname4,
               protocol,
               port,
               version: client[kHTTPContext]?.version,
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve25) => {
-            this[kClosedResolve] = resolve25;
+          await new Promise((resolve26) => {
+            this[kClosedResolve] = resolve26;
           });
         }
       }
@@ -8998,10 +8998,10 @@ var require_env_http_proxy_agent = __commonJS({
         }
       }
       #getProxyAgentForUrl(url) {
-        let { protocol, host: hostname3, port } = url;
-        hostname3 = hostname3.replace(/:\d*$/, "").toLowerCase();
+        let { protocol, host: hostname4, port } = url;
+        hostname4 = hostname4.replace(/:\d*$/, "").toLowerCase();
         port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0;
-        if (!this.#shouldProxy(hostname3, port)) {
+        if (!this.#shouldProxy(hostname4, port)) {
           return this[kNoProxyAgent];
         }
         if (protocol === "https:") {
@@ -9009,7 +9009,7 @@ var require_env_http_proxy_agent = __commonJS({
         }
         return this[kHttpProxyAgent];
       }
-      #shouldProxy(hostname3, port) {
+      #shouldProxy(hostname4, port) {
         if (this.#noProxyChanged) {
           this.#parseNoProxy();
         }
@@ -9025,11 +9025,11 @@ var require_env_http_proxy_agent = __commonJS({
             continue;
           }
           if (!/^[.*]/.test(entry.hostname)) {
-            if (hostname3 === entry.hostname) {
+            if (hostname4 === entry.hostname) {
               return false;
             }
           } else {
-            if (hostname3.endsWith(entry.hostname.replace(/^\*/, ""))) {
+            if (hostname4.endsWith(entry.hostname.replace(/^\*/, ""))) {
               return false;
             }
           }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve25, reject) => {
+        return await new Promise((resolve26, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve25(null);
+              resolve26(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve25,
+              resolve: resolve26,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve25, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve26, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve25(chunksDecode(body, length2));
+          resolve26(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve25(JSON.parse(chunksDecode(body, length2)));
+          resolve26(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve25(chunksConcat(body, length2).buffer);
+          resolve26(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve25(new Blob(body, { type: stream[kContentType] }));
+          resolve26(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve25(chunksConcat(body, length2));
+          resolve26(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject) => {
+        return new Promise((resolve26, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve25(data);
+            return err ? reject(err) : resolve26(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject) => {
+        return new Promise((resolve26, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve25(data);
+            return err ? reject(err) : resolve26(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject) => {
+        return new Promise((resolve26, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve25(data);
+            return err ? reject(err) : resolve26(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve25, reject) => {
+        return new Promise((resolve26, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve25(data);
+            return err ? reject(err) : resolve26(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve25, reject) => agent.dispatch(
+        return new Promise((resolve26, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve25({
+              resolve26({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve25({
+              resolve26({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve25) => {
-        setTimeout(resolve25, ms).unref();
+      return new Promise((resolve26) => {
+        setTimeout(resolve26, ms).unref();
       });
     }
     module.exports = {
@@ -19652,11 +19652,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve25) {
-          resolve25(value);
+        return value instanceof P ? value : new P(function(resolve26) {
+          resolve26(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve25, reject) {
+      return new (P || (P = Promise))(function(resolve26, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19672,7 +19672,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19759,26 +19759,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve25) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve26) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve25(output.toString());
+              resolve26(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve25) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve26) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve25(Buffer.concat(chunks));
+              resolve26(Buffer.concat(chunks));
             });
           }));
         });
@@ -19986,14 +19986,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve25, reject) => {
+          return new Promise((resolve26, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve25(res);
+                resolve26(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -20237,12 +20237,12 @@ var require_lib = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
           const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
-          return new Promise((resolve25) => setTimeout(() => resolve25(), ms));
+          return new Promise((resolve26) => setTimeout(() => resolve26(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve25, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve26, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -20250,7 +20250,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve25(response);
+              resolve26(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -20289,7 +20289,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve25(response);
+              resolve26(response);
             }
           }));
         });
@@ -20753,8 +20753,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve25, reject) {
-            return setTimeout(resolve25, t);
+          return new this.Promise(function(resolve26, reject) {
+            return setTimeout(resolve26, t);
           });
         }
         computePenalty() {
@@ -20965,15 +20965,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve25, returned, task;
+          var args, cb, error2, reject, resolve26, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve25, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve26, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve25(returned);
+                  return resolve26(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20988,13 +20988,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve25;
-          resolve25 = reject = null;
+          var promise, reject, resolve26;
+          resolve26 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve25 = _resolve;
+            resolve26 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve25, reject });
+          this._queue.push({ task, args, resolve: resolve26, reject });
           this._tryToRun();
           return promise;
         }
@@ -21395,14 +21395,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve25, reject) => {
+              return new this.Promise((resolve26, reject) => {
                 if (finished()) {
-                  return resolve25();
+                  return resolve26();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve25();
+                      return resolve26();
                     }
                   });
                 }
@@ -21495,9 +21495,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve25, reject) {
+              return new this.Promise(function(resolve26, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve25)(args3);
+                  return (args3[0] != null ? reject : resolve26)(args3);
                 });
               });
             };
@@ -25287,7 +25287,7 @@ var require_compile = __commonJS({
       const schOrFunc = root2.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve25.call(this, root2, ref);
+      let _sch = resolve26.call(this, root2, ref);
       if (_sch === void 0) {
         const schema = (_a = root2.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25314,7 +25314,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve25(root2, ref) {
+    function resolve26(root2, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26178,7 +26178,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve25(baseURI, relativeURI, options2) {
+    function resolve26(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26569,7 +26569,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve25,
+      resolve: resolve26,
       resolveComponent,
       equal,
       serialize,
@@ -31134,34 +31134,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve25(zipfile);
+          resolve26(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve25(zipfile);
+          resolve26(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve25(zipfile);
+          resolve26(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve25(zipfile);
+          resolve26(zipfile);
         });
       });
     }
@@ -31445,15 +31445,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve25 } = pendingResolveReject;
+        let { resolve: resolve26 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve25({ value: entry });
+        resolve26({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve25 } = pendingResolveReject;
+        let { resolve: resolve26 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve25({ done: true });
+        resolve26({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -31466,9 +31466,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve25, reject) => {
+          const promise = new Promise((resolve26, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve25, reject };
+            pendingResolveReject = { resolve: resolve26, reject };
           });
           self2.readEntry();
           return promise;
@@ -31657,26 +31657,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve25(readStream);
+          resolve26(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve25(readStream);
+          resolve26(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve25(localFileHeader);
+          resolve26(localFileHeader);
         });
       });
     };
@@ -32376,10 +32376,13 @@ function mergedShards(artifact) {
   for (let i = 1; i <= count; i++) if (!merged.includes(i)) missing.push(i);
   return { count, merged, missing };
 }
+function missingShardCommands(merge2) {
+  return merge2.missing.map((index) => `evals run --shard ${index}/${merge2.count} -o FILE`);
+}
 function partialMergeAdvice(path, merge2) {
   const { count, merged, missing } = merge2;
   const which2 = `${merged.length === 1 ? "shard" : "shards"} ${merged.join(", ")}`;
-  const commands = missing.map((index) => `evals run --shard ${index}/${count} -o FILE`);
+  const commands = missingShardCommands(merge2);
   return `${path} is a partial merge (evals merge --allow-partial) of ${which2} of ${count}: run the missing ${missing.length === 1 ? "shard" : "shards"} (${commands.join("; ")}), then evals merge every shard's file again`;
 }
 var init_partial_merge = __esm({
@@ -34501,19 +34504,77 @@ var init_kappa_change = __esm({
   }
 });
 
+// src/compare/family.ts
+function adjustFamily(pValues) {
+  const count = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
+  const holm = new Array(count).fill(1);
+  const q = new Array(count).fill(1);
+  let running2 = 0;
+  for (const [rank, index] of order.entries()) {
+    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
+    holm[index] = running2;
+  }
+  let smallest = 1;
+  for (let rank = count - 1; rank >= 0; rank--) {
+    const index = order[rank] ?? 0;
+    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
+    q[index] = smallest;
+  }
+  return { holm, q };
+}
+function exact(value) {
+  return Number(value.toPrecision(12));
+}
+var POSSIBLE_CHANGE_Q;
+var init_family = __esm({
+  "src/compare/family.ts"() {
+    "use strict";
+    POSSIBLE_CHANGE_Q = 0.05;
+  }
+});
+
 // src/report/shown-label.ts
 function shownLabel(change2) {
   if (change2.significant) return change2.label;
-  if (change2.label === "regressed") return "possible regression";
-  if (change2.label === "improved") return "possible improvement";
-  return change2.label;
+  if (change2.label !== "regressed" && change2.label !== "improved") return change2.label;
+  if (!possibleChange(change2)) return "unchanged";
+  return change2.label === "regressed" ? "possible regression" : "possible improvement";
+}
+function possibleChange(change2) {
+  return change2.qValue !== null && change2.qValue < POSSIBLE_CHANGE_Q;
+}
+function withinFamilyNoise(change2) {
+  return change2.label !== "unchanged" && shownLabel(change2) === "unchanged";
+}
+function possibleCounts(runs) {
+  const counts = { regressions: 0, improvements: 0, noise: 0 };
+  for (const run2 of runs) {
+    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      const label = shownLabel(row);
+      if (label === "possible regression") counts.regressions++;
+      else if (label === "possible improvement") counts.improvements++;
+      else if (withinFamilyNoise(row)) counts.noise++;
+    }
+  }
+  return counts;
 }
 function endsAtZero(delta, ci) {
   return delta !== 0 && (ci.low === 0 || ci.high === 0);
 }
+var SHOWN_ORDER;
 var init_shown_label = __esm({
   "src/report/shown-label.ts"() {
     "use strict";
+    init_family();
+    SHOWN_ORDER = {
+      regressed: 0,
+      "possible regression": 0,
+      improved: 1,
+      "possible improvement": 1,
+      unchanged: 2,
+      "too few cases": 3
+    };
   }
 });
 
@@ -34856,15 +34917,16 @@ var init_comparison_case_lists = __esm({
 // src/report/comparison-wording.ts
 function countsLine(comparison, emphasize) {
   const { counts, family } = comparison;
+  const shown2 = possibleCounts(comparison.runs);
   const regressions = plural(family.regressions, "regression");
   const possible = (n, what) => n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? "" : "s"}`] : [];
   const underpowered = counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : "";
   return [
     family.regressions > 0 ? emphasize(regressions) : regressions,
-    ...possible(counts.regressed - family.regressions, "regression"),
+    ...possible(shown2.regressions, "regression"),
     plural(family.improvements, "improvement"),
-    ...possible(counts.improved - family.improvements, "improvement"),
-    `${formatCount(counts.unchanged)} unchanged${underpowered}`,
+    ...possible(shown2.improvements, "improvement"),
+    `${formatCount(counts.unchanged + shown2.noise)} unchanged${underpowered}`,
     `${formatCount(counts.tooFewCases)} with too few cases`
   ].join(" \xB7 ");
 }
@@ -34923,9 +34985,9 @@ function evaluatorsOnOneSide(run2) {
 }
 function orderRuns(runs) {
   const regressed = (run2) => {
-    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement];
-    if (rows.some((row) => row.label === "regressed" && row.significant)) return 0;
-    return rows.some((row) => row.label === "regressed") ? 1 : 2;
+    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
+    if (rows.includes("regressed")) return 0;
+    return rows.includes("possible regression") ? 1 : 2;
   };
   return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
@@ -34939,7 +35001,8 @@ function orderRows(run2) {
     })),
     ...run2.agreement.map((change2) => ({ kind: "agreement", change: change2 }))
   ];
-  return rows.sort((a, b) => LABEL_ORDER[a.change.label] - LABEL_ORDER[b.change.label]);
+  const order = (row) => SHOWN_ORDER[shownLabel(row.change)];
+  return rows.sort((a, b) => order(a) - order(b));
 }
 function rowCells(row) {
   const or = (value, format) => value === null ? "\u2014" : format(value);
@@ -35037,6 +35100,9 @@ function testText(row, prefix) {
 }
 function noteText(row, paired, target, size) {
   if (row.label === "too few cases") return `(${formatCount(paired)} paired)`;
+  if (withinFamilyNoise(row)) {
+    return "(p < 0.05 on this row alone, q \u2265 0.05 over the comparison: within the noise of many rows)";
+  }
   if (row.label !== "unchanged") {
     return row.significant ? "" : "(not significant once every row of the comparison is counted)";
   }
@@ -35050,7 +35116,7 @@ function noteText(row, paired, target, size) {
 function atZero(delta, ci) {
   return endsAtZero(delta, ci) ? ", includes 0" : "";
 }
-var MAX_LISTED_RUNS, LABEL_ORDER;
+var MAX_LISTED_RUNS;
 var init_comparison_wording = __esm({
   "src/report/comparison-wording.ts"() {
     "use strict";
@@ -35064,12 +35130,6 @@ var init_comparison_wording = __esm({
     init_format_change();
     init_comparison_case_lists();
     MAX_LISTED_RUNS = 10;
-    LABEL_ORDER = {
-      regressed: 0,
-      improved: 1,
-      unchanged: 2,
-      "too few cases": 3
-    };
   }
 });
 
@@ -35812,6 +35872,18 @@ ol.trials li.bad {
   }
 });
 
+// src/shared/bidi-visible.ts
+function visible(text2) {
+  return text2.replace(BIDI, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase()}>`);
+}
+var BIDI;
+var init_bidi_visible = __esm({
+  "src/shared/bidi-visible.ts"() {
+    "use strict";
+    BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+  }
+});
+
 // src/report/html-page.ts
 var html_page_exports = {};
 __export(html_page_exports, {
@@ -35838,11 +35910,13 @@ function renderReportHtml(model) {
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeText(model.title)}</title>`,
+    // The title (the config's name) is shown as the page shows text: a bidirectional control in
+    // it would reorder the tab's and the window list's text around it.
+    `<title>${escapeText(visible(model.title))}</title>`,
     `<style>${REPORT_APP_CSS}</style>`,
     "</head>",
     "<body>",
-    `<main id="app"><p>${escapeText(model.verdict.toUpperCase())}: ${escapeText(model.title)} (the report needs JavaScript to show its tables and charts)</p></main>`,
+    `<main id="app"><p>${escapeText(model.verdict.toUpperCase())}: ${escapeText(visible(model.title))} (the report needs JavaScript to show its tables and charts)</p></main>`,
     `<script type="application/json" id="report-data">${jsonForScript(model)}</script>`,
     `<script>${REPORT_APP_JS}</script>`,
     "</body>",
@@ -35866,6 +35940,7 @@ var init_html_page = __esm({
   "src/report/html-page.ts"() {
     "use strict";
     init_html_app_generated();
+    init_bidi_visible();
   }
 });
 
@@ -35962,27 +36037,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve25, arguments_) => {
+  const run2 = async (function_, resolve26, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve25(result);
+    resolve26(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve25, reject, arguments_) => {
+  const enqueue = (function_, resolve26, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve25, arguments_));
+    }).then(run2.bind(void 0, function_, resolve26, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve25, reject) => {
-    enqueue(function_, resolve25, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve26, reject) => {
+    enqueue(function_, resolve26, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -36171,7 +36246,7 @@ var init_call = __esm({
        * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
        * worker thread to load) ends with it rather than hold the interrupted run.
        */
-      interruption = new Promise((resolve25) => this.#interruptedNow = resolve25);
+      interruption = new Promise((resolve26) => this.#interruptedNow = resolve26);
       /** The unit whose user code is running synchronously right now, else null. */
       current = null;
       constructor(now) {
@@ -36257,7 +36332,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve25) => {
+        return new Promise((resolve26) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -36265,7 +36340,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve25(outcome2);
+            resolve26(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -38159,7 +38234,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve25) => setImmediate(resolve25));
+      await new Promise((resolve26) => setImmediate(resolve26));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -45904,6 +45979,9 @@ import { createHash as createHash3 } from "node:crypto";
 function digest2(value) {
   return createHash3("sha256").update(canonicalJson(value)).digest("hex");
 }
+function writtenValueDigest(value) {
+  return digest2(value);
+}
 function configDataParts(data, env, of) {
   const keys = {};
   const suites = [];
@@ -46787,8 +46865,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve25 } of templated) {
-      const resolved = resolve25(scope);
+    for (const { key, resolve: resolve26 } of templated) {
+      const resolved = resolve26(scope);
       if (!resolved.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved.error}`);
       setOwn(values, key, resolved.value);
@@ -50934,7 +51012,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve25, reject) => {
+  return new Promise((resolve26, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -50943,7 +51021,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve25);
+    stream.once("end", resolve26);
     stream.once("error", reject);
   });
 }
@@ -51867,13 +51945,14 @@ function removeJournal(path, pid) {
 function fileId(stat6) {
   return `${stat6.dev}:${stat6.ino}`;
 }
-var FLUSH_MS, HEARTBEAT_MS, JournalWriter;
+var FLUSH_MS, HEARTBEAT_MS, STALE_MS, JournalWriter;
 var init_journal = __esm({
   "src/artifact/journal.ts"() {
     "use strict";
     init_fd_io();
     FLUSH_MS = 200;
     HEARTBEAT_MS = 1e4;
+    STALE_MS = 6e4;
     JournalWriter = class {
       path;
       casesDir;
@@ -51887,6 +51966,10 @@ var init_journal = __esm({
       /** The journal's file (device and inode), told apart from another run's at the same path. */
       #file;
       #onExit = () => this.flush();
+      /** The artifact the run writes (the header's `output`), for messages. */
+      #output;
+      /** Removed by this run ({@link release}, {@link discard}): not displaced. */
+      #removed = false;
       /**
        * Creates the journal at `path` (which must not exist: `wx`) and its folder; throws when it
        * cannot.
@@ -51896,6 +51979,7 @@ var init_journal = __esm({
         this.casesDir = casesDirOf(path, process.pid);
         this.#frame = frame;
         this.#warn = warn;
+        this.#output = header2.output;
         this.#fd = openSync8(path, "wx");
         this.#file = fileId(fstatSync4(this.#fd, { bigint: true }));
         try {
@@ -51993,17 +52077,47 @@ var init_journal = __esm({
        */
       discard() {
         this.#stop();
-        let now;
+        if (!this.#removed && !this.displaced()) rmSync3(this.path, { force: true });
+        rmSync3(this.casesDir, { recursive: true, force: true });
+        this.#removed = true;
+      }
+      /**
+       * Removes the journal file alone, keeping its folder, whose case files the reports after the
+       * artifact (JUnit, HTML) still read: once `-o` holds the run's whole results, a kill from
+       * then on leaves nothing to recover, and a journal left beside a complete artifact could pass
+       * for newer than it (see `journalWrittenAt`). {@link discard} removes the folder after.
+       */
+      release() {
+        if (this.#removed || this.displaced()) return;
+        this.#stop();
+        rmSync3(this.path, { force: true });
+        this.#removed = true;
+      }
+      /**
+       * True when the journal's path no longer holds this run's journal while it has not removed it
+       * itself: another run found it untouched for longer than a live writer leaves it (this process
+       * stopped, as by Ctrl-Z, or its event loop blocked) and took it over, or removed it after it
+       * finished. That run writes `-o` too: this one must not write its results over them.
+       */
+      displaced() {
+        if (this.#removed) return false;
         try {
-          now = fileId(statSync7(this.path, { bigint: true }));
+          return fileId(statSync7(this.path, { bigint: true })) !== this.#file;
         } catch {
-          return;
+          return true;
         }
-        if (now === this.#file) removeJournal(this.path, process.pid);
       }
       /** Marks the journal as written by a live process (see {@link HEARTBEAT_MS}). */
       #touch() {
         if (this.#fd === null) return;
+        if (this.displaced()) {
+          this.#warn(
+            `this run's recovery journal ${this.path} was taken over by another run while this one was stopped or blocked for over ${STALE_MS / 1e3} s; both now write ${this.#output}: this run will write its results beside it instead, under another name, and say which`
+          );
+          if (this.#heartbeat !== null) clearInterval2(this.#heartbeat);
+          this.#heartbeat = null;
+          return;
+        }
         try {
           const now = /* @__PURE__ */ new Date();
           futimesSync(this.#fd, now, now);
@@ -52025,6 +52139,29 @@ var init_journal = __esm({
         this.#fd = null;
       }
     };
+  }
+});
+
+// src/artifact/recorded-pass.ts
+function withRecordedPass(run2, artifact) {
+  const { plan } = run2;
+  if (plan === void 0 || plan.pass !== void 0) return run2;
+  const parts = recordedDataParts(artifact);
+  if (parts === void 0 || parts.env !== void 0) return run2;
+  const written = parts.suites.find((suite) => suite.id === run2.suite)?.keys["pass"];
+  if (written === void 0 || NOT_FUNCTIONS.has(written)) return run2;
+  const { configHash, configHashParts, configDataParts: configDataParts2 } = artifact;
+  const covered = recordedParts(configHash, configHashParts, configDataParts2)?.modules ?? {};
+  if (Object.keys(covered).length === 0) return run2;
+  return { ...run2, plan: { ...plan, pass: "function" } };
+}
+var NOT_FUNCTIONS;
+var init_recorded_pass = __esm({
+  "src/artifact/recorded-pass.ts"() {
+    "use strict";
+    init_config_hash_parts();
+    init_config_data_parts();
+    NOT_FUNCTIONS = new Set(["all", "any"].map(writtenValueDigest));
   }
 });
 
@@ -52077,6 +52214,10 @@ function writerAlive(journal, path) {
   }
   if (Date.now() - touched > STALE_MS) return false;
   if (journal.host !== hostname2()) return true;
+  return pidExists(journal);
+}
+function pidExists(journal) {
+  if (journal.host !== hostname2()) return false;
   if (journal.pid === process.pid) return false;
   try {
     process.kill(journal.pid, 0);
@@ -52086,7 +52227,7 @@ function writerAlive(journal, path) {
   }
 }
 function journalWrittenAt(path, journal) {
-  let at = statSync8(path).mtimeMs;
+  let at = -Infinity;
   const dir = casesDirOf(path, journal.pid);
   let names = [];
   try {
@@ -52099,7 +52240,7 @@ function journalWrittenAt(path, journal) {
     } catch {
     }
   }
-  return at;
+  return at === -Infinity ? statSync8(path).mtimeMs : at;
 }
 function readJournal(path) {
   const reading = new CaseReader();
@@ -52170,7 +52311,9 @@ function readLines(path, line) {
   }
 }
 function recovered(frame, spool, lastWrite) {
-  const runs = frame.artifact.runs.map((run2, r) => recount(run2, spool.cases(r), frame.artifact));
+  const runs = frame.artifact.runs.map(
+    (run2, r) => recount(withRecordedPass(run2, frame.artifact), spool.cases(r), frame.artifact)
+  );
   const usage = totalUsage(runs);
   const { usage: _usage, ...rest } = frame.artifact;
   return {
@@ -52198,12 +52341,13 @@ function recount(run2, cases, artifact) {
     cases: []
   };
 }
-var STALE_MS, NEWLINE2, CASE_START2, CaseReader;
+var NEWLINE2, CASE_START2, CaseReader;
 var init_journal_read = __esm({
   "src/artifact/journal-read.ts"() {
     "use strict";
     init_is_record();
     init_gate();
+    init_recorded_pass();
     init_summary();
     init_artifact();
     init_fd_io();
@@ -52211,7 +52355,7 @@ var init_journal_read = __esm({
     init_run_spool();
     init_schema();
     init_spool();
-    STALE_MS = 6e4;
+    init_journal();
     NEWLINE2 = 10;
     CASE_START2 = "        {";
     CaseReader = class {
@@ -52286,7 +52430,8 @@ var init_journal_read = __esm({
 });
 
 // src/pipeline/journal.ts
-import { existsSync as existsSync8, mkdirSync as mkdirSync3, renameSync as renameSync2, statSync as statSync9 } from "node:fs";
+import { existsSync as existsSync8, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync2, rmSync as rmSync4, statSync as statSync9 } from "node:fs";
+import { hostname as hostname3 } from "node:os";
 import { basename as basename7, dirname as dirname15, join as join23, resolve as resolve19 } from "node:path";
 function journalPathOf(output) {
   return join23(dirname15(output), `.${basename7(output)}.journal`);
@@ -52303,6 +52448,7 @@ function openRunJournal(options2) {
     if (writerAlive(header2, path)) throw running(output, path, header2);
     keepAside(path, header2, options2, warn);
   }
+  sweepFolders(path);
   try {
     mkdirSync3(dirname15(target), { recursive: true });
     return new JournalWriter(
@@ -52331,15 +52477,16 @@ function openRunJournal(options2) {
     return void 0;
   }
 }
-function recoverForResume(file, output, ctx) {
+function recoverForResume(file, output, ctx, resumeCommand) {
   const into = resolve19(ctx.cwd, output);
   const from = resolve19(ctx.cwd, file);
   const left = into === from ? void 0 : readJournalHeader(journalPathOf(into));
-  if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === "recovered") {
+  const again = (resumed) => (baseline) => resumeCommand?.(resolve19(ctx.cwd, resumed) === into ? void 0 : resumed, baseline);
+  if (left?.resumedFrom === from && recoverJournal(output, left, ctx, again(output)) === "recovered") {
     return { file: output, ...recorded(left) };
   }
   const header2 = readJournalHeader(journalPathOf(from));
-  const outcome2 = recoverJournal(file, header2, ctx);
+  const outcome2 = recoverJournal(file, header2, ctx, again(file));
   if (outcome2 === "empty" && !existsSync8(from)) {
     throw usageError(
       "resume.nothing",
@@ -52357,23 +52504,23 @@ function baselineRun(artifact) {
   const { config, git: git2, startedAt } = artifact;
   return { config, git: git2 === null ? null : { sha: git2.sha, ref: git2.ref }, startedAt };
 }
-function recoverJournal(file, header2, ctx) {
+function recoverJournal(file, header2, ctx, again) {
   const target = resolve19(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
   if (writerAlive(header2, path)) throw running(file, path, header2);
-  if (existsSync8(target) && statSync9(target).mtimeMs > journalWrittenAt(path, header2))
+  if (existsSync8(target) && statSync9(target).mtimeMs >= journalWrittenAt(path, header2))
     return "none";
   const read = readOrRefuse(path, file);
   if (read.artifact === void 0) {
-    removeJournal(path, header2.pid);
+    letGo(path, header2);
     return "empty";
   }
   writeRecovered(target, read);
-  removeJournal(path, header2.pid);
+  letGo(path, header2);
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, "case")} from a run killed at ${read.lastWrite.toISOString()} (pid ${header2.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)
-${baselineNote(header2)}`
+${baselineNote(header2, file, again)}`
   );
   return "recovered";
 }
@@ -52387,7 +52534,9 @@ function keepAside(path, header2, options2, warn) {
     renameSync2(path, kept);
     try {
       const folder = casesDirOf(path, header2.pid);
-      if (existsSync8(folder)) renameSync2(folder, casesDirOf(kept, header2.pid));
+      if (existsSync8(folder) && !pidExists(header2)) {
+        renameSync2(folder, casesDirOf(kept, header2.pid));
+      }
     } catch {
     }
     warn(
@@ -52396,7 +52545,7 @@ function keepAside(path, header2, options2, warn) {
     return;
   }
   if (read.artifact === void 0) {
-    removeJournal(path, header2.pid);
+    letGo(path, header2);
     return;
   }
   const shown2 = freeName(
@@ -52405,11 +52554,37 @@ function keepAside(path, header2, options2, warn) {
     options2.ctx.cwd
   );
   writeRecovered(resolve19(options2.ctx.cwd, shown2), read);
-  removeJournal(path, header2.pid);
+  const alive = letGo(path, header2);
   const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown2, header2.baseline)}\` finishes it${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
-    `an earlier run writing ${output} was killed at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown2} (interrupted: true)${command}; this run starts afresh${tornNote(read)}`
+    `an earlier run writing ${output} ${alive ? "went quiet" : "was killed"} at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown2} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header2, output) : ""}`
   );
+}
+function letGo(path, header2) {
+  if (!pidExists(header2)) {
+    removeJournal(path, header2.pid);
+    return false;
+  }
+  rmSync4(path, { force: true });
+  return true;
+}
+function stoppedNote(header2, output) {
+  return `; its process (pid ${header2.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output}, not over this run's`;
+}
+function sweepFolders(path) {
+  const stem = `${basename7(path)}.`;
+  let names;
+  try {
+    names = readdirSync3(dirname15(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)\.d$/.exec(name.slice(stem.length))?.[1]);
+    if (!name.startsWith(stem) || !Number.isSafeInteger(pid) || pid === process.pid) continue;
+    if (pidExists({ host: hostname3(), pid })) continue;
+    rmSync4(join23(dirname15(path), name), { recursive: true, force: true });
+  }
 }
 function readOrRefuse(path, file) {
   try {
@@ -52451,10 +52626,15 @@ function takesJournal(target) {
 function tornNote(read) {
   return read.torn ? " (its last line, cut short by the kill, is dropped)" : "";
 }
-function baselineNote(header2) {
+function baselineNote(header2, file, again) {
   if (header2.baseline === void 0) return "";
-  return header2.baselineRun === void 0 ? `note: the killed run compared with ${header2.baseline}: pass --baseline ${header2.baseline} again
-` : `the killed run compared with ${header2.baseline}, and so does this resumption
+  if (header2.baselineRun === void 0) {
+    return `note: the killed run compared with ${header2.baseline}: pass --baseline ${header2.baseline} again
+`;
+  }
+  const command = again(header2.baseline);
+  const later2 = command === void 0 ? `pass --baseline ${header2.baseline} when resuming it` : `\`${command}\` finishes the run`;
+  return `the killed run compared with ${header2.baseline}, and so does this resumption; ${file} does not record that baseline, so should this resumption be refused, ${later2}
 `;
 }
 var init_journal2 = __esm({
@@ -52527,7 +52707,7 @@ var init_merge_baseline = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -52544,7 +52724,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve20(ctx.cwd, path), path);
+    file = openArtifactFile(resolve21(ctx.cwd, path), path);
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -52565,7 +52745,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve20(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve21(ctx.cwd, path), path, reducer)
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -52577,7 +52757,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve20(ctx.cwd, path), "utf8");
+    text2 = await readFile5(resolve21(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -52645,34 +52825,6 @@ var init_power = __esm({
     init_normal();
     DETECTION_POWER = 0.8;
     DEFAULT_MIN_DETECTABLE_EFFECT = 0.1;
-  }
-});
-
-// src/compare/family.ts
-function adjustFamily(pValues) {
-  const count = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
-  const holm = new Array(count).fill(1);
-  const q = new Array(count).fill(1);
-  let running2 = 0;
-  for (const [rank, index] of order.entries()) {
-    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
-    holm[index] = running2;
-  }
-  let smallest = 1;
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
-    q[index] = smallest;
-  }
-  return { holm, q };
-}
-function exact(value) {
-  return Number(value.toPrecision(12));
-}
-var init_family = __esm({
-  "src/compare/family.ts"() {
-    "use strict";
   }
 });
 
@@ -53738,9 +53890,9 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve21 } from "node:path";
+import { resolve as resolve22 } from "node:path";
 function startResume(path, filters, trials, ctx, options2 = {}) {
-  const recovered2 = options2.recover === void 0 ? { file: path } : recoverForResume(path, options2.recover.output, ctx);
+  const recovered2 = options2.recover === void 0 ? { file: path } : recoverForResume(path, options2.recover.output, ctx, options2.recover.resumeCommand);
   path = recovered2.file;
   const named2 = openResultsFile(path, ctx, "--resume");
   const partial = named2.artifact;
@@ -53799,7 +53951,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve21(cwd, path)) === realPath(resolve21(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve22(cwd, path)) === realPath(resolve22(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -54070,11 +54222,11 @@ var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve25) {
-      resolve25(value);
+    return value instanceof P ? value : new P(function(resolve26) {
+      resolve26(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve25, reject) {
+  return new (P || (P = Promise))(function(resolve26, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54090,7 +54242,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -54163,26 +54315,26 @@ var HttpClientResponse = class {
   }
   readBody() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve25) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve26) => __awaiter(this, void 0, void 0, function* () {
         let output = Buffer.alloc(0);
         this.message.on("data", (chunk) => {
           output = Buffer.concat([output, chunk]);
         });
         this.message.on("end", () => {
-          resolve25(output.toString());
+          resolve26(output.toString());
         });
       }));
     });
   }
   readBodyBuffer() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve25) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve26) => __awaiter(this, void 0, void 0, function* () {
         const chunks = [];
         this.message.on("data", (chunk) => {
           chunks.push(chunk);
         });
         this.message.on("end", () => {
-          resolve25(Buffer.concat(chunks));
+          resolve26(Buffer.concat(chunks));
         });
       }));
     });
@@ -54385,14 +54537,14 @@ var HttpClient = class {
    */
   requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve25, reject) => {
+      return new Promise((resolve26, reject) => {
         function callbackForResult(err, res) {
           if (err) {
             reject(err);
           } else if (!res) {
             reject(new Error("Unknown error"));
           } else {
-            resolve25(res);
+            resolve26(res);
           }
         }
         this.requestRawWithCallback(info2, data, callbackForResult);
@@ -54636,12 +54788,12 @@ var HttpClient = class {
     return __awaiter(this, void 0, void 0, function* () {
       retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
       const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve25) => setTimeout(() => resolve25(), ms));
+      return new Promise((resolve26) => setTimeout(() => resolve26(), ms));
     });
   }
   _processResponse(res, options2) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve25, reject) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve26, reject) => __awaiter(this, void 0, void 0, function* () {
         const statusCode = res.message.statusCode || 0;
         const response = {
           statusCode,
@@ -54649,7 +54801,7 @@ var HttpClient = class {
           headers: {}
         };
         if (statusCode === HttpCodes.NotFound) {
-          resolve25(response);
+          resolve26(response);
         }
         function dateTimeDeserializer(key, value) {
           if (typeof value === "string") {
@@ -54688,7 +54840,7 @@ var HttpClient = class {
           err.result = response.result;
           reject(err);
         } else {
-          resolve25(response);
+          resolve26(response);
         }
       }));
     });
@@ -54701,11 +54853,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve25) {
-      resolve25(value);
+    return value instanceof P ? value : new P(function(resolve26) {
+      resolve26(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve25, reject) {
+  return new (P || (P = Promise))(function(resolve26, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -54721,7 +54873,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -55084,7 +55236,8 @@ function fallbackPath(path) {
 }
 var EXIT_UNWRITTEN = 3;
 function describeWriteFailure({ path, error: error2, kept }, done, what = "the complete file") {
-  const move = what === "the complete file" ? "; move it where it belongs" : "";
+  const taken = error2?.code === "run.output-taken";
+  const move = taken ? `, beside the other run's results: compare them before keeping either` : what === "the complete file" ? "; move it where it belongs" : "";
   const keptAt = kept === null ? "nothing was kept" : `${what} ${isAre(what)} kept at ${kept}${move}`;
   return `${done} but ${path} could not be written (${causeOf(error2)}); ${keptAt}`;
 }
@@ -55359,11 +55512,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve25) {
-      resolve25(value);
+    return value instanceof P ? value : new P(function(resolve26) {
+      resolve26(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve25, reject) {
+  return new (P || (P = Promise))(function(resolve26, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -55379,7 +55532,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve25(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -60753,7 +60906,7 @@ function chatOpsDefaultBranch(context3, pullRequest, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname16, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve23, sep as sep7 } from "node:path";
+import { dirname as dirname16, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -62097,7 +62250,7 @@ function isFolder(path) {
 // src/pipeline/run.ts
 init_artifact();
 init_spool();
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 
 // src/report/file-reports.ts
 init_write_file_atomic();
@@ -62346,6 +62499,17 @@ function artifactFile(options2) {
   };
 }
 async function writeReport(options2, write2) {
+  const diverted = options2.failed === void 0 ? void 0 : options2.divert?.();
+  if (diverted !== void 0) {
+    let kept = null;
+    try {
+      await write2(diverted.path);
+      kept = diverted.shown;
+    } catch {
+    }
+    options2.failed?.({ path: options2.path, error: diverted.error, kept });
+    return;
+  }
   try {
     await write2(options2.path);
   } catch (error2) {
@@ -62694,7 +62858,8 @@ function fileOptions(spec) {
   return {
     path: spec.path,
     ...spec.failed !== void 0 ? { failed: spec.failed } : {},
-    ...spec.fallback !== void 0 ? { fallback: spec.fallback } : {}
+    ...spec.fallback !== void 0 ? { fallback: spec.fallback } : {},
+    ...spec.divert !== void 0 ? { divert: spec.divert } : {}
   };
 }
 function createReporters(specs, context3, kinds = reporterKinds) {
@@ -72556,12 +72721,12 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve25 = optionResolver(options2);
+      const resolve26 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve25(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve26(args), args, prepared)
       };
     }
   };
@@ -75733,12 +75898,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve25) => {
-    if (signal?.aborted) return resolve25();
+  return new Promise((resolve26) => {
+    if (signal?.aborted) return resolve26();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve25();
+      resolve26();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -75746,10 +75911,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve25) => {
+  return new Promise((resolve26) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve25();
+      resolve26();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -77831,8 +77996,8 @@ var WorkerPool = class {
     if (signal === void 0) return loaded2;
     let onAbort = () => {
     };
-    const aborted = new Promise((resolve25) => {
-      onAbort = () => resolve25(INTERRUPTED3);
+    const aborted = new Promise((resolve26) => {
+      onAbort = () => resolve26(INTERRUPTED3);
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
@@ -77856,8 +78021,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve25) => {
-      this.#readyWaiters.push(resolve25);
+    return new Promise((resolve26) => {
+      this.#readyWaiters.push(resolve26);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -77876,7 +78041,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve25, reject) => {
+    return new Promise((resolve26, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -77886,7 +78051,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve25(output);
+              resolve26(output);
             },
             reject: (error2) => {
               done();
@@ -77968,7 +78133,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve25) => settleReady = resolve25),
+      ready: new Promise((resolve26) => settleReady = resolve26),
       loaded: false,
       call: null,
       stopping: false,
@@ -79596,6 +79761,8 @@ function trackPendingReports(specs, reporters) {
 
 // src/pipeline/run.ts
 init_journal2();
+
+// src/pipeline/run-exit.ts
 var EXIT = {
   pass: 0,
   fail: 1,
@@ -79603,6 +79770,46 @@ var EXIT = {
   unwritten: EXIT_UNWRITTEN,
   interrupted: 130
 };
+function verdictCode(artifact) {
+  return artifact.verdict === "pass" ? EXIT.pass : EXIT.fail;
+}
+
+// src/pipeline/journal-takeover.ts
+init_journal();
+init_journal_read();
+init_journal2();
+import { basename as basename8, extname as extname5, resolve as resolve20 } from "node:path";
+var OutputTakenError = class extends Error {
+  code = "run.output-taken";
+};
+function outputDiversion(journal, cwd) {
+  const decided = /* @__PURE__ */ new Map();
+  return (file) => {
+    const known = decided.get(file);
+    if (known !== void 0) return known;
+    const own = journal();
+    if (own === void 0 || !own.displaced()) return void 0;
+    const holder = readJournalHeader(own.path);
+    const [by, writes] = holder === void 0 ? ["another evals run", "has written"] : [`another evals run (pid ${holder.pid})`, "writes"];
+    const ext = extname5(basename8(file));
+    const shown2 = freeName(
+      `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
+      ext,
+      cwd
+    );
+    const diversion = {
+      path: resolve20(cwd, shown2),
+      shown: shown2,
+      error: new OutputTakenError(
+        `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1e3} s, and that run ${writes} its results: this run's are not written over them`
+      )
+    };
+    decided.set(file, diversion);
+    return diversion;
+  };
+}
+
+// src/pipeline/run.ts
 async function selection(args, ctx) {
   const resuming = args.resume === void 0 ? void 0 : (await Promise.resolve().then(() => (init_resume2(), resume_exports))).startResume(args.resume, args.filters, args.trials, ctx, {
     ...args.journal === true && args.dryRun !== true && { recover: args }
@@ -79655,11 +79862,13 @@ async function executeRun(args, ctx, reporters = []) {
   const takenOver = plan.resume?.kept ?? 0;
   let ran = 0;
   const unwritten = [];
+  const divert = outputDiversion(() => journal, ctx.cwd);
   const fileReport = (path) => ({
-    path: resolve22(ctx.cwd, path),
+    path: resolve23(ctx.cwd, path),
     shown: path,
     failed: (failure) => unwritten.push({ ...failure, path }),
-    fallback: fallbackPath(path)
+    fallback: fallbackPath(path),
+    divert: () => divert(path)
   });
   let uncompared2;
   const notCompared = () => uncompared2 ?? args.baselineMissing;
@@ -79682,6 +79891,7 @@ async function executeRun(args, ctx, reporters = []) {
     onRunEnd: ({ artifact: artifact2 }) => {
       ended = void 0;
       const failed2 = unwritten.find((failure) => failure.path === args.output);
+      if (failed2 === void 0) journal?.release();
       const hint = showFailedHint(artifact2.runs, failed2 === void 0 ? args.output : failed2.kept);
       if (hint !== void 0) ctx.stdout.write(`${hint}
 `);
@@ -79721,7 +79931,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const outputPath2 = resolve22(ctx.cwd, args.output);
+  const toOutput = { path: resolve23(ctx.cwd, args.output), shown: args.output };
   const runArtifact = (o) => marks2(
     buildArtifact({
       toolVersion,
@@ -79762,13 +79972,14 @@ async function executeRun(args, ctx, reporters = []) {
         }),
         true
       );
+      const to = divert(args.output) ?? toOutput;
       try {
-        log.writeArtifactSync(outputPath2, partial);
+        log.writeArtifactSync(to.path, partial);
         journal?.discard();
       } finally {
         log.discard();
       }
-      return args.output;
+      return to.shown;
     },
     writeEnded: () => {
       if (unwritten.length > 0) {
@@ -79777,9 +79988,10 @@ async function executeRun(args, ctx, reporters = []) {
       }
       compareEnded();
       if (ended === void 0) return void 0;
-      log.writeArtifactSync(outputPath2, ended);
+      const to = divert(args.output) ?? toOutput;
+      log.writeArtifactSync(to.path, ended);
       journal?.discard();
-      return args.output;
+      return to.shown;
     }
   });
   let artifact;
@@ -79836,9 +80048,6 @@ async function executeRun(args, ctx, reporters = []) {
   }
   return { artifact, config, exitCode: verdictCode(artifact), unwritten, ...said };
 }
-function verdictCode(artifact) {
-  return artifact.verdict === "pass" ? EXIT.pass : EXIT.fail;
-}
 
 // src/action/run-evals.ts
 init_errors();
@@ -79872,10 +80081,10 @@ function runConfigPath(settings) {
   const config = named2 ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve23(cwd, resolveConfigArg(config, ctx));
+    return resolve24(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve23(cwd, config);
+    return resolve24(cwd, config);
   }
 }
 async function runEvals(settings, workspace, env, baseline) {
@@ -79928,7 +80137,7 @@ async function runEvals(settings, workspace, env, baseline) {
         outcome2.config.absPath
       ),
       args: settings.args,
-      ...args.report !== void 0 && { report: resolve23(settings.workingDirectory, args.report) },
+      ...args.report !== void 0 && { report: resolve24(settings.workingDirectory, args.report) },
       ...incomplete !== void 0 && { incomplete },
       ...uncompared2 !== null && { uncompared: uncompared2 }
     };
@@ -80007,7 +80216,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname16(resolve23(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname16(resolve24(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -80016,7 +80225,7 @@ function runArgs2(settings, workspace, signal) {
 }
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve23(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve24(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname16(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
@@ -80386,8 +80595,50 @@ async function batchLanded(octokit, { owner, repo }, id, before, size) {
   );
 }
 
-// src/github/comment.ts
+// src/github/stale-comments.ts
 var MAX_STALE = 5;
+var MAX_NODES = 100;
+async function hideStale(octokit, stale) {
+  const hiddenAlready = await minimizedOf(octokit, stale);
+  const named2 = [];
+  const shown2 = stale.filter((c) => c.node_id === void 0 || !hiddenAlready.has(c.node_id));
+  for (const comment of shown2.slice(0, MAX_STALE)) {
+    let hidden = false;
+    if (comment.node_id !== void 0 && comment.node_id !== "") {
+      try {
+        const answer = await octokit.graphql(
+          "mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }",
+          { id: comment.node_id }
+        );
+        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
+      } catch {
+      }
+    }
+    named2.push({ url: comment.html_url, author: comment.user?.login ?? "someone", hidden });
+  }
+  return named2;
+}
+async function minimizedOf(octokit, comments) {
+  const ids = comments.map((c) => c.node_id).filter((id) => id !== void 0 && id !== "").slice(0, MAX_NODES);
+  if (ids.length === 0) return /* @__PURE__ */ new Set();
+  let nodes;
+  try {
+    const answer = await octokit.graphql(
+      "query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id isMinimized } } }",
+      { ids }
+    );
+    nodes = answer.nodes;
+  } catch (error2) {
+    nodes = error2?.data?.nodes;
+  }
+  const minimized = /* @__PURE__ */ new Set();
+  for (const node of nodes ?? []) {
+    if (node?.isMinimized === true && typeof node.id === "string") minimized.add(node.id);
+  }
+  return minimized;
+}
+
+// src/github/comment.ts
 var PERMISSION3 = ["pull-requests: write", "issues: write"];
 async function upsertStickyComment(octokit, target, marker, body, run2) {
   if (marker.trim() === "" || /[\r\n]/.test(marker)) {
@@ -80509,24 +80760,6 @@ ${body}`;
   } catch (error2) {
     return { ok: false, failure: toReportingFailure(error2, "update the PR comment", PERMISSION3) };
   }
-}
-async function hideStale(octokit, stale) {
-  const named2 = [];
-  for (const comment of stale.slice(0, MAX_STALE)) {
-    let hidden = false;
-    if (comment.node_id !== void 0 && comment.node_id !== "") {
-      try {
-        const answer = await octokit.graphql(
-          "mutation($id: ID!) { minimizeComment(input: { subjectId: $id, classifier: OUTDATED }) { minimizedComment { isMinimized } } }",
-          { id: comment.node_id }
-        );
-        hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
-      } catch {
-      }
-    }
-    named2.push({ url: comment.html_url, author: comment.user?.login ?? "someone", hidden });
-  }
-  return named2;
 }
 async function removeDuplicates(octokit, target, older) {
   for (const comment of older.slice(0, 10)) {
@@ -81375,11 +81608,13 @@ var LABEL_WORDS = {
   unchanged: "unchanged",
   "too few cases": "too few"
 };
-var LABEL_ORDER2 = {
+var TABLE_ORDER = {
   regressed: 0,
-  improved: 1,
-  "too few cases": 2,
-  unchanged: 3
+  "possible regression": 1,
+  improved: 2,
+  "possible improvement": 3,
+  "too few cases": 4,
+  unchanged: 5
 };
 var TABLE_ROWS = 15;
 var TABLE_MAX_ROWS = 40;
@@ -81399,12 +81634,11 @@ function comparisonTable(comparison) {
   }
   if (rows.length === 0) return "";
   const moved = (entry) => Math.abs(entry.row.change.delta ?? 0);
-  const weak = (entry) => entry.row.change.significant ? 0 : 1;
-  rows.sort(
-    (a, b) => LABEL_ORDER2[a.row.change.label] - LABEL_ORDER2[b.row.change.label] || weak(a) - weak(b) || moved(b) - moved(a)
-  );
-  const labelled2 = rows.filter(({ row }) => row.change.label !== "unchanged");
-  const unchanged = rows.filter(({ row }) => row.change.label === "unchanged");
+  const order = (entry) => TABLE_ORDER[shownLabel(entry.row.change)];
+  rows.sort((a, b) => order(a) - order(b) || moved(b) - moved(a));
+  const unchangedRow = ({ row }) => shownLabel(row.change) === "unchanged";
+  const labelled2 = rows.filter((entry) => !unchangedRow(entry));
+  const unchanged = rows.filter(unchangedRow);
   const room = Math.max(0, TABLE_ROWS - labelled2.length);
   const kept = rows.length <= TABLE_ROWS ? rows : [...labelled2, ...unchanged.filter((entry) => moved(entry) > 0).slice(0, room)];
   const shown2 = kept.slice(0, TABLE_MAX_ROWS);
@@ -81744,15 +81978,15 @@ function mergeNote(context3, pr, checkedOut, parents) {
   };
 }
 function gitParents(dir) {
-  return (sha) => new Promise((resolve25) => {
+  return (sha) => new Promise((resolve26) => {
     execFile(
       "git",
       ["cat-file", "commit", sha],
       { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
       (error2, stdout) => {
-        if (error2) return resolve25(null);
+        if (error2) return resolve26(null);
         const header2 = stdout.split("\n\n", 1)[0] ?? "";
-        resolve25([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+        resolve26([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
       }
     );
   });
@@ -82024,14 +82258,14 @@ function withinBytes(render, maxBytes) {
 }
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute7, resolve as resolve24 } from "node:path";
+import { isAbsolute as isAbsolute7, resolve as resolve25 } from "node:path";
 
 // src/shared/report-path.ts
-import { basename as basename8, dirname as dirname18, join as join25 } from "node:path";
+import { basename as basename9, dirname as dirname18, join as join25 } from "node:path";
 var REPORT_FILE = "evals-report.html";
 var DEFAULT_RESULTS = "evals-results.json";
 function reportPathFor(results) {
-  const name = basename8(results);
+  const name = basename9(results);
   const report = name === DEFAULT_RESULTS ? REPORT_FILE : `${name.replace(/\.json$/i, "")}-report.html`;
   return join25(dirname18(results), report);
 }
@@ -82041,7 +82275,7 @@ var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
-  const workingDirectory = resolve24(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve25(workspace, input("working-directory") || ".");
   const bool = (name2, fallback) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback;
@@ -82104,7 +82338,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve24(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve25(workingDirectory, value);
   const baseline = input("baseline").trim();
   const results = path(input("results").trim() || DEFAULT_RESULTS);
   const settings = {
