@@ -8,35 +8,22 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { significantRegressions } from '../src/compare/gate.ts';
 import type { RunComparison } from '../src/types/comparison.ts';
+import { runComparison } from './helpers/comparison-rows.ts';
 
+/** A grid point whose pass rate fell 20 points with these p-values. */
 function run(pValue: number, adjustedP: number): RunComparison {
-  return {
-    suite: 's',
-    params: {},
-    trials: 1,
-    minDetectableEffect: 0.1,
-    passRate: {
-      paired: 50,
-      baseRate: 0.9,
-      headRate: 0.7,
-      delta: -0.2,
-      ci: { low: -0.3, high: -0.1 },
-      sd: 0.4,
-      passToFail: 10,
-      failToPass: 0,
-      pValue,
-      adjustedP,
-      qValue: adjustedP,
-      label: 'regressed',
-      significant: adjustedP < 0.05,
-      power: null,
-    },
-    evaluators: [],
-    agreement: [],
-    evaluatorsOnlyInBase: [],
-    evaluatorsOnlyInHead: [],
-    cases: { newlyFailing: [], fixed: [], added: [], removed: [], contentChanged: [], flaky: [] },
-  };
+  return runComparison([], {
+    headRate: 0.7,
+    delta: -0.2,
+    ci: { low: -0.3, high: -0.1 },
+    sd: 0.4,
+    passToFail: 10,
+    pValue,
+    adjustedP,
+    qValue: adjustedP,
+    label: 'regressed',
+    significant: adjustedP < 0.05,
+  });
 }
 
 describe('the p-values in the regressions gate condition', () => {

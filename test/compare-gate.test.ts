@@ -4,7 +4,8 @@ import { regressionCondition, significantRegressions } from '../src/compare/gate
 import { testRuns } from '../src/compare/row-tests.ts';
 import { orderRuns } from '../src/report/comparison-wording.ts';
 import type { RunPairing } from '../src/compare/run-comparison.ts';
-import type { EvaluatorChange, RunComparison } from '../src/types/comparison.ts';
+import type { EvaluatorChange } from '../src/types/comparison.ts';
+import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
 
 const SETTINGS = { confidence: 0.95, resamples: 4999, seed: 1, minPaired: 10 };
 
@@ -15,57 +16,10 @@ function row(
   adjustedP = pValue,
   qValue = adjustedP,
 ): EvaluatorChange {
-  const delta = label === 'regressed' ? -0.1 : label === 'improved' ? 0.1 : 0;
-  return {
-    evaluator,
-    paired: 50,
-    baseMean: 0.8,
-    headMean: 0.8 + delta,
-    delta,
-    ci: { low: delta - 0.05, high: delta + 0.05 },
-    sd: 0.2,
-    pValue,
-    adjustedP,
-    qValue,
-    label,
-    significant: label !== 'unchanged' && label !== 'too few cases' && adjustedP < 0.05,
-    power: null,
-  };
+  return evaluatorRow(evaluator, label, { p: pValue, holm: adjustedP, q: qValue });
 }
 
-function run(
-  evaluators: EvaluatorChange[],
-  passRate: Partial<RunComparison['passRate']> = {},
-): RunComparison {
-  return {
-    suite: 's',
-    params: {},
-    trials: 1,
-    minDetectableEffect: 0.1,
-    passRate: {
-      paired: 50,
-      baseRate: 0.9,
-      headRate: 0.9,
-      delta: 0,
-      ci: { low: 0, high: 0 },
-      sd: 0,
-      passToFail: 0,
-      failToPass: 0,
-      pValue: 1,
-      adjustedP: 1,
-      qValue: 1,
-      label: 'unchanged',
-      significant: false,
-      power: null,
-      ...passRate,
-    },
-    evaluators,
-    agreement: [],
-    evaluatorsOnlyInBase: [],
-    evaluatorsOnlyInHead: [],
-    cases: { newlyFailing: [], fixed: [], added: [], removed: [], contentChanged: [], flaky: [] },
-  };
-}
+const run = runComparison;
 
 /** A run's rows before testing: `shift` moves every case of `quality` by that much. */
 function pairing(seed: number, cases: number, shift: number): RunPairing {

@@ -10,7 +10,8 @@ import { renderComparisonText } from '../src/report/comparison-text.ts';
 import { countsLine, rowText } from '../src/report/comparison-wording.ts';
 import { shownLabel, type LabelledRow } from '../src/report/shown-label.ts';
 import { comparisonView } from '../src/report/html-model-comparison.ts';
-import type { Comparison, EvaluatorChange, RunComparison } from '../src/types/comparison.ts';
+import type { Comparison, EvaluatorChange } from '../src/types/comparison.ts';
+import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
 
 /** An evaluator row as the family left it: its own p, Holm p and q. */
 function row(
@@ -18,54 +19,14 @@ function row(
   label: EvaluatorChange['label'],
   tests: { p: number; holm: number; q: number },
 ): EvaluatorChange {
-  const delta = label === 'regressed' ? -0.1 : label === 'improved' ? 0.1 : 0;
-  return {
-    evaluator,
-    paired: 50,
-    baseMean: 0.8,
-    headMean: 0.8 + delta,
-    delta,
-    ci: { low: delta - 0.05, high: delta + 0.05 },
-    sd: 0.2,
-    pValue: tests.p,
-    adjustedP: tests.holm,
-    qValue: tests.q,
-    label,
-    significant: label !== 'unchanged' && tests.holm < 0.05,
-    power: null,
-  };
+  return evaluatorRow(evaluator, label, tests);
 }
 
 function comparison(evaluators: EvaluatorChange[]): Comparison {
   const regressed = evaluators.filter((e) => e.label === 'regressed').length;
   const improved = evaluators.filter((e) => e.label === 'improved').length;
-  const run: RunComparison = {
-    suite: 's',
-    params: {},
-    trials: 1,
-    minDetectableEffect: 0.1,
-    passRate: {
-      paired: 50,
-      baseRate: 0.9,
-      headRate: 0.9,
-      delta: 0,
-      ci: { low: 0, high: 0 },
-      sd: 0,
-      passToFail: 0,
-      failToPass: 0,
-      pValue: null,
-      adjustedP: null,
-      qValue: null,
-      label: 'unchanged',
-      significant: false,
-      power: null,
-    },
-    evaluators,
-    agreement: [],
-    evaluatorsOnlyInBase: [],
-    evaluatorsOnlyInHead: [],
-    cases: { newlyFailing: [], fixed: [], added: [], removed: [], contentChanged: [], flaky: [] },
-  };
+  // The pass rate has no test: only the evaluator rows are labelled.
+  const run = runComparison(evaluators, { pValue: null, adjustedP: null, qValue: null });
   return {
     settings: {
       confidence: 0.95,
