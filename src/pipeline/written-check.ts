@@ -149,7 +149,7 @@ const FIRST_CHARACTER: Readonly<Record<string, string>> = {
   output: '{', // runTestSuite's
 };
 
-/** An output and the file its path named before the run (device and inode), if any. */
+/** An output and the file its path named before the run (see `identityOf`), if any. */
 export interface OutputBefore {
   flag: string;
   path: string;
@@ -247,11 +247,18 @@ function checkOne(output: OutputBefore): string | undefined {
   return `${output.flag} ${output.path} was written, but does not begin with "${expected}" as its format does (it begins with ${JSON.stringify(first)}), ${cause}`;
 }
 
-/** Device and inode of the regular file at `path`, or undefined. */
+/**
+ * The regular file at `path` as one text, or undefined: its device and inode, and its size and
+ * times to the nanosecond. The inode alone does not tell: a file system hands a freed inode to
+ * the next file it creates, and a resumed run replaces its `-o` once before its results (the
+ * partial it recovers from a journal), so the results' new file can get the inode of the file
+ * that was there before the run. A file the run did not write keeps all of these.
+ */
 function identityOf(path: string): string | undefined {
   try {
-    const stats = statSync(path, { throwIfNoEntry: false });
-    return stats?.isFile() === true ? `${stats.dev}:${stats.ino}` : undefined;
+    const stats = statSync(path, { throwIfNoEntry: false, bigint: true });
+    if (stats?.isFile() !== true) return undefined;
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
   } catch {
     return undefined;
   }
