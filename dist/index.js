@@ -79708,8 +79708,9 @@ function checkOne(output) {
 }
 function identityOf2(path) {
   try {
-    const stats = statSync6(path, { throwIfNoEntry: false });
-    return stats?.isFile() === true ? `${stats.dev}:${stats.ino}` : void 0;
+    const stats = statSync6(path, { throwIfNoEntry: false, bigint: true });
+    if (stats?.isFile() !== true) return void 0;
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
   } catch {
     return void 0;
   }
