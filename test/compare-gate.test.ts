@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
 import { testRuns } from '../src/compare/row-tests.ts';
-import { orderRuns } from '../src/report/comparison-wording.ts';
+import { orderRuns } from '../src/report/shown-label.ts';
 import type { RunPairing } from '../src/compare/run-comparison.ts';
 import type { EvaluatorChange } from '../src/types/comparison.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';

@@ -3,13 +3,8 @@
  * point (newly failing, fixed, …, not run on an incomplete side): the case, where, its source
  * line and what it does now. Every id and path goes through `escapeMarkdownText` or `codeSpan`.
  */
-import {
-  CASE_LIST_TITLES,
-  caseLists,
-  caseText,
-  orderRuns,
-  type CaseList,
-} from './comparison-wording.ts';
+import { CASE_LIST_TITLES, caseLists, caseText, type CaseList } from './comparison-wording.ts';
+import { orderRuns } from './shown-label.ts';
 import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { caseLabel } from './case-text.ts';
 import { failureReasons } from './failure-details.ts';

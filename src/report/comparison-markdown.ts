@@ -14,7 +14,6 @@ import {
   MAX_LISTED_COMPARE_CASES,
   oneSidedRuns,
   orderRows,
-  orderRuns,
   rowCells,
   rowText,
   type Row,
@@ -23,7 +22,7 @@ import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';
 import type { CaseLabelFinder } from './comparison-case-lists.ts';
-import { shownLabel, type ShownLabel } from './shown-label.ts';
+import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';

@@ -14,12 +14,11 @@ import {
   MAX_LISTED_COMPARE_CASES,
   oneSidedRuns,
   orderRows,
-  orderRuns,
   rowText,
 } from './comparison-wording.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
-import { shownLabel, type ShownLabel } from './shown-label.ts';
+import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { printable, renderTable, textWidth } from '../shared/text-table.ts';

@@ -167,19 +167,6 @@ export function evaluatorsOnOneSide(run: RunComparison): ['BASE' | 'HEAD', strin
   return sides.filter(([, ids]) => ids.length > 0);
 }
 
-/**
- * Runs with a regression the gate counts first, then those with a possible one (`shownLabel`),
- * otherwise in HEAD's order (the sort is stable).
- */
-export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
-  const regressed = (run: RunComparison): number => {
-    const rows = [run.passRate, ...run.evaluators, ...run.agreement].map(shownLabel);
-    if (rows.includes('regressed')) return 0;
-    return rows.includes('possible regression') ? 1 : 2;
-  };
-  return [...runs].sort((a, b) => regressed(a) - regressed(b));
-}
-
 /** One row of a run's table: its pass rate, one evaluator's scores, or a judge's agreement κ. */
 export type Row =
   | { kind: 'pass rate'; change: PassRateChange }

@@ -79,3 +79,16 @@ export const SHOWN_ORDER: Record<ShownLabel, number> = {
 export function endsAtZero(delta: number, ci: { low: number; high: number }): boolean {
   return delta !== 0 && (ci.low === 0 || ci.high === 0);
 }
+
+/**
+ * Runs with a regression the gate counts first, then those with a possible one (`shownLabel`),
+ * otherwise in HEAD's order (the sort is stable).
+ */
+export function orderRuns(runs: readonly RunComparison[]): RunComparison[] {
+  const regressed = (run: RunComparison): number => {
+    const rows = [run.passRate, ...run.evaluators, ...run.agreement].map(shownLabel);
+    if (rows.includes('regressed')) return 0;
+    return rows.includes('possible regression') ? 1 : 2;
+  };
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
