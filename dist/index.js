@@ -34562,6 +34562,14 @@ function possibleCounts(runs) {
 function endsAtZero(delta, ci) {
   return delta !== 0 && (ci.low === 0 || ci.high === 0);
 }
+function orderRuns(runs) {
+  const regressed = (run2) => {
+    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
+    if (rows.includes("regressed")) return 0;
+    return rows.includes("possible regression") ? 1 : 2;
+  };
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
 var SHOWN_ORDER;
 var init_shown_label = __esm({
   "src/report/shown-label.ts"() {
@@ -34982,14 +34990,6 @@ function evaluatorsOnOneSide(run2) {
     ["HEAD", run2.evaluatorsOnlyInHead]
   ];
   return sides.filter(([, ids]) => ids.length > 0);
-}
-function orderRuns(runs) {
-  const regressed = (run2) => {
-    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
-    if (rows.includes("regressed")) return 0;
-    return rows.includes("possible regression") ? 1 : 2;
-  };
-  return [...runs].sort((a, b) => regressed(a) - regressed(b));
 }
 function orderRows(run2) {
   const rows = [
@@ -81378,6 +81378,7 @@ init_comparison_lost_scores();
 
 // src/report/comparison-case-tables.ts
 init_comparison_wording();
+init_shown_label();
 init_case_text();
 init_failure_details();
 init_labels();
