@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.ts';
 import { regressionProject } from './helpers/in-process.ts';
+import type { NotRun } from '../src/report/show-gate.ts';
 
 /**
  * 10 rows: c0 and c1 answer wrong; with STOP set, c6 sends SIGINT to the CLI and returns once
@@ -31,14 +32,7 @@ function project(): string {
 interface ShownJson {
   shown: number;
   matched: number;
-  notRun: {
-    planned: number;
-    ran: number;
-    missing: number;
-    resume: string | null;
-    writtenByRunTestSuite: boolean;
-    shards: { count: number; merged: number[]; missing: number[]; commands: string[] } | null;
-  } | null;
+  notRun: NotRun | null;
 }
 
 async function showJson(dir: string, ...args: string[]): Promise<ShownJson> {
