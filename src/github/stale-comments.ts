@@ -25,8 +25,14 @@ export interface StaleCandidate {
 /** Stale comments hidden in one run at most: a switch of tokens leaves one or two. */
 const MAX_STALE = 5;
 
-/** Node ids asked about in one query: GraphQL's `nodes` takes at most 100. */
+/** Node ids asked about in one query: GraphQL's `nodes` takes at most 100, refusing the query. */
 const MAX_NODES = 100;
+
+/**
+ * Queries asked at most: a pull request with over 1,000 stale reports is no pull request a
+ * switch of tokens leaves, and those past them are taken as shown.
+ */
+const MAX_NODE_QUERIES = 10;
 
 /**
  * Hides each stale comment not hidden yet as outdated (GraphQL `minimizeComment`, classifier
@@ -39,10 +45,8 @@ export async function hideStale(
   octokit: Octokit,
   stale: readonly StaleCandidate[],
 ): Promise<StaleComment[]> {
-  const hiddenAlready = await minimizedOf(octokit, stale);
   const named: StaleComment[] = [];
-  const shown = stale.filter((c) => c.node_id === undefined || !hiddenAlready.has(c.node_id));
-  for (const comment of shown.slice(0, MAX_STALE)) {
+  for (const comment of await firstShown(octokit, stale, MAX_STALE)) {
     let hidden = false;
     if (comment.node_id !== undefined && comment.node_id !== '') {
       try {
@@ -62,13 +66,35 @@ export async function hideStale(
   return named;
 }
 
+/**
+ * The first `wanted` of `comments`, in order, that GitHub does not say are minimized already. They
+ * are asked about 100 at a time (the REST list pages at 100 too, so a pull request may well have
+ * more), and no further than the comments it takes to find `wanted`.
+ */
+async function firstShown(
+  octokit: Octokit,
+  comments: readonly StaleCandidate[],
+  wanted: number,
+): Promise<StaleCandidate[]> {
+  const shown: StaleCandidate[] = [];
+  // Past MAX_NODE_QUERIES each chunk is taken whole, so the loop ends one chunk later.
+  for (let start = 0; start < comments.length && shown.length < wanted; start += MAX_NODES) {
+    const chunk = comments.slice(start, start + MAX_NODES);
+    const asked = start / MAX_NODES < MAX_NODE_QUERIES;
+    const hidden = asked ? await minimizedOf(octokit, chunk) : new Set<string>();
+    shown.push(...chunk.filter((c) => c.node_id === undefined || !hidden.has(c.node_id)));
+  }
+  return shown.slice(0, wanted);
+}
+
 /** What GraphQL's `nodes` answers of an issue comment (null: no such node, or not readable). */
 type NodeState = { id?: string; isMinimized?: boolean } | null;
 
 /**
  * The node ids of the comments GitHub says are minimized already (`isMinimized`, whatever their
- * `minimizedReason`: hidden as outdated by an earlier run, or by a person as resolved, say).
- * Empty when it does not say: the query refused, or answered without data.
+ * `minimizedReason`: hidden as outdated by an earlier run, or by a person as resolved, say), in
+ * one query: at most MAX_NODES comments. Empty when it does not say: the query refused, or
+ * answered without data.
  */
 async function minimizedOf(
   octokit: Octokit,
@@ -76,8 +102,7 @@ async function minimizedOf(
 ): Promise<Set<string>> {
   const ids = comments
     .map((c) => c.node_id)
-    .filter((id): id is string => id !== undefined && id !== '')
-    .slice(0, MAX_NODES);
+    .filter((id): id is string => id !== undefined && id !== '');
   if (ids.length === 0) return new Set();
   let nodes: readonly NodeState[] | undefined;
   try {

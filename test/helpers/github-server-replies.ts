@@ -347,17 +347,30 @@ function notFound(id: unknown): Record<string, unknown> {
   };
 }
 
+/** The most ids GitHub's GraphQL `nodes` takes in one query. */
+const MAX_NODE_IDS = 100;
+
 /**
  * `nodes(ids:)`: each comment's `id` and the fields the query names of `isMinimized` and
- * `minimizedReason`, in the order asked; null and an error for an id naming no comment.
+ * `minimizedReason`, in the order asked; null and an error for an id naming no comment; only an
+ * error for over 100 ids.
  */
 function nodesReply(
   query: string,
   ids: unknown,
   find: (id: number) => StoredComment | undefined,
 ): Reply {
-  if (!Array.isArray(ids) || ids.length > 100) {
-    return { status: 200, body: { errors: [{ message: 'ids: expected at most 100 IDs' }] } };
+  if (!Array.isArray(ids)) {
+    return { status: 200, body: { errors: [{ message: 'ids: expected a list of IDs' }] } };
+  }
+  // What GitHub answers a query over the limit (it does not document it): no data at all, not
+  // even for the first 100.
+  if (ids.length > MAX_NODE_IDS) {
+    const message = `You may not provide more than ${MAX_NODE_IDS} node ids; you provided ${ids.length}.`;
+    return {
+      status: 200,
+      body: { data: null, errors: [{ type: 'ARGUMENT_LIMIT', message, path: ['nodes'] }] },
+    };
   }
   const fields = /\.\.\. on IssueComment \{([^}]*)\}/.exec(query)?.[1]?.trim().split(/\s+/) ?? [];
   const errors: Record<string, unknown>[] = [];
