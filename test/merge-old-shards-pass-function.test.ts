@@ -1,11 +1,17 @@
 /**
- * Artifacts of evalgate versions before the `judged` gate condition have no `plan.pass`, even
- * when a `pass:` function decided their cases. `evals merge` of such shards whose evaluators
- * judged no case must not fail the merged run for it, as the run itself did not (and as a merge
- * of today's shards, which record `pass: function`, does not): what the artifact records of the
- * config (`configDataParts`: the suite has a `pass:` that is neither `all` nor `any`) says a
- * function decided. A suite with `pass: any` (or none) still fails `judged`. Real CLI processes;
- * the old shards are real shards with the field removed, and still match the schema.
+ * Whether a `pass:` function decided a run's cases, when `evals merge` recounts its gate: a run
+ * whose evaluators judged no case fails `judged` unless one did. Today's artifacts say so in the
+ * plan (`plan.pass`); those of evalgate versions before the `judged` gate condition do not, even
+ * when one did, and neither did today's for a suite whose cases `all`/`any` decide.
+ *
+ * What an artifact records of its config (`configDataParts`) tells a `pass:` function for most
+ * configs, but not in a config that names a module (a module evaluator here) and writes `pass:` as
+ * a secret-named variable (`${EVAL_PASS_KEY}`, whose value is never recorded): its digest is
+ * neither `all`'s nor `any`'s, as a module spec's is not. Today's shards of such a suite record
+ * `plan.pass: evaluators`; old shards of such a config cannot be told apart, and a merge whose
+ * verdict hinges on it is refused rather than guessed, either way a false pass or a false fail.
+ * Real CLI processes; the old shards are real shards with the field removed, and still match the
+ * schema.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +19,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/artifact/schema.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { runCli } from './helpers/cli.ts';
+import { runCli, type CliResult } from './helpers/cli.ts';
 import { jsonlProject } from './helpers/in-process.ts';
 
 const MODULE =
@@ -24,26 +30,33 @@ const ROWS = [
   { id: 'c', output: 'x' },
   { id: 'd', output: 'x' },
 ];
+/** The secret-named variable `pass:` refers to, holding `all`. */
+const SECRET_ALL = { EVAL_PASS_KEY: 'all' };
+/** An evaluator that judges no case, from a module the config hash covers. */
+const SKIPS = ['evaluators:', '  - { use: ./ev.mjs#skips }'];
 
 function read(dir: string, file: string): ResultsArtifact {
   return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
 }
 
 /**
- * Shards 1/2 and 2/2 of a suite with `pass` (a line such as `pass: ./ev.mjs#decides`, or none)
- * whose one evaluator judges no case; `old1.json` and `old2.json` are the shards without
- * `plan.pass`, as an older evalgate wrote them.
+ * The project of a suite with `pass` (a line such as `pass: ./ev.mjs#decides`, or none) and
+ * `evaluators`, run whole (`whole.json`) and as shards 1/2 and 2/2 (`1.json`, `2.json`);
+ * `old1.json` and `old2.json` are the shards without `plan.pass`, as an older evalgate wrote them.
  */
-async function shards(pass: string[]): Promise<string> {
-  const dir = jsonlProject(
-    ROWS,
-    ['hash: [id]', ...pass, 'evaluators:', '  - { use: ./ev.mjs#skips }'],
-    { 'ev.mjs': MODULE },
-  );
+async function shards(
+  pass: string[],
+  env: Record<string, string> = {},
+  evaluators = SKIPS,
+): Promise<string> {
+  const dir = jsonlProject(ROWS, ['hash: [id]', ...pass, ...evaluators], { 'ev.mjs': MODULE });
+  const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env });
+  assert.ok(whole.code === 0 || whole.code === 1, whole.stdout + whole.stderr);
   for (const n of [1, 2]) {
-    const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir });
+    const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir, env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const artifact = read(dir, `${n}.json`);
+    assert.deepEqual(validateArtifact(artifact), [], 'the shard matches the schema');
     for (const run of artifact.runs) delete run.plan?.pass;
     assert.deepEqual(validateArtifact(artifact), [], 'the old shard matches the schema');
     writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
@@ -51,9 +64,8 @@ async function shards(pass: string[]): Promise<string> {
   return dir;
 }
 
-async function merge(dir: string, from: string[], to: string): Promise<number | null> {
-  const r = await runCli(['merge', ...from, '-o', to], { cwd: dir });
-  return r.code;
+function merge(dir: string, from: string[], to: string): Promise<CliResult> {
+  return runCli(['merge', ...from, '-o', to], { cwd: dir });
 }
 
 function gateOf(dir: string, file: string): unknown {
@@ -61,13 +73,27 @@ function gateOf(dir: string, file: string): unknown {
   return { verdict: artifact.verdict, gates: artifact.runs.map((run) => run.gate) };
 }
 
-describe('evals merge of shards written before plan.pass', () => {
-  it('passes a run a pass: function decided, as merging the shards of today does', async () => {
+/** Merges today's shards and the old ones: each as the unsharded run was gated. */
+async function mergesAsWhole(dir: string, code: number): Promise<void> {
+  for (const [from, to] of [
+    [['1.json', '2.json'], 'new.json'],
+    [['old1.json', 'old2.json'], 'old.json'],
+  ] as const) {
+    const r = await merge(dir, [...from], to);
+    assert.equal(r.code, code, `${from.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.deepEqual(gateOf(dir, to), gateOf(dir, 'whole.json'), from.join(' '));
+  }
+}
+
+describe("evals merge: pass: function or all/any, today's shards and old ones", () => {
+  // Old shards of it: the last test but one.
+  it("passes today's shards of a run a pass: function decided", async () => {
     const dir = await shards(['pass: ./ev.mjs#decides']);
-    assert.equal(await merge(dir, ['1.json', '2.json'], 'new.json'), 0);
-    assert.equal(await merge(dir, ['old1.json', 'old2.json'], 'old.json'), 0);
-    assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'new.json'));
-    const conditions = read(dir, 'old.json').runs[0]?.gate.conditions ?? [];
+    assert.equal(read(dir, '1.json').runs[0]?.plan?.pass, 'function');
+    const r = await merge(dir, ['1.json', '2.json'], 'new.json');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(gateOf(dir, 'new.json'), gateOf(dir, 'whole.json'));
+    const conditions = read(dir, 'new.json').runs[0]?.gate.conditions ?? [];
     assert.equal(
       conditions.find((c) => c.name === 'judged'),
       undefined,
@@ -75,37 +101,67 @@ describe('evals merge of shards written before plan.pass', () => {
     );
   });
 
-  it('still fails judged for pass: any and for no pass:, as today', async () => {
+  it('fails judged for pass: any and for no pass:', async () => {
     for (const pass of [['pass: any'], []]) {
       const dir = await shards(pass);
-      assert.equal(await merge(dir, ['1.json', '2.json'], 'new.json'), 1);
-      assert.equal(await merge(dir, ['old1.json', 'old2.json'], 'old.json'), 1);
-      assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'new.json'));
+      assert.equal(read(dir, '1.json').runs[0]?.plan?.pass, undefined, 'nothing to tell');
+      await mergesAsWhole(dir, 1);
     }
   });
-});
 
-describe('evals merge of shards whose pass: is a secret-named variable', () => {
-  // `pass: ${EVAL_PASS_KEY}` holding `all`: a secret's value never enters configHash or the
-  // parts, so the parts record no environment at all, and the suite's pass digest is that of the
-  // reference, neither `all` nor `any`. No module is covered, so no pass: function can have
-  // decided: the merged run fails judged, as the unsharded run does.
-  it('fails judged as the unsharded run does', async () => {
-    const dir = jsonlProject(ROWS, [
-      'hash: [id]',
-      'pass: ${EVAL_PASS_KEY}',
+  // A secret's value never enters configHash or the parts: no env is recorded at all, and the
+  // suite's pass digest is that of the reference, neither `all` nor `any`.
+  it('fails judged for a secret-named pass: holding all in a config with no module', async () => {
+    const judgesNone = [
       'evaluators:',
       '  - { use: is-equals, with: { expected: x }, when: { tags: [none] } }',
-    ]);
-    const env = { EVAL_PASS_KEY: 'all' };
-    const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env });
-    assert.equal(whole.code, 1, whole.stdout + whole.stderr);
-    for (const n of [1, 2]) {
-      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir, env });
-      assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.equal(read(dir, `${n}.json`).configDataParts?.env, undefined, 'no env recorded');
+    ];
+    const dir = await shards(['pass: ${EVAL_PASS_KEY}'], SECRET_ALL, judgesNone);
+    assert.equal(read(dir, '1.json').configDataParts?.env, undefined, 'no env recorded');
+    await mergesAsWhole(dir, 1);
+  });
+
+  // A variable of any name: a non-secret one's value is recorded only as a digest, beside the
+  // reference's digest as the suite's pass.
+  it("fails judged for today's shards of a pass: variable holding all beside a module", async () => {
+    for (const [name, env] of [
+      ['EVAL_PASS_KEY', SECRET_ALL],
+      ['EVAL_PASS_MODE', { EVAL_PASS_MODE: 'all' }],
+    ] as const) {
+      const dir = await shards([`pass: \${${name}}`], env);
+      assert.equal(read(dir, 'whole.json').verdict, 'fail', name);
+      assert.equal(read(dir, '1.json').runs[0]?.plan?.pass, 'evaluators', `${name}: no function`);
+      const r = await merge(dir, ['1.json', '2.json'], 'new.json');
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.deepEqual(gateOf(dir, 'new.json'), gateOf(dir, 'whole.json'), name);
+      // Beside an old shard of the same run, which may have been run otherwise: refused.
+      const mixed = await merge(dir, ['1.json', 'old2.json'], 'mixed.json');
+      assert.equal(mixed.code, 2, mixed.stdout + mixed.stderr);
+      assert.match(mixed.stderr, /\(pass: evaluators vs unrecorded\)/);
     }
-    assert.equal(await merge(dir, ['1.json', '2.json'], 'merged.json'), 1);
-    assert.deepEqual(gateOf(dir, 'merged.json'), gateOf(dir, 'whole.json'));
+  });
+
+  // Old shards of a config that names a module, whose pass: digest is neither all's nor any's: a
+  // pass: module and a secret-named variable holding all look the same. Neither is guessed.
+  it('refuses old shards whose verdict hinges on a pass: their config cannot tell', async () => {
+    for (const [pass, env] of [
+      [['pass: ./ev.mjs#decides'], {}],
+      [['pass: ${EVAL_PASS_KEY}'], SECRET_ALL],
+    ] as const) {
+      const dir = await shards([...pass], env);
+      const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
+      assert.equal(r.code, 2, `${pass[0]}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, /whether a pass: function decided/);
+      assert.match(r.stderr, /run the shards again with this evalgate/);
+    }
+  });
+
+  it('merges such old shards when their evaluators judged cases: the pass: cannot change it', async () => {
+    const judges = ['evaluators:', '  - { use: is-equals, with: { expected: x } }'];
+    const dir = await shards(['pass: ${EVAL_PASS_KEY}'], SECRET_ALL, [
+      ...judges,
+      '  - { use: ./ev.mjs#skips }',
+    ]);
+    await mergesAsWhole(dir, 0);
   });
 });

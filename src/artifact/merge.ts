@@ -13,7 +13,7 @@ import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
-import { withRecordedPass } from './recorded-pass.ts';
+import { recordedPass, unknownPassProblem } from './recorded-pass.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { recordedRunGate } from '../run/gate.ts';
@@ -174,6 +174,8 @@ function describePlanDifference(a: RunPlan, b: RunPlan): string {
   if (canonicalJson(a.evaluators) !== canonicalJson(b.evaluators)) {
     return `evaluators ${a.evaluators.join(', ')} vs ${b.evaluators.join(', ')}`;
   }
+  // Absent: all or any, or a shard of an evalgate that did not record it (recorded-pass.ts).
+  if (a.pass !== b.pass) return `pass: ${a.pass ?? 'unrecorded'} vs ${b.pass ?? 'unrecorded'}`;
   return 'different gate rules';
 }
 
@@ -280,15 +282,15 @@ export function mergeShards(
   if (!baseline.ok && options.baselineGiven !== true) problems.push(...baseline.problems);
   if (problems.length > 0) return { ok: false, problems };
 
-  const pieces = new Map<string, (RunPiece & { count: number })[]>();
+  const pieces = new Map<string, (RunPiece & { count: number; unknownPass: boolean })[]>();
   for (const input of ordered) {
     for (const [r, run] of input.artifact.runs.entries()) {
       const key = runKey(run);
       const list = pieces.get(key) ?? [];
       const cases = { [Symbol.iterator]: () => input.cases(r)[Symbol.iterator]() };
-      // A shard of an older evalgate may lack plan.pass: its recorded config tells.
-      const planned = withRecordedPass(run, input.artifact);
-      list.push({ from: input.name, run: planned, cases, count: input.caseCounts[r] ?? 0 });
+      // A shard of an older evalgate may not say whether a pass: function decided, nor its config.
+      const unknownPass = recordedPass(run, input.artifact) === 'unknown';
+      list.push({ from: input.name, run, cases, count: input.caseCounts[r] ?? 0, unknownPass });
       pieces.set(key, list);
     }
   }
@@ -315,7 +317,12 @@ export function mergeShards(
       keepIndex: false,
       add: (position, c) => output.add(r, position, c),
     });
+    const unknownPass = list.filter((p) => p.unknownPass).map((p) => p.from);
+    // Whole and finished, its verdict is the gate's, which that unknown may decide.
+    const hinges = combined.ok && missing.length === 0 && interrupted.length === 0;
+    const unknown = hinges ? unknownPassProblem(combined.value, unknownPass) : undefined;
     if (!combined.ok) problems.push(...combined.problems);
+    else if (unknown !== undefined) problems.push(unknown);
     else if (missing.length === 0) runs.push(combined.value);
     else {
       // Every run lacks the missing shards' cases, which its planned count does not include:

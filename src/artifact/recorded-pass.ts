@@ -1,40 +1,107 @@
 /**
- * Whether a `pass:` function decided a recorded run's cases. Today's artifacts say so in the
- * run's plan (`plan.pass: function`); those of evalgate versions before the `judged` gate
- * condition do not, even when one did. A gate counted again from such a run (`evals merge`, a
- * recovered journal) would fail `judged` where the run itself did not: the config the artifact
- * records (`configDataParts`) tells instead, as the suite's `pass:` key written as neither `all`
- * nor `any`, so a module spec.
+ * Whether a `pass:` function decided a recorded run's cases, which a gate counted again from the
+ * run's plan (`evals merge`, a recovered journal) needs: a run whose evaluators judged no case
+ * fails `judged` unless one did.
+ *
+ * Today's artifacts say so in the plan: `pass: function`; `pass: evaluators` (all or any, which
+ * one not said: it may be a secret's value) where the config the artifact records would
+ * otherwise be taken for a function's (below); no `pass` otherwise. Those of evalgate versions
+ * before the `judged` gate condition record no `pass`, even when a function decided: the
+ * config they record (`configDataParts`) tells instead, as the suite's `pass:` key written as
+ * neither `all` nor `any`, so a module spec, or none when the config's hash covers no module.
+ * But where it covers one, a `pass:` written as a `${VAR}` holding `all` records only its
+ * reference's digest as the suite's `pass`, neither `all`'s nor `any`'s either (and a secret's
+ * value not at all): such an old run's `pass` cannot be told. Today's writer marks exactly these
+ * runs `pass: evaluators`, so only old ones are unknown.
+ *
+ * Why only these and not every run: the results schema has `plan` closed and `pass` a constant,
+ * so an evalgate from before the marker refuses an artifact that carries it; marking only the
+ * runs it would misread keeps every other artifact readable by it.
  */
 import { recordedDataParts, recordedParts } from '../config/config-hash-parts.ts';
 import { writtenValueDigest } from '../config/config-data-parts.ts';
+import { JUDGED_CONDITION } from '../run/gate.ts';
+import { describeRun } from '../shared/run-key.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
+
+/** What an artifact records of its config, as far as it tells a suite's `pass:`. */
+type RecordedConfig = Pick<ResultsArtifact, 'configHash' | 'configHashParts' | 'configDataParts'>;
 
 /** The digests of the pass conditions that are not functions, as `configDataParts` records them. */
 const NOT_FUNCTIONS = new Set(['all', 'any'].map(writtenValueDigest));
 
 /**
- * `run` with `plan.pass: function` when its plan lacks `pass` but the config its artifact records
- * gave its suite a `pass:` module; otherwise `run` as it is. Not when the config refers to an
- * environment variable (its digest may be that of a `${VAR}` holding `all`), nor when the
- * artifact records no trusted breakdown of its config (a `runTestSuite` artifact, an older one):
- * then the plan is taken as it is, as before. Nor when the config hash covers no module: a
- * `pass:` module is one it covers (every evalgate that records `configDataParts` covers modules),
- * while a `${VAR}` of a secret-looking name holding `all` leaves no `env` in the parts (a
- * secret's value is never recorded) and only its reference's digest as the suite's `pass`.
+ * Whether the config `artifact` records gives suite `suite` a `pass:` that would be read as a
+ * module spec: a trusted breakdown of the config, a `pass` written as neither `all` nor `any`,
+ * and a hash that covers a module (a `pass:` module is one it covers: every evalgate that records
+ * `configDataParts` covers modules). A `${VAR}` holding `all` reads as one too, whether its value
+ * is recorded (`env`) or not (a secret's). A `runTestSuite` artifact records no breakdown.
  */
-export function withRecordedPass(
-  run: RunResult,
-  artifact: Pick<ResultsArtifact, 'configHash' | 'configHashParts' | 'configDataParts'>,
-): RunResult {
-  const { plan } = run;
-  if (plan === undefined || plan.pass !== undefined) return run;
+function readsAsFunction(suite: string, artifact: RecordedConfig): boolean {
   const parts = recordedDataParts(artifact);
-  if (parts === undefined || parts.env !== undefined) return run;
-  const written = parts.suites.find((suite) => suite.id === run.suite)?.keys['pass'];
-  if (written === undefined || NOT_FUNCTIONS.has(written)) return run;
+  if (parts === undefined) return false;
+  const written = parts.suites.find((s) => s.id === suite)?.keys['pass'];
+  if (written === undefined || NOT_FUNCTIONS.has(written)) return false;
   const { configHash, configHashParts, configDataParts } = artifact;
   const covered = recordedParts(configHash, configHashParts, configDataParts)?.modules ?? {};
-  if (Object.keys(covered).length === 0) return run;
+  return Object.keys(covered).length > 0;
+}
+
+/**
+ * `artifact` as today's evalgate writes it: each run whose plan records no `pass:` function but
+ * whose recorded config reads as one marked `pass: evaluators`, so no reader takes it for an old
+ * run (see the file comment). Pure.
+ */
+export function withPassRecorded(artifact: ResultsArtifact): ResultsArtifact {
+  const marked = (run: RunResult): boolean =>
+    run.plan !== undefined && run.plan.pass === undefined && readsAsFunction(run.suite, artifact);
+  if (!artifact.runs.some(marked)) return artifact;
+  const runs = artifact.runs.map((run) =>
+    run.plan !== undefined && marked(run)
+      ? { ...run, plan: { ...run.plan, pass: 'evaluators' as const } }
+      : run,
+  );
+  return { ...artifact, runs };
+}
+
+/**
+ * Whether `run` of `artifact` was decided by a `pass:` function: `unknown` for a run of an
+ * evalgate from before `plan.pass` whose recorded config reads as a function's, which a
+ * `${VAR}` of a secret-looking name holding `all` or `any` would read as too.
+ */
+export function recordedPass(
+  run: RunResult,
+  artifact: RecordedConfig,
+): 'function' | 'evaluators' | 'unknown' {
+  const pass = run.plan?.pass;
+  if (pass !== undefined) return pass;
+  return run.plan !== undefined && readsAsFunction(run.suite, artifact) ? 'unknown' : 'evaluators';
+}
+
+/**
+ * `run` with `plan.pass: function` when {@link recordedPass} says `unknown`; otherwise `run` as it
+ * is. For a recovered journal, whose partial fails however its gate is counted (its resumption
+ * takes `pass` from the config); `evals merge` does not guess (see {@link unknownPassProblem}).
+ */
+export function withRecordedPass(run: RunResult, artifact: RecordedConfig): RunResult {
+  const { plan } = run;
+  if (plan === undefined || recordedPass(run, artifact) !== 'unknown') return run;
   return { ...run, plan: { ...plan, pass: 'function' } };
+}
+
+/**
+ * Why `merged`, a run combined from `unknown` pieces (named, see {@link recordedPass}) and gated
+ * without a `pass:` function, cannot be merged: its `judged` condition failed, which a `pass:`
+ * function would have spared it, so its verdict hinges on what they do not record. Taken either
+ * way it may be a false pass or a false fail. `undefined` when there is no such piece, or its
+ * evaluators judged cases (a `pass:` function changes nothing then).
+ */
+export function unknownPassProblem(
+  merged: RunResult,
+  unknown: readonly string[],
+): string | undefined {
+  if (unknown.length === 0) return undefined;
+  const judged = merged.gate.conditions.find((c) => c.name === JUDGED_CONDITION);
+  if (judged === undefined || judged.passed) return undefined;
+  return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a secret-named variable holding all or any): run the shards again with this evalgate`;
 }

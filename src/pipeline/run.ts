@@ -13,6 +13,7 @@ import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
 import { showFailedHint } from '../report/summary-table.ts';
 import { annotateRuns, withPinIgnored, withShard } from '../artifact/annotate.ts';
+import { withPassRecorded } from '../artifact/recorded-pass.ts';
 import { usageError } from '../shared/errors.ts';
 import { RunControl } from '../run/control.ts';
 import { guardProcess } from './exit-guard.ts';
@@ -258,21 +259,23 @@ export async function executeRun(
     durationMs: number;
   }): ResultsArtifact =>
     marks(
-      buildArtifact({
-        toolVersion,
-        config: config.file,
-        configHash: resuming?.configHash ?? config.hash,
-        // The parts are recorded only with the hash they make (a partial's may be an older one).
-        ...((resuming?.configHash ?? config.hash) === config.hash && {
-          parts: config.hashParts,
-          dataParts: config.dataParts,
+      withPassRecorded(
+        buildArtifact({
+          toolVersion,
+          config: config.file,
+          configHash: resuming?.configHash ?? config.hash,
+          // The parts are recorded only with the hash they make (a partial's may be an older one).
+          ...((resuming?.configHash ?? config.hash) === config.hash && {
+            parts: config.hashParts,
+            dataParts: config.dataParts,
+          }),
+          git: o.git,
+          startedAt: resuming?.startedAt ?? o.startedAt,
+          durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
+          interrupted: o.interrupted,
+          runs: annotateRuns(o.runs, suites),
         }),
-        git: o.git,
-        startedAt: resuming?.startedAt ?? o.startedAt,
-        durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
-        interrupted: o.interrupted,
-        runs: annotateRuns(o.runs, suites),
-      }),
+      ),
     );
   const unguard = guardProcess({
     control,

@@ -355,8 +355,12 @@ export interface RunPlan {
   gate: GateSpec;
   /** Evaluator id → where its verdicts are checked against people; absent when none is. */
   agreement?: Record<string, AgreementSpec>;
-  /** `function` when a `pass:` function decides each case: then never failed for `judged`. */
-  pass?: 'function';
+  /**
+   * `function` when a `pass:` function decides each case: then never failed for `judged`.
+   * `evaluators` (all or any) only where the config the artifact records would be read as naming
+   * a `pass:` function; absent otherwise (see artifact/recorded-pass.ts).
+   */
+  pass?: 'function' | 'evaluators';
 }
 
 export interface ResultsArtifact {
