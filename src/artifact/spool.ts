@@ -4,8 +4,8 @@
  *
  * The artifact puts each run's summary and gate before its cases, and those are only known once
  * the run is over, so the cases cannot go straight into the artifact. Each run spools its case
- * lines (compact JSON, the very text of the artifact line) to a file of its own in the system's
- * temporary folder, in the order they finish, remembering where each line is (12 bytes a case).
+ * lines (compact JSON, the very text of the artifact line) to a file of its own in a temporary
+ * folder (`spoolRoot`), in the order they finish, remembering where each line is (12 bytes a case).
  * `writeArtifact` then writes the artifact through a temporary file and a rename: the frame from
  * `artifactLayout`, and in each run's slot the spooled lines read back in testset order. Other
  * reports that go through every case (JUnit) read them back one by one with `cases`; `discard`
@@ -51,6 +51,17 @@ import {
   type RunSpool,
 } from './run-spool.ts';
 
+/**
+ * The folder a run's spool folder is made in: RUNNER_TEMP on a GitHub runner, which the runner
+ * empties at the start and end of every job, even a self-hosted one; elsewhere the system's
+ * temporary folder. A self-hosted runner never empties the latter, and a spool its run could not
+ * remove (SIGKILL after a cancel's grace period, the out-of-memory killer) would stay there.
+ */
+export function spoolRoot(env: Readonly<Record<string, string | undefined>>): string {
+  const runnerTemp = env['RUNNER_TEMP'];
+  return runnerTemp !== undefined && runnerTemp !== '' ? runnerTemp : tmpdir();
+}
+
 /** Spool bytes gathered per run before a write. */
 const SPOOL_BATCH = 1 << 16;
 
@@ -66,6 +77,8 @@ export class CaseSpool implements CaseLog {
    * for a batch not yet full to be written when a case has waited in it long enough.
    */
   readonly #journal: JournalSink | undefined;
+  /** Where the spool's folder is made when there is no journal (see {@link spoolRoot}). */
+  readonly #root: string;
   /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
   #spilled = false;
   #runs: RunSpool[] = [];
@@ -84,15 +97,19 @@ export class CaseSpool implements CaseLog {
    * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
    * the cases from then on are kept in memory, so the run still writes its whole results.
    * `journal`: the run's recovery journal, in whose folder the spool keeps its files.
+   * `root`: where the spool makes its folder without one ({@link spoolRoot}); the system's
+   * temporary folder by default.
    */
   constructor(
     options: {
       warn?: (message: string) => void;
       journal?: JournalSink;
+      root?: string;
     } = {},
   ) {
     this.#warn = options.warn;
     this.#journal = options.journal;
+    this.#root = options.root ?? tmpdir();
     this.#journal?.drainFrom(() => this.#drain());
   }
 
@@ -212,9 +229,13 @@ export class CaseSpool implements CaseLog {
       );
       return;
     }
-    const folder = this.#dir ?? tmpdir();
+    const folder = this.#dir ?? this.#root;
+    const hint =
+      this.#root === tmpdir()
+        ? 'free space in the temporary folder, or point TMPDIR elsewhere'
+        : 'free space there';
     this.#warn?.(
-      `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (free space in the temporary folder, or point TMPDIR elsewhere)`,
+      `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (${hint})`,
     );
   }
 
@@ -223,7 +244,7 @@ export class CaseSpool implements CaseLog {
     if (this.#dir === null) {
       if (this.#journal !== undefined) this.#dir = this.#journal.casesDir;
       else {
-        this.#dir = mkdtempSync(join(tmpdir(), 'evalgate-spool-'));
+        this.#dir = mkdtempSync(join(this.#root, 'evalgate-spool-'));
         process.once('exit', this.#onExit);
       }
     }

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { realPath } from '../shared/real-path.ts';
 import { mergeShards, type MergedShards, type NamedArtifact } from '../artifact/merge.ts';
-import { CaseSpool } from '../artifact/spool.ts';
+import { CaseSpool, spoolRoot } from '../artifact/spool.ts';
 import { ListedCases } from '../report/case-listing.ts';
 import { notComparedWarning } from '../report/not-compared.ts';
 import { renderSummary, showFailedHint } from '../report/summary-table.ts';
@@ -68,7 +68,10 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
   const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
-  const spool = new CaseSpool({ warn: (message) => ctx.stderr.write(`warning: ${message}\n`) });
+  const spool = new CaseSpool({
+    warn: (message) => ctx.stderr.write(`warning: ${message}\n`),
+    root: spoolRoot(ctx.env),
+  });
   try {
     return await mergeInto(spool, inputs, args, ctx);
   } finally {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { buildArtifact } from '../artifact/artifact.ts';
-import { CaseSpool } from '../artifact/spool.ts';
+import { CaseSpool, spoolRoot } from '../artifact/spool.ts';
 import { createReporters, type ReporterSpec } from '../report/registry.ts';
 import type { Reporter } from '../report/reporter.ts';
 import { execute } from './execute.ts';
@@ -226,6 +226,7 @@ export async function executeRun(
   // Cases are spooled to disk as they finish, so memory does not grow with the testset.
   const log = new CaseSpool({
     warn: (message) => ctx.stderr.write(`warning: ${message}\n`),
+    root: spoolRoot(ctx.env),
     ...(journal !== undefined && { journal }),
   });
   // The partial of an interrupted run records its baseline (in its comparison) and the command
