@@ -6,7 +6,8 @@
  * Only the data is simulated. Every step after it is evalgate's own code: a case's trials are
  * folded by the engine's `aggregateTrials`, a run is summarised by `summarizeRun`, a threshold
  * is judged by `meetsThreshold`, the two artifacts are compared by `compareArtifacts`, the gate
- * condition is `regressionCondition` and the label a reader sees is `shownLabel`.
+ * condition is `regressionCondition`, the label a reader sees is `shownLabel`, and whether a
+ * newly failing list is shown as an alarm is what `caseLists` tells every report.
  *
  * The model: every case has its own difficulty per evaluator, shared by BASE and HEAD (which is
  * what pairing exploits), and every run re-draws each trial around it, as a re-asked model or
@@ -25,6 +26,7 @@ import { compareArtifacts } from '../src/compare/compare.ts';
 import { simArtifact } from './compare-sim.ts';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
 import { mulberry32, type Random } from '../src/compare/sign-flip.ts';
+import { caseLists } from '../src/report/comparison-case-lists.ts';
 import { shownLabel } from '../src/report/shown-label.ts';
 import { summarizeRun } from '../src/run/summary.ts';
 import { meetsThreshold } from '../src/run/threshold.ts';
@@ -87,6 +89,13 @@ export interface PrOutcome {
   anyRegressedP: boolean;
   /** Some row regressed with a q-value below 0.10: the warning at a looser level (not shipped). */
   anyRegressedQ10: boolean;
+  /**
+   * Some grid point lists newly failing cases: before they followed the statistics, each such
+   * list was shown as an alarm (bold, red, open in the PR comment).
+   */
+  anyNewlyFailing: boolean;
+  /** Some grid point's newly failing cases are shown as an alarm (`caseLists`): what ships. */
+  newlyFailingAlarm: boolean;
   /** Rows in the family (what Holm divides by). */
   familyRows: number;
   /**
@@ -141,6 +150,7 @@ export function outcome(comparison: Comparison): PrOutcome {
       if (row.label === 'regressed' && (row.qValue ?? 1) < 0.1) anyRegressedQ10 = true;
     }
   }
+  const lists = comparison.runs.flatMap(caseLists).filter((l) => l.title === 'newly failing');
   const { family } = comparison;
   let tailRows = 0;
   for (const run of comparison.runs) {
@@ -154,6 +164,8 @@ export function outcome(comparison: Comparison): PrOutcome {
     anyWarning,
     anyRegressedP,
     anyRegressedQ10,
+    anyNewlyFailing: lists.length > 0,
+    newlyFailingAlarm: lists.some((list) => list.alarm === true),
     familyRows: family.rows,
     tailRows,
     blockingRows: comparison.runs.flatMap((r) => significantRegressions(r).map((b) => b.row)),
@@ -171,6 +183,10 @@ export interface BatchResult {
   anyWarning: number;
   anyRegressedP: number;
   anyRegressedQ10: number;
+  /** Pull requests listing newly failing cases (all shown as an alarm, before). */
+  anyNewlyFailing: number;
+  /** Pull requests showing newly failing cases as an alarm (now). */
+  newlyFailingAlarm: number;
   familyRows: number;
   /** Rows tested over every pull request, and those of them at or below 0.05 / F. */
   rowsTested: number;
@@ -187,6 +203,8 @@ export function emptyBatch(prs = 0): BatchResult {
     anyWarning: 0,
     anyRegressedP: 0,
     anyRegressedQ10: 0,
+    anyNewlyFailing: 0,
+    newlyFailingAlarm: 0,
     familyRows: 0,
     rowsTested: 0,
     tailRows: 0,
@@ -202,6 +220,8 @@ export function addBatch(total: BatchResult, batch: BatchResult): void {
   total.anyWarning += batch.anyWarning;
   total.anyRegressedP += batch.anyRegressedP;
   total.anyRegressedQ10 += batch.anyRegressedQ10;
+  total.anyNewlyFailing += batch.anyNewlyFailing;
+  total.newlyFailingAlarm += batch.newlyFailingAlarm;
   total.familyRows = Math.max(total.familyRows, batch.familyRows);
   total.rowsTested += batch.rowsTested;
   total.tailRows += batch.tailRows;
@@ -227,6 +247,8 @@ export function simulateBatch(
     if (pr.anyWarning) result.anyWarning++;
     if (pr.anyRegressedP) result.anyRegressedP++;
     if (pr.anyRegressedQ10) result.anyRegressedQ10++;
+    if (pr.anyNewlyFailing) result.anyNewlyFailing++;
+    if (pr.newlyFailingAlarm) result.newlyFailingAlarm++;
     result.familyRows = Math.max(result.familyRows, pr.familyRows);
     result.rowsTested += pr.familyRows;
     result.tailRows += pr.tailRows;

@@ -51,8 +51,10 @@ export function comparisonSection(
 
 /**
  * The newly failing cases, each named as the case table names it (label, source line, run) and
- * opening its detail on click or Enter, not a paragraph of 64-character ids. Past the first
- * ones, a button sets the case table's filter to them all.
+ * opening its detail on click or Enter, not a paragraph of 64-character ids. Those of runs whose
+ * statistics call a regression are listed open, as bad news; those of the other runs, flips
+ * within run-to-run noise, are folded under a heading per run that says so, as the other forms
+ * do (`newlyFailingRuns`). Past the first ones, a button sets the case table's filter to them all.
  */
 function newlyFailingList(
   comparison: ComparisonView,
@@ -61,14 +63,23 @@ function newlyFailingList(
 ): HTMLElement | null {
   const failing = comparison.newlyFailing;
   if (failing.length === 0) return null;
-  const items = failing.slice(0, LISTED_NEWLY_FAILING).map(({ run, id }) => {
-    const view = find(run, id);
-    const name = [view?.label ?? shortId(id), view?.source, run]
-      .filter((part) => part !== null && part !== undefined && part !== '')
-      .join(' · ');
-    return caseItem(name, id, view, show);
-  });
-  const more = failing.length - items.length;
+  const alarmed = new Set(comparison.newlyFailingRuns.filter((r) => r.alarm).map((r) => r.run));
+  const items = (cases: ComparisonView['newlyFailing']): HTMLElement[] =>
+    cases.slice(0, LISTED_NEWLY_FAILING).map(({ run, id }) => {
+      const view = find(run, id);
+      const name = [view?.label ?? shortId(id), view?.source, run]
+        .filter((part) => part !== null && part !== undefined && part !== '')
+        .join(' · ');
+      return caseItem(name, id, view, show);
+    });
+  const alarm = failing.filter(({ run }) => alarmed.has(run));
+  const calmRuns = comparison.newlyFailingRuns.filter((r) => !r.alarm);
+  const calmOf = (name: string): ComparisonView['newlyFailing'] =>
+    failing.filter(({ run }) => run === name);
+  const listed =
+    Math.min(alarm.length, LISTED_NEWLY_FAILING) +
+    calmRuns.reduce((sum, r) => sum + Math.min(calmOf(r.run).length, LISTED_NEWLY_FAILING), 0);
+  const more = failing.length - listed;
   const filter = el('button', { type: 'button', class: 'link', id: 'show-newly-failing' });
   filter.textContent =
     more > 0
@@ -81,11 +92,28 @@ function newlyFailingList(
     status.dispatchEvent(new Event('change'));
     document.getElementById('cases')?.scrollIntoView();
   });
+  const calm = failing.length - alarm.length;
+  const folded =
+    calmRuns.length === 0
+      ? null
+      : el(
+          'details',
+          { class: 'newly-failing-noise' },
+          el('summary', {}, `${count(calm)} ${comparison.calmNewlyFailing}`),
+          ...calmRuns.flatMap((r) => [
+            el('h5', {}, `${r.run}: ${r.heading}`),
+            el('ul', {}, ...items(calmOf(r.run))),
+          ]),
+        );
+  if (alarm.length === 0) {
+    return el('div', { class: 'newly-failing-calm' }, folded, el('p', { class: 'note' }, filter));
+  }
   return el(
     'div',
     { class: 'newly-failing' },
-    el('h3', {}, `Newly failing (${count(failing.length)})`),
-    el('ul', {}, ...items),
+    el('h3', {}, `Newly failing (${count(alarm.length)})`),
+    el('ul', {}, ...items(alarm)),
+    folded,
     el('p', { class: 'note' }, filter),
   );
 }

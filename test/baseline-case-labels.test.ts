@@ -46,7 +46,12 @@ describe('run --baseline', () => {
     assert.equal(head.code, 1, 'a case fails now');
     // The comparison's list, not the run's own list of failing cases further down.
     const lines = head.stdout.split('\n');
-    const heading = lines.findIndex((line) => line.trim() === 'newly failing (1)');
+    // One case of 12 cannot be told from noise (the pass rate is unchanged): listed all the same.
+    const heading = lines.findIndex(
+      (line) =>
+        line.trim() ===
+        'newly failing (1; none fixed the other way, within the noise: pass rate unchanged, McNemar p = 1)',
+    );
     assert.ok(heading !== -1, head.stdout);
     assert.match(lines[heading + 1] ?? '', /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4$/);
   });

@@ -12,8 +12,10 @@ import {
  * The short version of `npx tsx bench/stats-false-alarm.ts`: seeded simulated pull requests,
  * compared and gated by evalgate's own code (bench/stats-model.ts). A pull request that changes
  * nothing must be blocked at most 5% of the time however many rows it tests (docs/statistics.md),
- * and show a warning (a row `regressed` or `possible regression`) at most 5% of the time too; a
- * clear drop must still be caught and labelled. The figures are fixed by the seed; the bounds
+ * and show a warning (a row `regressed` or `possible regression`) at most 5% of the time too, and
+ * so must its newly failing cases be shown as an alarm (bold and open, where every pull request
+ * with a noisy evaluator has some); a clear drop must still be caught, labelled and its newly
+ * failing cases shown as an alarm. The figures are fixed by the seed; the bounds
  * hold with a wide margin (the full study measures about 1–3%, not 5%), so another seed passes
  * too.
  */
@@ -63,17 +65,35 @@ describe('PR-level false alarms and power (short version of bench/stats-false-al
     assert.ok(ownP / prs >= 0.15, `${ownP} of ${prs} with some row's own p < 0.05`);
   });
 
+  it('shows newly failing cases as an alarm in at most 5% of pull requests that change nothing', (t) => {
+    const alarmed = both((b) => b.newlyFailingAlarm);
+    const listed = both((b) => b.anyNewlyFailing);
+    const prs = both((b) => b.prs);
+    t.diagnostic(`${alarmed}/${prs} show newly failing as an alarm; ${listed} list some`);
+    assert.ok(alarmed / prs <= 0.05, `${alarmed} of ${prs} show newly failing as an alarm`);
+    // Nearly every one lists some (each was an alarm before): the cases are still listed.
+    assert.ok(listed / prs >= 0.9, `${listed} of ${prs} list newly failing cases`);
+  });
+
   it('catches and labels a pass rate 10 points lower at every grid point in 70% of 40', (t) => {
     const dropped = simulateBatch(BINARY, 40, SEED, 2, { delta: 0.1, where: 'every run' });
-    t.diagnostic(`${dropped.blocked}/${dropped.prs} blocked, ${dropped.anyWarning} labelled`);
+    t.diagnostic(
+      `${dropped.blocked}/${dropped.prs} blocked, ${dropped.anyWarning} labelled, ` +
+        `${dropped.newlyFailingAlarm} with newly failing as an alarm`,
+    );
     assert.ok(dropped.blocked >= 28, `${dropped.blocked} of 40 blocked`);
     assert.ok(dropped.anyWarning >= 28, `${dropped.anyWarning} of 40 labelled`);
+    assert.ok(dropped.newlyFailingAlarm >= 28, `${dropped.newlyFailingAlarm} of 40 alarmed`);
   });
 
   it('catches and labels graded scores 0.05 lower at one grid point in 90% of 20', (t) => {
     const dropped = simulateBatch(GRADED, 20, SEED, 3, { delta: 0.05, where: 'one run' });
-    t.diagnostic(`${dropped.blocked}/${dropped.prs} blocked, ${dropped.anyWarning} labelled`);
+    t.diagnostic(
+      `${dropped.blocked}/${dropped.prs} blocked, ${dropped.anyWarning} labelled, ` +
+        `${dropped.newlyFailingAlarm} with newly failing as an alarm`,
+    );
     assert.ok(dropped.blocked >= 18, `${dropped.blocked} of 20 blocked`);
     assert.ok(dropped.anyWarning >= 18, `${dropped.anyWarning} of 20 labelled`);
+    assert.ok(dropped.newlyFailingAlarm >= 18, `${dropped.newlyFailingAlarm} of 20 alarmed`);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { formatPercent, shortId } from './labels.ts';
 import { caseLabel, caseName } from './case-text.ts';
+import { flipsAside, newlyFailingAlarm } from './newly-failing.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { CaseRef, RunComparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
@@ -19,6 +20,11 @@ export interface CaseList {
   cases: readonly (CaseRef & { trialPassRate?: number | null })[];
   /** Bad news: emphasized. */
   alarm?: boolean;
+  /**
+   * Said after the count, inside its parentheses: for newly failing cases that are no alarm, why
+   * (`4 fixed the other way, within the noise: …`, see `flipsAside`).
+   */
+  aside?: string;
 }
 
 /** The titles of the case lists, in the order they are shown: bad news first. */
@@ -35,11 +41,21 @@ export const CASE_LIST_TITLES = [
   'flaky in HEAD',
 ] as const;
 
-/** A run's non-empty case lists, bad news first. */
+/**
+ * A run's non-empty case lists, bad news first. Newly failing cases are an alarm only when the
+ * grid point's statistics say something regressed (`newlyFailingAlarm`); else their `aside` says
+ * they are within the noise.
+ */
 export function caseLists(run: RunComparison): CaseList[] {
   const { cases } = run;
+  const alarm = newlyFailingAlarm(run);
   const lists: CaseList[] = [
-    { title: 'newly failing', cases: cases.newlyFailing, alarm: true },
+    {
+      title: 'newly failing',
+      cases: cases.newlyFailing,
+      alarm,
+      ...(alarm ? {} : { aside: flipsAside([run]) }),
+    },
     { title: 'fixed', cases: cases.fixed },
     { title: 'added', cases: cases.added },
     { title: 'removed', cases: cases.removed },
@@ -71,6 +87,14 @@ export function caseLists(run: RunComparison): CaseList[] {
     { title: 'flaky in HEAD', note: 'trials disagreed', cases: cases.flaky },
   ];
   return lists.filter((list) => list.cases.length > 0);
+}
+
+/**
+ * `newly failing (5; 4 fixed the other way, within the noise: …)`: a list's title and count, and
+ * its aside when it has one, as every form heads a list.
+ */
+export function listHeading(title: string, counted: string, aside: string | undefined): string {
+  return `${title} (${counted}${aside === undefined || aside === '' ? '' : `; ${aside}`})`;
 }
 
 /** `q-017`, `testsets/qa.csv:18`, and for a flaky case `60.0% of trials passed`. */

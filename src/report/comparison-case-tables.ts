@@ -5,7 +5,8 @@
  */
 import { CASE_LIST_TITLES, caseLists, caseText, type CaseList } from './comparison-wording.ts';
 import { orderRuns } from './shown-label.ts';
-import type { CaseLabelFinder } from './comparison-case-lists.ts';
+import { listHeading, type CaseLabelFinder } from './comparison-case-lists.ts';
+import { calmFlipsName, flipsAside } from './newly-failing.ts';
 import { caseLabel } from './case-text.ts';
 import { failureReasons } from './failure-details.ts';
 import { formatCount, plural } from './labels.ts';
@@ -27,6 +28,13 @@ export interface CaseTable {
   title: CaseList['title'];
   count: number;
   text: string;
+  /**
+   * Bad news, listed open: newly failing cases on grid points whose statistics call a
+   * regression (`newlyFailingAlarm`). Those of the other grid points are a table of their own.
+   */
+  alarm: boolean;
+  /** What a folded list is called in a summary: `newly failing within the noise`, or its title. */
+  name: string;
 }
 
 /** A listed case: one row per case, naming every grid point it is listed on. */
@@ -53,16 +61,18 @@ export function caseTables(
   headCase: HeadCaseFinder | undefined,
   labelOf: CaseLabelFinder = () => null,
 ): CaseTable[] {
-  const byTitle = new Map<CaseList['title'], { list: CaseList; rows: Map<string, CaseRow> }>();
-  const pairs = new Map<CaseList['title'], number>();
+  const byGroup = new Map<string, Group>();
   for (const run of orderRuns(comparison.runs)) {
     for (const list of caseLists(run)) {
-      let entry = byTitle.get(list.title);
+      // Newly failing cases that are news and those within the noise are two tables.
+      const group = JSON.stringify([list.title, list.alarm === true]);
+      let entry = byGroup.get(group);
       if (entry === undefined) {
-        entry = { list, rows: new Map() };
-        byTitle.set(list.title, entry);
+        entry = { list, rows: new Map(), runs: [], pairs: 0 };
+        byGroup.set(group, entry);
       }
-      pairs.set(list.title, (pairs.get(list.title) ?? 0) + list.cases.length);
+      entry.runs.push(run);
+      entry.pairs += list.cases.length;
       for (const ref of list.cases) {
         const head =
           list.title === 'removed' ||
@@ -90,20 +100,28 @@ export function caseTables(
     }
   }
   const withPoints = comparison.runs.length > 1;
-  return CASE_LIST_TITLES.flatMap((title): CaseTable[] => {
-    const entry = byTitle.get(title);
-    if (entry === undefined) return [];
-    const rows = [...entry.rows.values()];
+  // The news first: newly failing cases that are an alarm, then those within the noise.
+  const groups = CASE_LIST_TITLES.flatMap((title) =>
+    [true, false].flatMap((alarm) => byGroup.get(JSON.stringify([title, alarm])) ?? []),
+  );
+  return groups.map(({ list, rows: byCase, runs, pairs: onPoints }): CaseTable => {
+    const { title } = list;
+    const alarm = list.alarm === true;
+    const rows = [...byCase.values()];
     const count = rows.length;
-    const onPoints = pairs.get(title) ?? 0;
-    const { list } = entry;
     const counted =
       onPoints === count
         ? formatCount(count)
         : `${plural(count, 'case')}, ${formatCount(onPoints)} counting each grid point`;
-    const heading = `${title[0]?.toUpperCase() ?? ''}${title.slice(1)} (${counted})`;
+    // Over every grid point of the table, as the text form says it of one.
+    const aside = title === 'newly failing' && !alarm ? flipsAside(runs) : undefined;
+    const heading = listHeading(
+      `${title[0]?.toUpperCase() ?? ''}${title.slice(1)}`,
+      counted,
+      aside,
+    );
     const titleLine = `${heading}${list.note ? `, ${list.note}` : ''}:`;
-    const blocks = [list.alarm ? `**${titleLine}**` : titleLine];
+    const blocks = [alarm ? `**${titleLine}**` : titleLine];
     const shown = rows.slice(0, maxListed);
     if (shown.length > 0) {
       const nowHeader =
@@ -121,8 +139,17 @@ export function caseTables(
       );
     }
     if (count > shown.length) blocks.push(`… ${formatCount(count - shown.length)} more`);
-    return [{ title, count, text: blocks.join('\n\n') }];
+    const name = title === 'newly failing' && !alarm ? calmFlipsName(runs) : title;
+    return { title, count, text: blocks.join('\n\n'), alarm, name };
   });
+}
+
+/** The rows of one table, the runs they come from and the (case, grid point) pairs listed. */
+interface Group {
+  list: CaseList;
+  rows: Map<string, CaseRow>;
+  runs: RunComparison[];
+  pairs: number;
 }
 
 function caseRow(row: CaseRow, withPoints: boolean, runs: readonly RunRef[]): string {

@@ -181,7 +181,8 @@ function isPossible(shown: ShownLabel): shown is 'possible regression' | 'possib
 }
 
 /**
- * What follows the table: the case lists as tables (newly failing open, the others folded), the
+ * What follows the table: the case lists as tables (newly failing open where the statistics call
+ * a regression, the others folded, newly failing within the noise first), the
  * runs on one side only, each grid point's statistics in a `<details>`, and the footnote.
  */
 export function comparisonDetails(
@@ -191,11 +192,10 @@ export function comparisonDetails(
   const maxListed = options.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks: string[] = [];
   const tables = caseTables(comparison, maxListed, options.headCase, options.caseLabel);
-  const [newly, ...others] = tables;
-  if (newly?.title === 'newly failing') blocks.push(newly.text);
-  else if (newly !== undefined) others.unshift(newly);
+  const others = tables.filter((table) => !table.alarm);
+  blocks.push(...tables.filter((table) => table.alarm).map((table) => table.text));
   if (others.length > 0) {
-    const summary = others.map((table) => `${formatCount(table.count)} ${table.title}`);
+    const summary = others.map((table) => `${formatCount(table.count)} ${table.name}`);
     blocks.push(
       [
         `<details><summary>Other case changes: ${summary.join(' · ')}</summary>`,

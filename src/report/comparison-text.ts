@@ -24,7 +24,7 @@ import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { printable, renderTable, textWidth } from '../shared/text-table.ts';
 import { fitBeside } from './case-text.ts';
 import { wrapWords } from '../shared/wrap-words.ts';
-import { listedCaseName, type CaseLabelFinder } from './comparison-case-lists.ts';
+import { listedCaseName, listHeading, type CaseLabelFinder } from './comparison-case-lists.ts';
 import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
 
 /** How `renderComparisonText` lays out its text. */
@@ -136,7 +136,7 @@ function textRun(
   );
 
   for (const list of caseLists(run)) {
-    const title = `${list.title} (${formatCount(list.cases.length)})`;
+    const title = listHeading(list.title, formatCount(list.cases.length), list.aside);
     const note = list.note ? paint.dim(`: ${list.note}`) : '';
     lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
     const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({

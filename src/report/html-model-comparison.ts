@@ -6,7 +6,8 @@
  * functions the other forms use (`oneSidedRuns`, `evaluatorsOnOneSide`, `caseLists`), never
  * worked out again here.
  */
-import type { Comparison } from '../types/comparison.ts';
+import type { Comparison, RunComparison } from '../types/comparison.ts';
+import { calmFlipsName } from './newly-failing.ts';
 import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
 import type { IncompleteWarning } from './comparison-incomplete.ts';
 import {
@@ -19,7 +20,8 @@ import {
 } from './comparison-wording.ts';
 import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
-import { describeRun } from './labels.ts';
+import { listHeading } from './comparison-case-lists.ts';
+import { describeRun, formatCount } from './labels.ts';
 
 /** Cases of one changed-case list held in the page; the rest are counted. */
 export const LISTED_CHANGED_CASES = 50;
@@ -74,6 +76,14 @@ export interface ComparisonView {
   warnings: IncompleteWarning[];
   rows: ComparisonRowView[];
   newlyFailing: { run: string; id: string }[];
+  /**
+   * The runs with newly failing cases, in `newlyFailing`'s order: whether the page lists them as
+   * an alarm (`caseLists`, as every form), and the heading the text form gives them
+   * (`Newly failing (5; 4 fixed the other way, within the noise: …)` when they are none).
+   */
+  newlyFailingRuns: { run: string; alarm: boolean; heading: string }[];
+  /** What the page calls the newly failing cases that are no alarm (`calmFlipsName`), or ''. */
+  calmNewlyFailing: string;
   /** Runs on one side only, titled as the text form titles them; [] when every run is in both. */
   oneSidedRuns: { title: string; runs: string[] }[];
   /** Runs with evaluators on one side only or cases that changed; the others are left out. */
@@ -84,6 +94,8 @@ export interface ComparisonView {
 export function comparisonView(comparison: Comparison): ComparisonView {
   const rows: ComparisonRowView[] = [];
   const newlyFailing: { run: string; id: string }[] = [];
+  const newlyFailingRuns: ComparisonView['newlyFailingRuns'] = [];
+  const calmRuns: RunComparison[] = [];
   const changes: RunChangesView[] = [];
   for (const run of comparison.runs) {
     const name = describeRun(run);
@@ -145,6 +157,14 @@ export function comparisonView(comparison: Comparison): ComparisonView {
       });
     }
     for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
+    for (const list of caseLists(run).filter((l) => l.title === 'newly failing')) {
+      newlyFailingRuns.push({
+        run: name,
+        alarm: list.alarm === true,
+        heading: listHeading('Newly failing', formatCount(list.cases.length), list.aside),
+      });
+      if (list.alarm !== true) calmRuns.push(run);
+    }
     const evaluators = evaluatorsOnOneSide(run).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
     );
@@ -174,6 +194,8 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
     rows,
     newlyFailing,
+    newlyFailingRuns,
+    calmNewlyFailing: calmRuns.length === 0 ? '' : calmFlipsName(calmRuns),
     oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
       title,
       runs: runs.map(describeRun),

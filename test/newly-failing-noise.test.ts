@@ -1,0 +1,230 @@
+/**
+ * Newly failing cases follow the statistics of their grid point (src/report/newly-failing.ts):
+ * with a noisy judge nearly every pull request that changes nothing has some, and a bold, open
+ * list of them in each PR comment taught reviewers to skip it. Where the pass rate is not a
+ * regression they are still listed, under a heading that gives the flips the other way and the
+ * McNemar p, not bold, folded with the other lists; where the grid point regressed they stay
+ * open and bold. Checked on the decision itself, on seeded simulated pull requests rendered as
+ * the PR comment's markdown (by cmark-gfm, GitHub's renderer), the terminal text and the HTML
+ * page's model: every form says the same.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { describe, it } from 'node:test';
+import { simulateComparison, type Scenario } from '../bench/stats-model.ts';
+import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
+import { renderComparisonText } from '../src/report/comparison-text.ts';
+import { comparisonView } from '../src/report/html-model-comparison.ts';
+import { flipsAside, newlyFailingAlarm } from '../src/report/newly-failing.ts';
+import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
+
+const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
+
+function gfm(markdown: string): string {
+  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
+  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
+}
+
+/** The text of an HTML fragment, tags dropped and the entities the tests meet decoded. */
+function text(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+describe('whether newly failing cases are an alarm, and what their heading says', () => {
+  const flips = { passToFail: 5, failToPass: 4 };
+  const cases: [string, Parameters<typeof runComparison>, boolean, string][] = [
+    [
+      'pass rate unchanged',
+      [[], { ...flips, pValue: 0.74 }],
+      false,
+      '4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.740',
+    ],
+    [
+      "pass rate unchanged though its own p < 0.05 (the family's q is not)",
+      [[], { ...flips, label: 'regressed', pValue: 0.03, adjustedP: 0.4, qValue: 0.2 }],
+      false,
+      '4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.030 (q = 0.200 over every row)',
+    ],
+    [
+      'pass rate improved',
+      [
+        [],
+        {
+          passToFail: 1,
+          failToPass: 12,
+          label: 'improved',
+          pValue: 0.002,
+          adjustedP: 0.01,
+          qValue: 0.01,
+          significant: true,
+        },
+      ],
+      false,
+      '12 fixed the other way: pass rate improved, McNemar p = 0.002',
+    ],
+    [
+      'nothing fixed',
+      [[], { passToFail: 2, pValue: 0.5 }],
+      false,
+      'none fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.500',
+    ],
+    [
+      'pass rate regressed',
+      [[], { ...flips, label: 'regressed', pValue: 0.001, adjustedP: 0.01, significant: true }],
+      true,
+      '',
+    ],
+    [
+      'pass rate a possible regression',
+      [[], { ...flips, label: 'regressed', pValue: 0.01, adjustedP: 0.08, qValue: 0.04 }],
+      true,
+      '',
+    ],
+    [
+      'an evaluator a possible regression, the pass rate unchanged',
+      [[evaluatorRow('judge', 'regressed', { p: 0.01, holm: 0.08, q: 0.04 })], flips],
+      true,
+      '',
+    ],
+    [
+      'an evaluator unchanged by the family, the pass rate unchanged',
+      [[evaluatorRow('judge', 'regressed', { p: 0.03, holm: 0.4, q: 0.2 })], flips],
+      false,
+      '4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 1',
+    ],
+    [
+      'too few cases for a verdict',
+      [[], { ...flips, paired: 9, label: 'too few cases', pValue: null, adjustedP: null }],
+      true,
+      '',
+    ],
+  ];
+  for (const [name, args, alarm, aside] of cases) {
+    it(name, () => {
+      const run = runComparison(...args);
+      assert.equal(newlyFailingAlarm(run), alarm);
+      assert.equal(flipsAside([run]), aside);
+    });
+  }
+
+  it('over several grid points: the flips summed, the lowest p, or each verdict counted', () => {
+    const calm = (fixed: number, pValue: number): ReturnType<typeof runComparison> =>
+      runComparison([], { passToFail: 3, failToPass: fixed, pValue });
+    assert.equal(
+      flipsAside([calm(2, 0.4), calm(5, 0.21), calm(1, 0.9)]),
+      '8 fixed the other way, within the noise: pass rate unchanged at each of the 3 grid points, lowest McNemar p = 0.210',
+    );
+    const improved = runComparison([], {
+      failToPass: 9,
+      label: 'improved',
+      pValue: 0.001,
+      adjustedP: 0.01,
+      significant: true,
+    });
+    assert.equal(
+      flipsAside([calm(2, 0.4), calm(5, 0.21), improved]),
+      '16 fixed the other way: pass rate unchanged at 2 grid points, improved at 1 grid point',
+    );
+  });
+});
+
+/** One suite, two grid points, three binary evaluators: a judge-like noisy pass/fail. */
+const SCENARIO: Scenario = {
+  name: 'binary',
+  kind: 'binary',
+  passRate: 0.8,
+  cases: 100,
+  suites: 1,
+  gridPoints: 2,
+  evaluators: 3,
+  trials: 1,
+};
+/** Seeded pull requests: nothing changed, and every pass rate 15 points lower at point=0. */
+const unchanged = simulateComparison(5, SCENARIO);
+const dropped = simulateComparison(5, SCENARIO, { delta: 0.15, where: 'one run' });
+
+function paragraphs(html: string): string[] {
+  return [...html.matchAll(/<p>([\s\S]*?)<\/p>/g)].map((m) => m[1] ?? '');
+}
+
+describe('the PR comment on a pull request that changed nothing', () => {
+  const html = gfm(renderComparisonMarkdown(unchanged));
+
+  it('lists the newly failing cases, folded, under a heading that says they are noise', () => {
+    const newly = unchanged.runs.reduce((sum, run) => sum + run.cases.newlyFailing.length, 0);
+    assert.ok(newly >= 10, `${newly} newly failing: the noise this is about`);
+    assert.doesNotMatch(html, /<strong>Newly failing/);
+    const details = /<details><summary>([^<]*)<\/summary>([\s\S]*?)<\/details>/.exec(html);
+    assert.ok(details, html);
+    assert.match(details[1] ?? '', /^Other case changes: \d+ newly failing within the noise · /);
+    const heading = paragraphs(details[2] ?? '').find((p) => p.startsWith('Newly failing'));
+    assert.match(
+      text(heading ?? ''),
+      /^Newly failing \(\d+ cases, \d+ counting each grid point; \d+ fixed the other way, within the noise: pass rate unchanged at each of the 2 grid points, lowest McNemar p = 0\.\d{3}\):$/,
+    );
+    // Never hidden: the cases are a table with the column the open list has.
+    assert.match(details[2] ?? '', /<th[^>]*>why it fails now<\/th>/);
+  });
+
+  it('says the same in the terminal, per grid point, not in red', () => {
+    const out = renderComparisonText(unchanged, { color: true, width: 400 });
+    const headings = out.split('\n').filter((line) => line.includes('newly failing ('));
+    assert.equal(headings.length, 2);
+    for (const line of headings) {
+      assert.match(
+        line,
+        /^ {2}newly failing \(\d+; \d+ fixed the other way, within the noise: pass rate unchanged, McNemar p = 0\.\d{3}\)$/,
+      );
+    }
+  });
+
+  it("and so does the HTML page's model", () => {
+    const view = comparisonView(unchanged);
+    assert.deepEqual(
+      view.newlyFailingRuns.map((run) => run.alarm),
+      [false, false],
+    );
+    assert.equal(view.calmNewlyFailing, 'newly failing within the noise');
+    const terminal = renderComparisonText(unchanged, { color: false, width: 400 });
+    for (const run of view.newlyFailingRuns) {
+      assert.ok(terminal.includes(`  n${run.heading.slice(1)}\n`), run.heading);
+    }
+  });
+});
+
+describe('the PR comment on a pull request whose pass rate dropped at one grid point', () => {
+  const html = gfm(renderComparisonMarkdown(dropped));
+
+  it("shows that grid point's newly failing cases open and bold, as before", () => {
+    const [regressed, other] = dropped.runs;
+    assert.equal(regressed?.passRate.significant, true, 'the drop is a regression');
+    const count = regressed?.cases.newlyFailing.length ?? 0;
+    assert.match(
+      html,
+      new RegExp(`<p><strong>Newly failing \\(${count}\\):</strong></p>\\n<table>`),
+    );
+    // Open: before any <details>.
+    assert.ok(html.indexOf('<strong>Newly failing') < html.indexOf('<details>'));
+    // The other grid point's flips are still there, folded and calm.
+    const calm = other?.cases.newlyFailing.length ?? 0;
+    assert.ok(calm > 0);
+    assert.match(
+      html,
+      new RegExp(`<summary>Other case changes: ${calm} newly failing within the noise`),
+    );
+  });
+
+  it('in red in the terminal, and as an alarm in the page model', () => {
+    const out = renderComparisonText(dropped, { color: true, width: 400 });
+    const count = dropped.runs[0]?.cases.newlyFailing.length ?? 0;
+    assert.ok(out.includes(`\u001b[31mnewly failing (${count})\u001b[39m`), out);
+    assert.deepEqual(
+      comparisonView(dropped).newlyFailingRuns.map((run) => run.alarm),
+      [true, false],
+    );
+  });
+});
