@@ -2,6 +2,7 @@
  * The HTML report names a case of the comparison's lists (newly failing, fixed) by its id when it
  * has no label, as the case table does: a short id (a row's `__dedup_id__`, `r3`) whole, not
  * `r3…` as though it had been cut; only an id longer than the 12 characters shown gets the `…`.
+ * Its newly failing cases, 3 of 12 with 1 fixed, are within the noise: folded, not an alarm.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -60,6 +61,23 @@ describe("the comparison's case lists in the HTML report", () => {
     ]);
     const fixed = await page.$$eval('#comparison-changes li', texts);
     assert.deepEqual(fixed, ['r11 · rows.jsonl:12']);
+    await page.close();
+  });
+
+  it('fold newly failing cases the statistics call noise, under the heading the text form gives', async () => {
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
+    // No open "Newly failing" list: the pass rate of 12 cases is unchanged (3 down, 1 up).
+    assert.equal(await page.locator('#comparison .newly-failing').count(), 0);
+    const folded = page.locator('#comparison details.newly-failing-noise');
+    assert.equal(await folded.getAttribute('open'), null);
+    assert.equal(
+      (await folded.locator('summary').textContent())?.trim(),
+      '3 newly failing within the noise',
+    );
+    assert.equal(
+      (await folded.locator('h5').textContent())?.trim(),
+      's: Newly failing (3; 1 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.625)',
+    );
     await page.close();
   });
 });
