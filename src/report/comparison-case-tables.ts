@@ -54,6 +54,9 @@ const MAX_NOW_TEXTS = 3;
  * name), where it fails, its source line and what it does now (why it fails, or its trials).
  * A case on several grid points is one row, so the count in the heading, the rows and `… N more`
  * all count cases; the heading adds how many (case, grid point) pairs that is when it differs.
+ * Newly failing cases are two tables: those of grid points whose statistics call a regression
+ * (bold: `alarm`), then those of the others, whose heading says over all of them why they are
+ * no alarm (`flipsAside`).
  */
 export function caseTables(
   comparison: Comparison,
