@@ -6,7 +6,7 @@
  * `-o` under a name of its own, says so, and exits 3, whichever of the two ends first.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { waitUntil } from './helpers/wait-until.ts';
@@ -17,25 +17,8 @@ import {
   journalOf,
   project,
   ROWS,
-  start,
+  takenOver,
 } from './helpers/journal-run.ts';
-import { STALE_MS } from '../src/artifact/journal-read.ts';
-
-/** Starts run A, stops it once it journaled, makes its journal stale and starts run B. */
-async function takenOver(dir: string, args: string[] = []) {
-  const first = start(dir, ['-o', 'r.json', ...args]);
-  assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'the first run journaled');
-  first.child.kill('SIGSTOP');
-  // Untouched for longer than a live writer leaves it: the next run takes it as left behind.
-  const past = new Date(Date.now() - STALE_MS - 5_000);
-  utimesSync(journalOf(dir), past, past);
-  const second = start(dir, ['-o', 'r.json', ...args]);
-  const secondsJournal = () =>
-    existsSync(journalOf(dir)) &&
-    readFileSync(journalOf(dir), 'utf8').includes(`"pid":${second.child.pid},`);
-  assert.ok(await waitUntil(secondsJournal, 100), 'the second run took the journal over');
-  return { first, second };
-}
 
 const firstsFolder = (dir: string, pid: number | undefined) =>
   join(dir, `.r.json.journal.${pid}.d`);

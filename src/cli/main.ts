@@ -198,8 +198,7 @@ async function dispatch(
           {
             ...runArgs(values, positionals[0]),
             journal: true,
-            resumeCommand: (from?: string, baseline?: string) =>
-              resumeCommand(rest, from, baseline),
+            resumeCommand: (from, baseline, beside) => resumeCommand(rest, from, baseline, beside),
             ...(signal ? { signal } : {}),
           },
           ctx,

@@ -69,9 +69,17 @@ export const DEFAULT_OUTPUT = 'evals-results.json';
  * resumed run then writes back to), or `from`, where its partial results were kept when that
  * artifact could not be written (the finished results then go to the run's own `-o`); with
  * `--baseline BASELINE` first when `argv` names none (a resumed run compared with the baseline
- * its partial recorded). Quoted for a POSIX shell.
+ * its partial recorded). With `beside` (the run wrote beside its files because another run
+ * holds them: pipeline/journal-takeover.ts), `from` is resumed into itself and each `--junit`
+ * and `--report` file is the one `beside` names: the other run's files are never written.
+ * Quoted for a POSIX shell.
  */
-export function resumeCommand(argv: readonly string[], from?: string, baseline?: string): string {
+export function resumeCommand(
+  argv: readonly string[],
+  from?: string,
+  baseline?: string,
+  beside?: (file: string) => string,
+): string {
   const { values, tokens } = parseArgs({
     // As parseCommandArgs read them: `-o=x.json` is x.json.
     args: shortOptionValues(RUN, argv),
@@ -86,13 +94,18 @@ export function resumeCommand(argv: readonly string[], from?: string, baseline?:
     else if (token.kind === 'option-terminator') kept.push('--');
     else if (token.name === 'output' || token.name === 'resume' || token.name === 'help') continue;
     else if (token.value === undefined) kept.push(token.rawName);
-    else if (token.inlineValue === true) kept.push(`${token.rawName}=${token.value}`);
-    else kept.push(token.rawName, token.value);
+    else {
+      const report = token.name === 'junit' || token.name === 'report';
+      const value = beside !== undefined && report ? beside(token.value) : token.value;
+      if (token.inlineValue === true) kept.push(`${token.rawName}=${value}`);
+      else kept.push(token.rawName, value);
+    }
   }
   const output = outputOf(values as OptionValues<typeof RUN>);
   // First: after a `--` it would be read as the config.
   if (baseline !== undefined && values.baseline === undefined) kept.unshift('--baseline', baseline);
-  return from === undefined
-    ? resumeCommandLine(kept, output)
-    : resumeCommandLine(kept, from, output);
+  if (from === undefined) return resumeCommandLine(kept, output);
+  return beside === undefined
+    ? resumeCommandLine(kept, from, output)
+    : resumeCommandLine(kept, from);
 }

@@ -40,8 +40,11 @@ export interface ExitGuardOptions {
    */
   writeEnded(): string | undefined;
   stderr: { write(text: string): unknown };
-  /** The command that resumes this run from its partial artifact, when there is one. */
-  resumeCommand?: string;
+  /**
+   * The command that resumes this run from its partial artifact, written to `written` (as
+   * {@link writePartial} or {@link writeEnded} said; the run's `-o` when undefined).
+   */
+  resumeCommand?(written?: string): string;
   /** True once every case of the run has finished: only its results are left to write. */
   casesFinished?(): boolean;
   /**
@@ -120,13 +123,19 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     stderr.write(`error: ${STALLED}; ${written(abandoned)}\n`);
     process.exitCode = CUT_SHORT;
   };
-  /** Where the partial artifact went, in words, and whether it is on disk. */
-  const writtenTo = (abandoned: AbandonedRun): { text: string; onDisk: boolean } => {
+  /** Where the partial artifact went, in words, and whether it is on disk (and where). */
+  const writtenTo = (
+    abandoned: AbandonedRun,
+  ): { text: string; onDisk: boolean; where?: string } => {
     try {
       const where = options.writePartial(abandoned);
       return where === undefined
         ? { text: 'no artifact is written (none was asked for)', onDisk: false }
-        : { text: `the partial artifact is written to ${where} (interrupted: true)`, onDisk: true };
+        : {
+            text: `the partial artifact is written to ${where} (interrupted: true)`,
+            onDisk: true,
+            where,
+          };
     } catch (error) {
       return {
         text: `the partial artifact could not be written: ${describe(error)}`,
@@ -173,7 +182,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     const left = partial.onDisk && chosen === null ? options.reportsLeft?.() : undefined;
     const resume =
       (options.resumeCommand !== undefined && abandoned.result.interrupted
-        ? `; to finish it: ${options.resumeCommand}`
+        ? `; to finish it: ${options.resumeCommand(partial.where)}`
         : '') + (left === undefined ? '' : `; ${left}`);
     if (chosen !== null) {
       stderr.write(`${chosen}: ${where}${resume}\n`);
@@ -213,7 +222,7 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       // An interrupted run's resumption writes them too, with the cases it still lacks.
       const resume =
         verdict === undefined && options.resumeCommand !== undefined
-          ? `; or finish the run, which writes them, with: ${options.resumeCommand}`
+          ? `; or finish the run, which writes them, with: ${options.resumeCommand(where)}`
           : '';
       stderr.write(
         `${why}; the results are written${at === undefined ? '' : ` to ${at}`}; ${left}${resume}\n`,
@@ -221,7 +230,12 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     } else if (where !== undefined) {
       // User code ended it before the reports: say how to make them (the exit code stays 1).
       const reports = left === undefined ? '' : `; ${left}`;
-      stderr.write(`${why}; the results are written to ${where}${reports}\n`);
+      // A partial written at the edge's exit (a second Ctrl-C while it was being written).
+      const resume =
+        chosen !== null && verdict === undefined && options.resumeCommand !== undefined
+          ? ` (interrupted: true); to finish it: ${options.resumeCommand(where)}`
+          : '';
+      stderr.write(`${why}; the results are written to ${where}${resume}${reports}\n`);
     } else if (chosen === null) {
       const reports = left === undefined || options.results === undefined ? '' : `; ${left}`;
       stderr.write(`${why}${reports}\n`);

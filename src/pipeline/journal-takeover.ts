@@ -27,27 +27,33 @@ export interface Diversion {
   error: OutputTakenError;
 }
 
+/** Where a run's files go: see {@link outputDiversion}. */
+export interface OutputDiversion {
+  /** Where `file` (as given) goes instead, decided now unless it was already. */
+  (file: string): Diversion | undefined;
+  /** Where `file` went instead, if that was decided: deciding nothing (what was written where). */
+  decided(file: string): Diversion | undefined;
+}
+
 /**
  * For a run with the journal `journal()` gives (files named from `cwd`): a function telling,
  * for each file it writes (`-o`, `--junit`, `--report`, as given), whether it goes elsewhere,
  * and where: undefined while the journal is its own, or when the run keeps none. Decided once
- * per file, so the file reports and an exit write the same one.
+ * per file, so the file reports, an exit and the commands printed name the same one.
  */
 export function outputDiversion(
   journal: () => JournalWriter | undefined,
   cwd: string,
-): (file: string) => Diversion | undefined {
+): OutputDiversion {
   const decided = new Map<string, Diversion>();
-  return (file) => {
+  // Taken over once is for good: the journal this run removes once its results are written
+  // beside -o no longer tells, and the files it writes after them (or an exit names) go beside too.
+  let taken: OutputTakenError | undefined;
+  const divert = (file: string): Diversion | undefined => {
     const known = decided.get(file);
     if (known !== undefined) return known;
-    const own = journal();
-    if (own === undefined || !own.displaced()) return undefined;
-    const holder = readJournalHeader(own.path);
-    const [by, writes] =
-      holder === undefined
-        ? ['another evals run', 'has written']
-        : [`another evals run (pid ${holder.pid})`, 'writes'];
+    taken ??= takenBy(journal());
+    if (taken === undefined) return undefined;
     const ext = extname(basename(file));
     const shown = freeName(
       `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
@@ -57,11 +63,51 @@ export function outputDiversion(
     const diversion = {
       path: resolve(cwd, shown),
       shown,
-      error: new OutputTakenError(
-        `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1000} s, and that run ${writes} its results: this run's are not written over them`,
-      ),
+      error: taken,
     };
     decided.set(file, diversion);
     return diversion;
+  };
+  return Object.assign(divert, { decided: (file: string) => decided.get(file) });
+}
+
+/** Why a run's files go beside them: its journal `own` is another run's now (else undefined). */
+function takenBy(own: JournalWriter | undefined): OutputTakenError | undefined {
+  if (own === undefined || !own.displaced()) return undefined;
+  const holder = readJournalHeader(own.path);
+  const [by, writes] =
+    holder === undefined
+      ? ['another evals run', 'has written']
+      : [`another evals run (pid ${holder.pid})`, 'writes'];
+  return new OutputTakenError(
+    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1000} s, and that run ${writes} its results: this run's are not written over them`,
+  );
+}
+
+/**
+ * How a run names each of its files (as given) once its `-o` (`output`) went beside itself:
+ * beside its own name too; undefined while `-o` did not.
+ */
+export function besideFiles(
+  divert: OutputDiversion,
+  output: string,
+): ((file: string) => string) | undefined {
+  return divert.decided(output) === undefined ? undefined : (file) => divert(file)?.shown ?? file;
+}
+
+/**
+ * The command that finishes a run from `from` (its `-o`, `output`, when undefined), made by
+ * `resume` (RunArgs.resumeCommand). A partial kept beside `-o` is resumed into itself, with its
+ * reports beside theirs: resumed into `-o`, it would write over the other run's results.
+ */
+export function finishCommand(
+  divert: OutputDiversion,
+  output: string,
+  resume: (from?: string, baseline?: string, beside?: (file: string) => string) => string,
+): (from?: string) => string {
+  return (from) => {
+    if (from === undefined || from === output) return resume();
+    const kept = divert.decided(output)?.shown === from;
+    return resume(from, undefined, kept ? besideFiles(divert, output) : undefined);
   };
 }

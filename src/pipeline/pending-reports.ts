@@ -12,8 +12,10 @@ export interface PendingReports {
   /**
    * `not written: junit.xml (--junit), …; make the JUnit report from them with: evals report
    * …`, with `output` the results file as the user named it; undefined when none is pending.
+   * With `beside`, the run writes beside its files (another run holds them: journal-takeover.ts):
+   * each file, `output` too, is named as `beside` gives it.
    */
-  left(output: string): string | undefined;
+  left(output: string, beside?: (file: string) => string): string | undefined;
 }
 
 /**
@@ -36,12 +38,14 @@ export function trackPendingReports(
     reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown) });
   }
   return {
-    left(output) {
+    left(given, beside = (file: string) => file) {
       if (pending.size === 0) return undefined;
-      const names = [...pending].map(([path, flag]) => `${path} (${flag})`);
+      const output = beside(given);
+      const left = [...pending].map(([path, flag]) => [beside(path), flag] as const);
+      const names = left.map(([path, flag]) => `${path} (${flag})`);
       // Both are made from the results by one command, whatever the run was asked to write.
-      const report = [...pending].find(([, flag]) => flag === '--report')?.[0];
-      const junit = [...pending].find(([, flag]) => flag === '--junit')?.[0];
+      const report = left.find(([, flag]) => flag === '--report')?.[0];
+      const junit = left.find(([, flag]) => flag === '--junit')?.[0];
       const what =
         report !== undefined && junit !== undefined
           ? 'the HTML and JUnit reports'

@@ -56,9 +56,11 @@ export interface RunArgs {
    * The command that finishes this run if it is interrupted, printed then (from the CLI's argv):
    * resuming its `-o` file, or `from`, where the partial results were kept instead; with
    * `--baseline BASELINE` when the run compared with a baseline its argv does not name (one a
-   * resumed run took over from its partial).
+   * resumed run took over from its partial). With `beside`, the partial was kept beside `-o`
+   * because another run holds it (journal-takeover.ts): the command resumes `from` into itself
+   * and names each `--junit` and `--report` file as `beside` gives it, not the other run's.
    */
-  resumeCommand?: (from?: string, baseline?: string) => string;
+  resumeCommand?: (from?: string, baseline?: string, beside?: (file: string) => string) => string;
 }
 
 /** What a finished (or interrupted) run produced, for callers that report it further (the Action). */

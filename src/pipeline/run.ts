@@ -33,7 +33,7 @@ import { openRunJournal } from './journal.ts';
 export type { RunArgs, RunOutcome } from './run-options.ts';
 import { describeWriteFailure, fallbackPath, interruptedLines } from './write-failure.ts';
 import { EXIT, verdictCode } from './run-exit.ts';
-import { outputDiversion } from './journal-takeover.ts';
+import { besideFiles, finishCommand, outputDiversion } from './journal-takeover.ts';
 export { EXIT } from './run-exit.ts';
 
 /**
@@ -127,7 +127,9 @@ export async function executeRun(
   // a killed earlier run's kept partial, the baseline that run had (`killed`, journal.ts).
   const { resumeCommand: resumeOf } = args;
   const resumeCommand =
-    resumeOf && ((from?: string, killed?: string) => resumeOf(from, killed ?? baseline?.path));
+    resumeOf &&
+    ((from?: string, killed?: string, beside?: (file: string) => string) =>
+      resumeOf(from, killed ?? baseline?.path, beside));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -168,6 +170,7 @@ export async function executeRun(
     fallback: fallbackPath(path),
     divert: () => divert(path),
   });
+  const finishFrom = resumeCommand && finishCommand(divert, args.output, resumeCommand);
   // Why the run was not compared with the baseline it was given (set as the run compares).
   let uncompared: string | undefined;
   const notCompared = (): string | undefined => uncompared ?? args.baselineMissing;
@@ -281,14 +284,14 @@ export async function executeRun(
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
-    ...(resumeCommand !== undefined && { resumeCommand: resumeCommand() }),
+    ...(finishFrom !== undefined && { resumeCommand: finishFrom }),
     casesFinished: () => finished !== undefined && !finished.interrupted,
     // Every case finished: the results are whole, and the exit code is their verdict's.
     finishedExitCode: () => {
       compareEnded();
       return finished === undefined || finished.interrupted ? undefined : verdictCode(finished);
     },
-    reportsLeft: () => pendingReports.left(args.output),
+    reportsLeft: () => pendingReports.left(args.output, besideFiles(divert, args.output)),
     results: args.output,
     writePartial: ({ result }) => {
       // Compared without a word: the process is quitting, not reporting.
@@ -377,7 +380,7 @@ export async function executeRun(
   const said = uncompared !== undefined && artifact.comparison === undefined ? { uncompared } : {};
   if (artifact.interrupted) {
     // Exit 130 even when a file could not be written: the interruption comes first.
-    for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
+    for (const line of interruptedLines(args.output, unwritten, finishFrom)) {
       ctx.stderr.write(`${line}\n`);
     }
     return { artifact, config, exitCode: EXIT.interrupted, unwritten, ...said };

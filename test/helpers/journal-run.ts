@@ -3,10 +3,20 @@
  * function logs its calls, a run started as a child, and what its journal holds.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResultsArtifact } from '../../src/types/index.ts';
+import { STALE_MS } from '../../src/artifact/journal-read.ts';
 import { evalsBin, functionProject } from './cli.ts';
 import { waitUntil } from './wait-until.ts';
 
@@ -130,5 +140,47 @@ export function essence(artifact: ResultsArtifact): unknown {
       summary: { ...run.summary },
       cases: run.cases.map((c) => ({ id: c.id, output: c.output, passed: c.passed })),
     })),
+  };
+}
+
+/**
+ * Starts run A (`-o r.json`, then `args`; `firstArgs` before them for A alone), stops it once
+ * `cases` case lines are journaled, makes its journal stale and starts run B (`-o r.json`,
+ * then `args`), which takes that journal over; resolves once it has.
+ */
+export async function takenOver(
+  dir: string,
+  args: string[] = [],
+  { firstArgs = [], cases = 2 }: { firstArgs?: string[]; cases?: number } = {},
+): Promise<{ first: ReturnType<typeof start>; second: ReturnType<typeof start> }> {
+  const first = start(dir, [...firstArgs, '-o', 'r.json', ...args]);
+  assert.ok(await waitUntil(() => caseLines(dir) >= cases, 100), 'the first run journaled');
+  first.child.kill('SIGSTOP');
+  // Untouched for longer than a live writer leaves it: the next run takes it as left behind.
+  const past = new Date(Date.now() - STALE_MS - 5_000);
+  utimesSync(journalOf(dir), past, past);
+  const second = start(dir, ['-o', 'r.json', ...args]);
+  const secondsJournal = () =>
+    existsSync(journalOf(dir)) &&
+    readFileSync(journalOf(dir), 'utf8').includes(`"pid":${second.child.pid},`);
+  assert.ok(await waitUntil(secondsJournal, 100), 'the second run took the journal over');
+  return { first, second };
+}
+
+/**
+ * A copy of `project(delayMs)` in `dir/a` whose `.git/HEAD` is a FIFO nobody writes: a run of
+ * `a/evals.yaml` (`config`) reads it once its cases are done, so it waits there, between its
+ * last case and its artifact, until `release` writes it. `unhold` makes it a plain file again
+ * (for the runs after). Runs of `dir`'s own config are not held.
+ */
+export function heldProject(dir: string, delayMs = 150) {
+  const git = join(dir, 'a', '.git');
+  cpSync(project(delayMs), join(dir, 'a'), { recursive: true });
+  mkdirSync(git);
+  execFileSync('mkfifo', [join(git, 'HEAD')]);
+  return {
+    config: ['a/evals.yaml'],
+    release: () => writeFileSync(join(git, 'HEAD'), 'ref: refs/heads/main\n'),
+    unhold: () => rmSync(git, { recursive: true }),
   };
 }
