@@ -39,6 +39,13 @@ export interface ExitGuardOptions {
    * (or throws); undefined when there is nothing to write yet.
    */
   writeEnded(): string | undefined;
+  /**
+   * After {@link writeEnded} wrote the results: why they are not where the run was asked to
+   * write them (another run holds `-o`, pipeline/journal-takeover.ts), one line saying where they
+   * are kept instead; undefined when they went where asked. The exit is then a write failure's
+   * (`3`), not the verdict's.
+   */
+  writtenInstead?(): string | undefined;
   stderr: { write(text: string): unknown };
   /**
    * The command that resumes this run from its partial artifact, written to `written` (as
@@ -214,28 +221,31 @@ export function guardProcess(options: ExitGuardOptions): () => void {
       stderr.write(`${why}; the results could not be written: ${describe(error)}\n`);
       return;
     }
-    if (verdict !== undefined) process.exitCode = verdict;
+    // Kept beside -o, which another run holds: not where they were asked for, as for a failure.
+    const instead = where === undefined ? undefined : options.writtenInstead?.();
+    if (verdict !== undefined) process.exitCode = instead === undefined ? verdict : EXIT_UNWRITTEN;
+    const writtenTo = (at: string | undefined): string =>
+      instead !== undefined
+        ? `; ${instead}`
+        : `; the results are written${at === undefined ? '' : ` to ${at}`}`;
     const left = options.reportsLeft?.();
     if (left !== undefined && chosen !== null) {
       process.exitCode = INTERRUPTED;
-      const at = where ?? options.results;
       // An interrupted run's resumption writes them too, with the cases it still lacks.
       const resume =
         verdict === undefined && options.resumeCommand !== undefined
           ? `; or finish the run, which writes them, with: ${options.resumeCommand(where)}`
           : '';
-      stderr.write(
-        `${why}; the results are written${at === undefined ? '' : ` to ${at}`}; ${left}${resume}\n`,
-      );
+      stderr.write(`${why}${writtenTo(where ?? options.results)}; ${left}${resume}\n`);
     } else if (where !== undefined) {
       // User code ended it before the reports: say how to make them (the exit code stays 1).
       const reports = left === undefined ? '' : `; ${left}`;
       // A partial written at the edge's exit (a second Ctrl-C while it was being written).
       const resume =
         chosen !== null && verdict === undefined && options.resumeCommand !== undefined
-          ? ` (interrupted: true); to finish it: ${options.resumeCommand(where)}`
+          ? `${instead === undefined ? ' (interrupted: true)' : ''}; to finish it: ${options.resumeCommand(where)}`
           : '';
-      stderr.write(`${why}; the results are written to ${where}${resume}${reports}\n`);
+      stderr.write(`${why}${writtenTo(where)}${resume}${reports}\n`);
     } else if (chosen === null) {
       const reports = left === undefined || options.results === undefined ? '' : `; ${left}`;
       stderr.write(`${why}${reports}\n`);

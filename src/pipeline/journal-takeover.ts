@@ -14,6 +14,7 @@ import type { JournalWriter } from '../artifact/journal.ts';
 import { STALE_MS } from '../artifact/journal.ts';
 import { readJournalHeader } from '../artifact/journal-read.ts';
 import { freeName } from './journal.ts';
+import { describeWriteFailure } from './write-failure.ts';
 
 /** Why a run's results did not go to its `-o`: another run holds it (see the module's comment). */
 export class OutputTakenError extends Error {
@@ -110,4 +111,21 @@ export function finishCommand(
     const kept = divert.decided(output)?.shown === from;
     return resume(from, undefined, kept ? besideFiles(divert, output) : undefined);
   };
+}
+
+/**
+ * The line saying that a run's results (`interrupted`: its partial) went beside its `-o`
+ * (`output`), which another run holds, and where; undefined when they did not.
+ */
+export function keptBeside(
+  divert: OutputDiversion,
+  output: string,
+  interrupted: boolean,
+): string | undefined {
+  const taken = divert.decided(output);
+  if (taken === undefined) return undefined;
+  const failure = { path: output, error: taken.error, kept: taken.shown };
+  return interrupted
+    ? describeWriteFailure(failure, 'the run was interrupted', 'the partial results')
+    : describeWriteFailure(failure, 'the run finished');
 }

@@ -33,7 +33,7 @@ import { openRunJournal } from './journal.ts';
 export type { RunArgs, RunOutcome } from './run-options.ts';
 import { describeWriteFailure, fallbackPath, interruptedLines } from './write-failure.ts';
 import { EXIT, verdictCode } from './run-exit.ts';
-import { besideFiles, finishCommand, outputDiversion } from './journal-takeover.ts';
+import { besideFiles, finishCommand, keptBeside, outputDiversion } from './journal-takeover.ts';
 export { EXIT } from './run-exit.ts';
 
 /**
@@ -330,6 +330,7 @@ export async function executeRun(
       journal?.discard();
       return to.shown;
     },
+    writtenInstead: () => keptBeside(divert, args.output, finished?.interrupted === true),
   });
   let artifact: ResultsArtifact;
   // Kept (flushed) when the run ends without its results written: a later run recovers it.
