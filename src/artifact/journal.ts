@@ -95,6 +95,11 @@ export interface JournalSink {
   caseAdded(): void;
   /** `drain` writes every line the spool still holds to its files. */
   drainFrom(drain: () => void): void;
+  /**
+   * `hold` keeps the spool's files open for reading (throwing when it cannot), so that the
+   * journal may remove its folder while the reports still read them.
+   */
+  holdFrom(hold: () => void): void;
 }
 
 /**
@@ -110,6 +115,7 @@ export class JournalWriter implements JournalSink {
   #fd: number | null;
   #framed = false;
   #drain: (() => void) | null = null;
+  #hold: (() => void) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #heartbeat: NodeJS.Timeout | null = null;
   /** The journal's file (device and inode), told apart from another run's at the same path. */
@@ -161,6 +167,10 @@ export class JournalWriter implements JournalSink {
 
   drainFrom(drain: () => void): void {
     this.#drain = drain;
+  }
+
+  holdFrom(hold: () => void): void {
+    this.#hold = hold;
   }
 
   caseAdded(): void {
@@ -252,16 +262,25 @@ export class JournalWriter implements JournalSink {
   }
 
   /**
-   * Removes the journal file alone, keeping its folder, whose case files the reports after the
-   * artifact (JUnit, HTML) still read: once `-o` holds the run's whole results, a kill from
-   * then on leaves nothing to recover, and a journal left beside a complete artifact could pass
-   * for newer than it (see `journalWrittenAt`). {@link discard} removes the folder after.
+   * Removes the journal once `-o` holds the run's whole results: a kill from then on leaves
+   * nothing to recover, and a journal left beside a complete artifact could pass for newer than
+   * it (see `journalWrittenAt`). The file goes first, then the folder, once the spool holds its
+   * case files open: the reports after the artifact (JUnit, HTML) still read them, and a kill
+   * while they are written (a FIFO nobody reads yet) leaves no folder beside `-o`. Where the
+   * files cannot be held (or the folder removed while they are open), the folder stays until
+   * {@link discard}, or a later run on `-o` sweeps it.
    */
   release(): void {
     if (this.#removed || this.displaced()) return;
     this.#stop();
     rmSync(this.path, { force: true });
     this.#removed = true;
+    try {
+      this.#hold?.();
+      rmSync(this.casesDir, { recursive: true, force: true });
+    } catch {
+      // Left for discard (see above).
+    }
   }
 
   /**

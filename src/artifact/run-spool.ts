@@ -27,6 +27,11 @@ export interface RunSpool {
   keys: Float64Array | null;
   fd: number | null;
   path: string | null;
+  /**
+   * The file opened for reading and kept open (`CaseSpool.holdFiles`), so that it is still read
+   * once its folder is removed; null until then. Closed by `CaseSpool.discard`.
+   */
+  held: number | null;
   /** Lines not yet written, and how many bytes of it are used. */
   batch: Buffer | null;
   used: number;
@@ -57,6 +62,7 @@ export function newRunSpool(run: number, cases: number): RunSpool {
     keys: null,
     fd: null,
     path: null,
+    held: null,
     batch: null,
     used: 0,
     written: 0,
@@ -90,7 +96,7 @@ export function* spooledLines(spool: RunSpool): Generator<string> {
       yield window.toString('utf8', start - from, end - from);
     }
   } finally {
-    if (fd !== null) closeSync(fd);
+    closeSpool(spool, fd);
   }
 }
 
@@ -101,7 +107,12 @@ export function* spooledLines(spool: RunSpool): Generator<string> {
 function openSpool(spool: RunSpool): number | null | undefined {
   if (spool.memory !== null && spool.fileBytes === 0) return null;
   if (spool.path === null) return undefined;
-  return openSync(spool.path, 'r');
+  return spool.held ?? openSync(spool.path, 'r');
+}
+
+/** Closes what {@link openSpool} opened (the file it holds stays open). */
+function closeSpool(spool: RunSpool, fd: number | null): void {
+  if (fd !== null && fd !== spool.held) closeSync(fd);
 }
 
 /** {@link readAt} over the run's file and then the lines kept in memory. */
@@ -167,7 +178,7 @@ export function copyLines(spool: RunSpool, out: BatchWriter): void {
       first = next;
     }
   } finally {
-    if (fd !== null) closeSync(fd);
+    closeSpool(spool, fd);
   }
 }
 

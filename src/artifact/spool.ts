@@ -111,6 +111,7 @@ export class CaseSpool implements CaseLog {
     this.#journal = options.journal;
     this.#root = options.root ?? tmpdir();
     this.#journal?.drainFrom(() => this.#drain());
+    this.#journal?.holdFrom(() => this.holdFiles());
   }
 
   open(runs: readonly { cases: number }[]): void {
@@ -315,6 +316,19 @@ export class CaseSpool implements CaseLog {
   }
 
   /**
+   * Seals the spool and opens each run's file for reading, kept open until {@link discard}: the
+   * files can then be removed (a journal's folder, once `-o` holds the results) while the
+   * reports still read them, and a process killed meanwhile leaves nothing behind (POSIX frees
+   * a removed file when its last descriptor closes). Throws when a file cannot be opened.
+   */
+  holdFiles(): void {
+    this.#seal();
+    for (const spool of this.#runs) {
+      if (spool.path !== null) spool.held ??= openSync(spool.path, 'r');
+    }
+  }
+
+  /**
    * Removes the spool files (after the reports, or instead of them); those in a journal's folder
    * are left to the journal, which keeps them when the run's results could not be written.
    */
@@ -323,7 +337,9 @@ export class CaseSpool implements CaseLog {
     this.#discarded = true;
     for (const spool of this.#runs) {
       if (spool.fd !== null) closeSync(spool.fd);
+      if (spool.held !== null) closeSync(spool.held);
       spool.fd = null;
+      spool.held = null;
       spool.batch = null;
       spool.memory = null;
     }
