@@ -218,6 +218,14 @@ describe('results schema', () => {
     assert.deepEqual(validateArtifact(fullArtifact()), []);
     assert.deepEqual(validateArtifact({ ...fullArtifact(), git: null }), []);
     assert.deepEqual(validateArtifact({ ...fullArtifact(), git: { sha: null, ref: 'main' } }), []);
+    // A partial recovered from a journal records its baseline; an older one has none (above).
+    const baseline = { path: 'b.json', config: 'evals.yaml', git: null, startedAt: 'x' };
+    assert.deepEqual(validateArtifact({ ...fullArtifact(), baseline }), []);
+    const git = { sha: 'abc', ref: null };
+    assert.deepEqual(validateArtifact({ ...fullArtifact(), baseline: { ...baseline, git } }), []);
+    assert.deepEqual(validateArtifact({ ...fullArtifact(), baseline: { ...baseline, extra: 1 } }), [
+      '/baseline: unexpected property "extra"',
+    ]);
   });
 
   it('accepts what buildArtifact produces, after a JSON round trip', () => {

@@ -25,12 +25,16 @@ export function withBaselinePath(comparison: Comparison, path: string): Comparis
   return { ...comparison, base };
 }
 
-/** The baseline `artifact` was compared with; `undefined` when it holds no comparison. */
+/**
+ * The baseline `artifact` was compared with: its comparison's `base`, or, for a partial
+ * recovered from a killed run's journal (which holds no comparison), the `baseline` it records;
+ * `undefined` when it records neither.
+ */
 export function recordedBaseline(
-  artifact: Pick<ResultsArtifact, 'comparison'>,
+  artifact: Pick<ResultsArtifact, 'comparison' | 'baseline'>,
 ): RecordedBaseline | undefined {
   // Read as data: the schema leaves `comparison` open, so its fields are checked here.
-  const base: unknown = artifact.comparison?.base;
+  const base: unknown = artifact.comparison?.base ?? artifact.baseline;
   if (typeof base !== 'object' || base === null) return undefined;
   const { config, git, startedAt, path } = base as Record<string, unknown>;
   const identity: BaselineIdentity = {
@@ -68,7 +72,7 @@ function identityKey(identity: BaselineIdentity): string {
 /** A merge input as the baseline check needs it. */
 interface Shard {
   name: string;
-  artifact: Pick<ResultsArtifact, 'comparison'>;
+  artifact: Pick<ResultsArtifact, 'comparison' | 'baseline'>;
 }
 
 /**

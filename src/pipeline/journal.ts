@@ -32,7 +32,7 @@ import { usageError } from '../shared/errors.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import type { CommandContext } from './context.ts';
 import type { ChosenBaseline } from './baseline.ts';
-import type { BaselineIdentity, RecordedBaseline } from '../artifact/merge-baseline.ts';
+import type { BaselineIdentity } from '../artifact/merge-baseline.ts';
 
 /** The journal of a run writing `output` (absolute): a hidden file beside it. */
 export function journalPathOf(output: string): string {
@@ -119,26 +119,15 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
  * The journal is removed once written. Throws a usage error when its process still runs, or
  * when the journal beside FILE holds nothing and FILE is missing.
  */
-export function recoverForResume(
-  file: string,
-  output: string,
-  ctx: CommandContext,
-  resumeCommand?: (from?: string, baseline?: string) => string,
-): { file: string; baseline?: RecordedBaseline } {
+export function recoverForResume(file: string, output: string, ctx: CommandContext): string {
   const into = resolve(ctx.cwd, output);
   const from = resolve(ctx.cwd, file);
   const left = into === from ? undefined : readJournalHeader(journalPathOf(into));
-  // The command that resumes what was recovered: `--resume OUTPUT`, or `--resume FILE -o OUTPUT`.
-  const again = (resumed: string) => (baseline: string) =>
-    resumeCommand?.(resolve(ctx.cwd, resumed) === into ? undefined : resumed, baseline);
-  if (
-    left?.resumedFrom === from &&
-    recoverJournal(output, left, ctx, again(output)) === 'recovered'
-  ) {
-    return { file: output, ...recorded(left) };
+  if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === 'recovered') {
+    return output;
   }
   const header = readJournalHeader(journalPathOf(from));
-  const outcome = recoverJournal(file, header, ctx, again(file));
+  const outcome = recoverJournal(file, header, ctx);
   if (outcome === 'empty' && !existsSync(from)) {
     throw usageError(
       'resume.nothing',
@@ -146,13 +135,7 @@ export function recoverForResume(
       file,
     );
   }
-  return outcome === 'recovered' ? { file, ...recorded(header!) } : { file };
-}
-
-/** The baseline a journal's run compared with, as a partial artifact's comparison records it. */
-function recorded(header: JournalHeader): { baseline?: RecordedBaseline } {
-  const { baseline: path, baselineRun: identity } = header;
-  return path === undefined || identity === undefined ? {} : { baseline: { path, identity } };
+  return file;
 }
 
 /** Which run `artifact` is, as a comparison records its base (compare.ts `artifactInfo`). */
@@ -171,7 +154,6 @@ function recoverJournal(
   file: string,
   header: JournalHeader | undefined,
   ctx: CommandContext,
-  again: (baseline: string) => string | undefined,
 ): 'recovered' | 'empty' | 'none' {
   const target = resolve(ctx.cwd, file);
   const path = journalPathOf(target);
@@ -189,10 +171,10 @@ function recoverJournal(
     letGo(path, header);
     return 'empty';
   }
-  writeRecovered(target, read);
+  writeRecovered(target, read, header);
   letGo(path, header);
   ctx.stderr.write(
-    `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header, file, again)}`,
+    `recovered ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} from a run killed at ${read.lastWrite.toISOString()} (pid ${header.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)\n${baselineNote(header)}`,
   );
   return 'recovered';
 }
@@ -236,10 +218,11 @@ function keepAside(
     '.json',
     options.ctx.cwd,
   );
-  writeRecovered(resolve(options.ctx.cwd, shown), read);
+  writeRecovered(resolve(options.ctx.cwd, shown), read, header);
   const alive = letGo(path, header);
-  // The kept partial records no comparison: the command names the killed run's baseline, so the
-  // finished run is compared (and `regressions: block` applied) as that run would have been.
+  // The kept partial records the killed run's baseline (writeRecovered), and the command names it
+  // too, so the finished run is compared (and `regressions: block` applied) as that run would
+  // have been, whichever baseline the run printing it has.
   const command =
     options.resumeCommand === undefined
       ? ''
@@ -301,10 +284,28 @@ function readOrRefuse(path: string, file: string): ReadJournal {
   }
 }
 
-/** Writes the partial artifact `read` stands for to `path`, and removes its spool. */
-function writeRecovered(path: string, read: ReadJournal): void {
+/**
+ * Writes the partial artifact `read` stands for to `path`, and removes its spool. It records the
+ * baseline the journal's run compared with (`header`): it holds no comparison to record it in,
+ * and the journal that named it is removed once it is written, so `--resume` reads it there.
+ */
+function writeRecovered(path: string, read: ReadJournal, header: JournalHeader): void {
+  const { baseline, baselineRun: run } = header;
   try {
-    if (read.artifact !== undefined) read.spool?.writeArtifactSync(path, read.artifact);
+    if (read.artifact === undefined) return;
+    const artifact: ResultsArtifact =
+      baseline === undefined || run === undefined
+        ? read.artifact
+        : {
+            ...read.artifact,
+            baseline: {
+              path: baseline,
+              config: run.config,
+              git: run.git === null ? null : { sha: run.git.sha, ref: run.git.ref },
+              startedAt: run.startedAt,
+            },
+          };
+    read.spool?.writeArtifactSync(path, artifact);
   } finally {
     read.spool?.discard();
   }
@@ -339,25 +340,11 @@ function tornNote(read: ReadJournal): string {
 }
 
 /**
- * Which baseline the resumption of a recovered journal compares with. The recovered partial
- * records no comparison (only the journal, removed now, named the baseline): should this
- * resumption be refused (the config changed since), the command that finishes the run later
- * must name it, or that run would go uncompared and ungated.
+ * A journal naming the baseline its run compared with, but not which run it held (none this
+ * evalgate writes): the recovered partial cannot record it, so the command must name it. (One
+ * that says which is recorded in the partial, and the resumption says it compares with it.)
  */
-function baselineNote(
-  header: JournalHeader,
-  file: string,
-  again: (baseline: string) => string | undefined,
-): string {
-  if (header.baseline === undefined) return '';
-  // A journal naming a baseline but not which run it held (none this evalgate writes).
-  if (header.baselineRun === undefined) {
-    return `note: the killed run compared with ${header.baseline}: pass --baseline ${header.baseline} again\n`;
-  }
-  const command = again(header.baseline);
-  const later =
-    command === undefined
-      ? `pass --baseline ${header.baseline} when resuming it`
-      : `\`${command}\` finishes the run`;
-  return `the killed run compared with ${header.baseline}, and so does this resumption; ${file} does not record that baseline, so should this resumption be refused, ${later}\n`;
+function baselineNote(header: JournalHeader): string {
+  if (header.baseline === undefined || header.baselineRun !== undefined) return '';
+  return `note: the killed run compared with ${header.baseline}: pass --baseline ${header.baseline} again\n`;
 }

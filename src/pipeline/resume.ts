@@ -73,17 +73,11 @@ export function startResume(
   filters: RunFilters,
   trials: number | undefined,
   ctx: CommandContext,
-  options: {
-    recover?: { output: string; resumeCommand?: (from?: string, baseline?: string) => string };
-  } = {},
+  options: { recover?: { output: string } } = {},
 ): Resumption {
   // A run killed with no chance to write its partial left a journal beside it (or beside the
   // output it was writing): that first, and it may be what is resumed now.
-  const recovered =
-    options.recover === undefined
-      ? { file: path }
-      : recoverForResume(path, options.recover.output, ctx, options.recover.resumeCommand);
-  path = recovered.file;
+  if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
   const named = openResultsFile(path, ctx, '--resume');
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.
@@ -168,11 +162,24 @@ export function startResume(
     preface: (ran) =>
       `Resumed ${path}: ${plural(kept, 'case result')} kept, ${formatCount(ran)} run now.\n\n`,
     async baseline(given, context) {
-      // A partial recovered from a journal records its baseline there, not in a comparison.
-      const recorded = recordedBaseline(partial) ?? recovered.baseline;
+      // In its comparison, or (a partial recovered from a journal) in its `baseline`.
+      const recorded = recordedBaseline(partial);
       if (given === undefined && recorded === undefined) return undefined;
       const { chooseBaseline } = await import('./baseline.ts');
-      return chooseBaseline(given, recorded, `${path}'s`, 'pass --baseline FILE again', context);
+      const chosen = await chooseBaseline(
+        given,
+        recorded,
+        `${path}'s`,
+        'pass --baseline FILE again',
+        context,
+      );
+      // Compared and gated with a file the command does not name: said, with how to change it.
+      if (given === undefined && chosen !== undefined) {
+        context.stderr.write(
+          `note: comparing with ${chosen.path}, the baseline ${path} records (--baseline FILE compares with another)\n`,
+        );
+      }
+      return chosen;
     },
   };
 }

@@ -17,6 +17,16 @@ import type { Params, TestCaseSource } from './index.ts';
  */
 export type ChangeLabel = 'improved' | 'regressed' | 'unchanged' | 'too few cases';
 
+/**
+ * The baseline a partial recovered from a killed run's recovery journal records (the artifact's
+ * `baseline`): it holds no comparison whose `base` would, and `evals run --resume` compares with
+ * it again. The file as `--baseline` named it (from where that command ran), and which run it
+ * held: its config, commit and start, as a comparison's `base` says them.
+ */
+export interface RecoveredBaseline extends Pick<ArtifactInfo, 'config' | 'git' | 'startedAt'> {
+  path: string;
+}
+
 /** Which results were compared: enough to say "against main at 3f9a1c2". */
 export interface ArtifactInfo {
   config: string;

@@ -6,7 +6,7 @@
  */
 import type { TestCaseSource } from './testset.ts';
 export type { TestCaseSource, RowMeta, TestsetRow, PreparedCase } from './testset.ts';
-import type { Comparison } from './comparison.ts';
+import type { Comparison, RecoveredBaseline } from './comparison.ts';
 import type { RunSummary, Usage } from './summary.ts';
 import type { AgreementSpec } from './summary.ts';
 import type { ConfigDataParts, ConfigHashParts } from './config-hash.ts';
@@ -392,6 +392,8 @@ export interface ResultsArtifact {
   runs: RunResult[];
   /** The comparison against a baseline, when the run had one. */
   comparison?: Comparison;
+  /** On a partial recovered from a journal (no comparison): the baseline its run compared with. */
+  baseline?: RecoveredBaseline;
   /**
    * The run was given a baseline and not compared with it (it shares no case with the run, or
    * the comparison failed): which, and why. Every report of the results says so.

@@ -17,7 +17,7 @@ import {
 import { basename, join } from 'node:path';
 import type { ResultsArtifact } from '../../src/types/index.ts';
 import { STALE_MS } from '../../src/artifact/journal-read.ts';
-import { evalsBin, functionProject } from './cli.ts';
+import { evalsBin, functionProject, runCli } from './cli.ts';
 import { waitUntil } from './wait-until.ts';
 
 export const ROWS = 8;
@@ -183,4 +183,16 @@ export function heldProject(dir: string, delayMs = 150) {
     release: () => writeFileSync(join(git, 'HEAD'), 'ref: refs/heads/main\n'),
     unhold: () => rmSync(git, { recursive: true }),
   };
+}
+
+/** A run to r.json comparing with base.json, killed once two cases are journaled: its project. */
+export async function killedComparedRun(): Promise<string> {
+  const dir = project();
+  const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+  assert.equal(base.code, 0, base.stderr);
+  const { child, gone } = start(dir, ['-o', 'r.json', '--baseline', 'base.json']);
+  assert.ok(await waitUntil(() => caseLines(dir) >= 2, 100), 'cases reached the journal');
+  child.kill('SIGKILL');
+  await gone;
+  return dir;
 }
