@@ -4,8 +4,8 @@
  *
  * This file holds types only, so any layer may import it without pulling in behaviour.
  */
-import type { TestCaseSource } from './testset.ts';
-export type { TestCaseSource, RowMeta, TestsetRow, PreparedCase } from './testset.ts';
+import type { TestCaseSource, TestsetInfo } from './testset.ts';
+export type { TestCaseSource, TestsetInfo, RowMeta, TestsetRow, PreparedCase } from './testset.ts';
 import type { Comparison, RecoveredBaseline } from './comparison.ts';
 import type { RunSummary, Usage } from './summary.ts';
 import type { AgreementSpec } from './summary.ts';
@@ -314,23 +314,6 @@ export interface GateCondition {
   expected: string;
   actual: string;
   passed: boolean;
-}
-
-export interface TestsetInfo {
-  /** The file relative to the config; `null` for inline cases. */
-  path: string | null;
-  /** The git revision the file was read at, as written in the config; `null`: the working tree. */
-  ref: string | null;
-  /** The full commit sha `ref` resolved to; `null` when read from the working tree. */
-  commit: string | null;
-  revision: string;
-  cases: number;
-  /**
-   * The `evals run --tag` values that narrowed the run's cases, sorted, each once. Present with
-   * `--tag`, and in every run of a shard (`[]` without `--tag`), so `evals merge` can tell a shard
-   * run without `--tag` from one written by an older evalgate, which recorded no filter.
-   */
-  tagFilter?: string[];
 }
 
 export interface RunResult {

@@ -53,3 +53,20 @@ export interface PreparedCase<TCase = Record<string, unknown>> {
    */
   index: number;
 }
+
+export interface TestsetInfo {
+  /** The file relative to the config; `null` for inline cases. */
+  path: string | null;
+  /** The git revision the file was read at, as written in the config; `null`: the working tree. */
+  ref: string | null;
+  /** The full commit sha `ref` resolved to; `null` when read from the working tree. */
+  commit: string | null;
+  revision: string;
+  cases: number;
+  /**
+   * The `evals run --tag` values that narrowed the run's cases, sorted, each once. Present with
+   * `--tag`, and in every run of a shard (`[]` without `--tag`), so `evals merge` can tell a shard
+   * run without `--tag` from one written by an older evalgate, which recorded no filter.
+   */
+  tagFilter?: string[];
+}
