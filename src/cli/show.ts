@@ -87,15 +87,15 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     }
   });
   const { shown, matched } = exact.any ? exact : prefixed;
-  if (filters.casePrefix !== undefined && matched === 0) {
-    const byStatus = values.failed || values.errored || values.flaky;
+  // An id no case has is a mistake (exit 2). A case that is there but matches no status flag
+  // (`--case c1 --failed` when c1 passed) is an answer, as `--failed` alone matching nothing is.
+  if (filters.casePrefix !== undefined && !exact.any && !prefixed.any) {
     const narrowed = filters.suites !== undefined || filters.grid !== undefined;
-    if (narrowed && !exact.any && !prefixed.any) {
-      throw badOption(SHOW, notInSelectedRuns(file, path, filters, filters.casePrefix));
-    }
     throw badOption(
       SHOW,
-      `--case ${shownValue(filters.casePrefix)}: ${exact.any ? 'the case with this id is not' : 'no case id starts with it'} in ${printable(path)}${byStatus ? ' among the cases the status flags select' : ''}`,
+      narrowed
+        ? notInSelectedRuns(file, path, filters, filters.casePrefix)
+        : `--case ${shownValue(filters.casePrefix)}: no case id starts with it in ${printable(path)}`,
     );
   }
 
@@ -129,6 +129,10 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   if (runs.length === 0) {
     blocks.push(
       `${printable(path)} holds no run, so there is no case to show: its suite ran nothing (a grid with an empty list of values makes no run; evals.yaml and runTestSuite refuse one)`,
+    );
+  } else if (matched === 0 && filters.casePrefix !== undefined) {
+    blocks.push(
+      `--case ${shownValue(filters.casePrefix)} is in ${printable(path)}, but none of its results in the runs selected matches ${statusFlags(filters)}`,
     );
   } else if (matched === 0) {
     // No case to show is not "nothing failed": a run can fail on its gate or be cut short.
@@ -219,6 +223,17 @@ function notInSelectedRuns(
       ? ''
       : `; it is a case of ${listed.join(', ')}${more > 0 ? ` and ${plural(more, 'more run')}` : ''}`;
   return `--case ${shownValue(casePrefix)}: no case id starts with it in the runs of ${printable(path)} selected by ${printable(by)}${where}`;
+}
+
+/** The status flags given, as typed: `--failed or --errored`. */
+function statusFlags(filters: ShowFilters): string {
+  return [
+    filters.failed === true ? '--failed' : null,
+    filters.errored === true ? '--errored' : null,
+    filters.flaky === true ? '--flaky' : null,
+  ]
+    .filter((flag) => flag !== null)
+    .join(' or ');
 }
 
 function noneMatch(filters: ShowFilters): string {
