@@ -83,12 +83,12 @@ export const RUN = {
     },
     'no-cache': {
       type: 'boolean',
-      help: 'Send every judge and embedding call to the server (no cache read or write)',
+      help: "Send every model call (a model target's, a judge's, an embedding) to the server (no cache read or write)",
     },
     'cache-dir': {
       type: 'string',
       value: 'DIR',
-      help: 'Judge call cache (default: .evalgate/cache next to the config)',
+      help: 'Cache of model target, judge and embedding calls (default: .evalgate/cache next to the config)',
     },
     'update-baselines': {
       type: 'boolean',
