@@ -135,6 +135,9 @@ export const INIT = {
     },
     help: HELP,
   },
+  footer: [
+    'Exit codes: 0 written · 2 bad usage, or the folder has a file of the starter already, or something that is not a folder where it makes one (nothing written) · 3 a file could not be written (one line says why; what it had written is removed again).',
+  ],
 } satisfies CommandSpec;
 
 /** `evals compare BASE HEAD` */

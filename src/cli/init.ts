@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync, statSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
+import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { pathWord } from '../shared/shell-word.ts';
 import { DEFAULT_RESULTS, REPORT_FILE } from '../shared/report-path.ts';
@@ -77,6 +78,49 @@ function withSchemaHint(files: Record<string, string>, dir: string): Record<stri
   }
 }
 
+function lstatOf(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What in `dir` stands where the starter needs a folder (a file named `testsets`, where
+ * `testsets/questions.csv` goes) or its `.gitignore` (a folder of that name): refused with the
+ * files it would not overwrite, before anything is written, rather than failing half-way.
+ */
+function blockedPaths(dir: string, names: readonly string[]): string[] {
+  const folders = new Set(
+    names.flatMap((name) => {
+      const parts = name.split('/').slice(0, -1);
+      return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    }),
+  );
+  const blocked = [...folders].filter((folder) => {
+    const found = lstatOf(join(dir, folder));
+    if (found === undefined || found.isDirectory()) return false;
+    // A link to a folder is a folder to write into.
+    return !(found.isSymbolicLink() && isFolder(join(dir, folder)));
+  });
+  const shown = blocked.map(
+    (folder) => `${folder} (not a folder, where evals init writes ${folder}/)`,
+  );
+  const ignore = lstatOf(join(dir, '.gitignore'));
+  if (ignore?.isDirectory() === true)
+    shown.push('.gitignore (a folder, where evals init adds to the file .gitignore)');
+  return shown;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** `evals init [dir] [--template NAME]`: writes a starter project, never overwriting a file. */
 export async function initCommand(
   dirArg: string | undefined,
@@ -98,24 +142,47 @@ export async function initCommand(
     starter.commonJsFiles && (await inCommonJsPackage(dir)) ? starter.commonJsFiles : starter.files,
     dir,
   );
-  const clashes = Object.keys(FILES).filter((name) => existsSync(join(dir, name)));
+  // A symbolic link that leads nowhere is a file there too: `wx` would refuse to write through it.
+  const clashes = Object.keys(FILES).filter((name) => lstatOf(join(dir, name)) !== undefined);
   // `evals run` reads an `evals.yaml` before an `evals.yml`: a new one would shadow the user's.
   const shadowed = !clashes.includes('evals.yaml') && existsSync(join(dir, 'evals.yml'));
   if ('evals.yaml' in FILES && shadowed) {
     clashes.push('evals.yml (evals run would read the evals.yaml written beside it instead)');
   }
+  clashes.push(...blockedPaths(dir, Object.keys(FILES)));
   if (clashes.length > 0) {
     throw usageError(
       'init.exists',
       `evals init writes into a folder without these files, but ${dir} already has: ${clashes.join(', ')}`,
     );
   }
-  for (const [name, text] of Object.entries(FILES)) {
-    const path = join(dir, name);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, text, { flag: 'wx' });
+  const written: string[] = [];
+  let ignored: string[];
+  let writing = '';
+  try {
+    for (const [name, text] of Object.entries(FILES)) {
+      writing = name;
+      const path = join(dir, name);
+      const made = await mkdir(dirname(path), { recursive: true });
+      if (made !== undefined) written.push(made);
+      await writeFile(path, text, { flag: 'wx' });
+      written.push(path);
+    }
+    writing = '.gitignore';
+    ignored = await ignoreOutputs(dir);
+  } catch (error) {
+    // Half a starter would make the next `evals init` refuse the files this one left: take
+    // back what it wrote (files it created with `wx`, folders it made), newest first.
+    for (const path of written.reverse()) rmSync(path, { recursive: true, force: true });
+    const line = unwrittenFile(
+      relative(ctx.cwd, join(dir, writing)) || writing,
+      error,
+      'the files evals init had written are removed again, so nothing was written',
+    );
+    if (line === undefined) throw error;
+    ctx.stderr.write(`error: ${line}\n`);
+    return EXIT_UNWRITTEN;
   }
-  const ignored = await ignoreOutputs(dir);
   const where = relative(ctx.cwd, dir) || '.';
   const gitignore = ignored.length === 0 ? '' : `Added to .gitignore: ${ignored.join(', ')}\n`;
   // The commands run in the project's folder: `evals run` writes evals-results.json where it
