@@ -41,6 +41,14 @@ export async function logCommand(
   if (!log.ok) {
     throw usageError(log.error.code, log.error.message, location.displayPath);
   }
+  // No file and no history: a mistyped path, refused as revision, show and diff refuse it.
+  if (log.entries.length === 0 && !existsSync(location.absPath)) {
+    throw usageError(
+      'testset.not-found',
+      `testset file not found: ${location.displayPath}, and no commit of the repository has it`,
+      location.displayPath,
+    );
+  }
   // The working tree, when it differs from the newest commit, leads the list: also when its
   // uncommitted changes leave it unreadable or deleted, which is not "the same as the newest".
   const workingRow = await workingTree(location, identity, log.entries[0]?.version);
