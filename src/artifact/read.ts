@@ -12,12 +12,13 @@
  * A file laid out otherwise (reformatted by another tool, written compact on one line) is still
  * read, by parsing it whole as before; only the memory saving is lost.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { lines } from './fd-io.ts';
 import { validateArtifact, validateCase } from './schema.ts';
 import { explainJsonError } from '../shared/json-syntax.ts';
+import { kindOf } from '../shared/regular-file.ts';
 
 /** A results artifact: its frame in memory, its cases read on demand. */
 export interface ArtifactFile {
@@ -68,9 +69,22 @@ interface CaseLines {
 export function openArtifactFile(path: string, name: string): ArtifactFile {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // O_NONBLOCK: a FIFO would otherwise block `open` until a writer comes, on the main
+    // thread, where not even SIGTERM is handled; it is refused below instead.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw unreadable(name, error);
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
+    closeSync(fd);
+    // Each run's cases are read again from the path later, which a pipe cannot give twice.
+    throw stats.isDirectory()
+      ? unreadable(name, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }))
+      : new ArtifactReadError(
+          'unreadable',
+          `${name}: is ${kindOf(stats)}, not a results file; save the results to a file and name that`,
+        );
   }
   let scanned: { frameText: string; lines: Map<number, CaseLines> } | null;
   try {

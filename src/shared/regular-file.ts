@@ -100,7 +100,8 @@ function fileError(code: string, message: string): FileError {
   return Object.assign(new Error(message), { code });
 }
 
-function kindOf(stats: {
+/** What a file that is not a regular one is, for messages: `a FIFO (named pipe)`, `a socket`. */
+export function kindOf(stats: {
   isFIFO(): boolean;
   isCharacterDevice(): boolean;
   isBlockDevice(): boolean;
