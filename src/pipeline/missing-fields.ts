@@ -5,7 +5,6 @@
  * and message files of a model target, each file the grid can name, where a `{{ params.x }}`
  * naming no grid key is refused too (in the config itself, the rules refuse it at load).
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { formatConfigPath, suiteIssueAt } from '../config/config-path.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
@@ -21,6 +20,7 @@ import {
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { Issue } from '../shared/errors.ts';
+import { readRegularFileSync } from '../shared/regular-file.ts';
 import { hasTagIn } from '../testsets/identity.ts';
 import type { Params, PreparedCase } from '../types/index.ts';
 
@@ -142,7 +142,10 @@ function promptFileIssues(
   return promptFileRefs(suite.target, points).flatMap((ref) => {
     let text: string;
     try {
-      text = readFileSync(resolve(config.dir, ref.file), 'utf8');
+      // A FIFO or a device is not read (it would block or never end): binding reports it.
+      text = readRegularFileSync(resolve(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
+        'utf8',
+      );
     } catch {
       return [];
     }

@@ -4,7 +4,6 @@
  * JSON response format the output is the parsed reply; a reply that is not the JSON asked for
  * is a case error that keeps the reply's text as the output.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { JudgeSettings, ModelTargetConfig, PromptSource } from '../config/types.ts';
@@ -20,6 +19,7 @@ import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { replyText } from './model-reply.ts';
 import { unreadableReason } from '../shared/unreadable.ts';
+import { readRegularFileBytes } from '../shared/regular-file.ts';
 
 /** Model clients of the run, shared with the judges. */
 export interface ModelClients {
@@ -155,7 +155,11 @@ async function promptText(
     const named =
       file.value === source.file ? '' : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
-      const bytes = await readFile(resolve(setup.dir, file.value));
+      // Not a FIFO or a device: opening a FIFO waits for a writer that never comes.
+      const bytes = await readRegularFileBytes(
+        resolve(setup.dir, file.value),
+        Number.MAX_SAFE_INTEGER,
+      );
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== undefined) {
         // `not valid UTF-8 at line …`, or of a foreign encoding `FILE is UTF-16 …`.
