@@ -10,10 +10,10 @@
  * code is parsed, not imported. esbuild comes with tsx, which loads TypeScript; it is looked
  * for as tsx is (the bundled Action has no node_modules of its own).
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readRegularFileSync } from '../shared/regular-file.ts';
 
 import type * as EsbuildApi from 'esbuild';
 import type { Plugin } from 'esbuild';
@@ -57,9 +57,11 @@ export async function moduleGraph(
 export function mayImportLocalFile(path: string): boolean {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return true;
+    // Not a FIFO or a device, which would block or never end: such a "module" imports nothing
+    // (the loader refuses it); any other unreadable file is left to esbuild.
+    text = readRegularFileSync(path, Number.MAX_SAFE_INTEGER).toString('utf8');
+  } catch (error) {
+    return (error as { code?: unknown }).code !== 'ENOTREG';
   }
   return /['"`][./\\]/.test(text);
 }

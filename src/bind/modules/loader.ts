@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { extname, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { kindOf } from '../../shared/regular-file.ts';
 import { findExport, isCommonJsFile, listExports, type LoadedModule } from './exports.ts';
 import { importingAs } from './import-scope.ts';
 import { describeImportFailure } from './import-failure.ts';
@@ -56,7 +57,13 @@ const TYPESCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx', '.jsx']);
 /** What importing a file came to, before it is phrased for a particular reference. */
 type FileOutcome =
   | { kind: 'loaded'; module: LoadedModule }
-  | { kind: 'missing'; isDirectory: boolean; suggestion: string | undefined }
+  | {
+      kind: 'missing';
+      isDirectory: boolean;
+      suggestion: string | undefined;
+      /** What is there instead when it is neither a file nor a folder: `a FIFO (named pipe)`. */
+      special?: string;
+    }
   | { kind: 'not-imported' }
   | { kind: 'threw'; error: unknown };
 
@@ -100,7 +107,8 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
     if (!found?.isFile()) {
       const isDirectory = found?.isDirectory() ?? false;
       const suggestion = isDirectory ? await suggestIndexFile(file) : await suggestSibling(file);
-      return { kind: 'missing', isDirectory, suggestion };
+      const special = found !== undefined && !isDirectory ? kindOf(found) : undefined;
+      return { kind: 'missing', isDirectory, suggestion, ...(special ? { special } : {}) };
     }
     if (options.importModules === false) return { kind: 'not-imported' };
     const url = pathToFileURL(file).href;
@@ -138,7 +146,10 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
 function phrase(outcome: FileOutcome, ref: ModuleRef): ModuleResult<unknown> {
   switch (outcome.kind) {
     case 'missing':
-      return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
+      return {
+        ok: false,
+        error: notFound(ref, outcome.isDirectory, outcome.suggestion, outcome.special),
+      };
     case 'not-imported':
       return { ok: true, value: undefined };
     case 'threw':
@@ -164,8 +175,13 @@ function notFound(
   ref: ModuleRef,
   isDirectory: boolean,
   suggestion: string | undefined,
+  special?: string,
 ): ModuleError {
-  const what = isDirectory ? `, which is a folder` : '';
+  const what = isDirectory
+    ? `, which is a folder`
+    : special !== undefined
+      ? `, which is ${special}, not a regular file`
+      : '';
   const hint = suggestion === undefined ? '' : `; did you mean ${respell(ref, suggestion)}?`;
   return {
     code: 'module.not-found',
