@@ -5,9 +5,10 @@
  * ended in a Node stack trace (exit 1), the first two after writing part of the starter, so a
  * second `evals init` was then refused for the files the first one left. docs/cli.md: a folder
  * that has one of its files is refused (exit 2) and nothing is written; a file that cannot be
- * written exits 3 with one line saying why.
+ * written exits 3 with one line saying why. A FIFO named `.gitignore` made it wait for good.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -39,6 +40,19 @@ describe('evals init: what stands in the way', () => {
       /already has: \.gitignore \(a folder, where evals init adds to the file/,
     );
     assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.deepEqual(readdirSync(dir), ['.gitignore']);
+  });
+
+  it('refuses a FIFO named .gitignore (exit 2) instead of waiting for a reader', async () => {
+    const dir = scratch();
+    execFileSync('mkfifo', [join(dir, '.gitignore')]);
+    const r = await runCli(['init', '.'], { cwd: dir, timeoutMs: 20_000 });
+    assert.equal(r.signal, null, 'ended on its own, not killed by the time limit');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /already has: \.gitignore \(a FIFO \(named pipe\), where evals init adds/,
+    );
     assert.deepEqual(readdirSync(dir), ['.gitignore']);
   });
 

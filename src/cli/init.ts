@@ -5,6 +5,7 @@ import { usageError } from '../shared/errors.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { checkOutputFolder } from '../pipeline/output-paths.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
+import { kindOf } from '../shared/regular-file.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { pathWord } from '../shared/shell-word.ts';
 import { DEFAULT_RESULTS, REPORT_FILE } from '../shared/report-path.ts';
@@ -88,7 +89,7 @@ function lstatOf(path: string): ReturnType<typeof lstatSync> | undefined {
 
 /**
  * What in `dir` stands where the starter needs a folder (a file named `testsets`, where
- * `testsets/questions.csv` goes) or its `.gitignore` (a folder of that name): refused with the
+ * `testsets/questions.csv` goes) or its `.gitignore` (a folder or a FIFO of that name): refused with the
  * files it would not overwrite, before anything is written, rather than failing half-way.
  */
 function blockedPaths(dir: string, names: readonly string[]): string[] {
@@ -107,18 +108,26 @@ function blockedPaths(dir: string, names: readonly string[]): string[] {
   const shown = blocked.map(
     (folder) => `${folder} (not a folder, where evals init writes ${folder}/)`,
   );
-  const ignore = lstatOf(join(dir, '.gitignore'));
-  if (ignore?.isDirectory() === true)
-    shown.push('.gitignore (a folder, where evals init adds to the file .gitignore)');
+  // Followed through a link: what matters is what appending to it would reach. A FIFO would
+  // wait for a reader that never comes.
+  const ignore = statOf(join(dir, '.gitignore'));
+  if (ignore !== undefined && !ignore.isFile()) {
+    const what = ignore.isDirectory() ? 'a folder' : kindOf(ignore);
+    shown.push(`.gitignore (${what}, where evals init adds to the file .gitignore)`);
+  }
   return shown;
 }
 
-function isFolder(path: string): boolean {
+function statOf(path: string): ReturnType<typeof statSync> | undefined {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function isFolder(path: string): boolean {
+  return statOf(path)?.isDirectory() === true;
 }
 
 /** `evals init [dir] [--template NAME]`: writes a starter project, never overwriting a file. */
