@@ -2,7 +2,8 @@
 # The system tools the test suite needs besides Node: Debian's chromium (the HTML report is
 # tested in a real headless browser; no browser is downloaded by npm) and cmark-gfm (GitHub's
 # Markdown renderer, used to check the pull-request comment as GitHub shows it).
-# Installs only what is missing, with sudo when not root. Called by .ci/run before the tests.
+# Installs only what is missing, with sudo when not root. Run by `npm test` first (its pretest
+# script), so also by .ci/run.
 set -euo pipefail
 
 missing=()
