@@ -145,6 +145,11 @@ export async function readFileHistory(absPath: string): Promise<GitResult<FileHi
   const located = await locate(absPath, 'its git history cannot be read', 'run from a clone');
   if (!located.ok) return located;
   const { repo, relPath } = located.value;
+  // A repository with no commit yet (just `git init`) has no history, which `git log` reports
+  // as a failure: no commit has touched the file, and the log says so.
+  const head = await git(repo, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  if (head.kind === 'broken') return { ok: false, error: head.error };
+  if (head.exitCode !== 0) return { ok: true, value: { repo, relPath, commits: [] } };
   // -z ends the record and each file name with NUL; the sha and the strict ISO date hold no
   // space, so the subject (which %s keeps on one line) is everything after the second space.
   const run = await git(repo, [
