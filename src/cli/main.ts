@@ -39,8 +39,22 @@ import { quotedValue } from '../shared/shown-value.ts';
 export async function main(argv: string[], early: readonly string[] = []): Promise<number> {
   // A reader that goes away (`evals run … | head -1`, a terminal closed) closes its pipe or tty:
   // what is still to print there is dropped, and the run goes on to write its results.
-  process.stdout.on('error', dropWhenClosed);
-  process.stderr.on('error', dropWhenClosed);
+  // Any other failure to print (a full disk under `> out.json`) is said once, and the command
+  // then exits 3, as for a file it could not write: what it printed is incomplete.
+  let outputFailed = false;
+  const onOutputError =
+    (stream: 'standard output' | 'standard error') =>
+    (error: NodeJS.ErrnoException): void => {
+      if (closedReader(error) || outputFailed) return;
+      outputFailed = true;
+      if (stream === 'standard output') {
+        process.stderr.write(
+          `error: standard output could not be written (${describeError(error)}): what evals printed there is incomplete\n`,
+        );
+      }
+    };
+  process.stdout.on('error', onOutputError('standard output'));
+  process.stderr.on('error', onOutputError('standard error'));
   const ctx: CommandContext = {
     cwd: process.cwd(),
     env: process.env,
@@ -111,7 +125,12 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
     process.off('beforeExit', onStalled);
     process.off('exit', onExit);
     // The command is done, but the process may linger on what user code left open.
-    if (code !== undefined) endAfterCommand(code, ctx.stderr);
+    if (code !== undefined) {
+      const finished = code;
+      // A pass or a fail that printed only part of itself; a usage error (2) stays what it is.
+      const cutShort = (): boolean => outputFailed && (finished === 0 || finished === EXIT.fail);
+      endAfterCommand(() => (cutShort() ? EXIT.unwritten : finished), ctx.stderr);
+    }
   }
 }
 
@@ -267,16 +286,13 @@ function unknownCommand(word: string): UsageError {
 }
 
 /**
- * The 'error' listener of stdout and stderr: a closed pipe (EPIPE, and every write after it)
- * is the reader's choice, and a terminal that hung up (EIO: the window closed, the ssh session
- * dropped) is gone as a reader is; neither is a failure of the command, whose results still go
- * to their files. Any other error stays fatal.
+ * Whether an error of stdout or stderr is a reader gone: a closed pipe (EPIPE, and every write
+ * after it) is the reader's choice, and a terminal that hung up (EIO: the window closed, the ssh
+ * session dropped) is gone as a reader is; neither is a failure of the command, whose results
+ * still go to their files.
  */
-function dropWhenClosed(error: NodeJS.ErrnoException): void {
-  if (error.code === 'EPIPE' || error.code === 'EIO' || error.code === 'ERR_STREAM_DESTROYED') {
-    return;
-  }
-  throw error;
+function closedReader(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'EPIPE' || error.code === 'EIO' || error.code === 'ERR_STREAM_DESTROYED';
 }
 
 /** The user modules being imported now, as paths from the working folder. */

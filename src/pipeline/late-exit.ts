@@ -50,11 +50,16 @@ export function watchUnfinished(
  * {@link LINGER_MS}, and keeps that code against an exit of user code meanwhile (see above).
  * The timer is taken from `node:timers`, not the global a case's function may have replaced.
  */
-export function endAfterCommand(done: number, stderr: { write(text: string): unknown }): void {
+export function endAfterCommand(
+  finished: number | (() => number),
+  stderr: { write(text: string): unknown },
+): void {
+  // A function: the code is read as the process ends (a failure to print can still come in).
+  const code = (): number => (typeof finished === 'number' ? finished : finished());
   let own = false;
   const exit = (): void => {
     own = true;
-    process.exit(done);
+    process.exit(code());
   };
   let fatal: string | undefined;
   const onUncaught = (_error: unknown, origin: string): void => {
@@ -63,15 +68,16 @@ export function endAfterCommand(done: number, stderr: { write(text: string): unk
     // The error itself is Node's to print, with its stack, as it exits.
     fatal ??= origin === 'unhandledRejection' ? 'an unhandled rejection' : 'an uncaught exception';
   };
-  const onExit = (code: number): void => {
+  const onExit = (exitCode: number): void => {
     if (own) return;
+    const done = code();
     const by = fatal === undefined ? '' : ` (${fatal})`;
     const outcome =
       done === 0
         ? `the exit code is ${CUT_SHORT}: the command succeeded, but the code it ran did not end cleanly`
         : `the exit code stays the command's own, ${done}`;
     stderr.write(
-      `error: the process was ended (exit code ${code}) after evals finished${by}, by a timer or callback that user code left running; ${outcome}\n`,
+      `error: the process was ended (exit code ${exitCode}) after evals finished${by}, by a timer or callback that user code left running; ${outcome}\n`,
     );
     process.exitCode = done === 0 ? CUT_SHORT : done;
   };
