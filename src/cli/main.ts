@@ -41,20 +41,17 @@ export async function main(argv: string[], early: readonly string[] = []): Promi
   // what is still to print there is dropped, and the run goes on to write its results.
   // Any other failure to print (a full disk under `> out.json`) is said once, and the command
   // then exits 3, as for a file it could not write: what it printed is incomplete.
+  // Standard error (progress and warnings) that cannot be written is dropped: the command's
+  // output and files are whole, and there is nowhere left to say it.
   let outputFailed = false;
-  const onOutputError =
-    (stream: 'standard output' | 'standard error') =>
-    (error: NodeJS.ErrnoException): void => {
-      if (closedReader(error) || outputFailed) return;
-      outputFailed = true;
-      if (stream === 'standard output') {
-        process.stderr.write(
-          `error: standard output could not be written (${describeError(error)}): what evals printed there is incomplete\n`,
-        );
-      }
-    };
-  process.stdout.on('error', onOutputError('standard output'));
-  process.stderr.on('error', onOutputError('standard error'));
+  process.stdout.on('error', (error: NodeJS.ErrnoException): void => {
+    if (closedReader(error) || outputFailed) return;
+    outputFailed = true;
+    process.stderr.write(
+      `error: standard output could not be written (${describeError(error)}): what evals printed there is incomplete\n`,
+    );
+  });
+  process.stderr.on('error', () => {});
   const ctx: CommandContext = {
     cwd: process.cwd(),
     env: process.env,
