@@ -27,9 +27,28 @@ async function body(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
+ * The fake's path for `url` as the proxy received it, or null for one outside the API. GitHub
+ * Enterprise Server serves REST below `/api/v3` and GraphQL at `/api/graphql` (its docs, "Forming
+ * calls with GraphQL": the one endpoint is `http(s)://HOSTNAME/api/graphql`), beside REST rather
+ * than below it (octokit's graphql turns a base URL ending in `/api/v3` into that), and
+ * `/api/v3/graphql` is none; the fake serves both from its root.
+ */
+function forwardedPath(url: string, basePath: string): string | null {
+  const path = new URL(url, 'http://127.0.0.1').pathname;
+  if (!basePath.endsWith('/v3'))
+    return url.startsWith(`${basePath}/`) ? url.slice(basePath.length) : null;
+  const graphql = basePath.replace(/\/v3$/, '/graphql');
+  if (path === graphql) return `/graphql${url.slice(graphql.length)}`;
+  // `/api/v3/graphql` is no GHES endpoint: a client that sends GraphQL there gets a 404.
+  if (path === `${basePath}/graphql` || !url.startsWith(`${basePath}/`)) return null;
+  return url.slice(basePath.length);
+}
+
+/**
  * Starts the proxy on 127.0.0.1 in front of `server`. With `basePath` (`/api/v3`, as GitHub
- * Enterprise Server serves its REST API) the proxy answers only below it, strips it before
- * forwarding, and its `url` and the links it answers with include it.
+ * Enterprise Server serves its REST API) the proxy answers only below it and at GHES's GraphQL
+ * path (`/api/graphql`), strips them before forwarding, and its `url` and the links it answers
+ * with include the base path.
  */
 export async function startGitHubProxy(server: GitHubServer, basePath = ''): Promise<GitHubProxy> {
   const rules: { method: string; path: RegExp; what: Interception; remaining: number }[] = [];
@@ -37,11 +56,11 @@ export async function startGitHubProxy(server: GitHubServer, basePath = ''): Pro
     void (async () => {
       const method = req.method ?? 'GET';
       const url = req.url ?? '/';
-      if (!url.startsWith(`${basePath}/`)) {
+      const forwarded = forwardedPath(url, basePath);
+      if (forwarded === null) {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
         return;
       }
-      const forwarded = url.slice(basePath.length);
       const path = new URL(forwarded, 'http://127.0.0.1').pathname;
       const data = await body(req);
       const rule = rules.find((r) => r.remaining > 0 && r.method === method && r.path.test(path));
