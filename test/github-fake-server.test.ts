@@ -179,6 +179,24 @@ describe('the fake GitHub server validates like GitHub', () => {
     assert.equal(data.type, 'User');
   });
 
+  it("refuses a user's token (a PAT) writing a check run, which only GitHub Apps may, and lets it read", async () => {
+    const output = { title: 't', summary: 's' };
+    const created = await github.octokit.rest.checks.create({ ...base, output });
+    github.server.setUser('alice');
+    await assert.rejects(
+      github.octokit.rest.checks.create({ ...base, output }),
+      (error: unknown) => {
+        assert.equal(httpStatus(error), 403);
+        assert.match(String(error), /You must authenticate via a GitHub App\./);
+        return true;
+      },
+    );
+    const update = github.octokit.rest.checks.update({ ...base, check_run_id: created.data.id });
+    assert.equal(await status(update), 403);
+    const read = await github.octokit.rest.checks.get({ ...base, check_run_id: created.data.id });
+    assert.equal(read.data.id, created.data.id);
+  });
+
   it('serves one comment by id and rejects a comment body over 65536 characters', async () => {
     const seeded = github.server.addComment(9, { body: 'hello', login: 'bob' });
     const { data } = await github.octokit.rest.issues.getComment({

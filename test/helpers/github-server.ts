@@ -4,7 +4,7 @@
  * artifacts, a pull request), validated the way GitHub validates them, every request recorded,
  * failures injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a GitHub
  * App's) get 403 from `GET /user` and `GET /app`, write as `<slug>[bot]` and may edit only their
- * own comments; lists page with `Link` headers; artifacts filter by `?name=`; an artifact
+ * own comments; a user's token (a PAT) gets 403 on writing a check run, which only apps may; lists page with `Link` headers; artifacts filter by `?name=`; an artifact
  * download answers 302 to a storage host on another port that wants no token; 5xx and rate
  * limits come with GitHub's headers; the headers GitHub asks for are required
  * (`github-server-replies.ts`). It is a fake of the parts we depend on, not a GitHub emulator:
@@ -206,6 +206,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         comment.updated_at = now();
         return { status: 200, body: commentJson(comment) };
       }
+    }
+
+    // Only a GitHub App writes check runs (docs.github.com/rest/checks/runs: "OAuth apps and
+    // authenticated users can view check runs and check suites, but they are not able to create
+    // them"); a user's token may read them.
+    if (
+      state.token.kind === 'user' &&
+      ((method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(path)) ||
+        (method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(path)))
+    ) {
+      return error(403, 'You must authenticate via a GitHub App.', `${DOCS}/checks/runs`);
     }
 
     if ((match = /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(path)) && method === 'POST') {
