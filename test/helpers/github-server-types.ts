@@ -170,6 +170,11 @@ export interface GitHubServer {
   setUser(login: string | null): void;
   /** Makes the token a GitHub App installation token writing as `<slug>[bot]`. */
   setAppToken(slug: string): void;
+  /**
+   * Makes the token one GitHub does not know (revoked, expired, mistyped): every API request
+   * gets 401 "Bad credentials", as from GitHub; `false` accepts it again.
+   */
+  rejectToken(rejected?: boolean): void;
   /** Seeds a comment on an issue as if someone had written it; returns it. */
   addComment(
     issueNumber: number,

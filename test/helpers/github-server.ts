@@ -2,13 +2,15 @@
  * A stand-in for the GitHub REST API on loopback, for tests of `src/github/` and the Action: the
  * routes the Action calls (`GET /user`, `GET /app`, issue comments, check runs, workflow
  * artifacts, a pull request), validated the way GitHub validates them, every request recorded,
- * failures injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a GitHub
- * App's) get 403 from `GET /user` and `GET /app`, write as `<slug>[bot]` and may edit only their
- * own comments; a user's token (a PAT) gets 403 on writing a check run, which only apps may; lists page with `Link` headers; artifacts filter by `?name=`; an artifact
- * download answers 302 to a storage host on another port that wants no token; 5xx and rate
- * limits come with GitHub's headers; the headers GitHub asks for are required
- * (`github-server-replies.ts`). It is a fake of the parts we depend on, not a GitHub emulator:
- * one repository's worth of state, no permissions model beyond that.
+ * failures injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a
+ * GitHub App's) get 403 from `GET /user` and `GET /app`, write as `<slug>[bot]` and may edit only
+ * their own comments; a user's token (a PAT) gets 403 on writing a check run, which only apps
+ * may; a rejected token (`rejectToken`) gets 401 "Bad credentials" everywhere; lists page with
+ * `Link` headers; artifacts filter by `?name=`; an artifact download answers 302 to a storage
+ * host on another port that wants no token; 5xx and rate limits come with GitHub's headers; the
+ * headers GitHub asks for are required (`github-server-replies.ts`). It is a fake of the parts we
+ * depend on, not a GitHub emulator: one repository's worth of state, no permissions model beyond
+ * that.
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -87,6 +89,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   let nextCheckRunId = 5001;
   let nextArtifactId = 9001;
   let tick = 0;
+  let tokenRejected = false;
   let url = '';
   let storageUrl = '';
 
@@ -362,6 +365,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
           : { status: 404, body: Buffer.from('ResourceNotFound') };
     } else if (!req.headers.authorization) {
       reply = error(401, 'Requires authentication', DOCS);
+    } else if (tokenRejected) {
+      // A revoked, expired or mistyped token: GitHub refuses every request it makes, reads too.
+      reply = error(401, 'Bad credentials', DOCS);
     } else {
       reply =
         headerProblem(req.headers) ??
@@ -418,6 +424,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
     setAppToken(slug) {
       state.token = { kind: 'app', slug };
+    },
+    rejectToken(rejected = true) {
+      tokenRejected = rejected;
     },
     addArtifact(artifact) {
       const id = nextArtifactId++;
