@@ -44,6 +44,7 @@ import {
   type ForkPullRequest,
 } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
+import { escapeNote, staleSummaryNote } from './summary-notes.ts';
 import { runConfigPath, type EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
@@ -247,16 +248,10 @@ async function sayStale(stale: readonly StaleComment[], current: string): Promis
       `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current}. To have one comment again, delete the old one`,
     );
   }
-  const lines = stale.map(
-    (c) =>
-      `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ', hidden as outdated' : ', still shown'})`,
-  );
+  const note = staleSummaryNote(stale, current);
+  if (note === '') return;
   try {
-    await core.summary
-      .addRaw(
-        `\n\n> [!NOTE]\n> The current PR comment is ${current}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:\n${lines.join('\n')}\n`,
-      )
-      .write();
+    await core.summary.addRaw(note).write();
   } catch (error) {
     core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
   }
@@ -277,11 +272,6 @@ function shardNote({ index, count }: { index: number; count: number }): string {
 function uncomparedNote(why: string): string {
   // It may name grid values of the run, whose cases are scrubbed of the declared secrets: so is it.
   return `> [!WARNING]\n> ${escapeNote(notComparedSentence(createScrubber([]).text(why)))}`;
-}
-
-/** A one-line message as the text of a blockquote: no line breaks, no markup of its own. */
-function escapeNote(message: string): string {
-  return message.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
 
 /**
