@@ -157,6 +157,23 @@ describe('the fake GitHub server validates like GitHub', () => {
     assert.equal(status, 403);
   });
 
+  it("rejects an annotation over GitHub's limits: a title over 255 characters, a message over 64 KB", async () => {
+    const [annotation] = annotations(1);
+    assert.ok(annotation);
+    const tooLong = [
+      { ...annotation, title: '\u00e9'.repeat(256) },
+      { ...annotation, message: 'x'.repeat(64 * 1024 + 1) },
+      { ...annotation, raw_details: '\u00e9'.repeat(32 * 1024 + 1) },
+    ];
+    for (const bad of tooLong) {
+      const output = { title: 't', summary: 's', annotations: [bad] };
+      assert.equal(await status(github.octokit.rest.checks.create({ ...base, output })), 422);
+    }
+    const fits = { ...annotation, title: '\u00e9'.repeat(255), message: 'x'.repeat(64 * 1024) };
+    const output = { title: 't', summary: 's', annotations: [fits] };
+    assert.equal(await status(github.octokit.rest.checks.create({ ...base, output })), 200);
+  });
+
   it('sees the API version, media type and an evalgate User-Agent on every octokit request', async () => {
     await upsertStickyComment(github.octokit, target, MARKER, MARKER);
     assert.ok(github.server.requests.length >= 3);

@@ -8,6 +8,9 @@ import type { StoredCheckRun } from './github-server-types.ts';
 /** GitHub's limits on a check run (docs.github.com/rest/checks/runs). */
 const MAX_ANNOTATIONS = 50;
 const MAX_OUTPUT_CHARS = 65535;
+const MAX_ANNOTATION_TITLE_CHARS = 255;
+/** "64 KB", read as 64 * 1024 bytes; the Action keeps its text under 60,000, within either reading. */
+const MAX_ANNOTATION_TEXT_BYTES = 64 * 1024;
 
 /** The fields of a check-run request body the fake looks at. */
 export interface CheckRunFields {
@@ -95,12 +98,37 @@ export function checkRunProblem(body: unknown, creating: boolean): Reply | undef
             `${JSON.stringify(annotation['annotation_level'])} is not a valid annotation_level.`,
           );
         }
+        const oversized = annotationTooLong(annotation);
+        if (oversized) return oversized;
       }
     }
   }
   if (missing.length === 0) return undefined;
   const names = [...new Set(missing)].map((field) => JSON.stringify(field)).join(', ');
   return invalid(`${names} ${missing.length === 1 ? "wasn't" : "weren't"} supplied.`);
+}
+
+/**
+ * An annotation's documented limits (docs.github.com/rest/checks/runs): `title` at most 255
+ * characters, `message` and `raw_details` at most 64 KB each. GitHub does not document its
+ * wording for these; the fake answers in the style of its other 422s.
+ */
+function annotationTooLong(annotation: Record<string, unknown>): Reply | undefined {
+  const title = annotation['title'];
+  if (typeof title === 'string' && [...title].length > MAX_ANNOTATION_TITLE_CHARS) {
+    return invalid(
+      `annotation title: only ${MAX_ANNOTATION_TITLE_CHARS} characters are allowed; ${[...title].length} were supplied.`,
+    );
+  }
+  for (const field of ['message', 'raw_details']) {
+    const value = annotation[field];
+    if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > MAX_ANNOTATION_TEXT_BYTES) {
+      return invalid(
+        `annotation ${field}: at most ${MAX_ANNOTATION_TEXT_BYTES} bytes are allowed; ${Buffer.byteLength(value, 'utf8')} were supplied.`,
+      );
+    }
+  }
+  return undefined;
 }
 
 function outputTooLong(output: Record<string, unknown>): Reply | undefined {
