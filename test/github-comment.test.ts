@@ -209,7 +209,8 @@ describe('upsertStickyComment', () => {
     assert.equal(!result.ok && result.failure.code, 'github.forbidden');
     assert.match(
       !result.ok ? result.failure.message : '',
-      /^could not update the PR comment: 403 .*`permissions: pull-requests: write` \(or `issues: write`: either one is enough\)/,
+      // A personal access token's own permission: the workflow's `permissions:` do not apply.
+      /^could not update the PR comment: 403 .*personal access token of alice, which lacks `Pull requests: Read and write` \(or `Issues: Read and write`\) if fine-grained/,
     );
     assert.equal(github.calls('POST', /\/comments$/).length, 0);
   });

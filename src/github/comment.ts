@@ -108,6 +108,8 @@ export async function upsertStickyComment(
 
   const self = await tokenAuthor(octokit);
   if ('failure' in self) return { ok: false, failure: self.failure };
+  /** The token's user when it is a person's: a refusal is then that token's missing permission. */
+  const person = self.author.kind === 'user' ? self.author.login : undefined;
 
   const list = async (): Promise<
     | { ok: true; mine: ListedComment[]; others: ListedComment[] }
@@ -137,7 +139,7 @@ export async function upsertStickyComment(
     } catch (error) {
       return {
         ok: false,
-        failure: toReportingFailure(error, 'list the PR comments', PERMISSION, 'read'),
+        failure: toReportingFailure(error, 'list the PR comments', PERMISSION, 'read', person),
       };
     }
   };
@@ -184,7 +186,13 @@ export async function upsertStickyComment(
       await removeDuplicates(octokit, target, candidates.slice(index + 1));
       return settle({ ok: true, url: data.html_url, action: 'updated' } as const);
     } catch (error) {
-      const failure = toReportingFailure(error, 'update the PR comment', PERMISSION);
+      const failure = toReportingFailure(
+        error,
+        'update the PR comment',
+        PERMISSION,
+        'write',
+        person,
+      );
       // Refused on a bot's comment we only took for ours: another app wrote it, so try the next
       // (ours may be older). Deleted between listing and editing: writing a new one is what the
       // user wants.
@@ -222,7 +230,10 @@ export async function upsertStickyComment(
     });
     created = data;
   } catch (error) {
-    return { ok: false, failure: toReportingFailure(error, 'create the PR comment', PERMISSION) };
+    return {
+      ok: false,
+      failure: toReportingFailure(error, 'create the PR comment', PERMISSION, 'write', person),
+    };
   }
   const after = await list();
   // After a refused edit the refused comment is still listed as ours: it is no duplicate.
@@ -247,7 +258,10 @@ export async function upsertStickyComment(
     });
     return settle({ ok: true, url: data.html_url, action: 'created' } as const);
   } catch (error) {
-    return { ok: false, failure: toReportingFailure(error, 'update the PR comment', PERMISSION) };
+    return {
+      ok: false,
+      failure: toReportingFailure(error, 'update the PR comment', PERMISSION, 'write', person),
+    };
   }
 }
 

@@ -49,12 +49,15 @@ export function httpStatus(error: unknown): number | undefined {
  *   `write`, and one fix is enough.
  * @param step whether the refused call reads or writes; by default what `permission` says. Only
  *   a write is refused to a fork's read-only token, so only then are forks named.
+ * @param personalToken the token's user when it is a person's (GET /user named them): a 403 is
+ *   then the token's own missing permission, which the workflow's `permissions:` do not change.
  */
 export function toReportingFailure(
   error: unknown,
   what: string,
   permission?: string | readonly [string, ...string[]],
   step?: 'read' | 'write',
+  personalToken?: string,
 ): ReportingFailure {
   const http = asHttpError(error);
   if (!http) {
@@ -79,7 +82,14 @@ export function toReportingFailure(
         : permission;
   const writes =
     step === undefined ? accepted?.[0]?.endsWith(': write') !== false : step === 'write';
-  const { code, hint } = classify(status, response.headers ?? {}, accepted, writes, said);
+  const { code, hint } = classify(
+    status,
+    response.headers ?? {},
+    accepted,
+    writes,
+    said,
+    personalToken,
+  );
   const reason = said === '' ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -94,6 +104,7 @@ function classify(
   permission: readonly string[] | undefined,
   writes: boolean,
   said: string,
+  personalToken: string | undefined,
 ): { code: ReportingFailureCode; hint: string } {
   // GitHub answers a rate limit with 403 or 429 and says so in the headers (`rate-limit.ts`).
   const limit = rateLimitOf(status, headers, said, Date.now());
@@ -121,6 +132,9 @@ function classify(
       code: 'github.forbidden',
       hint: "the pull request's conversation is locked: unlock it for the comment to be posted; the job summary and the check run carry the report",
     };
+  }
+  if (status === 403 && personalToken !== undefined) {
+    return { code: 'github.forbidden', hint: personalTokenHint(personalToken, permission) };
   }
   if (status === 403) {
     const needs = permission ? `, otherwise the workflow needs ${anyOf(permission)}` : '';
@@ -152,6 +166,25 @@ function anyOf([first, ...others]: readonly string[]): string {
   if (others.length === 0) return named;
   const or = others.map((other) => `\`${other}\``).join(' or ');
   return `${named} (or ${or}: ${others.length === 1 ? 'either' : 'any'} one is enough)`;
+}
+
+/**
+ * What a person's token refused a call lacks: its own permission (a fine-grained token's
+ * repository permission, a classic token's scope), since the workflow's `permissions:` set only
+ * GITHUB_TOKEN's, and a fork's read-only token is not this one.
+ */
+function personalTokenHint(login: string, permission: readonly string[] | undefined): string {
+  const fineGrained = (permission ?? []).map((entry) => {
+    const [name = '', access = ''] = entry.split(':').map((part) => part.trim());
+    const words = name.replaceAll('-', ' ');
+    return `\`${words.charAt(0).toUpperCase()}${words.slice(1)}: ${access === 'write' ? 'Read and write' : 'Read-only'}\``;
+  });
+  const [first, ...others] = fineGrained;
+  const needs =
+    first === undefined
+      ? 'the permission this call needs'
+      : `${first}${others.length > 0 ? ` (or ${others.join(' or ')})` : ''} if fine-grained, the \`repo\` scope if classic`;
+  return `the github-token is a personal access token of ${login}, which lacks ${needs}; the workflow's permissions do not apply to it; ${README_SECTION}`;
 }
 
 /** GitHub's own words from an error body, on one line, with any `errors[]` details. */

@@ -99,7 +99,18 @@ export interface StorageDownload {
  * installation token (writes as `<slug>[bot]`), or a user's token such as a PAT.
  */
 export type FakeToken =
-  { kind: 'actions' } | { kind: 'app'; slug: string } | { kind: 'user'; login: string };
+  | { kind: 'actions' }
+  | { kind: 'app'; slug: string }
+  | {
+      kind: 'user';
+      login: string;
+      /**
+       * False for a fine-grained token without `Issues` or `Pull requests` write: it reads the
+       * comments but may not write one (GitHub: 403 "Resource not accessible by personal access
+       * token"). Default true.
+       */
+      writesComments?: boolean;
+    };
 
 /** What the server holds; tests read it and may seed it. */
 export interface GitHubServerState {
@@ -167,7 +178,7 @@ export interface GitHubServer {
     times?: number,
   ): void;
   /** Sets the token's user: a login (GET /user → 200) or null (GET /user → 403, a GITHUB_TOKEN). */
-  setUser(login: string | null): void;
+  setUser(login: string | null, options?: { writesComments?: boolean }): void;
   /** Makes the token a GitHub App installation token writing as `<slug>[bot]`. */
   setAppToken(slug: string): void;
   /**

@@ -171,6 +171,20 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       return error(403, DEFAULT_MESSAGES[403] ?? '', `${DOCS}/apps/apps#get-the-authenticated-app`);
     }
 
+    // A fine-grained token without `Issues` or `Pull requests` write reads comments, writes none.
+    if (
+      state.token.kind === 'user' &&
+      state.token.writesComments === false &&
+      method !== 'GET' &&
+      /^\/repos\/[^/]+\/[^/]+\/issues\/(?:\d+\/comments|comments\/\d+)$/.test(path)
+    ) {
+      return error(
+        403,
+        'Resource not accessible by personal access token',
+        `${DOCS}/issues/comments#create-an-issue-comment`,
+      );
+    }
+
     if ((match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
       const [, owner = '', repo = '', number = ''] = match;
       const issueNumber = Number(number);
@@ -419,8 +433,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     rateLimitNext(method, pathPattern, kind, retryAfterSeconds, times = 1) {
       addRule(method, pathPattern, times, () => rateLimitReply(kind, retryAfterSeconds));
     },
-    setUser(login) {
-      state.token = login === null ? { kind: 'actions' } : { kind: 'user', login };
+    setUser(login, { writesComments = true } = {}) {
+      state.token = login === null ? { kind: 'actions' } : { kind: 'user', login, writesComments };
     },
     setAppToken(slug) {
       state.token = { kind: 'app', slug };
