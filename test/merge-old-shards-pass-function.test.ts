@@ -165,3 +165,34 @@ describe("evals merge: pass: function or all/any, today's shards and old ones", 
     await mergesAsWhole(dir, 0);
   });
 });
+
+describe('evals merge: old shards whose every case errored', () => {
+  // The judged condition a run whose every case errored fails does not hinge on a pass:
+  // function: the unsharded run fails it either way, so the old shards are merged, not refused.
+  it('merges them as the unsharded run was gated, whatever their pass:', async () => {
+    const throws = 'export function boom() { throw new Error("down"); }\n';
+    const dir = jsonlProject(
+      ROWS,
+      [
+        'hash: [id]',
+        'function: ./t.mjs#boom',
+        'pass: ./ev.mjs#decides',
+        ...SKIPS,
+        'gate: { minPassRate: 0 }',
+      ],
+      { 'ev.mjs': MODULE, 't.mjs': throws },
+    );
+    const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir });
+    assert.equal(whole.code, 1, whole.stdout + whole.stderr);
+    for (const n of [1, 2]) {
+      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir });
+      assert.ok(r.code === 0 || r.code === 1, r.stdout + r.stderr);
+      const artifact = read(dir, `${n}.json`);
+      for (const run of artifact.runs) delete run.plan?.pass;
+      writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
+    }
+    const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'whole.json'));
+  });
+});

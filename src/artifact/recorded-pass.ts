@@ -20,7 +20,7 @@
  */
 import { recordedDataParts, recordedParts } from '../config/config-hash-parts.ts';
 import { writtenValueDigest } from '../config/config-data-parts.ts';
-import { JUDGED_CONDITION } from '../run/gate.ts';
+import { JUDGED_CONDITION, recordedRunGate } from '../run/gate.ts';
 import { describeRun } from '../shared/run-key.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 
@@ -90,18 +90,24 @@ export function withRecordedPass(run: RunResult, artifact: RecordedConfig): RunR
 }
 
 /**
- * Why `merged`, a run combined from `unknown` pieces (named, see {@link recordedPass}) and gated
- * without a `pass:` function, cannot be merged: its `judged` condition failed, which a `pass:`
- * function would have spared it, so its verdict hinges on what they do not record. Taken either
- * way it may be a false pass or a false fail. `undefined` when there is no such piece, or its
- * evaluators judged cases (a `pass:` function changes nothing then).
+ * Why `merged`, a whole run combined from `unknown` pieces (named, see {@link recordedPass}) and
+ * gated without a `pass:` function, cannot be merged: its `judged` condition failed, which a
+ * `pass:` function would have spared it, so its verdict hinges on what they do not record. Taken
+ * either way it may be a false pass or a false fail. `undefined` when there is no such piece, its
+ * evaluators judged cases, or the condition fails either way (every case errored): a `pass:`
+ * function changes nothing then.
  */
 export function unknownPassProblem(
   merged: RunResult,
   unknown: readonly string[],
 ): string | undefined {
-  if (unknown.length === 0) return undefined;
-  const judged = merged.gate.conditions.find((c) => c.name === JUDGED_CONDITION);
-  if (judged === undefined || judged.passed) return undefined;
+  if (unknown.length === 0 || merged.plan === undefined) return undefined;
+  const failsJudged = (conditions: readonly { name: string; passed: boolean }[]): boolean =>
+    conditions.some((c) => c.name === JUDGED_CONDITION && !c.passed);
+  if (!failsJudged(merged.gate.conditions)) return undefined;
+  const plan = { ...merged.plan, pass: 'function' as const };
+  if (failsJudged(recordedRunGate(merged.summary, plan, merged.testset.cases, false).conditions)) {
+    return undefined;
+  }
   return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a secret-named variable holding all or any): run the shards again with this evalgate`;
 }
