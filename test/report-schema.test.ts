@@ -317,6 +317,18 @@ describe('results schema', () => {
     assert.deepEqual(validateArtifact([]), ['/: must be object']);
   });
 
+  // The gate: a run whose evaluators judged no case fails `judged` unless a pass: function
+  // decided its cases (src/run/gate.ts), which is what the field tells a reader of the artifact.
+  it('says of plan.pass which runs fail judged, as the gate decides', () => {
+    const run = schema.definitions.run as { properties: Record<string, unknown> };
+    const plan = run.properties['plan'] as { properties: Record<string, unknown> };
+    const { description } = plan.properties['pass'] as { description: string };
+    assert.match(
+      description,
+      /A run whose evaluators judged no case fails judged only without a pass: function\.$/,
+    );
+  });
+
   it('describes every property', () => {
     const missing: string[] = [];
     const walk = (node: unknown, path: string): void => {
