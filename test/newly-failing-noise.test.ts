@@ -118,6 +118,19 @@ describe('whether newly failing cases are an alarm, and what their heading says'
       flipsAside([calm(2, 0.4), calm(5, 0.21), calm(1, 0.9)]),
       '8 fixed the other way, within the noise: pass rate unchanged at each of the 3 grid points, lowest McNemar p = 0.210',
     );
+    // The lowest p below 0.05 that the family does not back says so, as one grid point's does.
+    const ownP = runComparison([], {
+      passToFail: 6,
+      failToPass: 1,
+      label: 'regressed',
+      pValue: 0.03,
+      adjustedP: 0.4,
+      qValue: 0.2,
+    });
+    assert.equal(
+      flipsAside([calm(2, 0.4), ownP]),
+      '3 fixed the other way, within the noise: pass rate unchanged at each of the 2 grid points, lowest McNemar p = 0.030 (q = 0.200 over every row)',
+    );
     const improved = runComparison([], {
       failToPass: 9,
       label: 'improved',

@@ -59,8 +59,9 @@ export function flipsAside(runs: readonly FlipsRun[]): string {
     return `${verdict} ${CALM_WORDS[shownLabel(only.passRate)] ?? ''}${mcNemar(only)}`;
   }
   if (noise) {
-    const lowest = Math.min(...runs.map((run) => run.passRate.pValue ?? 1));
-    return `${verdict} unchanged at each of the ${formatCount(runs.length)} grid points, lowest McNemar ${formatP(lowest)}`;
+    // The grid point with the lowest p, its q after it as one grid point's (`mcNemar`).
+    const lowest = runs.reduce((low, run) => (pOf(run) < pOf(low) ? run : low));
+    return `${verdict} unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, 'lowest McNemar')}`;
   }
   const counts = new Map<string, number>();
   for (const label of labels) {
@@ -90,16 +91,22 @@ export function calmFlipsName(runs: readonly FlipsRun[]): string {
   return flipsWithinNoise(runs) ? 'newly failing within the noise' : 'newly failing, no regression';
 }
 
+/** A grid point's McNemar p, 1 when it has none (as a lowest among others). */
+function pOf(run: FlipsRun): number {
+  return run.passRate.pValue ?? 1;
+}
+
 /**
- * `, McNemar p = 0.740`; a p below 0.05 the family does not back (the row is shown `unchanged`)
- * adds its q-value, lest the number read as a verdict the heading contradicts.
+ * `, McNemar p = 0.740` (`, lowest McNemar p = ...` with `name`); a p below 0.05 the family does
+ * not back (the row is shown `unchanged`) adds its q-value, lest the number read as a verdict the
+ * heading contradicts. No p: nothing said of one grid point, `p = 1` as the lowest of several.
  */
-function mcNemar(run: FlipsRun): string {
+function mcNemar(run: FlipsRun, name = 'McNemar'): string {
   const { pValue, qValue } = run.passRate;
-  if (pValue === null) return '';
+  if (pValue === null) return name === 'McNemar' ? '' : `, ${name} ${formatP(1)}`;
   const q =
     withinFamilyNoise(run.passRate) && qValue !== null
       ? ` (q ${formatP(qValue).slice(2)} over every row)`
       : '';
-  return `, McNemar ${formatP(pValue)}${q}`;
+  return `, ${name} ${formatP(pValue)}${q}`;
 }
