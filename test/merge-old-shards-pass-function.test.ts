@@ -147,11 +147,14 @@ describe("evals merge: pass: function or all/any, today's shards and old ones", 
     for (const [pass, env] of [
       [['pass: ./ev.mjs#decides'], {}],
       [['pass: ${EVAL_PASS_KEY}'], SECRET_ALL],
+      // Not secret-named: its value's digest is recorded, which this reading does not look at.
+      [['pass: ${EVAL_PASS_MODE}'], { EVAL_PASS_MODE: 'all' }],
     ] as const) {
       const dir = await shards([...pass], env);
       const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
       assert.equal(r.code, 2, `${pass[0]}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, /whether a pass: function decided/);
+      assert.match(r.stderr, /\(its pass: may be a module, or a variable holding all or any\)/);
       assert.match(r.stderr, /run the shards again with this evalgate/);
     }
   });

@@ -109,5 +109,5 @@ export function unknownPassProblem(
   if (failsJudged(recordedRunGate(merged.summary, plan, merged.testset.cases, false).conditions)) {
     return undefined;
   }
-  return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a secret-named variable holding all or any): run the shards again with this evalgate`;
+  return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a variable holding all or any): run the shards again with this evalgate`;
 }
