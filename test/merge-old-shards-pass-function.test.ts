@@ -137,7 +137,8 @@ describe("evals merge: pass: function or all/any, today's shards and old ones", 
       // Beside an old shard of the same run, which may have been run otherwise: refused.
       const mixed = await merge(dir, ['1.json', 'old2.json'], 'mixed.json');
       assert.equal(mixed.code, 2, mixed.stdout + mixed.stderr);
-      assert.match(mixed.stderr, /\(pass: evaluators vs unrecorded\)/);
+      assert.match(mixed.stderr, /old2\.json was written by an evalgate that did not record/);
+      assert.match(mixed.stderr, /\(1\.json records pass: evaluators\): run it again/);
     }
   });
 
@@ -157,6 +158,22 @@ describe("evals merge: pass: function or all/any, today's shards and old ones", 
       assert.match(r.stderr, /\(its pass: may be a module, or a variable holding all or any\)/);
       assert.match(r.stderr, /run the shards again with this evalgate/);
     }
+  });
+
+  // One shard run again after an upgrade: the same config, and a refusal that says what to do.
+  it('refuses an old shard beside one of today, naming the old one to run again', async () => {
+    const dir = await shards(['pass: ./ev.mjs#decides']);
+    const r = await merge(dir, ['1.json', 'old2.json'], 'mixed.json');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /old2\.json was written by an evalgate that did not record whether a pass: function decided its cases \(1\.json records pass: function\): run it again with this evalgate/,
+    );
+    assert.doesNotMatch(r.stderr, /run every part with the same config/);
+    // Whichever comes first.
+    const first = await merge(dir, ['old1.json', '2.json'], 'mixed.json');
+    assert.equal(first.code, 2, first.stdout + first.stderr);
+    assert.match(first.stderr, /old1\.json was written by .* \(2\.json records pass: function\)/);
   });
 
   it('merges such old shards when their evaluators judged cases: the pass: cannot change it', async () => {

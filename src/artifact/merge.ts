@@ -13,7 +13,7 @@ import { describeRun, runKey } from '../shared/run-key.ts';
 import { withPinIgnored } from './annotate.ts';
 import { buildArtifact } from './artifact.ts';
 import { shardsCondition } from './partial-merge.ts';
-import { recordedPass, unknownPassProblem } from './recorded-pass.ts';
+import { recordedPass, unknownPassProblem, unrecordedPassDifference } from './recorded-pass.ts';
 import { shardsBaseline, type RecordedBaseline } from './merge-baseline.ts';
 import { recordedDataParts, recordedParts, whyConfigsDiffer } from '../config/config-hash-parts.ts';
 import { recordedRunGate } from '../run/gate.ts';
@@ -32,6 +32,8 @@ export interface RunPiece {
   /** The run; its `cases` are not read (they come from `cases`). */
   run: RunResult;
   cases: Iterable<CaseResult>;
+  /** Its artifact does not say whether a `pass:` function decided (recorded-pass.ts). */
+  unknownPass?: boolean;
 }
 
 /**
@@ -95,7 +97,9 @@ export function combineRun(
       `${name}: ${unplanned.join(', ')} has no run plan (written by an older evalgate); run it again with this version`,
     );
   } else {
-    for (const [i, other] of plans.entries()) {
+    const unrecorded = unrecordedPassDifference(pieces);
+    if (unrecorded !== undefined) problems.push(`${name}: ${unrecorded}`);
+    for (const [i, other] of unrecorded === undefined ? plans.entries() : []) {
       if (other !== undefined && canonicalJson(other) !== canonicalJson(plan)) {
         problems.push(
           `${name}: ${pieces[i]?.from} ran with other settings than ${first.from} (${describePlanDifference(plan, other)}); run every part with the same config and --trials`,

@@ -21,6 +21,7 @@
 import { recordedDataParts, recordedParts } from '../config/config-hash-parts.ts';
 import { writtenValueDigest } from '../config/config-data-parts.ts';
 import { JUDGED_CONDITION, recordedRunGate } from '../run/gate.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import { describeRun } from '../shared/run-key.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 
@@ -110,4 +111,34 @@ export function unknownPassProblem(
     return undefined;
   }
   return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a variable holding all or any): run the shards again with this evalgate`;
+}
+
+/** A run read from one input of `evals merge`, and whether {@link recordedPass} says `unknown`. */
+interface MergedPiece {
+  from: string;
+  run: RunResult;
+  unknownPass?: boolean;
+}
+
+/**
+ * Why `pieces` of one run cannot be merged when some are `unknown` (see {@link recordedPass})
+ * and the others all record the same `pass`, their plans otherwise the same: the same config,
+ * some parts run again after an upgrade, say. `undefined` for any other difference.
+ */
+export function unrecordedPassDifference(pieces: readonly MergedPiece[]): string | undefined {
+  const old = pieces.filter((p) => p.unknownPass === true);
+  const recorded = pieces.filter((p) => p.unknownPass !== true);
+  const pass = recorded[0]?.run.plan?.pass;
+  if (old.length === 0 || pass === undefined) return undefined;
+  if (recorded.some((p) => p.run.plan?.pass !== pass)) return undefined;
+  const withoutPass = (piece: MergedPiece): string | undefined => {
+    if (piece.run.plan === undefined) return undefined;
+    const { pass: _pass, ...rest } = piece.run.plan;
+    return canonicalJson(rest);
+  };
+  const planned = withoutPass(pieces[0]!);
+  if (planned === undefined || pieces.some((p) => withoutPass(p) !== planned)) return undefined;
+  const names = old.map((p) => p.from).join(', ');
+  const were = old.length > 1 ? 'were' : 'was';
+  return `${names} ${were} written by an evalgate that did not record whether a pass: function decided its cases (${recorded[0]!.from} records pass: ${pass}): run ${old.length > 1 ? 'them' : 'it'} again with this evalgate`;
 }
