@@ -46,13 +46,31 @@ describe('run --baseline', () => {
     assert.equal(head.code, 1, 'a case fails now');
     // The comparison's list, not the run's own list of failing cases further down.
     const lines = head.stdout.split('\n');
-    // One case of 12 cannot be told from noise (the pass rate is unchanged): listed all the same.
-    const heading = lines.findIndex(
-      (line) =>
-        line.trim() ===
-        'newly failing (1; none fixed the other way, within the noise: pass rate unchanged, McNemar p = 1)',
-    );
+    // One case of 12 cannot be told from noise (the pass rate is unchanged), but the run passed
+    // its gate in BASE and fails it now: the case is the news, listed as an alarm.
+    const heading = lines.findIndex((line) => line.trim() === 'newly failing (1)');
     assert.ok(heading !== -1, head.stdout);
     assert.match(lines[heading + 1] ?? '', /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4$/);
+  });
+
+  it('lists it within the noise when the run failed its gate in BASE already', async () => {
+    const baseDir = project([5]);
+    const base = await runInProcess(['run', '-o', 'base.json'], baseDir);
+    assert.equal(base.code, 1, 'a case fails in BASE');
+    const dir = project([5, 3]);
+    const head = await runInProcess(
+      ['run', '--baseline', join(baseDir, 'base.json'), '-o', 'head.json'],
+      dir,
+      { COLUMNS: '200' },
+    );
+    assert.equal(head.code, 1, head.stderr);
+    const lines = head.stdout.split('\n').map((line) => line.trim());
+    assert.ok(
+      lines.includes(
+        'newly failing (1; none fixed the other way, within the noise: pass rate unchanged, McNemar p = 1)',
+      ),
+      head.stdout,
+    );
+    assert.ok(!lines.includes('newly failing (1)'), head.stdout);
   });
 });

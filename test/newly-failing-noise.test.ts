@@ -103,6 +103,22 @@ describe('whether newly failing cases are an alarm, and what their heading says'
       '',
     ],
   ];
+  it('passed its gate in BASE and fails it now: an alarm, whatever the statistics say', () => {
+    const run = (base: 'pass' | 'fail', head: 'pass' | 'fail') => ({
+      ...runComparison([], { ...flips, pValue: 0.74 }),
+      verdicts: { base, head },
+    });
+    assert.equal(newlyFailingAlarm(run('pass', 'fail')), true);
+    assert.equal(flipsAside([run('pass', 'fail')]), '');
+    for (const [base, head] of [
+      ['pass', 'pass'],
+      ['fail', 'fail'],
+      ['fail', 'pass'],
+    ] as const) {
+      assert.equal(newlyFailingAlarm(run(base, head)), false, `${base} → ${head}`);
+    }
+  });
+
   for (const [name, args, alarm, aside] of cases) {
     it(name, () => {
       const run = runComparison(...args);

@@ -113,6 +113,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
       cases: pairing.cases,
       ...(pairing.incomplete === undefined ? {} : { incomplete: pairing.incomplete }),
+      ...(pairing.verdicts === undefined ? {} : { verdicts: pairing.verdicts }),
     };
   });
 

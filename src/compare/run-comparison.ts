@@ -4,7 +4,7 @@
  * sides with the judges' paired verdicts, and the case lists. The tests come later (`row-tests.ts`), once the whole comparison
  * knows how many rows it tests together.
  */
-import type { AgreementSummary, CaseResult, Params, RunResult } from '../types/index.ts';
+import type { AgreementSummary, CaseResult, Params, RunResult, Verdict } from '../types/index.ts';
 import type { CaseChanges, CaseCount, CaseRef } from '../types/comparison.ts';
 import { pairVerdicts, type PairedVerdicts } from './kappa-change.ts';
 import { DEFAULT_MIN_DETECTABLE_EFFECT } from './power.ts';
@@ -64,6 +64,8 @@ export interface RunPairing {
   cases: CaseChanges;
   /** Present when a side is incomplete: its finished and planned cases in this run. */
   incomplete?: { base?: CaseCount; head?: CaseCount };
+  /** Each side's verdict on its own gate, as the runs recorded it (pairings built by hand may omit it). */
+  verdicts?: { base: Verdict; head: Verdict };
 }
 
 /** Which sides of one run pairing are incomplete (see `IncompleteSide`). */
@@ -184,6 +186,7 @@ export function pairRuns(
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
     ...sideCounts(baseRun, headRun, incomplete),
+    verdicts: { base: baseRun.verdict, head: headRun.verdict },
   };
 }
 

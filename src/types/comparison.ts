@@ -3,7 +3,7 @@
  * keys always in the order declared here (so `JSON.stringify` of two equal comparisons is
  * byte-identical).
  */
-import type { Params, TestCaseSource } from './index.ts';
+import type { Params, TestCaseSource, Verdict } from './index.ts';
 
 /**
  * What a row says about a change:
@@ -264,6 +264,12 @@ export interface RunComparison extends RunRef {
   cases: CaseChanges;
   /** Present when a side's run is incomplete: that side's finished and planned cases in it. */
   incomplete?: { base?: CaseCount; head?: CaseCount };
+  /**
+   * Each side's verdict on its own gate (regressions aside). A run that passed in BASE and fails
+   * in HEAD makes its newly failing cases news, whatever the statistics say. Absent in
+   * comparisons written before it was recorded.
+   */
+  verdicts?: { base: Verdict; head: Verdict };
 }
 
 /** How many rows (pass rate, evaluator and agreement rows, over every run) got each label. */
