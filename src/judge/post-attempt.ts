@@ -14,6 +14,7 @@ import { maskCredentialsIn } from '../shared/secrets.ts';
 import { blockedPortProblem } from '../shared/url-port.ts';
 import { bodyText, notUtf8Message } from './body-text.ts';
 import { headerProblem } from './header-problem.ts';
+import { MAX_ANSWER_NESTING, nestsDeeperThan, tooDeepMessage } from './json-depth.ts';
 import { cappedBytes, errorBodyStart } from './response-body.ts';
 import { serverRequestedDelay } from './backoff.ts';
 import { errorDetail, reportedUsage } from './responses.ts';
@@ -99,18 +100,15 @@ export async function postAttempt(
   const outcome = await requestAttempt({ method: 'POST', url, body: payload }, signal, settings);
   if (outcome.kind !== 'ok') return outcome;
   const raw = settings.scrub(outcome.text).slice(0, RAW_LIMIT);
-  if (outcome.notUtf8) {
-    const { status, contentType } = outcome;
-    const where = settings.scrub(maskCredentialsIn(url));
-    return {
-      kind: 'fail',
-      error: {
-        code: 'judge.malformed',
-        message: notUtf8Message('POST', where, status, contentType),
-        status,
-        raw,
-      },
-    };
+  const { status, contentType } = outcome;
+  const where = settings.scrub(maskCredentialsIn(url));
+  const unreadable = outcome.notUtf8
+    ? notUtf8Message('POST', where, status, contentType)
+    : nestsDeeperThan(outcome.text, MAX_ANSWER_NESTING)
+      ? tooDeepMessage('POST', where, status)
+      : undefined;
+  if (unreadable !== undefined) {
+    return { kind: 'fail', error: { code: 'judge.malformed', message: unreadable, status, raw } };
   }
   try {
     return {
@@ -118,7 +116,7 @@ export async function postAttempt(
       // A byte order mark before the JSON (some servers send one) is no part of it.
       json: JSON.parse(outcome.text.replace(/^\uFEFF/, '')) as unknown,
       text: raw,
-      status: outcome.status,
+      status,
     };
   } catch {
     return {
@@ -126,8 +124,8 @@ export async function postAttempt(
       error: {
         code: 'judge.malformed',
         // The start of what came back (a gateway's page): a model target keeps no `raw`.
-        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome.status} with a body that is not JSON${errorDetail(raw)}`,
-        status: outcome.status,
+        message: `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw)}`,
+        status,
         raw,
       },
     };
