@@ -23,6 +23,7 @@ import { findProgram, folderProblem, nulProblem } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
@@ -48,6 +49,8 @@ export interface CommandTargetSetup {
   issueAt(...path: (string | number)[]): Issue;
   /** The suite's grid: a program it names is looked up at each point; default none. */
   grid?: Readonly<Record<string, readonly unknown[]>>;
+  /** The run's secrets, scrubbed from stdout before a JSON error quotes a cut piece of it. */
+  secrets?: readonly string[];
 }
 
 const asIs = (text: string): string => text;
@@ -57,6 +60,7 @@ export function createCommandTarget(
   setup: CommandTargetSetup,
 ): Checked<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
+  const scrub = createScrubber(setup.secrets ?? []).text;
   const notFolder = folderProblem(cwd);
   if (notFolder !== undefined) {
     return {
@@ -138,7 +142,7 @@ export function createCommandTarget(
           stdin,
           signal: args.signal,
         });
-        return outcome(ran, config.output);
+        return outcome(ran, config.output, scrub);
       },
     },
   };
@@ -346,7 +350,11 @@ function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
 }
 
 /** The case's output or error from how its process ended. */
-function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput {
+function outcome(
+  ran: Ran,
+  format: CommandTargetConfig['output'],
+  scrub: (text: string) => string,
+): TargetOutput {
   const text = ran.stdout.replace(/(\r?\n)+$/, '');
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message: string): string =>
@@ -368,7 +376,7 @@ function outcome(ran: Ran, format: CommandTargetConfig['output']): TargetOutput 
     // Where and why, as for a testset: a log line before the JSON, or a second value after it.
     return {
       output: text,
-      error: `stdout is not JSON (output: json): ${describeJsonError(text, error)}`,
+      error: `stdout is not JSON (output: json): ${describeJsonError(scrub(text), error)}`,
     };
   }
 }

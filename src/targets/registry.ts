@@ -125,6 +125,7 @@ export const targetKinds: {
           env: context.env,
           grid: context.suite.grid,
           issueAt: context.issueAt,
+          secrets: context.secrets,
         }),
       ),
   },

@@ -1,0 +1,51 @@
+/**
+ * A command target with `output: json` whose program prints a secret where its JSON goes wrong
+ * (`{"key": sk-…}`, a value left unquoted) made the case error quote what it found there: the
+ * first 20 characters of the secret (`found "sk-cmd-json-SECRET-"`), a piece that scrubbing the
+ * finished case cannot recognise, so it reached the artifact, the JUnit file and the terminal.
+ * Found by the response fuzz (scripts/fuzz-command.ts, `secret-bad-json`). stdout is scrubbed
+ * before the error is described, so the error quotes `[redacted]`.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const TOKEN = 'sk-cmd-json-SECRET-0123456789abcdef';
+
+describe('a command whose JSON goes wrong at a secret', () => {
+  it('quotes it redacted, in the case error and everywhere else', async () => {
+    const dir = jsonlProject(
+      [{ q: 'x' }],
+      [
+        'target:',
+        '  type: command',
+        '  run: [node, print.mjs]',
+        '  output: json',
+        'evaluators:',
+        '  - { use: is-equals, with: { expected: x } }',
+      ],
+      {
+        'print.mjs':
+          "process.stdin.resume().on('end', () => process.stdout.write('{\"key\": ' + process.env.MY_TOKEN + '}'));\n",
+      },
+    );
+    const result = await runInProcess(['run', '-o', 'results.json', '--junit', 'junit.xml'], dir, {
+      MY_TOKEN: TOKEN,
+    });
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const error = artifactCases(dir)[0]!.cases[0]!.error ?? '';
+    assert.match(
+      error,
+      /^stdout is not JSON \(output: json\): line 1, column \d+: expected a value, found "redacted"$/,
+    );
+    const everywhere = [
+      result.stdout,
+      result.stderr,
+      readFileSync(join(dir, 'results.json'), 'utf8'),
+      readFileSync(join(dir, 'junit.xml'), 'utf8'),
+    ].join('\n');
+    assert.doesNotMatch(everywhere, /sk-cmd-json/);
+  });
+});
