@@ -12,6 +12,7 @@ import { abortedError, requestAttempt } from '../judge/post-attempt.ts';
 import { withRetries } from '../judge/retry.ts';
 import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
+import { describeJsonError } from '../shared/json-syntax.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
@@ -89,11 +90,11 @@ export function createHttpTarget(
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
         // A URL a template filled may carry credentials: masked wherever a message quotes it.
         const scrub = (text: string): string => scrubber.text(maskCredentialsIn(text));
-        const badJson = payload === undefined ? null : stringBodyJsonProblem(payload, sent);
+        const badJson = payload === undefined ? null : stringBodyJsonProblem(payload, sent, scrub);
         if (badJson !== null) {
           return {
             output: null,
-            error: `${config.method} ${scrub(target.value)}: ${scrub(badJson)}`,
+            error: `${config.method} ${scrub(target.value)}: ${badJson}`,
           };
         }
         const invalid = renderedUrlProblem(target.value);
@@ -168,14 +169,19 @@ export function createHttpTarget(
  * or a line break breaks the JSON; the server would refuse it, or guess. A body sent as a YAML
  * value is JSON-encoded whole, and is never checked here.
  */
-function stringBodyJsonProblem(payload: string, headers: Record<string, string>): string | null {
+function stringBodyJsonProblem(
+  payload: string,
+  headers: Record<string, string>,
+  scrub: (text: string) => string,
+): string | null {
   const type = headers['content-type'];
   if (type === undefined || !/\bjson\b/i.test(type)) return null;
   try {
     JSON.parse(payload);
     return null;
   } catch (error) {
-    return `the body is not valid JSON once its templates are filled in, though its content-type (${type}) says it is: ${(error as Error).message}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+    // Described from the scrubbed body, as an answer is (see answerOutput).
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(scrub(payload), error)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
   }
 }
 
@@ -194,7 +200,9 @@ function answerOutput(
     json = JSON.parse(text);
   } catch (error) {
     isJson = false;
-    notJson = (error as Error).message;
+    // Where and why, from the scrubbed text: the engine's own message quotes the text at the
+    // error, cut short, so a key echoed there would show a piece no scrubbing recognises.
+    notJson = describeJsonError(scrub(text), error);
   }
   if (path === undefined) {
     // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
@@ -211,7 +219,7 @@ function answerOutput(
     if (saysJson) {
       return {
         output: text,
-        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson)}: ${excerptOf(scrub(text))}`,
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson}: ${excerptOf(scrub(text))}`,
       };
     }
     return { output: text };
