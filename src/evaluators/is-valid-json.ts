@@ -1,4 +1,5 @@
 import type { Evaluation } from '../types/index.ts';
+import { describeJsonError } from '../shared/json-syntax.ts';
 import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION } from './option-schemas.ts';
 import { actualOf } from './options.ts';
@@ -28,8 +29,9 @@ function parseError(text: string): string | null {
     JSON.parse(text);
     return null;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return truncateText(`not valid JSON: ${message}`);
+    // Where and what, as for any JSON evalgate reads: the engine's message quotes the text at the
+    // error cut short, so an output holding a key there would keep a piece scrubbing misses.
+    return truncateText(`not valid JSON: ${describeJsonError(text, error)}`);
   }
 }
 

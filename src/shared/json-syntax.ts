@@ -178,7 +178,9 @@ function found(text: string, i: number): string {
   const word = /[A-Za-z0-9_$.+-]+/y;
   word.lastIndex = i;
   const match = word.exec(text);
-  if (match) return JSON.stringify(match[0].slice(0, 20));
+  // A word cut short ends with an ellipsis: it may be a key's start, which scrubbing then knows.
+  if (match)
+    return JSON.stringify(match[0].length > 20 ? `${match[0].slice(0, 20)}\u2026` : match[0]);
   const c = text.charAt(i);
   if (c === "'") return `"'"`;
   // A byte order mark inside the text (files joined with `cat`) or a zero-width or no-break
