@@ -225,9 +225,13 @@ function answerOutput(
     return { output: text };
   }
   if (!isJson) {
+    const cannot = `so output: ${path.text} cannot be read from it`;
     return {
       output: text,
-      error: `the answer is not JSON, so output: ${path.text} cannot be read from it: ${excerptOf(scrub(text))}`,
+      error:
+        text.trim() === ''
+          ? `${answeredAs} with an empty body, ${cannot}`
+          : `${answeredAs} with a body that is not JSON (${notJson}), ${cannot}: ${excerptOf(scrub(text))}`,
     };
   }
   let current = json;
