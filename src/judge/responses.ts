@@ -89,10 +89,9 @@ const UNREPORTED = { unreported: true } as const;
 /** A token count as reported: a finite number ≥ 0, else undefined (not reported). */
 function reportedCount(value: unknown): number | undefined {
   // Beyond 2^53 a count is not a count of tokens but a server's garbage (1e308), and sums of
-  // such counts stop being exact or finite.
-  return typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER
-    ? value
-    : undefined;
+  // such counts stop being exact or finite; nor is a fraction (1.5), which the artifact's
+  // schema refuses as a count.
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
 }
 
 /** Reads an embeddings response; undefined unless it has exactly `count` numeric vectors. */
