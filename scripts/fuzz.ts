@@ -5,13 +5,27 @@
  * figures: outcomes by command and exit code, the slowest case, and every unacceptable outcome
  * (exit other than 0/1/2, a thrown error, a stack trace, more than 5 s) with the seed and index
  * that reproduce it, and any warning Node printed. Exits 1 when there was one.
+ *
+ * `npm run fuzz -- --responses [COUNT [SEED]]` fuzzes what servers and programs answer instead
+ * (scripts/fuzz-responses.ts): COUNT (default 2,000) mutated answers to model targets, LLM
+ * judges, http and command targets, in runs of about 230 cases, each run checked as
+ * scripts/fuzz-responses-run.ts says.
  */
 import { artifactBases, fuzzArtifactCase } from './fuzz-artifacts.ts';
 import { fuzzProject, type FuzzProject } from './fuzz-inputs.ts';
 import { fuzzInProcess, type FuzzCommand, type FuzzOutcome } from './fuzz-run.ts';
+import { startResponseServer } from './fuzz-response-server.ts';
+import { fuzzResponses, type ResponseRunSize } from './fuzz-responses-run.ts';
 
 const artifacts = process.argv.includes('--artifacts');
-const [countArg, seedArg] = process.argv.slice(2).filter((arg) => arg !== '--artifacts');
+const responses = process.argv.includes('--responses');
+const [countArg, seedArg] = process.argv
+  .slice(2)
+  .filter((arg) => arg !== '--artifacts' && arg !== '--responses');
+if (responses) {
+  process.exitCode = await fuzzResponseRuns(Number(countArg ?? 2000), Number(seedArg ?? 22));
+  process.exit();
+}
 const count = Number(countArg ?? 10_000);
 const seed = Number(seedArg ?? 22);
 const bases = artifacts ? await artifactBases() : undefined;
@@ -59,3 +73,49 @@ for (const { index, outcome } of failures.slice(0, 20)) {
   );
 }
 process.exitCode = failures.length > 0 || warnings.length > 0 ? 1 : 0;
+
+/** The `--responses` fuzz: COUNT mutated answers in runs, each checked; 1 when a rule broke. */
+async function fuzzResponseRuns(total: number, seed: number): Promise<number> {
+  const size: ResponseRunSize = {
+    model: 40,
+    'model-json': 40,
+    judge: 40,
+    http: 40,
+    'http-whole': 40,
+    command: 16,
+    'command-json': 16,
+  };
+  const perRun = Object.values(size).reduce((a, b) => a + b, 0);
+  const runs = Math.max(1, Math.ceil(total / perRun));
+  const server = await startResponseServer(seed);
+  const started = performance.now();
+  const problems: string[] = [];
+  const messages = new Map<string, string>();
+  let cases = 0;
+  let slowest = 0;
+  try {
+    for (let index = 0; index < runs; index++) {
+      const outcome = await fuzzResponses(seed, index, server.base, size);
+      cases += outcome.cases;
+      slowest = Math.max(slowest, outcome.ms);
+      problems.push(...outcome.problems.map((problem) => `run ${index}: ${problem}`));
+      for (const [key, message] of outcome.errors)
+        if (!messages.has(key)) messages.set(key, message);
+      process.stderr.write(`${index + 1}/${runs}\n`);
+    }
+  } finally {
+    await server.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `fuzz: ${cases} mutated answers in ${runs} runs, seed ${seed}, ${seconds.toFixed(1)} s`,
+  );
+  console.log(`  slowest run: ${(slowest / 1000).toFixed(1)} s`);
+  console.log(`  errors by suite/mutation (the first seen):`);
+  for (const [key, message] of [...messages].sort()) {
+    console.log(`  - ${key}: ${message.replace(/\n/g, ' | ').slice(0, 160)}`);
+  }
+  console.log(`  broken rules: ${problems.length}`);
+  for (const problem of problems.slice(0, 30)) console.log(`  - ${problem.slice(0, 400)}`);
+  return problems.length > 0 ? 1 : 0;
+}
