@@ -124,7 +124,10 @@ export async function postAttempt(
       error: {
         code: 'judge.malformed',
         // The start of what came back (a gateway's page): a model target keeps no `raw`.
-        message: `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw)}`,
+        message:
+          outcome.text.trim() === ''
+            ? `POST ${where} answered ${status} with an empty body, where JSON was expected`
+            : `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw)}`,
         status,
         raw,
       },
