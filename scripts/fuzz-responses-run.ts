@@ -5,7 +5,8 @@
  * `evals run -o out.json --junit junit.xml` in this process; then every rule the project keeps
  * for a world that answers badly is checked:
  *
- * - exit 0 or 1 (a failing case is a result, not a crash), no stack trace, no hang;
+ * - exit 0 or 1 (a failing case is a result, not a crash), no stack trace, no hang, no escape
+ *   character from a server or a program printed raw to the terminal;
  * - the artifact written and valid against schemas/results.schema.json, the JUnit file written;
  * - each case ends as its mutation says (no error, or an error whose message names the problem);
  * - the secret (`FUZZ_API_KEY`, sent as the key and echoed back by the server and the script)
@@ -311,6 +312,9 @@ export async function fuzzResponses(
     if (code !== 0 && code !== 1) problems.push(`exit code ${code}: ${stderr.slice(0, 500)}`);
     if (STACK_FRAME.test(stdout) || STACK_FRAME.test(stderr))
       problems.push('printed a stack trace');
+    // With NO_COLOR, nothing evalgate prints has an escape: one there came from a server or a
+    // program, and could clear or retitle the user's terminal.
+    if ((stdout + stderr).includes('\u001b')) problems.push('printed a raw escape character');
     if (leaks(secret, stdout)) problems.push('the secret is in stdout');
     if (leaks(secret, stderr)) problems.push('the secret is in stderr');
     for (const path of filesUnder(join(dir, '.evalgate'))) {

@@ -13,6 +13,14 @@
  * error must match: the message has to name what was wrong.
  */
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+
+let bomb: Buffer | undefined;
+/** 64 MiB of zeros, gzipped once (a few hundred KB). */
+function gzipBomb(): Buffer {
+  bomb ??= gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 });
+  return bomb;
+}
 
 /** Which side of the outside world a request or a case is. */
 export type ResponseSide = 'model' | 'model-json' | 'judge' | 'http' | 'http-whole';
@@ -314,6 +322,67 @@ export const MUTATIONS: Record<string, Mutation> = {
         refusal: `no, ${c.authorization}`,
       };
       send(res, 200, v.headers, JSON.stringify(body));
+    },
+  },
+  'gzip-bomb': {
+    // A few hundred KB that inflate to 64 MiB: the 16 MiB cap is on what is read, not on the wire.
+    expect: ALL(/16 MiB/),
+    answer: (v, _c, res) => {
+      res.writeHead(200, { ...v.headers, 'content-encoding': 'gzip' });
+      res.end(gzipBomb());
+    },
+  },
+  'redirect-echo-auth': {
+    expect: ALL(/another origin/),
+    answer: (_v, c, res) =>
+      send(
+        res,
+        302,
+        { location: `http://localhost:1/x?token=${c.authorization.replace(/^Bearer /, '')}` },
+        '',
+      ),
+  },
+  'escapes-in-error': {
+    expect: ALL(/400/),
+    answer: (_v, _c, res) =>
+      send(
+        res,
+        400,
+        { 'content-type': 'text/plain' },
+        'bad \u001b[2J\u001b]0;owned\u0007 request\r\nreally',
+      ),
+  },
+  'escapes-in-answer': {
+    expect: { ...ALL('ok'), 'model-json': /JSON/ },
+    answer: (v, c, res) =>
+      send(
+        res,
+        200,
+        v.headers,
+        withContent(
+          v,
+          c.side,
+          c.side === 'judge' ? { choice: 'yes', reason: '\u001b[2J' } : 'fi\u001b[2Jne\u0007',
+        ),
+      ),
+  },
+  'header-overflow': {
+    expect: ALL(/header|UND_ERR|overflow|failed/i),
+    answer: (v, _c, res) =>
+      send(res, 200, { ...v.headers, 'x-padding': 'h'.repeat(80_000) }, v.body),
+  },
+  'no-content': {
+    expect: { ...ALL(/empty|JSON/i), 'http-whole': 'any' },
+    answer: (_v, _c, res) => send(res, 204, {}, ''),
+  },
+  'proto-keys': {
+    expect: ALL('ok'),
+    answer: (v, _c, res) => {
+      const body = v.body.replace(
+        /^\{/,
+        '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},',
+      );
+      send(res, 200, v.headers, body);
     },
   },
   'server-error': {
