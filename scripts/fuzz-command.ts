@@ -66,7 +66,7 @@ const act = () => {
     case 'exit-nonzero-silent': return done(1);
     case 'killed-sigkill': out('half'); return process.kill(process.pid, 'SIGKILL');
     case 'killed-sigsegv': return process.kill(process.pid, 'SIGSEGV');
-    case 'secret-stdout': out('the key is ' + secret + '\n'); return done(0);
+    case 'secret-stdout': out('a'.repeat(Math.floor(next() * 1200)) + ' the key is ' + secret + ' b'.repeat(Math.floor(next() * 800)) + '\n'); return done(0);
     case 'secret-stderr-exit': {
       const pad = 'e'.repeat(Math.floor(next() * 70000));
       process.stderr.write('starting\n' + pad + ' key=' + secret + '\nError: auth failed for ' + secret + '\n');

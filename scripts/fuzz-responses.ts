@@ -455,8 +455,10 @@ export const MUTATIONS: Record<string, Mutation> = {
   'echo-auth-answer': {
     expect: { model: 'ok', 'model-json': /JSON/, judge: /chose|choice/, http: 'ok' },
     answer: (v, c, res) => {
-      const pad = 'y'.repeat(Math.floor(c.next() * 600));
-      const echoed = `${pad}you sent ${c.authorization}`;
+      // Padding of seeded lengths on both sides puts the key across every place a text is cut.
+      const pad = 'y'.repeat(Math.floor(c.next() * 1200));
+      const after = c.next() < 0.5 ? '' : ' z'.repeat(Math.floor(c.next() * 1500));
+      const echoed = `${pad}you sent ${c.authorization}${after}`;
       send(
         res,
         200,
