@@ -8,14 +8,19 @@
  *
  * `npm run fuzz -- --responses [COUNT [SEED]]` fuzzes what servers and programs answer instead
  * (scripts/fuzz-responses.ts): COUNT (default 2,000) mutated answers to model targets, LLM
- * judges, http and command targets, in runs of about 230 cases, each run checked as
+ * judges, http and command targets, in runs of about 230 cases (every fifth through the built
+ * `bin/evals.js`, when `npm run build` made it), each run checked as
  * scripts/fuzz-responses-run.ts says.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { artifactBases, fuzzArtifactCase } from './fuzz-artifacts.ts';
 import { fuzzProject, type FuzzProject } from './fuzz-inputs.ts';
 import { fuzzInProcess, type FuzzCommand, type FuzzOutcome } from './fuzz-run.ts';
 import { startResponseServer } from './fuzz-response-server.ts';
-import { fuzzResponses, type ResponseRunSize } from './fuzz-responses-run.ts';
+import { fuzzResponses, type ResponseRunner, type ResponseRunSize } from './fuzz-responses-run.ts';
+
+const BIN = fileURLToPath(new URL('../bin/evals.js', import.meta.url));
 
 const artifacts = process.argv.includes('--artifacts');
 const responses = process.argv.includes('--responses');
@@ -95,7 +100,10 @@ async function fuzzResponseRuns(total: number, seed: number): Promise<number> {
   let slowest = 0;
   try {
     for (let index = 0; index < runs; index++) {
-      const outcome = await fuzzResponses(seed, index, server.base, size);
+      // Every fifth run through the built CLI, when there is one: a real process must also exit.
+      const runner: ResponseRunner =
+        index % 5 === 4 && existsSync(BIN) ? { kind: 'child', bin: BIN } : { kind: 'in-process' };
+      const outcome = await fuzzResponses(seed, index, server.base, size, runner);
       cases += outcome.cases;
       slowest = Math.max(slowest, outcome.ms);
       problems.push(...outcome.problems.map((problem) => `run ${index}: ${problem}`));
