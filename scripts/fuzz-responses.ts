@@ -430,6 +430,19 @@ export const MUTATIONS: Record<string, Mutation> = {
         '{"error":{"message":"busy"}}',
       ),
   },
+  'ratelimit-reset-garbage': {
+    expect: ALL(/429/),
+    answer: (_v, c, res) => {
+      const resets = ['1e400s', '-5s', 'NaN', '999999h', '0.001ms', '1h2m3s4ms', '', '\u00b5'];
+      const reset = resets[Math.floor(c.next() * resets.length)]!;
+      send(
+        res,
+        429,
+        { ...JSON_TYPE, 'x-ratelimit-reset-requests': reset, 'x-ratelimit-reset-tokens': reset },
+        '{"error":{"message":"slow down"}}',
+      );
+    },
+  },
   'client-error': {
     expect: ALL(/40\d/),
     answer: (_v, c, res) =>
