@@ -282,77 +282,82 @@ async function runEvals(dir: string, env: NodeJS.ProcessEnv, runner: ResponseRun
   }
 }
 
-/** Runs project `index` of `seed` against the server at `base` and checks every rule. */
+/**
+ * Runs project `index` of `seed` against the server at `base` and checks every rule; with
+ * `passes: 2`, twice in the same folder, so the second run replays what the response cache kept
+ * (and the server's one-off failures are over), checked the same way.
+ */
 export async function fuzzResponses(
   seed: number,
   index: number,
   base: string,
   size: ResponseRunSize,
   runner: ResponseRunner = { kind: 'in-process' },
+  passes = 1,
 ): Promise<ResponseOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'evalgate-fuzz-responses-'));
   const secret = fuzzSecret(seed, index);
-  const problems: string[] = [];
-  const errors = new Map<string, string>();
+  const outcome: ResponseOutcome = { code: null, ms: 0, problems: [], errors: new Map(), cases: 0 };
   const started = performance.now();
   try {
     for (const [name, text] of Object.entries(responseProject(seed, index, base, size)))
       writeFileSync(join(dir, name), text);
     const env = { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', FUZZ_API_KEY: secret };
-    const { code, stdout, stderr } = await runEvals(dir, env, runner);
-    const ms = performance.now() - started;
-    if (code === 'hang')
-      return {
-        code: null,
-        ms,
-        problems: [`no end in ${RESPONSE_RUN_LIMIT_MS} ms`],
-        errors,
-        cases: 0,
-      };
-    if (code !== 0 && code !== 1) problems.push(`exit code ${code}: ${stderr.slice(0, 500)}`);
-    if (STACK_FRAME.test(stdout) || STACK_FRAME.test(stderr))
-      problems.push('printed a stack trace');
-    // With NO_COLOR, nothing evalgate prints has an escape: one there came from a server or a
-    // program, and could clear or retitle the user's terminal.
-    if ((stdout + stderr).includes('\u001b')) problems.push('printed a raw escape character');
-    if (leaks(secret, stdout)) problems.push('the secret is in stdout');
-    if (leaks(secret, stderr)) problems.push('the secret is in stderr');
-    for (const path of filesUnder(join(dir, '.evalgate'))) {
-      if (leaks(secret, readFileSync(path, 'latin1')))
-        problems.push(`the secret is in ${path.slice(dir.length + 1)}`);
+    for (let pass = 0; pass < passes; pass++) {
+      const ran = await runEvals(dir, env, runner);
+      const where = `seed ${seed}, run ${index}${pass > 0 ? `, pass ${pass + 1}` : ''}`;
+      const problems = checkRun(dir, secret, ran, outcome);
+      outcome.problems.push(...problems.map((problem) => `${problem} (${where})`));
+      if (ran.code === 'hang') break;
     }
-    const junit = join(dir, 'junit.xml');
-    if (!existsSync(junit)) problems.push('no JUnit file');
-    else if (leaks(secret, readFileSync(junit, 'utf8')))
-      problems.push('the secret is in the JUnit file');
-    const artifactPath = join(dir, 'out.json');
-    if (!existsSync(artifactPath)) {
-      problems.push('no artifact');
-      return { code, ms, problems, errors, cases: 0 };
-    }
-    const text = readFileSync(artifactPath, 'utf8');
-    if (leaks(secret, text))
-      problems.push(`the secret is in the artifact: ${leakingCases(secret, text)}`);
-    const artifact = JSON.parse(text) as ResultsArtifact;
-    for (const issue of validateArtifact(artifact).slice(0, 5)) problems.push(`artifact: ${issue}`);
-    let cases = 0;
-    for (const run of artifact.runs) {
-      for (const result of run.cases) {
-        cases++;
-        const { m } = result.data as { m: string };
-        const side = run.suite as Side;
-        const error =
-          result.error ?? result.evaluations.find((e) => e.error !== null)?.error ?? null;
-        if (error !== null) errors.set(`${side}/${m}`, error);
-        const problem = judgeCase(expectation(side, m), error);
-        if (problem !== null)
-          problems.push(`${side} case ${m} (seed ${seed}, run ${index}): ${problem}`);
-      }
-    }
-    return { code, ms, problems, errors, cases };
+    outcome.ms = performance.now() - started;
+    return outcome;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Every rule `ran` broke in `dir`; records its exit code, cases and errors in `outcome`. */
+function checkRun(dir: string, secret: string, ran: Ran, outcome: ResponseOutcome): string[] {
+  const { code, stdout, stderr } = ran;
+  if (code === 'hang') return [`no end in ${RESPONSE_RUN_LIMIT_MS} ms`];
+  outcome.code = code;
+  const problems: string[] = [];
+  if (code !== 0 && code !== 1) problems.push(`exit code ${code}: ${stderr.slice(0, 500)}`);
+  if (STACK_FRAME.test(stdout) || STACK_FRAME.test(stderr)) problems.push('printed a stack trace');
+  // With NO_COLOR, nothing evalgate prints has an escape: one there came from a server or a
+  // program, and could clear or retitle the user's terminal.
+  if ((stdout + stderr).includes('\u001b')) problems.push('printed a raw escape character');
+  if (leaks(secret, stdout)) problems.push('the secret is in stdout');
+  if (leaks(secret, stderr)) problems.push('the secret is in stderr');
+  for (const path of filesUnder(join(dir, '.evalgate'))) {
+    if (leaks(secret, readFileSync(path, 'latin1')))
+      problems.push(`the secret is in ${path.slice(dir.length + 1)}`);
+  }
+  const junit = join(dir, 'junit.xml');
+  if (!existsSync(junit)) problems.push('no JUnit file');
+  else if (leaks(secret, readFileSync(junit, 'utf8')))
+    problems.push('the secret is in the JUnit file');
+  const artifactPath = join(dir, 'out.json');
+  if (!existsSync(artifactPath)) return [...problems, 'no artifact'];
+  const text = readFileSync(artifactPath, 'utf8');
+  if (leaks(secret, text))
+    problems.push(`the secret is in the artifact: ${leakingCases(secret, text)}`);
+  const artifact = JSON.parse(text) as ResultsArtifact;
+  for (const issue of validateArtifact(artifact).slice(0, 5)) problems.push(`artifact: ${issue}`);
+  outcome.cases = 0;
+  for (const run of artifact.runs) {
+    for (const result of run.cases) {
+      outcome.cases++;
+      const { m } = result.data as { m: string };
+      const side = run.suite as Side;
+      const error = result.error ?? result.evaluations.find((e) => e.error !== null)?.error ?? null;
+      if (error !== null) outcome.errors.set(`${side}/${m}`, error);
+      const problem = judgeCase(expectation(side, m), error);
+      if (problem !== null) problems.push(`${side} case ${m}: ${problem}`);
+    }
+  }
+  return problems;
 }
 
 /** Why an error (or its absence) is not what `expected` says; null when it is. */

@@ -9,7 +9,8 @@
  * `npm run fuzz -- --responses [COUNT [SEED]]` fuzzes what servers and programs answer instead
  * (scripts/fuzz-responses.ts): COUNT (default 2,000) mutated answers to model targets, LLM
  * judges, http and command targets, in runs of about 230 cases (every fifth through the built
- * `bin/evals.js`, when `npm run build` made it), each run checked as
+ * `bin/evals.js`, when `npm run build` made it; every third run twice, the second from the
+ * response cache), each run checked as
  * scripts/fuzz-responses-run.ts says.
  */
 import { existsSync } from 'node:fs';
@@ -103,10 +104,12 @@ async function fuzzResponseRuns(total: number, seed: number): Promise<number> {
       // Every fifth run through the built CLI, when there is one: a real process must also exit.
       const runner: ResponseRunner =
         index % 5 === 4 && existsSync(BIN) ? { kind: 'child', bin: BIN } : { kind: 'in-process' };
-      const outcome = await fuzzResponses(seed, index, server.base, size, runner);
+      // Every third run twice in its folder: the second replays the response cache.
+      const passes = index % 3 === 1 ? 2 : 1;
+      const outcome = await fuzzResponses(seed, index, server.base, size, runner, passes);
       cases += outcome.cases;
       slowest = Math.max(slowest, outcome.ms);
-      problems.push(...outcome.problems.map((problem) => `run ${index}: ${problem}`));
+      problems.push(...outcome.problems);
       for (const [key, message] of outcome.errors)
         if (!messages.has(key)) messages.set(key, message);
       process.stderr.write(`${index + 1}/${runs}\n`);
