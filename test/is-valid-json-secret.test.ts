@@ -58,5 +58,7 @@ describe('is-valid-json on an output that goes wrong at a secret', () => {
       /found "abcdefghijklmnopqrst…"$/,
     );
     assert.match(describeJsonError('[abcdefghij]', new Error()), /found "abcdefghij"$/);
+    // A token that goes on past the word (a base64 key's `/`) is marked cut as well.
+    assert.match(describeJsonError('[sk-abcdefgh/ijk=]', new Error()), /found "sk-abcdefgh…"$/);
   });
 });

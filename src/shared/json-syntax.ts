@@ -178,9 +178,13 @@ function found(text: string, i: number): string {
   const word = /[A-Za-z0-9_$.+-]+/y;
   word.lastIndex = i;
   const match = word.exec(text);
-  // A word cut short ends with an ellipsis: it may be a key's start, which scrubbing then knows.
-  if (match)
-    return JSON.stringify(match[0].length > 20 ? `${match[0].slice(0, 20)}\u2026` : match[0]);
+  if (match) {
+    // A word cut short, at 20 characters or where the token goes on with other characters
+    // (`abc/def`, base64), ends with an ellipsis: it may be a key's start, which scrubbing knows.
+    const after = text.charAt(i + match[0].length);
+    const cut = match[0].length > 20 || (after !== '' && !/[\s,:[\]{}"]/.test(after));
+    return JSON.stringify(cut ? `${match[0].slice(0, 20)}\u2026` : match[0]);
+  }
   const c = text.charAt(i);
   if (c === "'") return `"'"`;
   // A byte order mark inside the text (files joined with `cat`) or a zero-width or no-break
