@@ -205,8 +205,11 @@ function found(text: string, i: number): string {
 export function explainJsonError(text: string, error: unknown): JsonSyntaxError {
   const located = locateJsonError(text);
   if (located) return located;
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /at position (\d+)/.exec(message);
+  const said = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(said);
+  // V8 quotes a cut piece of the text (`Unexpected token 's', "{\"a\": sk-live-01"... is not valid JSON`):
+  // left out, since `text` may be a scrubbed copy of what it quotes, or hold a key it cuts.
+  const message = said.replace(/, ".*is not valid JSON$/s, ' (not valid JSON)');
   return { offset: position ? Number(position[1]) : 0, message };
 }
 
