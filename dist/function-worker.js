@@ -185,6 +185,15 @@ import { stat } from "node:fs/promises";
 import { extname as extname3, relative as relative2, sep as sep2 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
 
+// src/shared/regular-file.ts
+function kindOf(stats) {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "a special file";
+}
+
 // src/bind/modules/exports.ts
 import { readFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
@@ -652,7 +661,8 @@ function createModuleLoader(options = {}) {
     if (!found?.isFile()) {
       const isDirectory = found?.isDirectory() ?? false;
       const suggestion = isDirectory ? await suggestIndexFile(file) : await suggestSibling(file);
-      return { kind: "missing", isDirectory, suggestion };
+      const special = found !== void 0 && !isDirectory ? kindOf(found) : void 0;
+      return { kind: "missing", isDirectory, suggestion, ...special ? { special } : {} };
     }
     if (options.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL2(file).href;
@@ -686,7 +696,10 @@ function createModuleLoader(options = {}) {
 function phrase(outcome, ref) {
   switch (outcome.kind) {
     case "missing":
-      return { ok: false, error: notFound(ref, outcome.isDirectory, outcome.suggestion) };
+      return {
+        ok: false,
+        error: notFound(ref, outcome.isDirectory, outcome.suggestion, outcome.special)
+      };
     case "not-imported":
       return { ok: true, value: void 0 };
     case "threw":
@@ -707,8 +720,8 @@ function phrase(outcome, ref) {
     }
   }
 }
-function notFound(ref, isDirectory, suggestion) {
-  const what = isDirectory ? `, which is a folder` : "";
+function notFound(ref, isDirectory, suggestion, special) {
+  const what = isDirectory ? `, which is a folder` : special !== void 0 ? `, which is ${special}, not a regular file` : "";
   const hint = suggestion === void 0 ? "" : `; did you mean ${respell(ref, suggestion)}?`;
   return {
     code: "module.not-found",

@@ -5797,7 +5797,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants8 = require_constants2();
+    var constants9 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5872,7 +5872,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants8.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants9.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5967,11 +5967,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants8.ERROR.OK) {
+          if (ret !== constants9.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants8.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants9.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants8.ERROR.PAUSED) {
+            } else if (ret === constants9.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5994,10 +5994,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants8.ERROR.OK) {
+        if (ret === constants9.ERROR.OK) {
           return null;
         }
-        if (ret === constants8.ERROR.PAUSED || ret === constants8.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants9.ERROR.PAUSED || ret === constants9.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6014,7 +6014,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants8.ERROR[ret], data);
+        return new HTTPParserError(message, constants9.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6194,7 +6194,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants8.ERROR.PAUSED : 0;
+        return pause ? constants9.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6216,7 +6216,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6252,13 +6252,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants8.ERROR.PAUSED;
+          return constants9.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -22713,11 +22713,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants8) {
+      optimizeNames(names, constants9) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants8);
+          this.rhs = optimizeExpr(this.rhs, names, constants9);
         return this;
       }
       get names() {
@@ -22734,10 +22734,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants8) {
+      optimizeNames(names, constants9) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants8);
+        this.rhs = optimizeExpr(this.rhs, names, constants9);
         return this;
       }
       get names() {
@@ -22798,8 +22798,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants8) {
-        this.code = optimizeExpr(this.code, names, constants8);
+      optimizeNames(names, constants9) {
+        this.code = optimizeExpr(this.code, names, constants9);
         return this;
       }
       get names() {
@@ -22828,12 +22828,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants8) {
+      optimizeNames(names, constants9) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants8))
+          if (n.optimizeNames(names, constants9))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -22886,12 +22886,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants8) {
+      optimizeNames(names, constants9) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants8);
-        if (!(super.optimizeNames(names, constants8) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants9);
+        if (!(super.optimizeNames(names, constants9) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants8);
+        this.condition = optimizeExpr(this.condition, names, constants9);
         return this;
       }
       get names() {
@@ -22914,10 +22914,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants8) {
-        if (!super.optimizeNames(names, constants8))
+      optimizeNames(names, constants9) {
+        if (!super.optimizeNames(names, constants9))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants8);
+        this.iteration = optimizeExpr(this.iteration, names, constants9);
         return this;
       }
       get names() {
@@ -22953,10 +22953,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants8) {
-        if (!super.optimizeNames(names, constants8))
+      optimizeNames(names, constants9) {
+        if (!super.optimizeNames(names, constants9))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants8);
+        this.iterable = optimizeExpr(this.iterable, names, constants9);
         return this;
       }
       get names() {
@@ -22998,11 +22998,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants8) {
+      optimizeNames(names, constants9) {
         var _a, _b;
-        super.optimizeNames(names, constants8);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants8);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants8);
+        super.optimizeNames(names, constants9);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants9);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants9);
         return this;
       }
       get names() {
@@ -23303,7 +23303,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants8) {
+    function optimizeExpr(expr, names, constants9) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -23318,14 +23318,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants8[n.str];
+        const c = constants9[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants8[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants9[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -29444,6 +29444,42 @@ var init_results_schema = __esm({
           description: "Present when the run was given a baseline (evals run --baseline, the Action's baseline:): the paired comparison against it, as evals compare --format json prints it.",
           type: "object"
         },
+        baseline: {
+          description: "Present on a partial artifact recovered from a killed run's recovery journal (evals run --resume, or kept aside as NAME.killed-PID.json by a plain run) when that run was compared with a baseline: which baseline, since such a partial has no comparison to record it in. evals run --resume without --baseline compares with it again, read from path (refused when that file is gone or holds another run); --baseline FILE compares with FILE instead. Absent in every other artifact, and in those of earlier evalgate versions.",
+          type: "object",
+          additionalProperties: false,
+          required: ["path", "config", "git", "startedAt"],
+          properties: {
+            path: {
+              description: "The baseline file as --baseline named it, from where that command ran.",
+              type: "string"
+            },
+            config: {
+              description: "The config of the run the baseline held (its artifact's config).",
+              type: "string"
+            },
+            git: {
+              description: "The commit of the run the baseline held (its artifact's git), or null.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["sha", "ref"],
+              properties: {
+                sha: {
+                  description: "Full commit sha of HEAD, or null when unknown.",
+                  type: ["string", "null"]
+                },
+                ref: {
+                  description: "Branch or ref name, or null when detached or unknown.",
+                  type: ["string", "null"]
+                }
+              }
+            },
+            startedAt: {
+              description: "When the run the baseline held started (its artifact's startedAt).",
+              type: "string"
+            }
+          }
+        },
         notCompared: {
           description: "Present when the run was given a baseline (evals run --baseline, evals merge --baseline, the Action's baseline:) and was not compared with it: the baseline shares no case with the run, or the comparison failed. The verdict then says nothing about regressions, and the reports of these results say so.",
           type: "object",
@@ -29673,8 +29709,8 @@ var init_results_schema = __esm({
                   }
                 },
                 pass: {
-                  description: "`function` when a pass: function decides each case; absent for all / any. A run whose evaluators judged no case fails only without one.",
-                  const: "function"
+                  description: "`function` when a pass: function decides each case. `evaluators` (all or any, which one not said) only where the config the artifact records (configDataParts) would be read as naming a pass: module, a pass: written as a ${VAR} (secret-named or not) holding all or any in a config that names a module; absent otherwise, and in artifacts of evalgate versions before the judged condition. A run whose evaluators judged no case fails judged only without a pass: function.",
+                  enum: ["function", "evaluators"]
                 },
                 agreement: {
                   description: "Evaluator id \u2192 where its verdicts are checked against human labels; absent when none is.",
@@ -30316,7 +30352,11 @@ function found(text2, i) {
   const word = /[A-Za-z0-9_$.+-]+/y;
   word.lastIndex = i;
   const match = word.exec(text2);
-  if (match) return JSON.stringify(match[0].slice(0, 20));
+  if (match) {
+    const after = text2.charAt(i + match[0].length);
+    const cut = match[0].length > 20 || after !== "" && !/[\s,:[\]{}"]/.test(after);
+    return JSON.stringify(cut ? `${match[0].slice(0, 20)}\u2026` : match[0]);
+  }
   const c = text2.charAt(i);
   if (c === "'") return `"'"`;
   if (c === "\uFEFF") return "a byte order mark (U+FEFF, left where files were joined?)";
@@ -30328,8 +30368,9 @@ function found(text2, i) {
 function explainJsonError(text2, error2) {
   const located2 = locateJsonError(text2);
   if (located2) return located2;
-  const message = error2 instanceof Error ? error2.message : String(error2);
-  const position2 = /at position (\d+)/.exec(message);
+  const said = error2 instanceof Error ? error2.message : String(error2);
+  const position2 = /at position (\d+)/.exec(said);
+  const message = said.replace(/, ".*is not valid JSON$/s, " (not valid JSON)");
   return { offset: position2 ? Number(position2[1]) : 0, message };
 }
 function describeJsonError(text2, error2) {
@@ -30351,14 +30392,100 @@ var init_json_syntax = __esm({
   }
 });
 
+// src/shared/regular-file.ts
+import { closeSync as closeSync3, constants as constants5, fstatSync as fstatSync2, openSync as openSync3, readSync as readSync2 } from "node:fs";
+import { open as open5 } from "node:fs/promises";
+async function openRegularFile(path, maxBytes) {
+  const handle = await open5(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
+    if (!stats.isFile()) {
+      throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
+    }
+    if (stats.size > maxBytes) {
+      throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
+    }
+    return { handle, size: stats.size };
+  } catch (error2) {
+    await handle.close();
+    throw error2;
+  }
+}
+async function readRegularFileBytes(path, maxBytes) {
+  const { handle, size } = await openRegularFile(path, maxBytes);
+  try {
+    const buffer = Buffer.alloc(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+function readRegularFileSync(path, maxBytes) {
+  const fd = openSync3(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync2(fd);
+    if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
+    if (!stats.isFile()) throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
+    if (stats.size > maxBytes) {
+      throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
+    }
+    const buffer = Buffer.alloc(stats.size);
+    let filled = 0;
+    while (filled < stats.size) {
+      const read = readSync2(fd, buffer, filled, stats.size - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    closeSync3(fd);
+  }
+}
+function isFileError(error2) {
+  return error2 instanceof Error && typeof error2.code === "string";
+}
+function fileError(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+function kindOf2(stats) {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  if (stats.isSocket()) return "a socket";
+  return "a special file";
+}
+function mib(bytes) {
+  return `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MiB`;
+}
+var init_regular_file = __esm({
+  "src/shared/regular-file.ts"() {
+    "use strict";
+  }
+});
+
 // src/artifact/read.ts
-import { closeSync as closeSync3, fstatSync as fstatSync2, openSync as openSync3, readFileSync as readFileSync3 } from "node:fs";
+import { closeSync as closeSync4, constants as constants6, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync3 } from "node:fs";
 function openArtifactFile(path, name) {
   let fd;
   try {
-    fd = openSync3(path, "r");
+    fd = openSync4(path, constants6.O_RDONLY | (constants6.O_NONBLOCK ?? 0));
   } catch (error2) {
     throw unreadable(name, error2);
+  }
+  const stats = fstatSync3(fd);
+  if (!stats.isFile()) {
+    closeSync4(fd);
+    throw stats.isDirectory() ? unreadable(name, Object.assign(new Error("EISDIR"), { code: "EISDIR" })) : new ArtifactReadError(
+      "unreadable",
+      `${name}: is ${kindOf2(stats)}, not a results file; save the results to a file and name that`
+    );
   }
   let scanned;
   try {
@@ -30366,7 +30493,7 @@ function openArtifactFile(path, name) {
   } catch (error2) {
     throw unreadable(name, error2);
   } finally {
-    closeSync3(fd);
+    closeSync4(fd);
   }
   if (scanned !== null) {
     let frame;
@@ -30399,7 +30526,7 @@ function scan(fd) {
   let current2 = null;
   let lineNo = 0;
   let lastHadComma = false;
-  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync2(fd).size)) {
+  for (const { bytes, from, to, offset } of lines(fd, 0, fstatSync3(fd).size)) {
     lineNo++;
     if (state === "cases" && to - from > CASE_START.length && bytes.compare(CASE_START, 0, CASE_START.length, from, from + CASE_START.length) === 0) {
       const comma = bytes[to - 1] === 44;
@@ -30435,7 +30562,7 @@ function streamed(path, name, frame, found2) {
     *cases(run2) {
       const where = found2.get(run2);
       if (where === void 0) return;
-      const fd = openSync3(path, "r");
+      const fd = openSync4(path, "r");
       try {
         let i = 0;
         for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
@@ -30447,7 +30574,7 @@ function streamed(path, name, frame, found2) {
         if (error2 instanceof ArtifactReadError) throw error2;
         throw unreadable(name, error2);
       } finally {
-        closeSync3(fd);
+        closeSync4(fd);
       }
     }
   };
@@ -30529,6 +30656,7 @@ var init_read = __esm({
     init_fd_io();
     init_schema();
     init_json_syntax();
+    init_regular_file();
     ArtifactReadError = class extends Error {
       constructor(kind, message) {
         super(message);
@@ -33239,7 +33367,7 @@ var init_agreement_text = __esm({
 });
 
 // src/artifact/batch-writer.ts
-import { readSync as readSync2 } from "node:fs";
+import { readSync as readSync3 } from "node:fs";
 var OUTPUT_BATCH, BatchWriter;
 var init_batch_writer = __esm({
   "src/artifact/batch-writer.ts"() {
@@ -33285,7 +33413,7 @@ var init_batch_writer = __esm({
         for (let done = 0; done < length2; ) {
           if (this.#used === this.#batch.length) this.flush();
           const want = Math.min(this.#batch.length - this.#used, length2 - done);
-          const read = readSync2(fd, this.#batch, this.#used, want, position2 + done);
+          const read = readSync3(fd, this.#batch, this.#used, want, position2 + done);
           if (read === 0) throw new Error("the case spool is shorter than recorded");
           this.#used += read;
           done += read;
@@ -33302,7 +33430,7 @@ var init_batch_writer = __esm({
 });
 
 // src/artifact/run-spool.ts
-import { closeSync as closeSync4, openSync as openSync4 } from "node:fs";
+import { closeSync as closeSync5, openSync as openSync5 } from "node:fs";
 function spoolFileName(run2) {
   return `run-${run2}.jsonl`;
 }
@@ -33316,6 +33444,7 @@ function newRunSpool(run2, cases) {
     keys: null,
     fd: null,
     path: null,
+    held: null,
     batch: null,
     used: 0,
     written: 0,
@@ -33343,13 +33472,16 @@ function* spooledLines(spool) {
       yield window2.toString("utf8", start - from, end - from);
     }
   } finally {
-    if (fd !== null) closeSync4(fd);
+    closeSpool(spool, fd);
   }
 }
 function openSpool(spool) {
   if (spool.memory !== null && spool.fileBytes === 0) return null;
   if (spool.path === null) return void 0;
-  return openSync4(spool.path, "r");
+  return spool.held ?? openSync5(spool.path, "r");
+}
+function closeSpool(spool, fd) {
+  if (fd !== null && fd !== spool.held) closeSync5(fd);
 }
 function readSpoolAt(spool, fd, buffer, position2) {
   const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
@@ -33403,7 +33535,7 @@ function copyLines(spool, out) {
       first = next;
     }
   } finally {
-    if (fd !== null) closeSync4(fd);
+    closeSpool(spool, fd);
   }
 }
 function sortByKey(spool) {
@@ -33431,9 +33563,13 @@ var init_run_spool = __esm({
 });
 
 // src/artifact/spool.ts
-import { closeSync as closeSync5, ftruncateSync, mkdtempSync, openSync as openSync5, rmSync as rmSync2 } from "node:fs";
+import { closeSync as closeSync6, ftruncateSync, mkdtempSync, openSync as openSync6, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join5 } from "node:path";
+function spoolRoot(env) {
+  const runnerTemp = env["RUNNER_TEMP"];
+  return runnerTemp !== void 0 && runnerTemp !== "" ? runnerTemp : tmpdir2();
+}
 function spoolWrite(fd, spool, bytes) {
   try {
     return writeAll(fd, bytes);
@@ -33462,6 +33598,8 @@ var init_spool = __esm({
        * for a batch not yet full to be written when a case has waited in it long enough.
        */
       #journal;
+      /** Where the spool's folder is made when there is no journal (see {@link spoolRoot}). */
+      #root;
       /** Said once: the temporary folder refused the spool, so cases are kept in memory now. */
       #spilled = false;
       #runs = [];
@@ -33479,11 +33617,15 @@ var init_spool = __esm({
        * `warn`: told, once, when the temporary folder refuses the spool (full, removed, read-only);
        * the cases from then on are kept in memory, so the run still writes its whole results.
        * `journal`: the run's recovery journal, in whose folder the spool keeps its files.
+       * `root`: where the spool makes its folder without one ({@link spoolRoot}); the system's
+       * temporary folder by default.
        */
       constructor(options2 = {}) {
         this.#warn = options2.warn;
         this.#journal = options2.journal;
+        this.#root = options2.root ?? tmpdir2();
         this.#journal?.drainFrom(() => this.#drain());
+        this.#journal?.holdFrom(() => this.holdFiles());
       }
       open(runs) {
         this.#runs = runs.map((run2, index) => newRunSpool(index, run2.cases));
@@ -33548,7 +33690,7 @@ var init_spool = __esm({
         }
         if (close) {
           spool.batch = null;
-          if (spool.fd !== null) closeSync5(spool.fd);
+          if (spool.fd !== null) closeSync6(spool.fd);
           spool.fd = null;
         }
       }
@@ -33585,9 +33727,10 @@ var init_spool = __esm({
           );
           return;
         }
-        const folder = this.#dir ?? tmpdir2();
+        const folder = this.#dir ?? this.#root;
+        const hint = this.#root === tmpdir2() ? "free space in the temporary folder, or point TMPDIR elsewhere" : "free space there";
         this.#warn?.(
-          `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (free space in the temporary folder, or point TMPDIR elsewhere)`
+          `the case spool in ${folder} could not be written (${cause}); the run goes on with its finished cases kept in memory, for the artifact at its end (${hint})`
         );
       }
       #fileOf(spool) {
@@ -33595,12 +33738,12 @@ var init_spool = __esm({
         if (this.#dir === null) {
           if (this.#journal !== void 0) this.#dir = this.#journal.casesDir;
           else {
-            this.#dir = mkdtempSync(join5(tmpdir2(), "evalgate-spool-"));
+            this.#dir = mkdtempSync(join5(this.#root, "evalgate-spool-"));
             process.once("exit", this.#onExit);
           }
         }
         spool.path ??= join5(this.#dir, spoolFileName(spool.run));
-        spool.fd = openSync5(spool.path, "a");
+        spool.fd = openSync6(spool.path, "a");
         return spool.fd;
       }
       /**
@@ -33657,6 +33800,18 @@ var init_spool = __esm({
         }
       }
       /**
+       * Seals the spool and opens each run's file for reading, kept open until {@link discard}: the
+       * files can then be removed (a journal's folder, once `-o` holds the results) while the
+       * reports still read them, and a process killed meanwhile leaves nothing behind (POSIX frees
+       * a removed file when its last descriptor closes). Throws when a file cannot be opened.
+       */
+      holdFiles() {
+        this.#seal();
+        for (const spool of this.#runs) {
+          if (spool.path !== null) spool.held ??= openSync6(spool.path, "r");
+        }
+      }
+      /**
        * Removes the spool files (after the reports, or instead of them); those in a journal's folder
        * are left to the journal, which keeps them when the run's results could not be written.
        */
@@ -33664,8 +33819,10 @@ var init_spool = __esm({
         this.#closed = true;
         this.#discarded = true;
         for (const spool of this.#runs) {
-          if (spool.fd !== null) closeSync5(spool.fd);
+          if (spool.fd !== null) closeSync6(spool.fd);
+          if (spool.held !== null) closeSync6(spool.held);
           spool.fd = null;
+          spool.held = null;
           spool.batch = null;
           spool.memory = null;
         }
@@ -33775,17 +33932,17 @@ var init_exact_sum = __esm({
 
 // src/report/html-model-compared.ts
 function comparedOf(result, show) {
-  const recorded2 = result.evaluations.find(
+  const recorded = result.evaluations.find(
     (e) => e.metadata?.expected !== void 0 && e.metadata.actual !== void 0
   ) ?? result.evaluations.find((e) => e.metadata?.expected !== void 0);
-  if (recorded2 !== void 0 && recorded2.metadata) {
-    const expected = whole(recorded2.metadata.expected, result.data);
-    if (recorded2.metadata.actual === void 0) {
+  if (recorded !== void 0 && recorded.metadata) {
+    const expected = whole(recorded.metadata.expected, result.data);
+    if (recorded.metadata.actual === void 0) {
       return { expected: show(expected.value), actual: null, what: "the whole output" };
     }
-    const actual = whole(recorded2.metadata.actual, result.output);
-    const id = recorded2.evaluator;
-    const what = actual.path === null ? `the value ${id} compared, as it recorded it${isCut(recorded2.metadata.actual) ? " (cut)" : ""}` : actual.path === "" ? `the output (what ${id} compared)` : actual.others.length === 0 ? `output${actual.path} (what ${id} compared)` : `${fieldNames([actual.path, ...actual.others])} (the same value; what ${id} compared)`;
+    const actual = whole(recorded.metadata.actual, result.output);
+    const id = recorded.evaluator;
+    const what = actual.path === null ? `the value ${id} compared, as it recorded it${isCut(recorded.metadata.actual) ? " (cut)" : ""}` : actual.path === "" ? `the output (what ${id} compared)` : actual.others.length === 0 ? `output${actual.path} (what ${id} compared)` : `${fieldNames([actual.path, ...actual.others])} (the same value; what ${id} compared)`;
     return { expected: show(expected.value), actual: show(actual.value), what };
   }
   const data = result.data;
@@ -33797,9 +33954,9 @@ function comparedOf(result, show) {
   if (key === void 0) return null;
   return { expected: show(fields[key]), actual: null, what: "the whole output" };
 }
-function whole(recorded2, within) {
-  const text2 = textOf(recorded2);
-  const cut = typeof recorded2 === "string" ? CUT_NOTE.exec(recorded2) : null;
+function whole(recorded, within) {
+  const text2 = textOf(recorded);
+  const cut = typeof recorded === "string" ? CUT_NOTE.exec(recorded) : null;
   const prefix = cut === null ? null : text2.slice(0, cut.index);
   const left = cut === null ? -1 : Number(cut[1]?.replace(/,/g, ""));
   const matches = (value) => {
@@ -33828,7 +33985,7 @@ function whole(recorded2, within) {
     for (const [step, item] of entries)
       queue.push({ value: item, path: path + step, depth: depth2 + 1 });
   }
-  return { value: recorded2, path: null, others: [] };
+  return { value: recorded, path: null, others: [] };
 }
 function fieldNames(paths) {
   const all = paths.map((path) => `output${path}`);
@@ -33843,8 +34000,8 @@ function textOf(value) {
     return "";
   }
 }
-function isCut(recorded2) {
-  return typeof recorded2 === "string" && CUT_NOTE.test(recorded2);
+function isCut(recorded) {
+  return typeof recorded === "string" && CUT_NOTE.test(recorded);
 }
 function memberPath(key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
@@ -33858,6 +34015,169 @@ var init_html_model_compared = __esm({
     CUT_NOTE = /\u2026 \((\d[\d,]*) more characters?\)$/;
     MAX_VISITED = 2e3;
     MAX_DEPTH = 6;
+  }
+});
+
+// src/report/comparison-numbers.ts
+function plusMinus(value) {
+  return `\xB1${visibleFixed(value, 2)}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  let decimals = 3;
+  let text2 = p.toFixed(decimals);
+  while (p < 0.05 && Number(text2) >= 0.05 && decimals < 17) text2 = p.toFixed(++decimals);
+  return `p = ${text2}`;
+}
+var init_comparison_numbers = __esm({
+  "src/report/comparison-numbers.ts"() {
+    "use strict";
+    init_format_change();
+  }
+});
+
+// src/compare/family.ts
+function adjustFamily(pValues) {
+  const count = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
+  const holm = new Array(count).fill(1);
+  const q = new Array(count).fill(1);
+  let running2 = 0;
+  for (const [rank, index] of order.entries()) {
+    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
+    holm[index] = running2;
+  }
+  let smallest = 1;
+  for (let rank = count - 1; rank >= 0; rank--) {
+    const index = order[rank] ?? 0;
+    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
+    q[index] = smallest;
+  }
+  return { holm, q };
+}
+function exact(value) {
+  return Number(value.toPrecision(12));
+}
+var POSSIBLE_CHANGE_Q;
+var init_family = __esm({
+  "src/compare/family.ts"() {
+    "use strict";
+    POSSIBLE_CHANGE_Q = 0.05;
+  }
+});
+
+// src/report/shown-label.ts
+function shownLabel(change2) {
+  if (change2.significant) return change2.label;
+  if (change2.label !== "regressed" && change2.label !== "improved") return change2.label;
+  if (!possibleChange(change2)) return "unchanged";
+  return change2.label === "regressed" ? "possible regression" : "possible improvement";
+}
+function possibleChange(change2) {
+  return change2.qValue !== null && change2.qValue < POSSIBLE_CHANGE_Q;
+}
+function withinFamilyNoise(change2) {
+  return change2.label !== "unchanged" && shownLabel(change2) === "unchanged";
+}
+function possibleCounts(runs) {
+  const counts = { regressions: 0, improvements: 0, noise: 0 };
+  for (const run2 of runs) {
+    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      const label = shownLabel(row);
+      if (label === "possible regression") counts.regressions++;
+      else if (label === "possible improvement") counts.improvements++;
+      else if (withinFamilyNoise(row)) counts.noise++;
+    }
+  }
+  return counts;
+}
+function endsAtZero(delta, ci) {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0);
+}
+function orderRuns(runs) {
+  const regressed = (run2) => {
+    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
+    if (rows.includes("regressed")) return 0;
+    return rows.includes("possible regression") ? 1 : 2;
+  };
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
+var SHOWN_ORDER;
+var init_shown_label = __esm({
+  "src/report/shown-label.ts"() {
+    "use strict";
+    init_family();
+    SHOWN_ORDER = {
+      regressed: 0,
+      "possible regression": 0,
+      improved: 1,
+      "possible improvement": 1,
+      unchanged: 2,
+      "too few cases": 3
+    };
+  }
+});
+
+// src/report/newly-failing.ts
+function newlyFailingAlarm(run2) {
+  if (run2.passRate.label === "too few cases") return true;
+  if (run2.verdicts?.base === "pass" && run2.verdicts.head === "fail") return true;
+  return [run2.passRate, ...run2.evaluators].some((row) => {
+    const shown2 = shownLabel(row);
+    return shown2 === "regressed" || shown2 === "possible regression";
+  });
+}
+function flipsAside(runs) {
+  if (runs.length === 0 || runs.some(newlyFailingAlarm)) return "";
+  const fixed = runs.reduce((sum2, run2) => sum2 + run2.passRate.failToPass, 0);
+  const labels = runs.map((run2) => shownLabel(run2.passRate));
+  const noise = flipsWithinNoise(runs);
+  const other = `${fixed === 0 ? "none" : formatCount(fixed)} fixed the other way`;
+  const verdict = noise ? `${other}, within the noise: pass rate` : `${other}: pass rate`;
+  const [only] = runs;
+  if (runs.length === 1 && only !== void 0) {
+    return `${verdict} ${CALM_WORDS[shownLabel(only.passRate)] ?? ""}${mcNemar(only)}`;
+  }
+  if (noise) {
+    const lowest = runs.reduce((low, run2) => pOf(run2) < pOf(low) ? run2 : low);
+    return `${verdict} unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, "lowest McNemar")}`;
+  }
+  const counts = /* @__PURE__ */ new Map();
+  for (const label of labels) {
+    const words = CALM_WORDS[label] ?? label;
+    counts.set(words, (counts.get(words) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([words, n]) => `${words} at ${plural(n, "grid point")}`);
+  return `${verdict} ${parts.join(", ")}`;
+}
+function flipsWithinNoise(runs) {
+  return runs.length > 0 && runs.every((run2) => !newlyFailingAlarm(run2) && shownLabel(run2.passRate) === "unchanged");
+}
+function calmFlipsName(runs) {
+  return flipsWithinNoise(runs) ? "newly failing within the noise" : "newly failing, no regression";
+}
+function pOf(run2) {
+  return run2.passRate.pValue ?? 1;
+}
+function mcNemar(run2, name = "McNemar") {
+  const { pValue, qValue } = run2.passRate;
+  if (pValue === null) return name === "McNemar" ? "" : `, ${name} ${formatP(1)}`;
+  const q = withinFamilyNoise(run2.passRate) && qValue !== null ? ` (q ${formatP(qValue).slice(2)} over every row)` : "";
+  return `, ${name} ${formatP(pValue)}${q}`;
+}
+var CALM_WORDS;
+var init_newly_failing = __esm({
+  "src/report/newly-failing.ts"() {
+    "use strict";
+    init_comparison_numbers();
+    init_labels();
+    init_shown_label();
+    CALM_WORDS = {
+      unchanged: "unchanged",
+      improved: "improved",
+      "possible improvement": "possibly improved"
+    };
   }
 });
 
@@ -34504,88 +34824,6 @@ var init_kappa_change = __esm({
   }
 });
 
-// src/compare/family.ts
-function adjustFamily(pValues) {
-  const count = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
-  const holm = new Array(count).fill(1);
-  const q = new Array(count).fill(1);
-  let running2 = 0;
-  for (const [rank, index] of order.entries()) {
-    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
-    holm[index] = running2;
-  }
-  let smallest = 1;
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
-    q[index] = smallest;
-  }
-  return { holm, q };
-}
-function exact(value) {
-  return Number(value.toPrecision(12));
-}
-var POSSIBLE_CHANGE_Q;
-var init_family = __esm({
-  "src/compare/family.ts"() {
-    "use strict";
-    POSSIBLE_CHANGE_Q = 0.05;
-  }
-});
-
-// src/report/shown-label.ts
-function shownLabel(change2) {
-  if (change2.significant) return change2.label;
-  if (change2.label !== "regressed" && change2.label !== "improved") return change2.label;
-  if (!possibleChange(change2)) return "unchanged";
-  return change2.label === "regressed" ? "possible regression" : "possible improvement";
-}
-function possibleChange(change2) {
-  return change2.qValue !== null && change2.qValue < POSSIBLE_CHANGE_Q;
-}
-function withinFamilyNoise(change2) {
-  return change2.label !== "unchanged" && shownLabel(change2) === "unchanged";
-}
-function possibleCounts(runs) {
-  const counts = { regressions: 0, improvements: 0, noise: 0 };
-  for (const run2 of runs) {
-    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
-      const label = shownLabel(row);
-      if (label === "possible regression") counts.regressions++;
-      else if (label === "possible improvement") counts.improvements++;
-      else if (withinFamilyNoise(row)) counts.noise++;
-    }
-  }
-  return counts;
-}
-function endsAtZero(delta, ci) {
-  return delta !== 0 && (ci.low === 0 || ci.high === 0);
-}
-function orderRuns(runs) {
-  const regressed = (run2) => {
-    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
-    if (rows.includes("regressed")) return 0;
-    return rows.includes("possible regression") ? 1 : 2;
-  };
-  return [...runs].sort((a, b) => regressed(a) - regressed(b));
-}
-var SHOWN_ORDER;
-var init_shown_label = __esm({
-  "src/report/shown-label.ts"() {
-    "use strict";
-    init_family();
-    SHOWN_ORDER = {
-      regressed: 0,
-      "possible regression": 0,
-      improved: 1,
-      "possible improvement": 1,
-      unchanged: 2,
-      "too few cases": 3
-    };
-  }
-});
-
 // src/report/comparison-lost-scores.ts
 function scoredNote(row) {
   const { paired } = row.change;
@@ -34623,25 +34861,6 @@ var init_comparison_lost_scores = __esm({
     "use strict";
     init_labels();
     LISTED = 5;
-  }
-});
-
-// src/report/comparison-numbers.ts
-function plusMinus(value) {
-  return `\xB1${visibleFixed(value, 2)}`;
-}
-function formatP(p) {
-  if (p < 1e-3) return "p < 0.001";
-  if (p >= 0.9995) return "p = 1";
-  let decimals = 3;
-  let text2 = p.toFixed(decimals);
-  while (p < 0.05 && Number(text2) >= 0.05 && decimals < 17) text2 = p.toFixed(++decimals);
-  return `p = ${text2}`;
-}
-var init_comparison_numbers = __esm({
-  "src/report/comparison-numbers.ts"() {
-    "use strict";
-    init_format_change();
   }
 });
 
@@ -34840,8 +35059,14 @@ var init_run_key = __esm({
 // src/report/comparison-case-lists.ts
 function caseLists(run2) {
   const { cases } = run2;
+  const alarm = newlyFailingAlarm(run2);
   const lists = [
-    { title: "newly failing", cases: cases.newlyFailing, alarm: true },
+    {
+      title: "newly failing",
+      cases: cases.newlyFailing,
+      alarm,
+      ...alarm ? {} : { aside: flipsAside([run2]) }
+    },
     { title: "fixed", cases: cases.fixed },
     { title: "added", cases: cases.added },
     { title: "removed", cases: cases.removed },
@@ -34874,6 +35099,9 @@ function caseLists(run2) {
   ];
   return lists.filter((list2) => list2.cases.length > 0);
 }
+function listHeading(title, counted, aside) {
+  return `${title} (${counted}${aside === void 0 || aside === "" ? "" : `; ${aside}`})`;
+}
 function caseText(ref) {
   return {
     id: shortId(ref.id),
@@ -34904,6 +35132,7 @@ var init_comparison_case_lists = __esm({
     "use strict";
     init_labels();
     init_case_text();
+    init_newly_failing();
     init_run_key();
     MAX_LISTED_COMPARE_CASES = 10;
     CASE_LIST_TITLES = [
@@ -35137,6 +35366,8 @@ var init_comparison_wording = __esm({
 function comparisonView(comparison) {
   const rows = [];
   const newlyFailing = [];
+  const newlyFailingRuns = [];
+  const calmRuns = [];
   const changes = [];
   for (const run2 of comparison.runs) {
     const name = describeRun(run2);
@@ -35192,6 +35423,14 @@ function comparisonView(comparison) {
       });
     }
     for (const ref of run2.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
+    for (const list2 of caseLists(run2).filter((l) => l.title === "newly failing")) {
+      newlyFailingRuns.push({
+        run: name,
+        alarm: list2.alarm === true,
+        heading: listHeading("Newly failing", formatCount(list2.cases.length), list2.aside)
+      });
+      if (list2.alarm !== true) calmRuns.push(run2);
+    }
     const evaluators = evaluatorsOnOneSide(run2).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
     );
@@ -35216,6 +35455,8 @@ function comparisonView(comparison) {
     warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
     rows,
     newlyFailing,
+    newlyFailingRuns,
+    calmNewlyFailing: calmRuns.length === 0 ? "" : calmFlipsName(calmRuns),
     oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
       title,
       runs: runs.map(describeRun)
@@ -35227,10 +35468,12 @@ var LISTED_CHANGED_CASES;
 var init_html_model_comparison = __esm({
   "src/report/html-model-comparison.ts"() {
     "use strict";
+    init_newly_failing();
     init_comparison_incomplete();
     init_comparison_wording();
     init_comparison_lost_scores();
     init_shown_label();
+    init_comparison_case_lists();
     init_labels();
     LISTED_CHANGED_CASES = 50;
   }
@@ -35553,7 +35796,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Oa=Object.defineProperty;var La=(s,t,e)=>t in s?Oa(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>La(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function me(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function ge(s){return _t(me(s*2.55),0,255)}function yt(s){return _t(me(s*255),0,255)}function ht(s){return _t(me(s/2.55)/100,0,1)}function Ki(s){return _t(me(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ns=[..."0123456789ABCDEF"],Ea=s=>Ns[s&15],Ra=s=>Ns[(s&240)>>4]+Ns[s&15],Ve=s=>(s&240)>>4===(s&15),Ia=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function Fa(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var za=(s,t)=>s<255?t(s):"";function Ba(s){var t=Ia(s)?Ea:Ra;return s?"#"+t(s.r)+t(s.g)+t(s.b)+za(s.a,t):void 0}var Wa=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function tn(s,t,e){let i=t*Math.min(e,1-e),n=(o,a=(o+s/30)%12)=>e-i*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Na(s,t,e){let i=(n,o=(n+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[i(5),i(3),i(1)]}function Va(s,t,e){let i=tn(s,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)i[n]*=1-t-e,i[n]+=t;return i}function Ha(s,t,e,i,n){return s===n?(t-e)/i+(t<e?6:0):t===n?(e-s)/i+2:(s-t)/i+4}function Vs(s){let e=s.r/255,i=s.g/255,n=s.b/255,o=Math.max(e,i,n),a=Math.min(e,i,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Ha(e,i,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Hs(s,t,e,i){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,i)).map(yt)}function $s(s,t,e){return Hs(tn,s,t,e)}function $a(s,t,e){return Hs(Va,s,t,e)}function ja(s,t,e){return Hs(Na,s,t,e)}function en(s){return(s%360+360)%360}function Ya(s){let t=Wa.exec(s),e=255,i;if(!t)return;t[5]!==i&&(e=t[6]?ge(+t[5]):yt(+t[5]));let n=en(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?i=$a(n,o,a):t[1]==="hsv"?i=ja(n,o,a):i=$s(n,o,a),{r:i[0],g:i[1],b:i[2],a:e}}function Ua(s,t){var e=Vs(s);e[0]=en(e[0]+t),e=$s(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Xa(s){if(!s)return;let t=Vs(s),e=t[0],i=Ki(t[1]),n=Ki(t[2]);return s.a<255?`hsla(${e}, ${i}%, ${n}%, ${ht(s.a)})`:`hsl(${e}, ${i}%, ${n}%)`}var Ji={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Zi={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ga(){let s={},t=Object.keys(Zi),e=Object.keys(Ji),i,n,o,a,r;for(i=0;i<t.length;i++){for(a=r=t[i],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Ji[o]);o=parseInt(Zi[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var He;function qa(s){He||(He=Ga(),He.transparent=[0,0,0,0]);let t=He[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Ka=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Ja(s){let t=Ka.exec(s),e=255,i,n,o;if(t){if(t[7]!==i){let a=+t[7];e=t[8]?ge(a):_t(a*255,0,255)}return i=+t[1],n=+t[3],o=+t[5],i=255&(t[2]?ge(i):_t(i,0,255)),n=255&(t[4]?ge(n):_t(n,0,255)),o=255&(t[6]?ge(o):_t(o,0,255)),{r:i,g:n,b:o,a:e}}}function Za(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Kt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function Qa(s,t,e){let i=Kt(ht(s.r)),n=Kt(ht(s.g)),o=Kt(ht(s.b));return{r:yt(Ws(i+e*(Kt(ht(t.r))-i))),g:yt(Ws(n+e*(Kt(ht(t.g))-n))),b:yt(Ws(o+e*(Kt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let i=Vs(s);i[t]=Math.max(0,Math.min(i[t]+i[t]*e,t===0?360:1)),i=$s(i),s.r=i[0],s.g=i[1],s.b=i[2]}}function sn(s,t){return s&&Object.assign(t||{},s)}function Qi(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=sn(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function tr(s){return s.charAt(0)==="r"?Ja(s):Ya(s)}var pe=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,i;e==="object"?i=Qi(t):e==="string"&&(i=Fa(t)||qa(t)||tr(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=sn(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=Qi(t)}rgbString(){return this._valid?Za(this._rgb):void 0}hexString(){return this._valid?Ba(this._rgb):void 0}hslString(){return this._valid?Xa(this._rgb):void 0}mix(t,e){if(t){let i=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=i.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,i.r=255&c*i.r+o*n.r+.5,i.g=255&c*i.g+o*n.g+.5,i.b=255&c*i.b+o*n.b+.5,i.a=a*i.a+(1-a)*n.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=Qa(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=me(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Ua(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var un=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function N(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function R(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function $(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return $(s)?s:t}function E(s,t){return typeof s>"u"?t:s}var dn=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function W(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,i){let n,o,a;if(N(s))if(o=s.length,i)for(n=o-1;n>=0;n--)t.call(e,s[n],n);else for(n=0;n<o;n++)t.call(e,s[n],n);else if(R(s))for(a=Object.keys(s),o=a.length,n=0;n<o;n++)t.call(e,s[a[n]],a[n])}function _e(s,t){let e,i,n,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,i=s.length;e<i;++e)if(n=s[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ue(s){if(N(s))return s.map(Ue);if(R(s)){let t=Object.create(null),e=Object.keys(s),i=e.length,n=0;for(;n<i;++n)t[e[n]]=Ue(s[e[n]]);return t}return s}function fn(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function er(s,t,e,i){if(!fn(s))return;let n=t[s],o=e[s];R(n)&&R(o)?Zt(n,o,i):t[s]=Ue(o)}function Zt(s,t,e){let i=N(t)?t:[t],n=i.length;if(!R(s))return s;e=e||{};let o=e.merger||er,a;for(let r=0;r<n;++r){if(a=i[r],!R(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Qt(s,t){return Zt(s,t,{merger:sr})}function sr(s,t,e){if(!fn(s))return;let i=t[s],n=e[s];R(i)&&R(n)?Qt(i,n):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(n))}var nn={"":s=>s,x:s=>s.x,y:s=>s.y};function ir(s){let t=s.split("."),e=[],i="";for(let n of t)i+=n,i.endsWith("\\\\")?i=i.slice(0,-1)+".":(e.push(i),i="");return e}function nr(s){let t=ir(s);return e=>{for(let i of t){if(i==="")break;e=e&&e[i]}return e}}function Ft(s,t){return(nn[t]||(nn[t]=nr(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var te=s=>typeof s<"u",ut=s=>typeof s=="function",Xs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function gn(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var j=Math.PI,tt=2*j,Ph=tt+j,Xe=Number.POSITIVE_INFINITY,or=j/180,X=j/2,Et=j/4,on=j*2/3,dt=Math.log10,ft=Math.sign;function ye(s,t,e){return Math.abs(s-t)<e}function Gs(s){let t=Math.round(s);s=ye(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(dt(s))),i=s/e;return(i<=1?1:i<=2?2:i<=5?5:10)*e}function pn(s){let t=[],e=Math.sqrt(s),i;for(i=1;i<e;i++)s%i===0&&(t.push(i),t.push(s/i));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function ar(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ve(s){return!ar(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function mn(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function qs(s,t,e){let i,n,o;for(i=0,n=s.length;i<n;i++)o=s[i][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*(j/180)}function Ke(s){return s*(180/j)}function Ks(s){if(!$(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function bn(s,t){let e=t.x-s.x,i=t.y-s.y,n=Math.sqrt(e*e+i*i),o=Math.atan2(i,e);return o<-.5*j&&(o+=tt),{angle:o,distance:n}}function xn(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%tt+tt)%tt}function _n(s,t,e,i){let n=it(s),o=it(t),a=it(e),r=it(o-n),l=it(a-n),c=it(n-o),h=it(n-a);return n===o||n===a||i&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function yn(s){return et(s,-32768,32767)}function zt(s,t,e,i=1e-6){return s>=Math.min(t,e)-i&&s<=Math.max(t,e)+i}function Je(s,t,e){e=e||(a=>s[a]<t);let i=s.length-1,n=0,o;for(;i-n>1;)o=n+i>>1,e(o)?n=o:i=o;return{lo:n,hi:i}}var Ze=(s,t,e,i)=>Je(s,e,i?n=>{let o=s[n][t];return o<e||o===e&&s[n+1][t]===e}:n=>s[n][t]<e),vn=(s,t,e)=>Je(s,e,i=>s[i][t]>=e);function Mn(s,t,e){let i=0,n=s.length;for(;i<n&&s[i]<t;)i++;for(;n>i&&s[n-1]>e;)n--;return i>0||n<s.length?s.slice(i,n):s}var wn=["push","pop","shift","splice","unshift"];function kn(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),wn.forEach(e=>{let i="_onData"+qe(e),n=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[i]=="function"&&r[i](...o)}),a}})})}function Js(s,t){let e=s._chartjs;if(!e)return;let i=e.listeners,n=i.indexOf(t);n!==-1&&i.splice(n,1),!(i.length>0)&&(wn.forEach(o=>{delete s[o]}),delete s._chartjs)}function Zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Qs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function ti(s,t){let e=[],i=!1;return function(...n){e=n,i||(i=!0,Qs.call(window,()=>{i=!1,s.apply(t,e)}))}}function Sn(s,t){let e;return function(...i){return t?(clearTimeout(e),e=setTimeout(s,t,i)):s.apply(this,i),t}}var ei=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Pn=(s,t,e,i)=>s===(i?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,an=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),rn=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Jt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos(j*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:an(s,.075,.3),easeOutElastic:s=>je(s)?s:rn(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*an(s*2,.1125,.45):.5+.5*rn(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Jt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Jt.easeInBounce(s*2)*.5:Jt.easeOutBounce(s*2-1)*.5+.5};function Cn(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function si(s){return Cn(s)?s:new pe(s)}function js(s){return Cn(s)?s:new pe(s).saturate(.5).darken(.1).hexString()}var rr=["x","y","borderWidth","radius","tension"],lr=["color","borderColor","backgroundColor"];function cr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:lr},numbers:{type:"number",properties:rr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function hr(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ln=new Map;function ur(s,t){t=t||{};let e=s+JSON.stringify(t),i=ln.get(e);return i||(i=new Intl.NumberFormat(s,t),ln.set(e,i)),i}function Qe(s,t,e){return ur(t,e).format(s)}var Dn={values(s){return N(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let i=this.chart.options.locale,n,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=dr(s,e)}let a=dt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,i,l)},logarithmic(s,t,e){if(s===0)return"0";let i=e[t].significand||s/Math.pow(10,Math.floor(dt(s)));return[1,2,3,5,10,15].includes(i)||t>.8*e.length?Dn.numeric.call(this,s,t,e):""}};function dr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Me={formatters:Dn};function fr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Me.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),ts=Object.create(null);function be(s,t){if(!t)return s;let e=t.split(".");for(let i=0,n=e.length;i<n;++i){let o=e[i];s=s[o]||(s[o]=Object.create(null))}return s}function Ys(s,t,e){return typeof t=="string"?Zt(be(s,t),e):Zt(be(s,""),t)}var Us=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=i=>i.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(i,n)=>js(n.backgroundColor),this.hoverBorderColor=(i,n)=>js(n.borderColor),this.hoverColor=(i,n)=>js(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ys(this,t,e)}get(t){return be(this,t)}describe(t,e){return Ys(ts,t,e)}override(t,e){return Ys(Mt,t,e)}route(t,e,i,n){let o=be(this,t),a=be(this,i),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return R(l)?Object.assign({},c,l):E(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},H=new Us({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[cr,hr,fr]);function gr(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function xe(s,t,e,i,n){let o=t[n];return o||(o=t[n]=s.measureText(n).width,e.push(n)),o>i&&(i=o),i}function An(s,t,e,i){i=i||{};let n=i.data=i.data||{},o=i.garbageCollect=i.garbageCollect||[];i.font!==t&&(n=i.data={},o=i.garbageCollect=[],i.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!N(u))a=xe(s,n,o,a,u);else if(N(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!N(d)&&(a=xe(s,n,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let i=s.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*i)/i+n}function ii(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function ni(s,t,e,i){oi(s,t,e,i,null)}function oi(s,t,e,i,n){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*or;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,i),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:n?s.ellipse(e,i,n/2,g,0,0,tt):s.arc(e,i,g,0,tt),s.closePath();break;case"triangle":h=n?n/2:g,s.moveTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=on,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),b+=on,s.lineTo(e+Math.sin(b)*h,i-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Et)*l,u=Math.cos(b+Et)*(n?n/2-c:l),r=Math.sin(b+Et)*l,d=Math.sin(b+Et)*(n?n/2-c:l),s.arc(e-u,i-r,c,b-j,b-X),s.arc(e+d,i-a,c,b-X,b),s.arc(e+u,i+r,c,b,b+X),s.arc(e-d,i+a,c,b+X,b+j),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=n?n/2:l,s.rect(e-h,i-l,2*h,2*l);break}b+=Et;case"rectRot":u=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(n?n/2:g),s.moveTo(e-u,i-r),s.lineTo(e+d,i-a),s.lineTo(e+u,i+r),s.lineTo(e-d,i+a),s.closePath();break;case"crossRot":b+=Et;case"cross":u=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(n?n/2:g),s.moveTo(e-u,i-r),s.lineTo(e+u,i+r),s.moveTo(e+d,i-a),s.lineTo(e-d,i+a);break;case"star":u=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(n?n/2:g),s.moveTo(e-u,i-r),s.lineTo(e+u,i+r),s.moveTo(e+d,i-a),s.lineTo(e-d,i+a),b+=Et,u=Math.cos(b)*(n?n/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(n?n/2:g),s.moveTo(e-u,i-r),s.lineTo(e+u,i+r),s.moveTo(e+d,i-a),s.lineTo(e-d,i+a);break;case"line":a=n?n/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,i-r),s.lineTo(e+a,i+r);break;case"dash":s.moveTo(e,i),s.lineTo(e+Math.cos(b)*(n?n/2:g),i+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Bt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function pr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function mr(s,t,e,i,n){if(n.strikethrough||n.underline){let o=s.measureText(i),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=n.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function br(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Wt(s,t,e,i,n,o={}){let a=N(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=n.string,pr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&br(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,i,o.maxWidth)),s.fillText(c,e,i,o.maxWidth),mr(s,e,i,c,o),i+=Number(n.lineHeight);s.restore()}function ee(s,t){let{x:e,y:i,w:n,h:o,radius:a}=t;s.arc(e+a.topLeft,i+a.topLeft,a.topLeft,1.5*j,j,!0),s.lineTo(e,i+o-a.bottomLeft),s.arc(e+a.bottomLeft,i+o-a.bottomLeft,a.bottomLeft,j,X,!0),s.lineTo(e+n-a.bottomRight,i+o),s.arc(e+n-a.bottomRight,i+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+n,i+a.topRight),s.arc(e+n-a.topRight,i+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,i)}var xr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,_r=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function yr(s,t){let e=(""+s).match(xr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var vr=s=>+s||0;function ai(s,t){let e={},i=R(t),n=i?Object.keys(t):t,o=R(s)?i?a=>E(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of n)e[a]=vr(o(a));return e}function ri(s){return ai(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return ai(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ri(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function Y(s,t){s=s||{},t=t||H.font;let e=E(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let i=E(s.style,t.style);i&&!(""+i).match(_r)&&(console.warn(\'Invalid font style specified: "\'+i+\'"\'),i=void 0);let n={family:E(s.family,t.family),lineHeight:yr(E(s.lineHeight,t.lineHeight),e),size:e,style:i,weight:E(s.weight,t.weight),string:""};return n.string=gr(n),n}function we(s,t,e,i){let n=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&N(r)&&(r=r[e%r.length],n=!1),r!==void 0))return i&&!n&&(i.cacheable=!1),r}function Tn(s,t,e){let{min:i,max:n}=s,o=dn(t,(n-i)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(i,-Math.abs(o)),max:a(n,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function is(s,t=[""],e,i,n=()=>s[0]){let o=e||s;typeof i>"u"&&(i=En("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:i,_getTarget:n,override:r=>is([r,...s],t,o,i)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return On(r,l,()=>Ar(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return hn(r).includes(l)},ownKeys(r){return hn(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function It(s,t,e,i){let n={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:li(s,i),setContext:o=>It(s,o,e,i),override:o=>It(s.override(o),t,e,i)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return On(o,a,()=>wr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function li(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:i=t.indexable,_allKeys:n=t.allKeys}=s;return{allKeys:n,scriptable:e,indexable:i,isScriptable:ut(e)?e:()=>e,isIndexable:ut(i)?i:()=>i}}var Mr=(s,t)=>s?s+qe(t):t,ci=(s,t)=>R(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function On(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let i=e();return s[t]=i,i}function wr(s,t,e){let{_proxy:i,_context:n,_subProxy:o,_descriptors:a}=s,r=i[t];return ut(r)&&a.isScriptable(t)&&(r=kr(t,r,s,e)),N(r)&&r.length&&(r=Sr(t,r,s,a.isIndexable)),ci(t,r)&&(r=It(r,n,o&&o[t],a)),r}function kr(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||i);return r.delete(s),ci(s,l)&&(l=hi(n._scopes,n,s,l)),l}function Sr(s,t,e,i){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&i(s))return t[o.index%t.length];if(R(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=hi(c,n,s,h);t.push(It(u,o,a&&a[s],r))}}return t}function Ln(s,t,e){return ut(s)?s(t,e):s}var Pr=(s,t)=>s===!0?t:typeof s=="string"?Ft(t,s):void 0;function Cr(s,t,e,i,n){for(let o of t){let a=Pr(e,o);if(a){s.add(a);let r=Ln(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==i)return r}else if(a===!1&&typeof i<"u"&&e!==i)return null}return!1}function hi(s,t,e,i){let n=t._rootScopes,o=Ln(t._fallback,e,i),a=[...s,...n],r=new Set;r.add(i);let l=cn(r,a,e,o||e,i);return l===null||typeof o<"u"&&o!==e&&(l=cn(r,a,o,l,i),l===null)?!1:is(Array.from(r),[""],n,o,()=>Dr(t,e,i))}function cn(s,t,e,i,n){for(;e;)e=Cr(s,t,e,i,n);return e}function Dr(s,t,e){let i=s._getTarget();t in i||(i[t]={});let n=i[t];return N(n)&&R(e)?e:n||{}}function Ar(s,t,e,i){let n;for(let o of t)if(n=En(Mr(o,s),e),typeof n<"u")return ci(s,n)?hi(e,i,s,n):n}function En(s,t){for(let e of t){if(!e)continue;let i=e[s];if(typeof i<"u")return i}}function hn(s){let t=s._keys;return t||(t=s._keys=Tr(s._scopes)),t}function Tr(s){let t=new Set;for(let e of s)for(let i of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(i);return Array.from(t)}var Ch=Number.EPSILON||1e-14;function ns(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let i;return typeof s=="string"?(i=parseInt(s,10),s.indexOf("%")!==-1&&(i=i/100*t.parentNode[e])):i=s,i}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Or(s,t){return as(s).getPropertyValue(t)}var Lr=["top","right","bottom","left"];function Rt(s,t,e){let i={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=Lr[n];i[o]=parseFloat(s[t+"-"+o+e])||0}return i.width=i.left+i.right,i.height=i.top+i.bottom,i}var Er=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Rr(s,t){let e=s.touches,i=e&&e.length?e[0]:s,{offsetX:n,offsetY:o}=i,a=!1,r,l;if(Er(n,o,s.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=i.clientX-c.left,l=i.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:i}=t,n=as(e),o=n.boxSizing==="border-box",a=Rt(n,"padding"),r=Rt(n,"border","width"),{x:l,y:c,box:h}=Rr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/i),y:Math.round((c-d)/m*e.height/i)}}function Ir(s,t,e){let i,n;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Rt(r,"border","width"),c=Rt(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,i=Ge(r.maxWidth,o,"clientWidth"),n=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:i||Xe,maxHeight:n||Xe}}var vt=s=>Math.round(s*10)/10;function Rn(s,t,e,i){let n=as(s),o=Rt(n,"margin"),a=Ge(n.maxWidth,s,"clientWidth")||Xe,r=Ge(n.maxHeight,s,"clientHeight")||Xe,l=Ir(s,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let d=Rt(n,"border","width"),f=Rt(n,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,i?c/i:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&i&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*i))),{width:c,height:h}}function ui(s,t,e){let i=t||1,n=vt(s.height*i),o=vt(s.width*i);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(n),l=Math.floor(o);return s.currentDevicePixelRatio!==i||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=i,a.height=r,a.width=l,s.ctx.setTransform(i,0,0,i,0,0),!0):!1}var In=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ns()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function di(s,t){let e=Or(s,t),i=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return i?+i[1]:void 0}var Fr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,i){return e-i},leftForLtr(e,i){return e-i}}},zr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?Fr(t,e):zr()}function fi(s,t){let e,i;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,i=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=i)}function gi(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Br(s,t){let{xScale:e,yScale:i}=s;return e&&i?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(i,t,"top"),bottom:Ye(i,t,"bottom")}:t}function Fn(s,t){let e=t._clip;if(e.disabled)return!1;let i=Br(t,s.chartArea);return{left:e.left===!1?0:i.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:i.right+(e.right===!0?0:e.right),top:e.top===!1?0:i.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:i.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var ki=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(i-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Qs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((i,n)=>{if(!i.running||!i.items.length)return;let o=i.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>i.duration&&(i.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,i,t,"progress")),o.length||(i.running=!1,this._notify(n,i,t,"complete"),i.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((i,n)=>Math.max(i,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let i=e.items,n=i.length-1;for(;n>=0;--n)i[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new ki,zn="transparent",Wr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let i=si(s||zn),n=i.valid&&si(t||zn);return n&&n.valid?n.mix(i,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Si=class{constructor(t,e,i,n){let o=e[i];n=we([t.to,n,o,t.from]);let a=we([t.from,o,n]);this._active=!0,this._fn=t.fn||Wr[t.type||typeof a],this._easing=Jt[t.easing]||Jt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);let n=this._target[this._prop],o=i-this._start,a=this._duration-o;this._start=i,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=we([t.to,e,n,t.from]),this._from=we([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,i=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<i),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/i%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,i)=>{t.push({res:e,rej:i})})}_notify(t){let e=t?"res":"rej",i=this._promises||[];for(let n=0;n<i.length;n++)i[n][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!R(t))return;let e=Object.keys(H.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!R(o))return;let a={};for(let r of e)a[r]=o[r];(N(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!i.has(r))&&i.set(r,a)})})}_animateOptions(t,e){let i=e.options,n=Vr(t,i);if(!n)return[];let o=this._createAnimations(n,i);return i.$shared&&Nr(t.options.$animations,i).then(()=>{t.options=i},()=>{}),o}_createAnimations(t,e){let i=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=i.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Si(d,t,c,h),n.push(u)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let i=this._createAnimations(t,e);if(i.length)return pt.add(this._chart,i),!0}};function Nr(s,t){let e=[],i=Object.keys(t);for(let n=0;n<i.length;n++){let o=s[i[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Vr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Bn(s,t){let e=s&&s.options||{},i=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:i?o:n,end:i?n:o}}function Hr(s,t,e){if(e===!1)return!1;let i=Bn(s,e),n=Bn(t,e);return{top:n.end,right:i.end,bottom:n.start,left:i.start}}function $r(s){let t,e,i,n;return R(s)?(t=s.top,e=s.right,i=s.bottom,n=s.left):t=e=i=n=s,{top:t,right:e,bottom:i,left:n,disabled:s===!1}}function Do(s,t){let e=[],i=s._getSortedDatasetMetas(t),n,o;for(n=0,o=i.length;n<o;++n)e.push(i[n].index);return e}function Wn(s,t,e,i={}){let n=s.keys,o=i.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,i.all)continue;break}c=s.values[l],$(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!i.all?0:t}function jr(s,t){let{iScale:e,vScale:i}=t,n=e.axis==="x"?"x":"y",o=i.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:s[h]};return r}function pi(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Yr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Ur(s){let{min:t,max:e,minDefined:i,maxDefined:n}=s.getUserBounds();return{min:i?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function Xr(s,t,e){let i=s[t]||(s[t]={});return i[e]||(i[e]={})}function Nn(s,t,e,i){for(let n of t.getMatchingVisibleMetas(i).reverse()){let o=s[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function Vn(s,t){let{chart:e,_cachedMeta:i}=s,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=i,l=o.axis,c=a.axis,h=Yr(o,a,i),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=Xr(n,h,g),d[r]=b,d._top=Nn(d,a,!0,i.type),d._bottom=Nn(d,a,!1,i.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function mi(s,t){let e=s.scales;return Object.keys(e).filter(i=>e[i].axis===t).shift()}function Gr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function qr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ke(s,t){let e=s.controller.index,i=s.vScale&&s.vScale.axis;if(i){t=t||s._parsed;for(let n of t){let o=n._stacks;!o||o[i]===void 0||o[i][e]===void 0||(delete o[i][e],o[i]._visualValues!==void 0&&o[i]._visualValues[e]!==void 0&&delete o[i]._visualValues[e])}}}var bi=s=>s==="reset"||s==="none",Hn=(s,t)=>t?s:Object.assign({},s),Kr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},$t=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=pi(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ke(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,i=this.getDataset(),n=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=E(i.xAxisID,mi(t,"x")),a=e.yAxisID=E(i.yAxisID,mi(t,"y")),r=e.rAxisID=E(i.rAxisID,mi(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Js(this._data,this),t._stacked&&ke(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(R(e)){let n=this._cachedMeta;this._data=jr(e,n)}else if(i!==e){if(i){Js(i,this);let n=this._cachedMeta;ke(n),n._parsed=[]}e&&Object.isExtensible(e)&&kn(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,i=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=pi(e.vScale,e),e.stack!==i.stack&&(n=!0,ke(e),e.stack=i.stack),this._resyncElements(t),(n||o!==e._stacked)&&(Vn(this,e._parsed),e._stacked=pi(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:i,_data:n}=this,{iScale:o,_stacked:a}=i,r=o.axis,l=t===0&&e===n.length?!0:i._sorted,c=t>0&&i._parsed[t-1],h,u,d;if(this._parsing===!1)i._parsed=n,i._sorted=!0,d=n;else{N(n[t])?d=this.parseArrayData(i,n,t,e):R(n[t])?d=this.parseObjectData(i,n,t,e):d=this.parsePrimitiveData(i,n,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)i._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);i._sorted=l}a&&Vn(this,d)}parsePrimitiveData(t,e,i,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(n),d,f,m;for(d=0,f=n;d<f;++d)m=d+i,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,i,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,u;for(l=0,c=n;l<c;++l)h=l+i,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,i,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,u,d,f;for(h=0,u=n;h<u;++h)d=h+i,f=e[d],c[h]={x:o.parse(Ft(f,r),d),y:a.parse(Ft(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(n,!0),values:e._stacks[t.axis]._visualValues};return Wn(r,a,o.index,{mode:i})}updateRangeFromParsed(t,e,i,n){let o=i[e.axis],a=o===null?NaN:o,r=n&&i._stacks[e.axis];n&&r&&(n.values=r,a=Wn(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let i=this._cachedMeta,n=i._parsed,o=i._sorted&&t===i.iScale,a=n.length,r=this._getOtherScale(t),l=Kr(e,i,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Ur(r),d,f;function m(){f=n[d];let g=f[r.axis];return!$(f[t.axis])||h>g||u<g}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,i=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],$(a)&&i.push(a);return i}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,i=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:i?""+i.getLabelForValue(o[i.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=$r(E(this.options.clip,Hr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,i=this._cachedMeta,n=i.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(i.dataset&&i.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=n[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let i=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=qr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Gr(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=i,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&te(i);if(r)return Hn(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=n?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(H.elements[t]),m=()=>this.getContext(i,n,e),g=c.resolveNamedOptions(d,f,m,u);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(Hn(g,l))),g}_resolveAnimations(t,e,i){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,i,e))}let c=new ms(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||bi(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let i=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(i),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,i),{sharedOptions:o,includeOptions:a}}updateElement(t,e,i,n){bi(n)?Object.assign(t,i):this._resolveAnimations(e,n).update(t,i)}updateSharedOptions(t,e,i){t&&!bi(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,i,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,i=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=i.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,i=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),i&&this.updateElements(o,t,e,"reset")}updateElements(t,e,i,n){}_removeElements(t,e){let i=this._cachedMeta;if(this._parsing){let n=i._parsed.splice(t,e);i._stacked&&ke(i,n)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,i,n]=t;this[e](i,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T($t,"defaults",{}),T($t,"datasetElementType",null),T($t,"dataElementType",null);function Jr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),i=[];for(let n=0,o=e.length;n<o;n++)i=i.concat(e[n].controller.getAllParsedValues(s));s._cache.$bar=Zs(i.sort((n,o)=>n-o))}return s._cache.$bar}function Zr(s){let t=s.iScale,e=Jr(t,s.type),i=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(te(r)&&(i=Math.min(i,Math.abs(a-r)||i)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return i}function Qr(s,t,e,i){let n=e.barThickness,o,a;return I(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*i,a=1),{chunk:o/i,ratio:a,start:t.pixels[s]-o/2}}function tl(s,t,e,i){let n=t.pixels,o=n[s],a=s>0?n[s-1]:null,r=s<n.length-1?n[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/i,ratio:e.barPercentage,start:c}}function el(s,t,e,i){let n=e.parse(s[0],i),o=e.parse(s[1],i),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function Ao(s,t,e,i){return N(s)?el(s,t,e,i):t[e.axis]=e.parse(s,i),t}function $n(s,t,e,i){let n=s.iScale,o=s.vScale,a=n.getLabels(),r=n===o,l=[],c,h,u,d;for(c=e,h=e+i;c<h;++c)d=t[c],u={},u[n.axis]=r||n.parse(a[c],c),l.push(Ao(d,u,o,c));return l}function xi(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function sl(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function il(s){let t,e,i,n,o;return s.horizontal?(t=s.base>s.x,e="left",i="right"):(t=s.base<s.y,e="bottom",i="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:i,reverse:t,top:n,bottom:o}}function nl(s,t,e,i){let n=t.borderSkipped,o={};if(!n){s.borderSkipped=o;return}if(n===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=il(s);n==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===i?n=c:(e._bottom||0)===i?n=h:(o[jn(h,a,r,l)]=!0,n=c)),o[jn(n,a,r,l)]=!0,s.borderSkipped=o}function jn(s,t,e,i){return i?(s=ol(s,t,e),s=Yn(s,e,t)):s=Yn(s,t,e),s}function ol(s,t,e){return s===t?e:s===e?t:s}function Yn(s,t,e){return s==="start"?t:s==="end"?e:s}function al(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var jt=class extends $t{parsePrimitiveData(t,e,i,n){return $n(t,e,i,n)}parseArrayData(t,e,i,n){return $n(t,e,i,n)}parseObjectData(t,e,i,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,g;for(d=i,f=i+n;d<f;++d)g=e[d],m={},m[o.axis]=o.parse(Ft(g,c),d),u.push(Ao(Ft(g,h),m,a,d));return u}updateRangeFromParsed(t,e,i,n){super.updateRangeFromParsed(t,e,i,n);let o=i._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:i,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=xi(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+i.getLabelForValue(o[i.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){let m=this.getParsed(f),g=o||I(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||xi(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":n));let v=_.options||t[f].options;nl(_,v,x,a),al(_,v,h.ratio),this.updateElement(t[f],f,_,n)}}_getStacks(t,e){let{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],c=h=>{let u=h._parsed.find(f=>f[i.axis]===l),d=u&&u[h.vScale.axis];if(I(d)||isNaN(d))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(i=>t[i].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let i of this.chart.data.datasets)t[E(this.chart.options.indexAxis==="x"?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){let n=this._getStacks(t,i),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,i=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(i.getPixelForValue(this.getParsed(o)[i.axis],o));let r=t.barThickness;return{min:r||Zr(e),pixels:n,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=xi(c),u=l[e.axis],d=0,f=i?this.applyStack(e,l,i):u,m,g;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&ft(u)!==ft(c.barEnd)&&(d=0),d+=u);let b=!I(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,g=m-x,Math.abs(g)<a){g=sl(g,e,r)*a,u===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),k),m=x+g,i&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let i=e.scale,n=this.options,o=n.skipNull,a=E(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=n.barThickness==="flex"?tl(t,e,n,h*c):Qr(t,e,n,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(E(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,i=t.data,n=i.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!i[o].hidden&&i[o].draw(this._ctx)}};T(jt,"id","bar"),T(jt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(jt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Pi=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},rl={_date:Pi};function ll(s,t,e,i){let{controller:n,data:o,_sorted:a}=s,r=n._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?vn:Ze;if(i){if(n._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=n._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(g=>!I(g[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Re(s,t,e,i,n){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=ll(o[r],t,a,n);for(let f=u;f<=d;++f){let m=h[f];m.skip||i(m,c,f)}}}function cl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(i,n){let o=t?Math.abs(i.x-n.x):0,a=e?Math.abs(i.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function _i(s,t,e,i,n){let o=[];return!n&&!s.isPointInArea(t)||Re(s,e,t,function(r,l,c){!n&&!Bt(r,s.chartArea,0)||r.inRange(t.x,t.y,i)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function hl(s,t,e,i){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],i),{angle:u}=bn(a,{x:t.x,y:t.y});_n(u,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return Re(s,e,t,o),n}function ul(s,t,e,i,n,o){let a=[],r=cl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,n);if(i&&!f)return;let m=h.getCenterPoint(n);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Re(s,e,t,c),a}function yi(s,t,e,i,n,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!i?hl(s,t,e,n):ul(s,t,e,i,n,o)}function Un(s,t,e,i,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Re(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),i&&!r?[]:o}var dl={evaluateInteractionItems:Re,modes:{index(s,t,e,i){let n=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?_i(s,n,o,i,a):yi(s,n,o,!1,i,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?_i(s,n,o,i,a):yi(s,n,o,!1,i,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return _i(s,n,o,i,a)},nearest(s,t,e,i){let n=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yi(s,n,o,e.intersect,i,a)},x(s,t,e,i){let n=Pt(t,s);return Un(s,n,"x",e.intersect,i)},y(s,t,e,i){let n=Pt(t,s);return Un(s,n,"y",e.intersect,i)}}},To=["left","top","right","bottom"];function Se(s,t){return s.filter(e=>e.pos===t)}function Xn(s,t){return s.filter(e=>To.indexOf(e.pos)===-1&&e.box.axis===t)}function Pe(s,t){return s.sort((e,i)=>{let n=t?i:e,o=t?e:i;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function fl(s){let t=[],e,i,n,o,a,r;for(e=0,i=(s||[]).length;e<i;++e)n=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function gl(s){let t={};for(let e of s){let{stack:i,pos:n,stackWeight:o}=e;if(!i||!To.includes(n))continue;let a=t[i]||(t[i]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function pl(s,t){let e=gl(s),{vBoxMaxWidth:i,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*i:l&&t.availableWidth,r.height=n):(r.width=i,r.height=h?h*n:l&&t.availableHeight)}return e}function ml(s){let t=fl(s),e=Pe(t.filter(c=>c.box.fullSize),!0),i=Pe(Se(t,"left"),!0),n=Pe(Se(t,"right")),o=Pe(Se(t,"top"),!0),a=Pe(Se(t,"bottom")),r=Xn(t,"x"),l=Xn(t,"y");return{fullSize:e,leftAndTop:i.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Se(t,"chartArea"),vertical:i.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Gn(s,t,e,i){return Math.max(s[e],t[e])+Math.max(s[i],t[i])}function Oo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function bl(s,t,e,i){let{pos:n,box:o}=e,a=s.maxPadding;if(!R(n)){e.size&&(s[n]-=e.size);let u=i[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[n]+=e.size}o.getPadding&&Oo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Gn(a,s,"left","right")),l=Math.max(0,t.outerHeight-Gn(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function xl(s){let t=s.maxPadding;function e(i){let n=Math.max(t[i]-s[i],0);return s[i]+=n,n}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function _l(s,t){let e=t.maxPadding;function i(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return i(s?["left","right"]:["top","bottom"])}function Ae(s,t,e,i){let n=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,_l(r.horizontal,t));let{same:u,other:d}=bl(t,e,r,i);c|=u&&n.length,h=h||d,l.fullSize||n.push(r)}return c&&Ae(n,t,e,i)||h}function rs(s,t,e,i,n){s.top=e,s.left=t,s.right=t+i,s.bottom=e+n,s.width=i,s.height=n}function qn(s,t,e,i){let n=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=i[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;te(c.start)&&(a=c.start),l.fullSize?rs(l,n.left,a,e.outerWidth-n.right-n.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;te(c.start)&&(o=c.start),l.fullSize?rs(l,o,n.top,d,e.outerHeight-n.bottom-n.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,i){if(!s)return;let n=U(s.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=ml(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},n);Oo(d,U(i));let f=Object.assign({maxPadding:d,w:o,h:a,x:n.left,y:n.top},n),m=pl(l.concat(c),u);Ae(r.fullSize,f,u,m),Ae(l,f,u,m),Ae(c,f,u,m)&&Ae(l,f,u,m),xl(f),qn(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,qn(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,n){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):i)}}isAttached(t){return!0}updateConfig(t){}},Ci=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",yl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Kn=s=>s===null||s==="";function vl(s,t){let e=s.style,i=s.getAttribute("height"),n=s.getAttribute("width");if(s[gs]={initial:{height:i,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Kn(n)){let o=di(s,"width");o!==void 0&&(s.width=o)}if(Kn(i))if(s.style.height==="")s.height=s.width/(t||2);else{let o=di(s,"height");o!==void 0&&(s.height=o)}return s}var Lo=In?{passive:!0}:!1;function Ml(s,t,e){s&&s.addEventListener(t,e,Lo)}function wl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Lo)}function kl(s,t){let e=yl[s.type]||s.type,{x:i,y:n}=Pt(s,t);return{type:e,chart:t,native:s,x:i!==void 0?i:null,y:n!==void 0?n:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Sl(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,i),a=a&&!xs(r.removedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function Pl(s,t,e){let i=s.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,i),a=a&&!xs(r.addedNodes,i);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var Le=new Map,Jn=0;function Eo(){let s=window.devicePixelRatio;s!==Jn&&(Jn=s,Le.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Cl(s,t){Le.size||window.addEventListener("resize",Eo),Le.set(s,t)}function Dl(s){Le.delete(s),Le.size||window.removeEventListener("resize",Eo)}function Al(s,t,e){let i=s.canvas,n=i&&os(i);if(!n)return;let o=ti((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),Cl(s,o),a}function vi(s,t,e){e&&e.disconnect(),t==="resize"&&Dl(s)}function Tl(s,t,e){let i=s.canvas,n=ti(o=>{s.ctx!==null&&e(kl(o,s))},s);return Ml(i,t,n),n}var Di=class extends bs{acquireContext(t,e){let i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(vl(t,e),i):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let i=e[gs].initial;["height","width"].forEach(o=>{let a=i[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=i.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,i){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:Sl,detach:Pl,resize:Al}[e]||Tl;n[e]=a(t,e,i)}removeEventListener(t,e){let i=t.$proxies||(t.$proxies={}),n=i[e];if(!n)return;({attach:vi,detach:vi,resize:vi}[e]||wl)(t,e,n),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,n){return Rn(t,e,i,n)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Ol(s){return!ns()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Ci:Di}var bt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return ve(this.x)&&ve(this.y)}getProps(t,e){let i=this.$animations;if(!e||!i)return this;let n={};return t.forEach(o=>{n[o]=i[o]&&i[o].active()?i[o]._to:this[o]}),n}};T(bt,"defaults",{}),T(bt,"defaultRoutes");function Ll(s,t){let e=s.options.ticks,i=El(s),n=Math.min(e.maxTicksLimit||i,i),o=e.major.enabled?Il(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Fl(t,c,o,a/n),c;let h=Rl(o,t,n);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,I(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,I(f)?t.length:l+f),c}return ls(t,c,h),c}function El(s){let t=s.options.offset,e=s._tickSize(),i=s._length/e+(t?0:1),n=s._maxLength/e;return Math.floor(Math.min(i,n))}function Rl(s,t,e){let i=zl(s),n=t.length/e;if(!i)return Math.max(n,1);let o=pn(i);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function Il(s){let t=[],e,i;for(e=0,i=s.length;e<i;e++)s[e].major&&t.push(e);return t}function Fl(s,t,e,i){let n=0,o=e[0],a;for(i=Math.ceil(i),a=0;a<s.length;a++)a===o&&(t.push(s[a]),n++,o=e[n*i])}function ls(s,t,e,i,n){let o=E(i,0),a=Math.min(E(n,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-i,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function zl(s){let t=s.length,e,i;if(t<2)return!1;for(i=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==i)return!1;return i}var Bl=s=>s==="left"?"right":s==="right"?"left":s,Zn=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Qn=(s,t)=>Math.min(t||s,s);function to(s,t){let e=[],i=s.length/t,n=s.length,o=0;for(;o<n;o+=i)e.push(s[Math.floor(o)]);return e}function Wl(s,t,e){let i=s.ticks.length,n=Math.min(t,i-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(n),c;if(!(e&&(i===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Nl(s,t){F(s,e=>{let i=e.gc,n=i.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[i[o]];i.splice(0,n)}})}function Ce(s){return s.drawTicks?s.tickLength:0}function eo(s,t){if(!s.display)return 0;let e=Y(s.font,t),i=U(s.padding);return(N(s.text)?s.text.length:1)*e.lineHeight+i.height}function Vl(s,t){return St(s,{scale:t,type:"scale"})}function Hl(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function $l(s,t,e){let i=ei(s);return(e&&t!=="right"||!e&&t==="right")&&(i=Bl(i)),i}function jl(s,t,e,i){let{top:n,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,g=a-n,b=r-o;if(s.isHorizontal()){if(f=q(i,o,r),R(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=Zn(s,e,t);d=r-o}else{if(R(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Zn(s,e,t);m=q(i,a,n),u=e==="left"?-X:X}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Ut=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:n}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),i=G(i,Number.POSITIVE_INFINITY),n=G(n,Number.NEGATIVE_INFINITY),{min:G(t,i),max:G(e,n),minDefined:$(t),maxDefined:$(e)}}getMinMax(t){let{min:e,max:i,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:i};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(i=Math.max(i,a.max));return e=o&&e>i?i:e,i=n&&e>i?e:i,{min:G(e,G(i,e)),max:G(i,G(e,i))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){W(this.options.beforeUpdate,[this])}update(t,e,i){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Tn(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?to(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Ll(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,i;this.isHorizontal()?(e=this.left,i=this.right):(e=this.top,i=this.bottom,t=!t),this._startPixel=e,this._endPixel=i,this._reversePixels=t,this._length=i-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){W(this.options.afterUpdate,[this])}beforeSetDimensions(){W(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){W(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),W(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){W(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,i,n,o;for(i=0,n=t.length;i<n;i++)o=t[i],o.label=W(e.callback,[o.value,i,t],this)}afterTickToLabelConversion(){W(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){W(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,i=Qn(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||i<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/i:f/(i-1),u+6>r&&(r=f/(i-(t.offset?.5:1)),l=this.maxHeight-Ce(t.grid)-e.padding-eo(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){W(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){W(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:i,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=eo(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=Ce(o)+l):(t.height=this.maxHeight,t.width=Ce(o)+l),i.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=i.padding*2,m=gt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=i.mirror?0:b*u.width+g*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=i.mirror?0:g*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=n*t.width,f=i*e.height):(d=i*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){W(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,i;for(e=0,i=t.length;e<i;e++)I(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,i=this.ticks;e<i.length&&(i=to(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Qn(e,i)),c=0,h=0,u,d,f,m,g,b,x,_,v,k,M;for(u=0;u<e;u+=l){if(m=t[u].label,g=this._resolveTickFontOptions(u),n.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=k=0,!I(m)&&!N(m))v=xe(n,x.data,x.gc,v,m),k=_;else if(N(m))for(d=0,f=m.length;d<f;++d)M=m[d],!I(M)&&!N(M)&&(v=xe(n,x.data,x.gc,v,M),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}Nl(o,e);let C=a.indexOf(c),P=r.indexOf(h),D=O=>({width:a[O]||0,height:r[O]||0});return{first:D(0),last:D(e-1),widest:D(C),highest:D(P),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return yn(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let i=e[t];return i.$context||(i.$context=Hl(this.getContext(),t,i))}return this.$context||(this.$context=Vl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),i=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*i>r*n?r/i:l/n:l*n<r*i?l/i:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,i=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Ce(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(V){return wt(i,V,g)},_,v,k,M,C,P,D,O,y,w,S,A;if(a==="top")_=x(this.bottom),P=this.bottom-d,O=_-b,w=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),w=t.top,A=x(t.bottom)-b,P=_+b,O=this.top+d;else if(a==="left")_=x(this.right),C=this.right-d,D=_-b,y=x(t.left)+b,S=t.right;else if(a==="right")_=x(this.left),y=t.left,S=x(t.right)-b,C=_+b,D=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}w=t.top,A=t.bottom,P=_+b,O=P+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}C=_-b,D=C-d,y=t.left,S=t.right}let B=E(n.ticks.maxTicksLimit,u),z=Math.max(1,Math.ceil(u/B));for(v=0;v<u;v+=z){let V=this.getContext(v),Z=o.setContext(V),Be=r.setContext(V),We=Z.lineWidth,Gt=Z.color,Ne=Be.dash||[],qt=Be.dashOffset,de=Z.tickWidth,Ot=Z.tickColor,fe=Z.tickBorderDash||[],Lt=Z.tickBorderDashOffset;k=Wl(this,v,l),k!==void 0&&(M=wt(i,k,We),c?C=D=y=S=M:P=O=w=A=M,f.push({tx1:C,ty1:P,tx2:D,ty2:O,x1:y,y1:w,x2:S,y2:A,width:We,color:Gt,borderDash:Ne,borderDashOffset:qt,tickWidth:de,tickColor:Ot,tickBorderDash:fe,tickBorderDashOffset:Lt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,i=this.options,{position:n,ticks:o}=i,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Ce(i.grid),f=d+h,m=u?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,k,M,C,P,D,O,y,w,S,A="middle";if(n==="top")C=this.bottom-m,P=this._getXAxisLabelAlignment();else if(n==="bottom")C=this.top+m,P=this._getXAxisLabelAlignment();else if(n==="left"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(n==="right"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(e==="x"){if(n==="center")C=(t.top+t.bottom)/2+f;else if(R(n)){let z=Object.keys(n)[0],V=n[z];C=this.chart.scales[z].getPixelForValue(V)+f}P=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")M=(t.left+t.right)/2-f;else if(R(n)){let z=Object.keys(n)[0],V=n[z];M=this.chart.scales[z].getPixelForValue(V)}P=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let B=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let z=o.setContext(this.getContext(x));D=this.getPixelForTick(x)+o.labelOffset,O=this._resolveTickFontOptions(x),y=O.lineHeight,w=N(k)?k.length:1;let V=w/2,Z=z.color,Be=z.textStrokeColor,We=z.textStrokeWidth,Gt=P;a?(M=D,P==="inner"&&(x===_-1?Gt=this.options.reverse?"left":"right":x===0?Gt=this.options.reverse?"right":"left":Gt="center"),n==="top"?c==="near"||g!==0?S=-w*y+y/2:c==="center"?S=-B.highest.height/2-V*y+y:S=-B.highest.height+y/2:c==="near"||g!==0?S=y/2:c==="center"?S=B.highest.height/2-V*y:S=B.highest.height-w*y,u&&(S*=-1),g!==0&&!z.showLabelBackdrop&&(M+=y/2*Math.sin(g))):(C=D,S=(1-w)*y/2);let Ne;if(z.showLabelBackdrop){let qt=U(z.backdropPadding),de=B.heights[x],Ot=B.widths[x],fe=S-qt.top,Lt=0-qt.left;switch(A){case"middle":fe-=de/2;break;case"bottom":fe-=de;break}switch(P){case"center":Lt-=Ot/2;break;case"right":Lt-=Ot;break;case"inner":x===_-1?Lt-=Ot:x>0&&(Lt-=Ot/2);break}Ne={left:Lt,top:fe,width:Ot+qt.width,height:de+qt.height,color:z.backdropColor}}b.push({label:k,font:O,textOffset:S,options:{rotation:g,color:Z,strokeColor:Be,strokeWidth:We,textAlign:Gt,textBaseline:A,translation:[M,C],backdrop:Ne}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:i,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,i==="near"?c="right":i==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,i==="near"?c="left":i==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:i,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,i=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(i.save(),i.lineWidth=h.width,i.strokeStyle=h.color,i.setLineDash(h.borderDash||[]),i.lineDashOffset=h.borderDashOffset,i.beginPath(),i.moveTo(l.x,l.y),i.lineTo(c.x,c.y),i.stroke(),i.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:i,grid:n}}=this,o=i.setContext(this.getContext()),a=i.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,u=d=l):(u=wt(t,this.top,a)-a/2,d=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let i=this.ctx,n=this._computeLabelArea();n&&es(i,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Wt(i,c,0,h,l,r)}n&&ss(i)}drawTitle(){let{ctx:t,options:{position:e,title:i,reverse:n}}=this;if(!i.display)return;let o=Y(i.font),a=U(i.padding),r=i.align,l=o.lineHeight/2;e==="bottom"||e==="center"||R(e)?(l+=a.bottom,N(i.text)&&(l+=o.lineHeight*(i.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=jl(this,l,e,r);Wt(t,i.text,0,0,o,{color:i.color,maxWidth:u,rotation:d,textAlign:$l(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,i=E(t.grid&&t.grid.z,-1),n=E(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:i,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[i]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return Y(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},ie=class{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),i;Xl(e)&&(i=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,Yl(t,a,i),this.override&&H.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,i=t.id,n=this.scope;i in e&&delete e[i],n&&i in H[n]&&(delete H[n][i],this.override&&delete Mt[i])}};function Yl(s,t,e){let i=Zt(Object.create(null),[e?H.get(e):{},H.get(t),s.defaults]);H.set(t,i),s.defaultRoutes&&Ul(t,s.defaultRoutes),s.descriptors&&H.describe(t,s.descriptors)}function Ul(s,t){Object.keys(t).forEach(e=>{let i=e.split("."),n=i.pop(),o=[s].concat(i).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");H.route(o,n,l,r)})}function Xl(s){return"id"in s&&"defaults"in s}var Ai=class{constructor(){this.controllers=new ie($t,"datasets",!0),this.elements=new ie(bt,"elements"),this.plugins=new ie(Object,"plugins"),this.scales=new ie(Ut,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach(n=>{let o=i||this._getRegistryForType(n);i||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):F(n,a=>{let r=i||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,i){let n=qe(t);W(i["before"+n],[],i),e[t](i),W(i["after"+n],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return n}},lt=new Ai,Ti=class{constructor(){this._init=void 0}notify(t,e,i,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,i);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,i,n){n=n||{};for(let o of t){let a=o.plugin,r=a[i],l=[e,n,o.options];if(W(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let i=t&&t.config,n=E(i.options&&i.options.plugins,{}),o=Gl(i);return n===!1&&!e?[]:Kl(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],i=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,i),t,"stop"),this._notify(n(i,e),t,"start")}};function Gl(s){let t={},e=[],i=Object.keys(lt.plugins.items);for(let o=0;o<i.length;o++)e.push(lt.getPlugin(i[o]));let n=s.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function ql(s,t){return!t&&s===!1?null:s===!0?{}:s}function Kl(s,{plugins:t,localIds:e},i,n){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=ql(i[l],n);c!==null&&o.push({plugin:r,options:Jl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Jl(s,{plugin:t,local:e},i,n){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(i,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Oi(s,t){let e=H.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Zl(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function Ql(s,t){return s===t?"_index_":"_value_"}function so(s){if(s==="x"||s==="y"||s==="r")return s}function tc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Li(s,...t){if(so(s))return s;for(let e of t){let i=e.axis||tc(e.position)||s.length>1&&so(s[0].toLowerCase());if(i)return i}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function ec(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(i=>i.xAxisID===s||i.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function sc(s,t){let e=Mt[s.type]||{scales:{}},i=t.scales||{},n=Oi(s.type,t),o=Object.create(null);return Object.keys(i).forEach(a=>{let r=i[a];if(!R(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Li(a,r,ec(a,s),H.scales[r.type]),c=Ql(l,n),h=e.scales||{};o[a]=Qt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Oi(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=Zl(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),Qt(o[f],[{axis:d},i[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];Qt(r,[H.scales[r.type],H.scale])}),o}function Ro(s){let t=s.options||(s.options={});t.plugins=E(t.plugins,{}),t.scales=sc(s,t)}function Io(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ic(s){return s=s||{},s.data=Io(s.data),Ro(s),s}var no=new Map,Fo=new Set;function cs(s,t){let e=no.get(s);return e||(e=t(),no.set(s,e),Fo.add(e)),e}var De=(s,t,e)=>{let i=Ft(t,e);i!==void 0&&s.add(i)},Ei=class{constructor(t){this._config=ic(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Io(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Ro(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,i=this.type;return cs(`${i}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let i=this._scopeCache,n=i.get(t);return(!n||e)&&(n=new Map,i.set(t,n)),n}getOptionScopes(t,e,i){let{options:n,type:o}=this,a=this._cachedScopes(t,i),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>De(l,t,u))),h.forEach(u=>De(l,n,u)),h.forEach(u=>De(l,Mt[o]||{},u)),h.forEach(u=>De(l,H,u)),h.forEach(u=>De(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Fo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},H.datasets[e]||{},{type:e},H,ts]}resolveNamedOptions(t,e,i,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=oo(this._resolverCache,t,n),l=a;if(oc(a,e)){o.$shared=!1,i=ut(i)?i():i;let c=this.createResolver(t,i,r);l=It(a,i,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,i=[""],n){let{resolver:o}=oo(this._resolverCache,t,i);return R(e)?It(o,e,void 0,n):o}};function oo(s,t,e){let i=s.get(t);i||(i=new Map,s.set(t,i));let n=e.join(),o=i.get(n);return o||(o={resolver:is(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},i.set(n,o)),o}var nc=s=>R(s)&&Object.getOwnPropertyNames(s).some(t=>ut(s[t]));function oc(s,t){let{isScriptable:e,isIndexable:i}=li(s);for(let n of t){let o=e(n),a=i(n),r=(a||o)&&s[n];if(o&&(ut(r)||nc(r))||a&&N(r))return!0}return!1}var ac="4.6.1",rc=["top","bottom","left","right","chartArea"];function ao(s,t){return s==="top"||s==="bottom"||rc.indexOf(s)===-1&&t==="x"}function ro(s,t){return function(e,i){return e[s]===i[s]?e[t]-i[t]:e[s]-i[s]}}function lo(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),W(e&&e.onComplete,[s],t)}function lc(s){let t=s.chart,e=t.options.animation;W(e&&e.onProgress,[s],t)}function zo(s){return ns()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},co=s=>{let t=zo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function cc(s,t,e){let i=Object.keys(s);for(let n of i){let o=+n;if(o>=t){let a=s[n];delete s[n],(e>0||o>t)&&(s[o+e]=a)}}}function hc(s,t,e,i){return!e||s.type==="mouseout"?null:i?t:s}var st=class{static register(...t){lt.add(...t),ho()}static unregister(...t){lt.remove(...t),ho()}constructor(t,e){let i=this.config=new Ei(e),n=zo(t),o=co(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=i.createResolver(i.chartOptionScopes(),this.getContext());this.platform=new(i.platform||Ol(n)),this.platform.updateConfig(i);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=un(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new Ti,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Sn(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",lo),pt.listen(this,"progress",lc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return I(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ui(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return ii(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let i=this.options,n=this.canvas,o=i.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=i.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,ui(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),W(i.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(i,n)=>{i.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,i=this.scales,n=Object.keys(i).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Li(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=Li(l,r),h=E(r.type,a.dtype);(r.position===void 0||ao(r.position,c)!==ao(a.dposition))&&(r.position=a.dposition),n[l]=!0;let u=null;if(l in i&&i[l].type===h)u=i[l];else{let d=lt.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),i[u.id]=u}u.init(r,t)}),F(n,(a,r)=>{a||delete i[r]}),F(i,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort((n,o)=>n.index-o.index),i>e){for(let n=e;n<i;++n)this._destroyDatasetMeta(n);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(ro("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((i,n)=>{e.filter(o=>o===i._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,i,n;for(this._removeUnreferencedMetasets(),i=0,n=e.length;i<n;i++){let o=e[i],a=this.getDatasetMeta(i),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(i),a=this.getDatasetMeta(i)),a.type=r,a.indexAxis=o.indexAxis||Oi(r,this.options),a.order=o.order||0,a.index=i,a.label=""+o.label,a.visible=this.isDatasetVisible(i),a.controller)a.controller.updateIndex(i),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=H.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,i),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!n&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=i.layout.autoPadding?a:0,this._updateLayout(a),n||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(ro("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);(!Xs(e,i)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:i,start:n,count:o}of e){let a=i==="_removeElements"?-o:o;cc(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,i=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=i(0);for(let o=1;o<e;o++)if(!Xs(n,i(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,n=>{i&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,i=this.data.datasets.length;e<i;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,ut(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let i=this.getDatasetMeta(t),n={meta:i,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(i.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),lo({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:i,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(i,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,i=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&i.push(a)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,i={meta:t,index:t.index,cancelable:!0},n=Fn(this,t);this.notifyPlugins("beforeDatasetDraw",i)!==!1&&(n&&es(e,n),t.controller.draw(),n&&ss(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Bt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,n){let o=dl.modes[e];return typeof o=="function"?o(this,t,i,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],i=this._metasets,n=i.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(n)),n}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let i=this.getDatasetMeta(t);return typeof i.hidden=="boolean"?!i.hidden:!e.hidden}setDatasetVisibility(t,e){let i=this.getDatasetMeta(t);i.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){let n=i?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);te(e)?(o.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),a.update(o,{visible:i}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),ii(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,i=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>i(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,i=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),i("resize",o),i("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),i("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){let n=i?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],i=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!_e(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,i){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=i?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",i,n)===!1)return;let o=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,n),(o||i.changed)&&this.render(),this}_handleEvent(t,e,i){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,i,a),l=gn(t),c=hc(t,this._lastEvent,i,l);i&&(this._lastEvent=null,W(o.onHover,[t,r,this],this),l&&W(o.onClick,[t,r,this],this));let h=!_e(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,i,n){if(t.type==="mouseout")return[];if(!i)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};T(st,"defaults",H),T(st,"instances",ps),T(st,"overrides",Mt),T(st,"registry",lt),T(st,"version",ac),T(st,"getChart",co);function ho(){return F(st.instances,s=>s._plugins.invalidate())}function Bo(s,t){let{x:e,y:i,base:n,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,n),l=Math.max(e,n),c=i-u,h=i+u):(u=o/2,r=e-u,l=e+u,c=Math.min(i,n),h=Math.max(i,n)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,i){return s?0:et(t,e,i)}function uc(s,t,e){let i=s.options.borderWidth,n=s.borderSkipped,o=ri(i);return{t:Dt(n.top,o.top,0,e),r:Dt(n.right,o.right,0,t),b:Dt(n.bottom,o.bottom,0,e),l:Dt(n.left,o.left,0,t)}}function dc(s,t,e){let{enableBorderRadius:i}=s.getProps(["enableBorderRadius"]),n=s.options.borderRadius,o=kt(n),a=Math.min(t,e),r=s.borderSkipped,l=i||R(n);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function fc(s){let t=Bo(s),e=t.right-t.left,i=t.bottom-t.top,n=uc(s,e/2,i/2),o=dc(s,e/2,i/2);return{outer:{x:t.left,y:t.top,w:e,h:i,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:i-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function Mi(s,t,e,i){let n=t===null,o=e===null,r=s&&!(n&&o)&&Bo(s,i);return r&&(n||zt(t,r.left,r.right))&&(o||zt(e,r.top,r.bottom))}function gc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function pc(s,t){s.rect(t.x,t.y,t.w,t.h)}function wi(s,t,e={}){let i=s.x!==e.x?-t:0,n=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-i,a=(s.y+s.h!==e.y+e.h?t:0)-n;return{x:s.x+i,y:s.y+n,w:s.w+o,h:s.h+a,radius:s.radius}}var Yt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:i,backgroundColor:n}}=this,{inner:o,outer:a}=fc(this),r=gc(a.radius)?ee:pc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,wi(a,e,o)),t.clip(),r(t,wi(o,-e,a)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),r(t,wi(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,i){return Mi(this,t,e,i)}inXRange(t,e){return Mi(this,t,null,e)}inYRange(t,e){return Mi(this,null,t,e)}getCenterPoint(t){let{x:e,y:i,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?i:(i+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Yt,"id","bar"),T(Yt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Yt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var uo=(s,t)=>{let{boxHeight:e=t,boxWidth:i=t}=s;return s.usePointStyle&&(e=Math.min(e,t),i=s.pointStyleWidth||Math.min(i,t)),{boxWidth:i,boxHeight:e,itemHeight:Math.max(t,e)}},mc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=W(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(i=>t.filter(i,this.chart.data))),t.sort&&(e=e.sort((i,n)=>t.sort(i,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let i=t.labels,n=Y(i.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=uo(i,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=i+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(g>0?0:1)]=0,f+=h,d++),l[g]={left:0,top:f,row:d,width:b,height:n},c[c.length-1]+=b+r}),u}_fitCols(t,e,i,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=bc(i,e,o,b,n);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,g++,d=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:n},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(i,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(i,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(i,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:i,ctx:n}=this,{align:o,labels:a}=t,r=H.color,l=Nt(t.rtl,this.left,this.width),c=Y(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=uo(a,u),x=function(C,P,D){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;n.save();let O=E(D.lineWidth,1);if(n.fillStyle=E(D.fillStyle,r),n.lineCap=E(D.lineCap,"butt"),n.lineDashOffset=E(D.lineDashOffset,0),n.lineJoin=E(D.lineJoin,"miter"),n.lineWidth=O,n.strokeStyle=E(D.strokeStyle,r),n.setLineDash(E(D.lineDash,[])),a.usePointStyle){let y={radius:g*Math.SQRT2/2,pointStyle:D.pointStyle,rotation:D.rotation,borderWidth:O},w=l.xPlus(C,m/2),S=P+d;oi(n,y,w,S,a.pointStyleWidth&&m)}else{let y=P+Math.max((u-g)/2,0),w=l.leftForLtr(C,m),S=kt(D.borderRadius);n.beginPath(),Object.values(S).some(A=>A!==0)?ee(n,{x:w,y,w:m,h:g,radius:S}):n.rect(w,y,m,g),n.fill(),O!==0&&n.stroke()}n.restore()},_=function(C,P,D){Wt(n,D.text,C,P+b/2,c,{strikethrough:D.hidden,textAlign:l.textAlign(D.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-i[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},fi(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((C,P)=>{n.strokeStyle=C.fontColor,n.fillStyle=C.fontColor;let D=n.measureText(C.text).width,O=l.textAlign(C.textAlign||(C.textAlign=a.textAlign)),y=m+d+D,w=f.x,S=f.y;l.setWidth(this.width),v?P>0&&w+y+h>this.right&&(S=f.y+=M,f.line++,w=f.x=q(o,this.left+h,this.right-i[f.line])):P>0&&S+M>this.bottom&&(w=f.x=w+e[f.line].width+h,f.line++,S=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let A=l.x(w);if(x(A,S,C),w=Pn(O,w+m+d,v?w+y:this.right,t.rtl),_(l.x(w),S,C),v)f.x+=y+h;else if(typeof C.text!="string"){let B=c.lineHeight;f.y+=Wo(C,B)+h}else f.y+=M}),gi(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,i=Y(e.font),n=U(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=i.size/2,c=n.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=q(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=q(r,u,u+d);a.textAlign=o.textAlign(ei(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=i.string,Wt(a,e.text,f,h,i)}_computeTitleHeight(){let t=this.options.title,e=Y(t.font),i=U(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,n,o;if(zt(t,this.left,this.right)&&zt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,i=0;i<o.length;++i)if(n=o[i],zt(t,n.left,n.left+n.width)&&zt(e,n.top,n.top+n.height))return this.legendItems[i]}return null}handleEvent(t){let e=this.options;if(!yc(t.type,e))return;let i=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=mc(n,i);n&&!o&&W(e.onLeave,[t,n,this],this),this._hoveredItem=i,i&&!o&&W(e.onHover,[t,i,this],this)}else i&&W(e.onClick,[t,i,this],this)}};function bc(s,t,e,i,n){let o=xc(i,s,t,e),a=_c(n,i,t.lineHeight);return{itemWidth:o,itemHeight:a}}function xc(s,t,e,i){let n=s.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+i.measureText(n).width}function _c(s,t,e){let i=s;return typeof t.text!="string"&&(i=Wo(t,e)),i}function Wo(s,t){let e=s.text?s.text.length:0;return t*e}function yc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var No={id:"legend",_element:_s,start(s,t,e){let i=s.legend=new _s({ctx:s.ctx,options:e,chart:s});Ct.configure(s,i,e),Ct.addBox(s,i)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let i=s.legend;Ct.configure(s,i,e),i.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let i=t.datasetIndex,n=e.chart;n.isDatasetVisible(i)?(n.hide(i),t.hidden=!0):(n.show(i),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:i,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:i||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Te={average(s){if(!s.length)return!1;let t,e,i=new Set,n=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();i.add(l.x),n+=l.y,++o}}return o===0||i.size===0?!1:{x:[...i].reduce((r,l)=>r+l)/i.size,y:n/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,i=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=xn(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,i=l.y}return{x:e,y:i}}};function rt(s,t){return t&&(N(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function vc(s,t){let{element:e,datasetIndex:i,index:n}=t,o=s.getDatasetMeta(i).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:s,label:a,parsed:o.getParsed(n),raw:s.data.datasets[i].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:i,element:e}}function fo(s,t){let e=s.chart.ctx,{body:i,footer:n,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=Y(t.bodyFont),c=Y(t.titleFont),h=Y(t.footerFont),u=o.length,d=n.length,f=i.length,m=U(t.padding),g=m.height,b=0,x=i.reduce((k,M)=>k+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(g+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(g+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(i,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function Mc(s,t){let{y:e,height:i}=t;return e<i/2?"top":e>s.height-i/2?"bottom":"center"}function wc(s,t,e,i){let{x:n,width:o}=i,a=e.caretSize+e.caretPadding;if(s==="left"&&n+o+a>t.width||s==="right"&&n-o-a<0)return!0}function kc(s,t,e,i){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return i==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),wc(c,s,t,e)&&(c="center"),c}function go(s,t,e){let i=e.yAlign||t.yAlign||Mc(s,e);return{xAlign:e.xAlign||t.xAlign||kc(s,t,e,i),yAlign:i}}function Sc(s,t){let{x:e,width:i}=s;return t==="right"?e-=i:t==="center"&&(e-=i/2),e}function Pc(s,t,e){let{y:i,height:n}=s;return t==="top"?i+=e:t==="bottom"?i-=n+e:i-=n/2,i}function po(s,t,e,i){let{caretSize:n,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Sc(t,r),g=Pc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+n:r==="right"&&(m+=Math.max(u,f)+n),{x:et(m,0,i.width-t.width),y:et(g,0,i.height-t.height)}}function hs(s,t,e){let i=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-i.right:s.x+i.left}function mo(s){return rt([],mt(s))}function Cc(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function bo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Vo={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,i=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(i>0&&t.dataIndex<i)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,i){let n=s[t].call(e,i);return typeof n>"u"?Vo[t].call(e,i):n}var Oe=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,i=this.options.setContext(this.getContext()),n=i.enabled&&e.options.animation&&i.animations,o=new ms(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Cc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:i}=e,n=K(i,"beforeTitle",this,t),o=K(i,"title",this,t),a=K(i,"afterTitle",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return mo(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:i}=e,n=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=bo(i,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return mo(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:i}=e,n=K(i,"beforeFooter",this,t),o=K(i,"footer",this,t),a=K(i,"afterFooter",this,t),r=[];return r=rt(r,mt(n)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,i=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(vc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,i))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,i))),F(r,h=>{let u=bo(t.callbacks,h);n.push(K(u,"labelColor",this,h)),o.push(K(u,"labelPointStyle",this,h)),a.push(K(u,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let i=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=Te[i.position].call(this,n,this._eventPosition);a=this._createItems(i),this.title=this.getTitle(a,i),this.beforeBody=this.getBeforeBody(a,i),this.body=this.getBody(a,i),this.afterBody=this.getAfterBody(a,i),this.footer=this.getFooter(a,i);let l=this._size=fo(this,i),c=Object.assign({},r,l),h=go(this.chart,i,c),u=po(i,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,n){let o=this.getCaretPosition(t,i,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,i){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=i,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:g}=e,b,x,_,v,k,M;return o==="center"?(k=f+g/2,n==="left"?(b=d,x=b-a,v=k+a,M=k-a):(b=d+m,x=b+a,v=k-a,M=k+a),_=b):(n==="left"?x=d+Math.max(l,h)+a:n==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+g,k=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:M}}drawTitle(t,e,i){let n=this.title,o=n.length,a,r,l;if(o){let c=Nt(i.rtl,this.x,this.width);for(t.x=hs(this,i.titleAlign,i),e.textAlign=c.textAlign(i.titleAlign),e.textBaseline="middle",a=Y(i.titleFont),r=i.titleSpacing,e.fillStyle=i.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=i.titleMarginBottom-r)}}_drawColorBox(t,e,i,n,o){let a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:c}=o,h=Y(o.bodyFont),u=hs(this,"left",o),d=n.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=n.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,ni(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,ni(t,g,b,x)}else{t.lineWidth=R(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=n.leftForLtr(d,c),b=n.leftForLtr(n.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ee(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ee(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=i,u=Y(i.bodyFont),d=u.lineHeight,f=0,m=Nt(i.rtl,this.x,this.width),g=function(D){e.fillText(D,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,k,M,C,P;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,i),e.fillStyle=i.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,C=n.length;k<C;++k){for(x=n[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,m,i),d=Math.max(u.lineHeight,l)),M=0,P=v.length;M<P;++M)g(v[M]),d=u.lineHeight;F(x.after,g)}f=0,d=u.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,i){let n=this.footer,o=n.length,a,r;if(o){let l=Nt(i.rtl,this.x,this.width);for(t.x=hs(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=l.textAlign(i.footerAlign),e.textBaseline="middle",a=Y(i.footerFont),e.fillStyle=i.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+i.footerSpacing}}drawBackground(t,e,i,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=i,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,i,n),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,i,n),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,i,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,i,n),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,i=this.$animations,n=i&&i.x,o=i&&i.y;if(n||o){let a=Te[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=fo(this,t),l=Object.assign({},a,this._size),c=go(e,t,l),h=po(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),i=this.opacity;if(!i)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=i,this.drawBackground(o,t,n,e),fi(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),gi(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let i=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!_e(i,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,i),r=this._positionChanged(a,t),l=e||!_e(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,i,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,i);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:i,caretY:n,options:o}=this,a=Te[o.position].call(this,t,e);return a!==!1&&(i!==a.x||n!==a.y)}};T(Oe,"positioners",Te);var Ho={id:"tooltip",_element:Oe,positioners:Te,afterInit(s,t,e){e&&(s.tooltip=new Oe({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Vo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Dc=(s,t,e,i)=>(typeof t=="string"?(e=s.push(t)-1,i.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Ac(s,t,e,i){let n=s.indexOf(t);if(n===-1)return Dc(s,t,e,i);let o=s.lastIndexOf(t);return n!==o?e:n}var Tc=(s,t)=>s===null?null:et(Math.round(s),0,t);function xo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ne=class extends Ut{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let i=this.getLabels();for(let{index:n,label:o}of e)i[n]===o&&i.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let i=this.getLabels();return e=isFinite(e)&&i[e]===t?e:Ac(i,t,E(e,t),this._addedLabels),Tc(e,i.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:i,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(i=0),e||(n=this.getLabels().length-1)),this.min=i,this.max=n}buildTicks(){let t=this.min,e=this.max,i=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return xo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ne,"id","category"),T(ne,"defaults",{ticks:{callback:xo}});function Oc(s,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-g)/(u+1),M=Gs((b-g)/m/f)*f,C,P,D,O;if(M<1e-14&&!x&&!_)return[{value:g},{value:b}];O=Math.ceil(b/M)-Math.floor(g/M),O>m&&(M=Gs(O*M/m/f)*f),I(l)||(C=Math.pow(10,l),M=Math.ceil(M*C)/C),n==="ticks"?(P=Math.floor(g/M)*M,D=Math.ceil(b/M)*M):(P=g,D=b),x&&_&&o&&mn((r-a)/o,M/1e3)?(O=Math.round(Math.min((r-a)/M,h)),M=(r-a)/O,P=a,D=r):v?(P=x?a:P,D=_?r:D,O=c-1,M=(D-P)/O):(O=(D-P)/M,ye(O,Math.round(O),M/1e3)?O=Math.round(O):O=Math.ceil(O));let y=Math.max(Ks(M),Ks(P));C=Math.pow(10,I(l)?y:l),P=Math.round(P*C)/C,D=Math.round(D*C)/C;let w=0;for(x&&(d&&P!==a?(e.push({value:a}),P<a&&w++,ye(Math.round((P+w*M)*C)/C,a,_o(a,k,s))&&w++):P<a&&w++);w<O;++w){let S=Math.round((P+w*M)*C)/C;if(_&&S>r)break;e.push({value:S})}return _&&d&&D!==r?e.length&&ye(e[e.length-1].value,r,_o(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||D===r)&&e.push({value:D}),e}function _o(s,t,{horizontal:e,minRotation:i}){let n=gt(i),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var re=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=i?o:l;if(t){let l=ft(n),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:i}=t,n;return i?(n=Math.ceil(this.max/i)-Math.floor(this.min/i)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${i} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,i=this.getTickLimit();i=Math.max(2,i);let n={maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Oc(n,o);return t.bounds==="ticks"&&qs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){let n=(i-e)/Math.max(t.length-1,1)/2;e-=n,i+=n}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},oe=class extends re{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?t:0,this.max=$(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,i=gt(this.options.ticks.minRotation),n=(t?Math.sin(i):Math.cos(i))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(oe,"id","linear"),T(oe,"defaults",{ticks:{callback:Me.formatters.numeric}});var Ee=s=>Math.floor(dt(s)),Ht=(s,t)=>Math.pow(10,Ee(s)+t);function yo(s){return s/Math.pow(10,Ee(s))===1}function vo(s,t,e){let i=Math.pow(10,e),n=Math.floor(s/i);return Math.ceil(t/i)-n}function Lc(s,t){let e=t-s,i=Ee(e);for(;vo(s,t,i)>10;)i++;for(;vo(s,t,i)<10;)i--;return Math.min(i,Ee(s))}function Ec(s,{min:t,max:e}){t=G(s.min,t);let i=[],n=Ee(t),o=Lc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=G(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)i.push({value:d,major:yo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=G(s.max,d);return i.push({value:f,major:yo(f),significand:u}),i}var us=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let i=re.prototype.parse.apply(this,[t,e]);if(i===0){this._zero=!0;return}return $(i)&&i>0?i:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?Math.max(0,t):null,this.max=$(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!$(this._userMin)&&(this.min=t===Ht(this.min,0)?Ht(this.min,-1):Ht(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),i=this.min,n=this.max,o=r=>i=t?i:r,a=r=>n=e?n:r;i===n&&(i<=0?(o(1),a(10)):(o(Ht(i,-1)),a(Ht(n,1)))),i<=0&&o(Ht(n,-1)),n<=0&&a(Ht(i,1)),this.min=i,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},i=Ec(e,this);return t.bounds==="ticks"&&qs(i,this,"value"),t.reverse?(i.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),i}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=dt(t),this._valueRange=dt(this.max)-dt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(dt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Me.formatters.logarithmic,major:{enabled:!0}}});function Ri(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return E(t.font&&t.font.size,H.font.size)+e.height}return 0}function Rc(s,t,e){return e=N(e)?e:[e],{w:An(s,t.string,e),h:e.length*t.lineHeight}}function Mo(s,t,e,i,n){return s===i||s===n?{start:t-e/2,end:t+e/2}:s<i||s>n?{start:t-e,end:t}:{start:t,end:t+e}}function Ic(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),i=[],n=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?j/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));n[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+n[l],r),u=Y(c.font),d=Rc(s.ctx,u,s._pointLabels[l]);i[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),g=Mo(m,h.x,d.w,0,180),b=Mo(m,h.y,d.h,90,270);Fc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Wc(s,i,n)}function Fc(s,t,e,i,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;i.start<t.l?(r=(t.l-i.start)/o,s.l=Math.min(s.l,t.l-r)):i.end>t.r&&(r=(i.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,s.t=Math.min(s.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function zc(s,t,e){let i=s.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,i+n+a,o),c=Math.round(Ke(it(l.angle+X))),h=Hc(l.y,r.h,c),u=Nc(c),d=Vc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Bc(s,t){if(!t)return!0;let{left:e,top:i,right:n,bottom:o}=s;return!(Bt({x:e,y:i},t)||Bt({x:e,y:o},t)||Bt({x:n,y:i},t)||Bt({x:n,y:o},t))}function Wc(s,t,e){let i=[],n=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Ri(o)/2,additionalAngle:a?j/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let u=zc(s,h,l);i.push(u),r==="auto"&&(u.visible=Bc(u,c),u.visible&&(c=u))}return i}function Nc(s){return s===0||s===180?"center":s<180?"left":"right"}function Vc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Hc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function $c(s,t,e){let{left:i,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=i-c.left,u=n-c.top,d=o-i+c.width,f=a-n+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ee(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function jc(s,t){let{ctx:e,options:{pointLabels:i}}=s;for(let n=t-1;n>=0;n--){let o=s._pointLabelItems[n];if(!o.visible)continue;let a=i.setContext(s.getPointLabelContext(n));$c(e,a,o);let r=Y(a.font),{x:l,y:c,textAlign:h}=o;Wt(e,s._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function $o(s,t,e,i){let{ctx:n}=s;if(e)n.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<i;a++)o=s.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function Yc(s,t,e,i,n){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!i||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),$o(s,e,a,i),o.closePath(),o.stroke(),o.restore())}function Uc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var se=class extends re{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(Ri(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=$(t)&&!isNaN(t)?t:0,this.max=$(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Ri(this.options))}generateTickLabels(t){re.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,i)=>{let n=W(this.options.pointLabels.callback,[e,i],this);return n||n===0?n:""}).filter((e,i)=>this.chart.getDataVisibility(i))}fit(){let t=this.options;t.display&&t.pointLabels.display?Ic(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,n))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),i=this.options.startAngle||0;return it(t*e+gt(i))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let i=e[t];return Uc(this.getContext(),t,i)}}getPointPosition(t,e,i=0){let n=this.getIndexAngle(t)-X+i;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:i,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:i,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let i=this.ctx;i.save(),i.beginPath(),$o(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:i,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&jc(this,a),n.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=n.setContext(d),m=o.setContext(d);Yc(this,f,l,a,m)}}),i.display){for(t.save(),r=a-1;r>=0;r--){let h=i.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=i.setContext(this.getContext(l)),h=Y(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=U(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Wt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(se,"id","radialLinear"),T(se,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Me.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(se,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(se,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(ys);function wo(s,t){return s-t}function ko(s,t){if(I(t))return null;let e=s._adapter,{parser:i,round:n,isoWeekday:o}=s._parseOpts,a=t;return typeof i=="function"&&(a=i(a)),$(a)||(a=typeof i=="string"?e.parse(a,i):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(ve(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function So(s,t,e,i){let n=J.length;for(let o=J.indexOf(s);o<n-1;++o){let a=ys[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=i)return J[o]}return J[n-1]}function Xc(s,t,e,i,n){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(ys[a].common&&s._adapter.diff(n,i,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function Gc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(ys[J[t]].common)return J[t]}function Po(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:i,hi:n}=Je(e,t),o=e[i]>=t?e[i]:e[n];s[o]=!0}}function qc(s,t,e,i){let n=s._adapter,o=+n.startOf(t[0].value,i),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,i))l=e[r],l>=0&&(t[l].major=!0);return t}function Co(s,t,e){let i=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,i.push({value:r,major:!1});return o===0||!e?i:qc(s,i,n,e)}var ae=class extends Ut{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let i=t.time||(t.time={}),n=this._adapter=new rl._date(t.adapters.date);n.init(e),Qt(i.displayFormats,n.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,i=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=$(n)&&!isNaN(n)?n:+e.startOf(Date.now(),i),o=$(o)&&!isNaN(o)?o:+e.endOf(Date.now(),i)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){let t=this.options,e=t.time,i=t.ticks,n=i.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=Mn(n,o,a);return this._unit=e.unit||(i.autoSkip?So(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Xc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!i.major.enabled||this._unit==="year"?void 0:Gc(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),Co(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,i=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?i=o:i=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),i=et(i,0,a),this._offsets={start:e,end:i,factor:1/(e+1+i)}}_generate(){let t=this._adapter,e=this.min,i=this.max,n=this.options,o=n.time,a=o.unit||So(o.minUnit,e,i,this._getLabelCapacity(e)),r=E(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ve(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(i,e,a)>1e5*r)throw new Error(e+" and "+i+" are too far apart with stepSize of "+r+" "+a);let m=n.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<i;d=+t.add(d,r,a),f++)Po(h,d,m);return(d===i||n.bounds==="ticks"||f===1)&&Po(h,d,m),Object.keys(h).sort(wo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,i,n){let o=this.options,a=o.ticks.callback;if(a)return W(a,[t,e,i],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=i[e],f=c&&u&&d&&d.major;return this._adapter.format(t,n||(f?u:h))}generateTickLabels(t){let e,i,n;for(e=0,i=t.length;e<i;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,i=this.ctx.measureText(t).width,n=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:i*o+r*a,h:i*a+r*o}}_getLabelCapacity(t){let e=this.options.time,i=e.displayFormats,n=i[e.unit]||i.millisecond,o=this._tickFormatFunction(t,0,Co(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,i;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,i=n.length;e<i;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,i;if(t.length)return t;let n=this.getLabels();for(e=0,i=n.length;e<i;++e)t.push(ko(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Zs(t.sort(wo))}};T(ae,"id","time"),T(ae,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let i=0,n=s.length-1,o,a,r,l;e?(t>=s[i].pos&&t<=s[n].pos&&({lo:i,hi:n}=Ze(s,"pos",t)),{pos:o,time:r}=s[i],{pos:a,time:l}=s[n]):(t>=s[i].time&&t<=s[n].time&&({lo:i,hi:n}=Ze(s,"time",t)),{time:o,pos:r}=s[i],{time:a,pos:l}=s[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends ae{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:i}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=i&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,i=super.getDataTimestamps();return(!i.includes(t)||!i.length)&&i.splice(0,0,t),(!i.includes(e)||i.length===1)&&i.push(e),i.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),i=this.getLabelTimestamps();return e.length&&i.length?t=this.normalize(e.concat(i)):t=e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,i*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",ae.defaults);var Kc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Kc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var le=10;function Yo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0)),e=0;for(let n of s.cases)n.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(le-1,Math.floor(o*le)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:le},(n,o)=>`${(o/le).toFixed(1)}\\u2013${((o+1)/le).toFixed(1)}`),counts:t}}function Uo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Xo=24,Ii=4;function Ms(...s){let t=s.map(o=>Jc(At(o),Xo));if(t.flat().length<=Ii)return t.flat();let[e=[],...i]=t,n=jo(i.flat(),Ii-1);return[...jo(e,Ii-n.length),...n]}function jo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),i=Array.from(e[t-1]??"");for(;i.length>0&&vs(i.join(""))>Xo-1;)i.pop();return e[t-1]=`${i.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function Jc(s,t){let e=[],i="";for(let n of s.split(/\\s+/).filter(Boolean)){let o=i===""?n:`${i} ${n}`;if(vs(o)<=t){i=o;continue}i!==""&&e.push(i);let a=Array.from(n);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}i=a.join("")}return i!==""&&e.push(i),e}function ws(s){let t=s.reduce((e,i)=>e+Math.max(26,14*i+8),0);return Math.max(160,t+60)}function Ie(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Go(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function qo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let i=1-Math.floor(Math.log10(s));return`$${s.toFixed(i).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Ie(Number(t))}.${e}`}function Ko(s){let t=Math.round(s/100);return`${Ie(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),i=Number(e);if(!(i===1&&s<1||i===0&&s>0))return e}return String(s)}var Qo=3,Jo=9;function Zc(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let i=t;for(;i<Jo&&e<.5*10**-i;)i++;return e.toFixed(i===t?t:Math.min(Jo,i+1))}function ta(s){return Math.abs(s)<1e-9}function Fi(s,t){let e=Zc(s,t);return ta(s)?e:`${s>0?"+":"-"}${e}`}function ea(s){return Fi(s,Qo)}function sa(s){if(ta(s))return 0 .toFixed(Qo);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function L(s){return Ie(s)}function ce(s,t){return`${L(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":Go(s)}function Ss(s){return s===null?"\\u2014":Fi(s*100,1)}function zi(s){return s===null?"\\u2014":`${Ss(s)} pp`}function nt(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":sa(s)}function Ps(s){return s===null?"\\u2014":ea(s)}function Bi(s,t){return t===0?"\\u2014":s===null?"unknown":qo(s)}function Wi(s){return Ko(s)}function Cs(s){return`${L(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[xt(s.base),xt(s.head),zi(s.delta),na(s,Ss," pp")];let t=s.kind==="agreement"?ia:nt;return[t(s.base),t(s.head),Ps(s.delta),na(s,Ps,"")]}function na(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let i=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${i}`}function p(s,t={},...e){let i=document.createElement(s);for(let[n,o]of Object.entries(t))i.setAttribute(n,n==="title"?At(o):o);for(let n of e)n==null||n===!1||i.append(typeof n=="string"?document.createTextNode(At(n)):n);return i}function ot(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function As(s,t){let e=s.map(i=>typeof i=="string"?p("th",{},i):i);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}st.register(jt,Yt,ne,oe,Ho,No);var oa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function aa(s){let t=[Qc(s),th(s),eh(s),sh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",p("div",{class:"charts"},...t))}function Ts(s,t,e,i=260){let n=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},n);o.style.height=`${i}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(n,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function Qc(s){let t=Yo(s);if(t===null)return null;let{labels:e,counts:i}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((n,o)=>({label:n,data:i[o]??[],backgroundColor:oa[o%oa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function th(s){let t=Uo(s);if(t===null)return null;let e=s.runs.map(i=>Ms(i.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(i=>i.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:i=>{let n=t[i.dataIndex];return xt(n==null?null:n/100)}}}}}},ws(e.map(i=>i.length)))}function eh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let i=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",n=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${n}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${n}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>i(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.label}`}}}}}},ws(o.map(a=>a.length)))}function sh(s){let t=s.cases.filter(n=>n.flaky&&n.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(n=>Ms(`${n.id.slice(0,12)} \\xB7 ${s.runs[n.run]?.name??""}`)),i=t.map(n=>{let o=n.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:i,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(n=>n.length)))}var Tt=class{diff(t,e,i={}){let n;typeof i=="function"?(n=i,i={}):"callback"in i&&(n=i.callback);let o=this.castInput(t,i),a=this.castInput(e,i),r=this.removeEmpty(this.tokenize(o,i)),l=this.removeEmpty(this.tokenize(a,i));return this.diffWithOptionsObj(r,l,i,n)}diffWithOptionsObj(t,e,i,n){var o;let a=_=>{if(_=this.postProcess(_,i),n){setTimeout(function(){n(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;i.maxEditLength!=null&&(h=Math.min(h,i.maxEditLength));let u=(o=i.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,i);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],M=f[_+1];k&&(f[_-1]=void 0);let C=!1;if(M){let D=M.oldPos-_;C=M&&0<=D&&D<r}let P=k&&k.oldPos+1<l;if(!C&&!P){f[_]=void 0;continue}if(!P||C&&k.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,i):v=this.addToPath(k,!1,!0,1,i),m=this.extractCommon(v,e,t,_,i),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(n)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return n(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,i,n,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===i?{oldPos:t.oldPos+n,lastComponent:{count:a.count+1,added:e,removed:i,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+n,lastComponent:{count:1,added:e,removed:i,previousComponent:a}}}extractCommon(t,e,i,n,o){let a=e.length,r=i.length,l=t.oldPos,c=l-n,h=0;for(;c+1<a&&l+1<r&&this.equals(i[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,i){return i.comparator?i.comparator(t,e):t===e||!!i.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let i=0;i<t.length;i++)t[i]&&e.push(t[i]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,i){let n=[],o;for(;t;)n.push(t),o=t.previousComponent,delete t.previousComponent,t=o;n.reverse();let a=n.length,r=0,l=0,c=0;for(;r<a;r++){let h=n[r];if(h.removed)h.value=this.join(i.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=i[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return n}};function Ni(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Vi(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function he(s,t){return Os(s,t,"")}function Fe(s,t){return Ls(s,t,"")}function Hi(s,t){return t.slice(0,ih(s,t))}function ih(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let i=t.length;s.length<t.length&&(i=s.length);let n=Array(i),o=0;n[0]=0;for(let a=1;a<i;a++){for(t[a]==t[o]?n[a]=n[o]:n[a]=o;o>0&&t[a]!=t[o];)o=n[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=n[o];s[a]==t[o]&&o++}return o}function $i(s,t){let e=[];for(let i of Array.from(t.segment(s))){let n=i.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(n)?e[e.length-1]+=n:e.push(n)}return e}function Es(s,t){if(t)return ue(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Xt(s,t){if(t)return ue(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function ue(s,t){if(!t)return[Xt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=$i(s,t),i=e[0],n=e[e.length-1],o=/\\s/.test(i)?i:"",a=/\\s/.test(n)?n:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",nh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),ji=class extends Tt{equals(t,e,i){return i.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let i;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');i=$i(t,a)}else i=t.match(nh)||[];let n=[],o=null;return i.forEach(a=>{/\\s/.test(a)?o==null?n.push(a):n.push(n.pop()+a):o!=null&&/\\s/.test(o)?n[n.length-1]==o?n.push(n.pop()+a):n.push(o+a):n.push(a),o=a}),n}join(t){return t.map((e,i)=>i==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let i=null,n=null,o=null;return t.forEach(a=>{a.added?n=a:a.removed?o=a:((n||o)&&ra(i,o,n,a,e.intlSegmenter),i=a,n=null,o=null)}),(n||o)&&ra(i,o,n,null,e.intlSegmenter),t}},la=new ji;function Ui(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ha(s,t,e):la.diff(s,t,e)}function ra(s,t,e,i,n){if(t&&e){let[o,a]=ue(t.value,n),[r,l]=ue(e.value,n);if(s){let c=Ni(o,r);s.value=Ls(s.value,r,c),t.value=he(t.value,c),e.value=he(e.value,c)}if(i){let c=Vi(a,l);i.value=Os(i.value,l,c),t.value=Fe(t.value,c),e.value=Fe(e.value,c)}}else if(e){if(s){let o=Xt(e.value,n);e.value=e.value.substring(o.length)}if(i){let o=Xt(i.value,n);i.value=i.value.substring(o.length)}}else if(s&&i){let o=Xt(i.value,n),[a,r]=ue(t.value,n),l=Ni(o,a);t.value=he(t.value,l);let c=Vi(he(o,l),r);t.value=Fe(t.value,c),i.value=Os(i.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(i){let o=Xt(i.value,n),a=Es(t.value,n),r=Hi(a,o);t.value=Fe(t.value,r)}else if(s){let o=Es(s.value,n),a=Xt(t.value,n),r=Hi(o,a);t.value=he(t.value,r)}}var Yi=class extends Tt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},ca=new Yi;function ha(s,t,e){return ca.diff(s,t,e)}var Xi=class extends Tt{constructor(){super(...arguments),this.tokenize=oh}equals(t,e,i){return i.ignoreWhitespace?((!i.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!i.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):i.ignoreNewlineAtEof&&!i.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,i)}},ua=new Xi;function Gi(s,t,e){return ua.diff(s,t,e)}function oh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],i=s.split(/(\\n|\\r\\n)/);i[i.length-1]||i.pop();for(let n=0;n<i.length;n++){let o=i[n];n%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function ah(s){let t=s.length;for(let e=0;e<s.length-1;e++)fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1))&&(t--,e++);return t}function qi(s,t){let e=0;for(let i=0;i<t&&e<s.length;i++){let n=fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1));e+=n?2:1}return s.slice(0,e)}function da(s,t){if(s.length<=t)return{start:s,left:0};let e=qi(s,t);return{start:e,left:ah(s.slice(e.length))}}function fa(s){return s>=55296&&s<=56319}function ga(s){return s>=56320&&s<=57343}var pa=4e3,rh="no output (the case errored)";function ma(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),i=p("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),n=null,o=()=>{i.hasAttribute("hidden")||(i.setAttribute("hidden",""),n instanceof HTMLElement&&n.isConnected&&n.focus(),n=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:i,show:r=>{i.hasAttribute("hidden")&&(n=document.activeElement),t.replaceChildren(...lh(s,r)),i.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function lh(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(p("p",{class:"label"},t.label)),e.push(Is("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Is("Error",t.error,"detail-error"));let i=t.output;e.push(i===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},rh)):Is("Output",ch(s,i),"detail-output"));let n=t.compared;return n!==null&&e.push(Is("Expected",n.expected,"detail-expected")),n!==null&&i!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${n.what}`),dh(n.expected,n.actual??qi(i,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),hh(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${L(t.trials.filter(o=>o.passed).length)} of ${L(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":nt(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function ch(s,t){let{start:e,left:i}=da(t,s.maxShownChars);return i===0?t:`${e}\n\\u2026 (${L(i)} more characters, which the search covers: evals show --full prints all)`}function Is(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function hh(s){if(s.evaluations.length>0)return uh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return p("p",{id:"detail-evaluations",class:"dim"},t)}function uh(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},nt(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function dh(s,t){let i=s.length>pa||t.length>pa?Gi(s,t):Ui(s,t),n=p("pre",{id:"detail-diff",class:"diff"});for(let o of i)n.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(At(o.value)));return n}function xa(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${L(t)} runs passed their gates.`:`${L(s)} of ${L(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var ba=12;function ze(s){return s.length>ba?`${s.slice(0,ba)}\\u2026`:s}var Fs=30,_a=30,ya=10,ct={status:90,case:200,run:140,duration:70,score:80},fh=8,gh=16,Bs="newly-failing",va={errored:0,failed:1,passed:2};function Ma(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??""].join(`\n`).toLowerCase()),i=s.evaluators,n=s.cases.filter(y=>y.newlyFailing===!0).length,o=zs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Bs,`newly failing (${L(n)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=zs("filter-run",[["all","every run"],...s.runs.map((y,w)=>[String(w),y.name])]),r=zs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,w)=>[String(w),`${y} did not pass`])]),l=s.tags.length===0?null:zs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=p("span",{id:"case-count",class:"note"}),u="status",d=!0,f=[],m=[["status","status"],["case","case"],["run","run"],["duration","ms"],...i.map((y,w)=>[`score:${w}`,y])],g=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${i.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*i.length+fh*(m.length-1)+gh,x=p("div",{class:"row head"});x.style.gridTemplateColumns=g,x.style.minWidth=`${b}px`;for(let[y,w]of m){let S=p("button",{type:"button",class:"sort","data-key":y,title:w},w);S.addEventListener("click",()=>{d=u===y?!d:!0,u=y,P()}),x.append(S)}let _=p("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=p("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=p("p",{id:"case-columns",class:"note",hidden:""},`${ce(i.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function M(y,w,S){let A=s.cases[y];if(A===void 0)return!1;let B=o.value;if(B==="not-passed"&&A.status==="passed"||(B==="failed"||B==="errored"||B==="passed")&&A.status!==B||B==="flaky"&&!A.flaky||B===Bs&&A.newlyFailing!==!0||a.value!=="all"&&String(A.run)!==a.value||r.value!=="all"&&!A.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!A.tags.includes(l.value.slice(4)))return!1;if(w==="")return!0;let z=e[y]??"";if(z.includes(w)||S!==w&&z.includes(S))return!0;let V=w.endsWith("\\u2026")?w.slice(0,-1):"";return V!==""&&A.id.toLowerCase().startsWith(V)}function C(y,w){if(u==="status")return va[y.status]-va[w.status]||y.run-w.run;if(u==="case")return y.id<w.id?-1:y.id>w.id?1:0;if(u==="run")return y.run-w.run;if(u==="duration")return y.durationMs-w.durationMs;let S=Number(u.slice(6));return(y.scores[S]??-1)-(w.scores[S]??-1)}function P(){f=[];let y=c.value.trim().toLowerCase(),w=JSON.stringify(y).slice(1,-1);for(let S=0;S<s.cases.length;S++)M(S,y,w)&&f.push(S);f.sort((S,A)=>{let B=C(s.cases[S],s.cases[A]);return(d?B:-B)||S-A}),h.textContent=`${L(f.length)} of ${L(s.cases.length)} cases`,_.style.height=`${f.length*Fs}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let S of x.querySelectorAll("button")){let A=S.getAttribute("data-key");S.setAttribute("aria-sort",A===u?d?"ascending":"descending":"none")}D()}function D(){for(let A of v.querySelectorAll(".case"))A.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-_a)/Fs)-ya),w=Math.ceil((v.clientHeight||600)/Fs)+2*ya,S=document.createDocumentFragment();for(let A=y;A<Math.min(f.length,y+w);A++){let B=s.cases[f[A]??-1];B!==void 0&&S.append(O(B,A))}v.append(S)}function O(y,w){let S=y.label===null?y.id:`${ze(y.id)} ${y.label}`,A=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},S),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},L(y.durationMs)),...i.map((z,V)=>p("span",{class:y.failing.includes(V)?"num bad":"num"},nt(y.scores[V]??null))));A.style.top=`${_a+w*Fs}px`,A.style.gridTemplateColumns=g,A.style.minWidth=`${b}px`;let B=()=>t(y);return A.addEventListener("click",B),A.addEventListener("keydown",z=>{z.key==="Enter"&&(z.preventDefault(),B())}),A}for(let y of[o,a,r,l])y?.addEventListener("change",P);return c.addEventListener("input",P),v.addEventListener("scroll",()=>requestAnimationFrame(D)),queueMicrotask(P),ot("Cases","cases",p("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),p("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,p("div",{class:"table"},v))}function zs(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,i])=>p("option",{value:e},i)))}var ph=50;function wa(s,t){let e=s.comparison;if(e===null)return null;let i=xh(s),n=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.label].map(a=>p("td",{},a))));return ot("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),As(["run","metric","base","head","\\u0394","CI",""],n),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),mh(e,i,t),bh(e,i,t))}function mh(s,t,e){let i=s.newlyFailing;if(i.length===0)return null;let n=i.slice(0,ph).map(({run:r,id:l})=>{let c=t(r,l),h=[c?.label??ze(l),c?.source,r].filter(u=>u!=null&&u!=="").join(" \\xB7 ");return ka(h,l,c,e)}),o=i.length-n.length,a=p("button",{type:"button",class:"link",id:"show-newly-failing"});return a.textContent=o>0?`\\u2026 and ${L(o)} more: show all ${L(i.length)} in the case table`:"show them in the case table",a.addEventListener("click",()=>{let r=document.getElementById("filter-status");r instanceof HTMLSelectElement&&(r.value=Bs,r.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())}),p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${L(i.length)})`),p("ul",{},...n),p("p",{class:"note"},a))}function bh(s,t,e){let i=[];for(let{title:n,runs:o}of s.oneSidedRuns)i.push(p("div",{class:"one-sided-runs"},p("h4",{},n),p("ul",{},...o.map(a=>p("li",{},a)))));for(let n of s.changes){let o=n.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(n.run,c.id):void 0,u=[h?.label??c.label??ze(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return ka(u,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${L(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${L(l)} more (evals compare --json lists all)`):null)});i.push(p("div",{class:"run-changes"},p("h4",{},n.run),...n.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return i.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...i)}function ka(s,t,e,i){if(e===void 0)return p("li",{title:t},s);let n=p("li",{class:"case-link",tabindex:"0",title:t},s);return n.addEventListener("click",()=>i(e)),n.addEventListener("keydown",o=>{o.key==="Enter"&&(o.preventDefault(),i(e))}),n}function xh(s){let t=new Map(s.runs.map((i,n)=>[i.name,n])),e=new Map(s.cases.map(i=>[`${i.run} ${i.id}`,i]));return(i,n)=>e.get(`${t.get(i)??-1} ${n}`)}function Pa(s){let{totals:t}=s,e=s.verdict==="pass",i=s.partialMerge,n=i!==null?`A partial merge: only shard${i.merged.length===1?"":"s"} ${i.merged.map(L).join(", ")} of ${L(i.count)} ${i.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":xa(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},n),p("p",{class:"totals"},`${ce(t.cases,"case")}: ${L(t.passed)} passed, ${L(t.failed)} failed, ${L(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Wi(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function Ca(s){let t=s.runs.flatMap(e=>e.gate.map(i=>p("tr",{class:i.passed?"ok":"bad"},p("td",{},e.name),p("td",{},i.passed?"\\u2713":"\\u2717"),p("td",{},i.name),p("td",{},i.expected),p("td",{},i.actual))));return ot("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function Da(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":L(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":L(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Bi(o.cost,o.calls))]:[]]}}function Aa(s,t){let e=Da(s.rows.flatMap(o=>t[o.run]??[])),i=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),n=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},L(o.cases)),Sa(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Sa(nt(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${L(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},i),p("tbody",{},...n)),p("p",{class:"note"},_h(s)))}function _h(s){let t=s.evaluators.filter((i,n)=>s.lowerIsBetter[n]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Sa(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Ta(s){let t=Da(s.runs),e=s.runs.map(i=>p("tr",{},p("td",{},i.name),p("td",{class:i.verdict},i.verdict.toUpperCase()),p("td",{class:"num"},L(i.cases)),p("td",{class:"num"},xt(i.passRate)),p("td",{class:"num"},L(i.failed)),p("td",{class:"num"},L(i.errored)),...t.cells(i),p("td",{},i.evaluators.map(n=>`${n.id} ${nt(n.mean)}`).join(" \\xB7 "))));return As(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function yh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),i=new Set(e.matrices.map(l=>l.suite)),n=e.runs.filter(l=>!i.has(l.suite)),{panel:o,show:a}=ma(e),r=[Pa(e),vh(e),p("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Aa(l,e.runs)),n.length>0?Ta({...e,runs:n}):null),aa(e)),Ca(e),Mh(e),wa(e,a),Ma(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function vh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return p("p",{class:"warning not-compared",id:"not-compared",role:"alert"},p("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Mh(s){let t=s.runs.flatMap(e=>e.agreement.map(i=>p("li",{},`${e.name}: ${i}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",p("ul",{},...t))}yh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var La=Object.defineProperty;var Ea=(s,t,e)=>t in s?La(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Ea(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function me(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function ge(s){return _t(me(s*2.55),0,255)}function yt(s){return _t(me(s*255),0,255)}function ht(s){return _t(me(s/2.55)/100,0,1)}function Zn(s){return _t(me(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ns=[..."0123456789ABCDEF"],Ra=s=>Ns[s&15],Ia=s=>Ns[(s&240)>>4]+Ns[s&15],Ve=s=>(s&240)>>4===(s&15),Fa=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function za(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Ba=(s,t)=>s<255?t(s):"";function Wa(s){var t=Fa(s)?Ra:Ia;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Ba(s.a,t):void 0}var Na=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Va(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ha(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function $a(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Vs(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=$a(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Hs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(yt)}function $s(s,t,e){return Hs(si,s,t,e)}function ja(s,t,e){return Hs(Ha,s,t,e)}function Ya(s,t,e){return Hs(Va,s,t,e)}function ni(s){return(s%360+360)%360}function Ua(s){let t=Na.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?ge(+t[5]):yt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=ja(i,o,a):t[1]==="hsv"?n=Ya(i,o,a):n=$s(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Xa(s,t){var e=Vs(s);e[0]=ni(e[0]+t),e=$s(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Ga(s){if(!s)return;let t=Vs(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ht(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function qa(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var He;function Ka(s){He||(He=qa(),He.transparent=[0,0,0,0]);let t=He[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Ja=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Za(s){let t=Ja.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?ge(a):_t(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?ge(n):_t(n,0,255)),i=255&(t[4]?ge(i):_t(i,0,255)),o=255&(t[6]?ge(o):_t(o,0,255)),{r:n,g:i,b:o,a:e}}}function Qa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Kt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function tr(s,t,e){let n=Kt(ht(s.r)),i=Kt(ht(s.g)),o=Kt(ht(s.b));return{r:yt(Ws(n+e*(Kt(ht(t.r))-n))),g:yt(Ws(i+e*(Kt(ht(t.g))-i))),b:yt(Ws(o+e*(Kt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Vs(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=$s(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function er(s){return s.charAt(0)==="r"?Za(s):Ua(s)}var pe=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=za(t)||Ka(t)||er(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?Qa(this._rgb):void 0}hexString(){return this._valid?Wa(this._rgb):void 0}hslString(){return this._valid?Ga(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=tr(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=me(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Xa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var di=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function N(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function R(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function $(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return $(s)?s:t}function E(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function W(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,n){let i,o,a;if(N(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(R(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function _e(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(N(s))return s.map(Ue);if(R(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function sr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];R(i)&&R(o)?Zt(i,o,n):t[s]=Ue(o)}function Zt(s,t,e){let n=N(t)?t:[t],i=n.length;if(!R(s))return s;e=e||{};let o=e.merger||sr,a;for(let r=0;r<i;++r){if(a=n[r],!R(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Qt(s,t){return Zt(s,t,{merger:nr})}function nr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];R(n)&&R(i)?Qt(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function ir(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function or(s){let t=ir(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Ft(s,t){return(oi[t]||(oi[t]=or(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var te=s=>typeof s<"u",ut=s=>typeof s=="function",Xs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var j=Math.PI,tt=2*j,Ph=tt+j,Xe=Number.POSITIVE_INFINITY,ar=j/180,X=j/2,Et=j/4,ai=j*2/3,dt=Math.log10,ft=Math.sign;function ye(s,t,e){return Math.abs(s-t)<e}function Gs(s){let t=Math.round(s);s=ye(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(dt(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function rr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ve(s){return!rr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function qs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*(j/180)}function Ke(s){return s*(180/j)}function Ks(s){if(!$(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*j&&(o+=tt),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function yi(s,t,e,n){let i=nt(s),o=nt(t),a=nt(e),r=nt(o-i),l=nt(a-i),c=nt(i-o),h=nt(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function vi(s){return et(s,-32768,32767)}function zt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var ki=["push","pop","shift","splice","unshift"];function Si(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),ki.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Js(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(ki.forEach(o=>{delete s[o]}),delete s._chartjs)}function Zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Qs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function tn(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Qs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Pi(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var en=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Jt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos(j*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Jt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Jt.easeInBounce(s*2)*.5:Jt.easeOutBounce(s*2-1)*.5+.5};function Di(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function sn(s){return Di(s)?s:new pe(s)}function js(s){return Di(s)?s:new pe(s).saturate(.5).darken(.1).hexString()}var lr=["x","y","borderWidth","radius","tension"],cr=["color","borderColor","backgroundColor"];function hr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:cr},numbers:{type:"number",properties:lr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function ur(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function dr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return dr(t,e).format(s)}var Ai={values(s){return N(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=fr(s,e)}let a=dt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(dt(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Ai.numeric.call(this,s,t,e):""}};function fr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Me={formatters:Ai};function gr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Me.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),ts=Object.create(null);function be(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Ys(s,t,e){return typeof t=="string"?Zt(be(s,t),e):Zt(be(s,""),t)}var Us=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>js(i.backgroundColor),this.hoverBorderColor=(n,i)=>js(i.borderColor),this.hoverColor=(n,i)=>js(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ys(this,t,e)}get(t){return be(this,t)}describe(t,e){return Ys(ts,t,e)}override(t,e){return Ys(Mt,t,e)}route(t,e,n,i){let o=be(this,t),a=be(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return R(l)?Object.assign({},c,l):E(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},H=new Us({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[hr,ur,gr]);function pr(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function xe(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!N(u))a=xe(s,i,o,a,u);else if(N(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!N(d)&&(a=xe(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function nn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function on(s,t,e,n){an(s,t,e,n,null)}function an(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,g=t.rotation,p=t.radius,b=(g||0)*ar;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,tt):s.arc(e,n,p,0,tt),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+Et)*l,u=Math.cos(b+Et)*(i?i/2-c:l),r=Math.sin(b+Et)*l,d=Math.sin(b+Et)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-j,b-X),s.arc(e+d,n-a,c,b-X,b),s.arc(e+u,n+r,c,b,b+X),s.arc(e-d,n+a,c,b+X,b+j),s.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=Et;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=Et;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=Et,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Bt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function mr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function br(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function xr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Wt(s,t,e,n,i,o={}){let a=N(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,mr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&xr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),br(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ee(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*j,j,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,j,X,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,n)}var _r=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,yr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function vr(s,t){let e=(""+s).match(_r);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Mr=s=>+s||0;function rn(s,t){let e={},n=R(t),i=n?Object.keys(t):t,o=R(s)?n?a=>E(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Mr(o(a));return e}function ln(s){return rn(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return rn(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ln(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function Y(s,t){s=s||{},t=t||H.font;let e=E(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=E(s.style,t.style);n&&!(""+n).match(yr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:E(s.family,t.family),lineHeight:vr(E(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:E(s.weight,t.weight),string:""};return i.string=pr(i),i}function we(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&N(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Tr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function It(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:cn(s,n),setContext:o=>It(s,o,e,n),override:o=>It(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>kr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function cn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:ut(e)?e:()=>e,isIndexable:ut(n)?n:()=>n}}var wr=(s,t)=>s?s+qe(t):t,hn=(s,t)=>R(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function kr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return ut(r)&&a.isScriptable(t)&&(r=Sr(t,r,s,e)),N(r)&&r.length&&(r=Pr(t,r,s,a.isIndexable)),hn(t,r)&&(r=It(r,i,o&&o[t],a)),r}function Sr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),hn(s,l)&&(l=un(i._scopes,i,s,l)),l}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(R(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=un(c,i,s,h);t.push(It(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return ut(s)?s(t,e):s}var Cr=(s,t)=>s===!0?t:typeof s=="string"?Ft(t,s):void 0;function Dr(s,t,e,n,i){for(let o of t){let a=Cr(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function un(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ar(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Dr(s,t,e,n,i);return e}function Ar(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return N(i)&&R(e)?e:i||{}}function Tr(s,t,e,n){let i;for(let o of t)if(i=Ri(wr(o,s),e),typeof i<"u")return hn(s,i)?un(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=Or(s._scopes)),t}function Or(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Ch=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Lr(s,t){return as(s).getPropertyValue(t)}var Er=["top","right","bottom","left"];function Rt(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Er[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Rr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Ir(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Rr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Rt(i,"padding"),r=Rt(i,"border","width"),{x:l,y:c,box:h}=Ir(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:g}=t;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/g*e.height/n)}}function Fr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Rt(r,"border","width"),c=Rt(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Rt(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Fr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Rt(i,"border","width"),f=Rt(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function dn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function fn(s,t){let e=Lr(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var zr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Br=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?zr(t,e):Br()}function gn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function pn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Wr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Wr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Sn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Qs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new Sn,Bi="transparent",Nr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=sn(s||Bi),i=n.valid&&sn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=we([t.to,i,o,t.from]);let a=we([t.from,o,i]);this._active=!0,this._fn=t.fn||Nr[t.type||typeof a],this._easing=Jt[t.easing]||Jt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=we([t.to,e,i,t.from]),this._from=we([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!R(t))return;let e=Object.keys(H.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!R(o))return;let a={};for(let r of e)a[r]=o[r];(N(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Hr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Vr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return pt.add(this._chart,n),!0}};function Vr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Hr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function $r(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function jr(s){let t,e,n,i;return R(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Ao(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Ni(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],$(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!n.all?0:t}function Yr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function mn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Ur(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Xr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function Gr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Hi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Ur(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let g=t[f],{[l]:p,[c]:b}=g,x=g._stacks||(g._stacks={});d=x[c]=Gr(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function bn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function qr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Kr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ke(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var xn=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),Jr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Ao(e,!0),values:null},$t=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=mn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ke(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,g)=>u==="x"?d:u==="r"?g:f,o=e.xAxisID=E(n.xAxisID,bn(t,"x")),a=e.yAxisID=E(n.yAxisID,bn(t,"y")),r=e.rAxisID=E(n.rAxisID,bn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Js(this._data,this),t._stacked&&ke(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(R(e)){let i=this._cachedMeta;this._data=Yr(e,i)}else if(n!==e){if(n){Js(n,this);let i=this._cachedMeta;ke(i),i._parsed=[]}e&&Object.isExtensible(e)&&Si(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=mn(e.vScale,e),e.stack!==n.stack&&(i=!0,ke(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Hi(this,e._parsed),e._stacked=mn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{N(i[t])?d=this.parseArrayData(n,i,t,e):R(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Hi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,g;for(d=0,f=i;d<f;++d)g=d+n,u[d]={[r]:h||o.parse(c[g],g),[l]:a.parse(e[g],g)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Ft(f,r),d),y:a.parse(Ft(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Ao(i,!0),values:e._stacks[t.axis]._visualValues};return Ni(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Ni(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Jr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Xr(r),d,f;function g(){f=i[d];let p=f[r.axis];return!$(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!g()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!g()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],$(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=jr(E(this.options.clip,$r(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Kr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=qr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&te(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(H.elements[t]),g=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,g,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||xn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){xn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!xn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&ke(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T($t,"defaults",{}),T($t,"datasetElementType",null),T($t,"dataElementType",null);function Zr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Zs(n.sort((i,o)=>i-o))}return s._cache.$bar}function Qr(s){let t=s.iScale,e=Zr(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(te(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function tl(s,t,e,n){let i=e.barThickness,o,a;return I(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function el(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function sl(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return N(s)?sl(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function _n(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function nl(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function il(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ol(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=il(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=al(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function al(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function rl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var jt=class extends $t{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,g,p;for(d=n,f=n+i;d<f;++d)p=e[d],g={},g[o.axis]=o.parse(Ft(p,c),d),u.push(To(Ft(p,h),g,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=_n(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let g=this.getParsed(f),p=o||I(g[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(g._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||_n(g._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ol(_,v,x,a),rl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(I(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[E(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||Qr(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=_n(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,g,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&ft(u)!==ft(c.barEnd)&&(d=0),d+=u);let b=!I(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?g=e.getPixelForValue(d+f):g=x,p=g-x,Math.abs(p)<a){p=nl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),k),g=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(g)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:g,center:g+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=E(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?el(t,e,i,h*c):tl(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(E(d,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*g+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(jt,"id","bar"),T(jt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(jt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},ll={_date:Cn};function cl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!I(p[u.axis]));h.lo-=Math.max(0,f);let g=d.slice(h.hi).findIndex(p=>!I(p[u.axis]));h.hi+=Math.max(0,g)}return h}}return{lo:0,hi:o.length-1}}function Re(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=cl(o[r],t,a,i);for(let f=u;f<=d;++f){let g=h[f];g.skip||n(g,c,f)}}}function hl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function yn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Re(s,e,t,function(r,l,c){!i&&!Bt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function ul(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Re(s,e,t,o),i}function dl(s,t,e,n,i,o){let a=[],r=hl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let g=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(g))&&!f)return;let b=r(t,g);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Re(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?ul(s,t,e,i):dl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Re(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var fl={evaluateInteractionItems:Re,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Se(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Pe(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function gl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function pl(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function ml(s,t){let e=pl(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function bl(s){let t=gl(s),e=Pe(t.filter(c=>c.box.fullSize),!0),n=Pe(Se(t,"left"),!0),i=Pe(Se(t,"right")),o=Pe(Se(t,"top"),!0),a=Pe(Se(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Se(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function xl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!R(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function _l(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function yl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Ae(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,yl(r.horizontal,t));let{same:u,other:d}=xl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Ae(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;te(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;te(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=U(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=bl(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,U(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),g=ml(l.concat(c),u);Ae(r.fullSize,f,u,g),Ae(l,f,u,g),Ae(c,f,u,g)&&Ae(l,f,u,g),_l(f),Ki(r.leftAndTop,f,u,g),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,g),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",vl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Ml(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=fn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=fn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function wl(s,t,e){s&&s.addEventListener(t,e,Eo)}function kl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Sl(s,t){let e=vl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Pl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Cl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Le=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Le.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Dl(s,t){Le.size||window.addEventListener("resize",Ro),Le.set(s,t)}function Al(s){Le.delete(s),Le.size||window.removeEventListener("resize",Ro)}function Tl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=tn((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Dl(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Al(s)}function Ol(s,t,e){let n=s.canvas,i=tn(o=>{s.ctx!==null&&e(Sl(o,s))},s);return wl(n,t,i),i}var An=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Ml(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Pl,detach:Cl,resize:Tl}[e]||Ol;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||kl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Ll(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:An}var bt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return ve(this.x)&&ve(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(bt,"defaults",{}),T(bt,"defaultRoutes");function El(s,t){let e=s.options.ticks,n=Rl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Fl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return zl(t,c,o,a/i),c;let h=Il(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,I(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,I(f)?t.length:l+f),c}return ls(t,c,h),c}function Rl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Il(s,t,e){let n=Bl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Fl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function zl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=E(n,0),a=Math.min(E(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Bl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Wl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Nl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Vl(s,t){F(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Ce(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=Y(s.font,t),n=U(s.padding);return(N(s.text)?s.text.length:1)*e.lineHeight+n.height}function Hl(s,t){return St(s,{scale:t,type:"scale"})}function $l(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function jl(s,t,e){let n=en(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Wl(n)),n}function Yl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,g,p=a-i,b=r-o;if(s.isHorizontal()){if(f=q(n,o,r),R(e)){let x=Object.keys(e)[0],_=e[x];g=h[x].getPixelForValue(_)+p-t}else e==="center"?g=(c.bottom+c.top)/2+p-t:g=Qi(s,e,t);d=r-o}else{if(R(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);g=q(n,a,i),u=e==="left"?-X:X}return{titleX:f,titleY:g,maxWidth:d,rotation:u}}var Ut=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),n=G(n,Number.POSITIVE_INFINITY),i=G(i,Number.NEGATIVE_INFINITY),{min:G(t,n),max:G(e,i),minDefined:$(t),maxDefined:$(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:G(e,G(n,e)),max:G(n,G(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){W(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=El(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){W(this.options.afterUpdate,[this])}beforeSetDimensions(){W(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){W(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),W(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){W(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=W(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){W(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){W(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Ce(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){W(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){W(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Ce(o)+l):(t.height=this.maxHeight,t.width=Ce(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,g=gt(this.labelRotation),p=Math.cos(g),b=Math.sin(g);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){W(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)I(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,g,p,b,x,_,v,k,M;for(u=0;u<e;u+=l){if(g=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=k=0,!I(g)&&!N(g))v=xe(i,x.data,x.gc,v,g),k=_;else if(N(g))for(d=0,f=g.length;d<f;++d)M=g[d],!I(M)&&!N(M)&&(v=xe(i,x.data,x.gc,v,M),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}Vl(o,e);let C=a.indexOf(c),P=r.indexOf(h),D=L=>({width:a[L]||0,height:r[L]||0});return{first:D(0),last:D(e-1),widest:D(C),highest:D(P),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return vi(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=$l(this.getContext(),t,n))}return this.$context||(this.$context=Hl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Ce(o),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,b=p/2,x=function(V){return wt(n,V,p)},_,v,k,M,C,P,D,L,y,w,S,A;if(a==="top")_=x(this.bottom),P=this.bottom-d,L=_-b,w=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),w=t.top,A=x(t.bottom)-b,P=_+b,L=this.top+d;else if(a==="left")_=x(this.right),C=this.right-d,D=_-b,y=x(t.left)+b,S=t.right;else if(a==="right")_=x(this.left),y=t.left,S=x(t.right)-b,C=_+b,D=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}w=t.top,A=t.bottom,P=_+b,L=P+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}C=_-b,D=C-d,y=t.left,S=t.right}let B=E(i.ticks.maxTicksLimit,u),z=Math.max(1,Math.ceil(u/B));for(v=0;v<u;v+=z){let V=this.getContext(v),Z=o.setContext(V),Be=r.setContext(V),We=Z.lineWidth,Gt=Z.color,Ne=Be.dash||[],qt=Be.dashOffset,de=Z.tickWidth,Ot=Z.tickColor,fe=Z.tickBorderDash||[],Lt=Z.tickBorderDashOffset;k=Nl(this,v,l),k!==void 0&&(M=wt(n,k,We),c?C=D=y=S=M:P=L=w=A=M,f.push({tx1:C,ty1:P,tx2:D,ty2:L,x1:y,y1:w,x2:S,y2:A,width:We,color:Gt,borderDash:Ne,borderDashOffset:qt,tickWidth:de,tickColor:Ot,tickBorderDash:fe,tickBorderDashOffset:Lt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Ce(n.grid),f=d+h,g=u?-h:f,p=-gt(this.labelRotation),b=[],x,_,v,k,M,C,P,D,L,y,w,S,A="middle";if(i==="top")C=this.bottom-g,P=this._getXAxisLabelAlignment();else if(i==="bottom")C=this.top+g,P=this._getXAxisLabelAlignment();else if(i==="left"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(i==="right"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(e==="x"){if(i==="center")C=(t.top+t.bottom)/2+f;else if(R(i)){let z=Object.keys(i)[0],V=i[z];C=this.chart.scales[z].getPixelForValue(V)+f}P=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(R(i)){let z=Object.keys(i)[0],V=i[z];M=this.chart.scales[z].getPixelForValue(V)}P=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let B=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let z=o.setContext(this.getContext(x));D=this.getPixelForTick(x)+o.labelOffset,L=this._resolveTickFontOptions(x),y=L.lineHeight,w=N(k)?k.length:1;let V=w/2,Z=z.color,Be=z.textStrokeColor,We=z.textStrokeWidth,Gt=P;a?(M=D,P==="inner"&&(x===_-1?Gt=this.options.reverse?"left":"right":x===0?Gt=this.options.reverse?"right":"left":Gt="center"),i==="top"?c==="near"||p!==0?S=-w*y+y/2:c==="center"?S=-B.highest.height/2-V*y+y:S=-B.highest.height+y/2:c==="near"||p!==0?S=y/2:c==="center"?S=B.highest.height/2-V*y:S=B.highest.height-w*y,u&&(S*=-1),p!==0&&!z.showLabelBackdrop&&(M+=y/2*Math.sin(p))):(C=D,S=(1-w)*y/2);let Ne;if(z.showLabelBackdrop){let qt=U(z.backdropPadding),de=B.heights[x],Ot=B.widths[x],fe=S-qt.top,Lt=0-qt.left;switch(A){case"middle":fe-=de/2;break;case"bottom":fe-=de;break}switch(P){case"center":Lt-=Ot/2;break;case"right":Lt-=Ot;break;case"inner":x===_-1?Lt-=Ot:x>0&&(Lt-=Ot/2);break}Ne={left:Lt,top:fe,width:Ot+qt.width,height:de+qt.height,color:z.backdropColor}}b.push({label:k,font:L,textOffset:S,options:{rotation:p,color:Z,strokeColor:Be,strokeWidth:We,textAlign:Gt,textBaseline:A,translation:[M,C],backdrop:Ne}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,u=d=l):(u=wt(t,this.top,a)-a/2,d=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Wt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=Y(n.font),a=U(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||R(e)?(l+=a.bottom,N(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Yl(this,l,e,r);Wt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:jl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=E(t.grid&&t.grid.z,-1),i=E(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return Y(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},ne=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;Gl(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Ul(t,a,n),this.override&&H.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in H[i]&&(delete H[i][n],this.override&&delete Mt[n])}};function Ul(s,t,e){let n=Zt(Object.create(null),[e?H.get(e):{},H.get(t),s.defaults]);H.set(t,n),s.defaultRoutes&&Xl(t,s.defaultRoutes),s.descriptors&&H.describe(t,s.descriptors)}function Xl(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");H.route(o,i,l,r)})}function Gl(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new ne($t,"datasets",!0),this.elements=new ne(bt,"elements"),this.plugins=new ne(Object,"plugins"),this.scales=new ne(Ut,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):F(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);W(n["before"+i],[],n),e[t](n),W(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},lt=new Tn,On=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(W(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=E(n.options&&n.options.plugins,{}),o=ql(n);return i===!1&&!e?[]:Jl(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ql(s){let t={},e=[],n=Object.keys(lt.plugins.items);for(let o=0;o<n.length;o++)e.push(lt.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Kl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Jl(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Kl(n[l],i);c!==null&&o.push({plugin:r,options:Zl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Zl(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Ln(s,t){let e=H.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ql(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function tc(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function ec(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function En(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||ec(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function sc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function nc(s,t){let e=Mt[s.type]||{scales:{}},n=t.scales||{},i=Ln(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!R(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=En(a,r,sc(a,s),H.scales[r.type]),c=tc(l,i),h=e.scales||{};o[a]=Qt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Ln(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=Ql(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),Qt(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];Qt(r,[H.scales[r.type],H.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=E(t.plugins,{}),t.scales=nc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ic(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var De=(s,t,e)=>{let n=Ft(t,e);n!==void 0&&s.add(n)},Rn=class{constructor(t){this._config=ic(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>De(l,t,u))),h.forEach(u=>De(l,i,u)),h.forEach(u=>De(l,Mt[o]||{},u)),h.forEach(u=>De(l,H,u)),h.forEach(u=>De(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},H.datasets[e]||{},{type:e},H,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(ac(a,e)){o.$shared=!1,n=ut(n)?n():n;let c=this.createResolver(t,n,r);l=It(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return R(e)?It(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var oc=s=>R(s)&&Object.getOwnPropertyNames(s).some(t=>ut(s[t]));function ac(s,t){let{isScriptable:e,isIndexable:n}=cn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(ut(r)||oc(r))||a&&N(r))return!0}return!1}var rc="4.6.1",lc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||lc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),W(e&&e.onComplete,[s],t)}function cc(s){let t=s.chart,e=t.options.animation;W(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function hc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function uc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){lt.add(...t),uo()}static unregister(...t){lt.remove(...t),uo()}constructor(t,e){let n=this.config=new Rn(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Ll(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new On,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Pi(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",co),pt.listen(this,"progress",cc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return I(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():dn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return nn(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,dn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),W(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=En(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=En(l,r),h=E(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=lt.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),F(i,(a,r)=>{a||delete n[r]}),F(n,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||Ln(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=H.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Xs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;hc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Xs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,ut(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Bt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=fl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);te(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),nn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!_e(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=uc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,W(o.onHover,[t,r,this],this),l&&W(o.onClick,[t,r,this],this));let h=!_e(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(st,"defaults",H),T(st,"instances",ps),T(st,"overrides",Mt),T(st,"registry",lt),T(st,"version",rc),T(st,"getChart",ho);function uo(){return F(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:et(t,e,n)}function dc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=ln(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function fc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||R(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function gc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=dc(s,e/2,n/2),o=fc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function wn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||zt(t,r.left,r.right))&&(o||zt(e,r.top,r.bottom))}function pc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function mc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Yt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=gc(this),r=pc(a.radius)?ee:mc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return wn(this,t,e,n)}inXRange(t,e){return wn(this,t,null,e)}inYRange(t,e){return wn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Yt,"id","bar"),T(Yt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Yt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},bc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=W(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=Y(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((g,p)=>{let b=n+e/2+o.measureText(g.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,g=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=xc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),g+=d+r,p++,d=f=0),l[x]={left:g,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=H.color,l=Nt(t.rtl,this.left,this.width),c=Y(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:g,boxHeight:p,itemHeight:b}=fo(a,u),x=function(C,P,D){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;i.save();let L=E(D.lineWidth,1);if(i.fillStyle=E(D.fillStyle,r),i.lineCap=E(D.lineCap,"butt"),i.lineDashOffset=E(D.lineDashOffset,0),i.lineJoin=E(D.lineJoin,"miter"),i.lineWidth=L,i.strokeStyle=E(D.strokeStyle,r),i.setLineDash(E(D.lineDash,[])),a.usePointStyle){let y={radius:p*Math.SQRT2/2,pointStyle:D.pointStyle,rotation:D.rotation,borderWidth:L},w=l.xPlus(C,g/2),S=P+d;an(i,y,w,S,a.pointStyleWidth&&g)}else{let y=P+Math.max((u-p)/2,0),w=l.leftForLtr(C,g),S=kt(D.borderRadius);i.beginPath(),Object.values(S).some(A=>A!==0)?ee(i,{x:w,y,w:g,h:p,radius:S}):i.rect(w,y,g,p),i.fill(),L!==0&&i.stroke()}i.restore()},_=function(C,P,D){Wt(i,D.text,C,P+b/2,c,{strikethrough:D.hidden,textAlign:l.textAlign(D.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-n[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},gn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((C,P)=>{i.strokeStyle=C.fontColor,i.fillStyle=C.fontColor;let D=i.measureText(C.text).width,L=l.textAlign(C.textAlign||(C.textAlign=a.textAlign)),y=g+d+D,w=f.x,S=f.y;l.setWidth(this.width),v?P>0&&w+y+h>this.right&&(S=f.y+=M,f.line++,w=f.x=q(o,this.left+h,this.right-n[f.line])):P>0&&S+M>this.bottom&&(w=f.x=w+e[f.line].width+h,f.line++,S=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let A=l.x(w);if(x(A,S,C),w=Ci(L,w+g+d,v?w+y:this.right,t.rtl),_(l.x(w),S,C),v)f.x+=y+h;else if(typeof C.text!="string"){let B=c.lineHeight;f.y+=No(C,B)+h}else f.y+=M}),pn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=Y(e.font),i=U(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=q(t.align,u,this.right-d);else{let g=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+q(t.align,this.top,this.bottom-g-t.labels.padding-this._computeTitleHeight())}let f=q(r,u,u+d);a.textAlign=o.textAlign(en(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Wt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=Y(t.font),n=U(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(zt(t,this.left,this.right)&&zt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],zt(t,i.left,i.left+i.width)&&zt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!vc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=bc(i,n);i&&!o&&W(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&W(e.onHover,[t,n,this],this)}else n&&W(e.onClick,[t,n,this],this)}};function xc(s,t,e,n,i){let o=_c(n,s,t,e),a=yc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function _c(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function yc(s,t,e){let n=s;return typeof t.text!="string"&&(n=No(t,e)),n}function No(s,t){let e=s.text?s.text.length:0;return t*e}function vc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});Ct.configure(s,n,e),Ct.addBox(s,n)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Ct.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Te={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function rt(s,t){return t&&(N(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Mc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=Y(t.bodyFont),c=Y(t.titleFont),h=Y(t.footerFont),u=o.length,d=i.length,f=n.length,g=U(t.padding),p=g.height,b=0,x=n.reduce((k,M)=>k+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(n,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=g.width,{width:b,height:p}}function wc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function kc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Sc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),kc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||wc(s,e);return{xAlign:e.xAlign||t.xAlign||Sc(s,t,e,n),yAlign:n}}function Pc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Cc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),g=Pc(t,r),p=Cc(t,l,c);return l==="center"?r==="left"?g+=c:r==="right"&&(g-=c):r==="left"?g-=Math.max(h,d)+i:r==="right"&&(g+=Math.max(u,f)+i),{x:et(g,0,n.width-t.width),y:et(p,0,n.height-t.height)}}function hs(s,t,e){let n=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return rt([],mt(s))}function Dc(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Ho={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Ho[t].call(e,n):i}var Oe=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Dc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=K(n,"beforeTitle",this,t),o=K(n,"title",this,t),a=K(n,"afterTitle",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return bo(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=K(n,"beforeFooter",this,t),o=K(n,"footer",this,t),a=K(n,"afterFooter",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Mc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),F(r,h=>{let u=xo(t.callbacks,h);i.push(K(u,"labelColor",this,h)),o.push(K(u,"labelPointStyle",this,h)),a.push(K(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Te[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:g,height:p}=e,b,x,_,v,k,M;return o==="center"?(k=f+p/2,i==="left"?(b=d,x=b-a,v=k+a,M=k-a):(b=d+g,x=b+a,v=k-a,M=k+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+g-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+p,k=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=Y(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=Y(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,g=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=g+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,on(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,on(t,p,b,x)}else{t.lineWidth=R(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ee(t,{x:p,y:g,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ee(t,{x:b,y:g+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,g,c,l),t.strokeRect(p,g,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,g+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=Y(n.bodyFont),d=u.lineHeight,f=0,g=Nt(n.rtl,this.x,this.width),p=function(D){e.fillText(D,g.x(t.x+f),t.y+d/2),t.y+=d+o},b=g.textAlign(a),x,_,v,k,M,C,P;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,F(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,C=i.length;k<C;++k){for(x=i[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,g,n),d=Math.max(u.lineHeight,l)),M=0,P=v.length;M<P;++M)p(v[M]),d=u.lineHeight;F(x.after,p)}f=0,d=u.lineHeight,F(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=Y(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:g}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-g),e.quadraticCurveTo(r+c,l+h,r+c-g,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Te[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),gn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),pn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!_e(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!_e(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Te[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Oe,"positioners",Te);var $o={id:"tooltip",_element:Oe,positioners:Te,afterInit(s,t,e){e&&(s.tooltip=new Oe({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Ho},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ac=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Tc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ac(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Oc=(s,t)=>s===null?null:et(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Ut{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Tc(n,t,E(e,t),this._addedLabels),Oc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ie,"id","category"),T(ie,"defaults",{ticks:{callback:_o}});function Lc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,g=h-1,{min:p,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-p)/(u+1),M=Gs((b-p)/g/f)*f,C,P,D,L;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];L=Math.ceil(b/M)-Math.floor(p/M),L>g&&(M=Gs(L*M/g/f)*f),I(l)||(C=Math.pow(10,l),M=Math.ceil(M*C)/C),i==="ticks"?(P=Math.floor(p/M)*M,D=Math.ceil(b/M)*M):(P=p,D=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(L=Math.round(Math.min((r-a)/M,h)),M=(r-a)/L,P=a,D=r):v?(P=x?a:P,D=_?r:D,L=c-1,M=(D-P)/L):(L=(D-P)/M,ye(L,Math.round(L),M/1e3)?L=Math.round(L):L=Math.ceil(L));let y=Math.max(Ks(M),Ks(P));C=Math.pow(10,I(l)?y:l),P=Math.round(P*C)/C,D=Math.round(D*C)/C;let w=0;for(x&&(d&&P!==a?(e.push({value:a}),P<a&&w++,ye(Math.round((P+w*M)*C)/C,a,yo(a,k,s))&&w++):P<a&&w++);w<L;++w){let S=Math.round((P+w*M)*C)/C;if(_&&S>r)break;e.push({value:S})}return _&&d&&D!==r?e.length&&ye(e[e.length-1].value,r,yo(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||D===r)&&e.push({value:D}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=gt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var re=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=ft(i),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Lc(i,o);return t.bounds==="ticks"&&qs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},oe=class extends re{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?t:0,this.max=$(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=gt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(oe,"id","linear"),T(oe,"defaults",{ticks:{callback:Me.formatters.numeric}});var Ee=s=>Math.floor(dt(s)),Ht=(s,t)=>Math.pow(10,Ee(s)+t);function vo(s){return s/Math.pow(10,Ee(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Ec(s,t){let e=t-s,n=Ee(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ee(s))}function Rc(s,{min:t,max:e}){t=G(s.min,t);let n=[],i=Ee(t),o=Ec(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=G(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:vo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=G(s.max,d);return n.push({value:f,major:vo(f),significand:u}),n}var us=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=re.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return $(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?Math.max(0,t):null,this.max=$(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!$(this._userMin)&&(this.min=t===Ht(this.min,0)?Ht(this.min,-1):Ht(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(Ht(n,-1)),a(Ht(i,1)))),n<=0&&o(Ht(i,-1)),i<=0&&a(Ht(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Rc(e,this);return t.bounds==="ticks"&&qs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=dt(t),this._valueRange=dt(this.max)-dt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(dt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Me.formatters.logarithmic,major:{enabled:!0}}});function In(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return E(t.font&&t.font.size,H.font.size)+e.height}return 0}function Ic(s,t,e){return e=N(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Fc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?j/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=Y(c.font),d=Ic(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=nt(s.getIndexAngle(l)+r),g=Math.round(Ke(f)),p=wo(g,h.x,d.w,0,180),b=wo(g,h.y,d.h,90,270);zc(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Nc(s,n,i)}function zc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Bc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(nt(l.angle+X))),h=$c(l.y,r.h,c),u=Vc(c),d=Hc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Wc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Bt({x:e,y:n},t)||Bt({x:e,y:o},t)||Bt({x:i,y:n},t)||Bt({x:i,y:o},t))}function Nc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:In(o)/2,additionalAngle:a?j/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Bc(s,h,l);n.push(u),r==="auto"&&(u.visible=Wc(u,c),u.visible&&(c=u))}return n}function Vc(s){return s===0||s===180?"center":s<180?"left":"right"}function Hc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function $c(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function jc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(g=>g!==0)?(s.beginPath(),ee(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Yc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));jc(e,a,o);let r=Y(a.font),{x:l,y:c,textAlign:h}=o;Wt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Uc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Xc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var se=class extends re{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(In(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=$(t)&&!isNaN(t)?t:0,this.max=$(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/In(this.options))}generateTickLabels(t){re.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=W(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Fc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return nt(t*e+gt(n))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Xc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-X+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Yc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),g=o.setContext(d);Uc(this,f,l,a,g)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=Y(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=U(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Wt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(se,"id","radialLinear"),T(se,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Me.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(se,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(se,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(ys);function ko(s,t){return s-t}function So(s,t){if(I(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),$(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(ve(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Po(s,t,e,n){let i=J.length;for(let o=J.indexOf(s);o<i-1;++o){let a=ys[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return J[o]}return J[i-1]}function Gc(s,t,e,n,i){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function qc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(ys[J[t]].common)return J[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Kc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Do(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Kc(s,n,i,e)}var ae=class extends Ut{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new ll._date(t.adapters.date);i.init(e),Qt(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:So(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=$(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=$(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Po(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Gc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:qc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Do(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Po(o.minUnit,e,n,this._getLabelCapacity(e)),r=E(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ve(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let g=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,g);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,g),Object.keys(h).sort(ko).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return W(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Do(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(So(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Zs(t.sort(ko))}};T(ae,"id","time"),T(ae,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends ae{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",ae.defaults);var Jc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Jc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var le=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(le-1,Math.floor(o*le)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:le},(i,o)=>`${(o/le).toFixed(1)}\\u2013${((o+1)/le).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,Fn=4;function Ms(...s){let t=s.map(o=>Zc(At(o),Go));if(t.flat().length<=Fn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),Fn-1);return[...Yo(e,Fn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&vs(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function Zc(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(vs(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function Ie(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Ie(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${Ie(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function Qc(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function zn(s,t){let e=Qc(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return zn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function O(s){return Ie(s)}function ce(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":qo(s)}function Ss(s){return s===null?"\\u2014":zn(s*100,1)}function Bn(s){return s===null?"\\u2014":`${Ss(s)} pp`}function it(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":na(s)}function Ps(s){return s===null?"\\u2014":sa(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Nn(s){return Jo(s)}function Cs(s){return`${O(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[xt(s.base),xt(s.head),Bn(s.delta),oa(s,Ss," pp")];let t=s.kind==="agreement"?ia:it;return[t(s.base),t(s.head),Ps(s.delta),oa(s,Ps,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function m(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function ot(s,t,...e){return m("section",{id:t},m("h2",{},s),...e)}function As(s,t){let e=s.map(n=>typeof n=="string"?m("th",{},n):n);return m("table",{class:"grid"},m("thead",{},m("tr",{},...e)),m("tbody",{},...t))}st.register(jt,Yt,ie,oe,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[th(s),eh(s),sh(s),nh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",m("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=m("canvas",{id:t,role:"img","aria-label":s}),o=m("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=m("figure",{class:"chart"},m("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function th(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function eh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return xt(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function sh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.label}`}}}}}},ws(o.map(a=>a.length)))}function nh(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}var Tt=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],g=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&g+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],M=f[_+1];k&&(f[_-1]=void 0);let C=!1;if(M){let D=M.oldPos-_;C=M&&0<=D&&D<r}let P=k&&k.oldPos+1<l;if(!C&&!P){f[_]=void 0;continue}if(!P||C&&k.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(k,!1,!0,1,n),g=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&g+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),g+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let g=n[c+f];return g.length>d.length?g:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Vn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Hn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function he(s,t){return Os(s,t,"")}function Fe(s,t){return Ls(s,t,"")}function $n(s,t){return t.slice(0,ih(s,t))}function ih(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function jn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return ue(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Xt(s,t){if(t)return ue(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function ue(s,t){if(!t)return[Xt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=jn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",oh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Yn=class extends Tt{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=jn(t,a)}else n=t.match(oh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&la(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&la(n,o,i,null,e.intlSegmenter),t}},ca=new Yn;function Xn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ua(s,t,e):ca.diff(s,t,e)}function la(s,t,e,n,i){if(t&&e){let[o,a]=ue(t.value,i),[r,l]=ue(e.value,i);if(s){let c=Vn(o,r);s.value=Ls(s.value,r,c),t.value=he(t.value,c),e.value=he(e.value,c)}if(n){let c=Hn(a,l);n.value=Os(n.value,l,c),t.value=Fe(t.value,c),e.value=Fe(e.value,c)}}else if(e){if(s){let o=Xt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=Xt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=Xt(n.value,i),[a,r]=ue(t.value,i),l=Vn(o,a);t.value=he(t.value,l);let c=Hn(he(o,l),r);t.value=Fe(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=Xt(n.value,i),a=Es(t.value,i),r=$n(a,o);t.value=Fe(t.value,r)}else if(s){let o=Es(s.value,i),a=Xt(t.value,i),r=$n(o,a);t.value=he(t.value,r)}}var Un=class extends Tt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},ha=new Un;function ua(s,t,e){return ha.diff(s,t,e)}var Gn=class extends Tt{constructor(){super(...arguments),this.tokenize=ah}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},da=new Gn;function qn(s,t,e){return da.diff(s,t,e)}function ah(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function rh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1))&&(t--,e++);return t}function Kn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function fa(s,t){if(s.length<=t)return{start:s,left:0};let e=Kn(s,t);return{start:e,left:rh(s.slice(e.length))}}function ga(s){return s>=55296&&s<=56319}function pa(s){return s>=56320&&s<=57343}var ma=4e3,lh="no output (the case errored)";function ba(s){let t=m("div",{class:"body"}),e=m("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=m("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...ch(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function ch(s,t){let e=[m("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),m("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(m("p",{class:"label"},t.label)),e.push(Is("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Is("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?m("div",{class:"block"},m("h3",{},"Output"),m("p",{id:"detail-output",class:"dim"},lh)):Is("Output",hh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Is("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(m("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),fh(i.expected,i.actual??Kn(n,s.maxShownChars))),e.push(m("h3",{},"Evaluations"),uh(t)),t.trials!==null&&e.push(m("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),m("ol",{class:"trials"},...t.trials.map(o=>m("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(m("h3",{},"Model calls of the target"),m("p",{},t.usage)),e}function hh(s,t){let{start:e,left:n}=fa(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Is(s,t,e){return m("div",{class:"block"},m("h3",{},s),m("pre",{id:e},t))}function uh(s){if(s.evaluations.length>0)return dh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return m("p",{id:"detail-evaluations",class:"dim"},t)}function dh(s){let t=s.evaluations.map(e=>m("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},m("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),m("td",{},e.evaluator),m("td",{class:"num"},it(e.score)),m("td",{},e.threshold??"no threshold"),m("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),m("td",{class:"dim"},e.usage??"")));return m("table",{class:"grid",id:"detail-evaluations"},m("thead",{},m("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>m("th",{},e)))),m("tbody",{},...t))}function fh(s,t){let n=s.length>ma||t.length>ma?qn(s,t):Xn(s,t),i=m("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?m("ins",{},o.value):o.removed?m("del",{},o.value):document.createTextNode(At(o.value)));return i}function _a(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var xa=12;function ze(s){return s.length>xa?`${s.slice(0,xa)}\\u2026`:s}var Fs=30,ya=30,va=10,ct={status:90,case:200,run:140,duration:70,score:80},gh=8,ph=16,Bs="newly-failing",Ma={errored:0,failed:1,passed:2};function wa(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??""].join(`\n`).toLowerCase()),n=s.evaluators,i=s.cases.filter(y=>y.newlyFailing===!0).length,o=zs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Bs,`newly failing (${O(i)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=zs("filter-run",[["all","every run"],...s.runs.map((y,w)=>[String(w),y.name])]),r=zs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,w)=>[String(w),`${y} did not pass`])]),l=s.tags.length===0?null:zs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=m("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=m("span",{id:"case-count",class:"note"}),u="status",d=!0,f=[],g=[["status","status"],["case","case"],["run","run"],["duration","ms"],...n.map((y,w)=>[`score:${w}`,y])],p=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${n.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*n.length+gh*(g.length-1)+ph,x=m("div",{class:"row head"});x.style.gridTemplateColumns=p,x.style.minWidth=`${b}px`;for(let[y,w]of g){let S=m("button",{type:"button",class:"sort","data-key":y,title:w},w);S.addEventListener("click",()=>{d=u===y?!d:!0,u=y,P()}),x.append(S)}let _=m("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=m("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=m("p",{id:"case-columns",class:"note",hidden:""},`${ce(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function M(y,w,S){let A=s.cases[y];if(A===void 0)return!1;let B=o.value;if(B==="not-passed"&&A.status==="passed"||(B==="failed"||B==="errored"||B==="passed")&&A.status!==B||B==="flaky"&&!A.flaky||B===Bs&&A.newlyFailing!==!0||a.value!=="all"&&String(A.run)!==a.value||r.value!=="all"&&!A.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!A.tags.includes(l.value.slice(4)))return!1;if(w==="")return!0;let z=e[y]??"";if(z.includes(w)||S!==w&&z.includes(S))return!0;let V=w.endsWith("\\u2026")?w.slice(0,-1):"";return V!==""&&A.id.toLowerCase().startsWith(V)}function C(y,w){if(u==="status")return Ma[y.status]-Ma[w.status]||y.run-w.run;if(u==="case")return y.id<w.id?-1:y.id>w.id?1:0;if(u==="run")return y.run-w.run;if(u==="duration")return y.durationMs-w.durationMs;let S=Number(u.slice(6));return(y.scores[S]??-1)-(w.scores[S]??-1)}function P(){f=[];let y=c.value.trim().toLowerCase(),w=JSON.stringify(y).slice(1,-1);for(let S=0;S<s.cases.length;S++)M(S,y,w)&&f.push(S);f.sort((S,A)=>{let B=C(s.cases[S],s.cases[A]);return(d?B:-B)||S-A}),h.textContent=`${O(f.length)} of ${O(s.cases.length)} cases`,_.style.height=`${f.length*Fs}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let S of x.querySelectorAll("button")){let A=S.getAttribute("data-key");S.setAttribute("aria-sort",A===u?d?"ascending":"descending":"none")}D()}function D(){for(let A of v.querySelectorAll(".case"))A.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-ya)/Fs)-va),w=Math.ceil((v.clientHeight||600)/Fs)+2*va,S=document.createDocumentFragment();for(let A=y;A<Math.min(f.length,y+w);A++){let B=s.cases[f[A]??-1];B!==void 0&&S.append(L(B,A))}v.append(S)}function L(y,w){let S=y.label===null?y.id:`${ze(y.id)} ${y.label}`,A=m("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},m("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),m("span",{class:"name",title:y.id},S),m("span",{class:"dim"},s.runs[y.run]?.name??""),m("span",{class:"num"},O(y.durationMs)),...n.map((z,V)=>m("span",{class:y.failing.includes(V)?"num bad":"num"},it(y.scores[V]??null))));A.style.top=`${ya+w*Fs}px`,A.style.gridTemplateColumns=p,A.style.minWidth=`${b}px`;let B=()=>t(y);return A.addEventListener("click",B),A.addEventListener("keydown",z=>{z.key==="Enter"&&(z.preventDefault(),B())}),A}for(let y of[o,a,r,l])y?.addEventListener("change",P);return c.addEventListener("input",P),v.addEventListener("scroll",()=>requestAnimationFrame(D)),queueMicrotask(P),ot("Cases","cases",m("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),m("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,m("div",{class:"table"},v))}function zs(s,t){return m("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>m("option",{value:e},n)))}var Jn=50;function ka(s,t){let e=s.comparison;if(e===null)return null;let n=xh(s),i=e.rows.map(o=>m("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.label].map(a=>m("td",{},a))));return ot("Against the baseline","comparison",m("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>m("p",{class:"warning"},m("strong",{},o.title)," ",o.detail)),As(["run","metric","base","head","\\u0394","CI",""],i),m("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),mh(e,n,t),bh(e,n,t))}function mh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Jn).map(({run:p,id:b})=>{let x=t(p,b),_=[x?.label??ze(b),x?.source,p].filter(v=>v!=null&&v!=="").join(" \\xB7 ");return Sa(_,b,x,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:p})=>p===g),c=Math.min(a.length,Jn)+r.reduce((g,p)=>g+Math.min(l(p.run).length,Jn),0),h=n.length-c,u=m("button",{type:"button",class:"link",id:"show-newly-failing"});u.textContent=h>0?`\\u2026 and ${O(h)} more: show all ${O(n.length)} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=Bs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let d=n.length-a.length,f=r.length===0?null:m("details",{class:"newly-failing-noise"},m("summary",{},`${O(d)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[m("h5",{},`${g.run}: ${g.heading}`),m("ul",{},...o(l(g.run)))]));return a.length===0?m("div",{class:"newly-failing-calm"},f,m("p",{class:"note"},u)):m("div",{class:"newly-failing"},m("h3",{},`Newly failing (${O(a.length)})`),m("ul",{},...o(a)),f,m("p",{class:"note"},u))}function bh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(m("div",{class:"one-sided-runs"},m("h4",{},i),m("ul",{},...o.map(a=>m("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??ze(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Sa(u,c.id,h,e)}),l=a.count-a.cases.length;return m("div",{class:"case-list","data-title":a.title},m("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),m("ul",{},...r),l>0?m("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(m("div",{class:"run-changes"},m("h4",{},i.run),...i.evaluators.map(a=>m("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:m("div",{id:"comparison-changes"},m("h3",{},"What else changed"),...n)}function Sa(s,t,e,n){if(e===void 0)return m("li",{title:t},s);let i=m("li",{class:"case-link",tabindex:"0",title:t},s);return i.addEventListener("click",()=>n(e)),i.addEventListener("keydown",o=>{o.key==="Enter"&&(o.preventDefault(),n(e))}),i}function xh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ca(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":_a(t.failedRuns,t.runs);return m("header",{id:"verdict",class:e?"pass":"fail"},m("div",{class:"word"},e?"PASS":"FAIL"),m("div",{},m("p",{class:"sentence"},i),m("p",{class:"totals"},`${ce(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),m("p",{class:"meta"},[s.config,s.git,s.startedAt,Nn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?m("p",{class:"meta"},s.usage):null))}function Da(s){let t=s.runs.flatMap(e=>e.gate.map(n=>m("tr",{class:n.passed?"ok":"bad"},m("td",{},e.name),m("td",{},n.passed?"\\u2713":"\\u2717"),m("td",{},n.name),m("td",{},n.expected),m("td",{},n.actual))));return ot("Gate conditions","gate",m("table",{class:"grid"},m("thead",{},m("tr",{},...["run","","condition","expected","actual"].map(e=>m("th",{},e)))),m("tbody",{},...t)))}function Aa(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[m("th",{class:"num"},"trials"),m("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[m("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[m("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),m("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[m("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function Ta(s,t){let e=Aa(s.rows.flatMap(o=>t[o.run]??[])),n=m("tr",{},...s.keys.map(o=>m("th",{},o)),m("th",{},"verdict"),m("th",{class:"num"},"cases"),m("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>m("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>m("tr",{},...s.keys.map(a=>m("td",{},o.params[a]??"")),m("td",{class:o.verdict},o.verdict.toUpperCase()),m("td",{class:"num"},O(o.cases)),Pa(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Pa(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return m("div",{class:"matrix"},m("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),m("table",{class:"grid"},m("thead",{},n),m("tbody",{},...i)),m("p",{class:"note"},_h(s)))}function _h(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Pa(s,t){return m("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Oa(s){let t=Aa(s.runs),e=s.runs.map(n=>m("tr",{},m("td",{},n.name),m("td",{class:n.verdict},n.verdict.toUpperCase()),m("td",{class:"num"},O(n.cases)),m("td",{class:"num"},xt(n.passRate)),m("td",{class:"num"},O(n.failed)),m("td",{class:"num"},O(n.errored)),...t.cells(n),m("td",{},n.evaluators.map(i=>`${i.id} ${it(i.mean)}`).join(" \\xB7 "))));return As(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function yh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ba(e),r=[Ca(e),vh(e),m("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Ta(l,e.runs)),i.length>0?Oa({...e,runs:i}):null),ra(e)),Da(e),Mh(e),ka(e,a),wa(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function vh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return m("p",{class:"warning not-compared",id:"not-compared",role:"alert"},m("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Mh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>m("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",m("ul",{},...t))}yh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -38121,8 +38364,8 @@ function abandon(engine, runs, total, reason, blame) {
     seen.add(key);
     inFlight.push(unit);
   }
-  const recorded2 = blame === "none" ? [] : current2 !== null ? [current2] : inFlight;
-  for (const unit of recorded2) abandonCase(engine, unit.run, unit.index, reason);
+  const recorded = blame === "none" ? [] : current2 !== null ? [current2] : inFlight;
+  for (const unit of recorded) abandonCase(engine, unit.run, unit.index, reason);
   engine.ended = true;
   return {
     result: {
@@ -38130,7 +38373,7 @@ function abandon(engine, runs, total, reason, blame) {
       interrupted: engine.completed < total
     },
     running: inFlight.map(runningCase),
-    recorded: recorded2.length,
+    recorded: recorded.length,
     current: current2 === null ? null : runningCase(current2)
   };
 }
@@ -38397,84 +38640,6 @@ function terminalWidth(ctx) {
 }
 var init_context = __esm({
   "src/pipeline/context.ts"() {
-    "use strict";
-  }
-});
-
-// src/shared/regular-file.ts
-import { closeSync as closeSync6, constants as constants5, fstatSync as fstatSync3, openSync as openSync6, readSync as readSync3 } from "node:fs";
-import { open as open5 } from "node:fs/promises";
-async function openRegularFile(path, maxBytes) {
-  const handle = await open5(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
-  try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
-    if (!stats.isFile()) {
-      throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
-    }
-    if (stats.size > maxBytes) {
-      throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
-    }
-    return { handle, size: stats.size };
-  } catch (error2) {
-    await handle.close();
-    throw error2;
-  }
-}
-async function readRegularFileBytes(path, maxBytes) {
-  const { handle, size } = await openRegularFile(path, maxBytes);
-  try {
-    const buffer = Buffer.alloc(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
-}
-function readRegularFileSync(path, maxBytes) {
-  const fd = openSync6(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
-  try {
-    const stats = fstatSync3(fd);
-    if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
-    if (!stats.isFile()) throw fileError("ENOTREG", `it is ${kindOf2(stats)}, not a regular file`);
-    if (stats.size > maxBytes) {
-      throw fileError("EFBIG", `it holds ${mib(stats.size)}, more than the ${mib(maxBytes)} read`);
-    }
-    const buffer = Buffer.alloc(stats.size);
-    let filled = 0;
-    while (filled < stats.size) {
-      const read = readSync3(fd, buffer, filled, stats.size - filled, filled);
-      if (read === 0) break;
-      filled += read;
-    }
-    return buffer.subarray(0, filled);
-  } finally {
-    closeSync6(fd);
-  }
-}
-function isFileError(error2) {
-  return error2 instanceof Error && typeof error2.code === "string";
-}
-function fileError(code, message) {
-  return Object.assign(new Error(message), { code });
-}
-function kindOf2(stats) {
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  return "a special file";
-}
-function mib(bytes) {
-  return `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MiB`;
-}
-var init_regular_file = __esm({
-  "src/shared/regular-file.ts"() {
     "use strict";
   }
 });
@@ -51403,6 +51568,9 @@ async function readFileHistory(absPath) {
   const located2 = await locate(absPath, "its git history cannot be read", "run from a clone");
   if (!located2.ok) return located2;
   const { repo, relPath } = located2.value;
+  const head = await git(repo, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  if (head.kind === "broken") return { ok: false, error: head.error };
+  if (head.exitCode !== 0) return { ok: true, value: { repo, relPath, commits: [] } };
   const run2 = await git(repo, [
     "-c",
     "log.showSignature=false",
@@ -51916,6 +52084,47 @@ var init_resume = __esm({
   }
 });
 
+// src/artifact/recorded-pass.ts
+function readsAsFunction(suite, artifact) {
+  const parts = recordedDataParts(artifact);
+  if (parts === void 0) return false;
+  const written = parts.suites.find((s) => s.id === suite)?.keys["pass"];
+  if (written === void 0 || NOT_FUNCTIONS.has(written)) return false;
+  const { configHash, configHashParts, configDataParts: configDataParts2 } = artifact;
+  const covered = recordedParts(configHash, configHashParts, configDataParts2)?.modules ?? {};
+  return Object.keys(covered).length > 0;
+}
+function withPassRecorded(artifact) {
+  const marked = (run2) => run2.plan !== void 0 && run2.plan.pass === void 0 && readsAsFunction(run2.suite, artifact);
+  if (!artifact.runs.some(marked)) return artifact;
+  const runs = artifact.runs.map(
+    (run2) => run2.plan !== void 0 && marked(run2) ? { ...run2, plan: { ...run2.plan, pass: "evaluators" } } : run2
+  );
+  return { ...artifact, runs };
+}
+function recordedPass(run2, artifact) {
+  const pass = run2.plan?.pass;
+  if (pass !== void 0) return pass;
+  return run2.plan !== void 0 && readsAsFunction(run2.suite, artifact) ? "unknown" : "evaluators";
+}
+function withRecordedPass(run2, artifact) {
+  const { plan } = run2;
+  if (plan === void 0 || recordedPass(run2, artifact) !== "unknown") return run2;
+  return { ...run2, plan: { ...plan, pass: "function" } };
+}
+var NOT_FUNCTIONS;
+var init_recorded_pass = __esm({
+  "src/artifact/recorded-pass.ts"() {
+    "use strict";
+    init_config_hash_parts();
+    init_config_data_parts();
+    init_gate();
+    init_canonical_json();
+    init_run_key();
+    NOT_FUNCTIONS = new Set(["all", "any"].map(writtenValueDigest));
+  }
+});
+
 // src/shared/real-path.ts
 import { realpathSync as realpathSync2 } from "node:fs";
 function realPath(path) {
@@ -51961,6 +52170,7 @@ var init_journal = __esm({
       #fd;
       #framed = false;
       #drain = null;
+      #hold = null;
       #timer = null;
       #heartbeat = null;
       /** The journal's file (device and inode), told apart from another run's at the same path. */
@@ -52004,6 +52214,9 @@ var init_journal = __esm({
       }
       drainFrom(drain2) {
         this.#drain = drain2;
+      }
+      holdFrom(hold) {
+        this.#hold = hold;
       }
       caseAdded() {
         if (this.#fd === null) return;
@@ -52082,16 +52295,24 @@ var init_journal = __esm({
         this.#removed = true;
       }
       /**
-       * Removes the journal file alone, keeping its folder, whose case files the reports after the
-       * artifact (JUnit, HTML) still read: once `-o` holds the run's whole results, a kill from
-       * then on leaves nothing to recover, and a journal left beside a complete artifact could pass
-       * for newer than it (see `journalWrittenAt`). {@link discard} removes the folder after.
+       * Removes the journal once `-o` holds the run's whole results: a kill from then on leaves
+       * nothing to recover, and a journal left beside a complete artifact could pass for newer than
+       * it (see `journalWrittenAt`). The file goes first, then the folder, once the spool holds its
+       * case files open: the reports after the artifact (JUnit, HTML) still read them, and a kill
+       * while they are written (a FIFO nobody reads yet) leaves no folder beside `-o`. Where the
+       * files cannot be held (or the folder removed while they are open), the folder stays until
+       * {@link discard}, or a later run on `-o` sweeps it.
        */
       release() {
         if (this.#removed || this.displaced()) return;
         this.#stop();
         rmSync3(this.path, { force: true });
         this.#removed = true;
+        try {
+          this.#hold?.();
+          rmSync3(this.casesDir, { recursive: true, force: true });
+        } catch {
+        }
       }
       /**
        * True when the journal's path no longer holds this run's journal while it has not removed it
@@ -52139,29 +52360,6 @@ var init_journal = __esm({
         this.#fd = null;
       }
     };
-  }
-});
-
-// src/artifact/recorded-pass.ts
-function withRecordedPass(run2, artifact) {
-  const { plan } = run2;
-  if (plan === void 0 || plan.pass !== void 0) return run2;
-  const parts = recordedDataParts(artifact);
-  if (parts === void 0 || parts.env !== void 0) return run2;
-  const written = parts.suites.find((suite) => suite.id === run2.suite)?.keys["pass"];
-  if (written === void 0 || NOT_FUNCTIONS.has(written)) return run2;
-  const { configHash, configHashParts, configDataParts: configDataParts2 } = artifact;
-  const covered = recordedParts(configHash, configHashParts, configDataParts2)?.modules ?? {};
-  if (Object.keys(covered).length === 0) return run2;
-  return { ...run2, plan: { ...plan, pass: "function" } };
-}
-var NOT_FUNCTIONS;
-var init_recorded_pass = __esm({
-  "src/artifact/recorded-pass.ts"() {
-    "use strict";
-    init_config_hash_parts();
-    init_config_data_parts();
-    NOT_FUNCTIONS = new Set(["all", "any"].map(writtenValueDigest));
   }
 });
 
@@ -52477,16 +52675,15 @@ function openRunJournal(options2) {
     return void 0;
   }
 }
-function recoverForResume(file, output, ctx, resumeCommand) {
+function recoverForResume(file, output, ctx) {
   const into = resolve19(ctx.cwd, output);
   const from = resolve19(ctx.cwd, file);
   const left = into === from ? void 0 : readJournalHeader(journalPathOf(into));
-  const again = (resumed) => (baseline) => resumeCommand?.(resolve19(ctx.cwd, resumed) === into ? void 0 : resumed, baseline);
-  if (left?.resumedFrom === from && recoverJournal(output, left, ctx, again(output)) === "recovered") {
-    return { file: output, ...recorded(left) };
+  if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === "recovered") {
+    return output;
   }
   const header2 = readJournalHeader(journalPathOf(from));
-  const outcome2 = recoverJournal(file, header2, ctx, again(file));
+  const outcome2 = recoverJournal(file, header2, ctx);
   if (outcome2 === "empty" && !existsSync8(from)) {
     throw usageError(
       "resume.nothing",
@@ -52494,17 +52691,13 @@ function recoverForResume(file, output, ctx, resumeCommand) {
       file
     );
   }
-  return outcome2 === "recovered" ? { file, ...recorded(header2) } : { file };
-}
-function recorded(header2) {
-  const { baseline: path, baselineRun: identity } = header2;
-  return path === void 0 || identity === void 0 ? {} : { baseline: { path, identity } };
+  return file;
 }
 function baselineRun(artifact) {
   const { config, git: git2, startedAt } = artifact;
   return { config, git: git2 === null ? null : { sha: git2.sha, ref: git2.ref }, startedAt };
 }
-function recoverJournal(file, header2, ctx, again) {
+function recoverJournal(file, header2, ctx) {
   const target = resolve19(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
@@ -52516,11 +52709,11 @@ function recoverJournal(file, header2, ctx, again) {
     letGo(path, header2);
     return "empty";
   }
-  writeRecovered(target, read);
+  writeRecovered(target, read, header2);
   letGo(path, header2);
   ctx.stderr.write(
     `recovered ${formatCount(read.recovered)} of ${plural(read.planned, "case")} from a run killed at ${read.lastWrite.toISOString()} (pid ${header2.pid}), from its journal ${path}${tornNote(read)}; ${file} now holds them as a partial artifact (interrupted: true)
-${baselineNote(header2, file, again)}`
+${baselineNote(header2)}`
   );
   return "recovered";
 }
@@ -52553,7 +52746,7 @@ function keepAside(path, header2, options2, warn) {
     ".json",
     options2.ctx.cwd
   );
-  writeRecovered(resolve19(options2.ctx.cwd, shown2), read);
+  writeRecovered(resolve19(options2.ctx.cwd, shown2), read, header2);
   const alive = letGo(path, header2);
   const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown2, header2.baseline)}\` finishes it${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
@@ -52597,9 +52790,20 @@ function readOrRefuse(path, file) {
     );
   }
 }
-function writeRecovered(path, read) {
+function writeRecovered(path, read, header2) {
+  const { baseline, baselineRun: run2 } = header2;
   try {
-    if (read.artifact !== void 0) read.spool?.writeArtifactSync(path, read.artifact);
+    if (read.artifact === void 0) return;
+    const artifact = baseline === void 0 || run2 === void 0 ? read.artifact : {
+      ...read.artifact,
+      baseline: {
+        path: baseline,
+        config: run2.config,
+        git: run2.git === null ? null : { sha: run2.git.sha, ref: run2.git.ref },
+        startedAt: run2.startedAt
+      }
+    };
+    read.spool?.writeArtifactSync(path, artifact);
   } finally {
     read.spool?.discard();
   }
@@ -52626,15 +52830,9 @@ function takesJournal(target) {
 function tornNote(read) {
   return read.torn ? " (its last line, cut short by the kill, is dropped)" : "";
 }
-function baselineNote(header2, file, again) {
-  if (header2.baseline === void 0) return "";
-  if (header2.baselineRun === void 0) {
-    return `note: the killed run compared with ${header2.baseline}: pass --baseline ${header2.baseline} again
-`;
-  }
-  const command = again(header2.baseline);
-  const later2 = command === void 0 ? `pass --baseline ${header2.baseline} when resuming it` : `\`${command}\` finishes the run`;
-  return `the killed run compared with ${header2.baseline}, and so does this resumption; ${file} does not record that baseline, so should this resumption be refused, ${later2}
+function baselineNote(header2) {
+  if (header2.baseline === void 0 || header2.baselineRun !== void 0) return "";
+  return `note: the killed run compared with ${header2.baseline}: pass --baseline ${header2.baseline} again
 `;
 }
 var init_journal2 = __esm({
@@ -52670,7 +52868,7 @@ function withBaselinePath(comparison, path) {
   return { ...comparison, base };
 }
 function recordedBaseline(artifact) {
-  const base = artifact.comparison?.base;
+  const base = artifact.comparison?.base ?? artifact.baseline;
   if (typeof base !== "object" || base === null) return void 0;
   const { config, git: git2, startedAt, path } = base;
   const identity = {
@@ -52688,11 +52886,11 @@ function isGit(value) {
 function isBaseline(artifact, identity) {
   return identityKey(artifact) === identityKey(identity);
 }
-function describeBaseline(recorded2) {
-  const { config, git: git2, startedAt } = recorded2.identity;
+function describeBaseline(recorded) {
+  const { config, git: git2, startedAt } = recorded.identity;
   const at = git2?.sha ? ` at ${git2.sha.slice(0, 7)}` : "";
   const run2 = `a run of ${config} started ${startedAt}${at}`;
-  return recorded2.path === void 0 ? run2 : `${recorded2.path} (${run2})`;
+  return recorded.path === void 0 ? run2 : `${recorded.path} (${run2})`;
 }
 function identityKey(identity) {
   const git2 = identity.git === null ? null : [identity.git.sha, identity.git.ref];
@@ -52706,7 +52904,7 @@ var init_merge_baseline = __esm({
 });
 
 // src/pipeline/artifact-files.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve21 } from "node:path";
 function openResultsFile(path, ctx, what) {
   const asUsageError = (error2) => {
@@ -52757,7 +52955,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
 async function readJson(path, ctx) {
   let text2;
   try {
-    text2 = await readFile5(resolve21(ctx.cwd, path), "utf8");
+    text2 = await readFile4(resolve21(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -52883,7 +53081,8 @@ function testRuns(pairings, settings) {
       evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
       evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
       cases: pairing.cases,
-      ...pairing.incomplete === void 0 ? {} : { incomplete: pairing.incomplete }
+      ...pairing.incomplete === void 0 ? {} : { incomplete: pairing.incomplete },
+      ...pairing.verdicts === void 0 ? {} : { verdicts: pairing.verdicts }
     };
   });
   const members = [];
@@ -53132,7 +53331,8 @@ function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
     evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
     evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
     cases,
-    ...sideCounts(baseRun, headRun, incomplete)
+    ...sideCounts(baseRun, headRun, incomplete),
+    verdicts: { base: baseRun.verdict, head: headRun.verdict }
   };
 }
 function sideCounts(baseRun, headRun, incomplete) {
@@ -53578,7 +53778,7 @@ function textRun(run2, confidence, paint, labelOf2 = () => null, width) {
     )
   );
   for (const list2 of caseLists(run2)) {
-    const title = `${list2.title} (${formatCount(list2.cases.length)})`;
+    const title = listHeading(list2.title, formatCount(list2.cases.length), list2.aside);
     const note = list2.note ? paint.dim(`: ${list2.note}`) : "";
     lines2.push(`  ${list2.alarm ? paint.red(title) : title}${note}`);
     const shown2 = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
@@ -53827,24 +54027,24 @@ function comparer(chosen, cases, suites, ctx, told = {}) {
     }
   };
 }
-async function chooseBaseline(given, recorded2, whose, advice, ctx) {
+async function chooseBaseline(given, recorded, whose, advice, ctx) {
   if (given !== void 0) {
     const artifact2 = await readBaseline(given, ctx);
-    if (recorded2 !== void 0 && !isBaseline(artifact2, recorded2.identity)) {
+    if (recorded !== void 0 && !isBaseline(artifact2, recorded.identity)) {
       ctx.stderr.write(
-        `note: comparing with ${given}, not with ${whose} baseline ${describeBaseline(recorded2)}: every case is compared with ${given}
+        `note: comparing with ${given}, not with ${whose} baseline ${describeBaseline(recorded)}: every case is compared with ${given}
 `
       );
     }
     return { path: given, artifact: artifact2 };
   }
-  if (recorded2 === void 0) return void 0;
+  if (recorded === void 0) return void 0;
   const again = `${advice} (that baseline, wherever it is now, or another: every case is compared with FILE), so that the regression gate is not dropped`;
-  const { path } = recorded2;
+  const { path } = recorded;
   if (path === void 0) {
     throw usageError(
       "baseline.unrecorded",
-      `${whose} baseline, ${describeBaseline(recorded2)}, is not recorded by file (an earlier evalgate wrote it): ${again}`
+      `${whose} baseline, ${describeBaseline(recorded)}, is not recorded by file (an earlier evalgate wrote it): ${again}`
     );
   }
   let artifact;
@@ -53857,10 +54057,10 @@ async function chooseBaseline(given, recorded2, whose, advice, ctx) {
       `${whose} baseline ${path} cannot be read now (${error2.message}): ${again}`
     );
   }
-  if (!isBaseline(artifact, recorded2.identity)) {
+  if (!isBaseline(artifact, recorded.identity)) {
     throw usageError(
       "baseline.changed",
-      `${path} is no longer ${whose} baseline: it holds ${describeBaseline({ identity: artifact })}, not ${describeBaseline({ identity: recorded2.identity })}; ${again}`
+      `${path} is no longer ${whose} baseline: it holds ${describeBaseline({ identity: artifact })}, not ${describeBaseline({ identity: recorded.identity })}; ${again}`
     );
   }
   return { path, artifact };
@@ -53892,8 +54092,7 @@ __export(resume_exports, {
 });
 import { resolve as resolve22 } from "node:path";
 function startResume(path, filters, trials, ctx, options2 = {}) {
-  const recovered2 = options2.recover === void 0 ? { file: path } : recoverForResume(path, options2.recover.output, ctx, options2.recover.resumeCommand);
-  path = recovered2.file;
+  if (options2.recover !== void 0) path = recoverForResume(path, options2.recover.output, ctx);
   const named2 = openResultsFile(path, ctx, "--resume");
   const partial = named2.artifact;
   const merge2 = mergedShards(partial);
@@ -53963,10 +54162,23 @@ ${replaced}`;
 
 `,
     async baseline(given, context3) {
-      const recorded2 = recordedBaseline(partial) ?? recovered2.baseline;
-      if (given === void 0 && recorded2 === void 0) return void 0;
+      const recorded = recordedBaseline(partial);
+      if (given === void 0 && recorded === void 0) return void 0;
       const { chooseBaseline: chooseBaseline2 } = await Promise.resolve().then(() => (init_baseline(), baseline_exports));
-      return chooseBaseline2(given, recorded2, `${path}'s`, "pass --baseline FILE again", context3);
+      const chosen = await chooseBaseline2(
+        given,
+        recorded,
+        `${path}'s`,
+        "pass --baseline FILE again",
+        context3
+      );
+      if (given === void 0 && chosen !== void 0) {
+        context3.stderr.write(
+          `note: comparing with ${chosen.path}, the baseline ${path} records (--baseline FILE compares with another)
+`
+        );
+      }
+      return chosen;
     }
   };
 }
@@ -55292,7 +55504,11 @@ function guardProcess(options2) {
   const writtenTo = (abandoned) => {
     try {
       const where = options2.writePartial(abandoned);
-      return where === void 0 ? { text: "no artifact is written (none was asked for)", onDisk: false } : { text: `the partial artifact is written to ${where} (interrupted: true)`, onDisk: true };
+      return where === void 0 ? { text: "no artifact is written (none was asked for)", onDisk: false } : {
+        text: `the partial artifact is written to ${where} (interrupted: true)`,
+        onDisk: true,
+        where
+      };
     } catch (error2) {
       return {
         text: `the partial artifact could not be written: ${describe(error2)}`,
@@ -55322,7 +55538,7 @@ function guardProcess(options2) {
     const partial = writtenTo(abandoned);
     const where = partial.text;
     const left = partial.onDisk && chosen === null ? options2.reportsLeft?.() : void 0;
-    const resume = (options2.resumeCommand !== void 0 && abandoned.result.interrupted ? `; to finish it: ${options2.resumeCommand}` : "") + (left === void 0 ? "" : `; ${left}`);
+    const resume = (options2.resumeCommand !== void 0 && abandoned.result.interrupted ? `; to finish it: ${options2.resumeCommand(partial.where)}` : "") + (left === void 0 ? "" : `; ${left}`);
     if (chosen !== null) {
       stderr.write(`${chosen}: ${where}${resume}
 `);
@@ -55347,19 +55563,19 @@ function guardProcess(options2) {
 `);
       return;
     }
-    if (verdict !== void 0) process.exitCode = verdict;
+    const instead = where === void 0 ? void 0 : options2.writtenInstead?.();
+    if (verdict !== void 0) process.exitCode = instead === void 0 ? verdict : EXIT_UNWRITTEN;
+    const writtenTo2 = (at) => instead !== void 0 ? `; ${instead}` : `; the results are written${at === void 0 ? "" : ` to ${at}`}`;
     const left = options2.reportsLeft?.();
     if (left !== void 0 && chosen !== null) {
       process.exitCode = INTERRUPTED;
-      const at = where ?? options2.results;
-      const resume = verdict === void 0 && options2.resumeCommand !== void 0 ? `; or finish the run, which writes them, with: ${options2.resumeCommand}` : "";
-      stderr.write(
-        `${why2}; the results are written${at === void 0 ? "" : ` to ${at}`}; ${left}${resume}
-`
-      );
+      const resume = verdict === void 0 && options2.resumeCommand !== void 0 ? `; or finish the run, which writes them, with: ${options2.resumeCommand(where)}` : "";
+      stderr.write(`${why2}${writtenTo2(where ?? options2.results)}; ${left}${resume}
+`);
     } else if (where !== void 0) {
       const reports = left === void 0 ? "" : `; ${left}`;
-      stderr.write(`${why2}; the results are written to ${where}${reports}
+      const resume = chosen !== null && verdict === void 0 && options2.resumeCommand !== void 0 ? `${instead === void 0 ? " (interrupted: true)" : ""}; to finish it: ${options2.resumeCommand(where)}` : "";
+      stderr.write(`${why2}${writtenTo2(where)}${resume}${reports}
 `);
     } else if (chosen === null) {
       const reports = left === void 0 || options2.results === void 0 ? "" : `; ${left}`;
@@ -55425,23 +55641,25 @@ function watchUnfinished(stderr, what) {
   process.on("exit", onExit);
   return () => process.off("exit", onExit);
 }
-function endAfterCommand(done, stderr) {
+function endAfterCommand(finished, stderr) {
+  const code = () => typeof finished === "number" ? finished : finished();
   let own = false;
   const exit = () => {
     own = true;
-    process.exit(done);
+    process.exit(code());
   };
   let fatal;
   const onUncaught = (_error, origin) => {
     if (process.listenerCount("uncaughtException") > 0) return;
     fatal ??= origin === "unhandledRejection" ? "an unhandled rejection" : "an uncaught exception";
   };
-  const onExit = (code) => {
+  const onExit = (exitCode) => {
     if (own) return;
+    const done = code();
     const by = fatal === void 0 ? "" : ` (${fatal})`;
     const outcome2 = done === 0 ? `the exit code is ${CUT_SHORT2}: the command succeeded, but the code it ran did not end cleanly` : `the exit code stays the command's own, ${done}`;
     stderr.write(
-      `error: the process was ended (exit code ${code}) after evals finished${by}, by a timer or callback that user code left running; ${outcome2}
+      `error: the process was ended (exit code ${exitCode}) after evals finished${by}, by a timer or callback that user code left running; ${outcome2}
 `
     );
     process.exitCode = done === 0 ? CUT_SHORT2 : done;
@@ -60188,7 +60406,7 @@ function httpStatus(error2) {
   const http2 = asHttpError(error2);
   return http2?.response ? http2.status : void 0;
 }
-function toReportingFailure(error2, what, permission, step) {
+function toReportingFailure(error2, what, permission, step, personalToken) {
   const http2 = asHttpError(error2);
   if (!http2) {
     return { code: "github.failed", message: `could not ${what}: ${describeThrown(error2)}` };
@@ -60204,7 +60422,14 @@ function toReportingFailure(error2, what, permission, step) {
   const said = githubMessage(response.data);
   const accepted = permission === void 0 ? void 0 : typeof permission === "string" ? [permission] : permission;
   const writes = step === void 0 ? accepted?.[0]?.endsWith(": write") !== false : step === "write";
-  const { code, hint } = classify(status, response.headers ?? {}, accepted, writes, said);
+  const { code, hint } = classify(
+    status,
+    response.headers ?? {},
+    accepted,
+    writes,
+    said,
+    personalToken
+  );
   const reason = said === "" ? String(status) : `${status} ${said}`;
   return {
     code,
@@ -60212,7 +60437,7 @@ function toReportingFailure(error2, what, permission, step) {
     message: `could not ${what}: ${reason}${hint === "" ? "" : ` (${hint})`}`
   };
 }
-function classify(status, headers, permission, writes, said) {
+function classify(status, headers, permission, writes, said, personalToken) {
   const limit = rateLimitOf(status, headers, said, Date.now());
   if (limit !== null) {
     const detail = limit.resetsAt !== void 0 ? ` until ${clockTime(limit.resetsAt)} (x-ratelimit-reset)` : limit.retryAfter !== void 0 ? ` (retry-after: ${limit.retryAfter} s)` : "";
@@ -60232,6 +60457,9 @@ function classify(status, headers, permission, writes, said) {
       code: "github.forbidden",
       hint: "the pull request's conversation is locked: unlock it for the comment to be posted; the job summary and the check run carry the report"
     };
+  }
+  if (status === 403 && personalToken !== void 0) {
+    return { code: "github.forbidden", hint: personalTokenHint(personalToken, permission) };
   }
   if (status === 403) {
     const needs = permission ? `, otherwise the workflow needs ${anyOf(permission)}` : "";
@@ -60254,6 +60482,16 @@ function anyOf([first, ...others]) {
   if (others.length === 0) return named2;
   const or = others.map((other) => `\`${other}\``).join(" or ");
   return `${named2} (or ${or}: ${others.length === 1 ? "either" : "any"} one is enough)`;
+}
+function personalTokenHint(login, permission) {
+  const fineGrained = (permission ?? []).map((entry) => {
+    const [name = "", access2 = ""] = entry.split(":").map((part) => part.trim());
+    const words = name.replaceAll("-", " ");
+    return `\`${words.charAt(0).toUpperCase()}${words.slice(1)}: ${access2 === "write" ? "Read and write" : "Read-only"}\``;
+  });
+  const [first, ...others] = fineGrained;
+  const needs = first === void 0 ? "the permission this call needs" : `${first}${others.length > 0 ? ` (or ${others.join(" or ")})` : ""} if fine-grained, the \`repo\` scope if classic`;
+  return `the github-token is a personal access token of ${login}, which lacks ${needs}; the workflow's permissions do not apply to it; ${README_SECTION}`;
 }
 function githubMessage(data) {
   if (typeof data === "string") {
@@ -60905,7 +61143,7 @@ function chatOpsDefaultBranch(context3, pullRequest, checkedOut) {
 }
 
 // src/action/run-evals.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import { dirname as dirname16, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
@@ -61323,12 +61561,12 @@ var RUN = {
     },
     "no-cache": {
       type: "boolean",
-      help: "Send every judge and embedding call to the server (no cache read or write)"
+      help: "Send every model call (a model target's, a judge's, an embedding) to the server (no cache read or write)"
     },
     "cache-dir": {
       type: "string",
       value: "DIR",
-      help: "Judge call cache (default: .evalgate/cache next to the config)"
+      help: "Cache of model target, judge and embedding calls (default: .evalgate/cache next to the config)"
     },
     "update-baselines": {
       type: "boolean",
@@ -61370,7 +61608,10 @@ var INIT = {
       help: "Which starter to write (default: function)"
     },
     help: HELP
-  }
+  },
+  footer: [
+    "Exit codes: 0 written \xB7 2 bad usage, or the folder has a file of the starter already, or something that is not a folder where it makes one (nothing written) \xB7 3 a file could not be written (one line says why; what it had written is removed again)."
+  ]
 };
 var COMPARE = {
   name: "evals compare",
@@ -72444,7 +72685,7 @@ function atPoint(text2, params) {
 }
 
 // src/pipeline/module-graph-hash.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+init_regular_file();
 import { createRequire as createRequire2 } from "node:module";
 import { join as join10, resolve as resolve8, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -72455,9 +72696,9 @@ async function moduleGraph(modules, dir, searchFrom) {
 function mayImportLocalFile(path) {
   let text2;
   try {
-    text2 = readFileSync4(path, "utf8");
-  } catch {
-    return true;
+    text2 = readRegularFileSync(path, Number.MAX_SAFE_INTEGER).toString("utf8");
+  } catch (error2) {
+    return error2.code !== "ENOTREG";
   }
   return /['"`][./\\]/.test(text2);
 }
@@ -72955,6 +73196,7 @@ function firstDifference(a, b, rules, path) {
 }
 
 // src/evaluators/is-valid-json.ts
+init_json_syntax();
 init_metadata();
 init_options();
 var isValidJson = defineBuiltin({
@@ -72976,8 +73218,7 @@ function parseError(text2) {
     JSON.parse(text2);
     return null;
   } catch (error2) {
-    const message = error2 instanceof Error ? error2.message : String(error2);
-    return truncateText(`not valid JSON: ${message}`);
+    return truncateText(`not valid JSON: ${describeJsonError(text2, error2)}`);
   }
 }
 function jsonSafetyError(value, path = "$", seen = /* @__PURE__ */ new Set()) {
@@ -75411,6 +75652,7 @@ var builtinEvaluators = {
 var BUILTIN_EVALUATOR_NAMES = Object.keys(builtinEvaluators);
 
 // src/bind/modules/loader.ts
+init_regular_file();
 import { stat as stat3 } from "node:fs/promises";
 import { extname as extname3, relative as relative4, sep as sep5 } from "node:path";
 import { pathToFileURL as pathToFileURL3 } from "node:url";
@@ -75708,7 +75950,7 @@ function stripModuleExtension(name) {
 }
 
 // src/bind/modules/typescript-loader.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 import { createRequire as createRequire3 } from "node:module";
 import { dirname as dirname10, join as join14 } from "node:path";
 import { pathToFileURL as pathToFileURL2 } from "node:url";
@@ -75748,7 +75990,7 @@ function tsxRoot(dir) {
   }
 }
 function importEntry(root2, subpath) {
-  const pkg = JSON.parse(readFileSync5(join14(root2, "package.json"), "utf8"));
+  const pkg = JSON.parse(readFileSync4(join14(root2, "package.json"), "utf8"));
   const target = pkg.exports?.[subpath]?.import;
   const file = typeof target === "string" ? target : target?.default;
   if (file === void 0) throw new TsxMissingError([root2]);
@@ -75789,7 +76031,8 @@ function createModuleLoader(options2 = {}) {
     if (!found2?.isFile()) {
       const isDirectory2 = found2?.isDirectory() ?? false;
       const suggestion = isDirectory2 ? await suggestIndexFile(file) : await suggestSibling(file);
-      return { kind: "missing", isDirectory: isDirectory2, suggestion };
+      const special = found2 !== void 0 && !isDirectory2 ? kindOf2(found2) : void 0;
+      return { kind: "missing", isDirectory: isDirectory2, suggestion, ...special ? { special } : {} };
     }
     if (options2.importModules === false) return { kind: "not-imported" };
     const url = pathToFileURL3(file).href;
@@ -75823,7 +76066,10 @@ function createModuleLoader(options2 = {}) {
 function phrase(outcome2, ref) {
   switch (outcome2.kind) {
     case "missing":
-      return { ok: false, error: notFound(ref, outcome2.isDirectory, outcome2.suggestion) };
+      return {
+        ok: false,
+        error: notFound(ref, outcome2.isDirectory, outcome2.suggestion, outcome2.special)
+      };
     case "not-imported":
       return { ok: true, value: void 0 };
     case "threw":
@@ -75844,8 +76090,8 @@ function phrase(outcome2, ref) {
     }
   }
 }
-function notFound(ref, isDirectory2, suggestion) {
-  const what = isDirectory2 ? `, which is a folder` : "";
+function notFound(ref, isDirectory2, suggestion, special) {
+  const what = isDirectory2 ? `, which is a folder` : special !== void 0 ? `, which is ${special}, not a regular file` : "";
   const hint = suggestion === void 0 ? "" : `; did you mean ${respell(ref, suggestion)}?`;
   return {
     code: "module.not-found",
@@ -76142,6 +76388,28 @@ function declaredDecoder(contentType) {
   return decoder.encoding === "utf-8" ? void 0 : decoder;
 }
 
+// src/judge/json-depth.ts
+var MAX_ANSWER_NESTING = 1e3;
+function nestsDeeperThan(text2, limit) {
+  let depth2 = 0;
+  let inString = false;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth2 > limit) return true;
+    } else if (c === 93 || c === 125) depth2--;
+  }
+  return false;
+}
+function tooDeepMessage(method, url, status) {
+  return `${method} ${url} answered ${status} with JSON nested more than ${MAX_ANSWER_NESTING} levels deep, which no API answer is: not read`;
+}
+
 // src/judge/response-body.ts
 var ERROR_BODY_BYTES = 64 * 1024;
 async function cappedBytes(response) {
@@ -76302,7 +76570,7 @@ function answeredUsage(json) {
 }
 var UNREPORTED = { unreported: true };
 function reportedCount(value) {
-  return typeof value === "number" && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : void 0;
+  return Number.isSafeInteger(value) && value >= 0 ? value : void 0;
 }
 function parseEmbeddings(json, count) {
   if (!isRecord(json) || !Array.isArray(json.data) || json.data.length !== count) return void 0;
@@ -76418,18 +76686,11 @@ async function postAttempt(url, payload, signal, settings) {
   const outcome2 = await requestAttempt({ method: "POST", url, body: payload }, signal, settings);
   if (outcome2.kind !== "ok") return outcome2;
   const raw = settings.scrub(outcome2.text).slice(0, RAW_LIMIT);
-  if (outcome2.notUtf8) {
-    const { status, contentType } = outcome2;
-    const where = settings.scrub(maskCredentialsIn(url));
-    return {
-      kind: "fail",
-      error: {
-        code: "judge.malformed",
-        message: notUtf8Message("POST", where, status, contentType),
-        status,
-        raw
-      }
-    };
+  const { status, contentType } = outcome2;
+  const where = settings.scrub(maskCredentialsIn(url));
+  const unreadable3 = outcome2.notUtf8 ? notUtf8Message("POST", where, status, contentType) : nestsDeeperThan(outcome2.text, MAX_ANSWER_NESTING) ? tooDeepMessage("POST", where, status) : void 0;
+  if (unreadable3 !== void 0) {
+    return { kind: "fail", error: { code: "judge.malformed", message: unreadable3, status, raw } };
   }
   try {
     return {
@@ -76437,7 +76698,7 @@ async function postAttempt(url, payload, signal, settings) {
       // A byte order mark before the JSON (some servers send one) is no part of it.
       json: JSON.parse(outcome2.text.replace(/^\uFEFF/, "")),
       text: raw,
-      status: outcome2.status
+      status
     };
   } catch {
     return {
@@ -76445,8 +76706,8 @@ async function postAttempt(url, payload, signal, settings) {
       error: {
         code: "judge.malformed",
         // The start of what came back (a gateway's page): a model target keeps no `raw`.
-        message: `POST ${settings.scrub(maskCredentialsIn(url))} answered ${outcome2.status} with a body that is not JSON${errorDetail(raw)}`,
-        status: outcome2.status,
+        message: outcome2.text.trim() === "" ? `POST ${where} answered ${status} with an empty body, where JSON was expected` : `POST ${where} answered ${status} with a body that is not JSON${errorDetail(raw)}`,
+        status,
         raw
       }
     };
@@ -77106,7 +77367,7 @@ function signalGroup(pid, signal) {
 init_encoding();
 
 // src/targets/command-checks.ts
-import { accessSync, constants as constants6, readdirSync, statSync as statSync4 } from "node:fs";
+import { accessSync, constants as constants7, readdirSync, statSync as statSync4 } from "node:fs";
 import { delimiter, extname as extname4, isAbsolute as isAbsolute4, join as join16, resolve as resolve11 } from "node:path";
 function folderProblem(path) {
   try {
@@ -77167,7 +77428,7 @@ function isFile2(path) {
 }
 function isExecutable(path) {
   try {
-    accessSync(path, constants6.X_OK);
+    accessSync(path, constants7.X_OK);
     return statSync4(path).isFile();
   } catch {
     return false;
@@ -77188,6 +77449,7 @@ function nulProblem(argv, env, shellTemplates) {
 // src/targets/command.ts
 init_call_timeout();
 init_json_syntax();
+init_secrets();
 var STDERR_LINES = 20;
 var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
@@ -77195,6 +77457,7 @@ var HELD_PIPES_MS = KILL_GRACE_MS + 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
   const cwd = resolve12(setup.dir, config.cwd ?? ".");
+  const scrub = createScrubber(setup.secrets ?? []).text;
   const notFolder = folderProblem(cwd);
   if (notFolder !== void 0) {
     return {
@@ -77270,7 +77533,7 @@ function createCommandTarget(config, setup) {
           stdin,
           signal: args.signal
         });
-        return outcome(ran, config.output);
+        return outcome(ran, config.output, scrub);
       }
     }
   };
@@ -77416,7 +77679,7 @@ function noteStderr(reason, program, stderr) {
   if (lines2 !== "") reason.note(`running ${program}; stderr:
 ${lines2}`);
 }
-function outcome(ran, format) {
+function outcome(ran, format, scrub) {
   const text2 = ran.stdout.replace(/(\r?\n)+$/, "");
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message) => stderr === "" ? message : `${message}; stderr:
@@ -77437,7 +77700,7 @@ ${stderr}`;
   } catch (error2) {
     return {
       output: text2,
-      error: `stdout is not JSON (output: json): ${describeJsonError(text2, error2)}`
+      error: `stdout is not JSON (output: json): ${describeJsonError(scrub(text2), error2)}`
     };
   }
 }
@@ -77464,6 +77727,7 @@ function functionTarget(fn, description) {
 }
 
 // src/targets/http.ts
+init_json_syntax();
 init_secrets();
 init_templates();
 init_one_line();
@@ -77514,11 +77778,11 @@ function createHttpTarget(config, setup) {
         }
         const scrubber = createScrubber([...setup.secrets, ...secretsInHeaders(sent)]);
         const scrub = (text3) => scrubber.text(maskCredentialsIn(text3));
-        const badJson = payload === void 0 ? null : stringBodyJsonProblem(payload, sent);
+        const badJson = payload === void 0 ? null : stringBodyJsonProblem(payload, sent, scrub);
         if (badJson !== null) {
           return {
             output: null,
-            error: `${config.method} ${scrub(target.value)}: ${scrub(badJson)}`
+            error: `${config.method} ${scrub(target.value)}: ${badJson}`
           };
         }
         const invalid3 = renderedUrlProblem(target.value);
@@ -77581,14 +77845,14 @@ function createHttpTarget(config, setup) {
     }
   };
 }
-function stringBodyJsonProblem(payload, headers) {
+function stringBodyJsonProblem(payload, headers, scrub) {
   const type = headers["content-type"];
   if (type === void 0 || !/\bjson\b/i.test(type)) return null;
   try {
     JSON.parse(payload);
     return null;
   } catch (error2) {
-    return `the body is not valid JSON once its templates are filled in, though its content-type (${type}) says it is: ${error2.message}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(scrub(payload), error2)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
   }
 }
 function answerOutput(text2, contentType, path, scrub, answeredAs) {
@@ -77599,7 +77863,7 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     json = JSON.parse(text2);
   } catch (error2) {
     isJson = false;
-    notJson2 = error2.message;
+    notJson2 = describeJsonError(scrub(text2), error2);
   }
   if (path === void 0) {
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
@@ -77613,15 +77877,16 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     if (saysJson) {
       return {
         output: text2,
-        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${scrub(notJson2)}: ${excerptOf(scrub(text2))}`
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson2}: ${excerptOf(scrub(text2))}`
       };
     }
     return { output: text2 };
   }
   if (!isJson) {
+    const cannot = `so output: ${path.text} cannot be read from it`;
     return {
       output: text2,
-      error: `the answer is not JSON, so output: ${path.text} cannot be read from it: ${excerptOf(scrub(text2))}`
+      error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson2}), ${cannot}: ${excerptOf(scrub(text2))}`
     };
   }
   let current2 = json;
@@ -77698,7 +77963,6 @@ function urlShapeProblem(url) {
 // src/targets/model.ts
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
-import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve13 } from "node:path";
 init_json_syntax();
 init_encoding();
@@ -77752,6 +78016,7 @@ function quote3(text2) {
 
 // src/targets/model.ts
 init_unreadable();
+init_regular_file();
 var asIs2 = (text2) => text2;
 async function createModelTarget(config, setup) {
   if (setup.models === void 0) {
@@ -77842,7 +78107,10 @@ async function promptText(source, setup) {
     seen.add(file.value);
     const named2 = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
-      const bytes = await readFile4(resolve13(setup.dir, file.value));
+      const bytes = await readRegularFileBytes(
+        resolve13(setup.dir, file.value),
+        Number.MAX_SAFE_INTEGER
+      );
       const encoding = utf8Issue(bytes, file.value);
       if (encoding !== void 0) {
         const message = encoding.line > 0 ? `${file.value}${named2} is ${encoding.message}` : `${encoding.message}${named2}`;
@@ -78256,7 +78524,8 @@ var targetKinds = {
         dir: context3.config.dir,
         env: context3.env,
         grid: context3.suite.grid,
-        issueAt: context3.issueAt
+        issueAt: context3.issueAt,
+        secrets: context3.secrets
       })
     )
   }
@@ -78899,10 +79168,10 @@ async function readSuiteTestset(config, suite, cwd) {
     return { ok: false, issues: prepared.issues.map((i) => ({ ...i, file: issueFile })) };
   }
   const split = ts.split;
-  const recorded2 = recordedField(suite);
-  const cases = split === void 0 && recorded2 === void 0 ? prepared.cases : prepared.cases.map((c) => ({
+  const recorded = recordedField(suite);
+  const cases = split === void 0 && recorded === void 0 ? prepared.cases : prepared.cases.map((c) => ({
     ...c,
-    ...recorded2 !== void 0 ? { inputId: inputIdOf(testsetId, c.data, recorded2) } : {},
+    ...recorded !== void 0 ? { inputId: inputIdOf(testsetId, c.data, recorded) } : {},
     ...split !== void 0 ? { data: splitListCells(c.data, split) } : {}
   }));
   return {
@@ -79095,8 +79364,8 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { readFileSync as readFileSync6 } from "node:fs";
 import { dirname as dirname13, join as join20, resolve as resolve16 } from "node:path";
+init_regular_file();
 init_identity();
 function missingFieldIssues(config, plan) {
   return plan.suites.flatMap((planned) => {
@@ -79179,7 +79448,9 @@ function promptFileIssues(config, suite, points2, columns) {
   return promptFileRefs(suite.target, points2).flatMap((ref) => {
     let text2;
     try {
-      text2 = readFileSync6(resolve16(config.dir, ref.file), "utf8");
+      text2 = readRegularFileSync(resolve16(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
+        "utf8"
+      );
     } catch {
       return [];
     }
@@ -79373,6 +79644,7 @@ function withPinIgnored(artifact, ignored) {
 }
 
 // src/pipeline/run.ts
+init_recorded_pass();
 init_errors();
 
 // src/run/control.ts
@@ -79410,7 +79682,7 @@ var RunControl = class {
 init_real_path();
 init_errors();
 init_write_file_atomic();
-import { accessSync as accessSync2, constants as constants7, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
+import { accessSync as accessSync2, constants as constants8, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
 import { dirname as dirname14, join as join21, resolve as resolve17 } from "node:path";
 function runOutputs(args) {
   return [
@@ -79541,7 +79813,7 @@ function writeProblem(at) {
 }
 function accessProblem(path, what) {
   try {
-    accessSync2(path, constants7.W_OK);
+    accessSync2(path, constants8.W_OK);
     return void 0;
   } catch (error2) {
     return `${what} (${error2.code ?? "denied"})`;
@@ -79743,11 +80015,13 @@ function trackPendingReports(specs, reporters) {
     reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown2) });
   }
   return {
-    left(output) {
+    left(given, beside = (file) => file) {
       if (pending.size === 0) return void 0;
-      const names = [...pending].map(([path, flag]) => `${path} (${flag})`);
-      const report = [...pending].find(([, flag]) => flag === "--report")?.[0];
-      const junit = [...pending].find(([, flag]) => flag === "--junit")?.[0];
+      const output = beside(given);
+      const left = [...pending].map(([path, flag]) => [beside(path), flag]);
+      const names = left.map(([path, flag]) => `${path} (${flag})`);
+      const report = left.find(([, flag]) => flag === "--report")?.[0];
+      const junit = left.find(([, flag]) => flag === "--junit")?.[0];
       const what = report !== void 0 && junit !== void 0 ? "the HTML and JUnit reports" : report !== void 0 ? "the HTML report" : "the JUnit report";
       const command = [
         "evals report",
@@ -79785,13 +80059,12 @@ var OutputTakenError = class extends Error {
 };
 function outputDiversion(journal, cwd) {
   const decided = /* @__PURE__ */ new Map();
-  return (file) => {
+  let taken;
+  const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
-    const own = journal();
-    if (own === void 0 || !own.displaced()) return void 0;
-    const holder = readJournalHeader(own.path);
-    const [by, writes] = holder === void 0 ? ["another evals run", "has written"] : [`another evals run (pid ${holder.pid})`, "writes"];
+    taken ??= takenBy(journal());
+    if (taken === void 0) return void 0;
     const ext = extname5(basename8(file));
     const shown2 = freeName(
       `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
@@ -79801,13 +80074,36 @@ function outputDiversion(journal, cwd) {
     const diversion = {
       path: resolve20(cwd, shown2),
       shown: shown2,
-      error: new OutputTakenError(
-        `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1e3} s, and that run ${writes} its results: this run's are not written over them`
-      )
+      error: taken
     };
     decided.set(file, diversion);
     return diversion;
   };
+  return Object.assign(divert, { decided: (file) => decided.get(file) });
+}
+function takenBy(own) {
+  if (own === void 0 || !own.displaced()) return void 0;
+  const holder = readJournalHeader(own.path);
+  const [by, writes] = holder === void 0 ? ["another evals run", "has written"] : [`another evals run (pid ${holder.pid})`, "writes"];
+  return new OutputTakenError(
+    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1e3} s, and that run ${writes} its results: this run's are not written over them`
+  );
+}
+function besideFiles(divert, output) {
+  return divert.decided(output) === void 0 ? void 0 : (file) => divert(file)?.shown ?? file;
+}
+function finishCommand(divert, output, resume) {
+  return (from) => {
+    if (from === void 0 || from === output) return resume();
+    const kept = divert.decided(output)?.shown === from;
+    return resume(from, void 0, kept ? besideFiles(divert, output) : void 0);
+  };
+}
+function keptBeside(divert, output, interrupted) {
+  const taken = divert.decided(output);
+  if (taken === void 0) return void 0;
+  const failure = { path: output, error: taken.error, kept: taken.shown };
+  return interrupted ? describeWriteFailure(failure, "the run was interrupted", "the partial results") : describeWriteFailure(failure, "the run finished");
 }
 
 // src/pipeline/run.ts
@@ -79837,7 +80133,7 @@ async function executeRun(args, ctx, reporters = []) {
   };
   const comparing = baseline === void 0 ? void 0 : await Promise.resolve().then(() => (init_baseline(), baseline_exports));
   const { resumeCommand: resumeOf } = args;
-  const resumeCommand = resumeOf && ((from, killed) => resumeOf(from, killed ?? baseline?.path));
+  const resumeCommand = resumeOf && ((from, killed, beside) => resumeOf(from, killed ?? baseline?.path, beside));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
     ctx,
@@ -79871,6 +80167,7 @@ async function executeRun(args, ctx, reporters = []) {
     fallback: fallbackPath(path),
     divert: () => divert(path)
   });
+  const finishFrom = resumeCommand && finishCommand(divert, args.output, resumeCommand);
   let uncompared2;
   const notCompared = () => uncompared2 ?? args.baselineMissing;
   const specs = [
@@ -79917,6 +80214,7 @@ async function executeRun(args, ctx, reporters = []) {
   const log = new CaseSpool({
     warn: (message) => ctx.stderr.write(`warning: ${message}
 `),
+    root: spoolRoot(ctx.env),
     ...journal !== void 0 && { journal }
   });
   const compared = comparing && baseline !== void 0 ? comparing.comparer(baseline, (run2) => log.cases(run2), suites, ctx, {
@@ -79934,33 +80232,35 @@ async function executeRun(args, ctx, reporters = []) {
   const startedAt = /* @__PURE__ */ new Date();
   const toOutput = { path: resolve23(ctx.cwd, args.output), shown: args.output };
   const runArtifact = (o) => marks2(
-    buildArtifact({
-      toolVersion,
-      config: config.file,
-      configHash: resuming?.configHash ?? config.hash,
-      // The parts are recorded only with the hash they make (a partial's may be an older one).
-      ...(resuming?.configHash ?? config.hash) === config.hash && {
-        parts: config.hashParts,
-        dataParts: config.dataParts
-      },
-      git: o.git,
-      startedAt: resuming?.startedAt ?? o.startedAt,
-      durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
-      interrupted: o.interrupted,
-      runs: annotateRuns(o.runs, suites)
-    })
+    withPassRecorded(
+      buildArtifact({
+        toolVersion,
+        config: config.file,
+        configHash: resuming?.configHash ?? config.hash,
+        // The parts are recorded only with the hash they make (a partial's may be an older one).
+        ...(resuming?.configHash ?? config.hash) === config.hash && {
+          parts: config.hashParts,
+          dataParts: config.dataParts
+        },
+        git: o.git,
+        startedAt: resuming?.startedAt ?? o.startedAt,
+        durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
+        interrupted: o.interrupted,
+        runs: annotateRuns(o.runs, suites)
+      })
+    )
   );
   const unguard = guardProcess({
     control,
     stderr: ctx.stderr,
-    ...resumeCommand !== void 0 && { resumeCommand: resumeCommand() },
+    ...finishFrom !== void 0 && { resumeCommand: finishFrom },
     casesFinished: () => finished !== void 0 && !finished.interrupted,
     // Every case finished: the results are whole, and the exit code is their verdict's.
     finishedExitCode: () => {
       compareEnded();
       return finished === void 0 || finished.interrupted ? void 0 : verdictCode(finished);
     },
-    reportsLeft: () => pendingReports.left(args.output),
+    reportsLeft: () => pendingReports.left(args.output, besideFiles(divert, args.output)),
     results: args.output,
     writePartial: ({ result }) => {
       const partial = compared(
@@ -79993,7 +80293,8 @@ async function executeRun(args, ctx, reporters = []) {
       log.writeArtifactSync(to.path, ended);
       journal?.discard();
       return to.shown;
-    }
+    },
+    writtenInstead: () => keptBeside(divert, args.output, finished?.interrupted === true)
   });
   let artifact;
   let written = false;
@@ -80012,8 +80313,8 @@ async function executeRun(args, ctx, reporters = []) {
       },
       artifact: async (executed) => {
         journal?.flush();
-        const recorded2 = executed.runs.reduce((sum2, run2) => sum2 + run2.summary.cases, 0);
-        ran = recorded2 - takenOver;
+        const recorded = executed.runs.reduce((sum2, run2) => sum2 + run2.summary.cases, 0);
+        ran = recorded - takenOver;
         const incomplete = executed.runs.some((run2) => run2.summary.cases < run2.testset.cases);
         const interrupted = executed.interrupted || resuming !== void 0 && incomplete;
         const artifactWith = (gitInfo) => failedForBuiltins(runArtifact({ ...executed, interrupted, git: gitInfo }));
@@ -80034,7 +80335,7 @@ async function executeRun(args, ctx, reporters = []) {
   }
   const said = uncompared2 !== void 0 && artifact.comparison === void 0 ? { uncompared: uncompared2 } : {};
   if (artifact.interrupted) {
-    for (const line of interruptedLines(args.output, unwritten, resumeCommand)) {
+    for (const line of interruptedLines(args.output, unwritten, finishFrom)) {
       ctx.stderr.write(`${line}
 `);
     }
@@ -80060,7 +80361,7 @@ function protectSecret(value) {
   declareSecret(value);
 }
 async function maskReferencedSecrets(configPath, env) {
-  const text2 = await readFile6(configPath, "utf8").catch(() => "");
+  const text2 = await readFile5(configPath, "utf8").catch(() => "");
   const secrets = actionSecrets(envValuesRead(text2, env));
   for (const value of secrets) protectSecret(value);
   return secrets;
@@ -80599,11 +80900,10 @@ async function batchLanded(octokit, { owner, repo }, id, before, size) {
 // src/github/stale-comments.ts
 var MAX_STALE = 5;
 var MAX_NODES = 100;
+var MAX_NODE_QUERIES = 10;
 async function hideStale(octokit, stale) {
-  const hiddenAlready = await minimizedOf(octokit, stale);
   const named2 = [];
-  const shown2 = stale.filter((c) => c.node_id === void 0 || !hiddenAlready.has(c.node_id));
-  for (const comment of shown2.slice(0, MAX_STALE)) {
+  for (const comment of await firstShown(octokit, stale, MAX_STALE)) {
     let hidden = false;
     if (comment.node_id !== void 0 && comment.node_id !== "") {
       try {
@@ -80619,8 +80919,18 @@ async function hideStale(octokit, stale) {
   }
   return named2;
 }
+async function firstShown(octokit, comments, wanted) {
+  const shown2 = [];
+  for (let start = 0; start < comments.length && shown2.length < wanted; start += MAX_NODES) {
+    const chunk = comments.slice(start, start + MAX_NODES);
+    const asked = start / MAX_NODES < MAX_NODE_QUERIES;
+    const hidden = asked ? await minimizedOf(octokit, chunk) : /* @__PURE__ */ new Set();
+    shown2.push(...chunk.filter((c) => c.node_id === void 0 || !hidden.has(c.node_id)));
+  }
+  return shown2.slice(0, wanted);
+}
 async function minimizedOf(octokit, comments) {
-  const ids = comments.map((c) => c.node_id).filter((id) => id !== void 0 && id !== "").slice(0, MAX_NODES);
+  const ids = comments.map((c) => c.node_id).filter((id) => id !== void 0 && id !== "");
   if (ids.length === 0) return /* @__PURE__ */ new Set();
   let nodes;
   try {
@@ -80655,6 +80965,7 @@ ${body}`;
   const { owner, repo, issueNumber } = target;
   const self2 = await tokenAuthor(octokit);
   if ("failure" in self2) return { ok: false, failure: self2.failure };
+  const person = self2.author.kind === "user" ? self2.author.login : void 0;
   const list2 = async () => {
     try {
       const comments = await octokit.paginate(octokit.rest.issues.listComments, {
@@ -80672,7 +80983,7 @@ ${body}`;
     } catch (error2) {
       return {
         ok: false,
-        failure: toReportingFailure(error2, "list the PR comments", PERMISSION3, "read")
+        failure: toReportingFailure(error2, "list the PR comments", PERMISSION3, "read", person)
       };
     }
   };
@@ -80709,7 +81020,13 @@ ${body}`;
       await removeDuplicates(octokit, target, candidates.slice(index + 1));
       return settle({ ok: true, url: data.html_url, action: "updated" });
     } catch (error2) {
-      const failure = toReportingFailure(error2, "update the PR comment", PERMISSION3);
+      const failure = toReportingFailure(
+        error2,
+        "update the PR comment",
+        PERMISSION3,
+        "write",
+        person
+      );
       const notOurs = self2.author.kind === "any-bot" && failure.code === "github.forbidden";
       if (notOurs) {
         refused.push(candidate);
@@ -80736,7 +81053,10 @@ ${body}`;
     });
     created = data;
   } catch (error2) {
-    return { ok: false, failure: toReportingFailure(error2, "create the PR comment", PERMISSION3) };
+    return {
+      ok: false,
+      failure: toReportingFailure(error2, "create the PR comment", PERMISSION3, "write", person)
+    };
   }
   const after = await list2();
   const refusedIds = new Set(refused.map((comment) => comment.id));
@@ -80759,7 +81079,10 @@ ${body}`;
     });
     return settle({ ok: true, url: data.html_url, action: "created" });
   } catch (error2) {
-    return { ok: false, failure: toReportingFailure(error2, "update the PR comment", PERMISSION3) };
+    return {
+      ok: false,
+      failure: toReportingFailure(error2, "update the PR comment", PERMISSION3, "write", person)
+    };
   }
 }
 async function removeDuplicates(octokit, target, older) {
@@ -81379,6 +81702,8 @@ init_comparison_lost_scores();
 // src/report/comparison-case-tables.ts
 init_comparison_wording();
 init_shown_label();
+init_comparison_case_lists();
+init_newly_failing();
 init_case_text();
 init_failure_details();
 init_labels();
@@ -81503,16 +81828,17 @@ var REASON_MAX_CHARS3 = 160;
 var LABEL_MAX_WIDTH = 50;
 var MAX_NOW_TEXTS = 3;
 function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
-  const byTitle = /* @__PURE__ */ new Map();
-  const pairs = /* @__PURE__ */ new Map();
+  const byGroup = /* @__PURE__ */ new Map();
   for (const run2 of orderRuns(comparison.runs)) {
     for (const list2 of caseLists(run2)) {
-      let entry = byTitle.get(list2.title);
+      const group = JSON.stringify([list2.title, list2.alarm === true]);
+      let entry = byGroup.get(group);
       if (entry === void 0) {
-        entry = { list: list2, rows: /* @__PURE__ */ new Map() };
-        byTitle.set(list2.title, entry);
+        entry = { list: list2, rows: /* @__PURE__ */ new Map(), runs: [], pairs: 0 };
+        byGroup.set(group, entry);
       }
-      pairs.set(list2.title, (pairs.get(list2.title) ?? 0) + list2.cases.length);
+      entry.runs.push(run2);
+      entry.pairs += list2.cases.length;
       for (const ref of list2.cases) {
         const head = list2.title === "removed" || list2.title === "not run in HEAD" || list2.title === "not selected in HEAD" ? void 0 : headCase?.(run2, ref.id);
         const now = nowText(list2.title, ref, head);
@@ -81529,17 +81855,23 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
     }
   }
   const withPoints = comparison.runs.length > 1;
-  return CASE_LIST_TITLES.flatMap((title) => {
-    const entry = byTitle.get(title);
-    if (entry === void 0) return [];
-    const rows = [...entry.rows.values()];
+  const groups2 = CASE_LIST_TITLES.flatMap(
+    (title) => [true, false].flatMap((alarm) => byGroup.get(JSON.stringify([title, alarm])) ?? [])
+  );
+  return groups2.map(({ list: list2, rows: byCase, runs, pairs: onPoints }) => {
+    const { title } = list2;
+    const alarm = list2.alarm === true;
+    const rows = [...byCase.values()];
     const count = rows.length;
-    const onPoints = pairs.get(title) ?? 0;
-    const { list: list2 } = entry;
     const counted = onPoints === count ? formatCount(count) : `${plural(count, "case")}, ${formatCount(onPoints)} counting each grid point`;
-    const heading = `${title[0]?.toUpperCase() ?? ""}${title.slice(1)} (${counted})`;
+    const aside = title === "newly failing" && !alarm ? flipsAside(runs) : void 0;
+    const heading = listHeading(
+      `${title[0]?.toUpperCase() ?? ""}${title.slice(1)}`,
+      counted,
+      aside
+    );
     const titleLine = `${heading}${list2.note ? `, ${list2.note}` : ""}:`;
-    const blocks = [list2.alarm ? `**${titleLine}**` : titleLine];
+    const blocks = [alarm ? `**${titleLine}**` : titleLine];
     const shown2 = rows.slice(0, maxListed);
     if (shown2.length > 0) {
       const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
@@ -81552,7 +81884,8 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
       );
     }
     if (count > shown2.length) blocks.push(`\u2026 ${formatCount(count - shown2.length)} more`);
-    return [{ title, count, text: blocks.join("\n\n") }];
+    const name = title === "newly failing" && !alarm ? calmFlipsName(runs) : title;
+    return { title, count, text: blocks.join("\n\n"), alarm, name };
   });
 }
 function caseRow(row, withPoints, runs) {
@@ -81685,11 +82018,10 @@ function comparisonDetails(comparison, options2 = {}) {
   const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
   const blocks = [];
   const tables = caseTables(comparison, maxListed, options2.headCase, options2.caseLabel);
-  const [newly, ...others] = tables;
-  if (newly?.title === "newly failing") blocks.push(newly.text);
-  else if (newly !== void 0) others.unshift(newly);
+  const others = tables.filter((table) => !table.alarm);
+  blocks.push(...tables.filter((table) => table.alarm).map((table) => table.text));
   if (others.length > 0) {
-    const summary2 = others.map((table) => `${formatCount(table.count)} ${table.title}`);
+    const summary2 = others.map((table) => `${formatCount(table.count)} ${table.name}`);
     blocks.push(
       [
         `<details><summary>Other case changes: ${summary2.join(" \xB7 ")}</summary>`,
@@ -82035,6 +82367,33 @@ function quoteArg(arg) {
   return arg === "" || /[\s"'\\]/.test(arg) ? JSON.stringify(arg) : arg;
 }
 
+// src/action/summary-notes.ts
+function escapeNote(message) {
+  return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
+}
+var SUMMARY_NOTE_MAX_BYTES = JOB_SUMMARY_MAX_BYTES - REPORT_MAX_BYTES.jobSummary;
+function staleSummaryNote(stale, current2, maxBytes = SUMMARY_NOTE_MAX_BYTES) {
+  const head = `
+
+> [!NOTE]
+> The current PR comment is ${current2}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:
+`;
+  const lines2 = stale.map(
+    (c) => `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ", hidden as outdated" : ", still shown"})
+`
+  );
+  const bytes = (text2) => Buffer.byteLength(text2, "utf8");
+  const rest = (left) => left === 0 ? "" : `> \u2026 and ${left} more, named in the job log
+`;
+  let listed3 = lines2.length;
+  let note = head + lines2.join("");
+  while (bytes(note) > maxBytes && listed3 > 0) {
+    listed3 -= 1;
+    note = head + lines2.slice(0, listed3).join("") + rest(lines2.length - listed3);
+  }
+  return bytes(note) <= maxBytes ? note : "";
+}
+
 // src/action/publish.ts
 var COMMENT_REPORT_MAX_BYTES = REPORT_MAX_BYTES.comment - RUN_STAMP_MAX_CHARS;
 async function publishResults(results, settings, octokit, env, pullRequest) {
@@ -82181,18 +82540,10 @@ async function sayStale(stale, current2) {
       `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current2}. To have one comment again, delete the old one`
     );
   }
-  const lines2 = stale.map(
-    (c) => `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ", hidden as outdated" : ", still shown"})`
-  );
+  const note = staleSummaryNote(stale, current2);
+  if (note === "") return;
   try {
-    await summary.addRaw(
-      `
-
-> [!NOTE]
-> The current PR comment is ${current2}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:
-${lines2.join("\n")}
-`
-    ).write();
+    await summary.addRaw(note).write();
   } catch (error2) {
     warning(`evalgate: could not write the job summary: ${error2.message}`);
   }
@@ -82204,9 +82555,6 @@ function shardNote({ index, count }) {
 function uncomparedNote(why2) {
   return `> [!WARNING]
 > ${escapeNote(notComparedSentence(createScrubber([]).text(why2)))}`;
-}
-function escapeNote(message) {
-  return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
 }
 function forkMessage(fork, checkRun) {
   const from = fork.head === null ? `a fork of ${fork.base} that has since been deleted` : `the fork ${fork.head}, not ${fork.base}`;
