@@ -7,10 +7,8 @@
  * before the error is described, so the error quotes `[redacted]`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { allText, artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 const TOKEN = 'sk-cmd-json-SECRET-0123456789abcdef';
 
@@ -40,12 +38,9 @@ describe('a command whose JSON goes wrong at a secret', () => {
       error,
       /^stdout is not JSON \(output: json\): line 1, column \d+: expected a value, found "redacted"$/,
     );
-    const everywhere = [
-      result.stdout,
-      result.stderr,
-      readFileSync(join(dir, 'results.json'), 'utf8'),
-      readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    ].join('\n');
+    const everywhere = `${result.stdout}
+${result.stderr}
+${allText(dir)}`;
     assert.doesNotMatch(everywhere, /sk-cmd-json/);
   });
 });

@@ -8,10 +8,8 @@
  * a request body written as a string of JSON that a key, put in unquoted, breaks.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { allText, artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
 
 const TOKEN = 'sk-http-json-SECRET-0123456789abcdef';
@@ -45,12 +43,9 @@ describe('an http answer whose JSON goes wrong at the echoed key', () => {
       artifactCases(dir)[0]!.cases[0]!.error ?? '',
       /^GET http:\/\/127\.0\.0\.1:\d+\/answer answered 200 with a body that is not JSON, though its content-type \(application\/json\) says it is: line 1, column \d+: .+: \{"answer": \[redacted\]\}$/,
     );
-    const everywhere = [
-      result.stdout,
-      result.stderr,
-      readFileSync(join(dir, 'results.json'), 'utf8'),
-      readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    ].join('\n');
+    const everywhere = `${result.stdout}
+${result.stderr}
+${allText(dir)}`;
     assert.doesNotMatch(everywhere, /sk-http-js/);
   });
 
@@ -74,11 +69,9 @@ describe('an http answer whose JSON goes wrong at the echoed key', () => {
       error,
       /the body is not valid JSON once its templates are filled in.*line 1, column \d+/,
     );
-    const everywhere = [
-      result.stdout,
-      result.stderr,
-      readFileSync(join(dir, 'results.json'), 'utf8'),
-    ];
-    assert.doesNotMatch(everywhere.join('\n'), /sk-http-js/);
+    const everywhere = `${result.stdout}
+${result.stderr}
+${allText(dir)}`;
+    assert.doesNotMatch(everywhere, /sk-http-js/);
   });
 });

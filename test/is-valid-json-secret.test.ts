@@ -8,10 +8,8 @@
  * word it quotes cut short ends with an ellipsis, which scrubbing recognises.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { allText, artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { describeJsonError } from '../src/shared/json-syntax.ts';
 
 const TOKEN = 'sk-valid-json-SECRET-0123456789abcdef';
@@ -43,12 +41,9 @@ describe('is-valid-json on an output that goes wrong at a secret', () => {
       evaluation.metadata.error,
       'not valid JSON: line 1, column 9: expected a value, found "[redacted]…"',
     );
-    const everywhere = [
-      result.stdout,
-      result.stderr,
-      readFileSync(join(dir, 'results.json'), 'utf8'),
-      readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    ].join('\n');
+    const everywhere = `${result.stdout}
+${result.stderr}
+${allText(dir)}`;
     assert.doesNotMatch(everywhere, /sk-valid/);
   });
 
