@@ -16,6 +16,7 @@ import {
 } from './args.ts';
 import { RUN } from './commands.ts';
 import { resumeCommandLine } from '../report/show-gate.ts';
+import { notOption } from '../shared/shell-word.ts';
 
 /**
  * `evals run` arguments (everything after `run`) as RunArgs; the Action passes its `args` input
@@ -102,8 +103,11 @@ export function resumeCommand(
     }
   }
   const output = outputOf(values as OptionValues<typeof RUN>);
-  // First: after a `--` it would be read as the config.
-  if (baseline !== undefined && values.baseline === undefined) kept.unshift('--baseline', baseline);
+  // First: after a `--` it would be read as the config. As `./-b.json` when it starts with `-`:
+  // `--baseline -b.json` reads it as an option, not as the value.
+  if (baseline !== undefined && values.baseline === undefined) {
+    kept.unshift('--baseline', notOption(baseline));
+  }
   if (from === undefined) return resumeCommandLine(kept, output);
   return beside === undefined
     ? resumeCommandLine(kept, from, output)
