@@ -2,7 +2,7 @@
  * The command a plain run prints to finish a killed run it kept aside names that run's baseline
  * (`--baseline FILE`) so that, run as printed through a shell, it works when FILE's name starts
  * with `-` (`--baseline -b.json` is refused as an option with no value). A real run killed with
- * SIGKILL; the printed command run by `sh`.
+ * SIGKILL; the printed command run by `sh`, and the one `evals show` prints for the kept partial.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -54,4 +54,15 @@ it('the printed command finishes a killed run whose baseline is named -b.json', 
   const command = /`(evals run [^`]+)` finishes it/.exec(stderr)?.[1];
   assert.ok(command !== undefined, stderr);
   await finishes(dir, command, 'r.json');
+});
+
+it('evals show of the kept partial names its recorded -b.json so that its command runs', async () => {
+  const { dir, stderr } = await keptAside();
+  const kept = /kept in (r\.killed-\d+\.json)/.exec(stderr)?.[1];
+  assert.ok(kept !== undefined, stderr);
+  const shown = await runCli(['show', kept], { cwd: dir });
+  assert.equal(shown.code, 0, shown.stderr);
+  const command = /to run them: (evals run .+)$/m.exec(shown.stdout)?.[1];
+  assert.ok(command !== undefined, shown.stdout);
+  await finishes(dir, command, kept);
 });

@@ -77,7 +77,9 @@ function resumeOf(artifact: ShownArtifact): string {
   const config =
     artifact.config === undefined || artifact.config === 'evals.yaml' ? [] : [artifact.config];
   const pin = artifact.pinIgnored === true ? ['--ignore-pin'] : [];
-  const baseline = artifact.baseline === undefined ? [] : ['--baseline', artifact.baseline];
+  // As `./-b.json` when it starts with `-`: `--baseline -b.json` reads it as an option.
+  const baseline =
+    artifact.baseline === undefined ? [] : ['--baseline', notOption(artifact.baseline)];
   return resumeCommandLine([...config, ...pin, ...baseline], artifact.path);
 }
 
