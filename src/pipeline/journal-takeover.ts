@@ -5,7 +5,8 @@
  * and writes a journal of its own there. When the first run goes on, both write `-o`, and the
  * one that ends last would silently replace the other's results. So the first run, seeing that
  * its journal is no longer its own (`JournalWriter.displaced`), writes its results beside `-o`
- * under a name of its own (`NAME.stalled-PID.json`; its `--junit` and `--report` files too)
+ * under a name of its own (`NAME.stalled-PID.json`; its `--junit` and `--report` files too,
+ * unless a device or a FIFO, which replace no file)
  * and says so: the end of a run that could
  * not write `-o` (exit 3), with the file kept instead.
  */
@@ -13,7 +14,7 @@ import { basename, extname, resolve } from 'node:path';
 import type { JournalWriter } from '../artifact/journal.ts';
 import { STALE_MS } from '../artifact/journal.ts';
 import { readJournalHeader } from '../artifact/journal-read.ts';
-import { freeName } from './journal.ts';
+import { freeName, takesJournal } from './journal.ts';
 import { describeWriteFailure } from './write-failure.ts';
 
 /** Why a run's results did not go to its `-o`: another run holds it (see the module's comment). */
@@ -53,6 +54,8 @@ export function outputDiversion(
   const divert = (file: string): Diversion | undefined => {
     const known = decided.get(file);
     if (known !== undefined) return known;
+    // A device or a FIFO (`--junit /dev/null`) is no run's file: written as asked.
+    if (!takesJournal(resolve(cwd, file))) return undefined;
     taken ??= takenBy(journal());
     if (taken === undefined) return undefined;
     const ext = extname(basename(file));

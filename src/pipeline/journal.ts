@@ -326,8 +326,11 @@ export function freeName(stem: string, end: string, cwd = '/'): string {
   return name;
 }
 
-/** Whether `target` (absolute) takes a journal: a regular file, or nothing yet. */
-function takesJournal(target: string): boolean {
+/**
+ * Whether `target` (absolute) takes a journal: a regular file, or nothing yet. Not a device or
+ * a FIFO: what is written there replaces no file.
+ */
+export function takesJournal(target: string): boolean {
   try {
     return statSync(target).isFile();
   } catch {
