@@ -80063,6 +80063,7 @@ function outputDiversion(journal, cwd) {
   const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
+    if (!takesJournal(resolve20(cwd, file))) return void 0;
     taken ??= takenBy(journal());
     if (taken === void 0) return void 0;
     const ext = extname5(basename8(file));
