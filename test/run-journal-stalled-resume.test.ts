@@ -10,7 +10,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { resumeCommand } from '../src/cli/run-args.ts';
-import { artifactAt, heldProject, project, ROWS, start, takenOver } from './helpers/journal-run.ts';
+import {
+  artifactAt,
+  heldProject,
+  project,
+  ROWS,
+  start,
+  quitTwice,
+  takenOver,
+} from './helpers/journal-run.ts';
 
 /** The command after `to finish it: ` (or `finish the run, which writes them, with: `). */
 function finishCommand(stderr: string): string {
@@ -96,21 +104,7 @@ describe('evals run: an interrupted stalled run prints a command that finishes i
       const { first, second } = await takenOver(dir, reports, { firstArgs: held.config });
       try {
         const seconds = await secondsFiles(dir, second);
-        let stderr = '';
-        let signals = 0;
-        first.child.stderr?.on('data', (text: string) => {
-          stderr += text;
-          if (signals === 1 && stderr.includes('stopping:')) {
-            signals++;
-            first.child.kill('SIGINT');
-          }
-          // Node waits at exit for its file reads, the FIFO's included: end that read.
-          if (stderr.includes('quit at the second signal')) held.release();
-        });
-        first.child.kill('SIGCONT');
-        signals++;
-        first.child.kill('SIGINT');
-        const a = await first.ended;
+        const a = await quitTwice(first, held);
         assert.equal(a.code, 130, a.stderr);
         assert.match(a.stderr, /quit at the second signal/);
         held.unhold();

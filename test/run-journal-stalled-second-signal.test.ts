@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifactAt, heldProject, project, ROWS, takenOver } from './helpers/journal-run.ts';
+import {
+  artifactAt,
+  heldProject,
+  project,
+  ROWS,
+  quitTwice,
+  takenOver,
+} from './helpers/journal-run.ts';
 
 /**
  * Run A (held after its last case) is stopped and its journal taken over by run B, which
@@ -22,21 +29,7 @@ async function stalledQuitAfterLastCase(dir: string, args: string[]) {
     const b = await second.ended;
     assert.equal(b.code, 0, b.stderr);
     const seconds = readFileSync(join(dir, 'r.json'), 'utf8');
-    let stderr = '';
-    let signals = 0;
-    first.child.stderr?.on('data', (text: string) => {
-      stderr += text;
-      if (signals === 1 && stderr.includes('stopping:')) {
-        signals++;
-        first.child.kill('SIGINT');
-      }
-      // Node waits at exit for its file reads, the FIFO's included: end that read.
-      if (stderr.includes('quit at the second signal')) held.release();
-    });
-    first.child.kill('SIGCONT');
-    signals++;
-    first.child.kill('SIGINT');
-    const a = await first.ended;
+    const a = await quitTwice(first, held);
     assert.match(a.stderr, /stopping: every case has finished/);
     assert.equal(readFileSync(join(dir, 'r.json'), 'utf8'), seconds, '-o is the other run’s');
     const stalled = `r.stalled-${first.child.pid}.json`;

@@ -185,6 +185,31 @@ export function heldProject(dir: string, delayMs = 150) {
   };
 }
 
+/**
+ * Lets `first` (stopped, its journal taken over, held by `held` after its last case) go on and
+ * quits it with two Ctrl-Cs: the first at once, the second once it says it is stopping; the hold
+ * is released once it quits (Node waits at exit for its file reads, the FIFO's included). Its end.
+ */
+export function quitTwice(
+  first: ReturnType<typeof start>,
+  held: { release(): void },
+): ReturnType<typeof start>['ended'] {
+  let stderr = '';
+  let signals = 0;
+  first.child.stderr?.on('data', (text: string) => {
+    stderr += text;
+    if (signals === 1 && stderr.includes('stopping:')) {
+      signals++;
+      first.child.kill('SIGINT');
+    }
+    if (stderr.includes('quit at the second signal')) held.release();
+  });
+  first.child.kill('SIGCONT');
+  signals++;
+  first.child.kill('SIGINT');
+  return first.ended;
+}
+
 /** A run to r.json comparing with base.json, killed once two cases are journaled: its project. */
 export async function killedComparedRun(): Promise<string> {
   const dir = project();
