@@ -207,7 +207,7 @@ const schemaErrors: Case[] = [
     `,
     issues: [
       'evals.yaml:3:9  suites[0].id: expected an id of letters, digits, _, . and - that starts with a letter or digit, found 12 (YAML reads it as a number: write it in quotes)',
-      'evals.yaml:4:39  suites[0].testset.revision: expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`), found 123456 (YAML reads it as a number: write it in quotes)',
+      'evals.yaml:4:39  suites[0].testset.revision: expected a revision id of 6 to 64 lowercase hex digits in quotes, found 123456 written bare, which YAML reads as the number 123456: write it in quotes ("123456"), or run `evals testset pin` to write the current revision quoted',
     ],
   },
   {

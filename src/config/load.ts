@@ -27,6 +27,7 @@ import {
   excessiveAliasOffset,
   firstAliasOffset,
 } from './yaml-limits.ts';
+import { numericPinMessage, numericPins } from './pin.ts';
 import { inexactYamlNumbers } from './yaml-numbers.ts';
 import { MAX_ALIAS_COUNT, parseYaml } from './yaml-source.ts';
 import { inexactNumberMessage } from '../testsets/json-numbers.ts';
@@ -62,6 +63,11 @@ export interface ParseConfigOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** The built-in evaluators `use:` may name, with their option schemas. */
   builtins: Readonly<Record<string, BuiltinDefinition>>;
+  /**
+   * `evals testset pin`: a `testset.revision` of hex digits YAML reads as a number is read as
+   * the digits written (`numericPins`), since the pin rewrites it; anything else refuses it.
+   */
+  numericPinsAsWritten?: boolean;
 }
 
 /** What `loadConfigFile` needs besides the path. */
@@ -70,6 +76,8 @@ export interface LoadConfigOptions {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   builtins: Readonly<Record<string, BuiltinDefinition>>;
+  /** See {@link ParseConfigOptions.numericPinsAsWritten}. */
+  numericPinsAsWritten?: boolean;
 }
 
 /** A problem before it gets its file position. */
@@ -133,6 +141,13 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
     };
   }
 
+  // A pin written as bare digits: read as written for `evals testset pin` (before anything reads
+  // the values; the node keeps its place, so positions stay the file's), else refused as written.
+  const digitPins = new Map<string, string>();
+  for (const pin of numericPins(source.doc, text)) {
+    if (options.numericPinsAsWritten === true) pin.node.value = pin.written;
+    else digitPins.set(shownPath(['suites', pin.suiteIndex, 'testset', 'revision']), pin.written);
+  }
   // The configHash covers the config as written: ${VAR} references by name, never the values
   // substituted below, which may be secrets (the hash is written to every artifact).
   const written = captureWritten(source.doc);
@@ -229,6 +244,10 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
     issues.push(issueAt({ code: 'schema.type', path, message }));
   }
 
+  for (const issue of issues) {
+    const written = issue.code === 'schema.type' ? digitPins.get(issue.path) : undefined;
+    if (written !== undefined) issue.message = numericPinMessage(written);
+  }
   if (issues.length > 0) {
     return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
   }
@@ -303,7 +322,13 @@ export async function loadConfigFile(
   if (encoding !== undefined)
     return { ok: false, issues: [{ ...encoding, code: 'config.encoding' }] };
   const text = bytes.toString('utf8');
-  return parseConfig(text, { file: path, absPath, env: options.env, builtins: options.builtins });
+  return parseConfig(text, {
+    file: path,
+    absPath,
+    env: options.env,
+    builtins: options.builtins,
+    ...(options.numericPinsAsWritten === true ? { numericPinsAsWritten: true } : {}),
+  });
 }
 
 /**

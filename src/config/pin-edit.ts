@@ -86,10 +86,16 @@ export function pinEdit(
       };
     }
     const old = isScalar(node) ? node.value : undefined;
-    const oldText = typeof old === 'string' || typeof old === 'number' ? String(old) : '';
+    const range = rangeOf(node);
+    // A pin YAML read as a number (`0123456`) keeps the length of its digits as written.
+    const oldText =
+      typeof old === 'string'
+        ? old
+        : typeof old === 'number' && range
+          ? text.slice(range[0], range[1])
+          : '';
     const keep = isRevisionPin(oldText) ? oldText.length : 0;
     const value = revision.slice(0, Math.max(length, keep));
-    const range = rangeOf(node);
     if (!range || range[0] === range[1]) {
       // `revision:` with nothing after it: the empty node sits wherever the next token is (a
       // comment, the next line), so write right after the colon instead.

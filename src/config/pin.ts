@@ -10,7 +10,15 @@
  * the new pins are there and that nothing else changed.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Scalar,
+} from 'yaml';
 import { isRevisionPin, revisionMatches } from '../testsets/identity.ts';
 import { formatConfigPath } from './config-path.ts';
 import { pinEdit, testsetMap, type Edit } from './pin-edit.ts';
@@ -125,6 +133,39 @@ export function applyPins(
   const result = splice(text, edits);
   const problem = changeProblem(before, result, written);
   return problem === null ? { ok: true, text: result } : { ok: false, message: problem };
+}
+
+/**
+ * The suites whose `testset.revision` is written as bare hex digits that YAML reads as a number
+ * (`000000` is 0, `0123456` is 123456, `8e71234567` is a float), each with the digits as written.
+ * The loader refuses such a pin (it would compare 0, not the digits); `evals testset pin`, whose
+ * job is to write the pin, reads the digits as written instead and writes the pin quoted.
+ */
+export function numericPins(
+  doc: Document,
+  text: string,
+): { suiteIndex: number; written: string; node: Scalar }[] {
+  const root = doc.contents;
+  const suites = isMap(root) ? ownValue(root, 'suites') : undefined;
+  if (!isSeq(suites)) return [];
+  return suites.items.flatMap((suite, suiteIndex) => {
+    const testset = isMap(suite) ? ownValue(suite, 'testset') : undefined;
+    const node = isMap(testset) ? ownValue(testset, 'revision') : undefined;
+    if (!isScalar(node) || typeof node.value !== 'number' || node.range == null) return [];
+    const written = text.slice(node.range[0], node.range[1]);
+    return /^[0-9a-f]+$/i.test(written) ? [{ suiteIndex, written, node }] : [];
+  });
+}
+
+/** Why the loader refuses a pin {@link numericPins} finds, and the two ways to mend it. */
+export function numericPinMessage(written: string): string {
+  return `expected a revision id of 6 to 64 lowercase hex digits in quotes, found ${written} written bare, which YAML reads as the number ${String(parseDocument(written).toJS())}: write it in quotes ("${written}"), or run \`evals testset pin\` to write the current revision quoted`;
+}
+
+/** {@link numericPins} of config text: the indexes of the suites, [] when it does not parse. */
+export function numericPinSuites(text: string): number[] {
+  const doc = parseDocument(text, YAML_PARSE_OPTIONS);
+  return doc.errors.length > 0 ? [] : numericPins(doc, text).map((pin) => pin.suiteIndex);
 }
 
 /** A suite whose pin does not cover its testset's current revision. */

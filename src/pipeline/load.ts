@@ -22,18 +22,21 @@ import { resolveConfigArg } from './config-discovery.ts';
 /**
  * Loads and validates the config the user named (or the default one); problems are a UsageError,
  * with the secrets of the environment and of the config scrubbed from it (see {@link scrubbing}).
+ * `numericPinsAsWritten`: see `ParseConfigOptions` (for `evals testset pin`).
  */
 export async function loadConfig(
   configArg: string | undefined,
   ctx: CommandContext,
+  options: { numericPinsAsWritten?: boolean } = {},
 ): Promise<LoadedConfig> {
-  return (await loadScrubbed(configArg, ctx)).config;
+  return (await loadScrubbed(configArg, ctx, options)).config;
 }
 
 /** The config, and the scrubber of its secrets and the environment's (see {@link runSecrets}). */
 async function loadScrubbed(
   configArg: string | undefined,
   ctx: CommandContext,
+  options: { numericPinsAsWritten?: boolean } = {},
 ): Promise<{ config: LoadedConfig; secrets: string[]; scrubber: Scrubber }> {
   const envScrubber = createScrubber(secretsInEnv(ctx.env));
   let file: string;
@@ -46,6 +49,7 @@ async function loadScrubbed(
     cwd: ctx.cwd,
     env: ctx.env,
     builtins: builtinEvaluators,
+    ...options,
   });
   if (!loaded.ok) {
     // The config's own secrets (an `apiKey: ${RAW_KEY}`) are known before it is valid.

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { applyPins } from '../../config/pin.ts';
+import { applyPins, numericPinSuites } from '../../config/pin.ts';
 import { readSuiteTestset } from '../../bind/testsets.ts';
 import { UsageError, usageError } from '../../shared/errors.ts';
 import { writeFileAtomic } from '../../shared/write-file-atomic.ts';
@@ -18,7 +18,12 @@ export async function pinCommand(
   args: { check: boolean },
   ctx: CommandContext,
 ): Promise<number> {
-  const config = await loadConfig(configArg, ctx);
+  // Writing the pin is what repairs one written as bare digits (`revision: 000000`, which YAML
+  // reads as the number 0): it is read as written here, and rewritten quoted below even when it
+  // matches. `--check` writes nothing, so it refuses such a pin as every other command does.
+  const config = await loadConfig(configArg, ctx, { numericPinsAsWritten: !args.check });
+  const text = args.check ? '' : await readFile(config.absPath, 'utf8');
+  const unquoted = new Set(numericPinSuites(text));
   const results = await Promise.all(
     // Only the revisions are needed: the cases are not held.
     config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
@@ -34,7 +39,7 @@ export async function pinCommand(
       suite,
       current,
       pinned,
-      fresh: pinned !== undefined && revisionMatches(pinned, current),
+      fresh: pinned !== undefined && revisionMatches(pinned, current) && !unquoted.has(suite.index),
     };
   });
 
@@ -69,7 +74,6 @@ export async function pinCommand(
     ctx.stdout.write('every pin is current; nothing to write\n');
     return 0;
   }
-  const text = await readFile(config.absPath, 'utf8');
   const pinned = applyPins(text, updates);
   if (!pinned.ok) throw usageError('pin.failed', pinned.message, config.file);
   try {
@@ -82,7 +86,7 @@ export async function pinCommand(
   }
   for (const s of states.filter((x) => !x.fresh)) {
     ctx.stdout.write(
-      `pinned ${s.suite.id}: ${s.current.slice(0, 12)}${s.pinned ? ` (was ${s.pinned})` : ''}\n`,
+      `pinned ${s.suite.id}: ${s.current.slice(0, 12)}${s.pinned ? ` (was ${s.pinned}${unquoted.has(s.suite.index) ? ', which YAML read as a number' : ''})` : ''}\n`,
     );
   }
   ctx.stdout.write(`updated ${config.file}\n`);
