@@ -73,7 +73,7 @@ describe('the Action elsewhere', () => {
     assert.equal(reported.code, 1);
     assert.match(
       reported.stdout,
-      /^::error::evalgate \(mode: report\): evals-results\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/1\/passed: must be boolean/m,
+      /^::error::evalgate \(mode: report\): evals-results\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/1\/passed(?: \(line \d+, column \d+\))?: must be boolean/m,
     );
     assert.equal(reported.outputs.verdict, 'error');
     assert.equal(fixture.server.requests.length, before);

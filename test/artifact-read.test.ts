@@ -132,7 +132,7 @@ describe('the artifact reader', () => {
       (error: unknown) =>
         error instanceof ArtifactReadError &&
         error.kind === 'invalid' &&
-        /^bad-case\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/5\/id: must be string/.test(
+        /^bad-case\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/5\/id \(line \d+, column 15\): must be string, found 5$/.test(
           error.message,
         ),
     );
@@ -168,7 +168,7 @@ describe('the artifact reader', () => {
         'frame.json',
         full.replace('"verdict": "fail"', '"verdict": "maybe"'),
         'invalid',
-        /^frame\.json is not a results artifact of this evalgate: \/verdict: must be one of/,
+        /^frame\.json is not a results artifact of this evalgate: \/verdict \(line \d+, column 14\): must be one of "pass", "fail", found "maybe"$/,
       ],
     ];
     for (const [name, text, kind, message] of cases) {

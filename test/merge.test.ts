@@ -106,9 +106,15 @@ describe('evals merge', () => {
       cwd: dir,
     });
     assert.equal(r.code, 2, r.stderr);
+    // Where the value is, by line and column, as well as by pointer: the file can be large.
+    const before = text.slice(0, at + '"passed":'.length);
+    const line = before.split('\n').length;
+    const col = before.length - before.lastIndexOf('\n');
     assert.match(
       r.stderr,
-      /evals merge: bad2\.json is not a results artifact of this evalgate: \/runs\/\d+\/cases\/\d+\/passed: must be boolean/,
+      new RegExp(
+        `evals merge: bad2\\.json is not a results artifact of this evalgate: /runs/\\d+/cases/\\d+/passed \\(line ${line}, column ${col}\\): must be boolean, found "yes"`,
+      ),
     );
     noStack(r);
     assert.equal(existsSync(join(dir, 'bad-merged.json')), false);

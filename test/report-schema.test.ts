@@ -282,26 +282,30 @@ describe('results schema', () => {
   it('rejects wrong values with readable problems', () => {
     const wrongVerdict = fullArtifact() as unknown as Json;
     wrongVerdict.verdict = 'maybe';
-    assert.deepEqual(validateArtifact(wrongVerdict), ['/verdict: must be one of "pass", "fail"']);
+    assert.deepEqual(validateArtifact(wrongVerdict), [
+      '/verdict: must be one of "pass", "fail", found "maybe"',
+    ]);
 
     const noSummary = fullArtifact() as unknown as { runs: Json[] };
     delete noSummary.runs[0]?.summary;
     assert.deepEqual(validateArtifact(noSummary), ['/runs/0: missing property "summary"']);
 
     const badDate = { ...fullArtifact(), startedAt: 'yesterday' };
-    assert.deepEqual(validateArtifact(badDate), ['/startedAt: must match format "date-time"']);
+    assert.deepEqual(validateArtifact(badDate), [
+      '/startedAt: must match format "date-time", found "yesterday"',
+    ]);
 
     const badScore = fullArtifact();
     (badScore.runs[0]!.cases[0]!.evaluations[0] as unknown as Json).score = '1';
     assert.deepEqual(validateArtifact(badScore), [
-      '/runs/0/cases/0/evaluations/0/score: must be number,null',
+      '/runs/0/cases/0/evaluations/0/score: must be number or null, found "1"',
     ]);
 
     // A score is from 0 to 1: evalgate writes none outside, and the statistics subtract them.
     const hugeScore = fullArtifact();
     (hugeScore.runs[0]!.cases[0]!.evaluations[0] as unknown as Json).score = 1e308;
     assert.deepEqual(validateArtifact(hugeScore), [
-      '/runs/0/cases/0/evaluations/0/score: must be <= 1',
+      '/runs/0/cases/0/evaluations/0/score: must be <= 1, found 1e+308',
     ]);
 
     assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: 2 }), [
@@ -314,7 +318,7 @@ describe('results schema', () => {
     assert.deepEqual(validateArtifact({ ...fullArtifact(), schemaVersion: 0 }), [
       '/schemaVersion: this evalgate reads schemaVersion 1, found 0',
     ]);
-    assert.deepEqual(validateArtifact([]), ['/: must be object']);
+    assert.deepEqual(validateArtifact([]), ['/: must be object, found an empty array']);
   });
 
   // The gate: a run whose evaluators judged no case fails `judged` unless a pass: function

@@ -16,8 +16,9 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { lines } from './fd-io.ts';
-import { validateArtifact, validateCase } from './schema.ts';
+import { artifactProblems, caseProblems, type ArtifactProblem } from './schema.ts';
 import { explainJsonError } from '../shared/json-syntax.ts';
+import { lineAndColumn, locateJsonPointer } from '../shared/json-pointer.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
 /** A results artifact: its frame in memory, its cases read on demand. */
@@ -86,7 +87,7 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
           `${name}: is ${kindOf(stats)}, not a results file; save the results to a file and name that`,
         );
   }
-  let scanned: { frameText: string; lines: Map<number, CaseLines> } | null;
+  let scanned: Scanned | null;
   try {
     scanned = scan(fd);
   } catch (error) {
@@ -103,7 +104,8 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
     }
     const runs = (frame as { runs?: unknown } | undefined)?.runs;
     if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
-      check(frame, name);
+      const blocks = [...scanned.lines.values()].sort((a, b) => a.line - b.line);
+      check(frame, name, scanned.frameText, (line) => fileLine(line, blocks));
       return streamed(path, name, frame as ResultsArtifact, scanned.lines);
     }
   }
@@ -129,11 +131,30 @@ export function readReducedArtifact(
   return { ...file.frame, runs };
 }
 
+/** The frame's text (the file without its case lines) and where each run's case lines are. */
+interface Scanned {
+  frameText: string;
+  lines: Map<number, CaseLines>;
+}
+
+/**
+ * The file's line number of line `line` of the frame's text: the frame leaves out the case
+ * lines, `blocks` (in file order).
+ */
+function fileLine(line: number, blocks: readonly CaseLines[]): number {
+  let at = line;
+  for (const block of blocks) {
+    if (block.line > at) break;
+    at += block.count;
+  }
+  return at;
+}
+
 /**
  * The frame's text and each run's case lines, or null when the file is not laid out as
  * `artifactLayout` writes it. Works on bytes: only frame lines are decoded.
  */
-function scan(fd: number): { frameText: string; lines: Map<number, CaseLines> } | null {
+function scan(fd: number): Scanned | null {
   const frame: string[] = [];
   const found = new Map<number, CaseLines>();
   let state: 'top' | 'runs' | 'cases' | 'after' = 'top';
@@ -219,11 +240,14 @@ function parseCase(
   } catch (error) {
     throw notJson(name, error, line, lineNo);
   }
-  const problems = validateCase(value);
+  const problems = caseProblems(value);
   if (problems.length > 0) {
+    const prefix = `/runs/${run}/cases/${index}`;
     throw invalid(
       name,
-      problems.map((p) => `/runs/${run}/cases/${index}${p.startsWith('/:') ? p.slice(1) : p}`),
+      problems.map((p) => ({ ...p, pointer: p.pointer === '/' ? prefix : prefix + p.pointer })),
+      line,
+      (at) => at + lineNo - 1,
     );
   }
   return value as CaseResult;
@@ -243,7 +267,7 @@ function inMemory(path: string, name: string): ArtifactFile {
   } catch (error) {
     throw notJson(name, error, text);
   }
-  check(value, name);
+  check(value, name, text);
   const artifact = value as ResultsArtifact;
   return {
     frame: { ...artifact, runs: artifact.runs.map((run) => ({ ...run, cases: [] })) },
@@ -254,16 +278,60 @@ function inMemory(path: string, name: string): ArtifactFile {
   };
 }
 
-function check(value: unknown, name: string): void {
-  const problems = validateArtifact(value);
-  if (problems.length > 0) throw invalid(name, problems);
+/** Throws when `value`, parsed from `text`, is not a results artifact (see {@link invalid}). */
+function check(
+  value: unknown,
+  name: string,
+  text: string,
+  toFileLine?: (line: number) => number,
+): void {
+  const problems = artifactProblems(value);
+  if (problems.length > 0) throw invalid(name, problems, text, toFileLine);
 }
 
-function invalid(name: string, problems: string[]): ArtifactReadError {
+/** How many problems of one file are listed; the first few say what is wrong. */
+const LISTED_PROBLEMS = 3;
+
+/**
+ * The error for the schema `problems` of the file named `name`, each placed at its line and
+ * column in `text` (the file's text, or a part of it whose line L is the file's line
+ * `toFileLine(L)`), as the pointer alone does not say where to look in a large file.
+ */
+function invalid(
+  name: string,
+  problems: ArtifactProblem[],
+  text: string,
+  toFileLine: (line: number) => number = (line) => line,
+): ArtifactReadError {
+  const listed = problems
+    .slice(0, LISTED_PROBLEMS)
+    .map((problem) => placedProblem(text, problem, toFileLine));
+  const more =
+    problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
   return new ArtifactReadError(
     'invalid',
-    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join('; ')}`,
+    `${name} is not a results artifact of this evalgate: ${listed.join('; ')}${more}`,
   );
+}
+
+/**
+ * The schema problems of `value`, parsed whole from `text`, as `validateArtifact` words them with
+ * the line and column of each after its pointer: for readers that validate a file themselves.
+ */
+export function placedProblems(text: string, value: unknown): string[] {
+  return artifactProblems(value).map((problem) => placedProblem(text, problem));
+}
+
+/** `/runs/0/verdict (line 40, column 18): must be …`; the pointer alone when it is not found. */
+function placedProblem(
+  text: string,
+  problem: ArtifactProblem,
+  toFileLine: (line: number) => number = (line) => line,
+): string {
+  const found = locateJsonPointer(text, problem.at.pointer);
+  if (found === null) return `${problem.pointer}: ${problem.message}`;
+  const { line, col } = lineAndColumn(text, problem.at.key ? found.key : found.value);
+  return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
 }
 
 /**

@@ -46,6 +46,7 @@ export async function compareCommand(
       base.ok ? base.artifact : base.value,
       head.ok ? head.artifact : head.value,
       names,
+      { ...(base.ok ? {} : { base: base.problems }), ...(head.ok ? {} : { head: head.problems }) },
     );
   }
   const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
@@ -79,12 +80,16 @@ function headCaseFinder(
   return (run, id) => cases.get(JSON.stringify([runKey(run), id]));
 }
 
-/** Validates both sides (throwing a UsageError naming the file at fault) and compares them. */
+/**
+ * Validates both sides (throwing a UsageError naming the file at fault; `placed` as
+ * `validateComparable` takes it) and compares them.
+ */
 export function compareResults(
   base: unknown,
   head: unknown,
   names: { base: string; head: string },
+  placed: { base?: string[]; head?: string[] } = {},
 ): Comparison {
-  validateComparable(base, head, names);
+  validateComparable(base, head, names, placed);
   return compareArtifacts(base as ResultsArtifact, head as ResultsArtifact);
 }

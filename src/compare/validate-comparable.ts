@@ -16,14 +16,19 @@ import { matchRuns } from './match-runs.ts';
  * Checks that two parsed JSON values can be compared, and returns them typed. Collects every
  * problem before throwing one `UsageError` (exit code 2): a value that is not a results artifact,
  * one of another `schemaVersion`, and two artifacts with no case in common. `names` are how the
- * user named the inputs (file paths), used in the messages.
+ * user named the inputs (file paths), used in the messages. `placed`: a side's schema problems
+ * as its reader placed them in the file (`placedProblems`: the same, with lines and columns).
  */
 export function validateComparable(
   base: unknown,
   head: unknown,
   names: { base: string; head: string },
+  placed: { base?: string[]; head?: string[] } = {},
 ): { base: ResultsArtifact; head: ResultsArtifact } {
-  const issues = [...artifactIssues(base, names.base), ...artifactIssues(head, names.head)];
+  const issues = [
+    ...artifactIssues(base, names.base, placed.base),
+    ...artifactIssues(head, names.head, placed.head),
+  ];
   if (issues.length > 0) throw new UsageError(issues);
 
   const valid = { base: base as ResultsArtifact, head: head as ResultsArtifact };
@@ -85,8 +90,8 @@ function shardsApart(
 /** How many schema problems of one file are quoted; the first few say what is wrong. */
 const LISTED_PROBLEMS = 3;
 
-function artifactIssues(value: unknown, file: string): Issue[] {
-  const problems = validateArtifact(value);
+function artifactIssues(value: unknown, file: string, placed?: string[]): Issue[] {
+  const problems = placed ?? validateArtifact(value);
   if (problems.length === 0) return [];
   const record =
     value !== null && typeof value === 'object' && !Array.isArray(value)

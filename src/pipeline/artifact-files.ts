@@ -10,6 +10,7 @@ import {
   ArtifactReadError,
   notJson,
   openArtifactFile,
+  placedProblems,
   readReducedArtifact,
   unreadable,
   type ArtifactFile,
@@ -63,15 +64,17 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
  * (`openArtifactFile`), each case reduced to what a comparison reads (`comparableCases`, or the
  * reducer `reducer` gives for its run), so two 100,000-case artifacts are never in memory as
  * text or as full cases. Anything else comes back as its JSON value, parsed whole, for the
- * validation to say what is wrong with it. A missing or unparsable file is a usage error naming
- * it.
+ * validation to say what is wrong with it, with its schema problems placed at their lines and
+ * columns (`placedProblems`). A missing or unparsable file is a usage error naming it.
  */
 export async function readComparable(
   path: string,
   ctx: CommandContext,
   reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult = (_, run) =>
     comparableCases(run),
-): Promise<{ ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown }> {
+): Promise<
+  { ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown; problems: string[] }
+> {
   try {
     return {
       ok: true,
@@ -82,11 +85,15 @@ export async function readComparable(
     if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
     if (error.kind === 'not-json') throw usageError('compare.not-json', error.message, path);
   }
-  return { ok: false, value: await readJson(path, ctx) };
+  const { text, value } = await readJsonText(path, ctx);
+  return { ok: false, value, problems: placedProblems(text, value) };
 }
 
-/** A results file as JSON; a missing or unparsable file is a usage error naming it. */
-export async function readJson(path: string, ctx: CommandContext): Promise<unknown> {
+/** A results file as JSON, and its text; a missing or unparsable file is a usage error naming it. */
+async function readJsonText(
+  path: string,
+  ctx: CommandContext,
+): Promise<{ text: string; value: unknown }> {
   let text: string;
   try {
     text = await readFile(resolve(ctx.cwd, path), 'utf8');
@@ -94,7 +101,7 @@ export async function readJson(path: string, ctx: CommandContext): Promise<unkno
     throw usageError('compare.unreadable', unreadable(path, error).message, path);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return { text, value: JSON.parse(text) as unknown };
   } catch (error) {
     throw usageError('compare.not-json', notJson(path, error, text).message, path);
   }
