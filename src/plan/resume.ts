@@ -172,7 +172,7 @@ export function planResume(
       }
       if (run.planned !== planned.cases.length) {
         problems.push(
-          `${what}: ${name} planned ${run.planned} cases, this run plans ${planned.cases.length}; pass the same --tag filters as the interrupted run`,
+          `${what}: ${name} planned ${run.planned} cases, this run plans ${planned.cases.length} ${describeTagFilter(suite.testset.tagFilter)}; ${unrecordedFilter(name, run.tagFilter)}`,
         );
         continue;
       }
@@ -183,7 +183,7 @@ export function planResume(
         continue;
       }
       trials = run.trials;
-      const done = donePositions(planned, run.finished, name);
+      const done = donePositions(planned, run.finished, name, run.tagFilter);
       if (!done.ok) {
         problems.push(`${what}: ${done.problem}`);
         continue;
@@ -205,11 +205,23 @@ export function planResume(
   return { ok: true, plan: { ...plan, resume: { from: name, kept }, suites } };
 }
 
+/**
+ * What to do when a run's cases do not match the partial's: with no filter recorded (`tags`
+ * undefined), the interrupted run ran without `--tag`, or an earlier evalgate wrote it, which
+ * recorded none; a recorded filter is the one this run already used.
+ */
+function unrecordedFilter(name: string, tags: readonly string[] | undefined): string {
+  return tags === undefined
+    ? `${name} records no --tag filter: it ran without --tag (leave --tag out), or an earlier evalgate wrote it (pass the --tag filters it ran with)`
+    : 'resume with the suites, grid points and filters of the interrupted run';
+}
+
 /** The positions in `run.cases` of the `finished` case ids, or why they do not fit the run. */
 function donePositions(
   run: PlannedRun,
   finished: Iterable<string>,
   name: string,
+  tags: readonly string[] | undefined,
 ): { ok: true; positions: Set<number> } | { ok: false; problem: string } {
   const rank = new Map(run.cases.map((c, i) => [c.id, i]));
   const positions = new Set<number>();
@@ -226,7 +238,7 @@ function donePositions(
   if (stray > 0) {
     return {
       ok: false,
-      problem: `${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); pass the same --tag filters as the interrupted run`,
+      problem: `${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); ${unrecordedFilter(name, tags)}`,
     };
   }
   return { ok: true, positions };
