@@ -4,7 +4,8 @@
  * first 20 characters of the secret (`found "sk-cmd-json-SECRET-"`), a piece that scrubbing the
  * finished case cannot recognise, so it reached the artifact, the JUnit file and the terminal.
  * Found by the response fuzz (scripts/fuzz-command.ts, `secret-bad-json`). stdout is scrubbed
- * before the error is described, so the error quotes `[redacted]`.
+ * whole before the error quotes a piece of it, so the error quotes `[redacted]`, at the column
+ * where the secret is in stdout as printed (not in the scrubbed copy).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -36,7 +37,8 @@ describe('a command whose JSON goes wrong at a secret', () => {
     const error = artifactCases(dir)[0]!.cases[0]!.error ?? '';
     assert.match(
       error,
-      /^stdout is not JSON \(output: json\): line 1, column \d+: expected a value, found "redacted"$/,
+      // Counted in stdout as printed (`{"key": ` is 8 characters), the secret quoted redacted.
+      /^stdout is not JSON \(output: json\): line 1, column 9: expected a value, found "\[redacted\]"$/,
     );
     const everywhere = `${result.stdout}
 ${result.stderr}

@@ -28,6 +28,8 @@ import { endAfterCommand } from '../pipeline/late-exit.ts';
 import { changedBuiltins } from '../pipeline/written-check.ts';
 import { describeError } from '../shared/describe-error.ts';
 import { quotedValue } from '../shared/shown-value.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
+import { scrubbedError } from '../pipeline/load.ts';
 
 // The Action parses its `args` input with the CLI's own parser, imported from here.
 
@@ -142,7 +144,13 @@ export async function cli(
 ): Promise<number> {
   try {
     return await dispatch(argv, ctx, signal);
-  } catch (error) {
+  } catch (thrown) {
+    // Every problem, however it came, without the environment's secrets: a command that loads
+    // no config (`evals show`, `evals testset show`) quotes files that may hold one.
+    const error =
+      thrown instanceof UsageError
+        ? scrubbedError(thrown, createScrubber(secretsInEnv(ctx.env)))
+        : thrown;
     if (error instanceof UsageError) {
       // An issue with no file (a bad flag) would start with formatIssue's column gap. A count of
       // problems not shown is no problem itself: it is printed as it is, and counted in the total.

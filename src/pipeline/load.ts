@@ -92,7 +92,11 @@ function scrubbedThrown(error: unknown, scrubber: Scrubber): unknown {
   return error instanceof UsageError ? scrubbedError(error, scrubber) : error;
 }
 
-function scrubbedError(error: UsageError, scrubber: Scrubber): UsageError {
+/**
+ * `error` with the secrets `scrubber` knows removed from its messages and config paths; its
+ * positions (counted in the user's files) as they are.
+ */
+export function scrubbedError(error: UsageError, scrubber: Scrubber): UsageError {
   if (scrubber.empty) return error;
   // `json`: a message's quoted values are JSON strings, and a long one is cut short with `…`.
   return new UsageError(

@@ -15,8 +15,12 @@ export interface JsonSyntaxError {
  * the failure path, so its speed does not matter, and it gives the same position and message on
  * every Node version. Returns `null` when it finds nothing wrong (the caller then falls back to
  * whatever the engine's message says).
+ *
+ * `scrub` removes secrets from what a message quotes of the text: the token found there is
+ * scrubbed whole before it is cut short (a cut piece of a secret is no longer recognised), while
+ * the offset stays the one in `text` as given, which is the text the user has.
  */
-export function locateJsonError(text: string): JsonSyntaxError | null {
+export function locateJsonError(text: string, scrub?: Scrub): JsonSyntaxError | null {
   const n = text.length;
   /** Open containers, innermost last: `[` or `{`. */
   const stack: string[] = [];
@@ -38,7 +42,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
 
     if (state === 'after') {
       if (top === undefined) {
-        return { offset: i, message: `unexpected ${found(text, i)} after the JSON value` };
+        return { offset: i, message: `unexpected ${found(text, i, scrub)} after the JSON value` };
       }
       const close = top === '[' ? ']' : '}';
       if (c === ',') {
@@ -52,7 +56,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
         const after = top === '[' ? 'an array element' : 'a property value';
         return {
           offset: i,
-          message: `expected ',' or '${close}' after ${after}, found ${found(text, i)}`,
+          message: `expected ',' or '${close}' after ${after}, found ${found(text, i, scrub)}`,
         };
       }
       continue;
@@ -71,7 +75,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
       if (c !== '"') {
         return {
           offset: i,
-          message: `expected a property name in double quotes, found ${found(text, i)}`,
+          message: `expected a property name in double quotes, found ${found(text, i, scrub)}`,
         };
       }
       const end = scanString(text, i);
@@ -80,7 +84,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
       if (text.charAt(i) !== ':') {
         return {
           offset: i,
-          message: `expected ':' after the property name, found ${found(text, i)}`,
+          message: `expected ':' after the property name, found ${found(text, i, scrub)}`,
         };
       }
       state = 'value';
@@ -104,7 +108,7 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
       i++;
       continue;
     }
-    const end = scanScalar(text, i);
+    const end = scanScalar(text, i, scrub);
     if (typeof end !== 'number') return end;
     i = end;
     state = 'after';
@@ -125,7 +129,7 @@ const NUMBER_CONTINUES = /[0-9.eE+-]/;
 const LITERALS = ['true', 'false', 'null'];
 
 /** Scans a string, number or literal starting at `i`; returns the offset after it, or the error. */
-function scanScalar(text: string, i: number): number | JsonSyntaxError {
+function scanScalar(text: string, i: number, scrub?: Scrub): number | JsonSyntaxError {
   const c = text.charAt(i);
   if (c === '"') return scanString(text, i);
   if (c === '-' || (c >= '0' && c <= '9')) {
@@ -133,7 +137,7 @@ function scanScalar(text: string, i: number): number | JsonSyntaxError {
     const match = NUMBER.exec(text);
     const end = match && match[0] !== '-' ? i + match[0].length : i;
     if (end === i || NUMBER_CONTINUES.test(text.charAt(end))) {
-      return { offset: i, message: `invalid number ${found(text, i)}` };
+      return { offset: i, message: `invalid number ${found(text, i, scrub)}` };
     }
     return end;
   }
@@ -141,7 +145,7 @@ function scanScalar(text: string, i: number): number | JsonSyntaxError {
     if (text.startsWith(literal, i)) return i + literal.length;
   }
   const hint = c === "'" ? ' (JSON strings use double quotes)' : '';
-  return { offset: i, message: `expected a value, found ${found(text, i)}${hint}` };
+  return { offset: i, message: `expected a value, found ${found(text, i, scrub)}${hint}` };
 }
 
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
@@ -172,9 +176,22 @@ function scanString(text: string, start: number): number | JsonSyntaxError {
   return { offset: start, message: 'a string that starts here is never closed', endsEarly: true };
 }
 
+/** Removes secrets from a piece of text. */
+export type Scrub = (text: string) => string;
+
 /** `'}'`, `"undefined"`, or `end of file`, for "found …" in messages. */
-function found(text: string, i: number): string {
+function found(text: string, i: number, scrub?: Scrub): string {
   if (i >= text.length) return 'end of file';
+  if (scrub !== undefined) {
+    // The whole token, up to what ends one, so that a secret in it is seen whole.
+    const token = /[^\s,:[\]{}"]+/y;
+    token.lastIndex = i;
+    const whole = token.exec(text)?.[0];
+    const clean = whole === undefined ? undefined : scrub(whole);
+    if (clean !== undefined && clean !== whole) {
+      return JSON.stringify(clean.length > 20 ? `${clean.slice(0, 20)}\u2026` : clean);
+    }
+  }
   const word = /[A-Za-z0-9_$.+-]+/y;
   word.lastIndex = i;
   const match = word.exec(text);
@@ -202,23 +219,24 @@ function found(text: string, i: number): string {
  * checker's finding, else the engine's own `at position N` (the only structured detail its
  * messages carry), else the start of the text with the engine's message.
  */
-export function explainJsonError(text: string, error: unknown): JsonSyntaxError {
-  const located = locateJsonError(text);
+export function explainJsonError(text: string, error: unknown, scrub?: Scrub): JsonSyntaxError {
+  const located = locateJsonError(text, scrub);
   if (located) return located;
   const said = error instanceof Error ? error.message : String(error);
   const position = /at position (\d+)/.exec(said);
   // V8 quotes a cut piece of the text (`Unexpected token 's', "{\"a\": sk-live-01"... is not valid JSON`):
-  // left out, since `text` may be a scrubbed copy of what it quotes, or hold a key it cuts.
+  // left out, since it may hold a secret it cuts.
   const message = said.replace(/, ".*is not valid JSON$/s, ' (not valid JSON)');
   return { offset: position ? Number(position[1]) : 0, message };
 }
 
 /**
  * `line L, column C: what was expected, what was found` for text that `JSON.parse` rejected
- * with `error`, counted in the text as given (its first line is line 1).
+ * with `error`, counted in the text as given (its first line is line 1), what it quotes of the
+ * text passed through `scrub` (see {@link locateJsonError}).
  */
-export function describeJsonError(text: string, error: unknown): string {
-  const found = explainJsonError(text, error);
+export function describeJsonError(text: string, error: unknown, scrub?: Scrub): string {
+  const found = explainJsonError(text, error, scrub);
   const before = text.slice(0, found.offset);
   const line = (before.match(/\n/g)?.length ?? 0) + 1;
   const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;

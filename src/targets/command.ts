@@ -376,7 +376,7 @@ function outcome(
     // Where and why, as for a testset: a log line before the JSON, or a second value after it.
     return {
       output: text,
-      error: `stdout is not JSON (output: json): ${describeJsonError(scrub(text), error)}`,
+      error: `stdout is not JSON (output: json): ${describeJsonError(text, error, scrub)}`,
     };
   }
 }

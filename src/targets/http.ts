@@ -180,8 +180,8 @@ function stringBodyJsonProblem(
     JSON.parse(payload);
     return null;
   } catch (error) {
-    // Described from the scrubbed body, as an answer is (see answerOutput).
-    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(scrub(payload), error)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+    // Placed in the body as sent, what it quotes scrubbed, as an answer is (see answerOutput).
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(payload, error, scrub)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
   }
 }
 
@@ -200,9 +200,9 @@ function answerOutput(
     json = JSON.parse(text);
   } catch (error) {
     isJson = false;
-    // Where and why, from the scrubbed text: the engine's own message quotes the text at the
-    // error, cut short, so a key echoed there would show a piece no scrubbing recognises.
-    notJson = describeJsonError(scrub(text), error);
+    // Where and why, counted in the answer as it came; what it quotes is scrubbed before it is
+    // cut short, so a key echoed there does not show as a piece no scrubbing recognises.
+    notJson = describeJsonError(text, error, scrub);
   }
   if (path === undefined) {
     // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
