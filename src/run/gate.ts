@@ -230,8 +230,12 @@ export const JUDGED_CONDITION = 'judged';
  * - cases ran (some did not error) but every one of its evaluators evaluated none of them (each
  *   returned nothing, or its `when:` matched no row), so each passed by default, unless a `pass:`
  *   function decided them (`passDecides`) or the suite has no evaluators (its cases pass by not
- *   erroring, as configured). One evaluator that skipped every case beside others that judged is
- *   only warned about (report/summary-table.ts).
+ *   erroring, as configured). One evaluator that skipped all while another judged still only
+ *   warns (report/summary-table.ts);
+ * - cases ran but every evaluation of every evaluator errored (a judge whose server answered 500
+ *   to each call), under a `minPassRate`: those cases failed, which the default gate fails
+ *   already, but `minPassRate: 0` would pass a run whose judge never gave one verdict, as it would
+ *   one whose every case errored. Not with a `pass:` function, which may decide without them.
  */
 function nothingJudged(
   summary: RunSummary,
@@ -249,11 +253,22 @@ function nothingJudged(
   }
   const ids = Object.keys(summary.evaluators);
   if (ran <= 0 || ids.length === 0 || passDecides) return undefined;
-  if (ids.some((id) => (summary.evaluators[id]?.count ?? 0) > 0)) return undefined;
+  const count = (id: string): number => summary.evaluators[id]?.count ?? 0;
+  const errors = (id: string): number => summary.evaluators[id]?.errors ?? 0;
+  // An evaluation without an error is a verdict (or a score): something was checked.
+  if (ids.some((id) => count(id) > errors(id))) return undefined;
+  const errored = ids.filter((id) => count(id) > 0);
+  // Errored evaluations failed their cases: the default gate says so already.
+  if (errored.length > 0 && gate.minPassRate == null) return undefined;
+  const skipped = ids.filter((id) => count(id) === 0);
+  const why = [
+    ...(skipped.length > 0 ? [`${skipped.join(', ')} skipped every one`] : []),
+    ...errored.map((id) => `every evaluation of ${id} errored`),
+  ];
   return {
     name: JUDGED_CONDITION,
     expected: 'at least 1 case evaluated',
-    actual: `none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran: ${ids.join(', ')} skipped every one`,
+    actual: `none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran: ${why.join('; ')}`,
     passed: false,
   };
 }
