@@ -251,11 +251,15 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
   // One shard's verdict covers only its cases: reported under the config's name it would be a
   // green required check for a run whose other shards may fail. A shard is reported by the job
   // that ran it (`args: --shard I/N`, docs/action.md#sharded-runs-one-merged-comment).
+  // Results of a run that let a stale testset pin through are refused, as `--ignore-pin` is in
+  // `mode: run`: a pull request is gated on the pinned testsets, whichever job ran them.
   const refused = !artifact.ok
     ? artifact.message
     : artifact.value.shard !== undefined
       ? unmergedShard(name, artifact.value.shard)
-      : null;
+      : artifact.value.pinIgnored === true
+        ? pinIgnoredResults(name)
+        : null;
   if (!artifact.ok || refused !== null) {
     core.setOutput('verdict', 'error');
     core.setFailed(`evalgate (mode: report): ${refused}`);
@@ -273,6 +277,11 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
 /** Why `mode: report` refuses the artifact `name` of one shard of a run. */
 export function unmergedShard(name: string, shard: { index: number; count: number }): string {
   return `${name} is shard ${shard.index} of ${shard.count}: merge the shards with evals merge first (evals merge SHARD_FILES… -o merged.json, then results: merged.json); one shard's verdict covers only its own cases, not the whole config (docs/sharding.md)`;
+}
+
+/** Why `mode: report` refuses the artifact `name` of a run made with `--ignore-pin`. */
+export function pinIgnoredResults(name: string): string {
+  return `${name} was run with --ignore-pin (pinIgnored: true): a testset did not match its pinned revision, and a pull request is gated on the pinned testsets, as mode: run refuses --ignore-pin; pin the testset as it is now (evals testset pin) or undo its change, then run again without --ignore-pin`;
 }
 
 /** What `read` read from an artifact file, or why the file cannot be read. */
