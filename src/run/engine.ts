@@ -221,7 +221,11 @@ function suiteState(engine: Engine, spec: SuiteSpec, firstPosition: number): Sui
     cases: run.cases,
     resumed: run.resumed?.positions,
     results: engine.keepCases ? new Array<CaseResult | undefined>(run.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds, { trials, ...(agreement ? { agreement } : {}) }),
+    summary: new SummaryAccumulator(evaluatorIds, {
+      trials,
+      gate: spec.gate,
+      ...(agreement ? { agreement } : {}),
+    }),
     pendingTrials: new Map(),
   }));
   return suite;

@@ -2,7 +2,9 @@ import type {
   AgreementSpec,
   CaseResult,
   EvaluatorSummary,
+  GateSpec,
   RunSummary,
+  Threshold,
   Usage,
 } from '../types/index.ts';
 import { addUsage, hasUsage } from '../judge/usage.ts';
@@ -31,7 +33,8 @@ import { hasBound, isUpperBoundOnly } from './threshold.ts';
  * the case's data (`AgreementTally`): accuracy and Cohen's κ over the labelled rows.
  *
  * An evaluator whose thresholds bound it from above only (`lte: 0.2`) is marked `lowerIsBetter`,
- * so comparisons and grid matrices read its scores the right way up (see `lowerIsBetter` below).
+ * so comparisons and grid matrices read its scores the right way up (see `lowerIsBetter` below);
+ * so is one whose evaluations have no bound when the gate bounds its mean from above only.
  *
  * Usage (model calls) is spending, so it is summed, never averaged: per evaluator over its
  * evaluations, per run over its evaluators and the target; absent wherever nothing was called.
@@ -71,6 +74,8 @@ export interface SummaryOptions {
   trials?: number;
   /** Evaluator id → its `agreement:`: the summary tallies its verdicts against the labels. */
   agreement?: Readonly<Record<string, AgreementSpec>>;
+  /** The run's gate: a `mean` rule gives the direction of an evaluator without thresholds. */
+  gate?: Pick<GateSpec, 'evaluators'>;
 }
 
 /**
@@ -81,10 +86,12 @@ export function planAccumulator(plan: {
   evaluators: readonly string[];
   trials: number;
   agreement?: Readonly<Record<string, AgreementSpec>>;
+  gate?: Pick<GateSpec, 'evaluators'>;
 }): SummaryAccumulator {
   return new SummaryAccumulator(plan.evaluators, {
     trials: plan.trials,
     ...(plan.agreement ? { agreement: plan.agreement } : {}),
+    ...(plan.gate ? { gate: plan.gate } : {}),
   });
 }
 
@@ -125,6 +132,8 @@ class UsageTotal {
 export class SummaryAccumulator {
   readonly #totals = new Map<string, EvaluatorTotal>();
   readonly #trials: number;
+  /** Evaluator id → the gate's bound on its mean, when the gate has one. */
+  readonly #gateMeans: ReadonlyMap<string, Threshold>;
   /** What the target's calls cost (a model target's). */
   readonly #targetUsage = new UsageTotal();
   #cases = 0;
@@ -136,6 +145,11 @@ export class SummaryAccumulator {
 
   constructor(evaluatorIds: readonly string[], options: SummaryOptions = {}) {
     this.#trials = options.trials ?? 1;
+    this.#gateMeans = new Map(
+      Object.entries(options.gate?.evaluators ?? {}).flatMap(([id, rules]) =>
+        rules.mean != null ? [[id, rules.mean] as const] : [],
+      ),
+    );
     for (const [id, spec] of Object.entries(options.agreement ?? {})) {
       if (evaluatorIds.includes(id)) this.#agreement.set(id, new AgreementTally(spec));
     }
@@ -218,7 +232,7 @@ export class SummaryAccumulator {
         // An evaluator without a threshold passes or fails nothing: its errors are `failed`
         // (the case failed), but a pass rate of 0% would read as if every check had failed.
         passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
-        ...(lowerIsBetter(total) ? { lowerIsBetter: true as const } : {}),
+        ...(lowerIsBetter(total, this.#gateMeans.get(id)) ? { lowerIsBetter: true as const } : {}),
         ...(usage !== undefined ? { usage } : {}),
         ...(agreement !== undefined ? { agreement } : {}),
       };
@@ -246,7 +260,15 @@ export class SummaryAccumulator {
  * higher-is-better, the direction every evaluator had before: a single `gte` among many `lte`
  * never turns a comparison around on its own. Evaluations without a threshold, or with one that
  * has no bound, say nothing either way. Counts only, so the answer is the same in any order.
+ *
+ * When no evaluation has a bound, the gate's rule on the evaluator's mean is the only word on its
+ * direction (`mean: { lte: 0.1 }` on a hallucination rate scored without a threshold): read the
+ * usual way, its rise would be `improved` and its fall a regression that `regressions: block`
+ * blocks.
  */
-function lowerIsBetter(total: EvaluatorTotal): boolean {
-  return total.upperBounded > 0 && total.lowerBounded === 0;
+function lowerIsBetter(total: EvaluatorTotal, gateMean: Threshold | undefined): boolean {
+  if (total.upperBounded > 0 || total.lowerBounded > 0) {
+    return total.upperBounded > 0 && total.lowerBounded === 0;
+  }
+  return gateMean !== undefined && hasBound(gateMean) && isUpperBoundOnly(gateMean);
 }
