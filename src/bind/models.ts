@@ -154,6 +154,7 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
           configDir: config.dir,
           suiteId: suite.id,
           updateBaselines: runtime.updateBaselines,
+          ...firstRecording(runtime.env),
           updateCommand: `evals run ${shellWord(config.file)} --update-baselines`,
           onRunEnd: (flush) => flushes.push(flush),
         },
@@ -171,4 +172,15 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
       return failures;
     },
   };
+}
+
+/**
+ * `noFirstRecording` for a run in CI (`CI` set to anything but empty, `0` or `false`, as GitHub
+ * Actions, GitLab and most CI services set it): a baselines file a first run records there is
+ * left on the runner, so every later run would record again and pass, judging nothing.
+ */
+function firstRecording(env: Record<string, string | undefined>): { noFirstRecording?: string } {
+  const ci = env.CI;
+  if (ci === undefined || ['', '0', 'false'].includes(ci.trim().toLowerCase())) return {};
+  return { noFirstRecording: `a run in CI (CI=${ci.length > 16 ? 'set' : ci})` };
 }

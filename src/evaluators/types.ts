@@ -73,6 +73,11 @@ export interface BuiltinFiles {
   /** `--update-baselines`: recorded baselines that lost may be replaced. */
   updateBaselines: boolean;
   /**
+   * Why a baselines file that does not exist is not recorded by this run (without
+   * `--update-baselines`), e.g. `CI=true`; absent: the first run records it.
+   */
+  noFirstRecording?: string;
+  /**
    * The command line that records missing baselines, for a message to quote (`evals run
    * 'sub/my evals.yaml' --update-baselines`); without it, `evals run --update-baselines`.
    */

@@ -115,7 +115,7 @@ export function runNode(args: string[], options: RunOptions): Promise<CliResult>
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...options.env },
+      env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', CI: '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -24,7 +24,7 @@ export async function runInProcess(
   let stderr = '';
   const code = await cli(argv, {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...env },
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', CI: '', ...env },
     stdout: { write: (text: string) => ((stdout += text), true) },
     stderr: { write: (text: string) => ((stderr += text), true) },
   });
@@ -139,7 +139,7 @@ export async function stoppableRun(
       argv,
       {
         cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
+        env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', CI: '' },
         stdout: { write: () => true },
         stderr: { write: (text: string) => ((stderr += text), true) },
       },

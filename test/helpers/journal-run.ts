@@ -106,7 +106,7 @@ export function start(
 } {
   const child = spawn(process.execPath, [evalsBin, 'run', ...args], {
     cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', ...env },
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '', CI: '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -88,10 +88,19 @@ export const automaticBattle = defineBuiltin({
       );
     }
     const path = isAbsolute(shown) ? shown : resolve(files.configDir, shown);
+    const existing = readBaselineFile(path, shown, owner);
+    // In CI the file a first run records stays on the runner, and every case ties with itself
+    // (a pass) run after run: a missing file is then an error for each case, as a missing
+    // baseline is, unless the run was asked to record (`--update-baselines`).
+    const unrecorded =
+      existing === undefined && files.noFirstRecording !== undefined && !files.updateBaselines
+        ? files.noFirstRecording
+        : undefined;
     const store = new BaselineStore({
       owner,
-      existing: readBaselineFile(path, shown, owner),
+      existing,
       updateBaselines: files.updateBaselines,
+      noFirstRecording: unrecorded !== undefined,
     });
     // A store that may not write registers nothing: there is then no path to a write at all.
     if (store.writable) {
@@ -108,9 +117,9 @@ export const automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown, update: files.updateCommand ?? UPDATE_FLAG };
+    return { judge, store, shown, update: files.updateCommand ?? UPDATE_FLAG, unrecorded };
   },
-  async score(values, args, { judge, store, shown, update }): Promise<Evaluation> {
+  async score(values, args, { judge, store, shown, update, unrecorded }): Promise<Evaluation> {
     let caseKey: string;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -122,6 +131,12 @@ export const automaticBattle = defineBuiltin({
     const actual = actualOf(values, args);
     const baseline = store.baseline(caseKey);
     if (baseline === undefined) {
+      if (unrecorded !== undefined) {
+        throw new EvaluationError(
+          `no baseline for this case: ${shown} does not exist, and ${unrecorded} does not record it; run \`${update}\` and commit the file`,
+          { metadata: { caseKey } },
+        );
+      }
       if (!store.writable) {
         throw new EvaluationError(
           `no baseline is recorded for this case in ${shown}: run \`${update}\` to record it`,

@@ -186,10 +186,14 @@ export class BaselineStore {
     /** The file as read; `undefined` when it does not exist. */
     existing: BaselineFile | undefined;
     updateBaselines: boolean;
+    /** A file that does not exist is not recorded unless `updateBaselines` (a run in CI). */
+    noFirstRecording?: boolean;
     now?: () => Date;
   }) {
     this.owner = options.owner;
-    this.writable = options.existing === undefined || options.updateBaselines;
+    this.writable =
+      (options.existing === undefined && options.noFirstRecording !== true) ||
+      options.updateBaselines;
     this.#loaded = options.existing?.baselines ?? {};
     this.#now = options.now ?? (() => new Date());
   }
