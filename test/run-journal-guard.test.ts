@@ -50,7 +50,7 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
     const kept = readdirSync(dir).find((name) => /^r\.killed-\d+\.json$/.test(name));
     assert.ok(kept !== undefined, `a kept partial in ${readdirSync(dir).join(', ')}`);
     assert.match(r.stderr, new RegExp(`warning: an earlier run writing r\\.json was killed at `));
-    assert.ok(r.stderr.includes(`--resume ${kept} -o r.json`), r.stderr);
+    assert.ok(r.stderr.includes(`\`evals run --resume ${kept}\` finishes it in place`), r.stderr);
     const partial = artifactAt(join(dir, kept));
     assert.equal(partial.interrupted, true);
     assert.equal(partial.runs[0]!.cases.length, recovered);

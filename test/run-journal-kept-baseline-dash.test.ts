@@ -52,8 +52,10 @@ async function finishes(dir: string, command: string, into: string): Promise<voi
 it('the printed command finishes a killed run whose baseline is named -b.json', async () => {
   const { dir, stderr } = await keptAside();
   const command = /`(evals run [^`]+)` finishes it/.exec(stderr)?.[1];
-  assert.ok(command !== undefined, stderr);
-  await finishes(dir, command, 'r.json');
+  const kept = /kept in (r\.killed-\d+\.json)/.exec(stderr)?.[1];
+  assert.ok(command !== undefined && kept !== undefined, stderr);
+  // In place: r.json holds the plain run's results.
+  await finishes(dir, command, kept);
 });
 
 it('evals show of the kept partial names its recorded -b.json so that its command runs', async () => {

@@ -94,11 +94,11 @@ describe('evals run: a journal newer than the artifact beside it', () => {
     assert.equal(plain.code, 0, plain.stderr);
     const kept = /kept in (r\.killed-\d+\.json)/.exec(plain.stderr)?.[1];
     assert.ok(kept !== undefined, plain.stderr);
-    const command = `evals run --baseline base.json --resume ${kept} -o r.json`;
-    assert.ok(plain.stderr.includes(`\`${command}\` finishes it`), plain.stderr);
+    const command = `evals run --baseline base.json --resume ${kept}`;
+    assert.ok(plain.stderr.includes(`\`${command}\` finishes it in place`), plain.stderr);
     const r = await runCli(command.split(' ').slice(1), { cwd: dir });
     assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    const done = artifactAt(join(dir, 'r.json'));
+    const done = artifactAt(join(dir, kept));
     assert.equal(done.interrupted, false);
     assert.equal((done.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
   });

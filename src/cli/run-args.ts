@@ -72,14 +72,15 @@ export const DEFAULT_OUTPUT = 'evals-results.json';
  * `--baseline BASELINE` first when `argv` names none (a resumed run compared with the baseline
  * its partial recorded). With `beside` (the run wrote beside its files because another run
  * holds them: pipeline/journal-takeover.ts), `from` is resumed into itself and each `--junit`
- * and `--report` file is the one `beside` names: the other run's files are never written.
+ * and `--report` file is the one `beside` names (left out where it names none): the other
+ * run's files are never written.
  * Quoted for a POSIX shell.
  */
 export function resumeCommand(
   argv: readonly string[],
   from?: string,
   baseline?: string,
-  beside?: (file: string) => string,
+  beside?: (file: string) => string | undefined,
 ): string {
   const { values, tokens } = parseArgs({
     // As parseCommandArgs read them: `-o=x.json` is x.json.
@@ -98,6 +99,7 @@ export function resumeCommand(
     else {
       const report = token.name === 'junit' || token.name === 'report';
       const value = beside !== undefined && report ? beside(token.value) : token.value;
+      if (value === undefined) continue;
       if (token.inlineValue === true) kept.push(`${token.rawName}=${value}`);
       else kept.push(token.rawName, value);
     }

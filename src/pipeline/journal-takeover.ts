@@ -107,7 +107,11 @@ export function besideFiles(
 export function finishCommand(
   divert: OutputDiversion,
   output: string,
-  resume: (from?: string, baseline?: string, beside?: (file: string) => string) => string,
+  resume: (
+    from?: string,
+    baseline?: string,
+    beside?: (file: string) => string | undefined,
+  ) => string,
 ): (from?: string) => string {
   return (from) => {
     if (from === undefined || from === output) return resume();

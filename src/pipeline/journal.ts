@@ -7,7 +7,8 @@
  *   that is gone writes the journal's partial artifact to FILE first, says what it recovered,
  *   and then resumes FILE as any partial artifact (with the same checks);
  * - a plain run that finds such a journal keeps its cases in `NAME.killed-PID.json` (a partial
- *   artifact) and says which command finishes it, so nothing is lost, then runs afresh;
+ *   artifact) and says which command finishes it (in place, never over this run's files), so
+ *   nothing is lost, then runs afresh;
  * - a journal whose process still runs (two runs writing one `-o`) is refused (exit 2).
  *
  * No journal is kept for an output that is not a regular file (/dev/null, a FIFO, /dev/stdout),
@@ -50,9 +51,15 @@ export interface JournalOptions {
   resumedFrom?: string;
   /**
    * The command that resumes from `from` (the CLI's), for the warning about a killed run; with
-   * `baseline`, the one that run compared with, named unless this run's arguments name one.
+   * `baseline`, the one that run compared with, named unless this run's arguments name one;
+   * with `beside`, `from` is resumed into itself, each `--junit` and `--report` file named as
+   * `beside` gives it (left out where it gives undefined).
    */
-  resumeCommand?: (from: string, baseline?: string) => string;
+  resumeCommand?: (
+    from: string,
+    baseline?: string,
+    beside?: (file: string) => string | undefined,
+  ) => string;
   /** The partial artifact's frame as the run stands (see `JournalWriter`). */
   frame: () => ResultsArtifact | undefined;
 }
@@ -222,11 +229,13 @@ function keepAside(
   const alive = letGo(path, header);
   // The kept partial records the killed run's baseline (writeRecovered), and the command names it
   // too, so the finished run is compared (and `regressions: block` applied) as that run would
-  // have been, whichever baseline the run printing it has.
+  // have been, whichever baseline the run printing it has. It finishes the kept file in place:
+  // `-o` and this run's --junit and --report are this run's, which it must not write over (the
+  // killed run's own report files are not known: a journal does not record them).
   const command =
     options.resumeCommand === undefined
       ? ''
-      : `; \`${options.resumeCommand(shown, header.baseline)}\` finishes it${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
+      : `; \`${options.resumeCommand(shown, header.baseline, () => undefined)}\` finishes it in place${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
   warn(
     `an earlier run writing ${output} ${alive ? 'went quiet' : 'was killed'} at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output) : ''}`,
   );

@@ -58,9 +58,14 @@ export interface RunArgs {
    * `--baseline BASELINE` when the run compared with a baseline its argv does not name (one a
    * resumed run took over from its partial). With `beside`, the partial was kept beside `-o`
    * because another run holds it (journal-takeover.ts): the command resumes `from` into itself
-   * and names each `--junit` and `--report` file as `beside` gives it, not the other run's.
+   * and names each `--junit` and `--report` file as `beside` gives it, not the other run's
+   * (leaves it out where `beside` gives undefined).
    */
-  resumeCommand?: (from?: string, baseline?: string, beside?: (file: string) => string) => string;
+  resumeCommand?: (
+    from?: string,
+    baseline?: string,
+    beside?: (file: string) => string | undefined,
+  ) => string;
 }
 
 /** What a finished (or interrupted) run produced, for callers that report it further (the Action). */

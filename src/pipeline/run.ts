@@ -128,7 +128,7 @@ export async function executeRun(
   const { resumeCommand: resumeOf } = args;
   const resumeCommand =
     resumeOf &&
-    ((from?: string, killed?: string, beside?: (file: string) => string) =>
+    ((from?: string, killed?: string, beside?: (file: string) => string | undefined) =>
       resumeOf(from, killed ?? baseline?.path, beside));
   const { config, plan, suites, models, scrubber, pinIgnored } = await loadAndPrepare(
     args.config,
