@@ -217,8 +217,13 @@ export function guardProcess(options: ExitGuardOptions): () => void {
     try {
       where = options.writeEnded();
     } catch (error) {
-      if (verdict !== undefined) process.exitCode = EXIT_UNWRITTEN;
-      stderr.write(`${why}; the results could not be written: ${describe(error)}\n`);
+      // Also when -o went elsewhere before this exit (a write failed, or another run holds it):
+      // a report still being written (a FIFO nobody reads yet) is left, and said, as below.
+      const left = chosen === null ? undefined : options.reportsLeft?.();
+      if (left !== undefined) process.exitCode = INTERRUPTED;
+      else if (verdict !== undefined) process.exitCode = EXIT_UNWRITTEN;
+      const reports = left === undefined ? '' : `; ${left}`;
+      stderr.write(`${why}; the results could not be written: ${describe(error)}${reports}\n`);
       return;
     }
     // Kept beside -o, which another run holds: not where they were asked for, as for a failure.
