@@ -12,6 +12,7 @@ import { waitUntil } from './helpers/wait-until.ts';
 import {
   artifactAt,
   caseLines,
+  casesFolders,
   CASE_LINE,
   journalOf,
   journalText,
@@ -77,6 +78,18 @@ describe('evals run: a killed run keeps its recovery journal safe', () => {
     assert.equal(fresh.code, 2, fresh.stderr);
     assert.match(fresh.stderr, /being written by another evals run .*on a-container-long-gone/);
     assert.match(fresh.stderr, /rename .* aside rather than delete it/);
+    // Nor by a plain run, though its pid runs on no process here, while its heartbeat (every
+    // 10 s) is under a minute old: nothing kept aside, nothing removed (its case folder
+    // included), r.json not written.
+    const recent = new Date(Date.now() - 50_000);
+    utimesSync(path, recent, recent);
+    const plain = await runCli(['run', '-o', 'r.json'], { cwd: dir });
+    assert.equal(plain.code, 2, plain.stderr);
+    assert.match(plain.stderr, /being written by another evals run .*on a-container-long-gone/);
+    const left = readdirSync(dir).filter((name) => /^r\.|^\.r\.json\.journal/.test(name));
+    const folder = casesFolders(dir)[0]!.split('/').pop()!;
+    assert.deepEqual(left.sort(), ['.r.json.journal', folder].sort());
+    assert.equal(caseLines(dir), recovered);
     // A live writer touches its journal every 10 s: one untouched for two minutes has none.
     const past = new Date(Date.now() - 120_000);
     utimesSync(path, past, past);
