@@ -10,7 +10,8 @@
  * and says so: the end of a run that could
  * not write `-o` (exit 3), with the file kept instead.
  */
-import { basename, extname, resolve } from 'node:path';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { JournalWriter } from '../artifact/journal.ts';
 import { STALE_MS } from '../artifact/journal.ts';
 import { readJournalHeader } from '../artifact/journal-read.ts';
@@ -41,11 +42,14 @@ export interface OutputDiversion {
  * For a run with the journal `journal()` gives (files named from `cwd`): a function telling,
  * for each file it writes (`-o`, `--junit`, `--report`, as given), whether it goes elsewhere,
  * and where: undefined while the journal is its own, or when the run keeps none. Decided once
- * per file, so the file reports, an exit and the commands printed name the same one.
+ * per file, so the file reports, an exit and the commands printed name the same one. `output`
+ * (`-o`) and `startedAt` (the artifact's) find the partial the other run kept from this one.
  */
 export function outputDiversion(
   journal: () => JournalWriter | undefined,
   cwd: string,
+  output: string,
+  startedAt: () => Date,
 ): OutputDiversion {
   const decided = new Map<string, Diversion>();
   // Taken over once is for good: the journal this run removes once its results are written
@@ -56,7 +60,7 @@ export function outputDiversion(
     if (known !== undefined) return known;
     // A device or a FIFO (`--junit /dev/null`) is no run's file: written as asked.
     if (!takesJournal(resolve(cwd, file))) return undefined;
-    taken ??= takenBy(journal());
+    taken ??= takenBy(journal(), () => keptFromThisRun(resolve(cwd, output), startedAt()));
     if (taken === undefined) return undefined;
     const ext = extname(basename(file));
     const shown = freeName(
@@ -75,17 +79,70 @@ export function outputDiversion(
   return Object.assign(divert, { decided: (file: string) => decided.get(file) });
 }
 
-/** Why a run's files go beside them: its journal `own` is another run's now (else undefined). */
-function takenBy(own: JournalWriter | undefined): OutputTakenError | undefined {
+/**
+ * Why a run's files go beside them: its journal `own` is another run's now (else undefined).
+ * `kept` names the file in which that run kept this one's cases, if it can be found.
+ */
+function takenBy(
+  own: JournalWriter | undefined,
+  kept: () => string | undefined,
+): OutputTakenError | undefined {
   if (own === undefined || !own.displaced()) return undefined;
   const holder = readJournalHeader(own.path);
   const [by, writes] =
     holder === undefined
       ? ['another evals run', 'has written']
       : [`another evals run (pid ${holder.pid})`, 'writes'];
+  // Two partials of one run otherwise: no command joins them (evals merge takes shards, and
+  // --resume one file), and finishing the older one would run again what this one holds.
+  const older = kept();
+  const note =
+    older === undefined
+      ? ''
+      : `; the cases this run had finished when it was taken over are also in ${older}, which that run kept from its journal, and this run's file holds them all: finish or keep this run's file, not ${older}, which can be removed`;
   return new OutputTakenError(
-    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1000} s, and that run ${writes} its results: this run's are not written over them`,
+    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1000} s, and that run ${writes} its results: this run's are not written over them${note}`,
   );
+}
+
+/**
+ * The partial another run kept from this run's journal when it took it over (journal.ts
+ * `keepAside`: `NAME.killed-PID.json`, or `-2`… when taken, beside `output`), named as a file
+ * beside `output`; found by this process's pid in its name and this run's start in its
+ * `startedAt` (a pid may come again, in another container). Undefined when there is none.
+ */
+function keptFromThisRun(output: string, startedAt: Date): string | undefined {
+  const stem = `${basename(output).replace(/\.json$/, '')}.killed-${process.pid}`;
+  const start = `\n  "startedAt": ${JSON.stringify(startedAt.toISOString())},\n`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(output));
+  } catch {
+    return undefined;
+  }
+  const ours = names.filter(
+    (name) => name.startsWith(stem) && /^(?:-\d+)?\.json$/.test(name.slice(stem.length)),
+  );
+  return ours.find((name) => artifactHead(join(dirname(output), name)).includes(start));
+}
+
+/** An artifact's text up to its `runs` (where its top-level fields end), or less when unread. */
+function artifactHead(path: string): string {
+  const chunk = Buffer.alloc(1 << 16);
+  let text = '';
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      text += chunk.toString('utf8', 0, read);
+      if (text.includes('\n  "runs": ')) break;
+    }
+  } catch {
+    // Unreadable: not known to be this run's.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return text;
 }
 
 /**

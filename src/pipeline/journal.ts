@@ -16,7 +16,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { ResultsArtifact } from '../types/index.ts';
 import { casesDirOf, JournalWriter, removeJournal } from '../artifact/journal.ts';
 import {
@@ -237,7 +237,7 @@ function keepAside(
       ? ''
       : `; \`${options.resumeCommand(shown, header.baseline, () => undefined)}\` finishes it in place${header.baseline === undefined ? '' : ` (the killed run compared with ${header.baseline})`}`;
   warn(
-    `an earlier run writing ${output} ${alive ? 'went quiet' : 'was killed'} at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output) : ''}`,
+    `an earlier run writing ${output} ${alive ? 'went quiet' : 'was killed'} at ${read.lastWrite.toISOString()} (pid ${header.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, 'case')} finished: they are kept in ${shown} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header, output, shown) : ''}`,
   );
 }
 
@@ -255,8 +255,11 @@ function letGo(path: string, header: JournalHeader): boolean {
   return true;
 }
 
-function stoppedNote(header: JournalHeader, output: string): string {
-  return `; its process (pid ${header.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output}, not over this run's`;
+function stoppedNote(header: JournalHeader, output: string, kept: string): string {
+  // As journal-takeover.ts names it (`-2`… when that name is taken then).
+  const ext = extname(basename(output));
+  const beside = `${output.slice(0, output.length - ext.length)}.stalled-${header.pid}${ext}`;
+  return `; its process (pid ${header.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output} (${beside}, or its partial results if it is interrupted), not over this run's; that file holds every case in ${kept} too: finish it rather than ${kept}`;
 }
 
 /**

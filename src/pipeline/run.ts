@@ -162,7 +162,8 @@ export async function executeRun(
   let ran = 0;
   const unwritten: WriteFailure[] = [];
   // Beside themselves instead, once another run took this one's journal over (journal-takeover.ts).
-  const divert = outputDiversion(() => journal, ctx.cwd);
+  const began = (): Date => resuming?.startedAt ?? startedAt;
+  const divert = outputDiversion(() => journal, ctx.cwd, args.output, began);
   const fileReport = (path: string) => ({
     path: resolve(ctx.cwd, path),
     shown: path,
