@@ -154,7 +154,10 @@ export async function takenOver(
   { firstArgs = [], cases = 2 }: { firstArgs?: string[]; cases?: number } = {},
 ): Promise<{ first: ReturnType<typeof start>; second: ReturnType<typeof start> }> {
   const first = start(dir, [...firstArgs, '-o', 'r.json', ...args]);
-  assert.ok(await waitUntil(() => caseLines(dir) >= cases, 100), 'the first run journaled');
+  const journaled = await waitUntil(() => caseLines(dir) >= cases, 100);
+  // A run left stopped would outlive the test: killed when a wait fails.
+  if (!journaled) first.child.kill('SIGKILL');
+  assert.ok(journaled, 'the first run journaled');
   first.child.kill('SIGSTOP');
   // Untouched for longer than a live writer leaves it: the next run takes it as left behind.
   const past = new Date(Date.now() - STALE_MS - 5_000);
@@ -163,7 +166,9 @@ export async function takenOver(
   const secondsJournal = () =>
     existsSync(journalOf(dir)) &&
     readFileSync(journalOf(dir), 'utf8').includes(`"pid":${second.child.pid},`);
-  assert.ok(await waitUntil(secondsJournal, 100), 'the second run took the journal over');
+  const took = await waitUntil(secondsJournal, 100);
+  if (!took) for (const run of [first, second]) run.child.kill('SIGKILL');
+  assert.ok(took, 'the second run took the journal over');
   return { first, second };
 }
 
