@@ -1,4 +1,4 @@
-import { describeValue } from '../shared/errors.ts';
+import { EvaluationError, describeValue } from '../shared/errors.ts';
 import { hasTemplates } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
 import { durationMs } from './duration.ts';
@@ -47,6 +47,12 @@ export const latency = defineBuiltin({
       throw new OptionError(
         'evaluator.option',
         `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`,
+      );
+    }
+    if (args.cached === true) {
+      // Scored, the cache's few milliseconds would pass any limit, whatever the model takes.
+      throw new EvaluationError(
+        'the output came from the response cache, so no call was timed: run with --no-cache to measure latency',
       );
     }
     return {

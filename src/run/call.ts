@@ -105,6 +105,8 @@ export class EvaluatorCallArgs extends CallScope implements EvaluatorArgs {
   output: unknown;
   params: Params;
   durationMs: number;
+  /** Set only when true: an own field otherwise, it would show in every evaluator's argument. */
+  declare cached?: boolean;
 
   constructor(
     testCase: Record<string, unknown>,

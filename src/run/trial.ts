@@ -90,7 +90,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
     const limit = run.suite.evaluatorLimits[i];
     const evaluateOne = (): MaybePromise<EvaluationResult | null> =>
-      evaluate(engine, unit, evaluator, testCase.data, output, durationMs);
+      evaluate(engine, unit, evaluator, testCase.data, output, durationMs, servedFromCache(usage));
     // A limited evaluator may wait for its turn: its time starts when it is called.
     const result = limit ? limit(evaluateOne) : evaluateOne();
     if (result instanceof Promise) pending = true;
@@ -147,11 +147,13 @@ function evaluate(
   testCase: Record<string, unknown>,
   output: unknown,
   fnDurationMs: number,
+  cached: boolean,
 ): MaybePromise<EvaluationResult | null> {
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
   const { run } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs, unit.trial + 1);
+  if (cached) args.cached = true;
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
@@ -162,6 +164,14 @@ function evaluate(
   return called instanceof Promise
     ? called.then((outcome) => evaluationOf(evaluator, outcome))
     : evaluationOf(evaluator, called);
+}
+
+/**
+ * Whether the target's output came from the response cache alone (a model target re-run with
+ * nothing changed): it made no request, so the call's time is the cache's, not the model's.
+ */
+function servedFromCache(usage: Usage | undefined): boolean {
+  return usage !== undefined && usage.calls === 0 && usage.cacheHits > 0;
 }
 
 /**

@@ -117,6 +117,11 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
   params: Params;
   /** Wall time of the function call that produced `output`, in milliseconds. */
   durationMs: number;
+  /**
+   * True when `output` was served from the response cache (a `model` target re-run with nothing
+   * changed): no request was made, so `durationMs` is the cache's time, not the model's.
+   */
+  cached?: boolean;
   /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
   signal: AbortSignal;
   /** The trial whose output this is, from 1 (see `FnArgs.trial`). */
