@@ -23,7 +23,7 @@ import { runCli, type CliResult } from './helpers/cli.ts';
 import { jsonlProject } from './helpers/in-process.ts';
 
 const MODULE =
-  'export function skips() {}\nexport function decides({ output }) { return output === "x"; }\n';
+  'export function skips() {}\nexport function decides({ output }) { return output === "x"; }\nexport function throws() { throw new Error("judge down"); }\n';
 const ROWS = [
   { id: 'a', output: 'x' },
   { id: 'b', output: 'x' },
@@ -206,6 +206,37 @@ describe('evals merge: old shards whose every case errored', () => {
     assert.equal(whole.code, 1, whole.stdout + whole.stderr);
     for (const n of [1, 2]) {
       const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir });
+      assert.ok(r.code === 0 || r.code === 1, r.stdout + r.stderr);
+      const artifact = read(dir, `${n}.json`);
+      for (const run of artifact.runs) delete run.plan?.pass;
+      writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
+    }
+    const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'whole.json'));
+  });
+
+  // Every evaluation errored (a judge that is down): the run fails its judged condition unless a
+  // pass: function decided, but under minPassRate: 0.5 its pass rate of 0 fails it either way.
+  it('merges old shards whose every evaluation errored under a pass rate that fails anyway', async () => {
+    const dir = jsonlProject(
+      ROWS,
+      [
+        'hash: [id]',
+        'pass: ${EVAL_PASS_KEY}',
+        'evaluators:',
+        '  - { use: ./ev.mjs#throws, threshold: { gte: 1 } }',
+        'gate: { minPassRate: 0.5 }',
+      ],
+      { 'ev.mjs': MODULE },
+    );
+    const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env: SECRET_ALL });
+    assert.equal(whole.code, 1, whole.stdout + whole.stderr);
+    for (const n of [1, 2]) {
+      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], {
+        cwd: dir,
+        env: SECRET_ALL,
+      });
       assert.ok(r.code === 0 || r.code === 1, r.stdout + r.stderr);
       const artifact = read(dir, `${n}.json`);
       for (const run of artifact.runs) delete run.plan?.pass;

@@ -95,8 +95,8 @@ export function withRecordedPass(run: RunResult, artifact: RecordedConfig): RunR
  * gated without a `pass:` function, cannot be merged: its `judged` condition failed, which a
  * `pass:` function would have spared it, so its verdict hinges on what they do not record. Taken
  * either way it may be a false pass or a false fail. `undefined` when there is no such piece, its
- * evaluators judged cases, or the condition fails either way (every case errored): a `pass:`
- * function changes nothing then.
+ * evaluators judged cases, or the run fails either way (every case errored, or its pass rate is
+ * below its `minPassRate`): a `pass:` function changes nothing then.
  */
 export function unknownPassProblem(
   merged: RunResult,
@@ -107,7 +107,8 @@ export function unknownPassProblem(
     conditions.some((c) => c.name === JUDGED_CONDITION && !c.passed);
   if (!failsJudged(merged.gate.conditions)) return undefined;
   const plan = { ...merged.plan, pass: 'function' as const };
-  if (failsJudged(recordedRunGate(merged.summary, plan, merged.testset.cases, false).conditions)) {
+  // Failed either way (every case errored, a pass rate below its bound): nothing hinges on it.
+  if (recordedRunGate(merged.summary, plan, merged.testset.cases, false).verdict === 'fail') {
     return undefined;
   }
   return `${describeRun(merged)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'were' : 'was'} written by an evalgate that did not record whether a pass: function decided its cases, which its evaluators did not judge, and its config cannot tell (its pass: may be a module, or a variable holding all or any): run the shards again with this evalgate`;
