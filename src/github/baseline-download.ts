@@ -3,7 +3,7 @@
  * entries read (`artifact-zip.ts`) and the results file picked among them. A problem comes back
  * as a {@link ReportingFailure}, like every GitHub call.
  */
-import { httpStatus, toReportingFailure } from './errors.ts';
+import { httpStatus } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
 import { readZipEntries, ZipError } from './artifact-zip.ts';
@@ -11,6 +11,7 @@ import type { ZipEntry } from './artifact-zip.ts';
 import { PERMISSION, type BaselineTarget } from './baseline.ts';
 import { proxyFetchFor } from './proxy-fetch.ts';
 import { RetryBudget } from './retry-budget.ts';
+import { refusalOf } from './token-user.ts';
 
 /** How to download. */
 export interface DownloadBaselineOptions {
@@ -91,7 +92,7 @@ export async function downloadBaseline(
       };
     }
   } catch (error) {
-    return { ok: false, failure: downloadFailure(error, what) };
+    return { ok: false, failure: await downloadFailure(octokit, error, what) };
   }
 
   let entries: ZipEntry[];
@@ -310,7 +311,11 @@ function downloadClock(budget: RetryBudget): DownloadClock {
 }
 
 /** A failed download call as a failure; an expired artifact (410) counts as not found. */
-function downloadFailure(error: unknown, what: string): ReportingFailure {
+async function downloadFailure(
+  octokit: Octokit,
+  error: unknown,
+  what: string,
+): Promise<ReportingFailure> {
   const status = httpStatus(error);
   if (status === 404 || status === 410) {
     const said = githubSaid(error);
@@ -321,7 +326,7 @@ function downloadFailure(error: unknown, what: string): ReportingFailure {
         : 'the artifact was deleted, or the token cannot see this repository';
     return { code: 'github.not-found', status, message: `could not ${what}: ${reason} (${hint})` };
   }
-  return toReportingFailure(error, what, PERMISSION);
+  return refusalOf(octokit, error, what, PERMISSION);
 }
 
 /**

@@ -5,9 +5,9 @@
  * Like every GitHub call, a problem comes back as a {@link ReportingFailure}; no baseline is not
  * a problem (`found: null`), the comparison is simply left out.
  */
-import { toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
+import { refusalOf } from './token-user.ts';
 
 /** The repository whose artifacts are searched. */
 export interface BaselineTarget {
@@ -198,7 +198,8 @@ export async function findBaselineArtifact(
     const config = options.configPath ? ` (the baseline for ${options.configPath})` : '';
     return {
       ok: false,
-      failure: toReportingFailure(
+      failure: await refusalOf(
+        octokit,
         error,
         `list the artifacts named "${name}" and the runs that uploaded them${config}`,
         PERMISSION,

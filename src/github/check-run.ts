@@ -14,6 +14,7 @@ import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Annotation } from '../report/annotations.ts';
 import type { Octokit } from './octokit.ts';
+import { tokenUser } from './token-user.ts';
 
 /** GitHub's limit of annotations per create or update request. */
 export const ANNOTATIONS_PER_REQUEST = 50;
@@ -173,12 +174,9 @@ async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> 
   // GitHub's words without the generic hint `toReportingFailure` added.
   const hint = said.indexOf(' (a pull request from a fork');
   const base = hint === -1 ? said : said.slice(0, hint);
-  let user: string | null;
-  try {
-    user = (await octokit.rest.users.getAuthenticated()).data.login;
-  } catch {
-    user = null; // an installation token (403), or GitHub did not say: treated as one
-  }
+  // An installation token (refused GET /user), or GitHub did not say: treated as one.
+  const asked = await tokenUser(octokit);
+  const user = asked.kind === 'person' ? asked.login : null;
   if (user !== null) {
     return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
   }

@@ -7,6 +7,7 @@ import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
 import { hideStale, type StaleComment } from './stale-comments.ts';
+import { tokenUser } from './token-user.ts';
 
 export type { StaleComment } from './stale-comments.ts';
 
@@ -352,14 +353,9 @@ function wroteIt(
 async function tokenAuthor(
   octokit: Octokit,
 ): Promise<{ author: Author } | { failure: ReportingFailure }> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated();
-    return { author: { kind: 'user', login: data.login } };
-  } catch (error) {
-    const status = httpStatus(error);
-    if (status === 403 || status === 404) return { author: { kind: 'any-bot' } };
-    return {
-      failure: toReportingFailure(error, 'find out which user the token writes as (GET /user)'),
-    };
-  }
+  const user = await tokenUser(octokit);
+  if (user.kind === 'unknown') return { failure: user.failure };
+  return {
+    author: user.kind === 'person' ? { kind: 'user', login: user.login } : { kind: 'any-bot' },
+  };
 }

@@ -3,8 +3,9 @@
  * its test merge commit and its base. An `issue_comment` payload names the pull request but none
  * of its commits, so a ChatOps job asks GitHub which commit it ran (`action/chatops.ts`).
  */
-import { toReportingFailure, type ReportingFailure } from './errors.ts';
+import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
+import { refusalOf } from './token-user.ts';
 
 /** The commits of a pull request, as the pulls API names them. */
 export interface PullRequestCommits {
@@ -62,7 +63,10 @@ export async function readPullRequest(
       },
     };
   } catch (error) {
-    return { ok: false, failure: toReportingFailure(error, what, 'pull-requests: read', 'read') };
+    return {
+      ok: false,
+      failure: await refusalOf(octokit, error, what, 'pull-requests: read', 'read'),
+    };
   }
 }
 

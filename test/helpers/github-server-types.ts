@@ -110,6 +110,11 @@ export type FakeToken =
        * token"). Default true.
        */
       writesComments?: boolean;
+      /**
+       * False for a fine-grained token without `Actions` read: the artifacts and workflow runs
+       * answer 403 "Resource not accessible by personal access token". Default true.
+       */
+      readsActions?: boolean;
     };
 
 /** What the server holds; tests read it and may seed it. */
@@ -178,7 +183,10 @@ export interface GitHubServer {
     times?: number,
   ): void;
   /** Sets the token's user: a login (GET /user → 200) or null (GET /user → 403, a GITHUB_TOKEN). */
-  setUser(login: string | null, options?: { writesComments?: boolean }): void;
+  setUser(
+    login: string | null,
+    options?: { writesComments?: boolean; readsActions?: boolean },
+  ): void;
   /** Makes the token a GitHub App installation token writing as `<slug>[bot]`. */
   setAppToken(slug: string): void;
   /**

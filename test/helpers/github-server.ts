@@ -185,6 +185,19 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       );
     }
 
+    // A fine-grained token without `Actions` read sees no artifact and no workflow run.
+    if (
+      state.token.kind === 'user' &&
+      state.token.readsActions === false &&
+      /^\/repos\/[^/]+\/[^/]+\/actions\//.test(path)
+    ) {
+      return error(
+        403,
+        'Resource not accessible by personal access token',
+        `${DOCS}/actions/artifacts#list-artifacts-for-a-repository`,
+      );
+    }
+
     if ((match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
       const [, owner = '', repo = '', number = ''] = match;
       const issueNumber = Number(number);
@@ -433,8 +446,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     rateLimitNext(method, pathPattern, kind, retryAfterSeconds, times = 1) {
       addRule(method, pathPattern, times, () => rateLimitReply(kind, retryAfterSeconds));
     },
-    setUser(login, { writesComments = true } = {}) {
-      state.token = login === null ? { kind: 'actions' } : { kind: 'user', login, writesComments };
+    setUser(login, { writesComments = true, readsActions = true } = {}) {
+      state.token =
+        login === null
+          ? { kind: 'actions' }
+          : { kind: 'user', login, writesComments, readsActions };
     },
     setAppToken(slug) {
       state.token = { kind: 'app', slug };
