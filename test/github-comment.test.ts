@@ -194,7 +194,7 @@ describe('upsertStickyComment', () => {
     assert.equal(result.failure.code, 'github.forbidden');
     assert.equal(
       result.failure.message,
-      'could not list the PR comments: 403 Resource not accessible by integration ' +
+      'could not list the comments of PR #7: 403 Resource not accessible by integration ' +
         '(the token lacks `permissions: pull-requests: write` (or `issues: write`: either one is enough); ' +
         'see docs/action.md#tokens-and-permissions)',
     );
@@ -251,7 +251,7 @@ describe('upsertStickyComment', () => {
     assert.ok(!result.ok);
     assert.equal(result.failure.code, 'github.not-found');
     assert.equal(result.failure.status, 404);
-    assert.match(result.failure.message, /^could not list the PR comments: 404 Not Found \(/);
+    assert.match(result.failure.message, /^could not list the comments of PR #7: 404 Not Found \(/);
   });
 
   it('retries a 502 twice, then writes one comment', async () => {

@@ -131,7 +131,7 @@ export async function publishCheckRun(
     if (failure.code === 'github.forbidden' && failure.status === 403) {
       failure.message = await refusedCheckRun(octokit, failure.message);
     }
-    if (failure.status === 422 && total > 0) return createWithout(failure);
+    if (failure.code === 'github.invalid' && total > 0) return createWithout(failure);
     return { ok: false, failure };
   }
 

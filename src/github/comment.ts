@@ -140,7 +140,13 @@ export async function upsertStickyComment(
     } catch (error) {
       return {
         ok: false,
-        failure: toReportingFailure(error, 'list the PR comments', PERMISSION, 'read', person),
+        failure: toReportingFailure(
+          error,
+          `list the comments of PR #${issueNumber}`,
+          PERMISSION,
+          'read',
+          person,
+        ),
       };
     }
   };

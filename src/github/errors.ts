@@ -3,7 +3,8 @@
  * the Action turns a {@link ReportingFailure} into a warning and falls back to the job summary
  * and workflow-command annotations. Classification uses the HTTP status (and rate-limit
  * headers); GitHub's message text only tells a locked conversation from a missing permission,
- * both a 403 on a comment.
+ * both a 403 on a comment, and a commit GitHub does not have from another invalid request, both
+ * a 422 on a check run.
  */
 import { isRecord } from '../shared/is-record.ts';
 import { clockTime, rateLimitOf } from './rate-limit.ts';
@@ -14,6 +15,7 @@ export type ReportingFailureCode =
   | 'github.not-found'
   | 'github.unavailable'
   | 'github.invalid'
+  | 'github.no-commit'
   | 'github.failed';
 
 /** A failed GitHub call: what failed, why, and what to do about it, in `message`. */
@@ -149,6 +151,14 @@ function classify(
     return {
       code: 'github.not-found',
       hint: 'the repository, pull request or check run does not exist or the token cannot see it',
+    };
+  }
+  // GitHub's only word for it (the checks and statuses APIs): the commit is not in the repository,
+  // so no retry, with or without annotations, can succeed.
+  if (status === 422 && /^No commit found for SHA\b/i.test(said)) {
+    return {
+      code: 'github.no-commit',
+      hint: "GitHub has no such commit in this repository: one the job made and did not push, or a head-sha input naming another repository's commit; the check run needs a commit GitHub has, the job summary carries the report",
     };
   }
   if (status === 422) return { code: 'github.invalid', hint: '' };

@@ -129,6 +129,16 @@ export interface GitHubServerState {
   pulls: Map<number, StoredPullRequest>;
   /** Every request to the fake storage host, in order. */
   storageDownloads: StorageDownload[];
+  /**
+   * The repository's commits, when a test says: a check run on any other `head_sha` gets
+   * GitHub's 422 "No commit found for SHA". Null (the default): every commit exists.
+   */
+  commits: Set<string> | null;
+  /**
+   * The repository's issue and pull request numbers, when a test says: listing or writing the
+   * comments of any other gets GitHub's 404. Null (the default): every number exists.
+   */
+  issues: Set<number> | null;
 }
 
 /** Options for {@link startGitHubServer}. */

@@ -5,7 +5,9 @@
  * failures injectable. Faithful where it matters to us: installation tokens (a GITHUB_TOKEN, a
  * GitHub App's) get 403 from `GET /user` and `GET /app`, write as `<slug>[bot]` and may edit only
  * their own comments; a user's token (a PAT) gets 403 on writing a check run, which only apps
- * may; a rejected token (`rejectToken`) gets 401 "Bad credentials" everywhere; lists page with
+ * may (`github-server-gates.ts`); a rejected token (`rejectToken`) gets 401 "Bad credentials"
+ * everywhere; a check run on a commit the repository lacks gets 422 and the comments of an issue
+ * it lacks 404, once a test names what it has (`state.commits`, `state.issues`); lists page with
  * `Link` headers; artifacts filter by `?name=`; an artifact download answers 302 to a storage
  * host on another port that wants no token; 5xx and rate limits come with GitHub's headers; the
  * headers GitHub asks for are required (`github-server-replies.ts`). It is a fake of the parts we
@@ -13,19 +15,17 @@
  * that.
  */
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
   GitHubServer,
   GitHubServerOptions,
   GitHubServerState,
   RecordedRequest,
-  StoredArtifact,
   StoredComment,
   StoredUser,
 } from './github-server-types.ts';
 import {
-  artifactJson,
   checkRunJson,
   checkRunProblem,
   newCheckRun,
@@ -43,10 +43,11 @@ import {
   readBody,
   send,
   storedPullRequest,
-  workflowRunJson,
   type CheckRunFields,
   type Reply,
 } from './github-server-replies.ts';
+import { identityReply, tokenRefusal, unknownCommit, unknownIssue } from './github-server-gates.ts';
+import { actionsReply, storageReply, storedArtifact } from './github-server-artifacts.ts';
 
 export type {
   FakeToken,
@@ -81,6 +82,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     artifacts: new Map(),
     pulls: new Map(),
     storageDownloads: [],
+    commits: null,
+    issues: null,
   };
   const requests: RecordedRequest[] = [];
   const rules: FailRule[] = [];
@@ -153,54 +156,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   ): Reply => {
     let match: RegExpExecArray | null;
 
-    if (path === '/user' && method === 'GET') {
-      // Installation tokens (GITHUB_TOKEN is one) are no user.
-      if (state.token.kind !== 'user') {
-        return error(
-          403,
-          DEFAULT_MESSAGES[403] ?? '',
-          `${DOCS}/users/users#get-the-authenticated-user`,
-        );
-      }
-      const user = tokenUser();
-      return { status: 200, body: { login: user.login, id: user.id, type: user.type } };
-    }
+    const identity = method === 'GET' ? identityReply(state.token, path, tokenUser) : undefined;
+    if (identity) return identity;
 
-    if (path === '/app' && method === 'GET') {
-      // Only a JWT signed with the app's private key may ask; no token the Action has is one.
-      return error(403, DEFAULT_MESSAGES[403] ?? '', `${DOCS}/apps/apps#get-the-authenticated-app`);
-    }
-
-    // A fine-grained token without `Issues` or `Pull requests` write reads comments, writes none.
-    if (
-      state.token.kind === 'user' &&
-      state.token.writesComments === false &&
-      method !== 'GET' &&
-      /^\/repos\/[^/]+\/[^/]+\/issues\/(?:\d+\/comments|comments\/\d+)$/.test(path)
-    ) {
-      return error(
-        403,
-        'Resource not accessible by personal access token',
-        `${DOCS}/issues/comments#create-an-issue-comment`,
-      );
-    }
-
-    // A fine-grained token without `Actions` read sees no artifact and no workflow run.
-    if (
-      state.token.kind === 'user' &&
-      state.token.readsActions === false &&
-      /^\/repos\/[^/]+\/[^/]+\/actions\//.test(path)
-    ) {
-      return error(
-        403,
-        'Resource not accessible by personal access token',
-        `${DOCS}/actions/artifacts#list-artifacts-for-a-repository`,
-      );
-    }
+    const refused = tokenRefusal(state.token, method, path);
+    if (refused) return refused;
 
     if ((match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path))) {
       const [, owner = '', repo = '', number = ''] = match;
       const issueNumber = Number(number);
+      const missing = unknownIssue(state.issues, issueNumber);
+      if (missing) return missing;
       if (method === 'GET') {
         const { items, headers } = page(url, path, query, state.comments.get(issueNumber) ?? []);
         return { status: 200, body: items.map(commentJson), headers };
@@ -238,20 +204,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       }
     }
 
-    // Only a GitHub App writes check runs (docs.github.com/rest/checks/runs: "OAuth apps and
-    // authenticated users can view check runs and check suites, but they are not able to create
-    // them"); a user's token may read them.
-    if (
-      state.token.kind === 'user' &&
-      ((method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/check-runs$/.test(path)) ||
-        (method === 'PATCH' && /^\/repos\/[^/]+\/[^/]+\/check-runs\/\d+$/.test(path)))
-    ) {
-      return error(403, 'You must authenticate via a GitHub App.', `${DOCS}/checks/runs`);
-    }
-
     if ((match = /^\/repos\/([^/]+)\/([^/]+)\/check-runs$/.exec(path)) && method === 'POST') {
       const [, owner = '', repo = ''] = match;
-      const problem = checkRunProblem(body, true);
+      const problem =
+        checkRunProblem(body, true) ??
+        unknownCommit(state.commits, (body as CheckRunFields).head_sha);
       if (problem) return problem;
       const run = newCheckRun(nextCheckRunId++, owner, repo, body as CheckRunFields);
       state.checkRuns.set(run.id, run);
@@ -290,69 +247,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       }
     }
 
-    if (
-      (match = /^\/repos\/([^/]+)\/([^/]+)\/actions\/artifacts$/.exec(path)) &&
-      method === 'GET'
-    ) {
-      const [, owner = '', repo = ''] = match;
-      // GitHub's `name` filter is an exact match. The order is not documented; GitHub answers
-      // newest first, and so does the fake.
-      const name = query['name'];
-      const all = [...state.artifacts.values()]
-        .filter((artifact) => name === undefined || artifact.name === name)
-        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id - a.id);
-      const { items, headers } = page(url, path, query, all);
-      return {
-        status: 200,
-        body: {
-          total_count: all.length,
-          artifacts: items.map((artifact) => artifactJson(url, owner, repo, artifact)),
-        },
-        headers,
-      };
-    }
-
-    if (
-      (match = /^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/([^/]+)$/.exec(path)) &&
-      method === 'GET'
-    ) {
-      const artifact = state.artifacts.get(Number(match[1]));
-      const docs = `${DOCS}/actions/artifacts#download-an-artifact`;
-      if (!artifact || match[2] !== 'zip') return error(404, 'Not Found', docs);
-      if (artifact.expired) return error(410, 'Artifact has expired', docs);
-      return {
-        status: 302,
-        body: Buffer.alloc(0),
-        // Like GitHub's signed storage URLs: another host, and the query is the credential.
-        headers: { location: `${storageUrl}/_storage/${artifact.id}?sig=secret-signature&se=1` },
-      };
-    }
-
-    if ((match = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)$/.exec(path)) && method === 'GET') {
-      const runId = Number(match[1]);
-      const uploaded = [...state.artifacts.values()].find((artifact) => artifact.runId === runId);
-      if (!uploaded)
-        return error(404, 'Not Found', `${DOCS}/actions/workflow-runs#get-a-workflow-run`);
-      return { status: 200, body: workflowRunJson(uploaded) };
-    }
+    const acted =
+      method === 'GET' ? actionsReply(state, { url, storageUrl }, path, query) : undefined;
+    if (acted) return acted;
 
     const pulled = method === 'GET' ? pullRequestReply(path, state.pulls) : undefined;
     if (pulled) return pulled;
 
     return error(404, 'Not Found', DOCS);
-  };
-
-  /** The storage host: no token wanted (the URL is the credential), bytes not JSON. */
-  const storage = (path: string, headers: IncomingHttpHeaders): Reply => {
-    const id = Number(/^\/_storage\/(\d+)$/.exec(path)?.[1] ?? NaN);
-    state.storageDownloads.push({ artifactId: id, authorization: headers.authorization });
-    if (headers.authorization !== undefined) {
-      // What Azure Blob Storage says to a signed URL that also carries a token.
-      return { status: 400, body: Buffer.from('InvalidAuthenticationInfo') };
-    }
-    const artifact = state.artifacts.get(id);
-    if (!artifact) return { status: 404, body: Buffer.from('BlobNotFound') };
-    return { status: 200, body: artifact.zip, headers: { 'content-type': 'application/zip' } };
   };
 
   const handle = async (
@@ -388,7 +290,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     } else if (isStorage) {
       reply =
         method === 'GET' && path.startsWith('/_storage/')
-          ? storage(path, req.headers)
+          ? storageReply(state, path, req.headers)
           : { status: 404, body: Buffer.from('ResourceNotFound') };
     } else if (!req.headers.authorization) {
       reply = error(401, 'Requires authentication', DOCS);
@@ -459,20 +361,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       tokenRejected = rejected;
     },
     addArtifact(artifact) {
-      const id = nextArtifactId++;
-      const stored: StoredArtifact = {
-        id,
-        name: artifact.name,
-        branch: artifact.branch,
-        created_at: artifact.createdAt ?? now(),
-        expired: artifact.expired ?? false,
-        zip: artifact.zip,
-        runId: artifact.runId ?? 70000 + id,
-        headSha: artifact.headSha ?? id.toString(16).padStart(40, '0'),
-        fromFork: artifact.fromFork ?? false,
-        event: artifact.event ?? 'push',
-      };
-      state.artifacts.set(id, stored);
+      const stored = storedArtifact(nextArtifactId++, artifact, now);
+      state.artifacts.set(stored.id, stored);
       return stored;
     },
     addPullRequest(pull) {
