@@ -47,9 +47,18 @@ describe('upsertStickyComment with another identity’s earlier report', () => {
     });
     const result = await upsertStickyComment(github.octokit, target, MARKER, `${MARKER}\nnew`);
     assert.equal(result.ok && result.action, 'created');
-    assert.deepEqual(result.ok && result.stale, [
-      { url: old.html_url, author: 'other-app[bot]', hidden: false },
-    ]);
+    const [stale, ...more] = (result.ok && result.stale) || [];
+    assert.deepEqual(more, []);
+    assert.deepEqual(
+      { ...stale, why: undefined },
+      {
+        url: old.html_url,
+        author: 'other-app[bot]',
+        hidden: false,
+        why: undefined,
+      },
+    );
+    assert.match(stale?.why ?? '', /^403 Resource not accessible by integration/, 'and why');
     assert.equal(old.minimized, undefined);
   });
 

@@ -243,7 +243,9 @@ export async function publishResults(
  */
 async function sayStale(stale: readonly StaleComment[], current: string): Promise<void> {
   for (const comment of stale) {
-    const state = comment.hidden ? 'hidden it as outdated' : 'could not hide it';
+    const state = comment.hidden
+      ? 'hidden it as outdated'
+      : `could not hide it${comment.why === undefined ? '' : ` (${comment.why})`}`;
     core.warning(
       `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current}. To have one comment again, delete the old one`,
     );

@@ -8,7 +8,7 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck/light.js';
-import { clockTime, rateLimitOf } from './rate-limit.ts';
+import { clockTime, graphqlRateLimitOf, rateLimitOf } from './rate-limit.ts';
 import type { RetryBudget } from './retry-budget.ts';
 
 /** An authenticated client from {@link createOctokit} (or `getOctokit`, which has the same type). */
@@ -98,7 +98,7 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
 
 /**
  * Retries a request GitHub rate-limited (`rate-limit.ts`: a 403 or 429 with `retry-after`, or an
- * exhausted limit with its reset time) after the wait GitHub asks for, twice at most, and only
+ * exhausted limit with its reset time, or GraphQL's 200 with a `RATE_LIMITED` error) after the wait GitHub asks for, twice at most, and only
  * while the wait fits the budget: a reset an hour away is not waited for, and the log says when
  * it is. A rate-limited request was not carried out, so sending it again is safe.
  */
@@ -109,12 +109,19 @@ function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void):
         try {
           return await request(options);
         } catch (error) {
-          const limit = rateLimitOf(
-            (error as { status?: number }).status,
-            (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {},
-            error instanceof Error ? error.message : '',
-            Date.now(),
-          );
+          const response = (
+            error as { response?: { data?: unknown; headers?: Record<string, unknown> } }
+          ).response;
+          const headers = response?.headers ?? {};
+          // GraphQL's spent primary limit is a 200 whose error says RATE_LIMITED, which
+          // plugin-throttling throws as an error without a status: told by that error.
+          const limit =
+            rateLimitOf(
+              (error as { status?: number }).status,
+              headers,
+              error instanceof Error ? error.message : '',
+              Date.now(),
+            ) ?? graphqlRateLimitOf(response?.data, headers, Date.now());
           if (limit === null) throw error;
           const until =
             limit.resetsAt === undefined ? '' : ` (used up until ${clockTime(limit.resetsAt)})`;

@@ -72,3 +72,24 @@ function retryAfterSeconds(value: unknown, now: number): number | undefined {
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
+
+/**
+ * The rate limit a GraphQL answer's body reports, or null. GraphQL answers a spent primary limit
+ * with 200 and an error of type `RATE_LIMITED`
+ * (docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api), not with a
+ * 403 or 429, so {@link rateLimitOf} never sees it; the headers say when it resets, as for REST.
+ * With none, GitHub's "at least one minute" applies.
+ */
+export function graphqlRateLimitOf(
+  data: unknown,
+  headers: Record<string, unknown>,
+  now: number,
+): RateLimit | null {
+  const errors = (data as { errors?: unknown } | null)?.errors;
+  const limited =
+    Array.isArray(errors) &&
+    errors.some((entry) => (entry as { type?: unknown } | null)?.type === 'RATE_LIMITED');
+  if (!limited) return null;
+  // A 429 is a rate limit whatever its headers say: read as one, with GraphQL's headers.
+  return rateLimitOf(429, headers, '', now);
+}

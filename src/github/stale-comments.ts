@@ -4,6 +4,7 @@
  * one already hidden (by an earlier run, or by a person) is left alone and not named again, so
  * a pull request's later runs neither hide it again nor warn about it on every push.
  */
+import { toReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
 
 /** A marker comment of another identity's, left in place. */
@@ -13,6 +14,8 @@ export interface StaleComment {
   author: string;
   /** Whether it is now minimized ("hidden as outdated") on the pull request. */
   hidden: boolean;
+  /** Why it could not be hidden, when GitHub said (a refusal, a rate limit). */
+  why?: string;
 }
 
 /** A listed issue comment, as much of it as is read here. */
@@ -48,6 +51,7 @@ export async function hideStale(
   const named: StaleComment[] = [];
   for (const comment of await firstShown(octokit, stale, MAX_STALE)) {
     let hidden = false;
+    let why: string | undefined;
     if (comment.node_id !== undefined && comment.node_id !== '') {
       try {
         const answer = await octokit.graphql<{
@@ -57,11 +61,13 @@ export async function hideStale(
           { id: comment.node_id },
         );
         hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
-      } catch {
-        // not allowed, or no such mutation: the comment stays shown and is named instead
+      } catch (error) {
+        // Not allowed, rate limited, or no such mutation: the comment stays shown and is named.
+        why = refusalOf(error);
       }
     }
-    named.push({ url: comment.html_url, author: comment.user?.login ?? 'someone', hidden });
+    const author = comment.user?.login ?? 'someone';
+    named.push({ url: comment.html_url, author, hidden, ...(why !== undefined && { why }) });
   }
   return named;
 }
@@ -121,4 +127,26 @@ async function minimizedOf(
     if (node?.isMinimized === true && typeof node.id === 'string') minimized.add(node.id);
   }
   return minimized;
+}
+
+/**
+ * What GitHub said to a refused GraphQL call, on one line: the errors of a 200 answer (GraphQL
+ * refuses so, a spent rate limit too), or the status and hint of an HTTP refusal.
+ */
+function refusalOf(error: unknown): string {
+  // octokit's GraphqlResponseError holds them as `errors`; plugin-throttling's error for a spent
+  // rate limit, as the answer's `data.errors`.
+  const thrown = error as { errors?: unknown; data?: { errors?: unknown } } | null;
+  const errors = thrown?.errors ?? thrown?.data?.errors;
+  if (Array.isArray(errors) && errors.length > 0) {
+    const said = errors
+      .map((entry) => {
+        const { type, message } = (entry ?? {}) as { type?: unknown; message?: unknown };
+        return [type, message].filter((part) => typeof part === 'string').join(': ');
+      })
+      .filter((text) => text !== '');
+    return `GitHub's GraphQL API answered ${said.join('; ') || 'an error'}`;
+  }
+  const what = 'hide it';
+  return toReportingFailure(error, what).message.slice(`could not ${what}: `.length);
 }

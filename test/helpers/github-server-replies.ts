@@ -2,7 +2,7 @@
  * What the fake GitHub (`github-server.ts`) answers: its validation of comment bodies the way
  * GitHub validates them, the JSON shapes of comments, artifacts and pull requests, pagination
  * with `Link` headers, rate-limit answers and header checks. Check runs live in `github-server-check-runs.ts`,
- * error bodies in `github-server-errors.ts`. No state lives here.
+ * error bodies in `github-server-errors.ts`, GraphQL in `github-server-graphql.ts`. No state lives here.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -22,6 +22,7 @@ import type {
 
 // What the fake answers, by topic; `github-server.ts` imports it all from here.
 export { DOCS, error, type Reply } from './github-server-errors.ts';
+export { graphqlReply } from './github-server-graphql.ts';
 export {
   checkRunJson,
   checkRunProblem,
@@ -93,9 +94,13 @@ export function headerProblem(headers: IncomingHttpHeaders): Reply | undefined {
 /**
  * GitHub's answer to a secondary rate limit (403 with `retry-after`, and a message octokit's
  * throttling plugin recognises) or to an exhausted primary one (`x-ratelimit-remaining: 0` and
- * the reset time).
+ * the reset time: a 403 from REST, a 200 with a `RATE_LIMITED` error from GraphQL).
  */
-export function rateLimitReply(kind: 'secondary' | 'primary', retryAfterSeconds: number): Reply {
+export function rateLimitReply(
+  kind: 'secondary' | 'primary',
+  retryAfterSeconds: number,
+  graphql = false,
+): Reply {
   if (kind === 'secondary') {
     return {
       status: 403,
@@ -109,6 +114,21 @@ export function rateLimitReply(kind: 'secondary' | 'primary', retryAfterSeconds:
     };
   }
   const reset = Math.ceil(Date.now() / 1000) + retryAfterSeconds;
+  const limit = {
+    'x-ratelimit-limit': '1000',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': String(reset),
+  };
+  if (graphql) {
+    // GraphQL answers a spent primary limit with 200 and a RATE_LIMITED error, no data
+    // (docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api).
+    const message = 'API rate limit exceeded for installation ID 1.';
+    return {
+      status: 200,
+      body: { data: null, errors: [{ type: 'RATE_LIMITED', message }] },
+      headers: limit,
+    };
+  }
   return {
     status: 403,
     body: {
@@ -116,11 +136,7 @@ export function rateLimitReply(kind: 'secondary' | 'primary', retryAfterSeconds:
       documentation_url: `${DOCS}/using-the-rest-api/rate-limits-for-the-rest-api`,
       status: '403',
     },
-    headers: {
-      'x-ratelimit-limit': '1000',
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(reset),
-    },
+    headers: limit,
   };
 }
 
@@ -294,98 +310,4 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, Math.floor(value)));
-}
-
-/**
- * `POST /graphql` for the two queries the Action sends: whether comments are hidden already
- * (`nodes(ids:)` with `isMinimized` and `minimizedReason`, the reason lower-case as GitHub's
- * `Minimizable` interface words it: `outdated` for the OUTDATED classifier), and hiding a comment
- * as outdated (`minimizeComment`), which anyone with triage or write access may do to anyone's
- * comment. GitHub answers a GraphQL error with 200 and `errors`, beside the data it could give.
- */
-export function graphqlReply(
-  body: unknown,
-  find: (id: number) => StoredComment | undefined,
-): Reply {
-  const { query = '', variables = {} } = (body ?? {}) as {
-    query?: string;
-    variables?: { id?: string; ids?: unknown };
-  };
-  if (/^query\(\$ids: \[ID!\]!\) \{ nodes\(ids: \$ids\) \{ \.\.\. on IssueComment \{/.test(query)) {
-    return nodesReply(query, variables.ids, find);
-  }
-  if (!/minimizeComment\(input: \{ subjectId: \$id, classifier: OUTDATED \}\)/.test(query)) {
-    return { status: 200, body: { errors: [{ message: 'unsupported query' }] } };
-  }
-  const comment = commentOfNode(variables.id, find);
-  if (!comment) {
-    return {
-      status: 200,
-      body: { data: { minimizeComment: null }, errors: [notFound(variables.id)] },
-    };
-  }
-  comment.minimized = 'OUTDATED';
-  return {
-    status: 200,
-    body: { data: { minimizeComment: { minimizedComment: { isMinimized: true } } } },
-  };
-}
-
-/** The comment a node id (`IC_kw<id>`, as `commentJson` writes it) names. */
-function commentOfNode(
-  id: unknown,
-  find: (id: number) => StoredComment | undefined,
-): StoredComment | undefined {
-  const match = typeof id === 'string' ? /^IC_kw(\d+)$/.exec(id) : null;
-  return match ? find(Number(match[1])) : undefined;
-}
-
-function notFound(id: unknown): Record<string, unknown> {
-  return {
-    type: 'NOT_FOUND',
-    message: `Could not resolve to a node with the global id of '${typeof id === 'string' ? id : JSON.stringify(id)}'`,
-  };
-}
-
-/** The most ids GitHub's GraphQL `nodes` takes in one query. */
-const MAX_NODE_IDS = 100;
-
-/**
- * `nodes(ids:)`: each comment's `id` and the fields the query names of `isMinimized` and
- * `minimizedReason`, in the order asked; null and an error for an id naming no comment; only an
- * error for over 100 ids.
- */
-function nodesReply(
-  query: string,
-  ids: unknown,
-  find: (id: number) => StoredComment | undefined,
-): Reply {
-  if (!Array.isArray(ids)) {
-    return { status: 200, body: { errors: [{ message: 'ids: expected a list of IDs' }] } };
-  }
-  // What GitHub answers a query over the limit (it does not document it): no data at all, not
-  // even for the first 100.
-  if (ids.length > MAX_NODE_IDS) {
-    const message = `You may not provide more than ${MAX_NODE_IDS} node ids; you provided ${ids.length}.`;
-    return {
-      status: 200,
-      body: { data: null, errors: [{ type: 'ARGUMENT_LIMIT', message, path: ['nodes'] }] },
-    };
-  }
-  const fields = /\.\.\. on IssueComment \{([^}]*)\}/.exec(query)?.[1]?.trim().split(/\s+/) ?? [];
-  const errors: Record<string, unknown>[] = [];
-  const nodes = ids.map((id: unknown) => {
-    const comment = commentOfNode(id, find);
-    if (!comment) {
-      errors.push(notFound(id));
-      return null;
-    }
-    const all: Record<string, unknown> = {
-      id,
-      isMinimized: comment.minimized !== undefined,
-      minimizedReason: comment.minimized?.toLowerCase().replaceAll('_', '-') ?? null,
-    };
-    return Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]]));
-  });
-  return { status: 200, body: { data: { nodes }, ...(errors.length > 0 ? { errors } : {}) } };
 }

@@ -183,7 +183,8 @@ export interface GitHubServer {
   /**
    * Answers the next `times` matching requests with GitHub's rate-limit answer: `secondary`
    * (403, `retry-after: retryAfterSeconds`) or `primary` (403, `x-ratelimit-remaining: 0`, reset
-   * in `retryAfterSeconds`).
+   * in `retryAfterSeconds`; on `POST /graphql` a 200 with a `RATE_LIMITED` error and those
+   * headers, as GraphQL answers).
    */
   rateLimitNext(
     method: string,

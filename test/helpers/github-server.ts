@@ -70,7 +70,7 @@ interface FailRule {
   method: string;
   pattern: RegExp;
   remaining: number;
-  reply: () => Reply;
+  reply: (path: string) => Reply;
 }
 
 /** Starts the fake (the API and the storage host) on 127.0.0.1 and OS-chosen ports. */
@@ -286,7 +286,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     let reply: Reply;
     if (rule) {
       rule.remaining -= 1;
-      reply = rule.reply();
+      reply = rule.reply(path);
     } else if (isStorage) {
       reply =
         method === 'GET' && path.startsWith('/_storage/')
@@ -325,7 +325,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     ? store.url.replace('127.0.0.1', options.storageHost)
     : store.url;
 
-  const addRule = (method: string, pattern: RegExp, times: number, reply: () => Reply): void => {
+  const addRule = (
+    method: string,
+    pattern: RegExp,
+    times: number,
+    reply: (path: string) => Reply,
+  ): void => {
     rules.push({ method: method.toUpperCase(), pattern, remaining: times, reply });
   };
 
@@ -346,7 +351,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       }));
     },
     rateLimitNext(method, pathPattern, kind, retryAfterSeconds, times = 1) {
-      addRule(method, pathPattern, times, () => rateLimitReply(kind, retryAfterSeconds));
+      addRule(method, pathPattern, times, (path) =>
+        rateLimitReply(kind, retryAfterSeconds, path === '/graphql'),
+      );
     },
     setUser(login, { writesComments = true, readsActions = true } = {}) {
       state.token =

@@ -1,0 +1,100 @@
+/**
+ * Rate limits on GitHub's GraphQL API, which the Action uses to hide a stale report as outdated,
+ * and on REST past the retries: GraphQL answers a spent primary limit with 200 and a
+ * `RATE_LIMITED` error (not a 403 or 429), a secondary one with 403 and `retry-after`. Each is
+ * waited out when the wait fits the retry budget; else the comment stays shown, the warning says
+ * GitHub rate limited the call, and the report, the job summary and the step's outcome (the
+ * verdict) are untouched. The Action from src/ against the fake GitHub on 127.0.0.1, every wait
+ * twenty times shorter (the one-minute budget lasts 3 s).
+ */
+import assert from 'node:assert/strict';
+import { beforeEach, describe, it } from 'node:test';
+import { useSourceAction } from './helpers/action-fixture.ts';
+import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+
+const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
+const GRAPHQL = /^\/graphql$/;
+const STALE = /^::warning::evalgate: an earlier report on this pull request[^\n]*/m;
+
+const fixture = useSourceAction({ env: { EVALGATE_GITHUB_RETRY_SCALE: '0.05' } });
+
+/** An earlier report of the Actions bot's, which alice's token (a PAT) may not edit: stale. */
+function staleReport(): { minimized?: string } {
+  return fixture.server.addComment(7, {
+    body: `${MARKER}\n<!-- evalgate-run 41.1 -->\n## evals: evals.yaml\npass (an old verdict)`,
+    login: 'github-actions[bot]',
+    type: 'Bot',
+  });
+}
+
+beforeEach(() => {
+  const { server } = fixture;
+  server.requests.length = 0;
+  server.state.comments.clear();
+  server.state.checkRuns.clear();
+  server.setUser('alice');
+});
+
+describe('GraphQL rate limits while hiding a stale report', () => {
+  it('a spent primary limit (200, RATE_LIMITED) whose reset fits the budget: waited out, then hidden', async () => {
+    const old = staleReport();
+    fixture.server.rateLimitNext('POST', GRAPHQL, 'primary', 2, 1);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stdout,
+      /GitHub's rate limit on POST \/graphql \(used up until \d\d:\d\d:\d\d UTC\): retrying in \d+ s/,
+    );
+    assert.equal(old.minimized, 'OUTDATED', r.stdout);
+    assert.match(r.stdout, STALE);
+    assert.match(
+      /^::warning::evalgate: an earlier report[^\n]*/m.exec(r.stdout)?.[0] ?? '',
+      /hidden it as outdated/,
+    );
+  });
+
+  it('a spent primary limit for the hour: not waited for; the stale report is named, with why, and the rest goes out', async () => {
+    const old = staleReport();
+    // Both queries (which comments are hidden already, then hiding one) are refused.
+    fixture.server.rateLimitNext('POST', GRAPHQL, 'primary', 3600, 2);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, 'the verdict decides the step');
+    assert.equal(old.minimized, undefined);
+    const warning = STALE.exec(r.stdout)?.[0] ?? '';
+    assert.match(
+      warning,
+      /could not hide it \(GitHub's GraphQL API answered RATE_LIMITED: API rate limit exceeded/,
+      r.stdout,
+    );
+    assert.match(r.stdout, /POST \/graphql \(used up until [^)]*\): not waiting \d+ s/);
+    assert.equal(fixture.server.state.comments.get(7)?.length, 2, 'the new report is posted');
+    assert.match(r.summary, /evals: evals\.yaml/, 'the job summary holds the report');
+    assert.match(r.summary, /The current PR comment is/, 'and names the current comment');
+  });
+
+  it('a secondary limit (403, retry-after): waited out, then hidden', async () => {
+    const old = staleReport();
+    fixture.server.rateLimitNext('POST', GRAPHQL, 'secondary', 1, 2);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /GitHub's secondary rate limit on POST \/graphql: retrying in 1 s/);
+    assert.equal(old.minimized, 'OUTDATED', r.stdout);
+  });
+});
+
+describe('a REST rate limit that outlasts the retries', () => {
+  it('the comment: retried twice, then a warning that says rate limited; the summary and check run stay', async () => {
+    fixture.server.setUser(null);
+    fixture.server.rateLimitNext('POST', /\/issues\/7\/comments$/, 'secondary', 1, 3);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
+    assert.equal(r.code, 1, 'the verdict decides the step, not the reporting');
+    assert.equal(fixture.server.state.comments.get(7)?.length ?? 0, 0);
+    assert.match(r.stdout, /not retrying \(retried 2 times already\)/);
+    const warning = /^::warning::evalgate: could not create the PR comment[^\n]*/m.exec(r.stdout);
+    assert.ok(warning, r.stdout);
+    assert.match(warning[0], /rate limited by GitHub \(retry-after: 1 s\)/);
+    assert.doesNotMatch(warning[0], /fork|permissions/);
+    assert.equal(fixture.server.state.checkRuns.size, 1);
+    assert.match(r.summary, /evals: evals\.yaml/);
+  });
+});
