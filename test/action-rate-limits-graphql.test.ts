@@ -4,7 +4,8 @@
  * `RATE_LIMITED` error (not a 403 or 429), a secondary one with 403 and `retry-after`. Each is
  * waited out when the wait fits the retry budget; else the comment stays shown, the warning says
  * GitHub rate limited the call, and the report, the job summary and the step's outcome (the
- * verdict) are untouched. The Action from src/ against the fake GitHub on 127.0.0.1, every wait
+ * verdict) are untouched. A rate-limited `GET /user` is no answer about who the token is: a
+ * person's token is not taken for an app's, which would write a second comment beside its own. The Action from src/ against the fake GitHub on 127.0.0.1, every wait
  * twenty times shorter (the one-minute budget lasts 3 s).
  */
 import assert from 'node:assert/strict';
@@ -83,6 +84,25 @@ describe('GraphQL rate limits while hiding a stale report', () => {
 });
 
 describe('a REST rate limit that outlasts the retries', () => {
+  it("GET /user with a person's token, limited for the hour: no second comment beside its own", async () => {
+    const own = fixture.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 41.1 -->\n## evals: evals.yaml\nan earlier push`,
+      login: 'alice',
+    });
+    fixture.server.rateLimitNext('GET', /^\/user$/, 'primary', 3600, 1);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, 'the verdict decides the step');
+    assert.deepEqual(
+      fixture.server.state.comments.get(7),
+      [own],
+      'not taken for a bot: no duplicate',
+    );
+    const warning = /^::warning::evalgate: could not find out which user[^\n]*/m.exec(r.stdout);
+    assert.ok(warning, r.stdout);
+    assert.match(warning[0], /rate limited by GitHub until \d\d:\d\d:\d\d UTC/);
+    assert.match(r.summary, /evals: evals\.yaml/, 'the job summary holds the report');
+  });
+
   it('the comment: retried twice, then a warning that says rate limited; the summary and check run stay', async () => {
     fixture.server.setUser(null);
     fixture.server.rateLimitNext('POST', /\/issues\/7\/comments$/, 'secondary', 1, 3);

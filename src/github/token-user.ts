@@ -7,13 +7,14 @@
  */
 import { httpStatus, toReportingFailure, type ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
+import { rateLimitOf } from './rate-limit.ts';
 
 /** What `GET /user` said of the token. */
 export type TokenUser =
   | { kind: 'person'; login: string }
   /** Refused (403, 404): an installation token, which cannot say who it is. */
   | { kind: 'installation' }
-  /** GitHub did not say (no answer, a 5xx, a rejected token). */
+  /** GitHub did not say (no answer, a 5xx, a rate limit, a rejected token). */
   | { kind: 'unknown'; failure: ReportingFailure };
 
 /**
@@ -26,12 +27,28 @@ export async function tokenUser(octokit: Octokit): Promise<TokenUser> {
     return { kind: 'person', login: data.login };
   } catch (error) {
     const status = httpStatus(error);
-    if (status === 403 || status === 404) return { kind: 'installation' };
+    // A rate limit says nothing of who the token is: taken for an installation's refusal, a
+    // person's token would miss its own comment and write a second one.
+    const limited =
+      rateLimitOf(
+        status,
+        responseHeaders(error),
+        error instanceof Error ? error.message : '',
+        Date.now(),
+      ) !== null;
+    if ((status === 403 || status === 404) && !limited) return { kind: 'installation' };
     return {
       kind: 'unknown',
       failure: toReportingFailure(error, 'find out which user the token writes as (GET /user)'),
     };
   }
+}
+
+/** The headers of a failed octokit call's answer, names in lower case; empty without one. */
+function responseHeaders(error: unknown): Record<string, unknown> {
+  return (
+    (error as { response?: { headers?: Record<string, unknown> } } | null)?.response?.headers ?? {}
+  );
 }
 
 /**
