@@ -98,9 +98,9 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
 
 /**
  * Retries a request GitHub rate-limited (`rate-limit.ts`: a 403 or 429 with `retry-after`, or an
- * exhausted limit with its reset time, or GraphQL's 200 with a `RATE_LIMITED` error) after the wait GitHub asks for, twice at most, and only
- * while the wait fits the budget: a reset an hour away is not waited for, and the log says when
- * it is. A rate-limited request was not carried out, so sending it again is safe.
+ * exhausted limit with its reset time, or GraphQL's 200 with a `RATE_LIMITED` error) after the
+ * wait GitHub asks for, twice at most, and only while the wait fits the budget: a reset an hour
+ * away is not waited for, and the log says when it is. A rate-limited request was not carried out, so sending it again is safe.
  */
 function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void): OctokitPlugin {
   return (octokit) => {

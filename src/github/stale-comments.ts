@@ -63,7 +63,7 @@ export async function hideStale(
         hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
       } catch (error) {
         // Not allowed, rate limited, or no such mutation: the comment stays shown and is named.
-        why = refusalOf(error);
+        why = graphqlRefusal(error);
       }
     }
     const author = comment.user?.login ?? 'someone';
@@ -133,7 +133,7 @@ async function minimizedOf(
  * What GitHub said to a refused GraphQL call, on one line: the errors of a 200 answer (GraphQL
  * refuses so, a spent rate limit too), or the status and hint of an HTTP refusal.
  */
-function refusalOf(error: unknown): string {
+function graphqlRefusal(error: unknown): string {
   // octokit's GraphqlResponseError holds them as `errors`; plugin-throttling's error for a spent
   // rate limit, as the answer's `data.errors`.
   const thrown = error as { errors?: unknown; data?: { errors?: unknown } } | null;

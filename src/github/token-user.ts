@@ -1,9 +1,8 @@
 /**
  * Who the github-token is: a person's token (a personal access token, classic or fine-grained)
  * is named by `GET /user`; an installation token (a workflow's GITHUB_TOKEN, a GitHub App's) is
- * refused it. A refusal of a person's token is that token's own
- * missing permission, which the workflow's `permissions:` do not change, so every refusal hint
- * depends on the answer.
+ * refused it. A refusal of a person's token is that token's own missing permission, which the
+ * workflow's `permissions:` do not change, so every refusal hint depends on the answer.
  */
 import { httpStatus, toReportingFailure, type ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
