@@ -9821,7 +9821,7 @@ var require_api_request = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError, highWaterMark } = opts;
+        const { signal, method, opaque, body, onInfo, responseHeaders: responseHeaders2, throwOnError, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError("invalid callback");
@@ -9846,7 +9846,7 @@ var require_api_request = __commonJS({
           throw err;
         }
         this.method = method;
-        this.responseHeaders = responseHeaders || null;
+        this.responseHeaders = responseHeaders2 || null;
         this.opaque = opaque || null;
         this.callback = callback;
         this.res = null;
@@ -9895,15 +9895,15 @@ var require_api_request = __commonJS({
         this.context = context3;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { callback, opaque, abort, context: context3, responseHeaders, highWaterMark } = this;
-        const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+        const { callback, opaque, abort, context: context3, responseHeaders: responseHeaders2, highWaterMark } = this;
+        const headers = responseHeaders2 === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
             this.onInfo({ statusCode, headers });
           }
           return;
         }
-        const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
+        const parsedHeaders = responseHeaders2 === "raw" ? util.parseHeaders(rawHeaders) : headers;
         const contentType = parsedHeaders["content-type"];
         const contentLength = parsedHeaders["content-length"];
         const res = new Readable2({
@@ -10059,7 +10059,7 @@ var require_api_stream = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders, throwOnError } = opts;
+        const { signal, method, opaque, body, onInfo, responseHeaders: responseHeaders2, throwOnError } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError("invalid callback");
@@ -10083,7 +10083,7 @@ var require_api_stream = __commonJS({
           }
           throw err;
         }
-        this.responseHeaders = responseHeaders || null;
+        this.responseHeaders = responseHeaders2 || null;
         this.opaque = opaque || null;
         this.factory = factory;
         this.callback = callback;
@@ -10111,8 +10111,8 @@ var require_api_stream = __commonJS({
         this.context = context3;
       }
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
-        const { factory, opaque, context: context3, callback, responseHeaders } = this;
-        const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
+        const { factory, opaque, context: context3, callback, responseHeaders: responseHeaders2 } = this;
+        const headers = responseHeaders2 === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         if (statusCode < 200) {
           if (this.onInfo) {
             this.onInfo({ statusCode, headers });
@@ -10122,7 +10122,7 @@ var require_api_stream = __commonJS({
         this.factory = null;
         let res;
         if (this.throwOnError && statusCode >= 400) {
-          const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
+          const parsedHeaders = responseHeaders2 === "raw" ? util.parseHeaders(rawHeaders) : headers;
           const contentType = parsedHeaders["content-type"];
           res = new PassThrough();
           this.callback = null;
@@ -10275,7 +10275,7 @@ var require_api_pipeline = __commonJS({
         if (typeof handler2 !== "function") {
           throw new InvalidArgumentError("invalid handler");
         }
-        const { signal, method, opaque, onInfo, responseHeaders } = opts;
+        const { signal, method, opaque, onInfo, responseHeaders: responseHeaders2 } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
           throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
@@ -10287,7 +10287,7 @@ var require_api_pipeline = __commonJS({
         }
         super("UNDICI_PIPELINE");
         this.opaque = opaque || null;
-        this.responseHeaders = responseHeaders || null;
+        this.responseHeaders = responseHeaders2 || null;
         this.handler = handler2;
         this.abort = null;
         this.context = null;
@@ -10433,12 +10433,12 @@ var require_api_upgrade = __commonJS({
         if (typeof callback !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
-        const { signal, opaque, responseHeaders } = opts;
+        const { signal, opaque, responseHeaders: responseHeaders2 } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
           throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_UPGRADE");
-        this.responseHeaders = responseHeaders || null;
+        this.responseHeaders = responseHeaders2 || null;
         this.opaque = opaque || null;
         this.callback = callback;
         this.abort = null;
@@ -10525,13 +10525,13 @@ var require_api_connect = __commonJS({
         if (typeof callback !== "function") {
           throw new InvalidArgumentError("invalid callback");
         }
-        const { signal, opaque, responseHeaders } = opts;
+        const { signal, opaque, responseHeaders: responseHeaders2 } = opts;
         if (signal && typeof signal.on !== "function" && typeof signal.addEventListener !== "function") {
           throw new InvalidArgumentError("signal must be an EventEmitter or EventTarget");
         }
         super("UNDICI_CONNECT");
         this.opaque = opaque || null;
-        this.responseHeaders = responseHeaders || null;
+        this.responseHeaders = responseHeaders2 || null;
         this.callback = callback;
         this.abort = null;
         addSignal(this, signal);
@@ -10884,10 +10884,10 @@ var require_mock_utils = __commonJS({
           return;
         }
         const responseData = getResponseData2(body);
-        const responseHeaders = generateKeyValues(headers);
+        const responseHeaders2 = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
         handler2.onConnect?.((err) => handler2.onError(err), null);
-        handler2.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
+        handler2.onHeaders?.(statusCode, responseHeaders2, resume, getStatusText(statusCode));
         handler2.onData?.(Buffer.from(responseData));
         handler2.onComplete?.(responseTrailers);
         deleteMockDispatch(mockDispatches, key);
@@ -26174,7 +26174,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options2);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse6(serialize(uri, options2), options2);
+        parse7(serialize(uri, options2), options2);
       }
       return uri;
     }
@@ -26217,8 +26217,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative9, options2, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse6(serialize(base, options2), options2);
-        relative9 = parse6(serialize(relative9, options2), options2);
+        base = parse7(serialize(base, options2), options2);
+        relative9 = parse7(serialize(relative9, options2), options2);
       }
       options2 = options2 || {};
       if (!options2.tolerant && relative9.scheme) {
@@ -26536,7 +26536,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse6(uri, opts) {
+    function parse7(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -26573,7 +26573,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse6
+      parse: parse7
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -30149,7 +30149,7 @@ var init_results_schema = __esm({
 // src/artifact/schema.ts
 function schemas() {
   if (!ajv) {
-    ajv = new import_ajv.Ajv({ allErrors: true, strict: true, strictTypes: false });
+    ajv = new import_ajv.Ajv({ allErrors: true, strict: true, strictTypes: false, verbose: true });
     ajv.addFormat("date-time", (text2) => DATE_TIME.test(text2) && !Number.isNaN(Date.parse(text2)));
     ajv.addSchema(results_schema_default, "results");
   }
@@ -30171,34 +30171,81 @@ function schemaVersionProblem(version) {
   return typeof version === "number" && Number.isInteger(version) && version > ARTIFACT_SCHEMA_VERSION ? `${found2}: a newer evalgate wrote it; update evalgate here to read it` : found2;
 }
 function validateArtifact(value) {
+  return artifactProblems(value).map(problemText);
+}
+function artifactProblems(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const problem = schemaVersionProblem(value.schemaVersion);
-    if (problem !== null) return [`/schemaVersion: ${problem}`];
+    if (problem !== null) {
+      return [
+        {
+          pointer: "/schemaVersion",
+          message: problem,
+          at: { pointer: "/schemaVersion", key: false }
+        }
+      ];
+    }
   }
   const validate = validator();
   if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
-function validateCase(value) {
+function caseProblems(value) {
   const validate = caseValidator();
   if (validate(value)) return [];
   return (validate.errors ?? []).map(describeError2);
 }
+function problemText(problem) {
+  return `${problem.pointer}: ${problem.message}`;
+}
 function describeError2(error2) {
-  const where = error2.instancePath === "" ? "/" : error2.instancePath;
+  const pointer = error2.instancePath === "" ? "/" : error2.instancePath;
+  const at = { pointer: error2.instancePath, key: false };
   const params = error2.params;
+  const found2 = `, found ${foundValue(error2.data)}`;
   switch (error2.keyword) {
-    case "additionalProperties":
-      return `${where}: unexpected property ${JSON.stringify(params.additionalProperty)}`;
+    case "additionalProperties": {
+      const name = String(params.additionalProperty);
+      const escaped = name.replaceAll("~", "~0").replaceAll("/", "~1");
+      return {
+        pointer,
+        message: `unexpected property ${JSON.stringify(name)}`,
+        at: { pointer: `${error2.instancePath}/${escaped}`, key: true }
+      };
+    }
     case "required":
-      return `${where}: missing property ${JSON.stringify(params.missingProperty)}`;
-    case "enum":
-      return `${where}: must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+      return { pointer, message: `missing property ${JSON.stringify(params.missingProperty)}`, at };
+    case "enum": {
+      const allowed = params.allowedValues.map((v) => JSON.stringify(v));
+      return { pointer, message: `must be one of ${allowed.join(", ")}${found2}`, at };
+    }
     case "const":
-      return `${where}: must be ${JSON.stringify(params.allowedValue)}`;
+      return { pointer, message: `must be ${JSON.stringify(params.allowedValue)}${found2}`, at };
+    case "type":
+      return {
+        pointer,
+        message: `must be ${String(params.type).split(",").join(" or ")}${found2}`,
+        at
+      };
     default:
-      return `${where}: ${error2.message ?? error2.keyword}`;
+      return { pointer, message: `${error2.message ?? error2.keyword}${found2}`, at };
   }
+}
+function foundValue(value) {
+  if (typeof value === "string") {
+    return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
+  }
+  if (value === null || typeof value === "number" || typeof value === "boolean") {
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    const n = value.length;
+    return n === 0 ? "an empty array" : `an array of ${n} item${n === 1 ? "" : "s"}`;
+  }
+  return value === void 0 ? "nothing" : "an object";
+}
+function validateCase(value) {
+  return caseProblems(value).map(problemText);
 }
 var import_ajv, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, compiled, compiledCase;
 var init_schema = __esm({
@@ -30212,7 +30259,7 @@ var init_schema = __esm({
 });
 
 // src/shared/json-syntax.ts
-function locateJsonError(text2) {
+function locateJsonError(text2, scrub) {
   const n = text2.length;
   const stack = [];
   let state = "value";
@@ -30229,7 +30276,7 @@ function locateJsonError(text2) {
     const c = text2.charAt(i);
     if (state === "after") {
       if (top === void 0) {
-        return { offset: i, message: `unexpected ${found(text2, i)} after the JSON value` };
+        return { offset: i, message: `unexpected ${found(text2, i, scrub)} after the JSON value` };
       }
       const close = top === "[" ? "]" : "}";
       if (c === ",") {
@@ -30243,7 +30290,7 @@ function locateJsonError(text2) {
         const after = top === "[" ? "an array element" : "a property value";
         return {
           offset: i,
-          message: `expected ',' or '${close}' after ${after}, found ${found(text2, i)}`
+          message: `expected ',' or '${close}' after ${after}, found ${found(text2, i, scrub)}`
         };
       }
       continue;
@@ -30261,7 +30308,7 @@ function locateJsonError(text2) {
       if (c !== '"') {
         return {
           offset: i,
-          message: `expected a property name in double quotes, found ${found(text2, i)}`
+          message: `expected a property name in double quotes, found ${found(text2, i, scrub)}`
         };
       }
       const end2 = scanString(text2, i);
@@ -30270,7 +30317,7 @@ function locateJsonError(text2) {
       if (text2.charAt(i) !== ":") {
         return {
           offset: i,
-          message: `expected ':' after the property name, found ${found(text2, i)}`
+          message: `expected ':' after the property name, found ${found(text2, i, scrub)}`
         };
       }
       state = "value";
@@ -30292,7 +30339,7 @@ function locateJsonError(text2) {
       i++;
       continue;
     }
-    const end = scanScalar(text2, i);
+    const end = scanScalar(text2, i, scrub);
     if (typeof end !== "number") return end;
     i = end;
     state = "after";
@@ -30306,7 +30353,7 @@ function skipWhitespace(text2, from) {
     else return i;
   }
 }
-function scanScalar(text2, i) {
+function scanScalar(text2, i, scrub) {
   const c = text2.charAt(i);
   if (c === '"') return scanString(text2, i);
   if (c === "-" || c >= "0" && c <= "9") {
@@ -30314,7 +30361,7 @@ function scanScalar(text2, i) {
     const match = NUMBER.exec(text2);
     const end = match && match[0] !== "-" ? i + match[0].length : i;
     if (end === i || NUMBER_CONTINUES.test(text2.charAt(end))) {
-      return { offset: i, message: `invalid number ${found(text2, i)}` };
+      return { offset: i, message: `invalid number ${found(text2, i, scrub)}` };
     }
     return end;
   }
@@ -30322,7 +30369,7 @@ function scanScalar(text2, i) {
     if (text2.startsWith(literal, i)) return i + literal.length;
   }
   const hint = c === "'" ? " (JSON strings use double quotes)" : "";
-  return { offset: i, message: `expected a value, found ${found(text2, i)}${hint}` };
+  return { offset: i, message: `expected a value, found ${found(text2, i, scrub)}${hint}` };
 }
 function scanString(text2, start) {
   for (let i = start + 1; i < text2.length; i++) {
@@ -30347,8 +30394,17 @@ function scanString(text2, start) {
   }
   return { offset: start, message: "a string that starts here is never closed", endsEarly: true };
 }
-function found(text2, i) {
+function found(text2, i, scrub) {
   if (i >= text2.length) return "end of file";
+  if (scrub !== void 0) {
+    const token = /[^\s,:[\]{}"]+/y;
+    token.lastIndex = i;
+    const whole2 = token.exec(text2)?.[0];
+    const clean = whole2 === void 0 ? void 0 : scrub(whole2);
+    if (clean !== void 0 && clean !== whole2) {
+      return JSON.stringify(clean.length > 20 ? `${clean.slice(0, 20)}\u2026` : clean);
+    }
+  }
   const word = /[A-Za-z0-9_$.+-]+/y;
   word.lastIndex = i;
   const match = word.exec(text2);
@@ -30365,16 +30421,16 @@ function found(text2, i) {
   }
   return `'${JSON.stringify(c).slice(1, -1)}'`;
 }
-function explainJsonError(text2, error2) {
-  const located2 = locateJsonError(text2);
+function explainJsonError(text2, error2, scrub) {
+  const located2 = locateJsonError(text2, scrub);
   if (located2) return located2;
   const said = error2 instanceof Error ? error2.message : String(error2);
   const position2 = /at position (\d+)/.exec(said);
   const message = said.replace(/, ".*is not valid JSON$/s, " (not valid JSON)");
   return { offset: position2 ? Number(position2[1]) : 0, message };
 }
-function describeJsonError(text2, error2) {
-  const found2 = explainJsonError(text2, error2);
+function describeJsonError(text2, error2, scrub) {
+  const found2 = explainJsonError(text2, error2, scrub);
   const before = text2.slice(0, found2.offset);
   const line = (before.match(/\n/g)?.length ?? 0) + 1;
   const col = found2.offset - (before.lastIndexOf("\n") + 1) + 1;
@@ -30389,6 +30445,100 @@ var init_json_syntax = __esm({
     LITERALS = ["true", "false", "null"];
     ESCAPES = /* @__PURE__ */ new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
     HEX4 = /^[0-9a-fA-F]{4}$/;
+  }
+});
+
+// src/shared/json-pointer.ts
+function locateJsonPointer(text2, pointer) {
+  if (pointer !== "" && !pointer.startsWith("/")) return null;
+  const segments = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const target = segments.length;
+  const stack = [];
+  let found2 = null;
+  const valueAt = (i) => {
+    const top = stack[stack.length - 1];
+    const onPath = top === void 0 ? true : top.childOnPath;
+    if (onPath && stack.length === target) {
+      found2 = { value: i, key: top !== void 0 && !top.array ? top.keyOffset : i };
+    }
+    return onPath;
+  };
+  const childOnPath = (frame, segment) => {
+    const depth2 = stack.length - 1;
+    return frame.onPath && depth2 < target && segments[depth2] === segment();
+  };
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9 || c === 58) continue;
+    const top = stack[stack.length - 1];
+    if (c === QUOTE) {
+      const end = stringEnd(text2, i);
+      if (top !== void 0 && !top.array && top.expectKey) {
+        top.expectKey = false;
+        top.keyOffset = i;
+        top.childOnPath = childOnPath(top, () => keyText(text2, i, end));
+      } else {
+        valueAt(i);
+      }
+      i = end;
+    } else if (c === 123 || c === 91) {
+      const onPath = valueAt(i);
+      const array = c === 91;
+      const frame = {
+        array,
+        onPath,
+        childOnPath: false,
+        index: 0,
+        expectKey: !array,
+        keyOffset: i
+      };
+      stack.push(frame);
+      if (array) frame.childOnPath = childOnPath(frame, () => "0");
+    } else if (c === 125 || c === 93) {
+      stack.pop();
+    } else if (c === 44) {
+      if (top === void 0) continue;
+      if (top.array) {
+        top.index++;
+        top.childOnPath = childOnPath(top, () => String(top.index));
+      } else {
+        top.expectKey = true;
+        top.childOnPath = false;
+      }
+    } else {
+      valueAt(i);
+      while (i + 1 < text2.length && !/[\s,:[\]{}"]/.test(text2.charAt(i + 1))) i++;
+    }
+  }
+  return found2;
+}
+function stringEnd(text2, start) {
+  for (let i = text2.indexOf('"', start + 1); i !== -1; i = text2.indexOf('"', i + 1)) {
+    let backslashes = 0;
+    while (text2.charCodeAt(i - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return i;
+  }
+  return text2.length;
+}
+function keyText(text2, start, end) {
+  const raw = text2.slice(start + 1, end);
+  return raw.includes("\\") ? JSON.parse(text2.slice(start, end + 1)) : raw;
+}
+function lineAndColumn(text2, offset) {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text2.indexOf("\n"); i !== -1 && i < offset; i = text2.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: offset - lineStart + 1 };
+}
+var QUOTE, BACKSLASH;
+var init_json_pointer = __esm({
+  "src/shared/json-pointer.ts"() {
+    "use strict";
+    QUOTE = 34;
+    BACKSLASH = 92;
   }
 });
 
@@ -30504,7 +30654,8 @@ function openArtifactFile(path, name) {
     }
     const runs = frame?.runs;
     if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
-      check(frame, name);
+      const blocks = [...scanned.lines.values()].sort((a, b) => a.line - b.line);
+      check(frame, name, scanned.frameText, (line) => fileLine(line, blocks));
       return streamed(path, name, frame, scanned.lines);
     }
   }
@@ -30517,6 +30668,14 @@ function readReducedArtifact(path, name, reducer) {
     return { ...run2, cases: Array.from(file.cases(i), (result) => reduce(result)) };
   });
   return { ...file.frame, runs };
+}
+function fileLine(line, blocks) {
+  let at = line;
+  for (const block of blocks) {
+    if (block.line > at) break;
+    at += block.count;
+  }
+  return at;
 }
 function scan(fd) {
   const frame = [];
@@ -30586,11 +30745,14 @@ function parseCase(line, name, run2, index, lineNo) {
   } catch (error2) {
     throw notJson(name, error2, line, lineNo);
   }
-  const problems = validateCase(value);
+  const problems = caseProblems(value);
   if (problems.length > 0) {
+    const prefix = `/runs/${run2}/cases/${index}`;
     throw invalid(
       name,
-      problems.map((p) => `/runs/${run2}/cases/${index}${p.startsWith("/:") ? p.slice(1) : p}`)
+      problems.map((p) => ({ ...p, pointer: p.pointer === "/" ? prefix : prefix + p.pointer })),
+      line,
+      (at) => at + lineNo - 1
     );
   }
   return value;
@@ -30608,7 +30770,7 @@ function inMemory(path, name) {
   } catch (error2) {
     throw notJson(name, error2, text2);
   }
-  check(value, name);
+  check(value, name, text2);
   const artifact = value;
   return {
     frame: { ...artifact, runs: artifact.runs.map((run2) => ({ ...run2, cases: [] })) },
@@ -30618,15 +30780,26 @@ function inMemory(path, name) {
     }
   };
 }
-function check(value, name) {
-  const problems = validateArtifact(value);
-  if (problems.length > 0) throw invalid(name, problems);
+function check(value, name, text2, toFileLine) {
+  const problems = artifactProblems(value);
+  if (problems.length > 0) throw invalid(name, problems, text2, toFileLine);
 }
-function invalid(name, problems) {
+function invalid(name, problems, text2, toFileLine = (line) => line) {
+  const listed3 = problems.slice(0, LISTED_PROBLEMS).map((problem) => placedProblem(text2, problem, toFileLine));
+  const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : "";
   return new ArtifactReadError(
     "invalid",
-    `${name} is not a results artifact of this evalgate: ${problems.slice(0, 3).join("; ")}`
+    `${name} is not a results artifact of this evalgate: ${listed3.join("; ")}${more}`
   );
+}
+function placedProblems(text2, value) {
+  return artifactProblems(value).map((problem) => placedProblem(text2, problem));
+}
+function placedProblem(text2, problem, toFileLine = (line) => line) {
+  const found2 = locateJsonPointer(text2, problem.at.pointer);
+  if (found2 === null) return `${problem.pointer}: ${problem.message}`;
+  const { line, col } = lineAndColumn(text2, problem.at.key ? found2.key : found2.value);
+  return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
 }
 function notJson(name, error2, text2, firstLine3 = 1) {
   if (text2.trim() === "") return new ArtifactReadError("not-json", `${name} is empty, not JSON`);
@@ -30648,7 +30821,7 @@ function unreadable(name, error2) {
     code === "ENOENT" ? `${name}: no such results file` : code === "EISDIR" ? `${name}: is a folder, not a results file` : `${name}: cannot read it (${code ?? String(error2)})`
   );
 }
-var ArtifactReadError, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
+var ArtifactReadError, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START, LISTED_PROBLEMS;
 var init_read = __esm({
   "src/artifact/read.ts"() {
     "use strict";
@@ -30656,6 +30829,7 @@ var init_read = __esm({
     init_fd_io();
     init_schema();
     init_json_syntax();
+    init_json_pointer();
     init_regular_file();
     ArtifactReadError = class extends Error {
       constructor(kind, message) {
@@ -30671,6 +30845,7 @@ var init_read = __esm({
     CASES_OPEN = '      "cases": [';
     CASES_CLOSE = "      ]";
     CASE_START = Buffer.from("        {");
+    LISTED_PROBLEMS = 3;
   }
 });
 
@@ -36901,11 +37076,20 @@ function nothingJudged(summary2, gate, passDecides) {
   }
   const ids = Object.keys(summary2.evaluators);
   if (ran <= 0 || ids.length === 0 || passDecides) return void 0;
-  if (ids.some((id) => (summary2.evaluators[id]?.count ?? 0) > 0)) return void 0;
+  const count = (id) => summary2.evaluators[id]?.count ?? 0;
+  const errors = (id) => summary2.evaluators[id]?.errors ?? 0;
+  if (ids.some((id) => count(id) > errors(id))) return void 0;
+  const errored = ids.filter((id) => count(id) > 0);
+  if (errored.length > 0 && gate.minPassRate == null) return void 0;
+  const skipped = ids.filter((id) => count(id) === 0);
+  const why2 = [
+    ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
+    ...errored.map((id) => `every evaluation of ${id} errored`)
+  ];
   return {
     name: JUDGED_CONDITION,
     expected: "at least 1 case evaluated",
-    actual: `none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran: ${ids.join(", ")} skipped every one`,
+    actual: `none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran: ${why2.join("; ")}`,
     passed: false
   };
 }
@@ -36926,7 +37110,8 @@ var init_gate = __esm({
 function planAccumulator(plan) {
   return new SummaryAccumulator(plan.evaluators, {
     trials: plan.trials,
-    ...plan.agreement ? { agreement: plan.agreement } : {}
+    ...plan.agreement ? { agreement: plan.agreement } : {},
+    ...plan.gate ? { gate: plan.gate } : {}
   });
 }
 function agreementOf(evaluators) {
@@ -36935,8 +37120,11 @@ function agreementOf(evaluators) {
   );
   return specs.length === 0 ? void 0 : Object.fromEntries(specs);
 }
-function lowerIsBetter(total) {
-  return total.upperBounded > 0 && total.lowerBounded === 0;
+function lowerIsBetter(total, gateMean) {
+  if (total.upperBounded > 0 || total.lowerBounded > 0) {
+    return total.upperBounded > 0 && total.lowerBounded === 0;
+  }
+  return gateMean !== void 0 && hasBound(gateMean) && isUpperBoundOnly(gateMean);
 }
 var UsageTotal, SummaryAccumulator;
 var init_summary = __esm({
@@ -36965,6 +37153,8 @@ var init_summary = __esm({
     SummaryAccumulator = class {
       #totals = /* @__PURE__ */ new Map();
       #trials;
+      /** Evaluator id → the gate's bound on its mean, when the gate has one. */
+      #gateMeans;
       /** What the target's calls cost (a model target's). */
       #targetUsage = new UsageTotal();
       #cases = 0;
@@ -36975,6 +37165,11 @@ var init_summary = __esm({
       #agreement = /* @__PURE__ */ new Map();
       constructor(evaluatorIds2, options2 = {}) {
         this.#trials = options2.trials ?? 1;
+        this.#gateMeans = new Map(
+          Object.entries(options2.gate?.evaluators ?? {}).flatMap(
+            ([id, rules]) => rules.mean != null ? [[id, rules.mean]] : []
+          )
+        );
         for (const [id, spec] of Object.entries(options2.agreement ?? {})) {
           if (evaluatorIds2.includes(id)) this.#agreement.set(id, new AgreementTally(spec));
         }
@@ -37052,7 +37247,7 @@ var init_summary = __esm({
             // An evaluator without a threshold passes or fails nothing: its errors are `failed`
             // (the case failed), but a pass rate of 0% would read as if every check had failed.
             passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
-            ...lowerIsBetter(total) ? { lowerIsBetter: true } : {},
+            ...lowerIsBetter(total, this.#gateMeans.get(id)) ? { lowerIsBetter: true } : {},
             ...usage2 !== void 0 ? { usage: usage2 } : {},
             ...agreement !== void 0 ? { agreement } : {}
           };
@@ -38118,7 +38313,7 @@ async function runTrial(engine, unit) {
   const started = spec.evaluators.flatMap((evaluator, i) => {
     if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
     const limit = run2.suite.evaluatorLimits[i];
-    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2);
+    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2, servedFromCache(usage));
     const result = limit ? limit(evaluateOne) : evaluateOne();
     if (result instanceof Promise) pending = true;
     return [result];
@@ -38155,10 +38350,11 @@ function targetOutput(value) {
     }
   };
 }
-function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
+function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, cached) {
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
   const { run: run2 } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs, unit.trial + 1);
+  if (cached) args.cached = true;
   const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
@@ -38167,6 +38363,9 @@ function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs) {
     timeoutMs2
   );
   return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+}
+function servedFromCache(usage) {
+  return usage !== void 0 && usage.calls === 0 && usage.cacheHits > 0;
 }
 function inTrialOf(unit, fn) {
   return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
@@ -38414,7 +38613,11 @@ function suiteState(engine, spec, firstPosition) {
     cases: run2.cases,
     resumed: run2.resumed?.positions,
     results: engine.keepCases ? new Array(run2.cases.length) : null,
-    summary: new SummaryAccumulator(evaluatorIds2, { trials, ...agreement ? { agreement } : {} }),
+    summary: new SummaryAccumulator(evaluatorIds2, {
+      trials,
+      gate: spec.gate,
+      ...agreement ? { agreement } : {}
+    }),
     pendingTrials: /* @__PURE__ */ new Map()
   }));
   return suite;
@@ -38820,12 +39023,12 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq8 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -38846,7 +39049,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar8(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar10(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -38855,14 +39058,14 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias4;
+    exports.isAlias = isAlias5;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap8;
+    exports.isMap = isMap10;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar8;
-    exports.isSeq = isSeq8;
+    exports.isScalar = isScalar10;
+    exports.isSeq = isSeq9;
   }
 });
 
@@ -39512,7 +39715,7 @@ var require_Scalar = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar3 = class extends Node2.NodeBase {
+    var Scalar4 = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -39524,12 +39727,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar3.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar3.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar3.PLAIN = "PLAIN";
-    Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar3;
+    Scalar4.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar4.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar4.PLAIN = "PLAIN";
+    Scalar4.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar4.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar4;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -39540,7 +39743,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags) {
       if (tagName) {
@@ -39585,7 +39788,7 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar3.Scalar(value);
+          const node2 = new Scalar4.Scalar(value);
           if (ref)
             ref.node = node2;
           return node2;
@@ -39596,7 +39799,7 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar3.Scalar(value);
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar4.Scalar(value);
       if (tagName)
         node.tag = tagName;
       else if (!tagObj.default)
@@ -39909,7 +40112,7 @@ ${indent2}${text2.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -40052,7 +40255,7 @@ ${indent2}`) + "'";
         return quotedString(value, ctx);
       }
       const indent2 = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar3.Scalar.BLOCK_FOLDED ? false : type === Scalar3.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar4.Scalar.BLOCK_FOLDED ? false : type === Scalar4.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent2.length);
       if (!value)
         return literal ? "|\n" : ">\n";
       let chomp;
@@ -40107,7 +40310,7 @@ ${indent2}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent2}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar3.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar4.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -40130,7 +40333,7 @@ ${indent2}${start}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar3.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar4.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -40155,20 +40358,20 @@ ${indent2}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar4.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar3.Scalar.QUOTE_DOUBLE;
+          type = Scalar4.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar3.Scalar.BLOCK_FOLDED:
-          case Scalar3.Scalar.BLOCK_LITERAL:
+          case Scalar4.Scalar.BLOCK_FOLDED:
+          case Scalar4.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar3.Scalar.QUOTE_DOUBLE:
+          case Scalar4.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar3.Scalar.QUOTE_SINGLE:
+          case Scalar4.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar3.Scalar.PLAIN:
+          case Scalar4.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -40317,7 +40520,7 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
@@ -40332,7 +40535,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar3.Scalar.BLOCK_FOLDED || key.type === Scalar3.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar4.Scalar.BLOCK_FOLDED || key.type === Scalar4.Scalar.BLOCK_LITERAL : typeof key === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -40472,19 +40675,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar4.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar3.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar4.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -40791,7 +40994,7 @@ var require_YAMLMap = __commonJS({
     var Collection2 = require_Collection();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function findPair(items, key) {
       const k = identity.isScalar(key) ? key.value : key;
       for (const it of items) {
@@ -40858,7 +41061,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity.isScalar(prev.value) && Scalar3.isScalarValue(_pair.value))
+          if (identity.isScalar(prev.value) && Scalar4.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -40956,7 +41159,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection2 = require_Collection();
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection2.Collection {
       static get tagName() {
@@ -41013,7 +41216,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key}.`);
         const prev = this.items[idx];
-        if (identity.isScalar(prev) && Scalar3.isScalarValue(value))
+        if (identity.isScalar(prev) && Scalar4.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -41109,14 +41312,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar3.Scalar(null),
+      createNode: () => new Scalar4.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar3.Scalar(null),
+      resolve: () => new Scalar4.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -41127,13 +41330,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar3.Scalar(str[0] === "t" || str[0] === "T"),
+      resolve: (str) => new Scalar4.Scalar(str[0] === "t" || str[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -41178,7 +41381,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -41206,7 +41409,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str) {
-        const node = new Scalar3.Scalar(parseFloat(str));
+        const node = new Scalar4.Scalar(parseFloat(str));
         const dot = str.indexOf(".");
         if (dot !== -1 && str[str.length - 1] === "0")
           node.minFractionDigits = str.length - dot - 1;
@@ -41297,7 +41500,7 @@ var require_schema = __commonJS({
 var require_schema2 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -41314,7 +41517,7 @@ var require_schema2 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar3.Scalar(null),
+        createNode: () => new Scalar4.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -41365,7 +41568,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -41409,15 +41612,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar4.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar4.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
           const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines2.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar4.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -41432,7 +41635,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
@@ -41443,7 +41646,7 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar3.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar4.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -41586,7 +41789,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -41598,7 +41801,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar3.Scalar(true),
+      resolve: () => new Scalar4.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -41606,7 +41809,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar3.Scalar(false),
+      resolve: () => new Scalar4.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -41618,7 +41821,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -41646,7 +41849,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str) {
-        const node = new Scalar3.Scalar(parseFloat(str.replace(/_/g, "")));
+        const node = new Scalar4.Scalar(parseFloat(str.replace(/_/g, "")));
         const dot = str.indexOf(".");
         if (dot !== -1) {
           const f = str.substring(dot + 1).replace(/_/g, "");
@@ -42970,9 +43173,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap8 = fc.start.source === "{";
-      const fcName = isMap8 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap8 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap10 = fc.start.source === "{";
+      const fcName = isMap10 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap10 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -43008,7 +43211,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap8 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap10 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -43048,7 +43251,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap8 && !sep8 && !props.found) {
+        if (!isMap10 && !sep8 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep8, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -43071,7 +43274,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap8 && !props.found && ctx.options.strict) {
+            if (!isMap10 && !props.found && ctx.options.strict) {
               if (sep8)
                 for (const st of sep8) {
                   if (st === valueProps.found)
@@ -43103,7 +43306,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap8) {
+          if (isMap10) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -43119,7 +43322,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap8 ? "}" : "]";
+      const expectedEnd = isMap10 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -43154,7 +43357,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -43203,7 +43406,7 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity.isNode(res) ? res : new Scalar3.Scalar(res);
+      const node = identity.isNode(res) ? res : new Scalar4.Scalar(res);
       node.range = coll.range;
       node.tag = tagName;
       if (tag?.format)
@@ -43218,13 +43421,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start = scalar.offset;
       const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header2)
         return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header2.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
+      const type = header2.mode === ">" ? Scalar4.Scalar.BLOCK_FOLDED : Scalar4.Scalar.BLOCK_LITERAL;
       const lines2 = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines2.length;
       for (let i = lines2.length - 1; i >= 0; --i) {
@@ -43286,7 +43489,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent2 = "";
         }
-        if (type === Scalar3.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar4.Scalar.BLOCK_LITERAL) {
           value += sep8 + indent2.slice(trimIndent) + content;
           sep8 = "\n";
         } else if (indent2.length > trimIndent || content[0] === "	") {
@@ -43401,7 +43604,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -43410,15 +43613,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar3.Scalar.PLAIN;
+          _type = Scalar4.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar3.Scalar.QUOTE_SINGLE;
+          _type = Scalar4.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar3.Scalar.QUOTE_DOUBLE;
+          _type = Scalar4.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -43623,7 +43826,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -43641,11 +43844,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar3.Scalar(res);
+        scalar = identity.isScalar(res) ? res : new Scalar4.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar3.Scalar(value);
+        scalar = new Scalar4.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -44406,7 +44609,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar8 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar10 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -44490,7 +44693,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar8;
+    exports.isScalar = isScalar10;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -45089,7 +45292,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter2 = class {
+    var LineCounter3 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -45112,7 +45315,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter2;
+    exports.LineCounter = LineCounter3;
   }
 });
 
@@ -46020,7 +46223,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options2 = {}) {
+    function parseDocument3(source, options2 = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options2);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options2);
@@ -46039,14 +46242,14 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse6(src, reviver, options2) {
+    function parse7(src, reviver, options2) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
       } else if (options2 === void 0 && reviver && typeof reviver === "object") {
         options2 = reviver;
       }
-      const doc = parseDocument2(src, options2);
+      const doc = parseDocument3(src, options2);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -46080,9 +46283,9 @@ var require_public_api = __commonJS({
         return value.toString(options2);
       return new Document.Document(value, _replacer, options2).toString(options2);
     }
-    exports.parse = parse6;
+    exports.parse = parse7;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify2;
   }
 });
@@ -46098,7 +46301,7 @@ var require_dist = __commonJS({
     var Alias = require_Alias();
     var identity = require_identity();
     var Pair = require_Pair();
-    var Scalar3 = require_Scalar();
+    var Scalar4 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -46123,7 +46326,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity.isScalar;
     exports.isSeq = identity.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar3.Scalar;
+    exports.Scalar = Scalar4.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -46233,8 +46436,8 @@ function duplicateJsonKeys(text2) {
   const open6 = [];
   for (let i = 0; i < text2.length; i++) {
     const c = text2.charCodeAt(i);
-    if (c === QUOTE) {
-      const end = stringEnd(text2, i);
+    if (c === QUOTE2) {
+      const end = stringEnd2(text2, i);
       const object = open6[open6.length - 1];
       if (object?.expectKey) {
         const raw = text2.slice(i + 1, end);
@@ -46262,22 +46465,22 @@ function duplicateKeyMessage(key) {
   const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
   return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
 }
-function stringEnd(text2, start) {
+function stringEnd2(text2, start) {
   let end = text2.indexOf('"', start + 1);
   for (; ; ) {
     if (end === -1) return text2.length;
     let backslashes = 0;
-    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    while (text2.charCodeAt(end - 1 - backslashes) === BACKSLASH2) backslashes++;
     if (backslashes % 2 === 0) return end;
     end = text2.indexOf('"', end + 1);
   }
 }
-var QUOTE, BACKSLASH;
+var QUOTE2, BACKSLASH2;
 var init_json_keys = __esm({
   "src/testsets/json-keys.ts"() {
     "use strict";
-    QUOTE = 34;
-    BACKSLASH = 92;
+    QUOTE2 = 34;
+    BACKSLASH2 = 92;
   }
 });
 
@@ -46288,7 +46491,7 @@ function inexactJsonNumbers(text2) {
   for (let i = 0; i < text2.length; i++) {
     const c = text2.charCodeAt(i);
     if (c === 34) {
-      i = stringEnd(text2, i);
+      i = stringEnd2(text2, i);
     } else if (c === 45 || c >= 48 && c <= 57) {
       NUMBER3.lastIndex = i;
       const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
@@ -46322,6 +46525,16 @@ var init_json_numbers = __esm({
 });
 
 // src/config/yaml-nodes.ts
+function ownPair(map, key) {
+  return map.items.find((item) => keyOf(item) === key);
+}
+function ownValue(map, key) {
+  return ownPair(map, key)?.value;
+}
+function keyOf(pair) {
+  const key = (0, import_yaml.isScalar)(pair.key) ? pair.key.value : pair.key;
+  return typeof key === "symbol" ? key.description : key;
+}
 function nodeKind(node) {
   if ((0, import_yaml.isAlias)(node)) return `an alias (*${node.source})`;
   if ((0, import_yaml.isMap)(node)) return "a mapping";
@@ -46543,7 +46756,7 @@ var init_yaml_limits = __esm({
 });
 
 // src/config/yaml-source.ts
-function keyText(key) {
+function keyText2(key) {
   const value = (0, import_yaml3.isScalar)(key) ? key.value : key;
   if (value === null || value === void 0) return "";
   if (typeof value === "string") return value;
@@ -46744,7 +46957,7 @@ var init_yaml_source = __esm({
         if (!index) {
           index = /* @__PURE__ */ new Map();
           for (const item of map.items) {
-            const text2 = keyText(item.key);
+            const text2 = keyText2(item.key);
             if (!index.has(text2)) index.set(text2, item);
           }
           this.index.set(map, index);
@@ -46776,7 +46989,7 @@ function inexactYamlNumbers(root2) {
       }
     } else if ((0, import_yaml4.isMap)(node)) {
       for (const pair of node.items) {
-        const at = [...path, keyText(pair.key)];
+        const at = [...path, keyText2(pair.key)];
         visit3(pair.key, at);
         visit3(pair.value, at);
       }
@@ -46894,7 +47107,7 @@ function substituteEnvInDocument(root2, env, report) {
         substituted.set(JSON.stringify(path), { value: node.value, origins, quoted: quoted2 });
       }
     } else if ((0, import_yaml5.isMap)(node)) {
-      for (const pair of node.items) visit3(pair.value, [...path, keyText(pair.key)]);
+      for (const pair of node.items) visit3(pair.value, [...path, keyText2(pair.key)]);
     } else if ((0, import_yaml5.isSeq)(node)) {
       node.items.forEach((item, index) => visit3(item, [...path, index]));
     }
@@ -50415,12 +50628,12 @@ var init_api = __esm({
 });
 
 // node_modules/csv-parse/lib/sync.js
-var parse4;
+var parse5;
 var init_sync = __esm({
   "node_modules/csv-parse/lib/sync.js"() {
     init_api();
     init_normalize_options();
-    parse4 = function(data, opts = {}) {
+    parse5 = function(data, opts = {}) {
       if (typeof data === "string") {
         data = Buffer.from(data);
       }
@@ -50648,7 +50861,7 @@ var init_csv = __esm({
       /** Reports and returns true when `raw` holds a quoted cell with an undoubled quote inside. */
       #malformedQuote(raw, line) {
         try {
-          parse4(raw, STRICT_OPTIONS);
+          parse5(raw, STRICT_OPTIONS);
           return false;
         } catch (error2) {
           if (!(error2 instanceof CsvError) || error2.code !== "CSV_INVALID_CLOSING_QUOTE") return false;
@@ -50881,8 +51094,8 @@ function arrayElementOffsets(text2, target) {
         expectElement = false;
       }
     }
-    if (c === QUOTE2) {
-      const end = stringEnd(text2, i);
+    if (c === QUOTE3) {
+      const end = stringEnd2(text2, i);
       if (target !== "root" && depth2 === 1) {
         COLON_AHEAD.lastIndex = end + 1;
         lastRootKey = COLON_AHEAD.test(text2) ? JSON.parse(text2.slice(i, end + 1)) : null;
@@ -50903,7 +51116,7 @@ function arrayElementOffsets(text2, target) {
   }
   return offsets;
 }
-var TESTCASE_KEYS, QUOTE2, COLON_AHEAD;
+var TESTCASE_KEYS, QUOTE3, COLON_AHEAD;
 var init_json = __esm({
   "src/testsets/json.ts"() {
     "use strict";
@@ -50926,7 +51139,7 @@ var init_json = __esm({
       "example_id",
       "created_at"
     ]);
-    QUOTE2 = 34;
+    QUOTE3 = 34;
     COLON_AHEAD = /[ \t\r\n]*:/y;
   }
 });
@@ -51010,7 +51223,7 @@ var init_formats = __esm({
 
 // node_modules/csv-parse/lib/index.js
 import { Transform } from "stream";
-var Parser2, parse5;
+var Parser2, parse6;
 var init_lib = __esm({
   "node_modules/csv-parse/lib/index.js"() {
     init_is_object();
@@ -51071,7 +51284,7 @@ var init_lib = __esm({
         callback(err);
       }
     };
-    parse5 = function() {
+    parse6 = function() {
       let data, options2, callback;
       for (const i in arguments) {
         const argument = arguments[i];
@@ -51161,7 +51374,7 @@ async function bytesOf(path) {
 }
 async function csvRows(source, file, onRow) {
   const builder = new CsvRowBuilder(file, onRow);
-  const parser = parse5(CSV_OPTIONS);
+  const parser = parse6(CSV_OPTIONS);
   const input = textStream(source);
   input.on("error", (error2) => parser.destroy(error2));
   input.pipe(parser);
@@ -52020,7 +52233,7 @@ function planResume(plan, partial, options2 = {}) {
       }
       if (run2.planned !== planned.cases.length) {
         problems.push(
-          `${what}: ${name} planned ${run2.planned} cases, this run plans ${planned.cases.length}; pass the same --tag filters as the interrupted run`
+          `${what}: ${name} planned ${run2.planned} cases, this run plans ${planned.cases.length} ${describeTagFilter(suite.testset.tagFilter)}; ${unrecordedFilter(name, run2.tagFilter)}`
         );
         continue;
       }
@@ -52031,7 +52244,7 @@ function planResume(plan, partial, options2 = {}) {
         continue;
       }
       trials = run2.trials;
-      const done = donePositions(planned, run2.finished, name);
+      const done = donePositions(planned, run2.finished, name, run2.tagFilter);
       if (!done.ok) {
         problems.push(`${what}: ${done.problem}`);
         continue;
@@ -52051,7 +52264,10 @@ function planResume(plan, partial, options2 = {}) {
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, plan: { ...plan, resume: { from: name, kept }, suites } };
 }
-function donePositions(run2, finished, name) {
+function unrecordedFilter(name, tags) {
+  return tags === void 0 ? `${name} records no --tag filter: it ran without --tag (leave --tag out), or an earlier evalgate wrote it (pass the --tag filters it ran with)` : "resume with the suites, grid points and filters of the interrupted run";
+}
+function donePositions(run2, finished, name, tags) {
   const rank = new Map(run2.cases.map((c, i) => [c.id, i]));
   const positions = /* @__PURE__ */ new Set();
   let stray = 0;
@@ -52067,7 +52283,7 @@ function donePositions(run2, finished, name) {
   if (stray > 0) {
     return {
       ok: false,
-      problem: `${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); pass the same --tag filters as the interrupted run`
+      problem: `${name} holds ${stray} case(s) this run does not plan (e.g. ${strayId}); ${unrecordedFilter(name, tags)}`
     };
   }
   return { ok: true, positions };
@@ -52630,7 +52846,7 @@ var init_journal_read = __esm({
 // src/pipeline/journal.ts
 import { existsSync as existsSync8, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync2, rmSync as rmSync4, statSync as statSync9 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { basename as basename7, dirname as dirname15, join as join23, resolve as resolve19 } from "node:path";
+import { basename as basename7, dirname as dirname15, extname as extname5, join as join23, resolve as resolve19 } from "node:path";
 function journalPathOf(output) {
   return join23(dirname15(output), `.${basename7(output)}.journal`);
 }
@@ -52748,9 +52964,9 @@ function keepAside(path, header2, options2, warn) {
   );
   writeRecovered(resolve19(options2.ctx.cwd, shown2), read, header2);
   const alive = letGo(path, header2);
-  const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown2, header2.baseline)}\` finishes it${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
+  const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown2, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
-    `an earlier run writing ${output} ${alive ? "went quiet" : "was killed"} at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown2} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header2, output) : ""}`
+    `an earlier run writing ${output} ${alive ? "went quiet" : "was killed"} at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown2} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header2, output, shown2) : ""}`
   );
 }
 function letGo(path, header2) {
@@ -52761,8 +52977,10 @@ function letGo(path, header2) {
   rmSync4(path, { force: true });
   return true;
 }
-function stoppedNote(header2, output) {
-  return `; its process (pid ${header2.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output}, not over this run's`;
+function stoppedNote(header2, output, kept) {
+  const ext = extname5(basename7(output));
+  const beside = `${output.slice(0, output.length - ext.length)}.stalled-${header2.pid}${ext}`;
+  return `; its process (pid ${header2.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output} (${beside}, or its partial results if it is interrupted), not over this run's; that file holds every case in ${kept} too: finish it rather than ${kept}`;
 }
 function sweepFolders(path) {
   const stem = `${basename7(path)}.`;
@@ -52846,10 +53064,10 @@ var init_journal2 = __esm({
 });
 
 // src/shared/group-by.ts
-function groupBy(items, keyOf) {
+function groupBy(items, keyOf2) {
   const groups2 = /* @__PURE__ */ new Map();
   for (const item of items) {
-    const key = keyOf(item);
+    const key = keyOf2(item);
     const group = groups2.get(key);
     if (group) group.push(item);
     else groups2.set(key, [item]);
@@ -52950,9 +53168,10 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
     if (error2.kind === "unreadable") throw usageError("compare.unreadable", error2.message, path);
     if (error2.kind === "not-json") throw usageError("compare.not-json", error2.message, path);
   }
-  return { ok: false, value: await readJson(path, ctx) };
+  const { text: text2, value } = await readJsonText(path, ctx);
+  return { ok: false, value, problems: placedProblems(text2, value) };
 }
-async function readJson(path, ctx) {
+async function readJsonText(path, ctx) {
   let text2;
   try {
     text2 = await readFile4(resolve21(ctx.cwd, path), "utf8");
@@ -52960,7 +53179,7 @@ async function readJson(path, ctx) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
   try {
-    return JSON.parse(text2);
+    return { text: text2, value: JSON.parse(text2) };
   } catch (error2) {
     throw usageError("compare.not-json", notJson(path, error2, text2).message, path);
   }
@@ -53927,7 +54146,7 @@ async function readBaseline(path, ctx) {
   const versionProblem = schemaVersionProblem(version);
   throw usageError(
     "baseline.invalid",
-    versionProblem !== null ? `--baseline ${path}: ${versionProblem}` : `--baseline ${path} is not a results artifact: ${validateArtifact(read.value).slice(0, 3).join("; ")}`,
+    versionProblem !== null ? `--baseline ${path}: ${versionProblem}` : `--baseline ${path} is not a results artifact: ${read.problems.slice(0, 3).join("; ")}`,
     path
   );
 }
@@ -55558,8 +55777,11 @@ function guardProcess(options2) {
     try {
       where = options2.writeEnded();
     } catch (error2) {
-      if (verdict !== void 0) process.exitCode = EXIT_UNWRITTEN;
-      stderr.write(`${why2}; the results could not be written: ${describe(error2)}
+      const left2 = chosen === null ? void 0 : options2.reportsLeft?.();
+      if (left2 !== void 0) process.exitCode = INTERRUPTED;
+      else if (verdict !== void 0) process.exitCode = EXIT_UNWRITTEN;
+      const reports = left2 === void 0 ? "" : `; ${left2}`;
+      stderr.write(`${why2}; the results could not be written: ${describe(error2)}${reports}
 `);
       return;
     }
@@ -56851,21 +57073,21 @@ async function fetchWrapper(requestOptions) {
   }
   const status = fetchResponse.status;
   const url = fetchResponse.url;
-  const responseHeaders = {};
+  const responseHeaders2 = {};
   for (const [key, value] of fetchResponse.headers) {
-    responseHeaders[key] = value;
+    responseHeaders2[key] = value;
   }
   const octokitResponse = {
     url,
     status,
-    headers: responseHeaders,
+    headers: responseHeaders2,
     data: ""
   };
-  if ("deprecation" in responseHeaders) {
-    const matches = responseHeaders.link && responseHeaders.link.match(/<([^<>]+)>; rel="deprecation"/);
+  if ("deprecation" in responseHeaders2) {
+    const matches = responseHeaders2.link && responseHeaders2.link.match(/<([^<>]+)>; rel="deprecation"/);
     const deprecationLink = matches && matches.pop();
     log.warn(
-      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
+      `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders2.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
   if (status === 204 || status === 205) {
@@ -60178,6 +60400,12 @@ function retryAfterSeconds(value, now) {
   const at = Date.parse(value);
   return Number.isNaN(at) ? void 0 : Math.max(0, Math.ceil((at - now) / 1e3));
 }
+function graphqlRateLimitOf(data, headers, now) {
+  const errors = data?.errors;
+  const limited = Array.isArray(errors) && errors.some((entry) => entry?.type === "RATE_LIMITED");
+  if (!limited) return null;
+  return rateLimitOf(429, headers, "", now);
+}
 
 // src/github/octokit.ts
 var GITHUB_API_VERSION = "2022-11-28";
@@ -60230,12 +60458,14 @@ function waitOutRateLimits(budget, log) {
         try {
           return await request2(options2);
         } catch (error2) {
+          const response = error2.response;
+          const headers = response?.headers ?? {};
           const limit = rateLimitOf(
             error2.status,
-            error2.response?.headers ?? {},
+            headers,
             error2 instanceof Error ? error2.message : "",
             Date.now()
-          );
+          ) ?? graphqlRateLimitOf(response?.data, headers, Date.now());
           if (limit === null) throw error2;
           const until = limit.resetsAt === void 0 ? "" : ` (used up until ${clockTime(limit.resetsAt)})`;
           const what = `GitHub's ${limit.kind} on ${describeRequest(octokit, options2)}${until}`;
@@ -60391,10 +60621,10 @@ function findVersion(start) {
 }
 
 // src/action/baseline.ts
-import { closeSync as closeSync10, existsSync as existsSync9, openSync as openSync10, readSync as readSync6 } from "node:fs";
+import { closeSync as closeSync11, existsSync as existsSync9, openSync as openSync11, readSync as readSync7 } from "node:fs";
 import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 init_read();
 init_schema();
 init_comparable();
@@ -60470,6 +60700,12 @@ function classify(status, headers, permission, writes, said, personalToken) {
     return {
       code: "github.not-found",
       hint: "the repository, pull request or check run does not exist or the token cannot see it"
+    };
+  }
+  if (status === 422 && /^No commit found for SHA\b/i.test(said)) {
+    return {
+      code: "github.no-commit",
+      hint: "GitHub has no such commit in this repository: one the job made and did not push, or a head-sha input naming another repository's commit; the check run needs a commit GitHub has, the job summary carries the report"
     };
   }
   if (status === 422) return { code: "github.invalid", hint: "" };
@@ -60652,6 +60888,35 @@ function overTotal(maxTotal, name) {
   );
 }
 
+// src/github/token-user.ts
+async function tokenUser(octokit) {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated();
+    return { kind: "person", login: data.login };
+  } catch (error2) {
+    const status = httpStatus(error2);
+    const limited = rateLimitOf(
+      status,
+      responseHeaders(error2),
+      error2 instanceof Error ? error2.message : "",
+      Date.now()
+    ) !== null;
+    if ((status === 403 || status === 404) && !limited) return { kind: "installation" };
+    return {
+      kind: "unknown",
+      failure: toReportingFailure(error2, "find out which user the token writes as (GET /user)")
+    };
+  }
+}
+function responseHeaders(error2) {
+  return error2?.response?.headers ?? {};
+}
+async function refusalOf(octokit, error2, what, permission, step) {
+  const person = httpStatus(error2) === 403 ? await tokenUser(octokit) : void 0;
+  const login = person?.kind === "person" ? person.login : void 0;
+  return toReportingFailure(error2, what, permission, step, login);
+}
+
 // src/github/baseline.ts
 var BASELINE_EVENTS = ["push", "schedule", "workflow_dispatch"];
 var MAX_RUN_LOOKUPS = 50;
@@ -60718,7 +60983,8 @@ async function findBaselineArtifact(octokit, target, options2) {
     const config = options2.configPath ? ` (the baseline for ${options2.configPath})` : "";
     return {
       ok: false,
-      failure: toReportingFailure(
+      failure: await refusalOf(
+        octokit,
         error2,
         `list the artifacts named "${name}" and the runs that uploaded them${config}`,
         PERMISSION
@@ -60787,7 +61053,7 @@ async function downloadBaseline(octokit, target, artifactId, options2 = {}) {
       };
     }
   } catch (error2) {
-    return { ok: false, failure: downloadFailure(error2, what) };
+    return { ok: false, failure: await downloadFailure(octokit, error2, what) };
   }
   let entries;
   try {
@@ -60954,7 +61220,7 @@ function downloadClock(budget) {
     }
   };
 }
-function downloadFailure(error2, what) {
+async function downloadFailure(octokit, error2, what) {
   const status = httpStatus(error2);
   if (status === 404 || status === 410) {
     const said = githubSaid(error2);
@@ -60962,7 +61228,7 @@ function downloadFailure(error2, what) {
     const hint = status === 410 ? "the artifact has expired; the next run on the base branch uploads a new one" : "the artifact was deleted, or the token cannot see this repository";
     return { code: "github.not-found", status, message: `could not ${what}: ${reason} (${hint})` };
   }
-  return toReportingFailure(error2, what, PERMISSION);
+  return refusalOf(octokit, error2, what, PERMISSION);
 }
 function pickResultsEntry(entries, fileName) {
   const listing = describeEntries(entries);
@@ -61144,7 +61410,7 @@ function chatOpsDefaultBranch(context3, pullRequest, checkedOut) {
 
 // src/action/run-evals.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname16, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
+import { dirname as dirname17, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 import { hash } from "node:crypto";
@@ -72360,6 +72626,36 @@ function actionSecrets(read) {
 
 // src/config/load.ts
 init_yaml_limits();
+
+// src/config/pin.ts
+var import_yaml9 = __toESM(require_dist(), 1);
+init_identity();
+
+// src/config/pin-edit.ts
+var import_yaml8 = __toESM(require_dist(), 1);
+init_identity();
+init_yaml_nodes();
+
+// src/config/pin.ts
+init_yaml_nodes();
+init_yaml_source();
+function numericPins(doc, text2) {
+  const root2 = doc.contents;
+  const suites = (0, import_yaml9.isMap)(root2) ? ownValue(root2, "suites") : void 0;
+  if (!(0, import_yaml9.isSeq)(suites)) return [];
+  return suites.items.flatMap((suite, suiteIndex) => {
+    const testset = (0, import_yaml9.isMap)(suite) ? ownValue(suite, "testset") : void 0;
+    const node = (0, import_yaml9.isMap)(testset) ? ownValue(testset, "revision") : void 0;
+    if (!(0, import_yaml9.isScalar)(node) || typeof node.value !== "number" || node.range == null) return [];
+    const written = text2.slice(node.range[0], node.range[1]);
+    return /^[0-9a-f]+$/i.test(written) ? [{ suiteIndex, written, node }] : [];
+  });
+}
+function numericPinMessage(written) {
+  return `expected a revision id of 6 to 64 lowercase hex digits in quotes, found ${written} written bare, which YAML reads as the number ${String((0, import_yaml9.parseDocument)(written).toJS())}: write it in quotes ("${written}"), or run \`evals testset pin\` to write the current revision quoted`;
+}
+
+// src/config/load.ts
 init_yaml_numbers();
 init_yaml_source();
 init_json_numbers();
@@ -72408,6 +72704,11 @@ function parseConfig(text2, options2) {
         }
       ]
     };
+  }
+  const digitPins = /* @__PURE__ */ new Map();
+  for (const pin of numericPins(source.doc, text2)) {
+    if (options2.numericPinsAsWritten === true) pin.node.value = pin.written;
+    else digitPins.set(shownPath(["suites", pin.suiteIndex, "testset", "revision"]), pin.written);
   }
   const written = captureWritten(source.doc);
   const inexactNumbers = inexactYamlNumbers(source.doc.contents);
@@ -72481,6 +72782,10 @@ function parseConfig(text2, options2) {
     const message = "expected a mapping, found binary data (!!binary)";
     issues.push(issueAt({ code: "schema.type", path, message }));
   }
+  for (const issue2 of issues) {
+    const written2 = issue2.code === "schema.type" ? digitPins.get(issue2.path) : void 0;
+    if (written2 !== void 0) issue2.message = numericPinMessage(written2);
+  }
   if (issues.length > 0) {
     return { ok: false, issues: sortIssues(issues), secrets: writtenConfigSecrets(data) };
   }
@@ -72536,7 +72841,13 @@ async function loadConfigFile(path, options2) {
   if (encoding !== void 0)
     return { ok: false, issues: [{ ...encoding, code: "config.encoding" }] };
   const text2 = bytes.toString("utf8");
-  return parseConfig(text2, { file: path, absPath, env: options2.env, builtins: options2.builtins });
+  return parseConfig(text2, {
+    file: path,
+    absPath,
+    env: options2.env,
+    builtins: options2.builtins,
+    ...options2.numericPinsAsWritten === true ? { numericPinsAsWritten: true } : {}
+  });
 }
 var MAX_CONFIG_ISSUES = 100;
 var MAX_ISSUE_TEXT = 500;
@@ -73993,7 +74304,7 @@ var BaselineStore = class {
   #now;
   constructor(options2) {
     this.owner = options2.owner;
-    this.writable = options2.existing === void 0 || options2.updateBaselines;
+    this.writable = options2.existing === void 0 && options2.noFirstRecording !== true || options2.updateBaselines;
     this.#loaded = options2.existing?.baselines ?? {};
     this.#now = options2.now ?? (() => /* @__PURE__ */ new Date());
   }
@@ -74095,10 +74406,13 @@ var automaticBattle = defineBuiltin({
       );
     }
     const path = isAbsolute2(shown2) ? shown2 : resolve9(files.configDir, shown2);
+    const existing = readBaselineFile(path, shown2, owner);
+    const unrecorded = existing === void 0 && files.noFirstRecording !== void 0 && !files.updateBaselines ? files.noFirstRecording : void 0;
     const store = new BaselineStore({
       owner,
-      existing: readBaselineFile(path, shown2, owner),
-      updateBaselines: files.updateBaselines
+      existing,
+      updateBaselines: files.updateBaselines,
+      noFirstRecording: unrecorded !== void 0
     });
     if (store.writable) {
       files.onRunEnd(async () => {
@@ -74114,9 +74428,9 @@ var automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown: shown2, update: files.updateCommand ?? UPDATE_FLAG };
+    return { judge, store, shown: shown2, update: files.updateCommand ?? UPDATE_FLAG, unrecorded };
   },
-  async score(values, args, { judge, store, shown: shown2, update }) {
+  async score(values, args, { judge, store, shown: shown2, update, unrecorded }) {
     let caseKey;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -74128,6 +74442,12 @@ var automaticBattle = defineBuiltin({
     const actual = actualOf(values, args);
     const baseline = store.baseline(caseKey);
     if (baseline === void 0) {
+      if (unrecorded !== void 0) {
+        throw new EvaluationError(
+          `no baseline for this case: ${shown2} does not exist, and ${unrecorded} does not record it; run \`${update}\` and commit the file`,
+          { metadata: { caseKey } }
+        );
+      }
       if (!store.writable) {
         throw new EvaluationError(
           `no baseline is recorded for this case in ${shown2}: run \`${update}\` to record it`,
@@ -75388,6 +75708,11 @@ var latency = defineBuiltin({
       throw new OptionError(
         "evaluator.option",
         `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`
+      );
+    }
+    if (args.cached === true) {
+      throw new EvaluationError(
+        "the output came from the response cache, so no call was timed: run with --no-cache to measure latency"
       );
     }
     return {
@@ -76995,7 +77320,7 @@ function createJudgeClient(options2 = {}) {
     setOwn(headers, name.toLowerCase(), value);
   const attemptSettings = { fetch: fetchFn, headers, timeoutMs: timeoutMs2, scrub, now };
   const keyed = keyedHeaders(extraHeaders);
-  const call = async (path, model, body, parse6, fromCache, shapeProblem, usable, callOptions) => {
+  const call = async (path, model, body, parse7, fromCache, shapeProblem, usable, callOptions) => {
     const { signal } = callOptions;
     const url = endpoint2(baseUrl2, path);
     const trial = callOptions.trial ?? currentTrial();
@@ -77078,7 +77403,7 @@ function createJudgeClient(options2 = {}) {
     }
     const { answer, attempts } = answered;
     const json = scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber);
-    const parsed = parse6(json);
+    const parsed = parse7(json);
     if (parsed === void 0) {
       const usage = addTokens(failedTokens, reportedUsage(json));
       return {
@@ -77244,6 +77569,7 @@ function createModelAccess(config, runtime) {
           configDir: config.dir,
           suiteId: suite.id,
           updateBaselines: runtime.updateBaselines,
+          ...firstRecording(runtime.env),
           updateCommand: `evals run ${shellWord(config.file)} --update-baselines`,
           onRunEnd: (flush) => flushes.push(flush)
         }
@@ -77261,6 +77587,11 @@ function createModelAccess(config, runtime) {
       return failures;
     }
   };
+}
+function firstRecording(env) {
+  const ci = env.CI;
+  if (ci === void 0 || ["", "0", "false"].includes(ci.trim().toLowerCase())) return {};
+  return { noFirstRecording: `a run in CI (CI=${ci.length > 16 ? "set" : ci})` };
 }
 
 // src/bind/bind.ts
@@ -77700,7 +78031,7 @@ ${stderr}`;
   } catch (error2) {
     return {
       output: text2,
-      error: `stdout is not JSON (output: json): ${describeJsonError(scrub(text2), error2)}`
+      error: `stdout is not JSON (output: json): ${describeJsonError(text2, error2, scrub)}`
     };
   }
 }
@@ -77852,7 +78183,7 @@ function stringBodyJsonProblem(payload, headers, scrub) {
     JSON.parse(payload);
     return null;
   } catch (error2) {
-    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(scrub(payload), error2)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
+    return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(payload, error2, scrub)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
   }
 }
 function answerOutput(text2, contentType, path, scrub, answeredAs) {
@@ -77863,7 +78194,7 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     json = JSON.parse(text2);
   } catch (error2) {
     isJson = false;
-    notJson2 = describeJsonError(scrub(text2), error2);
+    notJson2 = describeJsonError(text2, error2, scrub);
   }
   if (path === void 0) {
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
@@ -79467,7 +79798,7 @@ function promptFileIssues(config, suite, points2, columns) {
 }
 
 // src/pipeline/load.ts
-async function loadScrubbed(configArg, ctx) {
+async function loadScrubbed(configArg, ctx, options2 = {}) {
   const envScrubber = createScrubber(secretsInEnv(ctx.env));
   let file;
   try {
@@ -79478,7 +79809,8 @@ async function loadScrubbed(configArg, ctx) {
   const loaded2 = await loadConfigFile(file, {
     cwd: ctx.cwd,
     env: ctx.env,
-    builtins: builtinEvaluators
+    builtins: builtinEvaluators,
+    ...options2
   });
   if (!loaded2.ok) {
     const scrubber2 = createScrubber([...loaded2.secrets ?? [], ...secretsInEnv(ctx.env)]);
@@ -80053,20 +80385,21 @@ function verdictCode(artifact) {
 init_journal();
 init_journal_read();
 init_journal2();
-import { basename as basename8, extname as extname5, resolve as resolve20 } from "node:path";
+import { closeSync as closeSync10, openSync as openSync10, readdirSync as readdirSync4, readSync as readSync6 } from "node:fs";
+import { basename as basename8, dirname as dirname16, extname as extname6, join as join24, resolve as resolve20 } from "node:path";
 var OutputTakenError = class extends Error {
   code = "run.output-taken";
 };
-function outputDiversion(journal, cwd) {
+function outputDiversion(journal, cwd, output, startedAt) {
   const decided = /* @__PURE__ */ new Map();
   let taken;
   const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
     if (!takesJournal(resolve20(cwd, file))) return void 0;
-    taken ??= takenBy(journal());
+    taken ??= takenBy(journal(), () => keptFromThisRun(resolve20(cwd, output), startedAt()));
     if (taken === void 0) return void 0;
-    const ext = extname5(basename8(file));
+    const ext = extname6(basename8(file));
     const shown2 = freeName(
       `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
       ext,
@@ -80082,13 +80415,47 @@ function outputDiversion(journal, cwd) {
   };
   return Object.assign(divert, { decided: (file) => decided.get(file) });
 }
-function takenBy(own) {
+function takenBy(own, kept) {
   if (own === void 0 || !own.displaced()) return void 0;
   const holder = readJournalHeader(own.path);
   const [by, writes] = holder === void 0 ? ["another evals run", "has written"] : [`another evals run (pid ${holder.pid})`, "writes"];
+  const older = kept();
+  const note = older === void 0 ? "" : `; the cases this run had finished when it was taken over are also in ${older}, which that run kept from its journal, and this run's file holds them all: finish or keep this run's file, not ${older}, which can be removed`;
   return new OutputTakenError(
-    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1e3} s, and that run ${writes} its results: this run's are not written over them`
+    `its recovery journal was taken over by ${by} while this run was stopped or blocked for over ${STALE_MS / 1e3} s, and that run ${writes} its results: this run's are not written over them${note}`
   );
+}
+function keptFromThisRun(output, startedAt) {
+  const stem = `${basename8(output).replace(/\.json$/, "")}.killed-${process.pid}`;
+  const start = `
+  "startedAt": ${JSON.stringify(startedAt.toISOString())},
+`;
+  let names;
+  try {
+    names = readdirSync4(dirname16(output));
+  } catch {
+    return void 0;
+  }
+  const ours = names.filter(
+    (name) => name.startsWith(stem) && /^(?:-\d+)?\.json$/.test(name.slice(stem.length))
+  );
+  return ours.find((name) => artifactHead(join24(dirname16(output), name)).includes(start));
+}
+function artifactHead(path) {
+  const chunk = Buffer.alloc(1 << 16);
+  let text2 = "";
+  let fd;
+  try {
+    fd = openSync10(path, "r");
+    for (let read = readSync6(fd, chunk); read > 0; read = readSync6(fd, chunk)) {
+      text2 += chunk.toString("utf8", 0, read);
+      if (text2.includes('\n  "runs": ')) break;
+    }
+  } catch {
+  } finally {
+    if (fd !== void 0) closeSync10(fd);
+  }
+  return text2;
 }
 function besideFiles(divert, output) {
   return divert.decided(output) === void 0 ? void 0 : (file) => divert(file)?.shown ?? file;
@@ -80160,7 +80527,8 @@ async function executeRun(args, ctx, reporters = []) {
   const takenOver = plan.resume?.kept ?? 0;
   let ran = 0;
   const unwritten = [];
-  const divert = outputDiversion(() => journal, ctx.cwd);
+  const began = () => resuming?.startedAt ?? startedAt;
+  const divert = outputDiversion(() => journal, ctx.cwd, args.output, began);
   const fileReport = (path) => ({
     path: resolve23(ctx.cwd, path),
     shown: path,
@@ -80480,7 +80848,7 @@ function readResults(settings, workspace) {
     const file = openArtifactFile(settings.results, name);
     return reportedArtifact(file.frame, (run2) => file.cases(run2), wholeCases(settings));
   });
-  const refused = !artifact.ok ? artifact.message : artifact.value.shard !== void 0 ? unmergedShard(name, artifact.value.shard) : null;
+  const refused = !artifact.ok ? artifact.message : artifact.value.shard !== void 0 ? unmergedShard(name, artifact.value.shard) : artifact.value.pinIgnored === true ? pinIgnoredResults(name) : null;
   if (!artifact.ok || refused !== null) {
     setOutput("verdict", "error");
     setFailed(`evalgate (mode: report): ${refused}`);
@@ -80495,6 +80863,9 @@ function readResults(settings, workspace) {
 }
 function unmergedShard(name, shard) {
   return `${name} is shard ${shard.index} of ${shard.count}: merge the shards with evals merge first (evals merge SHARD_FILES\u2026 -o merged.json, then results: merged.json); one shard's verdict covers only its own cases, not the whole config (docs/sharding.md)`;
+}
+function pinIgnoredResults(name) {
+  return `${name} was run with --ignore-pin (pinIgnored: true): a testset did not match its pinned revision, and a pull request is gated on the pinned testsets, as mode: run refuses --ignore-pin; pin the testset as it is now (evals testset pin) or undo its change, then run again without --ignore-pin`;
 }
 function readArtifact(read) {
   try {
@@ -80519,7 +80890,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname16(resolve24(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname17(resolve24(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -80529,7 +80900,7 @@ function runArgs2(settings, workspace, signal) {
 function reportUsageError(error2, settings, workspace) {
   for (const issue2 of error2.issues) {
     const path = issue2.file ? resolve24(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname16(path), workspace), path) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname17(path), workspace), path) : void 0;
     error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
@@ -80542,8 +80913,8 @@ function reportUsageError(error2, settings, workspace) {
 ${lines2.join("\n")}`);
 }
 function located(workspace, artifact, configFile) {
-  const root2 = repositoryRoot(dirname16(configFile), workspace);
-  const sourceRoot = toRepoPath(root2, dirname16(configFile));
+  const root2 = repositoryRoot(dirname17(configFile), workspace);
+  const sourceRoot = toRepoPath(root2, dirname17(configFile));
   return {
     artifact,
     configPath: toRepoPath(root2, configFile),
@@ -80585,7 +80956,7 @@ async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
   const branch = named2 ?? await pullRequestBase(pullRequest);
   if (typeof branch !== "string") return without(branch.why);
   const target = context2.repo;
-  const dir = await mkdtemp(join24(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
+  const dir = await mkdtemp(join25(env.RUNNER_TEMP || tmpdir3(), "evalgate-baseline-"));
   let taken = null;
   let downloads = 0;
   const vet = async (candidate) => {
@@ -80596,7 +80967,7 @@ async function resolveBaseline(settings, octokit, env, budget, pullRequest) {
       taken = { failure: downloaded.failure.message };
       return null;
     }
-    const file = join24(dir, `baseline-${candidate.id}.json`);
+    const file = join25(dir, `baseline-${candidate.id}.json`);
     await writeFile3(file, downloaded.text);
     if (evaluatedOtherCommit(file, candidate.headSha)) return OTHER_COMMIT;
     taken = { file, entry: downloaded.entry };
@@ -80655,12 +81026,12 @@ function baselineProblem(path, shown2 = path) {
 function declaredSchemaVersion(path) {
   let head;
   try {
-    const fd = openSync10(path, "r");
+    const fd = openSync11(path, "r");
     try {
       const buffer = Buffer.alloc(4096);
-      head = buffer.toString("utf8", 0, readSync6(fd, buffer, 0, buffer.length, 0));
+      head = buffer.toString("utf8", 0, readSync7(fd, buffer, 0, buffer.length, 0));
     } finally {
-      closeSync10(fd);
+      closeSync11(fd);
     }
   } catch {
     return null;
@@ -80710,7 +81081,7 @@ function withUncompared(results, why2) {
 
 // src/action/publish.ts
 import { existsSync as existsSync10 } from "node:fs";
-import { dirname as dirname17, relative as relative8 } from "node:path";
+import { dirname as dirname18, relative as relative8 } from "node:path";
 
 // src/github/check-run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -80780,7 +81151,7 @@ async function publishCheckRun(octokit, target, run2) {
     if (failure.code === "github.forbidden" && failure.status === 403) {
       failure.message = await refusedCheckRun(octokit, failure.message);
     }
-    if (failure.status === 422 && total > 0) return createWithout(failure);
+    if (failure.code === "github.invalid" && total > 0) return createWithout(failure);
     return { ok: false, failure };
   }
   let sent = batches[0]?.length ?? 0;
@@ -80814,12 +81185,8 @@ async function publishCheckRun(octokit, target, run2) {
 async function refusedCheckRun(octokit, said) {
   const hint = said.indexOf(" (a pull request from a fork");
   const base = hint === -1 ? said : said.slice(0, hint);
-  let user;
-  try {
-    user = (await octokit.rest.users.getAuthenticated()).data.login;
-  } catch {
-    user = null;
-  }
+  const asked = await tokenUser(octokit);
+  const user = asked.kind === "person" ? asked.login : null;
   if (user !== null) {
     return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
   }
@@ -80906,6 +81273,7 @@ async function hideStale(octokit, stale) {
   const named2 = [];
   for (const comment of await firstShown(octokit, stale, MAX_STALE)) {
     let hidden = false;
+    let why2;
     if (comment.node_id !== void 0 && comment.node_id !== "") {
       try {
         const answer = await octokit.graphql(
@@ -80913,10 +81281,12 @@ async function hideStale(octokit, stale) {
           { id: comment.node_id }
         );
         hidden = answer.minimizeComment?.minimizedComment?.isMinimized === true;
-      } catch {
+      } catch (error2) {
+        why2 = graphqlRefusal(error2);
       }
     }
-    named2.push({ url: comment.html_url, author: comment.user?.login ?? "someone", hidden });
+    const author = comment.user?.login ?? "someone";
+    named2.push({ url: comment.html_url, author, hidden, ...why2 !== void 0 && { why: why2 } });
   }
   return named2;
 }
@@ -80948,6 +81318,19 @@ async function minimizedOf(octokit, comments) {
     if (node?.isMinimized === true && typeof node.id === "string") minimized.add(node.id);
   }
   return minimized;
+}
+function graphqlRefusal(error2) {
+  const thrown = error2;
+  const errors = thrown?.errors ?? thrown?.data?.errors;
+  if (Array.isArray(errors) && errors.length > 0) {
+    const said = errors.map((entry) => {
+      const { type, message } = entry ?? {};
+      return [type, message].filter((part) => typeof part === "string").join(": ");
+    }).filter((text2) => text2 !== "");
+    return `GitHub's GraphQL API answered ${said.join("; ") || "an error"}`;
+  }
+  const what = "hide it";
+  return toReportingFailure(error2, what).message.slice(`could not ${what}: `.length);
 }
 
 // src/github/comment.ts
@@ -80984,7 +81367,13 @@ ${body}`;
     } catch (error2) {
       return {
         ok: false,
-        failure: toReportingFailure(error2, "list the PR comments", PERMISSION3, "read", person)
+        failure: toReportingFailure(
+          error2,
+          `list the comments of PR #${issueNumber}`,
+          PERMISSION3,
+          "read",
+          person
+        )
       };
     }
   };
@@ -81129,16 +81518,11 @@ function wroteIt(author, user) {
   return author.kind === "user" ? user.login === author.login : user.type === "Bot";
 }
 async function tokenAuthor(octokit) {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated();
-    return { author: { kind: "user", login: data.login } };
-  } catch (error2) {
-    const status = httpStatus(error2);
-    if (status === 403 || status === 404) return { author: { kind: "any-bot" } };
-    return {
-      failure: toReportingFailure(error2, "find out which user the token writes as (GET /user)")
-    };
-  }
+  const user = await tokenUser(octokit);
+  if (user.kind === "unknown") return { failure: user.failure };
+  return {
+    author: user.kind === "person" ? { kind: "user", login: user.login } : { kind: "any-bot" }
+  };
 }
 
 // src/report/github-limits.ts
@@ -82233,7 +82617,10 @@ async function readPullRequest(octokit, target) {
       }
     };
   } catch (error2) {
-    return { ok: false, failure: toReportingFailure(error2, what, "pull-requests: read", "read") };
+    return {
+      ok: false,
+      failure: await refusalOf(octokit, error2, what, "pull-requests: read", "read")
+    };
   }
 }
 function shaOf(value) {
@@ -82411,7 +82798,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   const htmlReportShown = htmlReport === null ? void 0 : relative8(settings.workingDirectory, htmlReport);
   const context3 = context2;
   const subject = eventSubject(context3, env);
-  const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname17(runConfigPath(settings)), {}))?.sha ?? null : null;
+  const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname18(runConfigPath(settings)), {}))?.sha ?? null : null;
   const { owner, repo } = context3.repo;
   const prNumber = settings.prNumber ?? subject.pullRequest;
   const commit = await reportedCommit({
@@ -82420,7 +82807,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
     headShaInput: settings.headSha !== null,
     checkedOut,
     pullRequest,
-    parentsOf: gitParents(dirname17(runConfigPath(settings)))
+    parentsOf: gitParents(dirname18(runConfigPath(settings)))
   });
   if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
   if (commit.note !== null) info(`evalgate: ${commit.note}`);
@@ -82536,7 +82923,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
 }
 async function sayStale(stale, current2) {
   for (const comment of stale) {
-    const state = comment.hidden ? "hidden it as outdated" : "could not hide it";
+    const state = comment.hidden ? "hidden it as outdated" : `could not hide it${comment.why === void 0 ? "" : ` (${comment.why})`}`;
     warning(
       `evalgate: an earlier report on this pull request, ${comment.url}, was written by another identity (${comment.author}), which this token may not edit: it is out of date, and this run ${state}. The current report is ${current2}. To have one comment again, delete the old one`
     );
@@ -82612,13 +82999,13 @@ function withinBytes(render, maxBytes) {
 import { isAbsolute as isAbsolute7, resolve as resolve25 } from "node:path";
 
 // src/shared/report-path.ts
-import { basename as basename9, dirname as dirname18, join as join25 } from "node:path";
+import { basename as basename9, dirname as dirname19, join as join26 } from "node:path";
 var REPORT_FILE = "evals-report.html";
 var DEFAULT_RESULTS = "evals-results.json";
 function reportPathFor(results) {
   const name = basename9(results);
   const report = name === DEFAULT_RESULTS ? REPORT_FILE : `${name.replace(/\.json$/i, "")}-report.html`;
-  return join25(dirname18(results), report);
+  return join26(dirname19(results), report);
 }
 
 // src/action/settings.ts
