@@ -26,6 +26,7 @@ import { compareArtifacts } from '../src/compare/compare.ts';
 import { simArtifact } from './compare-sim.ts';
 import { regressionCondition, significantRegressions } from '../src/compare/gate.ts';
 import { mulberry32, type Random } from '../src/compare/sign-flip.ts';
+import { betaDraw, mix, normals } from './stats-draws.ts';
 import { caseLists } from '../src/report/comparison-case-lists.ts';
 import { shownLabel } from '../src/report/shown-label.ts';
 import { summarizeRun } from '../src/run/summary.ts';
@@ -40,6 +41,8 @@ import type {
   Threshold,
   TrialResult,
 } from '../src/types/index.ts';
+
+export { mix, tailAtLeast, upper95 } from './stats-draws.ts';
 
 /** One shape of pull request: every suite × grid point runs the same evaluators on `cases`. */
 export interface Scenario {
@@ -96,6 +99,11 @@ export interface PrOutcome {
   anyNewlyFailing: boolean;
   /** Some grid point's newly failing cases are shown as an alarm (`caseLists`): what ships. */
   newlyFailingAlarm: boolean;
+  /** Grid points whose newly failing cases are folded, and of them those `within the noise`. */
+  foldedLists: number;
+  noiseWorded: number;
+  /** A grid point with a real drop has its newly failing cases folded `within the noise`. */
+  droppedWordedNoise: boolean;
   /** Rows in the family (what Holm divides by). */
   familyRows: number;
   /**
@@ -110,7 +118,7 @@ export interface PrOutcome {
 
 /** Generates, compares and gates one pull request (`drop` absent: A/A). */
 export function simulatePr(seed: number, scenario: Scenario, drop?: Drop): PrOutcome {
-  return outcome(simulateComparison(seed, scenario, drop));
+  return outcome(simulateComparison(seed, scenario, drop), drop);
 }
 
 /** Generates and compares one pull request: the comparison its reports are made from. */
@@ -124,11 +132,10 @@ export function simulateComparison(seed: number, scenario: Scenario, drop?: Drop
       const cases = Array.from({ length: scenario.cases }, () =>
         Array.from({ length: scenario.evaluators }, () => difficulty(scenario, random)),
       );
-      const dropped =
-        drop !== undefined && (drop.where === 'every run' || (suite === 0 && point === 0));
-      const headCases = dropped
-        ? cases.map((row) => row.map((d) => lower(scenario, d, drop)))
-        : cases;
+      const headCases =
+        drop !== undefined && isDropped(drop, suiteName(suite), point)
+          ? cases.map((row) => row.map((d) => lower(scenario, d, drop)))
+          : cases;
       const draw = { scenario, random, gauss };
       base.push(run(suite, point, cases, scenario.baseTrials ?? scenario.trials, draw));
       head.push(run(suite, point, headCases, scenario.trials, draw));
@@ -137,8 +144,19 @@ export function simulateComparison(seed: number, scenario: Scenario, drop?: Drop
   return compareArtifacts(simArtifact(base), simArtifact(head));
 }
 
-/** What the reports and the gate make of a comparison. */
-export function outcome(comparison: Comparison): PrOutcome {
+/** Whether `drop` lowers `suite` at grid point `point`: the first one, or every one. */
+function isDropped(drop: Drop | undefined, suite: string, point: unknown): boolean {
+  return (
+    drop !== undefined && (drop.where === 'every run' || (suite === suiteName(0) && point === 0))
+  );
+}
+
+function suiteName(index: number): string {
+  return `suite${index}`;
+}
+
+/** What the reports and the gate make of a comparison (`drop`: the change it was made with). */
+export function outcome(comparison: Comparison, drop?: Drop): PrOutcome {
   let anyWarning = false;
   let anyRegressedP = false;
   let anyRegressedQ10 = false;
@@ -151,6 +169,18 @@ export function outcome(comparison: Comparison): PrOutcome {
     }
   }
   const lists = comparison.runs.flatMap(caseLists).filter((l) => l.title === 'newly failing');
+  // What the folded headings claim, read as a reader reads them: their words.
+  let foldedLists = 0;
+  let noiseWorded = 0;
+  let droppedWordedNoise = false;
+  for (const run of comparison.runs) {
+    const list = caseLists(run).find((l) => l.title === 'newly failing');
+    if (list === undefined || list.alarm === true) continue;
+    foldedLists++;
+    if (!(list.aside ?? '').includes('within the noise')) continue;
+    noiseWorded++;
+    if (isDropped(drop, run.suite, run.params.point)) droppedWordedNoise = true;
+  }
   const { family } = comparison;
   let tailRows = 0;
   for (const run of comparison.runs) {
@@ -166,6 +196,9 @@ export function outcome(comparison: Comparison): PrOutcome {
     anyRegressedQ10,
     anyNewlyFailing: lists.length > 0,
     newlyFailingAlarm: lists.some((list) => list.alarm === true),
+    foldedLists,
+    noiseWorded,
+    droppedWordedNoise,
     familyRows: family.rows,
     tailRows,
     blockingRows: comparison.runs.flatMap((r) => significantRegressions(r).map((b) => b.row)),
@@ -187,6 +220,11 @@ export interface BatchResult {
   anyNewlyFailing: number;
   /** Pull requests showing newly failing cases as an alarm (now). */
   newlyFailingAlarm: number;
+  /** Folded newly failing lists over every pull request, and those worded `within the noise`. */
+  foldedLists: number;
+  noiseWorded: number;
+  /** Pull requests where a dropped grid point's list is folded as `within the noise`. */
+  droppedWordedNoise: number;
   familyRows: number;
   /** Rows tested over every pull request, and those of them at or below 0.05 / F. */
   rowsTested: number;
@@ -205,6 +243,9 @@ export function emptyBatch(prs = 0): BatchResult {
     anyRegressedQ10: 0,
     anyNewlyFailing: 0,
     newlyFailingAlarm: 0,
+    foldedLists: 0,
+    noiseWorded: 0,
+    droppedWordedNoise: 0,
     familyRows: 0,
     rowsTested: 0,
     tailRows: 0,
@@ -222,6 +263,9 @@ export function addBatch(total: BatchResult, batch: BatchResult): void {
   total.anyRegressedQ10 += batch.anyRegressedQ10;
   total.anyNewlyFailing += batch.anyNewlyFailing;
   total.newlyFailingAlarm += batch.newlyFailingAlarm;
+  total.foldedLists += batch.foldedLists;
+  total.noiseWorded += batch.noiseWorded;
+  total.droppedWordedNoise += batch.droppedWordedNoise;
   total.familyRows = Math.max(total.familyRows, batch.familyRows);
   total.rowsTested += batch.rowsTested;
   total.tailRows += batch.tailRows;
@@ -249,6 +293,9 @@ export function simulateBatch(
     if (pr.anyRegressedQ10) result.anyRegressedQ10++;
     if (pr.anyNewlyFailing) result.anyNewlyFailing++;
     if (pr.newlyFailingAlarm) result.newlyFailingAlarm++;
+    result.foldedLists += pr.foldedLists;
+    result.noiseWorded += pr.noiseWorded;
+    if (pr.droppedWordedNoise) result.droppedWordedNoise++;
     result.familyRows = Math.max(result.familyRows, pr.familyRows);
     result.rowsTested += pr.familyRows;
     result.tailRows += pr.tailRows;
@@ -259,40 +306,6 @@ export function simulateBatch(
 /** Rows a scenario tests together at most: a pass rate and every evaluator, per run. */
 export function rowsOf(scenario: Scenario): number {
   return scenario.suites * scenario.gridPoints * (1 + scenario.evaluators);
-}
-
-/** A 32-bit seed from three integers (a murmur3-style finalizer), so streams do not overlap. */
-export function mix(seed: number, stream: number, index: number): number {
-  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(index + 1, 0x27d4eb2f);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * The upper end of the one-sided 95% Clopper–Pearson interval of a rate seen `k` times in `n`,
- * by bisection on the binomial tail: the rate the data still allow.
- */
-export function upper95(k: number, n: number): number {
-  if (k >= n) return 1;
-  let low = k / n;
-  let high = 1;
-  for (let step = 0; step < 60; step++) {
-    const mid = (low + high) / 2;
-    if (binomialCdf(k, n, mid) > 0.05) low = mid;
-    else high = mid;
-  }
-  return high;
-}
-
-function binomialCdf(k: number, n: number, p: number): number {
-  let term = Math.pow(1 - p, n);
-  let sum = term;
-  for (let i = 1; i <= k; i++) {
-    term *= ((n - i + 1) / i) * (p / (1 - p));
-    sum += term;
-  }
-  return sum;
 }
 
 interface Draw {
@@ -375,7 +388,7 @@ function run(
   const cases = rows.map((row, i) => caseResult(i, row, trials, draw));
   const evaluators = Array.from({ length: draw.scenario.evaluators }, (_, e) => `e${e}`);
   return {
-    suite: `suite${suite}`,
+    suite: suiteName(suite),
     params: { point },
     testset: { path: 'sim.csv', ref: null, commit: null, revision: 'sim', cases: cases.length },
     verdict: 'pass',
@@ -384,36 +397,4 @@ function run(
     plan: { evaluators, trials, gate: { regressions: 'block' } },
     cases,
   };
-}
-
-/** Standard normal draws (Box–Muller) from a seeded stream. */
-function normals(random: Random): () => number {
-  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-}
-
-/** A Beta(a, b) draw as X / (X + Y) of two Gamma draws (Marsaglia–Tsang, boosted below 1). */
-function betaDraw(a: number, b: number, random: Random): number {
-  const gauss = normals(random);
-  const x = gammaDraw(a, random, gauss);
-  const y = gammaDraw(b, random, gauss);
-  return x + y === 0 ? 0.5 : x / (x + y);
-}
-
-function gammaDraw(shape: number, random: Random, gauss: () => number): number {
-  if (shape < 1) return gammaDraw(shape + 1, random, gauss) * Math.pow(1 - random(), 1 / shape);
-  const d = shape - 1 / 3;
-  const c = 1 / Math.sqrt(9 * d);
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    const z = gauss();
-    const v = Math.pow(1 + c * z, 3);
-    if (v <= 0) continue;
-    const u = 1 - random();
-    if (Math.log(u) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
-  }
-  return d;
-}
-
-/** P(X ≥ k) for X ~ Binomial(n, p): how surprising `k` alarms in `n` are at a true rate `p`. */
-export function tailAtLeast(k: number, n: number, p: number): number {
-  return k <= 0 ? 1 : 1 - binomialCdf(k - 1, n, p);
 }
