@@ -12,14 +12,15 @@ const QUESTIONS = Array.from({ length: 12 }, (_, i) => `What is ${i} + ${i}?`);
 
 /**
  * Rows without an id (so each case is named by a hash), answered right but for the questions at
- * `wrong`. A project of its own each time: a module once imported stays as it was in the process.
+ * `wrong`, with `suite`'s lines added to the suite. A project of its own each time: a module once imported stays as it was in the process.
  */
-function project(wrong: number[]): string {
+function project(wrong: number[], suite: readonly string[] = []): string {
   return jsonlProject(
     QUESTIONS.map((question, i) => ({ question, answer: `${2 * i}` })),
     [
       'function: ./fn.mjs#fn',
       'evaluators: [ { id: exact, use: is-equals, with: { expected: "{{case.answer}}" } } ]',
+      ...suite,
     ],
     { 'fn.mjs': fn(wrong) },
   );
@@ -72,5 +73,22 @@ describe('run --baseline', () => {
       head.stdout,
     );
     assert.ok(!lines.includes('newly failing (1)'), head.stdout);
+  });
+
+  it('lists it as an alarm when every trial agreed on both sides, though BASE failed already', async () => {
+    // The same function, run twice a case: it answers the same each time, so the case that
+    // fails now changed, whatever one flip of 12 can tell about the pass rate.
+    const baseDir = project([5], ['trials: 2']);
+    const base = await runInProcess(['run', '-o', 'base.json'], baseDir);
+    assert.equal(base.code, 1, 'a case fails in BASE');
+    const dir = project([5, 3], ['trials: 2']);
+    const head = await runInProcess(
+      ['run', '--baseline', join(baseDir, 'base.json'), '-o', 'head.json'],
+      dir,
+      { COLUMNS: '200' },
+    );
+    assert.equal(head.code, 1, head.stderr);
+    const lines = head.stdout.split('\n').map((line) => line.trim());
+    assert.ok(lines.includes('newly failing (1)'), head.stdout);
   });
 });

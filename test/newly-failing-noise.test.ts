@@ -119,6 +119,20 @@ describe('whether newly failing cases are an alarm, and what their heading says'
     }
   });
 
+  it('every trial agreed on both sides: an alarm even though the gate failed in BASE too', () => {
+    // A deterministic suite (several trials a case, none flaky in BASE or HEAD) whose gate
+    // already failed: its flips are changes, not noise.
+    const run = {
+      ...runComparison([], { ...flips, pValue: 0.74 }),
+      verdicts: { base: 'fail', head: 'fail' } as const,
+      trialsAgreed: true as const,
+    };
+    assert.equal(newlyFailingAlarm(run), true);
+    assert.equal(flipsAside([run]), '');
+    const { trialsAgreed: _, ...unknown } = run;
+    assert.equal(newlyFailingAlarm(unknown), false, 'one trial, or some trials disagreed');
+  });
+
   for (const [name, args, alarm, aside] of cases) {
     it(name, () => {
       const run = runComparison(...args);

@@ -114,6 +114,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
       cases: pairing.cases,
       ...(pairing.incomplete === undefined ? {} : { incomplete: pairing.incomplete }),
       ...(pairing.verdicts === undefined ? {} : { verdicts: pairing.verdicts }),
+      ...(pairing.trialsAgreed === true ? { trialsAgreed: true as const } : {}),
     };
   });
 

@@ -66,6 +66,8 @@ export interface RunPairing {
   incomplete?: { base?: CaseCount; head?: CaseCount };
   /** Each side's verdict on its own gate, as the runs recorded it (pairings built by hand may omit it). */
   verdicts?: { base: Verdict; head: Verdict };
+  /** Every case of both runs ran several trials that all agreed (`RunComparison.trialsAgreed`). */
+  trialsAgreed?: true;
 }
 
 /** Which sides of one run pairing are incomplete (see `IncompleteSide`). */
@@ -187,7 +189,18 @@ export function pairRuns(
     cases,
     ...sideCounts(baseRun, headRun, incomplete),
     verdicts: { base: baseRun.verdict, head: headRun.verdict },
+    ...(trialsAgreed(baseRun) && trialsAgreed(headRun) ? { trialsAgreed: true as const } : {}),
   };
+}
+
+/**
+ * Whether every case of `run` ran several trials and none of them disagreed: what says the run
+ * answers the same each time. `flaky` is recorded (false) only for a case of several trials, and
+ * it is what a case reduced for the comparison keeps (its trial list is dropped). A run with no
+ * case says nothing.
+ */
+function trialsAgreed(run: RunResult): boolean {
+  return run.cases.length > 0 && run.cases.every((result) => result.flaky === false);
 }
 
 /** The finished and planned cases of each incomplete side's run, when a side is incomplete. */

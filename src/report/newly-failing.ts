@@ -12,22 +12,26 @@ import { shownLabel, withinFamilyNoise, type ShownLabel } from './shown-label.ts
 import type { RunComparison } from '../types/comparison.ts';
 
 /** The parts of a run the reading looks at. */
-type FlipsRun = Pick<RunComparison, 'passRate' | 'evaluators' | 'verdicts'>;
+type FlipsRun = Pick<RunComparison, 'passRate' | 'evaluators' | 'verdicts' | 'trialsAgreed'>;
 
 /**
  * The newly failing cases of `run` are an alarm (bold, red, listed open) when the grid point's
  * pass rate, or one of its evaluators' scores, is shown as a regression or a possible one (what
- * makes a case fail moved for the worse, beyond the noise of every row compared), and when its
- * pass rate has too few paired cases for any verdict (nothing can vouch that the flips are
- * noise), and when the grid point passed its own gate in BASE and fails it in HEAD (a FAIL above
- * a folded "within the noise" list would contradict itself). Otherwise, the pass rate `unchanged` or better, they are flips within run-to-run noise
- * and are listed without emphasis (`flipsAside` says why). A judge's agreement κ is left out:
- * it measures the judge against people, not whether cases pass.
+ * makes a case fail moved for the worse, beyond the noise of every row compared); when its pass
+ * rate has too few paired cases for any verdict (nothing can vouch that the flips are noise);
+ * when the grid point passed its own gate in BASE and fails it in HEAD (a FAIL above a folded
+ * "within the noise" list would contradict itself); and when every trial of every case agreed on
+ * both sides (`trialsAgreed`: the suite answers the same each time, so a case that flips
+ * changed, whatever the pass rate says). Otherwise, the pass rate `unchanged` or better, they
+ * are flips within run-to-run noise and are listed without emphasis (`flipsAside` says why). A
+ * judge's agreement κ is left out: it measures the judge against people, not whether cases pass.
  */
 export function newlyFailingAlarm(run: FlipsRun): boolean {
   if (run.passRate.label === 'too few cases') return true;
   // The grid point passed its gate in BASE and fails it now: these cases are likely why.
   if (run.verdicts?.base === 'pass' && run.verdicts.head === 'fail') return true;
+  // No trial ever disagreed with another: there is no run-to-run noise for a flip to be.
+  if (run.trialsAgreed === true) return true;
   return [run.passRate, ...run.evaluators].some((row) => {
     const shown = shownLabel(row);
     return shown === 'regressed' || shown === 'possible regression';

@@ -270,6 +270,13 @@ export interface RunComparison extends RunRef {
    * comparisons written before it was recorded.
    */
   verdicts?: { base: Verdict; head: Verdict };
+  /**
+   * Both sides ran every case at least twice and every case's trials agreed (none passed in some
+   * trials and failed in others, on either side): the suite answers the same each time, so a
+   * case that flips between BASE and HEAD changed, it is not noise. Absent otherwise (one trial
+   * on a side says nothing of how repeatable it is).
+   */
+  trialsAgreed?: true;
 }
 
 /** How many rows (pass rate, evaluator and agreement rows, over every run) got each label. */
