@@ -15,7 +15,7 @@ import { simulateComparison, type Scenario } from '../bench/stats-model.ts';
 import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
 import { renderComparisonText } from '../src/report/comparison-text.ts';
 import { comparisonView } from '../src/report/html-model-comparison.ts';
-import { flipsAside, newlyFailingAlarm } from '../src/report/newly-failing.ts';
+import { calmFlipsName, flipsAside, newlyFailingAlarm } from '../src/report/newly-failing.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
 
 const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
@@ -34,8 +34,11 @@ function text(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
+/** A pass rate that could have seen a 10-point change (`gate.minDetectableEffect`). */
+const POWERED = { detectable: 0.08, underpowered: false, casesNeeded: null };
+
 describe('whether newly failing cases are an alarm, and what their heading says', () => {
-  const flips = { passToFail: 5, failToPass: 4 };
+  const flips = { passToFail: 5, failToPass: 4, power: POWERED };
   const cases: [string, Parameters<typeof runComparison>, boolean, string][] = [
     [
       'pass rate unchanged',
@@ -68,9 +71,50 @@ describe('whether newly failing cases are an alarm, and what their heading says'
     ],
     [
       'nothing fixed',
-      [[], { passToFail: 2, pValue: 0.5 }],
+      [
+        [],
+        {
+          passToFail: 6,
+          delta: -0.03,
+          ci: { low: -0.06, high: -0.01 },
+          label: 'regressed',
+          pValue: 0.031,
+          adjustedP: 0.4,
+          qValue: 0.2,
+          power: POWERED,
+        },
+      ],
       false,
-      'none fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.500',
+      'none fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.031 (q = 0.200 over every row)',
+    ],
+    // Power and interval decide whether "within the noise" is said at all (weak spot 1): a
+    // row that could have missed a drop of `minDetectableEffect` says what it can tell.
+    [
+      'pass rate underpowered: not significant, with its interval and what it could detect',
+      [
+        [],
+        {
+          ...flips,
+          pValue: 0.74,
+          delta: -0.02,
+          ci: { low: -0.14, high: 0.1 },
+          power: { detectable: 0.162, underpowered: true, casesNeeded: 271 },
+        },
+      ],
+      false,
+      '4 fixed the other way: pass rate not significant, -2.0 pp (95% CI -14.0\u2026+10.0 pp), McNemar p = 0.740; underpowered: could detect \u00b116.2 pp',
+    ],
+    [
+      'pass rate powered, but its interval reaches a drop of minDetectableEffect',
+      [[], { ...flips, pValue: 0.09, delta: -0.055, ci: { low: -0.12, high: 0.01 } }],
+      false,
+      '4 fixed the other way: pass rate not significant, -5.5 pp (95% CI -12.0\u2026+1.0 pp), McNemar p = 0.090',
+    ],
+    [
+      'too few flips for any test: said so, not "unchanged"',
+      [[], { passToFail: 1, pValue: 1, delta: -0.02, ci: { low: -0.02, high: 0 } }],
+      false,
+      'none fixed the other way: too few flips to tell noise from a change (1; fewer than 6 can never be significant)',
     ],
     [
       'pass rate regressed',
@@ -120,8 +164,8 @@ describe('whether newly failing cases are an alarm, and what their heading says'
   });
 
   it('every trial agreed on both sides: an alarm even though the gate failed in BASE too', () => {
-    // A deterministic suite (several trials a case, none flaky in BASE or HEAD) whose gate
-    // already failed: its flips are changes, not noise.
+    // A deterministic suite (3 trials a case, none flaky in BASE or HEAD) whose gate already
+    // failed: its flips are changes, not noise (weak spot 2).
     const run = {
       ...runComparison([], { ...flips, pValue: 0.74 }),
       verdicts: { base: 'fail', head: 'fail' } as const,
@@ -143,7 +187,7 @@ describe('whether newly failing cases are an alarm, and what their heading says'
 
   it('over several grid points: the flips summed, the lowest p, or each verdict counted', () => {
     const calm = (fixed: number, pValue: number): ReturnType<typeof runComparison> =>
-      runComparison([], { passToFail: 3, failToPass: fixed, pValue });
+      runComparison([], { passToFail: 3, failToPass: fixed, pValue, power: POWERED });
     assert.equal(
       flipsAside([calm(2, 0.4), calm(5, 0.21), calm(1, 0.9)]),
       '8 fixed the other way, within the noise: pass rate unchanged at each of the 3 grid points, lowest McNemar p = 0.210',
@@ -156,6 +200,7 @@ describe('whether newly failing cases are an alarm, and what their heading says'
       pValue: 0.03,
       adjustedP: 0.4,
       qValue: 0.2,
+      power: POWERED,
     });
     assert.equal(
       flipsAside([calm(2, 0.4), ownP]),
@@ -172,6 +217,28 @@ describe('whether newly failing cases are an alarm, and what their heading says'
       flipsAside([calm(2, 0.4), calm(5, 0.21), improved]),
       '16 fixed the other way: pass rate unchanged at 2 grid points, improved at 1 grid point',
     );
+    // A grid point that could have missed a drop takes "within the noise" away from them all.
+    const wide = runComparison([], {
+      passToFail: 8,
+      failToPass: 6,
+      pValue: 0.79,
+      delta: -0.02,
+      ci: { low: -0.15, high: 0.1 },
+      power: { detectable: 0.2, underpowered: true, casesNeeded: 300 },
+    });
+    const few = runComparison([], {
+      passToFail: 2,
+      failToPass: 1,
+      pValue: 1,
+      power: { detectable: 0.5, underpowered: true, casesNeeded: 100 },
+    });
+    const mixed = [calm(2, 0.4), wide, few];
+    assert.equal(
+      flipsAside(mixed),
+      '9 fixed the other way: pass rate unchanged at 1 grid point, not significant at 1 grid point (95% CI down to -15.0 pp); too few flips to tell at 1 grid point',
+    );
+    assert.equal(calmFlipsName(mixed), 'newly failing, not significant');
+    assert.equal(calmFlipsName([calm(2, 0.4)]), 'newly failing within the noise');
   });
 });
 
@@ -197,17 +264,19 @@ function paragraphs(html: string): string[] {
 describe('the PR comment on a pull request that changed nothing', () => {
   const html = gfm(renderComparisonMarkdown(unchanged));
 
-  it('lists the newly failing cases, folded, under a heading that says they are noise', () => {
+  // 100 cases of a noisy judge could miss a 10-point drop (the row is underpowered): the heading
+  // says "not significant" with the interval, never "within the noise: unchanged" (weak spot 1).
+  it('lists the newly failing cases, folded, under a heading that says what 100 cases can tell', () => {
     const newly = unchanged.runs.reduce((sum, run) => sum + run.cases.newlyFailing.length, 0);
     assert.ok(newly >= 10, `${newly} newly failing: the noise this is about`);
     assert.doesNotMatch(html, /<strong>Newly failing/);
     const details = /<details><summary>([^<]*)<\/summary>([\s\S]*?)<\/details>/.exec(html);
     assert.ok(details, html);
-    assert.match(details[1] ?? '', /^Other case changes: \d+ newly failing within the noise · /);
+    assert.match(details[1] ?? '', /^Other case changes: \d+ newly failing, not significant · /);
     const heading = paragraphs(details[2] ?? '').find((p) => p.startsWith('Newly failing'));
     assert.match(
       text(heading ?? ''),
-      /^Newly failing \(\d+ cases, \d+ counting each grid point; \d+ fixed the other way, within the noise: pass rate unchanged at each of the 2 grid points, lowest McNemar p = 0\.\d{3}\):$/,
+      /^Newly failing \(\d+ cases, \d+ counting each grid point; \d+ fixed the other way: pass rate not significant at each of the 2 grid points \(95% CI down to -\d+\.\d pp\)\):$/,
     );
     // Never hidden: the cases are a table with the column the open list has.
     assert.match(details[2] ?? '', /<th[^>]*>why it fails now<\/th>/);
@@ -220,7 +289,7 @@ describe('the PR comment on a pull request that changed nothing', () => {
     for (const line of headings) {
       assert.match(
         line,
-        /^ {2}newly failing \(\d+; \d+ fixed the other way, within the noise: pass rate unchanged, McNemar p = 0\.\d{3}\)$/,
+        /^ {2}newly failing \(\d+; \d+ fixed the other way: pass rate not significant, [+-]?\d+\.\d pp \(95% CI -\d+\.\d\u2026\+\d+\.\d pp\), McNemar p = (?:1|0\.\d{3}); underpowered: could detect \u00b1\d+\.\d pp\)$/,
       );
     }
   });
@@ -231,10 +300,25 @@ describe('the PR comment on a pull request that changed nothing', () => {
       view.newlyFailingRuns.map((run) => run.alarm),
       [false, false],
     );
-    assert.equal(view.calmNewlyFailing, 'newly failing within the noise');
+    assert.equal(view.calmNewlyFailing, 'newly failing, not significant');
     const terminal = renderComparisonText(unchanged, { color: false, width: 400 });
     for (const run of view.newlyFailingRuns) {
       assert.ok(terminal.includes(`  n${run.heading.slice(1)}\n`), run.heading);
+    }
+  });
+});
+
+describe('a pull request that changed nothing, with 1,000 cases a grid point', () => {
+  it('says its flips are within the noise: the interval rules out a 10-point drop', () => {
+    const large = simulateComparison(5, { ...SCENARIO, cases: 1000 });
+    const out = renderComparisonText(large, { color: false, width: 400 });
+    const headings = out.split('\n').filter((line) => line.includes('newly failing ('));
+    assert.equal(headings.length, 2);
+    for (const line of headings) {
+      assert.match(
+        line,
+        /^ {2}newly failing \(\d+; \d+ fixed the other way, within the noise: pass rate unchanged, McNemar p = (?:1|0\.\d{3})\)$/,
+      );
     }
   });
 });
@@ -257,7 +341,7 @@ describe('the PR comment on a pull request whose pass rate dropped at one grid p
     assert.ok(calm > 0);
     assert.match(
       html,
-      new RegExp(`<summary>Other case changes: ${calm} newly failing within the noise`),
+      new RegExp(`<summary>Other case changes: ${calm} newly failing, not significant`),
     );
   });
 

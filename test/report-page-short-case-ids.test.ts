@@ -2,7 +2,7 @@
  * The HTML report names a case of the comparison's lists (newly failing, fixed) by its id when it
  * has no label, as the case table does: a short id (a row's `__dedup_id__`, `r3`) whole, not
  * `r3…` as though it had been cut; only an id longer than the 12 characters shown gets the `…`.
- * Its newly failing cases, 3 of 12 with 1 fixed, are within the noise: folded, not an alarm.
+ * Its newly failing cases, 3 of 12 with 1 fixed, are no alarm: folded, and too few to tell.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ function texts(items: Item[]): string[] {
 describe("the comparison's case lists in the HTML report", () => {
   it('name a case with a short id by its whole id, with no ellipsis', async () => {
     const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
-    // 3 of 12 failing, 1 fixed: within the noise, so folded (newly-failing-noise), still named.
+    // 3 of 12 failing, 1 fixed: no alarm, so folded (newly-failing-noise), still named.
     const newly = await page.$$eval('#comparison .newly-failing-noise li', texts);
     assert.deepEqual(newly, [
       'r0 · rows.jsonl:1 · s',
@@ -64,19 +64,19 @@ describe("the comparison's case lists in the HTML report", () => {
     await page.close();
   });
 
-  it('fold newly failing cases the statistics call noise, under the heading the text form gives', async () => {
+  it('fold newly failing cases that are no alarm, under the heading the text form gives', async () => {
     const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
-    // No open "Newly failing" list: the pass rate of 12 cases is unchanged (3 down, 1 up).
+    // No open "Newly failing" list: 4 flips of 12 cases (3 down, 1 up) are too few to tell.
     assert.equal(await page.locator('#comparison .newly-failing').count(), 0);
     const folded = page.locator('#comparison details.newly-failing-noise');
     assert.equal(await folded.getAttribute('open'), null);
     assert.equal(
       (await folded.locator('summary').textContent())?.trim(),
-      '3 newly failing within the noise',
+      '3 newly failing, not significant',
     );
     assert.equal(
       (await folded.locator('h5').textContent())?.trim(),
-      's: Newly failing (3; 1 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.625)',
+      's: Newly failing (3; 1 fixed the other way: too few flips to tell noise from a change (4; fewer than 6 can never be significant))',
     );
     await page.close();
   });

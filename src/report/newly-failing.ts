@@ -6,13 +6,26 @@
  * the statistics of the same grid point, and every form (text, markdown, the HTML page) reads
  * them from here.
  */
+import { COMPARISON_CONFIDENCE } from '../compare/compare.ts';
+import { fewestDetectable } from '../compare/power.ts';
+import { significanceLevel } from '../compare/sign-flip.ts';
+import { signed, visibleFixed } from '../shared/format-change.ts';
 import { formatP } from './comparison-numbers.ts';
 import { formatCount, plural } from './labels.ts';
-import { shownLabel, withinFamilyNoise, type ShownLabel } from './shown-label.ts';
+import { endsAtZero, shownLabel, withinFamilyNoise, type ShownLabel } from './shown-label.ts';
 import type { RunComparison } from '../types/comparison.ts';
 
 /** The parts of a run the reading looks at. */
-type FlipsRun = Pick<RunComparison, 'passRate' | 'evaluators' | 'verdicts' | 'trialsAgreed'>;
+type FlipsRun = Pick<
+  RunComparison,
+  'passRate' | 'evaluators' | 'verdicts' | 'minDetectableEffect' | 'trialsAgreed'
+>;
+
+/**
+ * Fewer flips than this, all one way, still give a McNemar p of 0.05 or more (2 / 2^k): no test
+ * at the comparison's level could call them a change either way, whatever they are.
+ */
+export const FEWEST_TELLING_FLIPS = fewestDetectable(significanceLevel(COMPARISON_CONFIDENCE), 1);
 
 /**
  * The newly failing cases of `run` are an alarm (bold, red, listed open) when the grid point's
@@ -20,11 +33,11 @@ type FlipsRun = Pick<RunComparison, 'passRate' | 'evaluators' | 'verdicts' | 'tr
  * makes a case fail moved for the worse, beyond the noise of every row compared); when its pass
  * rate has too few paired cases for any verdict (nothing can vouch that the flips are noise);
  * when the grid point passed its own gate in BASE and fails it in HEAD (a FAIL above a folded
- * "within the noise" list would contradict itself); and when every trial of every case agreed on
- * both sides (`trialsAgreed`: the suite answers the same each time, so a case that flips
- * changed, whatever the pass rate says). Otherwise, the pass rate `unchanged` or better, they
- * are flips within run-to-run noise and are listed without emphasis (`flipsAside` says why). A
- * judge's agreement κ is left out: it measures the judge against people, not whether cases pass.
+ * list would contradict itself); and when every trial of every case agreed on both sides
+ * (`trialsAgreed`: the suite answers the same each time, so a case that flips changed, whatever
+ * the pass rate says). Otherwise they are listed without emphasis (`flipsAside` says what the
+ * pass rate can and cannot tell). A judge's agreement κ is left out: it measures the judge
+ * against people, not whether cases pass.
  */
 export function newlyFailingAlarm(run: FlipsRun): boolean {
   if (run.passRate.label === 'too few cases') return true;
@@ -38,6 +51,27 @@ export function newlyFailingAlarm(run: FlipsRun): boolean {
   });
 }
 
+/**
+ * What the pass rate of a grid point whose newly failing cases are no alarm supports saying:
+ * - `improved`: shown improved or possibly improved, news of its own;
+ * - `noise`: the flips are within the noise: the row could have seen a change of the suite's
+ *   `gate.minDetectableEffect` (not underpowered) and its interval rules out a drop that large;
+ * - `too few flips`: fewer than `FEWEST_TELLING_FLIPS` cases changed, which no test can call;
+ * - `not significant`: no verdict, but a drop of the size the suite cares about is not ruled
+ *   out (an underpowered row, or an interval reaching that far): "unchanged" would overstate.
+ */
+export type FlipsReading = 'improved' | 'noise' | 'too few flips' | 'not significant';
+
+/** What the pass rate of `run` supports saying of its flips (see `FlipsReading`). */
+export function flipsReading(run: FlipsRun): FlipsReading {
+  const shown = shownLabel(run.passRate);
+  if (shown === 'improved' || shown === 'possible improvement') return 'improved';
+  const { power, ci, passToFail, failToPass } = run.passRate;
+  const powered = power !== null && !power.underpowered;
+  if (powered && ci !== null && ci.low > -run.minDetectableEffect) return 'noise';
+  return passToFail + failToPass < FEWEST_TELLING_FLIPS ? 'too few flips' : 'not significant';
+}
+
 /** How a pass rate that is not a regression is worded, by its shown label. */
 const CALM_WORDS: Partial<Record<ShownLabel, string>> = {
   unchanged: 'unchanged',
@@ -48,54 +82,118 @@ const CALM_WORDS: Partial<Record<ShownLabel, string>> = {
 /**
  * What the heading of newly failing cases that are no alarm says after their count, for the runs
  * they come from (one grid point, or several the markdown table merges): the flips the other
- * way, whether that is within the noise, and the pass rate's verdict with its McNemar p.
+ * way, and what the pass rate supports (`flipsReading`):
  * `4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.740`;
  * `12 fixed the other way: pass rate improved, McNemar p = 0.002`;
- * `9 fixed the other way, within the noise: pass rate unchanged at each of the 3 grid points,
- * lowest McNemar p = 0.210`. '' when `runs` is empty or holds an alarm.
+ * `5 fixed the other way: pass rate not significant, -2.0 pp (95% CI -14.0…+10.0 pp), McNemar
+ * p = 0.740; underpowered: could detect ±16.2 pp`;
+ * `none fixed the other way: too few flips to tell noise from a change (1; fewer than 6 can
+ * never be significant)`; over several grid points, `9 fixed the other way, within the noise:
+ * pass rate unchanged at each of the 3 grid points, lowest McNemar p = 0.210`, or each reading
+ * counted. '' when `runs` is empty or holds an alarm.
  */
 export function flipsAside(runs: readonly FlipsRun[]): string {
   if (runs.length === 0 || runs.some(newlyFailingAlarm)) return '';
   const fixed = runs.reduce((sum, run) => sum + run.passRate.failToPass, 0);
-  const labels = runs.map((run) => shownLabel(run.passRate));
   const noise = flipsWithinNoise(runs);
   const other = `${fixed === 0 ? 'none' : formatCount(fixed)} fixed the other way`;
-  const verdict = noise ? `${other}, within the noise: pass rate` : `${other}: pass rate`;
   const [only] = runs;
-  if (runs.length === 1 && only !== undefined) {
-    return `${verdict} ${CALM_WORDS[shownLabel(only.passRate)] ?? ''}${mcNemar(only)}`;
-  }
+  if (runs.length === 1 && only !== undefined) return `${other}${oneReading(only)}`;
   if (noise) {
     // The grid point with the lowest p, its q after it as one grid point's (`mcNemar`).
     const lowest = runs.reduce((low, run) => (pOf(run) < pOf(low) ? run : low));
-    return `${verdict} unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, 'lowest McNemar')}`;
+    return `${other}, within the noise: pass rate unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, 'lowest McNemar')}`;
   }
   const counts = new Map<string, number>();
-  for (const label of labels) {
-    const words = CALM_WORDS[label] ?? label;
+  for (const run of runs) {
+    const words = readingWords(run);
     counts.set(words, (counts.get(words) ?? 0) + 1);
   }
-  const parts = [...counts].map(([words, n]) => `${words} at ${plural(n, 'grid point')}`);
-  return `${verdict} ${parts.join(', ')}`;
+  const unsure = runs.filter((run) => flipsReading(run) === 'not significant');
+  const lows = unsure.flatMap((run) => (run.passRate.ci === null ? [] : [run.passRate.ci.low]));
+  const reach = lows.length === 0 ? '' : ` (${ciName()} down to ${points(Math.min(...lows))})`;
+  const parts = [...counts].map(([words, n]) => {
+    const where =
+      n === runs.length ? `each of the ${formatCount(n)} grid points` : plural(n, 'grid point');
+    return `${words} at ${where}${words === 'not significant' ? reach : ''}`;
+  });
+  // `too few flips to tell` is no verdict on the pass rate: said after those that are.
+  const verdicts = parts.filter((part) => !part.startsWith(TOO_FEW));
+  const tooFew = parts.filter((part) => part.startsWith(TOO_FEW));
+  const rate = verdicts.length === 0 ? [] : [`pass rate ${verdicts.join(', ')}`];
+  return `${other}: ${[...rate, ...tooFew].join('; ')}`;
+}
+
+const TOO_FEW = 'too few flips to tell';
+
+/** `95% CI`: the comparison's intervals, as the rows name them. */
+function ciName(): string {
+  return `${Math.round(COMPARISON_CONFIDENCE * 100)}% CI`;
+}
+
+/** One grid point's reading, after `N fixed the other way`. */
+function oneReading(run: FlipsRun): string {
+  const reading = flipsReading(run);
+  const pass = run.passRate;
+  if (reading === 'noise') return `, within the noise: pass rate unchanged${mcNemar(run)}`;
+  if (reading === 'improved') {
+    return `: pass rate ${CALM_WORDS[shownLabel(pass)] ?? ''}${mcNemar(run)}`;
+  }
+  const flips = pass.passToFail + pass.failToPass;
+  if (reading === 'too few flips') {
+    return `: too few flips to tell noise from a change (${formatCount(flips)}; fewer than ${formatCount(FEWEST_TELLING_FLIPS)} can never be significant)`;
+  }
+  // As the row writes it: `-2.0 pp (95% CI -14.0…+10.0 pp)`.
+  const interval =
+    pass.delta === null || pass.ci === null
+      ? ''
+      : ` ${points(pass.delta)} (${ciName()} ${signed(pass.ci.low * 100, 1)}\u2026${points(pass.ci.high)}${endsAtZero(pass.delta, pass.ci) ? ', includes 0' : ''})`;
+  const power = pass.power;
+  const detect =
+    power === null || !power.underpowered
+      ? ''
+      : power.detectable > 1
+        ? '; underpowered: too few cases to detect any change'
+        : `; underpowered: could detect \u00b1${visibleFixed(power.detectable * 100, 1)} pp`;
+  return `: pass rate not significant${interval === '' ? '' : `,${interval}`}${mcNemar(run)}${detect}`;
+}
+
+/** A grid point's reading in a list of several: `unchanged`, `not significant`, …. */
+function readingWords(run: FlipsRun): string {
+  const reading = flipsReading(run);
+  if (reading === 'noise') return 'unchanged';
+  if (reading === 'improved') return CALM_WORDS[shownLabel(run.passRate)] ?? 'improved';
+  return reading === 'too few flips' ? TOO_FEW : 'not significant';
+}
+
+/** `-2.0 pp`: a pass rate's change or an end of its interval. */
+function points(value: number): string {
+  return `${signed(value * 100, 1)} pp`;
 }
 
 /**
  * Whether the newly failing cases of `runs` are within run-to-run noise: none is an alarm and
- * each pass rate is shown `unchanged` (not improved, which is news of its own).
+ * each grid point's pass rate reads `noise` (`flipsReading`; not improved, which is news of its
+ * own, nor a row that could have missed a drop of the size the suite cares about).
  */
 export function flipsWithinNoise(runs: readonly FlipsRun[]): boolean {
   return (
-    runs.length > 0 &&
-    runs.every((run) => !newlyFailingAlarm(run) && shownLabel(run.passRate) === 'unchanged')
+    runs.length > 0 && runs.every((run) => !newlyFailingAlarm(run) && flipsReading(run) === 'noise')
   );
 }
 
 /**
  * What a folded list of newly failing cases that are no alarm is called in a summary line:
- * `newly failing within the noise`, or `newly failing, no regression` when a pass rate improved.
+ * `newly failing within the noise`; `newly failing, not significant` when some grid point could
+ * have missed a drop (`flipsReading`); else `newly failing, no regression` (a pass rate improved).
  */
 export function calmFlipsName(runs: readonly FlipsRun[]): string {
-  return flipsWithinNoise(runs) ? 'newly failing within the noise' : 'newly failing, no regression';
+  if (flipsWithinNoise(runs)) return 'newly failing within the noise';
+  const unsure = runs.some((run) => {
+    const reading = flipsReading(run);
+    return reading === 'not significant' || reading === 'too few flips';
+  });
+  return unsure ? 'newly failing, not significant' : 'newly failing, no regression';
 }
 
 /** A grid point's McNemar p, 1 when it has none (as a lowest among others). */
