@@ -55,6 +55,7 @@ export function comparisonSection(
  * statistics call a regression are listed open, as bad news; those of the other runs, flips
  * within run-to-run noise, are folded under a heading per run that says so, as the other forms
  * do (`newlyFailingRuns`). Past the first ones, a button sets the case table's filter to them all.
+ * Every count is of cases, as the PR comment counts them (`newlyFailingCount`).
  */
 function newlyFailingList(
   comparison: ComparisonView,
@@ -81,9 +82,12 @@ function newlyFailingList(
     calmRuns.reduce((sum, r) => sum + Math.min(calmOf(r.run).length, LISTED_NEWLY_FAILING), 0);
   const more = failing.length - listed;
   const filter = el('button', { type: 'button', class: 'link', id: 'show-newly-failing' });
+  // The list has a line per (case, grid point): said so when a case is on several of them.
+  const { newlyFailingCount: counted } = comparison;
+  const lines = counted.byPoint ? ' (case, grid point) pairs' : '';
   filter.textContent =
     more > 0
-      ? `… and ${count(more)} more: show all ${count(failing.length)} in the case table`
+      ? `… and ${count(more)} more${lines}: show all ${counted.all} in the case table`
       : 'show them in the case table';
   filter.addEventListener('click', () => {
     const status = document.getElementById('filter-status');
@@ -92,14 +96,13 @@ function newlyFailingList(
     status.dispatchEvent(new Event('change'));
     document.getElementById('cases')?.scrollIntoView();
   });
-  const calm = failing.length - alarm.length;
   const folded =
     calmRuns.length === 0
       ? null
       : el(
           'details',
           { class: 'newly-failing-noise' },
-          el('summary', {}, `${count(calm)} ${comparison.calmNewlyFailing}`),
+          el('summary', {}, `${count(counted.calm)} ${comparison.calmNewlyFailing}`),
           ...calmRuns.flatMap((r) => [
             el('h5', {}, `${r.run}: ${r.heading}`),
             el('ul', {}, ...items(calmOf(r.run))),
@@ -111,7 +114,7 @@ function newlyFailingList(
   return el(
     'div',
     { class: 'newly-failing' },
-    el('h3', {}, `Newly failing (${count(alarm.length)})`),
+    el('h3', {}, `Newly failing (${counted.alarm})`),
     el('ul', {}, ...items(alarm)),
     folded,
     el('p', { class: 'note' }, filter),

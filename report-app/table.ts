@@ -35,15 +35,20 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
       .toLowerCase(),
   );
   const scoreColumns = model.evaluators;
-  const newlyFailing = model.cases.filter((view) => view.newlyFailing === true).length;
 
   const status = select('filter-status', [
     ['all', 'all cases'],
     ['not-passed', 'did not pass'],
-    // With a baseline: passed there, did not pass now (the comparison's newly failing cases).
+    // With a baseline: passed there, did not pass now (the comparison's newly failing cases),
+    // counted as every form counts them.
     ...(model.comparison === null
       ? []
-      : [[NEWLY_FAILING, `newly failing (${count(newlyFailing)})`] as [string, string]]),
+      : [
+          [NEWLY_FAILING, `newly failing (${model.comparison.newlyFailingCount.all})`] as [
+            string,
+            string,
+          ],
+        ]),
     ['failed', 'failed'],
     ['errored', 'errored'],
     ['flaky', 'flaky'],

@@ -123,7 +123,8 @@ describe('the newly failing cases in the HTML comparison', () => {
     const page = await comparedPage('head.json', 'worse.html', 'worse.json');
     assert.equal(
       (await page.textContent('#comparison .newly-failing h3'))?.trim(),
-      'Newly failing (4)',
+      // Counted as the PR comment counts them: 2 cases, each on both grid points.
+      'Newly failing (2 cases, 4 counting each grid point)',
     );
     const items = await page.locator('#comparison .newly-failing li').allTextContents();
     assert.equal(items.length, 4);

@@ -2,7 +2,7 @@
  * The lists of a run's cases that changed between BASE and HEAD (newly failing, fixed, added,
  * …, not run on an incomplete side), as the text and markdown forms of a comparison list them.
  */
-import { formatPercent, shortId } from './labels.ts';
+import { formatCount, formatPercent, plural, shortId } from './labels.ts';
 import { caseLabel, caseName } from './case-text.ts';
 import { flipsAside, newlyFailingAlarm } from './newly-failing.ts';
 import { runKey } from '../shared/run-key.ts';
@@ -95,6 +95,39 @@ export function caseLists(run: RunComparison): CaseList[] {
  */
 export function listHeading(title: string, counted: string, aside: string | undefined): string {
   return `${title} (${counted}${aside === undefined || aside === '' ? '' : `; ${aside}`})`;
+}
+
+/**
+ * Which case a listed case is, over the grid points of a comparison: a suite's case, by id and
+ * source line (two suites may give unrelated inline cases one id). A case newly failing on two
+ * grid points is one case, listed on both: every form counts cases by this key.
+ */
+export function listedCaseKey(run: RunRef, ref: CaseRef): string {
+  return JSON.stringify([run.suite, ref.id, ref.source?.file, ref.source?.line]);
+}
+
+/**
+ * How every form counts a list over grid points: `5` when each case is listed once, else the
+ * cases and the (case, grid point) pairs, `5 cases, 7 counting each grid point`.
+ */
+export function countedCases(cases: number, pairs: number): string {
+  return pairs === cases
+    ? formatCount(cases)
+    : `${plural(cases, 'case')}, ${formatCount(pairs)} counting each grid point`;
+}
+
+/** The cases and (case, grid point) pairs of `lists`, each a run's list (see `listedCaseKey`). */
+export function caseCount(lists: readonly { run: RunRef; cases: readonly CaseRef[] }[]): {
+  cases: number;
+  pairs: number;
+} {
+  const keys = new Set<string>();
+  let pairs = 0;
+  for (const { run, cases } of lists) {
+    pairs += cases.length;
+    for (const ref of cases) keys.add(listedCaseKey(run, ref));
+  }
+  return { cases: keys.size, pairs };
 }
 
 /** `q-017`, `testsets/qa.csv:18`, and for a flaky case `60.0% of trials passed`. */

@@ -5,11 +5,16 @@
  */
 import { CASE_LIST_TITLES, caseLists, caseText, type CaseList } from './comparison-wording.ts';
 import { orderRuns } from './shown-label.ts';
-import { listHeading, type CaseLabelFinder } from './comparison-case-lists.ts';
+import {
+  countedCases,
+  listedCaseKey,
+  listHeading,
+  type CaseLabelFinder,
+} from './comparison-case-lists.ts';
 import { calmFlipsName, flipsAside } from './newly-failing.ts';
 import { caseLabel } from './case-text.ts';
 import { failureReasons } from './failure-details.ts';
-import { formatCount, plural } from './labels.ts';
+import { formatCount } from './labels.ts';
 import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';
 import type { Comparison, RunComparison, RunRef } from '../types/comparison.ts';
@@ -85,7 +90,7 @@ export function caseTables(
             : headCase?.(run, ref.id);
         const now = nowText(list.title, ref, head);
         // The suite too: two suites may give unrelated cases one id (inline cases have no line).
-        const key = JSON.stringify([run.suite, ref.id, ref.source?.file, ref.source?.line]);
+        const key = listedCaseKey(run, ref);
         const row = entry.rows.get(key);
         if (row !== undefined) {
           row.runs.push(run);
@@ -112,10 +117,7 @@ export function caseTables(
     const alarm = list.alarm === true;
     const rows = [...byCase.values()];
     const count = rows.length;
-    const counted =
-      onPoints === count
-        ? formatCount(count)
-        : `${plural(count, 'case')}, ${formatCount(onPoints)} counting each grid point`;
+    const counted = countedCases(count, onPoints);
     // Over every grid point of the table, as the text form says it of one.
     const aside = title === 'newly failing' && !alarm ? flipsAside(runs) : undefined;
     const heading = listHeading(

@@ -20,7 +20,7 @@ import {
 } from './comparison-wording.ts';
 import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
-import { listHeading } from './comparison-case-lists.ts';
+import { caseCount, countedCases, listHeading } from './comparison-case-lists.ts';
 import { describeRun, formatCount } from './labels.ts';
 
 /** Cases of one changed-case list held in the page; the rest are counted. */
@@ -84,6 +84,15 @@ export interface ComparisonView {
   newlyFailingRuns: { run: string; alarm: boolean; heading: string }[];
   /** What the page calls the newly failing cases that are no alarm (`calmFlipsName`), or ''. */
   calmNewlyFailing: string;
+  /**
+   * The newly failing cases counted as every form counts them: cases, a case newly failing on
+   * several grid points once, with the (case, grid point) pairs beside when they differ
+   * (`countedCases`: `14 cases, 24 counting each grid point`). `alarm`: those listed open;
+   * `calm`: the cases of the others, as the PR comment's summary counts them; `all`: every one,
+   * as the case table's filter and the comparison's link to it say; `byPoint`: some case is
+   * listed on several grid points, so the page's list, a line per pair, says so.
+   */
+  newlyFailingCount: { alarm: string; calm: number; all: string; byPoint: boolean };
   /** Runs on one side only, titled as the text form titles them; [] when every run is in both. */
   oneSidedRuns: { title: string; runs: string[] }[];
   /** Runs with evaluators on one side only or cases that changed; the others are left out. */
@@ -188,6 +197,10 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     if (evaluators.length > 0 || lists.length > 0) changes.push({ run: name, evaluators, lists });
   }
   const base = comparison.base;
+  const lists = comparison.runs.map((run) => ({ run, cases: run.cases.newlyFailing }));
+  const alarmed = caseCount(lists.filter(({ run }) => !calmRuns.includes(run)));
+  const calm = caseCount(lists.filter(({ run }) => calmRuns.includes(run)));
+  const every = caseCount(lists);
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
@@ -196,6 +209,12 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     newlyFailing,
     newlyFailingRuns,
     calmNewlyFailing: calmRuns.length === 0 ? '' : calmFlipsName(calmRuns),
+    newlyFailingCount: {
+      alarm: countedCases(alarmed.cases, alarmed.pairs),
+      calm: calm.cases,
+      all: countedCases(every.cases, every.pairs),
+      byPoint: every.pairs !== every.cases,
+    },
     oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
       title,
       runs: runs.map(describeRun),
