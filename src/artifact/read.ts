@@ -16,7 +16,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { lines } from './fd-io.ts';
-import { artifactProblems, caseProblems, type ArtifactProblem } from './schema.ts';
+import { artifactProblems, caseProblems, problemText, type ArtifactProblem } from './schema.ts';
 import { explainJsonError } from '../shared/json-syntax.ts';
 import { lineAndColumn, locateJsonPointer } from '../shared/json-pointer.ts';
 import { kindOf } from '../shared/regular-file.ts';
@@ -315,11 +315,15 @@ function invalid(
 }
 
 /**
- * The schema problems of `value`, parsed whole from `text`, as `validateArtifact` words them with
- * the line and column of each after its pointer: for readers that validate a file themselves.
+ * The schema problems of `value`, parsed whole from `text`, as `validateArtifact` words them, the
+ * first `placed` with their line and column after the pointer (each is a pass over the text, and
+ * a file with a mistake in every case has as many problems as cases): for readers that validate
+ * a file themselves and list the first few.
  */
-export function placedProblems(text: string, value: unknown): string[] {
-  return artifactProblems(value).map((problem) => placedProblem(text, problem));
+export function placedProblems(text: string, value: unknown, placed = LISTED_PROBLEMS): string[] {
+  return artifactProblems(value).map((problem, i) =>
+    i < placed ? placedProblem(text, problem) : problemText(problem),
+  );
 }
 
 /** `/runs/0/verdict (line 40, column 18): must be …`; the pointer alone when it is not found. */
@@ -329,7 +333,7 @@ function placedProblem(
   toFileLine: (line: number) => number = (line) => line,
 ): string {
   const found = locateJsonPointer(text, problem.at.pointer);
-  if (found === null) return `${problem.pointer}: ${problem.message}`;
+  if (found === null) return problemText(problem);
   const { line, col } = lineAndColumn(text, problem.at.key ? found.key : found.value);
   return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
 }
