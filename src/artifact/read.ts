@@ -326,7 +326,7 @@ export function placedProblems(text: string, value: unknown, placed = LISTED_PRO
   );
 }
 
-/** `/runs/0/verdict (line 40, column 18): must be …`; the pointer alone when it is not found. */
+/** `/runs/0/verdict (line 40, column 18): must be ...`; the pointer alone when it is not found. */
 function placedProblem(
   text: string,
   problem: ArtifactProblem,

@@ -148,7 +148,7 @@ function describeError(error: ErrorObject): ArtifactProblem {
 }
 
 /**
- * The value a problem found, for "found …": short strings quoted whole, longer ones by length
+ * The value a problem found, for "found ...": short strings quoted whole, longer ones by length
  * only (an artifact's texts can be long, and cutting one could leave part of a secret that
  * scrubbing no longer recognises), other values by kind.
  */

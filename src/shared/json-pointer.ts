@@ -9,7 +9,7 @@
 
 /** Where the value at a pointer is: the offset of its first character, and of its key. */
 export interface PointerOffset {
-  /** The value's first character (`{`, `[`, `"`, a digit…). */
+  /** The value's first character (`{`, `[`, `"`, a digit...). */
   value: number;
   /** The opening quote of the key naming it, in an object; the value's offset otherwise. */
   key: number;
