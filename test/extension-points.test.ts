@@ -15,21 +15,58 @@ import { planRun } from '../src/plan/plan.ts';
 import { createReporters, reporterKinds, type ReporterKind } from '../src/report/registry.ts';
 import { targetKinds, type TargetKind } from '../src/targets/registry.ts';
 import type { TargetConfig } from '../src/config/types.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
 import { oneSuiteProject } from './helpers/cli.ts';
+
+/** The fake target's suite over three rows, run through the engine with `reporters`. */
+async function runFakeTarget(
+  kind: TargetKind<{ kind: string; suffix: string }>,
+  reporterSpecs: Parameters<typeof createReporters>[0] = [],
+  kinds: Parameters<typeof createReporters>[2] = reporterKinds,
+): Promise<{ artifact: ResultsArtifact; log: MemoryCaseLog }> {
+  const dir = oneSuiteProject('q,expected\nhello,HELLO\nbye,BYE\nodd,nope\n', [
+    'evaluators:',
+    '  - { id: upper, use: is-equals, with: { expected: "{{case.expected}}" } }',
+  ]);
+  const quiet = { write: () => true };
+  const ctx = { cwd: dir, env: {}, stdout: quiet, stderr: quiet };
+  const config = await loadConfig(undefined, ctx);
+  // A config naming the new kind (the schema would gain a key for it; here it is set directly).
+  const suite = config.suites[0]!;
+  suite.target = { kind: 'shout', suffix: '' } as unknown as TargetConfig;
+  const bound = await bindSuites(config, config.suites, {
+    loader: createModuleLoader(),
+    targets: { ...targetKinds, shout: kind },
+  });
+  assert.ok(bound.ok, JSON.stringify(!bound.ok && bound.issues));
+  const testsets = await readTestsets(config, config.suites, dir);
+  assert.ok(testsets.ok);
+  const planned = planRun(config, testsets.testsets, {});
+  assert.ok(planned.ok);
+  const reporters = createReporters(
+    reporterSpecs,
+    { out: () => {}, err: () => {}, errIsTTY: false, color: false, githubActions: false },
+    kinds,
+  );
+  const log = new MemoryCaseLog();
+  const artifact = await execute(suiteSpecs(planned.plan, bound.suites), {
+    log,
+    reporters,
+    engine: { globalConcurrency: 1 },
+    artifact: (executed) =>
+      buildArtifact({
+        toolVersion: 'test',
+        config: config.file,
+        configHash: config.hash,
+        git: null,
+        ...executed,
+      }),
+  });
+  return { artifact, log };
+}
 
 describe('extension points', () => {
   it('a fake target and a fake reporter, one registration each, run through the engine', async () => {
-    const dir = oneSuiteProject('q,expected\nhello,HELLO\nbye,BYE\nodd,nope\n', [
-      'evaluators:',
-      '  - { id: upper, use: is-equals, with: { expected: "{{case.expected}}" } }',
-    ]);
-    const quiet = { write: () => true };
-    const ctx = { cwd: dir, env: {}, stdout: quiet, stderr: quiet };
-    const config = await loadConfig(undefined, ctx);
-    // A config naming the new kind (the schema would gain a key for it; here it is set directly).
-    const suite = config.suites[0]!;
-    suite.target = { kind: 'shout', suffix: '' } as unknown as TargetConfig;
-
     // One registration: the kind, next to the built-in ones.
     const shout: TargetKind<{ kind: string; suffix: string }> = {
       create: (target) =>
@@ -51,16 +88,6 @@ describe('extension points', () => {
           },
         }),
     };
-    const bound = await bindSuites(config, config.suites, {
-      loader: createModuleLoader(),
-      targets: { ...targetKinds, shout },
-    });
-    assert.ok(bound.ok, JSON.stringify(!bound.ok && bound.issues));
-    const testsets = await readTestsets(config, config.suites, dir);
-    assert.ok(testsets.ok);
-    const planned = planRun(config, testsets.testsets, {});
-    assert.ok(planned.ok);
-
     // One registration: the reporter, next to the built-in ones.
     const heard: string[] = [];
     const tally: ReporterKind<{ prefix: string }> = {
@@ -73,23 +100,9 @@ describe('extension points', () => {
         },
       }),
     };
-    const reporters = createReporters(
-      [{ name: 'tally', prefix: '>' }],
-      { out: () => {}, err: () => {}, errIsTTY: false, color: false, githubActions: false },
-      { ...reporterKinds, tally },
-    );
-    const artifact = await execute(suiteSpecs(planned.plan, bound.suites), {
-      log: new MemoryCaseLog(),
-      reporters,
-      engine: { globalConcurrency: 1 },
-      artifact: (executed) =>
-        buildArtifact({
-          toolVersion: 'test',
-          config: config.file,
-          configHash: config.hash,
-          git: null,
-          ...executed,
-        }),
+    const { artifact } = await runFakeTarget(shout, [{ name: 'tally', prefix: '>' }], {
+      ...reporterKinds,
+      tally,
     });
     assert.deepEqual(heard, [
       '> start 3',
@@ -100,6 +113,29 @@ describe('extension points', () => {
     ]);
     // The target's usage is the case's, and the run's.
     assert.equal(artifact.runs[0]?.summary.usage?.calls, 3);
+  });
+
+  it("a target's own durationMs times its case when it is a time, else the engine's clock does", async () => {
+    // What a cached answer reports: the time the call that got it took.
+    const told = [1234.5, -1, Number.NaN];
+    const timed: TargetKind<{ kind: string; suffix: string }> = {
+      create: () =>
+        Promise.resolve({
+          ok: true,
+          value: {
+            description: 'answers at once, told how long it took',
+            call: ({ testCase }) => {
+              const row = ['hello', 'bye', 'odd'].indexOf(String(testCase.q));
+              return { output: String(testCase.q).toUpperCase(), durationMs: told[row] };
+            },
+          },
+        }),
+    };
+    const { log } = await runFakeTarget(timed);
+    const [first, second, third] = [...log.cases(0)].map((c) => c.durationMs);
+    assert.equal(first, 1234.5);
+    // A negative or NaN time is no time: the engine's own measure of a call that returned at once.
+    for (const ms of [second, third]) assert.ok(ms !== undefined && ms >= 0 && ms < 1000, `${ms}`);
   });
 
   it('refuses a reporter or a target kind nobody registered', async () => {

@@ -2,10 +2,13 @@
  * `latency` timed the call that produced the output; a model target re-run with nothing changed
  * is served from the response cache, whose few milliseconds passed any `max`. So a run that
  * failed its latency check passed it on the next run, with the same outputs and no request
- * made. A cached output is now that evaluation's error, saying to run with `--no-cache`; an
- * output the model answered is timed as before. The real CLI against a slow loopback model.
+ * made. A cache entry now records how long its call took, and a cached output is timed by that
+ * (the case's `durationMs` too); an entry that recorded no time (an earlier evalgate's) makes
+ * the evaluation an error, never a pass. The real CLI against a slow loopback model.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
@@ -37,30 +40,67 @@ function project(): string {
   return dir;
 }
 
-const CACHED =
-  /error: the output came from the response cache, so no call was timed: run with --no-cache to measure latency/;
+/** The case durations an artifact records, by case id. */
+function durations(dir: string, file: string): number[] {
+  const artifact = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+    runs: { cases: { durationMs: number }[] }[];
+  };
+  return artifact.runs[0]!.cases.map((c) => c.durationMs);
+}
+
+/** Every entry file of the project's response cache. */
+function cacheEntries(dir: string): string[] {
+  const root = join(dir, '.evalgate', 'cache');
+  return readdirSync(root).flatMap((fan) =>
+    readdirSync(join(root, fan)).map((name) => join(root, fan, name)),
+  );
+}
+
+const SLOW = /latency 0 \(needs ≥ 1\): took [\d,]+ ms > max 2,000 ms/;
 
 describe('latency of an output served from the response cache', () => {
-  it('a slow model fails, and its cached re-run does not pass', async () => {
+  it('a slow model fails, and its cached re-run fails the same, timed by the recorded call', async () => {
     server.setDefault({ delayMs: 2500 });
     const dir = project();
     const first = await runCli(['run', '-o', 'first.json'], { cwd: dir });
     assert.equal(first.code, 1, first.stdout + first.stderr);
-    assert.match(first.stdout, /latency 0 \(needs ≥ 1\): took [\d,]+ ms > max 2,000 ms/);
+    assert.match(first.stdout, SLOW);
 
     const sent = server.requests.length;
     const second = await runCli(['run', '-o', 'second.json'], { cwd: dir });
     assert.equal(server.requests.length, sent, 'served from the cache');
     assert.equal(second.code, 1, second.stdout + second.stderr);
     assert.match(second.stdout, /model calls: 2, all from the cache/);
-    const shown = await runCli(['show', 'second.json', '--failed'], { cwd: dir });
-    assert.match(shown.stdout, CACHED);
+    assert.match(second.stdout, SLOW);
+    // The cached cases are timed by the calls that got their answers, not by the look-up.
+    for (const ms of durations(dir, 'second.json')) assert.ok(ms >= 2500, `durationMs ${ms}`);
   });
 
-  it('a fast model passes, timed on every run with --no-cache', async () => {
+  it('an entry that recorded no time (an earlier evalgate) is an error, not a pass', async () => {
+    server.setDefault({ delayMs: 2500 });
+    const dir = project();
+    assert.equal((await runCli(['run', '-o', 'first.json'], { cwd: dir })).code, 1);
+    const entries = cacheEntries(dir);
+    assert.equal(entries.length, 2);
+    for (const file of entries) {
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      assert.equal(typeof entry.latencyMs, 'number', 'the entry records its time');
+      delete entry.latencyMs;
+      writeFileSync(file, `${JSON.stringify(entry)}\n`);
+    }
+    const second = await runCli(['run', '-o', 'second.json'], { cwd: dir });
+    assert.equal(second.code, 1, second.stdout + second.stderr);
+    const shown = await runCli(['show', 'second.json', '--failed'], { cwd: dir });
+    assert.match(
+      shown.stdout,
+      /error: the output came from a response cache entry that recorded no time \(written by an earlier evalgate\), so no call was timed: run once with --no-cache/,
+    );
+  });
+
+  it('a fast model passes, on its first run and from the cache', async () => {
     const dir = project();
     for (const name of ['a.json', 'b.json']) {
-      const r = await runCli(['run', '--no-cache', '-o', name], { cwd: dir });
+      const r = await runCli(['run', '-o', name], { cwd: dir });
       assert.equal(r.code, 0, r.stdout + r.stderr);
     }
   });

@@ -49,10 +49,10 @@ export const latency = defineBuiltin({
         `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`,
       );
     }
-    if (args.cached === true) {
+    if (args.untimed === true) {
       // Scored, the cache's few milliseconds would pass any limit, whatever the model takes.
       throw new EvaluationError(
-        'the output came from the response cache, so no call was timed: run with --no-cache to measure latency',
+        'the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: run once with --no-cache to time it and record its time',
       );
     }
     return {

@@ -70,10 +70,20 @@ export function currentTrial(): number | undefined {
   return trialScope.getStore();
 }
 
+/**
+ * A cached answer, with how long the call that got it took (`latencyMs`, from its first attempt
+ * to the answer): a `model` target's output served from the cache is timed by it. Absent in an
+ * entry an earlier evalgate wrote.
+ */
+export interface CacheEntry {
+  value: unknown;
+  latencyMs?: number;
+}
+
 /** A response cache; `get` answers undefined on a miss. */
 export interface ResponseCache {
-  get(key: string): Promise<unknown>;
-  set(key: string, value: unknown): Promise<void>;
+  get(key: string): Promise<CacheEntry | undefined>;
+  set(key: string, value: unknown, latencyMs?: number): Promise<void>;
 }
 
 /**
@@ -105,19 +115,25 @@ export function createFileCache(
           (entry as { key?: unknown }).key === key &&
           'value' in entry
         ) {
-          return entry.value;
+          const { latencyMs } = entry as { latencyMs?: unknown };
+          const timed =
+            typeof latencyMs === 'number' && Number.isFinite(latencyMs) && latencyMs >= 0;
+          return { value: entry.value, ...(timed ? { latencyMs } : {}) };
         }
       } catch {
         // corrupt: fall through to a miss
       }
       return undefined;
     },
-    async set(key, value) {
+    async set(key, value, latencyMs) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       try {
         await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}\n`);
+        await writeFile(
+          temp,
+          `${JSON.stringify({ format: CACHE_FORMAT, key, value, ...(latencyMs !== undefined ? { latencyMs } : {}) })}\n`,
+        );
         await rename(temp, file);
       } catch (error) {
         await rm(temp, { force: true }).catch(() => undefined);

@@ -186,9 +186,18 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
             ...(trial !== undefined ? { trial } : {}),
           });
     if (cache !== undefined && key !== undefined) {
-      const hit = fromCache(await cache.get(key));
+      const entry = await cache.get(key);
+      const hit = entry === undefined ? undefined : fromCache(entry.value);
       if (hit !== undefined && usable(hit)) {
-        return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+        const recorded = entry?.latencyMs;
+        return {
+          ok: true,
+          cached: true,
+          latencyMs: 0,
+          attempts: 0,
+          ...(recorded !== undefined ? { recordedLatencyMs: recorded } : {}),
+          ...hit,
+        };
       }
     }
     const payload = JSON.stringify(body);
@@ -286,8 +295,11 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         },
       };
     }
-    if (cache !== undefined && key !== undefined && usable(parsed)) await cache.set(key, parsed);
-    return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
+    const latencyMs = now() - started;
+    if (cache !== undefined && key !== undefined && usable(parsed)) {
+      await cache.set(key, parsed, latencyMs);
+    }
+    return { ok: true, cached: false, latencyMs, attempts, ...parsed };
   };
 
   const client: JudgeClient = {

@@ -116,6 +116,11 @@ export interface CallMeta {
   latencyMs: number;
   /** Requests made (0 for a cache hit). */
   attempts: number;
+  /**
+   * A cache hit's `latencyMs` when the call was made, as its entry recorded it (entries an
+   * earlier evalgate wrote recorded none): what a `model` target's cached output took.
+   */
+  recordedLatencyMs?: number;
 }
 
 /** The outcome of {@link JudgeClient.chat}. */

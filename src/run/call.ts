@@ -106,7 +106,7 @@ export class EvaluatorCallArgs extends CallScope implements EvaluatorArgs {
   params: Params;
   durationMs: number;
   /** Set only when true: an own field otherwise, it would show in every evaluator's argument. */
-  declare cached?: boolean;
+  declare untimed?: boolean;
 
   constructor(
     testCase: Record<string, unknown>,

@@ -20,6 +20,7 @@ import {
   CallScope,
   EvaluatorCallArgs,
   FnCallArgs,
+  roundMs,
   type CallOutcome,
   type Outcome,
 } from './call.ts';
@@ -53,8 +54,9 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   );
   const produced = called instanceof Promise ? await called : called;
   if (engine.calls.interrupted) return;
-  const { durationMs } = produced;
   const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
+  // A target that knows how long its output took (a cached model answer) is timed by that.
+  const durationMs = (target.ok ? target.value.durationMs : undefined) ?? produced.durationMs;
   if (!target.ok) {
     // A target timed out still used what it had sent: the usage it returned as it stopped.
     const late = produced.ok || produced.late === undefined ? undefined : produced.late;
@@ -71,6 +73,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     return;
   }
   const { output, usage, error } = target.value;
+  const untimed = target.value.durationMs === undefined && servedFromCache(usage);
   if (error !== undefined) {
     recordTrial(engine, run, index, trial, {
       output: output === undefined ? null : output,
@@ -90,7 +93,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
     const limit = run.suite.evaluatorLimits[i];
     const evaluateOne = (): MaybePromise<EvaluationResult | null> =>
-      evaluate(engine, unit, evaluator, testCase.data, output, durationMs, servedFromCache(usage));
+      evaluate(engine, unit, evaluator, testCase.data, output, durationMs, untimed);
     // A limited evaluator may wait for its turn: its time starts when it is called.
     const result = limit ? limit(evaluateOne) : evaluateOne();
     if (result instanceof Promise) pending = true;
@@ -123,13 +126,14 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`,
     };
   }
-  const { output, usage, error } = value as TargetOutput;
+  const { output, usage, error, durationMs } = value as TargetOutput;
   return {
     ok: true,
     value: {
       output,
       ...(isUsage(usage) ? { usage } : {}),
       ...(typeof error === 'string' ? { error } : {}),
+      ...(isDuration(durationMs) ? { durationMs: roundMs(durationMs) } : {}),
     },
   };
 }
@@ -147,13 +151,13 @@ function evaluate(
   testCase: Record<string, unknown>,
   output: unknown,
   fnDurationMs: number,
-  cached: boolean,
+  untimed: boolean,
 ): MaybePromise<EvaluationResult | null> {
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
   const { run } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run.params, fnDurationMs, unit.trial + 1);
-  if (cached) args.cached = true;
+  if (untimed) args.untimed = true;
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
@@ -164,6 +168,11 @@ function evaluate(
   return called instanceof Promise
     ? called.then((outcome) => evaluationOf(evaluator, outcome))
     : evaluationOf(evaluator, called);
+}
+
+/** A target's own `durationMs` is used only when it is a time: finite and not negative. */
+function isDuration(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 /**

@@ -112,10 +112,13 @@ export async function createModelTarget(
             error: result.error.message,
           };
         }
+        // A cached answer took no time now: the case is timed by the call that got it.
+        const timed =
+          result.recordedLatencyMs !== undefined ? { durationMs: result.recordedLatencyMs } : {};
         const reply = replyText(result.message);
-        if (!reply.ok) return { output: null, usage, error: reply.error };
-        if (config.responseFormat === 'text') return { output: reply.text, usage };
-        return { ...parsedReply(reply.text, validate), usage };
+        if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
+        if (config.responseFormat === 'text') return { output: reply.text, usage, ...timed };
+        return { ...parsedReply(reply.text, validate), usage, ...timed };
       },
     },
   };

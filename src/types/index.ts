@@ -108,6 +108,12 @@ export interface TargetOutput<TOutput = unknown> {
   output: TOutput;
   usage?: Usage;
   error?: string;
+  /**
+   * How long producing `output` took, in milliseconds, when the target knows better than the
+   * engine's clock around its call: a `model` target serving an answer from the response cache
+   * gives the time the cached call took. The case's `durationMs` (and `latency`) then use it.
+   */
+  durationMs?: number;
 }
 
 /** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
@@ -118,10 +124,11 @@ export interface EvaluatorArgs<TCase = Record<string, unknown>, TOutput = unknow
   /** Wall time of the function call that produced `output`, in milliseconds. */
   durationMs: number;
   /**
-   * True when `output` was served from the response cache (a `model` target re-run with nothing
-   * changed): no request was made, so `durationMs` is the cache's time, not the model's.
+   * True when `durationMs` does not time what produced `output`: a `model` target served it from
+   * a response cache entry that recorded no time (one an earlier evalgate wrote), so no call was
+   * timed. An entry that recorded its call's time gives that time as `durationMs` instead.
    */
-  cached?: boolean;
+  untimed?: boolean;
   /** Aborted when the evaluator times out or the run is interrupted. Read it from the argument (see FnArgs). */
   signal: AbortSignal;
   /** The trial whose output this is, from 1 (see `FnArgs.trial`). */
