@@ -12,7 +12,11 @@ import { checkThreshold } from '../run/evaluation.ts';
 import { impossibleRange } from '../config/threshold.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
-import { evaluatorClassName, positionalParametersProblem } from '../evaluators/call-form.ts';
+import {
+  evaluatorClassName,
+  positionalParametersProblem,
+  pythonSettingProblem,
+} from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
 import { gridProblems } from './check-grid.ts';
@@ -236,7 +240,7 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
     }
     // Class instances hold their settings as fields and their method on the prototype. Only
     // what the SDK documents is a setting of a class (see evaluatorWithGridPoint): its other
-    // fields, whatever their names, are its own state and not checked here.
+    // fields are its own state and not checked here, but for a setting's Python name.
     const { id, maxConcurrency } = evaluator;
     if (typeof id !== 'string' || id === '') problems.addMessage(at, `${at} has no id`);
     else if (seen.has(id)) problems.addMessage(at, `${at}: duplicate evaluator id "${id}"`);
@@ -252,13 +256,15 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
         `${at}: evaluator id "${id}" ${UNSAFE_KEY_REASON}: choose another id`,
       );
     } else seen.add(id);
+    const named = typeof id === 'string' && id !== '' ? ` (${id})` : '';
     if (typeof evaluator.evaluateTestCase !== 'function') {
       problems.addMessage(at, `${at} has no evaluateTestCase method`);
     } else {
       const positional = positionalParametersProblem(evaluator.evaluateTestCase);
-      const named = typeof id === 'string' && id !== '' ? ` (${id})` : '';
       if (positional !== null) problems.addMessage(at, `${at}${named}: ${positional}`);
     }
+    const python = pythonSettingProblem(evaluator);
+    if (python !== null) problems.addMessage(at, `${at}${named}: ${python}`);
     checkConcurrency(`${at}.maxConcurrency`, maxConcurrency, problems);
     // A threshold is a setting of a plain object, and of the SDK's out-of-box classes (their
     // field replaces the default): both are known before the run, so checked here, once.

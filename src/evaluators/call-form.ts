@@ -58,3 +58,31 @@ export function positionalMapperProblem(instance: object, className: string): st
   }
   return null;
 }
+
+/**
+ * The Python SDK's names of the settings an evaluator class has (`max_concurrency = 2` in seed
+ * 003's `IsProfessionalTone`), with the name read here. Kept in a class ported as written, such
+ * a field is only the class's own state: the limit or the examples it asked for would be dropped
+ * without a word.
+ */
+const PYTHON_SETTINGS: Readonly<Record<string, string>> = {
+  max_concurrency: 'maxConcurrency',
+  num_overrides: 'numOverrides',
+};
+
+/**
+ * Why `evaluator` holds a setting under its Python SDK name and not under the one read here,
+ * or null.
+ */
+export function pythonSettingProblem(evaluator: object): string | null {
+  for (const [python, name] of Object.entries(PYTHON_SETTINGS)) {
+    const fields = evaluator as Record<string, unknown>;
+    const value = fields[python];
+    if (value === undefined || fields[name] !== undefined) continue;
+    // The value is quoted when it is a number or text: `write maxConcurrency = 2`.
+    const shown =
+      typeof value === 'number' || typeof value === 'string' ? ` = ${JSON.stringify(value)}` : '';
+    return `${python} is the Python SDK's name of the setting, which is not read here: write ${name}${shown}`;
+  }
+  return null;
+}

@@ -5,7 +5,7 @@ import type {
   PassConditionArgs,
   TestFn,
 } from '../../types/index.ts';
-import { positionalParametersProblem } from '../../evaluators/call-form.ts';
+import { positionalParametersProblem, pythonSettingProblem } from '../../evaluators/call-form.ts';
 import { isPlainObject } from '../../shared/is-record.ts';
 import { errorText } from './import-failure.ts';
 import { refLabel, type ModuleError, type ModuleResult } from './module-error.ts';
@@ -110,14 +110,16 @@ function construct(
 
 /**
  * The error of an `evaluateTestCase(testCase, output)` method (the Python SDK's form), which
- * would get `undefined` as its output (see call-form.ts). A plain function export is not
- * checked: its second parameter is the `with:` options.
+ * would get `undefined` as its output, or of a setting under its Python name (`max_concurrency`,
+ * not read; see call-form.ts). A plain function export is not checked: its second parameter is
+ * the `with:` options.
  */
 function positionalProblem(
   evaluator: { evaluateTestCase: unknown },
   ref: ModuleRef,
 ): { ok: false; error: ModuleError } | null {
-  const problem = positionalParametersProblem(evaluator.evaluateTestCase);
+  const problem =
+    positionalParametersProblem(evaluator.evaluateTestCase) ?? pythonSettingProblem(evaluator);
   if (problem === null) return null;
   return {
     ok: false,

@@ -1,0 +1,107 @@
+/**
+ * Seed 003's `IsProfessionalTone` sets `max_concurrency = 2`; a class ported from the Python SDK
+ * as written keeps that name, which nothing reads: the limit it asks for (to spare the judge's
+ * rate limit) was dropped without a word, as `num_overrides` dropped the judge's examples. Such
+ * a field, without the setting under its own name, is refused before any case, from
+ * `runTestSuite` and from evals.yaml alike.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runTestSuite } from '../src/api/run-test-suite.ts';
+import { BaseTestEvaluator } from '../src/evaluators/base.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import type { Evaluation } from '../src/types/index.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+interface Case {
+  input: string;
+}
+
+class IsProfessionalTone extends BaseTestEvaluator<Case, string> {
+  id = 'is-professional-tone';
+  max_concurrency = 2;
+  evaluateTestCase({ output }: { output: string }): Evaluation {
+    return { score: output.includes('!') ? 0 : 1 };
+  }
+}
+
+/** The same class written with the setting's TypeScript name too: nothing to refuse. */
+class BothNames extends IsProfessionalTone {
+  override maxConcurrency = 2;
+}
+
+class Examples extends BaseTestEvaluator<Case, string> {
+  id = 'examples';
+  num_overrides = 3;
+  evaluateTestCase(): Evaluation {
+    return { score: 1 };
+  }
+}
+
+async function outcome(evaluator: BaseTestEvaluator<Case, string>): Promise<string> {
+  let calls = 0;
+  try {
+    await runTestSuite<Case, string>({
+      id: 's',
+      testCases: [{ input: 'Dear team, the report is attached.' }],
+      testCaseHash: ['input'],
+      fn: ({ testCase }) => {
+        calls++;
+        return testCase.input;
+      },
+      evaluators: [evaluator],
+      quiet: true,
+      setExitCode: false,
+    });
+    return `ran ${calls}`;
+  } catch (error) {
+    assert.ok(error instanceof UsageError, String(error));
+    assert.equal(calls, 0, 'no case ran');
+    return error.message;
+  }
+}
+
+describe('an evaluator setting under its Python SDK name', () => {
+  it('max_concurrency and num_overrides are refused from runTestSuite, naming the setting', async () => {
+    assert.equal(
+      await outcome(new IsProfessionalTone()),
+      "runTestSuite(s): evaluators[0] (is-professional-tone): max_concurrency is the Python SDK's name of the setting, which is not read here: write maxConcurrency = 2",
+    );
+    assert.equal(
+      await outcome(new Examples()),
+      "runTestSuite(s): evaluators[0] (examples): num_overrides is the Python SDK's name of the setting, which is not read here: write numOverrides = 3",
+    );
+  });
+
+  it('a class that also has the setting under its own name runs', async () => {
+    assert.equal(await outcome(new BothNames()), 'ran 1');
+  });
+
+  it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
+    const project = scratch();
+    writeFiles(project, {
+      'evals.yaml': `version: 1
+suites:
+  - id: tone
+    testset: { cases: [{ input: Hello }] }
+    function: ./echo.mjs#echo
+    evaluators: [{ id: tone, use: ./tone.mjs#IsProfessionalTone }]
+`,
+      'echo.mjs': 'export const echo = ({ testCase }) => testCase.input;\n',
+      'tone.mjs': `export class IsProfessionalTone {
+  id = 'is-professional-tone';
+  max_concurrency = 2;
+  evaluateTestCase({ output }) {
+    return { score: output.includes('!') ? 0 : 1 };
+  }
+}
+`,
+    });
+    const cli = await runCli(['run'], { cwd: project });
+    assert.equal(cli.code, 2, cli.stderr);
+    assert.match(
+      cli.stderr,
+      /tone\.mjs#IsProfessionalTone: max_concurrency is the Python SDK's name of the setting, which is not read here: write maxConcurrency = 2/,
+    );
+  });
+});
