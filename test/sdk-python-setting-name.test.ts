@@ -38,6 +38,14 @@ class Examples extends BaseTestEvaluator<Case, string> {
   }
 }
 
+/** Ported with the Python SDK's method name, as JavaScript (or a loosely typed class) allows. */
+class PythonMethod {
+  id = 'python-method';
+  evaluate_test_case(): Evaluation {
+    return { score: 1 };
+  }
+}
+
 async function outcome(evaluator: BaseTestEvaluator<Case, string>): Promise<string> {
   let calls = 0;
   try {
@@ -73,6 +81,13 @@ describe('an evaluator setting under its Python SDK name', () => {
     );
   });
 
+  it('evaluate_test_case alone is named in the missing-method error', async () => {
+    assert.equal(
+      await outcome(new PythonMethod() as unknown as BaseTestEvaluator<Case, string>),
+      "runTestSuite(s): evaluators[0] has no evaluateTestCase method (evaluate_test_case is the Python SDK's name: write evaluateTestCase({ testCase, output }))",
+    );
+  });
+
   it('a class that also has the setting under its own name runs', async () => {
     assert.equal(await outcome(new BothNames()), 'ran 1');
   });
@@ -102,6 +117,21 @@ suites:
     assert.match(
       cli.stderr,
       /tone\.mjs#IsProfessionalTone: max_concurrency is the Python SDK's name of the setting, which is not read here: write maxConcurrency = 2/,
+    );
+    writeFiles(project, {
+      'tone.mjs': `export class IsProfessionalTone {
+  id = 'is-professional-tone';
+  evaluate_test_case(testCase, output) {
+    return { score: 1 };
+  }
+}
+`,
+    });
+    const method = await runCli(['run'], { cwd: project });
+    assert.equal(method.code, 2, method.stderr);
+    assert.match(
+      method.stderr,
+      /instances of IsProfessionalTone have no evaluateTestCase method \(evaluate_test_case is the Python SDK's name: write evaluateTestCase\(\{ testCase, output \}\)\)/,
     );
   });
 });

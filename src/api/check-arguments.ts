@@ -15,6 +15,7 @@ import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
 import {
   evaluatorClassName,
   positionalParametersProblem,
+  pythonMethodHint,
   pythonSettingProblem,
 } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
@@ -258,7 +259,7 @@ function checkEvaluators(evaluators: unknown, passFunction: boolean, problems: P
     } else seen.add(id);
     const named = typeof id === 'string' && id !== '' ? ` (${id})` : '';
     if (typeof evaluator.evaluateTestCase !== 'function') {
-      problems.addMessage(at, `${at} has no evaluateTestCase method`);
+      problems.addMessage(at, `${at} has no evaluateTestCase method${pythonMethodHint(evaluator)}`);
     } else {
       const positional = positionalParametersProblem(evaluator.evaluateTestCase);
       if (positional !== null) problems.addMessage(at, `${at}${named}: ${positional}`);

@@ -86,3 +86,17 @@ export function pythonSettingProblem(evaluator: object): string | null {
   }
   return null;
 }
+
+/**
+ * What to add to "has no evaluateTestCase method" when the evaluator has the Python SDK's
+ * `evaluate_test_case` instead: the name to write, and the one object it is called with.
+ */
+export function pythonMethodHint(evaluator: unknown): string {
+  const method: unknown =
+    typeof evaluator === 'object' && evaluator !== null
+      ? (evaluator as { evaluate_test_case?: unknown }).evaluate_test_case
+      : undefined;
+  return typeof method === 'function'
+    ? ` (evaluate_test_case is the Python SDK's name: write ${EVALUATE_TEST_CASE_FORM})`
+    : '';
+}

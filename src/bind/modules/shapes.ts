@@ -5,7 +5,11 @@ import type {
   PassConditionArgs,
   TestFn,
 } from '../../types/index.ts';
-import { positionalParametersProblem, pythonSettingProblem } from '../../evaluators/call-form.ts';
+import {
+  positionalParametersProblem,
+  pythonMethodHint,
+  pythonSettingProblem,
+} from '../../evaluators/call-form.ts';
 import { isPlainObject } from '../../shared/is-record.ts';
 import { errorText } from './import-failure.ts';
 import { refLabel, type ModuleError, type ModuleResult } from './module-error.ts';
@@ -101,7 +105,7 @@ function construct(
       ok: false,
       error: {
         code: 'module.wrong-shape',
-        message: `${refLabel(ref)} must be an evaluator class; instances of ${name} have no evaluateTestCase method`,
+        message: `${refLabel(ref)} must be an evaluator class; instances of ${name} have no evaluateTestCase method${pythonMethodHint(instance)}`,
       },
     };
   }
