@@ -94,7 +94,7 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     const positional = positionalMapperProblem(this, this.constructor.name || 'the class');
     if (positional !== null) throw new Error(positional);
     if (this.builtin().calls !== undefined) {
-      const client = this.context().judge?.client;
+      const client = this.sdkContext().judge?.client;
       const problem = client !== undefined ? judgeClientProblem(client) : null;
       if (problem !== null) throw new Error(problem);
     }
@@ -102,8 +102,11 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     this.#scorerFor();
   }
 
-  /** The context of the current call: its use's, under what `useContext` set. */
-  protected context(): SdkEvaluatorContext {
+  /**
+   * The context of the current call: its use's, under what `useContext` set. Not `context`: a
+   * subclass's own helper of that name (a RAG suite's `context(testCase)`) would replace it.
+   */
+  protected sdkContext(): SdkEvaluatorContext {
     const use = currentUse.getStore();
     return use === undefined ? this.#own : { ...use, ...definedOf(this.#own) };
   }
@@ -190,7 +193,7 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
 
   #scorerFor(): Scorer {
     return this.preparedOnce('scorer', (): Scorer => {
-      const { judge, files, evaluatorId } = this.context();
+      const { judge, files, evaluatorId } = this.sdkContext();
       // An exported instance without an `id` of its own is named by the config (bind.ts).
       const ownId: unknown = this.id;
       return this.builtin().direct(this.fixedOptions(), {

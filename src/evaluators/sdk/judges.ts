@@ -121,7 +121,7 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
 
   /** The id results record this evaluator under (evals.yaml's, else the class's `id`). */
   #evaluatorId(): string {
-    return this.context().evaluatorId ?? this.id;
+    return this.sdkContext().evaluatorId ?? this.id;
   }
 
   /**
@@ -144,7 +144,7 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     const count = this.numOverrides ?? 0;
     if (count <= 0) return [];
     return this.preparedOnce('overrides', () => {
-      const { files } = this.context();
+      const { files } = this.sdkContext();
       if (files === undefined) {
         throw new Error(
           `${this.#evaluatorId()}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
