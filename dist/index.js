@@ -30792,12 +30792,14 @@ function invalid(name, problems, text2, toFileLine = (line) => line) {
     `${name} is not a results artifact of this evalgate: ${listed3.join("; ")}${more}`
   );
 }
-function placedProblems(text2, value) {
-  return artifactProblems(value).map((problem) => placedProblem(text2, problem));
+function placedProblems(text2, value, placed = LISTED_PROBLEMS) {
+  return artifactProblems(value).map(
+    (problem, i) => i < placed ? placedProblem(text2, problem) : problemText(problem)
+  );
 }
 function placedProblem(text2, problem, toFileLine = (line) => line) {
   const found2 = locateJsonPointer(text2, problem.at.pointer);
-  if (found2 === null) return `${problem.pointer}: ${problem.message}`;
+  if (found2 === null) return problemText(problem);
   const { line, col } = lineAndColumn(text2, problem.at.key ? found2.key : found2.value);
   return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
 }
@@ -34193,257 +34195,237 @@ var init_html_model_compared = __esm({
   }
 });
 
-// src/report/comparison-numbers.ts
-function plusMinus(value) {
-  return `\xB1${visibleFixed(value, 2)}`;
+// src/shared/canonical-json.ts
+function canonicalJson(value) {
+  const flat = flatRecordJson(value);
+  if (flat !== void 0) return flat;
+  const sorted = sortedCopy(value, 0);
+  const text2 = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
+  if (text2 === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
+  return text2;
 }
-function formatP(p) {
-  if (p < 1e-3) return "p < 0.001";
-  if (p >= 0.9995) return "p = 1";
-  let decimals = 3;
-  let text2 = p.toFixed(decimals);
-  while (p < 0.05 && Number(text2) >= 0.05 && decimals < 17) text2 = p.toFixed(++decimals);
-  return `p = ${text2}`;
+function sameKeys(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
-var init_comparison_numbers = __esm({
-  "src/report/comparison-numbers.ts"() {
-    "use strict";
-    init_format_change();
+function sortedOrder(keys, depth2) {
+  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
+  if (cache !== void 0) {
+    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
   }
-});
-
-// src/compare/family.ts
-function adjustFamily(pValues) {
-  const count = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
-  const holm = new Array(count).fill(1);
-  const q = new Array(count).fill(1);
-  let running2 = 0;
-  for (const [rank, index] of order.entries()) {
-    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
-    holm[index] = running2;
-  }
-  let smallest = 1;
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
-    q[index] = smallest;
-  }
-  return { holm, q };
-}
-function exact(value) {
-  return Number(value.toPrecision(12));
-}
-var POSSIBLE_CHANGE_Q;
-var init_family = __esm({
-  "src/compare/family.ts"() {
-    "use strict";
-    POSSIBLE_CHANGE_Q = 0.05;
-  }
-});
-
-// src/report/shown-label.ts
-function shownLabel(change2) {
-  if (change2.significant) return change2.label;
-  if (change2.label !== "regressed" && change2.label !== "improved") return change2.label;
-  if (!possibleChange(change2)) return "unchanged";
-  return change2.label === "regressed" ? "possible regression" : "possible improvement";
-}
-function possibleChange(change2) {
-  return change2.qValue !== null && change2.qValue < POSSIBLE_CHANGE_Q;
-}
-function withinFamilyNoise(change2) {
-  return change2.label !== "unchanged" && shownLabel(change2) === "unchanged";
-}
-function possibleCounts(runs) {
-  const counts = { regressions: 0, improvements: 0, noise: 0 };
-  for (const run2 of runs) {
-    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
-      const label = shownLabel(row);
-      if (label === "possible regression") counts.regressions++;
-      else if (label === "possible improvement") counts.improvements++;
-      else if (withinFamilyNoise(row)) counts.noise++;
+  let order = [...keys].sort();
+  for (const key of keys) {
+    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
+      order = null;
+      break;
     }
   }
-  return counts;
-}
-function endsAtZero(delta, ci) {
-  return delta !== 0 && (ci.low === 0 || ci.high === 0);
-}
-function orderRuns(runs) {
-  const regressed = (run2) => {
-    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
-    if (rows.includes("regressed")) return 0;
-    return rows.includes("possible regression") ? 1 : 2;
-  };
-  return [...runs].sort((a, b) => regressed(a) - regressed(b));
-}
-var SHOWN_ORDER;
-var init_shown_label = __esm({
-  "src/report/shown-label.ts"() {
-    "use strict";
-    init_family();
-    SHOWN_ORDER = {
-      regressed: 0,
-      "possible regression": 0,
-      improved: 1,
-      "possible improvement": 1,
-      unchanged: 2,
-      "too few cases": 3
-    };
+  if (cache !== void 0) {
+    cache.unshift({ keys, order });
+    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
   }
-});
-
-// src/report/newly-failing.ts
-function newlyFailingAlarm(run2) {
-  if (run2.passRate.label === "too few cases") return true;
-  if (run2.verdicts?.base === "pass" && run2.verdicts.head === "fail") return true;
-  return [run2.passRate, ...run2.evaluators].some((row) => {
-    const shown2 = shownLabel(row);
-    return shown2 === "regressed" || shown2 === "possible regression";
-  });
+  return order;
 }
-function flipsAside(runs) {
-  if (runs.length === 0 || runs.some(newlyFailingAlarm)) return "";
-  const fixed = runs.reduce((sum2, run2) => sum2 + run2.passRate.failToPass, 0);
-  const labels = runs.map((run2) => shownLabel(run2.passRate));
-  const noise = flipsWithinNoise(runs);
-  const other = `${fixed === 0 ? "none" : formatCount(fixed)} fixed the other way`;
-  const verdict = noise ? `${other}, within the noise: pass rate` : `${other}: pass rate`;
-  const [only] = runs;
-  if (runs.length === 1 && only !== void 0) {
-    return `${verdict} ${CALM_WORDS[shownLabel(only.passRate)] ?? ""}${mcNemar(only)}`;
+function flatRecordJson(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return void 0;
+  const record3 = value;
+  const order = sortedOrder(Object.keys(record3), 0);
+  if (order === null) return void 0;
+  let quoted2 = quotedKeys.get(order);
+  if (quoted2 === void 0) {
+    quoted2 = order.map((key) => JSON.stringify(key));
+    quotedKeys.set(order, quoted2);
   }
-  if (noise) {
-    const lowest = runs.reduce((low, run2) => pOf(run2) < pOf(low) ? run2 : low);
-    return `${verdict} unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, "lowest McNemar")}`;
-  }
-  const counts = /* @__PURE__ */ new Map();
-  for (const label of labels) {
-    const words = CALM_WORDS[label] ?? label;
-    counts.set(words, (counts.get(words) ?? 0) + 1);
-  }
-  const parts = [...counts].map(([words, n]) => `${words} at ${plural(n, "grid point")}`);
-  return `${verdict} ${parts.join(", ")}`;
-}
-function flipsWithinNoise(runs) {
-  return runs.length > 0 && runs.every((run2) => !newlyFailingAlarm(run2) && shownLabel(run2.passRate) === "unchanged");
-}
-function calmFlipsName(runs) {
-  return flipsWithinNoise(runs) ? "newly failing within the noise" : "newly failing, no regression";
-}
-function pOf(run2) {
-  return run2.passRate.pValue ?? 1;
-}
-function mcNemar(run2, name = "McNemar") {
-  const { pValue, qValue } = run2.passRate;
-  if (pValue === null) return name === "McNemar" ? "" : `, ${name} ${formatP(1)}`;
-  const q = withinFamilyNoise(run2.passRate) && qValue !== null ? ` (q ${formatP(qValue).slice(2)} over every row)` : "";
-  return `, ${name} ${formatP(pValue)}${q}`;
-}
-var CALM_WORDS;
-var init_newly_failing = __esm({
-  "src/report/newly-failing.ts"() {
-    "use strict";
-    init_comparison_numbers();
-    init_labels();
-    init_shown_label();
-    CALM_WORDS = {
-      unchanged: "unchanged",
-      improved: "improved",
-      "possible improvement": "possibly improved"
-    };
-  }
-});
-
-// src/report/comparison-incomplete.ts
-function incompleteWarnings(comparison) {
-  const paired = comparison.runs.reduce((sum2, run2) => sum2 + run2.passRate.paired, 0);
-  const sides = [
-    {
-      side: "BASE",
-      other: "HEAD",
-      info: comparison.base.incomplete,
-      lacks: "notRunInBase",
-      instead: "added"
-    },
-    {
-      side: "HEAD",
-      other: "BASE",
-      info: comparison.head.incomplete,
-      lacks: "notRunInHead",
-      instead: "removed"
+  let text2 = "{";
+  let first = true;
+  for (let i = 0; i < order.length; i++) {
+    const child = record3[order[i]];
+    let json;
+    switch (typeof child) {
+      case "string":
+        json = JSON.stringify(child);
+        break;
+      case "number":
+        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
+        break;
+      case "boolean":
+        json = child ? "true" : "false";
+        break;
+      case "bigint":
+        json = `${child}n`;
+        break;
+      case "undefined":
+      case "function":
+      case "symbol":
+        continue;
+      // dropped, as JSON.stringify drops them from objects
+      default:
+        if (child !== null) return void 0;
+        json = "null";
     }
-  ];
-  return sides.flatMap(({ side, other, info: info2, lacks, instead }) => {
-    if (info2 === void 0) return [];
-    const missing = comparison.runs.reduce((sum2, run2) => sum2 + (run2.cases[lacks]?.length ?? 0), 0);
-    const listed3 = missing === 0 ? "" : ` The ${plural(missing, "case")} ${other} ran and ${side} did not ${missing === 1 ? "is" : "are"} listed as "not run in ${side}", not as ${instead}.`;
-    return [
-      {
-        title: `${side} is incomplete`,
-        detail: `${why(info2)}${listed3} Regressions are judged only on the ${plural(paired, "case")} both ran, so this is not a full comparison.`
-      }
-    ];
-  });
-}
-function why(info2) {
-  const sentences = [];
-  const short = shortRuns(info2.shortRuns);
-  if (info2.partialMerge !== void 0) {
-    const { count, merged } = info2.partialMerge;
-    const absent = Array.from({ length: count }, (_, i) => i + 1).filter(
-      (i) => !merged.includes(i)
-    );
-    sentences.push(
-      `(a partial merge): only ${shards(merged)} of ${count} ${merged.length === 1 ? "was" : "were"} merged, so every run lacks the cases of ${shards(absent)}, which no count includes.`
-    );
-    if (short !== "") sentences.push(`A merged shard was interrupted too: ${short}.`);
-  } else if (info2.shard !== void 0) {
-    const { index, count } = info2.shard;
-    const others = Array.from({ length: count }, (_, i) => i + 1).filter((i) => i !== index);
-    sentences.push(
-      `(one shard): it is shard ${index} of ${count}, so every run lacks the cases of ${shards(others)}, which no count includes; merge the shards (evals merge) to compare whole runs.`
-    );
-    if (short !== "") sentences.push(`It was interrupted too: ${short}.`);
-  } else if (short !== "") {
-    sentences.push(`(interrupted): ${short}.`);
-  } else if (info2.markedOnly === true) {
-    sentences.push(
-      `(marked interrupted, yet every run has all its planned cases): interrupted after its last case, or merged from only some shards by an older evalgate, whose missing shards would be counted nowhere; every run is taken as incomplete.`
-    );
+    text2 += `${first ? "" : ","}${quoted2[i]}:${json}`;
+    first = false;
   }
-  return sentences.join(" ");
+  return `${text2}}`;
 }
-function shards(indices) {
-  return `${indices.length === 1 ? "shard" : "shards"} ${indices.join(", ")}`;
+function isIndexLike(key) {
+  const c = key.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
 }
-function shortRuns(runs) {
-  const named2 = runs.slice(0, LISTED_RUNS).map(
-    (run2) => `${describeRun(run2)} has ${formatCount(run2.cases)} of ${plural(run2.planned, "planned case")}`
-  );
-  const more = runs.length - named2.length;
-  if (more > 0) named2.push(`${plural(more, "more run")} ${more === 1 ? "is" : "are"} short too`);
-  return named2.join("; ");
-}
-function incompleteRunNote(run2) {
-  const parts = [];
-  for (const side of ["base", "head"]) {
-    const count = run2.incomplete?.[side];
-    if (count === void 0) continue;
-    const name = side === "base" ? "BASE" : "HEAD";
-    parts.push(
-      count.cases < count.planned ? `${name} has ${formatCount(count.cases)} of ${plural(count.planned, "planned case")}` : `${name} is incomplete`
-    );
+function sortedCopy(value, depth2) {
+  if (typeof value === "bigint") return SLOW_PATH;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth2 > MAX_DEPTH2) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
   }
-  return parts.map((part) => ` \xB7 ${part}`).join("");
+  if (Array.isArray(value)) {
+    let copy2 = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item === "bigint") return SLOW_PATH;
+      if (typeof item !== "object" || item === null) continue;
+      const sorted = sortedCopy(item, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy2 ??= value.slice();
+      copy2[i] = sorted;
+    }
+    return copy2 ?? value;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return value instanceof Date ? value : SLOW_PATH;
+  }
+  const record3 = value;
+  const order = sortedOrder(Object.keys(record3), depth2);
+  if (order === null) return SLOW_PATH;
+  const copy = {};
+  for (const key of order) {
+    const child = record3[key];
+    if (typeof child === "object" && child !== null) {
+      const sorted = sortedCopy(child, depth2 + 1);
+      if (sorted === SLOW_PATH) return SLOW_PATH;
+      copy[key] = sorted;
+    } else if (typeof child === "bigint") {
+      return SLOW_PATH;
+    } else {
+      copy[key] = child;
+    }
+  }
+  return copy;
 }
-var LISTED_RUNS;
-var init_comparison_incomplete = __esm({
-  "src/report/comparison-incomplete.ts"() {
+function write(value, depth2) {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return `${value}n`;
+    case "object":
+      break;
+    default:
+      return void 0;
+  }
+  if (value === null) return "null";
+  if (depth2 > MAX_DEPTH2) {
+    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
+  }
+  const toJson = value.toJSON;
+  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
+  if (value instanceof Map) {
+    const entries = [...value].map(
+      ([key, item]) => `[${write(key, depth2 + 2) ?? "null"},${write(item, depth2 + 2) ?? "null"}]`
+    );
+    return `Map[${entries.join(",")}]`;
+  }
+  if (value instanceof Set) {
+    const items = [...value].map((item) => write(item, depth2 + 1) ?? "null");
+    return `Set[${items.join(",")}]`;
+  }
+  if (Array.isArray(value)) {
+    const items = [];
+    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
+    return `[${items.join(",")}]`;
+  }
+  const record3 = value;
+  const members = [];
+  for (const key of Object.keys(record3).sort()) {
+    const member = write(record3[key], depth2 + 1);
+    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
+  }
+  return `{${members.join(",")}}`;
+}
+var SLOW_PATH, MAX_DEPTH2, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
+var init_canonical_json = __esm({
+  "src/shared/canonical-json.ts"() {
     "use strict";
-    init_labels();
-    LISTED_RUNS = 5;
+    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
+    MAX_DEPTH2 = 1e3;
+    cachedOrders = [];
+    CACHED_DEPTHS = 8;
+    ORDERS_PER_DEPTH = 4;
+    quotedKeys = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/shared/run-key.ts
+function runKey(run2) {
+  return canonicalJson([run2.suite, run2.params]);
+}
+function describeRun2(run2) {
+  return Object.keys(run2.params).length === 0 ? `suite ${run2.suite}` : `suite ${run2.suite} ${JSON.stringify(run2.params)}`;
+}
+var init_run_key = __esm({
+  "src/shared/run-key.ts"() {
+    "use strict";
+    init_canonical_json();
+  }
+});
+
+// src/shared/group-by.ts
+function groupBy(items, keyOf2) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = keyOf2(item);
+    const group = groups2.get(key);
+    if (group) group.push(item);
+    else groups2.set(key, [item]);
+  }
+  return groups2;
+}
+var init_group_by = __esm({
+  "src/shared/group-by.ts"() {
+    "use strict";
+  }
+});
+
+// src/compare/match-runs.ts
+function matchRuns(baseRuns, headRuns) {
+  const waiting = groupBy(baseRuns, runKey);
+  const pairs = [];
+  const onlyInHead = [];
+  const paired = /* @__PURE__ */ new Set();
+  for (const run2 of headRuns) {
+    const match = waiting.get(runKey(run2))?.shift();
+    if (match) {
+      pairs.push([match, run2]);
+      paired.add(match);
+    } else {
+      onlyInHead.push(run2);
+    }
+  }
+  return { pairs, onlyInBase: baseRuns.filter((run2) => !paired.has(run2)), onlyInHead };
+}
+var init_match_runs = __esm({
+  "src/compare/match-runs.ts"() {
+    "use strict";
+    init_run_key();
+    init_group_by();
   }
 });
 
@@ -34536,6 +34518,63 @@ var init_normal = __esm({
       9984369578019572e-21,
       15056327351493116e-23
     ];
+  }
+});
+
+// src/compare/power.ts
+function rowPower(input) {
+  const family = Math.max(1, input.family);
+  const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
+  const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
+  const noise = multiplier * input.standardError;
+  const floor = input.bounded || input.cases < fewest ? fewest : 0;
+  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
+  if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
+  const byNoise = input.cases * (noise / input.target) ** 2;
+  const byCount = input.bounded ? fewest / input.target : fewest;
+  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
+  return { detectable, underpowered: true, casesNeeded };
+}
+function fewestDetectable(alpha, family) {
+  return Math.floor(1 + Math.log2(Math.max(1, family) / alpha)) + 1;
+}
+var DETECTION_POWER, DEFAULT_MIN_DETECTABLE_EFFECT;
+var init_power = __esm({
+  "src/compare/power.ts"() {
+    "use strict";
+    init_normal();
+    DETECTION_POWER = 0.8;
+    DEFAULT_MIN_DETECTABLE_EFFECT = 0.1;
+  }
+});
+
+// src/compare/family.ts
+function adjustFamily(pValues) {
+  const count = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
+  const holm = new Array(count).fill(1);
+  const q = new Array(count).fill(1);
+  let running2 = 0;
+  for (const [rank, index] of order.entries()) {
+    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
+    holm[index] = running2;
+  }
+  let smallest = 1;
+  for (let rank = count - 1; rank >= 0; rank--) {
+    const index = order[rank] ?? 0;
+    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
+    q[index] = smallest;
+  }
+  return { holm, q };
+}
+function exact(value) {
+  return Number(value.toPrecision(12));
+}
+var POSSIBLE_CHANGE_Q;
+var init_family = __esm({
+  "src/compare/family.ts"() {
+    "use strict";
+    POSSIBLE_CHANGE_Q = 0.05;
   }
 });
 
@@ -34999,6 +35038,847 @@ var init_kappa_change = __esm({
   }
 });
 
+// src/compare/row-tests.ts
+function testRuns(pairings, settings) {
+  const alpha = significanceLevel(settings.confidence);
+  let familySize = 0;
+  for (const pairing of pairings) {
+    for (const row of [pairing.passRate, ...pairing.evaluators]) {
+      if (inFamily(row, settings.minPaired)) familySize++;
+    }
+    for (const row of pairing.agreement) {
+      if (agreementInFamily(row, settings.minPaired)) familySize++;
+    }
+  }
+  const maxResamples = resamplesFor(familySize, alpha, settings.resamples);
+  const test = { ...settings, maxResamples, alpha, tally: { drawn: 0 } };
+  const runs = pairings.map((pairing) => {
+    const pass = scoreTest(pairing.passRate, test);
+    const passRate = {
+      paired: pairing.passRate.diffs.length,
+      baseRate: pass.base,
+      headRate: pass.head,
+      delta: pass.delta,
+      ci: pass.ci,
+      sd: pass.sd,
+      passToFail: pairing.passRate.passToFail,
+      failToPass: pairing.passRate.failToPass,
+      ...pass.test
+    };
+    const evaluators = pairing.evaluators.map((row) => {
+      const score2 = scoreTest(row, test, row.lowerIsBetter === true);
+      return {
+        evaluator: row.evaluator,
+        ...row.lowerIsBetter === true ? { lowerIsBetter: true } : {},
+        ...row.directionChanged === true ? { directionChanged: true } : {},
+        paired: row.diffs.length,
+        ...(row.lostInHead ?? 0) > 0 ? { lostInHead: row.lostInHead } : {},
+        baseMean: score2.base,
+        headMean: score2.head,
+        delta: score2.delta,
+        ci: score2.ci,
+        sd: score2.sd,
+        ...score2.test
+      };
+    });
+    return {
+      suite: pairing.suite,
+      params: pairing.params,
+      trials: pairing.trials,
+      ...baseTrials(pairing),
+      minDetectableEffect: pairing.minDetectableEffect,
+      passRate,
+      evaluators,
+      agreement: pairing.agreement.map((row) => agreementRow(row, test)),
+      evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
+      evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
+      cases: pairing.cases,
+      ...pairing.incomplete === void 0 ? {} : { incomplete: pairing.incomplete },
+      ...pairing.verdicts === void 0 ? {} : { verdicts: pairing.verdicts },
+      ...pairing.trialsAgreed === true ? { trialsAgreed: true } : {}
+    };
+  });
+  const members = [];
+  for (const [i, run2] of runs.entries()) {
+    const pairing = pairings[i];
+    if (pairing === void 0) continue;
+    if (inFamily(pairing.passRate, settings.minPaired)) members.push(run2.passRate);
+    for (const [j, row] of run2.evaluators.entries()) {
+      const paired = pairing.evaluators[j];
+      if (paired !== void 0 && inFamily(paired, settings.minPaired)) members.push(row);
+    }
+    for (const [j, row] of run2.agreement.entries()) {
+      const paired = pairing.agreement[j];
+      if (paired !== void 0 && agreementInFamily(paired, settings.minPaired)) members.push(row);
+    }
+  }
+  const adjusted = adjustFamily(members.map((row) => row.pValue ?? 1));
+  const family = { rows: members.length, regressions: 0, improvements: 0 };
+  for (const [i, row] of members.entries()) {
+    row.adjustedP = adjusted.holm[i] ?? 1;
+    row.qValue = adjusted.q[i] ?? 1;
+    row.significant = row.label !== "unchanged" && row.adjustedP < alpha;
+    if (row.significant && row.label === "regressed") family.regressions++;
+    if (row.significant && row.label === "improved") family.improvements++;
+  }
+  for (const [i, run2] of runs.entries()) addPower(run2, pairings[i], familySize, alpha);
+  return { runs, family, resamples: settings.resamples, maxResamples, drawn: test.tally.drawn };
+}
+function resamplesFor(familySize, alpha, minimum) {
+  return Math.max(minimum, Math.ceil(4 * familySize / alpha) - 1);
+}
+function baseTrials(pairing) {
+  return pairing.baseTrials !== pairing.trials ? { baseTrials: pairing.baseTrials } : {};
+}
+function inFamily(row, minPaired) {
+  return row.diffs.length >= minPaired && row.diffs.some((d) => d !== 0);
+}
+function agreementInFamily(row, minPaired) {
+  if (row.verdicts !== void 0) {
+    const observed = observedKappaChange(row.verdicts);
+    return observed !== null && observed.compared >= minPaired && observed.discordant > 0 && Math.abs(observed.delta) > TOLERANCE;
+  }
+  const change2 = agreementChange(row);
+  if (change2 === null) return false;
+  if (row.base.compared < minPaired || row.head.compared < minPaired) return false;
+  return change2.delta !== 0;
+}
+function scoreTest(row, test, lowerIsBetter2 = false) {
+  const n = row.diffs.length;
+  if (n === 0) {
+    return {
+      base: null,
+      head: null,
+      delta: null,
+      ci: null,
+      sd: null,
+      test: untested("too few cases")
+    };
+  }
+  const result = signFlipTest(row.diffs, test);
+  test.tally.drawn += result.drawn ?? 0;
+  return {
+    base: row.baseTotal / n,
+    head: row.headTotal / n,
+    delta: result.mean,
+    ci: { low: result.low, high: result.high },
+    sd: result.sd,
+    test: {
+      ...untested(labelOf(n, result.pValue, result.mean, test, lowerIsBetter2)),
+      pValue: result.pValue
+    }
+  };
+}
+function agreementRow(row, test) {
+  const shared = {
+    evaluator: row.evaluator,
+    column: row.head.column,
+    weighted: row.head.weighted,
+    compared: { base: row.base.compared, head: row.head.compared },
+    baseKappa: row.base.kappa,
+    headKappa: row.head.kappa
+  };
+  const tooFew = { ...shared, delta: null, ci: null, se: null, ...untested("too few cases") };
+  if (row.verdicts !== void 0) {
+    const tested = kappaChangeTest(row.verdicts, test);
+    if (tested === null) return tooFew;
+    test.tally.drawn += tested.drawn ?? 0;
+    const { compared, delta: delta2, pValue: pValue2 } = tested;
+    const interval = testBasedInterval(delta2, pValue2, test.alpha);
+    return {
+      ...shared,
+      compared: { base: compared, head: compared },
+      baseKappa: withoutNoise(tested.baseKappa),
+      headKappa: withoutNoise(tested.headKappa),
+      delta: delta2,
+      ci: { low: interval.low, high: interval.high },
+      se: interval.se,
+      ...untested(labelOf(compared, pValue2, delta2, test)),
+      pValue: pValue2
+    };
+  }
+  const change2 = agreementChange(row);
+  if (change2 === null) return tooFew;
+  const { delta, se } = change2;
+  const z = normalQuantileUpper(test.alpha / 2);
+  const pValue = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se)) : delta === 0 ? 1 : 0;
+  const n = Math.min(row.base.compared, row.head.compared);
+  return {
+    ...shared,
+    delta,
+    ci: { low: delta - z * se, high: delta + z * se },
+    se,
+    ...untested(labelOf(n, pValue, delta, test)),
+    pValue
+  };
+}
+function agreementChange(row) {
+  const { base, head } = row;
+  if (base.kappa === null || head.kappa === null) return null;
+  if (base.kappaSe === null || head.kappaSe === null) return null;
+  return { delta: head.kappa - base.kappa, se: Math.hypot(base.kappaSe, head.kappaSe) };
+}
+function labelOf(n, pValue, delta, test, lowerIsBetter2 = false) {
+  if (n < test.minPaired) return "too few cases";
+  if (pValue < test.alpha) return delta > 0 !== lowerIsBetter2 ? "improved" : "regressed";
+  return "unchanged";
+}
+function untested(label) {
+  return { pValue: null, adjustedP: null, qValue: null, label, significant: false, power: null };
+}
+function addPower(run2, pairing, family, alpha) {
+  const target = run2.minDetectableEffect;
+  const rows = [
+    [run2.passRate, pairing?.passRate],
+    ...run2.evaluators.map((row, j) => [
+      row,
+      pairing?.evaluators[j]
+    ])
+  ];
+  for (const [row, paired] of rows) {
+    if (row.label === "too few cases" || row.sd === null) continue;
+    const cases = row.paired;
+    const standardError = row.sd / Math.sqrt(cases);
+    const bounded2 = paired?.graded !== true;
+    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: bounded2, signFlip: true });
+  }
+  for (const row of run2.agreement) {
+    if (row.label === "too few cases" || row.se === null) continue;
+    const cases = Math.min(row.compared.base, row.compared.head);
+    row.power = rowPower({ standardError: row.se, cases, family, alpha, target, bounded: false });
+  }
+}
+var init_row_tests = __esm({
+  "src/compare/row-tests.ts"() {
+    "use strict";
+    init_family();
+    init_kappa_change();
+    init_float_noise();
+    init_normal();
+    init_power();
+    init_sign_flip();
+  }
+});
+
+// src/plan/tag-filter.ts
+function recordedTagFilter(filters) {
+  const tags = [...new Set(filters.tags ?? [])].sort();
+  return tags.length > 0 || filters.shard !== void 0 ? tags : void 0;
+}
+function withTagFilter(info2, filters) {
+  const tagFilter = recordedTagFilter(filters);
+  return tagFilter === void 0 ? info2 : { ...info2, tagFilter };
+}
+function sameTagFilter(a, b) {
+  return tagFilterKey(a) === tagFilterKey(b);
+}
+function tagFilterKey(tags) {
+  return JSON.stringify([...new Set(tags ?? [])].sort());
+}
+function describeTagFilter(tags) {
+  if (tags === void 0 || tags.length === 0) return "without --tag";
+  const quoted2 = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
+  return `with ${quoted2.map((tag) => `--tag ${tag}`).join(" ")}`;
+}
+var init_tag_filter = __esm({
+  "src/plan/tag-filter.ts"() {
+    "use strict";
+  }
+});
+
+// src/compare/run-comparison.ts
+function sameRow(base, head) {
+  if (base.inputId !== void 0 && head.inputId !== void 0) {
+    return base.inputId === head.inputId;
+  }
+  return base.contentId === head.contentId;
+}
+function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
+  const baseById = firstById(baseRun.cases);
+  const headById = firstById(headRun.cases);
+  const paired = [];
+  const cases = {
+    newlyFailing: [],
+    fixed: [],
+    added: [],
+    removed: [],
+    contentChanged: [],
+    flaky: [],
+    ...incomplete.base ? { notRunInBase: [] } : {},
+    ...incomplete.head ? { notRunInHead: [] } : {}
+  };
+  const partners = inputPartners(baseById, headById);
+  const partnered = new Set([...partners.values()].map((base) => base.id));
+  const filtered = !sameTagFilter(baseRun.testset.tagFilter, headRun.testset.tagFilter);
+  const unselected = (filter, result) => filtered && filter !== void 0 && filter.length > 0 && !(result.tags ?? []).some((tag) => filter.includes(tag));
+  for (const head of headById.values()) {
+    const base = baseById.get(head.id) ?? partners.get(head.id);
+    if (base === void 0 && unselected(baseRun.testset.tagFilter, head)) {
+      (cases.notSelectedInBase ??= []).push(caseRef(head));
+    } else if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
+    else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
+    else {
+      paired.push([base, head]);
+      if (base.passed && !head.passed) cases.newlyFailing.push(caseRef(head));
+      if (!base.passed && head.passed) cases.fixed.push(caseRef(head));
+    }
+    if (head.flaky === true) {
+      cases.flaky.push({ ...caseRef(head), trialPassRate: head.trialPassRate ?? null });
+    }
+  }
+  for (const base of baseById.values()) {
+    if (!headById.has(base.id) && !partnered.has(base.id)) {
+      const label = caseLabel(base);
+      const ref = { ...caseRef(base), ...label !== null && label !== "" ? { label } : {} };
+      if (unselected(headRun.testset.tagFilter, base)) (cases.notSelectedInHead ??= []).push(ref);
+      else (cases.notRunInHead ?? cases.removed).push(ref);
+    }
+  }
+  const baseEvaluators = evaluatorIds(baseRun);
+  const headEvaluators = evaluatorIds(headRun);
+  const shared = headEvaluators.filter((id) => baseEvaluators.includes(id));
+  const agreement = [];
+  for (const evaluator of shared) {
+    const base = baseRun.summary.evaluators[evaluator]?.agreement;
+    const head = headRun.summary.evaluators[evaluator]?.agreement;
+    if (base === void 0 || head === void 0) continue;
+    const verdicts = pairVerdicts(
+      paired,
+      evaluator,
+      baseRun.plan?.agreement?.[evaluator],
+      headRun.plan?.agreement?.[evaluator]
+    );
+    agreement.push({ evaluator, base, head, ...verdicts === void 0 ? {} : { verdicts } });
+  }
+  return {
+    suite: headRun.suite,
+    params: headRun.params,
+    trials: headRun.plan?.trials ?? 1,
+    baseTrials: baseRun.plan?.trials ?? 1,
+    minDetectableEffect: headRun.plan?.gate.minDetectableEffect ?? DEFAULT_MIN_DETECTABLE_EFFECT,
+    passRate: {
+      ...pairedRow(paired, (result) => result.passed ? 1 : 0),
+      passToFail: cases.newlyFailing.length,
+      failToPass: cases.fixed.length
+    },
+    evaluators: shared.map((evaluator) => ({
+      evaluator,
+      ...direction(baseRun, headRun, evaluator),
+      ...pairedRow(paired, (result) => scoreOf(result, evaluator))
+    })),
+    agreement,
+    evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
+    evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
+    cases,
+    ...sideCounts(baseRun, headRun, incomplete),
+    verdicts: { base: baseRun.verdict, head: headRun.verdict },
+    ...trialsAgreed(baseRun) && trialsAgreed(headRun) ? { trialsAgreed: true } : {}
+  };
+}
+function trialsAgreed(run2) {
+  return run2.cases.length > 0 && run2.cases.every((result) => result.flaky === false);
+}
+function sideCounts(baseRun, headRun, incomplete) {
+  if (!incomplete.base && !incomplete.head) return {};
+  const count = (run2) => ({
+    cases: run2.cases.length,
+    planned: plannedCases(run2)
+  });
+  return {
+    incomplete: {
+      ...incomplete.base ? { base: count(baseRun) } : {},
+      ...incomplete.head ? { head: count(headRun) } : {}
+    }
+  };
+}
+function plannedCases(run2) {
+  return Math.max(run2.testset.cases, run2.cases.length);
+}
+function direction(baseRun, headRun, evaluator) {
+  const base = baseRun.summary.evaluators[evaluator];
+  const head = headRun.summary.evaluators[evaluator];
+  const baseLower = base?.lowerIsBetter === true;
+  const headLower = head?.lowerIsBetter === true;
+  if (head === void 0) return { lowerIsBetter: baseLower, directionChanged: false };
+  return {
+    lowerIsBetter: headLower,
+    directionChanged: base !== void 0 && baseLower !== headLower
+  };
+}
+function isZeroOrOne(value) {
+  return value === 0 || value === 1;
+}
+function pairedRow(paired, valueOf2) {
+  const diffs = [];
+  let baseTotal = 0;
+  let headTotal = 0;
+  let lostInHead = 0;
+  let graded = false;
+  for (const [base, head] of paired) {
+    const before = valueOf2(base);
+    const after = valueOf2(head);
+    if (before !== null && after === null) lostInHead++;
+    if (before === null || after === null) continue;
+    diffs.push(sameUpToNoise(before, after) ? 0 : after - before);
+    baseTotal += before;
+    headTotal += after;
+    graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);
+  }
+  return {
+    diffs: Float64Array.from(diffs),
+    baseTotal,
+    headTotal,
+    lostInHead,
+    ...graded ? { graded: true } : {}
+  };
+}
+function inputPartners(baseById, headById) {
+  const byInput = (from, other) => {
+    const found2 = /* @__PURE__ */ new Map();
+    for (const result of from.values()) {
+      if (result.inputId === void 0 || other.has(result.id)) continue;
+      found2.set(result.inputId, found2.has(result.inputId) ? null : result);
+    }
+    return found2;
+  };
+  const partners = /* @__PURE__ */ new Map();
+  const bases = byInput(baseById, headById);
+  if (bases.size === 0) return partners;
+  for (const [input, head] of byInput(headById, baseById)) {
+    const base = bases.get(input);
+    if (head !== null && base !== null && base !== void 0) partners.set(head.id, base);
+  }
+  return partners;
+}
+function firstById(cases) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const result of cases) if (!byId.has(result.id)) byId.set(result.id, result);
+  return byId;
+}
+function caseRef(result) {
+  return {
+    id: result.id,
+    source: result.source === null ? null : { file: result.source.file, line: result.source.line }
+  };
+}
+function evaluatorIds(run2) {
+  const ids = new Set(Object.keys(run2.summary.evaluators));
+  for (const result of run2.cases) {
+    for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
+  }
+  return [...ids];
+}
+function scoreOf(result, evaluator) {
+  for (const evaluation of result.evaluations) {
+    if (evaluation.evaluator !== evaluator) continue;
+    if (evaluation.error !== null || evaluation.score === null) return null;
+    return Number.isFinite(evaluation.score) ? evaluation.score : null;
+  }
+  return null;
+}
+var init_run_comparison = __esm({
+  "src/compare/run-comparison.ts"() {
+    "use strict";
+    init_kappa_change();
+    init_power();
+    init_case_label();
+    init_float_noise();
+    init_tag_filter();
+  }
+});
+
+// src/compare/compare.ts
+function compareArtifacts(base, head, options2 = {}) {
+  const minPaired = options2.minPaired ?? DEFAULT_MIN_PAIRED;
+  const seed = options2.seed ?? DEFAULT_SEED;
+  const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
+  const sameShard2 = base.shard !== void 0 && head.shard !== void 0 && base.shard.index === head.shard.index && base.shard.count === head.shard.count;
+  const baseInfo = artifactInfo(base, sameShard2);
+  const headInfo = artifactInfo(head, sameShard2);
+  const tested = testRuns(
+    pairs.map(
+      ([baseRun, headRun]) => pairRuns(baseRun, headRun, {
+        base: runIncomplete(baseRun, baseInfo.incomplete),
+        head: runIncomplete(headRun, headInfo.incomplete)
+      })
+    ),
+    {
+      confidence: COMPARISON_CONFIDENCE,
+      resamples: options2.resamples ?? DEFAULT_RESAMPLES,
+      seed,
+      minPaired
+    }
+  );
+  const settings = {
+    confidence: COMPARISON_CONFIDENCE,
+    resamples: tested.resamples,
+    maxResamples: tested.maxResamples,
+    resamplingLimit: resamplingLimit(tested.maxResamples),
+    seed,
+    minPaired,
+    power: DETECTION_POWER
+  };
+  const counts = {
+    improved: 0,
+    regressed: 0,
+    unchanged: 0,
+    tooFewCases: 0,
+    underpowered: 0
+  };
+  for (const run2 of tested.runs) {
+    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      const label = row.label;
+      if (label === "too few cases") counts.tooFewCases++;
+      else counts[label]++;
+      if (label === "unchanged" && row.power?.underpowered === true) counts.underpowered++;
+    }
+  }
+  return {
+    settings,
+    base: baseInfo,
+    head: headInfo,
+    counts,
+    family: tested.family,
+    hasRegression: tested.family.regressions > 0,
+    runs: tested.runs,
+    onlyInBase: onlyInBase.map(runRef),
+    onlyInHead: onlyInHead.map(runRef)
+  };
+}
+function runRef(run2) {
+  return { suite: run2.suite, params: run2.params };
+}
+function artifactInfo(artifact, sameShard2) {
+  const info2 = {
+    config: artifact.config,
+    git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
+    startedAt: artifact.startedAt
+  };
+  let cases = 0;
+  let planned = 0;
+  const shortRuns2 = [];
+  let partialMerge;
+  for (const run2 of artifact.runs) {
+    cases += run2.cases.length;
+    planned += plannedCases(run2);
+    if (run2.cases.length < run2.testset.cases) {
+      shortRuns2.push({ ...runRef(run2), cases: run2.cases.length, planned: plannedCases(run2) });
+    }
+  }
+  const shards2 = mergedShards(artifact);
+  if (shards2 !== void 0) partialMerge = { count: shards2.count, merged: shards2.merged };
+  const shard = sameShard2 || artifact.shard?.count === 1 ? void 0 : artifact.shard;
+  const known = partialMerge !== void 0 || shard !== void 0;
+  if (shortRuns2.length === 0 && !known && !artifact.interrupted) return info2;
+  info2.incomplete = {
+    cases,
+    planned,
+    shortRuns: shortRuns2,
+    ...partialMerge === void 0 ? {} : { partialMerge },
+    ...shard === void 0 ? {} : { shard: { index: shard.index, count: shard.count } },
+    ...shortRuns2.length === 0 && !known ? { markedOnly: true } : {}
+  };
+  return info2;
+}
+function runIncomplete(run2, side) {
+  if (side === void 0) return false;
+  if (side.partialMerge !== void 0 || side.shard !== void 0 || side.markedOnly === true) {
+    return true;
+  }
+  return run2.cases.length < run2.testset.cases;
+}
+var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE;
+var init_compare = __esm({
+  "src/compare/compare.ts"() {
+    "use strict";
+    init_partial_merge();
+    init_match_runs();
+    init_power();
+    init_row_tests();
+    init_run_comparison();
+    init_sign_flip();
+    DEFAULT_MIN_PAIRED = 10;
+    COMPARISON_CONFIDENCE = 0.95;
+  }
+});
+
+// src/report/comparison-numbers.ts
+function plusMinus(value) {
+  return `\xB1${visibleFixed(value, 2)}`;
+}
+function formatP(p) {
+  if (p < 1e-3) return "p < 0.001";
+  if (p >= 0.9995) return "p = 1";
+  let decimals = 3;
+  let text2 = p.toFixed(decimals);
+  while (p < 0.05 && Number(text2) >= 0.05 && decimals < 17) text2 = p.toFixed(++decimals);
+  return `p = ${text2}`;
+}
+var init_comparison_numbers = __esm({
+  "src/report/comparison-numbers.ts"() {
+    "use strict";
+    init_format_change();
+  }
+});
+
+// src/report/shown-label.ts
+function shownLabel(change2) {
+  if (change2.significant) return change2.label;
+  if (change2.label !== "regressed" && change2.label !== "improved") return change2.label;
+  if (!possibleChange(change2)) return "unchanged";
+  return change2.label === "regressed" ? "possible regression" : "possible improvement";
+}
+function possibleChange(change2) {
+  return change2.qValue !== null && change2.qValue < POSSIBLE_CHANGE_Q;
+}
+function withinFamilyNoise(change2) {
+  return change2.label !== "unchanged" && shownLabel(change2) === "unchanged";
+}
+function possibleCounts(runs) {
+  const counts = { regressions: 0, improvements: 0, noise: 0 };
+  for (const run2 of runs) {
+    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
+      const label = shownLabel(row);
+      if (label === "possible regression") counts.regressions++;
+      else if (label === "possible improvement") counts.improvements++;
+      else if (withinFamilyNoise(row)) counts.noise++;
+    }
+  }
+  return counts;
+}
+function endsAtZero(delta, ci) {
+  return delta !== 0 && (ci.low === 0 || ci.high === 0);
+}
+function orderRuns(runs) {
+  const regressed = (run2) => {
+    const rows = [run2.passRate, ...run2.evaluators, ...run2.agreement].map(shownLabel);
+    if (rows.includes("regressed")) return 0;
+    return rows.includes("possible regression") ? 1 : 2;
+  };
+  return [...runs].sort((a, b) => regressed(a) - regressed(b));
+}
+var SHOWN_ORDER;
+var init_shown_label = __esm({
+  "src/report/shown-label.ts"() {
+    "use strict";
+    init_family();
+    SHOWN_ORDER = {
+      regressed: 0,
+      "possible regression": 0,
+      improved: 1,
+      "possible improvement": 1,
+      unchanged: 2,
+      "too few cases": 3
+    };
+  }
+});
+
+// src/report/newly-failing.ts
+function newlyFailingAlarm(run2) {
+  if (run2.passRate.label === "too few cases") return true;
+  if (run2.verdicts?.base === "pass" && run2.verdicts.head === "fail") return true;
+  if (run2.trialsAgreed === true) return true;
+  return [run2.passRate, ...run2.evaluators].some((row) => {
+    const shown2 = shownLabel(row);
+    return shown2 === "regressed" || shown2 === "possible regression";
+  });
+}
+function flipsReading(run2) {
+  const shown2 = shownLabel(run2.passRate);
+  if (shown2 === "improved" || shown2 === "possible improvement") return "improved";
+  const { power, ci, passToFail, failToPass } = run2.passRate;
+  const powered = power !== null && !power.underpowered;
+  if (powered && ci !== null && ci.low > -run2.minDetectableEffect) return "noise";
+  return passToFail + failToPass < FEWEST_TELLING_FLIPS ? "too few flips" : "not significant";
+}
+function flipsAside(runs) {
+  if (runs.length === 0 || runs.some(newlyFailingAlarm)) return "";
+  const fixed = runs.reduce((sum2, run2) => sum2 + run2.passRate.failToPass, 0);
+  const noise = flipsWithinNoise(runs);
+  const other = `${fixed === 0 ? "none" : formatCount(fixed)} fixed the other way`;
+  const [only] = runs;
+  if (runs.length === 1 && only !== void 0) return `${other}${oneReading(only)}`;
+  if (noise) {
+    const lowest = runs.reduce((low, run2) => pOf(run2) < pOf(low) ? run2 : low);
+    return `${other}, within the noise: pass rate unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, "lowest McNemar")}`;
+  }
+  const counts = /* @__PURE__ */ new Map();
+  for (const run2 of runs) {
+    const words = readingWords(run2);
+    counts.set(words, (counts.get(words) ?? 0) + 1);
+  }
+  const unsure = runs.filter((run2) => flipsReading(run2) === "not significant");
+  const lows = unsure.flatMap((run2) => run2.passRate.ci === null ? [] : [run2.passRate.ci.low]);
+  const reach = lows.length === 0 ? "" : ` (${ciName()} down to ${points(Math.min(...lows))})`;
+  const parts = [...counts].map(([words, n]) => {
+    const where = n === runs.length ? `each of the ${formatCount(n)} grid points` : plural(n, "grid point");
+    return `${words} at ${where}${words === "not significant" ? reach : ""}`;
+  });
+  const verdicts = parts.filter((part) => !part.startsWith(TOO_FEW));
+  const tooFew = parts.filter((part) => part.startsWith(TOO_FEW));
+  const rate = verdicts.length === 0 ? [] : [`pass rate ${verdicts.join(", ")}`];
+  return `${other}: ${[...rate, ...tooFew].join("; ")}`;
+}
+function ciName() {
+  return `${Math.round(COMPARISON_CONFIDENCE * 100)}% CI`;
+}
+function oneReading(run2) {
+  const reading = flipsReading(run2);
+  const pass = run2.passRate;
+  if (reading === "noise") return `, within the noise: pass rate unchanged${mcNemar(run2)}`;
+  if (reading === "improved") {
+    return `: pass rate ${CALM_WORDS[shownLabel(pass)] ?? ""}${mcNemar(run2)}`;
+  }
+  const flips = pass.passToFail + pass.failToPass;
+  if (reading === "too few flips") {
+    return `: too few flips to tell noise from a change (${formatCount(flips)}; fewer than ${formatCount(FEWEST_TELLING_FLIPS)} can never be significant)`;
+  }
+  const interval = pass.delta === null || pass.ci === null ? "" : ` ${points(pass.delta)} (${ciName()} ${signed(pass.ci.low * 100, 1)}\u2026${points(pass.ci.high)}${endsAtZero(pass.delta, pass.ci) ? ", includes 0" : ""})`;
+  const power = pass.power;
+  const detect = power === null || !power.underpowered ? "" : power.detectable > 1 ? "; underpowered: too few cases to detect any change" : `; underpowered: could detect \xB1${visibleFixed(power.detectable * 100, 1)} pp`;
+  return `: pass rate not significant${interval === "" ? "" : `,${interval}`}${mcNemar(run2)}${detect}`;
+}
+function readingWords(run2) {
+  const reading = flipsReading(run2);
+  if (reading === "noise") return "unchanged";
+  if (reading === "improved") return CALM_WORDS[shownLabel(run2.passRate)] ?? "improved";
+  return reading === "too few flips" ? TOO_FEW : "not significant";
+}
+function points(value) {
+  return `${signed(value * 100, 1)} pp`;
+}
+function flipsWithinNoise(runs) {
+  return runs.length > 0 && runs.every((run2) => !newlyFailingAlarm(run2) && flipsReading(run2) === "noise");
+}
+function calmFlipsName(runs) {
+  if (flipsWithinNoise(runs)) return "newly failing within the noise";
+  const unsure = runs.some((run2) => {
+    const reading = flipsReading(run2);
+    return reading === "not significant" || reading === "too few flips";
+  });
+  return unsure ? "newly failing, not significant" : "newly failing, no regression";
+}
+function pOf(run2) {
+  return run2.passRate.pValue ?? 1;
+}
+function mcNemar(run2, name = "McNemar") {
+  const { pValue, qValue } = run2.passRate;
+  if (pValue === null) return name === "McNemar" ? "" : `, ${name} ${formatP(1)}`;
+  const q = withinFamilyNoise(run2.passRate) && qValue !== null ? ` (q ${formatP(qValue).slice(2)} over every row)` : "";
+  return `, ${name} ${formatP(pValue)}${q}`;
+}
+var FEWEST_TELLING_FLIPS, CALM_WORDS, TOO_FEW;
+var init_newly_failing = __esm({
+  "src/report/newly-failing.ts"() {
+    "use strict";
+    init_compare();
+    init_power();
+    init_sign_flip();
+    init_format_change();
+    init_comparison_numbers();
+    init_labels();
+    init_shown_label();
+    FEWEST_TELLING_FLIPS = fewestDetectable(significanceLevel(COMPARISON_CONFIDENCE), 1);
+    CALM_WORDS = {
+      unchanged: "unchanged",
+      improved: "improved",
+      "possible improvement": "possibly improved"
+    };
+    TOO_FEW = "too few flips to tell";
+  }
+});
+
+// src/report/comparison-incomplete.ts
+function incompleteWarnings(comparison) {
+  const paired = comparison.runs.reduce((sum2, run2) => sum2 + run2.passRate.paired, 0);
+  const sides = [
+    {
+      side: "BASE",
+      other: "HEAD",
+      info: comparison.base.incomplete,
+      lacks: "notRunInBase",
+      instead: "added"
+    },
+    {
+      side: "HEAD",
+      other: "BASE",
+      info: comparison.head.incomplete,
+      lacks: "notRunInHead",
+      instead: "removed"
+    }
+  ];
+  return sides.flatMap(({ side, other, info: info2, lacks, instead }) => {
+    if (info2 === void 0) return [];
+    const missing = comparison.runs.reduce((sum2, run2) => sum2 + (run2.cases[lacks]?.length ?? 0), 0);
+    const listed3 = missing === 0 ? "" : ` The ${plural(missing, "case")} ${other} ran and ${side} did not ${missing === 1 ? "is" : "are"} listed as "not run in ${side}", not as ${instead}.`;
+    return [
+      {
+        title: `${side} is incomplete`,
+        detail: `${why(info2)}${listed3} Regressions are judged only on the ${plural(paired, "case")} both ran, so this is not a full comparison.`
+      }
+    ];
+  });
+}
+function why(info2) {
+  const sentences = [];
+  const short = shortRuns(info2.shortRuns);
+  if (info2.partialMerge !== void 0) {
+    const { count, merged } = info2.partialMerge;
+    const absent = Array.from({ length: count }, (_, i) => i + 1).filter(
+      (i) => !merged.includes(i)
+    );
+    sentences.push(
+      `(a partial merge): only ${shards(merged)} of ${count} ${merged.length === 1 ? "was" : "were"} merged, so every run lacks the cases of ${shards(absent)}, which no count includes.`
+    );
+    if (short !== "") sentences.push(`A merged shard was interrupted too: ${short}.`);
+  } else if (info2.shard !== void 0) {
+    const { index, count } = info2.shard;
+    const others = Array.from({ length: count }, (_, i) => i + 1).filter((i) => i !== index);
+    sentences.push(
+      `(one shard): it is shard ${index} of ${count}, so every run lacks the cases of ${shards(others)}, which no count includes; merge the shards (evals merge) to compare whole runs.`
+    );
+    if (short !== "") sentences.push(`It was interrupted too: ${short}.`);
+  } else if (short !== "") {
+    sentences.push(`(interrupted): ${short}.`);
+  } else if (info2.markedOnly === true) {
+    sentences.push(
+      `(marked interrupted, yet every run has all its planned cases): interrupted after its last case, or merged from only some shards by an older evalgate, whose missing shards would be counted nowhere; every run is taken as incomplete.`
+    );
+  }
+  return sentences.join(" ");
+}
+function shards(indices) {
+  return `${indices.length === 1 ? "shard" : "shards"} ${indices.join(", ")}`;
+}
+function shortRuns(runs) {
+  const named2 = runs.slice(0, LISTED_RUNS).map(
+    (run2) => `${describeRun(run2)} has ${formatCount(run2.cases)} of ${plural(run2.planned, "planned case")}`
+  );
+  const more = runs.length - named2.length;
+  if (more > 0) named2.push(`${plural(more, "more run")} ${more === 1 ? "is" : "are"} short too`);
+  return named2.join("; ");
+}
+function incompleteRunNote(run2) {
+  const parts = [];
+  for (const side of ["base", "head"]) {
+    const count = run2.incomplete?.[side];
+    if (count === void 0) continue;
+    const name = side === "base" ? "BASE" : "HEAD";
+    parts.push(
+      count.cases < count.planned ? `${name} has ${formatCount(count.cases)} of ${plural(count.planned, "planned case")}` : `${name} is incomplete`
+    );
+  }
+  return parts.map((part) => ` \xB7 ${part}`).join("");
+}
+var LISTED_RUNS;
+var init_comparison_incomplete = __esm({
+  "src/report/comparison-incomplete.ts"() {
+    "use strict";
+    init_labels();
+    LISTED_RUNS = 5;
+  }
+});
+
 // src/report/comparison-lost-scores.ts
 function scoredNote(row) {
   const { paired } = row.change;
@@ -35036,198 +35916,6 @@ var init_comparison_lost_scores = __esm({
     "use strict";
     init_labels();
     LISTED = 5;
-  }
-});
-
-// src/shared/canonical-json.ts
-function canonicalJson(value) {
-  const flat = flatRecordJson(value);
-  if (flat !== void 0) return flat;
-  const sorted = sortedCopy(value, 0);
-  const text2 = sorted === SLOW_PATH ? write(value, 0) : JSON.stringify(sorted);
-  if (text2 === void 0) throw new TypeError(`cannot write ${typeof value} as JSON`);
-  return text2;
-}
-function sameKeys(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-function sortedOrder(keys, depth2) {
-  const cache = depth2 < CACHED_DEPTHS ? cachedOrders[depth2] ??= [] : void 0;
-  if (cache !== void 0) {
-    for (const entry of cache) if (sameKeys(entry.keys, keys)) return entry.order;
-  }
-  let order = [...keys].sort();
-  for (const key of keys) {
-    if (key === "__proto__" || key === "toJSON" || isIndexLike(key)) {
-      order = null;
-      break;
-    }
-  }
-  if (cache !== void 0) {
-    cache.unshift({ keys, order });
-    if (cache.length > ORDERS_PER_DEPTH) cache.pop();
-  }
-  return order;
-}
-function flatRecordJson(value) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return void 0;
-  const record3 = value;
-  const order = sortedOrder(Object.keys(record3), 0);
-  if (order === null) return void 0;
-  let quoted2 = quotedKeys.get(order);
-  if (quoted2 === void 0) {
-    quoted2 = order.map((key) => JSON.stringify(key));
-    quotedKeys.set(order, quoted2);
-  }
-  let text2 = "{";
-  let first = true;
-  for (let i = 0; i < order.length; i++) {
-    const child = record3[order[i]];
-    let json;
-    switch (typeof child) {
-      case "string":
-        json = JSON.stringify(child);
-        break;
-      case "number":
-        json = Number.isFinite(child) ? JSON.stringify(child) : "null";
-        break;
-      case "boolean":
-        json = child ? "true" : "false";
-        break;
-      case "bigint":
-        json = `${child}n`;
-        break;
-      case "undefined":
-      case "function":
-      case "symbol":
-        continue;
-      // dropped, as JSON.stringify drops them from objects
-      default:
-        if (child !== null) return void 0;
-        json = "null";
-    }
-    text2 += `${first ? "" : ","}${quoted2[i]}:${json}`;
-    first = false;
-  }
-  return `${text2}}`;
-}
-function isIndexLike(key) {
-  const c = key.charCodeAt(0);
-  return c >= 48 && c <= 57 && /^(?:0|[1-9][0-9]*)$/.test(key);
-}
-function sortedCopy(value, depth2) {
-  if (typeof value === "bigint") return SLOW_PATH;
-  if (typeof value !== "object" || value === null) return value;
-  if (depth2 > MAX_DEPTH2) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
-  }
-  if (Array.isArray(value)) {
-    let copy2 = null;
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      if (typeof item === "bigint") return SLOW_PATH;
-      if (typeof item !== "object" || item === null) continue;
-      const sorted = sortedCopy(item, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy2 ??= value.slice();
-      copy2[i] = sorted;
-    }
-    return copy2 ?? value;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    return value instanceof Date ? value : SLOW_PATH;
-  }
-  const record3 = value;
-  const order = sortedOrder(Object.keys(record3), depth2);
-  if (order === null) return SLOW_PATH;
-  const copy = {};
-  for (const key of order) {
-    const child = record3[key];
-    if (typeof child === "object" && child !== null) {
-      const sorted = sortedCopy(child, depth2 + 1);
-      if (sorted === SLOW_PATH) return SLOW_PATH;
-      copy[key] = sorted;
-    } else if (typeof child === "bigint") {
-      return SLOW_PATH;
-    } else {
-      copy[key] = child;
-    }
-  }
-  return copy;
-}
-function write(value, depth2) {
-  switch (typeof value) {
-    case "string":
-      return JSON.stringify(value);
-    case "number":
-      return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      return `${value}n`;
-    case "object":
-      break;
-    default:
-      return void 0;
-  }
-  if (value === null) return "null";
-  if (depth2 > MAX_DEPTH2) {
-    throw new TypeError(`cannot write JSON nested more than ${MAX_DEPTH2} levels (or a cycle)`);
-  }
-  const toJson = value.toJSON;
-  if (typeof toJson === "function") return write(toJson.call(value), depth2 + 1);
-  if (value instanceof Map) {
-    const entries = [...value].map(
-      ([key, item]) => `[${write(key, depth2 + 2) ?? "null"},${write(item, depth2 + 2) ?? "null"}]`
-    );
-    return `Map[${entries.join(",")}]`;
-  }
-  if (value instanceof Set) {
-    const items = [...value].map((item) => write(item, depth2 + 1) ?? "null");
-    return `Set[${items.join(",")}]`;
-  }
-  if (Array.isArray(value)) {
-    const items = [];
-    for (let i = 0; i < value.length; i++) items.push(write(value[i], depth2 + 1) ?? "null");
-    return `[${items.join(",")}]`;
-  }
-  const record3 = value;
-  const members = [];
-  for (const key of Object.keys(record3).sort()) {
-    const member = write(record3[key], depth2 + 1);
-    if (member !== void 0) members.push(`${JSON.stringify(key)}:${member}`);
-  }
-  return `{${members.join(",")}}`;
-}
-var SLOW_PATH, MAX_DEPTH2, cachedOrders, CACHED_DEPTHS, ORDERS_PER_DEPTH, quotedKeys;
-var init_canonical_json = __esm({
-  "src/shared/canonical-json.ts"() {
-    "use strict";
-    SLOW_PATH = /* @__PURE__ */ Symbol("slow path");
-    MAX_DEPTH2 = 1e3;
-    cachedOrders = [];
-    CACHED_DEPTHS = 8;
-    ORDERS_PER_DEPTH = 4;
-    quotedKeys = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/shared/run-key.ts
-function runKey(run2) {
-  return canonicalJson([run2.suite, run2.params]);
-}
-function describeRun2(run2) {
-  return Object.keys(run2.params).length === 0 ? `suite ${run2.suite}` : `suite ${run2.suite} ${JSON.stringify(run2.params)}`;
-}
-var init_run_key = __esm({
-  "src/shared/run-key.ts"() {
-    "use strict";
-    init_canonical_json();
   }
 });
 
@@ -35276,6 +35964,21 @@ function caseLists(run2) {
 }
 function listHeading(title, counted, aside) {
   return `${title} (${counted}${aside === void 0 || aside === "" ? "" : `; ${aside}`})`;
+}
+function listedCaseKey(run2, ref) {
+  return JSON.stringify([run2.suite, ref.id, ref.source?.file, ref.source?.line]);
+}
+function countedCases(cases, pairs) {
+  return pairs === cases ? formatCount(cases) : `${plural(cases, "case")}, ${formatCount(pairs)} counting each grid point`;
+}
+function caseCount(lists) {
+  const keys = /* @__PURE__ */ new Set();
+  let pairs = 0;
+  for (const { run: run2, cases } of lists) {
+    pairs += cases.length;
+    for (const ref of cases) keys.add(listedCaseKey(run2, ref));
+  }
+  return { cases: keys.size, pairs };
 }
 function caseText(ref) {
   return {
@@ -35609,7 +36312,7 @@ function comparisonView(comparison) {
     const evaluators = evaluatorsOnOneSide(run2).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
     );
-    const lists = caseLists(run2).filter((list2) => list2.title !== "newly failing").map((list2) => ({
+    const lists2 = caseLists(run2).filter((list2) => list2.title !== "newly failing").map((list2) => ({
       title: list2.title,
       note: list2.note ?? "",
       count: list2.cases.length,
@@ -35621,9 +36324,13 @@ function comparisonView(comparison) {
         label: ref.label ?? null
       }))
     }));
-    if (evaluators.length > 0 || lists.length > 0) changes.push({ run: name, evaluators, lists });
+    if (evaluators.length > 0 || lists2.length > 0) changes.push({ run: name, evaluators, lists: lists2 });
   }
   const base = comparison.base;
+  const lists = comparison.runs.map((run2) => ({ run: run2, cases: run2.cases.newlyFailing }));
+  const alarmed = caseCount(lists.filter(({ run: run2 }) => !calmRuns.includes(run2)));
+  const calm = caseCount(lists.filter(({ run: run2 }) => calmRuns.includes(run2)));
+  const every = caseCount(lists);
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ""} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
@@ -35632,6 +36339,12 @@ function comparisonView(comparison) {
     newlyFailing,
     newlyFailingRuns,
     calmNewlyFailing: calmRuns.length === 0 ? "" : calmFlipsName(calmRuns),
+    newlyFailingCount: {
+      alarm: countedCases(alarmed.cases, alarmed.pairs),
+      calm: calm.cases,
+      all: countedCases(every.cases, every.pairs),
+      byPoint: every.pairs !== every.cases
+    },
     oneSidedRuns: oneSidedRuns(comparison).map(([title, runs]) => ({
       title,
       runs: runs.map(describeRun)
@@ -35971,7 +36684,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var La=Object.defineProperty;var Ea=(s,t,e)=>t in s?La(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Ea(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function me(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function ge(s){return _t(me(s*2.55),0,255)}function yt(s){return _t(me(s*255),0,255)}function ht(s){return _t(me(s/2.55)/100,0,1)}function Zn(s){return _t(me(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ns=[..."0123456789ABCDEF"],Ra=s=>Ns[s&15],Ia=s=>Ns[(s&240)>>4]+Ns[s&15],Ve=s=>(s&240)>>4===(s&15),Fa=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function za(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Ba=(s,t)=>s<255?t(s):"";function Wa(s){var t=Fa(s)?Ra:Ia;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Ba(s.a,t):void 0}var Na=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Va(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ha(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function $a(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Vs(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=$a(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Hs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(yt)}function $s(s,t,e){return Hs(si,s,t,e)}function ja(s,t,e){return Hs(Ha,s,t,e)}function Ya(s,t,e){return Hs(Va,s,t,e)}function ni(s){return(s%360+360)%360}function Ua(s){let t=Na.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?ge(+t[5]):yt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=ja(i,o,a):t[1]==="hsv"?n=Ya(i,o,a):n=$s(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Xa(s,t){var e=Vs(s);e[0]=ni(e[0]+t),e=$s(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Ga(s){if(!s)return;let t=Vs(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ht(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function qa(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var He;function Ka(s){He||(He=qa(),He.transparent=[0,0,0,0]);let t=He[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Ja=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Za(s){let t=Ja.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?ge(a):_t(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?ge(n):_t(n,0,255)),i=255&(t[4]?ge(i):_t(i,0,255)),o=255&(t[6]?ge(o):_t(o,0,255)),{r:n,g:i,b:o,a:e}}}function Qa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Kt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function tr(s,t,e){let n=Kt(ht(s.r)),i=Kt(ht(s.g)),o=Kt(ht(s.b));return{r:yt(Ws(n+e*(Kt(ht(t.r))-n))),g:yt(Ws(i+e*(Kt(ht(t.g))-i))),b:yt(Ws(o+e*(Kt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Vs(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=$s(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function er(s){return s.charAt(0)==="r"?Za(s):Ua(s)}var pe=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=za(t)||Ka(t)||er(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?Qa(this._rgb):void 0}hexString(){return this._valid?Wa(this._rgb):void 0}hslString(){return this._valid?Ga(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=tr(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=me(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Xa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var di=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function N(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function R(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function $(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return $(s)?s:t}function E(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function W(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,n){let i,o,a;if(N(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(R(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function _e(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(N(s))return s.map(Ue);if(R(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function sr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];R(i)&&R(o)?Zt(i,o,n):t[s]=Ue(o)}function Zt(s,t,e){let n=N(t)?t:[t],i=n.length;if(!R(s))return s;e=e||{};let o=e.merger||sr,a;for(let r=0;r<i;++r){if(a=n[r],!R(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Qt(s,t){return Zt(s,t,{merger:nr})}function nr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];R(n)&&R(i)?Qt(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function ir(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function or(s){let t=ir(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Ft(s,t){return(oi[t]||(oi[t]=or(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var te=s=>typeof s<"u",ut=s=>typeof s=="function",Xs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var j=Math.PI,tt=2*j,Ph=tt+j,Xe=Number.POSITIVE_INFINITY,ar=j/180,X=j/2,Et=j/4,ai=j*2/3,dt=Math.log10,ft=Math.sign;function ye(s,t,e){return Math.abs(s-t)<e}function Gs(s){let t=Math.round(s);s=ye(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(dt(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function rr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ve(s){return!rr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function qs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*(j/180)}function Ke(s){return s*(180/j)}function Ks(s){if(!$(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*j&&(o+=tt),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function yi(s,t,e,n){let i=nt(s),o=nt(t),a=nt(e),r=nt(o-i),l=nt(a-i),c=nt(i-o),h=nt(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function vi(s){return et(s,-32768,32767)}function zt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var ki=["push","pop","shift","splice","unshift"];function Si(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),ki.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Js(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(ki.forEach(o=>{delete s[o]}),delete s._chartjs)}function Zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Qs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function tn(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Qs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Pi(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var en=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Jt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos(j*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Jt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Jt.easeInBounce(s*2)*.5:Jt.easeOutBounce(s*2-1)*.5+.5};function Di(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function sn(s){return Di(s)?s:new pe(s)}function js(s){return Di(s)?s:new pe(s).saturate(.5).darken(.1).hexString()}var lr=["x","y","borderWidth","radius","tension"],cr=["color","borderColor","backgroundColor"];function hr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:cr},numbers:{type:"number",properties:lr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function ur(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function dr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return dr(t,e).format(s)}var Ai={values(s){return N(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=fr(s,e)}let a=dt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(dt(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Ai.numeric.call(this,s,t,e):""}};function fr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Me={formatters:Ai};function gr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Me.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),ts=Object.create(null);function be(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Ys(s,t,e){return typeof t=="string"?Zt(be(s,t),e):Zt(be(s,""),t)}var Us=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>js(i.backgroundColor),this.hoverBorderColor=(n,i)=>js(i.borderColor),this.hoverColor=(n,i)=>js(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ys(this,t,e)}get(t){return be(this,t)}describe(t,e){return Ys(ts,t,e)}override(t,e){return Ys(Mt,t,e)}route(t,e,n,i){let o=be(this,t),a=be(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return R(l)?Object.assign({},c,l):E(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},H=new Us({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[hr,ur,gr]);function pr(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function xe(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!N(u))a=xe(s,i,o,a,u);else if(N(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!N(d)&&(a=xe(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function nn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function on(s,t,e,n){an(s,t,e,n,null)}function an(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,g=t.rotation,p=t.radius,b=(g||0)*ar;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,tt):s.arc(e,n,p,0,tt),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+Et)*l,u=Math.cos(b+Et)*(i?i/2-c:l),r=Math.sin(b+Et)*l,d=Math.sin(b+Et)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-j,b-X),s.arc(e+d,n-a,c,b-X,b),s.arc(e+u,n+r,c,b,b+X),s.arc(e-d,n+a,c,b+X,b+j),s.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=Et;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=Et;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=Et,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Bt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function mr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function br(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function xr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Wt(s,t,e,n,i,o={}){let a=N(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,mr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&xr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),br(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ee(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*j,j,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,j,X,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,n)}var _r=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,yr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function vr(s,t){let e=(""+s).match(_r);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Mr=s=>+s||0;function rn(s,t){let e={},n=R(t),i=n?Object.keys(t):t,o=R(s)?n?a=>E(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Mr(o(a));return e}function ln(s){return rn(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return rn(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ln(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function Y(s,t){s=s||{},t=t||H.font;let e=E(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=E(s.style,t.style);n&&!(""+n).match(yr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:E(s.family,t.family),lineHeight:vr(E(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:E(s.weight,t.weight),string:""};return i.string=pr(i),i}function we(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&N(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Tr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function It(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:cn(s,n),setContext:o=>It(s,o,e,n),override:o=>It(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>kr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function cn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:ut(e)?e:()=>e,isIndexable:ut(n)?n:()=>n}}var wr=(s,t)=>s?s+qe(t):t,hn=(s,t)=>R(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function kr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return ut(r)&&a.isScriptable(t)&&(r=Sr(t,r,s,e)),N(r)&&r.length&&(r=Pr(t,r,s,a.isIndexable)),hn(t,r)&&(r=It(r,i,o&&o[t],a)),r}function Sr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),hn(s,l)&&(l=un(i._scopes,i,s,l)),l}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(R(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=un(c,i,s,h);t.push(It(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return ut(s)?s(t,e):s}var Cr=(s,t)=>s===!0?t:typeof s=="string"?Ft(t,s):void 0;function Dr(s,t,e,n,i){for(let o of t){let a=Cr(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function un(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ar(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Dr(s,t,e,n,i);return e}function Ar(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return N(i)&&R(e)?e:i||{}}function Tr(s,t,e,n){let i;for(let o of t)if(i=Ri(wr(o,s),e),typeof i<"u")return hn(s,i)?un(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=Or(s._scopes)),t}function Or(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Ch=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Lr(s,t){return as(s).getPropertyValue(t)}var Er=["top","right","bottom","left"];function Rt(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Er[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Rr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Ir(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Rr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Rt(i,"padding"),r=Rt(i,"border","width"),{x:l,y:c,box:h}=Ir(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:g}=t;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/g*e.height/n)}}function Fr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Rt(r,"border","width"),c=Rt(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Rt(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Fr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Rt(i,"border","width"),f=Rt(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function dn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function fn(s,t){let e=Lr(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var zr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Br=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?zr(t,e):Br()}function gn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function pn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Wr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Wr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Sn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Qs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new Sn,Bi="transparent",Nr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=sn(s||Bi),i=n.valid&&sn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=we([t.to,i,o,t.from]);let a=we([t.from,o,i]);this._active=!0,this._fn=t.fn||Nr[t.type||typeof a],this._easing=Jt[t.easing]||Jt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=we([t.to,e,i,t.from]),this._from=we([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!R(t))return;let e=Object.keys(H.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!R(o))return;let a={};for(let r of e)a[r]=o[r];(N(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Hr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Vr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return pt.add(this._chart,n),!0}};function Vr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Hr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function $r(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function jr(s){let t,e,n,i;return R(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Ao(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Ni(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],$(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!n.all?0:t}function Yr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function mn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Ur(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Xr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function Gr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Hi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Ur(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let g=t[f],{[l]:p,[c]:b}=g,x=g._stacks||(g._stacks={});d=x[c]=Gr(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function bn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function qr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Kr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ke(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var xn=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),Jr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Ao(e,!0),values:null},$t=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=mn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ke(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,g)=>u==="x"?d:u==="r"?g:f,o=e.xAxisID=E(n.xAxisID,bn(t,"x")),a=e.yAxisID=E(n.yAxisID,bn(t,"y")),r=e.rAxisID=E(n.rAxisID,bn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Js(this._data,this),t._stacked&&ke(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(R(e)){let i=this._cachedMeta;this._data=Yr(e,i)}else if(n!==e){if(n){Js(n,this);let i=this._cachedMeta;ke(i),i._parsed=[]}e&&Object.isExtensible(e)&&Si(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=mn(e.vScale,e),e.stack!==n.stack&&(i=!0,ke(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Hi(this,e._parsed),e._stacked=mn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{N(i[t])?d=this.parseArrayData(n,i,t,e):R(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Hi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,g;for(d=0,f=i;d<f;++d)g=d+n,u[d]={[r]:h||o.parse(c[g],g),[l]:a.parse(e[g],g)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Ft(f,r),d),y:a.parse(Ft(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Ao(i,!0),values:e._stacks[t.axis]._visualValues};return Ni(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Ni(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Jr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Xr(r),d,f;function g(){f=i[d];let p=f[r.axis];return!$(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!g()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!g()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],$(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=jr(E(this.options.clip,$r(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Kr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=qr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&te(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(H.elements[t]),g=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,g,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||xn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){xn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!xn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&ke(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T($t,"defaults",{}),T($t,"datasetElementType",null),T($t,"dataElementType",null);function Zr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Zs(n.sort((i,o)=>i-o))}return s._cache.$bar}function Qr(s){let t=s.iScale,e=Zr(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(te(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function tl(s,t,e,n){let i=e.barThickness,o,a;return I(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function el(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function sl(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return N(s)?sl(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function _n(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function nl(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function il(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ol(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=il(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=al(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function al(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function rl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var jt=class extends $t{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,g,p;for(d=n,f=n+i;d<f;++d)p=e[d],g={},g[o.axis]=o.parse(Ft(p,c),d),u.push(To(Ft(p,h),g,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=_n(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let g=this.getParsed(f),p=o||I(g[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(g._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||_n(g._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ol(_,v,x,a),rl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(I(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[E(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||Qr(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=_n(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,g,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&ft(u)!==ft(c.barEnd)&&(d=0),d+=u);let b=!I(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?g=e.getPixelForValue(d+f):g=x,p=g-x,Math.abs(p)<a){p=nl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),k=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),k),g=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(g)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:g,center:g+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=E(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?el(t,e,i,h*c):tl(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(E(d,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*g+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(jt,"id","bar"),T(jt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(jt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},ll={_date:Cn};function cl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!I(p[u.axis]));h.lo-=Math.max(0,f);let g=d.slice(h.hi).findIndex(p=>!I(p[u.axis]));h.hi+=Math.max(0,g)}return h}}return{lo:0,hi:o.length-1}}function Re(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=cl(o[r],t,a,i);for(let f=u;f<=d;++f){let g=h[f];g.skip||n(g,c,f)}}}function hl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function yn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Re(s,e,t,function(r,l,c){!i&&!Bt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function ul(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Re(s,e,t,o),i}function dl(s,t,e,n,i,o){let a=[],r=hl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let g=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(g))&&!f)return;let b=r(t,g);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Re(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?ul(s,t,e,i):dl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Re(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var fl={evaluateInteractionItems:Re,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Se(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Pe(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function gl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function pl(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function ml(s,t){let e=pl(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function bl(s){let t=gl(s),e=Pe(t.filter(c=>c.box.fullSize),!0),n=Pe(Se(t,"left"),!0),i=Pe(Se(t,"right")),o=Pe(Se(t,"top"),!0),a=Pe(Se(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Se(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function xl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!R(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function _l(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function yl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Ae(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,yl(r.horizontal,t));let{same:u,other:d}=xl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Ae(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;te(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;te(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=U(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=bl(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,U(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),g=ml(l.concat(c),u);Ae(r.fullSize,f,u,g),Ae(l,f,u,g),Ae(c,f,u,g)&&Ae(l,f,u,g),_l(f),Ki(r.leftAndTop,f,u,g),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,g),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",vl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Ml(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=fn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=fn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function wl(s,t,e){s&&s.addEventListener(t,e,Eo)}function kl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Sl(s,t){let e=vl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Pl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Cl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Le=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Le.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Dl(s,t){Le.size||window.addEventListener("resize",Ro),Le.set(s,t)}function Al(s){Le.delete(s),Le.size||window.removeEventListener("resize",Ro)}function Tl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=tn((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Dl(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Al(s)}function Ol(s,t,e){let n=s.canvas,i=tn(o=>{s.ctx!==null&&e(Sl(o,s))},s);return wl(n,t,i),i}var An=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Ml(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Pl,detach:Cl,resize:Tl}[e]||Ol;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||kl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Ll(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:An}var bt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return ve(this.x)&&ve(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(bt,"defaults",{}),T(bt,"defaultRoutes");function El(s,t){let e=s.options.ticks,n=Rl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Fl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return zl(t,c,o,a/i),c;let h=Il(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,I(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,I(f)?t.length:l+f),c}return ls(t,c,h),c}function Rl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Il(s,t,e){let n=Bl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Fl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function zl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=E(n,0),a=Math.min(E(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Bl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Wl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Nl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Vl(s,t){F(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Ce(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=Y(s.font,t),n=U(s.padding);return(N(s.text)?s.text.length:1)*e.lineHeight+n.height}function Hl(s,t){return St(s,{scale:t,type:"scale"})}function $l(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function jl(s,t,e){let n=en(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Wl(n)),n}function Yl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,g,p=a-i,b=r-o;if(s.isHorizontal()){if(f=q(n,o,r),R(e)){let x=Object.keys(e)[0],_=e[x];g=h[x].getPixelForValue(_)+p-t}else e==="center"?g=(c.bottom+c.top)/2+p-t:g=Qi(s,e,t);d=r-o}else{if(R(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);g=q(n,a,i),u=e==="left"?-X:X}return{titleX:f,titleY:g,maxWidth:d,rotation:u}}var Ut=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),n=G(n,Number.POSITIVE_INFINITY),i=G(i,Number.NEGATIVE_INFINITY),{min:G(t,n),max:G(e,i),minDefined:$(t),maxDefined:$(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:G(e,G(n,e)),max:G(n,G(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){W(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=El(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){W(this.options.afterUpdate,[this])}beforeSetDimensions(){W(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){W(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),W(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){W(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=W(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){W(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){W(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Ce(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){W(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){W(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Ce(o)+l):(t.height=this.maxHeight,t.width=Ce(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,g=gt(this.labelRotation),p=Math.cos(g),b=Math.sin(g);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){W(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)I(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,g,p,b,x,_,v,k,M;for(u=0;u<e;u+=l){if(g=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=k=0,!I(g)&&!N(g))v=xe(i,x.data,x.gc,v,g),k=_;else if(N(g))for(d=0,f=g.length;d<f;++d)M=g[d],!I(M)&&!N(M)&&(v=xe(i,x.data,x.gc,v,M),k+=_);a.push(v),r.push(k),c=Math.max(v,c),h=Math.max(k,h)}Vl(o,e);let C=a.indexOf(c),P=r.indexOf(h),D=L=>({width:a[L]||0,height:r[L]||0});return{first:D(0),last:D(e-1),widest:D(C),highest:D(P),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return vi(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=$l(this.getContext(),t,n))}return this.$context||(this.$context=Hl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Ce(o),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,b=p/2,x=function(V){return wt(n,V,p)},_,v,k,M,C,P,D,L,y,w,S,A;if(a==="top")_=x(this.bottom),P=this.bottom-d,L=_-b,w=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),w=t.top,A=x(t.bottom)-b,P=_+b,L=this.top+d;else if(a==="left")_=x(this.right),C=this.right-d,D=_-b,y=x(t.left)+b,S=t.right;else if(a==="right")_=x(this.left),y=t.left,S=x(t.right)-b,C=_+b,D=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}w=t.top,A=t.bottom,P=_+b,L=P+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(R(a)){let V=Object.keys(a)[0],Z=a[V];_=x(this.chart.scales[V].getPixelForValue(Z))}C=_-b,D=C-d,y=t.left,S=t.right}let B=E(i.ticks.maxTicksLimit,u),z=Math.max(1,Math.ceil(u/B));for(v=0;v<u;v+=z){let V=this.getContext(v),Z=o.setContext(V),Be=r.setContext(V),We=Z.lineWidth,Gt=Z.color,Ne=Be.dash||[],qt=Be.dashOffset,de=Z.tickWidth,Ot=Z.tickColor,fe=Z.tickBorderDash||[],Lt=Z.tickBorderDashOffset;k=Nl(this,v,l),k!==void 0&&(M=wt(n,k,We),c?C=D=y=S=M:P=L=w=A=M,f.push({tx1:C,ty1:P,tx2:D,ty2:L,x1:y,y1:w,x2:S,y2:A,width:We,color:Gt,borderDash:Ne,borderDashOffset:qt,tickWidth:de,tickColor:Ot,tickBorderDash:fe,tickBorderDashOffset:Lt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Ce(n.grid),f=d+h,g=u?-h:f,p=-gt(this.labelRotation),b=[],x,_,v,k,M,C,P,D,L,y,w,S,A="middle";if(i==="top")C=this.bottom-g,P=this._getXAxisLabelAlignment();else if(i==="bottom")C=this.top+g,P=this._getXAxisLabelAlignment();else if(i==="left"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(i==="right"){let z=this._getYAxisLabelAlignment(d);P=z.textAlign,M=z.x}else if(e==="x"){if(i==="center")C=(t.top+t.bottom)/2+f;else if(R(i)){let z=Object.keys(i)[0],V=i[z];C=this.chart.scales[z].getPixelForValue(V)+f}P=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(R(i)){let z=Object.keys(i)[0],V=i[z];M=this.chart.scales[z].getPixelForValue(V)}P=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let B=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],k=v.label;let z=o.setContext(this.getContext(x));D=this.getPixelForTick(x)+o.labelOffset,L=this._resolveTickFontOptions(x),y=L.lineHeight,w=N(k)?k.length:1;let V=w/2,Z=z.color,Be=z.textStrokeColor,We=z.textStrokeWidth,Gt=P;a?(M=D,P==="inner"&&(x===_-1?Gt=this.options.reverse?"left":"right":x===0?Gt=this.options.reverse?"right":"left":Gt="center"),i==="top"?c==="near"||p!==0?S=-w*y+y/2:c==="center"?S=-B.highest.height/2-V*y+y:S=-B.highest.height+y/2:c==="near"||p!==0?S=y/2:c==="center"?S=B.highest.height/2-V*y:S=B.highest.height-w*y,u&&(S*=-1),p!==0&&!z.showLabelBackdrop&&(M+=y/2*Math.sin(p))):(C=D,S=(1-w)*y/2);let Ne;if(z.showLabelBackdrop){let qt=U(z.backdropPadding),de=B.heights[x],Ot=B.widths[x],fe=S-qt.top,Lt=0-qt.left;switch(A){case"middle":fe-=de/2;break;case"bottom":fe-=de;break}switch(P){case"center":Lt-=Ot/2;break;case"right":Lt-=Ot;break;case"inner":x===_-1?Lt-=Ot:x>0&&(Lt-=Ot/2);break}Ne={left:Lt,top:fe,width:Ot+qt.width,height:de+qt.height,color:z.backdropColor}}b.push({label:k,font:L,textOffset:S,options:{rotation:p,color:Z,strokeColor:Be,strokeWidth:We,textAlign:Gt,textBaseline:A,translation:[M,C],backdrop:Ne}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,u=d=l):(u=wt(t,this.top,a)-a/2,d=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Wt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=Y(n.font),a=U(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||R(e)?(l+=a.bottom,N(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Yl(this,l,e,r);Wt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:jl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=E(t.grid&&t.grid.z,-1),i=E(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return Y(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},ne=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;Gl(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Ul(t,a,n),this.override&&H.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in H[i]&&(delete H[i][n],this.override&&delete Mt[n])}};function Ul(s,t,e){let n=Zt(Object.create(null),[e?H.get(e):{},H.get(t),s.defaults]);H.set(t,n),s.defaultRoutes&&Xl(t,s.defaultRoutes),s.descriptors&&H.describe(t,s.descriptors)}function Xl(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");H.route(o,i,l,r)})}function Gl(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new ne($t,"datasets",!0),this.elements=new ne(bt,"elements"),this.plugins=new ne(Object,"plugins"),this.scales=new ne(Ut,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):F(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);W(n["before"+i],[],n),e[t](n),W(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},lt=new Tn,On=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(W(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=E(n.options&&n.options.plugins,{}),o=ql(n);return i===!1&&!e?[]:Jl(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ql(s){let t={},e=[],n=Object.keys(lt.plugins.items);for(let o=0;o<n.length;o++)e.push(lt.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Kl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Jl(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Kl(n[l],i);c!==null&&o.push({plugin:r,options:Zl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Zl(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Ln(s,t){let e=H.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ql(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function tc(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function ec(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function En(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||ec(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function sc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function nc(s,t){let e=Mt[s.type]||{scales:{}},n=t.scales||{},i=Ln(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!R(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=En(a,r,sc(a,s),H.scales[r.type]),c=tc(l,i),h=e.scales||{};o[a]=Qt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Ln(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=Ql(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),Qt(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];Qt(r,[H.scales[r.type],H.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=E(t.plugins,{}),t.scales=nc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ic(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var De=(s,t,e)=>{let n=Ft(t,e);n!==void 0&&s.add(n)},Rn=class{constructor(t){this._config=ic(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>De(l,t,u))),h.forEach(u=>De(l,i,u)),h.forEach(u=>De(l,Mt[o]||{},u)),h.forEach(u=>De(l,H,u)),h.forEach(u=>De(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},H.datasets[e]||{},{type:e},H,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(ac(a,e)){o.$shared=!1,n=ut(n)?n():n;let c=this.createResolver(t,n,r);l=It(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return R(e)?It(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var oc=s=>R(s)&&Object.getOwnPropertyNames(s).some(t=>ut(s[t]));function ac(s,t){let{isScriptable:e,isIndexable:n}=cn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(ut(r)||oc(r))||a&&N(r))return!0}return!1}var rc="4.6.1",lc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||lc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),W(e&&e.onComplete,[s],t)}function cc(s){let t=s.chart,e=t.options.animation;W(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function hc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function uc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){lt.add(...t),uo()}static unregister(...t){lt.remove(...t),uo()}constructor(t,e){let n=this.config=new Rn(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Ll(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new On,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Pi(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",co),pt.listen(this,"progress",cc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return I(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():dn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return nn(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,dn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),W(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=En(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=En(l,r),h=E(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=lt.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),F(i,(a,r)=>{a||delete n[r]}),F(n,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||Ln(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=H.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Xs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;hc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Xs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,ut(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Bt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=fl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);te(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),nn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!_e(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=uc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,W(o.onHover,[t,r,this],this),l&&W(o.onClick,[t,r,this],this));let h=!_e(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(st,"defaults",H),T(st,"instances",ps),T(st,"overrides",Mt),T(st,"registry",lt),T(st,"version",rc),T(st,"getChart",ho);function uo(){return F(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:et(t,e,n)}function dc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=ln(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function fc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||R(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function gc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=dc(s,e/2,n/2),o=fc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function wn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||zt(t,r.left,r.right))&&(o||zt(e,r.top,r.bottom))}function pc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function mc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Yt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=gc(this),r=pc(a.radius)?ee:mc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return wn(this,t,e,n)}inXRange(t,e){return wn(this,t,null,e)}inYRange(t,e){return wn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Yt,"id","bar"),T(Yt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Yt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},bc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=W(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=Y(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((g,p)=>{let b=n+e/2+o.measureText(g.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,g=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=xc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),g+=d+r,p++,d=f=0),l[x]={left:g,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=H.color,l=Nt(t.rtl,this.left,this.width),c=Y(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:g,boxHeight:p,itemHeight:b}=fo(a,u),x=function(C,P,D){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;i.save();let L=E(D.lineWidth,1);if(i.fillStyle=E(D.fillStyle,r),i.lineCap=E(D.lineCap,"butt"),i.lineDashOffset=E(D.lineDashOffset,0),i.lineJoin=E(D.lineJoin,"miter"),i.lineWidth=L,i.strokeStyle=E(D.strokeStyle,r),i.setLineDash(E(D.lineDash,[])),a.usePointStyle){let y={radius:p*Math.SQRT2/2,pointStyle:D.pointStyle,rotation:D.rotation,borderWidth:L},w=l.xPlus(C,g/2),S=P+d;an(i,y,w,S,a.pointStyleWidth&&g)}else{let y=P+Math.max((u-p)/2,0),w=l.leftForLtr(C,g),S=kt(D.borderRadius);i.beginPath(),Object.values(S).some(A=>A!==0)?ee(i,{x:w,y,w:g,h:p,radius:S}):i.rect(w,y,g,p),i.fill(),L!==0&&i.stroke()}i.restore()},_=function(C,P,D){Wt(i,D.text,C,P+b/2,c,{strikethrough:D.hidden,textAlign:l.textAlign(D.textAlign)})},v=this.isHorizontal(),k=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-n[0]),y:this.top+h+k,line:0}:f={x:this.left+h,y:q(o,this.top+k+h,this.bottom-e[0].height),line:0},gn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((C,P)=>{i.strokeStyle=C.fontColor,i.fillStyle=C.fontColor;let D=i.measureText(C.text).width,L=l.textAlign(C.textAlign||(C.textAlign=a.textAlign)),y=g+d+D,w=f.x,S=f.y;l.setWidth(this.width),v?P>0&&w+y+h>this.right&&(S=f.y+=M,f.line++,w=f.x=q(o,this.left+h,this.right-n[f.line])):P>0&&S+M>this.bottom&&(w=f.x=w+e[f.line].width+h,f.line++,S=f.y=q(o,this.top+k+h,this.bottom-e[f.line].height));let A=l.x(w);if(x(A,S,C),w=Ci(L,w+g+d,v?w+y:this.right,t.rtl),_(l.x(w),S,C),v)f.x+=y+h;else if(typeof C.text!="string"){let B=c.lineHeight;f.y+=No(C,B)+h}else f.y+=M}),pn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=Y(e.font),i=U(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=q(t.align,u,this.right-d);else{let g=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+q(t.align,this.top,this.bottom-g-t.labels.padding-this._computeTitleHeight())}let f=q(r,u,u+d);a.textAlign=o.textAlign(en(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Wt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=Y(t.font),n=U(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(zt(t,this.left,this.right)&&zt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],zt(t,i.left,i.left+i.width)&&zt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!vc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=bc(i,n);i&&!o&&W(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&W(e.onHover,[t,n,this],this)}else n&&W(e.onClick,[t,n,this],this)}};function xc(s,t,e,n,i){let o=_c(n,s,t,e),a=yc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function _c(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function yc(s,t,e){let n=s;return typeof t.text!="string"&&(n=No(t,e)),n}function No(s,t){let e=s.text?s.text.length:0;return t*e}function vc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});Ct.configure(s,n,e),Ct.addBox(s,n)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Ct.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Te={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function rt(s,t){return t&&(N(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Mc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=Y(t.bodyFont),c=Y(t.titleFont),h=Y(t.footerFont),u=o.length,d=i.length,f=n.length,g=U(t.padding),p=g.height,b=0,x=n.reduce((k,M)=>k+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let k=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*k+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(k){b=Math.max(b,e.measureText(k).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(n,k=>{F(k.before,v),F(k.lines,v),F(k.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=g.width,{width:b,height:p}}function wc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function kc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Sc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),kc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||wc(s,e);return{xAlign:e.xAlign||t.xAlign||Sc(s,t,e,n),yAlign:n}}function Pc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Cc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),g=Pc(t,r),p=Cc(t,l,c);return l==="center"?r==="left"?g+=c:r==="right"&&(g-=c):r==="left"?g-=Math.max(h,d)+i:r==="right"&&(g+=Math.max(u,f)+i),{x:et(g,0,n.width-t.width),y:et(p,0,n.height-t.height)}}function hs(s,t,e){let n=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return rt([],mt(s))}function Dc(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Ho={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Ho[t].call(e,n):i}var Oe=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Dc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=K(n,"beforeTitle",this,t),o=K(n,"title",this,t),a=K(n,"afterTitle",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return bo(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=K(n,"beforeFooter",this,t),o=K(n,"footer",this,t),a=K(n,"afterFooter",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Mc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),F(r,h=>{let u=xo(t.callbacks,h);i.push(K(u,"labelColor",this,h)),o.push(K(u,"labelPointStyle",this,h)),a.push(K(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Te[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:g,height:p}=e,b,x,_,v,k,M;return o==="center"?(k=f+p/2,i==="left"?(b=d,x=b-a,v=k+a,M=k-a):(b=d+g,x=b+a,v=k-a,M=k+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+g-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,k=v-a,b=x-a,_=x+a):(v=f+p,k=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:k,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=Y(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=Y(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,g=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=g+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,on(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,on(t,p,b,x)}else{t.lineWidth=R(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ee(t,{x:p,y:g,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ee(t,{x:b,y:g+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,g,c,l),t.strokeRect(p,g,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,g+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=Y(n.bodyFont),d=u.lineHeight,f=0,g=Nt(n.rtl,this.x,this.width),p=function(D){e.fillText(D,g.x(t.x+f),t.y+d/2),t.y+=d+o},b=g.textAlign(a),x,_,v,k,M,C,P;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,F(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,k=0,C=i.length;k<C;++k){for(x=i[k],_=this.labelTextColors[k],e.fillStyle=_,F(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,k,g,n),d=Math.max(u.lineHeight,l)),M=0,P=v.length;M<P;++M)p(v[M]),d=u.lineHeight;F(x.after,p)}f=0,d=u.lineHeight,F(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=Y(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:g}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-g),e.quadraticCurveTo(r+c,l+h,r+c-g,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Te[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),gn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),pn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!_e(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!_e(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Te[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Oe,"positioners",Te);var $o={id:"tooltip",_element:Oe,positioners:Te,afterInit(s,t,e){e&&(s.tooltip=new Oe({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Ho},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ac=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Tc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ac(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Oc=(s,t)=>s===null?null:et(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Ut{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Tc(n,t,E(e,t),this._addedLabels),Oc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ie,"id","category"),T(ie,"defaults",{ticks:{callback:_o}});function Lc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,g=h-1,{min:p,max:b}=t,x=!I(a),_=!I(r),v=!I(c),k=(b-p)/(u+1),M=Gs((b-p)/g/f)*f,C,P,D,L;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];L=Math.ceil(b/M)-Math.floor(p/M),L>g&&(M=Gs(L*M/g/f)*f),I(l)||(C=Math.pow(10,l),M=Math.ceil(M*C)/C),i==="ticks"?(P=Math.floor(p/M)*M,D=Math.ceil(b/M)*M):(P=p,D=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(L=Math.round(Math.min((r-a)/M,h)),M=(r-a)/L,P=a,D=r):v?(P=x?a:P,D=_?r:D,L=c-1,M=(D-P)/L):(L=(D-P)/M,ye(L,Math.round(L),M/1e3)?L=Math.round(L):L=Math.ceil(L));let y=Math.max(Ks(M),Ks(P));C=Math.pow(10,I(l)?y:l),P=Math.round(P*C)/C,D=Math.round(D*C)/C;let w=0;for(x&&(d&&P!==a?(e.push({value:a}),P<a&&w++,ye(Math.round((P+w*M)*C)/C,a,yo(a,k,s))&&w++):P<a&&w++);w<L;++w){let S=Math.round((P+w*M)*C)/C;if(_&&S>r)break;e.push({value:S})}return _&&d&&D!==r?e.length&&ye(e[e.length-1].value,r,yo(r,k,s))?e[e.length-1].value=r:e.push({value:r}):(!_||D===r)&&e.push({value:D}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=gt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var re=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=ft(i),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Lc(i,o);return t.bounds==="ticks"&&qs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},oe=class extends re{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?t:0,this.max=$(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=gt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(oe,"id","linear"),T(oe,"defaults",{ticks:{callback:Me.formatters.numeric}});var Ee=s=>Math.floor(dt(s)),Ht=(s,t)=>Math.pow(10,Ee(s)+t);function vo(s){return s/Math.pow(10,Ee(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Ec(s,t){let e=t-s,n=Ee(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ee(s))}function Rc(s,{min:t,max:e}){t=G(s.min,t);let n=[],i=Ee(t),o=Ec(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=G(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:vo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=G(s.max,d);return n.push({value:f,major:vo(f),significand:u}),n}var us=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=re.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return $(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=$(t)?Math.max(0,t):null,this.max=$(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!$(this._userMin)&&(this.min=t===Ht(this.min,0)?Ht(this.min,-1):Ht(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(Ht(n,-1)),a(Ht(i,1)))),n<=0&&o(Ht(i,-1)),i<=0&&a(Ht(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Rc(e,this);return t.bounds==="ticks"&&qs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=dt(t),this._valueRange=dt(this.max)-dt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(dt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Me.formatters.logarithmic,major:{enabled:!0}}});function In(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return E(t.font&&t.font.size,H.font.size)+e.height}return 0}function Ic(s,t,e){return e=N(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Fc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?j/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=Y(c.font),d=Ic(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=nt(s.getIndexAngle(l)+r),g=Math.round(Ke(f)),p=wo(g,h.x,d.w,0,180),b=wo(g,h.y,d.h,90,270);zc(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Nc(s,n,i)}function zc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Bc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(nt(l.angle+X))),h=$c(l.y,r.h,c),u=Vc(c),d=Hc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Wc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Bt({x:e,y:n},t)||Bt({x:e,y:o},t)||Bt({x:i,y:n},t)||Bt({x:i,y:o},t))}function Nc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:In(o)/2,additionalAngle:a?j/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Bc(s,h,l);n.push(u),r==="auto"&&(u.visible=Wc(u,c),u.visible&&(c=u))}return n}function Vc(s){return s===0||s===180?"center":s<180?"left":"right"}function Hc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function $c(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function jc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(g=>g!==0)?(s.beginPath(),ee(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Yc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));jc(e,a,o);let r=Y(a.font),{x:l,y:c,textAlign:h}=o;Wt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Uc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Xc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var se=class extends re{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(In(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=$(t)&&!isNaN(t)?t:0,this.max=$(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/In(this.options))}generateTickLabels(t){re.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=W(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Fc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return nt(t*e+gt(n))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Xc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-X+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Yc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),g=o.setContext(d);Uc(this,f,l,a,g)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=Y(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=U(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Wt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(se,"id","radialLinear"),T(se,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Me.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(se,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(se,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(ys);function ko(s,t){return s-t}function So(s,t){if(I(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),$(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(ve(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Po(s,t,e,n){let i=J.length;for(let o=J.indexOf(s);o<i-1;++o){let a=ys[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return J[o]}return J[i-1]}function Gc(s,t,e,n,i){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function qc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(ys[J[t]].common)return J[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Kc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Do(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Kc(s,n,i,e)}var ae=class extends Ut{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new ll._date(t.adapters.date);i.init(e),Qt(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:So(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=$(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=$(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Po(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Gc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:qc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Do(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Po(o.minUnit,e,n,this._getLabelCapacity(e)),r=E(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ve(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let g=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,g);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,g),Object.keys(h).sort(ko).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return W(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Do(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(So(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Zs(t.sort(ko))}};T(ae,"id","time"),T(ae,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends ae{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",ae.defaults);var Jc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Jc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var le=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(le-1,Math.floor(o*le)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:le},(i,o)=>`${(o/le).toFixed(1)}\\u2013${((o+1)/le).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,Fn=4;function Ms(...s){let t=s.map(o=>Zc(At(o),Go));if(t.flat().length<=Fn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),Fn-1);return[...Yo(e,Fn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&vs(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function Zc(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(vs(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function Ie(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Ie(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${Ie(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function Qc(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function zn(s,t){let e=Qc(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return zn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function O(s){return Ie(s)}function ce(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":qo(s)}function Ss(s){return s===null?"\\u2014":zn(s*100,1)}function Bn(s){return s===null?"\\u2014":`${Ss(s)} pp`}function it(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":na(s)}function Ps(s){return s===null?"\\u2014":sa(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Nn(s){return Jo(s)}function Cs(s){return`${O(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[xt(s.base),xt(s.head),Bn(s.delta),oa(s,Ss," pp")];let t=s.kind==="agreement"?ia:it;return[t(s.base),t(s.head),Ps(s.delta),oa(s,Ps,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function m(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function ot(s,t,...e){return m("section",{id:t},m("h2",{},s),...e)}function As(s,t){let e=s.map(n=>typeof n=="string"?m("th",{},n):n);return m("table",{class:"grid"},m("thead",{},m("tr",{},...e)),m("tbody",{},...t))}st.register(jt,Yt,ie,oe,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[th(s),eh(s),sh(s),nh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",m("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=m("canvas",{id:t,role:"img","aria-label":s}),o=m("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=m("figure",{class:"chart"},m("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function th(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function eh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return xt(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function sh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.label}`}}}}}},ws(o.map(a=>a.length)))}function nh(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}var Tt=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],g=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&g+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,k=f[_-1],M=f[_+1];k&&(f[_-1]=void 0);let C=!1;if(M){let D=M.oldPos-_;C=M&&0<=D&&D<r}let P=k&&k.oldPos+1<l;if(!C&&!P){f[_]=void 0;continue}if(!P||C&&k.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(k,!1,!0,1,n),g=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&g+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),g+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let g=n[c+f];return g.length>d.length?g:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Vn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Hn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function he(s,t){return Os(s,t,"")}function Fe(s,t){return Ls(s,t,"")}function $n(s,t){return t.slice(0,ih(s,t))}function ih(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function jn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return ue(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Xt(s,t){if(t)return ue(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function ue(s,t){if(!t)return[Xt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=jn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",oh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Yn=class extends Tt{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=jn(t,a)}else n=t.match(oh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&la(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&la(n,o,i,null,e.intlSegmenter),t}},ca=new Yn;function Xn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ua(s,t,e):ca.diff(s,t,e)}function la(s,t,e,n,i){if(t&&e){let[o,a]=ue(t.value,i),[r,l]=ue(e.value,i);if(s){let c=Vn(o,r);s.value=Ls(s.value,r,c),t.value=he(t.value,c),e.value=he(e.value,c)}if(n){let c=Hn(a,l);n.value=Os(n.value,l,c),t.value=Fe(t.value,c),e.value=Fe(e.value,c)}}else if(e){if(s){let o=Xt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=Xt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=Xt(n.value,i),[a,r]=ue(t.value,i),l=Vn(o,a);t.value=he(t.value,l);let c=Hn(he(o,l),r);t.value=Fe(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=Xt(n.value,i),a=Es(t.value,i),r=$n(a,o);t.value=Fe(t.value,r)}else if(s){let o=Es(s.value,i),a=Xt(t.value,i),r=$n(o,a);t.value=he(t.value,r)}}var Un=class extends Tt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},ha=new Un;function ua(s,t,e){return ha.diff(s,t,e)}var Gn=class extends Tt{constructor(){super(...arguments),this.tokenize=ah}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},da=new Gn;function qn(s,t,e){return da.diff(s,t,e)}function ah(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function rh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1))&&(t--,e++);return t}function Kn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function fa(s,t){if(s.length<=t)return{start:s,left:0};let e=Kn(s,t);return{start:e,left:rh(s.slice(e.length))}}function ga(s){return s>=55296&&s<=56319}function pa(s){return s>=56320&&s<=57343}var ma=4e3,lh="no output (the case errored)";function ba(s){let t=m("div",{class:"body"}),e=m("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=m("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...ch(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function ch(s,t){let e=[m("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),m("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(m("p",{class:"label"},t.label)),e.push(Is("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Is("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?m("div",{class:"block"},m("h3",{},"Output"),m("p",{id:"detail-output",class:"dim"},lh)):Is("Output",hh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Is("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(m("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),fh(i.expected,i.actual??Kn(n,s.maxShownChars))),e.push(m("h3",{},"Evaluations"),uh(t)),t.trials!==null&&e.push(m("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),m("ol",{class:"trials"},...t.trials.map(o=>m("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(m("h3",{},"Model calls of the target"),m("p",{},t.usage)),e}function hh(s,t){let{start:e,left:n}=fa(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Is(s,t,e){return m("div",{class:"block"},m("h3",{},s),m("pre",{id:e},t))}function uh(s){if(s.evaluations.length>0)return dh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return m("p",{id:"detail-evaluations",class:"dim"},t)}function dh(s){let t=s.evaluations.map(e=>m("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},m("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),m("td",{},e.evaluator),m("td",{class:"num"},it(e.score)),m("td",{},e.threshold??"no threshold"),m("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),m("td",{class:"dim"},e.usage??"")));return m("table",{class:"grid",id:"detail-evaluations"},m("thead",{},m("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>m("th",{},e)))),m("tbody",{},...t))}function fh(s,t){let n=s.length>ma||t.length>ma?qn(s,t):Xn(s,t),i=m("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?m("ins",{},o.value):o.removed?m("del",{},o.value):document.createTextNode(At(o.value)));return i}function _a(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var xa=12;function ze(s){return s.length>xa?`${s.slice(0,xa)}\\u2026`:s}var Fs=30,ya=30,va=10,ct={status:90,case:200,run:140,duration:70,score:80},gh=8,ph=16,Bs="newly-failing",Ma={errored:0,failed:1,passed:2};function wa(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??""].join(`\n`).toLowerCase()),n=s.evaluators,i=s.cases.filter(y=>y.newlyFailing===!0).length,o=zs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Bs,`newly failing (${O(i)})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),a=zs("filter-run",[["all","every run"],...s.runs.map((y,w)=>[String(w),y.name])]),r=zs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,w)=>[String(w),`${y} did not pass`])]),l=s.tags.length===0?null:zs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),c=m("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),h=m("span",{id:"case-count",class:"note"}),u="status",d=!0,f=[],g=[["status","status"],["case","case"],["run","run"],["duration","ms"],...n.map((y,w)=>[`score:${w}`,y])],p=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${n.map(()=>`${ct.score}px`).join(" ")}`,b=ct.status+ct.case+ct.run+ct.duration+ct.score*n.length+gh*(g.length-1)+ph,x=m("div",{class:"row head"});x.style.gridTemplateColumns=p,x.style.minWidth=`${b}px`;for(let[y,w]of g){let S=m("button",{type:"button",class:"sort","data-key":y,title:w},w);S.addEventListener("click",()=>{d=u===y?!d:!0,u=y,P()}),x.append(S)}let _=m("div",{class:"spacer"});_.style.minWidth=`${b}px`;let v=m("div",{id:"case-rows",class:"rows",role:"list"},x,_),k=m("p",{id:"case-columns",class:"note",hidden:""},`${ce(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function M(y,w,S){let A=s.cases[y];if(A===void 0)return!1;let B=o.value;if(B==="not-passed"&&A.status==="passed"||(B==="failed"||B==="errored"||B==="passed")&&A.status!==B||B==="flaky"&&!A.flaky||B===Bs&&A.newlyFailing!==!0||a.value!=="all"&&String(A.run)!==a.value||r.value!=="all"&&!A.failing.includes(Number(r.value))||l!==null&&l.value!==""&&!A.tags.includes(l.value.slice(4)))return!1;if(w==="")return!0;let z=e[y]??"";if(z.includes(w)||S!==w&&z.includes(S))return!0;let V=w.endsWith("\\u2026")?w.slice(0,-1):"";return V!==""&&A.id.toLowerCase().startsWith(V)}function C(y,w){if(u==="status")return Ma[y.status]-Ma[w.status]||y.run-w.run;if(u==="case")return y.id<w.id?-1:y.id>w.id?1:0;if(u==="run")return y.run-w.run;if(u==="duration")return y.durationMs-w.durationMs;let S=Number(u.slice(6));return(y.scores[S]??-1)-(w.scores[S]??-1)}function P(){f=[];let y=c.value.trim().toLowerCase(),w=JSON.stringify(y).slice(1,-1);for(let S=0;S<s.cases.length;S++)M(S,y,w)&&f.push(S);f.sort((S,A)=>{let B=C(s.cases[S],s.cases[A]);return(d?B:-B)||S-A}),h.textContent=`${O(f.length)} of ${O(s.cases.length)} cases`,_.style.height=`${f.length*Fs}px`,k.hidden=v.scrollWidth<=v.clientWidth;for(let S of x.querySelectorAll("button")){let A=S.getAttribute("data-key");S.setAttribute("aria-sort",A===u?d?"ascending":"descending":"none")}D()}function D(){for(let A of v.querySelectorAll(".case"))A.remove();let y=Math.max(0,Math.floor(Math.max(0,v.scrollTop-ya)/Fs)-va),w=Math.ceil((v.clientHeight||600)/Fs)+2*va,S=document.createDocumentFragment();for(let A=y;A<Math.min(f.length,y+w);A++){let B=s.cases[f[A]??-1];B!==void 0&&S.append(L(B,A))}v.append(S)}function L(y,w){let S=y.label===null?y.id:`${ze(y.id)} ${y.label}`,A=m("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},m("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),m("span",{class:"name",title:y.id},S),m("span",{class:"dim"},s.runs[y.run]?.name??""),m("span",{class:"num"},O(y.durationMs)),...n.map((z,V)=>m("span",{class:y.failing.includes(V)?"num bad":"num"},it(y.scores[V]??null))));A.style.top=`${ya+w*Fs}px`,A.style.gridTemplateColumns=p,A.style.minWidth=`${b}px`;let B=()=>t(y);return A.addEventListener("click",B),A.addEventListener("keydown",z=>{z.key==="Enter"&&(z.preventDefault(),B())}),A}for(let y of[o,a,r,l])y?.addEventListener("change",P);return c.addEventListener("input",P),v.addEventListener("scroll",()=>requestAnimationFrame(D)),queueMicrotask(P),ot("Cases","cases",m("div",{class:"filters"},o,a,r,...l?[l]:[],c,h),m("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),k,m("div",{class:"table"},v))}function zs(s,t){return m("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>m("option",{value:e},n)))}var Jn=50;function ka(s,t){let e=s.comparison;if(e===null)return null;let n=xh(s),i=e.rows.map(o=>m("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.label].map(a=>m("td",{},a))));return ot("Against the baseline","comparison",m("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>m("p",{class:"warning"},m("strong",{},o.title)," ",o.detail)),As(["run","metric","base","head","\\u0394","CI",""],i),m("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),mh(e,n,t),bh(e,n,t))}function mh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Jn).map(({run:p,id:b})=>{let x=t(p,b),_=[x?.label??ze(b),x?.source,p].filter(v=>v!=null&&v!=="").join(" \\xB7 ");return Sa(_,b,x,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:p})=>p===g),c=Math.min(a.length,Jn)+r.reduce((g,p)=>g+Math.min(l(p.run).length,Jn),0),h=n.length-c,u=m("button",{type:"button",class:"link",id:"show-newly-failing"});u.textContent=h>0?`\\u2026 and ${O(h)} more: show all ${O(n.length)} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=Bs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let d=n.length-a.length,f=r.length===0?null:m("details",{class:"newly-failing-noise"},m("summary",{},`${O(d)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[m("h5",{},`${g.run}: ${g.heading}`),m("ul",{},...o(l(g.run)))]));return a.length===0?m("div",{class:"newly-failing-calm"},f,m("p",{class:"note"},u)):m("div",{class:"newly-failing"},m("h3",{},`Newly failing (${O(a.length)})`),m("ul",{},...o(a)),f,m("p",{class:"note"},u))}function bh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(m("div",{class:"one-sided-runs"},m("h4",{},i),m("ul",{},...o.map(a=>m("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??ze(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Sa(u,c.id,h,e)}),l=a.count-a.cases.length;return m("div",{class:"case-list","data-title":a.title},m("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),m("ul",{},...r),l>0?m("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(m("div",{class:"run-changes"},m("h4",{},i.run),...i.evaluators.map(a=>m("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:m("div",{id:"comparison-changes"},m("h3",{},"What else changed"),...n)}function Sa(s,t,e,n){if(e===void 0)return m("li",{title:t},s);let i=m("li",{class:"case-link",tabindex:"0",title:t},s);return i.addEventListener("click",()=>n(e)),i.addEventListener("keydown",o=>{o.key==="Enter"&&(o.preventDefault(),n(e))}),i}function xh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ca(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":_a(t.failedRuns,t.runs);return m("header",{id:"verdict",class:e?"pass":"fail"},m("div",{class:"word"},e?"PASS":"FAIL"),m("div",{},m("p",{class:"sentence"},i),m("p",{class:"totals"},`${ce(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),m("p",{class:"meta"},[s.config,s.git,s.startedAt,Nn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?m("p",{class:"meta"},s.usage):null))}function Da(s){let t=s.runs.flatMap(e=>e.gate.map(n=>m("tr",{class:n.passed?"ok":"bad"},m("td",{},e.name),m("td",{},n.passed?"\\u2713":"\\u2717"),m("td",{},n.name),m("td",{},n.expected),m("td",{},n.actual))));return ot("Gate conditions","gate",m("table",{class:"grid"},m("thead",{},m("tr",{},...["run","","condition","expected","actual"].map(e=>m("th",{},e)))),m("tbody",{},...t)))}function Aa(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[m("th",{class:"num"},"trials"),m("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[m("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[m("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),m("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[m("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function Ta(s,t){let e=Aa(s.rows.flatMap(o=>t[o.run]??[])),n=m("tr",{},...s.keys.map(o=>m("th",{},o)),m("th",{},"verdict"),m("th",{class:"num"},"cases"),m("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>m("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>m("tr",{},...s.keys.map(a=>m("td",{},o.params[a]??"")),m("td",{class:o.verdict},o.verdict.toUpperCase()),m("td",{class:"num"},O(o.cases)),Pa(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Pa(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return m("div",{class:"matrix"},m("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),m("table",{class:"grid"},m("thead",{},n),m("tbody",{},...i)),m("p",{class:"note"},_h(s)))}function _h(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Pa(s,t){return m("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Oa(s){let t=Aa(s.runs),e=s.runs.map(n=>m("tr",{},m("td",{},n.name),m("td",{class:n.verdict},n.verdict.toUpperCase()),m("td",{class:"num"},O(n.cases)),m("td",{class:"num"},xt(n.passRate)),m("td",{class:"num"},O(n.failed)),m("td",{class:"num"},O(n.errored)),...t.cells(n),m("td",{},n.evaluators.map(i=>`${i.id} ${it(i.mean)}`).join(" \\xB7 "))));return As(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function yh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ba(e),r=[Ca(e),vh(e),m("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Ta(l,e.runs)),i.length>0?Oa({...e,runs:i}):null),ra(e)),Da(e),Mh(e),ka(e,a),wa(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function vh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return m("p",{class:"warning not-compared",id:"not-compared",role:"alert"},m("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Mh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>m("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",m("ul",{},...t))}yh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var La=Object.defineProperty;var Ea=(s,t,e)=>t in s?La(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Ea(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function me(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function ge(s){return _t(me(s*2.55),0,255)}function yt(s){return _t(me(s*255),0,255)}function ht(s){return _t(me(s/2.55)/100,0,1)}function Zn(s){return _t(me(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ns=[..."0123456789ABCDEF"],Ra=s=>Ns[s&15],Ia=s=>Ns[(s&240)>>4]+Ns[s&15],Ve=s=>(s&240)>>4===(s&15),Fa=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function za(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Ba=(s,t)=>s<255?t(s):"";function Wa(s){var t=Fa(s)?Ra:Ia;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Ba(s.a,t):void 0}var Na=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Va(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ha(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function $a(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Vs(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=$a(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Hs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(yt)}function $s(s,t,e){return Hs(si,s,t,e)}function ja(s,t,e){return Hs(Ha,s,t,e)}function Ya(s,t,e){return Hs(Va,s,t,e)}function ni(s){return(s%360+360)%360}function Ua(s){let t=Na.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?ge(+t[5]):yt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=ja(i,o,a):t[1]==="hsv"?n=Ya(i,o,a):n=$s(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Xa(s,t){var e=Vs(s);e[0]=ni(e[0]+t),e=$s(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Ga(s){if(!s)return;let t=Vs(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ht(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function qa(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var He;function Ka(s){He||(He=qa(),He.transparent=[0,0,0,0]);let t=He[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Ja=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Za(s){let t=Ja.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?ge(a):_t(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?ge(n):_t(n,0,255)),i=255&(t[4]?ge(i):_t(i,0,255)),o=255&(t[6]?ge(o):_t(o,0,255)),{r:n,g:i,b:o,a:e}}}function Qa(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Kt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function tr(s,t,e){let n=Kt(ht(s.r)),i=Kt(ht(s.g)),o=Kt(ht(s.b));return{r:yt(Ws(n+e*(Kt(ht(t.r))-n))),g:yt(Ws(i+e*(Kt(ht(t.g))-i))),b:yt(Ws(o+e*(Kt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Vs(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=$s(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function er(s){return s.charAt(0)==="r"?Za(s):Ua(s)}var pe=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=za(t)||Ka(t)||er(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?Qa(this._rgb):void 0}hexString(){return this._valid?Wa(this._rgb):void 0}hslString(){return this._valid?Ga(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=tr(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=me(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Xa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function at(){}var di=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function W(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function E(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return V(s)?s:t}function L(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function B(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,n){let i,o,a;if(W(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(E(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function _e(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(W(s))return s.map(Ue);if(E(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function sr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];E(i)&&E(o)?Zt(i,o,n):t[s]=Ue(o)}function Zt(s,t,e){let n=W(t)?t:[t],i=n.length;if(!E(s))return s;e=e||{};let o=e.merger||sr,a;for(let r=0;r<i;++r){if(a=n[r],!E(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Qt(s,t){return Zt(s,t,{merger:nr})}function nr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];E(n)&&E(i)?Qt(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function ir(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function or(s){let t=ir(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Ft(s,t){return(oi[t]||(oi[t]=or(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var te=s=>typeof s<"u",ut=s=>typeof s=="function",Xs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var H=Math.PI,tt=2*H,Ph=tt+H,Xe=Number.POSITIVE_INFINITY,ar=H/180,X=H/2,Et=H/4,ai=H*2/3,dt=Math.log10,ft=Math.sign;function ye(s,t,e){return Math.abs(s-t)<e}function Gs(s){let t=Math.round(s);s=ye(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(dt(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function rr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ve(s){return!rr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function qs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*(H/180)}function Ke(s){return s*(180/H)}function Ks(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*H&&(o+=tt),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function yi(s,t,e,n){let i=nt(s),o=nt(t),a=nt(e),r=nt(o-i),l=nt(a-i),c=nt(i-o),h=nt(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function vi(s){return et(s,-32768,32767)}function zt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var ki=["push","pop","shift","splice","unshift"];function Si(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),ki.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Js(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(ki.forEach(o=>{delete s[o]}),delete s._chartjs)}function Zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Qs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function tn(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Qs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Pi(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var en=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Jt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos(H*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Jt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Jt.easeInBounce(s*2)*.5:Jt.easeOutBounce(s*2-1)*.5+.5};function Di(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function sn(s){return Di(s)?s:new pe(s)}function js(s){return Di(s)?s:new pe(s).saturate(.5).darken(.1).hexString()}var lr=["x","y","borderWidth","radius","tension"],cr=["color","borderColor","backgroundColor"];function hr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:cr},numbers:{type:"number",properties:lr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function ur(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function dr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return dr(t,e).format(s)}var Ai={values(s){return W(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=fr(s,e)}let a=dt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(dt(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Ai.numeric.call(this,s,t,e):""}};function fr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Me={formatters:Ai};function gr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Me.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),ts=Object.create(null);function be(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Ys(s,t,e){return typeof t=="string"?Zt(be(s,t),e):Zt(be(s,""),t)}var Us=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>js(i.backgroundColor),this.hoverBorderColor=(n,i)=>js(i.borderColor),this.hoverColor=(n,i)=>js(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ys(this,t,e)}get(t){return be(this,t)}describe(t,e){return Ys(ts,t,e)}override(t,e){return Ys(Mt,t,e)}route(t,e,n,i){let o=be(this,t),a=be(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return E(l)?Object.assign({},c,l):L(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Us({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[hr,ur,gr]);function pr(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function xe(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!W(u))a=xe(s,i,o,a,u);else if(W(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!W(d)&&(a=xe(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function nn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function on(s,t,e,n){an(s,t,e,n,null)}function an(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*ar;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,g,0,0,tt):s.arc(e,n,g,0,tt),s.closePath();break;case"triangle":h=i?i/2:g,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Et)*l,u=Math.cos(b+Et)*(i?i/2-c:l),r=Math.sin(b+Et)*l,d=Math.sin(b+Et)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-H,b-X),s.arc(e+d,n-a,c,b-X,b),s.arc(e+u,n+r,c,b,b+X),s.arc(e-d,n+a,c,b+X,b+H),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=Et;case"rectRot":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=Et;case"cross":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=Et,u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:g),n+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Bt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function mr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function br(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function xr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Wt(s,t,e,n,i,o={}){let a=W(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,mr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&xr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),br(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ee(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*H,H,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,H,X,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,n)}var _r=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,yr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function vr(s,t){let e=(""+s).match(_r);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Mr=s=>+s||0;function rn(s,t){let e={},n=E(t),i=n?Object.keys(t):t,o=E(s)?n?a=>L(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Mr(o(a));return e}function ln(s){return rn(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return rn(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ln(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function $(s,t){s=s||{},t=t||N.font;let e=L(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=L(s.style,t.style);n&&!(""+n).match(yr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:L(s.family,t.family),lineHeight:vr(L(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:L(s.weight,t.weight),string:""};return i.string=pr(i),i}function we(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&W(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Tr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function It(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:cn(s,n),setContext:o=>It(s,o,e,n),override:o=>It(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>kr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function cn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:ut(e)?e:()=>e,isIndexable:ut(n)?n:()=>n}}var wr=(s,t)=>s?s+qe(t):t,hn=(s,t)=>E(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function kr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return ut(r)&&a.isScriptable(t)&&(r=Sr(t,r,s,e)),W(r)&&r.length&&(r=Pr(t,r,s,a.isIndexable)),hn(t,r)&&(r=It(r,i,o&&o[t],a)),r}function Sr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),hn(s,l)&&(l=un(i._scopes,i,s,l)),l}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(E(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=un(c,i,s,h);t.push(It(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return ut(s)?s(t,e):s}var Cr=(s,t)=>s===!0?t:typeof s=="string"?Ft(t,s):void 0;function Dr(s,t,e,n,i){for(let o of t){let a=Cr(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function un(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ar(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Dr(s,t,e,n,i);return e}function Ar(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return W(i)&&E(e)?e:i||{}}function Tr(s,t,e,n){let i;for(let o of t)if(i=Ri(wr(o,s),e),typeof i<"u")return hn(s,i)?un(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=Or(s._scopes)),t}function Or(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Ch=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Lr(s,t){return as(s).getPropertyValue(t)}var Er=["top","right","bottom","left"];function Rt(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Er[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Rr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Ir(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Rr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Rt(i,"padding"),r=Rt(i,"border","width"),{x:l,y:c,box:h}=Ir(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Fr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Rt(r,"border","width"),c=Rt(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Rt(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Fr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Rt(i,"border","width"),f=Rt(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function dn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function fn(s,t){let e=Lr(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var zr=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Br=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?zr(t,e):Br()}function gn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function pn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Wr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Wr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Sn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Qs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new Sn,Bi="transparent",Nr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=sn(s||Bi),i=n.valid&&sn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=we([t.to,i,o,t.from]);let a=we([t.from,o,i]);this._active=!0,this._fn=t.fn||Nr[t.type||typeof a],this._easing=Jt[t.easing]||Jt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=we([t.to,e,i,t.from]),this._from=we([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!E(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!E(o))return;let a={};for(let r of e)a[r]=o[r];(W(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Hr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Vr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return pt.add(this._chart,n),!0}};function Vr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Hr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function $r(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function jr(s){let t,e,n,i;return E(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Ao(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Ni(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!n.all?0:t}function Yr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function mn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Ur(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Xr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function Gr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Hi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Ur(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=Gr(i,h,g),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function bn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function qr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Kr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ke(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var xn=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),Jr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Ao(e,!0),values:null},$t=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=mn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ke(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=L(n.xAxisID,bn(t,"x")),a=e.yAxisID=L(n.yAxisID,bn(t,"y")),r=e.rAxisID=L(n.rAxisID,bn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Js(this._data,this),t._stacked&&ke(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(E(e)){let i=this._cachedMeta;this._data=Yr(e,i)}else if(n!==e){if(n){Js(n,this);let i=this._cachedMeta;ke(i),i._parsed=[]}e&&Object.isExtensible(e)&&Si(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=mn(e.vScale,e),e.stack!==n.stack&&(i=!0,ke(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Hi(this,e._parsed),e._stacked=mn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{W(i[t])?d=this.parseArrayData(n,i,t,e):E(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Hi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Ft(f,r),d),y:a.parse(Ft(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Ao(i,!0),values:e._stacks[t.axis]._visualValues};return Ni(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Ni(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Jr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Xr(r),d,f;function m(){f=i[d];let g=f[r.axis];return!V(f[t.axis])||h>g||u<g}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],V(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=jr(L(this.options.clip,$r(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Kr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=qr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&te(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),g=c.resolveNamedOptions(d,f,m,u);return g.$shared&&(g.$shared=l,o[a]=Object.freeze($i(g,l))),g}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||xn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){xn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!xn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&ke(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T($t,"defaults",{}),T($t,"datasetElementType",null),T($t,"dataElementType",null);function Zr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Zs(n.sort((i,o)=>i-o))}return s._cache.$bar}function Qr(s){let t=s.iScale,e=Zr(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(te(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function tl(s,t,e,n){let i=e.barThickness,o,a;return I(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function el(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function sl(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return W(s)?sl(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function _n(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function nl(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function il(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ol(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=il(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=al(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function al(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function rl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var jt=class extends $t{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,g;for(d=n,f=n+i;d<f;++d)g=e[d],m={},m[o.axis]=o.parse(Ft(g,c),d),u.push(To(Ft(g,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=_n(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),g=o||I(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||_n(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ol(_,v,x,a),rl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(I(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[L(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||Qr(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=_n(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,g;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&ft(u)!==ft(c.barEnd)&&(d=0),d+=u);let b=!I(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,g=m-x,Math.abs(g)<a){g=nl(g,e,r)*a,u===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+g,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=L(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?el(t,e,i,h*c):tl(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(L(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(jt,"id","bar"),T(jt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(jt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},ll={_date:Cn};function cl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(g=>!I(g[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Re(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=cl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function hl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function yn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Re(s,e,t,function(r,l,c){!i&&!Bt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function ul(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Re(s,e,t,o),i}function dl(s,t,e,n,i,o){let a=[],r=hl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Re(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?ul(s,t,e,i):dl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Re(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var fl={evaluateInteractionItems:Re,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Se(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Pe(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function gl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function pl(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function ml(s,t){let e=pl(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function bl(s){let t=gl(s),e=Pe(t.filter(c=>c.box.fullSize),!0),n=Pe(Se(t,"left"),!0),i=Pe(Se(t,"right")),o=Pe(Se(t,"top"),!0),a=Pe(Se(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Se(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function xl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!E(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function _l(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function yl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Ae(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,yl(r.horizontal,t));let{same:u,other:d}=xl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Ae(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;te(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;te(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=U(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=bl(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,U(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=ml(l.concat(c),u);Ae(r.fullSize,f,u,m),Ae(l,f,u,m),Ae(c,f,u,m)&&Ae(l,f,u,m),_l(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",vl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Ml(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=fn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=fn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function wl(s,t,e){s&&s.addEventListener(t,e,Eo)}function kl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Sl(s,t){let e=vl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Pl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Cl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Le=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Le.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Dl(s,t){Le.size||window.addEventListener("resize",Ro),Le.set(s,t)}function Al(s){Le.delete(s),Le.size||window.removeEventListener("resize",Ro)}function Tl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=tn((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Dl(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Al(s)}function Ol(s,t,e){let n=s.canvas,i=tn(o=>{s.ctx!==null&&e(Sl(o,s))},s);return wl(n,t,i),i}var An=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Ml(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Pl,detach:Cl,resize:Tl}[e]||Ol;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||kl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Ll(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:An}var bt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return ve(this.x)&&ve(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(bt,"defaults",{}),T(bt,"defaultRoutes");function El(s,t){let e=s.options.ticks,n=Rl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Fl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return zl(t,c,o,a/i),c;let h=Il(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,I(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,I(f)?t.length:l+f),c}return ls(t,c,h),c}function Rl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Il(s,t,e){let n=Bl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Fl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function zl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=L(n,0),a=Math.min(L(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Bl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Wl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Nl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Vl(s,t){F(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Ce(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=$(s.font,t),n=U(s.padding);return(W(s.text)?s.text.length:1)*e.lineHeight+n.height}function Hl(s,t){return St(s,{scale:t,type:"scale"})}function $l(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function jl(s,t,e){let n=en(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Wl(n)),n}function Yl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,g=a-i,b=r-o;if(s.isHorizontal()){if(f=q(n,o,r),E(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=Qi(s,e,t);d=r-o}else{if(E(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=q(n,a,i),u=e==="left"?-X:X}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Ut=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),n=G(n,Number.POSITIVE_INFINITY),i=G(i,Number.NEGATIVE_INFINITY),{min:G(t,n),max:G(e,i),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:G(e,G(n,e)),max:G(n,G(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){B(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=El(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){B(this.options.afterUpdate,[this])}beforeSetDimensions(){B(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){B(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),B(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){B(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=B(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){B(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){B(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Ce(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){B(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){B(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Ce(o)+l):(t.height=this.maxHeight,t.width=Ce(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=gt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+g*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:g*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){B(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)I(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,g,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,g=this._resolveTickFontOptions(u),i.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=w=0,!I(m)&&!W(m))v=xe(i,x.data,x.gc,v,m),w=_;else if(W(m))for(d=0,f=m.length;d<f;++d)M=m[d],!I(M)&&!W(M)&&(v=xe(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Vl(o,e);let C=a.indexOf(c),D=r.indexOf(h),A=y=>({width:a[y]||0,height:r[y]||0});return{first:A(0),last:A(e-1),widest:A(C),highest:A(D),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return vi(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=$l(this.getContext(),t,n))}return this.$context||(this.$context=Hl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Ce(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(Y){return wt(n,Y,g)},_,v,w,M,C,D,A,y,P,k,S,R;if(a==="top")_=x(this.bottom),D=this.bottom-d,y=_-b,k=x(t.top)+b,R=t.bottom;else if(a==="bottom")_=x(this.top),k=t.top,R=x(t.bottom)-b,D=_+b,y=this.top+d;else if(a==="left")_=x(this.right),C=this.right-d,A=_-b,P=x(t.left)+b,S=t.right;else if(a==="right")_=x(this.left),P=t.left,S=x(t.right)-b,C=_+b,A=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(E(a)){let Y=Object.keys(a)[0],Z=a[Y];_=x(this.chart.scales[Y].getPixelForValue(Z))}k=t.top,R=t.bottom,D=_+b,y=D+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(E(a)){let Y=Object.keys(a)[0],Z=a[Y];_=x(this.chart.scales[Y].getPixelForValue(Z))}C=_-b,A=C-d,P=t.left,S=t.right}let j=L(i.ticks.maxTicksLimit,u),z=Math.max(1,Math.ceil(u/j));for(v=0;v<u;v+=z){let Y=this.getContext(v),Z=o.setContext(Y),Be=r.setContext(Y),We=Z.lineWidth,Gt=Z.color,Ne=Be.dash||[],qt=Be.dashOffset,de=Z.tickWidth,Ot=Z.tickColor,fe=Z.tickBorderDash||[],Lt=Z.tickBorderDashOffset;w=Nl(this,v,l),w!==void 0&&(M=wt(n,w,We),c?C=A=P=S=M:D=y=k=R=M,f.push({tx1:C,ty1:D,tx2:A,ty2:y,x1:P,y1:k,x2:S,y2:R,width:We,color:Gt,borderDash:Ne,borderDashOffset:qt,tickWidth:de,tickColor:Ot,tickBorderDash:fe,tickBorderDashOffset:Lt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Ce(n.grid),f=d+h,m=u?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,w,M,C,D,A,y,P,k,S,R="middle";if(i==="top")C=this.bottom-m,D=this._getXAxisLabelAlignment();else if(i==="bottom")C=this.top+m,D=this._getXAxisLabelAlignment();else if(i==="left"){let z=this._getYAxisLabelAlignment(d);D=z.textAlign,M=z.x}else if(i==="right"){let z=this._getYAxisLabelAlignment(d);D=z.textAlign,M=z.x}else if(e==="x"){if(i==="center")C=(t.top+t.bottom)/2+f;else if(E(i)){let z=Object.keys(i)[0],Y=i[z];C=this.chart.scales[z].getPixelForValue(Y)+f}D=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(E(i)){let z=Object.keys(i)[0],Y=i[z];M=this.chart.scales[z].getPixelForValue(Y)}D=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?R="top":l==="end"&&(R="bottom"));let j=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let z=o.setContext(this.getContext(x));A=this.getPixelForTick(x)+o.labelOffset,y=this._resolveTickFontOptions(x),P=y.lineHeight,k=W(w)?w.length:1;let Y=k/2,Z=z.color,Be=z.textStrokeColor,We=z.textStrokeWidth,Gt=D;a?(M=A,D==="inner"&&(x===_-1?Gt=this.options.reverse?"left":"right":x===0?Gt=this.options.reverse?"right":"left":Gt="center"),i==="top"?c==="near"||g!==0?S=-k*P+P/2:c==="center"?S=-j.highest.height/2-Y*P+P:S=-j.highest.height+P/2:c==="near"||g!==0?S=P/2:c==="center"?S=j.highest.height/2-Y*P:S=j.highest.height-k*P,u&&(S*=-1),g!==0&&!z.showLabelBackdrop&&(M+=P/2*Math.sin(g))):(C=A,S=(1-k)*P/2);let Ne;if(z.showLabelBackdrop){let qt=U(z.backdropPadding),de=j.heights[x],Ot=j.widths[x],fe=S-qt.top,Lt=0-qt.left;switch(R){case"middle":fe-=de/2;break;case"bottom":fe-=de;break}switch(D){case"center":Lt-=Ot/2;break;case"right":Lt-=Ot;break;case"inner":x===_-1?Lt-=Ot:x>0&&(Lt-=Ot/2);break}Ne={left:Lt,top:fe,width:Ot+qt.width,height:de+qt.height,color:z.backdropColor}}b.push({label:w,font:y,textOffset:S,options:{rotation:g,color:Z,strokeColor:Be,strokeWidth:We,textAlign:Gt,textBaseline:R,translation:[M,C],backdrop:Ne}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,u=d=l):(u=wt(t,this.top,a)-a/2,d=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Wt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=$(n.font),a=U(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||E(e)?(l+=a.bottom,W(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Yl(this,l,e,r);Wt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:jl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=L(t.grid&&t.grid.z,-1),i=L(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return $(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},ne=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;Gl(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Ul(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete Mt[n])}};function Ul(s,t,e){let n=Zt(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Xl(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Xl(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function Gl(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new ne($t,"datasets",!0),this.elements=new ne(bt,"elements"),this.plugins=new ne(Object,"plugins"),this.scales=new ne(Ut,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):F(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);B(n["before"+i],[],n),e[t](n),B(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},lt=new Tn,On=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(B(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=L(n.options&&n.options.plugins,{}),o=ql(n);return i===!1&&!e?[]:Jl(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ql(s){let t={},e=[],n=Object.keys(lt.plugins.items);for(let o=0;o<n.length;o++)e.push(lt.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Kl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Jl(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Kl(n[l],i);c!==null&&o.push({plugin:r,options:Zl(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Zl(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Ln(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function Ql(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function tc(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function ec(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function En(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||ec(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function sc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function nc(s,t){let e=Mt[s.type]||{scales:{}},n=t.scales||{},i=Ln(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!E(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=En(a,r,sc(a,s),N.scales[r.type]),c=tc(l,i),h=e.scales||{};o[a]=Qt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Ln(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=Ql(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),Qt(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];Qt(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=L(t.plugins,{}),t.scales=nc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ic(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var De=(s,t,e)=>{let n=Ft(t,e);n!==void 0&&s.add(n)},Rn=class{constructor(t){this._config=ic(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>De(l,t,u))),h.forEach(u=>De(l,i,u)),h.forEach(u=>De(l,Mt[o]||{},u)),h.forEach(u=>De(l,N,u)),h.forEach(u=>De(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},N.datasets[e]||{},{type:e},N,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(ac(a,e)){o.$shared=!1,n=ut(n)?n():n;let c=this.createResolver(t,n,r);l=It(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return E(e)?It(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var oc=s=>E(s)&&Object.getOwnPropertyNames(s).some(t=>ut(s[t]));function ac(s,t){let{isScriptable:e,isIndexable:n}=cn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(ut(r)||oc(r))||a&&W(r))return!0}return!1}var rc="4.6.1",lc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||lc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),B(e&&e.onComplete,[s],t)}function cc(s){let t=s.chart,e=t.options.animation;B(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function hc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function uc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){lt.add(...t),uo()}static unregister(...t){lt.remove(...t),uo()}constructor(t,e){let n=this.config=new Rn(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Ll(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new On,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Pi(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",co),pt.listen(this,"progress",cc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return I(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return lt}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():dn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return nn(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,dn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),B(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=En(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=En(l,r),h=L(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=lt.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),F(i,(a,r)=>{a||delete n[r]}),F(n,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||Ln(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=lt.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:lt.getElement(h),datasetElementType:c&&lt.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Xs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;hc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Xs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,ut(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Bt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=fl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);te(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),nn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!_e(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=uc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,B(o.onHover,[t,r,this],this),l&&B(o.onClick,[t,r,this],this));let h=!_e(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(st,"defaults",N),T(st,"instances",ps),T(st,"overrides",Mt),T(st,"registry",lt),T(st,"version",rc),T(st,"getChart",ho);function uo(){return F(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:et(t,e,n)}function dc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=ln(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function fc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||E(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function gc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=dc(s,e/2,n/2),o=fc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function wn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||zt(t,r.left,r.right))&&(o||zt(e,r.top,r.bottom))}function pc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function mc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Yt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=gc(this),r=pc(a.radius)?ee:mc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return wn(this,t,e,n)}inXRange(t,e){return wn(this,t,null,e)}inYRange(t,e){return wn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Yt,"id","bar"),T(Yt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Yt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},bc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=B(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=$(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=n+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(g>0?0:1)]=0,f+=h,d++),l[g]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=xc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,g++,d=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=$(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=fo(a,u),x=function(C,D,A){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;i.save();let y=L(A.lineWidth,1);if(i.fillStyle=L(A.fillStyle,r),i.lineCap=L(A.lineCap,"butt"),i.lineDashOffset=L(A.lineDashOffset,0),i.lineJoin=L(A.lineJoin,"miter"),i.lineWidth=y,i.strokeStyle=L(A.strokeStyle,r),i.setLineDash(L(A.lineDash,[])),a.usePointStyle){let P={radius:g*Math.SQRT2/2,pointStyle:A.pointStyle,rotation:A.rotation,borderWidth:y},k=l.xPlus(C,m/2),S=D+d;an(i,P,k,S,a.pointStyleWidth&&m)}else{let P=D+Math.max((u-g)/2,0),k=l.leftForLtr(C,m),S=kt(A.borderRadius);i.beginPath(),Object.values(S).some(R=>R!==0)?ee(i,{x:k,y:P,w:m,h:g,radius:S}):i.rect(k,P,m,g),i.fill(),y!==0&&i.stroke()}i.restore()},_=function(C,D,A){Wt(i,A.text,C,D+b/2,c,{strikethrough:A.hidden,textAlign:l.textAlign(A.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},gn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((C,D)=>{i.strokeStyle=C.fontColor,i.fillStyle=C.fontColor;let A=i.measureText(C.text).width,y=l.textAlign(C.textAlign||(C.textAlign=a.textAlign)),P=m+d+A,k=f.x,S=f.y;l.setWidth(this.width),v?D>0&&k+P+h>this.right&&(S=f.y+=M,f.line++,k=f.x=q(o,this.left+h,this.right-n[f.line])):D>0&&S+M>this.bottom&&(k=f.x=k+e[f.line].width+h,f.line++,S=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let R=l.x(k);if(x(R,S,C),k=Ci(y,k+m+d,v?k+P:this.right,t.rtl),_(l.x(k),S,C),v)f.x+=P+h;else if(typeof C.text!="string"){let j=c.lineHeight;f.y+=No(C,j)+h}else f.y+=M}),pn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=$(e.font),i=U(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=q(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=q(r,u,u+d);a.textAlign=o.textAlign(en(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Wt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=$(t.font),n=U(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(zt(t,this.left,this.right)&&zt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],zt(t,i.left,i.left+i.width)&&zt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!vc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=bc(i,n);i&&!o&&B(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&B(e.onHover,[t,n,this],this)}else n&&B(e.onClick,[t,n,this],this)}};function xc(s,t,e,n,i){let o=_c(n,s,t,e),a=yc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function _c(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function yc(s,t,e){let n=s;return typeof t.text!="string"&&(n=No(t,e)),n}function No(s,t){let e=s.text?s.text.length:0;return t*e}function vc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});Ct.configure(s,n,e),Ct.addBox(s,n)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Ct.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Te={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function rt(s,t){return t&&(W(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Mc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=$(t.bodyFont),c=$(t.titleFont),h=$(t.footerFont),u=o.length,d=i.length,f=n.length,m=U(t.padding),g=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(g+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(g+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(n,w=>{F(w.before,v),F(w.lines,v),F(w.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function wc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function kc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Sc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),kc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||wc(s,e);return{xAlign:e.xAlign||t.xAlign||Sc(s,t,e,n),yAlign:n}}function Pc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Cc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Pc(t,r),g=Cc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:et(m,0,n.width-t.width),y:et(g,0,n.height-t.height)}}function hs(s,t,e){let n=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return rt([],mt(s))}function Dc(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Ho={beforeTitle:at,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:at,beforeBody:at,beforeLabel:at,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:at,afterBody:at,beforeFooter:at,footer:at,afterFooter:at};function K(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Ho[t].call(e,n):i}var Oe=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Dc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=K(n,"beforeTitle",this,t),o=K(n,"title",this,t),a=K(n,"afterTitle",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}getBeforeBody(t,e){return bo(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);rt(a.before,mt(K(r,"beforeLabel",this,o))),rt(a.lines,K(r,"label",this,o)),rt(a.after,mt(K(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=K(n,"beforeFooter",this,t),o=K(n,"footer",this,t),a=K(n,"afterFooter",this,t),r=[];return r=rt(r,mt(i)),r=rt(r,mt(o)),r=rt(r,mt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Mc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),F(r,h=>{let u=xo(t.callbacks,h);i.push(K(u,"labelColor",this,h)),o.push(K(u,"labelPointStyle",this,h)),a.push(K(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Te[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:g}=e,b,x,_,v,w,M;return o==="center"?(w=f+g/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+g,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=$(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=$(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,on(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,on(t,g,b,x)}else{t.lineWidth=E(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ee(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ee(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=$(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),g=function(A){e.fillText(A,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,C,D;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,C=i.length;w<C;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,D=v.length;M<D;++M)g(v[M]),d=u.lineHeight;F(x.after,g)}f=0,d=u.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=$(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Te[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),gn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),pn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!_e(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!_e(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Te[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Oe,"positioners",Te);var $o={id:"tooltip",_element:Oe,positioners:Te,afterInit(s,t,e){e&&(s.tooltip=new Oe({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Ho},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ac=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Tc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ac(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Oc=(s,t)=>s===null?null:et(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Ut{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Tc(n,t,L(e,t),this._addedLabels),Oc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ie,"id","category"),T(ie,"defaults",{ticks:{callback:_o}});function Lc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),w=(b-g)/(u+1),M=Gs((b-g)/m/f)*f,C,D,A,y;if(M<1e-14&&!x&&!_)return[{value:g},{value:b}];y=Math.ceil(b/M)-Math.floor(g/M),y>m&&(M=Gs(y*M/m/f)*f),I(l)||(C=Math.pow(10,l),M=Math.ceil(M*C)/C),i==="ticks"?(D=Math.floor(g/M)*M,A=Math.ceil(b/M)*M):(D=g,A=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(y=Math.round(Math.min((r-a)/M,h)),M=(r-a)/y,D=a,A=r):v?(D=x?a:D,A=_?r:A,y=c-1,M=(A-D)/y):(y=(A-D)/M,ye(y,Math.round(y),M/1e3)?y=Math.round(y):y=Math.ceil(y));let P=Math.max(Ks(M),Ks(D));C=Math.pow(10,I(l)?P:l),D=Math.round(D*C)/C,A=Math.round(A*C)/C;let k=0;for(x&&(d&&D!==a?(e.push({value:a}),D<a&&k++,ye(Math.round((D+k*M)*C)/C,a,yo(a,w,s))&&k++):D<a&&k++);k<y;++k){let S=Math.round((D+k*M)*C)/C;if(_&&S>r)break;e.push({value:S})}return _&&d&&A!==r?e.length&&ye(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||A===r)&&e.push({value:A}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=gt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var re=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=ft(i),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Lc(i,o);return t.bounds==="ticks"&&qs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},oe=class extends re{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=gt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(oe,"id","linear"),T(oe,"defaults",{ticks:{callback:Me.formatters.numeric}});var Ee=s=>Math.floor(dt(s)),Ht=(s,t)=>Math.pow(10,Ee(s)+t);function vo(s){return s/Math.pow(10,Ee(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Ec(s,t){let e=t-s,n=Ee(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ee(s))}function Rc(s,{min:t,max:e}){t=G(s.min,t);let n=[],i=Ee(t),o=Ec(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=G(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:vo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=G(s.max,d);return n.push({value:f,major:vo(f),significand:u}),n}var us=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=re.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return V(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Ht(this.min,0)?Ht(this.min,-1):Ht(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(Ht(n,-1)),a(Ht(i,1)))),n<=0&&o(Ht(i,-1)),i<=0&&a(Ht(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Rc(e,this);return t.bounds==="ticks"&&qs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=dt(t),this._valueRange=dt(this.max)-dt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(dt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Me.formatters.logarithmic,major:{enabled:!0}}});function In(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return L(t.font&&t.font.size,N.font.size)+e.height}return 0}function Ic(s,t,e){return e=W(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Fc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?H/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=$(c.font),d=Ic(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=nt(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),g=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);zc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Nc(s,n,i)}function zc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Bc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(nt(l.angle+X))),h=$c(l.y,r.h,c),u=Vc(c),d=Hc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Wc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Bt({x:e,y:n},t)||Bt({x:e,y:o},t)||Bt({x:i,y:n},t)||Bt({x:i,y:o},t))}function Nc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:In(o)/2,additionalAngle:a?H/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Bc(s,h,l);n.push(u),r==="auto"&&(u.visible=Wc(u,c),u.visible&&(c=u))}return n}function Vc(s){return s===0||s===180?"center":s<180?"left":"right"}function Hc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function $c(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function jc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ee(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Yc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));jc(e,a,o);let r=$(a.font),{x:l,y:c,textAlign:h}=o;Wt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Uc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Xc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var se=class extends re{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(In(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/In(this.options))}generateTickLabels(t){re.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=B(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Fc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return nt(t*e+gt(n))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Xc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-X+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Yc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Uc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=$(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=U(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Wt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(se,"id","radialLinear"),T(se,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Me.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(se,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(se,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(ys);function ko(s,t){return s-t}function So(s,t){if(I(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),V(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(ve(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Po(s,t,e,n){let i=J.length;for(let o=J.indexOf(s);o<i-1;++o){let a=ys[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return J[o]}return J[i-1]}function Gc(s,t,e,n,i){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function qc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(ys[J[t]].common)return J[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Kc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Do(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Kc(s,n,i,e)}var ae=class extends Ut{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new ll._date(t.adapters.date);i.init(e),Qt(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:So(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=V(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Po(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Gc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:qc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Do(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Po(o.minUnit,e,n,this._getLabelCapacity(e)),r=L(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ve(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,m),Object.keys(h).sort(ko).map(g=>+g)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return B(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Do(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(So(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Zs(t.sort(ko))}};T(ae,"id","time"),T(ae,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends ae{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",ae.defaults);var Jc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Jc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var le=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(le-1,Math.floor(o*le)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:le},(i,o)=>`${(o/le).toFixed(1)}\\u2013${((o+1)/le).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,Fn=4;function Ms(...s){let t=s.map(o=>Zc(At(o),Go));if(t.flat().length<=Fn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),Fn-1);return[...Yo(e,Fn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&vs(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function Zc(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(vs(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function Ie(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Ie(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${Ie(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function Qc(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function zn(s,t){let e=Qc(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return zn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function O(s){return Ie(s)}function ce(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":qo(s)}function Ss(s){return s===null?"\\u2014":zn(s*100,1)}function Bn(s){return s===null?"\\u2014":`${Ss(s)} pp`}function it(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":na(s)}function Ps(s){return s===null?"\\u2014":sa(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Nn(s){return Jo(s)}function Cs(s){return`${O(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[xt(s.base),xt(s.head),Bn(s.delta),oa(s,Ss," pp")];let t=s.kind==="agreement"?ia:it;return[t(s.base),t(s.head),Ps(s.delta),oa(s,Ps,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function p(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function ot(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function As(s,t){let e=s.map(n=>typeof n=="string"?p("th",{},n):n);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}st.register(jt,Yt,ie,oe,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[th(s),eh(s),sh(s),nh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",p("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function th(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function eh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return xt(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function sh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.label}`}}}}}},ws(o.map(a=>a.length)))}function nh(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}var Tt=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let C=!1;if(M){let A=M.oldPos-_;C=M&&0<=A&&A<r}let D=w&&w.oldPos+1<l;if(!C&&!D){f[_]=void 0;continue}if(!D||C&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Vn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Hn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function he(s,t){return Os(s,t,"")}function Fe(s,t){return Ls(s,t,"")}function $n(s,t){return t.slice(0,ih(s,t))}function ih(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function jn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return ue(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Xt(s,t){if(t)return ue(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function ue(s,t){if(!t)return[Xt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=jn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",oh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Yn=class extends Tt{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=jn(t,a)}else n=t.match(oh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&la(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&la(n,o,i,null,e.intlSegmenter),t}},ca=new Yn;function Xn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ua(s,t,e):ca.diff(s,t,e)}function la(s,t,e,n,i){if(t&&e){let[o,a]=ue(t.value,i),[r,l]=ue(e.value,i);if(s){let c=Vn(o,r);s.value=Ls(s.value,r,c),t.value=he(t.value,c),e.value=he(e.value,c)}if(n){let c=Hn(a,l);n.value=Os(n.value,l,c),t.value=Fe(t.value,c),e.value=Fe(e.value,c)}}else if(e){if(s){let o=Xt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=Xt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=Xt(n.value,i),[a,r]=ue(t.value,i),l=Vn(o,a);t.value=he(t.value,l);let c=Hn(he(o,l),r);t.value=Fe(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=Xt(n.value,i),a=Es(t.value,i),r=$n(a,o);t.value=Fe(t.value,r)}else if(s){let o=Es(s.value,i),a=Xt(t.value,i),r=$n(o,a);t.value=he(t.value,r)}}var Un=class extends Tt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},ha=new Un;function ua(s,t,e){return ha.diff(s,t,e)}var Gn=class extends Tt{constructor(){super(...arguments),this.tokenize=ah}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},da=new Gn;function qn(s,t,e){return da.diff(s,t,e)}function ah(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function rh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1))&&(t--,e++);return t}function Kn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function fa(s,t){if(s.length<=t)return{start:s,left:0};let e=Kn(s,t);return{start:e,left:rh(s.slice(e.length))}}function ga(s){return s>=55296&&s<=56319}function pa(s){return s>=56320&&s<=57343}var ma=4e3,lh="no output (the case errored)";function ba(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=p("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...ch(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function ch(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(p("p",{class:"label"},t.label)),e.push(Is("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Is("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},lh)):Is("Output",hh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Is("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),fh(i.expected,i.actual??Kn(n,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),uh(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function hh(s,t){let{start:e,left:n}=fa(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Is(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function uh(s){if(s.evaluations.length>0)return dh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return p("p",{id:"detail-evaluations",class:"dim"},t)}function dh(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},it(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function fh(s,t){let n=s.length>ma||t.length>ma?qn(s,t):Xn(s,t),i=p("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(At(o.value)));return i}function _a(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var xa=12;function ze(s){return s.length>xa?`${s.slice(0,xa)}\\u2026`:s}var Fs=30,ya=30,va=10,ct={status:90,case:200,run:140,duration:70,score:80},gh=8,ph=16,Bs="newly-failing",Ma={errored:0,failed:1,passed:2};function wa(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??""].join(`\n`).toLowerCase()),n=s.evaluators,i=zs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Bs,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=zs("filter-run",[["all","every run"],...s.runs.map((y,P)=>[String(P),y.name])]),a=zs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,P)=>[String(P),`${y} did not pass`])]),r=s.tags.length===0?null:zs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=p("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["run","run"],["duration","ms"],...n.map((y,P)=>[`score:${P}`,y])],m=`${ct.status}px minmax(${ct.case}px,2fr) minmax(${ct.run}px,1fr) ${ct.duration}px ${n.map(()=>`${ct.score}px`).join(" ")}`,g=ct.status+ct.case+ct.run+ct.duration+ct.score*n.length+gh*(f.length-1)+ph,b=p("div",{class:"row head"});b.style.gridTemplateColumns=m,b.style.minWidth=`${g}px`;for(let[y,P]of f){let k=p("button",{type:"button",class:"sort","data-key":y,title:P},P);k.addEventListener("click",()=>{u=h===y?!u:!0,h=y,C()}),b.append(k)}let x=p("div",{class:"spacer"});x.style.minWidth=`${g}px`;let _=p("div",{id:"case-rows",class:"rows",role:"list"},b,x),v=p("p",{id:"case-columns",class:"note",hidden:""},`${ce(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function w(y,P,k){let S=s.cases[y];if(S===void 0)return!1;let R=i.value;if(R==="not-passed"&&S.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&S.status!==R||R==="flaky"&&!S.flaky||R===Bs&&S.newlyFailing!==!0||o.value!=="all"&&String(S.run)!==o.value||a.value!=="all"&&!S.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!S.tags.includes(r.value.slice(4)))return!1;if(P==="")return!0;let j=e[y]??"";if(j.includes(P)||k!==P&&j.includes(k))return!0;let z=P.endsWith("\\u2026")?P.slice(0,-1):"";return z!==""&&S.id.toLowerCase().startsWith(z)}function M(y,P){if(h==="status")return Ma[y.status]-Ma[P.status]||y.run-P.run;if(h==="case")return y.id<P.id?-1:y.id>P.id?1:0;if(h==="run")return y.run-P.run;if(h==="duration")return y.durationMs-P.durationMs;let k=Number(h.slice(6));return(y.scores[k]??-1)-(P.scores[k]??-1)}function C(){d=[];let y=l.value.trim().toLowerCase(),P=JSON.stringify(y).slice(1,-1);for(let k=0;k<s.cases.length;k++)w(k,y,P)&&d.push(k);d.sort((k,S)=>{let R=M(s.cases[k],s.cases[S]);return(u?R:-R)||k-S}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,x.style.height=`${d.length*Fs}px`,v.hidden=_.scrollWidth<=_.clientWidth;for(let k of b.querySelectorAll("button")){let S=k.getAttribute("data-key");k.setAttribute("aria-sort",S===h?u?"ascending":"descending":"none")}D()}function D(){for(let S of _.querySelectorAll(".case"))S.remove();let y=Math.max(0,Math.floor(Math.max(0,_.scrollTop-ya)/Fs)-va),P=Math.ceil((_.clientHeight||600)/Fs)+2*va,k=document.createDocumentFragment();for(let S=y;S<Math.min(d.length,y+P);S++){let R=s.cases[d[S]??-1];R!==void 0&&k.append(A(R,S))}_.append(k)}function A(y,P){let k=y.label===null?y.id:`${ze(y.id)} ${y.label}`,S=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},k),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},O(y.durationMs)),...n.map((j,z)=>p("span",{class:y.failing.includes(z)?"num bad":"num"},it(y.scores[z]??null))));S.style.top=`${ya+P*Fs}px`,S.style.gridTemplateColumns=m,S.style.minWidth=`${g}px`;let R=()=>t(y);return S.addEventListener("click",R),S.addEventListener("keydown",j=>{j.key==="Enter"&&(j.preventDefault(),R())}),S}for(let y of[i,o,a,r])y?.addEventListener("change",C);return l.addEventListener("input",C),_.addEventListener("scroll",()=>requestAnimationFrame(D)),queueMicrotask(C),ot("Cases","cases",p("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),p("p",{class:"note"},"The search covers the id, label, source line, error and the whole output of each case."),v,p("div",{class:"table"},_))}function zs(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>p("option",{value:e},n)))}var Jn=50;function ka(s,t){let e=s.comparison;if(e===null)return null;let n=xh(s),i=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.label].map(a=>p("td",{},a))));return ot("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),As(["run","metric","base","head","\\u0394","CI",""],i),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),mh(e,n,t),bh(e,n,t))}function mh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??ze(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Sa(v,x,_,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:b})=>b===g),c=Math.min(a.length,Jn)+r.reduce((g,b)=>g+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=p("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=Bs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:p("details",{class:"newly-failing-noise"},p("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[p("h5",{},`${g.run}: ${g.heading}`),p("ul",{},...o(l(g.run)))]));return a.length===0?p("div",{class:"newly-failing-calm"},m,p("p",{class:"note"},u)):p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${d.alarm})`),p("ul",{},...o(a)),m,p("p",{class:"note"},u))}function bh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(p("div",{class:"one-sided-runs"},p("h4",{},i),p("ul",{},...o.map(a=>p("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??ze(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Sa(u,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(p("div",{class:"run-changes"},p("h4",{},i.run),...i.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...n)}function Sa(s,t,e,n){if(e===void 0)return p("li",{title:t},s);let i=p("li",{class:"case-link",tabindex:"0",title:t},s);return i.addEventListener("click",()=>n(e)),i.addEventListener("keydown",o=>{o.key==="Enter"&&(o.preventDefault(),n(e))}),i}function xh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ca(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":_a(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},i),p("p",{class:"totals"},`${ce(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Nn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function Da(s){let t=s.runs.flatMap(e=>e.gate.map(n=>p("tr",{class:n.passed?"ok":"bad"},p("td",{},e.name),p("td",{},n.passed?"\\u2713":"\\u2717"),p("td",{},n.name),p("td",{},n.expected),p("td",{},n.actual))));return ot("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function Aa(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function Ta(s,t){let e=Aa(s.rows.flatMap(o=>t[o.run]??[])),n=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},O(o.cases)),Pa(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Pa(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},n),p("tbody",{},...i)),p("p",{class:"note"},_h(s)))}function _h(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Pa(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Oa(s){let t=Aa(s.runs),e=s.runs.map(n=>p("tr",{},p("td",{},n.name),p("td",{class:n.verdict},n.verdict.toUpperCase()),p("td",{class:"num"},O(n.cases)),p("td",{class:"num"},xt(n.passRate)),p("td",{class:"num"},O(n.failed)),p("td",{class:"num"},O(n.errored)),...t.cells(n),p("td",{},n.evaluators.map(i=>`${i.id} ${it(i.mean)}`).join(" \\xB7 "))));return As(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function yh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ba(e),r=[Ca(e),vh(e),p("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Ta(l,e.runs)),i.length>0?Oa({...e,runs:i}):null),ra(e)),Da(e),Mh(e),ka(e,a),wa(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function vh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return p("p",{class:"warning not-compared",id:"not-compared",role:"alert"},p("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Mh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>p("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",p("ul",{},...t))}yh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -37305,19 +38018,24 @@ function createFileCache(dir, onUnwritable) {
       try {
         const entry = JSON.parse(text2);
         if (typeof entry === "object" && entry !== null && entry.format === CACHE_FORMAT && entry.key === key && "value" in entry) {
-          return entry.value;
+          const { latencyMs } = entry;
+          const timed = typeof latencyMs === "number" && Number.isFinite(latencyMs) && latencyMs >= 0;
+          return { value: entry.value, ...timed ? { latencyMs } : {} };
         }
       } catch {
       }
       return void 0;
     },
-    async set(key, value) {
+    async set(key, value, latencyMs) {
       const file = pathOf(key);
       const temp = `${file}.${process.pid}.${randomBytes3(6).toString("hex")}.tmp`;
       try {
         await mkdir3(join6(dir, key.slice(0, 2)), { recursive: true });
-        await writeFile2(temp, `${JSON.stringify({ format: CACHE_FORMAT, key, value })}
-`);
+        await writeFile2(
+          temp,
+          `${JSON.stringify({ format: CACHE_FORMAT, key, value, ...latencyMs !== void 0 ? { latencyMs } : {} })}
+`
+        );
         await rename3(temp, file);
       } catch (error2) {
         await rm3(temp, { force: true }).catch(() => void 0);
@@ -38281,8 +38999,8 @@ async function runTrial(engine, unit) {
   );
   const produced = called instanceof Promise ? await called : called;
   if (engine.calls.interrupted) return;
-  const { durationMs: durationMs2 } = produced;
   const target = produced.ok ? guarded(() => targetOutput(produced.value)) : produced;
+  const durationMs2 = (target.ok ? target.value.durationMs : void 0) ?? produced.durationMs;
   if (!target.ok) {
     const late = produced.ok || produced.late === void 0 ? void 0 : produced.late;
     const spent = late === void 0 ? void 0 : guarded(() => targetOutput(late));
@@ -38298,6 +39016,7 @@ async function runTrial(engine, unit) {
     return;
   }
   const { output, usage, error: error2 } = target.value;
+  const untimed = target.value.durationMs === void 0 && servedFromCache(usage);
   if (error2 !== void 0) {
     recordTrial(engine, run2, index, trial, {
       output: output === void 0 ? null : output,
@@ -38313,7 +39032,7 @@ async function runTrial(engine, unit) {
   const started = spec.evaluators.flatMap((evaluator, i) => {
     if (evaluator.when !== void 0 && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
     const limit = run2.suite.evaluatorLimits[i];
-    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2, servedFromCache(usage));
+    const evaluateOne = () => evaluate(engine, unit, evaluator, testCase.data, output, durationMs2, untimed);
     const result = limit ? limit(evaluateOne) : evaluateOne();
     if (result instanceof Promise) pending = true;
     return [result];
@@ -38340,21 +39059,22 @@ function targetOutput(value) {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
     };
   }
-  const { output, usage, error: error2 } = value;
+  const { output, usage, error: error2, durationMs: durationMs2 } = value;
   return {
     ok: true,
     value: {
       output,
       ...isUsage(usage) ? { usage } : {},
-      ...typeof error2 === "string" ? { error: error2 } : {}
+      ...typeof error2 === "string" ? { error: error2 } : {},
+      ...isDuration(durationMs2) ? { durationMs: roundMs(durationMs2) } : {}
     }
   };
 }
-function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, cached) {
+function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, untimed) {
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
   const { run: run2 } = unit;
   const args = new EvaluatorCallArgs(testCase, output, run2.params, fnDurationMs, unit.trial + 1);
-  if (cached) args.cached = true;
+  if (untimed) args.untimed = true;
   const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
@@ -38363,6 +39083,9 @@ function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, cache
     timeoutMs2
   );
   return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+}
+function isDuration(value) {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
 }
 function servedFromCache(usage) {
   return usage !== void 0 && usage.calls === 0 && usage.cacheHits > 0;
@@ -52132,32 +52855,6 @@ var init_history = __esm({
   }
 });
 
-// src/plan/tag-filter.ts
-function recordedTagFilter(filters) {
-  const tags = [...new Set(filters.tags ?? [])].sort();
-  return tags.length > 0 || filters.shard !== void 0 ? tags : void 0;
-}
-function withTagFilter(info2, filters) {
-  const tagFilter = recordedTagFilter(filters);
-  return tagFilter === void 0 ? info2 : { ...info2, tagFilter };
-}
-function sameTagFilter(a, b) {
-  return tagFilterKey(a) === tagFilterKey(b);
-}
-function tagFilterKey(tags) {
-  return JSON.stringify([...new Set(tags ?? [])].sort());
-}
-function describeTagFilter(tags) {
-  if (tags === void 0 || tags.length === 0) return "without --tag";
-  const quoted2 = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
-  return `with ${quoted2.map((tag) => `--tag ${tag}`).join(" ")}`;
-}
-var init_tag_filter = __esm({
-  "src/plan/tag-filter.ts"() {
-    "use strict";
-  }
-});
-
 // src/plan/resume.ts
 function writtenByRunTestSuite(artifact) {
   return artifact.config.startsWith(SDK_CONFIG_PREFIX);
@@ -53063,23 +53760,6 @@ var init_journal2 = __esm({
   }
 });
 
-// src/shared/group-by.ts
-function groupBy(items, keyOf2) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const item of items) {
-    const key = keyOf2(item);
-    const group = groups2.get(key);
-    if (group) group.push(item);
-    else groups2.set(key, [item]);
-  }
-  return groups2;
-}
-var init_group_by = __esm({
-  "src/shared/group-by.ts"() {
-    "use strict";
-  }
-});
-
 // src/artifact/merge-baseline.ts
 function withBaselinePath(comparison, path) {
   const base = { ...comparison.base, path };
@@ -53193,591 +53873,6 @@ var init_artifact_files = __esm({
   }
 });
 
-// src/compare/match-runs.ts
-function matchRuns(baseRuns, headRuns) {
-  const waiting = groupBy(baseRuns, runKey);
-  const pairs = [];
-  const onlyInHead = [];
-  const paired = /* @__PURE__ */ new Set();
-  for (const run2 of headRuns) {
-    const match = waiting.get(runKey(run2))?.shift();
-    if (match) {
-      pairs.push([match, run2]);
-      paired.add(match);
-    } else {
-      onlyInHead.push(run2);
-    }
-  }
-  return { pairs, onlyInBase: baseRuns.filter((run2) => !paired.has(run2)), onlyInHead };
-}
-var init_match_runs = __esm({
-  "src/compare/match-runs.ts"() {
-    "use strict";
-    init_run_key();
-    init_group_by();
-  }
-});
-
-// src/compare/power.ts
-function rowPower(input) {
-  const family = Math.max(1, input.family);
-  const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
-  const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
-  const noise = multiplier * input.standardError;
-  const floor = input.bounded || input.cases < fewest ? fewest : 0;
-  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
-  if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
-  const byNoise = input.cases * (noise / input.target) ** 2;
-  const byCount = input.bounded ? fewest / input.target : fewest;
-  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
-  return { detectable, underpowered: true, casesNeeded };
-}
-function fewestDetectable(alpha, family) {
-  return Math.floor(1 + Math.log2(Math.max(1, family) / alpha)) + 1;
-}
-var DETECTION_POWER, DEFAULT_MIN_DETECTABLE_EFFECT;
-var init_power = __esm({
-  "src/compare/power.ts"() {
-    "use strict";
-    init_normal();
-    DETECTION_POWER = 0.8;
-    DEFAULT_MIN_DETECTABLE_EFFECT = 0.1;
-  }
-});
-
-// src/compare/row-tests.ts
-function testRuns(pairings, settings) {
-  const alpha = significanceLevel(settings.confidence);
-  let familySize = 0;
-  for (const pairing of pairings) {
-    for (const row of [pairing.passRate, ...pairing.evaluators]) {
-      if (inFamily(row, settings.minPaired)) familySize++;
-    }
-    for (const row of pairing.agreement) {
-      if (agreementInFamily(row, settings.minPaired)) familySize++;
-    }
-  }
-  const maxResamples = resamplesFor(familySize, alpha, settings.resamples);
-  const test = { ...settings, maxResamples, alpha, tally: { drawn: 0 } };
-  const runs = pairings.map((pairing) => {
-    const pass = scoreTest(pairing.passRate, test);
-    const passRate = {
-      paired: pairing.passRate.diffs.length,
-      baseRate: pass.base,
-      headRate: pass.head,
-      delta: pass.delta,
-      ci: pass.ci,
-      sd: pass.sd,
-      passToFail: pairing.passRate.passToFail,
-      failToPass: pairing.passRate.failToPass,
-      ...pass.test
-    };
-    const evaluators = pairing.evaluators.map((row) => {
-      const score2 = scoreTest(row, test, row.lowerIsBetter === true);
-      return {
-        evaluator: row.evaluator,
-        ...row.lowerIsBetter === true ? { lowerIsBetter: true } : {},
-        ...row.directionChanged === true ? { directionChanged: true } : {},
-        paired: row.diffs.length,
-        ...(row.lostInHead ?? 0) > 0 ? { lostInHead: row.lostInHead } : {},
-        baseMean: score2.base,
-        headMean: score2.head,
-        delta: score2.delta,
-        ci: score2.ci,
-        sd: score2.sd,
-        ...score2.test
-      };
-    });
-    return {
-      suite: pairing.suite,
-      params: pairing.params,
-      trials: pairing.trials,
-      ...baseTrials(pairing),
-      minDetectableEffect: pairing.minDetectableEffect,
-      passRate,
-      evaluators,
-      agreement: pairing.agreement.map((row) => agreementRow(row, test)),
-      evaluatorsOnlyInBase: pairing.evaluatorsOnlyInBase,
-      evaluatorsOnlyInHead: pairing.evaluatorsOnlyInHead,
-      cases: pairing.cases,
-      ...pairing.incomplete === void 0 ? {} : { incomplete: pairing.incomplete },
-      ...pairing.verdicts === void 0 ? {} : { verdicts: pairing.verdicts }
-    };
-  });
-  const members = [];
-  for (const [i, run2] of runs.entries()) {
-    const pairing = pairings[i];
-    if (pairing === void 0) continue;
-    if (inFamily(pairing.passRate, settings.minPaired)) members.push(run2.passRate);
-    for (const [j, row] of run2.evaluators.entries()) {
-      const paired = pairing.evaluators[j];
-      if (paired !== void 0 && inFamily(paired, settings.minPaired)) members.push(row);
-    }
-    for (const [j, row] of run2.agreement.entries()) {
-      const paired = pairing.agreement[j];
-      if (paired !== void 0 && agreementInFamily(paired, settings.minPaired)) members.push(row);
-    }
-  }
-  const adjusted = adjustFamily(members.map((row) => row.pValue ?? 1));
-  const family = { rows: members.length, regressions: 0, improvements: 0 };
-  for (const [i, row] of members.entries()) {
-    row.adjustedP = adjusted.holm[i] ?? 1;
-    row.qValue = adjusted.q[i] ?? 1;
-    row.significant = row.label !== "unchanged" && row.adjustedP < alpha;
-    if (row.significant && row.label === "regressed") family.regressions++;
-    if (row.significant && row.label === "improved") family.improvements++;
-  }
-  for (const [i, run2] of runs.entries()) addPower(run2, pairings[i], familySize, alpha);
-  return { runs, family, resamples: settings.resamples, maxResamples, drawn: test.tally.drawn };
-}
-function resamplesFor(familySize, alpha, minimum) {
-  return Math.max(minimum, Math.ceil(4 * familySize / alpha) - 1);
-}
-function baseTrials(pairing) {
-  return pairing.baseTrials !== pairing.trials ? { baseTrials: pairing.baseTrials } : {};
-}
-function inFamily(row, minPaired) {
-  return row.diffs.length >= minPaired && row.diffs.some((d) => d !== 0);
-}
-function agreementInFamily(row, minPaired) {
-  if (row.verdicts !== void 0) {
-    const observed = observedKappaChange(row.verdicts);
-    return observed !== null && observed.compared >= minPaired && observed.discordant > 0 && Math.abs(observed.delta) > TOLERANCE;
-  }
-  const change2 = agreementChange(row);
-  if (change2 === null) return false;
-  if (row.base.compared < minPaired || row.head.compared < minPaired) return false;
-  return change2.delta !== 0;
-}
-function scoreTest(row, test, lowerIsBetter2 = false) {
-  const n = row.diffs.length;
-  if (n === 0) {
-    return {
-      base: null,
-      head: null,
-      delta: null,
-      ci: null,
-      sd: null,
-      test: untested("too few cases")
-    };
-  }
-  const result = signFlipTest(row.diffs, test);
-  test.tally.drawn += result.drawn ?? 0;
-  return {
-    base: row.baseTotal / n,
-    head: row.headTotal / n,
-    delta: result.mean,
-    ci: { low: result.low, high: result.high },
-    sd: result.sd,
-    test: {
-      ...untested(labelOf(n, result.pValue, result.mean, test, lowerIsBetter2)),
-      pValue: result.pValue
-    }
-  };
-}
-function agreementRow(row, test) {
-  const shared = {
-    evaluator: row.evaluator,
-    column: row.head.column,
-    weighted: row.head.weighted,
-    compared: { base: row.base.compared, head: row.head.compared },
-    baseKappa: row.base.kappa,
-    headKappa: row.head.kappa
-  };
-  const tooFew = { ...shared, delta: null, ci: null, se: null, ...untested("too few cases") };
-  if (row.verdicts !== void 0) {
-    const tested = kappaChangeTest(row.verdicts, test);
-    if (tested === null) return tooFew;
-    test.tally.drawn += tested.drawn ?? 0;
-    const { compared, delta: delta2, pValue: pValue2 } = tested;
-    const interval = testBasedInterval(delta2, pValue2, test.alpha);
-    return {
-      ...shared,
-      compared: { base: compared, head: compared },
-      baseKappa: withoutNoise(tested.baseKappa),
-      headKappa: withoutNoise(tested.headKappa),
-      delta: delta2,
-      ci: { low: interval.low, high: interval.high },
-      se: interval.se,
-      ...untested(labelOf(compared, pValue2, delta2, test)),
-      pValue: pValue2
-    };
-  }
-  const change2 = agreementChange(row);
-  if (change2 === null) return tooFew;
-  const { delta, se } = change2;
-  const z = normalQuantileUpper(test.alpha / 2);
-  const pValue = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se)) : delta === 0 ? 1 : 0;
-  const n = Math.min(row.base.compared, row.head.compared);
-  return {
-    ...shared,
-    delta,
-    ci: { low: delta - z * se, high: delta + z * se },
-    se,
-    ...untested(labelOf(n, pValue, delta, test)),
-    pValue
-  };
-}
-function agreementChange(row) {
-  const { base, head } = row;
-  if (base.kappa === null || head.kappa === null) return null;
-  if (base.kappaSe === null || head.kappaSe === null) return null;
-  return { delta: head.kappa - base.kappa, se: Math.hypot(base.kappaSe, head.kappaSe) };
-}
-function labelOf(n, pValue, delta, test, lowerIsBetter2 = false) {
-  if (n < test.minPaired) return "too few cases";
-  if (pValue < test.alpha) return delta > 0 !== lowerIsBetter2 ? "improved" : "regressed";
-  return "unchanged";
-}
-function untested(label) {
-  return { pValue: null, adjustedP: null, qValue: null, label, significant: false, power: null };
-}
-function addPower(run2, pairing, family, alpha) {
-  const target = run2.minDetectableEffect;
-  const rows = [
-    [run2.passRate, pairing?.passRate],
-    ...run2.evaluators.map((row, j) => [
-      row,
-      pairing?.evaluators[j]
-    ])
-  ];
-  for (const [row, paired] of rows) {
-    if (row.label === "too few cases" || row.sd === null) continue;
-    const cases = row.paired;
-    const standardError = row.sd / Math.sqrt(cases);
-    const bounded2 = paired?.graded !== true;
-    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: bounded2, signFlip: true });
-  }
-  for (const row of run2.agreement) {
-    if (row.label === "too few cases" || row.se === null) continue;
-    const cases = Math.min(row.compared.base, row.compared.head);
-    row.power = rowPower({ standardError: row.se, cases, family, alpha, target, bounded: false });
-  }
-}
-var init_row_tests = __esm({
-  "src/compare/row-tests.ts"() {
-    "use strict";
-    init_family();
-    init_kappa_change();
-    init_float_noise();
-    init_normal();
-    init_power();
-    init_sign_flip();
-  }
-});
-
-// src/compare/run-comparison.ts
-function sameRow(base, head) {
-  if (base.inputId !== void 0 && head.inputId !== void 0) {
-    return base.inputId === head.inputId;
-  }
-  return base.contentId === head.contentId;
-}
-function pairRuns(baseRun, headRun, incomplete = { base: false, head: false }) {
-  const baseById = firstById(baseRun.cases);
-  const headById = firstById(headRun.cases);
-  const paired = [];
-  const cases = {
-    newlyFailing: [],
-    fixed: [],
-    added: [],
-    removed: [],
-    contentChanged: [],
-    flaky: [],
-    ...incomplete.base ? { notRunInBase: [] } : {},
-    ...incomplete.head ? { notRunInHead: [] } : {}
-  };
-  const partners = inputPartners(baseById, headById);
-  const partnered = new Set([...partners.values()].map((base) => base.id));
-  const filtered = !sameTagFilter(baseRun.testset.tagFilter, headRun.testset.tagFilter);
-  const unselected = (filter, result) => filtered && filter !== void 0 && filter.length > 0 && !(result.tags ?? []).some((tag) => filter.includes(tag));
-  for (const head of headById.values()) {
-    const base = baseById.get(head.id) ?? partners.get(head.id);
-    if (base === void 0 && unselected(baseRun.testset.tagFilter, head)) {
-      (cases.notSelectedInBase ??= []).push(caseRef(head));
-    } else if (base === void 0) (cases.notRunInBase ?? cases.added).push(caseRef(head));
-    else if (!sameRow(base, head)) cases.contentChanged.push(caseRef(head));
-    else {
-      paired.push([base, head]);
-      if (base.passed && !head.passed) cases.newlyFailing.push(caseRef(head));
-      if (!base.passed && head.passed) cases.fixed.push(caseRef(head));
-    }
-    if (head.flaky === true) {
-      cases.flaky.push({ ...caseRef(head), trialPassRate: head.trialPassRate ?? null });
-    }
-  }
-  for (const base of baseById.values()) {
-    if (!headById.has(base.id) && !partnered.has(base.id)) {
-      const label = caseLabel(base);
-      const ref = { ...caseRef(base), ...label !== null && label !== "" ? { label } : {} };
-      if (unselected(headRun.testset.tagFilter, base)) (cases.notSelectedInHead ??= []).push(ref);
-      else (cases.notRunInHead ?? cases.removed).push(ref);
-    }
-  }
-  const baseEvaluators = evaluatorIds(baseRun);
-  const headEvaluators = evaluatorIds(headRun);
-  const shared = headEvaluators.filter((id) => baseEvaluators.includes(id));
-  const agreement = [];
-  for (const evaluator of shared) {
-    const base = baseRun.summary.evaluators[evaluator]?.agreement;
-    const head = headRun.summary.evaluators[evaluator]?.agreement;
-    if (base === void 0 || head === void 0) continue;
-    const verdicts = pairVerdicts(
-      paired,
-      evaluator,
-      baseRun.plan?.agreement?.[evaluator],
-      headRun.plan?.agreement?.[evaluator]
-    );
-    agreement.push({ evaluator, base, head, ...verdicts === void 0 ? {} : { verdicts } });
-  }
-  return {
-    suite: headRun.suite,
-    params: headRun.params,
-    trials: headRun.plan?.trials ?? 1,
-    baseTrials: baseRun.plan?.trials ?? 1,
-    minDetectableEffect: headRun.plan?.gate.minDetectableEffect ?? DEFAULT_MIN_DETECTABLE_EFFECT,
-    passRate: {
-      ...pairedRow(paired, (result) => result.passed ? 1 : 0),
-      passToFail: cases.newlyFailing.length,
-      failToPass: cases.fixed.length
-    },
-    evaluators: shared.map((evaluator) => ({
-      evaluator,
-      ...direction(baseRun, headRun, evaluator),
-      ...pairedRow(paired, (result) => scoreOf(result, evaluator))
-    })),
-    agreement,
-    evaluatorsOnlyInBase: baseEvaluators.filter((id) => !headEvaluators.includes(id)),
-    evaluatorsOnlyInHead: headEvaluators.filter((id) => !baseEvaluators.includes(id)),
-    cases,
-    ...sideCounts(baseRun, headRun, incomplete),
-    verdicts: { base: baseRun.verdict, head: headRun.verdict }
-  };
-}
-function sideCounts(baseRun, headRun, incomplete) {
-  if (!incomplete.base && !incomplete.head) return {};
-  const count = (run2) => ({
-    cases: run2.cases.length,
-    planned: plannedCases(run2)
-  });
-  return {
-    incomplete: {
-      ...incomplete.base ? { base: count(baseRun) } : {},
-      ...incomplete.head ? { head: count(headRun) } : {}
-    }
-  };
-}
-function plannedCases(run2) {
-  return Math.max(run2.testset.cases, run2.cases.length);
-}
-function direction(baseRun, headRun, evaluator) {
-  const base = baseRun.summary.evaluators[evaluator];
-  const head = headRun.summary.evaluators[evaluator];
-  const baseLower = base?.lowerIsBetter === true;
-  const headLower = head?.lowerIsBetter === true;
-  if (head === void 0) return { lowerIsBetter: baseLower, directionChanged: false };
-  return {
-    lowerIsBetter: headLower,
-    directionChanged: base !== void 0 && baseLower !== headLower
-  };
-}
-function isZeroOrOne(value) {
-  return value === 0 || value === 1;
-}
-function pairedRow(paired, valueOf2) {
-  const diffs = [];
-  let baseTotal = 0;
-  let headTotal = 0;
-  let lostInHead = 0;
-  let graded = false;
-  for (const [base, head] of paired) {
-    const before = valueOf2(base);
-    const after = valueOf2(head);
-    if (before !== null && after === null) lostInHead++;
-    if (before === null || after === null) continue;
-    diffs.push(sameUpToNoise(before, after) ? 0 : after - before);
-    baseTotal += before;
-    headTotal += after;
-    graded ||= !isZeroOrOne(before) || !isZeroOrOne(after);
-  }
-  return {
-    diffs: Float64Array.from(diffs),
-    baseTotal,
-    headTotal,
-    lostInHead,
-    ...graded ? { graded: true } : {}
-  };
-}
-function inputPartners(baseById, headById) {
-  const byInput = (from, other) => {
-    const found2 = /* @__PURE__ */ new Map();
-    for (const result of from.values()) {
-      if (result.inputId === void 0 || other.has(result.id)) continue;
-      found2.set(result.inputId, found2.has(result.inputId) ? null : result);
-    }
-    return found2;
-  };
-  const partners = /* @__PURE__ */ new Map();
-  const bases = byInput(baseById, headById);
-  if (bases.size === 0) return partners;
-  for (const [input, head] of byInput(headById, baseById)) {
-    const base = bases.get(input);
-    if (head !== null && base !== null && base !== void 0) partners.set(head.id, base);
-  }
-  return partners;
-}
-function firstById(cases) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const result of cases) if (!byId.has(result.id)) byId.set(result.id, result);
-  return byId;
-}
-function caseRef(result) {
-  return {
-    id: result.id,
-    source: result.source === null ? null : { file: result.source.file, line: result.source.line }
-  };
-}
-function evaluatorIds(run2) {
-  const ids = new Set(Object.keys(run2.summary.evaluators));
-  for (const result of run2.cases) {
-    for (const evaluation of result.evaluations) ids.add(evaluation.evaluator);
-  }
-  return [...ids];
-}
-function scoreOf(result, evaluator) {
-  for (const evaluation of result.evaluations) {
-    if (evaluation.evaluator !== evaluator) continue;
-    if (evaluation.error !== null || evaluation.score === null) return null;
-    return Number.isFinite(evaluation.score) ? evaluation.score : null;
-  }
-  return null;
-}
-var init_run_comparison = __esm({
-  "src/compare/run-comparison.ts"() {
-    "use strict";
-    init_kappa_change();
-    init_power();
-    init_case_label();
-    init_float_noise();
-    init_tag_filter();
-  }
-});
-
-// src/compare/compare.ts
-function compareArtifacts(base, head, options2 = {}) {
-  const minPaired = options2.minPaired ?? DEFAULT_MIN_PAIRED;
-  const seed = options2.seed ?? DEFAULT_SEED;
-  const { pairs, onlyInBase, onlyInHead } = matchRuns(base.runs, head.runs);
-  const sameShard2 = base.shard !== void 0 && head.shard !== void 0 && base.shard.index === head.shard.index && base.shard.count === head.shard.count;
-  const baseInfo = artifactInfo(base, sameShard2);
-  const headInfo = artifactInfo(head, sameShard2);
-  const tested = testRuns(
-    pairs.map(
-      ([baseRun, headRun]) => pairRuns(baseRun, headRun, {
-        base: runIncomplete(baseRun, baseInfo.incomplete),
-        head: runIncomplete(headRun, headInfo.incomplete)
-      })
-    ),
-    {
-      confidence: COMPARISON_CONFIDENCE,
-      resamples: options2.resamples ?? DEFAULT_RESAMPLES,
-      seed,
-      minPaired
-    }
-  );
-  const settings = {
-    confidence: COMPARISON_CONFIDENCE,
-    resamples: tested.resamples,
-    maxResamples: tested.maxResamples,
-    resamplingLimit: resamplingLimit(tested.maxResamples),
-    seed,
-    minPaired,
-    power: DETECTION_POWER
-  };
-  const counts = {
-    improved: 0,
-    regressed: 0,
-    unchanged: 0,
-    tooFewCases: 0,
-    underpowered: 0
-  };
-  for (const run2 of tested.runs) {
-    for (const row of [run2.passRate, ...run2.evaluators, ...run2.agreement]) {
-      const label = row.label;
-      if (label === "too few cases") counts.tooFewCases++;
-      else counts[label]++;
-      if (label === "unchanged" && row.power?.underpowered === true) counts.underpowered++;
-    }
-  }
-  return {
-    settings,
-    base: baseInfo,
-    head: headInfo,
-    counts,
-    family: tested.family,
-    hasRegression: tested.family.regressions > 0,
-    runs: tested.runs,
-    onlyInBase: onlyInBase.map(runRef),
-    onlyInHead: onlyInHead.map(runRef)
-  };
-}
-function runRef(run2) {
-  return { suite: run2.suite, params: run2.params };
-}
-function artifactInfo(artifact, sameShard2) {
-  const info2 = {
-    config: artifact.config,
-    git: artifact.git === null ? null : { sha: artifact.git.sha, ref: artifact.git.ref },
-    startedAt: artifact.startedAt
-  };
-  let cases = 0;
-  let planned = 0;
-  const shortRuns2 = [];
-  let partialMerge;
-  for (const run2 of artifact.runs) {
-    cases += run2.cases.length;
-    planned += plannedCases(run2);
-    if (run2.cases.length < run2.testset.cases) {
-      shortRuns2.push({ ...runRef(run2), cases: run2.cases.length, planned: plannedCases(run2) });
-    }
-  }
-  const shards2 = mergedShards(artifact);
-  if (shards2 !== void 0) partialMerge = { count: shards2.count, merged: shards2.merged };
-  const shard = sameShard2 || artifact.shard?.count === 1 ? void 0 : artifact.shard;
-  const known = partialMerge !== void 0 || shard !== void 0;
-  if (shortRuns2.length === 0 && !known && !artifact.interrupted) return info2;
-  info2.incomplete = {
-    cases,
-    planned,
-    shortRuns: shortRuns2,
-    ...partialMerge === void 0 ? {} : { partialMerge },
-    ...shard === void 0 ? {} : { shard: { index: shard.index, count: shard.count } },
-    ...shortRuns2.length === 0 && !known ? { markedOnly: true } : {}
-  };
-  return info2;
-}
-function runIncomplete(run2, side) {
-  if (side === void 0) return false;
-  if (side.partialMerge !== void 0 || side.shard !== void 0 || side.markedOnly === true) {
-    return true;
-  }
-  return run2.cases.length < run2.testset.cases;
-}
-var DEFAULT_MIN_PAIRED, COMPARISON_CONFIDENCE;
-var init_compare = __esm({
-  "src/compare/compare.ts"() {
-    "use strict";
-    init_partial_merge();
-    init_match_runs();
-    init_power();
-    init_row_tests();
-    init_run_comparison();
-    init_sign_flip();
-    DEFAULT_MIN_PAIRED = 10;
-    COMPARISON_CONFIDENCE = 0.95;
-  }
-});
-
 // src/compare/validate-comparable.ts
 function requireCommonCases(base, head, names, partial = false) {
   const { pairs } = matchRuns(base.runs, head.runs);
@@ -53828,7 +53923,7 @@ function significantRegressions(run2) {
   add(
     "pass rate",
     pass,
-    `pass rate ${pct(pass.baseRate)} \u2192 ${pct(pass.headRate)} (${points(pass.delta)}`
+    `pass rate ${pct(pass.baseRate)} \u2192 ${pct(pass.headRate)} (${points2(pass.delta)}`
   );
   for (const e of run2.evaluators) {
     const way = e.lowerIsBetter === true ? ", lower is better" : "";
@@ -53872,7 +53967,7 @@ function kappa2(value) {
 function change(value) {
   return value === null ? "\u2014" : formatScoreChange(value);
 }
-function points(delta) {
+function points2(delta) {
   return delta === null ? "\u2014" : `${signed(delta * 100, 1)} pp`;
 }
 function pct(rate) {
@@ -62233,10 +62328,10 @@ var ELLIPSIS3 = "\u2026";
 function renderMatrixText(matrix, paint, indent2, width = Infinity) {
   const lowest = matrix.evaluators.filter((_, column) => matrix.lowerIsBetter[column] === true);
   const best2 = lowest.length === 0 ? "* best" : `* best (lowest for ${lowest.map(printable).join(", ")})`;
-  const points2 = `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, "grid point")}`;
+  const points3 = `${paint.bold(printable(matrix.suite))}  ${plural(matrix.rows.length, "grid point")}`;
   const legend = `mean score per evaluator, ${best2}`;
-  const heading = `${points2} \xB7 ${legend}`;
-  const headings = textWidthUpTo(heading, width) <= width ? [heading] : [points2, `${indent2}${truncateToWidth(legend, width - textWidth(indent2))}`];
+  const heading = `${points3} \xB7 ${legend}`;
+  const headings = textWidthUpTo(heading, width) <= width ? [heading] : [points3, `${indent2}${truncateToWidth(legend, width - textWidth(indent2))}`];
   return [...headings, ...matrixLines(matrix, paint, indent2, width)];
 }
 function matrixCells(matrix, paint) {
@@ -71539,13 +71634,13 @@ function rowColumns(rows) {
 function evaluatorTemplateStrings(suite) {
   return suite.evaluators.filter((evaluator) => evaluator.kind === "builtin").flatMap((evaluator) => strings(evaluator.with, ["evaluators", evaluator.index, "with"]));
 }
-function promptFileRefs(target, points2) {
+function promptFileRefs(target, points3) {
   if (target.kind !== "model") return [];
   const refs = [];
   for (const { content } of target.messages) {
     if (!("file" in content)) continue;
     const seen = /* @__PURE__ */ new Set();
-    for (const params of points2) {
+    for (const params of points3) {
       const resolved = resolveTemplates(content.file, { case: {}, output: null, params });
       if (!resolved.ok || typeof resolved.value !== "string" || seen.has(resolved.value)) continue;
       seen.add(resolved.value);
@@ -72048,20 +72143,20 @@ init_is_record();
 var MAX_GRID_POINTS = 1e3;
 function checkGrid(grid, path, add) {
   if (!isRecord(grid)) return;
-  let points2 = 1;
+  let points3 = 1;
   for (const [key, values] of Object.entries(grid)) {
     if (key.trim() === "")
       add("grid.empty-key", path, "expected a parameter name, found an empty key", key);
     if (Array.isArray(values)) {
-      points2 *= Math.max(1, values.length);
+      points3 *= Math.max(1, values.length);
       checkGridValues(values, [...path, key], add);
     }
   }
-  if (points2 > MAX_GRID_POINTS) {
+  if (points3 > MAX_GRID_POINTS) {
     add(
       "grid.too-large",
       path,
-      `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points2.toLocaleString("en-US")}: split the grid across suites or use fewer values`
+      `expected at most ${MAX_GRID_POINTS} grid points (runs), found ${points3.toLocaleString("en-US")}: split the grid across suites or use fewer values`
     );
   }
 }
@@ -72909,15 +73004,15 @@ init_canonical_json();
 
 // src/plan/grid.ts
 function expandGrid(grid) {
-  let points2 = [{}];
+  let points3 = [{}];
   for (const [key, values] of Object.entries(grid)) {
     const next = [];
-    for (const point of points2) {
+    for (const point of points3) {
       for (const value of values) next.push({ ...point, [key]: value });
     }
-    points2 = next;
+    points3 = next;
   }
-  return points2;
+  return points3;
 }
 
 // src/shared/checkout-root.ts
@@ -72945,10 +73040,10 @@ init_regular_file();
 // src/targets/command-script.ts
 init_templates();
 import { resolve as resolve7 } from "node:path";
-function commandScripts(target, points2, dir, isProjectFile) {
+function commandScripts(target, points3, dir, isProjectFile) {
   const cwd = resolve7(dir, target.cwd ?? ".");
   const scripts = /* @__PURE__ */ new Set();
-  for (const params of points2) {
+  for (const params of points3) {
     const words = commandWords(target, params);
     const [program, ...args] = words;
     if (program === void 0) continue;
@@ -73088,8 +73183,8 @@ async function withCoveredFiles(config, searchFrom) {
   const judges = /* @__PURE__ */ new Map();
   let wholeStore = false;
   for (const suite of config.suites) {
-    const points2 = expandGrid(suite.grid);
-    for (const ref of promptFileRefs(suite.target, points2)) {
+    const points3 = expandGrid(suite.grid);
+    for (const ref of promptFileRefs(suite.target, points3)) {
       promptFiles2.push([ref.file, join11(config.dir, ref.file)]);
     }
     for (const evaluator of suite.evaluators) {
@@ -73105,7 +73200,7 @@ async function withCoveredFiles(config, searchFrom) {
     for (const spec of specs) modules.add(parseModuleSpec(spec, config.dir).file);
     if (suite.target.kind === "command") {
       const isProjectFile = (path) => inProject(path, root2) && isFile(path);
-      for (const script of commandScripts(suite.target, points2, config.dir, isProjectFile)) {
+      for (const script of commandScripts(suite.target, points3, config.dir, isProjectFile)) {
         scripts.add(script);
       }
     }
@@ -75710,9 +75805,9 @@ var latency = defineBuiltin({
         `option "max" must be ${DURATION_EXPECTED}, found ${describeValue(max)}`
       );
     }
-    if (args.cached === true) {
+    if (args.untimed === true) {
       throw new EvaluationError(
-        "the output came from the response cache, so no call was timed: run with --no-cache to measure latency"
+        "the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: run once with --no-cache to time it and record its time"
       );
     }
     return {
@@ -77332,9 +77427,18 @@ function createJudgeClient(options2 = {}) {
       ...trial !== void 0 ? { trial } : {}
     });
     if (cache !== void 0 && key !== void 0) {
-      const hit = fromCache(await cache.get(key));
+      const entry = await cache.get(key);
+      const hit = entry === void 0 ? void 0 : fromCache(entry.value);
       if (hit !== void 0 && usable(hit)) {
-        return { ok: true, cached: true, latencyMs: 0, attempts: 0, ...hit };
+        const recorded = entry?.latencyMs;
+        return {
+          ok: true,
+          cached: true,
+          latencyMs: 0,
+          attempts: 0,
+          ...recorded !== void 0 ? { recordedLatencyMs: recorded } : {},
+          ...hit
+        };
       }
     }
     const payload = JSON.stringify(body);
@@ -77419,8 +77523,11 @@ function createJudgeClient(options2 = {}) {
         }
       };
     }
-    if (cache !== void 0 && key !== void 0 && usable(parsed)) await cache.set(key, parsed);
-    return { ok: true, cached: false, latencyMs: now() - started, attempts, ...parsed };
+    const latencyMs = now() - started;
+    if (cache !== void 0 && key !== void 0 && usable(parsed)) {
+      await cache.set(key, parsed, latencyMs);
+    }
+    return { ok: true, cached: false, latencyMs, attempts, ...parsed };
   };
   const client = {
     baseUrl: baseUrl2,
@@ -77607,6 +77714,24 @@ var EVALUATE_TEST_CASE_FORM = "evaluateTestCase({ testCase, output })";
 function positionalParametersProblem(method) {
   if (typeof method !== "function" || method.length < 2) return null;
   return `evaluateTestCase declares ${method.length} parameters, like evaluateTestCase(testCase, output) of the Python SDK, but it is called with one object: write ${EVALUATE_TEST_CASE_FORM} (as it is, its output would be undefined)`;
+}
+var PYTHON_SETTINGS = {
+  max_concurrency: "maxConcurrency",
+  num_overrides: "numOverrides"
+};
+function pythonSettingProblem(evaluator) {
+  for (const [python, name] of Object.entries(PYTHON_SETTINGS)) {
+    const fields = evaluator;
+    const value = fields[python];
+    if (value === void 0 || fields[name] !== void 0) continue;
+    const shown2 = typeof value === "number" || typeof value === "string" ? ` = ${JSON.stringify(value)}` : "";
+    return `${python} is the Python SDK's name of the setting, which is not read here: write ${name}${shown2}`;
+  }
+  return null;
+}
+function pythonMethodHint(evaluator) {
+  const method = typeof evaluator === "object" && evaluator !== null ? evaluator.evaluate_test_case : void 0;
+  return typeof method === "function" ? ` (evaluate_test_case is the Python SDK's name: write ${EVALUATE_TEST_CASE_FORM})` : "";
 }
 
 // src/evaluators/sdk/builtin-backed.ts
@@ -78411,10 +78536,11 @@ async function createModelTarget(config, setup) {
             error: result.error.message
           };
         }
+        const timed = result.recordedLatencyMs !== void 0 ? { durationMs: result.recordedLatencyMs } : {};
         const reply = replyText(result.message);
-        if (!reply.ok) return { output: null, usage, error: reply.error };
-        if (config.responseFormat === "text") return { output: reply.text, usage };
-        return { ...parsedReply(reply.text, validate), usage };
+        if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
+        if (config.responseFormat === "text") return { output: reply.text, usage, ...timed };
+        return { ...parsedReply(reply.text, validate), usage, ...timed };
       }
     }
   };
@@ -79072,14 +79198,14 @@ function construct(Cls, ref, options2, fallbackId) {
       ok: false,
       error: {
         code: "module.wrong-shape",
-        message: `${refLabel(ref)} must be an evaluator class; instances of ${name} have no evaluateTestCase method`
+        message: `${refLabel(ref)} must be an evaluator class; instances of ${name} have no evaluateTestCase method${pythonMethodHint(instance)}`
       }
     };
   }
   return positionalProblem(instance, ref) ?? withId(instance, ref, fallbackId, "own");
 }
 function positionalProblem(evaluator, ref) {
-  const problem = positionalParametersProblem(evaluator.evaluateTestCase);
+  const problem = positionalParametersProblem(evaluator.evaluateTestCase) ?? pythonSettingProblem(evaluator);
   if (problem === null) return null;
   return {
     ok: false,
@@ -79639,10 +79765,10 @@ function modelCalls(suite, evaluators) {
   return { perCase, unknown };
 }
 function selectGrid(config, suite, filter) {
-  const points2 = expandGrid(suite.grid);
-  if (!filter) return { ok: true, points: points2 };
+  const points3 = expandGrid(suite.grid);
+  if (!filter) return { ok: true, points: points3 };
   const keys = Object.keys(filter).filter((k) => Object.hasOwn(suite.grid, k));
-  const kept = points2.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
+  const kept = points3.filter((p) => keys.every((k) => filter[k]?.includes(gridValueText(p[k]))));
   if (kept.length > 0) return { ok: true, points: kept };
   const wanted = keys.map((k) => `${k}=${filter[k]?.join("|")}`).join(" ");
   const offered = keys.map((k) => `${k}: ${(suite.grid[k] ?? []).map(gridValueText).join(", ")}`).join("; ");
@@ -79710,7 +79836,7 @@ function missingFieldIssues(config, plan) {
       code: "template.unknown-field",
       message: problem.message
     }));
-    const points2 = planned.runs.map((run2) => run2.params);
+    const points3 = planned.runs.map((run2) => run2.params);
     return [
       ...inConfig,
       ...namedColumnIssues(suite, columns).map(({ path, message }) => ({
@@ -79718,7 +79844,7 @@ function missingFieldIssues(config, plan) {
         code: "testset.unknown-column",
         message
       })),
-      ...promptFileIssues(config, suite, points2, columns)
+      ...promptFileIssues(config, suite, points3, columns)
     ];
   });
 }
@@ -79775,8 +79901,8 @@ function namedColumnIssues(suite, columns) {
     };
   });
 }
-function promptFileIssues(config, suite, points2, columns) {
-  return promptFileRefs(suite.target, points2).flatMap((ref) => {
+function promptFileIssues(config, suite, points3, columns) {
+  return promptFileRefs(suite.target, points3).flatMap((ref) => {
     let text2;
     try {
       text2 = readRegularFileSync(resolve16(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
@@ -82123,7 +82249,7 @@ function regressionClause(comparison, unit) {
   const evaluators = /* @__PURE__ */ new Set();
   const judges = /* @__PURE__ */ new Set();
   let passRate = false;
-  let points2 = 0;
+  let points3 = 0;
   let improved = 0;
   for (const run2 of comparison.runs) {
     let regressed = false;
@@ -82144,10 +82270,10 @@ function regressionClause(comparison, unit) {
       if (names === null) passRate = true;
       else names.add(name);
     }
-    if (regressed) points2++;
+    if (regressed) points3++;
   }
   const compared = comparison.runs.length;
-  if (points2 === 0) {
+  if (points3 === 0) {
     if (improved > 0)
       return `${plural(improved, "row")} improved, none regressed against the baseline`;
     const { tooFewCases, improved: up, regressed: down, unchanged } = comparison.counts;
@@ -82163,7 +82289,7 @@ function regressionClause(comparison, unit) {
     ...judges.size > 0 ? [`the agreement \u03BA of ${plural(judges.size, "judge")}`] : []
   ];
   const what = parts.length <= 2 ? parts.join(" and ") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
-  const where = compared === 1 ? "" : ` on ${formatCount(points2)} of ${plural(compared, unit)}`;
+  const where = compared === 1 ? "" : ` on ${formatCount(points3)} of ${plural(compared, unit)}`;
   return `${what} regressed${where}`;
 }
 function gridUnit(runs) {
@@ -82227,7 +82353,7 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
       for (const ref of list2.cases) {
         const head = list2.title === "removed" || list2.title === "not run in HEAD" || list2.title === "not selected in HEAD" ? void 0 : headCase?.(run2, ref.id);
         const now = nowText(list2.title, ref, head);
-        const key = JSON.stringify([run2.suite, ref.id, ref.source?.file, ref.source?.line]);
+        const key = listedCaseKey(run2, ref);
         const row = entry.rows.get(key);
         if (row !== void 0) {
           row.runs.push(run2);
@@ -82248,7 +82374,7 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
     const alarm = list2.alarm === true;
     const rows = [...byCase.values()];
     const count = rows.length;
-    const counted = onPoints === count ? formatCount(count) : `${plural(count, "case")}, ${formatCount(onPoints)} counting each grid point`;
+    const counted = countedCases(count, onPoints);
     const aside = title === "newly failing" && !alarm ? flipsAside(runs) : void 0;
     const heading = listHeading(
       `${title[0]?.toUpperCase() ?? ""}${title.slice(1)}`,
@@ -82276,10 +82402,10 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
 function caseRow(row, withPoints, runs) {
   const { id, source } = caseText(row.ref);
   const name = row.label === null ? "" : ` ${escapeMarkdownText(truncateToWidth(row.label, LABEL_MAX_WIDTH))}`;
-  const points2 = row.runs.map((run2) => pointName(run2, runs)).join(", ");
+  const points3 = row.runs.map((run2) => pointName(run2, runs)).join(", ");
   return tableRow([
     `${cellCode(id)}${name}`,
-    ...withPoints ? [points2] : [],
+    ...withPoints ? [points3] : [],
     source === null ? "\u2014" : cellCode(source),
     nowCell(row, runs)
   ]);
@@ -82296,7 +82422,7 @@ function nowCell(row, runs) {
   if (texts.length === 1 && only !== void 0) {
     return only[0] === "" ? "\u2014" : escapeMarkdownText(only[0]);
   }
-  const parts = texts.slice(0, MAX_NOW_TEXTS).map(([now, points2]) => `${points2.join(", ")}: ${escapeMarkdownText(now === "" ? "\u2014" : now)}`);
+  const parts = texts.slice(0, MAX_NOW_TEXTS).map(([now, points3]) => `${points3.join(", ")}: ${escapeMarkdownText(now === "" ? "\u2014" : now)}`);
   if (texts.length > MAX_NOW_TEXTS)
     parts.push(`+${formatCount(texts.length - MAX_NOW_TEXTS)} more`);
   return parts.join(" \xB7 ");
@@ -82534,9 +82660,9 @@ function markRepeats(views, runs) {
   let number = 0;
   for (const group of groups2.values()) {
     if (group.length < 2) continue;
-    const points2 = group.map(({ view }) => pointName(view.run, runs));
+    const points3 = group.map(({ view }) => pointName(view.run, runs));
     group.forEach(({ view, index }, position2) => {
-      view.repeats.set(index, { group: number, points: points2, point: points2[position2] ?? "" });
+      view.repeats.set(index, { group: number, points: points3, point: points3[position2] ?? "" });
     });
     number++;
   }
