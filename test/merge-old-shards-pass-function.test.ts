@@ -52,16 +52,29 @@ async function shards(
   const dir = jsonlProject(ROWS, ['hash: [id]', ...pass, ...evaluators], { 'ev.mjs': MODULE });
   const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env });
   assert.ok(whole.code === 0 || whole.code === 1, whole.stdout + whole.stderr);
+  await runShards(dir, env, [0]);
+  return dir;
+}
+
+/**
+ * Runs shards 1/2 and 2/2 of the project in `dir` (`1.json`, `2.json`), each exiting with one of
+ * `codes`, and writes them without `plan.pass` as `old1.json`, `old2.json`, as an older evalgate
+ * wrote them.
+ */
+async function runShards(
+  dir: string,
+  env: Record<string, string>,
+  codes: readonly number[],
+): Promise<void> {
   for (const n of [1, 2]) {
     const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir, env });
-    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(codes.includes(r.code ?? -1), `exit ${r.code}: ${r.stdout}${r.stderr}`);
     const artifact = read(dir, `${n}.json`);
     assert.deepEqual(validateArtifact(artifact), [], 'the shard matches the schema');
     for (const run of artifact.runs) delete run.plan?.pass;
     assert.deepEqual(validateArtifact(artifact), [], 'the old shard matches the schema');
     writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
   }
-  return dir;
 }
 
 function merge(dir: string, from: string[], to: string): Promise<CliResult> {
@@ -204,13 +217,7 @@ describe('evals merge: old shards whose every case errored', () => {
     );
     const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir });
     assert.equal(whole.code, 1, whole.stdout + whole.stderr);
-    for (const n of [1, 2]) {
-      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], { cwd: dir });
-      assert.ok(r.code === 0 || r.code === 1, r.stdout + r.stderr);
-      const artifact = read(dir, `${n}.json`);
-      for (const run of artifact.runs) delete run.plan?.pass;
-      writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
-    }
+    await runShards(dir, {}, [0, 1]);
     const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'whole.json'));
@@ -232,16 +239,7 @@ describe('evals merge: old shards whose every case errored', () => {
     );
     const whole = await runCli(['run', '-o', 'whole.json'], { cwd: dir, env: SECRET_ALL });
     assert.equal(whole.code, 1, whole.stdout + whole.stderr);
-    for (const n of [1, 2]) {
-      const r = await runCli(['run', '--shard', `${n}/2`, '-o', `${n}.json`], {
-        cwd: dir,
-        env: SECRET_ALL,
-      });
-      assert.ok(r.code === 0 || r.code === 1, r.stdout + r.stderr);
-      const artifact = read(dir, `${n}.json`);
-      for (const run of artifact.runs) delete run.plan?.pass;
-      writeFileSync(join(dir, `old${n}.json`), JSON.stringify(artifact));
-    }
+    await runShards(dir, SECRET_ALL, [0, 1]);
     const r = await merge(dir, ['old1.json', 'old2.json'], 'old.json');
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.deepEqual(gateOf(dir, 'old.json'), gateOf(dir, 'whole.json'));

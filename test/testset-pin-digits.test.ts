@@ -7,29 +7,23 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import { suiteProject } from './helpers/suite-project.ts';
 
 /** A testset whose revision starts with six decimal digits: 573066a29ab5… */
 const ROWS = 'q\nrow 5\n';
 const CURRENT = '573066a29ab5';
 
 function project(revision: string): string {
-  const dir = scratch();
-  writeFiles(dir, {
-    'evals.yaml': [
-      'version: 1',
-      'suites:',
-      '  - id: s',
-      `    testset: { path: rows.csv, revision: ${revision} } # the pin`,
-      '    function: ./fn.mjs#fn',
-      '    evaluators:',
-      '      - { id: ok, use: is-equals, with: { expected: "x" } }',
-      '',
-    ].join('\n'),
-    'rows.csv': ROWS,
-    'fn.mjs': 'export const fn = () => "x";\n',
-  });
-  return dir;
+  return suiteProject(
+    [
+      `testset: { path: rows.csv, revision: ${revision} } # the pin`,
+      'function: ./fn.mjs#fn',
+      'evaluators:',
+      '  - { id: ok, use: is-equals, with: { expected: "x" } }',
+    ],
+    { 'rows.csv': ROWS, 'fn.mjs': 'export const fn = () => "x";\n' },
+  );
 }
 
 const pinLine = (dir: string): string | undefined =>
