@@ -45,4 +45,36 @@ ${result.stderr}
 ${allText(dir)}`;
     assert.doesNotMatch(everywhere, /sk-cmd-json/);
   });
+  it('quotes a key read partly as a number (a hex key from a digit) redacted, not its rest', async () => {
+    // `{"key": 9f8e…}` is the number 9 and then an error at `f`: the rest of the key, a piece
+    // that scrubbing the finished case does not recognise, was quoted (its first 20 characters).
+    const hex = '9f8e7d6c5b4a3928170655aa';
+    const dir = jsonlProject(
+      [{ q: 'x' }],
+      [
+        'target:',
+        '  type: command',
+        '  run: [node, print.mjs]',
+        '  output: json',
+        'evaluators:',
+        '  - { use: is-equals, with: { expected: x } }',
+      ],
+      {
+        'print.mjs':
+          "process.stdin.resume().on('end', () => process.stdout.write('{\"key\": ' + process.env.MY_TOKEN + '}'));\n",
+      },
+    );
+    const result = await runInProcess(['run', '-o', 'results.json', '--junit', 'junit.xml'], dir, {
+      MY_TOKEN: hex,
+    });
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.equal(
+      artifactCases(dir)[0]!.cases[0]!.error,
+      `stdout is not JSON (output: json): line 1, column 10: expected ',' or '}' after a property value, found "[redacted]"`,
+    );
+    const everywhere = `${result.stdout}
+${result.stderr}
+${allText(dir)}`;
+    assert.doesNotMatch(everywhere, /f8e7d6/);
+  });
 });

@@ -1,3 +1,5 @@
+import { REDACTED } from './secrets.ts';
+
 /** Where JSON text first goes wrong, as a string offset, and what was expected there. */
 export interface JsonSyntaxError {
   offset: number;
@@ -179,6 +181,16 @@ function scanString(text: string, start: number): number | JsonSyntaxError {
 /** Removes secrets from a piece of text. */
 export type Scrub = (text: string) => string;
 
+/**
+ * Whether characters `from` to `to` of `text` are part of a secret `scrub` removes: blanking them
+ * leaves fewer secrets to remove. On the error path only, so two passes over the text are cheap.
+ */
+function revealsSecret(text: string, from: number, to: number, scrub: Scrub): boolean {
+  const count = (t: string): number => t.split(REDACTED).length;
+  const blanked = `${text.slice(0, from)}${'\u0000'.repeat(to - from)}${text.slice(to)}`;
+  return count(scrub(blanked)) < count(scrub(text));
+}
+
 /** `'}'`, `"undefined"`, or `end of file`, for "found …" in messages. */
 function found(text: string, i: number, scrub?: Scrub): string {
   if (i >= text.length) return 'end of file';
@@ -196,6 +208,12 @@ function found(text: string, i: number, scrub?: Scrub): string {
   word.lastIndex = i;
   const match = word.exec(text);
   if (match) {
+    // The word may still be the middle or end of a secret that starts before it: a hex key
+    // printed unquoted (`{"key": 9f8e7d…}`) is read as the number 9, and its error is at `f`.
+    // That piece is no secret scrubbing recognises, so it is quoted as the secret it is part of.
+    if (scrub !== undefined && revealsSecret(text, i, i + Math.min(match[0].length, 20), scrub)) {
+      return JSON.stringify(REDACTED);
+    }
     // A word cut short, at 20 characters or where the token goes on with other characters
     // (`abc/def`, base64), ends with an ellipsis: it may be a key's start, which scrubbing knows.
     const after = text.charAt(i + match[0].length);
