@@ -95,4 +95,20 @@ describe('an error after a secret in a user file', () => {
       );
     }
   });
+  it('a hex key printed unquoted, read as a number up to its first letter: no piece of it', async () => {
+    // `"a": 9f8e…` is the number 9 and then an error at `f`; the rest of the key was quoted,
+    // its next 20 characters, a piece the finished message's scrubbing does not know.
+    const hex = '9f8e7d6c5b4a3928170655aa';
+    const rows = `{"q": "x", "a": ${hex}}\n`;
+    const dir = project('rows.jsonl', rows);
+    for (const args of [['run'], ['testset', 'show', 'rows.jsonl']]) {
+      const r = await runCli(args, { cwd: dir, env: { MY_API_KEY: hex } });
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(
+        r.stderr,
+        `error: ${at('rows.jsonl', rows, 'f8e7')}  invalid JSON: expected ',' or '}' after a property value, found 'f'\n`,
+        args.join(' '),
+      );
+    }
+  });
 });

@@ -214,6 +214,12 @@ function found(text: string, i: number, scrub?: Scrub): string {
     if (scrub !== undefined && revealsSecret(text, i, i + Math.min(match[0].length, 20), scrub)) {
       return JSON.stringify(REDACTED);
     }
+    // A word that goes on from one begun before it (`9f8e…` read as 9, then `f8e…`) is quoted
+    // by its first character only: a caller without `scrub` leaves scrubbing to the finished
+    // message, which knows a secret's start (`sk-live…`) but not a piece from its middle.
+    if (i > 0 && /[A-Za-z0-9_$.+-]/.test(text.charAt(i - 1))) {
+      return `'${text.charAt(i)}'`;
+    }
     // A word cut short, at 20 characters or where the token goes on with other characters
     // (`abc/def`, base64), ends with an ellipsis: it may be a key's start, which scrubbing knows.
     const after = text.charAt(i + match[0].length);
