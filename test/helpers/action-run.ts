@@ -128,6 +128,9 @@ export async function runAction(
   const queued = event.merge_group;
   const env: Record<string, string> = {
     GITHUB_ACTIONS: 'true',
+    // Set on every runner, and read by evals (automatic-battle records no missing baselines file
+    // in CI); runNode clears it for the CLI's own tests, so the runner's is set here again.
+    CI: 'true',
     GITHUB_EVENT_NAME: queued ? 'merge_group' : event.pull_request ? 'pull_request' : 'push',
     GITHUB_EVENT_PATH: ws.event,
     GITHUB_REPOSITORY: 'octo/repo',
