@@ -147,10 +147,8 @@ export async function cli(
   } catch (thrown) {
     // Every problem, however it came, without the environment's secrets: a command that loads
     // no config (`evals show`, `evals testset show`) quotes files that may hold one.
-    const error =
-      thrown instanceof UsageError
-        ? scrubbedError(thrown, createScrubber(secretsInEnv(ctx.env)))
-        : thrown;
+    const scrubber = createScrubber(secretsInEnv(ctx.env));
+    const error = thrown instanceof UsageError ? scrubbedError(thrown, scrubber) : thrown;
     if (error instanceof UsageError) {
       // An issue with no file (a bad flag) would start with formatIssue's column gap. A count of
       // problems not shown is no problem itself: it is printed as it is, and counted in the total.
@@ -179,7 +177,7 @@ export async function cli(
     const changed = changedBuiltins();
     if (changed.length === 0) throw error;
     ctx.stderr.write(
-      `error: evals could not go on (${describeError(error)}): the code the run loaded replaced built-ins it relies on (${changed.join(', ')}); a suite with \`isolation: worker\` runs its code apart\n`,
+      `error: evals could not go on (${scrubber.text(describeError(error))}): the code the run loaded replaced built-ins it relies on (${changed.join(', ')}); a suite with \`isolation: worker\` runs its code apart\n`,
     );
     return EXIT.fail;
   }
