@@ -41,7 +41,7 @@ export function withGridPoint<TCase, TOutput>(
  * user's own state, not a setting: the engine's overrides of those names stand for evals.yaml's
  * `threshold:`, `when:` and so on, which a suite in code does not have. An evaluation's
  * threshold is the one it returns (the SDK's out-of-box classes put their `threshold` field
- * there themselves, see BuiltinBackedEvaluator.scoreValues). A plain object literal may set
+ * there themselves, see BuiltinBackedEvaluator.sdkScore). A plain object literal may set
  * `threshold` and `timeoutMs` as settings (`TestEvaluatorObject`, checked with the arguments).
  */
 export function evaluatorWithGridPoint<TCase, TOutput>(

@@ -48,7 +48,7 @@ export interface SuiteSdkContext {
 /**
  * The judge and baseline files of one `runTestSuite` call. Its own, not its evaluators': an
  * instance two calls share judges each call's cases with that call's settings and keeps
- * baselines under that call's suite (see BuiltinBackedEvaluator.inContext).
+ * baselines under that call's suite (see BuiltinBackedEvaluator.sdkInContext).
  */
 export function suiteSdkContext(
   suite: { id: string; judge?: SuiteJudgeSettings; baselinesDir?: string },
@@ -85,7 +85,7 @@ export function sdkCallTracker(
   track: CallTracker,
 ): CallTracker {
   if (!(evaluator instanceof BuiltinBackedEvaluator)) return track;
-  return (call) => track(() => evaluator.inContext(sdk.context, call));
+  return (call) => track(() => evaluator.sdkInContext(sdk.context, call));
 }
 
 /**
@@ -102,7 +102,7 @@ export function preloadSdkClasses(
   evaluators.forEach((evaluator, index) => {
     if (!(evaluator instanceof BuiltinBackedEvaluator)) return;
     try {
-      evaluator.inContext(sdk.context, () => evaluator.preload());
+      evaluator.sdkInContext(sdk.context, () => evaluator.sdkPreload());
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       problems.push({

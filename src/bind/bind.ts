@@ -14,7 +14,7 @@ import { parseModuleSpec } from '../config/module-spec.ts';
 import type { ConfigPath, EvaluatorConfig, LoadedConfig, SuiteConfig } from '../config/types.ts';
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/registry.ts';
 import { OVERRIDES_INVALID, type OverridesFileError } from '../evaluators/judges/overrides.ts';
-import { acceptsSdkContext } from '../evaluators/sdk/builtin-backed.ts';
+import { acceptsSdkContext, sdkClassUse } from '../evaluators/sdk/builtin-backed.ts';
 import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
@@ -232,12 +232,13 @@ async function loadEvaluator(
       // whose calls could not read the class's private state: they go to the instance itself,
       // which takes the entry's id from its context.
       if (exported !== undefined) callee = exported as EngineEvaluator;
-      const sdk = (callee ?? sdkInner) as typeof sdkInner;
+      const sdk = sdkClassUse((callee ?? sdkInner) as typeof sdkInner);
       const context = { ...options.models?.contextFor(suite, ev), evaluatorId: ev.id };
       // The entry's own, not the instance's: an exported instance several entries name judges
-      // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.inContext).
-      // A class from a copy of evalgate without `inContext` takes it the older way.
-      if (sdk.inContext !== undefined) within = (call) => sdk.inContext!(context, call);
+      // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.sdkInContext).
+      // A class from a copy of evalgate without it takes it the older way.
+      const inContext = sdk.inContext;
+      if (inContext !== undefined) within = (call) => inContext(context, call);
       else sdk.useContext(context);
       try {
         within(() => sdk.preload?.());

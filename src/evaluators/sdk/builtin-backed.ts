@@ -16,7 +16,7 @@ export const SDK_DEFAULT_MODEL = 'gpt-4o';
 /**
  * What a run hands an SDK class for its cases: model access for the judges and, for
  * `BaseAutomaticBattle`, where baselines are kept. `runTestSuite` supplies both for its own calls
- * (see `inContext`); a class used elsewhere can be given them through `useContext`.
+ * (see `sdkInContext`); a class used elsewhere can be given them through `useContext`.
  */
 export interface SdkEvaluatorContext {
   judge?: JudgeContext;
@@ -49,6 +49,12 @@ export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold' | 'calls'
  * The common part of the out-of-box SDK classes: each maps a case to a built-in's option values
  * with the mapper methods the user implements, and scores them with that built-in's own code
  * (one implementation for `use:` in evals.yaml and for the class), prepared once per instance.
+ *
+ * The user subclasses these and adds members of their own, so every member that is not part of
+ * the documented surface (`useContext`, the mappers, `model`, `threshold`, ...) is either a
+ * `#private` one or, where the run, another copy of evalgate or a subclass here must reach it,
+ * named with an `sdk` prefix: a member the user names `builtin`, `preload` or `judgeModel` with
+ * a meaning of their own would replace one of the class's and break every case.
  */
 export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEvaluator<
   TCase,
@@ -71,29 +77,31 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   }
 
   /**
-   * Runs `call` (this instance's `evaluateTestCase` or `preload`) as part of the use whose
+   * Runs `call` (this instance's `evaluateTestCase` or `sdkPreload`) as part of the use whose
    * context is `context`: what the class prepares from it (the built-in's scorer, an automatic
    * battle's baselines store, the overrides a judge shows) is kept for that context object, so
    * a use hands the same object to every call. Other uses of the instance, before, after or at
    * the same time, keep theirs. A method of the instance, so that a class from another copy of
-   * evalgate (a module's own install) runs in its own copy's context.
+   * evalgate (a module's own install) runs in its own copy's context. Was `inContext`, a name a
+   * RAG suite's helper may take (see `sdkClassUse` for classes of older copies).
    */
-  inContext<T>(context: SdkEvaluatorContext, call: () => T): T {
+  sdkInContext<T>(context: SdkEvaluatorContext, call: () => T): T {
     return currentUse.run(context, call);
   }
 
   /**
    * Reads now the files the class would read on its first case (`BaseLLMJudge`'s overrides),
    * so that a malformed one is a load-time error of the config rather than every case's.
-   * Called by `evals run` and `runTestSuite` through `inContext`; throws what the first case
+   * Called by `evals run` and `runTestSuite` through `sdkInContext`; throws what the first case
    * would have thrown. A class that calls a model checks here the base URL of its client (see
    * `judgeClientProblem`): one fetch cannot use would fail every call. The built-in's scorer is
-   * prepared here too, for this use, as evals.yaml creates a built-in at load.
+   * prepared here too, for this use, as evals.yaml creates a built-in at load. Was `preload`, a
+   * name a suite's own loading helper may take. Subclasses here extend it (with `super`).
    */
-  preload(): void {
+  sdkPreload(): void {
     const positional = positionalMapperProblem(this, this.constructor.name || 'the class');
     if (positional !== null) throw new Error(positional);
-    if (this.builtin().calls !== undefined) {
+    if (this.sdkBuiltin().calls !== undefined) {
       const client = this.sdkContext().judge?.client;
       const problem = client !== undefined ? judgeClientProblem(client) : null;
       if (problem !== null) throw new Error(problem);
@@ -111,8 +119,8 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     return use === undefined ? this.#own : { ...use, ...definedOf(this.#own) };
   }
 
-  /** `make()`'s value, made once per use of this instance (see `inContext`). */
-  protected preparedOnce<T>(key: string, make: () => T): T {
+  /** `make()`'s value, made once per use of this instance (see `sdkInContext`). */
+  protected sdkPreparedOnce<T>(key: string, make: () => T): T {
     const use = currentUse.getStore() ?? this.#own;
     let prepared = this.#prepared.get(use);
     if (prepared === undefined) {
@@ -123,16 +131,18 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
     return prepared.get(key) as T;
   }
 
+  // The three hooks below are protected, not #private: each out-of-box class gives its own.
+
   /** The built-in whose logic this class runs. */
-  protected abstract builtin(): DrivenBuiltin;
+  protected abstract sdkBuiltin(): DrivenBuiltin;
 
   /** Per-evaluator options, fixed for the whole run (the battle's baselines file). */
-  protected fixedOptions(): OptionValues {
+  protected sdkFixedOptions(): OptionValues {
     return {};
   }
 
   /** The chat model to judge with, given the run's (judge classes add their own `model`). */
-  protected judgeModel(runModel: string | undefined): string | undefined {
+  protected sdkJudgeModel(runModel: string | undefined): string | undefined {
     return runModel;
   }
 
@@ -144,62 +154,24 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    * `BaseTestEvaluator`, a field of that name is the user's own state (see grid-context.ts).
    * It is checked with every returned threshold (a bad one is that evaluation's error).
    */
-  protected async scoreValues(values: OptionValues, args: EvaluatorArgs): Promise<Evaluation> {
+  protected async sdkScore(values: OptionValues, args: EvaluatorArgs): Promise<Evaluation> {
     const evaluation = await this.#scorerFor()(values, args);
     // Not declared on this class: a subclass of BaseIsEquals sets it without `override`.
     const own = (this as { threshold?: Threshold | null }).threshold;
     const threshold: Threshold | undefined =
-      own ?? evaluation.threshold ?? this.builtin().defaultThreshold;
+      own ?? evaluation.threshold ?? this.sdkBuiltin().defaultThreshold;
     return threshold !== undefined ? { ...evaluation, threshold } : evaluation;
   }
 
-  /**
-   * What the class's `mapper` returned, when it is a string; else that evaluation's error, naming
-   * the method as the user wrote it (`IsEquals.testCaseMapper`; the evaluation names the
-   * evaluator). Mappers are user code, untyped at run time: a misspelt field on both sides of
-   * `BaseIsEquals` gives `undefined === undefined`, a pass for every case.
-   */
-  protected mappedText(mapper: string, value: unknown): string {
-    if (typeof value === 'string') return value;
-    throw new EvaluationError(
-      `${this.#method(mapper)} returned ${shown(value)}; expected a string`,
-    );
-  }
-
-  /** What the class's `mapper` returned, when it is an array of strings; else as `mappedText`. */
-  protected mappedTexts(mapper: string, value: unknown): string[] {
-    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
-    throw new EvaluationError(
-      `${this.#method(mapper)} returned ${shown(value)}; expected an array of strings`,
-    );
-  }
-
-  /**
-   * What the class's `mapper` returned, when it is an array (the built-in checks its items); a
-   * string is refused too, which the built-in would otherwise read as JSON.
-   */
-  protected mappedArray(mapper: string, value: unknown, items: string): unknown[] {
-    if (Array.isArray(value)) return value;
-    throw new EvaluationError(
-      `${this.#method(mapper)} returned ${shown(value)}; expected an array of ${items}`,
-    );
-  }
-
-  /** `IsEquals.testCaseMapper`: the user's class, which is where the method is written. */
-  #method(name: string): string {
-    const className = this.constructor.name;
-    return className !== '' ? `${className}.${name}` : name;
-  }
-
   #scorerFor(): Scorer {
-    return this.preparedOnce('scorer', (): Scorer => {
+    return this.sdkPreparedOnce('scorer', (): Scorer => {
       const { judge, files, evaluatorId } = this.sdkContext();
       // An exported instance without an `id` of its own is named by the config (bind.ts).
       const ownId: unknown = this.id;
-      return this.builtin().direct(this.fixedOptions(), {
+      return this.sdkBuiltin().direct(this.sdkFixedOptions(), {
         id: typeof ownId === 'string' ? ownId : (evaluatorId ?? ''),
         ...(judge !== undefined
-          ? { judge: { ...judge, model: this.judgeModel(judge.model) } }
+          ? { judge: { ...judge, model: this.sdkJudgeModel(judge.model) } }
           : {}),
         ...(files !== undefined ? { files } : {}),
       });
@@ -229,19 +201,98 @@ function judgeClientProblem(client: JudgeClient): string | null {
 
 /**
  * Whether `value` is one of the SDK's out-of-box classes, which take model access through
- * `useContext`, and per use through `inContext` (a copy of evalgate from before it may lack
+ * `useContext`, and per use through `sdkInContext` (a copy of evalgate from before it may lack
  * that). By shape, not `instanceof`: a module loaded from evals.yaml may import its own copy of
  * evalgate (see bind/modules/shapes.ts).
  */
 export function acceptsSdkContext(
   value: unknown,
-): value is Pick<BuiltinBackedEvaluator<unknown, unknown>, 'useContext'> &
-  Partial<Pick<BuiltinBackedEvaluator<unknown, unknown>, 'preload' | 'inContext'>> {
+): value is Pick<BuiltinBackedEvaluator<unknown, unknown>, 'useContext'> {
   return (
     typeof value === 'object' &&
     value !== null &&
     typeof (value as { useContext?: unknown }).useContext === 'function'
   );
+}
+
+/** How a run drives an SDK class, whichever copy of evalgate the class comes from. */
+export interface SdkClassUse {
+  useContext(context: SdkEvaluatorContext): void;
+  /** Absent on a class from a copy of evalgate older than per-use contexts. */
+  inContext?: <T>(context: SdkEvaluatorContext, call: () => T) => T;
+  preload?: () => void;
+}
+
+/**
+ * The methods a run calls on `evaluator`, one of the SDK's classes (`acceptsSdkContext`), bound
+ * to it. A class of an older copy of evalgate (a module's own install) has them under their
+ * former names, `inContext` and `preload`: those are read only when the class has no
+ * `sdkInContext`, as on a current class they may be the user's own helpers.
+ */
+export function sdkClassUse(evaluator: Pick<SdkClassUse, 'useContext'>): SdkClassUse {
+  const members = evaluator as unknown as Record<string, unknown>;
+  const current = typeof members.sdkInContext === 'function';
+  const method = (name: string): ((...args: never[]) => unknown) | undefined => {
+    const member = members[name];
+    return typeof member === 'function'
+      ? (...args: never[]) => (member as (...args: never[]) => unknown).apply(evaluator, args)
+      : undefined;
+  };
+  const inContext = method(current ? 'sdkInContext' : 'inContext');
+  const preload = method(current ? 'sdkPreload' : 'preload');
+  return {
+    useContext: (context) => evaluator.useContext(context),
+    ...(inContext !== undefined ? { inContext: inContext as SdkClassUse['inContext'] } : {}),
+    ...(preload !== undefined ? { preload } : {}),
+  };
+}
+
+/*
+ * The checks of what a mapper returned are functions of the module, not members of the class:
+ * a member would take a name (`mappedText`) a subclass's own helper may have.
+ */
+
+/**
+ * What `evaluator`'s `mapper` returned, when it is a string; else that evaluation's error,
+ * naming the method as the user wrote it (`IsEquals.testCaseMapper`; the evaluation names the
+ * evaluator). Mappers are user code, untyped at run time: a misspelt field on both sides of
+ * `BaseIsEquals` gives `undefined === undefined`, a pass for every case.
+ */
+export function mappedText(evaluator: object, mapper: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  throw new EvaluationError(
+    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected a string`,
+  );
+}
+
+/** What `evaluator`'s `mapper` returned, when it is an array of strings; else as `mappedText`. */
+export function mappedTexts(evaluator: object, mapper: string, value: unknown): string[] {
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  throw new EvaluationError(
+    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected an array of strings`,
+  );
+}
+
+/**
+ * What `evaluator`'s `mapper` returned, when it is an array (the built-in checks its items); a
+ * string is refused too, which the built-in would otherwise read as JSON.
+ */
+export function mappedArray(
+  evaluator: object,
+  mapper: string,
+  value: unknown,
+  items: string,
+): unknown[] {
+  if (Array.isArray(value)) return value;
+  throw new EvaluationError(
+    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected an array of ${items}`,
+  );
+}
+
+/** `IsEquals.testCaseMapper`: the user's class, which is where the method is written. */
+function methodOf(evaluator: object, name: string): string {
+  const className = evaluator.constructor.name;
+  return className !== '' ? `${className}.${name}` : name;
 }
 
 /** A mapper's result in a message: `undefined` by its name, as the JavaScript slip reads. */

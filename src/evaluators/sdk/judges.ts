@@ -21,6 +21,7 @@ import {
 import { scoreChoicesProblems } from './score-choices.ts';
 import {
   BuiltinBackedEvaluator,
+  mappedText,
   SDK_DEFAULT_MODEL,
   type DrivenBuiltin,
   type OutputArgs,
@@ -58,8 +59,8 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
    * (NaN) or a negative would give no examples without a word; and a `model` that names no
    * model, which every case would send to the API.
    */
-  override preload(): void {
-    super.preload();
+  override sdkPreload(): void {
+    super.sdkPreload();
     const count: unknown = this.numOverrides;
     if (count !== undefined && !(Number.isSafeInteger(count) && (count as number) >= 0)) {
       throw new Error(
@@ -73,7 +74,7 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
     }
   }
 
-  protected override judgeModel(runModel: string | undefined): string | undefined {
+  protected override sdkJudgeModel(runModel: string | undefined): string | undefined {
     return this.model ?? runModel ?? SDK_DEFAULT_MODEL;
   }
 }
@@ -91,11 +92,11 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     recentOverrides: EvaluationOverride[];
   }): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return llmJudge;
   }
 
-  protected override fixedOptions(): OptionValues {
+  protected override sdkFixedOptions(): OptionValues {
     this.#checkScoreChoices();
     return { choices: Object.fromEntries(this.scoreChoices.map((c) => [c.name, c.value])) };
   }
@@ -106,15 +107,15 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
       output: args.output,
       recentOverrides: this.#recentOverrides(),
     });
-    return this.scoreValues({ prompt }, args as EvaluatorArgs);
+    return this.sdkScore({ prompt }, args as EvaluatorArgs);
   }
 
   /**
    * Checks `scoreChoices` and reads the overrides store (when `numOverrides` asks for examples)
    * now, so that a mistake in either is one load-time error of evals.yaml, not every case's.
    */
-  override preload(): void {
-    super.preload();
+  override sdkPreload(): void {
+    super.sdkPreload();
     this.#checkScoreChoices();
     this.#recentOverrides();
   }
@@ -137,13 +138,13 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   /**
    * The `numOverrides` most recent overrides of this evaluator, newest first, read once per use
    * (each use has its folder and evaluator id). A malformed store throws an
-   * `OverridesFileError` naming the file and line (from `preload`, a load-time error of
+   * `OverridesFileError` naming the file and line (from `sdkPreload`, a load-time error of
    * evals.yaml; from a case, that case's evaluation error).
    */
   #recentOverrides(): EvaluationOverride[] {
     const count = this.numOverrides ?? 0;
     if (count <= 0) return [];
-    return this.preparedOnce('overrides', () => {
+    return this.sdkPreparedOnce('overrides', () => {
       const { files } = this.sdkContext();
       if (files === undefined) {
         throw new Error(
@@ -160,18 +161,19 @@ export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   abstract outputMapper(args: OutputArgs<TOutput>): string;
   abstract expectedOutputMapper(args: TestCaseArgs<TCase>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return accuracy;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        expected: this.mappedText(
+        expected: mappedText(
+          this,
           'expectedOutputMapper',
           this.expectedOutputMapper({ testCase: args.testCase }),
         ),
-        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -183,8 +185,8 @@ abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOut
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
-      { actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })) },
+    return this.sdkScore(
+      { actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })) },
       args as EvaluatorArgs,
     );
   }
@@ -192,14 +194,14 @@ abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOut
 
 /** Safe for work 1, else 0 (`nsfw`). */
 export abstract class BaseNSFW<TCase, TOutput> extends OutputJudge<TCase, TOutput> {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return nsfw;
   }
 }
 
 /** Not toxic 1, else 0 (`toxicity`). */
 export abstract class BaseToxicity<TCase, TOutput> extends OutputJudge<TCase, TOutput> {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return toxicity;
   }
 }
@@ -211,18 +213,19 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
   abstract outputMapper(args: OutputArgs<TOutput>): string;
   abstract baselineMapper(args: TestCaseArgs<TCase>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return manualBattle;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        baseline: this.mappedText(
+        baseline: mappedText(
+          this,
           'baselineMapper',
           this.baselineMapper({ testCase: args.testCase }),
         ),
-        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
         ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
       },
       args as EvaluatorArgs,
@@ -245,18 +248,18 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   baselinesFile?: string;
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return automaticBattle;
   }
 
-  protected override fixedOptions(): OptionValues {
+  protected override sdkFixedOptions(): OptionValues {
     return this.baselinesFile !== undefined ? { file: this.baselinesFile } : {};
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
         ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
       },
       args as EvaluatorArgs,

@@ -11,6 +11,9 @@ import { isEquals } from '../is-equals.ts';
 import { isValidJson } from '../is-valid-json.ts';
 import {
   BuiltinBackedEvaluator,
+  mappedArray,
+  mappedText,
+  mappedTexts,
   type CaseOutputArgs,
   type DrivenBuiltin,
   type OutputArgs,
@@ -24,17 +27,18 @@ export abstract class BaseIsEquals<TCase, TOutput> extends BuiltinBackedEvaluato
   /** The value compared, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return isEquals;
   }
 
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    const expected = this.mappedText(
+    const expected = mappedText(
+      this,
       'testCaseMapper',
       this.testCaseMapper({ testCase: args.testCase }),
     );
-    const actual = this.mappedText('outputMapper', this.outputMapper({ output: args.output }));
-    const evaluation = await this.scoreValues({ expected, actual }, args as EvaluatorArgs);
+    const actual = mappedText(this, 'outputMapper', this.outputMapper({ output: args.output }));
+    const evaluation = await this.sdkScore({ expected, actual }, args as EvaluatorArgs);
     // The SDK reports both sides on every case, equal or not.
     return {
       ...evaluation,
@@ -51,13 +55,13 @@ export abstract class BaseIsValidJSON<TCase, TOutput> extends BuiltinBackedEvalu
   /** The text to parse, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return isValidJson;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
-      { actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })) },
+    return this.sdkScore(
+      { actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })) },
       args as EvaluatorArgs,
     );
   }
@@ -78,18 +82,19 @@ export abstract class BaseHasAllSubstrings<TCase, TOutput> extends BuiltinBacked
   /** The text searched, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return hasAllSubstrings;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        substrings: this.mappedTexts(
+        substrings: mappedTexts(
+          this,
           'testCaseMapper',
           this.testCaseMapper({ testCase: args.testCase }),
         ),
-        actual: this.mappedText('outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -109,19 +114,20 @@ export abstract class BaseAssertions<TCase, TOutput> extends BuiltinBackedEvalua
     args: CaseOutputArgs<TCase, TOutput>,
   ): Assertion[] | undefined | Promise<Assertion[] | undefined>;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return assertions;
   }
 
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
     const rubric = await this.evaluateAssertions({ testCase: args.testCase, output: args.output });
     if (rubric === undefined || rubric === null) return undefined;
-    const list = this.mappedArray(
+    const list = mappedArray(
+      this,
       'evaluateAssertions',
       rubric,
       '{ criterion, passed, required } (or undefined to skip the case)',
     );
     if (list.length === 0) return undefined;
-    return this.scoreValues({ assertions: list }, args as EvaluatorArgs);
+    return this.sdkScore({ assertions: list }, args as EvaluatorArgs);
   }
 }

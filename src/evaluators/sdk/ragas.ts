@@ -18,6 +18,8 @@ import { noiseSensitivity, NOISE_MODES } from '../judges/noise-sensitivity.ts';
 import { semanticSimilarity } from '../judges/semantic-similarity.ts';
 import {
   BuiltinBackedEvaluator,
+  mappedText,
+  mappedTexts,
   type CaseOutputArgs,
   type DrivenBuiltin,
   type OutputArgs,
@@ -35,17 +37,17 @@ export abstract class BaseRagasFaithfulness<TCase, TOutput> extends SdkJudgeEval
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return faithfulness;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const both = { testCase: args.testCase, output: args.output };
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        question: this.mappedText('userInputMapper', this.userInputMapper(both)),
-        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
-        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
+        question: mappedText(this, 'userInputMapper', this.userInputMapper(both)),
+        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        contexts: mappedTexts(this, 'retrievedContextsMapper', this.retrievedContextsMapper(both)),
       },
       args as EvaluatorArgs,
     );
@@ -62,18 +64,19 @@ export abstract class BaseRagasResponseRelevancy<TCase, TOutput> extends SdkJudg
   /** Read for parity with the SDK; relevancy does not depend on the contexts. */
   retrievedContextsMapper?(args: CaseOutputArgs<TCase, TOutput>): string[];
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return answerRelevancy;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        question: this.mappedText(
+        question: mappedText(
+          this,
           'userInputMapper',
           this.userInputMapper({ testCase: args.testCase, output: args.output }),
         ),
-        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
+        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
       },
       args as EvaluatorArgs,
     );
@@ -90,15 +93,16 @@ export abstract class BaseRagasSemanticSimilarity<TCase, TOutput> extends Builti
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return semanticSimilarity;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        actual: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
-        expected: this.mappedText(
+        actual: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        expected: mappedText(
+          this,
           'referenceMapper',
           this.referenceMapper({ testCase: args.testCase }),
         ),
@@ -116,13 +120,15 @@ abstract class ContextMatching<TCase, TOutput> extends BuiltinBackedEvaluator<TC
   abstract referenceContextsMapper(args: TestCaseArgs<TCase>): string[];
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        contexts: this.mappedTexts(
+        contexts: mappedTexts(
+          this,
           'retrievedContextsMapper',
           this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
         ),
-        expectedContexts: this.mappedTexts(
+        expectedContexts: mappedTexts(
+          this,
           'referenceContextsMapper',
           this.referenceContextsMapper({ testCase: args.testCase }),
         ),
@@ -137,7 +143,7 @@ export abstract class BaseRagasNonLLMContextPrecisionWithReference<
   TCase,
   TOutput,
 > extends ContextMatching<TCase, TOutput> {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return contextPrecision;
   }
 }
@@ -147,7 +153,7 @@ export abstract class BaseRagasNonLLMContextRecall<TCase, TOutput> extends Conte
   TCase,
   TOutput
 > {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return contextRecall;
   }
 }
@@ -167,11 +173,12 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
     const question =
       this.userInputMapper === undefined
         ? undefined
-        : this.mappedText('userInputMapper', this.userInputMapper(both));
-    return this.scoreValues(
+        : mappedText(this, 'userInputMapper', this.userInputMapper(both));
+    return this.sdkScore(
       {
-        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
-        reference: this.mappedText(
+        contexts: mappedTexts(this, 'retrievedContextsMapper', this.retrievedContextsMapper(both)),
+        reference: mappedText(
+          this,
           'referenceMapper',
           this.referenceMapper({ testCase: args.testCase }),
         ),
@@ -190,7 +197,7 @@ export abstract class BaseRagasLLMContextPrecisionWithReference<
   TCase,
   TOutput,
 > extends LLMContextJudging<TCase, TOutput> {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return llmContextPrecision;
   }
 }
@@ -200,7 +207,7 @@ export abstract class BaseRagasLLMContextRecall<TCase, TOutput> extends LLMConte
   TCase,
   TOutput
 > {
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return llmContextRecall;
   }
 }
@@ -213,18 +220,20 @@ export abstract class BaseRagasContextEntitiesRecall<TCase, TOutput> extends Sdk
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return contextEntitiesRecall;
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        contexts: this.mappedTexts(
+        contexts: mappedTexts(
+          this,
           'retrievedContextsMapper',
           this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
         ),
-        reference: this.mappedText(
+        reference: mappedText(
+          this,
           'referenceMapper',
           this.referenceMapper({ testCase: args.testCase }),
         ),
@@ -247,21 +256,22 @@ export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJud
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return factualCorrectness;
   }
 
   /** Checks `mode` before the run: a misspelt one would otherwise be every case's error. */
-  override preload(): void {
-    super.preload();
+  override sdkPreload(): void {
+    super.sdkPreload();
     optionalChoice({ mode: this.mode }, 'mode', FACTUAL_MODES, 'f1');
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.scoreValues(
+    return this.sdkScore(
       {
-        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
-        reference: this.mappedText(
+        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        reference: mappedText(
+          this,
           'referenceMapper',
           this.referenceMapper({ testCase: args.testCase }),
         ),
@@ -288,13 +298,13 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
 
-  protected builtin(): DrivenBuiltin {
+  protected sdkBuiltin(): DrivenBuiltin {
     return noiseSensitivity;
   }
 
   /** Checks `mode` before the run: a misspelt one would otherwise be every case's error. */
-  override preload(): void {
-    super.preload();
+  override sdkPreload(): void {
+    super.sdkPreload();
     optionalChoice({ mode: this.mode }, 'mode', NOISE_MODES, 'relevant');
   }
 
@@ -303,15 +313,16 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
     const question =
       this.userInputMapper === undefined
         ? undefined
-        : this.mappedText('userInputMapper', this.userInputMapper(both));
-    return this.scoreValues(
+        : mappedText(this, 'userInputMapper', this.userInputMapper(both));
+    return this.sdkScore(
       {
-        answer: this.mappedText('responseMapper', this.responseMapper({ output: args.output })),
-        reference: this.mappedText(
+        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        reference: mappedText(
+          this,
           'referenceMapper',
           this.referenceMapper({ testCase: args.testCase }),
         ),
-        contexts: this.mappedTexts('retrievedContextsMapper', this.retrievedContextsMapper(both)),
+        contexts: mappedTexts(this, 'retrievedContextsMapper', this.retrievedContextsMapper(both)),
         ...(question !== undefined ? { question } : {}),
         ...(this.mode !== undefined ? { mode: this.mode } : {}),
       },
