@@ -2,7 +2,7 @@
  * The Action in `actions/checkout`'s default checkout, a shallow clone of one commit
  * (`fetch-depth: 1`): a testset read at a git revision (`ref:`) the clone lacks is refused before
  * anything runs, with an error on the config line saying to fetch the history (`fetch-depth: 0`),
- * and nothing is posted; `baseline: auto`, which needs no history (the base branch's results come
+ * and a failed check run saying so (a required check must not wait for good); `baseline: auto`, which needs no history (the base branch's results come
  * from its artifact), compares as in a full clone. The Action from src/ against the fake GitHub.
  */
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ function shallowCheckout(first: Record<string, string>, second: Record<string, s
 describe('the Action in a shallow checkout (actions/checkout fetch-depth: 1)', () => {
   const fixture = useSourceAction();
 
-  it('a testset ref the clone lacks: an error on the config line that says fetch-depth: 0; nothing runs or is posted', async () => {
+  it('a testset ref the clone lacks: an error on the config line that says fetch-depth: 0; nothing runs, a failed check run says why', async () => {
     const files = suiteFiles(ONE_FAILING);
     const pinned = (files['evals.yaml'] ?? '').replace(
       'testset: { path: testsets/qa.csv }',
@@ -40,7 +40,13 @@ describe('the Action in a shallow checkout (actions/checkout fetch-depth: 1)', (
     const error = /^::error [^\n]*file=evals\.yaml,line=4[^\n]*/m.exec(r.stdout)?.[0] ?? '';
     assert.match(error, /is a shallow clone and lacks ref "HEAD~1"/, r.stdout);
     assert.match(error, /actions\/checkout `fetch-depth: 0`/);
-    assert.equal(fixture.server.requests.length, 0, 'nothing is posted for a run that did not run');
+    const runs = [...fixture.server.state.checkRuns.values()];
+    assert.deepEqual(
+      runs.map((run) => [run.name, run.conclusion, run.annotations[0]?.['start_line']]),
+      [['evals: evals.yaml', 'failure', 4]],
+    );
+    assert.match(runs[0]?.output.summary ?? '', /lacks ref "HEAD~1"/);
+    assert.equal(fixture.server.state.comments.size, 0, 'no comment for a run that did not run');
   });
 
   it('baseline: auto compares with the base branch artifact: no history needed', async () => {

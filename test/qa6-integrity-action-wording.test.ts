@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { incompleteRun } from '../src/action/run-evals.ts';
+import { incompleteRun } from '../src/action/incomplete-run.ts';
 import type { WriteFailure } from '../src/report/file-reports.ts';
 
 const output = '/ws/evals-results.json';

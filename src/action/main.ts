@@ -13,6 +13,7 @@ import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { NO_BASELINE, comparedResults, resolveBaseline } from './baseline.ts';
+import { publishNotStarted } from './publish-not-started.ts';
 import { publishResults, shardHeadline, willFailStep, writtenReport } from './publish.ts';
 import {
   isActionInput,
@@ -99,6 +100,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         )
       : await runEvals(settings, workspace, env, baseline);
   if (results === null) return;
+  if ('kind' in results) {
+    // Nothing ran: the step has failed; a required check must still be told (`not-started.ts`).
+    await publishNotStarted(results, settings, octokit, env, pullRequest);
+    return;
+  }
 
   const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);
 

@@ -34,7 +34,12 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import type { ResultsArtifact } from '../types/index.ts';
-import { gitParents, reportedCommit, type ChatOpsPullRequest } from './chatops.ts';
+import {
+  gitParents,
+  reportedCommit,
+  type ChatOpsPullRequest,
+  type ReportedCommit,
+} from './chatops.ts';
 import {
   chatOpsDefaultBranch,
   eventSubject,
@@ -90,22 +95,9 @@ export async function publishResults(
     htmlReport === null ? undefined : relative(settings.workingDirectory, htmlReport);
   const context = github.context;
   const subject = eventSubject(context, env);
-  // In `mode: run` the evals ran the checkout, which need not be the event's commit: the one
-  // holding the config (with actions/checkout's `path:` the workspace is no repository).
-  const checkedOut =
-    settings.mode === 'run'
-      ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
-      : null;
   const { owner, repo } = context.repo;
   const prNumber = settings.prNumber ?? subject.pullRequest;
-  const commit = await reportedCommit({
-    context,
-    subjectSha: settings.headSha ?? subject.headSha,
-    headShaInput: settings.headSha !== null,
-    checkedOut,
-    pullRequest,
-    parentsOf: gitParents(dirname(runConfigPath(settings))),
-  });
+  const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest);
   if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
   if (commit.note !== null) core.info(`evalgate: ${commit.note}`);
   // A ChatOps job gets the default branch's code unless it checked the pull request out, whether
@@ -238,6 +230,33 @@ export async function publishResults(
 }
 
 /**
+ * The commit the check run goes on (`reportedCommit`), and the checkout's HEAD: in `mode: run`
+ * the evals ran (or were to run) the checkout, which need not be the event's commit: the one
+ * holding the config (with actions/checkout's `path:` the workspace is no repository).
+ */
+export async function checkRunTarget(
+  settings: ActionSettings,
+  env: NodeJS.ProcessEnv,
+  pullRequest: ChatOpsPullRequest | null,
+): Promise<{ commit: ReportedCommit; checkedOut: string | null }> {
+  const context = github.context;
+  const subject = eventSubject(context, env);
+  const checkedOut =
+    settings.mode === 'run'
+      ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
+      : null;
+  const commit = await reportedCommit({
+    context,
+    subjectSha: settings.headSha ?? subject.headSha,
+    headShaInput: settings.headSha !== null,
+    checkedOut,
+    pullRequest,
+    parentsOf: gitParents(dirname(runConfigPath(settings))),
+  });
+  return { commit, checkedOut };
+}
+
+/**
  * Earlier reports of this identity's that another token wrote, which this one could not edit:
  * a warning, and a note at the end of the job summary, say which comment is current.
  */
@@ -280,7 +299,7 @@ function uncomparedNote(why: string): string {
  * What is not posted on a fork's pull request, and why: said once in the log and at the top of
  * the job summary, in place of the two 403 warnings the writes would get.
  */
-function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
+export function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
   const from =
     fork.head === null
       ? `a fork of ${fork.base} that has since been deleted`
@@ -294,7 +313,7 @@ function forkMessage(fork: ForkPullRequest, checkRun: boolean): string {
  * results are reported (`triggeringRun`); else the run this step belongs to (GITHUB_RUN_ID,
  * GITHUB_RUN_ATTEMPT), when Actions says.
  */
-function runStamp(env: NodeJS.ProcessEnv, context: EventContext): RunStamp | undefined {
+export function runStamp(env: NodeJS.ProcessEnv, context: EventContext): RunStamp | undefined {
   const triggering = triggeringRun(context);
   if (triggering !== null) return triggering;
   const id = Number(env.GITHUB_RUN_ID);
@@ -349,7 +368,7 @@ export function headline(artifact: ResultsArtifact): string {
 }
 
 /** The workflow run's page, when the runner says where it is. */
-function runLinks(env: NodeJS.ProcessEnv): { run?: string } {
+export function runLinks(env: NodeJS.ProcessEnv): { run?: string } {
   const server = env.GITHUB_SERVER_URL;
   const repo = env.GITHUB_REPOSITORY;
   const id = env.GITHUB_RUN_ID;

@@ -10,10 +10,10 @@ import * as core from '@actions/core';
 import { parseRunArgs } from '../cli/run-args.ts';
 import { resolveConfigArg } from '../pipeline/config-discovery.ts';
 import type { CommandContext } from '../pipeline/context.ts';
-import { EXIT, executeRun, type RunArgs, type RunOutcome } from '../pipeline/run.ts';
+import { executeRun, type RunArgs } from '../pipeline/run.ts';
 import { runOutputs } from '../pipeline/output-paths.ts';
+import { incompleteRun } from './incomplete-run.ts';
 import { checkRunEnd, outputsBefore } from '../pipeline/written-check.ts';
-import type { WriteFailure } from '../report/file-reports.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
 import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
@@ -25,7 +25,9 @@ import {
 } from '../report/reported-cases.ts';
 import { actionSecrets, envValuesRead } from '../config/secrets.ts';
 import { declareSecret } from '../shared/secrets.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import type { ResolvedBaseline } from './baseline.ts';
+import { cut, type NotStarted } from './not-started.ts';
 import type { ActionSettings } from './settings.ts';
 
 /** What the reports are made from. */
@@ -125,13 +127,16 @@ export function runConfigPath(settings: ActionSettings): string {
   }
 }
 
-/** Runs the evals in-process; null (after failing the step) when the config or inputs are bad. */
+/**
+ * Runs the evals in-process; when the config or inputs are bad, fails the step and says why
+ * (`NotStarted`), for the check run and job summary to say too.
+ */
 export async function runEvals(
   settings: ActionSettings,
   workspace: string,
   env: NodeJS.ProcessEnv,
   baseline: ResolvedBaseline,
-): Promise<EvalResults | null> {
+): Promise<EvalResults | NotStarted> {
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
   process.once('SIGINT', onSignal);
@@ -193,49 +198,11 @@ export async function runEvals(
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    reportUsageError(error, settings, workspace);
-    return null;
+    return reportUsageError(error, settings, workspace);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
-
-/**
- * What an exit code of `evals run` other than its verdict's says about the files the step
- * promised, true to what is on disk: `output` (the results, `-o`) written, kept elsewhere, or
- * kept nowhere, and the other files that failed (the lines naming each file and its cause are
- * already on stderr, in the log).
- */
-export function incompleteRun(
-  outcome: Pick<RunOutcome, 'exitCode' | 'unwritten'>,
-  output: string,
-): string | undefined {
-  const { exitCode, unwritten } = outcome;
-  if (exitCode !== EXIT.unwritten && exitCode !== EXIT.interrupted) return undefined;
-  const results = unwritten.find((failure) => failure.path === output);
-  const others = unwritten.filter((failure) => failure !== results).map(otherFile);
-  const also = others.length > 0 ? `; ${others.join('; ')}` : '';
-  if (exitCode === EXIT.interrupted) {
-    if (results === undefined) {
-      return `the run was interrupted: ${output} holds only the cases that finished${also}`;
-    }
-    return results.kept === null
-      ? `the run was interrupted and ${output} could not be written, nor a copy anywhere: the cases that finished are lost (the log says why)${also}`
-      : `the run was interrupted and ${output} could not be written: the cases that finished are kept at ${results.kept} (the log says why)${also}`;
-  }
-  if (results === undefined) {
-    const which = others.length > 0 ? others.join('; ') : 'a file could not be written';
-    return `the run finished and ${output} holds its results, but ${which} (the log says why)`;
-  }
-  return results.kept === null
-    ? `the run finished but ${output} could not be written, nor a copy anywhere: its results are lost (the log says why)${also}`
-    : `the run finished but ${output} could not be written: its complete results are kept at ${results.kept} (the log says why)${also}`;
-}
-
-/** `report.html could not be written (kept at /tmp/…)`: a file other than the results. */
-function otherFile({ path, kept }: WriteFailure): string {
-  return `${path} could not be written (${kept === null ? 'kept nowhere' : `kept at ${kept}`})`;
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
@@ -261,6 +228,8 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
         ? pinIgnoredResults(name)
         : null;
   if (!artifact.ok || refused !== null) {
+    // No check run: a refused artifact is the workflow's wiring (a shard, an --ignore-pin run),
+    // and a failed check of the config's name could race the right report job's.
     core.setOutput('verdict', 'error');
     core.setFailed(`evalgate (mode: report): ${refused}`);
     return null;
@@ -325,20 +294,54 @@ function runArgs(settings: ActionSettings, workspace: string, signal: AbortSigna
   };
 }
 
-/** Config problems: annotations at the config's lines, and a failed step. */
-function reportUsageError(error: UsageError, settings: ActionSettings, workspace: string): void {
+/**
+ * Config problems: annotations at the config's lines and a failed step; returned for the check
+ * run and job summary, each problem scrubbed of the declared secrets, then cut short.
+ */
+function reportUsageError(
+  error: UsageError,
+  settings: ActionSettings,
+  workspace: string,
+): NotStarted {
+  const scrub = createScrubber([]).text;
+  const problems: NotStarted['problems'][number][] = [];
   for (const issue of error.issues) {
     const path = issue.file ? resolve(settings.workingDirectory, issue.file) : undefined;
     const file = path ? toRepoPath(repositoryRoot(dirname(path), workspace), path) : undefined;
-    core.error(issue.path ? `${issue.path}: ${issue.message}` : issue.message, {
+    const message = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+    core.error(message, {
       ...(file ? { file } : {}),
       ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
       title: 'evalgate: invalid input',
+    });
+    // A check-run annotation needs a line of a file in the repository.
+    const inRepository = file !== undefined && file !== '.' && !isAbsolute(file);
+    problems.push({
+      text: cut(scrub(formatIssue(issue))),
+      message: cut(scrub(message)),
+      ...(inRepository && issue.line > 0 && { at: { path: file, line: issue.line } }),
     });
   }
   const lines = error.issues.length > 0 ? error.issues.map(formatIssue) : [error.message];
   core.setOutput('verdict', 'error');
   core.setFailed(`evalgate could not run:\n${lines.join('\n')}`);
+  if (problems.length === 0) {
+    const text = cut(scrub(error.message));
+    problems.push({ text, message: text });
+  }
+  return {
+    kind: 'not-started',
+    reason: 'the config or the args input is invalid',
+    configPath: repoConfigPath(workspace, runConfigPath(settings)),
+    // As the results would have named the report (`args` is read in mode: run only).
+    args: settings.args,
+    problems,
+  };
+}
+
+/** The config file, repository-relative, as {@link located} names it. */
+function repoConfigPath(workspace: string, configFile: string): string {
+  return toRepoPath(repositoryRoot(dirname(configFile), workspace), configFile);
 }
 
 /** The results with their config's place in the repository. */

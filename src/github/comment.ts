@@ -35,6 +35,7 @@ export interface RunStamp {
 export type StickyCommentResult =
   | ({ ok: true; url: string; action: 'created' | 'updated' } & Stale)
   | ({ ok: true; url: string; action: 'kept-newer'; newer: RunStamp } & Stale)
+  | ({ ok: true; url: ''; action: 'none' } & Stale)
   | { ok: false; failure: ReportingFailure };
 
 /**
@@ -85,6 +86,9 @@ type Author = { kind: 'user'; login: string } | { kind: 'any-bot' };
  * does not put its report over the newer one. Two runs that list the comments at the same
  * instant can still both write; the later write wins then.
  *
+ * With `create: false` an existing comment is updated and none is created (`none`): a run that
+ * could not start replaces an earlier report, which would be stale, but adds no comment.
+ *
  * @param marker one line unlikely to appear by chance, e.g. `<!-- evalgate-report config="evals.yaml" job="test" -->`.
  */
 export async function upsertStickyComment(
@@ -93,6 +97,7 @@ export async function upsertStickyComment(
   marker: string,
   body: string,
   run?: RunStamp,
+  options: { create?: boolean } = {},
 ): Promise<StickyCommentResult> {
   // An empty marker would match every comment we ever wrote: a bug in the caller.
   if (marker.trim() === '' || /[\r\n]/.test(marker)) {
@@ -213,6 +218,7 @@ export async function upsertStickyComment(
     }
   }
 
+  if (options.create === false) return settle({ ok: true, url: '', action: 'none' } as const);
   // Creating is not idempotent: GitHub may store a comment whose answer is lost (a 502, a
   // dropped connection). So before a retry the comments are listed again, and one with the
   // marker counts as the create's answer. After the create the list is read once more: the newest

@@ -1,0 +1,102 @@
+/**
+ * A run that could not start: an invalid config or `args` input (what `evals run` exits 2 on: a
+ * bad key, a testset `ref:` a shallow clone lacks, a missing file). No case ran, yet a branch
+ * protection rule may wait on this report's check run: without one it would stay "Expected" on
+ * the pull request for good. So the problems are rendered here (pure) into the check run's title,
+ * summary and annotations and into a short job summary, and `publish-not-started.ts` posts them.
+ */
+import type { Annotation } from '../report/annotations.ts';
+
+/** Why the run did not start, with its problems; each problem already scrubbed of secrets. */
+export interface NotStarted {
+  kind: 'not-started';
+  /** The reason, completing "could not start: …", e.g. `the config is invalid`. */
+  reason: string;
+  /** The config, repository-relative: with `args`, names the check run and the comment. */
+  configPath: string;
+  /** The `evals run` arguments (none in `mode: report`), as the report identity reads them. */
+  args: readonly string[];
+  /** Every problem, in the order the run found them. */
+  problems: readonly NotStartedProblem[];
+}
+
+/** One problem, as the log says it, and where it is when that is a line of the repository. */
+export interface NotStartedProblem {
+  /** `evals.yaml:4:5  suites[0].testset.ref: …`, at most {@link PROBLEM_MAX_CHARS}. */
+  text: string;
+  /** The annotation's message: the problem without its place. */
+  message: string;
+  /** A repository-relative path and 1-based line; absent for a file outside it or no line. */
+  at?: { path: string; line: number };
+}
+
+/** A problem's text is cut to this many characters (after its secrets were removed). */
+export const PROBLEM_MAX_CHARS = 1_000;
+
+/** How many problems the summaries list; the log (and the step's annotations) has every one. */
+export const PROBLEMS_LISTED = 20;
+
+/** GitHub's limit of check-run annotations in one request; a config's problems need no more. */
+const ANNOTATIONS_MAX = 50;
+
+/** `text` cut to `max` characters, with an ellipsis when cut. */
+export function cut(text: string, max = PROBLEM_MAX_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
+}
+
+/** The check run's title: `could not start: the config is invalid (2 problems)`. */
+export function notStartedTitle(run: NotStarted): string {
+  const n = run.problems.length;
+  const count = n === 0 ? '' : ` (${n} problem${n === 1 ? '' : 's'})`;
+  return cut(`could not start: ${run.reason}${count}`, 200);
+}
+
+/**
+ * The Markdown of the check run's summary, the job summary and the PR comment: what did not
+ * start and why, the first {@link PROBLEMS_LISTED} problems in a code block, and that nothing
+ * ran, so there is no verdict. Under 30,000 characters: every limit it goes under is larger.
+ */
+export function notStartedMarkdown(run: NotStarted, title: string, note = ''): string {
+  const listed = run.problems.slice(0, PROBLEMS_LISTED).map((problem) => problem.text);
+  const more = run.problems.length - listed.length;
+  const block = listed.join('\n');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(block) + 1));
+  return [
+    `### ${escapeMarkdown(title)}: could not start`,
+    '',
+    ...(note === '' ? [] : [note, '']),
+    `> [!CAUTION]\n> No case ran, so there is no verdict: ${escapeMarkdown(run.reason)}. Fix it and push again; the step's log and annotations say the same.`,
+    '',
+    ...(listed.length === 0 ? [] : [`${fence}text`, block, fence, '']),
+    ...(more > 0 ? [`and ${more} more (the step's log lists every one).`, ''] : []),
+  ].join('\n');
+}
+
+/** Check-run annotations at the problems' lines: at most one request's worth. */
+export function notStartedAnnotations(run: NotStarted): Annotation[] {
+  const annotations: Annotation[] = [];
+  for (const problem of run.problems) {
+    if (problem.at === undefined) continue;
+    annotations.push({
+      path: problem.at.path,
+      start_line: problem.at.line,
+      end_line: problem.at.line,
+      annotation_level: 'failure',
+      title: 'evalgate: invalid config',
+      message: problem.message,
+    });
+    if (annotations.length === ANNOTATIONS_MAX) break;
+  }
+  return annotations;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/** Text for a Markdown line: characters that would start markup are escaped. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>#|!~]/g, (char) => `\\${char}`);
+}

@@ -1,0 +1,107 @@
+/**
+ * Publishing a run that could not start (`not-started.ts`): the step has failed already, with
+ * annotations at the config's lines. This adds what a pull request needs to see it: a completed
+ * check run of the report's usual name, conclusion `failure` (so a required check does not wait
+ * for good), with the problems and their annotations, and a short job summary. No PR comment is
+ * created for it; an earlier run's comment of this report is updated to say this run could not
+ * start, so that a stale green report does not stay up. The same limits as `publish.ts`: nothing
+ * is written on a fork's read-only pull request run, nor without a token, nor with
+ * `check-run: false` / `comment: false`, and what GitHub refuses is a warning.
+ */
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import { publishCheckRun } from '../github/check-run.ts';
+import { upsertStickyComment } from '../github/comment.ts';
+import type { ReportingFailure } from '../github/errors.ts';
+import type { Octokit } from '../github/octokit.ts';
+import type { ChatOpsPullRequest } from './chatops.ts';
+import { eventSubject, forkPullRequest } from './event.ts';
+import {
+  notStartedAnnotations,
+  notStartedMarkdown,
+  notStartedTitle,
+  type NotStarted,
+} from './not-started.ts';
+import { checkRunTarget, forkMessage, runLinks, runStamp } from './publish.ts';
+import { reportIdentity } from './report-identity.ts';
+import type { ActionSettings } from './settings.ts';
+import { escapeNote } from './summary-notes.ts';
+
+/** Writes the job summary, then (with a token that may write) the check run and comment. */
+export async function publishNotStarted(
+  run: NotStarted,
+  settings: ActionSettings,
+  octokit: Octokit | null,
+  env: NodeJS.ProcessEnv,
+  pullRequest: ChatOpsPullRequest | null,
+): Promise<void> {
+  const identity = reportIdentity({
+    configPath: run.configPath,
+    name: settings.name,
+    args: run.args,
+    job: env.GITHUB_JOB ?? '',
+  });
+  const title = `evals: ${identity.label}`;
+  const context = github.context;
+  const prNumber = settings.prNumber ?? eventSubject(context, env).pullRequest;
+  const fork =
+    settings.checkRun || (settings.comment && prNumber !== null)
+      ? forkPullRequest(context, env)
+      : null;
+  const said = fork === null ? '' : escapeNote(forkMessage(fork, false));
+  const forkNote =
+    said === '' ? '' : `> [!NOTE]\n> ${said.charAt(0).toUpperCase()}${said.slice(1)}`;
+  if (fork !== null) core.info(`evalgate: ${forkMessage(fork, false)}`);
+  try {
+    await core.summary.addRaw(notStartedMarkdown(run, title, forkNote)).write();
+  } catch (error) {
+    core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
+  }
+  if (fork !== null) return;
+  if (octokit === null) {
+    if (settings.checkRun) {
+      core.warning(
+        'evalgate: no github-token was given, so no check run could say that the run did not start',
+      );
+    }
+    return;
+  }
+
+  const failures: ReportingFailure[] = [];
+  const { owner, repo } = context.repo;
+  if (settings.comment && prNumber !== null) {
+    const posted = await upsertStickyComment(
+      octokit,
+      { owner, repo, issueNumber: prNumber },
+      identity.marker,
+      notStartedMarkdown(run, title),
+      runStamp(env, context),
+      { create: false },
+    );
+    if (!posted.ok) failures.push(posted.failure);
+    else if (posted.action === 'updated') {
+      core.info(`evalgate: the PR comment ${posted.url} now says this run could not start`);
+    }
+  }
+  if (settings.checkRun) {
+    const { commit } = await checkRunTarget(settings, env, pullRequest);
+    if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
+    const links = runLinks(env);
+    const published = await publishCheckRun(
+      octokit,
+      { owner, repo },
+      {
+        name: title,
+        headSha: commit.sha,
+        conclusion: 'failure',
+        title: notStartedTitle(run),
+        summary: notStartedMarkdown(run, title),
+        annotations: notStartedAnnotations(run),
+        ...(links.run ? { detailsUrl: links.run } : {}),
+      },
+    );
+    if (published.ok) core.info(`evalgate: check run ${published.url} says the run did not start`);
+    else failures.push(published.failure);
+  }
+  for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+}
