@@ -153,6 +153,14 @@ function classify(
       hint: 'the repository, pull request or check run does not exist or the token cannot see it',
     };
   }
+  // 410 Gone: the issue (pull request) was deleted, or the repository has issues turned off,
+  // which the comments API of a pull request shares. No permission or retry brings it back.
+  if (status === 410) {
+    return {
+      code: 'github.not-found',
+      hint: 'GitHub says it is gone: the pull request or issue was deleted, or issues are turned off for this repository; there is nothing to comment on, and the job summary and check run carry the report',
+    };
+  }
   // GitHub's only word for it (the checks and statuses APIs): the commit is not in the repository,
   // so no retry, with or without annotations, can succeed.
   if (status === 422 && /^No commit found for SHA\b/i.test(said)) {
