@@ -110,6 +110,23 @@ describe('the Action on an invalid config', () => {
     assert.ok(!log.includes(secret), 'masked in the log');
   });
 
+  it('with a personal access token, which GitHub refuses check runs: a warning says so, the step error stays', async () => {
+    fixture.server.state.checkRuns.clear();
+    fixture.server.setUser('octocat');
+    const r = await fixture.run(workspace(badConfig()));
+    fixture.server.setUser(null);
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(r.outputs['verdict'], 'error');
+    assert.match(r.stdout, /^::error [^\n]*file=evals\.yaml,line=6/m);
+    assert.match(
+      r.stdout,
+      /^::warning::evalgate: could not create the check run "evals: evals\.yaml": 403 You must authenticate via a GitHub App\. \(the github-token is a personal access token of octocat/m,
+    );
+    assert.match(r.summary, /could not start/);
+    assert.equal(fixture.server.state.checkRuns.size, 0);
+    assert.equal(fixture.server.state.comments.size, 0);
+  });
+
   it("on a fork's read-only run: the step error and the job summary, nothing posted", async () => {
     fixture.server.state.checkRuns.clear();
     fixture.server.requests.length = 0;
