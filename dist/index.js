@@ -21988,8 +21988,8 @@ function createScrubber(secrets) {
       if (out.includes("\u2026")) {
         for (const form of ordered) {
           for (let k = form.length - 1; k >= MIN_PARTIAL; k--) {
-            const cut = `${form.slice(0, k)}\u2026`;
-            if (out.includes(cut)) out = out.split(cut).join(`${REDACTED}\u2026`);
+            const cut2 = `${form.slice(0, k)}\u2026`;
+            if (out.includes(cut2)) out = out.split(cut2).join(`${REDACTED}\u2026`);
             const tail = `\u2026${form.slice(form.length - k)}`;
             if (out.includes(tail)) out = out.split(tail).join(`\u2026${REDACTED}`);
           }
@@ -30394,6 +30394,11 @@ function scanString(text2, start) {
   }
   return { offset: start, message: "a string that starts here is never closed", endsEarly: true };
 }
+function revealsSecret(text2, from, to, scrub) {
+  const count = (t) => t.split(REDACTED).length;
+  const blanked = `${text2.slice(0, from)}${"\0".repeat(to - from)}${text2.slice(to)}`;
+  return count(scrub(blanked)) < count(scrub(text2));
+}
 function found(text2, i, scrub) {
   if (i >= text2.length) return "end of file";
   if (scrub !== void 0) {
@@ -30409,9 +30414,15 @@ function found(text2, i, scrub) {
   word.lastIndex = i;
   const match = word.exec(text2);
   if (match) {
+    if (scrub !== void 0 && revealsSecret(text2, i, i + Math.min(match[0].length, 20), scrub)) {
+      return JSON.stringify(REDACTED);
+    }
+    if (i > 0 && /[A-Za-z0-9_$.+-]/.test(text2.charAt(i - 1))) {
+      return `'${text2.charAt(i)}'`;
+    }
     const after = text2.charAt(i + match[0].length);
-    const cut = match[0].length > 20 || after !== "" && !/[\s,:[\]{}"]/.test(after);
-    return JSON.stringify(cut ? `${match[0].slice(0, 20)}\u2026` : match[0]);
+    const cut2 = match[0].length > 20 || after !== "" && !/[\s,:[\]{}"]/.test(after);
+    return JSON.stringify(cut2 ? `${match[0].slice(0, 20)}\u2026` : match[0]);
   }
   const c = text2.charAt(i);
   if (c === "'") return `"'"`;
@@ -30440,6 +30451,7 @@ var NUMBER, NUMBER_CONTINUES, LITERALS, ESCAPES, HEX4;
 var init_json_syntax = __esm({
   "src/shared/json-syntax.ts"() {
     "use strict";
+    init_secrets();
     NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
     NUMBER_CONTINUES = /[0-9.eE+-]/;
     LITERALS = ["true", "false", "null"];
@@ -32493,18 +32505,18 @@ function truncateToWidth(text2, max) {
   const room = max - textWidth(ELLIPSIS);
   let kept = "";
   let width = 0;
-  let cut = false;
+  let cut2 = false;
   text2.split(ANSI_SEQUENCE).forEach((piece, index) => {
     if (index % 2 === 1) {
       kept += piece;
       return;
     }
-    if (cut) return;
+    if (cut2) return;
     for (const { segment } of graphemesOf(piece)) {
       const next = textWidth(segment);
       if (width + next > room) {
         kept += ELLIPSIS;
-        cut = true;
+        cut2 = true;
         return;
       }
       kept += segment;
@@ -34133,9 +34145,9 @@ function comparedOf(result, show) {
 }
 function whole(recorded, within) {
   const text2 = textOf(recorded);
-  const cut = typeof recorded === "string" ? CUT_NOTE.exec(recorded) : null;
-  const prefix = cut === null ? null : text2.slice(0, cut.index);
-  const left = cut === null ? -1 : Number(cut[1]?.replace(/,/g, ""));
+  const cut2 = typeof recorded === "string" ? CUT_NOTE.exec(recorded) : null;
+  const prefix = cut2 === null ? null : text2.slice(0, cut2.index);
+  const left = cut2 === null ? -1 : Number(cut2[1]?.replace(/,/g, ""));
   const matches = (value) => {
     const candidate = textOf(value);
     if (candidate === text2) return true;
@@ -52800,13 +52812,13 @@ async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
   );
   const truncated = history.value.commits.length > limit;
   const oldest = commits.at(-1);
-  const cut = truncated || oldest !== void 0 && await parentMissing(history.value.repo, oldest.commit);
+  const cut2 = truncated || oldest !== void 0 && await parentMissing(history.value.repo, oldest.commit);
   const entries = commits.map((c, i) => {
     const version = versions[i];
     if (!version?.ok) return { ...c, version: { ok: false, message: version?.message ?? "" } };
     const older = versions.slice(i + 1).find((v) => v?.ok === true);
     const base = { ok: true, revision: version.revision, rows: version.cases.length };
-    if (older === void 0 && cut) {
+    if (older === void 0 && cut2) {
       return { ...c, version: { ...base, added: null, removed: null, changed: null } };
     }
     const diff = diffTestsets(older?.ok ? older.cases : [], version.cases);
@@ -52820,7 +52832,7 @@ async function testsetLog(location, identity, limit = HISTORY_LIMIT) {
       }
     };
   });
-  return { ok: true, entries, truncated, shallow: !truncated && cut };
+  return { ok: true, entries, truncated, shallow: !truncated && cut2 };
 }
 async function findPinOrigin(location, identity, pin, current2, limit = HISTORY_LIMIT) {
   const history = await readFileHistory(location.absPath);
@@ -60797,6 +60809,12 @@ function classify(status, headers, permission, writes, said, personalToken) {
       hint: "the repository, pull request or check run does not exist or the token cannot see it"
     };
   }
+  if (status === 410) {
+    return {
+      code: "github.not-found",
+      hint: "GitHub says it is gone: the pull request or issue was deleted, or issues are turned off for this repository; there is nothing to comment on, and the job summary and check run carry the report"
+    };
+  }
   if (status === 422 && /^No commit found for SHA\b/i.test(said)) {
     return {
       code: "github.no-commit",
@@ -62220,8 +62238,8 @@ function cutReason(text2, max) {
   const room = max - framing;
   const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
   let index = 0;
-  const cut = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
-  return truncateToWidth(cut, max);
+  const cut2 = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
+  return truncateToWidth(cut2, max);
 }
 function cutValue(text2, max) {
   if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
@@ -62377,9 +62395,9 @@ function matrixLines(matrix, paint, indent2, width) {
   const twoLines = [split.map(([top]) => top), split.map(([, bottom]) => bottom)];
   const wrapped = table(twoLines, cells.params);
   if (fits(wrapped)) return wrapped;
-  const cut = cutParams(cells, split, bodies, width - textWidth(indent2));
-  if (cut !== null) {
-    const lines2 = table(twoLines, cut);
+  const cut2 = cutParams(cells, split, bodies, width - textWidth(indent2));
+  if (cut2 !== null) {
+    const lines2 = table(twoLines, cut2);
     if (fits(lines2)) return lines2;
   }
   return pointBlocks(cells, indent2, width);
@@ -62430,7 +62448,7 @@ function cutParams(cells, split, bodies, room) {
   const given = shareWidths(naturals, minimums, gridRoom);
   if (given === null) return null;
   const cuts = given.map((each, column) => cutApart(bodies[column] ?? [], each));
-  if (cuts.some((cut) => cut === null)) return null;
+  if (cuts.some((cut2) => cut2 === null)) return null;
   return cells.params.map(
     (values) => values.map((value, column) => cuts[column]?.get(value) ?? value)
   );
@@ -62463,14 +62481,14 @@ function cutApart(values, width) {
   const shown2 = /* @__PURE__ */ new Map();
   for (const [index, value] of distinct2.entries()) {
     const each = chars[index] ?? [];
-    const cut = textWidth(value) <= width ? value : cutAround(
+    const cut2 = textWidth(value) <= width ? value : cutAround(
       each.slice(0, prefix).join(""),
       each.slice(prefix, each.length - suffix).join(""),
       each.slice(each.length - suffix).join(""),
       width
     );
-    if (cut === null) return null;
-    shown2.set(value, cut);
+    if (cut2 === null) return null;
+    shown2.set(value, cut2);
   }
   return new Set(shown2.values()).size === shown2.size ? shown2 : null;
 }
@@ -74882,16 +74900,16 @@ ${numbered("passage", contexts)}`
     const inContexts = new Set(contextEntities.map(entityKey));
     const missing = referenceEntities.filter((entity) => !inContexts.has(entityKey(entity)));
     const found2 = referenceEntities.length - missing.length;
-    const cut = (entities) => compactList(entities.map((entity) => truncateText(entity, ENTITY_TEXT_LIMIT)));
+    const cut2 = (entities) => compactList(entities.map((entity) => truncateText(entity, ENTITY_TEXT_LIMIT)));
     return {
       score: found2 / referenceEntities.length,
       metadata: {
         found: found2,
         total: referenceEntities.length,
         contexts: contexts.length,
-        missing: cut(missing),
-        referenceEntities: cut(referenceEntities),
-        contextEntities: cut(contextEntities)
+        missing: cut2(missing),
+        referenceEntities: cut2(referenceEntities),
+        contextEntities: cut2(contextEntities)
       },
       usage: calls.usage
     };
@@ -77739,6 +77757,21 @@ var currentUse = new AsyncLocalStorage2();
 function acceptsSdkContext(value) {
   return typeof value === "object" && value !== null && typeof value.useContext === "function";
 }
+function sdkClassUse(evaluator) {
+  const members = evaluator;
+  const current2 = typeof members.sdkInContext === "function";
+  const method = (name) => {
+    const member = members[name];
+    return typeof member === "function" ? (...args) => member.apply(evaluator, args) : void 0;
+  };
+  const inContext = method(current2 ? "sdkInContext" : "inContext");
+  const preload = method(current2 ? "sdkPreload" : "preload");
+  return {
+    useContext: (context3) => evaluator.useContext(context3),
+    ...inContext !== void 0 ? { inContext } : {},
+    ...preload !== void 0 ? { preload } : {}
+  };
+}
 
 // src/targets/command.ts
 init_templates();
@@ -79403,9 +79436,10 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     }
     if (sdkInner !== void 0) {
       if (exported !== void 0) callee = exported;
-      const sdk = callee ?? sdkInner;
+      const sdk = sdkClassUse(callee ?? sdkInner);
       const context3 = { ...options2.models?.contextFor(suite, ev), evaluatorId: ev.id };
-      if (sdk.inContext !== void 0) within = (call) => sdk.inContext(context3, call);
+      const inContext = sdk.inContext;
+      if (inContext !== void 0) within = (call) => inContext(context3, call);
       else sdk.useContext(context3);
       try {
         within(() => sdk.preload?.());
@@ -80846,11 +80880,90 @@ async function executeRun(args, ctx, reporters = []) {
   return { artifact, config, exitCode: verdictCode(artifact), unwritten, ...said };
 }
 
+// src/action/incomplete-run.ts
+function incompleteRun(outcome2, output) {
+  const { exitCode, unwritten } = outcome2;
+  if (exitCode !== EXIT.unwritten && exitCode !== EXIT.interrupted) return void 0;
+  const results = unwritten.find((failure) => failure.path === output);
+  const others = unwritten.filter((failure) => failure !== results).map(otherFile);
+  const also = others.length > 0 ? `; ${others.join("; ")}` : "";
+  if (exitCode === EXIT.interrupted) {
+    if (results === void 0) {
+      return `the run was interrupted: ${output} holds only the cases that finished${also}`;
+    }
+    return results.kept === null ? `the run was interrupted and ${output} could not be written, nor a copy anywhere: the cases that finished are lost (the log says why)${also}` : `the run was interrupted and ${output} could not be written: the cases that finished are kept at ${results.kept} (the log says why)${also}`;
+  }
+  if (results === void 0) {
+    const which2 = others.length > 0 ? others.join("; ") : "a file could not be written";
+    return `the run finished and ${output} holds its results, but ${which2} (the log says why)`;
+  }
+  return results.kept === null ? `the run finished but ${output} could not be written, nor a copy anywhere: its results are lost (the log says why)${also}` : `the run finished but ${output} could not be written: its complete results are kept at ${results.kept} (the log says why)${also}`;
+}
+function otherFile({ path, kept }) {
+  return `${path} could not be written (${kept === null ? "kept nowhere" : `kept at ${kept}`})`;
+}
+
 // src/action/run-evals.ts
 init_errors();
 init_read();
 init_reported_cases();
 init_secrets();
+init_secrets();
+
+// src/action/not-started.ts
+var PROBLEM_MAX_CHARS = 1e3;
+var PROBLEMS_LISTED = 20;
+var ANNOTATIONS_MAX = 50;
+function cut(text2, max = PROBLEM_MAX_CHARS) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max - 1)}\u2026`;
+}
+function notStartedTitle(run2) {
+  const n = run2.problems.length;
+  const count = n === 0 ? "" : ` (${n} problem${n === 1 ? "" : "s"})`;
+  return cut(`could not start: ${run2.reason}${count}`, 200);
+}
+function notStartedMarkdown(run2, title, note = "") {
+  const listed3 = run2.problems.slice(0, PROBLEMS_LISTED).map((problem) => problem.text);
+  const more = run2.problems.length - listed3.length;
+  const block = listed3.join("\n");
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(block) + 1));
+  return [
+    `### ${escapeMarkdown(title)}: could not start`,
+    "",
+    ...note === "" ? [] : [note, ""],
+    `> [!CAUTION]
+> No case ran, so there is no verdict: ${escapeMarkdown(run2.reason)}. Fix it and push again; the step's log and annotations say the same.`,
+    "",
+    ...listed3.length === 0 ? [] : [`${fence}text`, block, fence, ""],
+    ...more > 0 ? [`and ${more} more (the step's log lists every one).`, ""] : []
+  ].join("\n");
+}
+function notStartedAnnotations(run2) {
+  const annotations = [];
+  for (const problem of run2.problems) {
+    if (problem.at === void 0) continue;
+    annotations.push({
+      path: problem.at.path,
+      start_line: problem.at.line,
+      end_line: problem.at.line,
+      annotation_level: "failure",
+      title: "evalgate: invalid config",
+      message: problem.message
+    });
+    if (annotations.length === ANNOTATIONS_MAX) break;
+  }
+  return annotations;
+}
+function longestBacktickRun(text2) {
+  let longest = 0;
+  for (const run2 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  return longest;
+}
+function escapeMarkdown(text2) {
+  return text2.replace(/[\\`*_[\]<>#|!~]/g, (char) => `\\${char}`);
+}
+
+// src/action/run-evals.ts
 function protectSecret(value) {
   setSecret(value);
   declareSecret(value);
@@ -80940,33 +81053,11 @@ async function runEvals(settings, workspace, env, baseline) {
     };
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    reportUsageError(error2, settings, workspace);
-    return null;
+    return reportUsageError(error2, settings, workspace);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
-}
-function incompleteRun(outcome2, output) {
-  const { exitCode, unwritten } = outcome2;
-  if (exitCode !== EXIT.unwritten && exitCode !== EXIT.interrupted) return void 0;
-  const results = unwritten.find((failure) => failure.path === output);
-  const others = unwritten.filter((failure) => failure !== results).map(otherFile);
-  const also = others.length > 0 ? `; ${others.join("; ")}` : "";
-  if (exitCode === EXIT.interrupted) {
-    if (results === void 0) {
-      return `the run was interrupted: ${output} holds only the cases that finished${also}`;
-    }
-    return results.kept === null ? `the run was interrupted and ${output} could not be written, nor a copy anywhere: the cases that finished are lost (the log says why)${also}` : `the run was interrupted and ${output} could not be written: the cases that finished are kept at ${results.kept} (the log says why)${also}`;
-  }
-  if (results === void 0) {
-    const which2 = others.length > 0 ? others.join("; ") : "a file could not be written";
-    return `the run finished and ${output} holds its results, but ${which2} (the log says why)`;
-  }
-  return results.kept === null ? `the run finished but ${output} could not be written, nor a copy anywhere: its results are lost (the log says why)${also}` : `the run finished but ${output} could not be written: its complete results are kept at ${results.kept} (the log says why)${also}`;
-}
-function otherFile({ path, kept }) {
-  return `${path} could not be written (${kept === null ? "kept nowhere" : `kept at ${kept}`})`;
 }
 function readResults(settings, workspace) {
   const name = relative7(settings.workingDirectory, settings.results);
@@ -81024,19 +81115,43 @@ function runArgs2(settings, workspace, signal) {
   };
 }
 function reportUsageError(error2, settings, workspace) {
+  const scrub = createScrubber([]).text;
+  const problems = [];
   for (const issue2 of error2.issues) {
     const path = issue2.file ? resolve24(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname17(path), workspace), path) : void 0;
-    error(issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message, {
+    const message = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
+    error(message, {
       ...file ? { file } : {},
       ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
       title: "evalgate: invalid input"
+    });
+    const inRepository = file !== void 0 && file !== "." && !isAbsolute6(file);
+    problems.push({
+      text: cut(scrub(formatIssue(issue2))),
+      message: cut(scrub(message)),
+      ...inRepository && issue2.line > 0 && { at: { path: file, line: issue2.line } }
     });
   }
   const lines2 = error2.issues.length > 0 ? error2.issues.map(formatIssue) : [error2.message];
   setOutput("verdict", "error");
   setFailed(`evalgate could not run:
 ${lines2.join("\n")}`);
+  if (problems.length === 0) {
+    const text2 = cut(scrub(error2.message));
+    problems.push({ text: text2, message: text2 });
+  }
+  return {
+    kind: "not-started",
+    reason: "the config or the args input is invalid",
+    configPath: repoConfigPath(workspace, runConfigPath(settings)),
+    // As the results would have named the report (`args` is read in mode: run only).
+    args: settings.args,
+    problems
+  };
+}
+function repoConfigPath(workspace, configFile) {
+  return toRepoPath(repositoryRoot(dirname17(configFile), workspace), configFile);
 }
 function located(workspace, artifact, configFile) {
   const root2 = repositoryRoot(dirname17(configFile), workspace);
@@ -81204,10 +81319,6 @@ async function comparedResults(results, settings, baseline) {
 function withUncompared(results, why2) {
   return why2 === null ? results : { ...results, uncompared: why2 };
 }
-
-// src/action/publish.ts
-import { existsSync as existsSync10 } from "node:fs";
-import { dirname as dirname18, relative as relative8 } from "node:path";
 
 // src/github/check-run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -81461,7 +81572,7 @@ function graphqlRefusal(error2) {
 
 // src/github/comment.ts
 var PERMISSION3 = ["pull-requests: write", "issues: write"];
-async function upsertStickyComment(octokit, target, marker, body, run2) {
+async function upsertStickyComment(octokit, target, marker, body, run2, options2 = {}) {
   if (marker.trim() === "" || /[\r\n]/.test(marker)) {
     throw new Error("upsertStickyComment: the marker must be one non-empty line");
   }
@@ -81552,6 +81663,7 @@ ${body}`;
       break;
     }
   }
+  if (options2.create === false) return settle({ ok: true, url: "", action: "none" });
   let created;
   try {
     const { data } = await octokit.rest.issues.createComment({
@@ -81650,6 +81762,10 @@ async function tokenAuthor(octokit) {
     author: user.kind === "person" ? { kind: "user", login: user.login } : { kind: "any-bot" }
   };
 }
+
+// src/action/publish.ts
+import { existsSync as existsSync10 } from "node:fs";
+import { dirname as dirname18, relative as relative8 } from "node:path";
 
 // src/report/github-limits.ts
 var PR_COMMENT_MAX_CHARS = 65536;
@@ -82924,17 +83040,9 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   const htmlReportShown = htmlReport === null ? void 0 : relative8(settings.workingDirectory, htmlReport);
   const context3 = context2;
   const subject = eventSubject(context3, env);
-  const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname18(runConfigPath(settings)), {}))?.sha ?? null : null;
   const { owner, repo } = context3.repo;
   const prNumber = settings.prNumber ?? subject.pullRequest;
-  const commit = await reportedCommit({
-    context: context3,
-    subjectSha: settings.headSha ?? subject.headSha,
-    headShaInput: settings.headSha !== null,
-    checkedOut,
-    pullRequest,
-    parentsOf: gitParents(dirname18(runConfigPath(settings)))
-  });
+  const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest);
   if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
   if (commit.note !== null) info(`evalgate: ${commit.note}`);
   const otherCode = chatOpsDefaultBranch(context3, settings.comment ? prNumber : null, checkedOut);
@@ -83047,6 +83155,20 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
 }
+async function checkRunTarget(settings, env, pullRequest) {
+  const context3 = context2;
+  const subject = eventSubject(context3, env);
+  const checkedOut = settings.mode === "run" ? (await readGitInfo(dirname18(runConfigPath(settings)), {}))?.sha ?? null : null;
+  const commit = await reportedCommit({
+    context: context3,
+    subjectSha: settings.headSha ?? subject.headSha,
+    headShaInput: settings.headSha !== null,
+    checkedOut,
+    pullRequest,
+    parentsOf: gitParents(dirname18(runConfigPath(settings)))
+  });
+  return { commit, checkedOut };
+}
 async function sayStale(stale, current2) {
   for (const comment of stale) {
     const state = comment.hidden ? "hidden it as outdated" : `could not hide it${comment.why === void 0 ? "" : ` (${comment.why})`}`;
@@ -83119,6 +83241,75 @@ function withinBytes(render, maxBytes) {
     budget = Math.floor(budget * maxBytes * 0.97 / bytes);
   }
   return render(Math.floor(maxBytes / 4));
+}
+
+// src/action/publish-not-started.ts
+async function publishNotStarted(run2, settings, octokit, env, pullRequest) {
+  const identity = reportIdentity({
+    configPath: run2.configPath,
+    name: settings.name,
+    args: run2.args,
+    job: env.GITHUB_JOB ?? ""
+  });
+  const title = `evals: ${identity.label}`;
+  const context3 = context2;
+  const prNumber = settings.prNumber ?? eventSubject(context3, env).pullRequest;
+  const fork = settings.checkRun || settings.comment && prNumber !== null ? forkPullRequest(context3, env) : null;
+  const said = fork === null ? "" : escapeNote(forkMessage(fork, false));
+  const forkNote = said === "" ? "" : `> [!NOTE]
+> ${said.charAt(0).toUpperCase()}${said.slice(1)}`;
+  if (fork !== null) info(`evalgate: ${forkMessage(fork, false)}`);
+  try {
+    await summary.addRaw(notStartedMarkdown(run2, title, forkNote)).write();
+  } catch (error2) {
+    warning(`evalgate: could not write the job summary: ${error2.message}`);
+  }
+  if (fork !== null) return;
+  if (octokit === null) {
+    if (settings.checkRun) {
+      warning(
+        "evalgate: no github-token was given, so no check run could say that the run did not start"
+      );
+    }
+    return;
+  }
+  const failures = [];
+  const { owner, repo } = context3.repo;
+  if (settings.comment && prNumber !== null) {
+    const posted = await upsertStickyComment(
+      octokit,
+      { owner, repo, issueNumber: prNumber },
+      identity.marker,
+      notStartedMarkdown(run2, title),
+      runStamp(env, context3),
+      { create: false }
+    );
+    if (!posted.ok) failures.push(posted.failure);
+    else if (posted.action === "updated") {
+      info(`evalgate: the PR comment ${posted.url} now says this run could not start`);
+    }
+  }
+  if (settings.checkRun) {
+    const { commit } = await checkRunTarget(settings, env, pullRequest);
+    if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
+    const links = runLinks(env);
+    const published = await publishCheckRun(
+      octokit,
+      { owner, repo },
+      {
+        name: title,
+        headSha: commit.sha,
+        conclusion: "failure",
+        title: notStartedTitle(run2),
+        summary: notStartedMarkdown(run2, title),
+        annotations: notStartedAnnotations(run2),
+        ...links.run ? { detailsUrl: links.run } : {}
+      }
+    );
+    if (published.ok) info(`evalgate: check run ${published.url} says the run did not start`);
+    else failures.push(published.failure);
+  }
+  for (const failure of failures) warning(`evalgate: ${failure.message}`);
 }
 
 // src/action/settings.ts
@@ -83322,6 +83513,10 @@ async function run(env = process.env) {
     createScrubber(secretsInEnv(env))
   ) : await runEvals(settings, workspace, env, baseline);
   if (results === null) return;
+  if ("kind" in results) {
+    await publishNotStarted(results, settings, octokit, env, pullRequest);
+    return;
+  }
   const { commentUrl } = await publishResults(results, settings, octokit, env, pullRequest);
   const { artifact } = results;
   const counts = runTotals(artifact.runs);
