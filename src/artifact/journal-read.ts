@@ -25,11 +25,12 @@ import { isRecord } from '../shared/is-record.ts';
 import { recordedRunGate } from '../run/gate.ts';
 import { withRecordedPass } from './recorded-pass.ts';
 import { planAccumulator } from '../run/summary.ts';
-import { caseOfLine, overallVerdict, totalUsage } from './artifact.ts';
+import { overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
 import { casesDirOf, STALE_MS, type JournalHeader } from './journal.ts';
 import { spoolFileName } from './run-spool.ts';
-import { validateArtifact, validateCase } from './schema.ts';
+import { caseLineProblems, syntaxColumn } from './journal-problems.ts';
+import { artifactProblems, listProblems, problemText } from './schema.ts';
 import { CaseSpool } from './spool.ts';
 
 /** A journal read back. */
@@ -203,9 +204,10 @@ export function readJournal(path: string): ReadJournal {
       };
     }
     const artifact = recovered(frame, spool, lastWrite);
-    const problems = validateArtifact(artifact);
-    if (problems.length > 0) {
-      throw new Error(`${path} does not make a valid partial artifact: ${problems.join('; ')}`);
+    const found = artifactProblems(artifact);
+    if (found.problems.length > 0) {
+      const listed = listProblems({ problems: found.problems.map(problemText), all: found.all });
+      throw new Error(`${path} does not make a valid partial artifact: ${listed}`);
     }
     const planned = artifact.runs.reduce((sum, r) => sum + r.testset.cases, 0);
     const done = {
@@ -279,14 +281,15 @@ class CaseReader {
     // `F FRAME`, or a version 1 journal's `RUN JSON`.
     const space = line.indexOf(' ');
     const tag = line.slice(0, space);
+    const json = line.slice(space + 1);
     let value: unknown;
     try {
-      value = JSON.parse(line.slice(space + 1));
-    } catch {
-      throw new Error(`${at}: this line of the recovery journal is not JSON`);
+      value = JSON.parse(json);
+    } catch (error) {
+      throw notJson(at, syntaxColumn(json, space + 1, error));
     }
     if (tag !== 'F') {
-      this.#add(Number(tag), value, at);
+      this.#add(Number(tag), value, at, json, space + 1);
       return;
     }
     if (this.frame !== undefined) throw new Error(`${at}: the recovery journal has a second frame`);
@@ -297,26 +300,30 @@ class CaseReader {
 
   /** A case line (the artifact's own) of run `run`. */
   caseLine(run: number, line: string, at: string): void {
+    // The case's JSON: after the indent, without the comma an artifact's case line may end with.
+    const start = CASE_START.length - 1;
+    const json = line.slice(start, line.endsWith(',') ? -1 : undefined);
     let value: unknown;
     try {
-      value = caseOfLine(line);
-    } catch {
-      throw new Error(`${at}: this line of the recovery journal is not JSON`);
+      value = JSON.parse(json);
+    } catch (error) {
+      throw notJson(at, syntaxColumn(json, start, error));
     }
-    this.#add(run, value, at);
+    this.#add(run, value, at, json, start);
   }
 
-  #add(r: number, value: unknown, at: string): void {
+  /** The case `value`, parsed from `json`, the text of line `at` from offset `start` on. */
+  #add(r: number, value: unknown, at: string, json: string, start: number): void {
     const { spool, frame } = this;
-    const problems = validateCase(value);
+    const problems = caseLineProblems(json, start, value);
     if (
       spool === undefined ||
       frame === undefined ||
       !(r >= 0 && r < frame.artifact.runs.length) ||
-      problems.length > 0
+      problems !== null
     ) {
       throw new Error(
-        `${at}: this line of the recovery journal is not a case of its run${problems.length > 0 ? ` (${problems.join('; ')})` : ''}`,
+        `${at}: this line of the recovery journal is not a case of its run${problems !== null ? ` (${problems})` : ''}`,
       );
     }
     const result = value as CaseResult;
@@ -329,6 +336,11 @@ class CaseReader {
     }
     this.recoveredCases++;
   }
+}
+
+/** The error for line `at` (`path:line`) of a journal, not JSON from column `col` on. */
+function notJson(at: string, col: number): Error {
+  return new Error(`${at}:${col}: this line of the recovery journal is not JSON`);
 }
 
 /** The partial artifact `frame` and the cases in `spool` stand for (its cases in `spool`). */
