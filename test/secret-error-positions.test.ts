@@ -51,15 +51,44 @@ describe('an error after a secret in a user file', () => {
     it(`${file}: run and testset show quote it redacted, at its column in the file`, async () => {
       const dir = project(file, rows);
       const where = at(file, rows, SECRET, file === 'rows.jsonl' ? 2 : 1);
-      for (const args of [['run'], ['testset', 'show', file]]) {
+      // run scrubs the token whole before cutting it (nothing left to cut: no ellipsis);
+      // testset show scrubs the cut quote after, as it is printed.
+      const commands: [string[], string][] = [
+        [['run'], '[redacted]'],
+        [['testset', 'show', file], '[redacted]\u2026'],
+      ];
+      for (const [args, quoted] of commands) {
         const r = await runCli(args, { cwd: dir, env });
         assert.equal(r.code, 2, r.stderr);
         assert.equal(
           r.stderr,
-          `error: ${where}  invalid JSON: expected a value, found "[redacted]\u2026"\n`,
+          `error: ${where}  invalid JSON: expected a value, found "${quoted}"\n`,
           args.join(' '),
         );
       }
+    });
+  }
+
+  // What an error quotes of a bad token is cut at 20 characters: a secret starting late in it,
+  // cut before it was scrubbed, would keep its first 1 to 5 characters (too few to be known).
+  for (const [file, prefix] of [
+    ['rows.jsonl', 'abcdefghijklmno'],
+    ['rows.jsonl', 'abcdefghijklmnopqrs'],
+    ['rows.json', 'abcdefghijklmnop'],
+  ] as const) {
+    it(`${file}: run scrubs a secret late in a bad token before cutting it (${prefix.length} characters before it)`, async () => {
+      const token = `${prefix}${SECRET}`;
+      const rows =
+        file === 'rows.jsonl' ? `{"q": "a"}\n{"q": ${token}}\n` : `[\n  {"q": ${token}}\n]\n`;
+      const dir = project(file, rows);
+      const r = await runCli(['run'], { cwd: dir, env });
+      assert.equal(r.code, 2, r.stderr);
+      const quoted = `${prefix}[redacted]`.slice(0, 20);
+      assert.equal(
+        r.stderr,
+        `error: ${at(file, rows, token)}  invalid JSON: expected a value, found "${quoted}\u2026"\n`,
+      );
+      assert.ok(!r.stderr.includes(`${prefix}${SECRET.slice(0, 1)}`), r.stderr);
     });
   }
 
@@ -101,12 +130,18 @@ describe('an error after a secret in a user file', () => {
     const hex = '9f8e7d6c5b4a3928170655aa';
     const rows = `{"q": "x", "a": ${hex}}\n`;
     const dir = project('rows.jsonl', rows);
-    for (const args of [['run'], ['testset', 'show', 'rows.jsonl']]) {
+    // run scrubs what it quotes itself, and knows the piece is of the key; testset show leaves
+    // scrubbing to the printed message, so quotes only the first character.
+    const commands: [string[], string][] = [
+      [['run'], '"[redacted]"'],
+      [['testset', 'show', 'rows.jsonl'], "'f'"],
+    ];
+    for (const [args, quoted] of commands) {
       const r = await runCli(args, { cwd: dir, env: { MY_API_KEY: hex } });
       assert.equal(r.code, 2, r.stderr);
       assert.equal(
         r.stderr,
-        `error: ${at('rows.jsonl', rows, 'f8e7')}  invalid JSON: expected ',' or '}' after a property value, found 'f'\n`,
+        `error: ${at('rows.jsonl', rows, 'f8e7')}  invalid JSON: expected ',' or '}' after a property value, found ${quoted}\n`,
         args.join(' '),
       );
     }

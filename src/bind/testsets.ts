@@ -19,6 +19,7 @@ import {
   type PrepareCasesResult,
 } from '../testsets/identity.ts';
 import { readTestsetInto } from '../testsets/read-file.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import { rowsFromRecords } from '../testsets/rows.ts';
 import type { PreparedCase, TestsetInfo } from '../types/index.ts';
 
@@ -26,12 +27,13 @@ import type { PreparedCase, TestsetInfo } from '../types/index.ts';
  * The testsets of `suites`, read at once, each checked against its `revision:` pin; every
  * problem in every one of them, or the index. With `ignorePin` (`evals run --ignore-pin`), a
  * pin that does not match is not a problem: it is returned in `pinIgnored`, for the run to say.
+ * `scrub` removes the run's secrets from what a problem quotes of a file, before it is cut short.
  */
 export async function readTestsets(
   config: LoadedConfig,
   suites: readonly SuiteConfig[],
   cwd: string,
-  options: { ignorePin?: boolean } = {},
+  options: { ignorePin?: boolean; scrub?: Scrub } = {},
 ): Promise<
   | {
       ok: true;
@@ -42,11 +44,14 @@ export async function readTestsets(
     }
   | { ok: false; issues: Issue[] }
 > {
-  const read = await Promise.all(suites.map((suite) => readPinnedTestset(config, suite, cwd)));
+  const { scrub } = options;
+  const read = await Promise.all(
+    suites.map((suite) => readPinnedTestset(config, suite, cwd, scrub)),
+  );
   const pinIgnored: Issue[] = [];
   for (const [i, r] of read.entries()) {
     if (r.ok || options.ignorePin !== true || !r.issues.every(isPinMismatch)) continue;
-    const unpinned = await readSuiteTestset(config, suites[i]!, cwd);
+    const unpinned = await readSuiteTestset(config, suites[i]!, cwd, scrub);
     if (!unpinned.ok) continue;
     pinIgnored.push(...r.issues);
     read[i] = unpinned;
@@ -90,8 +95,9 @@ async function readPinnedTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
   cwd: string,
+  scrub: Scrub | undefined,
 ): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
-  const read = await readSuiteTestset(config, suite, cwd);
+  const read = await readSuiteTestset(config, suite, cwd, scrub);
   if (!read.ok) return read;
   const { testset } = read;
   const pin = suite.testset.revision;
@@ -141,11 +147,13 @@ export interface SuiteTestset {
 /**
  * Reads a suite's testset (from the working tree, or at its `ref:`) and computes identities and
  * the revision. Shared by runs and by `evals testset pin`, which needs no modules loaded.
+ * `scrub`: see {@link readTestsets}.
  */
 export async function readSuiteTestset(
   config: LoadedConfig,
   suite: SuiteConfig,
   cwd: string,
+  scrub?: Scrub,
 ): Promise<{ ok: true; testset: SuiteTestset } | { ok: false; issues: Issue[] }> {
   const at = suiteIssueAt(config, suite);
   const ts = suite.testset;
@@ -168,6 +176,7 @@ export async function readSuiteTestset(
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
       (row) => preparer.add(row),
+      scrub,
     );
     if (!read.ok) {
       // A missing file or a git failure is reported where the config names the file or ref.

@@ -272,7 +272,7 @@ async function readAndBind(
 }> {
   const selected = selectedSuites(config, filters);
   const [testsets, bound] = await Promise.all([
-    readTestsets(config, selected, ctx.cwd, { ignorePin: options.ignorePin }),
+    readTestsets(config, selected, ctx.cwd, { ignorePin: options.ignorePin, scrub: scrubber.text }),
     bindSuites(config, selected, options.bind),
   ]);
   const issues = [...(testsets.ok ? [] : testsets.issues), ...(bound.ok ? [] : bound.issues)];

@@ -3,7 +3,7 @@ import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage, stringEnd } from './json-keys.ts';
 import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
-import { explainJsonError } from '../shared/json-syntax.ts';
+import { explainJsonError, type Scrub } from '../shared/json-syntax.ts';
 import { LineCursor } from './line-cursor.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { rowFromObject } from './rows.ts';
@@ -20,15 +20,16 @@ import { rowFromObject } from './rows.ts';
  * - Judgment's `{ "examples": [ … ] }`: each example is a row (or, with an object `data`, a
  *   testcase as above, `example_id` its id).
  *
- * Each row's line is the line of its object's opening `{`.
+ * Each row's line is the line of its object's opening `{`. `scrub` removes the run's secrets from
+ * what a syntax error quotes of the text, before it is cut short (see `locateJsonError`).
  */
-export function parseJson(text: string, file: string): TestsetParseResult {
+export function parseJson(text: string, file: string, scrub?: Scrub): TestsetParseResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (error) {
-    const { offset, message } = explainJsonError(body, error);
+    const { offset, message } = explainJsonError(body, error, scrub);
     const { line, col } = new LineCursor(body).positionAt(offset);
     return {
       ok: false,

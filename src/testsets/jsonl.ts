@@ -2,7 +2,7 @@ import type { TestsetRow } from '../types/index.ts';
 import { IssueList, type TestsetParseResult } from './issues.ts';
 import { duplicateJsonKeys, duplicateKeyMessage } from './json-keys.ts';
 import { inexactJsonNumbers, inexactNumberMessage } from './json-numbers.ts';
-import { explainJsonError } from '../shared/json-syntax.ts';
+import { explainJsonError, type Scrub } from '../shared/json-syntax.ts';
 import { rowFromObject } from './rows.ts';
 
 /** JSON text cannot hold a raw line break, so every break ends a record. */
@@ -24,16 +24,20 @@ export function parseJsonl(text: string, file: string): TestsetParseResult {
  * The rows of JSON Lines fed one physical line at a time (without its line break, BOM removed),
  * so `parseJsonl` and the streaming reader (`stream-read.ts`) share one definition. With
  * `onRow`, rows are handed over as they are read and `finish` returns none (see CsvRowBuilder).
+ * `scrub` removes the run's secrets from what a syntax error quotes of a line, before it is cut
+ * short (see `locateJsonError`).
  */
 export class JsonlRowReader {
   readonly #issues: IssueList;
   readonly #rows: TestsetRow[] = [];
   readonly #onRow: ((row: TestsetRow) => void) | undefined;
+  readonly #scrub: Scrub | undefined;
   #line = 0;
 
-  constructor(file: string, onRow?: (row: TestsetRow) => void) {
+  constructor(file: string, onRow?: (row: TestsetRow) => void, scrub?: Scrub) {
     this.#issues = new IssueList(file);
     this.#onRow = onRow;
+    this.#scrub = scrub;
   }
 
   /** The next physical line. */
@@ -44,7 +48,7 @@ export class JsonlRowReader {
     try {
       value = JSON.parse(source);
     } catch (error) {
-      const { offset, message } = explainJsonError(source, error);
+      const { offset, message } = explainJsonError(source, error, this.#scrub);
       this.#issues.add('testset.json-syntax', line, offset + 1, `invalid JSON: ${message}`);
       return;
     }

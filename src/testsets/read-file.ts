@@ -5,6 +5,7 @@ import { formatFromPath, TESTSET_EXTENSIONS } from './formats.ts';
 import type { GitErrorCode } from './git-run.ts';
 import type { TestsetIssueCode } from './issues.ts';
 import { streamTestsetRows, TestsetReadError, type RowSource } from './stream-read.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import { unreadableReason } from '../shared/unreadable.ts';
 
 /** Where a testset is: a file, optionally as of a git revision. */
@@ -38,11 +39,13 @@ export async function readTestset(location: TestsetLocation): Promise<TestsetSou
 /**
  * {@link readTestset} handing each row to `onRow` as it is read, without collecting them (see
  * `stream-read.ts`), so only what `onRow` keeps stays in memory. When the result is not ok, the
- * rows already handed over are to be dropped. A file at a `ref` comes from git as bytes.
+ * rows already handed over are to be dropped. A file at a `ref` comes from git as bytes. `scrub`:
+ * see `streamTestsetRows`.
  */
 export async function readTestsetInto(
   location: TestsetLocation,
   onRow: (row: TestsetRow) => void,
+  scrub?: Scrub,
 ): Promise<{ ok: true; commit: string | null } | { ok: false; issues: Issue[] }> {
   const { absPath, displayPath, ref } = location;
   const format = formatFromPath(absPath);
@@ -64,7 +67,7 @@ export async function readTestsetInto(
     commit = got.value.commit;
   }
   try {
-    const read = await streamTestsetRows(source, format, shown, onRow);
+    const read = await streamTestsetRows(source, format, shown, onRow, scrub);
     return read.ok ? { ok: true, commit } : read;
   } catch (error) {
     if (!(error instanceof TestsetReadError)) throw error;

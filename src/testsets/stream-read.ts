@@ -16,6 +16,7 @@ import type { TestsetRow } from '../types/index.ts';
 import { CSV_OPTIONS, CsvRowBuilder, csvSyntaxIssue, type CsvRecord } from './csv.ts';
 import { decodeUtf8, encodingIssue, TestsetEncodingError, Utf8Reader } from './encoding.ts';
 import type { TestsetFormat } from './formats.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import { parseJson } from './json.ts';
 import { JsonlRowReader } from './jsonl.ts';
 
@@ -48,17 +49,19 @@ export type RowSource = { path: string } | { bytes: Uint8Array };
  * Reads the rows of `source` to `onRow`, in file order. Resolves to the parse result (when it is
  * not ok, the rows already handed over must be dropped). Rejects with a {@link TestsetReadError}
  * when the file cannot be read. A file that is not UTF-8 is one `testset.encoding` issue.
+ * `scrub`: what a JSON syntax error quotes of the text, scrubbed before it is cut short.
  */
 export async function streamTestsetRows(
   source: RowSource,
   format: TestsetFormat,
   file: string,
   onRow: (row: TestsetRow) => void,
+  scrub?: Scrub,
 ): Promise<StreamResult> {
   try {
     if (format === 'csv') return await csvRows(source, file, onRow);
-    if (format === 'jsonl') return await jsonlRows(source, file, onRow);
-    const parsed = parseJson(await textOf(source), file);
+    if (format === 'jsonl') return await jsonlRows(source, file, onRow, scrub);
+    const parsed = parseJson(await textOf(source), file, scrub);
     if (!parsed.ok) return parsed;
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
@@ -132,8 +135,9 @@ async function jsonlRows(
   source: RowSource,
   file: string,
   onRow: (row: TestsetRow) => void,
+  scrub: Scrub | undefined,
 ): Promise<StreamResult> {
-  const reader = new JsonlRowReader(file, onRow);
+  const reader = new JsonlRowReader(file, onRow, scrub);
   // readline ends a line at `\r\n`, `\n` or a lone `\r`, as parseJsonl splits its text.
   // Its iteration fails with its input (an encoding error of a later chunk, say).
   const lines = createInterface({ input: textStream(source), crlfDelay: Infinity });
