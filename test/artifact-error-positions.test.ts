@@ -173,7 +173,8 @@ describe('placedProblems (compare and run --baseline read a file not in the layo
     const compact = JSON.stringify(
       JSON.parse(text.replaceAll('"passed":true,"evaluations"', '"passed":"yes","evaluations"')),
     );
-    const problems = placedProblems(compact, JSON.parse(compact));
+    const { problems, all } = placedProblems(compact, JSON.parse(compact));
+    assert.equal(all, true);
     assert.equal(problems.length, 35);
     assert.equal(problems.filter((p) => /^\S+ \(line 1, column \d+\): /.test(p)).length, 3);
     assert.equal(problems[3], '/runs/0/cases/3/passed: must be boolean, found "yes"');

@@ -16,7 +16,15 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { lines } from './fd-io.ts';
-import { artifactProblems, caseProblems, problemText, type ArtifactProblem } from './schema.ts';
+import {
+  artifactProblems,
+  caseProblems,
+  LISTED_PROBLEMS,
+  listProblems,
+  problemText,
+  type ArtifactProblem,
+  type FoundProblems,
+} from './schema.ts';
 import { explainJsonError } from '../shared/json-syntax.ts';
 import { lineAndColumn, locateJsonPointer } from '../shared/json-pointer.ts';
 import { kindOf } from '../shared/regular-file.ts';
@@ -240,15 +248,14 @@ function parseCase(
   } catch (error) {
     throw notJson(name, error, line, lineNo);
   }
-  const problems = caseProblems(value);
-  if (problems.length > 0) {
+  const found = caseProblems(value);
+  if (found.problems.length > 0) {
     const prefix = `/runs/${run}/cases/${index}`;
-    throw invalid(
-      name,
-      problems.map((p) => ({ ...p, pointer: p.pointer === '/' ? prefix : prefix + p.pointer })),
-      line,
-      (at) => at + lineNo - 1,
-    );
+    const problems = found.problems.map((p) => ({
+      ...p,
+      pointer: p.pointer === '/' ? prefix : prefix + p.pointer,
+    }));
+    throw invalid(name, { problems, all: found.all }, line, (at) => at + lineNo - 1);
   }
   return value as CaseResult;
 }
@@ -285,45 +292,50 @@ function check(
   text: string,
   toFileLine?: (line: number) => number,
 ): void {
-  const problems = artifactProblems(value);
-  if (problems.length > 0) throw invalid(name, problems, text, toFileLine);
+  const found = artifactProblems(value);
+  if (found.problems.length > 0) throw invalid(name, found, text, toFileLine);
 }
 
-/** How many problems of one file are listed; the first few say what is wrong. */
-const LISTED_PROBLEMS = 3;
-
 /**
- * The error for the schema `problems` of the file named `name`, each placed at its line and
- * column in `text` (the file's text, or a part of it whose line L is the file's line
- * `toFileLine(L)`), as the pointer alone does not say where to look in a large file.
+ * The error for the schema problems `found` in the file named `name`, the listed ones placed at
+ * their line and column in `text` (the file's text, or a part of it whose line L is the file's
+ * line `toFileLine(L)`), as the pointer alone does not say where to look in a large file.
  */
 function invalid(
   name: string,
-  problems: ArtifactProblem[],
+  found: FoundProblems,
   text: string,
   toFileLine: (line: number) => number = (line) => line,
 ): ArtifactReadError {
-  const listed = problems
-    .slice(0, LISTED_PROBLEMS)
-    .map((problem) => placedProblem(text, problem, toFileLine));
-  const more =
-    problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
+  const listed = listProblems(placed(text, found, toFileLine));
   return new ArtifactReadError(
     'invalid',
-    `${name} is not a results artifact of this evalgate: ${listed.join('; ')}${more}`,
+    `${name} is not a results artifact of this evalgate: ${listed}`,
   );
 }
 
 /**
  * The schema problems of `value`, parsed whole from `text`, as `validateArtifact` words them, the
- * first `placed` with their line and column after the pointer (each is a pass over the text, and
- * a file with a mistake in every case has as many problems as cases): for readers that validate
+ * ones a message lists with their line and column after the pointer: for readers that validate
  * a file themselves and list the first few.
  */
-export function placedProblems(text: string, value: unknown, placed = LISTED_PROBLEMS): string[] {
-  return artifactProblems(value).map((problem, i) =>
-    i < placed ? placedProblem(text, problem) : problemText(problem),
+export function placedProblems(text: string, value: unknown): FoundProblems<string> {
+  return placed(text, artifactProblems(value));
+}
+
+/**
+ * `found` as lines, the first {@link LISTED_PROBLEMS} placed in `text` (each is a pass over the
+ * text: only those a message lists).
+ */
+function placed(
+  text: string,
+  found: FoundProblems,
+  toFileLine?: (line: number) => number,
+): FoundProblems<string> {
+  const problems = found.problems.map((problem, i) =>
+    i < LISTED_PROBLEMS ? placedProblem(text, problem, toFileLine) : problemText(problem),
   );
+  return { problems, all: found.all };
 }
 
 /** `/runs/0/verdict (line 40, column 18): must be ...`; the pointer alone when it is not found. */

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 // A static JSON import (not a read at run time) so the schema travels with a bundled dist/ and,
 // from lib/report/, still resolves to <pkg>/schemas/ where the published package keeps it.
 import schema from '../../schemas/results.schema.json' with { type: 'json' };
+import { isRecord } from '../shared/is-record.ts';
 
 /** The `schemaVersion` this build writes and reads. */
 export const ARTIFACT_SCHEMA_VERSION = 1;
@@ -14,31 +15,45 @@ export const ARTIFACT_SCHEMA_VERSION = 1;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 let ajv: Ajv | undefined;
-let compiled: ValidateFunction | undefined;
-let compiledCase: ValidateFunction | undefined;
+let firstOnly: Ajv | undefined;
 
 // Compiled on first use: most commands never validate, and compiling costs a few milliseconds.
-function schemas(): Ajv {
-  if (!ajv) {
+// Two instances: one that stops at the first problem, which says whether a value is valid at
+// the cost of one pass; one that collects a piece's every problem, used on the error path only
+// and a piece at a time (see `collect`).
+function schemas(allErrors: boolean): Ajv {
+  let instance = allErrors ? ajv : firstOnly;
+  if (!instance) {
     // verbose: each error carries the value it is about, to say what was found.
-    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, verbose: true });
+    instance = new Ajv({ allErrors, strict: true, strictTypes: false, verbose: true });
     // ajv-formats is not a dependency; this is the only format the schema uses.
-    ajv.addFormat('date-time', (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)));
-    ajv.addSchema(schema, 'results');
+    instance.addFormat(
+      'date-time',
+      (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)),
+    );
+    instance.addSchema(schema, 'results');
+    if (allErrors) ajv = instance;
+    else firstOnly = instance;
   }
-  return ajv;
+  return instance;
 }
 
-function validator(): ValidateFunction {
-  compiled ??= schemas().getSchema('results');
-  if (!compiled) throw new Error('the results schema did not compile');
-  return compiled;
-}
+/** The parts of the results schema validated on their own: the whole, a run, a case. */
+type Part = 'results' | 'run' | 'case';
 
-function caseValidator(): ValidateFunction {
-  compiledCase ??= schemas().getSchema('results#/definitions/case');
-  if (!compiledCase) throw new Error('the results schema has no case definition');
-  return compiledCase;
+const compiled = new Map<string, ValidateFunction>();
+
+function validator(part: Part, allErrors: boolean): ValidateFunction {
+  const key = `${part} ${allErrors}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = schemas(allErrors).getSchema(
+      part === 'results' ? 'results' : `results#/definitions/${part}`,
+    );
+    if (!validate) throw new Error(`the results schema has no ${part}`);
+    compiled.set(key, validate);
+  }
+  return validate;
 }
 
 /**
@@ -71,41 +86,104 @@ export interface ArtifactProblem {
 }
 
 /**
- * Checks a parsed results file. Returns one readable problem per violation, each starting with
- * the JSON pointer of the offending value (`/runs/0/verdict: …`); `[]` when the value is valid.
- * An artifact of another `schemaVersion` yields a single problem instead of a cascade.
+ * How many problems of one value are collected at most: enough to count a few hand edits
+ * exactly, few enough that a file with a mistake in every case costs no more to refuse than
+ * its first cases do. Beyond it, a message says there are more without counting them.
+ */
+export const COLLECTED_PROBLEMS = 100;
+
+/** How many problems of one file a message lists: the first few say what is wrong. */
+export const LISTED_PROBLEMS = 3;
+
+/** The schema problems of a value: the first ones found, and whether they are all it has. */
+export interface FoundProblems<T = ArtifactProblem> {
+  /** In the order found; at most {@link COLLECTED_PROBLEMS}. */
+  problems: T[];
+  /** False when collecting stopped after {@link COLLECTED_PROBLEMS}: there are more, uncounted. */
+  all: boolean;
+}
+
+/**
+ * Checks a parsed results file. Returns one readable problem per violation (the first
+ * {@link COLLECTED_PROBLEMS} of them), each starting with the JSON pointer of the offending
+ * value (`/runs/0/verdict: ...`); `[]` when the value is valid. An artifact of another
+ * `schemaVersion` yields a single problem instead of a cascade.
  */
 export function validateArtifact(value: unknown): string[] {
-  return artifactProblems(value).map(problemText);
+  return artifactProblems(value).problems.map(problemText);
 }
 
 /** {@link validateArtifact}'s problems, each with where to point at it in the file. */
-export function artifactProblems(value: unknown): ArtifactProblem[] {
+export function artifactProblems(value: unknown): FoundProblems {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const problem = schemaVersionProblem((value as { schemaVersion?: unknown }).schemaVersion);
     if (problem !== null) {
-      return [
-        {
-          pointer: '/schemaVersion',
-          message: problem,
-          at: { pointer: '/schemaVersion', key: false },
-        },
-      ];
+      const at = { pointer: '/schemaVersion', key: false };
+      return { problems: [{ pointer: '/schemaVersion', message: problem, at }], all: true };
     }
   }
-  const validate = validator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError);
+  return problemsOf('results', value);
 }
 
 /**
  * Checks one parsed case against the schema's case definition (for artifacts read a case at a
  * time); problems as {@link artifactProblems} gives them, pointers relative to the case.
  */
-export function caseProblems(value: unknown): ArtifactProblem[] {
-  const validate = caseValidator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError);
+export function caseProblems(value: unknown): FoundProblems {
+  return problemsOf('case', value);
+}
+
+/**
+ * `a; b; c (and 5 more)`: the first {@link LISTED_PROBLEMS} of `found`, and how many more there
+ * are when that is known (else `(and more)`).
+ */
+export function listProblems(found: FoundProblems<string>): string {
+  const listed = found.problems.slice(0, LISTED_PROBLEMS).join('; ');
+  const left = found.problems.length - LISTED_PROBLEMS;
+  if (!found.all) return `${listed} (and more)`;
+  return left > 0 ? `${listed} (and ${left} more)` : listed;
+}
+
+/** The arrays that grow with a file, whose elements `collect` validates one at a time. */
+const ELEMENTS: Record<Part, { key: string; part: Part } | null> = {
+  results: { key: 'runs', part: 'run' },
+  run: { key: 'cases', part: 'case' },
+  case: null,
+};
+
+/** `value`'s problems as `part`: none after one pass that stops at the first, when valid. */
+function problemsOf(part: Part, value: unknown): FoundProblems {
+  const first = validator(part, false);
+  if (first(value)) return { problems: [], all: true };
+  const found: ArtifactProblem[] = [];
+  const all = collect(part, value, '', found);
+  // A rule across the pieces, which none breaks alone (the schema has none today).
+  if (found.length === 0) found.push(...(first.errors ?? []).map((e) => describeError(e, '')));
+  return { problems: found.slice(0, COLLECTED_PROBLEMS), all };
+}
+
+/**
+ * Adds the problems of `value` as `part` to `found`, each pointer under `prefix`; false once
+ * there are more than {@link COLLECTED_PROBLEMS}, when it stops. Each run and each case is
+ * validated on its own, with the array of its elements emptied from the value around it, for
+ * two reasons: ajv cannot be told to stop after a few problems, and with `allErrors` it gathers
+ * the problems of each `$ref`'d value by concatenating them onto all found before, so one call
+ * on a file with a mistake in every case takes time as the square of their number (48 s for
+ * 100,000 cases).
+ */
+function collect(part: Part, value: unknown, prefix: string, found: ArtifactProblem[]): boolean {
+  const inner = ELEMENTS[part];
+  const elements: unknown = inner !== null && isRecord(value) ? value[inner.key] : undefined;
+  const split = inner !== null && isRecord(value) && Array.isArray(elements);
+  const shell = split ? { ...value, [inner.key]: [] } : value;
+  const validate = validator(part, true);
+  if (!validate(shell)) found.push(...(validate.errors ?? []).map((e) => describeError(e, prefix)));
+  if (found.length > COLLECTED_PROBLEMS) return false;
+  if (!split) return true;
+  for (let i = 0; i < elements.length; i++) {
+    if (!collect(inner.part, elements[i], `${prefix}/${inner.key}/${i}`, found)) return false;
+  }
+  return true;
 }
 
 /** A problem as one line: `/runs/0/verdict: must be one of "pass", "fail", found "maybe"`. */
@@ -113,9 +191,11 @@ export function problemText(problem: ArtifactProblem): string {
   return `${problem.pointer}: ${problem.message}`;
 }
 
-function describeError(error: ErrorObject): ArtifactProblem {
-  const pointer = error.instancePath === '' ? '/' : error.instancePath;
-  const at = { pointer: error.instancePath, key: false };
+/** An ajv error as a problem, its pointer under `prefix` (where the value validated is). */
+function describeError(error: ErrorObject, prefix: string): ArtifactProblem {
+  const path = prefix + error.instancePath;
+  const pointer = path === '' ? '/' : path;
+  const at = { pointer: path, key: false };
   const params = error.params as Record<string, unknown>;
   const found = `, found ${foundValue(error.data)}`;
   switch (error.keyword) {
@@ -125,7 +205,7 @@ function describeError(error: ErrorObject): ArtifactProblem {
       return {
         pointer,
         message: `unexpected property ${JSON.stringify(name)}`,
-        at: { pointer: `${error.instancePath}/${escaped}`, key: true },
+        at: { pointer: `${path}/${escaped}`, key: true },
       };
     }
     case 'required':
@@ -168,5 +248,5 @@ function foundValue(value: unknown): string {
 
 /** {@link caseProblems} as lines, as {@link validateArtifact} gives them. */
 export function validateCase(value: unknown): string[] {
-  return caseProblems(value).map(problemText);
+  return caseProblems(value).problems.map(problemText);
 }

@@ -1,3 +1,4 @@
+import type { FoundProblems } from '../artifact/schema.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
@@ -88,7 +89,7 @@ export function compareResults(
   base: unknown,
   head: unknown,
   names: { base: string; head: string },
-  placed: { base?: string[]; head?: string[] } = {},
+  placed: { base?: FoundProblems<string>; head?: FoundProblems<string> } = {},
 ): Comparison {
   validateComparable(base, head, names, placed);
   return compareArtifacts(base as ResultsArtifact, head as ResultsArtifact);

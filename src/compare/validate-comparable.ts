@@ -6,8 +6,11 @@ import { UsageError, usageError, type Issue } from '../shared/errors.ts';
 import { printable } from '../shared/text-table.ts';
 import {
   ARTIFACT_SCHEMA_VERSION,
+  artifactProblems,
+  listProblems,
+  problemText,
   schemaVersionProblem,
-  validateArtifact,
+  type FoundProblems,
 } from '../artifact/schema.ts';
 import type { ResultsArtifact, RunResult } from '../types/index.ts';
 import { matchRuns } from './match-runs.ts';
@@ -23,7 +26,7 @@ export function validateComparable(
   base: unknown,
   head: unknown,
   names: { base: string; head: string },
-  placed: { base?: string[]; head?: string[] } = {},
+  placed: { base?: FoundProblems<string>; head?: FoundProblems<string> } = {},
 ): { base: ResultsArtifact; head: ResultsArtifact } {
   const issues = [
     ...artifactIssues(base, names.base, placed.base),
@@ -87,12 +90,9 @@ function shardsApart(
   return ` (${names.base} is ${side(base)}, ${names.head} ${side(head)}: different shards hold different rows; compare merged runs, or the same shard of each)`;
 }
 
-/** How many schema problems of one file are quoted; the first few say what is wrong. */
-const LISTED_PROBLEMS = 3;
-
-function artifactIssues(value: unknown, file: string, placed?: string[]): Issue[] {
-  const problems = placed ?? validateArtifact(value);
-  if (problems.length === 0) return [];
+function artifactIssues(value: unknown, file: string, placed?: FoundProblems<string>): Issue[] {
+  const found = placed ?? texts(artifactProblems(value));
+  if (found.problems.length === 0) return [];
   const record =
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
@@ -113,10 +113,13 @@ function artifactIssues(value: unknown, file: string, placed?: string[]): Issue[
       ),
     ];
   }
-  const listed = problems.slice(0, LISTED_PROBLEMS).join('; ');
-  const more =
-    problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : '';
-  return [issue('compare.invalid-results', file, `not a valid results artifact: ${listed}${more}`)];
+  const listed = listProblems(found);
+  return [issue('compare.invalid-results', file, `not a valid results artifact: ${listed}`)];
+}
+
+/** `found`'s problems as lines, as `validateArtifact` gives them. */
+function texts(found: ReturnType<typeof artifactProblems>): FoundProblems<string> {
+  return { problems: found.problems.map(problemText), all: found.all };
 }
 
 function describeKind(value: unknown): string {

@@ -15,6 +15,7 @@ import {
   unreadable,
   type ArtifactFile,
 } from '../artifact/read.ts';
+import type { FoundProblems } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { usageError } from '../shared/errors.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
@@ -73,7 +74,8 @@ export async function readComparable(
   reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult = (_, run) =>
     comparableCases(run),
 ): Promise<
-  { ok: true; artifact: ResultsArtifact } | { ok: false; value: unknown; problems: string[] }
+  | { ok: true; artifact: ResultsArtifact }
+  | { ok: false; value: unknown; problems: FoundProblems<string> }
 > {
   try {
     return {

@@ -12,7 +12,7 @@ import { labelledComparableCases } from '../report/reported-cases.ts';
 import { describeRun } from '../report/labels.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
-import { schemaVersionProblem } from '../artifact/schema.ts';
+import { listProblems, schemaVersionProblem } from '../artifact/schema.ts';
 import {
   describeBaseline,
   isBaseline,
@@ -39,7 +39,7 @@ export async function readBaseline(path: string, ctx: CommandContext): Promise<R
     'baseline.invalid',
     versionProblem !== null
       ? `--baseline ${path}: ${versionProblem}`
-      : `--baseline ${path} is not a results artifact: ${read.problems.slice(0, 3).join('; ')}`,
+      : `--baseline ${path} is not a results artifact: ${listProblems(read.problems)}`,
     path,
   );
 }
