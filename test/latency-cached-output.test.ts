@@ -93,8 +93,14 @@ describe('latency of an output served from the response cache', () => {
     const shown = await runCli(['show', 'second.json', '--failed'], { cwd: dir });
     assert.match(
       shown.stdout,
-      /error: the output came from a response cache entry that recorded no time \(written by an earlier evalgate\), so no call was timed: run once with --no-cache/,
+      /error: the output came from a response cache entry that recorded no time \(written by an earlier evalgate\), so no call was timed: delete the response cache \(\.evalgate\/cache, or the --cache-dir folder\) and run again/,
     );
+    // --no-cache stores nothing, so it is no cure (the message once said it was): the entries
+    // still have no time on the next run.
+    assert.equal((await runCli(['run', '--no-cache', '-o', 'fresh.json'], { cwd: dir })).code, 1);
+    const third = await runCli(['run', '-o', 'third.json'], { cwd: dir });
+    assert.equal(third.code, 1, third.stdout + third.stderr);
+    assert.match(third.stdout, /2 × latency: error: the output/);
   });
 
   it('a fast model passes, on its first run and from the cache', async () => {

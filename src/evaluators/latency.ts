@@ -52,7 +52,8 @@ export const latency = defineBuiltin({
     if (args.untimed === true) {
       // Scored, the cache's few milliseconds would pass any limit, whatever the model takes.
       throw new EvaluationError(
-        'the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: run once with --no-cache to time it and record its time',
+        // --no-cache neither reads nor writes the cache: only a fresh entry records a time.
+        'the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: delete the response cache (.evalgate/cache, or the --cache-dir folder) and run again to time the calls and record their times (--no-cache times one run but stores nothing)',
       );
     }
     return {

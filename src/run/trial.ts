@@ -170,9 +170,12 @@ function evaluate(
     : evaluationOf(evaluator, called);
 }
 
-/** A target's own `durationMs` is used only when it is a time: finite and not negative. */
+/**
+ * A target's own `durationMs` is used only when it is a time: finite and not negative, also once
+ * rounded (a huge one rounds to Infinity, which the artifact would write as null).
+ */
 function isDuration(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return typeof value === 'number' && value >= 0 && Number.isFinite(roundMs(value));
 }
 
 /**
