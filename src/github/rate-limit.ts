@@ -39,10 +39,10 @@ export function rateLimitOf(
   const retryAfter = retryAfterSeconds(headers['retry-after'], now);
   const exhausted = headers['x-ratelimit-remaining'] === '0';
   const resetSeconds = Number(headers['x-ratelimit-reset']);
+  // A reset past the Date range (x-ratelimit-reset: 1e14) is no time: clockTime would throw on it.
+  const reset = new Date(resetSeconds * 1000);
   const resetsAt =
-    exhausted && Number.isFinite(resetSeconds) && resetSeconds > 0
-      ? new Date(resetSeconds * 1000)
-      : undefined;
+    exhausted && resetSeconds > 0 && !Number.isNaN(reset.getTime()) ? reset : undefined;
   const secondary = /\bsecondary rate\b/i.test(message);
   if (retryAfter === undefined && !exhausted && !secondary && status === 403) return null;
   // A second past the reset, as GitHub advises: the limit is lifted after it, not at it.
