@@ -30146,61 +30146,101 @@ var init_results_schema = __esm({
   }
 });
 
-// src/artifact/schema.ts
-function schemas() {
-  if (!ajv) {
-    ajv = new import_ajv.Ajv({ allErrors: true, strict: true, strictTypes: false, verbose: true });
-    ajv.addFormat("date-time", (text2) => DATE_TIME.test(text2) && !Number.isNaN(Date.parse(text2)));
-    ajv.addSchema(results_schema_default, "results");
+// src/shared/is-record.ts
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function isPlainObject3(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+var init_is_record = __esm({
+  "src/shared/is-record.ts"() {
+    "use strict";
   }
-  return ajv;
+});
+
+// src/artifact/schema.ts
+function schemas(allErrors) {
+  let instance = allErrors ? ajv : firstOnly;
+  if (!instance) {
+    instance = new import_ajv.Ajv({ allErrors, strict: true, strictTypes: false, verbose: true });
+    instance.addFormat(
+      "date-time",
+      (text2) => DATE_TIME.test(text2) && !Number.isNaN(Date.parse(text2))
+    );
+    instance.addSchema(results_schema_default, "results");
+    if (allErrors) ajv = instance;
+    else firstOnly = instance;
+  }
+  return instance;
 }
-function validator() {
-  compiled ??= schemas().getSchema("results");
-  if (!compiled) throw new Error("the results schema did not compile");
-  return compiled;
-}
-function caseValidator() {
-  compiledCase ??= schemas().getSchema("results#/definitions/case");
-  if (!compiledCase) throw new Error("the results schema has no case definition");
-  return compiledCase;
+function validator(part, allErrors) {
+  const key = `${part} ${allErrors}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = schemas(allErrors).getSchema(
+      part === "results" ? "results" : `results#/definitions/${part}`
+    );
+    if (!validate) throw new Error(`the results schema has no ${part}`);
+    compiled.set(key, validate);
+  }
+  return validate;
 }
 function schemaVersionProblem(version) {
   if (version === void 0 || version === ARTIFACT_SCHEMA_VERSION) return null;
   const found2 = `this evalgate reads schemaVersion ${ARTIFACT_SCHEMA_VERSION}, found ${JSON.stringify(version)}`;
   return typeof version === "number" && Number.isInteger(version) && version > ARTIFACT_SCHEMA_VERSION ? `${found2}: a newer evalgate wrote it; update evalgate here to read it` : found2;
 }
-function validateArtifact(value) {
-  return artifactProblems(value).map(problemText);
-}
 function artifactProblems(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const problem = schemaVersionProblem(value.schemaVersion);
     if (problem !== null) {
-      return [
-        {
-          pointer: "/schemaVersion",
-          message: problem,
-          at: { pointer: "/schemaVersion", key: false }
-        }
-      ];
+      const at = { pointer: "/schemaVersion", key: false };
+      return { problems: [{ pointer: "/schemaVersion", message: problem, at }], all: true };
     }
   }
-  const validate = validator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError2);
+  return problemsOf("results", value);
 }
 function caseProblems(value) {
-  const validate = caseValidator();
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(describeError2);
+  return problemsOf("case", value);
+}
+function listProblems(found2) {
+  const listed3 = found2.problems.slice(0, LISTED_PROBLEMS).join("; ");
+  const left = found2.problems.length - LISTED_PROBLEMS;
+  if (!found2.all) return `${listed3} (and more)`;
+  return left > 0 ? `${listed3} (and ${left} more)` : listed3;
+}
+function problemsOf(part, value) {
+  const first = validator(part, false);
+  if (first(value)) return { problems: [], all: true };
+  const found2 = [];
+  const all = collect(part, value, "", found2);
+  if (found2.length === 0) found2.push(...(first.errors ?? []).map((e) => describeError2(e, "")));
+  return { problems: found2.slice(0, COLLECTED_PROBLEMS), all };
+}
+function collect(part, value, prefix, found2) {
+  const inner = ELEMENTS[part];
+  const elements = inner !== null && isRecord(value) ? value[inner.key] : void 0;
+  const split = inner !== null && isRecord(value) && Array.isArray(elements);
+  const shell = split ? { ...value, [inner.key]: [] } : value;
+  const validate = validator(part, true);
+  if (!validate(shell)) found2.push(...(validate.errors ?? []).map((e) => describeError2(e, prefix)));
+  if (found2.length > COLLECTED_PROBLEMS) return false;
+  if (!split) return true;
+  for (let i = 0; i < elements.length; i++) {
+    if (!collect(inner.part, elements[i], `${prefix}/${inner.key}/${i}`, found2)) return false;
+  }
+  return true;
 }
 function problemText(problem) {
   return `${problem.pointer}: ${problem.message}`;
 }
-function describeError2(error2) {
-  const pointer = error2.instancePath === "" ? "/" : error2.instancePath;
-  const at = { pointer: error2.instancePath, key: false };
+function describeError2(error2, prefix) {
+  const path = prefix + error2.instancePath;
+  const pointer = path === "" ? "/" : path;
+  const at = { pointer: path, key: false };
   const params = error2.params;
   const found2 = `, found ${foundValue(error2.data)}`;
   switch (error2.keyword) {
@@ -30210,7 +30250,7 @@ function describeError2(error2) {
       return {
         pointer,
         message: `unexpected property ${JSON.stringify(name)}`,
-        at: { pointer: `${error2.instancePath}/${escaped}`, key: true }
+        at: { pointer: `${path}/${escaped}`, key: true }
       };
     }
     case "required":
@@ -30244,17 +30284,23 @@ function foundValue(value) {
   }
   return value === void 0 ? "nothing" : "an object";
 }
-function validateCase(value) {
-  return caseProblems(value).map(problemText);
-}
-var import_ajv, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, compiled, compiledCase;
+var import_ajv, ARTIFACT_SCHEMA_VERSION, DATE_TIME, ajv, firstOnly, compiled, COLLECTED_PROBLEMS, LISTED_PROBLEMS, ELEMENTS;
 var init_schema = __esm({
   "src/artifact/schema.ts"() {
     "use strict";
     import_ajv = __toESM(require_ajv(), 1);
     init_results_schema();
+    init_is_record();
     ARTIFACT_SCHEMA_VERSION = 1;
     DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+    compiled = /* @__PURE__ */ new Map();
+    COLLECTED_PROBLEMS = 100;
+    LISTED_PROBLEMS = 3;
+    ELEMENTS = {
+      results: { key: "runs", part: "run" },
+      run: { key: "cases", part: "case" },
+      case: null
+    };
   }
 });
 
@@ -30757,15 +30803,14 @@ function parseCase(line, name, run2, index, lineNo) {
   } catch (error2) {
     throw notJson(name, error2, line, lineNo);
   }
-  const problems = caseProblems(value);
-  if (problems.length > 0) {
+  const found2 = caseProblems(value);
+  if (found2.problems.length > 0) {
     const prefix = `/runs/${run2}/cases/${index}`;
-    throw invalid(
-      name,
-      problems.map((p) => ({ ...p, pointer: p.pointer === "/" ? prefix : prefix + p.pointer })),
-      line,
-      (at) => at + lineNo - 1
-    );
+    const problems = found2.problems.map((p) => ({
+      ...p,
+      pointer: p.pointer === "/" ? prefix : prefix + p.pointer
+    }));
+    throw invalid(name, { problems, all: found2.all }, line, (at) => at + lineNo - 1);
   }
   return value;
 }
@@ -30793,21 +30838,24 @@ function inMemory(path, name) {
   };
 }
 function check(value, name, text2, toFileLine) {
-  const problems = artifactProblems(value);
-  if (problems.length > 0) throw invalid(name, problems, text2, toFileLine);
+  const found2 = artifactProblems(value);
+  if (found2.problems.length > 0) throw invalid(name, found2, text2, toFileLine);
 }
-function invalid(name, problems, text2, toFileLine = (line) => line) {
-  const listed3 = problems.slice(0, LISTED_PROBLEMS).map((problem) => placedProblem(text2, problem, toFileLine));
-  const more = problems.length > LISTED_PROBLEMS ? ` (and ${problems.length - LISTED_PROBLEMS} more)` : "";
+function invalid(name, found2, text2, toFileLine = (line) => line) {
+  const listed3 = listProblems(placed(text2, found2, toFileLine));
   return new ArtifactReadError(
     "invalid",
-    `${name} is not a results artifact of this evalgate: ${listed3.join("; ")}${more}`
+    `${name} is not a results artifact of this evalgate: ${listed3}`
   );
 }
-function placedProblems(text2, value, placed = LISTED_PROBLEMS) {
-  return artifactProblems(value).map(
-    (problem, i) => i < placed ? placedProblem(text2, problem) : problemText(problem)
+function placedProblems(text2, value) {
+  return placed(text2, artifactProblems(value));
+}
+function placed(text2, found2, toFileLine) {
+  const problems = found2.problems.map(
+    (problem, i) => i < LISTED_PROBLEMS ? placedProblem(text2, problem, toFileLine) : problemText(problem)
   );
+  return { problems, all: found2.all };
 }
 function placedProblem(text2, problem, toFileLine = (line) => line) {
   const found2 = locateJsonPointer(text2, problem.at.pointer);
@@ -30835,7 +30883,7 @@ function unreadable(name, error2) {
     code === "ENOENT" ? `${name}: no such results file` : code === "EISDIR" ? `${name}: is a folder, not a results file` : `${name}: cannot read it (${code ?? String(error2)})`
   );
 }
-var ArtifactReadError, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START, LISTED_PROBLEMS;
+var ArtifactReadError, RUNS_OPEN, RUNS_CLOSE, RUN_OPEN, CASES_OPEN, CASES_CLOSE, CASE_START;
 var init_read = __esm({
   "src/artifact/read.ts"() {
     "use strict";
@@ -30859,7 +30907,6 @@ var init_read = __esm({
     CASES_OPEN = '      "cases": [';
     CASES_CLOSE = "      ]";
     CASE_START = Buffer.from("        {");
-    LISTED_PROBLEMS = 3;
   }
 });
 
@@ -30920,21 +30967,6 @@ var init_comparable = __esm({
     "use strict";
     init_own_key();
     NO_DATA = Object.freeze({});
-  }
-});
-
-// src/shared/is-record.ts
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function isPlainObject3(value) {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-var init_is_record = __esm({
-  "src/shared/is-record.ts"() {
-    "use strict";
   }
 });
 
@@ -39097,7 +39129,7 @@ function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, untim
   return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
 }
 function isDuration(value) {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+  return typeof value === "number" && value >= 0 && Number.isFinite(roundMs(value));
 }
 function servedFromCache(usage) {
   return usage !== void 0 && usage.calls === 0 && usage.cacheHits > 0;
@@ -51708,13 +51740,13 @@ var init_csv = __esm({
 });
 
 // src/testsets/json.ts
-function parseJson(text2, file) {
+function parseJson(text2, file, scrub) {
   const body = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
   let value;
   try {
     value = JSON.parse(body);
   } catch (error2) {
-    const { offset, message } = explainJsonError(body, error2);
+    const { offset, message } = explainJsonError(body, error2, scrub);
     const { line, col } = new LineCursor(body).positionAt(offset);
     return {
       ok: false,
@@ -51893,10 +51925,12 @@ var init_jsonl = __esm({
       #issues;
       #rows = [];
       #onRow;
+      #scrub;
       #line = 0;
-      constructor(file, onRow) {
+      constructor(file, onRow, scrub) {
         this.#issues = new IssueList(file);
         this.#onRow = onRow;
+        this.#scrub = scrub;
       }
       /** The next physical line. */
       push(source) {
@@ -51906,7 +51940,7 @@ var init_jsonl = __esm({
         try {
           value = JSON.parse(source);
         } catch (error2) {
-          const { offset, message } = explainJsonError(source, error2);
+          const { offset, message } = explainJsonError(source, error2, this.#scrub);
           this.#issues.add("testset.json-syntax", line, offset + 1, `invalid JSON: ${message}`);
           return;
         }
@@ -52082,11 +52116,11 @@ var init_lib = __esm({
 // src/testsets/stream-read.ts
 import { createInterface } from "node:readline";
 import { Readable } from "node:stream";
-async function streamTestsetRows(source, format, file, onRow) {
+async function streamTestsetRows(source, format, file, onRow, scrub) {
   try {
     if (format === "csv") return await csvRows(source, file, onRow);
-    if (format === "jsonl") return await jsonlRows(source, file, onRow);
-    const parsed = parseJson(await textOf3(source), file);
+    if (format === "jsonl") return await jsonlRows(source, file, onRow, scrub);
+    const parsed = parseJson(await textOf3(source), file, scrub);
     if (!parsed.ok) return parsed;
     for (const row of parsed.rows) onRow(row);
     return { ok: true };
@@ -52138,8 +52172,8 @@ function drain(stream, take) {
     stream.once("error", reject);
   });
 }
-async function jsonlRows(source, file, onRow) {
-  const reader = new JsonlRowReader(file, onRow);
+async function jsonlRows(source, file, onRow, scrub) {
+  const reader = new JsonlRowReader(file, onRow, scrub);
   const lines2 = createInterface({ input: textStream(source), crlfDelay: Infinity });
   for await (const line of lines2) reader.push(line);
   return reader.finish();
@@ -52600,7 +52634,7 @@ async function readTestset(location) {
   const read = await readTestsetInto(location, (row) => rows.push(row));
   return read.ok ? { ok: true, rows, commit: read.commit } : read;
 }
-async function readTestsetInto(location, onRow) {
+async function readTestsetInto(location, onRow, scrub) {
   const { absPath, displayPath: displayPath2, ref } = location;
   const format = formatFromPath(absPath);
   if (format === null && ref === void 0 && await isFolder2(absPath)) {
@@ -52619,7 +52653,7 @@ async function readTestsetInto(location, onRow) {
     commit = got.value.commit;
   }
   try {
-    const read = await streamTestsetRows(source, format, shown2, onRow);
+    const read = await streamTestsetRows(source, format, shown2, onRow, scrub);
     return read.ok ? { ok: true, commit } : read;
   } catch (error2) {
     if (!(error2 instanceof TestsetReadError)) throw error2;
@@ -53288,6 +53322,30 @@ var init_journal = __esm({
   }
 });
 
+// src/artifact/journal-problems.ts
+function syntaxColumn(json, start, error2) {
+  return start + explainJsonError(json, error2).offset + 1;
+}
+function caseLineProblems(json, start, value) {
+  const found2 = caseProblems(value);
+  if (found2.problems.length === 0) return null;
+  const problems = found2.problems.map((problem, i) => {
+    const where = i < LISTED_PROBLEMS ? locateJsonPointer(json, problem.at.pointer) : null;
+    if (where === null) return problemText(problem);
+    const col = start + (problem.at.key ? where.key : where.value) + 1;
+    return `${problem.pointer} (column ${col}): ${problem.message}`;
+  });
+  return listProblems({ problems, all: found2.all });
+}
+var init_journal_problems = __esm({
+  "src/artifact/journal-problems.ts"() {
+    "use strict";
+    init_json_syntax();
+    init_json_pointer();
+    init_schema();
+  }
+});
+
 // src/artifact/journal-read.ts
 import {
   closeSync as closeSync9,
@@ -53396,9 +53454,10 @@ function readJournal(path) {
       };
     }
     const artifact = recovered(frame, spool, lastWrite);
-    const problems = validateArtifact(artifact);
-    if (problems.length > 0) {
-      throw new Error(`${path} does not make a valid partial artifact: ${problems.join("; ")}`);
+    const found2 = artifactProblems(artifact);
+    if (found2.problems.length > 0) {
+      const listed3 = listProblems({ problems: found2.problems.map(problemText), all: found2.all });
+      throw new Error(`${path} does not make a valid partial artifact: ${listed3}`);
     }
     const planned = artifact.runs.reduce((sum2, r) => sum2 + r.testset.cases, 0);
     const done = {
@@ -53432,6 +53491,9 @@ function readLines(path, line) {
   } finally {
     closeSync9(fd);
   }
+}
+function notJson2(at, col) {
+  return new Error(`${at}:${col}: this line of the recovery journal is not JSON`);
 }
 function recovered(frame, spool, lastWrite) {
   const runs = frame.artifact.runs.map(
@@ -53476,6 +53538,7 @@ var init_journal_read = __esm({
     init_fd_io();
     init_journal();
     init_run_spool();
+    init_journal_problems();
     init_schema();
     init_spool();
     init_journal();
@@ -53506,14 +53569,15 @@ var init_journal_read = __esm({
         }
         const space = line.indexOf(" ");
         const tag = line.slice(0, space);
+        const json = line.slice(space + 1);
         let value;
         try {
-          value = JSON.parse(line.slice(space + 1));
-        } catch {
-          throw new Error(`${at}: this line of the recovery journal is not JSON`);
+          value = JSON.parse(json);
+        } catch (error2) {
+          throw notJson2(at, syntaxColumn(json, space + 1, error2));
         }
         if (tag !== "F") {
-          this.#add(Number(tag), value, at);
+          this.#add(Number(tag), value, at, json, space + 1);
           return;
         }
         if (this.frame !== void 0) throw new Error(`${at}: the recovery journal has a second frame`);
@@ -53523,20 +53587,23 @@ var init_journal_read = __esm({
       }
       /** A case line (the artifact's own) of run `run`. */
       caseLine(run2, line, at) {
+        const start = CASE_START2.length - 1;
+        const json = line.slice(start, line.endsWith(",") ? -1 : void 0);
         let value;
         try {
-          value = caseOfLine(line);
-        } catch {
-          throw new Error(`${at}: this line of the recovery journal is not JSON`);
+          value = JSON.parse(json);
+        } catch (error2) {
+          throw notJson2(at, syntaxColumn(json, start, error2));
         }
-        this.#add(run2, value, at);
+        this.#add(run2, value, at, json, start);
       }
-      #add(r, value, at) {
+      /** The case `value`, parsed from `json`, the text of line `at` from offset `start` on. */
+      #add(r, value, at, json, start) {
         const { spool, frame } = this;
-        const problems = validateCase(value);
-        if (spool === void 0 || frame === void 0 || !(r >= 0 && r < frame.artifact.runs.length) || problems.length > 0) {
+        const problems = caseLineProblems(json, start, value);
+        if (spool === void 0 || frame === void 0 || !(r >= 0 && r < frame.artifact.runs.length) || problems !== null) {
           throw new Error(
-            `${at}: this line of the recovery journal is not a case of its run${problems.length > 0 ? ` (${problems.join("; ")})` : ""}`
+            `${at}: this line of the recovery journal is not a case of its run${problems !== null ? ` (${problems})` : ""}`
           );
         }
         const result = value;
@@ -54253,7 +54320,7 @@ async function readBaseline(path, ctx) {
   const versionProblem = schemaVersionProblem(version);
   throw usageError(
     "baseline.invalid",
-    versionProblem !== null ? `--baseline ${path}: ${versionProblem}` : `--baseline ${path} is not a results artifact: ${read.problems.slice(0, 3).join("; ")}`,
+    versionProblem !== null ? `--baseline ${path}: ${versionProblem}` : `--baseline ${path} is not a results artifact: ${listProblems(read.problems)}`,
     path
   );
 }
@@ -60485,7 +60552,8 @@ function rateLimitOf(status, headers, message, now) {
   const retryAfter = retryAfterSeconds(headers["retry-after"], now);
   const exhausted = headers["x-ratelimit-remaining"] === "0";
   const resetSeconds = Number(headers["x-ratelimit-reset"]);
-  const resetsAt = exhausted && Number.isFinite(resetSeconds) && resetSeconds > 0 ? new Date(resetSeconds * 1e3) : void 0;
+  const reset = new Date(resetSeconds * 1e3);
+  const resetsAt = exhausted && resetSeconds > 0 && !Number.isNaN(reset.getTime()) ? reset : void 0;
   const secondary = /\bsecondary rate\b/i.test(message);
   if (retryAfter === void 0 && !exhausted && !secondary && status === 403) return null;
   const untilReset = resetsAt === void 0 ? void 0 : Math.max(0, Math.ceil((resetsAt.getTime() - now) / 1e3)) + 1;
@@ -75825,7 +75893,8 @@ var latency = defineBuiltin({
     }
     if (args.untimed === true) {
       throw new EvaluationError(
-        "the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: run once with --no-cache to time it and record its time"
+        // --no-cache neither reads nor writes the cache: only a fresh entry records a time.
+        "the output came from a response cache entry that recorded no time (written by an earlier evalgate), so no call was timed: delete the response cache (.evalgate/cache, or the --cache-dir folder) and run again to time the calls and record their times (--no-cache times one run but stores nothing)"
       );
     }
     return {
@@ -78347,12 +78416,12 @@ function stringBodyJsonProblem(payload, headers, scrub) {
 function answerOutput(text2, contentType, path, scrub, answeredAs) {
   let json;
   let isJson = true;
-  let notJson2 = "";
+  let notJson3 = "";
   try {
     json = JSON.parse(text2);
   } catch (error2) {
     isJson = false;
-    notJson2 = describeJsonError(text2, error2, scrub);
+    notJson3 = describeJsonError(text2, error2, scrub);
   }
   if (path === void 0) {
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
@@ -78366,7 +78435,7 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     if (saysJson) {
       return {
         output: text2,
-        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson2}: ${excerptOf(scrub(text2))}`
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson3}: ${excerptOf(scrub(text2))}`
       };
     }
     return { output: text2 };
@@ -78375,7 +78444,7 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     const cannot = `so output: ${path.text} cannot be read from it`;
     return {
       output: text2,
-      error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson2}), ${cannot}: ${excerptOf(scrub(text2))}`
+      error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson3}), ${cannot}: ${excerptOf(scrub(text2))}`
     };
   }
   let current2 = json;
@@ -79547,11 +79616,14 @@ init_identity();
 init_read_file();
 init_rows();
 async function readTestsets(config, suites, cwd, options2 = {}) {
-  const read = await Promise.all(suites.map((suite) => readPinnedTestset(config, suite, cwd)));
+  const { scrub } = options2;
+  const read = await Promise.all(
+    suites.map((suite) => readPinnedTestset(config, suite, cwd, scrub))
+  );
   const pinIgnored = [];
   for (const [i, r] of read.entries()) {
     if (r.ok || options2.ignorePin !== true || !r.issues.every(isPinMismatch)) continue;
-    const unpinned = await readSuiteTestset(config, suites[i], cwd);
+    const unpinned = await readSuiteTestset(config, suites[i], cwd, scrub);
     if (!unpinned.ok) continue;
     pinIgnored.push(...r.issues);
     read[i] = unpinned;
@@ -79585,8 +79657,8 @@ function uniqueIssues(issues) {
 function isPinMismatch(issue2) {
   return issue2.code === "testset.revision-mismatch";
 }
-async function readPinnedTestset(config, suite, cwd) {
-  const read = await readSuiteTestset(config, suite, cwd);
+async function readPinnedTestset(config, suite, cwd, scrub) {
+  const read = await readSuiteTestset(config, suite, cwd, scrub);
   if (!read.ok) return read;
   const { testset } = read;
   const pin = suite.testset.revision;
@@ -79610,7 +79682,7 @@ function inputIdOf(testsetId, data, field) {
   const { [field]: _output, ...input } = data;
   return contentId(testsetId, input);
 }
-async function readSuiteTestset(config, suite, cwd) {
+async function readSuiteTestset(config, suite, cwd, scrub) {
   const at = suiteIssueAt(config, suite);
   const ts = suite.testset;
   const hash3 = suite.hash ? { hash: suite.hash } : {};
@@ -79629,7 +79701,8 @@ async function readSuiteTestset(config, suite, cwd) {
     const preparer = new CasePreparer({ testsetId, ...hash3, file: path });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...ts.ref !== void 0 ? { ref: ts.ref } : {} },
-      (row) => preparer.add(row)
+      (row) => preparer.add(row),
+      scrub
     );
     if (!read.ok) {
       const where = ts.ref !== void 0 && read.issues[0]?.code.startsWith("git.") ? "ref" : "path";
@@ -80058,7 +80131,7 @@ function checkRunFilters(config, filters) {
 async function readAndBind(config, filters, ctx, scrubber, options2) {
   const selected = selectedSuites(config, filters);
   const [testsets, bound] = await Promise.all([
-    readTestsets(config, selected, ctx.cwd, { ignorePin: options2.ignorePin }),
+    readTestsets(config, selected, ctx.cwd, { ignorePin: options2.ignorePin, scrub: scrubber.text }),
     bindSuites(config, selected, options2.bind)
   ]);
   const issues = [...testsets.ok ? [] : testsets.issues, ...bound.ok ? [] : bound.issues];
