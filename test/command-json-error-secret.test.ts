@@ -13,23 +13,28 @@ import { allText, artifactCases, jsonlProject, runInProcess } from './helpers/in
 
 const TOKEN = 'sk-cmd-json-SECRET-0123456789abcdef';
 
+/** A command target that prints `{"key": ` and then $MY_TOKEN unquoted, read as JSON. */
+function printsKeyProject(): string {
+  return jsonlProject(
+    [{ q: 'x' }],
+    [
+      'target:',
+      '  type: command',
+      '  run: [node, print.mjs]',
+      '  output: json',
+      'evaluators:',
+      '  - { use: is-equals, with: { expected: x } }',
+    ],
+    {
+      'print.mjs':
+        "process.stdin.resume().on('end', () => process.stdout.write('{\"key\": ' + process.env.MY_TOKEN + '}'));\n",
+    },
+  );
+}
+
 describe('a command whose JSON goes wrong at a secret', () => {
   it('quotes it redacted, in the case error and everywhere else', async () => {
-    const dir = jsonlProject(
-      [{ q: 'x' }],
-      [
-        'target:',
-        '  type: command',
-        '  run: [node, print.mjs]',
-        '  output: json',
-        'evaluators:',
-        '  - { use: is-equals, with: { expected: x } }',
-      ],
-      {
-        'print.mjs':
-          "process.stdin.resume().on('end', () => process.stdout.write('{\"key\": ' + process.env.MY_TOKEN + '}'));\n",
-      },
-    );
+    const dir = printsKeyProject();
     const result = await runInProcess(['run', '-o', 'results.json', '--junit', 'junit.xml'], dir, {
       MY_TOKEN: TOKEN,
     });
@@ -49,21 +54,7 @@ ${allText(dir)}`;
     // `{"key": 9f8e…}` is the number 9 and then an error at `f`: the rest of the key, a piece
     // that scrubbing the finished case does not recognise, was quoted (its first 20 characters).
     const hex = '9f8e7d6c5b4a3928170655aa';
-    const dir = jsonlProject(
-      [{ q: 'x' }],
-      [
-        'target:',
-        '  type: command',
-        '  run: [node, print.mjs]',
-        '  output: json',
-        'evaluators:',
-        '  - { use: is-equals, with: { expected: x } }',
-      ],
-      {
-        'print.mjs':
-          "process.stdin.resume().on('end', () => process.stdout.write('{\"key\": ' + process.env.MY_TOKEN + '}'));\n",
-      },
-    );
+    const dir = printsKeyProject();
     const result = await runInProcess(['run', '-o', 'results.json', '--junit', 'junit.xml'], dir, {
       MY_TOKEN: hex,
     });

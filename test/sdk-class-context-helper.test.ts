@@ -10,13 +10,12 @@
  * through that same lib's `runTestSuite`, the judges answering from a loopback server.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { repoRoot, scratch } from './helpers/cli.ts';
-import { tsc } from './helpers/consumer-typecheck.ts';
+import { typeCheckShipped } from './helpers/consumer-typecheck.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 interface Row {
@@ -214,24 +213,7 @@ describe('an out-of-box class with a member of its own of a natural name', () =>
 
   it('type-checks against the shipped declarations', { timeout: 120_000 }, () => {
     // Throws with the compiler's messages when a row's class does not type-check.
-    execFileSync(
-      process.execPath,
-      [
-        tsc,
-        '--strict',
-        '--noEmit',
-        '--types',
-        'node',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        '--target',
-        'es2022',
-        'suite.ts',
-      ],
-      { cwd: project, encoding: 'utf8', stdio: 'pipe' },
-    );
+    typeCheckShipped(project, ['suite.ts']);
   });
 
   for (const row of ROWS) {

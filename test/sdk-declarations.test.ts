@@ -6,11 +6,11 @@
  * (Checked by hand under TypeScript 4.9, 5.0 and 5.4 with `npx -p typescript@<v> tsc`.)
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, scratch } from './helpers/cli.ts';
+import { typeCheckShipped } from './helpers/consumer-typecheck.ts';
 
 const lib = join(repoRoot, 'lib');
 
@@ -55,26 +55,7 @@ describe('the shipped declarations', () => {
         '',
       ].join('\n'),
     );
-    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     // Throws with the compiler's messages when the consumer does not type-check.
-    execFileSync(
-      process.execPath,
-      [
-        tsc,
-        '--strict',
-        '--noEmit',
-        '--types',
-        'node',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        '--target',
-        'es2022',
-        'quickstart.ts',
-        'options.ts',
-      ],
-      { cwd: project, encoding: 'utf8', stdio: 'pipe' },
-    );
+    typeCheckShipped(project, ['quickstart.ts', 'options.ts']);
   });
 });

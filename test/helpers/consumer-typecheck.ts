@@ -59,3 +59,29 @@ export function suiteTypeErrors(source: string): string {
   });
   return typeErrors(project);
 }
+
+/**
+ * Type-checks `files` of `project` as a strict `nodenext` ES-module consumer of the shipped
+ * declarations (its `node_modules/evalgate`); throws with the compiler's messages when they do
+ * not type-check.
+ */
+export function typeCheckShipped(project: string, files: string[]): void {
+  execFileSync(
+    process.execPath,
+    [
+      tsc,
+      '--strict',
+      '--noEmit',
+      '--types',
+      'node',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      ...files,
+    ],
+    { cwd: project, encoding: 'utf8', stdio: 'pipe' },
+  );
+}
