@@ -10,12 +10,11 @@
  * through that same lib's `runTestSuite`, the judges answering from a loopback server.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
-import { repoRoot, scratch } from './helpers/cli.ts';
-import { typeCheckShipped } from './helpers/consumer-typecheck.ts';
+import { shippedConsumer, typeCheckShipped } from './helpers/consumer-typecheck.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 interface Row {
@@ -195,15 +194,7 @@ describe('an out-of-box class with a member of its own of a natural name', () =>
   let suite: Record<string, unknown> = {};
 
   before(async () => {
-    project = scratch();
-    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
-    symlinkSync(repoRoot, join(project, 'node_modules', 'evalgate'), 'dir');
-    symlinkSync(
-      join(repoRoot, 'node_modules', '@types', 'node'),
-      join(project, 'node_modules', '@types', 'node'),
-      'dir',
-    );
-    writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
+    project = shippedConsumer();
     writeFileSync(join(project, 'suite.ts'), suiteSource());
     suite = (await import(pathToFileURL(join(project, 'suite.ts')).href)) as Record<
       string,

@@ -6,11 +6,11 @@
  * (Checked by hand under TypeScript 4.9, 5.0 and 5.4 with `npx -p typescript@<v> tsc`.)
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, scratch } from './helpers/cli.ts';
-import { typeCheckShipped } from './helpers/consumer-typecheck.ts';
+import { repoRoot } from './helpers/cli.ts';
+import { shippedConsumer, typeCheckShipped } from './helpers/consumer-typecheck.ts';
 
 const lib = join(repoRoot, 'lib');
 
@@ -29,15 +29,7 @@ describe('the shipped declarations', () => {
   });
 
   it('let a strict consumer of evalgate/testing type-check', { timeout: 120_000 }, () => {
-    const project = scratch();
-    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
-    symlinkSync(repoRoot, join(project, 'node_modules', 'evalgate'), 'dir');
-    symlinkSync(
-      join(repoRoot, 'node_modules', '@types', 'node'),
-      join(project, 'node_modules', '@types', 'node'),
-      'dir',
-    );
-    writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
+    const project = shippedConsumer();
     cpSync(
       join(repoRoot, 'test', 'fixtures', 'sdk-consumer', 'quickstart.ts'),
       join(project, 'quickstart.ts'),

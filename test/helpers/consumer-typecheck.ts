@@ -3,6 +3,7 @@
  * TypeScript project would import it, without building or packing it.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, scratch, writeFiles } from './cli.ts';
 
@@ -84,4 +85,22 @@ export function typeCheckShipped(project: string, files: string[]): void {
     ],
     { cwd: project, encoding: 'utf8', stdio: 'pipe' },
   );
+}
+
+/**
+ * A scratch ES-module project whose `evalgate` is this repo as installed (its built lib/ and
+ * declarations, through the package's exports), with Node's types beside it: a consumer of what
+ * ships, for {@link typeCheckShipped} and for importing the built package.
+ */
+export function shippedConsumer(): string {
+  const project = scratch();
+  mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(repoRoot, join(project, 'node_modules', 'evalgate'), 'dir');
+  symlinkSync(
+    join(repoRoot, 'node_modules', '@types', 'node'),
+    join(project, 'node_modules', '@types', 'node'),
+    'dir',
+  );
+  writeFileSync(join(project, 'package.json'), '{ "private": true, "type": "module" }\n');
+  return project;
 }
