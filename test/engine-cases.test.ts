@@ -293,7 +293,9 @@ void test('an evaluator timeout aborts its own signal and not its siblings', asy
   });
   const { runs } = await runSuites([suite]);
   const [slow, fast] = runs[0]!.cases[0]!.evaluations;
-  assert.equal(slow!.error, 'timed out after 10 ms');
+  // Under a loaded machine the evaluator's synchronous start can itself outlast 10 ms; the
+  // engine then says so after the same words (src/run/call.ts), and aborts the signal just the same.
+  assert.match(slow!.error ?? '', /^timed out after 10 ms(?: \(it ran \d+ ms|$)/);
   assert.equal(fast!.error, null);
   assert.equal(signals.slow!.aborted, true);
   assert.equal(signals.fast!.aborted, false);
