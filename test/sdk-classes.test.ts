@@ -82,7 +82,10 @@ function runEcho<T extends SeedCase>(
     judge: judge(),
     quiet: true,
     setExitCode: false,
-    ...(extra.baselinesDir !== undefined ? { baselinesDir: extra.baselinesDir } : {}),
+    // Recorded as before whether or not the tests run in CI, where a plain run records nothing.
+    ...(extra.baselinesDir !== undefined
+      ? { baselinesDir: extra.baselinesDir, updateBaselines: true }
+      : {}),
   });
 }
 

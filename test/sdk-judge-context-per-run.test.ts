@@ -83,7 +83,8 @@ function suite(
     fn: ({ testCase }) => testCase.input,
     evaluators: [evaluator],
     judge,
-    ...(baselinesDir !== undefined ? { baselinesDir } : {}),
+    // Recorded whether or not the tests run in CI, where a plain run records nothing.
+    ...(baselinesDir !== undefined ? { baselinesDir, updateBaselines: true } : {}),
     maxTestCaseConcurrency: 3,
     quiet: true,
     setExitCode: false,

@@ -21,7 +21,7 @@ import {
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
 import { gateProblems } from './check-gate.ts';
 import { gridProblems } from './check-grid.ts';
-import { baselinesDirProblems, judgeProblems } from './check-judge.ts';
+import { baselinesProblems, judgeProblems } from './check-judge.ts';
 import { isPlainObject, isRecord } from '../shared/is-record.ts';
 import schema from '../../schemas/evals.schema.json' with { type: 'json' };
 import { checkOutputPaths } from '../pipeline/output-paths.ts';
@@ -58,6 +58,7 @@ const KNOWN_ARGUMENTS = [
   'signal',
   'judge',
   'baselinesDir',
+  'updateBaselines',
   'secrets',
 ];
 
@@ -128,7 +129,7 @@ export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
   for (const { path, message } of [
     ...gateProblems(args.gate, evaluatorIds(args.evaluators)),
     ...judgeProblems(args.judge),
-    ...baselinesDirProblems(args.baselinesDir),
+    ...baselinesProblems(args.baselinesDir, args.updateBaselines),
   ]) {
     problems.addMessage(path, message);
   }

@@ -1,5 +1,6 @@
 /**
- * `runTestSuite`'s `judge` (the model access of the SDK's judge classes) and `baselinesDir`,
+ * `runTestSuite`'s `judge` (the model access of the SDK's judge classes), `baselinesDir` and
+ * `updateBaselines`,
  * checked with the other arguments as evals.yaml's judge settings are by its schema. Unchecked,
  * a misspelt key (`modle`) is ignored and every judge call goes to the default model, paid for
  * and judged by a model nobody chose; a value of the wrong kind (`model: 123`) is sent as it is.
@@ -127,13 +128,23 @@ function priceProblems(prices: unknown): JudgeProblem[] {
   });
 }
 
-/** `baselinesDir`: a folder, resolved against the working directory. */
-export function baselinesDirProblems(dir: unknown): JudgeProblem[] {
-  if (dir === undefined || isName(dir)) return [];
-  return [
-    {
+/**
+ * `baselinesDir`, a folder resolved against the working directory, and `updateBaselines`, a
+ * boolean: a truthy string (`process.env.UPDATE`) would record baselines when `'false'` is meant.
+ */
+export function baselinesProblems(dir: unknown, update: unknown): JudgeProblem[] {
+  const problems: JudgeProblem[] = [];
+  if (dir !== undefined && !isName(dir)) {
+    problems.push({
       path: 'baselinesDir',
       message: `baselinesDir must be the path of a folder, got ${describeValue(dir)}`,
-    },
-  ];
+    });
+  }
+  if (update !== undefined && typeof update !== 'boolean') {
+    problems.push({
+      path: 'updateBaselines',
+      message: `updateBaselines must be true or false, got ${describeValue(update)}`,
+    });
+  }
+  return problems;
 }

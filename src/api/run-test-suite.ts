@@ -261,7 +261,7 @@ function buildSpec<TCase, TOutput>(
   if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues);
   const track: CallTracker = (call) => calls.track(call);
   // Made from the arguments once they are checked (`baselinesDir` is a path by now).
-  const sdk = suiteSdkContext(args, process.cwd());
+  const sdk = suiteSdkContext(args, process.cwd(), process.env);
   const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
     target: functionTarget(withGridPoint(args.fn, track), `runTestSuite(${args.id}) fn`),

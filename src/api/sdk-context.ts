@@ -4,6 +4,7 @@
  * at the edge from the arguments and the environment (`OPENAI_BASE_URL`, `OPENAI_API_KEY`).
  */
 import { resolve } from 'node:path';
+import { firstRecording } from '../bind/models.ts';
 import { createJudgeClient } from '../judge/client.ts';
 import type { JudgeClient } from '../judge/types.ts';
 import type { PriceTable } from '../judge/usage.ts';
@@ -51,8 +52,14 @@ export interface SuiteSdkContext {
  * baselines under that call's suite (see BuiltinBackedEvaluator.sdkInContext).
  */
 export function suiteSdkContext(
-  suite: { id: string; judge?: SuiteJudgeSettings; baselinesDir?: string },
+  suite: {
+    id: string;
+    judge?: SuiteJudgeSettings;
+    baselinesDir?: string;
+    updateBaselines?: boolean;
+  },
   cwd: string,
+  env: Record<string, string | undefined>,
 ): SuiteSdkContext {
   const settings = suite.judge ?? {};
   let client = settings.client;
@@ -68,11 +75,16 @@ export function suiteSdkContext(
     prices: settings.prices,
   };
   const flushes: (() => Promise<void>)[] = [];
+  const inCi = firstRecording(env);
   const files: BuiltinFiles = {
     configDir: suite.baselinesDir !== undefined ? resolve(cwd, suite.baselinesDir) : cwd,
     suiteId: suite.id,
-    // The SDK's automatic battle keeps the better answer: a winning output replaces the baseline.
-    updateBaselines: true,
+    // As `evals run`: in CI a missing baselines file is an error for each case, not a file
+    // recorded on the runner (every case a tie with itself, run after run). Outside CI the SDK's
+    // automatic battle keeps the better answer by default: a winning output replaces the baseline.
+    ...inCi,
+    updateBaselines: suite.updateBaselines ?? inCi.noFirstRecording === undefined,
+    updateHint: `pass updateBaselines: true to runTestSuite(${suite.id})`,
     onRunEnd: (flush) => flushes.push(flush),
   };
   return { context: { judge, files }, flushes };

@@ -98,6 +98,14 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    */
   baselinesDir?: string;
   /**
+   * What `evals run --update-baselines` does for `BaseAutomaticBattle`: record the baselines a
+   * file lacks and replace those an output beat. Default: true, but false when `CI` is set (to
+   * anything but empty, `0` or `false`): a baselines file a run in CI records or rewrites stays
+   * on the runner, so a missing file is then an error for each case instead of a tie with itself.
+   * `false` outside CI still records a file that does not exist yet, as `evals run` does.
+   */
+  updateBaselines?: boolean;
+  /**
    * Secret values to scrub, besides those of the environment's secret-named variables: each is
    * replaced by `[redacted]` wherever a case's error, output, metadata or grid point would show
    * it, on the terminal and in the artifact. Each is a string of at least 8 characters (shorter

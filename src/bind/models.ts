@@ -179,7 +179,9 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
  * Actions, GitLab and most CI services set it): a baselines file a first run records there is
  * left on the runner, so every later run would record again and pass, judging nothing.
  */
-function firstRecording(env: Record<string, string | undefined>): { noFirstRecording?: string } {
+export function firstRecording(env: Record<string, string | undefined>): {
+  noFirstRecording?: string;
+} {
   const ci = env.CI;
   if (ci === undefined || ['', '0', 'false'].includes(ci.trim().toLowerCase())) return {};
   return { noFirstRecording: `a run in CI (CI=${ci.length > 16 ? 'set' : ci})` };

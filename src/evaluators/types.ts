@@ -82,6 +82,11 @@ export interface BuiltinFiles {
    * 'sub/my evals.yaml' --update-baselines`); without it, `evals run --update-baselines`.
    */
   updateCommand?: string;
+  /**
+   * How to record missing baselines where no command line does (`pass updateBaselines: true to
+   * runTestSuite(s)`), an imperative for a message; it replaces the quoted `updateCommand`.
+   */
+  updateHint?: string;
   /** Called by the pipeline after the run (also an interrupted one), in registration order. */
   onRunEnd(flush: () => Promise<void>): void;
 }

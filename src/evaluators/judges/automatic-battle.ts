@@ -117,7 +117,8 @@ export const automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown, update: files.updateCommand ?? UPDATE_FLAG, unrecorded };
+    const update = files.updateHint ?? `run \`${files.updateCommand ?? UPDATE_FLAG}\``;
+    return { judge, store, shown, update, unrecorded };
   },
   async score(values, args, { judge, store, shown, update, unrecorded }): Promise<Evaluation> {
     let caseKey: string;
@@ -133,13 +134,13 @@ export const automaticBattle = defineBuiltin({
     if (baseline === undefined) {
       if (unrecorded !== undefined) {
         throw new EvaluationError(
-          `no baseline for this case: ${shown} does not exist, and ${unrecorded} does not record it; run \`${update}\` and commit the file`,
+          `no baseline for this case: ${shown} does not exist, and ${unrecorded} does not record it; ${update} and commit the file`,
           { metadata: { caseKey } },
         );
       }
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown}: run \`${update}\` to record it`,
+          `no baseline is recorded for this case in ${shown}: ${update} to record it`,
           { metadata: { caseKey } },
         );
       }

@@ -235,8 +235,9 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
 
 /**
  * The mapped output against the one recorded for the case (`automatic-battle`): the first run
- * records it (a tie), and a later output that wins replaces it. Baselines live in
- * `battles/<suite>/<id>.json` under the folder `runTestSuite` runs in (or `baselinesFile`).
+ * records it (a tie), and a later output that wins replaces it; in CI neither happens unless
+ * `runTestSuite` is given `updateBaselines: true` (a missing baseline is an error there). Baselines
+ * live in `battles/<suite>/<id>.json` under the folder `runTestSuite` runs in (or `baselinesFile`).
  */
 export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvaluator<
   TCase,
