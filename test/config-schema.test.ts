@@ -175,6 +175,7 @@ describe('evals.schema.json', () => {
       'minPassRate',
       'evaluators',
       'regressions',
+      'removedEvaluators',
       'minDetectableEffect',
     ]);
   });

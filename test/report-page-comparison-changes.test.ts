@@ -131,6 +131,7 @@ describe('what else changed (D5)', () => {
     assert.deepEqual(await run.locator('.evaluators-one-side').allTextContents(), [
       'evaluators only in BASE: e2',
       'evaluators only in HEAD: e3',
+      'renamed? an evaluator is compared only with the same id',
     ]);
     const added = run.locator('.case-list[data-title="added"]');
     assert.equal(await added.locator('h5').textContent(), 'added (1)');

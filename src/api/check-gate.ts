@@ -23,7 +23,14 @@ export interface GateProblem {
 }
 
 /** Every key of `GateSpec`. */
-const GATE_KEYS = ['minPassRate', 'evaluators', 'regressions', 'minDetectableEffect', 'allowEmpty'];
+const GATE_KEYS = [
+  'minPassRate',
+  'evaluators',
+  'regressions',
+  'removedEvaluators',
+  'minDetectableEffect',
+  'allowEmpty',
+];
 /** The rules of one evaluator in `gate.evaluators`. */
 const RULES = ['mean', 'passRate', 'agreement'];
 
@@ -73,8 +80,8 @@ export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | nu
 }
 
 /**
- * `regressions` and `minDetectableEffect`, which only a comparison with a baseline reads: a
- * misspelt `regressions: 'blok'` would let a regression through as a warning.
+ * `regressions`, `removedEvaluators` and `minDetectableEffect`, which only a comparison with a
+ * baseline reads: a misspelt `regressions: 'blok'` would let a regression through as a warning.
  */
 function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
   const problems: GateProblem[] = [];
@@ -94,6 +101,16 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
     problems.push({
       path: 'gate.minDetectableEffect',
       message: `gate.minDetectableEffect must be a number above ${EFFECT.exclusiveMinimum} and at most ${EFFECT.maximum}, got ${describeValue(effect)}`,
+    });
+  }
+  const { removedEvaluators: removed } = gate;
+  if (
+    removed !== undefined &&
+    !(Array.isArray(removed) && removed.every((id) => typeof id === 'string' && id !== ''))
+  ) {
+    problems.push({
+      path: 'gate.removedEvaluators',
+      message: `gate.removedEvaluators must be a list of evaluator ids, got ${describeValue(removed)}`,
     });
   }
   return problems;

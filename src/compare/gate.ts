@@ -2,6 +2,7 @@ import type { GateCondition } from '../types/index.ts';
 import type { RowTest, RunComparison } from '../types/comparison.ts';
 import { formatMean, formatPercent } from '../shared/format-numbers.ts';
 import { formatKappa, formatScoreChange, signed } from '../shared/format-change.ts';
+import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 
 /** How a suite treats a statistically significant regression (`gate.regressions`). */
 export type RegressionPolicy = 'block' | 'warn' | 'off';
@@ -61,15 +62,48 @@ export function significantRegressions(run: RunComparison): BlockingRegression[]
 export const REGRESSIONS_EXPECTED =
   'no significant regression against the baseline (Holm-corrected over the comparison)';
 
-/** The gate condition a `block` policy adds: fails when a corrected regression remains. */
-export function regressionCondition(run: RunComparison): GateCondition {
-  const blocking = significantRegressions(run);
+/**
+ * The gate condition a `block` policy adds: fails when a corrected regression remains, or when an
+ * evaluator of the baseline's run is missing from this one and `removed` (the suite's
+ * `gate.removedEvaluators`) does not list it. A removed or renamed evaluator is compared with
+ * nothing, so without this, renaming one and loosening its threshold would pass unchecked.
+ */
+export function regressionCondition(
+  run: RunComparison,
+  removed: readonly string[] = [],
+): GateCondition {
+  const found = significantRegressions(run).map((b) => b.text);
+  const missing = missingEvaluatorsText(run, removed);
+  if (missing !== undefined) found.push(missing);
   return {
     name: 'regressions',
     expected: REGRESSIONS_EXPECTED,
-    actual: blocking.length === 0 ? 'none' : blocking.map((b) => b.text).join('; '),
-    passed: blocking.length === 0,
+    actual: found.length === 0 ? 'none' : found.join('; '),
+    passed: found.length === 0,
   };
+}
+
+/**
+ * What a run says of the baseline's evaluators it lacks and `removed` does not list, naming the
+ * new ones beside them (a rename shows as one of each) and how to accept the change; `undefined`
+ * when there are none. `pass` records a pass function's errors, not an evaluator of the config.
+ */
+export function missingEvaluatorsText(
+  run: RunComparison,
+  removed: readonly string[],
+): string | undefined {
+  const missing = run.evaluatorsOnlyInBase.filter(
+    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id),
+  );
+  if (missing.length === 0) return undefined;
+  const names = missing.map((id) => JSON.stringify(id)).join(', ');
+  const one = missing.length === 1;
+  const added = run.evaluatorsOnlyInHead.filter((id) => id !== PASS_CONDITION_EVALUATOR);
+  const renamed =
+    added.length === 0
+      ? ''
+      : ` (${added.map((id) => JSON.stringify(id)).join(', ')} ${added.length === 1 ? 'is' : 'are'} new in this run: renamed?)`;
+  return `evaluator${one ? '' : 's'} ${names} of the baseline ${one ? 'is' : 'are'} not in this run${renamed}, so nothing was compared with ${one ? 'it' : 'them'}; if that is intended, list ${one ? 'it' : 'them'} in the suite's gate.removedEvaluators`;
 }
 
 /**

@@ -4,7 +4,12 @@
  */
 import { compareArtifacts } from '../compare/compare.ts';
 import { requireCommonCases } from '../compare/validate-comparable.ts';
-import { regressionCondition, REGRESSIONS_EXPECTED } from '../compare/gate.ts';
+import {
+  missingEvaluatorsText,
+  regressionCondition,
+  REGRESSIONS_EXPECTED,
+  significantRegressions,
+} from '../compare/gate.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
@@ -76,7 +81,7 @@ export function withComparison(
   cases: (run: number) => Iterable<CaseResult>,
   baseline: ResultsArtifact,
   baselinePath: string,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
   ctx: CommandContext,
   told: UncomparedListener = {},
 ): ResultsArtifact {
@@ -116,21 +121,26 @@ export function withComparison(
     told.uncompared?.(why);
     return { ...uncompared(artifact, suites, why), notCompared: { baseline: shown, why } };
   }
-  const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? 'warn']));
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const runs = artifact.runs.map((run) => {
     const compared = comparison.runs.find((c) => runKey(c) === runKey(run));
-    const rule = policy.get(run.suite) ?? 'warn';
+    const gate = gates.get(run.suite);
+    const rule = gate?.regressions ?? 'warn';
     if (!compared || rule === 'off') return run;
-    const condition = regressionCondition(compared);
+    const removed = gate?.removedEvaluators ?? [];
     if (rule === 'warn') {
       // Named as the comparison names the run: with a grid, the suite alone would say it twice.
-      if (!condition.passed) {
+      const blocking = significantRegressions(compared).map((b) => b.text);
+      const missing = missingEvaluatorsText(compared, removed);
+      if (blocking.length > 0) {
         ctx.stderr.write(
-          `warning: ${describeRun(run)}: significant regression: ${condition.actual}\n`,
+          `warning: ${describeRun(run)}: significant regression: ${blocking.join('; ')}\n`,
         );
       }
+      if (missing !== undefined) ctx.stderr.write(`warning: ${describeRun(run)}: ${missing}\n`);
       return run;
     }
+    const condition = regressionCondition(compared, removed);
     const conditions = [...run.gate.conditions, condition];
     return {
       ...run,
@@ -160,7 +170,7 @@ export interface UncomparedListener {
  */
 function uncompared(
   artifact: ResultsArtifact,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
   why: string,
 ): ResultsArtifact {
   const blocking = new Set(suites.filter((s) => s.gate.regressions === 'block').map((s) => s.id));
@@ -191,7 +201,7 @@ function uncompared(
 export function comparer(
   chosen: ChosenBaseline,
   cases: (run: number) => Iterable<CaseResult>,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions'> }[],
+  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
   ctx: CommandContext,
   told: UncomparedListener = {},
 ): (artifact: ResultsArtifact, quiet?: boolean) => ResultsArtifact {

@@ -9,6 +9,7 @@ import {
   comparedLine,
   countsLine,
   evaluatorsOnOneSide,
+  renamedNote,
   footnote,
   listRuns,
   MAX_LISTED_COMPARE_CASES,
@@ -242,6 +243,6 @@ function markdownRun(run: RunComparison, confidence: number): string {
   const oneSided = evaluatorsOnOneSide(run).map(
     ([side, ids]) => `Evaluators only in ${side}: ${ids.map((id) => codeSpan(id)).join(', ')}`,
   );
-  if (oneSided.length > 0) blocks.push(oneSided.join(' · '));
+  if (oneSided.length > 0) blocks.push(oneSided.join(' · ') + renamedNote(run));
   return blocks.join('\n\n');
 }

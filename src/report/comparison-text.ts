@@ -9,6 +9,7 @@ import {
   comparedLine,
   countsLine,
   evaluatorsOnOneSide,
+  renamedNote,
   footnote,
   listRuns,
   MAX_LISTED_COMPARE_CASES,
@@ -164,7 +165,8 @@ function textRun(
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
   );
   if (oneSided.length > 0) {
-    lines.push(...wrapWords(oneLine(oneSided.join(' · ')), width, 2).map((line) => `  ${line}`));
+    const text = oneLine(oneSided.join(' · ') + renamedNote(run));
+    lines.push(...wrapWords(text, width, 2).map((line) => `  ${line}`));
   }
   return lines.join('\n');
 }

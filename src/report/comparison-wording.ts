@@ -167,6 +167,16 @@ export function evaluatorsOnOneSide(run: RunComparison): ['BASE' | 'HEAD', strin
   return sides.filter(([, ids]) => ids.length > 0);
 }
 
+/**
+ * Said after the one-sided evaluators when each side has some: a renamed evaluator is one of
+ * each, compared with nothing, which a reader of two separate lists may not see.
+ */
+export function renamedNote(run: RunComparison): string {
+  return evaluatorsOnOneSide(run).length === 2
+    ? ' (renamed? an evaluator is compared only with the same id)'
+    : '';
+}
+
 /** One row of a run's table: its pass rate, one evaluator's scores, or a judge's agreement κ. */
 export type Row =
   | { kind: 'pass rate'; change: PassRateChange }

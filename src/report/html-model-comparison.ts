@@ -15,6 +15,7 @@ import {
   caseText,
   directionWords,
   evaluatorsOnOneSide,
+  renamedNote,
   oneSidedRuns,
   type CaseList,
 } from './comparison-wording.ts';
@@ -177,6 +178,8 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     const evaluators = evaluatorsOnOneSide(run).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(', ')}`,
     );
+    const renamed = renamedNote(run);
+    if (renamed !== '') evaluators.push(renamed.trim().slice(1, -1));
     const lists = caseLists(run)
       .filter((list) => list.title !== 'newly failing')
       .map((list): ChangedCasesView => ({

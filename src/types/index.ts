@@ -240,12 +240,11 @@ export interface GateSpec {
   >;
   /** A significant regression against a baseline: `block` fails the suite, `warn` (default) reports it. */
   regressions?: 'block' | 'warn' | 'off';
+  /** Baseline evaluators dropped on purpose: else one missing fails `regressions: block`. */
+  removedEvaluators?: string[];
   /** The suite's `allowEmpty: true`: a run of zero cases may pass (by default it fails). */
   allowEmpty?: boolean;
-  /**
-   * The change a comparison row must be able to detect; a row that cannot is `underpowered`.
-   * 0.1 when absent.
-   */
+  /** The change a comparison row must detect, else it is `underpowered`; 0.1 when absent. */
   minDetectableEffect?: number;
 }
 

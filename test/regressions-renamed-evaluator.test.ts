@@ -1,0 +1,94 @@
+/**
+ * The comparison pairs evaluators by id, so a renamed evaluator was compared with nothing:
+ * renaming `close` to `close2` and lowering its threshold let much worse outputs pass
+ * `regressions: block`, the comparison only listing each id on its own side. Under `block`, an
+ * evaluator of the baseline's run that the run lacks now fails the `regressions` condition,
+ * saying which is new (renamed?) and how to accept it: `gate.removedEvaluators`. The real CLI.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+const ROWS = 20;
+
+/** A suite of recorded outputs scored by one levenshtein evaluator, `id`, passing at `gte`. */
+function config(id: string, gte: number, gate: string): string {
+  return [
+    'version: 1',
+    'suites:',
+    '  - id: s',
+    '    testset: { path: rows.jsonl }',
+    '    hash: [q]',
+    '    evaluators:',
+    `      - { id: ${id}, use: levenshtein, with: { expected: "the right answer" }, threshold: { gte: ${gte} } }`,
+    `    gate: ${gate}`,
+    '',
+  ].join('\n');
+}
+
+/** Rows whose recorded output is `output`. */
+function rows(output: string): string {
+  return Array.from({ length: ROWS }, (_, i) => JSON.stringify({ q: `q${i}`, output })).join('\n');
+}
+
+/** BASE: every output right, judged by `close`. */
+async function project(): Promise<string> {
+  const dir = scratch();
+  writeFiles(dir, {
+    'evals.yaml': config('close', 0.9, '{ regressions: block }'),
+    'rows.jsonl': `${rows('the right answer')}\n`,
+  });
+  const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+  assert.equal(base.code, 0, base.stdout + base.stderr);
+  // HEAD: much worse outputs, the evaluator renamed and its threshold lowered to let them pass.
+  writeFiles(dir, { 'rows.jsonl': `${rows('a wrong one')}\n` });
+  return dir;
+}
+
+function regressions(dir: string): { passed: boolean; actual: string } | undefined {
+  const artifact = JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as ResultsArtifact;
+  return artifact.runs[0]?.gate.conditions.find((c) => c.name === 'regressions');
+}
+
+describe('regressions: block and an evaluator of the baseline missing from the run', () => {
+  it('a renamed evaluator fails the gate, naming both ids and how to accept it', async () => {
+    const dir = await project();
+    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
+    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const message =
+      'evaluator "close" of the baseline is not in this run ("close2" is new in this run: renamed?), so nothing was compared with it; if that is intended, list it in the suite\'s gate.removedEvaluators';
+    assert.deepEqual(regressions(dir), {
+      name: 'regressions',
+      expected:
+        'no significant regression against the baseline (Holm-corrected over the comparison)',
+      actual: message,
+      passed: false,
+    });
+    assert.match(
+      r.stdout.replace(/\s+/g, ' '),
+      /evaluators only in BASE: close · evaluators only in HEAD: close2 \(renamed\? an evaluator is compared only with the same id\)/,
+    );
+  });
+
+  it('listed in gate.removedEvaluators, the change is accepted', async () => {
+    const dir = await project();
+    writeFiles(dir, {
+      'evals.yaml': config('close2', 0, '{ regressions: block, removedEvaluators: [close] }'),
+    });
+    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(regressions(dir)?.passed, true);
+  });
+
+  it('under regressions: warn it is a warning, and the run passes', async () => {
+    const dir = await project();
+    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: warn }') });
+    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /warning: s: evaluator "close" of the baseline is not in this run/);
+  });
+});
