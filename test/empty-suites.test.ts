@@ -63,13 +63,39 @@ describe('suites with no case to run', () => {
     assert.match(r.stdout, /cases: expected at least 1 case, got no cases matched/);
   });
 
-  it('a --tag that selects no row warns for that suite too', async () => {
-    const r = await runInProcess(
-      ['run', '--dry-run', '--suite', 'tagged', '--tag', 'nope'],
-      project(),
-    );
+  it('a --tag that selects no row of a suite warns for that suite too', async () => {
+    const dir = project();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: tagged',
+        '    testset: { path: rows.csv }',
+        '  - id: untagged',
+        '    testset: { path: plain.csv }',
+        '',
+      ].join('\n'),
+      'plain.csv': 'q,output\nc,3\n',
+    });
+    const r = await runInProcess(['run', '--dry-run', '--tag', 'smoke'], dir);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^  warning     ${escape(WARNING)}$`, 'm'));
+    const blocks = r.stdout.split('\n\n');
+    const block = (id: string) => blocks.find((b) => b.startsWith(`${id}: `)) ?? '';
+    assert.doesNotMatch(block('tagged'), /warning/);
+    assert.match(block('untagged'), new RegExp(`^  warning     ${escape(WARNING)}$`, 'm'));
+  });
+
+  it('a --tag no row of the selected suites has is a typo: refused, naming the tags they have', async () => {
+    const r = await runInProcess(['run', '--dry-run', '--tag', 'smoek'], project());
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(
+      r.stderr,
+      /--tag smoek: no row of the selected suites' testsets has this tag \(did you mean smoke\? their tags: smoke\)/,
+    );
+    // A tag only an unselected suite's rows have is as unknown to this run.
+    const only = await runInProcess(['run', '--suite', 'empty', '--tag', 'smoke'], project());
+    assert.equal(only.code, 2, only.stdout);
+    assert.match(only.stderr, /--tag smoke: no row .* \(they have no __tags__\)/);
   });
 
   it('one shard of a run may get no case: no warning (the merged run is judged whole)', async () => {

@@ -198,16 +198,17 @@ describe('evals run: a module that never finishes loading', () => {
 });
 
 describe('evals run: zero cases', () => {
-  it('fails with a clear message (a --tag nothing has), and allowEmpty: true lets it pass', async () => {
-    const dir = project(`export const fn = (): string => 'x';\n`);
-    const r = await runCli(['run', '-o', 'r.json', '--tag', 'typo'], { cwd: dir });
-    assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /cases: expected at least 1 case, got no cases matched/);
-    assert.doesNotMatch(r.stdout, /100\.0%/, 'no pass rate for nothing');
-    const allowed = project(`export const fn = (): string => 'x';\n`, ['allowEmpty: true']);
-    const ok = await runCli(['run', '-o', 'r.json', '--tag', 'typo'], { cwd: allowed });
-    assert.equal(ok.code, 0, ok.stderr + ok.stdout);
-    assert.equal(readArtifact(join(allowed, 'r.json')).runs[0]!.plan?.gate.allowEmpty, true);
+  it('a --tag no row has is a usage error, allowEmpty: true or not (it passed with 0 cases)', async () => {
+    for (const settings of [[], ['allowEmpty: true']]) {
+      const dir = project(`export const fn = (): string => 'x';\n`, settings);
+      const r = await runCli(['run', '-o', 'r.json', '--tag', 'typo'], { cwd: dir });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /--tag typo: no row of the selected suites' testsets has this tag \(they have no __tags__\)/,
+      );
+      assert.equal(existsSync(join(dir, 'r.json')), false);
+    }
   });
 });
 

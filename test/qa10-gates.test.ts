@@ -6,7 +6,7 @@
  * 0% pass rate.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
@@ -129,10 +129,23 @@ describe('an evaluator rule of a run that planned no cases', () => {
 
   it('passes with allowEmpty: true when --tag matches no row, saying no cases ran', async () => {
     const dir = jsonlProject(
-      [{ id: 'y', output: 'ok', __tags__: ['t2'] }],
+      [
+        { id: 'x', output: 'ok', __tags__: ['t1'] },
+        { id: 'y', output: 'ok', __tags__: ['t2'] },
+      ],
       ['allowEmpty: true', ...suite],
     );
-    const result = await runInProcess(['run', '--tag', 'nomatch', '-o', 'out.json'], dir);
+    // The testset keeps rows tagged t1, --tag those tagged t2: none is both. (A --tag no row has
+    // at all is refused as a typo.)
+    const config = join(dir, 'evals.yaml');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(
+        '{ path: rows.jsonl }',
+        '{ path: rows.jsonl, tags: [t1] }',
+      ),
+    );
+    const result = await runInProcess(['run', '--tag', 't2', '-o', 'out.json'], dir);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const conditions = readArtifact(dir).runs[0]?.gate.conditions ?? [];
     const mean = conditions.find((condition) => condition.name === 'evaluators.eq.mean');

@@ -80,7 +80,7 @@ describe('evals run --resume: refusals and counts', () => {
     fresh();
     const refusals: [string[], RegExp][] = [
       [['--trials', '2'], /ran 1 trial\(s\) per case; --trials 2 would mix results/],
-      [['--tag', 'x'], /part\.json planned 20 cases, this run plans 0/],
+      [['--tag', 'x'], /--tag x: no row of the selected suites' testsets has this tag/],
       [['--shard', '1/2'], /--shard 1\/2 does not match part\.json/],
     ];
     for (const [extra, why] of refusals) {

@@ -15,7 +15,7 @@ import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
 import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
-import { withTagFilter } from './tag-filter.ts';
+import { unknownTagProblems, withTagFilter } from './tag-filter.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
 import { shownValue } from '../shared/shown-value.ts';
 
@@ -87,6 +87,10 @@ export function planRun(
       runs: grid.points.map((params) => ({ params, cases })),
       modelCalls: modelCalls(suite, evaluators),
     });
+  }
+  const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
+  for (const message of unknownTagProblems(filters.tags, selected)) {
+    issues.push(cliIssue('cli.unknown-tag', message));
   }
   if (issues.length > 0) return { ok: false, issues };
   return {

@@ -5,7 +5,42 @@
  * are the suites and grid points it ran. Pure.
  */
 import type { TestsetInfo } from '../types/index.ts';
+import type { RowMeta } from '../types/testset.ts';
+import { closestMatch } from '../config/did-you-mean.ts';
+import { shownValue } from '../shared/shown-value.ts';
 import type { RunFilters } from './types.ts';
+
+/** Tags a message lists at most, so a testset of thousands cannot flood the terminal. */
+const LISTED_TAGS = 20;
+
+/**
+ * Why each `--tag` that no row of the selected suites' testsets carries is refused: such a tag is
+ * almost surely a typo, and it selects nothing, so a suite with `allowEmpty: true` would pass
+ * having run nothing. The rows counted are all of each testset, before its `tags:` and `--shard`
+ * narrow them, so every shard (and a `--resume`) of one run decides alike. Each message names
+ * the tag and the nearest tag the rows have, or lists them.
+ */
+export function unknownTagProblems(
+  tags: readonly string[] | undefined,
+  rows: Iterable<{ meta: RowMeta }>,
+): string[] {
+  if (tags === undefined || tags.length === 0) return [];
+  const known = new Set<string>();
+  for (const row of rows) for (const tag of row.meta.tags ?? []) known.add(tag);
+  const sorted = [...known].sort();
+  return [...new Set(tags)]
+    .filter((tag) => !known.has(tag))
+    .map((tag) => {
+      const near = closestMatch(tag, sorted);
+      const listed = sorted.slice(0, LISTED_TAGS).map(shownValue).join(', ');
+      const more = sorted.length > LISTED_TAGS ? `, … ${sorted.length - LISTED_TAGS} more` : '';
+      const hint =
+        sorted.length === 0
+          ? 'they have no __tags__'
+          : `${near === undefined ? '' : `did you mean ${shownValue(near)}? `}their tags: ${listed}${more}`;
+      return `--tag ${shownValue(tag)}: no row of the selected suites' testsets has this tag (${hint})`;
+    });
+}
 
 /**
  * What a run records of `filters.tags`: the tags sorted and each once (their order and repeats
