@@ -350,6 +350,33 @@ const ruleErrors: Case[] = [
     `,
     issues: ['evals.yaml:5:14  suites[0].timeout: expected a duration of at least 1ms, found "0s"'],
   },
+  {
+    name: "a model target's baseUrl, apiKey and headers, and a command's cwd, are not templates",
+    text: yaml`
+      version: 1
+      suites:
+        - id: chat
+          testset: { path: a.csv }
+          grid: { port: ["8080"] }
+          target:
+            type: model
+            model: "{{ params.port }}"
+            baseUrl: "http://127.0.0.1:{{ params.port }}/v1"
+            apiKey: "{{ case.key }}"
+            headers: { x-route: "r-{{ params.port }}", x-fixed: '\\{{ literal }}' }
+            prompt: "{{ case.q }}"
+        - id: agent
+          testset: { path: a.csv }
+          grid: { dir: [a, b] }
+          target: { type: command, run: [pwd], cwd: "{{ params.dir }}" }
+    `,
+    issues: [
+      "evals.yaml:9:16  suites[0].target.baseUrl: a model target's baseUrl is not a template: the connection is set up once for the suite, so {{ … }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each",
+      "evals.yaml:10:15  suites[0].target.apiKey: a model target's apiKey is not a template: the connection is set up once for the suite, so {{ … }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each",
+      "evals.yaml:11:27  suites[0].target.headers.x-route: a model target's header x-route is not a template: the connection is set up once for the suite, so {{ … }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each",
+      'evals.yaml:16:47  suites[1].target.cwd: cwd: is not a template: the working folder is set once for the suite, so {{ … }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: \'cd "{{ params.dir }}" && ./agent.sh\')',
+    ],
+  },
 ];
 
 const together: Case[] = [

@@ -3,7 +3,7 @@
  * the schema cannot say, and the typed `TargetConfig` built from a target that passed them.
  */
 import { isRecord } from '../shared/is-record.ts';
-import { parseTemplatePath, templateExpressions } from '../shared/templates.ts';
+import { hasTemplates, parseTemplatePath, templateExpressions } from '../shared/templates.ts';
 import { parseDuration } from '../shared/duration.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
@@ -92,6 +92,18 @@ function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): 
   checkUrlCredentials(target.baseUrl, [...at, 'baseUrl'], 'api-key', add);
   checkUrlPort(target.baseUrl, [...at, 'baseUrl'], add);
   checkHeaders(target.headers, at, 'target.header', add);
+  for (const key of ['baseUrl', 'apiKey', 'headers'] as const) {
+    for (const [valuePath] of strings(target[key], [...at, key]).filter(([, text]) =>
+      hasTemplates(text),
+    )) {
+      const named = key === 'headers' ? `header ${String(valuePath.at(-1))}` : key;
+      add(
+        'target.setting-template',
+        valuePath,
+        `a model target's ${named} is not a template: the connection is set up once for the suite, so {{ … }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each`,
+      );
+    }
+  }
   if (target.prompt !== undefined && target.messages !== undefined) {
     add(
       'target.prompt-and-messages',
@@ -174,6 +186,13 @@ function checkCommand(target: Record<string, unknown>, at: ConfigPath, add: Add)
     );
   }
   if (target.shell === true) checkShellTemplates(target.run, [...at, 'run'], add);
+  if (typeof target.cwd === 'string' && hasTemplates(target.cwd)) {
+    add(
+      'target.setting-template',
+      [...at, 'cwd'],
+      'cwd: is not a template: the working folder is set once for the suite, so {{ … }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: \'cd "{{ params.dir }}" && ./agent.sh\')',
+    );
+  }
 }
 
 /**
