@@ -1,11 +1,13 @@
 /**
  * What a command target checks before it runs anything: that its working folder is one, that
  * its program can be run from there (a path to an executable file, or a name on `PATH`), and,
- * case by case, that its arguments and environment can be handed to a process at all.
+ * case by case, that its arguments and environment can be handed to a process at all, and
+ * that what it printed is UTF-8.
  */
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
 import { closestMatch } from '../config/did-you-mean.ts';
+import { utf8Issue } from '../testsets/encoding.ts';
 
 /** Why `path` cannot be a working folder, or undefined when it is a folder. */
 export function folderProblem(path: string): string | undefined {
@@ -118,4 +120,57 @@ export function nulProblem(
   return template === undefined
     ? `environment variable ${name} of the command (${argv[0]}) ${why}`
     : `the value of {{ ${template.trim()} }} in the command line ${why}`;
+}
+
+/** Longest argument or `NAME=value` Linux hands to a program (MAX_ARG_STRLEN, NUL included). */
+const LONGEST_ARG_BYTES = 128 * 1024;
+
+/**
+ * Why spawn could not start `argv`, in words: `not found` for ENOENT, and for E2BIG (Node's own
+ * `spawn E2BIG` names nothing) which value is too long, since that is the case's text, which
+ * the stdin JSON carries whatever its length.
+ */
+export function startProblem(
+  error: NodeJS.ErrnoException,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  shellTemplates: ReadonlyMap<string, string>,
+): string {
+  const start = `cannot start ${argv[0]}`;
+  if (error.code === 'ENOENT') return `${start}: not found`;
+  if (error.code !== 'E2BIG') return `${start}: ${error.message}`;
+  let longest = { name: '', bytes: -1 };
+  argv.forEach((arg, at) => {
+    const bytes = Buffer.byteLength(arg) + 1;
+    if (bytes > longest.bytes)
+      longest = { name: at === 0 ? 'the program' : `argument ${at}`, bytes };
+  });
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const bytes = Buffer.byteLength(`${name}=${value}`) + 1;
+    if (bytes <= longest.bytes) continue;
+    const template = shellTemplates.get(name);
+    const named =
+      template === undefined
+        ? `environment variable ${name}`
+        : `the value of {{ ${template.trim()} }} in the command line`;
+    longest = { name: named, bytes };
+  }
+  const size = `${longest.bytes.toLocaleString('en-US')} bytes`;
+  const which =
+    longest.bytes > LONGEST_ARG_BYTES
+      ? `${longest.name} holds ${size}, past the ${LONGEST_ARG_BYTES.toLocaleString('en-US')} the system takes in one argument or variable`
+      : `together they pass the system's limit (getconf ARG_MAX); the longest, ${longest.name}, holds ${size}`;
+  return `${start}: its arguments and environment are too long (E2BIG): ${which}; read long values from stdin instead, where the case is as JSON ({"case": …, "params": …})`;
+}
+
+/**
+ * Why a command's stdout is not UTF-8: decoded anyway, its bad bytes would become U+FFFD and the
+ * case would be scored on text the program never wrote.
+ */
+export function notUtf8Problem(bytes: Uint8Array): string {
+  const issue = utf8Issue(bytes, 'stdout');
+  const where =
+    issue !== undefined && issue.line > 0 ? ` at line ${issue.line}, column ${issue.col}` : '';
+  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }

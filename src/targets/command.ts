@@ -7,7 +7,7 @@
  * suite's timeout (SIGTERM, then SIGKILL), and when the command exits and leaves children behind.
  */
 import { isUtf8 } from 'node:buffer';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { CommandTargetConfig } from '../config/types.ts';
 import { literalValue, templateExpressions, templateSpans } from '../shared/templates.ts';
@@ -18,8 +18,13 @@ import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { shellLine, shellValueName, textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
-import { utf8Issue } from '../testsets/encoding.ts';
-import { findProgram, folderProblem, nulProblem } from './command-checks.ts';
+import {
+  findProgram,
+  folderProblem,
+  notUtf8Problem,
+  nulProblem,
+  startProblem,
+} from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
@@ -141,6 +146,7 @@ export function createCommandTarget(
           env: { ...setup.env, ...extra },
           stdin,
           signal: args.signal,
+          shellTemplates,
         });
         return outcome(ran, config.output, scrub);
       },
@@ -207,6 +213,8 @@ interface RunOptions {
   env: Record<string, string | undefined>;
   stdin: string;
   signal: AbortSignal;
+  /** What each `EVALGATE_VALUE_n` of a shell line carries, to name it in an error. */
+  shellTemplates: ReadonlyMap<string, string>;
 }
 
 /**
@@ -215,22 +223,22 @@ interface RunOptions {
  */
 function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> {
   return new Promise((settle) => {
-    if (options.signal.aborted) {
-      settle({
-        stdout: '',
-        stderrTail: '',
-        code: null,
-        signal: null,
-        failure: 'stopped before it started',
+    const unstarted = (failure: string): void =>
+      settle({ stdout: '', stderrTail: '', code: null, signal: null, failure });
+    if (options.signal.aborted) return unstarted('stopped before it started');
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(argv[0]!, argv.slice(1), {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
-      return;
+    } catch (error) {
+      // Some failures (E2BIG: a case value too long for an argument) throw instead of emitting.
+      const { env, shellTemplates } = options;
+      return unstarted(startProblem(error as NodeJS.ErrnoException, argv, env, shellTemplates));
     }
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     const stdout = new CappedBytes();
     let stderr = Buffer.alloc(0);
     let failure: string | undefined;
@@ -284,7 +292,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
 
     child.on('error', (error: NodeJS.ErrnoException) => {
       // spawn failed (ENOENT, EACCES): no process, no 'close' to wait for on some versions.
-      failure ??= `cannot start ${argv[0]}: ${error.code === 'ENOENT' ? 'not found' : error.message}`;
+      failure ??= startProblem(error, argv, options.env, options.shellTemplates);
       finish();
     });
     child.on('exit', (code, signal) => {
@@ -379,17 +387,6 @@ function outcome(
       error: `stdout is not JSON (output: json): ${describeJsonError(text, error, scrub)}`,
     };
   }
-}
-
-/**
- * Why a command's stdout is not UTF-8: decoded anyway, its bad bytes would become U+FFFD and the
- * case would be scored on text the program never wrote.
- */
-function notUtf8Problem(bytes: Uint8Array): string {
-  const issue = utf8Issue(bytes, 'stdout');
-  const where =
-    issue !== undefined && issue.line > 0 ? ` at line ${issue.line}, column ${issue.col}` : '';
-  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
 
 /** The last `count` non-empty-ended lines of `text`. */
