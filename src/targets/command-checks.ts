@@ -8,6 +8,7 @@ import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
+import { hasTemplates, literalValue } from '../shared/templates.ts';
 
 /** Why `path` cannot be a working folder, or undefined when it is a folder. */
 export function folderProblem(path: string): string | undefined {
@@ -35,7 +36,11 @@ export function findProgram(
     const fix = isFile(path) ? `: ${runWith(program)}chmod +x ${program}` : '';
     return `${named} is not an executable file (looked for ${path})${fix}`;
   }
-  const dirs = (env.PATH ?? '').split(delimiter).filter((dir) => dir !== '');
+  // As the process will look it up: a relative PATH entry is relative to its working folder.
+  const dirs = (env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => resolve(cwd, dir));
   if (dirs.some((dir) => isExecutable(join(dir, program)))) return undefined;
   // A shell too looks a bare name up on PATH only: a script beside the config needs its `./`.
   const beside = besideHint(program, cwd);
@@ -50,6 +55,20 @@ export function findProgram(
   }
   const near = closestMatch(program, names);
   return `command ${named} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
+}
+
+/**
+ * The environment a command's program is looked up in, as spawn looks it up: evalgate's, with
+ * the target's own `env: { PATH: … }` over it. Undefined when that PATH holds a template, so
+ * it is known per case only.
+ */
+export function lookupEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  targetEnv: Readonly<Record<string, string>>,
+): Readonly<Record<string, string | undefined>> | undefined {
+  if (!Object.hasOwn(targetEnv, 'PATH')) return env;
+  const path = targetEnv.PATH!;
+  return hasTemplates(path) ? undefined : { ...env, PATH: literalValue(path) as string };
 }
 
 /** How a script is run when it is not executable, by its extension. */

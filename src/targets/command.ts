@@ -21,6 +21,7 @@ import { forgetGroup, signalGroup, trackGroup } from './processes.ts';
 import {
   findProgram,
   folderProblem,
+  lookupEnv,
   notUtf8Problem,
   nulProblem,
   startProblem,
@@ -103,8 +104,10 @@ export function createCommandTarget(
       : ['/bin/sh', '-c', shellRun.text].map((arg) => ({
           render: () => ({ ok: true, value: arg }),
         }));
-  if (!config.shell && Array.isArray(config.run)) {
-    const problems = programProblems(config.run[0]!, cwd, setup);
+  // Looked up in the PATH the process gets; one a case's template gives is known per case only.
+  const lookup = lookupEnv(setup.env, config.env);
+  if (!config.shell && Array.isArray(config.run) && lookup !== undefined) {
+    const problems = programProblems(config.run[0]!, cwd, { ...setup, env: lookup });
     if (problems.length > 0) {
       const at = setup.issueAt('target', 'run', 0);
       return {
