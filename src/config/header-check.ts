@@ -26,9 +26,10 @@ export function checkHeaders(
   if (!isRecord(headers)) return;
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== 'string') continue;
-    const problem = headerProblem(name, sampleText(value, 'x'));
+    // A template stands for a plain word that any header takes (`connection` takes only a few).
+    const problem = headerProblem(name, sampleText(value, 'close'));
     if (problem === null) continue;
-    if (headerProblem(name, '') !== null) add(code, [...at, 'headers'], problem, name);
+    if (headerProblem(name, 'close') !== null) add(code, [...at, 'headers'], problem, name);
     else add(code, [...at, 'headers', name], problem);
   }
 }
