@@ -51,11 +51,10 @@ describe('an error after a secret in a user file', () => {
     it(`${file}: run and testset show quote it redacted, at its column in the file`, async () => {
       const dir = project(file, rows);
       const where = at(file, rows, SECRET, file === 'rows.jsonl' ? 2 : 1);
-      // run scrubs the token whole before cutting it (nothing left to cut: no ellipsis);
-      // testset show scrubs the cut quote after, as it is printed.
+      // Both scrub the token whole before cutting it (nothing left to cut: no ellipsis).
       const commands: [string[], string][] = [
         [['run'], '[redacted]'],
-        [['testset', 'show', file], '[redacted]\u2026'],
+        [['testset', 'show', file], '[redacted]'],
       ];
       for (const [args, quoted] of commands) {
         const r = await runCli(args, { cwd: dir, env });
@@ -130,11 +129,10 @@ describe('an error after a secret in a user file', () => {
     const hex = '9f8e7d6c5b4a3928170655aa';
     const rows = `{"q": "x", "a": ${hex}}\n`;
     const dir = project('rows.jsonl', rows);
-    // run scrubs what it quotes itself, and knows the piece is of the key; testset show leaves
-    // scrubbing to the printed message, so quotes only the first character.
+    // Both scrub what they quote themselves, and know the piece is of the key.
     const commands: [string[], string][] = [
       [['run'], '"[redacted]"'],
-      [['testset', 'show', 'rows.jsonl'], "'f'"],
+      [['testset', 'show', 'rows.jsonl'], '"[redacted]"'],
     ];
     for (const [args, quoted] of commands) {
       const r = await runCli(args, { cwd: dir, env: { MY_API_KEY: hex } });

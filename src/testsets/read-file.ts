@@ -29,10 +29,14 @@ export type TestsetSourceResult =
  * Reads a testset from the working tree, or as of `ref` through git (never touching the working
  * tree). Issues in a file read at a ref are shown as `path@ref:line:col`, so the user knows
  * which version is at fault; git failures (unknown ref, shallow clone, …) carry their fix.
+ * `scrub`: see `streamTestsetRows`.
  */
-export async function readTestset(location: TestsetLocation): Promise<TestsetSourceResult> {
+export async function readTestset(
+  location: TestsetLocation,
+  scrub?: Scrub,
+): Promise<TestsetSourceResult> {
   const rows: TestsetRow[] = [];
-  const read = await readTestsetInto(location, (row) => rows.push(row));
+  const read = await readTestsetInto(location, (row) => rows.push(row), scrub);
   return read.ok ? { ok: true, rows, commit: read.commit } : read;
 }
 

@@ -5,6 +5,7 @@
 import { closestMatch } from '../../config/did-you-mean.ts';
 import { usageError, type UsageError } from '../../shared/errors.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
+import type { Scrubber } from '../../shared/secrets.ts';
 import { positional, withArgs } from '../args.ts';
 import {
   TESTSET,
@@ -25,6 +26,7 @@ import { identityArgs } from './read.ts';
 import { revisionCommand } from './revision.ts';
 import { showCommand } from './show.ts';
 import { quotedValue } from '../../shared/shown-value.ts';
+import { scrubbingTestset, testsetScrubber } from './scrubbing.ts';
 
 /** `evals testset …` (argv after `testset`): runs the sub-command; usage errors are thrown (exit 2). */
 export async function testsetCommand(argv: string[], ctx: CommandContext): Promise<number> {
@@ -42,53 +44,82 @@ export async function testsetCommand(argv: string[], ctx: CommandContext): Promi
   switch (first) {
     case 'revision':
       return withArgs(TESTSET_REVISION, rest, ctx, ({ values, positionals }) =>
-        revisionCommand(
-          positional(positionals, 0),
-          { ...identityArgs(TESTSET_REVISION, values), json: values.json === true },
-          ctx,
+        scrubbed(values.config, ctx, (scrubber, sctx) =>
+          revisionCommand(
+            positional(positionals, 0),
+            { ...identityArgs(TESTSET_REVISION, values), json: values.json === true },
+            sctx,
+            scrubber,
+          ),
         ),
       );
     case 'show':
       return withArgs(TESTSET_SHOW, rest, ctx, ({ values, positionals }) =>
-        showCommand(
-          positional(positionals, 0),
-          { ...identityArgs(TESTSET_SHOW, values), json: values.json === true },
-          ctx,
+        scrubbed(values.config, ctx, (scrubber, sctx) =>
+          showCommand(
+            positional(positionals, 0),
+            { ...identityArgs(TESTSET_SHOW, values), json: values.json === true },
+            sctx,
+            scrubber,
+          ),
         ),
       );
     case 'diff':
       return withArgs(TESTSET_DIFF, rest, ctx, ({ values, positionals }) =>
-        diffCommand(
-          positional(positionals, 0),
-          positional(positionals, 1),
-          { ...identityArgs(TESTSET_DIFF, values), json: values.json === true },
-          ctx,
+        scrubbed(values.config, ctx, (scrubber, sctx) =>
+          diffCommand(
+            positional(positionals, 0),
+            positional(positionals, 1),
+            { ...identityArgs(TESTSET_DIFF, values), json: values.json === true },
+            sctx,
+            scrubber,
+          ),
         ),
       );
     case 'log':
       return withArgs(TESTSET_LOG, rest, ctx, ({ values, positionals }) =>
-        logCommand(
-          positional(positionals, 0),
-          { ...identityArgs(TESTSET_LOG, values), json: values.json === true },
-          ctx,
+        scrubbed(values.config, ctx, (_, sctx) =>
+          logCommand(
+            positional(positionals, 0),
+            { ...identityArgs(TESTSET_LOG, values), json: values.json === true },
+            sctx,
+          ),
         ),
       );
     case 'convert':
       return withArgs(TESTSET_CONVERT, rest, ctx, ({ values, positionals }) =>
-        convertCommand(
-          positional(positionals, 0),
-          positional(positionals, 1),
-          { lossy: values.lossy === true },
-          ctx,
+        scrubbed(undefined, ctx, (scrubber, sctx) =>
+          convertCommand(
+            positional(positionals, 0),
+            positional(positionals, 1),
+            { lossy: values.lossy === true },
+            sctx,
+            scrubber,
+          ),
         ),
       );
     case 'pin':
       return withArgs(TESTSET_PIN, rest, ctx, ({ values, positionals }) =>
-        pinCommand(positionals[0], { check: values.check === true }, ctx),
+        scrubbed(positionals[0], ctx, (scrubber, sctx) =>
+          pinCommand(positionals[0], { check: values.check === true }, sctx, scrubber),
+        ),
       );
     default:
       throw unknownCommand(first);
   }
+}
+
+/**
+ * Runs a sub-command with the run's scrubber for the config `configArg` names (or the default
+ * one): what it prints and the problems it throws go through it (see ./scrubbing.ts).
+ */
+async function scrubbed(
+  configArg: string | undefined,
+  ctx: CommandContext,
+  work: (scrubber: Scrubber, ctx: CommandContext) => Promise<number>,
+): Promise<number> {
+  const scrubber = await testsetScrubber(configArg, ctx);
+  return scrubbingTestset(scrubber, ctx, (sctx) => work(scrubber, sctx));
 }
 
 function unknownCommand(word: string): UsageError {

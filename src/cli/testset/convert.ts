@@ -11,6 +11,7 @@ import { checkNotDash, checkOutputPaths } from '../../pipeline/output-paths.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../../pipeline/write-failure.ts';
 import { realPath } from '../../shared/real-path.ts';
 import type { TestsetLocation } from '../../testsets/read-file.ts';
+import type { Scrubber } from '../../shared/secrets.ts';
 import { identityFor, load, parseLocation, shown } from './read.ts';
 
 /** Problems listed before the rest are summed up, as the readers do. */
@@ -19,13 +20,16 @@ const MAX_PROBLEMS = 50;
 /**
  * `evals testset convert IN[@REF] OUT`: the testset in another format (by OUT's extension),
  * checked to keep every content id, so the revision is unchanged; `--lossy` writes values a
- * CSV cell cannot hold as text and reports the new revision.
+ * CSV cell cannot hold as text and reports the new revision. The file written keeps the rows as
+ * they are, secrets too (it is the testset); what a problem quotes of them goes through
+ * `scrubber` before it is cut short.
  */
 export async function convertCommand(
   inArg: string,
   outArg: string,
   args: { lossy: boolean },
   ctx: CommandContext,
+  scrubber: Scrubber,
 ): Promise<number> {
   const input = parseLocation(inArg, ctx.cwd);
   checkNotDash('convert to', outArg, 'so nothing was converted');
@@ -47,7 +51,7 @@ export async function convertCommand(
   // The input's testset id is kept for the check, so renaming while converting is not mistaken
   // for a content change.
   const identity: IdentityOptions = { testsetId: defaultTestsetId(input.absPath) };
-  const before = await load(input, identity);
+  const before = await load(input, identity, scrubber.text);
   // As `validate` and `run` do: the output keeps both rows, but they stay one testcase.
   for (const warning of before.warnings) {
     ctx.stderr.write(`warning: ${formatIssue(warning).trimStart()}\n`);

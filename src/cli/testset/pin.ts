@@ -7,16 +7,19 @@ import { revisionMatches } from '../../testsets/identity.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { loadConfig } from '../../pipeline/load.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../../pipeline/write-failure.ts';
+import type { Scrubber } from '../../shared/secrets.ts';
 
 /**
  * `evals testset pin [config]`: writes each suite's current testset revision into its
  * `testset.revision`, keeping the file's formatting; `--check` writes nothing and exits 1 when
- * a pin is stale.
+ * a pin is stale. `scrubber` (the run's) removes secrets from what a problem with a testset
+ * quotes of it, before it is cut short.
  */
 export async function pinCommand(
   configArg: string | undefined,
   args: { check: boolean },
   ctx: CommandContext,
+  scrubber: Scrubber,
 ): Promise<number> {
   // Writing the pin is what repairs one written as bare digits (`revision: 000000`, which YAML
   // reads as the number 0): it is read as written here, and rewritten quoted below even when it
@@ -26,7 +29,7 @@ export async function pinCommand(
   const unquoted = new Set(numericPinSuites(text));
   const results = await Promise.all(
     // Only the revisions are needed: the cases are not held.
-    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd)),
+    config.suites.map((suite) => readSuiteTestset(config, suite, ctx.cwd, scrubber.text)),
   );
   const issues = results.flatMap((r) => (r.ok ? [] : r.issues));
   if (issues.length > 0) throw new UsageError(issues);

@@ -180,12 +180,16 @@ export interface TestsetVersion {
   warnings: Issue[];
 }
 
-/** Reads and identifies one version; any problem is a usage error (exit 2) naming file and line or ref. */
+/**
+ * Reads and identifies one version; any problem is a usage error (exit 2) naming file and line or
+ * ref. `scrub` removes secrets from what a problem quotes of the file, before it is cut short.
+ */
 export async function load(
   location: TestsetLocation,
   identity: IdentityOptions,
+  scrub?: (text: string) => string,
 ): Promise<TestsetVersion> {
-  const read = await readTestset(location);
+  const read = await readTestset(location, scrub);
   if (!read.ok) throw new UsageError(read.issues);
   const prepared = prepareCases(read.rows, {
     ...identity,

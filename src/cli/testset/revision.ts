@@ -8,16 +8,21 @@ import {
   shown,
   type IdentityArgs,
 } from './read.ts';
+import type { Scrubber } from '../../shared/secrets.ts';
 
-/** `evals testset revision FILE[@REF]`: the revision id, the row count and the identity mode. */
+/**
+ * `evals testset revision FILE[@REF]`: the revision id, the row count and the identity mode;
+ * `scrubber` removes secrets from what a problem with the file quotes of it.
+ */
 export async function revisionCommand(
   arg: string,
   args: IdentityArgs & { json: boolean },
   ctx: CommandContext,
+  scrubber: Scrubber,
 ): Promise<number> {
   const location = parseLocation(arg, ctx.cwd);
   const identity = await identityFor(location, args, ctx);
-  const version = await load(location, identity);
+  const version = await load(location, identity, scrubber.text);
   const mode = identityMode(version.cases, identity);
   if (args.json) {
     ctx.stdout.write(
