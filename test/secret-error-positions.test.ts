@@ -118,7 +118,7 @@ describe('an error after a secret in a user file', () => {
       assert.equal(r.code, 2);
       assert.equal(
         r.stderr,
-        `error: broken.json is not JSON: at line ${bline}, column ${bcol}: expected a value, found "[redacted]\u2026"\n`,
+        `error: broken.json is not JSON: at line ${bline}, column ${bcol}: expected a value, found "[redacted]"\n`,
         args.join(' '),
       );
     }

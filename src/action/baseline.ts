@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { openArtifactFile, readReducedArtifact } from '../artifact/read.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
@@ -170,7 +171,8 @@ async function pullRequestBase(
  */
 export function baselineProblem(path: string, shown = path): string | null {
   const read = readArtifact(() =>
-    readReducedArtifact(path, shown, (_, run) => comparableCases(run)),
+    // A quote of text that is not JSON is scrubbed of the declared secrets before it is cut.
+    readReducedArtifact(path, shown, (_, run) => comparableCases(run), createScrubber([]).text),
   );
   if (read.ok) return null;
   // A file read as JSON says a newer schemaVersion itself (`schemaVersionProblem`); one that is

@@ -212,7 +212,8 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
   // the others reduced).
   const name = relative(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
-    const file = openArtifactFile(settings.results, name);
+    // A quote of text that is not JSON is scrubbed of the declared secrets before it is cut.
+    const file = openArtifactFile(settings.results, name, createScrubber([]).text);
     return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
   });
   // One shard's verdict covers only its cases: reported under the config's name it would be a

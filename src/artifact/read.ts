@@ -25,7 +25,7 @@ import {
   type ArtifactProblem,
   type FoundProblems,
 } from './schema.ts';
-import { explainJsonError } from '../shared/json-syntax.ts';
+import { explainJsonError, type Scrub } from '../shared/json-syntax.ts';
 import { lineAndColumn, locateJsonPointer } from '../shared/json-pointer.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
@@ -73,9 +73,10 @@ interface CaseLines {
 
 /**
  * Opens `path` (shown as `name` in messages). Throws {@link ArtifactReadError} for a missing or
- * unreadable file, text that is not JSON, or a frame the results schema rejects.
+ * unreadable file, text that is not JSON, or a frame the results schema rejects. `scrub` removes
+ * secrets from what a message quotes of text that is not JSON, before it is cut short.
  */
-export function openArtifactFile(path: string, name: string): ArtifactFile {
+export function openArtifactFile(path: string, name: string, scrub?: Scrub): ArtifactFile {
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO would otherwise block `open` until a writer comes, on the main
@@ -114,24 +115,25 @@ export function openArtifactFile(path: string, name: string): ArtifactFile {
     if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
       const blocks = [...scanned.lines.values()].sort((a, b) => a.line - b.line);
       check(frame, name, scanned.frameText, (line) => fileLine(line, blocks));
-      return streamed(path, name, frame as ResultsArtifact, scanned.lines);
+      return streamed(path, name, frame as ResultsArtifact, scanned.lines, scrub);
     }
   }
-  return inMemory(path, name);
+  return inMemory(path, name, scrub);
 }
 
 /**
  * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
  * the reducer `reducer(index, run)` gives for its run (`comparableCases(run)`, or one that keeps
  * count within a run): what a caller that reads every case but needs only part of each holds. Throws
- * {@link ArtifactReadError} as {@link openArtifactFile}.
+ * {@link ArtifactReadError} as {@link openArtifactFile}, with `scrub` as there.
  */
 export function readReducedArtifact(
   path: string,
   name: string,
   reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult,
+  scrub?: Scrub,
 ): ResultsArtifact {
-  const file = openArtifactFile(path, name);
+  const file = openArtifactFile(path, name, scrub);
   const runs = file.frame.runs.map((run, i) => {
     const reduce = reducer(i, run);
     return { ...run, cases: Array.from(file.cases(i), (result) => reduce(result)) };
@@ -210,6 +212,7 @@ function streamed(
   name: string,
   frame: ResultsArtifact,
   found: Map<number, CaseLines>,
+  scrub: Scrub | undefined,
 ): ArtifactFile {
   return {
     frame,
@@ -221,7 +224,7 @@ function streamed(
       try {
         let i = 0;
         for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
-          yield parseCase(bytes.toString('utf8', from, to), name, run, i, where.line + i);
+          yield parseCase(bytes.toString('utf8', from, to), name, run, i, where.line + i, scrub);
           i++;
         }
         if (i !== where.count) throw new Error('the file changed while it was read');
@@ -241,12 +244,13 @@ function parseCase(
   run: number,
   index: number,
   lineNo: number,
+  scrub: Scrub | undefined,
 ): CaseResult {
   let value: unknown;
   try {
     value = caseOfLine(line);
   } catch (error) {
-    throw notJson(name, error, line, lineNo);
+    throw notJson(name, error, line, lineNo, scrub);
   }
   const found = caseProblems(value);
   if (found.problems.length > 0) {
@@ -261,7 +265,7 @@ function parseCase(
 }
 
 /** The whole-file path, for a file not laid out a case per line: parsed and validated at once. */
-function inMemory(path: string, name: string): ArtifactFile {
+function inMemory(path: string, name: string, scrub: Scrub | undefined): ArtifactFile {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -272,7 +276,7 @@ function inMemory(path: string, name: string): ArtifactFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw notJson(name, error, text);
+    throw notJson(name, error, text, 1, scrub);
   }
   check(value, name, text);
   const artifact = value as ResultsArtifact;
@@ -361,9 +365,12 @@ export function notJson(
   error: unknown,
   text: string,
   firstLine = 1,
+  scrub?: Scrub,
 ): ArtifactReadError {
   if (text.trim() === '') return new ArtifactReadError('not-json', `${name} is empty, not JSON`);
-  const found = explainJsonError(text, error);
+  // Scrubbed here, where the quoted token is still whole: the finished message, cut to 20
+  // characters, may hold the first few of a secret that no scrubbing recognises any more.
+  const found = explainJsonError(text, error, scrub);
   const before = text.slice(0, found.offset);
   const line = firstLine + (before.match(/\n/g)?.length ?? 0);
   const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;

@@ -18,6 +18,7 @@ import {
 import type { FoundProblems } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { usageError } from '../shared/errors.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import type { CommandContext } from './context.ts';
 
@@ -42,7 +43,7 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
   };
   let file: ArtifactFile;
   try {
-    file = openArtifactFile(resolve(ctx.cwd, path), path);
+    file = openArtifactFile(resolve(ctx.cwd, path), path, quoteScrub(ctx));
   } catch (error) {
     throw asUsageError(error);
   }
@@ -80,7 +81,7 @@ export async function readComparable(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reducer),
+      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reducer, quoteScrub(ctx)),
     };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;
@@ -105,6 +106,19 @@ async function readJsonText(
   try {
     return { text, value: JSON.parse(text) as unknown };
   } catch (error) {
-    throw usageError('compare.not-json', notJson(path, error, text).message, path);
+    throw usageError(
+      'compare.not-json',
+      notJson(path, error, text, 1, quoteScrub(ctx)).message,
+      path,
+    );
   }
+}
+
+/**
+ * What removes secrets from the piece of a results file a "not JSON" message quotes, before it is
+ * cut short: the environment's secrets, those the CLI scrubs every problem of these commands with
+ * (`cli/main.ts`), and the values the Action declared (`declareSecret`).
+ */
+function quoteScrub(ctx: CommandContext): (text: string) => string {
+  return createScrubber(secretsInEnv(ctx.env)).text;
 }
