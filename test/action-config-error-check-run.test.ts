@@ -2,8 +2,10 @@
  * The Action on an invalid config (what `evals run` exits 2 on): nothing runs, the step fails with
  * an error on the config line, and a required check named `evals: evals.yaml` must not wait for
  * good. So a completed check run of that name says `failure`, with the problem in its title and
- * summary and an annotation at its line, and the job summary says the same; no PR comment is
- * created, but an earlier report's comment is updated so that a stale green one does not stay up.
+ * summary and an annotation at its line, and the job summary says the same; the step's own error
+ * then keeps its message but not its place (GitHub would show it on the diff beside the check
+ * run's). No PR comment is created, but an earlier report's comment is updated so that a stale
+ * green one does not stay up.
  * A fork's read-only run posts nothing and still fails the step with the summary. The Action
  * from src/ against the fake GitHub on 127.0.0.1.
  */
@@ -39,7 +41,20 @@ describe('the Action on an invalid config', () => {
     const r = await fixture.run(workspace(badConfig()));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
-    assert.match(r.stdout, /^::error [^\n]*file=evals\.yaml,line=6[^\n]*colour/m);
+    // The check run annotates line 6: the step's error says the same without a place, so the
+    // pull request's diff shows the problem once, and the log still has it.
+    const errors = r.stdout.split('\n').filter((line) => line.startsWith('::error'));
+    const colour = errors.filter((line) => line.includes('colour'));
+    assert.equal(colour.length, 2, errors.join('\n'));
+    assert.match(
+      colour[0] ?? '',
+      /^::error title=evalgate%3A invalid input::suites\[0\]: unknown key "colour"/,
+    );
+    assert.ok(
+      errors.every((line) => !/\bfile=|\bline=/.test(line)),
+      `no step error is placed on the diff:\n${errors.join('\n')}`,
+    );
+    assert.match(colour[1] ?? '', /^::error::evalgate could not run:%0Aevals\.yaml:6:5/);
     const runs = [...fixture.server.state.checkRuns.values()];
     assert.equal(runs.length, 1, r.stdout);
     const [run] = runs;

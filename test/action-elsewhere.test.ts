@@ -60,7 +60,7 @@ describe('the Action elsewhere', () => {
     assert.equal(reported.outputs.verdict, 'fail');
   });
 
-  it('mode: report refuses an artifact with a bad case, saying where, and posts nothing', async () => {
+  it('mode: report refuses an artifact with a bad case, saying where, in a failed check run and no comment', async () => {
     const ws = await producedArtifact();
     // Read a case at a time: the second case line is the one the schema rejects.
     const path = join(ws.dir, 'evals-results.json');
@@ -76,7 +76,16 @@ describe('the Action elsewhere', () => {
       /^::error::evalgate \(mode: report\): evals-results\.json is not a results artifact of this evalgate: \/runs\/0\/cases\/1\/passed(?: \(line \d+, column \d+\))?: must be boolean/m,
     );
     assert.equal(reported.outputs.verdict, 'error');
-    assert.equal(fixture.server.requests.length, before);
+    // An earlier report's comment is updated to say so; none is created.
+    const writes = fixture.server.requests.slice(before).filter((q) => q.method === 'POST');
+    assert.deepEqual(
+      writes.map((q) => q.path),
+      ['/repos/octo/repo/check-runs'],
+      'a check run, no new comment',
+    );
+    const run = [...fixture.server.state.checkRuns.values()].at(-1);
+    assert.equal(run?.conclusion, 'failure');
+    assert.match(run?.output.summary ?? '', /\/runs\/0\/cases\/1\/passed/);
   });
 
   it('fail-on: never keeps the step green on a failing verdict', async () => {
@@ -123,12 +132,13 @@ export default ({ testCase }) => {
     assert.match(r.stdout, /^::add-mask::sk-secret-value-123$/m);
   });
 
-  it('a bad config fails the step with an annotation at its line, and nothing runs', async () => {
+  it('a bad config without a check run fails the step with an annotation at its line, and nothing runs', async () => {
     const files = suiteFiles(ONE_FAILING);
     files['evals.yaml'] =
       'version: 1\nsuites:\n  - id: qa\n    testset: { path: testsets/qa.csv }\n    evaluators:\n      - { id: e, use: is-equal }\n';
     const ws = workspace(files, 'push');
-    const r = await fixture.run(ws);
+    // With a check run, its annotation is the one at the line (action-config-error-check-run).
+    const r = await fixture.run(ws, { 'check-run': 'false' });
     assert.equal(r.code, 1);
     assert.match(
       r.stdout,

@@ -101,7 +101,7 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
     assert.match(r.stdout, /baseline: auto is not used in mode: report/);
   });
 
-  it("workflow_run: a head-sha other than the triggering run's is refused; nothing is posted", async () => {
+  it("workflow_run: a head-sha other than the triggering run's is refused; only a failed check run on the triggering commit says so", async () => {
     const ws = workspace(suiteFiles(ALL_PASS));
     await cliResults(ws, 'evals-results.json', 0);
     writeFileSync(
@@ -121,7 +121,12 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
     assert.equal(r.outputs['verdict'], 'error');
     assert.match(r.stdout, /is not the commit of the workflow run that triggered this one/);
     assert.equal(fixture.server.state.comments.get(8), undefined, 'no comment on PR 8');
-    assert.equal(fixture.server.state.checkRuns.size, checkRuns, 'no check run');
+    // Never on the forged commit: on the triggering run's, failed, so a required check is told.
+    const refused = [...fixture.server.state.checkRuns.values()].slice(checkRuns);
+    assert.deepEqual(
+      refused.map((run) => [run.head_sha, run.conclusion]),
+      [[HEAD_SHA, 'failure']],
+    );
 
     const ok = await fixture.run(
       ws,

@@ -29,7 +29,7 @@ function stalePin(): ReturnType<typeof workspace> {
 }
 
 describe('mode: report of results made with --ignore-pin', () => {
-  it('merged shards that ignored the pin: verdict error, the reason, nothing posted', async () => {
+  it('merged shards that ignored the pin: verdict error, the reason, a failed check run and no comment', async () => {
     const ws = stalePin();
     for (const shard of ['1/2', '2/2']) {
       const r = await runCli(['run', '--ignore-pin', '--shard', shard, '-o', `s${shard[0]}.json`], {
@@ -52,7 +52,15 @@ describe('mode: report of results made with --ignore-pin', () => {
         r.stdout,
         /^::error::evalgate \(mode: report\): evals-results\.json was run with --ignore-pin \(pinIgnored: true\): a testset did not match its pinned revision/m,
       );
-      assert.equal(server.requests.length, before, 'no comment, no check run');
+      const writes = server.requests.slice(before).filter((q) => q.method !== 'GET');
+      assert.deepEqual(
+        writes.map((q) => `${q.method} ${q.path}`),
+        ['POST /repos/octo/repo/check-runs'],
+        'a check run, no comment',
+      );
+      const [run] = [...server.state.checkRuns.values()];
+      assert.equal(run?.conclusion, 'failure');
+      assert.match(run?.output.summary ?? '', /was run with --ignore-pin/);
     } finally {
       await server.close();
     }

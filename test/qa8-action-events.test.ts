@@ -221,7 +221,7 @@ describe('the Action end to end', () => {
     );
   });
 
-  it('mode: report refuses one shard of a run: verdict error, the reason, nothing posted', async () => {
+  it('mode: report refuses one shard of a run: verdict error, the reason, a failed check run and no comment', async () => {
     const ws = await produced('--shard 2/2');
     copyFileSync(join(ws.dir, 'evals-results.json'), join(ws.dir, 'r2.json'));
     const before = fixture.server.requests.length;
@@ -233,7 +233,17 @@ describe('the Action end to end', () => {
       /^::error::evalgate \(mode: report\): r2\.json is shard 2 of 2: merge the shards with evals merge first/m,
     );
     assert.doesNotMatch(r.stdout + r.stderr, /\n\s+at /, 'no stack trace');
-    assert.equal(fixture.server.requests.length, before, 'no comment, no check run');
+    // A required check of the report's name must not wait for good: it fails, saying why.
+    // An earlier report's comment is updated to say so; none is created.
+    const writes = fixture.server.requests.slice(before).filter((q) => q.method === 'POST');
+    assert.deepEqual(
+      writes.map((q) => q.path),
+      ['/repos/octo/repo/check-runs'],
+      'a check run, no new comment',
+    );
+    const [run] = checkRuns().slice(-1);
+    assert.equal(run?.conclusion, 'failure');
+    assert.match(run?.output.summary ?? '', /r2\.json is shard 2 of 2/);
   });
 
   it('mode: run with args --shard 1/2: its own check run name, and "shard 1 of 2" everywhere', async () => {

@@ -7,17 +7,24 @@
 import { statSync } from 'node:fs';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { createOctokit } from '../github/octokit.ts';
+import { createOctokit, type Octokit } from '../github/octokit.ts';
 import { RetryBudget } from '../github/retry-budget.ts';
 import { runTotals } from '../report/totals.ts';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
-import { NO_BASELINE, comparedResults, resolveBaseline } from './baseline.ts';
+import {
+  NO_BASELINE,
+  comparedResults,
+  resolveBaseline,
+  type ResolvedBaseline,
+} from './baseline.ts';
+import { refusedRun, type NotStarted } from './not-started.ts';
 import { publishNotStarted } from './publish-not-started.ts';
 import { publishResults, shardHeadline, willFailStep, writtenReport } from './publish.ts';
 import {
   isActionInput,
   maskReferencedSecrets,
+  notStartedConfigPath,
   protectSecret,
   readResults,
   runConfigPath,
@@ -26,53 +33,39 @@ import {
 } from './run-evals.ts';
 import { chatOpsPullRequest } from './chatops.ts';
 import { eventSubject, workflowRunMismatch } from './event.ts';
-import { readSettings } from './settings.ts';
+import { readSettings, type ActionSettings } from './settings.ts';
 
 /** The Action's entry: never throws for user mistakes; sets outputs and the step's outcome. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const read = readSettings((name) => core.getInput(name), workspace, env);
-  if (!read.ok) {
-    for (const error of read.errors) core.error(error);
-    // As for an invalid config: nothing ran, and a later step can tell (`verdict == 'error'`).
-    core.setOutput('verdict', 'error');
-    core.setFailed(
-      `evalgate: ${read.errors.length} invalid input${read.errors.length === 1 ? '' : 's'}`,
-    );
-    return;
-  }
-  const settings = read.settings;
-  if (!isFolder(settings.workingDirectory)) {
-    // Else the config "is not found" in a folder that is not there, annotated on no file.
-    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
-    core.error(message);
-    core.setOutput('verdict', 'error');
-    core.setFailed(`evalgate: ${message}`);
-    return;
-  }
-  const forged = workflowRunMismatch(settings, github.context);
-  if (forged !== null) {
-    core.error(forged);
-    core.setOutput('verdict', 'error');
-    core.setFailed(`evalgate: ${forged}`);
-    return;
-  }
+  const settings = read.ok ? read.settings : read.fallback;
+  // Refused before anything runs: the inputs, a working-directory that is not there, a
+  // workflow_run's head-sha. The step fails (`verdict == 'error'`), and the report's check run
+  // says why, as for an invalid config: else a required check would wait for it for good.
+  // Masked and scrubbed before anything is said, a refusal included.
   if (settings.token) protectSecret(settings.token);
+  const refusal = read.ok
+    ? startRefusal(settings, workspace, env)
+    : inputRefusal(read.errors, settings, workspace, env);
+  if (refusal !== null) {
+    core.setOutput('verdict', 'error');
+    const { octokit } = client(settings);
+    const pullRequest = chatOpsPullRequest(
+      settings.prNumber ?? eventSubject(github.context, env).pullRequest,
+      octokit,
+      () => github.context.repo,
+    );
+    await publishNotStarted(refusal.run, refusal.settings, octokit, env, pullRequest);
+    return;
+  }
   // The config that is read: in mode: run, the one `args` names when it names one.
   await maskReferencedSecrets(runConfigPath(settings), env);
   // The inputs are read: JS functions run in this process, and must not find the token in
   // process.env either (command targets get `evalEnvironment`, see run-evals.ts).
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
 
-  // One budget for the whole run: the baseline search and download, the comment, the check run.
-  const budget = new RetryBudget(undefined, settings.retryScale);
-  const octokit = settings.token
-    ? createOctokit(settings.token, {
-        userAgent: `evalgate/${toolVersion}`,
-        budget,
-        log: (message) => core.info(`evalgate: ${message}`),
-      })
-    : null;
+  const { octokit, budget } = client(settings);
   // On `issue_comment` the payload names the pull request but none of its commits, nor its base
   // branch, and `pr-number` on another event names only its number: one read of it (when needed)
   // serves `baseline: auto` and the check run's commit (`chatops.ts`).
@@ -90,16 +83,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     settings.mode === 'run' || settings.baseline.kind === 'file'
       ? await resolveBaseline(settings, octokit, env, budget, pullRequest)
       : NO_BASELINE;
-  // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
-  // from the comparison with a baseline file as well (it names cases of both).
   const results =
     settings.mode === 'report'
-      ? scrubbedResults(
-          await comparedResults(readResults(settings, workspace), settings, baseline),
-          createScrubber(secretsInEnv(env)),
-        )
+      ? await reportedResults(settings, workspace, baseline, env)
       : await runEvals(settings, workspace, env, baseline);
-  if (results === null) return;
   if ('kind' in results) {
     // Nothing ran: the step has failed; a required check must still be told (`not-started.ts`).
     await publishNotStarted(results, settings, octokit, env, pullRequest);
@@ -145,6 +132,95 @@ export function scrubbedResults(
     runs: runs.map(({ cases, ...run }) => ({ ...clean(run), cases: cases.map(clean) })),
   };
   return { ...results, artifact };
+}
+
+/** The one client of the run and its one retry budget (the baseline, the comment, the check run). */
+function client(settings: ActionSettings): { octokit: Octokit | null; budget: RetryBudget } {
+  const budget = new RetryBudget(undefined, settings.retryScale);
+  const octokit = settings.token
+    ? createOctokit(settings.token, {
+        userAgent: `evalgate/${toolVersion}`,
+        budget,
+        log: (message) => core.info(`evalgate: ${message}`),
+      })
+    : null;
+  return { octokit, budget };
+}
+
+/** `mode: report`: the results file, refused or compared with a baseline file, scrubbed. */
+async function reportedResults(
+  settings: ActionSettings,
+  workspace: string,
+  baseline: ResolvedBaseline,
+  env: NodeJS.ProcessEnv,
+): Promise<EvalResults | NotStarted> {
+  const read = readResults(settings, workspace);
+  if ('kind' in read) return read;
+  // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
+  // from the comparison with a baseline file as well (it names cases of both).
+  const compared = (await comparedResults(read, settings, baseline)) ?? read;
+  return scrubbedResults(compared, createScrubber(secretsInEnv(env))) ?? compared;
+}
+
+/** A refusal before anything runs: what to publish, and the settings to publish it with. */
+interface StartRefusal {
+  run: NotStarted;
+  settings: ActionSettings;
+}
+
+/** Bad inputs of the Action: each an error of the step, and a problem of the check run. */
+function inputRefusal(
+  errors: readonly string[],
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): StartRefusal {
+  const n = errors.length;
+  const failure = `evalgate: ${n} invalid input${n === 1 ? '' : 's'}`;
+  return { run: inputProblems(errors, failure, settings, workspace, env), settings };
+}
+
+/** Inputs that are each valid but cannot run here: no such working-directory, a forged head-sha. */
+function startRefusal(
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): StartRefusal | null {
+  const refused = (message: string): NotStarted =>
+    inputProblems([message], `evalgate: ${message}`, settings, workspace, env);
+  if (!isFolder(settings.workingDirectory)) {
+    // Else the config "is not found" in a folder that is not there, annotated on no file.
+    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
+    return { run: refused(message), settings };
+  }
+  const forged = workflowRunMismatch(settings, github.context);
+  if (forged === null) return null;
+  // The check run goes on the triggering run's commit, never on the head-sha refused; when the
+  // event names none, there is no commit of the pull request's to post on at all.
+  const hasCommit = settings.headSha !== null;
+  const reported = hasCommit
+    ? { ...settings, headSha: null }
+    : { ...settings, checkRun: false, comment: false };
+  return { run: refused(forged), settings: reported };
+}
+
+/** The problems of a refusal of the inputs, for the check run, the summary and the step. */
+function inputProblems(
+  messages: readonly string[],
+  failure: string,
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): NotStarted {
+  return refusedRun({
+    reason: "the Action's inputs are invalid",
+    messages,
+    configPath: notStartedConfigPath(settings, workspace),
+    args: settings.mode === 'run' ? settings.args : [],
+    failure,
+    logged: true,
+    scrub: createScrubber(secretsInEnv(env)).text,
+  });
 }
 
 function isFolder(path: string): boolean {

@@ -1,10 +1,13 @@
 /**
  * A run that could not start: an invalid config or `args` input (what `evals run` exits 2 on: a
- * bad key, a testset `ref:` a shallow clone lacks, a missing file). No case ran, yet a branch
- * protection rule may wait on this report's check run: without one it would stay "Expected" on
- * the pull request for good. So the problems are rendered here (pure) into the check run's title,
- * summary and annotations and into a short job summary, and `publish-not-started.ts` posts them.
+ * bad key, a testset `ref:` a shallow clone lacks, a missing file), an invalid input of the Action
+ * itself, or in `mode: report` a results file it refuses. No case ran, yet a branch protection
+ * rule may wait on this report's check run: without one it would stay "Expected" on the pull
+ * request for good. So the problems are rendered here (pure) into the check run's title, summary
+ * and annotations and into a short job summary, and `publish-not-started.ts` posts them, then
+ * fails the step.
  */
+import type { AnnotationProperties } from '@actions/core';
 import type { Annotation } from '../report/annotations.ts';
 
 /** Why the run did not start, with its problems; each problem already scrubbed of secrets. */
@@ -18,6 +21,8 @@ export interface NotStarted {
   args: readonly string[];
   /** Every problem, in the order the run found them. */
   problems: readonly NotStartedProblem[];
+  /** The step's failure message (`core.setFailed`), once everything is posted. */
+  failure: string;
 }
 
 /** One problem, as the log says it, and where it is when that is a line of the repository. */
@@ -28,6 +33,44 @@ export interface NotStartedProblem {
   message: string;
   /** A repository-relative path and 1-based line; absent for a file outside it or no line. */
   at?: { path: string; line: number };
+  /**
+   * The step's error for it (`core.error`), masked by the runner rather than scrubbed, with its
+   * place (`file`, `startLine`) when it has one; absent when the failure message says it all.
+   * The place is left out when the check run carries the problem's annotation: GitHub would
+   * show both on the pull request's diff.
+   */
+  log?: { message: string; properties: AnnotationProperties };
+}
+
+/**
+ * A run refused before it started for reasons without a line in the repository (the Action's
+ * inputs, a results file `mode: report` refuses): each message becomes a problem, scrubbed by
+ * `scrub` and then cut short; `logged` says whether the step logs each as an error of its own.
+ */
+export function refusedRun(refusal: {
+  reason: string;
+  messages: readonly string[];
+  configPath: string;
+  args: readonly string[];
+  failure: string;
+  logged: boolean;
+  scrub: (text: string) => string;
+}): NotStarted {
+  return {
+    kind: 'not-started',
+    reason: refusal.reason,
+    configPath: refusal.configPath,
+    args: refusal.args,
+    failure: refusal.failure,
+    problems: refusal.messages.map((message) => {
+      const text = cut(refusal.scrub(message));
+      return {
+        text,
+        message: text,
+        ...(refusal.logged && { log: { message, properties: {} } }),
+      };
+    }),
+  };
 }
 
 /** A problem's text is cut to this many characters (after its secrets were removed). */

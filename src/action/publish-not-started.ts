@@ -1,12 +1,13 @@
 /**
- * Publishing a run that could not start (`not-started.ts`): the step has failed already, with
- * annotations at the config's lines. This adds what a pull request needs to see it: a completed
- * check run of the report's usual name, conclusion `failure` (so a required check does not wait
- * for good), with the problems and their annotations, and a short job summary. No PR comment is
- * created for it; an earlier run's comment of this report is updated to say this run could not
+ * Publishing a run that could not start (`not-started.ts`): what a pull request needs to see it,
+ * a completed check run of the report's usual name, conclusion `failure` (so a required check does
+ * not wait for good), with the problems and their annotations, and a short job summary; then the
+ * step fails, with an error for each problem. An error is placed at its line only when the check
+ * run does not carry that annotation: GitHub shows both on the pull request's diff. No PR comment
+ * is created for it; an earlier run's comment of this report is updated to say this run could not
  * start, so that a stale green report does not stay up. The same limits as `publish.ts`: nothing
- * is written on a fork's read-only pull request run, nor without a token, nor with
- * `check-run: false` / `comment: false`, and what GitHub refuses is a warning.
+ * is written on a fork's read-only pull request run, nor without a token or a repository, nor
+ * with `check-run: false` / `comment: false`, and what GitHub refuses is a warning.
  */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
@@ -27,7 +28,10 @@ import { reportIdentity } from './report-identity.ts';
 import type { ActionSettings } from './settings.ts';
 import { escapeNote } from './summary-notes.ts';
 
-/** Writes the job summary, then (with a token that may write) the check run and comment. */
+/**
+ * Writes the job summary, then (with a token that may write) the check run and comment, then
+ * fails the step, whatever went wrong in between.
+ */
 export async function publishNotStarted(
   run: NotStarted,
   settings: ActionSettings,
@@ -35,6 +39,44 @@ export async function publishNotStarted(
   env: NodeJS.ProcessEnv,
   pullRequest: ChatOpsPullRequest | null,
 ): Promise<void> {
+  let annotated = 0;
+  try {
+    annotated = await publish(run, settings, octokit, env, pullRequest);
+  } finally {
+    failStep(run, annotated);
+  }
+}
+
+/**
+ * The step's errors, one a problem, then its failure. The first `annotated` problems that have a
+ * line in the repository are on the check run already: their errors keep the message and drop the
+ * place, so the diff shows each problem once.
+ */
+function failStep(run: NotStarted, annotated: number): void {
+  let onCheckRun = annotated;
+  for (const problem of run.problems) {
+    const carried = problem.at !== undefined && onCheckRun-- > 0;
+    if (problem.log === undefined) continue;
+    const {
+      file: _file,
+      startLine: _line,
+      startColumn: _col,
+      ...unplaced
+    } = problem.log.properties;
+    core.error(problem.log.message, carried ? unplaced : problem.log.properties);
+  }
+  core.setOutput('verdict', 'error');
+  core.setFailed(run.failure);
+}
+
+/** The job summary, check run and comment; how many annotations the check run got. */
+async function publish(
+  run: NotStarted,
+  settings: ActionSettings,
+  octokit: Octokit | null,
+  env: NodeJS.ProcessEnv,
+  pullRequest: ChatOpsPullRequest | null,
+): Promise<number> {
   const identity = reportIdentity({
     configPath: run.configPath,
     name: settings.name,
@@ -57,17 +99,27 @@ export async function publishNotStarted(
   } catch (error) {
     core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
   }
-  if (fork !== null) return;
+  if (fork !== null) return 0;
   if (octokit === null) {
     if (settings.checkRun) {
       core.warning(
         'evalgate: no github-token was given, so no check run could say that the run did not start',
       );
     }
-    return;
+    return 0;
+  }
+  // `context.repo` throws without GITHUB_REPOSITORY (a runner always sets it; a local run may not).
+  if (!env.GITHUB_REPOSITORY) {
+    if (settings.checkRun || settings.comment) {
+      core.warning(
+        'evalgate: GITHUB_REPOSITORY is not set, so no check run could say that the run did not start',
+      );
+    }
+    return 0;
   }
 
   const failures: ReportingFailure[] = [];
+  let annotated = 0;
   const { owner, repo } = context.repo;
   if (settings.comment && prNumber !== null) {
     const posted = await upsertStickyComment(
@@ -102,6 +154,8 @@ export async function publishNotStarted(
     );
     if (published.ok) core.info(`evalgate: check run ${published.url} says the run did not start`);
     else failures.push(published.failure);
+    annotated = published.ok ? published.annotations : (published.partial?.annotations ?? 0);
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+  return annotated;
 }

@@ -27,7 +27,7 @@ import { actionSecrets, envValuesRead } from '../config/secrets.ts';
 import { declareSecret } from '../shared/secrets.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import type { ResolvedBaseline } from './baseline.ts';
-import { cut, type NotStarted } from './not-started.ts';
+import { cut, refusedRun, type NotStarted } from './not-started.ts';
 import type { ActionSettings } from './settings.ts';
 
 /** What the reports are made from. */
@@ -206,7 +206,7 @@ export async function runEvals(
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
-export function readResults(settings: ActionSettings, workspace: string): EvalResults | null {
+export function readResults(settings: ActionSettings, workspace: string): EvalResults | NotStarted {
   // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
   // at a time, keeping each as the reports read it (the first failing ones of each run whole,
   // the others reduced).
@@ -229,11 +229,17 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
         ? pinIgnoredResults(name)
         : null;
   if (!artifact.ok || refused !== null) {
-    // No check run: a refused artifact is the workflow's wiring (a shard, an --ignore-pin run),
-    // and a failed check of the config's name could race the right report job's.
+    // The report's check run says so too (failed), or a required check would wait for good.
     core.setOutput('verdict', 'error');
-    core.setFailed(`evalgate (mode: report): ${refused}`);
-    return null;
+    return refusedRun({
+      reason: 'the results file was refused (mode: report)',
+      messages: [refused ?? ''],
+      configPath: notStartedConfigPath(settings, workspace),
+      args: [],
+      failure: `evalgate (mode: report): ${refused ?? ''}`,
+      logged: false,
+      scrub: createScrubber([]).text,
+    });
   }
   // Results whose run was not compared with the baseline it was given: the reports say so.
   const why = artifact.value.notCompared?.why;
@@ -296,8 +302,9 @@ function runArgs(settings: ActionSettings, workspace: string, signal: AbortSigna
 }
 
 /**
- * Config problems: annotations at the config's lines and a failed step; returned for the check
- * run and job summary, each problem scrubbed of the declared secrets, then cut short.
+ * Config problems, for the check run and job summary, each scrubbed of the declared secrets, then
+ * cut short; and for the step's errors at the config's lines, which `publishNotStarted` logs
+ * (without the lines the check run annotates) before it fails the step.
  */
 function reportUsageError(
   error: UsageError,
@@ -310,22 +317,25 @@ function reportUsageError(
     const path = issue.file ? resolve(settings.workingDirectory, issue.file) : undefined;
     const file = path ? toRepoPath(repositoryRoot(dirname(path), workspace), path) : undefined;
     const message = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
-    core.error(message, {
-      ...(file ? { file } : {}),
-      ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
-      title: 'evalgate: invalid input',
-    });
     // A check-run annotation needs a line of a file in the repository.
     const inRepository = file !== undefined && file !== '.' && !isAbsolute(file);
     problems.push({
       text: cut(scrub(formatIssue(issue))),
       message: cut(scrub(message)),
       ...(inRepository && issue.line > 0 && { at: { path: file, line: issue.line } }),
+      log: {
+        message,
+        properties: {
+          ...(file ? { file } : {}),
+          ...(issue.line > 0 ? { startLine: issue.line, startColumn: issue.col || 1 } : {}),
+          title: 'evalgate: invalid input',
+        },
+      },
     });
   }
   const lines = error.issues.length > 0 ? error.issues.map(formatIssue) : [error.message];
+  // Said now, for the outputs a later step reads; the step fails once the check run is out.
   core.setOutput('verdict', 'error');
-  core.setFailed(`evalgate could not run:\n${lines.join('\n')}`);
   if (problems.length === 0) {
     const text = cut(scrub(error.message));
     problems.push({ text, message: text });
@@ -337,7 +347,13 @@ function reportUsageError(
     // As the results would have named the report (`args` is read in mode: run only).
     args: settings.args,
     problems,
+    failure: `evalgate could not run:\n${lines.join('\n')}`,
   };
+}
+
+/** The config file, repository-relative, as the reports name it, whether or not it is there. */
+export function notStartedConfigPath(settings: ActionSettings, workspace: string): string {
+  return repoConfigPath(workspace, runConfigPath(settings));
 }
 
 /** The config file, repository-relative, as {@link located} names it. */

@@ -66,8 +66,15 @@ export interface ActionSettings {
   retryScale: number;
 }
 
+/**
+ * The settings, or every bad input with `fallback`: the settings as far as they could be read
+ * (each bad value replaced by its default), enough to post a failed check run that says why. A
+ * `check-run` or `comment` input that is itself bad is taken as false there: whether it asked
+ * for one is not known.
+ */
 export type SettingsResult =
-  { ok: true; settings: ActionSettings } | { ok: false; errors: string[] };
+  | { ok: true; settings: ActionSettings }
+  | { ok: false; errors: string[]; fallback: ActionSettings };
 
 /** The environment variable that shortens the Action's waits for GitHub, for its own tests. */
 export const RETRY_SCALE_ENV = 'EVALGATE_GITHUB_RETRY_SCALE';
@@ -85,6 +92,7 @@ export function readSettings(
   env: NodeJS.ProcessEnv = {},
 ): SettingsResult {
   const errors: string[] = [];
+  const badBooleans = new Set<string>();
   const workingDirectory = resolve(workspace, input('working-directory') || '.');
   const bool = (name: string, fallback: boolean): boolean => {
     const raw = input(name).trim().toLowerCase();
@@ -92,6 +100,7 @@ export function readSettings(
     if (['true', 'yes', '1', 'on'].includes(raw)) return true;
     if (['false', 'no', '0', 'off'].includes(raw)) return false;
     errors.push(`input ${name}: expected true or false, found ${JSON.stringify(input(name))}`);
+    badBooleans.add(name);
     return fallback;
   };
   // Words are matched as the booleans are, whatever their case (`Never`, `REPORT`).
@@ -190,7 +199,13 @@ export function readSettings(
     name,
     retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1,
   };
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+  if (errors.length === 0) return { ok: true, settings };
+  const fallback = {
+    ...settings,
+    checkRun: settings.checkRun && !badBooleans.has('check-run'),
+    comment: settings.comment && !badBooleans.has('comment'),
+  };
+  return { ok: false, errors, fallback };
 }
 
 /**
