@@ -1,7 +1,8 @@
 /**
  * Rate limits on GitHub's GraphQL API, which the Action uses to hide a stale report as outdated,
  * and on REST past the retries: GraphQL answers a spent primary limit with 200 and a
- * `RATE_LIMITED` error (not a 403 or 429), a secondary one with 403 and `retry-after`. Each is
+ * `RATE_LIMITED` (or `RATE_LIMIT`) error, not a 403 or 429, and a secondary one with 403 or 200
+ * and a message saying so (the fake's shapes: `graphqlRateLimitReply`). Each is
  * waited out when the wait fits the retry budget; else the comment stays shown, the warning says
  * GitHub rate limited the call, and the report, the job summary and the step's outcome (the
  * verdict) are untouched. A rate-limited `GET /user` is no answer about who the token is: a
@@ -71,6 +72,61 @@ describe('GraphQL rate limits while hiding a stale report', () => {
     assert.equal(fixture.server.state.comments.get(7)?.length, 2, 'the new report is posted');
     assert.match(r.summary, /evals: evals\.yaml/, 'the job summary holds the report');
     assert.match(r.summary, /The current PR comment is/, 'and names the current comment');
+  });
+
+  it('a spent primary limit of type RATE_LIMIT (code graphql_rate_limit): waited out, then hidden', async () => {
+    const old = staleReport();
+    fixture.server.graphqlRateLimitNext({ kind: 'primary', type: 'RATE_LIMIT', resetInSeconds: 2 });
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stdout,
+      /GitHub's rate limit on POST \/graphql \(used up until \d\d:\d\d:\d\d UTC\): retrying in \d+ s/,
+    );
+    assert.equal(old.minimized, 'OUTDATED', r.stdout);
+  });
+
+  it('a spent primary limit whose x-ratelimit-remaining is not 0: waited until its reset', async () => {
+    const old = staleReport();
+    fixture.server.graphqlRateLimitNext({
+      kind: 'primary',
+      type: 'RATE_LIMITED',
+      resetInSeconds: 2,
+      remaining: '1',
+    });
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stdout,
+      /POST \/graphql \(used up until \d\d:\d\d:\d\d UTC\): retrying in [1-4] s/,
+    );
+    assert.equal(old.minimized, 'OUTDATED', r.stdout);
+  });
+
+  it('a secondary limit answered with 200 and the message as a GraphQL error: waited out, then hidden', async () => {
+    const old = staleReport();
+    fixture.server.graphqlRateLimitNext({ kind: 'secondary', status: 200, retryAfterSeconds: 1 });
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /GitHub's secondary rate limit on POST \/graphql: retrying in 1 s/);
+    assert.equal(old.minimized, 'OUTDATED', r.stdout);
+  });
+
+  it("a 200 secondary limit that outlasts the retries: the stale report is named, with GitHub's words", async () => {
+    const old = staleReport();
+    fixture.server.graphqlRateLimitNext(
+      { kind: 'secondary', status: 200, retryAfterSeconds: 1 },
+      6,
+    );
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'check-run': 'false' });
+    assert.equal(r.code, 1, 'the verdict decides the step');
+    assert.equal(old.minimized, undefined);
+    assert.match(r.stdout, /POST \/graphql: not retrying \(retried 2 times already\)/);
+    assert.match(
+      STALE.exec(r.stdout)?.[0] ?? '',
+      /could not hide it \(GitHub's GraphQL API answered You have exceeded a secondary rate limit/,
+      r.stdout,
+    );
   });
 
   it('a secondary limit (403, retry-after): waited out, then hidden', async () => {

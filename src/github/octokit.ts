@@ -8,7 +8,7 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import Bottleneck from 'bottleneck/light.js';
-import { clockTime, graphqlRateLimitOf, rateLimitOf } from './rate-limit.ts';
+import { clockTime, graphqlRateLimitOf, rateLimitOf, type RateLimit } from './rate-limit.ts';
 import type { RetryBudget } from './retry-budget.ts';
 
 /** An authenticated client from {@link createOctokit} (or `getOctokit`, which has the same type). */
@@ -98,7 +98,7 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
 
 /**
  * Retries a request GitHub rate-limited (`rate-limit.ts`: a 403 or 429 with `retry-after`, or an
- * exhausted limit with its reset time, or GraphQL's 200 with a `RATE_LIMITED` error) after the
+ * exhausted limit with its reset time, or GraphQL's 200 with a rate-limit error) after the
  * wait GitHub asks for, twice at most, and only while the wait fits the budget: a reset an hour
  * away is not waited for, and the log says when it is. A rate-limited request was not carried out, so sending it again is safe.
  */
@@ -106,8 +106,16 @@ function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void):
   return (octokit) => {
     octokit.hook.wrap('request', async (request, options) => {
       for (let retries = 0; ; retries++) {
+        let limit: RateLimit | null;
         try {
-          return await request(options);
+          const response = await request(options);
+          // GraphQL answers some limits with 200 (a secondary one, a spent primary one of type
+          // RATE_LIMIT) that plugin-throttling lets through: octokit.graphql throws them later,
+          // out of reach of any retry. Past the retries the answer goes back as it came.
+          limit = isGraphql(options.url)
+            ? graphqlRateLimitOf(response.data, response.headers, Date.now())
+            : null;
+          if (limit === null || !mayWait(limit, retries)) return response;
         } catch (error) {
           const response = (
             error as { response?: { data?: unknown; headers?: Record<string, unknown> } }
@@ -115,31 +123,45 @@ function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void):
           const headers = response?.headers ?? {};
           // GraphQL's spent primary limit is a 200 whose error says RATE_LIMITED, which
           // plugin-throttling throws as an error without a status: told by that error.
-          const limit =
+          limit =
             rateLimitOf(
               (error as { status?: number }).status,
               headers,
               error instanceof Error ? error.message : '',
               Date.now(),
             ) ?? graphqlRateLimitOf(response?.data, headers, Date.now());
-          if (limit === null) throw error;
-          const until =
-            limit.resetsAt === undefined ? '' : ` (used up until ${clockTime(limit.resetsAt)})`;
-          const what = `GitHub's ${limit.kind} on ${describeRequest(octokit, options)}${until}`;
-          if (retries >= MAX_RATE_LIMIT_RETRIES) {
-            log(`${what}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
-            throw error;
-          }
-          if (!budget.take(limit.waitSeconds * budget.secondMs)) {
-            log(`${what}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
-            throw error;
-          }
-          log(`${what}: retrying in ${limit.waitSeconds} s`);
-          await sleep(limit.waitSeconds * budget.secondMs);
+          if (limit === null || !mayWait(limit, retries)) throw error;
         }
+        log(`${what(limit)}: retrying in ${limit.waitSeconds} s`);
+        await sleep(limit.waitSeconds * budget.secondMs);
+      }
+
+      /** `GitHub's secondary rate limit on POST /graphql (used up until …)`, for the log. */
+      function what(limit: RateLimit): string {
+        const until =
+          limit.resetsAt === undefined ? '' : ` (used up until ${clockTime(limit.resetsAt)})`;
+        return `GitHub's ${limit.kind} on ${describeRequest(octokit, options)}${until}`;
+      }
+
+      /** Whether to wait `limit` out and retry: twice at most, and within the budget. */
+      function mayWait(limit: RateLimit, retries: number): boolean {
+        if (retries >= MAX_RATE_LIMIT_RETRIES) {
+          log(`${what(limit)}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
+          return false;
+        }
+        if (!budget.take(limit.waitSeconds * budget.secondMs)) {
+          log(`${what(limit)}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
+          return false;
+        }
+        return true;
       }
     });
   };
+}
+
+/** A request to GitHub's GraphQL API: `/graphql`, or GitHub Enterprise Server's `/api/graphql`. */
+function isGraphql(url: string): boolean {
+  return new URL(url, 'http://github.invalid').pathname.endsWith('/graphql');
 }
 
 /**

@@ -43,7 +43,7 @@ export function rateLimitOf(
   const reset = new Date(resetSeconds * 1000);
   const resetsAt =
     exhausted && resetSeconds > 0 && !Number.isNaN(reset.getTime()) ? reset : undefined;
-  const secondary = /\bsecondary rate\b/i.test(message);
+  const secondary = SECONDARY_RATE.test(message);
   if (retryAfter === undefined && !exhausted && !secondary && status === 403) return null;
   // A second past the reset, as GitHub advises: the limit is lifted after it, not at it.
   const untilReset =
@@ -74,11 +74,14 @@ function retryAfterSeconds(value: unknown, now: number): number | undefined {
 }
 
 /**
- * The rate limit a GraphQL answer's body reports, or null. GraphQL answers a spent primary limit
- * with 200 and an error of type `RATE_LIMITED`
- * (docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api), not with a
- * 403 or 429, so {@link rateLimitOf} never sees it; the headers say when it resets, as for REST.
- * With none, GitHub's "at least one minute" applies.
+ * The rate limit a GraphQL answer's body reports, or null. GitHub's GraphQL API answers a spent
+ * primary limit with 200 and an error of type `RATE_LIMITED` (or `RATE_LIMIT`, code
+ * `graphql_rate_limit`, as it has also been seen to answer), and a secondary limit with 200 or 403
+ * and an error message saying "secondary rate limit"
+ * (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#exceeding-the-rate-limit);
+ * {@link rateLimitOf} sees only the 403. The headers say how long to wait, as for REST: a spent
+ * primary limit waits for `x-ratelimit-reset` even when `x-ratelimit-remaining` is not 0 (it has
+ * been seen to lag the body); with no time given, GitHub's "at least one minute" applies.
  */
 export function graphqlRateLimitOf(
   data: unknown,
@@ -86,10 +89,17 @@ export function graphqlRateLimitOf(
   now: number,
 ): RateLimit | null {
   const errors = (data as { errors?: unknown } | null)?.errors;
-  const limited =
-    Array.isArray(errors) &&
-    errors.some((entry) => (entry as { type?: unknown } | null)?.type === 'RATE_LIMITED');
-  if (!limited) return null;
-  // A 429 is a rate limit whatever its headers say: read as one, with GraphQL's headers.
-  return rateLimitOf(429, headers, '', now);
+  if (!Array.isArray(errors)) return null;
+  const entries = errors.map((entry) => (entry ?? {}) as { type?: unknown; message?: unknown });
+  if (entries.some((entry) => entry.type === 'RATE_LIMITED' || entry.type === 'RATE_LIMIT')) {
+    // The body says the limit is spent: read as a 429 with the limit used up.
+    return rateLimitOf(429, { ...headers, 'x-ratelimit-remaining': '0' }, '', now);
+  }
+  const secondary = entries.find(
+    (entry) => typeof entry.message === 'string' && SECONDARY_RATE.test(entry.message),
+  );
+  return secondary === undefined ? null : rateLimitOf(403, headers, String(secondary.message), now);
 }
+
+/** How GitHub words a secondary rate limit ("You have exceeded a secondary rate limit"). */
+const SECONDARY_RATE = /\bsecondary rate\b/i;

@@ -98,3 +98,76 @@ function nodesReply(
   });
   return { status: 200, body: { data: { nodes }, ...(errors.length > 0 ? { errors } : {}) } };
 }
+
+/**
+ * How GitHub's GraphQL API answers a rate limit
+ * (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#exceeding-the-rate-limit):
+ * a spent primary limit with 200 and an error of type `RATE_LIMITED` (the type the docs' examples
+ * and octokit's throttling plugin know) or `RATE_LIMIT` with code `graphql_rate_limit` (seen from
+ * GitHub since, yanyongyu/githubkit#271), no data; `x-ratelimit-remaining` has been seen not to be
+ * 0 on it (octokit/plugin-throttling.js#632). A secondary limit with 200 or 403 and a message
+ * saying so: the 403 with the REST error body (octokit/plugin-throttling.js#438), the 200 with the
+ * message as a GraphQL error; `retry-after` only sometimes (the plugin's "can sometimes be blank").
+ */
+export type GraphqlRateLimit =
+  | {
+      kind: 'primary';
+      type: 'RATE_LIMITED' | 'RATE_LIMIT';
+      resetInSeconds: number;
+      /** `x-ratelimit-remaining`; '0' unless said. */
+      remaining?: string;
+    }
+  | { kind: 'secondary'; status: 200 | 403; retryAfterSeconds?: number };
+
+const SECONDARY_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 9C31:8954C:60104B:C1D441:688BE22C.';
+
+/** GitHub's GraphQL answer to `limit`, with the rate-limit headers every answer carries. */
+export function graphqlRateLimitReply(limit: GraphqlRateLimit): Reply {
+  const now = Math.ceil(Date.now() / 1000);
+  if (limit.kind === 'primary') {
+    const remaining = limit.remaining ?? '0';
+    const error =
+      limit.type === 'RATE_LIMITED'
+        ? { type: 'RATE_LIMITED', message: 'API rate limit exceeded for installation ID 1.' }
+        : {
+            type: 'RATE_LIMIT',
+            code: 'graphql_rate_limit',
+            message: 'API rate limit already exceeded for installation ID 1.',
+          };
+    return {
+      status: 200,
+      body: { data: null, errors: [error] },
+      headers: rateHeaders(remaining, now + limit.resetInSeconds),
+    };
+  }
+  const headers = {
+    ...rateHeaders('4990', now + 3600),
+    ...(limit.retryAfterSeconds !== undefined && {
+      'retry-after': String(limit.retryAfterSeconds),
+    }),
+  };
+  if (limit.status === 403) {
+    return {
+      status: 403,
+      body: {
+        documentation_url:
+          'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+        message: SECONDARY_MESSAGE,
+      },
+      headers,
+    };
+  }
+  return { status: 200, body: { data: null, errors: [{ message: SECONDARY_MESSAGE }] }, headers };
+}
+
+/** The `x-ratelimit-*` headers of a GraphQL answer: the `graphql` resource's. */
+function rateHeaders(remaining: string, reset: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': remaining,
+    'x-ratelimit-used': String(5000 - Number(remaining)),
+    'x-ratelimit-reset': String(reset),
+    'x-ratelimit-resource': 'graphql',
+  };
+}

@@ -22,7 +22,8 @@ import type {
 
 // What the fake answers, by topic; `github-server.ts` imports it all from here.
 export { DOCS, error, type Reply } from './github-server-errors.ts';
-export { graphqlReply } from './github-server-graphql.ts';
+export { graphqlRateLimitReply, graphqlReply } from './github-server-graphql.ts';
+import { graphqlRateLimitReply } from './github-server-graphql.ts';
 export {
   checkRunJson,
   checkRunProblem,
@@ -94,13 +95,21 @@ export function headerProblem(headers: IncomingHttpHeaders): Reply | undefined {
 /**
  * GitHub's answer to a secondary rate limit (403 with `retry-after`, and a message octokit's
  * throttling plugin recognises) or to an exhausted primary one (`x-ratelimit-remaining: 0` and
- * the reset time: a 403 from REST, a 200 with a `RATE_LIMITED` error from GraphQL).
+ * the reset time): from REST a 403; from GraphQL as `graphqlRateLimitReply` words them (a 403
+ * with `retry-after`, a 200 with a `RATE_LIMITED` error).
  */
 export function rateLimitReply(
   kind: 'secondary' | 'primary',
   retryAfterSeconds: number,
   graphql = false,
 ): Reply {
+  if (graphql) {
+    return graphqlRateLimitReply(
+      kind === 'secondary'
+        ? { kind, status: 403, retryAfterSeconds }
+        : { kind, type: 'RATE_LIMITED', resetInSeconds: retryAfterSeconds },
+    );
+  }
   if (kind === 'secondary') {
     return {
       status: 403,
@@ -119,16 +128,6 @@ export function rateLimitReply(
     'x-ratelimit-remaining': '0',
     'x-ratelimit-reset': String(reset),
   };
-  if (graphql) {
-    // GraphQL answers a spent primary limit with 200 and a RATE_LIMITED error, no data
-    // (docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api).
-    const message = 'API rate limit exceeded for installation ID 1.';
-    return {
-      status: 200,
-      body: { data: null, errors: [{ type: 'RATE_LIMITED', message }] },
-      headers: limit,
-    };
-  }
   return {
     status: 403,
     body: {

@@ -2,6 +2,7 @@
  * The types of the fake GitHub (`github-server.ts`): what it records, holds and offers tests.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { GraphqlRateLimit } from './github-server-graphql.ts';
 
 /** One request as the server received it; `body` is the parsed JSON (undefined when empty). */
 export interface RecordedRequest {
@@ -193,6 +194,12 @@ export interface GitHubServer {
     retryAfterSeconds: number,
     times?: number,
   ): void;
+  /**
+   * Answers the next `times` `POST /graphql` requests with one of the ways GitHub's GraphQL API
+   * answers a rate limit (`GraphqlRateLimit`: a spent primary limit, a secondary one with 200 or
+   * 403, with or without `retry-after`).
+   */
+  graphqlRateLimitNext(limit: GraphqlRateLimit, times?: number): void;
   /** Sets the token's user: a login (GET /user → 200) or null (GET /user → 403, a GITHUB_TOKEN). */
   setUser(
     login: string | null,

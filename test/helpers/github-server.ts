@@ -39,6 +39,7 @@ import {
   graphqlReply,
   page,
   pullRequestReply,
+  graphqlRateLimitReply,
   rateLimitReply,
   readBody,
   send,
@@ -354,6 +355,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       addRule(method, pathPattern, times, (path) =>
         rateLimitReply(kind, retryAfterSeconds, path === '/graphql'),
       );
+    },
+    graphqlRateLimitNext(limit, times = 1) {
+      addRule('POST', /^\/graphql$/, times, () => graphqlRateLimitReply(limit));
     },
     setUser(login, { writesComments = true, readsActions = true } = {}) {
       state.token =
