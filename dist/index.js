@@ -1395,12 +1395,12 @@ var require_util = __commonJS({
       }
       obj[kListeners] = null;
     }
-    function errorRequest2(client, request2, err) {
+    function errorRequest2(client2, request2, err) {
       try {
         request2.onError(err);
         assert(request2.aborted);
       } catch (err2) {
-        client.emit("error", err2);
+        client2.emit("error", err2);
       }
     }
     var kEnumerableProperty = /* @__PURE__ */ Object.create(null);
@@ -5869,11 +5869,11 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
     var Parser3 = class {
-      constructor(client, socket, { exports: exports2 }) {
-        assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
+      constructor(client2, socket, { exports: exports2 }) {
+        assert(Number.isFinite(client2[kMaxHeadersSize]) && client2[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
         this.ptr = this.llhttp.llhttp_alloc(constants9.TYPE.RESPONSE);
-        this.client = client;
+        this.client = client2;
         this.socket = socket;
         this.timeout = null;
         this.timeoutValue = null;
@@ -5883,7 +5883,7 @@ var require_client_h1 = __commonJS({
         this.upgrade = false;
         this.headers = [];
         this.headersSize = 0;
-        this.headersMaxSize = client[kMaxHeadersSize];
+        this.headersMaxSize = client2[kMaxHeadersSize];
         this.shouldKeepAlive = false;
         this.paused = false;
         this.resume = this.resume.bind(this);
@@ -5891,7 +5891,7 @@ var require_client_h1 = __commonJS({
         this.keepAlive = "";
         this.contentLength = "";
         this.connection = "";
-        this.maxResponseSize = client[kMaxResponseSize];
+        this.maxResponseSize = client2[kMaxResponseSize];
       }
       setTimeout(delay, type) {
         if (delay !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
@@ -6031,15 +6031,15 @@ var require_client_h1 = __commonJS({
         this.statusText = buf.toString();
       }
       onMessageBegin() {
-        const { socket, client } = this;
+        const { socket, client: client2 } = this;
         if (socket.destroyed) {
           return -1;
         }
-        if (client[kRunning] === 0) {
+        if (client2[kRunning] === 0) {
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request2 = client2[kQueue][client2[kRunningIdx]];
         if (!request2) {
           return -1;
         }
@@ -6082,13 +6082,13 @@ var require_client_h1 = __commonJS({
         }
       }
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode, statusText } = this;
+        const { upgrade, client: client2, socket, headers, statusCode, statusText } = this;
         assert(upgrade);
-        assert(client[kSocket] === socket);
+        assert(client2[kSocket] === socket);
         assert(!socket.destroyed);
         assert(!this.paused);
         assert((headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request2 = client2[kQueue][client2[kRunningIdx]];
         assert(request2);
         assert(request2.upgrade || request2.method === "CONNECT");
         this.statusCode = null;
@@ -6102,28 +6102,28 @@ var require_client_h1 = __commonJS({
         socket[kClient] = null;
         socket[kError] = null;
         removeAllListeners(socket);
-        client[kSocket] = null;
-        client[kHTTPContext] = null;
-        client[kQueue][client[kRunningIdx]++] = null;
-        client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
+        client2[kSocket] = null;
+        client2[kHTTPContext] = null;
+        client2[kQueue][client2[kRunningIdx]++] = null;
+        client2.emit("disconnect", client2[kUrl], [client2], new InformationalError("upgrade"));
         try {
           request2.onUpgrade(statusCode, headers, socket, statusText);
         } catch (error2) {
-          util.errorRequest(client, request2, error2);
+          util.errorRequest(client2, request2, error2);
           util.destroy(socket, error2);
         }
-        client[kResume]();
+        client2[kResume]();
       }
       onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
-        const { client, socket, headers, statusText } = this;
+        const { client: client2, socket, headers, statusText } = this;
         if (socket.destroyed) {
           return -1;
         }
-        if (client[kRunning] === 0) {
+        if (client2[kRunning] === 0) {
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request2 = client2[kQueue][client2[kRunningIdx]];
         if (!request2) {
           return -1;
         }
@@ -6142,7 +6142,7 @@ var require_client_h1 = __commonJS({
         this.shouldKeepAlive = shouldKeepAlive || // Override llhttp value which does not allow keepAlive for HEAD.
         request2.method === "HEAD" && !socket[kReset] && this.connection.toLowerCase() === "keep-alive";
         if (this.statusCode >= 200) {
-          const bodyTimeout = request2.bodyTimeout != null ? request2.bodyTimeout : client[kBodyTimeout];
+          const bodyTimeout = request2.bodyTimeout != null ? request2.bodyTimeout : client2[kBodyTimeout];
           this.setTimeout(bodyTimeout, TIMEOUT_BODY);
         } else if (this.timeout) {
           if (this.timeout.refresh) {
@@ -6150,32 +6150,32 @@ var require_client_h1 = __commonJS({
           }
         }
         if (request2.method === "CONNECT") {
-          assert(client[kRunning] === 1);
+          assert(client2[kRunning] === 1);
           this.upgrade = true;
           return 2;
         }
         if (upgrade) {
-          assert(client[kRunning] === 1);
+          assert(client2[kRunning] === 1);
           this.upgrade = true;
           return 2;
         }
         assert((this.headers.length & 1) === 0);
         this.headers = [];
         this.headersSize = 0;
-        if (this.shouldKeepAlive && client[kPipelining]) {
+        if (this.shouldKeepAlive && client2[kPipelining]) {
           const keepAliveTimeout = this.keepAlive ? util.parseKeepAliveTimeout(this.keepAlive) : null;
           if (keepAliveTimeout != null) {
             const timeout = Math.min(
-              keepAliveTimeout - client[kKeepAliveTimeoutThreshold],
-              client[kKeepAliveMaxTimeout]
+              keepAliveTimeout - client2[kKeepAliveTimeoutThreshold],
+              client2[kKeepAliveMaxTimeout]
             );
             if (timeout <= 0) {
               socket[kReset] = true;
             } else {
-              client[kKeepAliveTimeoutValue] = timeout;
+              client2[kKeepAliveTimeoutValue] = timeout;
             }
           } else {
-            client[kKeepAliveTimeoutValue] = client[kKeepAliveDefaultTimeout];
+            client2[kKeepAliveTimeoutValue] = client2[kKeepAliveDefaultTimeout];
           }
         } else {
           socket[kReset] = true;
@@ -6192,16 +6192,16 @@ var require_client_h1 = __commonJS({
         }
         if (socket[kBlocking]) {
           socket[kBlocking] = false;
-          client[kResume]();
+          client2[kResume]();
         }
         return pause ? constants9.ERROR.PAUSED : 0;
       }
       onBody(buf) {
-        const { client, socket, statusCode, maxResponseSize } = this;
+        const { client: client2, socket, statusCode, maxResponseSize } = this;
         if (socket.destroyed) {
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request2 = client2[kQueue][client2[kRunningIdx]];
         assert(request2);
         assert(this.timeoutType === TIMEOUT_BODY);
         if (this.timeout) {
@@ -6220,7 +6220,7 @@ var require_client_h1 = __commonJS({
         }
       }
       onMessageComplete() {
-        const { client, socket, statusCode, upgrade, headers, contentLength, bytesRead, shouldKeepAlive } = this;
+        const { client: client2, socket, statusCode, upgrade, headers, contentLength, bytesRead, shouldKeepAlive } = this;
         if (socket.destroyed && (!statusCode || shouldKeepAlive)) {
           return -1;
         }
@@ -6229,7 +6229,7 @@ var require_client_h1 = __commonJS({
         }
         assert(statusCode >= 100);
         assert((this.headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request2 = client2[kQueue][client2[kRunningIdx]];
         assert(request2);
         this.statusCode = null;
         this.statusText = "";
@@ -6247,29 +6247,29 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         request2.onComplete(headers);
-        client[kQueue][client[kRunningIdx]++] = null;
+        client2[kQueue][client2[kRunningIdx]++] = null;
         socket[kSocketUsed] = true;
         if (socket[kWriting]) {
-          assert(client[kRunning] === 0);
+          assert(client2[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
           return constants9.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
           return constants9.ERROR.PAUSED;
-        } else if (socket[kReset] && client[kRunning] === 0) {
+        } else if (socket[kReset] && client2[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
           return constants9.ERROR.PAUSED;
-        } else if (client[kPipelining] == null || client[kPipelining] === 1) {
-          setImmediate(() => client[kResume]());
+        } else if (client2[kPipelining] == null || client2[kPipelining] === 1) {
+          setImmediate(() => client2[kResume]());
         } else {
-          client[kResume]();
+          client2[kResume]();
         }
       }
     };
     function onParserTimeout(parser) {
-      const { socket, timeoutType, client, paused } = parser.deref();
+      const { socket, timeoutType, client: client2, paused } = parser.deref();
       if (timeoutType === TIMEOUT_HEADERS) {
-        if (!socket[kWriting] || socket.writableNeedDrain || client[kRunning] > 1) {
+        if (!socket[kWriting] || socket.writableNeedDrain || client2[kRunning] > 1) {
           assert(!paused, "cannot be paused while waiting for headers");
           util.destroy(socket, new HeadersTimeoutError());
         }
@@ -6278,12 +6278,12 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new BodyTimeoutError());
         }
       } else if (timeoutType === TIMEOUT_KEEP_ALIVE) {
-        assert(client[kRunning] === 0 && client[kKeepAliveTimeoutValue]);
+        assert(client2[kRunning] === 0 && client2[kKeepAliveTimeoutValue]);
         util.destroy(socket, new InformationalError("socket idle timeout"));
       }
     }
-    async function connectH1(client, socket) {
-      client[kSocket] = socket;
+    async function connectH1(client2, socket) {
+      client2[kSocket] = socket;
       if (!llhttpInstance) {
         llhttpInstance = await llhttpPromise;
         llhttpPromise = null;
@@ -6295,7 +6295,7 @@ var require_client_h1 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = new Parser3(client, socket, llhttpInstance);
+      socket[kParser] = new Parser3(client2, socket, llhttpInstance);
       addListener(socket, "error", function(err) {
         const parser = this[kParser];
         if (err.code === "ECONNRESET" && parser.statusCode && !parser.shouldKeepAlive) {
@@ -6327,7 +6327,7 @@ var require_client_h1 = __commonJS({
         util.destroy(this, new SocketError("other side closed", util.getSocketInfo(this)));
       });
       addListener(socket, "close", function() {
-        const client2 = this[kClient];
+        const client3 = this[kClient];
         const parser = this[kParser];
         clearIdleSocketValidation(this);
         if (parser) {
@@ -6338,24 +6338,24 @@ var require_client_h1 = __commonJS({
           this[kParser] = null;
         }
         const err = this[kError] || new SocketError("closed", util.getSocketInfo(this));
-        client2[kSocket] = null;
-        client2[kHTTPContext] = null;
-        if (client2.destroyed) {
-          assert(client2[kPending] === 0);
-          const requests = client2[kQueue].splice(client2[kRunningIdx]);
+        client3[kSocket] = null;
+        client3[kHTTPContext] = null;
+        if (client3.destroyed) {
+          assert(client3[kPending] === 0);
+          const requests = client3[kQueue].splice(client3[kRunningIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
-            util.errorRequest(client2, request2, err);
+            util.errorRequest(client3, request2, err);
           }
-        } else if (client2[kRunning] > 0 && err.code !== "UND_ERR_INFO") {
-          const request2 = client2[kQueue][client2[kRunningIdx]];
-          client2[kQueue][client2[kRunningIdx]++] = null;
-          util.errorRequest(client2, request2, err);
+        } else if (client3[kRunning] > 0 && err.code !== "UND_ERR_INFO") {
+          const request2 = client3[kQueue][client3[kRunningIdx]];
+          client3[kQueue][client3[kRunningIdx]++] = null;
+          util.errorRequest(client3, request2, err);
         }
-        client2[kPendingIdx] = client2[kRunningIdx];
-        assert(client2[kRunning] === 0);
-        client2.emit("disconnect", client2[kUrl], [client2], err);
-        client2[kResume]();
+        client3[kPendingIdx] = client3[kRunningIdx];
+        assert(client3[kRunning] === 0);
+        client3.emit("disconnect", client3[kUrl], [client3], err);
+        client3[kResume]();
       });
       let closed = false;
       socket.on("close", () => {
@@ -6365,10 +6365,10 @@ var require_client_h1 = __commonJS({
         version: "h1",
         defaultPipelining: 1,
         write(...args) {
-          return writeH1(client, ...args);
+          return writeH1(client2, ...args);
         },
         resume() {
-          resumeH1(client);
+          resumeH1(client2);
         },
         destroy(err, callback) {
           if (closed) {
@@ -6385,13 +6385,13 @@ var require_client_h1 = __commonJS({
             return true;
           }
           if (request2) {
-            if (client[kRunning] > 0 && !request2.idempotent) {
+            if (client2[kRunning] > 0 && !request2.idempotent) {
               return true;
             }
-            if (client[kRunning] > 0 && (request2.upgrade || request2.method === "CONNECT")) {
+            if (client2[kRunning] > 0 && (request2.upgrade || request2.method === "CONNECT")) {
               return true;
             }
-            if (client[kRunning] > 0 && util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) {
+            if (client2[kRunning] > 0 && util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) {
               return true;
             }
           }
@@ -6406,20 +6406,20 @@ var require_client_h1 = __commonJS({
       }
       socket[kIdleSocketValidation] = 0;
     }
-    function scheduleIdleSocketValidation(client, socket) {
+    function scheduleIdleSocketValidation(client2, socket) {
       socket[kIdleSocketValidation] = 1;
       socket[kIdleSocketValidationTimeout] = setImmediate(() => {
         socket[kIdleSocketValidationTimeout] = null;
         socket[kIdleSocketValidation] = 2;
-        if (client[kSocket] === socket && !socket.destroyed) {
-          client[kResume]();
+        if (client2[kSocket] === socket && !socket.destroyed) {
+          client2[kResume]();
         }
       });
     }
-    function resumeH1(client) {
-      const socket = client[kSocket];
+    function resumeH1(client2) {
+      const socket = client2[kSocket];
       if (socket && !socket.destroyed) {
-        if (client[kSize] === 0) {
+        if (client2[kSize] === 0) {
           if (!socket[kNoRef] && socket.unref) {
             socket.unref();
             socket[kNoRef] = true;
@@ -6428,9 +6428,9 @@ var require_client_h1 = __commonJS({
           socket.ref();
           socket[kNoRef] = false;
         }
-        if (client[kRunning] === 0 && client[kPending] > 0 && socket[kSocketUsed]) {
+        if (client2[kRunning] === 0 && client2[kPending] > 0 && socket[kSocketUsed]) {
           if (socket[kIdleSocketValidation] === 0) {
-            scheduleIdleSocketValidation(client, socket);
+            scheduleIdleSocketValidation(client2, socket);
             socket[kParser].readMore();
             if (socket.destroyed) {
               return;
@@ -6445,20 +6445,20 @@ var require_client_h1 = __commonJS({
             return;
           }
         }
-        if (client[kRunning] === 0) {
+        if (client2[kRunning] === 0) {
           socket[kParser].readMore();
           if (socket.destroyed) {
             return;
           }
         }
-        if (client[kSize] === 0) {
+        if (client2[kSize] === 0) {
           if (socket[kParser].timeoutType !== TIMEOUT_KEEP_ALIVE) {
-            socket[kParser].setTimeout(client[kKeepAliveTimeoutValue], TIMEOUT_KEEP_ALIVE);
+            socket[kParser].setTimeout(client2[kKeepAliveTimeoutValue], TIMEOUT_KEEP_ALIVE);
           }
-        } else if (client[kRunning] > 0 && socket[kParser].statusCode < 200) {
+        } else if (client2[kRunning] > 0 && socket[kParser].statusCode < 200) {
           if (socket[kParser].timeoutType !== TIMEOUT_HEADERS) {
-            const request2 = client[kQueue][client[kRunningIdx]];
-            const headersTimeout = request2.headersTimeout != null ? request2.headersTimeout : client[kHeadersTimeout];
+            const request2 = client2[kQueue][client2[kRunningIdx]];
+            const headersTimeout = request2.headersTimeout != null ? request2.headersTimeout : client2[kHeadersTimeout];
             socket[kParser].setTimeout(headersTimeout, TIMEOUT_HEADERS);
           }
         }
@@ -6467,7 +6467,7 @@ var require_client_h1 = __commonJS({
     function shouldSendContentLength(method) {
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
-    function writeH1(client, request2) {
+    function writeH1(client2, request2) {
       const { method, path, host, upgrade, blocking, reset } = request2;
       let { body, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
@@ -6486,7 +6486,7 @@ var require_client_h1 = __commonJS({
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
+            util.errorRequest(client2, request2, new InvalidArgumentError("invalid content-type header"));
             return false;
           }
           headers.push("content-type", contentTypeValue);
@@ -6504,13 +6504,13 @@ var require_client_h1 = __commonJS({
         contentLength = null;
       }
       if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength !== null && request2.contentLength !== contentLength) {
-        if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+        if (client2[kStrictContentLength]) {
+          util.errorRequest(client2, request2, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
       }
-      const socket = client[kSocket];
+      const socket = client2[kSocket];
       clearIdleSocketValidation(socket);
       const abort = (error2) => {
         if (request2.aborted) {
@@ -6522,14 +6522,14 @@ var require_client_h1 = __commonJS({
           }
           return;
         }
-        util.errorRequest(client, request2, error2 || new RequestAbortedError());
+        util.errorRequest(client2, request2, error2 || new RequestAbortedError());
         util.destroy(body);
         util.destroy(socket, new InformationalError("aborted"));
       };
       try {
         request2.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client2, request2, err);
       }
       if (request2.aborted) {
         return false;
@@ -6543,7 +6543,7 @@ var require_client_h1 = __commonJS({
       if (reset != null) {
         socket[kReset] = reset;
       }
-      if (client[kMaxRequests] && socket[kCounter]++ >= client[kMaxRequests]) {
+      if (client2[kMaxRequests] && socket[kCounter]++ >= client2[kMaxRequests]) {
         socket[kReset] = true;
       }
       if (blocking) {
@@ -6555,13 +6555,13 @@ var require_client_h1 = __commonJS({
         header2 += `host: ${host}\r
 `;
       } else {
-        header2 += client[kHostHeader];
+        header2 += client2[kHostHeader];
       }
       if (upgrade) {
         header2 += `connection: upgrade\r
 upgrade: ${upgrade}\r
 `;
-      } else if (client[kPipelining] && !socket[kReset]) {
+      } else if (client2[kPipelining] && !socket[kReset]) {
         header2 += "connection: keep-alive\r\n";
       } else {
         header2 += "connection: close\r\n";
@@ -6585,28 +6585,28 @@ upgrade: ${upgrade}\r
         channels.sendHeaders.publish({ request: request2, headers: header2, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header2, expectsPayload);
+        writeBuffer(abort, null, client2, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeBuffer(abort, body, client2, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header2, expectsPayload);
+          writeIterable(abort, body.stream(), client2, request2, socket, contentLength, header2, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+          writeBlob(abort, body, client2, request2, socket, contentLength, header2, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeStream(abort, body, client2, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeIterable(abort, body, client2, request2, socket, contentLength, header2, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
-      assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
+    function writeStream(abort, body, client2, request2, socket, contentLength, header2, expectsPayload) {
+      assert(contentLength !== 0 || client2[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client: client2, expectsPayload, header: header2 });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -6641,7 +6641,7 @@ upgrade: ${upgrade}\r
           return;
         }
         finished = true;
-        assert(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
+        assert(socket.destroyed || socket[kWriting] && client2[kRunning] <= 1);
         socket.off("drain", onDrain).off("error", onFinished);
         body.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
         if (!err) {
@@ -6672,7 +6672,7 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    function writeBuffer(abort, body, client2, request2, socket, contentLength, header2, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
@@ -6698,12 +6698,12 @@ upgrade: ${upgrade}\r
           }
         }
         request2.onRequestSent();
-        client[kResume]();
+        client2[kResume]();
       } catch (err) {
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    async function writeBlob(abort, body, client2, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -6721,13 +6721,13 @@ upgrade: ${upgrade}\r
         if (!expectsPayload && request2.reset !== false) {
           socket[kReset] = true;
         }
-        client[kResume]();
+        client2[kResume]();
       } catch (err) {
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
-      assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
+    async function writeIterable(abort, body, client2, request2, socket, contentLength, header2, expectsPayload) {
+      assert(contentLength !== 0 || client2[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
         if (callback) {
@@ -6745,7 +6745,7 @@ upgrade: ${upgrade}\r
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client: client2, expectsPayload, header: header2 });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -6763,11 +6763,11 @@ upgrade: ${upgrade}\r
       }
     }
     var AsyncWriter = class {
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 }) {
+      constructor({ abort, socket, request: request2, contentLength, client: client2, expectsPayload, header: header2 }) {
         this.socket = socket;
         this.request = request2;
         this.contentLength = contentLength;
-        this.client = client;
+        this.client = client2;
         this.bytesWritten = 0;
         this.expectsPayload = expectsPayload;
         this.header = header2;
@@ -6775,7 +6775,7 @@ upgrade: ${upgrade}\r
         socket[kWriting] = true;
       }
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header: header2 } = this;
+        const { socket, request: request2, contentLength, client: client2, bytesWritten, expectsPayload, header: header2 } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -6787,7 +6787,7 @@ upgrade: ${upgrade}\r
           return true;
         }
         if (contentLength !== null && bytesWritten + len > contentLength) {
-          if (client[kStrictContentLength]) {
+          if (client2[kStrictContentLength]) {
             throw new RequestContentLengthMismatchError();
           }
           process.emitWarning(new RequestContentLengthMismatchError());
@@ -6825,7 +6825,7 @@ ${len.toString(16)}\r
         return ret;
       }
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header2, request: request2 } = this;
+        const { socket, contentLength, client: client2, bytesWritten, expectsPayload, header: header2, request: request2 } = this;
         request2.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
@@ -6847,7 +6847,7 @@ ${len.toString(16)}\r
           socket.write("\r\n0\r\n\r\n", "latin1");
         }
         if (contentLength !== null && bytesWritten !== contentLength) {
-          if (client[kStrictContentLength]) {
+          if (client2[kStrictContentLength]) {
             throw new RequestContentLengthMismatchError();
           } else {
             process.emitWarning(new RequestContentLengthMismatchError());
@@ -6858,13 +6858,13 @@ ${len.toString(16)}\r
             socket[kParser].timeout.refresh();
           }
         }
-        client[kResume]();
+        client2[kResume]();
       }
       destroy(err) {
-        const { socket, client, abort } = this;
+        const { socket, client: client2, abort } = this;
         socket[kWriting] = false;
         if (err) {
-          assert(client[kRunning] <= 1, "pipeline should only contain this request");
+          assert(client2[kRunning] <= 1, "pipeline should only contain this request");
           abort(err);
         }
       }
@@ -6943,41 +6943,41 @@ var require_client_h2 = __commonJS({
       const { [HTTP2_HEADER_STATUS]: _statusCode, ...realHeaders } = headers;
       return parseH2Headers(realHeaders);
     }
-    async function connectH2(client, socket) {
-      client[kSocket] = socket;
+    async function connectH2(client2, socket) {
+      client2[kSocket] = socket;
       if (!h2ExperimentalWarned) {
         h2ExperimentalWarned = true;
         process.emitWarning("H2 support is experimental, expect them to change at any time.", {
           code: "UNDICI-H2"
         });
       }
-      const session = http2.connect(client[kUrl], {
+      const session = http2.connect(client2[kUrl], {
         createConnection: () => socket,
-        peerMaxConcurrentStreams: client[kMaxConcurrentStreams]
+        peerMaxConcurrentStreams: client2[kMaxConcurrentStreams]
       });
       session[kOpenStreams] = 0;
-      session[kClient] = client;
+      session[kClient] = client2;
       session[kSocket] = socket;
       util.addListener(session, "error", onHttp2SessionError);
       util.addListener(session, "frameError", onHttp2FrameError);
       util.addListener(session, "end", onHttp2SessionEnd);
       util.addListener(session, "goaway", onHTTP2GoAway);
       util.addListener(session, "close", function() {
-        const { [kClient]: client2 } = this;
-        const { [kSocket]: socket2 } = client2;
+        const { [kClient]: client3 } = this;
+        const { [kSocket]: socket2 } = client3;
         const err = this[kSocket][kError] || this[kError] || new SocketError("closed", util.getSocketInfo(socket2));
-        client2[kHTTP2Session] = null;
-        if (client2.destroyed) {
-          assert(client2[kPending] === 0);
-          const requests = client2[kQueue].splice(client2[kRunningIdx]);
+        client3[kHTTP2Session] = null;
+        if (client3.destroyed) {
+          assert(client3[kPending] === 0);
+          const requests = client3[kQueue].splice(client3[kRunningIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
-            util.errorRequest(client2, request2, err);
+            util.errorRequest(client3, request2, err);
           }
         }
       });
       session.unref();
-      client[kHTTP2Session] = session;
+      client2[kHTTP2Session] = session;
       socket[kHTTP2Session] = session;
       util.addListener(socket, "error", function(err) {
         this[kError] = err;
@@ -6988,14 +6988,14 @@ var require_client_h2 = __commonJS({
       });
       util.addListener(socket, "close", function() {
         const err = this[kError] || new SocketError("closed", util.getSocketInfo(this));
-        client[kSocket] = null;
+        client2[kSocket] = null;
         if (this[kHTTP2Session] != null) {
           this[kHTTP2Session].destroy(err);
         }
-        client[kPendingIdx] = client[kRunningIdx];
-        assert(client[kRunning] === 0);
-        client.emit("disconnect", client[kUrl], [client], err);
-        client[kResume]();
+        client2[kPendingIdx] = client2[kRunningIdx];
+        assert(client2[kRunning] === 0);
+        client2.emit("disconnect", client2[kUrl], [client2], err);
+        client2[kResume]();
       });
       let closed = false;
       socket.on("close", () => {
@@ -7005,10 +7005,10 @@ var require_client_h2 = __commonJS({
         version: "h2",
         defaultPipelining: Infinity,
         write(...args) {
-          return writeH2(client, ...args);
+          return writeH2(client2, ...args);
         },
         resume() {
-          resumeH2(client);
+          resumeH2(client2);
         },
         destroy(err, callback) {
           if (closed) {
@@ -7025,15 +7025,15 @@ var require_client_h2 = __commonJS({
         }
       };
     }
-    function resumeH2(client) {
-      const socket = client[kSocket];
+    function resumeH2(client2) {
+      const socket = client2[kSocket];
       if (socket?.destroyed === false) {
-        if (client[kSize] === 0 && client[kMaxConcurrentStreams] === 0) {
+        if (client2[kSize] === 0 && client2[kMaxConcurrentStreams] === 0) {
           socket.unref();
-          client[kHTTP2Session].unref();
+          client2[kHTTP2Session].unref();
         } else {
           socket.ref();
-          client[kHTTP2Session].ref();
+          client2[kHTTP2Session].ref();
         }
       }
     }
@@ -7055,33 +7055,33 @@ var require_client_h2 = __commonJS({
     }
     function onHTTP2GoAway(code) {
       const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${code}`, util.getSocketInfo(this));
-      const client = this[kClient];
-      client[kSocket] = null;
-      client[kHTTPContext] = null;
+      const client2 = this[kClient];
+      client2[kSocket] = null;
+      client2[kHTTPContext] = null;
       if (this[kHTTP2Session] != null) {
         this[kHTTP2Session].destroy(err);
         this[kHTTP2Session] = null;
       }
       util.destroy(this[kSocket], err);
-      if (client[kRunningIdx] < client[kQueue].length) {
-        const request2 = client[kQueue][client[kRunningIdx]];
-        client[kQueue][client[kRunningIdx]++] = null;
-        util.errorRequest(client, request2, err);
-        client[kPendingIdx] = client[kRunningIdx];
+      if (client2[kRunningIdx] < client2[kQueue].length) {
+        const request2 = client2[kQueue][client2[kRunningIdx]];
+        client2[kQueue][client2[kRunningIdx]++] = null;
+        util.errorRequest(client2, request2, err);
+        client2[kPendingIdx] = client2[kRunningIdx];
       }
-      assert(client[kRunning] === 0);
-      client.emit("disconnect", client[kUrl], [client], err);
-      client[kResume]();
+      assert(client2[kRunning] === 0);
+      client2.emit("disconnect", client2[kUrl], [client2], err);
+      client2[kResume]();
     }
     function shouldSendContentLength(method) {
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
-    function writeH2(client, request2) {
-      const session = client[kHTTP2Session];
+    function writeH2(client2, request2) {
+      const session = client2[kHTTP2Session];
       const { method, path, host, upgrade, expectContinue, signal, headers: reqHeaders } = request2;
       let { body } = request2;
       if (upgrade) {
-        util.errorRequest(client, request2, new Error("Upgrade not supported for H2"));
+        util.errorRequest(client2, request2, new Error("Upgrade not supported for H2"));
         return false;
       }
       const headers = {};
@@ -7101,7 +7101,7 @@ var require_client_h2 = __commonJS({
         }
       }
       let stream;
-      const { hostname: hostname4, port } = client[kUrl];
+      const { hostname: hostname4, port } = client2[kUrl];
       headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname4}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
       const abort = (error2) => {
@@ -7115,18 +7115,18 @@ var require_client_h2 = __commonJS({
           return;
         }
         error2 = error2 || new RequestAbortedError();
-        util.errorRequest(client, request2, error2);
+        util.errorRequest(client2, request2, error2);
         if (stream != null) {
           util.destroy(stream, error2);
         }
         util.destroy(body, error2);
-        client[kQueue][client[kRunningIdx]++] = null;
-        client[kResume]();
+        client2[kQueue][client2[kRunningIdx]++] = null;
+        client2[kResume]();
       };
       try {
         request2.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client2, request2, err);
       }
       if (request2.aborted) {
         return false;
@@ -7158,7 +7158,7 @@ var require_client_h2 = __commonJS({
           }
           stream.off("error", abort);
           stream.once(errorMonitor, onUpgradeError);
-          client[kQueue][client[kRunningIdx]++] = null;
+          client2[kQueue][client2[kRunningIdx]++] = null;
         };
         stream.once("response", onResponse);
         stream.once("error", abort);
@@ -7196,8 +7196,8 @@ var require_client_h2 = __commonJS({
         contentLength = null;
       }
       if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength != null && request2.contentLength !== contentLength) {
-        if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+        if (client2[kStrictContentLength]) {
+          util.errorRequest(client2, request2, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -7225,7 +7225,7 @@ var require_client_h2 = __commonJS({
         request2.onResponseStarted();
         if (request2.aborted) {
           const err = new RequestAbortedError();
-          util.errorRequest(client, request2, err);
+          util.errorRequest(client2, request2, err);
           util.destroy(stream, err);
           return;
         }
@@ -7246,9 +7246,9 @@ var require_client_h2 = __commonJS({
           session.unref();
         }
         abort(new InformationalError("HTTP/2: stream half-closed (remote)"));
-        client[kQueue][client[kRunningIdx]++] = null;
-        client[kPendingIdx] = client[kRunningIdx];
-        client[kResume]();
+        client2[kQueue][client2[kRunningIdx]++] = null;
+        client2[kPendingIdx] = client2[kRunningIdx];
+        client2[kResume]();
       });
       stream.once("close", () => {
         session[kOpenStreams] -= 1;
@@ -7269,9 +7269,9 @@ var require_client_h2 = __commonJS({
             abort,
             stream,
             null,
-            client,
+            client2,
             request2,
-            client[kSocket],
+            client2[kSocket],
             contentLength,
             expectsPayload
           );
@@ -7280,9 +7280,9 @@ var require_client_h2 = __commonJS({
             abort,
             stream,
             body,
-            client,
+            client2,
             request2,
-            client[kSocket],
+            client2[kSocket],
             contentLength,
             expectsPayload
           );
@@ -7292,9 +7292,9 @@ var require_client_h2 = __commonJS({
               abort,
               stream,
               body.stream(),
-              client,
+              client2,
               request2,
-              client[kSocket],
+              client2[kSocket],
               contentLength,
               expectsPayload
             );
@@ -7303,9 +7303,9 @@ var require_client_h2 = __commonJS({
               abort,
               stream,
               body,
-              client,
+              client2,
               request2,
-              client[kSocket],
+              client2[kSocket],
               contentLength,
               expectsPayload
             );
@@ -7313,11 +7313,11 @@ var require_client_h2 = __commonJS({
         } else if (util.isStream(body)) {
           writeStream(
             abort,
-            client[kSocket],
+            client2[kSocket],
             expectsPayload,
             stream,
             body,
-            client,
+            client2,
             request2,
             contentLength
           );
@@ -7326,9 +7326,9 @@ var require_client_h2 = __commonJS({
             abort,
             stream,
             body,
-            client,
+            client2,
             request2,
-            client[kSocket],
+            client2[kSocket],
             contentLength,
             expectsPayload
           );
@@ -7337,7 +7337,7 @@ var require_client_h2 = __commonJS({
         }
       }
     }
-    function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    function writeBuffer(abort, h2stream, body, client2, request2, socket, contentLength, expectsPayload) {
       try {
         if (body != null && util.isBuffer(body)) {
           assert(contentLength === body.byteLength, "buffer body must have content length");
@@ -7351,13 +7351,13 @@ var require_client_h2 = __commonJS({
           socket[kReset] = true;
         }
         request2.onRequestSent();
-        client[kResume]();
+        client2[kResume]();
       } catch (error2) {
         abort(error2);
       }
     }
-    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
-      assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
+    function writeStream(abort, socket, expectsPayload, h2stream, body, client2, request2, contentLength) {
+      assert(contentLength !== 0 || client2[kRunning] === 0, "stream body cannot be pipelined");
       const pipe = pipeline(
         body,
         h2stream,
@@ -7371,7 +7371,7 @@ var require_client_h2 = __commonJS({
             if (!expectsPayload) {
               socket[kReset] = true;
             }
-            client[kResume]();
+            client2[kResume]();
           }
         }
       );
@@ -7380,7 +7380,7 @@ var require_client_h2 = __commonJS({
         request2.onBodySent(chunk);
       }
     }
-    async function writeBlob(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeBlob(abort, h2stream, body, client2, request2, socket, contentLength, expectsPayload) {
       assert(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -7396,13 +7396,13 @@ var require_client_h2 = __commonJS({
         if (!expectsPayload) {
           socket[kReset] = true;
         }
-        client[kResume]();
+        client2[kResume]();
       } catch (err) {
         abort(err);
       }
     }
-    async function writeIterable(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
-      assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
+    async function writeIterable(abort, h2stream, body, client2, request2, socket, contentLength, expectsPayload) {
+      assert(contentLength !== 0 || client2[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
         if (callback) {
@@ -7436,7 +7436,7 @@ var require_client_h2 = __commonJS({
         if (!expectsPayload) {
           socket[kReset] = true;
         }
-        client[kResume]();
+        client2[kResume]();
       } catch (err) {
         abort(err);
       } finally {
@@ -7693,8 +7693,8 @@ var require_client = __commonJS({
     var kClosedResolve = /* @__PURE__ */ Symbol("kClosedResolve");
     var noop4 = () => {
     };
-    function getPipelining(client) {
-      return client[kPipelining] ?? client[kHTTPContext]?.defaultPipelining ?? 1;
+    function getPipelining(client2) {
+      return client2[kPipelining] ?? client2[kHTTPContext]?.defaultPipelining ?? 1;
     }
     var Client = class extends DispatcherBase {
       /**
@@ -7928,21 +7928,21 @@ var require_client = __commonJS({
       }
     };
     var createRedirectInterceptor = require_redirect_interceptor();
-    function onError(client, err) {
-      if (client[kRunning] === 0 && err.code !== "UND_ERR_INFO" && err.code !== "UND_ERR_SOCKET") {
-        assert(client[kPendingIdx] === client[kRunningIdx]);
-        const requests = client[kQueue].splice(client[kRunningIdx]);
+    function onError(client2, err) {
+      if (client2[kRunning] === 0 && err.code !== "UND_ERR_INFO" && err.code !== "UND_ERR_SOCKET") {
+        assert(client2[kPendingIdx] === client2[kRunningIdx]);
+        const requests = client2[kQueue].splice(client2[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
           const request2 = requests[i];
-          util.errorRequest(client, request2, err);
+          util.errorRequest(client2, request2, err);
         }
-        assert(client[kSize] === 0);
+        assert(client2[kSize] === 0);
       }
     }
-    async function connect(client) {
-      assert(!client[kConnecting]);
-      assert(!client[kHTTPContext]);
-      let { host, hostname: hostname4, protocol, port } = client[kUrl];
+    async function connect(client2) {
+      assert(!client2[kConnecting]);
+      assert(!client2[kHTTPContext]);
+      let { host, hostname: hostname4, protocol, port } = client2[kUrl];
       if (hostname4[0] === "[") {
         const idx = hostname4.indexOf("]");
         assert(idx !== -1);
@@ -7950,7 +7950,7 @@ var require_client = __commonJS({
         assert(net.isIP(ip));
         hostname4 = ip;
       }
-      client[kConnecting] = true;
+      client2[kConnecting] = true;
       if (channels.beforeConnect.hasSubscribers) {
         channels.beforeConnect.publish({
           connectParams: {
@@ -7958,22 +7958,22 @@ var require_client = __commonJS({
             hostname: hostname4,
             protocol,
             port,
-            version: client[kHTTPContext]?.version,
-            servername: client[kServerName],
-            localAddress: client[kLocalAddress]
+            version: client2[kHTTPContext]?.version,
+            servername: client2[kServerName],
+            localAddress: client2[kLocalAddress]
           },
-          connector: client[kConnector]
+          connector: client2[kConnector]
         });
       }
       try {
         const socket = await new Promise((resolve26, reject) => {
-          client[kConnector]({
+          client2[kConnector]({
             host,
             hostname: hostname4,
             protocol,
             port,
-            servername: client[kServerName],
-            localAddress: client[kLocalAddress]
+            servername: client2[kServerName],
+            localAddress: client2[kLocalAddress]
           }, (err, socket2) => {
             if (err) {
               reject(err);
@@ -7982,21 +7982,21 @@ var require_client = __commonJS({
             }
           });
         });
-        if (client.destroyed) {
+        if (client2.destroyed) {
           util.destroy(socket.on("error", noop4), new ClientDestroyedError());
           return;
         }
         assert(socket);
         try {
-          client[kHTTPContext] = socket.alpnProtocol === "h2" ? await connectH2(client, socket) : await connectH1(client, socket);
+          client2[kHTTPContext] = socket.alpnProtocol === "h2" ? await connectH2(client2, socket) : await connectH1(client2, socket);
         } catch (err) {
           socket.destroy().on("error", noop4);
           throw err;
         }
-        client[kConnecting] = false;
+        client2[kConnecting] = false;
         socket[kCounter] = 0;
-        socket[kMaxRequests] = client[kMaxRequests];
-        socket[kClient] = client;
+        socket[kMaxRequests] = client2[kMaxRequests];
+        socket[kClient] = client2;
         socket[kError] = null;
         if (channels.connected.hasSubscribers) {
           channels.connected.publish({
@@ -8005,20 +8005,20 @@ var require_client = __commonJS({
               hostname: hostname4,
               protocol,
               port,
-              version: client[kHTTPContext]?.version,
-              servername: client[kServerName],
-              localAddress: client[kLocalAddress]
+              version: client2[kHTTPContext]?.version,
+              servername: client2[kServerName],
+              localAddress: client2[kLocalAddress]
             },
-            connector: client[kConnector],
+            connector: client2[kConnector],
             socket
           });
         }
-        client.emit("connect", client[kUrl], [client]);
+        client2.emit("connect", client2[kUrl], [client2]);
       } catch (err) {
-        if (client.destroyed) {
+        if (client2.destroyed) {
           return;
         }
-        client[kConnecting] = false;
+        client2[kConnecting] = false;
         if (channels.connectError.hasSubscribers) {
           channels.connectError.publish({
             connectParams: {
@@ -8026,103 +8026,103 @@ var require_client = __commonJS({
               hostname: hostname4,
               protocol,
               port,
-              version: client[kHTTPContext]?.version,
-              servername: client[kServerName],
-              localAddress: client[kLocalAddress]
+              version: client2[kHTTPContext]?.version,
+              servername: client2[kServerName],
+              localAddress: client2[kLocalAddress]
             },
-            connector: client[kConnector],
+            connector: client2[kConnector],
             error: err
           });
         }
         if (err.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
-          assert(client[kRunning] === 0);
-          while (client[kPending] > 0 && client[kQueue][client[kPendingIdx]].servername === client[kServerName]) {
-            const request2 = client[kQueue][client[kPendingIdx]++];
-            util.errorRequest(client, request2, err);
+          assert(client2[kRunning] === 0);
+          while (client2[kPending] > 0 && client2[kQueue][client2[kPendingIdx]].servername === client2[kServerName]) {
+            const request2 = client2[kQueue][client2[kPendingIdx]++];
+            util.errorRequest(client2, request2, err);
           }
         } else {
-          onError(client, err);
+          onError(client2, err);
         }
-        client.emit("connectionError", client[kUrl], [client], err);
+        client2.emit("connectionError", client2[kUrl], [client2], err);
       }
-      client[kResume]();
+      client2[kResume]();
     }
-    function emitDrain(client) {
-      client[kNeedDrain] = 0;
-      client.emit("drain", client[kUrl], [client]);
+    function emitDrain(client2) {
+      client2[kNeedDrain] = 0;
+      client2.emit("drain", client2[kUrl], [client2]);
     }
-    function resume(client, sync) {
-      if (client[kResuming] === 2) {
+    function resume(client2, sync) {
+      if (client2[kResuming] === 2) {
         return;
       }
-      client[kResuming] = 2;
-      _resume(client, sync);
-      client[kResuming] = 0;
-      if (client[kRunningIdx] > 256) {
-        client[kQueue].splice(0, client[kRunningIdx]);
-        client[kPendingIdx] -= client[kRunningIdx];
-        client[kRunningIdx] = 0;
+      client2[kResuming] = 2;
+      _resume(client2, sync);
+      client2[kResuming] = 0;
+      if (client2[kRunningIdx] > 256) {
+        client2[kQueue].splice(0, client2[kRunningIdx]);
+        client2[kPendingIdx] -= client2[kRunningIdx];
+        client2[kRunningIdx] = 0;
       }
     }
-    function _resume(client, sync) {
+    function _resume(client2, sync) {
       while (true) {
-        if (client.destroyed) {
-          assert(client[kPending] === 0);
+        if (client2.destroyed) {
+          assert(client2[kPending] === 0);
           return;
         }
-        if (client[kClosedResolve] && !client[kSize]) {
-          client[kClosedResolve]();
-          client[kClosedResolve] = null;
+        if (client2[kClosedResolve] && !client2[kSize]) {
+          client2[kClosedResolve]();
+          client2[kClosedResolve] = null;
           return;
         }
-        if (client[kHTTPContext]) {
-          client[kHTTPContext].resume();
+        if (client2[kHTTPContext]) {
+          client2[kHTTPContext].resume();
         }
-        if (client[kBusy]) {
-          client[kNeedDrain] = 2;
-        } else if (client[kNeedDrain] === 2) {
+        if (client2[kBusy]) {
+          client2[kNeedDrain] = 2;
+        } else if (client2[kNeedDrain] === 2) {
           if (sync) {
-            client[kNeedDrain] = 1;
-            queueMicrotask(() => emitDrain(client));
+            client2[kNeedDrain] = 1;
+            queueMicrotask(() => emitDrain(client2));
           } else {
-            emitDrain(client);
+            emitDrain(client2);
           }
           continue;
         }
-        if (client[kPending] === 0) {
+        if (client2[kPending] === 0) {
           return;
         }
-        if (client[kRunning] >= (getPipelining(client) || 1)) {
+        if (client2[kRunning] >= (getPipelining(client2) || 1)) {
           return;
         }
-        const request2 = client[kQueue][client[kPendingIdx]];
-        if (client[kUrl].protocol === "https:" && client[kServerName] !== request2.servername) {
-          if (client[kRunning] > 0) {
+        const request2 = client2[kQueue][client2[kPendingIdx]];
+        if (client2[kUrl].protocol === "https:" && client2[kServerName] !== request2.servername) {
+          if (client2[kRunning] > 0) {
             return;
           }
-          client[kServerName] = request2.servername;
-          client[kHTTPContext]?.destroy(new InformationalError("servername changed"), () => {
-            client[kHTTPContext] = null;
-            resume(client);
+          client2[kServerName] = request2.servername;
+          client2[kHTTPContext]?.destroy(new InformationalError("servername changed"), () => {
+            client2[kHTTPContext] = null;
+            resume(client2);
           });
         }
-        if (client[kConnecting]) {
+        if (client2[kConnecting]) {
           return;
         }
-        if (!client[kHTTPContext]) {
-          connect(client);
+        if (!client2[kHTTPContext]) {
+          connect(client2);
           return;
         }
-        if (client[kHTTPContext].destroyed) {
+        if (client2[kHTTPContext].destroyed) {
           return;
         }
-        if (client[kHTTPContext].busy(request2)) {
+        if (client2[kHTTPContext].busy(request2)) {
           return;
         }
-        if (!request2.aborted && client[kHTTPContext].write(request2)) {
-          client[kPendingIdx]++;
+        if (!request2.aborted && client2[kHTTPContext].write(request2)) {
+          client2[kPendingIdx]++;
         } else {
-          client[kQueue].splice(client[kPendingIdx], 1);
+          client2[kQueue].splice(client2[kPendingIdx], 1);
         }
       }
     }
@@ -8281,10 +8281,10 @@ var require_pool_base = __commonJS({
         return this[kNeedDrain];
       }
       get [kConnected]() {
-        return this[kClients].filter((client) => client[kConnected]).length;
+        return this[kClients].filter((client2) => client2[kConnected]).length;
       }
       get [kFree]() {
-        return this[kClients].filter((client) => client[kConnected] && !client[kNeedDrain]).length;
+        return this[kClients].filter((client2) => client2[kConnected] && !client2[kNeedDrain]).length;
       }
       get [kPending]() {
         let ret = this[kQueued];
@@ -8341,21 +8341,21 @@ var require_pool_base = __commonJS({
         }
         return !this[kNeedDrain];
       }
-      [kAddClient](client) {
-        client.on("drain", this[kOnDrain]).on("connect", this[kOnConnect]).on("disconnect", this[kOnDisconnect]).on("connectionError", this[kOnConnectionError]);
-        this[kClients].push(client);
+      [kAddClient](client2) {
+        client2.on("drain", this[kOnDrain]).on("connect", this[kOnConnect]).on("disconnect", this[kOnDisconnect]).on("connectionError", this[kOnConnectionError]);
+        this[kClients].push(client2);
         if (this[kNeedDrain]) {
           queueMicrotask(() => {
             if (this[kNeedDrain]) {
-              this[kOnDrain](client[kUrl], [this, client]);
+              this[kOnDrain](client2[kUrl], [this, client2]);
             }
           });
         }
         return this;
       }
-      [kRemoveClient](client) {
-        client.close(() => {
-          const idx = this[kClients].indexOf(client);
+      [kRemoveClient](client2) {
+        client2.close(() => {
+          const idx = this[kClients].indexOf(client2);
           if (idx !== -1) {
             this[kClients].splice(idx, 1);
           }
@@ -8449,9 +8449,9 @@ var require_pool = __commonJS({
         });
       }
       [kGetDispatcher]() {
-        for (const client of this[kClients]) {
-          if (!client[kNeedDrain]) {
-            return client;
+        for (const client2 of this[kClients]) {
+          if (!client2[kNeedDrain]) {
+            return client2;
           }
         }
         if (!this[kConnections] || this[kClients].length < this[kConnections]) {
@@ -8546,8 +8546,8 @@ var require_balanced_pool = __commonJS({
             this._updateBalancedPoolStats();
           }
         });
-        for (const client of this[kClients]) {
-          client[kWeight] = this[kMaxWeightPerServer];
+        for (const client2 of this[kClients]) {
+          client2[kWeight] = this[kMaxWeightPerServer];
         }
         this._updateBalancedPoolStats();
         return this;
@@ -8669,8 +8669,8 @@ var require_agent = __commonJS({
       }
       get [kRunning]() {
         let ret = 0;
-        for (const client of this[kClients].values()) {
-          ret += client[kRunning];
+        for (const client2 of this[kClients].values()) {
+          ret += client2[kRunning];
         }
         return ret;
       }
@@ -8690,16 +8690,16 @@ var require_agent = __commonJS({
       }
       async [kClose]() {
         const closePromises = [];
-        for (const client of this[kClients].values()) {
-          closePromises.push(client.close());
+        for (const client2 of this[kClients].values()) {
+          closePromises.push(client2.close());
         }
         this[kClients].clear();
         await Promise.all(closePromises);
       }
       async [kDestroy](err) {
         const destroyPromises = [];
-        for (const client of this[kClients].values()) {
-          destroyPromises.push(client.destroy(err));
+        for (const client2 of this[kClients].values()) {
+          destroyPromises.push(client2.destroy(err));
         }
         this[kClients].clear();
         await Promise.all(destroyPromises);
@@ -11387,9 +11387,9 @@ var require_mock_agent = __commonJS({
         return this[kOptions] && this[kOptions].connections === 1 ? new MockClient(origin, mockOptions) : new MockPool(origin, mockOptions);
       }
       [kMockAgentGet](origin) {
-        const client = this[kClients].get(origin);
-        if (client) {
-          return client;
+        const client2 = this[kClients].get(origin);
+        if (client2) {
+          return client2;
         }
         if (typeof origin !== "string") {
           const dispatcher = this[kFactory]("http://localhost:9999");
@@ -17191,12 +17191,12 @@ var require_connection = __commonJS({
       crypto2 = __require("node:crypto");
     } catch {
     }
-    function establishWebSocketConnection(url, protocols, client, ws, onEstablish, options2) {
+    function establishWebSocketConnection(url, protocols, client2, ws, onEstablish, options2) {
       const requestURL = url;
       requestURL.protocol = url.protocol === "ws:" ? "http:" : "https:";
       const request2 = makeRequest({
         urlList: [requestURL],
-        client,
+        client: client2,
         serviceWorkers: "none",
         referrer: "no-referrer",
         mode: "websocket",
@@ -17983,11 +17983,11 @@ var require_websocket = __commonJS({
           throw new DOMException("Invalid Sec-WebSocket-Protocol value", "SyntaxError");
         }
         this[kWebSocketURL] = new URL(urlRecord.href);
-        const client = environmentSettingsObject.settingsObject;
+        const client2 = environmentSettingsObject.settingsObject;
         this[kController] = establishWebSocketConnection(
           urlRecord,
           protocols,
-          client,
+          client2,
           this,
           (response, extensions) => this.#onConnectionEstablished(response, extensions),
           options2
@@ -29698,6 +29698,11 @@ var init_results_schema = __esm({
                       description: "What a significant regression against a baseline does.",
                       enum: ["block", "warn", "off"]
                     },
+                    removedEvaluators: {
+                      description: "Evaluators of the baseline the suite no longer has, on purpose: not a failure of regressions: block.",
+                      type: "array",
+                      items: { type: "string" }
+                    },
                     allowEmpty: {
                       description: "The suite's `allowEmpty: true`: a run of zero cases may pass.",
                       type: "boolean"
@@ -30680,7 +30685,7 @@ var init_regular_file = __esm({
 
 // src/artifact/read.ts
 import { closeSync as closeSync4, constants as constants6, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync3 } from "node:fs";
-function openArtifactFile(path, name) {
+function openArtifactFile(path, name, scrub) {
   let fd;
   try {
     fd = openSync4(path, constants6.O_RDONLY | (constants6.O_NONBLOCK ?? 0));
@@ -30714,13 +30719,13 @@ function openArtifactFile(path, name) {
     if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
       const blocks = [...scanned.lines.values()].sort((a, b) => a.line - b.line);
       check(frame, name, scanned.frameText, (line) => fileLine(line, blocks));
-      return streamed(path, name, frame, scanned.lines);
+      return streamed(path, name, frame, scanned.lines, scrub);
     }
   }
-  return inMemory(path, name);
+  return inMemory(path, name, scrub);
 }
-function readReducedArtifact(path, name, reducer) {
-  const file = openArtifactFile(path, name);
+function readReducedArtifact(path, name, reducer, scrub) {
+  const file = openArtifactFile(path, name, scrub);
   const runs = file.frame.runs.map((run2, i) => {
     const reduce = reducer(i, run2);
     return { ...run2, cases: Array.from(file.cases(i), (result) => reduce(result)) };
@@ -30772,7 +30777,7 @@ function scan(fd) {
   }
   return state === "after" ? { frameText: frame.join(""), lines: found2 } : null;
 }
-function streamed(path, name, frame, found2) {
+function streamed(path, name, frame, found2, scrub) {
   return {
     frame,
     caseCounts: frame.runs.map((_, r) => found2.get(r)?.count ?? 0),
@@ -30783,7 +30788,7 @@ function streamed(path, name, frame, found2) {
       try {
         let i = 0;
         for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
-          yield parseCase(bytes.toString("utf8", from, to), name, run2, i, where.line + i);
+          yield parseCase(bytes.toString("utf8", from, to), name, run2, i, where.line + i, scrub);
           i++;
         }
         if (i !== where.count) throw new Error("the file changed while it was read");
@@ -30796,12 +30801,12 @@ function streamed(path, name, frame, found2) {
     }
   };
 }
-function parseCase(line, name, run2, index, lineNo) {
+function parseCase(line, name, run2, index, lineNo, scrub) {
   let value;
   try {
     value = caseOfLine(line);
   } catch (error2) {
-    throw notJson(name, error2, line, lineNo);
+    throw notJson(name, error2, line, lineNo, scrub);
   }
   const found2 = caseProblems(value);
   if (found2.problems.length > 0) {
@@ -30814,7 +30819,7 @@ function parseCase(line, name, run2, index, lineNo) {
   }
   return value;
 }
-function inMemory(path, name) {
+function inMemory(path, name, scrub) {
   let text2;
   try {
     text2 = readFileSync3(path, "utf8");
@@ -30825,7 +30830,7 @@ function inMemory(path, name) {
   try {
     value = JSON.parse(text2);
   } catch (error2) {
-    throw notJson(name, error2, text2);
+    throw notJson(name, error2, text2, 1, scrub);
   }
   check(value, name, text2);
   const artifact = value;
@@ -30863,9 +30868,9 @@ function placedProblem(text2, problem, toFileLine = (line) => line) {
   const { line, col } = lineAndColumn(text2, problem.at.key ? found2.key : found2.value);
   return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
 }
-function notJson(name, error2, text2, firstLine3 = 1) {
+function notJson(name, error2, text2, firstLine3 = 1, scrub) {
   if (text2.trim() === "") return new ArtifactReadError("not-json", `${name} is empty, not JSON`);
-  const found2 = explainJsonError(text2, error2);
+  const found2 = explainJsonError(text2, error2, scrub);
   const before = text2.slice(0, found2.offset);
   const line = firstLine3 + (before.match(/\n/g)?.length ?? 0);
   const col = found2.offset - (before.lastIndexOf("\n") + 1) + 1;
@@ -32647,6 +32652,29 @@ var init_text_table = __esm({
   }
 });
 
+// src/shared/shown-value.ts
+function shownValue(value) {
+  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
+  return left === 0 ? printable(value) : `${printable(start)}${lengthNote(value)}`;
+}
+function quotedValue(value) {
+  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
+  return left === 0 ? JSON.stringify(value) : `${JSON.stringify(start)}${lengthNote(value)}`;
+}
+function lengthNote(value) {
+  return `\u2026 (${formatCount(characterCount(value))} characters)`;
+}
+var SHOWN_VALUE_CHARS;
+var init_shown_value = __esm({
+  "src/shared/shown-value.ts"() {
+    "use strict";
+    init_cut_text();
+    init_format_count();
+    init_text_table();
+    SHOWN_VALUE_CHARS = 60;
+  }
+});
+
 // src/shared/edit-distance.ts
 function editDistance(left, right, options2 = {}) {
   const a = codePoints(left);
@@ -32714,6 +32742,32 @@ var init_edit_distance = __esm({
   "src/shared/edit-distance.ts"() {
     "use strict";
     LEVENSHTEIN_CELL_BUDGET = 2e7;
+  }
+});
+
+// src/config/did-you-mean.ts
+function closestMatch(name, candidates) {
+  if (name.length > MAX_TYPO_LENGTH) return void 0;
+  const wanted = name.toLowerCase();
+  let best2;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
+    if (Math.abs(wanted.length - candidate.length) > limit) continue;
+    const { distance } = editDistance(wanted, candidate.toLowerCase(), { transpositions: true });
+    if (distance <= limit && distance < wanted.length && distance < bestDistance) {
+      best2 = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best2;
+}
+var MAX_TYPO_LENGTH;
+var init_did_you_mean = __esm({
+  "src/config/did-you-mean.ts"() {
+    "use strict";
+    init_edit_distance();
+    MAX_TYPO_LENGTH = 200;
   }
 });
 
@@ -35305,6 +35359,19 @@ var init_row_tests = __esm({
 });
 
 // src/plan/tag-filter.ts
+function unknownTagProblems(tags, rows) {
+  if (tags === void 0 || tags.length === 0) return [];
+  const known = /* @__PURE__ */ new Set();
+  for (const row of rows) for (const tag of row.meta.tags ?? []) known.add(tag);
+  const sorted = [...known].sort();
+  return [...new Set(tags)].filter((tag) => !known.has(tag)).map((tag) => {
+    const near = closestMatch(tag, sorted);
+    const listed3 = sorted.slice(0, LISTED_TAGS).map(shownValue).join(", ");
+    const more = sorted.length > LISTED_TAGS ? `, \u2026 ${sorted.length - LISTED_TAGS} more` : "";
+    const hint = sorted.length === 0 ? "they have no __tags__" : `${near === void 0 ? "" : `did you mean ${shownValue(near)}? `}their tags: ${listed3}${more}`;
+    return `--tag ${shownValue(tag)}: no row of the selected suites' testsets has this tag (${hint})`;
+  });
+}
 function recordedTagFilter(filters) {
   const tags = [...new Set(filters.tags ?? [])].sort();
   return tags.length > 0 || filters.shard !== void 0 ? tags : void 0;
@@ -35324,9 +35391,13 @@ function describeTagFilter(tags) {
   const quoted2 = tags.map((tag) => /^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag));
   return `with ${quoted2.map((tag) => `--tag ${tag}`).join(" ")}`;
 }
+var LISTED_TAGS;
 var init_tag_filter = __esm({
   "src/plan/tag-filter.ts"() {
     "use strict";
+    init_did_you_mean();
+    init_shown_value();
+    LISTED_TAGS = 20;
   }
 });
 
@@ -36142,6 +36213,9 @@ function evaluatorsOnOneSide(run2) {
   ];
   return sides.filter(([, ids]) => ids.length > 0);
 }
+function renamedNote(run2) {
+  return evaluatorsOnOneSide(run2).length === 2 ? " (renamed? an evaluator is compared only with the same id)" : "";
+}
 function orderRows(run2) {
   const rows = [
     { kind: "pass rate", change: run2.passRate },
@@ -36356,6 +36430,8 @@ function comparisonView(comparison) {
     const evaluators = evaluatorsOnOneSide(run2).map(
       ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
     );
+    const renamed = renamedNote(run2);
+    if (renamed !== "") evaluators.push(renamed.trim().slice(1, -1));
     const lists2 = caseLists(run2).filter((list2) => list2.title !== "newly failing").map((list2) => ({
       title: list2.title,
       note: list2.note ?? "",
@@ -52629,9 +52705,9 @@ var init_git = __esm({
 
 // src/testsets/read-file.ts
 import { stat as stat5 } from "node:fs/promises";
-async function readTestset(location) {
+async function readTestset(location, scrub) {
   const rows = [];
-  const read = await readTestsetInto(location, (row) => rows.push(row));
+  const read = await readTestsetInto(location, (row) => rows.push(row), scrub);
   return read.ok ? { ok: true, rows, commit: read.commit } : read;
 }
 async function readTestsetInto(location, onRow, scrub) {
@@ -53899,7 +53975,7 @@ function openResultsFile(path, ctx, what) {
   };
   let file;
   try {
-    file = openArtifactFile(resolve21(ctx.cwd, path), path);
+    file = openArtifactFile(resolve21(ctx.cwd, path), path, quoteScrub(ctx));
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -53920,7 +53996,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
   try {
     return {
       ok: true,
-      artifact: readReducedArtifact(resolve21(ctx.cwd, path), path, reducer)
+      artifact: readReducedArtifact(resolve21(ctx.cwd, path), path, reducer, quoteScrub(ctx))
     };
   } catch (error2) {
     if (!(error2 instanceof ArtifactReadError)) throw error2;
@@ -53940,8 +54016,15 @@ async function readJsonText(path, ctx) {
   try {
     return { text: text2, value: JSON.parse(text2) };
   } catch (error2) {
-    throw usageError("compare.not-json", notJson(path, error2, text2).message, path);
+    throw usageError(
+      "compare.not-json",
+      notJson(path, error2, text2, 1, quoteScrub(ctx)).message,
+      path
+    );
   }
+}
+function quoteScrub(ctx) {
+  return createScrubber(secretsInEnv(ctx.env)).text;
 }
 var init_artifact_files = __esm({
   "src/pipeline/artifact-files.ts"() {
@@ -53949,6 +54032,7 @@ var init_artifact_files = __esm({
     init_read();
     init_comparable();
     init_errors();
+    init_secrets();
   }
 });
 
@@ -54021,14 +54105,27 @@ function significantRegressions(run2) {
   }
   return found2;
 }
-function regressionCondition(run2) {
-  const blocking = significantRegressions(run2);
+function regressionCondition(run2, removed = []) {
+  const found2 = significantRegressions(run2).map((b) => b.text);
+  const missing = missingEvaluatorsText(run2, removed);
+  if (missing !== void 0) found2.push(missing);
   return {
     name: "regressions",
     expected: REGRESSIONS_EXPECTED,
-    actual: blocking.length === 0 ? "none" : blocking.map((b) => b.text).join("; "),
-    passed: blocking.length === 0
+    actual: found2.length === 0 ? "none" : found2.join("; "),
+    passed: found2.length === 0
   };
+}
+function missingEvaluatorsText(run2, removed) {
+  const missing = run2.evaluatorsOnlyInBase.filter(
+    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id)
+  );
+  if (missing.length === 0) return void 0;
+  const names = missing.map((id) => JSON.stringify(id)).join(", ");
+  const one = missing.length === 1;
+  const added = run2.evaluatorsOnlyInHead.filter((id) => id !== PASS_CONDITION_EVALUATOR);
+  const renamed = added.length === 0 ? "" : ` (${added.map((id) => JSON.stringify(id)).join(", ")} ${added.length === 1 ? "is" : "are"} new in this run: renamed?)`;
+  return `evaluator${one ? "" : "s"} ${names} of the baseline ${one ? "is" : "are"} not in this run${renamed}, so nothing was compared with ${one ? "it" : "them"}; if that is intended, list ${one ? "it" : "them"} in the suite's gate.removedEvaluators`;
 }
 function pText(p) {
   if (p < 1e-4) return "< 0.0001";
@@ -54058,6 +54155,7 @@ var init_gate2 = __esm({
     "use strict";
     init_format_numbers();
     init_format_change();
+    init_reserved_ids();
     REGRESSIONS_EXPECTED = "no significant regression against the baseline (Holm-corrected over the comparison)";
   }
 });
@@ -54197,7 +54295,8 @@ function textRun(run2, confidence, paint, labelOf2 = () => null, width) {
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
   );
   if (oneSided.length > 0) {
-    lines2.push(...wrapWords(oneLine3(oneSided.join(" \xB7 ")), width, 2).map((line) => `  ${line}`));
+    const text2 = oneLine3(oneSided.join(" \xB7 ") + renamedNote(run2));
+    lines2.push(...wrapWords(text2, width, 2).map((line) => `  ${line}`));
   }
   return lines2.join("\n");
 }
@@ -54362,21 +54461,27 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
     told.uncompared?.(why2);
     return { ...uncompared(artifact, suites, why2), notCompared: { baseline: shown2, why: why2 } };
   }
-  const policy = new Map(suites.map((s) => [s.id, s.gate.regressions ?? "warn"]));
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const runs = artifact.runs.map((run2) => {
     const compared = comparison.runs.find((c) => runKey(c) === runKey(run2));
-    const rule = policy.get(run2.suite) ?? "warn";
+    const gate = gates.get(run2.suite);
+    const rule = gate?.regressions ?? "warn";
     if (!compared || rule === "off") return run2;
-    const condition = regressionCondition(compared);
+    const removed = gate?.removedEvaluators ?? [];
     if (rule === "warn") {
-      if (!condition.passed) {
+      const blocking = significantRegressions(compared).map((b) => b.text);
+      const missing = missingEvaluatorsText(compared, removed);
+      if (blocking.length > 0) {
         ctx.stderr.write(
-          `warning: ${describeRun(run2)}: significant regression: ${condition.actual}
+          `warning: ${describeRun(run2)}: significant regression: ${blocking.join("; ")}
 `
         );
       }
+      if (missing !== void 0) ctx.stderr.write(`warning: ${describeRun(run2)}: ${missing}
+`);
       return run2;
     }
+    const condition = regressionCondition(compared, removed);
     const conditions = [...run2.gate.conditions, condition];
     return {
       ...run2,
@@ -60554,7 +60659,7 @@ function rateLimitOf(status, headers, message, now) {
   const resetSeconds = Number(headers["x-ratelimit-reset"]);
   const reset = new Date(resetSeconds * 1e3);
   const resetsAt = exhausted && resetSeconds > 0 && !Number.isNaN(reset.getTime()) ? reset : void 0;
-  const secondary = /\bsecondary rate\b/i.test(message);
+  const secondary = SECONDARY_RATE.test(message);
   if (retryAfter === void 0 && !exhausted && !secondary && status === 403) return null;
   const untilReset = resetsAt === void 0 ? void 0 : Math.max(0, Math.ceil((resetsAt.getTime() - now) / 1e3)) + 1;
   const waits = [retryAfter, untilReset].filter((wait) => wait !== void 0);
@@ -60577,10 +60682,17 @@ function retryAfterSeconds(value, now) {
 }
 function graphqlRateLimitOf(data, headers, now) {
   const errors = data?.errors;
-  const limited = Array.isArray(errors) && errors.some((entry) => entry?.type === "RATE_LIMITED");
-  if (!limited) return null;
-  return rateLimitOf(429, headers, "", now);
+  if (!Array.isArray(errors)) return null;
+  const entries = errors.map((entry) => entry ?? {});
+  if (entries.some((entry) => entry.type === "RATE_LIMITED" || entry.type === "RATE_LIMIT")) {
+    return rateLimitOf(429, { ...headers, "x-ratelimit-remaining": "0" }, "", now);
+  }
+  const secondary = entries.find(
+    (entry) => typeof entry.message === "string" && SECONDARY_RATE.test(entry.message)
+  );
+  return secondary === void 0 ? null : rateLimitOf(403, headers, String(secondary.message), now);
 }
+var SECONDARY_RATE = /\bsecondary rate\b/i;
 
 // src/github/octokit.ts
 var GITHUB_API_VERSION = "2022-11-28";
@@ -60630,34 +60742,45 @@ function waitOutRateLimits(budget, log) {
   return (octokit) => {
     octokit.hook.wrap("request", async (request2, options2) => {
       for (let retries = 0; ; retries++) {
+        let limit;
         try {
-          return await request2(options2);
+          const response = await request2(options2);
+          limit = isGraphql(options2.url) ? graphqlRateLimitOf(response.data, response.headers, Date.now()) : null;
+          if (limit === null || !mayWait(limit, retries)) return response;
         } catch (error2) {
           const response = error2.response;
           const headers = response?.headers ?? {};
-          const limit = rateLimitOf(
+          limit = rateLimitOf(
             error2.status,
             headers,
             error2 instanceof Error ? error2.message : "",
             Date.now()
           ) ?? graphqlRateLimitOf(response?.data, headers, Date.now());
-          if (limit === null) throw error2;
-          const until = limit.resetsAt === void 0 ? "" : ` (used up until ${clockTime(limit.resetsAt)})`;
-          const what = `GitHub's ${limit.kind} on ${describeRequest(octokit, options2)}${until}`;
-          if (retries >= MAX_RATE_LIMIT_RETRIES) {
-            log(`${what}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
-            throw error2;
-          }
-          if (!budget.take(limit.waitSeconds * budget.secondMs)) {
-            log(`${what}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
-            throw error2;
-          }
-          log(`${what}: retrying in ${limit.waitSeconds} s`);
-          await sleep2(limit.waitSeconds * budget.secondMs);
+          if (limit === null || !mayWait(limit, retries)) throw error2;
         }
+        log(`${what(limit)}: retrying in ${limit.waitSeconds} s`);
+        await sleep2(limit.waitSeconds * budget.secondMs);
+      }
+      function what(limit) {
+        const until = limit.resetsAt === void 0 ? "" : ` (used up until ${clockTime(limit.resetsAt)})`;
+        return `GitHub's ${limit.kind} on ${describeRequest(octokit, options2)}${until}`;
+      }
+      function mayWait(limit, retries) {
+        if (retries >= MAX_RATE_LIMIT_RETRIES) {
+          log(`${what(limit)}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
+          return false;
+        }
+        if (!budget.take(limit.waitSeconds * budget.secondMs)) {
+          log(`${what(limit)}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
+          return false;
+        }
+        return true;
       }
     });
   };
+}
+function isGraphql(url) {
+  return new URL(url, "http://github.invalid").pathname.endsWith("/graphql");
 }
 function pacing(secondMs) {
   return {
@@ -60665,8 +60788,8 @@ function pacing(secondMs) {
     notifications: new import_light3.default.Group({ maxConcurrent: 1, minTime: 3 * secondMs })
   };
 }
-function describeRequest(client, options2) {
-  const { method, url } = client.request.endpoint.parse(options2);
+function describeRequest(client2, options2) {
+  const { method, url } = client2.request.endpoint.parse(options2);
   const { pathname, search } = new URL(url, "http://github.invalid");
   return `${method} ${pathname}${search}`;
 }
@@ -60801,6 +60924,7 @@ import { mkdtemp, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join25 } from "node:path";
 init_read();
+init_secrets();
 init_schema();
 init_comparable();
 
@@ -61594,26 +61718,8 @@ import { readFile as readFile5 } from "node:fs/promises";
 import { dirname as dirname17, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
+init_shown_value();
 import { hash } from "node:crypto";
-
-// src/shared/shown-value.ts
-init_cut_text();
-init_format_count();
-init_text_table();
-var SHOWN_VALUE_CHARS = 60;
-function shownValue(value) {
-  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
-  return left === 0 ? printable(value) : `${printable(start)}${lengthNote(value)}`;
-}
-function quotedValue(value) {
-  const { start, left } = cutText(value, SHOWN_VALUE_CHARS);
-  return left === 0 ? JSON.stringify(value) : `${JSON.stringify(start)}${lengthNote(value)}`;
-}
-function lengthNote(value) {
-  return `\u2026 (${formatCount(characterCount(value))} characters)`;
-}
-
-// src/plan/shard.ts
 function shardOf(caseId, count) {
   const head = hash("sha256", caseId, "hex").slice(0, 8);
   return Number.parseInt(head, 16) % count + 1;
@@ -61637,30 +61743,9 @@ function parseShard(text2) {
 }
 
 // src/cli/args.ts
-import { parseArgs } from "node:util";
-
-// src/config/did-you-mean.ts
-init_edit_distance();
-var MAX_TYPO_LENGTH = 200;
-function closestMatch(name, candidates) {
-  if (name.length > MAX_TYPO_LENGTH) return void 0;
-  const wanted = name.toLowerCase();
-  let best2;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const limit = Math.max(1, Math.floor(Math.max(wanted.length, candidate.length) / 3));
-    if (Math.abs(wanted.length - candidate.length) > limit) continue;
-    const { distance } = editDistance(wanted, candidate.toLowerCase(), { transpositions: true });
-    if (distance <= limit && distance < wanted.length && distance < bestDistance) {
-      best2 = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best2;
-}
-
-// src/cli/args.ts
+init_did_you_mean();
 init_errors();
+import { parseArgs } from "node:util";
 
 // src/cli/help.ts
 init_text_table();
@@ -61679,6 +61764,7 @@ function commandRows(commands) {
 }
 
 // src/cli/args.ts
+init_shown_value();
 function parseCommandArgs(spec, argv) {
   const args = shortOptionValues(spec, argv);
   let parsed;
@@ -63797,6 +63883,7 @@ function suiteIssueAt(config, suite) {
 }
 
 // src/config/rules.ts
+init_did_you_mean();
 init_reserved_ids();
 
 // src/config/schema-check.ts
@@ -64259,6 +64346,17 @@ var evals_schema_default = {
         regressions: {
           description: "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.",
           enum: ["block", "warn", "off"]
+        },
+        removedEvaluators: {
+          description: "Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.",
+          type: "array",
+          minItems: 1,
+          uniqueItems: true,
+          items: {
+            description: "The id the evaluator had in the baseline.",
+            type: "string",
+            minLength: 1
+          }
         },
         minDetectableEffect: {
           description: "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.",
@@ -67793,7 +67891,7 @@ var optionValidators = {
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "removedEvaluators": { "description": "Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "The id the evaluator had in the baseline.", "type": "string", "minLength": 1 } }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
 var schema142 = { "type": "integer", "minimum": 1 };
@@ -69634,13 +69732,13 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   validate162.errors = vErrors;
   return errors === 0;
 }
-var schema42 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
+var schema42 = { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "removedEvaluators": { "description": "Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "The id the evaluator had in the baseline.", "type": "string", "minLength": 1 } }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } };
 function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "minPassRate" || key0 === "evaluators" || key0 === "regressions" || key0 === "minDetectableEffect")) {
+      if (!(key0 === "minPassRate" || key0 === "evaluators" || key0 === "regressions" || key0 === "removedEvaluators" || key0 === "minDetectableEffect")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42, data };
         if (vErrors === null) {
           vErrors = [err0];
@@ -69796,11 +69894,11 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.minDetectableEffect !== void 0) {
-      let data9 = data.minDetectableEffect;
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 > 1 || isNaN(data9)) {
-          const err12 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
+    if (data.removedEvaluators !== void 0) {
+      let data9 = data.removedEvaluators;
+      if (Array.isArray(data9)) {
+        if (data9.length < 1) {
+          const err12 = { instancePath: instancePath + "/removedEvaluators", schemaPath: "#/properties/removedEvaluators/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema42.properties.removedEvaluators, data: data9 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -69808,31 +69906,99 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data9 <= 0 || isNaN(data9)) {
-          const err13 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
-          if (vErrors === null) {
-            vErrors = [err13];
+        const len0 = data9.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data10 = data9[i0];
+          if (typeof data10 === "string") {
+            if (func3(data10) < 1) {
+              const err13 = { instancePath: instancePath + "/removedEvaluators/" + i0, schemaPath: "#/properties/removedEvaluators/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.removedEvaluators.items, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err13);
+            const err14 = { instancePath: instancePath + "/removedEvaluators/" + i0, schemaPath: "#/properties/removedEvaluators/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.removedEvaluators.items.type, parentSchema: schema42.properties.removedEvaluators.items, data: data10 };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+        let i1 = data9.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--; ) {
+            let item0 = data9[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err15 = { instancePath: instancePath + "/removedEvaluators", schemaPath: "#/properties/removedEvaluators/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema42.properties.removedEvaluators, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/removedEvaluators", schemaPath: "#/properties/removedEvaluators/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.removedEvaluators.type, parentSchema: schema42.properties.removedEvaluators, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.minDetectableEffect !== void 0) {
+      let data11 = data.minDetectableEffect;
+      if (typeof data11 == "number" && isFinite(data11)) {
+        if (data11 > 1 || isNaN(data11)) {
+          const err17 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema42.properties.minDetectableEffect, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data11 <= 0 || isNaN(data11)) {
+          const err18 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema42.properties.minDetectableEffect, data: data11 };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
           }
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema42.properties.minDetectableEffect.type, parentSchema: schema42.properties.minDetectableEffect, data: data9 };
+        const err19 = { instancePath: instancePath + "/minDetectableEffect", schemaPath: "#/properties/minDetectableEffect/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema42.properties.minDetectableEffect.type, parentSchema: schema42.properties.minDetectableEffect, data: data11 };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err19];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err19);
         }
         errors++;
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err20];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err20);
     }
     errors++;
   }
@@ -71063,6 +71229,7 @@ init_templates();
 
 // src/config/schema-messages.ts
 init_errors();
+init_did_you_mean();
 init_is_record();
 function renderProblem(entry) {
   if (entry.made) return { code: entry.made.code, path: entry.path, message: entry.made.message };
@@ -71600,6 +71767,7 @@ init_secrets();
 // src/config/template-check.ts
 init_templates();
 init_is_record();
+init_did_you_mean();
 function templateProblems(text2) {
   return locatedProblems(text2).map((problem) => problem.message);
 }
@@ -71923,12 +72091,25 @@ function checkUrlPort(url, path, add) {
 
 // src/judge/header-problem.ts
 var HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+var FETCH_SETS = {
+  "content-length": "fetch sets it from the body, and a request whose body has another length waits for the rest until it times out",
+  "transfer-encoding": "fetch refuses it (invalid transfer-encoding header)",
+  "keep-alive": "fetch refuses it (invalid keep-alive header)",
+  upgrade: "fetch refuses it (invalid upgrade header)",
+  expect: "fetch does not support it (expect header not supported)"
+};
 function headerProblem(name, value) {
   if (!HEADER_NAME.test(name)) {
     return `header name ${JSON.stringify(name)} is not valid: a name is letters, digits and !#$%&'*+-.^_\`|~, without spaces or colons`;
   }
   if (name.toLowerCase() === "__proto__") {
     return `header name ${JSON.stringify(name)} cannot be sent: fetch leaves a header of that name out of the request, without an error; use another name`;
+  }
+  const lower = name.toLowerCase();
+  const owned = Object.hasOwn(FETCH_SETS, lower) ? FETCH_SETS[lower] : void 0;
+  if (owned !== void 0) return `header ${name} cannot be set: ${owned}; leave it out`;
+  if (lower === "connection" && !/^\s*(close|keep-alive)\s*$/i.test(value)) {
+    return `header ${name}: fetch refuses a value other than close or keep-alive (invalid connection header); leave it out`;
   }
   const leading = /^[\t\n\r ]*/.exec(value)?.[0].length ?? 0;
   let position2 = leading;
@@ -71954,9 +72135,9 @@ function checkHeaders(headers, at, code, add) {
   if (!isRecord(headers)) return;
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== "string") continue;
-    const problem = headerProblem(name, sampleText(value, "x"));
+    const problem = headerProblem(name, sampleText(value, "close"));
     if (problem === null) continue;
-    if (headerProblem(name, "") !== null) add(code, [...at, "headers"], problem, name);
+    if (headerProblem(name, "close") !== null) add(code, [...at, "headers"], problem, name);
     else add(code, [...at, "headers", name], problem);
   }
 }
@@ -72021,6 +72202,18 @@ function checkModel(target, at, add) {
   checkUrlCredentials(target.baseUrl, [...at, "baseUrl"], "api-key", add);
   checkUrlPort(target.baseUrl, [...at, "baseUrl"], add);
   checkHeaders(target.headers, at, "target.header", add);
+  for (const key of ["baseUrl", "apiKey", "headers"]) {
+    for (const [valuePath] of strings(target[key], [...at, key]).filter(
+      ([, text2]) => hasTemplates(text2)
+    )) {
+      const named2 = key === "headers" ? `header ${String(valuePath.at(-1))}` : key;
+      add(
+        "target.setting-template",
+        valuePath,
+        `a model target's ${named2} is not a template: the connection is set up once for the suite, so {{ \u2026 }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each`
+      );
+    }
+  }
   if (target.prompt !== void 0 && target.messages !== void 0) {
     add(
       "target.prompt-and-messages",
@@ -72087,6 +72280,13 @@ function checkCommand(target, at, add) {
     );
   }
   if (target.shell === true) checkShellTemplates(target.run, [...at, "run"], add);
+  if (typeof target.cwd === "string" && hasTemplates(target.cwd)) {
+    add(
+      "target.setting-template",
+      [...at, "cwd"],
+      `cwd: is not a template: the working folder is set once for the suite, so {{ \u2026 }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: 'cd "{{ params.dir }}" && ./agent.sh')`
+    );
+  }
 }
 function checkShellTemplates(run2, at, add) {
   const words = typeof run2 === "string" ? [run2] : Array.isArray(run2) ? run2 : [];
@@ -74609,7 +74809,8 @@ var automaticBattle = defineBuiltin({
         }
       });
     }
-    return { judge, store, shown: shown2, update: files.updateCommand ?? UPDATE_FLAG, unrecorded };
+    const update = files.updateHint ?? `run \`${files.updateCommand ?? UPDATE_FLAG}\``;
+    return { judge, store, shown: shown2, update, unrecorded };
   },
   async score(values, args, { judge, store, shown: shown2, update, unrecorded }) {
     let caseKey;
@@ -74625,13 +74826,13 @@ var automaticBattle = defineBuiltin({
     if (baseline === void 0) {
       if (unrecorded !== void 0) {
         throw new EvaluationError(
-          `no baseline for this case: ${shown2} does not exist, and ${unrecorded} does not record it; run \`${update}\` and commit the file`,
+          `no baseline for this case: ${shown2} does not exist, and ${unrecorded} does not record it; ${update} and commit the file`,
           { metadata: { caseKey } }
         );
       }
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown2}: run \`${update}\` to record it`,
+          `no baseline is recorded for this case in ${shown2}: ${update} to record it`,
           { metadata: { caseKey } }
         );
       }
@@ -77616,7 +77817,7 @@ function createJudgeClient(options2 = {}) {
     }
     return { ok: true, cached: false, latencyMs, attempts, ...parsed };
   };
-  const client = {
+  const client2 = {
     baseUrl: baseUrl2,
     chat(request2, callOptions = {}) {
       const body = { ...request2, temperature: request2.temperature ?? 0 };
@@ -77646,10 +77847,10 @@ function createJudgeClient(options2 = {}) {
     }
   };
   baseUrlSources.set(
-    client,
+    client2,
     options2.baseUrl !== void 0 ? "option" : env.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : "default"
   );
-  return client;
+  return client2;
 }
 function slotWait(host, perHost) {
   const cap = perHost === void 0 ? "hostConcurrency" : `hostConcurrency: ${perHost}`;
@@ -77713,9 +77914,9 @@ function createModelAccess(config, runtime) {
       settings.timeoutMs,
       settings.maxRetries
     ]);
-    let client = clients.get(key);
-    if (client === void 0) {
-      client = createJudgeClient({
+    let client2 = clients.get(key);
+    if (client2 === void 0) {
+      client2 = createJudgeClient({
         baseUrl: baseUrl2,
         ...apiKey !== void 0 ? { apiKey } : {},
         ...settings.headers !== void 0 ? { headers: settings.headers } : {},
@@ -77729,9 +77930,9 @@ function createModelAccess(config, runtime) {
         env: runtime.env,
         ...runtime.fetch ? { fetch: runtime.fetch } : {}
       });
-      clients.set(key, client);
+      clients.set(key, client2);
     }
-    return client;
+    return client2;
   };
   return {
     client: clientFor,
@@ -77921,10 +78122,10 @@ function signalGroup(pid, signal) {
   }
 }
 
-// src/targets/command.ts
-init_encoding();
-
 // src/targets/command-checks.ts
+init_did_you_mean();
+init_encoding();
+init_templates();
 import { accessSync, constants as constants7, readdirSync, statSync as statSync4 } from "node:fs";
 import { delimiter, extname as extname4, isAbsolute as isAbsolute4, join as join16, resolve as resolve11 } from "node:path";
 function folderProblem(path) {
@@ -77941,7 +78142,7 @@ function findProgram(program, cwd, env, named2 = program) {
     const fix = isFile2(path) ? `: ${runWith(program)}chmod +x ${program}` : "";
     return `${named2} is not an executable file (looked for ${path})${fix}`;
   }
-  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
+  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "").map((dir) => resolve11(cwd, dir));
   if (dirs.some((dir) => isExecutable(join16(dir, program)))) return void 0;
   const beside = besideHint(program, cwd);
   if (beside !== void 0) return `command ${named2} is not on PATH; ${beside}`;
@@ -77954,6 +78155,11 @@ function findProgram(program, cwd, env, named2 = program) {
   }
   const near = closestMatch(program, names);
   return `command ${named2} is not on PATH${near === void 0 ? "" : ` (did you mean ${near}?)`}`;
+}
+function lookupEnv(env, targetEnv) {
+  if (!Object.hasOwn(targetEnv, "PATH")) return env;
+  const path = targetEnv.PATH;
+  return hasTemplates(path) ? void 0 : { ...env, PATH: literalValue(path) };
 }
 var INTERPRETERS = {
   ".py": "python3",
@@ -78003,6 +78209,34 @@ function nulProblem(argv, env, shellTemplates) {
   const template = shellTemplates.get(name);
   return template === void 0 ? `environment variable ${name} of the command (${argv[0]}) ${why2}` : `the value of {{ ${template.trim()} }} in the command line ${why2}`;
 }
+var LONGEST_ARG_BYTES = 128 * 1024;
+function startProblem(error2, argv, env, shellTemplates) {
+  const start = `cannot start ${argv[0]}`;
+  if (error2.code === "ENOENT") return `${start}: not found`;
+  if (error2.code !== "E2BIG") return `${start}: ${error2.message}`;
+  let longest = { name: "", bytes: -1 };
+  argv.forEach((arg, at) => {
+    const bytes = Buffer.byteLength(arg) + 1;
+    if (bytes > longest.bytes)
+      longest = { name: at === 0 ? "the program" : `argument ${at}`, bytes };
+  });
+  for (const [name, value] of Object.entries(env)) {
+    if (value === void 0) continue;
+    const bytes = Buffer.byteLength(`${name}=${value}`) + 1;
+    if (bytes <= longest.bytes) continue;
+    const template = shellTemplates.get(name);
+    const named2 = template === void 0 ? `environment variable ${name}` : `the value of {{ ${template.trim()} }} in the command line`;
+    longest = { name: named2, bytes };
+  }
+  const size = `${longest.bytes.toLocaleString("en-US")} bytes`;
+  const which2 = longest.bytes > LONGEST_ARG_BYTES ? `${longest.name} holds ${size}, past the ${LONGEST_ARG_BYTES.toLocaleString("en-US")} the system takes in one argument or variable` : `together they pass the system's limit (getconf ARG_MAX); the longest, ${longest.name}, holds ${size}`;
+  return `${start}: its arguments and environment are too long (E2BIG): ${which2}; read long values from stdin instead, where the case is as JSON ({"case": \u2026, "params": \u2026})`;
+}
+function notUtf8Problem(bytes) {
+  const issue2 = utf8Issue(bytes, "stdout");
+  const where = issue2 !== void 0 && issue2.line > 0 ? ` at line ${issue2.line}, column ${issue2.col}` : "";
+  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
+}
 
 // src/targets/command.ts
 init_call_timeout();
@@ -78048,8 +78282,9 @@ function createCommandTarget(config, setup) {
   const argv = shellRun === void 0 ? config.run.map((arg) => textInput(arg, asIs)) : ["/bin/sh", "-c", shellRun.text].map((arg) => ({
     render: () => ({ ok: true, value: arg })
   }));
-  if (!config.shell && Array.isArray(config.run)) {
-    const problems = programProblems(config.run[0], cwd, setup);
+  const lookup2 = lookupEnv(setup.env, config.env);
+  if (!config.shell && Array.isArray(config.run) && lookup2 !== void 0) {
+    const problems = programProblems(config.run[0], cwd, { ...setup, env: lookup2 });
     if (problems.length > 0) {
       const at = setup.issueAt("target", "run", 0);
       return {
@@ -78089,7 +78324,8 @@ function createCommandTarget(config, setup) {
           cwd,
           env: { ...setup.env, ...extra },
           stdin,
-          signal: args.signal
+          signal: args.signal,
+          shellTemplates
         });
         return outcome(ran, config.output, scrub);
       }
@@ -78127,22 +78363,20 @@ function renderAll(inputs, args) {
 }
 function runProcess(argv, options2) {
   return new Promise((settle) => {
-    if (options2.signal.aborted) {
-      settle({
-        stdout: "",
-        stderrTail: "",
-        code: null,
-        signal: null,
-        failure: "stopped before it started"
+    const unstarted = (failure2) => settle({ stdout: "", stderrTail: "", code: null, signal: null, failure: failure2 });
+    if (options2.signal.aborted) return unstarted("stopped before it started");
+    let child;
+    try {
+      child = spawn(argv[0], argv.slice(1), {
+        cwd: options2.cwd,
+        env: options2.env,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"]
       });
-      return;
+    } catch (error2) {
+      const { env, shellTemplates } = options2;
+      return unstarted(startProblem(error2, argv, env, shellTemplates));
     }
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: options2.cwd,
-      env: options2.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"]
-    });
     const stdout = new CappedBytes();
     let stderr = Buffer.alloc(0);
     let failure;
@@ -78189,7 +78423,7 @@ function runProcess(argv, options2) {
     });
     child.stdin.end(options2.stdin);
     child.on("error", (error2) => {
-      failure ??= `cannot start ${argv[0]}: ${error2.code === "ENOENT" ? "not found" : error2.message}`;
+      failure ??= startProblem(error2, argv, options2.env, options2.shellTemplates);
       finish();
     });
     child.on("exit", (code, signal) => {
@@ -78261,11 +78495,6 @@ ${stderr}`;
       error: `stdout is not JSON (output: json): ${describeJsonError(text2, error2, scrub)}`
     };
   }
-}
-function notUtf8Problem(bytes) {
-  const issue2 = utf8Issue(bytes, "stdout");
-  const where = issue2 !== void 0 && issue2.line > 0 ? ` at line ${issue2.line}, column ${issue2.col}` : "";
-  return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
 function lastLines(text2, count) {
   const lines2 = text2.replace(/\s+$/, "").split(/\r?\n/);
@@ -78610,7 +78839,7 @@ async function createModelTarget(config, setup) {
     }
   }
   if (issues.length > 0) return { ok: false, issues };
-  const client = setup.models.client({
+  const client2 = setup.models.client({
     ...config.baseUrl !== void 0 ? { baseUrl: config.baseUrl } : {},
     ...config.apiKey !== void 0 ? { apiKey: config.apiKey } : {},
     ...config.headers !== void 0 ? { headers: config.headers } : {},
@@ -78626,7 +78855,7 @@ async function createModelTarget(config, setup) {
       async call(args) {
         const request2 = chatRequest(config, model.render(args), messages, args);
         if (!request2.ok) return { output: null, error: request2.error };
-        const result = await client.chat(request2.value, {
+        const result = await client2.chat(request2.value, {
           signal: args.signal,
           ...args.trial !== void 0 ? { trial: args.trial } : {}
         });
@@ -79778,9 +80007,11 @@ function toPosix2(path) {
 
 // src/plan/plan.ts
 init_grid_value_text();
+init_did_you_mean();
 init_identity();
 init_resume();
 init_tag_filter();
+init_shown_value();
 function selectedSuites(config, filters) {
   const wanted = filters.suites ?? [];
   return config.suites.filter((suite) => wanted.length === 0 || wanted.includes(suite.id));
@@ -79821,6 +80052,10 @@ function planRun(config, testsets, filters, options2 = {}) {
       runs: grid.points.map((params) => ({ params, cases })),
       modelCalls: modelCalls(suite, evaluators)
     });
+  }
+  const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
+  for (const message of unknownTagProblems(filters.tags, selected)) {
+    issues.push(cliIssue("cli.unknown-tag", message));
   }
   if (issues.length > 0) return { ok: false, issues };
   return {
@@ -79929,6 +80164,7 @@ function cliIssue(code, message) {
 
 // src/pipeline/missing-fields.ts
 import { dirname as dirname13, join as join20, resolve as resolve16 } from "node:path";
+init_did_you_mean();
 init_regular_file();
 init_identity();
 function missingFieldIssues(config, plan) {
@@ -80984,6 +81220,23 @@ init_secrets();
 init_secrets();
 
 // src/action/not-started.ts
+function refusedRun(refusal2) {
+  return {
+    kind: "not-started",
+    reason: refusal2.reason,
+    configPath: refusal2.configPath,
+    args: refusal2.args,
+    failure: refusal2.failure,
+    problems: refusal2.messages.map((message) => {
+      const text2 = cut(refusal2.scrub(message));
+      return {
+        text: text2,
+        message: text2,
+        ...refusal2.logged && { log: { message, properties: {} } }
+      };
+    })
+  };
+}
 var PROBLEM_MAX_CHARS = 1e3;
 var PROBLEMS_LISTED = 20;
 var ANNOTATIONS_MAX = 50;
@@ -81135,14 +81388,21 @@ async function runEvals(settings, workspace, env, baseline) {
 function readResults(settings, workspace) {
   const name = relative7(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
-    const file = openArtifactFile(settings.results, name);
+    const file = openArtifactFile(settings.results, name, createScrubber([]).text);
     return reportedArtifact(file.frame, (run2) => file.cases(run2), wholeCases(settings));
   });
   const refused = !artifact.ok ? artifact.message : artifact.value.shard !== void 0 ? unmergedShard(name, artifact.value.shard) : artifact.value.pinIgnored === true ? pinIgnoredResults(name) : null;
   if (!artifact.ok || refused !== null) {
     setOutput("verdict", "error");
-    setFailed(`evalgate (mode: report): ${refused}`);
-    return null;
+    return refusedRun({
+      reason: "the results file was refused (mode: report)",
+      messages: [refused ?? ""],
+      configPath: notStartedConfigPath(settings, workspace),
+      args: [],
+      failure: `evalgate (mode: report): ${refused ?? ""}`,
+      logged: false,
+      scrub: createScrubber([]).text
+    });
   }
   const why2 = artifact.value.notCompared?.why;
   return {
@@ -81194,22 +81454,23 @@ function reportUsageError(error2, settings, workspace) {
     const path = issue2.file ? resolve24(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname17(path), workspace), path) : void 0;
     const message = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
-    error(message, {
-      ...file ? { file } : {},
-      ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
-      title: "evalgate: invalid input"
-    });
     const inRepository = file !== void 0 && file !== "." && !isAbsolute6(file);
     problems.push({
       text: cut(scrub(formatIssue(issue2))),
       message: cut(scrub(message)),
-      ...inRepository && issue2.line > 0 && { at: { path: file, line: issue2.line } }
+      ...inRepository && issue2.line > 0 && { at: { path: file, line: issue2.line } },
+      log: {
+        message,
+        properties: {
+          ...file ? { file } : {},
+          ...issue2.line > 0 ? { startLine: issue2.line, startColumn: issue2.col || 1 } : {},
+          title: "evalgate: invalid input"
+        }
+      }
     });
   }
   const lines2 = error2.issues.length > 0 ? error2.issues.map(formatIssue) : [error2.message];
   setOutput("verdict", "error");
-  setFailed(`evalgate could not run:
-${lines2.join("\n")}`);
   if (problems.length === 0) {
     const text2 = cut(scrub(error2.message));
     problems.push({ text: text2, message: text2 });
@@ -81220,8 +81481,13 @@ ${lines2.join("\n")}`);
     configPath: repoConfigPath(workspace, runConfigPath(settings)),
     // As the results would have named the report (`args` is read in mode: run only).
     args: settings.args,
-    problems
+    problems,
+    failure: `evalgate could not run:
+${lines2.join("\n")}`
   };
+}
+function notStartedConfigPath(settings, workspace) {
+  return repoConfigPath(workspace, runConfigPath(settings));
 }
 function repoConfigPath(workspace, configFile) {
   return toRepoPath(repositoryRoot(dirname17(configFile), workspace), configFile);
@@ -81330,7 +81596,10 @@ async function pullRequestBase(pullRequest) {
 }
 function baselineProblem(path, shown2 = path) {
   const read = readArtifact(
-    () => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2))
+    () => (
+      // A quote of text that is not JSON is scrubbed of the declared secrets before it is cut.
+      readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2), createScrubber([]).text)
+    )
   );
   if (read.ok) return null;
   const version = read.kind === "invalid" ? null : declaredSchemaVersion(path);
@@ -82766,7 +83035,7 @@ function markdownRun(run2, confidence) {
   const oneSided = evaluatorsOnOneSide(run2).map(
     ([side, ids]) => `Evaluators only in ${side}: ${ids.map((id) => codeSpan(id)).join(", ")}`
   );
-  if (oneSided.length > 0) blocks.push(oneSided.join(" \xB7 "));
+  if (oneSided.length > 0) blocks.push(oneSided.join(" \xB7 ") + renamedNote(run2));
   return blocks.join("\n\n");
 }
 
@@ -83318,6 +83587,30 @@ function withinBytes(render, maxBytes) {
 
 // src/action/publish-not-started.ts
 async function publishNotStarted(run2, settings, octokit, env, pullRequest) {
+  let annotated = 0;
+  try {
+    annotated = await publish(run2, settings, octokit, env, pullRequest);
+  } finally {
+    failStep(run2, annotated);
+  }
+}
+function failStep(run2, annotated) {
+  let onCheckRun = annotated;
+  for (const problem of run2.problems) {
+    const carried = problem.at !== void 0 && onCheckRun-- > 0;
+    if (problem.log === void 0) continue;
+    const {
+      file: _file,
+      startLine: _line,
+      startColumn: _col,
+      ...unplaced
+    } = problem.log.properties;
+    error(problem.log.message, carried ? unplaced : problem.log.properties);
+  }
+  setOutput("verdict", "error");
+  setFailed(run2.failure);
+}
+async function publish(run2, settings, octokit, env, pullRequest) {
   const identity = reportIdentity({
     configPath: run2.configPath,
     name: settings.name,
@@ -83337,16 +83630,25 @@ async function publishNotStarted(run2, settings, octokit, env, pullRequest) {
   } catch (error2) {
     warning(`evalgate: could not write the job summary: ${error2.message}`);
   }
-  if (fork !== null) return;
+  if (fork !== null) return 0;
   if (octokit === null) {
     if (settings.checkRun) {
       warning(
         "evalgate: no github-token was given, so no check run could say that the run did not start"
       );
     }
-    return;
+    return 0;
+  }
+  if (!env.GITHUB_REPOSITORY) {
+    if (settings.checkRun || settings.comment) {
+      warning(
+        "evalgate: GITHUB_REPOSITORY is not set, so no check run could say that the run did not start"
+      );
+    }
+    return 0;
   }
   const failures = [];
+  let annotated = 0;
   const { owner, repo } = context3.repo;
   if (settings.comment && prNumber !== null) {
     const posted = await upsertStickyComment(
@@ -83381,8 +83683,10 @@ async function publishNotStarted(run2, settings, octokit, env, pullRequest) {
     );
     if (published.ok) info(`evalgate: check run ${published.url} says the run did not start`);
     else failures.push(published.failure);
+    annotated = published.ok ? published.annotations : published.partial?.annotations ?? 0;
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
+  return annotated;
 }
 
 // src/action/settings.ts
@@ -83403,14 +83707,16 @@ var DEFAULT_MAX_ANNOTATIONS = 500;
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
+  const badBooleans = /* @__PURE__ */ new Set();
   const workingDirectory = resolve25(workspace, input("working-directory") || ".");
-  const bool = (name2, fallback) => {
+  const bool = (name2, fallback2) => {
     const raw = input(name2).trim().toLowerCase();
-    if (raw === "") return fallback;
+    if (raw === "") return fallback2;
     if (["true", "yes", "1", "on"].includes(raw)) return true;
     if (["false", "no", "0", "off"].includes(raw)) return false;
     errors.push(`input ${name2}: expected true or false, found ${JSON.stringify(input(name2))}`);
-    return fallback;
+    badBooleans.add(name2);
+    return fallback2;
   };
   const failOnRaw = input("fail-on").trim().toLowerCase() || "gate";
   if (failOnRaw !== "gate" && failOnRaw !== "never") {
@@ -83488,7 +83794,13 @@ function readSettings(input, workspace, env = {}) {
     name,
     retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1
   };
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, settings };
+  if (errors.length === 0) return { ok: true, settings };
+  const fallback = {
+    ...settings,
+    checkRun: settings.checkRun && !badBooleans.has("check-run"),
+    comment: settings.comment && !badBooleans.has("comment")
+  };
+  return { ok: false, errors, fallback };
 }
 function splitArgs(text2) {
   const words = [];
@@ -83538,38 +83850,23 @@ function shaHint(value) {
 async function run(env = process.env) {
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const read = readSettings((name) => getInput(name), workspace, env);
-  if (!read.ok) {
-    for (const error2 of read.errors) error(error2);
-    setOutput("verdict", "error");
-    setFailed(
-      `evalgate: ${read.errors.length} invalid input${read.errors.length === 1 ? "" : "s"}`
-    );
-    return;
-  }
-  const settings = read.settings;
-  if (!isFolder3(settings.workingDirectory)) {
-    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
-    error(message);
-    setOutput("verdict", "error");
-    setFailed(`evalgate: ${message}`);
-    return;
-  }
-  const forged = workflowRunMismatch(settings, context2);
-  if (forged !== null) {
-    error(forged);
-    setOutput("verdict", "error");
-    setFailed(`evalgate: ${forged}`);
-    return;
-  }
+  const settings = read.ok ? read.settings : read.fallback;
   if (settings.token) protectSecret(settings.token);
+  const refusal2 = read.ok ? startRefusal(settings, workspace, env) : inputRefusal(read.errors, settings, workspace, env);
+  if (refusal2 !== null) {
+    setOutput("verdict", "error");
+    const { octokit: octokit2 } = client(settings);
+    const pullRequest2 = chatOpsPullRequest(
+      settings.prNumber ?? eventSubject(context2, env).pullRequest,
+      octokit2,
+      () => context2.repo
+    );
+    await publishNotStarted(refusal2.run, refusal2.settings, octokit2, env, pullRequest2);
+    return;
+  }
   await maskReferencedSecrets(runConfigPath(settings), env);
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
-  const budget = new RetryBudget(void 0, settings.retryScale);
-  const octokit = settings.token ? createOctokit(settings.token, {
-    userAgent: `evalgate/${toolVersion}`,
-    budget,
-    log: (message) => info(`evalgate: ${message}`)
-  }) : null;
+  const { octokit, budget } = client(settings);
   const pullRequest = chatOpsPullRequest(
     settings.prNumber ?? eventSubject(context2, env).pullRequest,
     octokit,
@@ -83581,11 +83878,7 @@ async function run(env = process.env) {
     );
   }
   const baseline = settings.mode === "run" || settings.baseline.kind === "file" ? await resolveBaseline(settings, octokit, env, budget, pullRequest) : NO_BASELINE;
-  const results = settings.mode === "report" ? scrubbedResults(
-    await comparedResults(readResults(settings, workspace), settings, baseline),
-    createScrubber(secretsInEnv(env))
-  ) : await runEvals(settings, workspace, env, baseline);
-  if (results === null) return;
+  const results = settings.mode === "report" ? await reportedResults(settings, workspace, baseline, env) : await runEvals(settings, workspace, env, baseline);
   if ("kind" in results) {
     await publishNotStarted(results, settings, octokit, env, pullRequest);
     return;
@@ -83619,6 +83912,49 @@ function scrubbedResults(results, scrubber) {
     runs: runs.map(({ cases, ...run2 }) => ({ ...clean(run2), cases: cases.map(clean) }))
   };
   return { ...results, artifact };
+}
+function client(settings) {
+  const budget = new RetryBudget(void 0, settings.retryScale);
+  const octokit = settings.token ? createOctokit(settings.token, {
+    userAgent: `evalgate/${toolVersion}`,
+    budget,
+    log: (message) => info(`evalgate: ${message}`)
+  }) : null;
+  return { octokit, budget };
+}
+async function reportedResults(settings, workspace, baseline, env) {
+  const read = readResults(settings, workspace);
+  if ("kind" in read) return read;
+  const compared = await comparedResults(read, settings, baseline) ?? read;
+  return scrubbedResults(compared, createScrubber(secretsInEnv(env))) ?? compared;
+}
+function inputRefusal(errors, settings, workspace, env) {
+  const n = errors.length;
+  const failure = `evalgate: ${n} invalid input${n === 1 ? "" : "s"}`;
+  return { run: inputProblems(errors, failure, settings, workspace, env), settings };
+}
+function startRefusal(settings, workspace, env) {
+  const refused = (message) => inputProblems([message], `evalgate: ${message}`, settings, workspace, env);
+  if (!isFolder3(settings.workingDirectory)) {
+    const message = `input working-directory: there is no folder ${settings.workingDirectory}`;
+    return { run: refused(message), settings };
+  }
+  const forged = workflowRunMismatch(settings, context2);
+  if (forged === null) return null;
+  const hasCommit = settings.headSha !== null;
+  const reported = hasCommit ? { ...settings, headSha: null } : { ...settings, checkRun: false, comment: false };
+  return { run: refused(forged), settings: reported };
+}
+function inputProblems(messages, failure, settings, workspace, env) {
+  return refusedRun({
+    reason: "the Action's inputs are invalid",
+    messages,
+    configPath: notStartedConfigPath(settings, workspace),
+    args: settings.mode === "run" ? settings.args : [],
+    failure,
+    logged: true,
+    scrub: createScrubber(secretsInEnv(env)).text
+  });
 }
 function isFolder3(path) {
   try {
