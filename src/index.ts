@@ -36,6 +36,8 @@ export {
   BaseToxicity,
   gridSearchAsyncLocalStorage,
   type EvaluationOverride,
+  type EvaluationOverrideComment,
+  type EvaluationOverrideField,
   type ScoreChoice,
   type SdkEvaluatorContext,
   type SuiteJudgeSettings,

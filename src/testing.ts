@@ -31,6 +31,8 @@ export {
   BaseNSFW,
   BaseToxicity,
   type EvaluationOverride,
+  type EvaluationOverrideComment,
+  type EvaluationOverrideField,
   type ScoreChoice,
 } from './evaluators/sdk/judges.ts';
 export {

@@ -206,7 +206,9 @@ describe('evals override and the judges that read it', () => {
         '--evaluator',
         'IsFriendly',
         '--score',
-        '0.5',
+        '0',
+        '--reason',
+        'curt',
       ],
       dir,
     );
@@ -217,11 +219,20 @@ describe('evals override and the judges that read it', () => {
     const handed = prompts().map((p) => /OVERRIDES (\[.*?\])(?:\\n|")/.exec(p)?.[1]);
     assert.equal(handed.length, 2);
     for (const text of handed) {
-      const list = JSON.parse(JSON.parse(`"${text}"`) as string) as StoredOverride[];
-      assert.equal(list.length, 1);
-      assert.deepEqual(list[0]?.overrideScore, { value: 0.5 });
-      assert.deepEqual(list[0]?.originalScore, { value: 1, name: 'Friendly' });
-      assert.equal(list[0]?.outputFields.output, 'Goodbye, take care!');
+      // The SDK's shape: scores are the judge's choices, fields and comments lists.
+      const list = JSON.parse(JSON.parse(`"${text}"`) as string) as unknown[];
+      assert.deepEqual(list, [
+        {
+          originalScore: { name: 'Friendly', value: 1 },
+          overrideScore: { name: 'Not friendly', value: 0 },
+          inputFields: [
+            { id: 'input', name: 'input', value: 'bye' },
+            { id: 'output', name: 'output', value: 'Goodbye, take care!' },
+          ],
+          outputFields: [{ id: 'output', name: 'output', value: 'Goodbye, take care!' }],
+          comments: [{ fieldId: 'output', quotedText: '', commentText: 'curt' }],
+        },
+      ]);
     }
   });
 

@@ -117,8 +117,10 @@ describe('evals override on a runTestSuite artifact (QA10 H8)', () => {
     await runSuite(dir, 1);
     assert.equal(handed.length, 1);
     assert.equal(handed[0]?.length, 1, 'the next run hands the override to makePrompt');
-    assert.deepEqual(handed[0]?.[0]?.overrideScore, { value: 0 });
-    assert.equal(handed[0]?.[0]?.comments, 'sarcastic');
+    assert.deepEqual(handed[0]?.[0]?.overrideScore, { name: 'Not friendly', value: 0 });
+    assert.deepEqual(handed[0]?.[0]?.comments, [
+      { fieldId: 'output', quotedText: '', commentText: 'sarcastic' },
+    ]);
   });
 
   it('still refuses, in that folder, the artifact of an evals.yaml run, writing nothing', async () => {

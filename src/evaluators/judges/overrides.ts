@@ -25,8 +25,11 @@ export interface OverrideScore {
   name?: string;
 }
 
-/** A human's correction of a judge's verdict, in the shape of the SDK's `EvaluationOverride`. */
-export interface EvaluationOverride {
+/**
+ * A human's correction of a judge's verdict, as the store keeps it. The SDK classes hand
+ * `makePrompt` the Autoblocks SDK's shape of it instead (sdk/overrides.ts).
+ */
+export interface OverrideEntry {
   originalScore: OverrideScore;
   overrideScore: OverrideScore;
   /** The case's fields, each as text (non-strings as JSON). */
@@ -37,7 +40,7 @@ export interface EvaluationOverride {
 }
 
 /** One line of the store: the override, whose verdict it corrects, and when. */
-export interface StoredOverride extends EvaluationOverride {
+export interface StoredOverride extends OverrideEntry {
   evaluator: string;
   suite: string;
   caseId: string;
@@ -158,8 +161,8 @@ export function recentOverrides(
   stored: readonly StoredOverride[],
   evaluator: string,
   count: number,
-): EvaluationOverride[] {
-  const picked: EvaluationOverride[] = [];
+): OverrideEntry[] {
+  const picked: OverrideEntry[] = [];
   const seen = new Set<string>();
   for (let i = stored.length - 1; i >= 0 && picked.length < count; i--) {
     const entry = stored[i];
@@ -185,7 +188,7 @@ function scoreText(score: OverrideScore): string {
  * `''` for none. `names` turns a score back into the judge's choice name when it has one.
  */
 export function overrideExamples(
-  overrides: readonly EvaluationOverride[],
+  overrides: readonly OverrideEntry[],
   names: Readonly<Record<string, number>> = {},
 ): string {
   if (overrides.length === 0) return '';

@@ -12,12 +12,8 @@ import { nsfw } from '../judges/nsfw.ts';
 import { toxicity } from '../judges/toxicity.ts';
 import type { OptionValues } from '../options.ts';
 import { describeValue } from '../../shared/errors.ts';
-import {
-  OVERRIDES_FILE,
-  readOverrides,
-  recentOverrides,
-  type EvaluationOverride,
-} from '../judges/overrides.ts';
+import { OVERRIDES_FILE, readOverrides, recentOverrides } from '../judges/overrides.ts';
+import { sdkOverrides, type EvaluationOverride, type ScoreChoice } from './overrides.ts';
 import { scoreChoicesProblems } from './score-choices.ts';
 import {
   BuiltinBackedEvaluator,
@@ -27,12 +23,6 @@ import {
   type OutputArgs,
   type TestCaseArgs,
 } from './builtin-backed.ts';
-
-/** One answer an `BaseLLMJudge` may give, and its score. */
-export interface ScoreChoice {
-  name: string;
-  value: number;
-}
 
 /**
  * A class that calls a chat model. `model` picks it (default: the run's judge model, else
@@ -79,7 +69,12 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
   }
 }
 
-export type { EvaluationOverride };
+export type {
+  EvaluationOverride,
+  EvaluationOverrideComment,
+  EvaluationOverrideField,
+  ScoreChoice,
+} from './overrides.ts';
 
 /** Your own judge: `makePrompt` asks, the model answers with one of `scoreChoices` (`llm-judge`). */
 export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
@@ -136,8 +131,9 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
   }
 
   /**
-   * The `numOverrides` most recent overrides of this evaluator, newest first, read once per use
-   * (each use has its folder and evaluator id). A malformed store throws an
+   * The `numOverrides` most recent overrides of this evaluator, newest first, in the SDK's shape
+   * (those whose scores none of `scoreChoices` has are left out, as the SDK does), read once per
+   * use (each use has its folder and evaluator id). A malformed store throws an
    * `OverridesFileError` naming the file and line (from `sdkPreload`, a load-time error of
    * evals.yaml; from a case, that case's evaluation error).
    */
@@ -151,7 +147,8 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
           `${this.#evaluatorId()}: numOverrides needs the folder of ${OVERRIDES_FILE} (run it with runTestSuite or from evals.yaml)`,
         );
       }
-      return recentOverrides(readOverrides(files.configDir), this.#evaluatorId(), count);
+      const recent = recentOverrides(readOverrides(files.configDir), this.#evaluatorId(), count);
+      return sdkOverrides(recent, this.scoreChoices);
     });
   }
 }

@@ -1,0 +1,141 @@
+/**
+ * Suites written against the real Autoblocks JavaScript SDK (`@autoblocks/client/testing`, its
+ * public types and behaviour as its source has them), ported as docs/coming-from.md says: the
+ * import changed to `evalgate/testing`, nothing else. Each port is a file of a consumer of the
+ * shipped package, type-checked with strict `tsc`, then run by tsx in its own process; its last
+ * stdout line is JSON the test checks. Judges answer from the loopback OpenAI-compatible server.
+ */
+import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { repoRoot, runNode, writeFiles } from './helpers/cli.ts';
+import { shippedConsumer, typeCheckShipped } from './helpers/consumer-typecheck.ts';
+import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+
+let server: OpenAiServer;
+useOpenAiServer((started) => (server = started));
+
+/**
+ * `BaseLLMJudge` with `numOverrides`, reading `recentOverrides` as the SDK types them: scores
+ * are choices with names, fields and comments are lists of objects.
+ */
+const OVERRIDES = `import {
+  BaseLLMJudge,
+  runTestSuite,
+  type EvaluationOverride,
+  type EvaluationOverrideComment,
+  type EvaluationOverrideField,
+} from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+}
+
+class NoZeros extends BaseLLMJudge<MyTestCase, string> {
+  id = 'no-zeros';
+  threshold = { gte: 1 };
+  numOverrides = 2;
+  scoreChoices = [
+    { name: 'No', value: 1 },
+    { name: 'Yes', value: 0 },
+  ];
+
+  makePrompt(args: {
+    testCase: MyTestCase;
+    output: string;
+    recentOverrides: EvaluationOverride[];
+  }): string {
+    const examples = args.recentOverrides.map((o) => {
+      const input = o.inputFields.map((f: EvaluationOverrideField) => f.name + ': ' + f.value);
+      const why = o.comments.map((c: EvaluationOverrideComment) => c.fieldId + ' says ' + c.commentText);
+      const answer = o.originalScore.name.toUpperCase() + ' -> ' + o.overrideScore.name.toUpperCase();
+      return 'EXAMPLE ' + input.join(', ') + ' | ' + o.outputFields[0]?.value + ' | ' + answer + ' | ' + why.join('; ');
+    });
+    return ['Does ' + args.output + ' contain any zeros?', ...examples].join('\\n');
+  }
+}
+
+const result = await runTestSuite<MyTestCase, string>({
+  id: 'zeros',
+  testCases: [{ input: '123' }],
+  testCaseHash: ['input'],
+  evaluators: [new NoZeros()],
+  fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+});
+console.log(JSON.stringify({ verdict: result.verdict }));
+`;
+
+/** Lines of the override store: an older one, then a newer one whose score is no choice now. */
+const STORE = [
+  {
+    evaluator: 'no-zeros',
+    suite: 'zeros',
+    caseId: 'a1',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    originalScore: { value: 1 },
+    overrideScore: { value: 0 },
+    inputFields: { input: '120' },
+    outputFields: { output: '120' },
+    comments: 'ends in a zero',
+  },
+  {
+    evaluator: 'no-zeros',
+    suite: 'zeros',
+    caseId: 'b2',
+    createdAt: '2026-01-02T00:00:00.000Z',
+    originalScore: { value: 1 },
+    overrideScore: { value: 0.5 },
+    inputFields: { input: '105' },
+    outputFields: { output: '105' },
+  },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
+let project = '';
+
+/** Runs one port under tsx against the loopback judge; its last stdout line, parsed. */
+async function runPort(file: string): Promise<{ code: number | null; last: unknown }> {
+  const result = await runNode(['--import', 'tsx', file], {
+    cwd: project,
+    env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test' },
+  });
+  const line = result.stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return { code: result.code, last: JSON.parse(line) };
+  } catch {
+    return assert.fail(`${file} printed no summary:\n${result.stdout}\n${result.stderr}`);
+  }
+}
+
+/** The user message of each chat request the judges sent. */
+function prompts(): string[] {
+  return server.requests.map((request) => {
+    const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+    return messages.find((m) => m.role === 'user')?.content ?? '';
+  });
+}
+
+describe('suites written for the real Autoblocks JS SDK, ported by their import', () => {
+  before(() => {
+    project = shippedConsumer();
+    symlinkSync(join(repoRoot, 'node_modules', 'tsx'), join(project, 'node_modules', 'tsx'), 'dir');
+    writeFiles(project, { 'overrides.ts': OVERRIDES, 'evals-overrides.jsonl': `${STORE}\n` });
+  });
+
+  it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
+    typeCheckShipped(project, ['overrides.ts']);
+  });
+
+  it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
+    server.setResponder(() => ({ toolArguments: { reason: 'none', choice: 'No' } }));
+    const { code, last } = await runPort('overrides.ts');
+    assert.deepEqual(last, { verdict: 'pass' });
+    assert.equal(code, 0);
+    // The newer override scored 0.5, which no choice has: left out, as the SDK does.
+    assert.deepEqual(prompts(), [
+      'Does 123 contain any zeros?\nEXAMPLE input: 120 | 120 | NO -> YES | output says ends in a zero',
+    ]);
+  });
+});
