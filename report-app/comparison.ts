@@ -52,7 +52,8 @@ export function comparisonSection(
 /**
  * The newly failing cases, each named as the case table names it (label, source line, run) and
  * opening its detail on click or Enter, not a paragraph of 64-character ids. Those of runs whose
- * statistics call a regression are listed open, as bad news; those of the other runs, flips
+ * statistics call a regression are listed open, as bad news, each run's reason under the heading;
+ * those of the other runs, flips
  * within run-to-run noise, are folded under a heading per run that says so, as the other forms
  * do (`newlyFailingRuns`). Past the first ones, a button sets the case table's filter to them all.
  * Every count is of cases, as the PR comment counts them (`newlyFailingCount`).
@@ -115,6 +116,10 @@ function newlyFailingList(
     'div',
     { class: 'newly-failing' },
     el('h3', {}, `Newly failing (${counted.alarm})`),
+    // Why these are listed open, per grid point, as the PR comment's heading says it.
+    ...comparison.newlyFailingRuns
+      .filter((r) => r.alarm)
+      .map((r) => el('p', { class: 'alarm-reason' }, `${r.run}: ${r.reason}`)),
     el('ul', {}, ...items(alarm)),
     folded,
     el('p', { class: 'note' }, filter),

@@ -48,8 +48,12 @@ describe('run --baseline', () => {
     // The comparison's list, not the run's own list of failing cases further down.
     const lines = head.stdout.split('\n');
     // One case of 12 cannot be told from noise (the pass rate is unchanged), but the run passed
-    // its gate in BASE and fails it now: the case is the news, listed as an alarm.
-    const heading = lines.findIndex((line) => line.trim() === 'newly failing (1)');
+    // its gate in BASE and fails it now: the case is the news, listed as an alarm that says so.
+    const heading = lines.findIndex(
+      (line) =>
+        line.trim() ===
+        'newly failing (1; the grid point passed its gate in BASE and fails it now)',
+    );
     assert.ok(heading !== -1, head.stdout);
     assert.match(lines[heading + 1] ?? '', /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4$/);
   });
@@ -91,6 +95,11 @@ describe('run --baseline', () => {
     );
     assert.equal(head.code, 1, head.stderr);
     const lines = head.stdout.split('\n').map((line) => line.trim());
-    assert.ok(lines.includes('newly failing (1)'), head.stdout);
+    assert.ok(
+      lines.includes(
+        'newly failing (1; every trial agreed in BASE and in HEAD so each flip is a real change)',
+      ),
+      head.stdout,
+    );
   });
 });

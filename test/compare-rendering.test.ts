@@ -92,10 +92,11 @@ describe('rendering', () => {
       markdown,
       /- 🔴 quality: 0\.\d{3} → 0\.\d{3} \(-0\.1\d\d, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
-    // Newly failing cases are a table: the case, its grid point, its source and why it fails.
+    // Newly failing cases are a table: the case, its grid point, its source and why it fails,
+    // headed by why they are an alarm.
     assert.match(
       markdown,
-      /\*\*Newly failing \(\d+\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
+      /\*\*Newly failing \(\d+; pass rate regressed, Holm p = 0\.\d{3}; [^)]*\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
     );
     // One compact table of every grid point × row on top, regressions first.
     assert.match(
@@ -126,7 +127,10 @@ describe('rendering', () => {
       /^BASE evals\.yaml · aaaaaaa \(main\) · 2024-05-01\nHEAD evals\.yaml · bbbbbbb \(main\) · 2024-05-01\n\d+ regressions? · /,
     );
     assert.ok(text.indexOf('worse') < text.indexOf('better'));
-    assert.match(text, /newly failing \(\d+\)\n {4}case-\d+ +testsets\/qa\.csv:\d+/);
+    assert.match(
+      text,
+      /newly failing \(\d+; pass rate regressed, Holm p = 0\.\d{3}; [^\n]*\)\n {4}case-\d+ +testsets\/qa\.csv:\d+/,
+    );
     assert.ok(!text.includes('\x1b['));
     assert.ok(renderComparisonText(comparison, { color: true }).includes('\x1b[31m'));
   });

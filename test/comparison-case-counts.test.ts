@@ -84,7 +84,11 @@ describe('the newly failing list over suites', () => {
     const head = artifactOf([inline('billing', true), inline('support', true)]);
     const markdown = renderComparisonMarkdown(compareArtifacts(base, head), { statistics: false });
     const { heading, rows } = newlyFailing(markdown);
-    assert.equal(heading, 'Newly failing (2):');
+    // Each suite passed its gate in BASE and fails now, with one paired case: said once for both.
+    assert.equal(
+      heading,
+      'Newly failing (2; at each of the 2 grid points: passed its gate in BASE and fails it now; too few paired cases to tell these flips from noise):',
+    );
     assert.equal(rows.length, 2, rows.join('\n'));
   });
 });
@@ -94,7 +98,10 @@ describe('the newly failing list over grid points', () => {
 
   it('counts cases in the heading, the rows and "… N more" alike, and says the pairs', () => {
     const { heading, rows, after } = newlyFailing(markdown());
-    assert.equal(heading, 'Newly failing (14 cases, 24 counting each grid point):');
+    assert.equal(
+      heading,
+      'Newly failing (14 cases, 24 counting each grid point; at each of the 2 grid points: passed its gate in BASE and fails it now; pass rate regressed; exact regressed):',
+    );
     assert.equal(rows.length, 10);
     assert.equal(after, '… 4 more');
   });

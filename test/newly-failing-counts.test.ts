@@ -52,7 +52,9 @@ after(() => browser.close());
 
 describe('newly failing cases on two grid points', () => {
   it('are counted as cases, the pairs beside, in the PR comment', () => {
-    assert.ok(markdown.includes(`**Newly failing (${COUNTED}):**`), markdown);
+    const why =
+      'at each of the 2 grid points: passed its gate in BASE and fails it now; pass rate possibly regressed; e possibly regressed';
+    assert.ok(markdown.includes(`**Newly failing (${COUNTED}; ${why}):**`), markdown);
   });
 
   it('and the same on the HTML page: its heading, its link and the case filter', async () => {

@@ -332,7 +332,9 @@ describe('the PR comment on a pull request whose pass rate dropped at one grid p
     const count = regressed?.cases.newlyFailing.length ?? 0;
     assert.match(
       html,
-      new RegExp(`<p><strong>Newly failing \\(${count}\\):</strong></p>\\n<table>`),
+      new RegExp(
+        `<p><strong>Newly failing \\(${count}; pass rate regressed, Holm p [=<] [0-9.]+[^)]*\\):</strong></p>\\n<table>`,
+      ),
     );
     // Open: before any <details>.
     assert.ok(html.indexOf('<strong>Newly failing') < html.indexOf('<details>'));
@@ -348,7 +350,12 @@ describe('the PR comment on a pull request whose pass rate dropped at one grid p
   it('in red in the terminal, and as an alarm in the page model', () => {
     const out = renderComparisonText(dropped, { color: true, width: 400 });
     const count = dropped.runs[0]?.cases.newlyFailing.length ?? 0;
-    assert.ok(out.includes(`\u001b[31mnewly failing (${count})\u001b[39m`), out);
+    assert.match(
+      out,
+      new RegExp(
+        `\u001b\\[31mnewly failing \\(${count}; pass rate regressed, Holm p [^)]+\\)\u001b\\[39m`,
+      ),
+    );
     assert.deepEqual(
       comparisonView(dropped).newlyFailingRuns.map((run) => run.alarm),
       [true, false],

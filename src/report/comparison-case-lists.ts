@@ -4,6 +4,7 @@
  */
 import { formatCount, formatPercent, plural, shortId } from './labels.ts';
 import { caseLabel, caseName } from './case-text.ts';
+import { alarmAside } from './alarm-reasons.ts';
 import { flipsAside, newlyFailingAlarm } from './newly-failing.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { CaseRef, RunComparison, RunRef } from '../types/comparison.ts';
@@ -21,8 +22,9 @@ export interface CaseList {
   /** Bad news: emphasized. */
   alarm?: boolean;
   /**
-   * Said after the count, inside its parentheses: for newly failing cases that are no alarm, why
-   * (`4 fixed the other way, within the noise: …`, see `flipsAside`).
+   * Said after the count, inside its parentheses, for newly failing cases: why they are an alarm
+   * (`the grid point passed its gate in BASE and fails it now`, see `alarmAside`), or else what
+   * the pass rate can tell of them (`4 fixed the other way, within the noise: …`, `flipsAside`).
    */
   aside?: string;
 }
@@ -43,8 +45,8 @@ export const CASE_LIST_TITLES = [
 
 /**
  * A run's non-empty case lists, bad news first. Newly failing cases are an alarm only when the
- * grid point's statistics say something regressed (`newlyFailingAlarm`); else their `aside` says
- * they are within the noise.
+ * grid point's statistics say something regressed (`newlyFailingAlarm`); their `aside` says why,
+ * or else what the pass rate can tell of them.
  */
 export function caseLists(run: RunComparison): CaseList[] {
   const { cases } = run;
@@ -54,7 +56,7 @@ export function caseLists(run: RunComparison): CaseList[] {
       title: 'newly failing',
       cases: cases.newlyFailing,
       alarm,
-      ...(alarm ? {} : { aside: flipsAside([run]) }),
+      aside: alarm ? alarmAside([run]) : flipsAside([run]),
     },
     { title: 'fixed', cases: cases.fixed },
     { title: 'added', cases: cases.added },

@@ -11,6 +11,7 @@ import {
   listHeading,
   type CaseLabelFinder,
 } from './comparison-case-lists.ts';
+import { alarmAside } from './alarm-reasons.ts';
 import { calmFlipsName, flipsAside } from './newly-failing.ts';
 import { caseLabel } from './case-text.ts';
 import { failureReasons } from './failure-details.ts';
@@ -60,8 +61,8 @@ const MAX_NOW_TEXTS = 3;
  * A case on several grid points is one row, so the count in the heading, the rows and `… N more`
  * all count cases; the heading adds how many (case, grid point) pairs that is when it differs.
  * Newly failing cases are two tables: those of grid points whose statistics call a regression
- * (bold: `alarm`), then those of the others, whose heading says over all of them why they are
- * no alarm (`flipsAside`).
+ * (bold: `alarm`, whose heading says why, `alarmAside`), then those of the others, whose heading
+ * says over all of them what the pass rate can tell (`flipsAside`).
  */
 export function caseTables(
   comparison: Comparison,
@@ -119,7 +120,8 @@ export function caseTables(
     const count = rows.length;
     const counted = countedCases(count, onPoints);
     // Over every grid point of the table, as the text form says it of one.
-    const aside = title === 'newly failing' && !alarm ? flipsAside(runs) : undefined;
+    const aside =
+      title !== 'newly failing' ? undefined : alarm ? alarmAside(runs) : flipsAside(runs);
     const heading = listHeading(
       `${title[0]?.toUpperCase() ?? ''}${title.slice(1)}`,
       counted,

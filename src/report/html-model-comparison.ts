@@ -79,10 +79,12 @@ export interface ComparisonView {
   newlyFailing: { run: string; id: string }[];
   /**
    * The runs with newly failing cases, in `newlyFailing`'s order: whether the page lists them as
-   * an alarm (`caseLists`, as every form), and the heading the text form gives them
-   * (`Newly failing (5; 4 fixed the other way, within the noise: …)` when they are none).
+   * an alarm (`caseLists`, as every form), the heading the text form gives them
+   * (`Newly failing (5; 4 fixed the other way, within the noise: …)` when they are none), and
+   * for an alarm why (`the grid point passed its gate in BASE and fails it now`, `alarmAside`),
+   * else ''.
    */
-  newlyFailingRuns: { run: string; alarm: boolean; heading: string }[];
+  newlyFailingRuns: { run: string; alarm: boolean; heading: string; reason: string }[];
   /** What the page calls the newly failing cases that are no alarm (`calmFlipsName`), or ''. */
   calmNewlyFailing: string;
   /**
@@ -172,6 +174,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         run: name,
         alarm: list.alarm === true,
         heading: listHeading('Newly failing', formatCount(list.cases.length), list.aside),
+        reason: list.alarm === true ? (list.aside ?? '') : '',
       });
       if (list.alarm !== true) calmRuns.push(run);
     }

@@ -13,6 +13,7 @@ import { signed, visibleFixed } from '../shared/format-change.ts';
 import { formatP } from './comparison-numbers.ts';
 import { formatCount, plural } from './labels.ts';
 import { endsAtZero, shownLabel, withinFamilyNoise, type ShownLabel } from './shown-label.ts';
+import { alarmReasons } from './alarm-reasons.ts';
 import type { RunComparison } from '../types/comparison.ts';
 
 /** The parts of a run the reading looks at. */
@@ -40,15 +41,7 @@ export const FEWEST_TELLING_FLIPS = fewestDetectable(significanceLevel(COMPARISO
  * against people, not whether cases pass.
  */
 export function newlyFailingAlarm(run: FlipsRun): boolean {
-  if (run.passRate.label === 'too few cases') return true;
-  // The grid point passed its gate in BASE and fails it now: these cases are likely why.
-  if (run.verdicts?.base === 'pass' && run.verdicts.head === 'fail') return true;
-  // No trial ever disagreed with another: there is no run-to-run noise for a flip to be.
-  if (run.trialsAgreed === true) return true;
-  return [run.passRate, ...run.evaluators].some((row) => {
-    const shown = shownLabel(row);
-    return shown === 'regressed' || shown === 'possible regression';
-  });
+  return alarmReasons(run).length > 0;
 }
 
 /**

@@ -1,0 +1,135 @@
+/**
+ * An alarm says why it is one. Newly failing cases shown open and bold (red in the terminal) used
+ * to be headed `Newly failing (3):` whatever made them news, which read like the old list that was
+ * bold in every pull request, noise included. Each reason that decides the alarm is now said in
+ * plain words after the count: the gate that passed in BASE and fails now, the row that
+ * regressed (with the Holm p the gate acts on) or possibly regressed (its q), trials that always
+ * agreed, too few cases for a verdict. Checked on the reasons themselves, on a real comparison's
+ * PR comment as cmark-gfm (GitHub's renderer) renders it, and on the HTML page in Chromium.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { alarmAside, alarmReasons } from '../src/report/alarm-reasons.ts';
+import { newlyFailingAlarm } from '../src/report/newly-failing.ts';
+import { launchBrowser, openFilePage } from './helpers/browser.ts';
+import { writeFiles } from './helpers/cli.ts';
+import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const GATE = 'the grid point passed its gate in BASE and fails it now';
+
+describe('the reasons of an alarm', () => {
+  const calm = runComparison([], { passToFail: 5, failToPass: 4, pValue: 0.74 });
+
+  it('none for flips the statistics call noise: no alarm', () => {
+    assert.deepEqual(alarmReasons(calm), []);
+    assert.equal(newlyFailingAlarm(calm), false);
+    assert.equal(alarmAside([calm]), '');
+  });
+
+  const cases: [string, ReturnType<typeof runComparison>, string][] = [
+    [
+      'the gate passed in BASE and fails now',
+      { ...calm, verdicts: { base: 'pass', head: 'fail' } },
+      GATE,
+    ],
+    [
+      'the pass rate regressed: with the Holm p the gate acts on',
+      runComparison([], { label: 'regressed', significant: true, pValue: 0.001, adjustedP: 0.004 }),
+      'pass rate regressed, Holm p = 0.004',
+    ],
+    [
+      "an evaluator's score possibly regressed: with its q",
+      runComparison([evaluatorRow('tone', 'regressed', { p: 0.01, holm: 0.2, q: 0.03 })]),
+      'tone possibly regressed, q = 0.030',
+    ],
+    [
+      'every trial agreed on both sides',
+      { ...calm, trialsAgreed: true },
+      'every trial agreed in BASE and in HEAD so each flip is a real change',
+    ],
+    [
+      'too few cases for a verdict',
+      runComparison([], { paired: 9, label: 'too few cases', pValue: null, adjustedP: null }),
+      '9 paired cases: too few to tell these flips from noise',
+    ],
+  ];
+  for (const [name, run, words] of cases) {
+    it(name, () => {
+      assert.equal(newlyFailingAlarm(run), true);
+      assert.equal(alarmAside([run]), words);
+    });
+  }
+
+  it('over several grid points: each reason once, after the grid points it holds at', () => {
+    const gate = { ...calm, verdicts: { base: 'pass', head: 'fail' } as const };
+    const dropped = {
+      ...gate,
+      evaluators: [evaluatorRow('exact', 'regressed', { p: 0.001, holm: 0.01 })],
+    };
+    assert.equal(
+      alarmAside([gate, dropped, calm]),
+      'at each of the 2 grid points: passed its gate in BASE and fails it now; at 1 grid point: exact regressed',
+    );
+  });
+});
+
+/** 40 rows whose recorded output is right but, in HEAD, for the first three. */
+const rows = (head: boolean): Record<string, unknown>[] =>
+  Array.from({ length: 40 }, (_, n) => ({
+    n,
+    output: head && n < 3 ? 'no idea' : `answer ${n}`,
+  }));
+const SUITE = ['hash: [n]', 'evaluators: [ { id: e, use: contains, with: { values: [answer] } } ]'];
+
+const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
+function gfm(markdown: string): string {
+  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
+  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
+}
+
+describe('three cases of 40 fail now, and the gate that passed in BASE fails', () => {
+  let browser: Browser;
+  let dir = '';
+  let html = '';
+
+  before(async () => {
+    browser = await launchBrowser();
+    dir = jsonlProject(rows(false), SUITE);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
+    const fresh = jsonlProject(rows(true), SUITE);
+    writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
+    assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+    const md = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'md'], dir);
+    html = gfm(md.stdout);
+    const report = await runInProcess(
+      ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
+      dir,
+    );
+    assert.equal(report.code, 0, report.stderr);
+  });
+
+  after(() => browser.close());
+
+  it('the PR comment heads the bold list with why: three flips alone are no significant drop', () => {
+    assert.ok(html.includes(`<p><strong>Newly failing (3; ${GATE}):</strong></p>`), html);
+    assert.ok(html.includes('⚪'), 'the rows themselves call no regression');
+  });
+
+  it('the HTML page says it under the heading of the open list', async () => {
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
+    assert.equal(
+      (await page.textContent('#comparison .newly-failing h3'))?.trim(),
+      'Newly failing (3)',
+    );
+    const reasons = await page
+      .locator('#comparison .newly-failing .alarm-reason')
+      .allTextContents();
+    assert.deepEqual(reasons, [`s: ${GATE}`]);
+    await page.close();
+  });
+});
