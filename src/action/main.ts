@@ -88,7 +88,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       ? await reportedResults(settings, workspace, baseline, env)
       : await runEvals(settings, workspace, env, baseline);
   if ('kind' in results) {
-    // Nothing ran: the step has failed; a required check must still be told (`not-started.ts`).
+    // Nothing ran: a required check must still be told (`not-started.ts`); then the step fails.
     await publishNotStarted(results, settings, octokit, env, pullRequest);
     return;
   }
