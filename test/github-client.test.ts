@@ -255,6 +255,19 @@ describe('createOctokit: retries and rate limits within one budget', () => {
     );
   });
 
+  it('a 4xx answering the retry of a 502 is not retried in turn', async () => {
+    const log: string[] = [];
+    const client = testOctokit(github.server.url, { log });
+    // GET a pull request: a 502, then a 404 (no such pull request) that no retry can change.
+    github.server.failNext('GET', /\/pulls\/41$/, 502, 1);
+    github.server.failNext('GET', /\/pulls\/41$/, 404, 5);
+    await assert.rejects(
+      client.rest.pulls.get({ owner: 'acme', repo: 'app', pull_number: 41 }),
+      (error: { status?: number }) => error.status === 404,
+    );
+    assert.equal(github.calls('GET', /\/pulls\/41$/).length, 2, log.join('\n'));
+  });
+
   it('waits out a secondary rate limit for its retry-after, at most twice a request', async () => {
     const log: string[] = [];
     const client = testOctokit(github.server.url, { log });

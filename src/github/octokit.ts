@@ -288,6 +288,13 @@ function retryWithinBudget(budget: RetryBudget, log: (message: string) => void):
           log(`${what}: retry ${next} of ${MAX_SERVER_ERROR_RETRIES} in ${waitSeconds} s`);
         else if (next <= MAX_SERVER_ERROR_RETRIES)
           log(`${what}: not retrying (${budget.describe()})`);
+      } else {
+        // plugin-retry retries any failure while the `retries` the error carries allow, and an
+        // error carries a copy of the request's options: a 422 or 403 answering a retry of a 502
+        // was retried in turn, with the count the 502 had set.
+        const sent = (error as { request?: { request?: { retries?: number } } }).request?.request;
+        if (sent !== undefined) sent.retries = 0;
+        (options.request as { retries?: number }).retries = 0;
       }
       throw error;
     });
