@@ -43,6 +43,21 @@ describe('a report aimed at what the repository does not have', () => {
     assert.equal(fixture.server.state.comments.get(7)?.length, 1, 'the comment still goes out');
   });
 
+  it("a lost create on a commit GitHub lacks: the list's 422 No commit found says none was made; sent again, GitHub's own 422 is the warning", async () => {
+    const missing = 'd'.repeat(40);
+    fixture.server.state.commits = new Set([HEAD_SHA]);
+    fixture.server.failNext('POST', /\/check-runs$/, 502, 1);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { 'head-sha': missing });
+    assert.equal(r.code, 1, `the verdict decides the step\n${r.stdout}\n${r.stderr}`);
+    assert.equal(requests('GET', /\/commits\/d{40}\/check-runs$/), 1, 'read back once');
+    assert.equal(requests('POST', /\/check-runs$/), 2, 'sent again: it cannot have been made');
+    const warning = /^::warning::evalgate: could not create the check run[^\n]*/m.exec(r.stdout);
+    assert.ok(warning, r.stdout);
+    assert.match(warning[0], new RegExp(`422 No commit found for SHA: ${missing}`));
+    assert.match(warning[0], /GitHub has no such commit in this repository/);
+    assert.doesNotMatch(warning[0], /whether GitHub stored it anyway could not be checked/);
+  });
+
   it('a comment on a pull request number GitHub lacks: a 404 warning naming it; the check run and summary still go out', async () => {
     fixture.server.state.issues = new Set([7]);
     const r = await fixture.run(workspace(suiteFiles(ONE_FAILING), 'push'), {

@@ -241,9 +241,6 @@ async function findCreated(
       if (next.found !== undefined) return next.found;
     }
   } catch (error) {
-    // No such commit or repository for this token: then the create cannot have made a check run
-    // on it either, and sending it again is safe (it gets GitHub's own answer to that).
-    if (httpStatus(error) === 404) return null;
     // Reading them back needs no more than the write the step makes: `checks: write` names both.
     const failure = toReportingFailure(
       error,
@@ -251,6 +248,10 @@ async function findCreated(
       PERMISSION,
       'read',
     );
+    // No such repository for this token (404), or no such commit in it (GitHub lists a commit
+    // it lacks with 422 "No commit found for SHA"): then the create cannot have made a check run
+    // on it either, and sending it again is safe (it gets GitHub's own answer to that).
+    if (httpStatus(error) === 404 || failure.code === 'github.no-commit') return null;
     throw notKnown(failure.message, error);
   }
   if (pages.length <= MAX_LOOKUP_PAGES - 1) return null;

@@ -58,19 +58,20 @@ export function tokenRefusal(token: FakeToken, method: string, path: string): Re
 }
 
 /**
- * A check run's `head_sha` the repository has no commit of: GitHub answers 422 "No commit found
- * for SHA: …" (what it answers for a commit status too). `commits` null: every commit exists.
+ * A commit the repository does not have, named by a check run's `head_sha` (`create`) or by the
+ * ref of `GET …/commits/{ref}/check-runs` (`list`): GitHub answers both with 422 "No commit found
+ * for SHA: …" (what it answers for a commit status too), each with its own documentation link.
+ * `commits` null: every commit exists.
  */
 export function unknownCommit(
   commits: ReadonlySet<string> | null,
   headSha: unknown,
+  request: 'create' | 'list' = 'create',
 ): Reply | undefined {
   if (commits === null || typeof headSha !== 'string' || commits.has(headSha)) return undefined;
-  return error(
-    422,
-    `No commit found for SHA: ${headSha}`,
-    `${DOCS}/checks/runs#create-a-check-run`,
-  );
+  const anchor =
+    request === 'create' ? 'create-a-check-run' : 'list-check-runs-for-a-git-reference';
+  return error(422, `No commit found for SHA: ${headSha}`, `${DOCS}/checks/runs#${anchor}`);
 }
 
 /**

@@ -223,6 +223,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       // GitHub lists a commit's check runs newest first (an order it does not document, so
       // `checkRunOrder` may turn it), `check_name` an exact match.
       const [, ref = ''] = match;
+      const problem = unknownCommit(state.commits, ref, 'list');
+      if (problem) return problem;
       const name = query['check_name'];
       const turn = options.checkRunOrder === 'oldest-first' ? -1 : 1;
       const all = [...state.checkRuns.values()]
