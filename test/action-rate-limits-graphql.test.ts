@@ -129,6 +129,30 @@ describe('GraphQL rate limits while hiding a stale report', () => {
     );
   });
 
+  it("a secondary limit without retry-after (GitHub's minute, the whole budget): not waited for, so the check run keeps its retries", async () => {
+    // A GITHUB_TOKEN run (check runs need an app's token), and a report an earlier personal
+    // access token wrote, which it may not edit: stale.
+    fixture.server.setUser(null);
+    const old = fixture.server.addComment(7, {
+      body: `${MARKER}\n<!-- evalgate-run 41.1 -->\n## evals: evals.yaml\npass (an old verdict)`,
+      login: 'alice',
+    });
+    fixture.server.graphqlRateLimitNext({ kind: 'secondary', status: 403 }, 2);
+    fixture.server.failNext('POST', /\/check-runs$/, 502, 1);
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)));
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stdout,
+      /GitHub's secondary rate limit on POST \/graphql: not waiting 60 s \([^)]*keeping 15 s for the writes to come\)/,
+    );
+    assert.equal(old.minimized, undefined, 'left shown, and named');
+    assert.match(
+      r.stdout,
+      /GitHub answered 502 to POST \/repos\/octo\/repo\/check-runs: retry 1 of 3/,
+    );
+    assert.equal(fixture.server.state.checkRuns.size, 1, 'the required check is there');
+  });
+
   it('a secondary limit (403, retry-after): waited out, then hidden', async () => {
     const old = staleReport();
     fixture.server.rateLimitNext('POST', GRAPHQL, 'secondary', 1, 2);

@@ -38,6 +38,12 @@ const MAX_SERVER_ERROR_RETRIES = 3;
 const ATTEMPT_TIMEOUT_SECONDS = 20;
 /** Retries of one request after a rate limit: each waits what GitHub says. */
 const MAX_RATE_LIMIT_RETRIES = 2;
+/**
+ * What a GraphQL wait leaves of the budget, in seconds. GraphQL only hides a stale report (best
+ * effort) before the check run is written, and GitHub's untimed secondary limit asks for a minute,
+ * the whole budget: the check run's own retries after a 5xx (1, 4 and 9 s) must still fit.
+ */
+const GRAPHQL_RESERVE_SECONDS = 15;
 
 /** How to build the client. */
 export interface GitHubClientOptions {
@@ -149,8 +155,10 @@ function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void):
           log(`${what(limit)}: not retrying (retried ${MAX_RATE_LIMIT_RETRIES} times already)`);
           return false;
         }
-        if (!budget.take(limit.waitSeconds * budget.secondMs)) {
-          log(`${what(limit)}: not waiting ${limit.waitSeconds} s (${budget.describe()})`);
+        const reserve = isGraphql(options.url) ? GRAPHQL_RESERVE_SECONDS : 0;
+        if (!budget.take(limit.waitSeconds * budget.secondMs, reserve * budget.secondMs)) {
+          const kept = reserve === 0 ? '' : `, keeping ${reserve} s for the writes to come`;
+          log(`${what(limit)}: not waiting ${limit.waitSeconds} s (${budget.describe()}${kept})`);
           return false;
         }
         return true;

@@ -24,9 +24,13 @@ export class RetryBudget {
     this.totalMs = seconds * this.secondMs;
   }
 
-  /** Grants a wait of `ms` when it fits what is left, and counts it; false otherwise. */
-  take(ms: number): boolean {
-    if (this.spentMs + ms > this.totalMs) return false;
+  /**
+   * Grants a wait of `ms` when it fits what is left with `reserveMs` still to spare after it, and
+   * counts it; false otherwise. A wait for something that is only nice to have reserves what the
+   * writes still to come may need.
+   */
+  take(ms: number, reserveMs = 0): boolean {
+    if (this.spentMs + ms + reserveMs > this.totalMs) return false;
     this.spentMs += ms;
     return true;
   }
