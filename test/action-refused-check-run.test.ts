@@ -11,7 +11,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { useSourceAction } from './helpers/action-fixture.ts';
-import { HEAD_SHA, ONE_FAILING, REPOSITORY, suiteFiles, workspace } from './helpers/action-run.ts';
+import {
+  HEAD_SHA,
+  ONE_FAILING,
+  QUEUE_SHA,
+  REPOSITORY,
+  suiteFiles,
+  workspace,
+} from './helpers/action-run.ts';
 import type { StoredCheckRun } from './helpers/github-server-types.ts';
 
 const fixture = useSourceAction();
@@ -47,6 +54,17 @@ describe('an invalid input of the Action', () => {
     assert.equal(run.annotations.length, 0, 'an input has no line in the repository');
     assert.match(r.summary, /could not start/);
     assert.equal(fixture.server.state.comments.size, 0, 'no comment is created for it');
+  });
+
+  it("in a merge queue: the failed check run goes on the group's head, which the queue waits for", async () => {
+    const r = await fixture.run(workspace(suiteFiles(ONE_FAILING), 'merge_group'), {
+      'max-annotations': 'lots',
+    });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, QUEUE_SHA);
+    assert.equal(run.conclusion, 'failure');
+    assert.match(run.output.summary ?? '', /input max-annotations: .*"lots"/);
   });
 
   it('lists every bad input, with a secret quoted in one of them redacted', async () => {
