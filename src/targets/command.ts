@@ -28,7 +28,7 @@ import {
 } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
-import { describeJsonError } from '../shared/json-syntax.ts';
+import { jsonStdout } from './command-output.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
@@ -377,19 +377,7 @@ function outcome(
     return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
   if (format === 'text') return { output: text };
-  if (text.trim() === '') {
-    const nothing = 'the program printed nothing, where one JSON value was expected';
-    return { output: text, error: `stdout is empty (output: json): ${nothing}` };
-  }
-  try {
-    return { output: JSON.parse(text) };
-  } catch (error) {
-    // Where and why, as for a testset: a log line before the JSON, or a second value after it.
-    return {
-      output: text,
-      error: `stdout is not JSON (output: json): ${describeJsonError(text, error, scrub)}`,
-    };
-  }
+  return jsonStdout(text, scrub);
 }
 
 /** The last `count` non-empty-ended lines of `text`. */

@@ -207,6 +207,9 @@ function answerOutput(
   if (path === undefined) {
     // A JSON answer is the value it holds; a text answer (or JSON sent as text/plain) its text.
     const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
+    if (isJson && json === null && (saysJson || contentType === null)) {
+      return { output: json, error: `${answeredAs} with the JSON body null: no output to score` };
+    }
     if (isJson && (saysJson || contentType === null)) return { output: json };
     // Said to be JSON and not (cut short, an error page, nothing at all): its text is no answer
     // to score; an empty one would pass every check that something is not there.
@@ -255,6 +258,14 @@ function answerOutput(
       };
     }
     current = next;
+  }
+  // A null where the answer should be (`{ "answer": null, "error": "…" }`) is no answer: scored,
+  // it would pass every check that something is not there.
+  if (current === null) {
+    return {
+      output: json,
+      error: `the answer's ${path.text} is null (output: ${path.text}), so there is no output to score: ${excerptOf(scrub(text))}`,
+    };
   }
   return { output: current };
 }

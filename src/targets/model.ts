@@ -249,6 +249,10 @@ function parsedReply(text: string, validate: ValidateFunction | undefined): Targ
       error: `the model's reply is not JSON (responseFormat asks for JSON): ${describeJsonError(text, error)}${fenced}`,
     };
   }
+  // JSON's null is no answer: scored, it would pass every check that something is not there.
+  if (parsed === null && validate === undefined) {
+    return { output: null, error: "the model's reply is the JSON null: no output to score" };
+  }
   if (validate !== undefined && !validate(parsed)) {
     const first = validate.errors?.[0];
     const where = first?.instancePath ? ` at ${first.instancePath}` : '';
