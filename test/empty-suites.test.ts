@@ -85,6 +85,26 @@ describe('suites with no case to run', () => {
     assert.match(block('untagged'), new RegExp(`^  warning     ${escape(WARNING)}$`, 'm'));
   });
 
+  it("a testset's tags: that no row has is refused too, allowEmpty or not (it passed with 0 cases)", async () => {
+    const dir = project();
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: tagged',
+        '    testset: { path: rows.csv, tags: [smoke, smoek] }',
+        '    allowEmpty: true',
+        '',
+      ].join('\n'),
+    });
+    const r = await runInProcess(['run', '-o', 'out.json'], dir);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(
+      r.stderr,
+      /evals\.yaml:4:\d+ .*testset tags: no row of the testset has the tag smoek \(did you mean smoke\? their tags: smoke\); tag the rows, or remove it/,
+    );
+  });
+
   it('a --tag no row of the selected suites has is a typo: refused, naming the tags they have', async () => {
     const r = await runInProcess(['run', '--dry-run', '--tag', 'smoek'], project());
     assert.equal(r.code, 2, r.stdout);

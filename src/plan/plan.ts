@@ -15,7 +15,8 @@ import type { Params, PreparedCase } from '../types/index.ts';
 import { expandGrid } from './grid.ts';
 import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
-import { unknownTagProblems, withTagFilter } from './tag-filter.ts';
+import { configTagIssues } from './config-tags.ts';
+import { tagsOf, unknownTagProblems, withTagFilter } from './tag-filter.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
 import { shownValue } from '../shared/shown-value.ts';
 
@@ -58,6 +59,7 @@ export function planRun(
   for (const suite of selectedSuites(config, filters)) {
     const testset = testsets.get(suite.id);
     if (testset === undefined) throw new Error(`planRun: no testset read for suite ${suite.id}`);
+    issues.push(...configTagIssues(config, suite, tagsOf(testset.cases)));
     const grid = selectGrid(config, suite, filters.grid);
     if (!grid.ok) {
       issues.push(grid.issue);

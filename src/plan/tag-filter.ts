@@ -24,22 +24,29 @@ export function unknownTagProblems(
   tags: readonly string[] | undefined,
   rows: Iterable<{ meta: RowMeta }>,
 ): string[] {
-  if (tags === undefined || tags.length === 0) return [];
+  const known = tagsOf(rows);
+  return [...new Set(tags ?? [])]
+    .filter((tag) => !known.includes(tag))
+    .map(
+      (tag) =>
+        `--tag ${shownValue(tag)}: no row of the selected suites' testsets has this tag (${tagHint(tag, known)})`,
+    );
+}
+
+/** Every tag `rows` carry, sorted. */
+export function tagsOf(rows: Iterable<{ meta: RowMeta }>): string[] {
   const known = new Set<string>();
   for (const row of rows) for (const tag of row.meta.tags ?? []) known.add(tag);
-  const sorted = [...known].sort();
-  return [...new Set(tags)]
-    .filter((tag) => !known.has(tag))
-    .map((tag) => {
-      const near = closestMatch(tag, sorted);
-      const listed = sorted.slice(0, LISTED_TAGS).map(shownValue).join(', ');
-      const more = sorted.length > LISTED_TAGS ? `, … ${sorted.length - LISTED_TAGS} more` : '';
-      const hint =
-        sorted.length === 0
-          ? 'they have no __tags__'
-          : `${near === undefined ? '' : `did you mean ${shownValue(near)}? `}their tags: ${listed}${more}`;
-      return `--tag ${shownValue(tag)}: no row of the selected suites' testsets has this tag (${hint})`;
-    });
+  return [...known].sort();
+}
+
+/** `did you mean smoke? their tags: a, smoke`, or `they have no __tags__`, for a tag not in `known`. */
+export function tagHint(tag: string, known: readonly string[]): string {
+  if (known.length === 0) return 'they have no __tags__';
+  const near = closestMatch(tag, known);
+  const listed = known.slice(0, LISTED_TAGS).map(shownValue).join(', ');
+  const more = known.length > LISTED_TAGS ? `, … ${known.length - LISTED_TAGS} more` : '';
+  return `${near === undefined ? '' : `did you mean ${shownValue(near)}? `}their tags: ${listed}${more}`;
 }
 
 /**
