@@ -49,7 +49,7 @@ async function runSide(dir: string, out: string, side: string, ...flags: string[
   assert.ok(result.code === 0 || result.code === 1, result.stderr);
 }
 
-const TOO_FEW = 'Every row had fewer than 10 paired cases, so nothing could block.';
+const TOO_FEW = 'Every row had fewer than 10 paired cases, so no change could block.';
 
 describe('the footnote when no row could block', () => {
   it('says every row had too few paired cases when 9 cases all regress, in text and markdown', async () => {
@@ -70,7 +70,7 @@ describe('the footnote when no row could block', () => {
   it('still says no row had a changed case when every row had enough cases and none moved', () => {
     const same = cases(20, () => 1);
     const text = renderComparisonText(compare(same, same), { color: false });
-    assert.match(text, /No row had a changed case to test, so nothing could block\./);
+    assert.match(text, /No row had a changed case to test, so no change could block\./);
   });
 
   it('names both reasons when some rows had too few cases and the others no change', () => {
@@ -86,7 +86,7 @@ describe('the footnote when no row could block', () => {
     const text = renderComparisonText(comparison, { color: false });
     assert.match(
       text,
-      /Every row had fewer than 10 paired cases or no changed case to test, so nothing could block\./,
+      /Every row had fewer than 10 paired cases or no changed case to test, so no change could block\./,
     );
   });
 });

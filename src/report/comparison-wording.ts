@@ -85,7 +85,7 @@ function emptyFamilyNote({ counts, settings }: Comparison): string {
   const fewer = `Every row had fewer than ${plural(settings.minPaired, 'paired case')}`;
   let why = counts.tooFewCases === rows ? fewer : `${fewer} or no changed case to test`;
   if (counts.tooFewCases === 0) why = 'No row had a changed case to test';
-  return `${rows === 0 ? 'No run was in both' : why}, so nothing could block. `;
+  return `${rows === 0 ? 'No run was in both' : why}, so no change could block. `;
 }
 
 /** What the labels mean and how the statistics were made: the last line of either form. */
