@@ -217,9 +217,15 @@ function scrubbedUsageError(error: UsageError, secrets: unknown): UsageError {
     ? (secrets as unknown[]).filter((s): s is string => typeof s === 'string')
     : [];
   const scrubber = createScrubber([...secretsInEnv(process.env), ...named]);
-  if (scrubber.empty || scrubber.text(error.message) === error.message) return error;
-  const issues = error.issues.map((issue) => ({ ...issue, message: scrubber.text(issue.message) }));
-  return new UsageError(issues, scrubber.text(error.message));
+  // `json`: a quoted value is cut short (`got "…sk-live-01…"`) before it is scrubbed here, and
+  // only `json` removes the start of a secret left before the ellipsis.
+  if (scrubber.empty || scrubber.json(error.message) === error.message) return error;
+  const issues = error.issues.map((issue) => ({
+    ...issue,
+    path: scrubber.json(issue.path),
+    message: scrubber.json(issue.message),
+  }));
+  return new UsageError(issues, scrubber.json(error.message));
 }
 
 /**
