@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { commitAll, newRepo } from './helpers/git.ts';
 
 /** Upper case and digits: no id, revision or word the commands print has four of them in a row. */
 const TOKEN = 'QZ7XW9KP3LM2NV8RJ4TY';
@@ -99,5 +100,25 @@ describe('secrets in the testset commands', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /found "x{15}\[reda…"/);
     assertClean(r.stdout + r.stderr, 'testset show');
+  });
+
+  it('log says why a commit and the working tree are unreadable without a piece of a secret', async () => {
+    const dir = newRepo();
+    // The token quoted is cut at 20 characters: 12 of padding leave 8 of the secret.
+    const broken = `{"q": 1 ${'x'.repeat(12)}${TOKEN}}\n`;
+    writeFiles(dir, { 'rows.jsonl': '{"q": "a"}\n' });
+    commitAll(dir, 'one');
+    writeFiles(dir, { 'rows.jsonl': broken });
+    commitAll(dir, 'two');
+    writeFiles(dir, { 'rows.jsonl': `{"q": "b"}\n${broken}` });
+    for (const argv of [
+      ['testset', 'log', 'rows.jsonl'],
+      ['testset', 'log', '--json', 'rows.jsonl'],
+    ]) {
+      const r = await runCli(argv, { cwd: dir, env: ENV });
+      assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /found \\?"x{12}\[redacte…/, argv.join(' '));
+      assertClean(r.stdout + r.stderr, argv.join(' '));
+    }
   });
 });

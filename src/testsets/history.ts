@@ -7,6 +7,7 @@ import { parentMissing } from './git-refs.ts';
 import { type GitError } from './git-run.ts';
 import { prepareCases, revisionMatches, type CaseHash } from './identity.ts';
 import { readTestset, type TestsetLocation } from './read-file.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 
 /** How a testset's cases get their identity: the suite's `hash:` and testset id. */
 export interface IdentityOptions {
@@ -19,12 +20,16 @@ export type TestsetVersion =
   | { ok: true; cases: PreparedCase[]; revision: string; commit: string | null }
   | { ok: false; message: string };
 
-/** Reads and prepares one version (`ref` absent: the working tree). */
+/**
+ * Reads and prepares one version (`ref` absent: the working tree). `scrub` removes secrets from
+ * what a problem quotes of the file, before it is cut short.
+ */
 export async function loadVersion(
   location: TestsetLocation,
   identity: IdentityOptions,
+  scrub?: Scrub,
 ): Promise<TestsetVersion> {
-  const read = await readTestset(location);
+  const read = await readTestset(location, scrub);
   if (!read.ok) return { ok: false, message: firstProblem(read.issues) };
   const prepared = prepareCases(read.rows, {
     testsetId: identity.testsetId,
@@ -90,12 +95,13 @@ const GIT_CONCURRENCY = 4;
  * The file's history, newest first: for each commit that changed it, the revision, row count
  * and the rows added, removed and changed since the commit before. Across a rename, the versions
  * before it are read under their old name and identified as the file is now, so the rename
- * itself adds, removes and changes no row.
+ * itself adds, removes and changes no row. `scrub`: see {@link loadVersion}.
  */
 export async function testsetLog(
   location: Omit<TestsetLocation, 'ref'>,
   identity: IdentityOptions,
   limit = HISTORY_LIMIT,
+  scrub?: Scrub,
 ): Promise<
   | { ok: true; entries: LogEntry[]; truncated: boolean; shallow: boolean }
   | { ok: false; error: GitError }
@@ -107,7 +113,9 @@ export async function testsetLog(
   // spawning thousands at once.
   const gitSlots = pLimit(GIT_CONCURRENCY);
   const versions = await Promise.all(
-    commits.map((c) => gitSlots(() => loadVersion(atCommit(location, history.value, c), identity))),
+    commits.map((c) =>
+      gitSlots(() => loadVersion(atCommit(location, history.value, c), identity, scrub)),
+    ),
   );
   // Before the oldest commit listed, the file may have had rows this log cannot see: counting
   // from none would call them all added by a commit that added none.

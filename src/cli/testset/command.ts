@@ -78,11 +78,12 @@ export async function testsetCommand(argv: string[], ctx: CommandContext): Promi
       );
     case 'log':
       return withArgs(TESTSET_LOG, rest, ctx, ({ values, positionals }) =>
-        scrubbed(values.config, ctx, (_, sctx) =>
+        scrubbed(values.config, ctx, (scrubber, sctx) =>
           logCommand(
             positional(positionals, 0),
             { ...identityArgs(TESTSET_LOG, values), json: values.json === true },
             sctx,
+            scrubber,
           ),
         ),
       );

@@ -6,6 +6,7 @@ import { loadVersion, testsetLog } from '../../testsets/history.ts';
 import type { IdentityOptions, LogEntry } from '../../testsets/history.ts';
 import type { TestsetLocation } from '../../testsets/read-file.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
+import type { Scrubber } from '../../shared/secrets.ts';
 import { identityFor, parseLocation, type IdentityArgs } from './read.ts';
 
 /** commit, date, revision, rows, added, removed, changed, subject: the counts to the right. */
@@ -23,11 +24,13 @@ const COLUMNS: TableColumn[] = [
 /**
  * `evals testset log FILE`: for each commit that changed the file, its revision, rows and the
  * rows added, removed and changed; the working tree first when it differs from the newest.
+ * Why a version is unreadable quotes it scrubbed with `scrubber`, before it is cut short.
  */
 export async function logCommand(
   arg: string,
   args: IdentityArgs & { json: boolean },
   ctx: CommandContext,
+  scrubber: Scrubber,
 ): Promise<number> {
   const location = parseLocation(arg, ctx.cwd);
   if (location.ref !== undefined) {
@@ -37,7 +40,7 @@ export async function logCommand(
     );
   }
   const identity = await identityFor(location, args, ctx);
-  const log = await testsetLog(location, identity);
+  const log = await testsetLog(location, identity, undefined, scrubber.text);
   if (!log.ok) {
     throw usageError(log.error.code, log.error.message, location.displayPath);
   }
@@ -51,7 +54,7 @@ export async function logCommand(
   }
   // The working tree, when it differs from the newest commit, leads the list: also when its
   // uncommitted changes leave it unreadable or deleted, which is not "the same as the newest".
-  const workingRow = await workingTree(location, identity, log.entries[0]?.version);
+  const workingRow = await workingTree(location, identity, log.entries[0]?.version, scrubber.text);
 
   if (args.json) {
     ctx.stdout.write(
@@ -143,13 +146,14 @@ async function workingTree(
   location: TestsetLocation,
   identity: IdentityOptions,
   newest: LogEntry['version'] | undefined,
+  scrub: (text: string) => string,
 ): Promise<WorkingTreeRow | null> {
   if (!existsSync(location.absPath)) {
     // Not in the working tree: deleted since the newest commit, unless that one lacks it too.
     if (newest === undefined || !newest.ok) return null;
     return { ok: false, deleted: true, message: `testset file not found: ${location.displayPath}` };
   }
-  const working = await loadVersion(location, identity);
+  const working = await loadVersion(location, identity, scrub);
   if (!working.ok) {
     if (newest !== undefined && !newest.ok && newest.message === working.message) return null;
     return { ok: false, message: working.message };
