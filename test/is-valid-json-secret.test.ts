@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allText, artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { runCli } from './helpers/cli.ts';
 import { describeJsonError } from '../src/shared/json-syntax.ts';
 
 const TOKEN = 'sk-valid-json-SECRET-0123456789abcdef';
@@ -39,12 +40,36 @@ describe('is-valid-json on an output that goes wrong at a secret', () => {
     assert.equal(evaluation.score, 0);
     assert.equal(
       evaluation.metadata.error,
-      'not valid JSON: line 1, column 9: expected a value, found "[redacted]…"',
+      'not valid JSON: line 1, column 9: expected a value, found "[redacted]"',
     );
     const everywhere = `${result.stdout}
 ${result.stderr}
 ${allText(dir)}`;
     assert.doesNotMatch(everywhere, /sk-valid/);
+  });
+
+  it('a secret late in the word quoted: scrubbed before the word is cut, no piece left', async () => {
+    // The word is cut at 20 characters: 12 to 19 of padding left 8 to 1 of the secret, of which
+    // scrubbing the finished case knew only 6 or more.
+    const dir = jsonlProject(
+      Array.from({ length: 8 }, (_, i) => ({ pad: 12 + i })),
+      ['function: ./fn.mjs#fn', 'evaluators:', '  - { id: json, use: is-valid-json }'],
+      {
+        'fn.mjs':
+          "export const fn = ({ testCase }) => '{\"key\": 1 ' + 'x'.repeat(testCase.pad) + process.env.MY_TOKEN + '}';\n",
+      },
+    );
+    const r = await runCli(['run', '-o', 'results.json', '--junit', 'junit.xml'], {
+      cwd: dir,
+      env: { MY_TOKEN: TOKEN },
+    });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const errors = artifactCases(dir)[0]!.cases.map(
+      (c) => (c.evaluations[0] as unknown as { metadata: { error: string } }).metadata.error,
+    );
+    for (const error of errors) assert.match(error, /found "x{12,19}[[\]redact]*…"$/, error);
+    const everywhere = `${r.stdout}\n${r.stderr}\n${allText(dir)}`;
+    assert.doesNotMatch(everywhere, /x{12}s/, 'a piece of the secret after the padding');
   });
 
   it('a word quoted cut short ends with an ellipsis; a short one is quoted whole', () => {

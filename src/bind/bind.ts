@@ -19,6 +19,7 @@ import type { Breaker } from '../judge/breaker.ts';
 import type { RunPlan } from '../plan/types.ts';
 import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { Checked, Issue, Located } from '../shared/errors.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
 import type { AgreementSpec, EngineEvaluator, PassCondition, Target } from '../types/index.ts';
 import { FUNCTION_WORKER_ENTRY } from './function-worker-entry.ts';
@@ -196,6 +197,7 @@ async function loadEvaluator(
       inner = builtinEvaluators[ev.use as BuiltinEvaluatorName].create(ev.with, {
         id: ev.id,
         ...options.models?.contextFor(suite, ev),
+        ...(options.secrets?.length ? { scrub: createScrubber(options.secrets).text } : {}),
       });
     } catch (error) {
       return { ok: false, issue: createIssue(error, config, where) };

@@ -17,21 +17,23 @@ export const isValidJson = defineBuiltin({
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  score(values, args): Evaluation {
+  prepare: (_, context) => context.scrub,
+  score(values, args, scrub): Evaluation {
     const actual = actualOf(values, args);
-    const error = typeof actual === 'string' ? parseError(actual) : jsonSafetyError(actual);
+    const error = typeof actual === 'string' ? parseError(actual, scrub) : jsonSafetyError(actual);
     return error === null ? { score: 1 } : { score: 0, metadata: { error } };
   },
 });
 
-function parseError(text: string): string | null {
+function parseError(text: string, scrub: ((text: string) => string) | undefined): string | null {
   try {
     JSON.parse(text);
     return null;
   } catch (error) {
     // Where and what, as for any JSON evalgate reads: the engine's message quotes the text at the
-    // error cut short, so an output holding a key there would keep a piece scrubbing misses.
-    return truncateText(`not valid JSON: ${describeJsonError(text, error)}`);
+    // error cut short, so an output holding a key there would keep a piece scrubbing misses;
+    // what it quotes is scrubbed whole before it is cut, as for any JSON evalgate reads.
+    return truncateText(`not valid JSON: ${describeJsonError(text, error, scrub)}`);
   }
 }
 

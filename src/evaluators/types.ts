@@ -10,6 +10,11 @@ export interface BuiltinContext {
   judge?: JudgeContext;
   /** Files next to the config; absent outside a config run (then file-backed built-ins refuse). */
   files?: BuiltinFiles;
+  /**
+   * Removes the run's secrets from a piece of a value a built-in quotes, before it is cut short:
+   * scrubbing the finished case does not recognise a secret's first few characters. Absent: none.
+   */
+  scrub?: (text: string) => string;
 }
 
 /**
