@@ -377,6 +377,23 @@ const ruleErrors: Case[] = [
       'evals.yaml:16:47  suites[1].target.cwd: cwd: is not a template: the working folder is set once for the suite, so {{ … }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: \'cd "{{ params.dir }}" && ./agent.sh\')',
     ],
   },
+  {
+    name: "a command's environment variable names hold no = and are not empty",
+    text: yaml`
+      version: 1
+      suites:
+        - id: agent
+          testset: { path: a.csv }
+          target:
+            type: command
+            run: [env]
+            env: { "PYTHONPATH=src": x, "": y, OK_NAME: z }
+    `,
+    issues: [
+      'evals.yaml:8:14  suites[0].target.env: environment variable "PYTHONPATH=src" cannot be set: a name cannot hold "=" (the system reads a name up to its first "=", so the program would see "PYTHONPATH" instead)',
+      'evals.yaml:8:35  suites[0].target.env: environment variable "" cannot be set: its name is empty',
+    ],
+  },
 ];
 
 const together: Case[] = [

@@ -186,6 +186,21 @@ function checkCommand(target: Record<string, unknown>, at: ConfigPath, add: Add)
     );
   }
   if (target.shell === true) checkShellTemplates(target.run, [...at, 'run'], add);
+  for (const name of isRecord(target.env) ? Object.keys(target.env) : []) {
+    // The system reads an environment entry up to its first `=` as the name.
+    const why =
+      name === ''
+        ? 'its name is empty'
+        : name.includes('\0')
+          ? 'a name cannot hold a NUL character'
+          : name.includes('=')
+            ? `a name cannot hold "=" (the system reads a name up to its first "=", so the program would see ${JSON.stringify(name.slice(0, name.indexOf('=')))} instead)`
+            : undefined;
+    if (why !== undefined) {
+      const message = `environment variable ${JSON.stringify(name)} cannot be set: ${why}`;
+      add('target.env-name', [...at, 'env'], message, name);
+    }
+  }
   if (typeof target.cwd === 'string' && hasTemplates(target.cwd)) {
     add(
       'target.setting-template',
