@@ -14,6 +14,7 @@ import { captureWritten, configTextHash, hashWritten } from './config-hash.ts';
 import { formatConfigPath, valueAtPath } from './config-path.ts';
 import { escapedTemplateWarnings } from './escape-warnings.ts';
 import { bashOnlyShellWarnings } from './shell-warnings.ts';
+import { jsonStringBodyWarnings } from './http-body-warnings.ts';
 import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
@@ -256,7 +257,11 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
   const secrets = new Set(writtenConfigSecrets(data));
   return {
     ok: true,
-    warnings: [...escapedTemplateWarnings(data), ...bashOnlyShellWarnings(data)].map(issueAt),
+    warnings: [
+      ...escapedTemplateWarnings(data),
+      ...bashOnlyShellWarnings(data),
+      ...jsonStringBodyWarnings(data),
+    ].map(issueAt),
     config: {
       file,
       absPath: options.absPath,
