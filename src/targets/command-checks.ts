@@ -4,7 +4,15 @@
  * case by case, that its arguments and environment can be handed to a process at all, and
  * that what it printed is UTF-8.
  */
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { delimiter, extname, isAbsolute, join, resolve } from 'node:path';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
@@ -32,7 +40,10 @@ export function findProgram(
 ): string | undefined {
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : resolve(cwd, program);
-    if (isExecutable(path)) return undefined;
+    if (isExecutable(path)) {
+      const interpreter = interpreterProblem(path);
+      return interpreter === undefined ? undefined : `${named}: ${interpreter}`;
+    }
     const fix = isFile(path) ? `: ${runWith(program)}chmod +x ${program}` : '';
     return `${named} is not an executable file (looked for ${path})${fix}`;
   }
@@ -69,6 +80,36 @@ export function lookupEnv(
   if (!Object.hasOwn(targetEnv, 'PATH')) return env;
   const path = targetEnv.PATH!;
   return hasTemplates(path) ? undefined : { ...env, PATH: literalValue(path) as string };
+}
+
+/**
+ * Why the system cannot run the script at `path` through the interpreter its `#!` line names,
+ * or undefined: a line that ends in a carriage return (the script saved with Windows line
+ * ends) names `/bin/sh\r`, which does not exist, and the system's ENOENT reads as if the script
+ * itself were missing. Only an absolute interpreter is checked (`/usr/bin/env python3` finds
+ * its program itself, and says so when it cannot).
+ */
+export function interpreterProblem(path: string): string | undefined {
+  let head: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const bytes = Buffer.alloc(256);
+      head = bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (!head.startsWith('#!')) return undefined;
+  // The interpreter runs to the first blank or line feed: a carriage return stays in its name.
+  const interpreter = /^#![ \t]*([^ \t\n]*)/.exec(head)?.[1] ?? '';
+  if (interpreter.endsWith('\r')) {
+    return `its #! line ends in a carriage return (the script has Windows line ends), so the system looks for the interpreter ${JSON.stringify(interpreter)}, which does not exist: save it with LF line ends (dos2unix, or git config core.autocrlf false and check it out again)`;
+  }
+  if (!interpreter.startsWith('/') || isExecutable(interpreter)) return undefined;
+  return `the interpreter its #! line names, ${interpreter}, is not an executable file`;
 }
 
 /** How a script is run when it is not executable, by its extension. */
@@ -152,11 +193,20 @@ const LONGEST_ARG_BYTES = 128 * 1024;
 export function startProblem(
   error: NodeJS.ErrnoException,
   argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-  shellTemplates: ReadonlyMap<string, string>,
+  process: {
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    shellTemplates: ReadonlyMap<string, string>;
+  },
 ): string {
+  const { cwd, env, shellTemplates } = process;
   const start = `cannot start ${argv[0]}`;
-  if (error.code === 'ENOENT') return `${start}: not found`;
+  if (error.code === 'ENOENT') {
+    // A script that is there whose `#!` names an interpreter that is not (a CRLF line end).
+    const script = argv[0]!.includes('/') ? resolve(cwd, argv[0]!) : undefined;
+    const interpreter = script === undefined ? undefined : interpreterProblem(script);
+    return `${start}: ${interpreter ?? 'not found'}`;
+  }
   if (error.code !== 'E2BIG') return `${start}: ${error.message}`;
   let longest = { name: '', bytes: -1 };
   argv.forEach((arg, at) => {

@@ -239,8 +239,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       });
     } catch (error) {
       // Some failures (E2BIG: a case value too long for an argument) throw instead of emitting.
-      const { env, shellTemplates } = options;
-      return unstarted(startProblem(error as NodeJS.ErrnoException, argv, env, shellTemplates));
+      return unstarted(startProblem(error as NodeJS.ErrnoException, argv, options));
     }
     const stdout = new CappedBytes();
     let stderr = Buffer.alloc(0);
@@ -295,7 +294,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
 
     child.on('error', (error: NodeJS.ErrnoException) => {
       // spawn failed (ENOENT, EACCES): no process, no 'close' to wait for on some versions.
-      failure ??= startProblem(error, argv, options.env, options.shellTemplates);
+      failure ??= startProblem(error, argv, options);
       finish();
     });
     child.on('exit', (code, signal) => {
