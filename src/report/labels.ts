@@ -220,7 +220,11 @@ export function describeUsage(usage: Usage): string {
   }
   const parts = [
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ''}`,
-    `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
+    // Calls that reached a server and counted no token at all: it reported none (a call sends
+    // at least one prompt token), which `0 prompt + 0 completion` would read as free.
+    usage.promptTokens === 0 && usage.completionTokens === 0
+      ? 'tokens: none reported'
+      : `tokens: ${formatCount(usage.promptTokens)} prompt + ${formatCount(usage.completionTokens)} completion`,
     `cost: ${usage.cost === null ? 'unknown (no price for a model used, or tokens not reported)' : formatCost(usage.cost)}`,
     `time in calls: ${formatSeconds(usage.latencyMs)}`,
   ];
