@@ -38,6 +38,7 @@ export function findProgram(
   env: Readonly<Record<string, string | undefined>>,
   named = program,
 ): string | undefined {
+  if (program.trim() === '') return EMPTY_PROGRAM;
   if (program.includes('/')) {
     const path = isAbsolute(program) ? program : resolve(cwd, program);
     if (isExecutable(path)) {
@@ -64,9 +65,19 @@ export function findProgram(
       // A PATH entry that does not exist is common and harmless.
     }
   }
+  // `run: ["python3 agent.py"]`: a command line written as one item, which is one argument.
+  const [first = '', ...rest] = program.trim().split(/\s+/);
+  if (rest.length > 0 && findProgram(first, cwd, env) === undefined) {
+    const list = `[${[first, ...rest].join(', ')}]`;
+    return `command ${JSON.stringify(named)} is not on PATH: each item of run: is one argument, and this one holds a command line; write ${list}, or set shell: true to run it through /bin/sh`;
+  }
   const near = closestMatch(program, names);
   return `command ${named} is not on PATH${near === undefined ? '' : ` (did you mean ${near}?)`}`;
 }
+
+/** Why an empty program cannot run. */
+const EMPTY_PROGRAM =
+  'the program is empty: run: starts with the program to run, such as [python3, agent.py]';
 
 /**
  * The environment a command's program is looked up in, as spawn looks it up: evalgate's, with
@@ -200,6 +211,8 @@ export function startProblem(
   },
 ): string {
   const { cwd, env, shellTemplates } = process;
+  // spawn's own words name its parameter: `The argument 'file' cannot be empty`.
+  if (argv[0]!.trim() === '') return `cannot start the command: ${EMPTY_PROGRAM}`;
   const start = `cannot start ${argv[0]}`;
   if (error.code === 'ENOENT') {
     // A script that is there whose `#!` names an interpreter that is not (a CRLF line end).
