@@ -175,7 +175,7 @@ function comparisonChart(model: ReportModel): HTMLElement | null {
                 const row = rows[item.dataIndex];
                 if (row === undefined) return '';
                 const [base, head, delta, ci] = rowNumbers(row);
-                return `${base} → ${head}, Δ ${delta} ${ci} ${row.label}`;
+                return `${base} → ${head}, Δ ${delta} ${ci} ${row.verdict}`;
               },
             },
           },

@@ -26,7 +26,7 @@ export function comparisonSection(
     el(
       'tr',
       { class: row.label === 'regressed' ? 'bad' : row.label === 'improved' ? 'ok' : '' },
-      ...[`${row.run}${row.incomplete}`, row.metric, ...rowNumbers(row), row.label].map((text) =>
+      ...[`${row.run}${row.incomplete}`, row.metric, ...rowNumbers(row), row.verdict].map((text) =>
         el('td', {}, text),
       ),
     ),

@@ -71,6 +71,7 @@ function view(row: Row): ComparisonRowView {
     high: change.ci?.high ?? null,
     endsAtZero: false,
     label: change.label,
+    verdict: change.label,
   };
 }
 

@@ -142,19 +142,20 @@ describe('the power of a comparison row (QA9 MEDIUM-1)', () => {
     assert.match(
       line('noisy'),
       new RegExp(
-        `unchanged \\(underpowered: could detect ±${fixed(byNoise(noisy))}, ~${needed} cases needed for ±0\\.10\\)$`,
+        `not significant \\(underpowered: could detect ±${fixed(byNoise(noisy))}, ~${needed} cases needed for ±0\\.10\\)$`,
       ),
     );
     assert.match(
       line('exact'),
-      /unchanged \(underpowered: could detect ±0\.40, ~80 cases needed for ±0\.10\)$/,
+      /not significant \(underpowered: could detect ±0\.40, ~80 cases needed for ±0\.10\)$/,
     );
     assert.match(
       line('pass rate'),
-      /unchanged \(underpowered: could detect ±40\.0 pp, ~80 cases needed for ±10\.0 pp\)$/,
+      /not significant \(underpowered: could detect ±40\.0 pp, ~80 cases needed for ±10\.0 pp\)$/,
     );
-    // Of the four unchanged rows, three are underpowered (noisy, exact, the pass rate).
-    assert.match(text, /4 unchanged \(3 underpowered\)/);
+    // Of the four rows the test cannot call, three are underpowered (noisy, exact, the pass
+    // rate): not significant, not unchanged.
+    assert.match(text, /1 unchanged · 3 not significant \(underpowered\)/);
   });
 
   it('still says no change is detectable with fewer cases than the sign-flip test needs', () => {
@@ -198,7 +199,7 @@ describe('the wording of a row that no change could reach', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /e0 .*unchanged \(underpowered: too few cases to detect any change, ~11 cases needed for ±0\.10\)/,
+      /e0 .*not significant \(underpowered: too few cases to detect any change, ~11 cases needed for ±0\.10\)/,
     );
     assert.doesNotMatch(result.stdout, /could detect ±1\./);
   });

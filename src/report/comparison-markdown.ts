@@ -24,6 +24,7 @@ import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';
 import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';
+import { pointsSize, scoreSize, shownWords, underpoweredRow, verdictWords } from './row-power.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';
@@ -166,12 +167,20 @@ export function comparisonTable(comparison: Comparison): string {
   return lines.join('\n');
 }
 
-/** The table's verdict on a row (see `shownLabel`). */
+/**
+ * The table's verdict on a row (see `shownLabel`); a row that could not have seen the suite's
+ * `gate.minDetectableEffect` says so instead of `unchanged` (`verdictWords`).
+ */
 function changeCell(row: Row, familyRows: number): string {
   const shown = shownLabel(row.change);
-  return isPossible(shown)
-    ? `${POSSIBLE_ICON} ${shown} (not significant over ${plural(familyRows, 'row')})`
-    : `${LABEL_ICONS[shown]} ${LABEL_WORDS[shown]}`;
+  if (isPossible(shown)) {
+    return `${POSSIBLE_ICON} ${shown} (not significant over ${plural(familyRows, 'row')})`;
+  }
+  if (underpoweredRow(row.change)) {
+    const size = row.kind === 'pass rate' ? pointsSize : scoreSize;
+    return `${LABEL_ICONS[shown]} ${verdictWords(row.change, size)}`;
+  }
+  return `${LABEL_ICONS[shown]} ${LABEL_WORDS[shown]}`;
 }
 
 /** A change only the row's own test calls: yellow, neither the red nor the green of a verdict. */
@@ -235,7 +244,7 @@ function markdownRun(run: RunComparison, confidence: number): string {
     const name = row.kind === 'pass rate' ? '**pass rate**' : escapeMarkdownText(text.name);
     const shown = shownLabel(row.change);
     const icon = isPossible(shown) ? POSSIBLE_ICON : LABEL_ICONS[shown];
-    const label = shown === 'regressed' ? '**regressed**' : shown;
+    const label = shown === 'regressed' ? '**regressed**' : shownWords(row.change);
     const tail = [text.note, text.test].filter(Boolean).join(' · ');
     return `- ${icon} ${name}: ${text.change} ${label}${tail ? ` · ${tail}` : ''}`;
   });

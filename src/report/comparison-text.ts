@@ -20,6 +20,7 @@ import {
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';
+import { shownWords } from './row-power.ts';
 import { showInvisible } from './failure-details.ts';
 import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { printable, renderTable, textWidth } from '../shared/text-table.ts';
@@ -110,6 +111,7 @@ function textRun(
   const rows = orderRows(run).map((row) => ({
     text: rowText(row, confidence, run.minDetectableEffect),
     shown: shownLabel(row.change),
+    words: shownWords(row.change),
   }));
   // Too wide a row gives up what says least: the end of its note, then of its change (the CI
   // and the case counts), then of its name; never the test's p, the label or `a → b`.
@@ -119,12 +121,12 @@ function textRun(
     { shrink: true, minWidth: 12 },
     { shrink: true, minWidth: widest(rows.map(({ text }) => text.change.split(' (')[0] ?? '')) },
     {},
-    { shrink: true, minWidth: widest(rows.map(({ shown }) => shown)) },
+    { shrink: true, minWidth: widest(rows.map(({ words }) => words)) },
   ];
   lines.push(
     ...renderTable(
-      rows.map(({ text, shown }) => {
-        const label = paintLabel(shown, paint);
+      rows.map(({ text, shown, words }) => {
+        const label = paintLabel(shown, words, paint);
         return [
           oneLine(text.name),
           text.change,
@@ -171,18 +173,19 @@ function textRun(
   return lines.join('\n');
 }
 
-function paintLabel(label: ShownLabel, paint: Painter): string {
+/** `words` (what the row is called, `shownWords`) in the colour of its shown `label`. */
+function paintLabel(label: ShownLabel, words: string, paint: Painter): string {
   switch (label) {
     case 'regressed':
-      return paint.bold(paint.red(label));
+      return paint.bold(paint.red(words));
     case 'improved':
-      return paint.green(label);
+      return paint.green(words);
     case 'too few cases':
     case 'possible regression':
     case 'possible improvement':
-      return paint.yellow(label);
+      return paint.yellow(words);
     case 'unchanged':
-      return label;
+      return words;
   }
 }
 

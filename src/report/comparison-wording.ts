@@ -17,8 +17,9 @@ import {
   withinFamilyNoise,
 } from './shown-label.ts';
 import { scoredNote } from './comparison-lost-scores.ts';
+import { detectWords, pointsSize, underpoweredRow } from './row-power.ts';
 import { formatP, plusMinus } from './comparison-numbers.ts';
-import { formatKappa, formatScoreChange, signed, visibleFixed } from '../shared/format-change.ts';
+import { formatKappa, formatScoreChange, signed } from '../shared/format-change.ts';
 import type {
   AgreementChange,
   ChangeLabel,
@@ -34,8 +35,9 @@ import type {
 const MAX_LISTED_RUNS = 10;
 
 /**
- * `1 regression · 1 possible regression · 2 improvements · 5 unchanged (2 underpowered) · 1 with
- * too few cases`: rows by what the reports call them (`shownLabel`). A regression is one still
+ * `1 regression · 1 possible regression · 2 improvements · 3 unchanged · 2 not significant
+ * (underpowered) · 1 with too few cases`: rows by what the reports call them (`shownLabel`, and
+ * `not significant` for a row that could not have seen `gate.minDetectableEffect`, `shownWords`). A regression is one still
  * significant over the whole comparison, what `regressions: block` acts on, and is emphasized; a
  * possible one does not block but has a q-value below 0.05. A row whose own test alone calls a
  * change is counted unchanged, as it is shown. Possible changes are named only if any.
@@ -49,14 +51,18 @@ export function countsLine(
   const regressions = plural(family.regressions, 'regression');
   const possible = (n: number, what: string): string[] =>
     n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? '' : 's'}`] : [];
-  const underpowered =
-    counts.underpowered > 0 ? ` (${formatCount(counts.underpowered)} underpowered)` : '';
+  // An underpowered row is no evidence that nothing changed: counted apart, as it is called.
+  const weak = comparison.runs
+    .flatMap((run) => [run.passRate, ...run.evaluators, ...run.agreement])
+    .filter(underpoweredRow).length;
+  const underpowered = weak > 0 ? [`${formatCount(weak)} not significant (underpowered)`] : [];
   return [
     family.regressions > 0 ? emphasize(regressions) : regressions,
     ...possible(shown.regressions, 'regression'),
     plural(family.improvements, 'improvement'),
     ...possible(shown.improvements, 'improvement'),
-    `${formatCount(counts.unchanged + shown.noise)} unchanged${underpowered}`,
+    `${formatCount(counts.unchanged - weak + shown.noise)} unchanged`,
+    ...underpowered,
     `${formatCount(counts.tooFewCases)} with too few cases`,
   ].join(' · ');
 }
@@ -285,7 +291,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
       change,
       test: testText(c, 'McNemar '),
       label: c.label,
-      note: noteText(c, c.paired, target, (value) => `±${visibleFixed(value * 100, 1)} pp`),
+      note: noteText(c, c.paired, target, pointsSize),
       underpowered,
     };
   }
@@ -373,11 +379,7 @@ function noteText(
   }
   const power = row.power;
   if (power === null) return '';
-  // Past 1 no score or rate can move that far: with these cases no change reaches the level.
-  const detect =
-    power.detectable > 1
-      ? 'too few cases to detect any change'
-      : `could detect ${size(power.detectable)}`;
+  const detect = detectWords(power, size);
   if (!power.underpowered) return `(${detect})`;
   const needed =
     power.casesNeeded === null

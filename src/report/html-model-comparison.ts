@@ -6,6 +6,7 @@
  * functions the other forms use (`oneSidedRuns`, `evaluatorsOnOneSide`, `caseLists`), never
  * worked out again here.
  */
+import { pointsSize, scoreSize, verdictWords } from './row-power.ts';
 import type { Comparison, RunComparison } from '../types/comparison.ts';
 import { calmFlipsName } from './newly-failing.ts';
 import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
@@ -44,7 +45,13 @@ export interface ComparisonRowView {
   high: number | null;
   /** An end exactly at 0 around a change: 0 is inside, which the page says (`includes 0`). */
   endsAtZero: boolean;
+  /** Its shown label (`shownLabel`): what the page colours it by. */
   label: string;
+  /**
+   * What the page calls it: the label, or `not significant (underpowered: could detect ±0.26)`
+   * for a row that could not have seen the suite's `gate.minDetectableEffect` (`verdictWords`).
+   */
+  verdict: string;
 }
 
 /** One list of a run's changed cases (`caseLists`), as the page lists it. */
@@ -127,6 +134,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
       high: pass.ci?.high ?? null,
       endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
       label: shownLabel(pass),
+      verdict: verdictWords(pass, pointsSize),
     });
     for (const change of run.evaluators) {
       // The label already follows the direction; the name says it, as the text forms do.
@@ -148,6 +156,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         endsAtZero:
           change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
         label: shownLabel(change),
+        verdict: verdictWords(change, scoreSize),
       });
     }
     // A judge's κ is a row of the comparison too: the gate counts its regression.
@@ -166,6 +175,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         high: change.ci?.high ?? null,
         endsAtZero: false,
         label: shownLabel(change),
+        verdict: verdictWords(change, scoreSize),
       });
     }
     for (const ref of run.cases.newlyFailing) newlyFailing.push({ run: name, id: ref.id });
