@@ -13,8 +13,9 @@
  * row shows a warning (`regressed` or `possible regression`), or the rate at which some grid
  * point shows its newly failing cases as an alarm (bold and open; before, every list of newly
  * failing cases was one), is clearly above the documented 5% (its binomial tail at 5% below
- * 0.001). It also counts how the folded lists are worded: how many call their flips "within
- * the noise", and, with a real drop, how often a dropped grid point's list is called that.
+ * 0.001). It also counts how the folded lists are worded: how many say no drop happened
+ * ("within the noise", or with one trial a case "a drop of 10.0 pp ruled out"), and, with a real
+ * drop, how often a dropped grid point's list is worded so.
  *
  * `--large` runs only two families of 500 rows (5 suites × 20 grid points × 4 evaluators, 1,000
  * cases: binary and graded), `--runs` pull requests that change nothing each (40 by default,
@@ -114,7 +115,7 @@ const out: string[] = [
   '',
   '### A/A: nothing changed',
   '',
-  '| scenario | rows | blocked (PR verdict "regressed") | by a pass-rate row | 95% upper | any significant change | some row shown as a warning | 95% upper | (were it the own p < 0.05, as before) | (were it q < 0.10) | newly failing shown as an alarm | (before: every newly failing list) | folded lists worded "within the noise" |',
+  '| scenario | rows | blocked (PR verdict "regressed") | by a pass-rate row | 95% upper | any significant change | some row shown as a warning | 95% upper | (were it the own p < 0.05, as before) | (were it q < 0.10) | newly failing shown as an alarm | (before: every newly failing list) | folded lists worded as no drop ("within the noise" or "ruled out") |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 let failed = false;
@@ -137,7 +138,7 @@ out.push(
   '',
   '### A/B: a real drop (detected = blocked; labelled = some row shown as a warning)',
   '',
-  '| scenario | drop | where | blocked | labelled | (were it q < 0.10) | newly failing shown as an alarm | a dropped grid point\'s list folded "within the noise" |',
+  "| scenario | drop | where | blocked | labelled | (were it q < 0.10) | newly failing shown as an alarm | a dropped grid point's list folded as no drop |",
   '|---|---:|---|---:|---:|---:|---:|---:|',
 );
 const dropRuns = Math.max(1, Math.floor(runs / 2));

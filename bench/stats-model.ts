@@ -99,10 +99,13 @@ export interface PrOutcome {
   anyNewlyFailing: boolean;
   /** Some grid point's newly failing cases are shown as an alarm (`caseLists`): what ships. */
   newlyFailingAlarm: boolean;
-  /** Grid points whose newly failing cases are folded, and of them those `within the noise`. */
+  /**
+   * Grid points whose newly failing cases are folded, and of them those said to show no drop
+   * (`within the noise`, or with one trial a case `a drop of 10.0 pp ruled out`).
+   */
   foldedLists: number;
   noiseWorded: number;
-  /** A grid point with a real drop has its newly failing cases folded `within the noise`. */
+  /** A grid point with a real drop has its newly failing cases folded as showing no drop. */
   droppedWordedNoise: boolean;
   /** Rows in the family (what Holm divides by). */
   familyRows: number;
@@ -177,7 +180,10 @@ export function outcome(comparison: Comparison, drop?: Drop): PrOutcome {
     const list = caseLists(run).find((l) => l.title === 'newly failing');
     if (list === undefined || list.alarm === true) continue;
     foldedLists++;
-    if (!(list.aside ?? '').includes('within the noise')) continue;
+    // The claim that no drop of minDetectableEffect happened: `within the noise`, or with one
+    // trial a case (which cannot tell noise from a change) `a drop of 10.0 pp ruled out`.
+    const aside = list.aside ?? '';
+    if (!aside.includes('within the noise') && !aside.includes('ruled out')) continue;
     noiseWorded++;
     if (isDropped(drop, run.suite, run.params.point)) droppedWordedNoise = true;
   }

@@ -179,29 +179,36 @@ describe('whether newly failing cases are an alarm, and what their heading says'
 
   for (const [name, args, alarm, aside] of cases) {
     it(name, () => {
-      const run = runComparison(...args);
+      // Three trials a case on both sides, some of them disagreeing: a suite seen to be noisy
+      // (with one trial a case nothing says so: see the one-trial tests).
+      const run = { ...runComparison(...args), trials: 3 };
       assert.equal(newlyFailingAlarm(run), alarm);
       assert.equal(flipsAside([run]), aside);
     });
   }
 
   it('over several grid points: the flips summed, the lowest p, or each verdict counted', () => {
-    const calm = (fixed: number, pValue: number): ReturnType<typeof runComparison> =>
-      runComparison([], { passToFail: 3, failToPass: fixed, pValue, power: POWERED });
+    const calm = (fixed: number, pValue: number): ReturnType<typeof runComparison> => ({
+      ...runComparison([], { passToFail: 3, failToPass: fixed, pValue, power: POWERED }),
+      trials: 3,
+    });
     assert.equal(
       flipsAside([calm(2, 0.4), calm(5, 0.21), calm(1, 0.9)]),
       '8 fixed the other way, within the noise: pass rate unchanged at each of the 3 grid points, lowest McNemar p = 0.210',
     );
     // The lowest p below 0.05 that the family does not back says so, as one grid point's does.
-    const ownP = runComparison([], {
-      passToFail: 6,
-      failToPass: 1,
-      label: 'regressed',
-      pValue: 0.03,
-      adjustedP: 0.4,
-      qValue: 0.2,
-      power: POWERED,
-    });
+    const ownP = {
+      ...runComparison([], {
+        passToFail: 6,
+        failToPass: 1,
+        label: 'regressed',
+        pValue: 0.03,
+        adjustedP: 0.4,
+        qValue: 0.2,
+        power: POWERED,
+      }),
+      trials: 3,
+    };
     assert.equal(
       flipsAside([calm(2, 0.4), ownP]),
       '3 fixed the other way, within the noise: pass rate unchanged at each of the 2 grid points, lowest McNemar p = 0.030 (q = 0.200 over every row)',
@@ -309,7 +316,7 @@ describe('the PR comment on a pull request that changed nothing', () => {
 });
 
 describe('a pull request that changed nothing, with 1,000 cases a grid point', () => {
-  it('says its flips are within the noise: the interval rules out a 10-point drop', () => {
+  it('says the interval rules out a 10-point drop, and that one trial cannot tell noise', () => {
     const large = simulateComparison(5, { ...SCENARIO, cases: 1000 });
     const out = renderComparisonText(large, { color: false, width: 400 });
     const headings = out.split('\n').filter((line) => line.includes('newly failing ('));
@@ -317,7 +324,7 @@ describe('a pull request that changed nothing, with 1,000 cases a grid point', (
     for (const line of headings) {
       assert.match(
         line,
-        /^ {2}newly failing \(\d+; \d+ fixed the other way, within the noise: pass rate unchanged, McNemar p = (?:1|0\.\d{3})\)$/,
+        /^ {2}newly failing \(\d+; \d+ fixed the other way: pass rate unchanged \(a drop of 10\.0 pp ruled out\), McNemar p = (?:1|0\.\d{3}); with one trial a case, whether these flips are noise cannot be told\)$/,
       );
     }
   });

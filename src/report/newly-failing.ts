@@ -19,8 +19,9 @@ import type { RunComparison } from '../types/comparison.ts';
 /** The parts of a run the reading looks at. */
 type FlipsRun = Pick<
   RunComparison,
-  'passRate' | 'evaluators' | 'verdicts' | 'minDetectableEffect' | 'trialsAgreed'
->;
+  'passRate' | 'evaluators' | 'verdicts' | 'minDetectableEffect' | 'trialsAgreed' | 'trials'
+> &
+  Partial<Pick<RunComparison, 'baseTrials'>>;
 
 /**
  * Fewer flips than this, all one way, still give a McNemar p of 0.05 or more (2 / 2^k): no test
@@ -76,7 +77,10 @@ const CALM_WORDS: Partial<Record<ShownLabel, string>> = {
  * What the heading of newly failing cases that are no alarm says after their count, for the runs
  * they come from (one grid point, or several the markdown table merges): the flips the other
  * way, and what the pass rate supports (`flipsReading`):
- * `4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.740`;
+ * `4 fixed the other way, within the noise: pass rate unchanged, McNemar p = 0.740` (with one
+ * trial a case, which cannot tell noise from a change, `4 fixed the other way: pass rate
+ * unchanged (a drop of 10.0 pp ruled out), McNemar p = 0.740; with one trial a case, whether
+ * these flips are noise cannot be told`);
  * `12 fixed the other way: pass rate improved, McNemar p = 0.002`;
  * `5 fixed the other way: pass rate not significant, -2.0 pp (95% CI -14.0…+10.0 pp), McNemar
  * p = 0.740; underpowered: could detect ±16.2 pp`;
@@ -95,7 +99,12 @@ export function flipsAside(runs: readonly FlipsRun[]): string {
   if (noise) {
     // The grid point with the lowest p, its q after it as one grid point's (`mcNemar`).
     const lowest = runs.reduce((low, run) => (pOf(run) < pOf(low) ? run : low));
-    return `${other}, within the noise: pass rate unchanged at each of the ${formatCount(runs.length)} grid points${mcNemar(lowest, 'lowest McNemar')}`;
+    const each = `at each of the ${formatCount(runs.length)} grid points`;
+    const p = mcNemar(lowest, 'lowest McNemar');
+    if (runs.every(seenNoisy)) return `${other}, within the noise: pass rate unchanged ${each}${p}`;
+    // Each rules out a drop of its own minDetectableEffect, so of the largest of them.
+    const largest = Math.max(...runs.map((run) => run.minDetectableEffect));
+    return `${other}: pass rate unchanged ${each} (${ruledOut(largest)})${p}; ${ONE_TRIAL}`;
   }
   const counts = new Map<string, number>();
   for (const run of runs) {
@@ -119,6 +128,28 @@ export function flipsAside(runs: readonly FlipsRun[]): string {
 
 const TOO_FEW = 'too few flips to tell';
 
+/**
+ * What one trial a case cannot tell. A flip is noise only if the suite answers differently when
+ * asked again, and a single trial never asks again: a deterministic target and evaluators flip
+ * only when something changed. The artifact records no more than that (a function, model, http
+ * or command target may vary even under built-in checks), so the heading says it cannot tell.
+ */
+const ONE_TRIAL = 'with one trial a case, whether these flips are noise cannot be told';
+
+/**
+ * Whether the flips of `run` may be called noise: both sides ran each case at least twice and
+ * some trials disagreed (when none did, `trialsAgreed`, the flips are an alarm instead), so the
+ * suite was seen to answer differently when asked again.
+ */
+function seenNoisy(run: FlipsRun): boolean {
+  return Math.min(run.trials, run.baseTrials ?? run.trials) > 1 && run.trialsAgreed !== true;
+}
+
+/** `a drop of 10.0 pp ruled out`. */
+function ruledOut(effect: number): string {
+  return `a drop of ${visibleFixed(effect * 100, 1)} pp ruled out`;
+}
+
 /** `95% CI`: the comparison's intervals, as the rows name them. */
 function ciName(): string {
   return `${Math.round(COMPARISON_CONFIDENCE * 100)}% CI`;
@@ -128,7 +159,11 @@ function ciName(): string {
 function oneReading(run: FlipsRun): string {
   const reading = flipsReading(run);
   const pass = run.passRate;
-  if (reading === 'noise') return `, within the noise: pass rate unchanged${mcNemar(run)}`;
+  if (reading === 'noise') {
+    if (seenNoisy(run)) return `, within the noise: pass rate unchanged${mcNemar(run)}`;
+    const ruled = ruledOut(run.minDetectableEffect);
+    return `: pass rate unchanged (${ruled})${mcNemar(run)}; ${ONE_TRIAL}`;
+  }
   if (reading === 'improved') {
     return `: pass rate ${CALM_WORDS[shownLabel(pass)] ?? ''}${mcNemar(run)}`;
   }
@@ -177,11 +212,16 @@ export function flipsWithinNoise(runs: readonly FlipsRun[]): boolean {
 
 /**
  * What a folded list of newly failing cases that are no alarm is called in a summary line:
- * `newly failing within the noise`; `newly failing, not significant` when some grid point could
+ * `newly failing within the noise` (`newly failing, pass rate unchanged` where a grid point ran
+ * one trial a case, which cannot tell noise from a change); `newly failing, not significant` when some grid point could
  * have missed a drop (`flipsReading`); else `newly failing, no regression` (a pass rate improved).
  */
 export function calmFlipsName(runs: readonly FlipsRun[]): string {
-  if (flipsWithinNoise(runs)) return 'newly failing within the noise';
+  if (flipsWithinNoise(runs)) {
+    return runs.every(seenNoisy)
+      ? 'newly failing within the noise'
+      : 'newly failing, pass rate unchanged';
+  }
   const unsure = runs.some((run) => {
     const reading = flipsReading(run);
     return reading === 'not significant' || reading === 'too few flips';
