@@ -130,6 +130,13 @@ describe('one case of 12 fails now', () => {
         '⚪ not significant (underpowered: could detect ±0.58)',
       ],
     ]);
+    // The footnote says what the words mean.
+    assert.ok(
+      html.includes(
+        "&quot;not significant (underpowered)&quot;: no significant change, but too few cases to see a change of the suite's gate.minDetectableEffect",
+      ),
+      html,
+    );
     // The statistics say it too, with the cases it would take.
     assert.match(
       html,

@@ -114,10 +114,17 @@ export function footnote(comparison: Comparison): string {
     (family.rows === 0
       ? emptyFamilyNote(comparison)
       : `A block needs Holm p < ${formatAlpha(settings.confidence)} over all ${plural(family.rows, 'row')} of this comparison in which something changed (every suite, grid point, evaluator, pass rate and κ; a row where no case changed cannot be significant and is left out of the count); q is Benjamini–Hochberg. `) +
-    `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level. ` +
+    `Unchanged means no significant change either way, not proof of equality; "could detect" is the change found ${Math.round(settings.power * 100)}% of the time at the corrected level${weakNote(comparison)}. ` +
     trials +
     `Rows with fewer than ${settings.minPaired} paired cases get no verdict.`
   );
+}
+
+/** Said of the rows called `not significant (underpowered)`, when there are any. */
+function weakNote({ runs }: Comparison): string {
+  const rows = runs.flatMap((run) => [run.passRate, ...run.evaluators, ...run.agreement]);
+  if (!rows.some(underpoweredRow)) return '';
+  return '; "not significant (underpowered)": no significant change, but too few cases to see a change of the suite\'s gate.minDetectableEffect';
 }
 
 /**
