@@ -65,6 +65,23 @@ describe('the reasons of an alarm', () => {
     });
   }
 
+  it('a pass rate that counts an evaluator BASE did not run: said beside its drop', () => {
+    // A new, stricter check fails cases that did not change: the drop may be the check alone.
+    const run = {
+      ...runComparison([], {
+        label: 'regressed',
+        significant: true,
+        pValue: 0.001,
+        adjustedP: 0.004,
+      }),
+      evaluatorsOnlyInHead: ['f'],
+    };
+    assert.equal(
+      alarmAside([run]),
+      'pass rate regressed, Holm p = 0.004, though HEAD adds evaluator f, which BASE did not check',
+    );
+  });
+
   it('over several grid points: each reason once, after the grid points it holds at', () => {
     const gate = { ...calm, verdicts: { base: 'pass', head: 'fail' } as const };
     const dropped = {

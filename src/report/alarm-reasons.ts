@@ -10,7 +10,11 @@ import { shownLabel } from './shown-label.ts';
 import type { RunComparison } from '../types/comparison.ts';
 
 /** The parts of a run its reasons are read from. */
-export type AlarmRun = Pick<RunComparison, 'passRate' | 'evaluators' | 'verdicts' | 'trialsAgreed'>;
+export type AlarmRun = Pick<
+  RunComparison,
+  'passRate' | 'evaluators' | 'verdicts' | 'trialsAgreed'
+> &
+  Partial<Pick<RunComparison, 'evaluatorsOnlyInHead'>>;
 
 /**
  * One reason: `key`, the words that stand for it over several grid points (no numbers, so equal
@@ -39,13 +43,15 @@ export function alarmReasons(run: AlarmRun): AlarmReason[] {
     const shown = shownLabel(row);
     // The figure the verdict rests on: Holm's p for a regression (what the gate acts on), the
     // q-value for a possible one.
+    // A pass rate that counts evaluators BASE did not run may have fallen by them alone.
+    const added = 'evaluator' in row ? '' : addedEvaluators(run);
     if (shown === 'regressed') {
       const holm = row.adjustedP === null ? '' : `, Holm ${formatP(row.adjustedP)}`;
-      reasons.push({ key: `${name} regressed`, text: `${name} regressed${holm}` });
+      reasons.push({ key: `${name} regressed${added}`, text: `${name} regressed${holm}${added}` });
     } else if (shown === 'possible regression') {
       const q = row.qValue === null ? '' : `, q ${formatP(row.qValue).slice(2)}`;
-      const key = `${name} possibly regressed`;
-      reasons.push({ key, text: `${key}${q}` });
+      const key = `${name} possibly regressed${added}`;
+      reasons.push({ key, text: `${name} possibly regressed${q}${added}` });
     }
   }
   if (run.trialsAgreed === true) {
@@ -59,6 +65,18 @@ export function alarmReasons(run: AlarmRun): AlarmReason[] {
     reasons.push({ key, text });
   }
   return reasons;
+}
+
+/**
+ * `, though HEAD adds evaluator f, which BASE did not check` when HEAD runs evaluators BASE did not:
+ * a case failing one of them fails now without having changed, so the pass rate's drop may be
+ * the new check, not a regression. '' otherwise.
+ */
+function addedEvaluators(run: AlarmRun): string {
+  const ids = run.evaluatorsOnlyInHead ?? [];
+  if (ids.length === 0) return '';
+  const named = ids.length === 1 ? 'evaluator' : 'evaluators';
+  return `, though HEAD adds ${named} ${ids.join(', ')}, which BASE did not check`;
 }
 
 /**
