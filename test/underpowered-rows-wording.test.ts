@@ -16,6 +16,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { simulateComparison } from '../bench/stats-model.ts';
+import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
 import { pointsSize, scoreSize, shownWords, verdictWords } from '../src/report/row-power.ts';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
@@ -61,6 +63,25 @@ describe("what a row that found no change is called, by what it could've seen", 
   it('a possible regression keeps its own words', () => {
     const row = { ...evaluatorRow('e', 'regressed', { p: 0.01, holm: 0.2, q: 0.03 }), power: WEAK };
     assert.equal(verdictWords(row, scoreSize), 'possible regression');
+  });
+});
+
+describe("the PR comment's table when it folds rows", () => {
+  it('does not call the folded rows unchanged when some moved but could not see the change', () => {
+    // 32 rows of 20 cases a grid point, nothing changed: most rows move, none can see 10 points.
+    const comparison = simulateComparison(3, {
+      name: 'small',
+      kind: 'binary',
+      passRate: 0.8,
+      cases: 20,
+      suites: 2,
+      gridPoints: 4,
+      evaluators: 3,
+      trials: 1,
+    });
+    const html = gfm(renderComparisonMarkdown(comparison, { statistics: false }));
+    assert.match(html, /⚪ \d+ unchanged or not significant rows folded/);
+    assert.ok(!/⚪ \d+ unchanged rows folded/.test(html), html);
   });
 });
 

@@ -135,6 +135,11 @@ export function comparisonTable(comparison: Comparison): string {
       : [...labelled, ...unchanged.filter((entry) => moved(entry) > 0).slice(0, room)];
   const shown = kept.slice(0, TABLE_MAX_ROWS);
   const folded = rows.length - kept.length;
+  // Rows that moved but could not have seen the suite's change are folded too: not "unchanged".
+  const weakFolded = rows.some(
+    (entry) => !kept.includes(entry) && underpoweredRow(entry.row.change),
+  );
+  const foldedWhat = weakFolded ? 'unchanged or not significant row' : 'unchanged row';
   const lines: string[] = [];
   if (shown.length > 0) {
     lines.push(
@@ -155,7 +160,7 @@ export function comparisonTable(comparison: Comparison): string {
     );
   }
   const notes = [
-    folded > 0 ? `⚪ ${plural(folded, 'unchanged row')} folded` : '',
+    folded > 0 ? `⚪ ${plural(folded, foldedWhat)} folded` : '',
     kept.length > shown.length
       ? `${plural(kept.length - shown.length, 'more row')} not listed`
       : '',
