@@ -57,6 +57,7 @@ class Matches extends BaseAccuracy<Case, string> {
 
 class Battle extends BaseAutomaticBattle<Case, string> {
   id = 'battle';
+  criteria = 'The more helpful answer.';
   outputMapper({ output }: { output: string }): string {
     return output;
   }

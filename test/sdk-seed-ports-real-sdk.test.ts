@@ -66,6 +66,71 @@ const result = await runTestSuite<MyTestCase, string>({
 console.log(JSON.stringify({ verdict: result.verdict }));
 `;
 
+/**
+ * Members the SDK declares as abstract getters (\`id\`, \`scoreChoices\`, a battle's \`criteria\`),
+ * implemented as getters: each must type-check and be read at run time.
+ */
+const GETTERS = `import {
+  BaseLLMJudge,
+  BaseManualBattle,
+  BaseTestEvaluator,
+  runTestSuite,
+  type Evaluation,
+  type EvaluationOverride,
+  type ScoreChoice,
+} from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+  expectedOutput: string;
+}
+
+class Battle extends BaseManualBattle<MyTestCase, string> {
+  id = 'battle';
+  get criteria(): string {
+    return 'CRITERIA: the warmer greeting';
+  }
+  outputMapper(args: { output: string }): string {
+    return args.output;
+  }
+  baselineMapper(args: { testCase: MyTestCase }): string {
+    return args.testCase.expectedOutput;
+  }
+}
+
+class NotEmpty extends BaseTestEvaluator<MyTestCase, string> {
+  get id(): string {
+    return 'not-empty';
+  }
+  evaluateTestCase(args: { testCase: MyTestCase; output: string }): Evaluation {
+    return { score: args.output.length > 0 ? 1 : 0, threshold: { gte: 1 } };
+  }
+}
+
+class Friendly extends BaseLLMJudge<MyTestCase, string> {
+  id = 'friendly';
+  get scoreChoices(): ScoreChoice[] {
+    return [
+      { name: 'Friendly', value: 1 },
+      { name: 'Not friendly', value: 0 },
+    ];
+  }
+  makePrompt(args: { testCase: MyTestCase; output: string; recentOverrides: EvaluationOverride[] }): string {
+    return 'FRIENDLY? ' + args.output;
+  }
+}
+
+const result = await runTestSuite<MyTestCase, string>({
+  id: 'greetings',
+  testCases: [{ input: 'hello world', expectedOutput: 'hi' }],
+  testCaseHash: ['input'],
+  evaluators: [new Battle(), new NotEmpty(), new Friendly()],
+  fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+});
+const evaluations = result.runs[0]?.cases[0]?.evaluations ?? [];
+console.log(JSON.stringify(Object.fromEntries(evaluations.map((e) => [e.evaluator, e.score]))));
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -121,11 +186,15 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
   before(() => {
     project = shippedConsumer();
     symlinkSync(join(repoRoot, 'node_modules', 'tsx'), join(project, 'node_modules', 'tsx'), 'dir');
-    writeFiles(project, { 'overrides.ts': OVERRIDES, 'evals-overrides.jsonl': `${STORE}\n` });
+    writeFiles(project, {
+      'overrides.ts': OVERRIDES,
+      'evals-overrides.jsonl': `${STORE}\n`,
+      'getters.ts': GETTERS,
+    });
   });
 
   it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
-    typeCheckShipped(project, ['overrides.ts']);
+    typeCheckShipped(project, ['overrides.ts', 'getters.ts']);
   });
 
   it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
@@ -137,5 +206,22 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
     assert.deepEqual(prompts(), [
       'Does 123 contain any zeros?\nEXAMPLE input: 120 | 120 | NO -> YES | output says ends in a zero',
     ]);
+  });
+
+  it("reads id, scoreChoices and a battle's criteria given as getters, as the SDK declares them", async () => {
+    server.setResponder((request) => {
+      const prompt = JSON.stringify(request.body);
+      if (prompt.includes('FRIENDLY?'))
+        return { toolArguments: { reason: 'ok', choice: 'Friendly' } };
+      // The battle: the output ("hello world") wins in either order.
+      const a = /<response_a>\\nhello world\\n/.test(prompt);
+      return { toolArguments: { reason: 'ok', choice: a ? 'A' : 'B' } };
+    });
+    const { code, last } = await runPort('getters.ts');
+    assert.deepEqual(last, { battle: 1, 'not-empty': 1, friendly: 1 });
+    assert.equal(code, 0);
+    const battles = prompts().filter((prompt) => prompt.includes('<response_a>'));
+    assert.equal(battles.length, 2);
+    for (const prompt of battles) assert.match(prompt, /CRITERIA: the warmer greeting/);
   });
 });

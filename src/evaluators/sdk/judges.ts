@@ -203,10 +203,19 @@ export abstract class BaseToxicity<TCase, TOutput> extends OutputJudge<TCase, TO
   }
 }
 
+/** A battle's `criteria` option, or none when a JavaScript subclass left the field out. */
+function criteriaOf(battle: { readonly criteria: string | undefined }): { criteria?: string } {
+  return battle.criteria !== undefined ? { criteria: battle.criteria } : {};
+}
+
 /** The mapped output against the mapped baseline: win 1, tie 0.5, loss 0 (`manual-battle`). */
 export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
-  /** What makes a response better, in plain words. */
-  criteria?: string;
+  /**
+   * What makes a response better, in plain words. Abstract, as in the SDK, so a subclass may set
+   * it as a field or a getter (`get criteria()`): a field declared here would be an own property
+   * of every instance, hiding the getter. Left out in JavaScript, the built-in's criteria apply.
+   */
+  abstract readonly criteria: string;
   abstract outputMapper(args: OutputArgs<TOutput>): string;
   abstract baselineMapper(args: TestCaseArgs<TCase>): string;
 
@@ -223,7 +232,7 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
           this.baselineMapper({ testCase: args.testCase }),
         ),
         actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
-        ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
+        ...criteriaOf(this),
       },
       args as EvaluatorArgs,
     );
@@ -240,8 +249,12 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   TCase,
   TOutput
 > {
-  /** What makes a response better, in plain words. */
-  criteria?: string;
+  /**
+   * What makes a response better, in plain words. Abstract, as in the SDK, so a subclass may set
+   * it as a field or a getter (`get criteria()`): a field declared here would be an own property
+   * of every instance, hiding the getter. Left out in JavaScript, the built-in's criteria apply.
+   */
+  abstract readonly criteria: string;
   /** The baselines file, relative to the run's folder (default: battles/<suite>/<id>.json). */
   baselinesFile?: string;
   abstract outputMapper(args: OutputArgs<TOutput>): string;
@@ -258,7 +271,7 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
     return this.sdkScore(
       {
         actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
-        ...(this.criteria !== undefined ? { criteria: this.criteria } : {}),
+        ...criteriaOf(this),
       },
       args as EvaluatorArgs,
     );
