@@ -12,7 +12,7 @@ export {
   type SuiteTrialResult,
 } from './api/run-test-suite.ts';
 export type { SuiteJudgeSettings } from './api/sdk-context.ts';
-export { gridSearchAsyncLocalStorage } from './api/grid-context.ts';
+export { gridSearchAsyncLocalStorage, type GridPoint } from './api/grid-context.ts';
 export { BaseTestEvaluator } from './evaluators/base.ts';
 // What a bad argument to runTestSuite throws: `instanceof UsageError` tells it from a bug.
 export { UsageError, type Issue } from './shared/errors.ts';

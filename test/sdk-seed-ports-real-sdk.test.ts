@@ -131,6 +131,51 @@ const evaluations = result.runs[0]?.cases[0]?.evaluations ?? [];
 console.log(JSON.stringify(Object.fromEntries(evaluations.map((e) => [e.evaluator, e.score]))));
 `;
 
+/**
+ * \`gridSearchAsyncLocalStorage\` as the SDK types it (\`Record<string, string> | undefined\`):
+ * a value used as a string with no cast, and \`undefined\` telling a suite without a grid.
+ */
+const GRID = `import { BaseTestEvaluator, gridSearchAsyncLocalStorage, runTestSuite, type Evaluation } from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+}
+
+function describeModel(model: string): string {
+  return model.toUpperCase();
+}
+
+const seen: string[] = [];
+
+class UsesModel extends BaseTestEvaluator<MyTestCase, string> {
+  id = 'uses-model';
+  evaluateTestCase(args: { testCase: MyTestCase; output: string }): Evaluation {
+    const store = gridSearchAsyncLocalStorage.getStore();
+    seen.push('evaluator:' + (store ? describeModel(store.model) : 'no grid'));
+    return { score: 1 };
+  }
+}
+
+async function testFn({ testCase }: { testCase: MyTestCase }): Promise<string> {
+  const model: string = gridSearchAsyncLocalStorage.getStore()?.model ?? 'default';
+  seen.push('fn:' + model);
+  return testCase.input + '@' + model;
+}
+
+for (const gridSearchParams of [{ model: ['a', 'b'] }, undefined]) {
+  await runTestSuite<MyTestCase, string>({
+    id: 'grid',
+    testCases: [{ input: 'x' }],
+    testCaseHash: ['input'],
+    evaluators: [new UsesModel()],
+    fn: testFn,
+    maxTestCaseConcurrency: 1,
+    gridSearchParams,
+  });
+}
+console.log(JSON.stringify(seen));
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -190,11 +235,12 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'overrides.ts': OVERRIDES,
       'evals-overrides.jsonl': `${STORE}\n`,
       'getters.ts': GETTERS,
+      'grid.ts': GRID,
     });
   });
 
   it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
-    typeCheckShipped(project, ['overrides.ts', 'getters.ts']);
+    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts']);
   });
 
   it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
@@ -223,5 +269,18 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
     const battles = prompts().filter((prompt) => prompt.includes('<response_a>'));
     assert.equal(battles.length, 2);
     for (const prompt of battles) assert.match(prompt, /CRITERIA: the warmer greeting/);
+  });
+
+  it('gives the grid point as the SDK types it, and no store in a suite without a grid', async () => {
+    const { code, last } = await runPort('grid.ts');
+    assert.equal(code, 0);
+    assert.deepEqual(last, [
+      'fn:a',
+      'evaluator:A',
+      'fn:b',
+      'evaluator:B',
+      'fn:default',
+      'evaluator:no grid',
+    ]);
   });
 });

@@ -14,26 +14,47 @@ import type {
   TestFn,
 } from '../types/index.ts';
 
-/** Holds the current grid point (`{}` for a suite without a grid) during `fn` and evaluators. */
-export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<Params | undefined>();
+/**
+ * The values of a grid point as `getStore()` gives them. Their type is `any`, as the SDK's
+ * `Record<string, string>` lets a suite use one as a string (`model: store?.model ?? 'gpt-4o'`)
+ * with no cast, while evalgate's grid lists may also hold numbers and objects.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type GridPoint = Record<string, any>;
+
+/**
+ * Holds the current grid point during `fn` and evaluators. As in the SDK, it is `undefined` in a
+ * suite given no `gridSearchParams` (`params` in the arguments is `{}` there), so a suite that
+ * tells the two apart with `if (store)` runs as it did.
+ */
+export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<GridPoint | undefined>();
 
 /** Makes a call of user code, for whoever counts them (suite-process.ts's `UserCalls`). */
 export type CallTracker = <T>(call: () => T) => T;
 
 const untracked: CallTracker = (call) => call();
 
-/** `fn`, run with its grid point in `gridSearchAsyncLocalStorage`, each call made by `track`. */
+/** What `getStore()` holds for a call given `params`: none when the suite has no grid. */
+const storedPoint = (params: Params, grid: boolean): GridPoint | undefined =>
+  grid ? params : undefined;
+
+/**
+ * `fn`, run with its grid point in `gridSearchAsyncLocalStorage` (`grid`: the suite was given
+ * `gridSearchParams`), each call made by `track`.
+ */
 export function withGridPoint<TCase, TOutput>(
   fn: TestFn<TCase, TOutput>,
+  grid: boolean,
   track: CallTracker = untracked,
 ): TestFn<TCase, TOutput> {
   // The args object itself is passed on: its `signal` is a getter created on first read.
-  return (args) => track(() => gridSearchAsyncLocalStorage.run(args.params, () => fn(args)));
+  return (args) =>
+    track(() => gridSearchAsyncLocalStorage.run(storedPoint(args.params, grid), () => fn(args)));
 }
 
 /**
  * `evaluator` as the engine runs it, its calls made by `track` with their grid point in
- * `gridSearchAsyncLocalStorage`. Its settings are read once, here; `undefined` / `null`
+ * `gridSearchAsyncLocalStorage` (none when not `grid`, as for `withGridPoint`). Its settings are read once, here; `undefined` / `null`
  * returns pass through (the engine skips the case).
  *
  * Only what the SDK documents is read from a class instance: `id`, `maxConcurrency` and
@@ -46,6 +67,7 @@ export function withGridPoint<TCase, TOutput>(
  */
 export function evaluatorWithGridPoint<TCase, TOutput>(
   evaluator: TestEvaluator<TCase, TOutput>,
+  grid: boolean,
   track: CallTracker = untracked,
 ): EngineEvaluator<TCase, TOutput> {
   const { id, maxConcurrency } = evaluator;
@@ -65,7 +87,7 @@ export function evaluatorWithGridPoint<TCase, TOutput>(
     evaluateTestCase: (args) =>
       track(() =>
         gridSearchAsyncLocalStorage.run(
-          args.params,
+          storedPoint(args.params, grid),
           // Skips are typed away here only: the engine accepts `undefined` / `null` at run time.
           () => evaluator.evaluateTestCase(args) as ReturnType<EngineEvaluator['evaluateTestCase']>,
         ),

@@ -268,10 +268,13 @@ function buildSpec<TCase, TOutput>(
   const track: CallTracker = (call) => calls.track(call);
   // Made from the arguments once they are checked (`baselinesDir` is a path by now).
   const sdk = suiteSdkContext(args, process.cwd(), process.env);
+  const grid = args.gridSearchParams !== undefined;
   const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
-    target: functionTarget(withGridPoint(args.fn, track), `runTestSuite(${args.id}) fn`),
-    evaluators: evaluators.map((e) => evaluatorWithGridPoint(e, sdkCallTracker(e, sdk, track))),
+    target: functionTarget(withGridPoint(args.fn, grid, track), `runTestSuite(${args.id}) fn`),
+    evaluators: evaluators.map((e) =>
+      evaluatorWithGridPoint(e, grid, sdkCallTracker(e, sdk, track)),
+    ),
     runs: expandGrid(mutableGrid(args.gridSearchParams)).map((params) => ({
       params,
       cases: prepared.cases as unknown as PreparedCase<TCase>[],
