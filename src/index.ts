@@ -10,11 +10,17 @@ export {
   type SuiteRunResult,
   type SuiteTrialResult,
 } from './api/run-test-suite.ts';
-export { BaseTestEvaluator } from './evaluators/base.ts';
+export {
+  BaseEvaluator,
+  BaseEventEvaluator,
+  BaseTestEvaluator,
+  type TracerEvent,
+} from './evaluators/base.ts';
 // The Autoblocks SDK's out-of-box evaluator classes and grid-point store (also `evalgate/testing`).
 export {
   BaseAccuracy,
   BaseAssertions,
+  AutomaticBattle,
   BaseAutomaticBattle,
   BaseHasAllSubstrings,
   BaseIsEquals,
@@ -35,9 +41,12 @@ export {
   BaseRagasSemanticSimilarity,
   BaseToxicity,
   gridSearchAsyncLocalStorage,
+  HasAllSubstrings,
+  ManualBattle,
   type EvaluationOverride,
   type EvaluationOverrideComment,
   type EvaluationOverrideField,
+  type GridPoint,
   type ScoreChoice,
   type SdkEvaluatorContext,
   type SuiteJudgeSettings,

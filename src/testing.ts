@@ -13,12 +13,19 @@ export {
 } from './api/run-test-suite.ts';
 export type { SuiteJudgeSettings } from './api/sdk-context.ts';
 export { gridSearchAsyncLocalStorage, type GridPoint } from './api/grid-context.ts';
-export { BaseTestEvaluator } from './evaluators/base.ts';
+export {
+  BaseEvaluator,
+  BaseEventEvaluator,
+  BaseTestEvaluator,
+  type TracerEvent,
+} from './evaluators/base.ts';
 // What a bad argument to runTestSuite throws: `instanceof UsageError` tells it from a bug.
 export { UsageError, type Issue } from './shared/errors.ts';
 export {
   BaseAssertions,
   BaseHasAllSubstrings,
+  // The SDK's older names of these three classes, which it still exports.
+  BaseHasAllSubstrings as HasAllSubstrings,
   BaseIsEquals,
   BaseIsValidJSON,
   BaseIsValidJson,
@@ -26,8 +33,10 @@ export {
 export {
   BaseAccuracy,
   BaseAutomaticBattle,
+  BaseAutomaticBattle as AutomaticBattle,
   BaseLLMJudge,
   BaseManualBattle,
+  BaseManualBattle as ManualBattle,
   BaseNSFW,
   BaseToxicity,
   type EvaluationOverride,

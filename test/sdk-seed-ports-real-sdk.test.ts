@@ -176,6 +176,89 @@ for (const gridSearchParams of [{ model: ['a', 'b'] }, undefined]) {
 console.log(JSON.stringify(seen));
 `;
 
+/**
+ * Names the SDK exports besides the \`Base…\` classes: the older class names it still exports, and
+ * \`BaseEvaluator\` (test cases and tracer events) with its \`TracerEvent\`.
+ */
+const NAMES = `import {
+  BaseEvaluator,
+  HasAllSubstrings,
+  ManualBattle,
+  AutomaticBattle,
+  runTestSuite,
+  type Evaluation,
+  type TracerEvent,
+} from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+  expectedSubstrings: string[];
+}
+
+class Substrings extends HasAllSubstrings<MyTestCase, string> {
+  id = 'has-all-substrings';
+  outputMapper(args: { output: string }): string {
+    return args.output;
+  }
+  testCaseMapper(args: { testCase: MyTestCase }): string[] {
+    return args.testCase.expectedSubstrings;
+  }
+}
+
+class Short extends BaseEvaluator<MyTestCase, string> {
+  id = 'short';
+  evaluateTestCase(args: { testCase: MyTestCase; output: string }): Evaluation {
+    return { score: args.output.length < 20 ? 1 : 0, threshold: { gte: 1 } };
+  }
+  evaluateEvent(args: { event: TracerEvent }): Evaluation {
+    return { score: args.event.message.length < 20 ? 1 : 0 };
+  }
+}
+
+const result = await runTestSuite<MyTestCase, string>({
+  id: 'names',
+  testCases: [{ input: 'hello-world', expectedSubstrings: ['hello', 'world'] }],
+  testCaseHash: ['input'],
+  evaluators: [new Substrings(), new Short()],
+  fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+});
+const evaluations = result.runs[0]?.cases[0]?.evaluations ?? [];
+const battles = [ManualBattle, AutomaticBattle].map((c) => c.name);
+console.log(JSON.stringify({ scores: evaluations.map((e) => [e.evaluator, e.score]), battles }));
+`;
+
+/**
+ * The SDK's \`runTestSuite\` arguments evalgate does not take, each given alone (in JavaScript: the
+ * types refuse them already): what is each one told?
+ */
+const SDK_ONLY = `import { runTestSuite, UsageError } from 'evalgate/testing';
+
+const extras = {
+  retryCount: 3,
+  serializeDatasetItemId: (testCase) => testCase.id,
+  serializeTestCaseForHumanReview: (testCase) => [{ name: 'input', value: testCase.input }],
+  serializeOutputForHumanReview: (output) => [{ name: 'output', value: output }],
+  humanReviewJob: { name: 'review', assigneeEmailAddress: 'a@example.com' },
+};
+const told = {};
+for (const [name, value] of Object.entries(extras)) {
+  try {
+    await runTestSuite({
+      id: 'extras',
+      testCases: [{ id: 'item-1', input: 'x' }],
+      testCaseHash: ['input'],
+      fn: ({ testCase }) => testCase.input,
+      [name]: value,
+    });
+    told[name] = 'ran';
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    told[name] = error.message;
+  }
+}
+console.log(JSON.stringify(told));
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -236,11 +319,13 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'evals-overrides.jsonl': `${STORE}\n`,
       'getters.ts': GETTERS,
       'grid.ts': GRID,
+      'names.ts': NAMES,
+      'sdk-only.mjs': SDK_ONLY,
     });
   });
 
   it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
-    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts']);
+    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts', 'names.ts']);
   });
 
   it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
@@ -282,5 +367,38 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'fn:default',
       'evaluator:no grid',
     ]);
+  });
+
+  it('exports the older class names and BaseEvaluator, which runs by its evaluateTestCase', async () => {
+    const { code, last } = await runPort('names.ts');
+    assert.equal(code, 0);
+    assert.deepEqual(last, {
+      scores: [
+        ['has-all-substrings', 1],
+        ['short', 1],
+      ],
+      battles: ['BaseManualBattle', 'BaseAutomaticBattle'],
+    });
+  });
+
+  it('refuses each runTestSuite argument it does not take, saying what to write', async () => {
+    const { last } = await runPort('sdk-only.mjs');
+    const told = last as Record<string, string>;
+    const expected: Record<string, RegExp> = {
+      retryCount: /evalgate calls fn once per case .*: remove it, and retry inside fn/,
+      serializeDatasetItemId: /no datasets on a server: remove it/,
+      serializeTestCaseForHumanReview:
+        /human review screen, which evalgate does not have: remove it/,
+      serializeOutputForHumanReview: /human review screen, which evalgate does not have: remove it/,
+      humanReviewJob: /on Autoblocks' server, which evalgate never calls: remove it/,
+    };
+    assert.deepEqual(Object.keys(told), Object.keys(expected));
+    for (const [name, pattern] of Object.entries(expected)) {
+      const message = told[name] ?? '';
+      assert.match(message, new RegExp(`^runTestSuite\\(extras\\): unknown argument ${name}: `));
+      assert.match(message, pattern, name);
+      // The nearest name would be an argument of another meaning: it must not be offered.
+      assert.doesNotMatch(message, /did you mean/, name);
+    }
   });
 });

@@ -19,6 +19,7 @@ import {
   pythonSettingProblem,
 } from '../evaluators/call-form.ts';
 import { caseHashProblems, type TestCases } from './check-case-hash.ts';
+import { sdkArgumentHint } from './sdk-arguments.ts';
 import { gateProblems } from './check-gate.ts';
 import { gridProblems } from './check-grid.ts';
 import { baselinesProblems, judgeProblems } from './check-judge.ts';
@@ -155,20 +156,10 @@ function checkUnknown(args: UncheckedArguments, problems: Problems): void {
   }
 }
 
-/**
- * Arguments of earlier Autoblocks SDK releases that evalgate does not take, with what to write
- * instead: the nearest name would point a suite ported from them at a setting of another meaning
- * (`maxEvaluatorConcurrency` is not `maxTestCaseConcurrency`).
- */
-const FORMER_SDK_ARGUMENTS: Readonly<Record<string, string>> = {
-  maxEvaluatorConcurrency:
-    "an argument of earlier Autoblocks SDKs that evalgate does not have: cap an evaluator's calls in flight with maxConcurrency on the evaluator (class field), which the suite's cases share",
-};
-
 /** Which argument an unknown one was likely meant to be, else the list of them all. */
 function knownHint(name: string): string {
-  const former = Object.hasOwn(FORMER_SDK_ARGUMENTS, name) ? FORMER_SDK_ARGUMENTS[name] : undefined;
-  if (former !== undefined) return `: ${former}`;
+  const said = sdkArgumentHint(name);
+  if (said !== undefined) return `: ${said}`;
   const nearest =
     closestMatch(name, KNOWN_ARGUMENTS) ??
     // `maxConcurrency` is too far from `maxTestCaseConcurrency` for a typo: a shared word of five

@@ -1,4 +1,4 @@
-import type { EvaluatorArgs, MaybeEvaluation, TestEvaluator } from '../types/index.ts';
+import type { Evaluation, EvaluatorArgs, MaybeEvaluation, TestEvaluator } from '../types/index.ts';
 
 /**
  * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally
@@ -25,4 +25,40 @@ export abstract class BaseTestEvaluator<
   abstract evaluateTestCase(
     args: EvaluatorArgs<TCase, TOutput>,
   ): MaybeEvaluation | Promise<MaybeEvaluation>;
+}
+
+/**
+ * An event of the Autoblocks tracer, the argument of `evaluateEvent`. evalgate has no tracer, so
+ * it never makes one: the type is here so that an evaluator written for both compiles.
+ */
+export interface TracerEvent {
+  traceId?: string;
+  message: string;
+  timestamp: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  properties: Record<string, any>;
+}
+
+/**
+ * The SDK's base of an evaluator run both on test cases and, by its tracer, on production events.
+ * `runTestSuite` and evals.yaml run its `evaluateTestCase`, as for `BaseTestEvaluator`;
+ * `evaluateEvent` is never called here.
+ */
+export abstract class BaseEvaluator<
+  TCase = Record<string, unknown>,
+  TOutput = unknown,
+> extends BaseTestEvaluator<TCase, TOutput> {
+  abstract evaluateEvent(args: { event: TracerEvent }): Evaluation | Promise<Evaluation>;
+}
+
+/**
+ * The SDK's base of an evaluator of production events only, which its tracer runs. evalgate has
+ * no tracer and runs none: given to `runTestSuite`, it is refused for lacking `evaluateTestCase`,
+ * as the SDK's types refuse it there. Exported so that a module defining one still loads.
+ */
+export abstract class BaseEventEvaluator {
+  abstract id: string;
+  /** As on `BaseTestEvaluator`. */
+  declare maxConcurrency?: number;
+  abstract evaluateEvent(args: { event: TracerEvent }): Evaluation | Promise<Evaluation>;
 }
