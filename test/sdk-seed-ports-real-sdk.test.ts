@@ -259,6 +259,49 @@ for (const [name, value] of Object.entries(extras)) {
 console.log(JSON.stringify(told));
 `;
 
+/**
+ * \`BaseAccuracy\` with the SDK's example mappers, overridden as its methods, and \`numOverrides\`,
+ * whose examples evalgate's accuracy judge has no place for.
+ */
+const EXAMPLES = `import { BaseAccuracy, runTestSuite, UsageError, type EvaluationOverride } from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+  expectedOutput: string;
+}
+
+class Accuracy extends BaseAccuracy<MyTestCase, string> {
+  id = 'accuracy';
+  numOverrides = Number(process.argv[2]);
+  outputMapper(args: { output: string }): string {
+    return args.output;
+  }
+  expectedOutputMapper(args: { testCase: MyTestCase }): string {
+    return args.testCase.expectedOutput;
+  }
+  override exampleOutputMapper(args: { evaluationOverride: EvaluationOverride }): string | undefined {
+    return args.evaluationOverride.outputFields[0]?.value;
+  }
+  override exampleExpectedOutputMapper(args: { evaluationOverride: EvaluationOverride }): string | undefined {
+    return args.evaluationOverride.inputFields.find((f) => f.name === 'expectedOutput')?.value;
+  }
+}
+
+try {
+  const result = await runTestSuite<MyTestCase, string>({
+    id: 'accuracy',
+    testCases: [{ input: 'hello world', expectedOutput: 'hello world' }],
+    testCaseHash: ['input'],
+    evaluators: [new Accuracy()],
+    fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+  });
+  console.log(JSON.stringify({ verdict: result.verdict }));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.log(JSON.stringify({ usageError: error.message }));
+}
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -289,8 +332,11 @@ const STORE = [
 let project = '';
 
 /** Runs one port under tsx against the loopback judge; its last stdout line, parsed. */
-async function runPort(file: string): Promise<{ code: number | null; last: unknown }> {
-  const result = await runNode(['--import', 'tsx', file], {
+async function runPort(
+  file: string,
+  args: string[] = [],
+): Promise<{ code: number | null; last: unknown }> {
+  const result = await runNode(['--import', 'tsx', file, ...args], {
     cwd: project,
     env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test' },
   });
@@ -321,11 +367,12 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'grid.ts': GRID,
       'names.ts': NAMES,
       'sdk-only.mjs': SDK_ONLY,
+      'examples.ts': EXAMPLES,
     });
   });
 
   it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
-    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts', 'names.ts']);
+    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts', 'names.ts', 'examples.ts']);
   });
 
   it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
@@ -400,5 +447,15 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       // The nearest name would be an argument of another meaning: it must not be offered.
       assert.doesNotMatch(message, /did you mean/, name);
     }
+  });
+
+  it('takes the example mappers of BaseAccuracy, and refuses numOverrides it cannot show', async () => {
+    server.setResponder(() => ({ toolArguments: { reason: 'same', choice: 'correct' } }));
+    assert.deepEqual((await runPort('examples.ts', ['0'])).last, { verdict: 'pass' });
+    const { last } = await runPort('examples.ts', ['2']);
+    assert.deepEqual(last, {
+      usageError:
+        'runTestSuite(accuracy): evaluators[0] (Accuracy): numOverrides = 2: this judge class takes no override examples in evalgate, so exampleOutputMapper would never be called: leave numOverrides out (or 0), or extend BaseLLMJudge and show recentOverrides in makePrompt',
+    });
   });
 });

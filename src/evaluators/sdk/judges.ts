@@ -57,6 +57,13 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
         `numOverrides must be a whole number of at least 0, got ${describeValue(count)}`,
       );
     }
+    if (typeof count === 'number' && count > 0 && !this.sdkShowsOverrides()) {
+      // The SDK shows them to its judge through exampleOutputMapper; this class's built-in has no
+      // place for examples, and dropping them would judge otherwise than asked, without a word.
+      throw new Error(
+        `numOverrides = ${count}: this judge class takes no override examples in evalgate, so exampleOutputMapper would never be called: leave numOverrides out (or 0), or extend BaseLLMJudge and show recentOverrides in makePrompt`,
+      );
+    }
     // Left out (undefined), the run's judge model or the SDK's default is used.
     const model: unknown = this.model;
     if (model !== undefined && (typeof model !== 'string' || model === '')) {
@@ -66,6 +73,11 @@ export abstract class SdkJudgeEvaluator<TCase, TOutput> extends BuiltinBackedEva
 
   protected override sdkJudgeModel(runModel: string | undefined): string | undefined {
     return this.model ?? runModel ?? SDK_DEFAULT_MODEL;
+  }
+
+  /** Whether this class shows `numOverrides` overrides to its judge (only `BaseLLMJudge`). */
+  protected sdkShowsOverrides(): boolean {
+    return false;
   }
 }
 
@@ -89,6 +101,10 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
 
   protected sdkBuiltin(): DrivenBuiltin {
     return llmJudge;
+  }
+
+  protected override sdkShowsOverrides(): boolean {
+    return true;
   }
 
   protected override sdkFixedOptions(): OptionValues {
@@ -157,6 +173,16 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
 export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
   abstract outputMapper(args: OutputArgs<TOutput>): string;
   abstract expectedOutputMapper(args: TestCaseArgs<TCase>): string;
+  /** The SDK's, for examples of `numOverrides`, which evalgate refuses here: never called. */
+  exampleOutputMapper(_args: { evaluationOverride: EvaluationOverride }): string | undefined {
+    return undefined;
+  }
+  /** As `exampleOutputMapper`: declared so a port that overrides it compiles, never called. */
+  exampleExpectedOutputMapper(_args: {
+    evaluationOverride: EvaluationOverride;
+  }): string | undefined {
+    return undefined;
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return accuracy;
@@ -180,6 +206,10 @@ export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCa
 /** A judge that reads only the mapped output: `nsfw` and `toxicity`. */
 abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
   abstract outputMapper(args: OutputArgs<TOutput>): string;
+  /** The SDK's, for examples of `numOverrides`, which evalgate refuses here: never called. */
+  exampleOutputMapper(_args: { evaluationOverride: EvaluationOverride }): string | undefined {
+    return undefined;
+  }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
