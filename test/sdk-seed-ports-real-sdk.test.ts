@@ -302,6 +302,41 @@ try {
 }
 `;
 
+/**
+ * An evaluator that sets no \`maxConcurrency\`, in a suite that lets 30 cases run at once: the
+ * SDK's base class holds it to 10 calls in flight.
+ */
+const DEFAULT_LIMIT = `import { BaseTestEvaluator, runTestSuite, type Evaluation } from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+}
+
+let inFlight = 0;
+let most = 0;
+
+class Slow extends BaseTestEvaluator<MyTestCase, string> {
+  id = 'slow';
+  async evaluateTestCase(): Promise<Evaluation> {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    inFlight--;
+    return { score: 1 };
+  }
+}
+
+await runTestSuite<MyTestCase, string>({
+  id: 'limits',
+  testCases: Array.from({ length: 30 }, (_, i) => ({ input: 'case ' + i })),
+  testCaseHash: ['input'],
+  evaluators: [new Slow()],
+  fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+  maxTestCaseConcurrency: 30,
+});
+console.log(JSON.stringify({ most }));
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -368,11 +403,19 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'names.ts': NAMES,
       'sdk-only.mjs': SDK_ONLY,
       'examples.ts': EXAMPLES,
+      'default-limit.ts': DEFAULT_LIMIT,
     });
   });
 
   it('type-check in strict mode against the shipped declarations', { timeout: 120_000 }, () => {
-    typeCheckShipped(project, ['overrides.ts', 'getters.ts', 'grid.ts', 'names.ts', 'examples.ts']);
+    typeCheckShipped(project, [
+      'overrides.ts',
+      'getters.ts',
+      'grid.ts',
+      'names.ts',
+      'examples.ts',
+      'default-limit.ts',
+    ]);
   });
 
   it("hands makePrompt the SDK's EvaluationOverride: named choices, field and comment lists", async () => {
@@ -457,5 +500,11 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       usageError:
         'runTestSuite(accuracy): evaluators[0] (Accuracy): numOverrides = 2: this judge class takes no override examples in evalgate, so exampleOutputMapper would never be called: leave numOverrides out (or 0), or extend BaseLLMJudge and show recentOverrides in makePrompt',
     });
+  });
+
+  it("holds an evaluator class that sets no maxConcurrency to the SDK's default of 10", async () => {
+    const { code, last } = await runPort('default-limit.ts');
+    assert.equal(code, 0);
+    assert.deepEqual(last, { most: 10 });
   });
 });

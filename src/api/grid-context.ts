@@ -29,6 +29,9 @@ export type GridPoint = Record<string, any>;
  */
 export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<GridPoint | undefined>();
 
+/** `maxConcurrency` of an SDK evaluator class that sets none (`_BaseEvaluator`'s in the SDK). */
+export const SDK_EVALUATOR_CONCURRENCY = 10;
+
 /** Makes a call of user code, for whoever counts them (suite-process.ts's `UserCalls`). */
 export type CallTracker = <T>(call: () => T) => T;
 
@@ -57,8 +60,8 @@ export function withGridPoint<TCase, TOutput>(
  * `gridSearchAsyncLocalStorage` (none when not `grid`, as for `withGridPoint`). Its settings are read once, here; `undefined` / `null`
  * returns pass through (the engine skips the case).
  *
- * Only what the SDK documents is read from a class instance: `id`, `maxConcurrency` and
- * `evaluateTestCase`. Any other field of a class (`threshold`, `when`, `timeoutMs`, …) is the
+ * Only what the SDK documents is read from a class instance: `id`, `maxConcurrency` (10 when
+ * it sets none, as in the SDK) and `evaluateTestCase`. Any other field of a class (`threshold`, `when`, `timeoutMs`, …) is the
  * user's own state, not a setting: the engine's overrides of those names stand for evals.yaml's
  * `threshold:`, `when:` and so on, which a suite in code does not have. An evaluation's
  * threshold is the one it returns (the SDK's out-of-box classes put their `threshold` field
@@ -70,10 +73,13 @@ export function evaluatorWithGridPoint<TCase, TOutput>(
   grid: boolean,
   track: CallTracker = untracked,
 ): EngineEvaluator<TCase, TOutput> {
-  const { id, maxConcurrency } = evaluator;
-  const settings: Partial<TestEvaluatorObject<TCase, TOutput>> = isPlainObject(evaluator)
-    ? evaluator
-    : {};
+  const { id } = evaluator;
+  const plain = isPlainObject(evaluator);
+  // A class instance that sets none gets the SDK's default of its base class: a suite with
+  // maxTestCaseConcurrency above it keeps its judges' calls to 10 as it did there.
+  const maxConcurrency =
+    evaluator.maxConcurrency ?? (plain ? undefined : SDK_EVALUATOR_CONCURRENCY);
+  const settings: Partial<TestEvaluatorObject<TCase, TOutput>> = plain ? evaluator : {};
   const { threshold: given, timeoutMs } = settings;
   // Checked with the arguments already (a bad one throws there); this drops its null bounds.
   const checked = given != null ? checkThreshold(given) : undefined;

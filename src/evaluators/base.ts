@@ -14,7 +14,8 @@ export abstract class BaseTestEvaluator<
 > implements TestEvaluator<TCase, TOutput> {
   abstract id: string;
   /**
-   * Most concurrent `evaluateTestCase` calls of this evaluator (default: no limit of its own).
+   * Most concurrent `evaluateTestCase` calls of this evaluator (default: 10 under `runTestSuite`,
+   * as in the SDK; none of its own from evals.yaml).
    * Declared so it shows on the class type; a subclass sets it as a plain field (or, in
    * JavaScript, a getter). `declare`: no own property is made on the instance, which would
    * hide a subclass's getter.
