@@ -337,6 +337,38 @@ await runTestSuite<MyTestCase, string>({
 console.log(JSON.stringify({ most }));
 `;
 
+/** \`BaseAssertions\` whose rules carry metadata typed by an interface, as the SDK allows. */
+const ASSERTIONS = `import { BaseAssertions, runTestSuite, type Assertion } from 'evalgate/testing';
+
+interface MyTestCase {
+  input: string;
+  required: string[];
+}
+
+interface Found {
+  index: number;
+}
+
+class Rules extends BaseAssertions<MyTestCase, string> {
+  id = 'rules';
+  evaluateAssertions(args: { testCase: MyTestCase; output: string }): Assertion[] {
+    return args.testCase.required.map((criterion) => {
+      const found: Found = { index: args.output.indexOf(criterion) };
+      return { criterion, passed: found.index >= 0, required: true, metadata: found };
+    });
+  }
+}
+
+const result = await runTestSuite<MyTestCase, string>({
+  id: 'rules',
+  testCases: [{ input: 'hello world', required: ['world'] }],
+  testCaseHash: ['input'],
+  evaluators: [new Rules()],
+  fn: ({ testCase }: { testCase: MyTestCase }) => testCase.input,
+});
+console.log(JSON.stringify(result.runs[0]?.cases[0]?.evaluations[0]?.metadata?.assertions));
+`;
+
 /** Lines of the override store: an older one, then a newer one whose score is no choice now. */
 const STORE = [
   {
@@ -404,6 +436,7 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
       'sdk-only.mjs': SDK_ONLY,
       'examples.ts': EXAMPLES,
       'default-limit.ts': DEFAULT_LIMIT,
+      'assertions.ts': ASSERTIONS,
     });
   });
 
@@ -506,5 +539,13 @@ describe('suites written for the real Autoblocks JS SDK, ported by their import'
     const { code, last } = await runPort('default-limit.ts');
     assert.equal(code, 0);
     assert.deepEqual(last, { most: 10 });
+  });
+
+  it('takes assertion metadata typed by an interface and keeps it', async () => {
+    const { code, last } = await runPort('assertions.ts');
+    assert.equal(code, 0);
+    assert.deepEqual(last, [
+      { criterion: 'world', passed: true, required: true, metadata: { index: 6 } },
+    ]);
   });
 });

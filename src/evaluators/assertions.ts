@@ -1,4 +1,5 @@
 import { describeValue } from '../shared/errors.ts';
+import { isRecord } from '../shared/is-record.ts';
 import type { Evaluation } from '../types/index.ts';
 import { compactList, truncateText } from './metadata.ts';
 import { orTemplate } from './option-schemas.ts';
@@ -13,6 +14,8 @@ interface Assertion {
   criterion: string;
   passed: boolean;
   required: boolean;
+  /** The criterion's own context (the SDK's `Assertion.metadata`), kept as given. */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -86,7 +89,7 @@ function readRubric(value: unknown): Assertion[] {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
       throw rubricError(`[${index}] must be an object, found ${describeValue(item)}`);
     }
-    const { criterion, passed, required = true } = item as Record<string, unknown>;
+    const { criterion, passed, required = true, metadata } = item as Record<string, unknown>;
     if (typeof criterion !== 'string') {
       throw rubricError(`[${index}].criterion must be a string, found ${describeValue(criterion)}`);
     }
@@ -96,6 +99,14 @@ function readRubric(value: unknown): Assertion[] {
     if (typeof required !== 'boolean') {
       throw rubricError(`[${index}].required must be a boolean, found ${describeValue(required)}`);
     }
-    return { criterion: truncateText(criterion), passed, required };
+    if (metadata !== undefined && !isRecord(metadata)) {
+      throw rubricError(`[${index}].metadata must be an object, found ${describeValue(metadata)}`);
+    }
+    return {
+      criterion: truncateText(criterion),
+      passed,
+      required,
+      ...(metadata !== undefined ? { metadata } : {}),
+    };
   });
 }

@@ -52,8 +52,9 @@ export interface Assertion {
   criterion: string;
   passed: boolean;
   required: boolean;
-  /** Free-form context of this rule. */
-  metadata?: Record<string, unknown>;
+  /** Free-form context of this rule; `any` values, as `Evaluation.metadata` (an interface fits). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  metadata?: Record<string, any>;
 }
 
 /** Grid-search parameters of one run (one point of the grid). `{}` when the suite has no grid. */
