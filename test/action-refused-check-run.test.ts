@@ -158,3 +158,42 @@ describe('a workflow_run whose head-sha input is not the triggering run', () => 
     assert.equal(run.conclusion, 'failure');
   });
 });
+
+describe('a workflow_run refused for another input: the check run still never goes on a head-sha it cannot trust', () => {
+  const triggering = 'd'.repeat(40);
+  const event = JSON.stringify({
+    action: 'completed',
+    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: triggering },
+    repository: REPOSITORY,
+  });
+  const env = { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_REF: 'refs/heads/main' };
+
+  it("a forged head-sha beside a bad pr-number: the check run goes on the triggering run's commit", async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING));
+    writeFileSync(ws.event, event);
+    const r = await fixture.run(
+      ws,
+      { mode: 'report', 'head-sha': 'f'.repeat(40), 'pr-number': 'seven' },
+      env,
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^::error::input pr-number: expected a pull request number/m);
+    assert.match(
+      r.stdout,
+      /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
+    );
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, triggering);
+    assert.equal(run.conclusion, 'failure');
+  });
+
+  it("a head-sha that is no sha: the check run goes on the triggering run's commit, not on it", async () => {
+    const ws = workspace(suiteFiles(ONE_FAILING));
+    writeFileSync(ws.event, event);
+    const r = await fixture.run(ws, { mode: 'report', 'head-sha': 'main' }, env);
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /^::error::input head-sha: expected a full 40-character commit sha/m);
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, triggering);
+  });
+});

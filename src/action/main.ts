@@ -175,9 +175,14 @@ function inputRefusal(
   workspace: string,
   env: NodeJS.ProcessEnv,
 ): StartRefusal {
-  const n = errors.length;
+  // The head-sha is checked here too: in a workflow_run it may come from the untrusted run's
+  // artifact, beside another input that is bad, and the failed check run must not go on it.
+  const forged = workflowRunMismatch(settings, github.context);
+  const messages = forged === null ? errors : [...errors, forged];
+  const n = messages.length;
   const failure = `evalgate: ${n} invalid input${n === 1 ? '' : 's'}`;
-  return { run: inputProblems(errors, failure, settings, workspace, env), settings };
+  const run = inputProblems(messages, failure, settings, workspace, env);
+  return { run, settings: reportedOn(settings, forged) };
 }
 
 /** Inputs that are each valid but cannot run here: no such working-directory, a forged head-sha. */
@@ -195,13 +200,19 @@ function startRefusal(
   }
   const forged = workflowRunMismatch(settings, github.context);
   if (forged === null) return null;
-  // The check run goes on the triggering run's commit, never on the head-sha refused; when the
-  // event names none, there is no commit of the pull request's to post on at all.
-  const hasCommit = settings.headSha !== null;
-  const reported = hasCommit
+  return { run: refused(forged), settings: reportedOn(settings, forged) };
+}
+
+/**
+ * The settings a refusal is published with: after a `workflow_run` head-sha refused (`forged`),
+ * the check run goes on the triggering run's commit, never on the head-sha; when the event names
+ * none, there is no commit of the pull request's to post on at all.
+ */
+function reportedOn(settings: ActionSettings, forged: string | null): ActionSettings {
+  if (forged === null) return settings;
+  return settings.headSha !== null
     ? { ...settings, headSha: null }
     : { ...settings, checkRun: false, comment: false };
-  return { run: refused(forged), settings: reported };
 }
 
 /** The problems of a refusal of the inputs, for the check run, the summary and the step. */

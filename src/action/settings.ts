@@ -204,6 +204,9 @@ export function readSettings(
     ...settings,
     checkRun: settings.checkRun && !badBooleans.has('check-run'),
     comment: settings.comment && !badBooleans.has('comment'),
+    // Not a commit's sha: the check run goes on the event's commit instead (in a workflow_run,
+    // the triggering run's), never on a name GitHub may resolve to another commit.
+    headSha: /^[0-9a-f]{40}$/.test(headSha) ? headSha : null,
   };
   return { ok: false, errors, fallback };
 }
