@@ -60,3 +60,38 @@ describe('a results file that is not JSON at a secret', () => {
     });
   }
 });
+
+describe("a results file that is not JSON at the config's secret, read before the config", () => {
+  it('run --baseline and --resume quote it redacted: the config reads it from a plain name', async () => {
+    const dir = functionProject({ 'fn.ts': 'export const fn = () => "x";\n' }, [], 1);
+    // A key the config reads from a variable whose name says nothing: only the config knows it.
+    const config = readFileSync(join(dir, 'evals.yaml'), 'utf8');
+    writeFileSync(
+      join(dir, 'evals.yaml'),
+      config.replace(
+        /^suites:/m,
+        'defaults:\n  judge: { model: m, apiKey: "${RAW_VALUE}", baseUrl: "http://127.0.0.1:8080/v1" }\nsuites:',
+      ),
+    );
+    const env = { RAW_VALUE: TOKEN };
+    writeFileSync(join(dir, 'whole.json'), `{"schemaVersion": 1 ${UNQUOTED}}`);
+    writeFileSync(join(dir, 'bare.json'), `{"schemaVersion": 1 ${TOKEN}}`);
+    for (const file of ['whole.json', 'bare.json']) {
+      for (const argv of [
+        ['run', '-o', 'again.json', '--baseline', file],
+        ['run', '--resume', file],
+        ['run', '--dry-run', '--resume', file],
+      ]) {
+        const r = await runCli(argv, { cwd: dir, env });
+        const what = argv.join(' ');
+        assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+        assert.match(
+          r.stderr,
+          /is not JSON: .*found "(x{15}\[reda…|\[redacted\])"/,
+          `${what}: ${r.stderr}`,
+        );
+        assertClean(r.stdout + r.stderr, what);
+      }
+    }
+  });
+});

@@ -117,8 +117,9 @@ async function readJsonText(
 /**
  * What removes secrets from the piece of a results file a "not JSON" message quotes, before it is
  * cut short: the environment's secrets, those the CLI scrubs every problem of these commands with
- * (`cli/main.ts`), and the values the Action declared (`declareSecret`).
+ * (`cli/main.ts`), the config's when the file is read before it (`ctx.secrets`), and the values
+ * the Action declared (`declareSecret`).
  */
 function quoteScrub(ctx: CommandContext): (text: string) => string {
-  return createScrubber(secretsInEnv(ctx.env)).text;
+  return createScrubber([...secretsInEnv(ctx.env), ...(ctx.secrets ?? [])]).text;
 }

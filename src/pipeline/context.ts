@@ -6,6 +6,11 @@ export interface CommandContext {
   env: Record<string, string | undefined>;
   stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown; isTTY?: boolean };
+  /**
+   * The config's secrets when a file is read before the config is (`config-secrets.ts`): what
+   * a message quotes of that file is scrubbed of them, and of the environment's, before it is cut.
+   */
+  secrets?: readonly string[];
 }
 
 /**

@@ -9,6 +9,7 @@ import { toolVersion } from '../shared/version.ts';
 import { readGitInfo } from './git-info.ts';
 import { reporterContext, terminalWidth, type CommandContext } from './context.ts';
 import { loadAndPlan, loadAndPrepare, warnPinIgnored } from './load.ts';
+import { readingContext } from './config-secrets.ts';
 import type { Resumption } from './resume.ts';
 import { renderPlan } from '../report/plan.ts';
 import { showFailedHint } from '../report/summary-table.ts';
@@ -59,7 +60,7 @@ export async function runCommand(args: RunArgs, ctx: CommandContext): Promise<nu
  * would stop at before its first case that need no module imported (see `loadAndPlan`).
  */
 async function dryRun(args: RunArgs, ctx: CommandContext): Promise<number> {
-  const { resuming, filters, trials } = await selection(args, ctx);
+  const { resuming, filters, trials } = await selection(args, await readingContext(args, ctx));
   const { config, plan, pinIgnored, scrubber } = await loadAndPlan(args.config, ctx, filters, {
     ...trials,
     ...(args.ignorePin ? { ignorePin: true } : {}),
@@ -111,16 +112,17 @@ export async function executeRun(
   }
   checkOutputPaths(runOutputs(args), ctx.cwd);
   checkNotBaseline(runOutputs(args).slice(1), args.baseline, ctx.cwd);
-  const { resuming, filters, trials } = await selection(args, ctx);
+  const readCtx = await readingContext(args, ctx);
+  const { resuming, filters, trials } = await selection(args, readCtx);
   // Read before running, so a bad baseline stops the run before any case costs anything. A
   // resumption compares with the baseline the interrupted run did, unless --baseline is given.
   const baseline = resuming
-    ? await resuming.baseline(args.baseline, ctx)
+    ? await resuming.baseline(args.baseline, readCtx)
     : args.baseline === undefined
       ? undefined
       : {
           path: args.baseline,
-          artifact: await (await import('./baseline.ts')).readBaseline(args.baseline, ctx),
+          artifact: await (await import('./baseline.ts')).readBaseline(args.baseline, readCtx),
         };
   const comparing = baseline === undefined ? undefined : await import('./baseline.ts');
   // Names the baseline too when it came from a partial rather than from this run's --baseline;

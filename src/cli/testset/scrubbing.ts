@@ -5,10 +5,7 @@
  * terminal's width, so the rows are scrubbed before they are rendered, not after; the files
  * `convert` writes keep the data as it is, since they are the testset itself.
  */
-import { loadConfigFile } from '../../config/load.ts';
-import { configSecrets } from '../../config/secrets.ts';
-import { builtinEvaluators } from '../../evaluators/registry.ts';
-import { resolveConfigArg } from '../../pipeline/config-discovery.ts';
+import { configSecretsOf } from '../../pipeline/config-secrets.ts';
 import type { CommandContext } from '../../pipeline/context.ts';
 import { scrubbedError } from '../../pipeline/load.ts';
 import { UsageError } from '../../shared/errors.ts';
@@ -25,20 +22,7 @@ export async function testsetScrubber(
   configArg: string | undefined,
   ctx: CommandContext,
 ): Promise<Scrubber> {
-  const env = secretsInEnv(ctx.env);
-  let file: string;
-  try {
-    file = resolveConfigArg(configArg, ctx);
-  } catch {
-    return createScrubber(env); // no config here; a named one that is missing is refused later
-  }
-  const loaded = await loadConfigFile(file, {
-    cwd: ctx.cwd,
-    env: ctx.env,
-    builtins: builtinEvaluators,
-  });
-  const own = loaded.ok ? configSecrets(loaded.config) : (loaded.secrets ?? []);
-  return createScrubber([...own, ...env]);
+  return createScrubber([...(await configSecretsOf(configArg, ctx)), ...secretsInEnv(ctx.env)]);
 }
 
 /**
