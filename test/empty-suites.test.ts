@@ -118,6 +118,30 @@ describe('suites with no case to run', () => {
     assert.match(only.stderr, /--tag smoke: no row .* \(they have no __tags__\)/);
   });
 
+  it('a --tag typo is said with the problems found beside it, not after they are fixed', async () => {
+    const dir = project();
+    // A module that is not there stops the run before it is planned; the tag is still said.
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: tagged',
+        '    testset: { path: rows.csv }',
+        '    function: ./missing.ts#fn',
+        '',
+      ].join('\n'),
+    });
+    for (const argv of [
+      ['run', '--dry-run'],
+      ['run', '-o', 'out.json'],
+    ]) {
+      const r = await runInProcess([...argv, '--tag', 'smoek'], dir);
+      assert.equal(r.code, 2, r.stdout);
+      assert.match(r.stderr, /suites\[0\]\.function: module not found: \.\/missing\.ts/);
+      assert.match(r.stderr, /--tag smoek: no row of the selected suites' testsets has this tag/);
+    }
+  });
+
   it('one shard of a run may get no case: no warning (the merged run is judged whole)', async () => {
     const r = await runInProcess(
       ['run', '--dry-run', '--suite', 'empty', '--shard', '1/2'],

@@ -296,10 +296,13 @@ function printWarnings(warnings: readonly Issue[], ctx: CommandContext, scrubber
   }
 }
 
-/** What `missingFieldIssues` finds in the run `filters` select; none if it cannot be planned. */
+/**
+ * What `missingFieldIssues` finds in the run `filters` select; when it cannot be planned, why
+ * (a `--tag` no row has): said with the other problems, not after they are fixed.
+ */
 function fieldIssues(config: LoadedConfig, testsets: TestsetIndex, filters: RunFilters): Issue[] {
   const planned = planRun(config, testsets, filters, {});
-  return planned.ok ? missingFieldIssues(config, planned.plan) : [];
+  return planned.ok ? missingFieldIssues(config, planned.plan) : planned.issues;
 }
 
 function plannedRun(
