@@ -112,6 +112,11 @@ describe('suites with no case to run', () => {
       r.stderr,
       /--tag smoek: no row of the selected suites' testsets has this tag \(did you mean smoke\? their tags: smoke\)/,
     );
+    // A tag that is not one plain word is quoted, so its blanks and an empty tag can be seen.
+    const odd = await runInProcess(['run', '--dry-run', '--tag', 'we ird', '--tag', ''], project());
+    assert.equal(odd.code, 2, odd.stdout);
+    assert.match(odd.stderr, /--tag "we ird": no row/);
+    assert.match(odd.stderr, /--tag "": no row/);
     // A tag only an unselected suite's rows have is as unknown to this run.
     const only = await runInProcess(['run', '--suite', 'empty', '--tag', 'smoke'], project());
     assert.equal(only.code, 2, only.stdout);

@@ -8,8 +8,7 @@
 import { suiteIssueAt } from '../config/config-path.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../shared/errors.ts';
-import { shownValue } from '../shared/shown-value.ts';
-import { tagHint } from './tag-filter.ts';
+import { shownTag, tagHint } from './tag-filter.ts';
 
 /** One issue per tag of `suite`'s testset `tags:` that `known` (every tag its rows have) lacks. */
 export function configTagIssues(
@@ -25,7 +24,7 @@ export function configTagIssues(
           {
             ...at('testset', 'tags', i),
             code: 'plan.unknown-tag',
-            message: `testset tags: no row of the testset has the tag ${shownValue(tag)} (${tagHint(tag, known)}); tag the rows, or remove it`,
+            message: `testset tags: no row of the testset has the tag ${shownTag(tag)} (${tagHint(tag, known)}); tag the rows, or remove it`,
           },
         ],
   );

@@ -7,7 +7,7 @@
 import type { TestsetInfo } from '../types/index.ts';
 import type { RowMeta } from '../types/testset.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
-import { shownValue } from '../shared/shown-value.ts';
+import { quotedValue, shownValue } from '../shared/shown-value.ts';
 import type { RunFilters } from './types.ts';
 
 /** Tags a message lists at most, so a testset of thousands cannot flood the terminal. */
@@ -29,7 +29,7 @@ export function unknownTagProblems(
     .filter((tag) => !known.includes(tag))
     .map(
       (tag) =>
-        `--tag ${shownValue(tag)}: no row of the selected suites' testsets has this tag (${tagHint(tag, known)})`,
+        `--tag ${shownTag(tag)}: no row of the selected suites' testsets has this tag (${tagHint(tag, known)})`,
     );
 }
 
@@ -44,9 +44,9 @@ export function tagsOf(rows: Iterable<{ meta: RowMeta }>): string[] {
 export function tagHint(tag: string, known: readonly string[]): string {
   if (known.length === 0) return 'they have no __tags__';
   const near = closestMatch(tag, known);
-  const listed = known.slice(0, LISTED_TAGS).map(shownValue).join(', ');
+  const listed = known.slice(0, LISTED_TAGS).map(shownTag).join(', ');
   const more = known.length > LISTED_TAGS ? `, … ${known.length - LISTED_TAGS} more` : '';
-  return `${near === undefined ? '' : `did you mean ${shownValue(near)}? `}their tags: ${listed}${more}`;
+  return `${near === undefined ? '' : `did you mean ${shownTag(near)}? `}their tags: ${listed}${more}`;
 }
 
 /**
@@ -88,6 +88,14 @@ export function describeTagFilter(tags: readonly string[] | undefined): string {
   if (tags === undefined || tags.length === 0) return 'without --tag';
   const quoted = tags.map((tag) => (/^[\w@%+=:,./-]+$/.test(tag) ? tag : JSON.stringify(tag)));
   return `with ${quoted.map((tag) => `--tag ${tag}`).join(' ')}`;
+}
+
+/**
+ * A tag in a message: a plain word as it is, any other (a blank, a comma, an empty tag) quoted,
+ * so `--tag "we ird"` and a list of tags read as what they are; a long one cut.
+ */
+export function shownTag(tag: string): string {
+  return /^[\w@%+=:./-]+$/.test(tag) ? shownValue(tag) : quotedValue(tag);
 }
 
 /** One shard by name, and the tag filter each of its runs records (`undefined`: none). */
