@@ -394,6 +394,27 @@ const ruleErrors: Case[] = [
       'evals.yaml:8:35  suites[0].target.env: environment variable "" cannot be set: its name is empty',
     ],
   },
+  {
+    name: 'a setting that is not a template is said once, not also as a grid key the suite lacks',
+    text: yaml`
+      version: 1
+      suites:
+        - id: chat
+          testset: { path: a.csv }
+          target:
+            type: model
+            model: m
+            baseUrl: "http://127.0.0.1:{{ params.port }}/v1"
+            prompt: "{{ case.q }}"
+        - id: agent
+          testset: { path: a.csv }
+          target: { type: command, run: [pwd], cwd: "{{ params.dir }}" }
+    `,
+    issues: [
+      "evals.yaml:8:16  suites[0].target.baseUrl: a model target's baseUrl is not a template: the connection is set up once for the suite, so {{ … }} here would be sent as written; templates are read in model, prompt and messages only. To call two servers or with two keys, write a suite for each",
+      'evals.yaml:12:47  suites[1].target.cwd: cwd: is not a template: the working folder is set once for the suite, so {{ … }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: \'cd "{{ params.dir }}" && ./agent.sh\')',
+    ],
+  },
 ];
 
 const together: Case[] = [

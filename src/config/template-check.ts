@@ -109,6 +109,12 @@ export function templateParamProblems(text: string, grid: GridKeys): string[] {
     .map((problem) => problem.message);
 }
 
+/** A target's settings that are not templates, by its type (see `config/target.ts`). */
+const NOT_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  model: ['baseUrl', 'apiKey', 'headers'],
+  command: ['cwd'],
+};
+
 /**
  * The `{{ params.x }}` templates of a suite (raw config data at `path`) naming no key of its own
  * grid: in the target (but its `responseFormat`, a JSON Schema) and the built-ins' `with:`.
@@ -123,7 +129,15 @@ export function suiteParamProblems(
   const texts: [ConfigPath, string][] = [];
   if (isRecord(suite.target)) {
     const at: ConfigPath = [...path, 'target'];
-    texts.push(...strings(suite.target, at).filter(([p]) => p[at.length] !== 'responseFormat'));
+    // Settings that are no templates at all are refused as such (config/target.ts): a missing
+    // grid key there would read as a fix.
+    const fixed = NOT_TEMPLATES[String(suite.target.type)] ?? [];
+    texts.push(
+      ...strings(suite.target, at).filter(([p]) => {
+        const key = String(p[at.length]);
+        return key !== 'responseFormat' && !fixed.includes(key);
+      }),
+    );
   }
   const evaluators = Array.isArray(suite.evaluators) ? (suite.evaluators as unknown[]) : [];
   evaluators.forEach((evaluator, index) => {
