@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { openArtifactFile, readReducedArtifact } from '../artifact/read.ts';
-import { createScrubber } from '../shared/secrets.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { downloadBaseline } from '../github/baseline-download.ts';
@@ -67,7 +67,7 @@ export async function resolveBaseline(
   if (settings.baseline.kind === 'file') {
     const { path } = settings.baseline;
     if (!existsSync(path)) return without(`the baseline ${path} does not exist`);
-    const problem = baselineProblem(path);
+    const problem = baselineProblem(path, env);
     return problem === null ? { file: path, shown: path } : without(problem);
   }
   const named = eventSubject(github.context, env).baseBranch;
@@ -114,7 +114,7 @@ export async function resolveBaseline(
   if (kept === null) return without('baseline: auto: the baseline artifact was not downloaded');
   if ('failure' in kept) return without(kept.failure);
   const from = `${settings.artifactName} from ${branch} (${found.found.createdAt}, ${kept.entry})`;
-  const problem = baselineProblem(kept.file, from);
+  const problem = baselineProblem(kept.file, env, from);
   if (problem !== null) return without(problem);
   core.info(`evalgate: comparing with ${from}`);
   return { file: kept.file, shown: from };
@@ -167,12 +167,15 @@ async function pullRequestBase(
  * reporting problem, not the pull request's: the run goes on without a comparison rather than
  * failing as if its own config were invalid.
  *
+ * @param env the environment, whose secret-named variables a quote is scrubbed of.
  * @param shown how the message names the baseline; default its path.
  */
-export function baselineProblem(path: string, shown = path): string | null {
+export function baselineProblem(path: string, env: NodeJS.ProcessEnv, shown = path): string | null {
+  // A quote of text that is not JSON is scrubbed before it is cut: of the declared secrets and
+  // the environment's secret-named variables, as the CLI scrubs it.
+  const scrub = createScrubber(secretsInEnv(env)).text;
   const read = readArtifact(() =>
-    // A quote of text that is not JSON is scrubbed of the declared secrets before it is cut.
-    readReducedArtifact(path, shown, (_, run) => comparableCases(run), createScrubber([]).text),
+    readReducedArtifact(path, shown, (_, run) => comparableCases(run), scrub),
   );
   if (read.ok) return null;
   // A file read as JSON says a newer schemaVersion itself (`schemaVersionProblem`); one that is

@@ -154,7 +154,7 @@ async function reportedResults(
   baseline: ResolvedBaseline,
   env: NodeJS.ProcessEnv,
 ): Promise<EvalResults | NotStarted> {
-  const read = readResults(settings, workspace);
+  const read = readResults(settings, workspace, env);
   if ('kind' in read) return read;
   // An earlier job's artifact was scrubbed of that job's secrets; this one's are removed too,
   // from the comparison with a baseline file as well (it names cases of both).

@@ -25,7 +25,7 @@ import {
 } from '../report/reported-cases.ts';
 import { actionSecrets, envValuesRead } from '../config/secrets.ts';
 import { declareSecret } from '../shared/secrets.ts';
-import { createScrubber } from '../shared/secrets.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import type { ResolvedBaseline } from './baseline.ts';
 import { cut, refusedRun, type NotStarted } from './not-started.ts';
 import type { ActionSettings } from './settings.ts';
@@ -206,14 +206,18 @@ export async function runEvals(
 }
 
 /** `mode: report`: an artifact made by an earlier job; nothing of the PR's code runs here. */
-export function readResults(settings: ActionSettings, workspace: string): EvalResults | NotStarted {
+export function readResults(
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): EvalResults | NotStarted {
   // A merged artifact of a sharded suite can hold hundreds of thousands of cases: read it a case
   // at a time, keeping each as the reports read it (the first failing ones of each run whole,
   // the others reduced).
   const name = relative(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
-    // A quote of text that is not JSON is scrubbed of the declared secrets before it is cut.
-    const file = openArtifactFile(settings.results, name, createScrubber([]).text);
+    // A quote of text that is not JSON is scrubbed before it is cut (see `baselineProblem`).
+    const file = openArtifactFile(settings.results, name, createScrubber(secretsInEnv(env)).text);
     return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
   });
   // One shard's verdict covers only its cases: reported under the config's name it would be a
@@ -238,7 +242,7 @@ export function readResults(settings: ActionSettings, workspace: string): EvalRe
       args: [],
       failure: `evalgate (mode: report): ${refused ?? ''}`,
       logged: false,
-      scrub: createScrubber([]).text,
+      scrub: createScrubber(secretsInEnv(env)).text,
     });
   }
   // Results whose run was not compared with the baseline it was given: the reports say so.
