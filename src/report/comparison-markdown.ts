@@ -8,17 +8,19 @@
 import {
   comparedLine,
   countsLine,
-  evaluatorsOnOneSide,
-  renamedNote,
   footnote,
-  listRuns,
   MAX_LISTED_COMPARE_CASES,
-  oneSidedRuns,
   orderRows,
   rowCells,
   rowText,
   type Row,
 } from './comparison-wording.ts';
+import {
+  evaluatorsOnOneSide,
+  renamedNote,
+  listRuns,
+  oneSidedRuns,
+} from './comparison-one-sided.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';

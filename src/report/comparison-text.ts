@@ -8,15 +8,17 @@ import {
   caseText,
   comparedLine,
   countsLine,
-  evaluatorsOnOneSide,
-  renamedNote,
   footnote,
-  listRuns,
   MAX_LISTED_COMPARE_CASES,
-  oneSidedRuns,
   orderRows,
   rowText,
 } from './comparison-wording.ts';
+import {
+  evaluatorsOnOneSide,
+  renamedNote,
+  listRuns,
+  oneSidedRuns,
+} from './comparison-one-sided.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
 import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';

@@ -3,12 +3,12 @@
  * order of runs and rows (bad news first), each row's numbers, the case lists, the counts line
  * and the footnote on the statistics. Pure and deterministic: no clock, no locale, numbers at a
  * fixed precision. The case lists are `comparison-case-lists.ts`, what an incomplete side means
- * `comparison-incomplete.ts`.
+ * `comparison-incomplete.ts`, what one side has alone `comparison-one-sided.ts`.
  */
 import { EXACT_LIMIT } from '../compare/sign-flip.ts';
 import { EXACT_LIMIT as KAPPA_EXACT_LIMIT } from '../compare/kappa-change.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
-import { describeRun, formatCount, formatMean, formatPercent, plural } from './labels.ts';
+import { formatCount, formatMean, formatPercent, plural } from './labels.ts';
 import {
   endsAtZero,
   possibleCounts,
@@ -28,11 +28,7 @@ import type {
   PassRateChange,
   RowTest,
   RunComparison,
-  RunRef,
 } from '../types/comparison.ts';
-
-/** Runs listed as present on one side only; the rest are counted. */
-const MAX_LISTED_RUNS = 10;
 
 /**
  * `1 regression · 1 possible regression · 2 improvements · 3 unchanged · 2 not significant
@@ -140,54 +136,6 @@ function moreVectors(settings: Comparison['settings']): string {
 /** `0.05` for 95%. */
 function formatAlpha(confidence: number): string {
   return String(Number((1 - confidence).toFixed(4)));
-}
-
-/**
- * The runs present on one side only, titled, leaving out an empty side. A run missing from an
- * incomplete side is not called new: that side may never have reached it.
- */
-export function oneSidedRuns(comparison: Comparison): [string, RunRef[]][] {
-  const lists: [string, RunRef[]][] = [
-    [
-      comparison.head.incomplete === undefined
-        ? 'Runs only in BASE (not run in HEAD):'
-        : 'Runs only in BASE (not run in HEAD, which is incomplete):',
-      comparison.onlyInBase,
-    ],
-    [
-      comparison.base.incomplete === undefined
-        ? 'Runs only in HEAD (new, nothing to compare with):'
-        : 'Runs only in HEAD (not run in BASE, which is incomplete; nothing to compare with):',
-      comparison.onlyInHead,
-    ],
-  ];
-  return lists.filter(([, runs]) => runs.length > 0);
-}
-
-/** Up to `MAX_LISTED_RUNS` run names, then `… N more`. */
-export function listRuns(runs: readonly RunRef[]): string[] {
-  const lines = runs.slice(0, MAX_LISTED_RUNS).map(describeRun);
-  if (runs.length > lines.length) lines.push(`… ${formatCount(runs.length - lines.length)} more`);
-  return lines;
-}
-
-/** The evaluators a run has on one side only, by side, leaving out an empty side. */
-export function evaluatorsOnOneSide(run: RunComparison): ['BASE' | 'HEAD', string[]][] {
-  const sides: ['BASE' | 'HEAD', string[]][] = [
-    ['BASE', run.evaluatorsOnlyInBase],
-    ['HEAD', run.evaluatorsOnlyInHead],
-  ];
-  return sides.filter(([, ids]) => ids.length > 0);
-}
-
-/**
- * Said after the one-sided evaluators when each side has some: a renamed evaluator is one of
- * each, compared with nothing, which a reader of two separate lists may not see.
- */
-export function renamedNote(run: RunComparison): string {
-  return evaluatorsOnOneSide(run).length === 2
-    ? ' (renamed? an evaluator is compared only with the same id)'
-    : '';
 }
 
 /** One row of a run's table: its pass rate, one evaluator's scores, or a judge's agreement κ. */

@@ -11,15 +11,8 @@ import type { Comparison, RunComparison } from '../types/comparison.ts';
 import { calmFlipsName } from './newly-failing.ts';
 import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
 import type { IncompleteWarning } from './comparison-incomplete.ts';
-import {
-  caseLists,
-  caseText,
-  directionWords,
-  evaluatorsOnOneSide,
-  renamedNote,
-  oneSidedRuns,
-  type CaseList,
-} from './comparison-wording.ts';
+import { caseLists, caseText, directionWords, type CaseList } from './comparison-wording.ts';
+import { evaluatorsOnOneSide, renamedNote, oneSidedRuns } from './comparison-one-sided.ts';
 import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
 import { caseCount, countedCases, listHeading } from './comparison-case-lists.ts';
