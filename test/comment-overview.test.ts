@@ -6,7 +6,6 @@
  * failure repeated on two grid points is shown once, naming both; counts have separators.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { compareArtifacts } from '../src/compare/compare.ts';
 import { truncateText } from '../src/evaluators/metadata.ts';
@@ -18,13 +17,7 @@ import type { CaseResult, ResultsArtifact, RunResult } from '../src/types/index.
 import { reported } from './helpers/cases.ts';
 import { evaluation, exactCase } from './report-fixture.ts';
 import { artifactOf } from './report-fixture-large.ts';
-
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
+import { renderGfm } from './helpers/gfm.ts';
 
 const CASES = 30;
 
@@ -105,7 +98,7 @@ function comment(): { markdown: string; html: string } {
   const head = headArtifact();
   head.comparison = compareArtifacts(baseArtifact(), head);
   const markdown = prComment(head);
-  return { markdown, html: gfm(markdown) };
+  return { markdown, html: renderGfm(markdown) };
 }
 
 /** The text of an HTML fragment, tags dropped and the entities the tests meet decoded. */
@@ -153,7 +146,7 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
     comparison.family = { ...comparison.family, regressions: 0, improvements: 0 };
     head.comparison = comparison;
     const markdown = prComment(head);
-    const html = gfm(markdown);
+    const html = renderGfm(markdown);
     const first = text(/<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '');
     assert.match(first, /no significant change against the baseline/);
     assert.doesNotMatch(first, /regressed/);
@@ -233,7 +226,7 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
   it('keeps `evals compare --format md` coherent: the same table, then the case tables', () => {
     const head = headArtifact();
     const md = renderComparisonMarkdown(compareArtifacts(baseArtifact(), head));
-    const compared = gfm(md);
+    const compared = renderGfm(md);
     assert.deepEqual(tableWith(compared, 'base → head')[1], tableWith(html, 'base → head')[1]);
     // Without HEAD's cases, the table names the case and where it is, with no reason.
     assert.deepEqual(tableWith(compared, 'why it fails now')[1], [
@@ -265,7 +258,7 @@ describe('the PR comment of a large comparison', () => {
     head.comparison = compareArtifacts(base, head);
     const markdown = prComment(head);
     assert.ok(markdown.length <= PR_COMMENT_MAX_CHARS, `${markdown.length} characters`);
-    const html = gfm(markdown);
+    const html = renderGfm(markdown);
     assert.equal(
       text(/<p>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? ''),
       '❌ Blocked: the pass rate and 1 evaluator regressed on 12 of 60 grid points; ' +

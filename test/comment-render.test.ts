@@ -6,7 +6,6 @@
  * balanced, every table row as wide as its header, no markup from the results.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { openArtifactFile } from '../src/artifact/read.ts';
@@ -14,14 +13,7 @@ import { renderMarkdownReport } from '../src/report/markdown.ts';
 import { reportedArtifact } from '../src/report/reported-cases.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { showProject } from './helpers/show-project.ts';
-
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-
-/** Markdown → HTML as cmark-gfm renders it, raw HTML let through (GitHub sanitizes after). */
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
+import { renderGfm } from './helpers/gfm.ts';
 
 /** The HTML without code and preformatted blocks: the text GitHub's filters (emoji) act on. */
 function outsideCode(html: string): string {
@@ -44,7 +36,7 @@ before(async () => {
     sourceRoot: '',
     htmlReport: 'evals-report.html',
   });
-  html = gfm(markdown);
+  html = renderGfm(markdown);
 });
 
 describe('the PR comment rendered by cmark-gfm', () => {

@@ -8,7 +8,6 @@
  * PR comment as cmark-gfm (GitHub's renderer) renders it, and on the HTML page in Chromium.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +18,8 @@ import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { renderGfm } from './helpers/gfm.ts';
+import { commentAndPage } from './helpers/comment-and-page.ts';
 
 const GATE = 'the grid point passed its gate in BASE and fails it now';
 
@@ -103,12 +104,6 @@ const rows = (head: boolean): Record<string, unknown>[] =>
   }));
 const SUITE = ['hash: [n]', 'evaluators: [ { id: e, use: contains, with: { values: [answer] } } ]'];
 
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
-
 describe('three cases of 40 fail now, and the gate that passed in BASE fails', () => {
   let browser: Browser;
   let dir = '';
@@ -121,13 +116,7 @@ describe('three cases of 40 fail now, and the gate that passed in BASE fails', (
     const fresh = jsonlProject(rows(true), SUITE);
     writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
     assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
-    const md = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'md'], dir);
-    html = gfm(md.stdout);
-    const report = await runInProcess(
-      ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
-      dir,
-    );
-    assert.equal(report.code, 0, report.stderr);
+    html = renderGfm(await commentAndPage(dir));
   });
 
   after(() => browser.close());

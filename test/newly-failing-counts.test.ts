@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { commentAndPage } from './helpers/comment-and-page.ts';
 
 /** Rows whose recorded output is right but, in HEAD, for the first `NEWLY`: 40 cases a point. */
 const NEWLY = 6;
@@ -39,13 +40,7 @@ before(async () => {
   const fresh = jsonlProject(rows(true), SUITE);
   writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
   assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
-  const md = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'md'], dir);
-  markdown = md.stdout;
-  const report = await runInProcess(
-    ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
-    dir,
-  );
-  assert.equal(report.code, 0, report.stderr);
+  markdown = await commentAndPage(dir);
 });
 
 after(() => browser.close());

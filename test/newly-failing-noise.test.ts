@@ -9,7 +9,6 @@
  * page's model: every form says the same.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { simulateComparison, type Scenario } from '../bench/stats-model.ts';
 import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
@@ -17,13 +16,7 @@ import { renderComparisonText } from '../src/report/comparison-text.ts';
 import { comparisonView } from '../src/report/html-model-comparison.ts';
 import { calmFlipsName, flipsAside, newlyFailingAlarm } from '../src/report/newly-failing.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
-
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
+import { renderGfm } from './helpers/gfm.ts';
 
 /** The text of an HTML fragment, tags dropped and the entities the tests meet decoded. */
 function text(html: string): string {
@@ -269,7 +262,7 @@ function paragraphs(html: string): string[] {
 }
 
 describe('the PR comment on a pull request that changed nothing', () => {
-  const html = gfm(renderComparisonMarkdown(unchanged));
+  const html = renderGfm(renderComparisonMarkdown(unchanged));
 
   // 100 cases of a noisy judge could miss a 10-point drop (the row is underpowered): the heading
   // says "not significant" with the interval, never "within the noise: unchanged" (weak spot 1).
@@ -331,7 +324,7 @@ describe('a pull request that changed nothing, with 1,000 cases a grid point', (
 });
 
 describe('the PR comment on a pull request whose pass rate dropped at one grid point', () => {
-  const html = gfm(renderComparisonMarkdown(dropped));
+  const html = renderGfm(renderComparisonMarkdown(dropped));
 
   it("shows that grid point's newly failing cases open and bold, as before", () => {
     const [regressed, other] = dropped.runs;

@@ -10,7 +10,6 @@
  * words, and on a real `trials: 1` comparison's PR comment (cmark-gfm) and HTML page (Chromium).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -19,6 +18,8 @@ import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { runComparison } from './helpers/comparison-rows.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { renderGfm } from './helpers/gfm.ts';
+import { commentAndPage } from './helpers/comment-and-page.ts';
 
 const ONE_TRIAL = 'with one trial a case, whether these flips are noise cannot be told';
 const POWERED = { detectable: 0.03, underpowered: false, casesNeeded: null };
@@ -66,12 +67,6 @@ const rows = (failing: readonly number[]): string =>
   ).join('\n') + '\n';
 const SUITE = ['hash: [n]', 'evaluators: [ { id: e, use: contains, with: { values: [answer] } } ]'];
 
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
-
 describe('a trials: 1 suite of 300 cases, 3 failing now and 2 fixed', () => {
   let browser: Browser;
   let dir = '';
@@ -85,13 +80,7 @@ describe('a trials: 1 suite of 300 cases, 3 failing now and 2 fixed', () => {
     assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 1);
     writeFiles(dir, { 'rows.jsonl': rows([2, 3, 4]) });
     assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
-    const md = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'md'], dir);
-    html = gfm(md.stdout);
-    const report = await runInProcess(
-      ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
-      dir,
-    );
-    assert.equal(report.code, 0, report.stderr);
+    html = renderGfm(await commentAndPage(dir));
   });
 
   after(() => browser.close());

@@ -6,7 +6,6 @@
  * rendering it with cmark-gfm, GitHub's renderer.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -15,6 +14,7 @@ import { artifact, run, type CaseSpec } from './helpers/compare-builder.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import { assertSafeStructure } from './helpers/markdown-report.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
+import { renderGfm } from './helpers/gfm.ts';
 
 /** A hash id (as a case without a dedup id has), distinct per `n`. */
 const id = (n: number): string =>
@@ -103,10 +103,7 @@ describe('evals compare names the cases it lists by their labels (D8)', () => {
     // The hostile label: its pipe escaped (the row keeps its 3 cells), cut as the tables cut it.
     assert.match(row(1), /Which \\\| pipe/, md);
     assert.equal(row(1).split(/(?<!\\)\|/).length, 5, row(1));
-    const html = execFileSync('cmark-gfm', ['-e', 'table', '-e', 'autolink'], {
-      input: md,
-      encoding: 'utf8',
-    });
+    const html = renderGfm(md);
     // One cell holds the id and the label, read as text: no emphasis, tag or mention link made.
     assert.match(
       html,

@@ -11,7 +11,6 @@
  * Chromium.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -23,6 +22,8 @@ import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { writeFiles } from './helpers/cli.ts';
 import { evaluatorRow } from './helpers/comparison-rows.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { renderGfm } from './helpers/gfm.ts';
+import { commentAndPage } from './helpers/comment-and-page.ts';
 
 const WEAK = { detectable: 0.26, underpowered: true, casesNeeded: 273 };
 const STRONG = { detectable: 0.06, underpowered: false, casesNeeded: null };
@@ -79,7 +80,7 @@ describe("the PR comment's table when it folds rows", () => {
       evaluators: 3,
       trials: 1,
     });
-    const html = gfm(renderComparisonMarkdown(comparison, { statistics: false }));
+    const html = renderGfm(renderComparisonMarkdown(comparison, { statistics: false }));
     assert.match(html, /⚪ \d+ unchanged or not significant rows folded/);
     assert.ok(!/⚪ \d+ unchanged rows folded/.test(html), html);
   });
@@ -92,12 +93,6 @@ const rows = (head: boolean): Record<string, unknown>[] =>
     output: head && n < 1 ? 'no idea' : `answer ${n}`,
   }));
 const SUITE = ['hash: [n]', 'evaluators: [ { id: e, use: contains, with: { values: [answer] } } ]'];
-
-const EXTENSIONS = ['table', 'strikethrough', 'autolink', 'tagfilter', 'tasklist'];
-function gfm(markdown: string): string {
-  const args = [...EXTENSIONS.flatMap((name) => ['--extension', name]), '--unsafe'];
-  return execFileSync('cmark-gfm', args, { input: markdown, encoding: 'utf8' });
-}
 
 /** The cells of each body row of the first table of `html`, tags dropped. */
 function firstTable(html: string): string[][] {
@@ -122,13 +117,7 @@ describe('one case of 12 fails now', () => {
     const fresh = jsonlProject(rows(true), SUITE);
     writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
     assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
-    const md = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'md'], dir);
-    html = gfm(md.stdout);
-    const report = await runInProcess(
-      ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
-      dir,
-    );
-    assert.equal(report.code, 0, report.stderr);
+    html = renderGfm(await commentAndPage(dir));
   });
 
   after(() => browser.close());
