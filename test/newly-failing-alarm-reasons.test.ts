@@ -8,18 +8,15 @@
  * PR comment as cmark-gfm (GitHub's renderer) renders it, and on the HTML page in Chromium.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { alarmAside, alarmReasons } from '../src/report/alarm-reasons.ts';
 import { newlyFailingAlarm } from '../src/report/newly-failing.ts';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
-import { writeFiles } from './helpers/cli.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { renderGfm } from './helpers/gfm.ts';
-import { commentAndPage } from './helpers/comment-and-page.ts';
+import { baseAndHead, commentAndPage } from './helpers/comment-and-page.ts';
 
 const GATE = 'the grid point passed its gate in BASE and fails it now';
 
@@ -111,11 +108,7 @@ describe('three cases of 40 fail now, and the gate that passed in BASE fails', (
 
   before(async () => {
     browser = await launchBrowser();
-    dir = jsonlProject(rows(false), SUITE);
-    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
-    const fresh = jsonlProject(rows(true), SUITE);
-    writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
-    assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+    dir = await baseAndHead(rows(false), rows(true), SUITE);
     html = renderGfm(await commentAndPage(dir));
   });
 

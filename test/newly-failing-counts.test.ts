@@ -5,14 +5,11 @@
  * heading, its folded summary, its link to the case table and the table's filter.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openFilePage, textNow } from './helpers/browser.ts';
-import { writeFiles } from './helpers/cli.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
-import { commentAndPage } from './helpers/comment-and-page.ts';
+import { baseAndHead, commentAndPage } from './helpers/comment-and-page.ts';
 
 /** Rows whose recorded output is right but, in HEAD, for the first `NEWLY`: 40 cases a point. */
 const NEWLY = 6;
@@ -35,11 +32,7 @@ let markdown = '';
 
 before(async () => {
   browser = await launchBrowser();
-  dir = jsonlProject(rows(false), SUITE);
-  assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
-  const fresh = jsonlProject(rows(true), SUITE);
-  writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
-  assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+  dir = await baseAndHead(rows(false), rows(true), SUITE);
   markdown = await commentAndPage(dir);
 });
 

@@ -5,13 +5,12 @@
  * Its newly failing cases, 3 of 12 with 1 fixed, are no alarm: folded, and too few to tell.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
-import { writeFiles } from './helpers/cli.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { runInProcess } from './helpers/in-process.ts';
+import { baseAndHead } from './helpers/comment-and-page.ts';
 
 /** Twelve rows with short dedup ids; in HEAD r0..r2 stop passing and r11 starts to. */
 function rows(head: boolean): Record<string, unknown>[] {
@@ -28,11 +27,7 @@ let dir = '';
 
 before(async () => {
   browser = await launchBrowser();
-  dir = jsonlProject(rows(false), SUITE);
-  assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 1);
-  const fresh = jsonlProject(rows(true), SUITE);
-  writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
-  assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+  dir = await baseAndHead(rows(false), rows(true), SUITE, [1, 1]);
   const report = await runInProcess(
     ['report', 'head.json', '--baseline', 'base.json', '-o', 'report.html'],
     dir,

@@ -11,7 +11,6 @@
  * Chromium.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -19,11 +18,9 @@ import { simulateComparison } from '../bench/stats-model.ts';
 import { renderComparisonMarkdown } from '../src/report/comparison-markdown.ts';
 import { pointsSize, scoreSize, shownWords, verdictWords } from '../src/report/row-power.ts';
 import { launchBrowser, openFilePage } from './helpers/browser.ts';
-import { writeFiles } from './helpers/cli.ts';
 import { evaluatorRow } from './helpers/comparison-rows.ts';
-import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { renderGfm } from './helpers/gfm.ts';
-import { commentAndPage } from './helpers/comment-and-page.ts';
+import { baseAndHead, commentAndPage } from './helpers/comment-and-page.ts';
 
 const WEAK = { detectable: 0.26, underpowered: true, casesNeeded: 273 };
 const STRONG = { detectable: 0.06, underpowered: false, casesNeeded: null };
@@ -112,11 +109,7 @@ describe('one case of 12 fails now', () => {
 
   before(async () => {
     browser = await launchBrowser();
-    dir = jsonlProject(rows(false), SUITE);
-    assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 0);
-    const fresh = jsonlProject(rows(true), SUITE);
-    writeFiles(dir, { 'rows.jsonl': readFileSync(join(fresh, 'rows.jsonl'), 'utf8') });
-    assert.equal((await runInProcess(['run', '-o', 'head.json'], dir)).code, 1);
+    dir = await baseAndHead(rows(false), rows(true), SUITE);
     html = renderGfm(await commentAndPage(dir));
   });
 
