@@ -63,8 +63,9 @@ describe('regressions: block and an evaluator of the baseline missing from the r
       'evaluator "close" of the baseline is not in this run ("close2" is new in this run: renamed?), so nothing was compared with it; if that is intended, list it in the suite\'s gate.removedEvaluators';
     assert.deepEqual(regressions(dir), {
       name: 'regressions',
+      // It says it asks for the baseline's evaluators too, since that is why it failed.
       expected:
-        'no significant regression against the baseline (Holm-corrected over the comparison)',
+        "no significant regression against the baseline (Holm-corrected over the comparison), and every evaluator of the baseline's run in this run or in gate.removedEvaluators",
       actual: message,
       passed: false,
     });
@@ -92,5 +93,34 @@ describe('regressions: block and an evaluator of the baseline missing from the r
     const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stderr, /warning: s: evaluator "close" of the baseline is not in this run/);
+  });
+
+  // `evals compare BASE HEAD` gates a CI job too: it applies HEAD's recorded gate the same way.
+  it("evals compare exits 1 for it too, under HEAD's recorded regressions: block", async () => {
+    const dir = await project();
+    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
+    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    const r = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^HEAD s: evaluator "close" of the baseline is not in this run \("close2" is new in this run: renamed\?\), .* list it in the suite's gate\.removedEvaluators$/m,
+    );
+  });
+
+  it('evals compare exits 0 when HEAD lists it in removedEvaluators, or does not block', async () => {
+    for (const gate of [
+      '{ regressions: block, removedEvaluators: [close] }',
+      '{ regressions: warn }',
+    ]) {
+      const dir = await project();
+      writeFiles(dir, { 'evals.yaml': config('close2', 0, gate) });
+      await runCli(['run', '-o', 'head.json'], { cwd: dir });
+      const r = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+        cwd: dir,
+      });
+      assert.equal(r.code, 0, `${gate}: ${r.stdout}${r.stderr}`);
+      assert.equal(r.stderr, '', gate);
+    }
   });
 });

@@ -1,10 +1,12 @@
 import type { FoundProblems } from '../artifact/schema.ts';
 import { compareArtifacts } from '../compare/compare.ts';
+import { blockedMissingEvaluators } from '../compare/gate.ts';
 import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
+import { describeRun } from '../report/labels.ts';
 import { failingCasesWhole, labelledComparableCases } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
@@ -15,8 +17,10 @@ import { terminalWidth, useColor, type CommandContext } from '../pipeline/contex
 export type CompareFormat = 'text' | 'md' | 'json';
 
 /**
- * `evals compare BASE HEAD`: paired statistics between two results artifacts. Exit 0 when no
- * row regressed significantly, 1 when one did, 2 for bad input.
+ * `evals compare BASE HEAD`: paired statistics between two results artifacts. Exit 1 when a row
+ * regressed significantly, or when a run of HEAD lacks an evaluator of its BASE run that its
+ * recorded gate would fail it for (`regressions: block` without it in `removedEvaluators`, as
+ * `evals run --baseline` fails it), 0 otherwise, 2 for bad input.
  */
 export async function compareCommand(
   basePath: string,
@@ -67,7 +71,10 @@ export async function compareCommand(
               width: terminalWidth(ctx),
             });
   ctx.stdout.write(render(comparison));
-  return comparison.hasRegression ? 1 : 0;
+  // Said on stderr, so `--format json` stays one JSON document.
+  const missing = head.ok ? blockedMissingEvaluators(comparison, head.artifact) : [];
+  for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
+  return comparison.hasRegression || missing.length > 0 ? 1 : 0;
 }
 
 /** HEAD's case by run and id, so the markdown tables can say why a case fails now. */

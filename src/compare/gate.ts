@@ -1,5 +1,6 @@
-import type { GateCondition } from '../types/index.ts';
-import type { RowTest, RunComparison } from '../types/comparison.ts';
+import type { GateCondition, ResultsArtifact } from '../types/index.ts';
+import type { Comparison, RowTest, RunComparison } from '../types/comparison.ts';
+import { runKey } from '../shared/run-key.ts';
 import { formatMean, formatPercent } from '../shared/format-numbers.ts';
 import { formatKappa, formatScoreChange, signed } from '../shared/format-change.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
@@ -63,6 +64,12 @@ export const REGRESSIONS_EXPECTED =
   'no significant regression against the baseline (Holm-corrected over the comparison)';
 
 /**
+ * What it asks for when an evaluator of the baseline is missing too: said only then, so that the
+ * condition of a run that passes, or fails for a regression alone, reads as it always has.
+ */
+const REGRESSIONS_AND_EVALUATORS_EXPECTED = `${REGRESSIONS_EXPECTED}, and every evaluator of the baseline's run in this run or in gate.removedEvaluators`;
+
+/**
  * The gate condition a `block` policy adds: fails when a corrected regression remains, or when an
  * evaluator of the baseline's run is missing from this one and `removed` (the suite's
  * `gate.removedEvaluators`) does not list it. A removed or renamed evaluator is compared with
@@ -77,7 +84,7 @@ export function regressionCondition(
   if (missing !== undefined) found.push(missing);
   return {
     name: 'regressions',
-    expected: REGRESSIONS_EXPECTED,
+    expected: missing === undefined ? REGRESSIONS_EXPECTED : REGRESSIONS_AND_EVALUATORS_EXPECTED,
     actual: found.length === 0 ? 'none' : found.join('; '),
     passed: found.length === 0,
   };
@@ -104,6 +111,32 @@ export function missingEvaluatorsText(
       ? ''
       : ` (${added.map((id) => JSON.stringify(id)).join(', ')} ${added.length === 1 ? 'is' : 'are'} new in this run: renamed?)`;
   return `evaluator${one ? '' : 's'} ${names} of the baseline ${one ? 'is' : 'are'} not in this run${renamed}, so nothing was compared with ${one ? 'it' : 'them'}; if that is intended, list ${one ? 'it' : 'them'} in the suite's gate.removedEvaluators`;
+}
+
+/** A run of HEAD that `evals compare` fails for the evaluators of BASE it lacks, and why. */
+export interface MissingEvaluatorsBlock {
+  suite: string;
+  params: RunComparison['params'];
+  text: string;
+}
+
+/**
+ * The runs of `head` whose recorded gate (`plan.gate`) has `regressions: block` and that lack an
+ * evaluator of their BASE run not listed in its `removedEvaluators`: what would fail their
+ * `regressions` condition under `evals run --baseline`, so `evals compare` fails on it too. A run
+ * with no recorded plan (an earlier evalgate wrote it) has no gate to apply, and is left out.
+ */
+export function blockedMissingEvaluators(
+  comparison: Comparison,
+  head: ResultsArtifact,
+): MissingEvaluatorsBlock[] {
+  const gates = new Map(head.runs.map((run) => [runKey(run), run.plan?.gate]));
+  return comparison.runs.flatMap((run) => {
+    const gate = gates.get(runKey(run));
+    if (gate?.regressions !== 'block') return [];
+    const text = missingEvaluatorsText(run, gate.removedEvaluators ?? []);
+    return text === undefined ? [] : [{ suite: run.suite, params: run.params, text }];
+  });
 }
 
 /**
