@@ -135,6 +135,26 @@ const refused: { name: string; gate: unknown; path: string; message: RegExp }[] 
     path: 'gate.minDetectableEffect',
     message: /gate\.minDetectableEffect must be a number above 0 and at most 1, got "0\.1"/,
   },
+  // evals.yaml's schema refuses these two (minItems: 1, uniqueItems); the SDK accepted them.
+  {
+    name: 'an empty list of removed evaluators, which evals.yaml refuses',
+    gate: { regressions: 'block', removedEvaluators: [] },
+    path: 'gate.removedEvaluators',
+    message:
+      /gate\.removedEvaluators must be a list of at least one evaluator id \(leave it out when none was removed\), got an array \[\]$/,
+  },
+  {
+    name: 'a removed evaluator listed twice, which evals.yaml refuses',
+    gate: { regressions: 'block', removedEvaluators: ['tone', 'close', 'tone'] },
+    path: 'gate.removedEvaluators',
+    message: /gate\.removedEvaluators must be a list of distinct evaluator ids, got "tone" twice$/,
+  },
+  {
+    name: 'a removed evaluator that is no id',
+    gate: { removedEvaluators: ['tone', ''] },
+    path: 'gate.removedEvaluators',
+    message: /gate\.removedEvaluators must be a list of evaluator ids, got /,
+  },
 ];
 
 describe('runTestSuite checks its gate before the run', () => {
@@ -159,5 +179,6 @@ describe('runTestSuite checks its gate before the run', () => {
     assert.equal(await outcome({ minPassRate: 0.5, regressions: 'warn' }), 'pass');
     assert.equal(await outcome({ regressions: 'block', minDetectableEffect: 1 }), 'pass');
     assert.equal(await outcome({ regressions: 'off', minDetectableEffect: 0.05 }), 'pass');
+    assert.equal(await outcome({ regressions: 'block', removedEvaluators: ['tone'] }), 'pass');
   });
 });

@@ -103,17 +103,32 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
       message: `gate.minDetectableEffect must be a number above ${EFFECT.exclusiveMinimum} and at most ${EFFECT.maximum}, got ${describeValue(effect)}`,
     });
   }
-  const { removedEvaluators: removed } = gate;
-  if (
-    removed !== undefined &&
-    !(Array.isArray(removed) && removed.every((id) => typeof id === 'string' && id !== ''))
-  ) {
-    problems.push({
-      path: 'gate.removedEvaluators',
-      message: `gate.removedEvaluators must be a list of evaluator ids, got ${describeValue(removed)}`,
-    });
-  }
+  const removed = removedEvaluatorsProblem(gate.removedEvaluators);
+  if (removed !== undefined) problems.push({ path: 'gate.removedEvaluators', message: removed });
   return problems;
+}
+
+/**
+ * What is wrong with `removedEvaluators`, as evals.yaml's schema refuses it (`minItems: 1`,
+ * `uniqueItems`): a list of distinct non-empty ids, at least one.
+ */
+function removedEvaluatorsProblem(removed: unknown): string | undefined {
+  if (removed === undefined) return undefined;
+  const at = 'gate.removedEvaluators must be';
+  if (!(
+    Array.isArray(removed) &&
+    removed.every((id): id is string => typeof id === 'string' && id !== '')
+  )) {
+    return `${at} a list of evaluator ids, got ${describeValue(removed)}`;
+  }
+  if (removed.length === 0) {
+    return `${at} a list of at least one evaluator id (leave it out when none was removed), got ${describeValue(removed)}`;
+  }
+  const twice = removed.find((id, i) => removed.indexOf(id) !== i);
+  if (twice !== undefined) {
+    return `${at} a list of distinct evaluator ids, got ${JSON.stringify(twice)} twice`;
+  }
+  return undefined;
 }
 
 /** `"a", "b" or "c"`. */
