@@ -7,7 +7,7 @@ import { hasTemplates, parseTemplatePath, templateExpressions } from '../shared/
 import { parseDuration } from '../shared/duration.ts';
 import { refusedShellTemplates, refusedTemplateMessage } from '../shared/shell-contexts.ts';
 import { maskUrlCredentials } from '../shared/secrets.ts';
-import { strings, templateProblems } from './template-check.ts';
+import { strings, templatedStrings, templateProblems } from './template-check.ts';
 import { checkUrlCredentials, checkUrlPort } from './url-credentials.ts';
 import { checkHeaders, type AddProblem } from './header-check.ts';
 import type {
@@ -93,9 +93,7 @@ function checkModel(target: Record<string, unknown>, at: ConfigPath, add: Add): 
   checkUrlPort(target.baseUrl, [...at, 'baseUrl'], add);
   checkHeaders(target.headers, at, 'target.header', add);
   for (const key of ['baseUrl', 'apiKey', 'headers'] as const) {
-    for (const [valuePath] of strings(target[key], [...at, key]).filter(([, text]) =>
-      hasTemplates(text),
-    )) {
+    for (const valuePath of templatedStrings(target[key], [...at, key])) {
       const named = key === 'headers' ? `header ${String(valuePath.at(-1))}` : key;
       add(
         'target.setting-template',

@@ -158,12 +158,21 @@ export function suiteParamProblems(
  * models instead. The value is not quoted: it may be a key.
  */
 export function judgeTemplateProblems(judge: unknown, path: ConfigPath): [ConfigPath, string][] {
-  return strings(judge, path)
-    .filter(([, text]) => hasTemplates(text))
-    .map(([valuePath]) => [
-      valuePath,
-      'judge settings are not templates: they are fixed per evaluator, so {{ … }} here would be sent as written; to compare judge models, write one evaluator per judge model, each with its own id (id: judge-a with judge: { model: model-a }, id: judge-b with judge: { model: model-b })',
-    ]);
+  return templatedStrings(judge, path).map((valuePath) => [
+    valuePath,
+    'judge settings are not templates: they are fixed per evaluator, so {{ … }} here would be sent as written; to compare judge models, write one evaluator per judge model, each with its own id (id: judge-a with judge: { model: model-a }, id: judge-b with judge: { model: model-b })',
+  ]);
+}
+
+/**
+ * The config paths of the strings inside `value` that hold a `{{ … }}` template: for settings
+ * read once, as written (a judge's, a model target's connection), where one would be sent
+ * literally.
+ */
+export function templatedStrings(value: unknown, path: ConfigPath): ConfigPath[] {
+  return strings(value, path).flatMap(([valuePath, text]) =>
+    hasTemplates(text) ? [valuePath] : [],
+  );
 }
 
 function missingParam(expression: string, key: string, grid: GridKeys): string {
