@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runTestSuite } from '../src/api/run-test-suite.ts';
 import { BaseTestEvaluator } from '../src/evaluators/base.ts';
+import { BaseAccuracy, BaseLLMJudge, BaseToxicity } from '../src/index.ts';
 import { UsageError } from '../src/shared/errors.ts';
 import type { Evaluation } from '../src/types/index.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
@@ -35,6 +36,42 @@ class Examples extends BaseTestEvaluator<Case, string> {
   num_overrides = 3;
   evaluateTestCase(): Evaluation {
     return { score: 1 };
+  }
+}
+
+/**
+ * SDK judge classes ported with `num_overrides = 3`. `BaseAccuracy` and `BaseToxicity` refuse
+ * `numOverrides` above 0 (they show their judge no examples), so the hint must not say to write
+ * it; `BaseLLMJudge` shows them, and there it is the fix.
+ */
+class AccuracyExamples extends BaseAccuracy<Case, string> {
+  id = 'accuracy';
+  num_overrides = 3;
+  outputMapper({ output }: { output: string }): string {
+    return output;
+  }
+  expectedOutputMapper({ testCase }: { testCase: Case }): string {
+    return testCase.input;
+  }
+}
+
+class ToxicityExamples extends BaseToxicity<Case, string> {
+  id = 'toxicity';
+  num_overrides = 3;
+  outputMapper({ output }: { output: string }): string {
+    return output;
+  }
+}
+
+class JudgeExamples extends BaseLLMJudge<Case, string> {
+  id = 'judge';
+  num_overrides = 3;
+  scoreChoices = [
+    { name: 'Polite', value: 1 },
+    { name: 'Not polite', value: 0 },
+  ];
+  makePrompt(): string {
+    return 'Is it polite?';
   }
 }
 
@@ -78,6 +115,23 @@ describe('an evaluator setting under its Python SDK name', () => {
     assert.equal(
       await outcome(new Examples()),
       "runTestSuite(s): evaluators[0] (examples): num_overrides is the Python SDK's name of the setting, which is not read here: write numOverrides = 3",
+    );
+  });
+
+  it('num_overrides on a judge class that refuses numOverrides says to leave it out', async () => {
+    const refused =
+      "num_overrides is the Python SDK's name of the setting, which is not read here, and this judge class takes no override examples in evalgate (it refuses numOverrides above 0): leave num_overrides out, or extend BaseLLMJudge and show recentOverrides in makePrompt";
+    assert.equal(
+      await outcome(new AccuracyExamples()),
+      `runTestSuite(s): evaluators[0] (accuracy): ${refused}`,
+    );
+    assert.equal(
+      await outcome(new ToxicityExamples()),
+      `runTestSuite(s): evaluators[0] (toxicity): ${refused}`,
+    );
+    assert.equal(
+      await outcome(new JudgeExamples()),
+      "runTestSuite(s): evaluators[0] (judge): num_overrides is the Python SDK's name of the setting, which is not read here: write numOverrides = 3",
     );
   });
 

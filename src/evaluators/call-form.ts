@@ -79,12 +79,27 @@ export function pythonSettingProblem(evaluator: object): string | null {
     const fields = evaluator as Record<string, unknown>;
     const value = fields[python];
     if (value === undefined || fields[name] !== undefined) continue;
+    if (python === 'num_overrides' && refusesOverrideExamples(evaluator)) {
+      return `${python} is the Python SDK's name of the setting, which is not read here, and this judge class takes no override examples in evalgate (it refuses numOverrides above 0): leave ${python} out, or extend BaseLLMJudge and show recentOverrides in makePrompt`;
+    }
     // The value is quoted when it is a number or text: `write maxConcurrency = 2`.
     const shown =
       typeof value === 'number' || typeof value === 'string' ? ` = ${JSON.stringify(value)}` : '';
     return `${python} is the Python SDK's name of the setting, which is not read here: write ${name}${shown}`;
   }
   return null;
+}
+
+/**
+ * Whether `evaluator` is an SDK judge class that shows its judge no override examples (every one
+ * but `BaseLLMJudge`: `BaseAccuracy`, `BaseNSFW`, `BaseToxicity`, …), which refuses
+ * `numOverrides` above 0, so `write numOverrides = 3` would send the user to another refusal.
+ * Asked through the class's own hook rather than `instanceof`, so that a class of another copy
+ * of evalgate (a module's own install) answers too.
+ */
+function refusesOverrideExamples(evaluator: object): boolean {
+  const shows: unknown = (evaluator as { sdkShowsOverrides?: unknown }).sdkShowsOverrides;
+  return typeof shows === 'function' && shows.call(evaluator) === false;
 }
 
 /**
