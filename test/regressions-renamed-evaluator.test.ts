@@ -123,4 +123,13 @@ describe('regressions: block and an evaluator of the baseline missing from the r
       assert.equal(r.stderr, '', gate);
     }
   });
+
+  it('evals compare --help gives that exit code', async () => {
+    const r = await runCli(['compare', '--help'], { cwd: scratch() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout.replace(/\s+/g, ' '),
+      /1 a regression, or an evaluator of BASE that HEAD lacks under regressions: block/,
+    );
+  });
 });

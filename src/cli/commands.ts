@@ -146,7 +146,7 @@ export const COMPARE = {
   summary: 'Compare two results artifacts: paired statistics per evaluator and pass rate',
   positionals: { names: 'BASE HEAD', what: 'two results files', min: 2, max: 2 },
   about: [
-    'BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator and the pass rate the base and head values, the change with its p-value and 95% confidence interval from one paired sign-flip test (fixed seed; p < 0.05 exactly when the interval excludes zero), and the Holm-adjusted p and Benjamini–Hochberg q over every row compared. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change; with what it could have detected, or "underpowered") or "too few cases" (under 10 paired). Exit 1 when a regression stays significant after Holm\'s correction over every row.',
+    'BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator and the pass rate the base and head values, the change with its p-value and 95% confidence interval from one paired sign-flip test (fixed seed; p < 0.05 exactly when the interval excludes zero), and the Holm-adjusted p and Benjamini–Hochberg q over every row compared. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change; with what it could have detected, or "underpowered") or "too few cases" (under 10 paired). Exit 1 when a regression stays significant after Holm\'s correction over every row, or when a run of HEAD lacks an evaluator of its BASE run and the gate HEAD records has regressions: block without it in removedEvaluators (as evals run --baseline fails it).',
     'Also lists newly failing, fixed, added, removed, flaky and changed-row cases.',
   ],
   options: {
@@ -158,7 +158,9 @@ export const COMPARE = {
     },
     help: HELP,
   },
-  footer: ['Exit codes: 0 no significant regression · 1 a regression · 2 bad input.'],
+  footer: [
+    'Exit codes: 0 no significant regression · 1 a regression, or an evaluator of BASE that HEAD lacks under regressions: block · 2 bad input.',
+  ],
 } satisfies CommandSpec;
 
 /** `evals merge SHARD.json… -o FILE [--junit FILE]` */
