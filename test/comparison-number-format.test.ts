@@ -109,6 +109,8 @@ describe('a comparison writes its numbers as the HTML report does', () => {
       passRate: { ...tested, label: 'unchanged', significant: false, paired: 40 },
       evaluators: [evaluator],
       agreement: [agreement],
+      evaluatorsOnlyInBase: [],
+      evaluatorsOnlyInHead: [],
     } as unknown as RunComparison;
     const actual = regressionCondition(run).actual;
     assert.ok(actual.includes('exact 0.863 → 0.812 (-0.050'), actual);
