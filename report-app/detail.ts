@@ -65,6 +65,8 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
     ),
   ];
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
+  // The row's reason, whole (its cell is cut): the same words as the table's why column.
+  if (view.why !== undefined) parts.push(el('p', { id: 'detail-why', class: 'why bad' }, view.why));
   parts.push(block('Inputs', view.inputs, 'detail-inputs'));
   if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
   const output = view.output;

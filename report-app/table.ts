@@ -1,6 +1,8 @@
 /**
  * The case table: filters (status, newly failing, run, failing evaluator, tag), a search over
- * id, label, source, the whole output and error, and sorting by any column. Only the rows in
+ * id, label, source, the whole output, error and why, and sorting by any column. A row that did
+ * not pass says why in its own column (the error, else the failing evaluations with what they
+ * said, worded in Node as the terminal summary words it), cut to fit, whole in its tooltip. Only the rows in
  * view are in the document (a fixed row height and a spacer), so 10,000 cases scroll and filter
  * without delay. Every evaluator has a column; when they do not fit, the table scrolls sideways
  * (the header with it) and a note says so.
@@ -14,15 +16,18 @@ const ROW_HEIGHT = 30;
 const HEADER_HEIGHT = 30;
 /** Rows drawn above and below the visible ones, so a fast scroll shows no gap. */
 const OVERSCAN = 10;
-/** Column widths in px: status, case (at least), run (at least), duration, one per evaluator. */
-const WIDTHS = { status: 90, case: 200, run: 140, duration: 70, score: 80 };
+/**
+ * Column widths in px: status, case (at least), why (at least), run (at least), duration, one
+ * per evaluator.
+ */
+const WIDTHS = { status: 90, case: 200, why: 220, run: 140, duration: 70, score: 80 };
 const GAP = 8;
 const PADDING = 16;
 
 /** The status filter's value for the cases that passed in the baseline and do not now. */
 export const NEWLY_FAILING = 'newly-failing';
 
-type SortKey = 'status' | 'case' | 'run' | 'duration' | `score:${number}`;
+type SortKey = 'status' | 'case' | 'why' | 'run' | 'duration' | `score:${number}`;
 
 const STATUS_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
 
@@ -30,7 +35,14 @@ const STATUS_ORDER = { errored: 0, failed: 1, passed: 2 } as const;
 export function caseTable(model: ReportModel, open: (view: CaseView) => void): HTMLElement {
   // The whole output: the model holds it whole, so a match past the shown part is found too.
   const haystacks = model.cases.map((view) =>
-    [view.id, view.label ?? '', view.source ?? '', view.output ?? '', view.error ?? '']
+    [
+      view.id,
+      view.label ?? '',
+      view.source ?? '',
+      view.output ?? '',
+      view.error ?? '',
+      view.why ?? '',
+    ]
       .join('\n')
       .toLowerCase(),
   );
@@ -73,7 +85,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   const search = el('input', {
     id: 'filter-search',
     type: 'search',
-    placeholder: 'search id, label, source, output, error…',
+    placeholder: 'search id, label, source, output, error, why…',
     title: 'searches the whole of every output, also the part the detail cuts',
     'aria-label': 'search cases',
   });
@@ -86,14 +98,16 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   const columns: [SortKey, string][] = [
     ['status', 'status'],
     ['case', 'case'],
+    ['why', 'why'],
     ['run', 'run'],
     ['duration', 'ms'],
     ...scoreColumns.map((id, i): [SortKey, string] => [`score:${i}`, id]),
   ];
-  const template = `${WIDTHS.status}px minmax(${WIDTHS.case}px,2fr) minmax(${WIDTHS.run}px,1fr) ${WIDTHS.duration}px ${scoreColumns.map(() => `${WIDTHS.score}px`).join(' ')}`;
+  const template = `${WIDTHS.status}px minmax(${WIDTHS.case}px,2fr) minmax(${WIDTHS.why}px,3fr) minmax(${WIDTHS.run}px,1fr) ${WIDTHS.duration}px ${scoreColumns.map(() => `${WIDTHS.score}px`).join(' ')}`;
   const width =
     WIDTHS.status +
     WIDTHS.case +
+    WIDTHS.why +
     WIDTHS.run +
     WIDTHS.duration +
     WIDTHS.score * scoreColumns.length +
@@ -148,7 +162,9 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
   function compare(a: CaseView, b: CaseView): number {
     if (sortKey === 'status')
       return STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || a.run - b.run;
-    if (sortKey === 'case') return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    if (sortKey === 'case') return byText(a.id, b.id);
+    // Rows that passed, which have no reason, after those that have one.
+    if (sortKey === 'why') return byText(a.why ?? '\uffff', b.why ?? '\uffff');
     if (sortKey === 'run') return a.run - b.run;
     if (sortKey === 'duration') return a.durationMs - b.durationMs;
     const column = Number(sortKey.slice('score:'.length));
@@ -207,6 +223,10 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
       },
       el('span', { class: `badge ${view.status}` }, view.flaky ? `${view.status} ~` : view.status),
       el('span', { class: 'name', title: view.id }, name),
+      // Cut to the cell (by the stylesheet, after Node's cut); the whole reason in the tooltip.
+      view.why === undefined
+        ? el('span', { class: 'why' })
+        : el('span', { class: 'why bad', title: view.why }, view.whyShown ?? view.why),
       el('span', { class: 'dim' }, model.runs[view.run]?.name ?? ''),
       el('span', { class: 'num' }, count(view.durationMs)),
       ...scoreColumns.map((_, i) =>
@@ -243,11 +263,15 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     el(
       'p',
       { class: 'note' },
-      'The search covers the id, label, source line, error and the whole output of each case.',
+      'The search covers the id, label, source line, error, why it did not pass and the whole output of each case.',
     ),
     sideways,
     el('div', { class: 'table' }, body),
   );
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function select(id: string, options: [string, string][]): HTMLSelectElement {

@@ -77,9 +77,9 @@ describe('the newly failing filter (D4)', () => {
     assert.equal(option, `newly failing (${NEWLY})`);
     await page.selectOption('#filter-status', 'newly-failing');
     assert.equal(await page.textContent('#case-count'), `${NEWLY} of 160 cases`);
-    // Every row drawn is a failed case of k=a.
+    // Every row drawn is a failed case of k=a (the run is the fourth cell, after status, case, why).
     const shown = await page.$$eval('#case-rows .case', (rows: Row[]) =>
-      rows.map((r) => `${r.className} | ${r.children[2]?.textContent ?? ''}`),
+      rows.map((r) => `${r.className} | ${r.children[3]?.textContent ?? ''}`),
     );
     assert.ok(shown.length > 0);
     for (const line of shown) assert.equal(line, 'row case failed | s · k=a');

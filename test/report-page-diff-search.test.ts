@@ -112,7 +112,7 @@ describe('the case search (D6)', () => {
     // By the search box, the page says what the search reads.
     assert.match(
       (await page.textContent('#cases')) ?? '',
-      /The search covers the id, label, source line, error and the whole output of each case\./,
+      /The search covers the id, label, source line, error, why it did not pass and the whole output of each case\./,
     );
     await page.close();
   });

@@ -97,12 +97,14 @@ describe('every evaluator in the case table (D11)', () => {
     assert.deepEqual(heads, [
       'status',
       'case',
+      'why',
       'run',
       'ms',
       ...Array.from({ length: EVALUATORS }, (_, i) => `evaluator-${i + 1}`),
     ]);
     const cells = await page.locator('#case-rows .case >> nth=0').locator('span').count();
-    assert.equal(cells, 4 + EVALUATORS);
+    // Status, case, why (empty for a case that passed), run, ms, then the evaluators.
+    assert.equal(cells, 5 + EVALUATORS);
     assert.equal(
       await textNow(page, '#case-columns'),
       '12 evaluator columns, every one shown: scroll the table sideways to see those out of view.',

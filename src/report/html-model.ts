@@ -14,6 +14,7 @@ import { agreementLine, agreementsOf } from './agreement-text.ts';
 import { comparedOf, type ComparedView } from './html-model-compared.ts';
 import { comparisonView, type ComparisonView } from './html-model-comparison.ts';
 import { reasonOf } from './evaluation-reason.ts';
+import { caseWhy } from './html-model-why.ts';
 import { outputText, shortenText } from './failure-details.ts';
 import { oneLine } from '../shared/one-line.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
@@ -67,6 +68,13 @@ export interface CaseView {
    * otherwise, which keeps 10,000 cases' worth of `false` out of the page.
    */
   newlyFailing?: true;
+  /**
+   * Why the case did not pass, as the terminal summary says it (`caseWhy`): the row shows
+   * `whyShown` (or `why` when that is absent), its tooltip and the detail `why`. Absent for a
+   * case that passed, which keeps the page small.
+   */
+  why?: string;
+  whyShown?: string;
   inputs: string;
   /**
    * The whole output (search covers it all); the detail shows its first `MAX_VALUE_CHARS`. Null
@@ -282,6 +290,7 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     durationMs: Math.round(result.durationMs),
     scores,
     failing,
+    ...caseWhy(result),
     inputs: capped(pretty(result.data)),
     output: errored ? null : shown(result.output),
     compared: cappedCompared(comparedOf(result, shown)),
