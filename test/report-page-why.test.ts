@@ -3,9 +3,11 @@
  * case's error for one that errored, the failing evaluation with what it said for one that
  * failed, in the terminal summary's words; nothing for one that passed. A reason longer than the
  * cell is cut there, whole in the cell's tooltip and the detail, and the search finds it. The
- * rows keep their fixed height, which the virtualised table places them by.
+ * rows keep their fixed height, which the virtualised table places them by, and a secret in a
+ * reason stays scrubbed.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +16,9 @@ import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
 let browser: Browser;
 let dir = '';
+let secretDir = '';
+/** A secret by its variable's name, which an error and a reason both echo. */
+const SECRET = 'sk-why-test-0123456789abcdefghij';
 /** What the custom evaluator says of the `long` row: longer than the cell shows. */
 const LONG_REASON = `the answer cites ${'a source that does not exist, '.repeat(8)}ending in zanzibar`;
 
@@ -40,6 +45,25 @@ before(async () => {
   );
   const run = await runInProcess(['run', '-o', 'results.json', '--report', 'report.html'], dir);
   assert.equal(run.code, 1, run.stderr);
+  secretDir = jsonlProject(
+    [{ q: 'throw' }, { q: 'judge' }],
+    [
+      'function: ./m.mjs#fn',
+      'evaluators:',
+      '  - { id: judge, use: ./ev.mjs#judge, threshold: { gte: 1 } }',
+    ],
+    {
+      'm.mjs': `export function fn({ testCase }) { if (testCase.q === 'throw') throw new Error('key ${SECRET} refused'); return 'ok'; }\n`,
+      // The secret past the 160 columns the row shows, so that the row's cut falls inside it.
+      'ev.mjs': `export const judge = () => ({ score: 0, metadata: { reason: ${JSON.stringify(`${'x'.repeat(150)} ${SECRET} was echoed`)} } });\n`,
+    },
+  );
+  const leaky = await runInProcess(
+    ['run', '-o', 'results.json', '--report', 'report.html'],
+    secretDir,
+    { OPENAI_API_KEY: SECRET },
+  );
+  assert.equal(leaky.code, 1, leaky.stderr);
 });
 
 after(() => browser.close());
@@ -97,6 +121,37 @@ describe('why a case did not pass, in its row', () => {
     await page.click('#case-rows .case >> nth=0');
     await page.waitForSelector('#detail:not([hidden])');
     assert.equal(await page.textContent('#detail-why'), whole);
+    await page.close();
+  });
+
+  it('sorts by why, the rows that passed last', async () => {
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#case-rows .case');
+    await page.click('button[data-key="why"]');
+    const whys = await page.locator('#case-rows .case .why').allTextContents();
+    assert.deepEqual(
+      whys.map((why) => why.split(' ')[0]),
+      ['cites', 'error:', 'exact', ''],
+    );
+    await page.close();
+  });
+
+  it('keeps a secret in an error or a reason scrubbed, in the row, its tooltip and the page', async () => {
+    assert.ok(!readFileSync(join(secretDir, 'report.html'), 'utf8').includes(SECRET));
+    const page = await openFilePage(browser, join(secretDir, 'report.html'), '#case-rows .case');
+    const cells = page.locator('#case-rows .case .why');
+    assert.equal(await cells.count(), 2);
+    for (const cell of await cells.all()) {
+      const text = `${await cell.textContent()} ${await cell.getAttribute('title')}`;
+      assert.ok(!text.includes(SECRET) && !text.includes(SECRET.slice(0, 12)), text);
+    }
+    const titles = await Promise.all(
+      (await cells.all()).map(async (cell) => (await cell.getAttribute('title')) ?? ''),
+    );
+    assert.ok(titles.includes('error: key [redacted] refused'), titles.join(' | '));
+    assert.ok(
+      titles.some((title) => title.endsWith('[redacted] was echoed')),
+      titles.join(' | '),
+    );
     await page.close();
   });
 });
