@@ -99,26 +99,6 @@ describe('the terminal summary cuts a long reason inside its values', () => {
     assert.ok(middle.endsWith('Incorrect API key'), middle);
   });
 
-  it('keeps enough of a URL to say where the request went, cutting the end of the line instead', () => {
-    // The first line a new http suite shows when its server is not running: the URL had been
-    // cut to `ht…` to keep the end of the message whole.
-    const text =
-      'POST http://127.0.0.1:8787/answer failed (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:8787; after 3 attempts';
-    assert.equal(
-      cutReason(text, 85),
-      'POST http://127.0.0.1:8787/answer failed (ECONNREFUSED): connect ECONNREFUSED 127.0.…',
-    );
-    const long = `timed out after 2000 ms while waiting for the body of GET https://staging.example.com/api/v2/answer?q=${'x'.repeat(40)}, which answered 200`;
-    const cut = cutReason(long, 92);
-    assert.equal(textWidth(cut), 92);
-    // The URL keeps 32 columns (its start and its end, the comma after it read with it), and
-    // the end of the line is cut.
-    const url = /GET (\S+),/.exec(cut)?.[1] ?? '';
-    assert.equal(textWidth(url), 31, cut);
-    assert.ok(url.startsWith('https://st') && url.endsWith('xxxxx'), cut);
-    assert.ok(cut.endsWith('…'), cut);
-  });
-
   it('cuts the counted errors of the summary the same way', () => {
     const failing = (id: string): CaseResult => caseResult({ id, error: httpError });
     const cases = [failing('a'), failing('b')];

@@ -26,12 +26,6 @@ const MIN_VALUE = 8;
 /** The narrowest a value is cut to when the line has no room for {@link MIN_VALUE}: `"…"`. */
 const TINY_VALUE = 3;
 
-/**
- * The narrowest a URL is cut to: `http://127.0.0…8787/answer` still says where the request went,
- * which `ht…` does not. When the framing leaves less, the end of the line is cut instead.
- */
-const MIN_URL = 32;
-
 /** The body of an HTTP answer: what follows `answered 500: ` to the end. */
 const ANSWER_BODY = /\banswered \d{3}: /;
 
@@ -80,21 +74,12 @@ export function cutReason(text: string, max: number): string {
   const room = max - framing;
   // Too little room for every value at its narrowest: they share what there is, each at least
   // `"…"`, so `, got …` is not what the end cut takes; with less than that, the end is cut.
-  // A URL cut below MIN_URL no longer says where the request went: it keeps that much, and
-  // the end of the line is cut instead (`… failed (ECONNREFUSED): connect ECONN…`).
-  const floors = widths.map((width, i) =>
-    Math.min(width, values[i]!.url === true ? MIN_URL : MIN_VALUE),
-  );
-  const hasUrl = values.some((piece) => piece.url === true);
-  const floor = floors.reduce((sum, width) => sum + width, 0);
   const allotted =
-    hasUrl && room < floor
-      ? floors
-      : room >= narrowest
-        ? allot(values, widths, room)
-        : room >= TINY_VALUE * values.length
-          ? shareRoom(widths, room, TINY_VALUE)
-          : widths.map((width) => Math.min(width, MIN_VALUE));
+    room >= narrowest
+      ? allot(values, widths, room)
+      : room >= TINY_VALUE * values.length
+        ? shareRoom(widths, room, TINY_VALUE)
+        : widths.map((width) => Math.min(width, MIN_VALUE));
   let index = 0;
   const cut = pieces
     .map((piece) => (piece.value ? cutValue(piece.text, allotted[index++]!) : piece.text))
