@@ -116,7 +116,7 @@ describe('L2: an argument runTestSuite does not have', () => {
   it('a name like none of them lists them all', async () => {
     assert.match(
       await usageMessage({ verbose: true }),
-      /^runTestSuite\(s\): unknown argument verbose \(the arguments are id, testCases, testCaseHash, fn, evaluators, maxTestCaseConcurrency, .*baselinesDir, secrets\)$/,
+      /^runTestSuite\(s\): unknown argument verbose \(the arguments are id, testCases, testCaseHash, fn, evaluators, maxTestCaseConcurrency, .*baselinesDir, updateBaselines, secrets\)$/,
     );
   });
 });
