@@ -33319,12 +33319,7 @@ function cutReason(text2, max) {
   const widths = values.map((piece) => textWidthUpTo(piece.text, max));
   const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
   const room = max - framing;
-  const floors = widths.map(
-    (width, i) => Math.min(width, values[i].url === true ? MIN_URL : MIN_VALUE)
-  );
-  const hasUrl = values.some((piece) => piece.url === true);
-  const floor = floors.reduce((sum2, width) => sum2 + width, 0);
-  const allotted = hasUrl && room < floor ? floors : room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
+  const allotted = room >= narrowest ? allot(values, widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
   let index = 0;
   const cut2 = pieces.map((piece) => piece.value ? cutValue(piece.text, allotted[index++]) : piece.text).join("");
   return truncateToWidth(cut2, max);
@@ -33365,7 +33360,7 @@ function shareRoom(widths, room, narrowest = MIN_VALUE) {
   });
   return allotted;
 }
-var MIN_VALUE, TINY_VALUE, MIN_URL, ANSWER_BODY, VALUE;
+var MIN_VALUE, TINY_VALUE, ANSWER_BODY, VALUE;
 var init_reason_cut = __esm({
   "src/report/reason-cut.ts"() {
     "use strict";
@@ -33373,7 +33368,6 @@ var init_reason_cut = __esm({
     init_case_text();
     MIN_VALUE = 8;
     TINY_VALUE = 3;
-    MIN_URL = 32;
     ANSWER_BODY = /\banswered \d{3}: /;
     VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
   }
