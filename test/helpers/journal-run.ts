@@ -154,7 +154,8 @@ export async function takenOver(
   { firstArgs = [], cases = 2 }: { firstArgs?: string[]; cases?: number } = {},
 ): Promise<{ first: ReturnType<typeof start>; second: ReturnType<typeof start> }> {
   const first = start(dir, [...firstArgs, '-o', 'r.json', ...args]);
-  const journaled = await waitUntil(() => caseLines(dir) >= cases, 100);
+  // 30 s at most: a run's start under a loaded CI machine took more than 10 s (CI131).
+  const journaled = await waitUntil(() => caseLines(dir) >= cases, 300);
   // A run left stopped would outlive the test: killed when a wait fails.
   if (!journaled) first.child.kill('SIGKILL');
   assert.ok(journaled, 'the first run journaled');
@@ -166,7 +167,7 @@ export async function takenOver(
   const secondsJournal = () =>
     existsSync(journalOf(dir)) &&
     readFileSync(journalOf(dir), 'utf8').includes(`"pid":${second.child.pid},`);
-  const took = await waitUntil(secondsJournal, 100);
+  const took = await waitUntil(secondsJournal, 300);
   if (!took) for (const run of [first, second]) run.child.kill('SIGKILL');
   assert.ok(took, 'the second run took the journal over');
   return { first, second };
