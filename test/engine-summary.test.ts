@@ -182,6 +182,44 @@ void test('evaluator mean and passRate rules; nothing to measure fails', () => {
   );
 });
 
+// The mean counts only the scores given: an evaluator whose evaluations mostly errored passed
+// `gte: 0.8` on the few that scored. Errored evaluations leave the mean undecided, and it fails.
+void test('a mean rule over an evaluator with errored evaluations is not decided, and fails', () => {
+  const judged = summary({
+    passed: 3,
+    errored: 0,
+    failed: 17,
+    passRate: 3 / 20,
+    cases: 20,
+    evaluators: {
+      judge: { count: 20, mean: 0.95, passed: 3, failed: 17, errors: 17, passRate: 0.15 },
+      fine: { count: 20, mean: 0.95, passed: 20, failed: 0, errors: 0, passRate: 1 },
+    },
+  });
+  const gate = evaluateGate(judged, {
+    minPassRate: 0,
+    evaluators: { judge: { mean: { gte: 0.8 } }, fine: { mean: { gte: 0.8 } } },
+  });
+  assert.equal(gate.verdict, 'fail');
+  assert.deepEqual(
+    gate.conditions.slice(1).map((c) => [c.name, c.actual, c.passed]),
+    [
+      [
+        'evaluators.judge.mean',
+        'not decided: 17 of 20 evaluations errored (mean 0.95 over the others)',
+        false,
+      ],
+      ['evaluators.fine.mean', '0.95', true],
+    ],
+  );
+  // A lower-is-better mean is no different: the errored ones might have scored anything.
+  const upper = evaluateGate(judged, {
+    minPassRate: 0,
+    evaluators: { judge: { mean: { lte: 1 } } },
+  });
+  assert.equal(upper.conditions[1]?.passed, false);
+});
+
 void test('an empty run passes the case rules and says so', () => {
   const empty = summarizeRun([], []);
   assert.deepEqual(evaluateGate(empty, {}), {

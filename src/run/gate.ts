@@ -59,13 +59,16 @@ export function evaluateGate(
   for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
     const measured = summary.evaluators[id];
     if (rules.mean != null) {
+      const condition = measure(
+        `evaluators.${id}.mean`,
+        rules.mean,
+        withoutNoiseOrNull(measured?.mean ?? null),
+        missing('no scores'),
+      );
       conditions.push(
-        measure(
-          `evaluators.${id}.mean`,
-          rules.mean,
-          withoutNoiseOrNull(measured?.mean ?? null),
-          missing('no scores'),
-        ),
+        measured === undefined || measured.mean === null
+          ? condition
+          : undecidedMean(condition, measured.errors, measured.count),
       );
     }
     if (rules.passRate != null) {
@@ -133,6 +136,23 @@ function measure(
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+
+/**
+ * A mean rule of an evaluator some of whose evaluations errored: their scores are missing, so the
+ * mean of the rest says nothing of what they would have scored (17 errored and 3 scored 0.95
+ * would pass `gte: 0.8`). The rule is then not decided, and fails, saying how many errored; the
+ * pass rate and the case rules count an errored evaluation as a failure, and so cannot pass it
+ * either. `errors` 0 keeps the condition as measured.
+ */
+function undecidedMean(condition: GateCondition, errors: number, count: number): GateCondition {
+  if (errors === 0) return condition;
+  const errored = `${formatCount(errors)} of ${formatCount(count)} evaluations errored`;
+  return {
+    ...condition,
+    actual: `not decided: ${errored} (mean ${condition.actual} over the others)`,
+    passed: false,
+  };
 }
 
 /**
