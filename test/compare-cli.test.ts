@@ -120,13 +120,14 @@ describe('evals compare', () => {
         passRate: { label: string };
       }[];
     };
-    // Read a case at a time and reduced, the files give the comparison of the full artifacts.
-    assert.equal(
-      json.stdout,
-      renderComparisonJson(
-        compareArtifacts(artifact(join(dir, 'base.json')), artifact(join(dir, 'head.json'))),
-      ),
+    // Read a case at a time and reduced, the files give the comparison of the full artifacts,
+    // with why it exits 1 after hasRegression (here the regression alone).
+    const { runs, onlyInBase, onlyInHead, ...rest } = compareArtifacts(
+      artifact(join(dir, 'base.json')),
+      artifact(join(dir, 'head.json')),
     );
+    const whole = { ...rest, blocked: true, missingEvaluators: [], runs, onlyInBase, onlyInHead };
+    assert.equal(json.stdout, renderComparisonJson(whole));
     const exact = comparison.runs[0]?.evaluators.find((e) => e.evaluator === 'exact');
     assert.equal(exact?.label, 'regressed');
     assert.ok((exact?.ci.high ?? 0) < 0);

@@ -108,6 +108,40 @@ describe('regressions: block and an evaluator of the baseline missing from the r
     );
   });
 
+  // `hasRegression` is the statistics' alone: a script reading the JSON saw no reason for the 1,
+  // and the markdown (the PR comment's comparison) did not say why it failed either.
+  it('evals compare --format json and md say why it exits 1', async () => {
+    const dir = await project();
+    writeFiles(dir, { 'evals.yaml': config('close2', 0, '{ regressions: block }') });
+    await runCli(['run', '-o', 'head.json'], { cwd: dir });
+    const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 1, json.stdout + json.stderr);
+    const parsed = JSON.parse(json.stdout) as Record<string, unknown>;
+    assert.equal(parsed.hasRegression, false, 'no row regressed: the statistics are unchanged');
+    assert.equal(parsed.blocked, true);
+    const text =
+      'evaluator "close" of the baseline is not in this run ("close2" is new in this run: renamed?), so nothing was compared with it; if that is intended, list it in the suite\'s gate.removedEvaluators';
+    assert.deepEqual(parsed.missingEvaluators, [
+      { suite: 's', params: {}, evaluators: ['close'], text },
+    ]);
+    // The new keys follow hasRegression; the runs stay where they were, after them.
+    const keys = Object.keys(parsed);
+    assert.deepEqual(keys.slice(keys.indexOf('hasRegression'), keys.indexOf('hasRegression') + 4), [
+      'hasRegression',
+      'blocked',
+      'missingEvaluators',
+      'runs',
+    ]);
+    const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });
+    assert.equal(md.code, 1, md.stdout + md.stderr);
+    assert.match(
+      md.stdout,
+      /^❌ \*\*HEAD s fails its gate \(regressions: block\):\*\* evaluator "close" of the baseline is not in this run \("close2" is new in this run: renamed\?\)/m,
+    );
+  });
+
   it('evals compare exits 0 when HEAD lists it in removedEvaluators, or does not block', async () => {
     for (const gate of [
       '{ regressions: block, removedEvaluators: [close] }',
@@ -121,6 +155,8 @@ describe('regressions: block and an evaluator of the baseline missing from the r
       });
       assert.equal(r.code, 0, `${gate}: ${r.stdout}${r.stderr}`);
       assert.equal(r.stderr, '', gate);
+      const parsed = JSON.parse(r.stdout) as Record<string, unknown>;
+      assert.deepEqual([parsed.blocked, parsed.missingEvaluators], [false, []], gate);
     }
   });
 

@@ -1,6 +1,6 @@
 import type { FoundProblems } from '../artifact/schema.ts';
 import { compareArtifacts } from '../compare/compare.ts';
-import { blockedMissingEvaluators } from '../compare/gate.ts';
+import { blockedMissingEvaluators, type MissingEvaluatorsBlock } from '../compare/gate.ts';
 import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
@@ -54,16 +54,23 @@ export async function compareCommand(
       { ...(base.ok ? {} : { base: base.problems }), ...(head.ok ? {} : { head: head.problems }) },
     );
   }
+  // The runs HEAD's recorded gate fails for an evaluator of BASE they lack: a reason to exit 1
+  // beside the statistics, which every format says.
+  const missing = head.ok ? blockedMissingEvaluators(comparison, head.artifact) : [];
   const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
   const caseLabel = caseLabelFinder(
     ...[head, base].flatMap((side) => (side.ok ? [side.artifact] : [])),
   );
   const render =
     format === 'json'
-      ? renderComparisonJson
+      ? (c: Comparison) => renderComparisonJson(withGateFailures(c, missing))
       : format === 'md'
         ? (c: Comparison) =>
-            renderComparisonMarkdown(c, { ...(headCase ? { headCase } : {}), caseLabel })
+            renderComparisonMarkdown(c, {
+              ...(headCase ? { headCase } : {}),
+              caseLabel,
+              missingEvaluators: missing,
+            })
         : (c: Comparison) =>
             renderComparisonText(c, {
               color: useColor(ctx),
@@ -71,10 +78,30 @@ export async function compareCommand(
               width: terminalWidth(ctx),
             });
   ctx.stdout.write(render(comparison));
-  // Said on stderr, so `--format json` stays one JSON document.
-  const missing = head.ok ? blockedMissingEvaluators(comparison, head.artifact) : [];
+  // Said on stderr too, so `--format json` stays one JSON document.
   for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
   return comparison.hasRegression || missing.length > 0 ? 1 : 0;
+}
+
+/**
+ * The JSON form with why `evals compare` exits 1 beside `hasRegression` (which stays the
+ * statistics' own, as in the artifact): `blocked`, whether it fails, and `missingEvaluators`,
+ * the runs HEAD's recorded gate fails for an evaluator of BASE they lack. Added after
+ * `hasRegression`, so a reader of the earlier keys reads them as before.
+ */
+function withGateFailures(
+  comparison: Comparison,
+  missing: readonly MissingEvaluatorsBlock[],
+): Comparison & { blocked: boolean; missingEvaluators: readonly MissingEvaluatorsBlock[] } {
+  const { runs, onlyInBase, onlyInHead, ...head } = comparison;
+  return {
+    ...head,
+    blocked: comparison.hasRegression || missing.length > 0,
+    missingEvaluators: missing,
+    runs,
+    onlyInBase,
+    onlyInHead,
+  };
 }
 
 /** HEAD's case by run and id, so the markdown tables can say why a case fails now. */

@@ -99,9 +99,7 @@ export function missingEvaluatorsText(
   run: RunComparison,
   removed: readonly string[],
 ): string | undefined {
-  const missing = run.evaluatorsOnlyInBase.filter(
-    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id),
-  );
+  const missing = missingEvaluators(run, removed);
   if (missing.length === 0) return undefined;
   const names = missing.map((id) => JSON.stringify(id)).join(', ');
   const one = missing.length === 1;
@@ -113,10 +111,19 @@ export function missingEvaluatorsText(
   return `evaluator${one ? '' : 's'} ${names} of the baseline ${one ? 'is' : 'are'} not in this run${renamed}, so nothing was compared with ${one ? 'it' : 'them'}; if that is intended, list ${one ? 'it' : 'them'} in the suite's gate.removedEvaluators`;
 }
 
+/** The evaluators of the baseline's run that `run` lacks and `removed` does not list. */
+function missingEvaluators(run: RunComparison, removed: readonly string[]): string[] {
+  return run.evaluatorsOnlyInBase.filter(
+    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id),
+  );
+}
+
 /** A run of HEAD that `evals compare` fails for the evaluators of BASE it lacks, and why. */
 export interface MissingEvaluatorsBlock {
   suite: string;
   params: RunComparison['params'];
+  /** The ids of BASE's run that HEAD's lacks and its `gate.removedEvaluators` does not list. */
+  evaluators: string[];
   text: string;
 }
 
@@ -134,8 +141,12 @@ export function blockedMissingEvaluators(
   return comparison.runs.flatMap((run) => {
     const gate = gates.get(runKey(run));
     if (gate?.regressions !== 'block') return [];
-    const text = missingEvaluatorsText(run, gate.removedEvaluators ?? []);
-    return text === undefined ? [] : [{ suite: run.suite, params: run.params, text }];
+    const removed = gate.removedEvaluators ?? [];
+    const text = missingEvaluatorsText(run, removed);
+    if (text === undefined) return [];
+    return [
+      { suite: run.suite, params: run.params, evaluators: missingEvaluators(run, removed), text },
+    ];
   });
 }
 

@@ -30,7 +30,7 @@ import { pointsSize, scoreSize, shownWords, underpoweredRow, verdictWords } from
 import { describeRun, formatCount, plural } from './labels.ts';
 import { codeSpan, describeOriginMarkdown, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';
-import type { ChangeLabel, Comparison, RunComparison } from '../types/comparison.ts';
+import type { ChangeLabel, Comparison, RunComparison, RunRef } from '../types/comparison.ts';
 
 /** How `renderComparisonMarkdown` sizes its case lists and what it can say about a case. */
 export interface ComparisonMarkdownOptions {
@@ -51,6 +51,11 @@ export interface ComparisonMarkdownOptions {
   caseLabel?: CaseLabelFinder;
   /** Each grid point's statistics (intervals, p-values) in a `<details>`; true by default. */
   statistics?: boolean;
+  /**
+   * The runs HEAD's recorded gate fails for an evaluator of BASE they lack (`evals compare`):
+   * said under the headline, since they fail the comparison whatever its statistics say.
+   */
+  missingEvaluators?: readonly { suite: string; params: RunRef['params']; text: string }[];
 }
 
 const LABEL_ICONS: Record<ChangeLabel, string> = {
@@ -90,6 +95,10 @@ export function renderComparisonMarkdown(
 ): string {
   const blocks = [
     comparisonHeadline(comparison),
+    ...(options.missingEvaluators ?? []).map(
+      (run) =>
+        `❌ **HEAD ${escapeMarkdownText(describeRun(run))} fails its gate (regressions: block):** ${escapeMarkdownText(run.text)}`,
+    ),
     comparisonTable(comparison),
     ...comparisonDetails(comparison, options),
   ];
