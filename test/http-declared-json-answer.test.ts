@@ -56,10 +56,10 @@ describe('an answer whose content-type says JSON', () => {
     );
   });
 
-  it('an empty text answer is the text ""', async () => {
+  it('an empty text answer is kept as "", a case error (no allowEmptyOutput)', async () => {
     const { only } = await run('/empty');
     assert.equal(only.output, '');
-    assert.equal(only.error, null);
+    assert.match(only.error ?? '', /answered 200 with an empty answer: no output to score/);
   });
 
   it('a text answer holding the same is its text', async () => {

@@ -132,13 +132,25 @@ describe('a model reply with no text is a case error, not an empty output', () =
 });
 
 describe('replies that do have text', () => {
-  it('an empty string the model chose to send is an answer', async () => {
-    const run = await runOne(
-      answer({ message: { role: 'assistant', content: '' }, finish_reason: 'stop' }),
-    );
-    assert.equal(run.code, 0);
+  // Scored, "" passed both checks, as a command's empty stdout and an HTTP target's empty body
+  // did: the three targets agree that an empty output is no answer unless the target allows it.
+  it('an empty string the model sent is a case error, unless allowEmptyOutput', async () => {
+    const empty = answer({ message: { role: 'assistant', content: '' }, finish_reason: 'stop' });
+    const run = await runOne(empty);
+    assert.equal(run.code, 1);
     assert.equal(run.output, '');
-    assert.equal(run.error, null);
+    assert.equal(
+      run.error,
+      'the model\'s reply is empty (content: "", finish_reason: stop): no output to score (allowEmptyOutput: true on the target scores it as it is)',
+    );
+    const blank = await runOne(
+      answer({ message: { role: 'assistant', content: ' \n ' }, finish_reason: 'stop' }),
+    );
+    assert.match(blank.error ?? '', /^the model's reply is empty \(content: only white space,/);
+    const allowed = await runOne(empty, ['allowEmptyOutput: true']);
+    assert.equal(allowed.code, 0);
+    assert.equal(allowed.output, '');
+    assert.equal(allowed.error, null);
   });
 
   it('content as a list of parts is read as the text of its text parts', async () => {

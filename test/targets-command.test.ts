@@ -189,6 +189,7 @@ describe('command target', () => {
           "const fs = require('fs');",
           "fs.appendFileSync('log', '+\\n');",
           "setTimeout(() => fs.appendFileSync('log', '-\\n'), 600);",
+          "process.stdout.write('done');",
         ].join('\n'),
       },
     );

@@ -5,7 +5,7 @@ import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"stopAfterErrors":{"description":"Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.","type":"integer","minimum":0},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"isolation":{"description":"Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.","$ref":"#/definitions/isolation"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"isolation":{"enum":["process","worker"]},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"isolation":{"description":"Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).","$ref":"#/definitions/isolation"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, …).","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score, its pass rate and/or its agreement with human labels.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"removedEvaluators":{"description":"Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"The id the evaluator had in the baseline.","type":"string","minLength":1}},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"target":{"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]},"modelTarget":{"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"httpTarget":{"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}},"commandTarget":{"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","title":"evalgate config (evals.yaml), version 1","description":"A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).","type":"object","additionalProperties":false,"required":["version","suites"],"properties":{"version":{"description":"Version of the config format. Always 1.","const":1},"defaults":{"description":"Settings every suite inherits unless it sets its own.","type":"object","additionalProperties":false,"properties":{"concurrency":{"description":"Max test cases in flight through the function under test, per suite. Default 8.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.","$ref":"#/definitions/timeout"},"stopAfterErrors":{"description":"Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.","type":"integer","minimum":0},"trials":{"description":"Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.","$ref":"#/definitions/trials"},"isolation":{"description":"Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.","$ref":"#/definitions/isolation"},"judge":{"description":"Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.","type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20},"prices":{"description":"US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).","type":"object","additionalProperties":{"description":"The prices of one model.","type":"object","additionalProperties":false,"required":["prompt"],"properties":{"prompt":{"description":"Per million prompt tokens.","type":"number","minimum":0},"completion":{"description":"Per million completion tokens. Default: the prompt price.","type":"number","minimum":0}}}},"hostConcurrency":{"description":"Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.","$ref":"#/definitions/concurrency"}}}}},"suites":{"description":"The test suites. Each runs once per grid point.","type":"array","minItems":1,"items":{"$ref":"#/definitions/suite"}}},"definitions":{"id":{"type":"string","pattern":"^[A-Za-z0-9][\\w.-]*$","patternErrorMessage":"expected an id of letters, digits, _, . and - that starts with a letter or digit"},"concurrency":{"type":"integer","minimum":1},"trials":{"type":"integer","minimum":1},"isolation":{"enum":["process","worker"]},"duration":{"type":"string","pattern":"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h"},"timeout":{"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"},"moduleSpec":{"type":"string","minLength":1},"threshold":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"lt":{"description":"Passes when the value is less than this (0 to 1).","$ref":"#/definitions/unitNumber"},"lte":{"description":"Passes when the value is less than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"},"gt":{"description":"Passes when the value is greater than this (0 to 1).","$ref":"#/definitions/unitNumber"},"gte":{"description":"Passes when the value is greater than or equal to this (0 to 1).","$ref":"#/definitions/unitNumber"}}},"unitNumber":{"type":"number","minimum":0,"maximum":1},"suite":{"type":"object","additionalProperties":false,"required":["id","testset"],"properties":{"id":{"description":"Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.","$ref":"#/definitions/id"},"testset":{"description":"The test cases: a file (`path:`) or inline rows (`cases:`).","$ref":"#/definitions/testset"},"hash":{"description":"Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"A field name of the test case.","type":"string","minLength":1}},"function":{"description":"The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.","$ref":"#/definitions/moduleSpec"},"output":{"description":"The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.","type":"string","minLength":1},"target":{"description":"What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.","$ref":"#/definitions/target"},"grid":{"description":"Grid search: parameter name → values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.","type":"object","additionalProperties":{"description":"The values this parameter takes (at least one).","type":"array","minItems":1}},"concurrency":{"description":"Max test cases in flight through the function under test. Default: defaults.concurrency.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.","$ref":"#/definitions/timeout"},"trials":{"description":"Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).","$ref":"#/definitions/trials"},"isolation":{"description":"Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).","$ref":"#/definitions/isolation"},"allowEmpty":{"description":"Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.","type":"boolean"},"evaluators":{"description":"Evaluators scoring each case's output, in order.","type":"array","items":{"$ref":"#/definitions/evaluator"}},"pass":{"description":"When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.","type":"string","minLength":1},"gate":{"description":"The suite's verdict. Default: every case passes.","$ref":"#/definitions/gate"}}},"testset":{"type":"object","additionalProperties":false,"oneOf":[{"required":["path"]},{"required":["cases"]}],"properties":{"path":{"description":"Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).","type":"string","minLength":1},"ref":{"description":"Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.","type":"string","minLength":1},"cases":{"description":"Inline test cases, one object per case, for small config-only suites.","type":"array","minItems":1,"items":{"description":"One test case: field name → value.","type":"object"}},"revision":{"description":"Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.","type":"string","pattern":"^[0-9a-f]{6,64}$","patternErrorMessage":"expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)"},"split":{"description":"Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: \";\" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.","type":"object","minProperties":1,"additionalProperties":{"description":"The separator, such as ; or |.","type":"string","minLength":1}},"tags":{"description":"Keep only rows whose __tags__ include at least one of these.","type":"array","minItems":1,"items":{"description":"A tag.","type":"string","minLength":1}},"id":{"description":"Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).","type":"string","minLength":1}}},"evaluator":{"type":"object","additionalProperties":false,"required":["use"],"properties":{"id":{"description":"Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).","$ref":"#/definitions/id"},"use":{"description":"A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.","type":"string","minLength":1},"with":{"description":"Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).","type":"object"},"threshold":{"description":"Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.","$ref":"#/definitions/threshold"},"concurrency":{"description":"Max concurrent calls of this evaluator, across every grid point.","$ref":"#/definitions/concurrency"},"timeout":{"description":"Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.","$ref":"#/definitions/duration"},"judge":{"description":"Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, …).","$ref":"#/definitions/judgeSettings"},"when":{"description":"Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.","type":"object","additionalProperties":false,"required":["tags"],"properties":{"tags":{"description":"The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).","type":"array","minItems":1,"items":{"description":"A row tag.","type":"string","minLength":1}}}},"not":{"description":"Inverts the evaluator: its score becomes 1 − score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.","type":"boolean"},"agreement":{"description":"Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's κ (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.","type":"object","additionalProperties":false,"required":["column"],"properties":{"column":{"description":"The testset column holding the human verdict of each row.","type":"string","minLength":1}}}}},"gate":{"type":"object","additionalProperties":false,"properties":{"minPassRate":{"description":"Share of cases (0 to 1) that must pass. Absent: every case must pass.","$ref":"#/definitions/unitNumber"},"evaluators":{"description":"Conditions on evaluator summaries over the run: evaluator id → bounds on its mean score, its pass rate and/or its agreement with human labels.","type":"object","additionalProperties":{"description":"Bounds for one evaluator of this suite.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"mean":{"description":"Bounds on the mean score of the evaluator over the run.","$ref":"#/definitions/threshold"},"passRate":{"description":"Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).","$ref":"#/definitions/threshold"},"agreement":{"description":"Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"kappa":{"description":"Bounds on Cohen's κ against the labels (weighted κ for ordinal choices).","$ref":"#/definitions/threshold"},"accuracy":{"description":"Bounds on the share of labelled rows where the judge's verdict is the human's.","$ref":"#/definitions/threshold"}}}}}},"regressions":{"description":"What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement κ) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.","enum":["block","warn","off"]},"removedEvaluators":{"description":"Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.","type":"array","minItems":1,"uniqueItems":true,"items":{"description":"The id the evaluator had in the baseline.","type":"string","minLength":1}},"minDetectableEffect":{"description":"The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.","type":"number","exclusiveMinimum":0,"maximum":1}}},"judgeSettings":{"type":"object","additionalProperties":false,"properties":{"model":{"description":"Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, …), such as gpt-4o-mini.","type":"string","minLength":1},"embeddingModel":{"description":"Embeddings model of semantic-similarity, such as text-embedding-3-small.","type":"string","minLength":1},"baseUrl":{"description":"Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=…). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.","type":"number","minimum":0,"maximum":2},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"target":{"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]},"modelTarget":{"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"allowEmptyOutput":{"description":"Score an empty reply (no text, or only white space) as the output. Default false: an empty reply is a case error, since scored it would pass every check that something is not there.","type":"boolean"},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}},"httpTarget":{"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"allowEmptyOutput":{"description":"Score an empty answer (an empty body, or a text or JSON string of only white space, also at output:) as the output. Default false: it is a case error, since scored it would pass every check that something is not there.","type":"boolean"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}},"commandTarget":{"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]},"allowEmptyOutput":{"description":"Score an empty stdout (nothing printed, or only white space) as the output with output: text. Default false: it is a case error naming the exit code and the end of stderr, since scored it would pass every check that something is not there.","type":"boolean"}}}}};
 const schema12 = {"type":"integer","minimum":1};
 const schema13 = {"type":"string","pattern":"^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$","patternErrorMessage":"expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none"};
 const schema14 = {"type":"integer","minimum":1};
@@ -23,9 +23,9 @@ const schema21 = {"type":"string","minLength":1};
 const pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 const pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
 const schema22 = {"type":"object","required":["type"],"properties":{"type":{"description":"The kind of target: model, http or command.","enum":["model","http","command"]}},"allOf":[{"if":{"required":["type"],"properties":{"type":{"const":"model"}}},"then":{"$ref":"#/definitions/modelTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"http"}}},"then":{"$ref":"#/definitions/httpTarget"}},{"if":{"required":["type"],"properties":{"type":{"const":"command"}}},"then":{"$ref":"#/definitions/commandTarget"}}]};
-const schema25 = {"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}};
-const schema26 = {"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]}}};
-const schema23 = {"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
+const schema25 = {"type":"object","additionalProperties":false,"required":["type","url"],"properties":{"type":{"description":"One HTTP request per case.","const":"http"},"url":{"description":"The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.","type":"string","minLength":1},"method":{"description":"GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.","enum":["GET","POST","PUT","PATCH","DELETE"]},"headers":{"description":"Request headers, such as { authorization: \"Bearer ${API_TOKEN}\" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"body":{"description":"The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type."},"output":{"description":"Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).","type":"string","minLength":1},"allowEmptyOutput":{"description":"Score an empty answer (an empty body, or a text or JSON string of only white space, also at output:) as the output. Default false: it is a case error, since scored it would pass every check that something is not there.","type":"boolean"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.","type":"integer","minimum":0,"maximum":20}}};
+const schema26 = {"type":"object","additionalProperties":false,"required":["type","run"],"properties":{"type":{"description":"One process per case; the case is written to its stdin as JSON ({ \"case\": …, \"params\": … }).","const":"command"},"run":{"description":"The command as an argument list, such as [python, agent.py, \"{{ case.question }}\"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).","anyOf":[{"type":"array","minItems":1,"items":{"description":"One argument.","type":"string"}},{"type":"string","minLength":1}]},"shell":{"description":"Run `run` through /bin/sh. Default false.","type":"boolean"},"cwd":{"description":"Working folder, relative to this config. Default: the config's folder.","type":"string","minLength":1},"env":{"description":"Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.","type":"object","additionalProperties":{"description":"One variable's value.","type":"string"}},"output":{"description":"text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.","enum":["text","json"]},"allowEmptyOutput":{"description":"Score an empty stdout (nothing printed, or only white space) as the output with output: text. Default false: it is a case error naming the exit code and the end of stderr, since scored it would pass every check that something is not there.","type":"boolean"}}};
+const schema23 = {"type":"object","additionalProperties":false,"required":["type","model"],"properties":{"type":{"description":"A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).","const":"model"},"model":{"description":"The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.","type":"string","minLength":1},"prompt":{"description":"The prompt, sent as one user message: a template such as \"Answer briefly: {{ case.question }}\", or { file: prompts/answer.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]},"messages":{"description":"The messages instead of prompt:, in order: a list of { role, content }.","type":"array","minItems":1,"items":{"description":"One message.","type":"object","additionalProperties":false,"required":["role","content"],"properties":{"role":{"description":"system, user, assistant or developer.","enum":["system","user","assistant","developer"]},"content":{"description":"The message text: a template, or { file: prompts/system.md }.","anyOf":[{"type":"string","minLength":1},{"type":"object","additionalProperties":false,"required":["file"],"properties":{"file":{"description":"A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.","type":"string","minLength":1}}}]}}}},"baseUrl":{"description":"Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.","type":"string","pattern":"^https?://","patternErrorMessage":"expected an http:// or https:// URL"},"apiKey":{"description":"Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.","type":"string"},"headers":{"description":"Extra request headers, such as { api-key: \"${AZURE_OPENAI_KEY}\" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.","type":"object","additionalProperties":{"description":"One header's value.","type":"string"}},"temperature":{"description":"Sampling temperature. Default 0.","type":"number","minimum":0,"maximum":2},"maxTokens":{"description":"Most tokens of the reply (max_tokens).","type":"integer","minimum":1},"seed":{"description":"Sampling seed, for servers that honour it.","type":"integer"},"responseFormat":{"description":"text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.","anyOf":[{"enum":["text","json"]},{"type":"object"}]},"allowEmptyOutput":{"description":"Score an empty reply (no text, or only white space) as the output. Default false: an empty reply is a case error, since scored it would pass every check that something is not there.","type":"boolean"},"timeout":{"description":"Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.","$ref":"#/definitions/duration"},"maxRetries":{"description":"Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.","type":"integer","minimum":0,"maximum":20}}};
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -610,11 +610,10 @@ vErrors = null;
 }
 }
 }
-if(data.timeout !== undefined){
-let data17 = data.timeout;
-if(typeof data17 === "string"){
-if(!pattern2.test(data17)){
-const err43 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data17};
+if(data.allowEmptyOutput !== undefined){
+let data17 = data.allowEmptyOutput;
+if(typeof data17 !== "boolean"){
+const err43 = {instancePath:instancePath+"/allowEmptyOutput",schemaPath:"#/properties/allowEmptyOutput/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.allowEmptyOutput.type,parentSchema:schema23.properties.allowEmptyOutput,data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -624,8 +623,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17};
+if(data.timeout !== undefined){
+let data18 = data.timeout;
+if(typeof data18 === "string"){
+if(!pattern2.test(data18)){
+const err44 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"},message:"must match pattern \""+"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$"+"\"",schema:"^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$",parentSchema:schema16,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -635,10 +637,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data.maxRetries !== undefined){
-let data18 = data.maxRetries;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err45 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.maxRetries.type,parentSchema:schema23.properties.maxRetries,data:data18};
+else {
+const err45 = {instancePath:instancePath+"/timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -647,9 +647,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 20 || isNaN(data18)){
-const err46 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema23.properties.maxRetries,data:data18};
+}
+if(data.maxRetries !== undefined){
+let data19 = data.maxRetries;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err46 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.maxRetries.type,parentSchema:schema23.properties.maxRetries,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -658,8 +660,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data18 < 0 || isNaN(data18)){
-const err47 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.maxRetries,data:data18};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 20 || isNaN(data19)){
+const err47 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema23.properties.maxRetries,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -668,16 +671,26 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(data19 < 0 || isNaN(data19)){
+const err48 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.maxRetries,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
 else {
 vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
@@ -812,7 +825,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(((((((key0 === "type") || (key0 === "url")) || (key0 === "method")) || (key0 === "headers")) || (key0 === "body")) || (key0 === "output")) || (key0 === "maxRetries"))){
+if(!((((((((key0 === "type") || (key0 === "url")) || (key0 === "method")) || (key0 === "headers")) || (key0 === "body")) || (key0 === "output")) || (key0 === "allowEmptyOutput")) || (key0 === "maxRetries"))){
 const err7 = {instancePath,schemaPath:"#/definitions/httpTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err7];
@@ -927,10 +940,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.maxRetries !== undefined){
-let data8 = data.maxRetries;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema25.properties.maxRetries.type,parentSchema:schema25.properties.maxRetries,data:data8};
+if(data.allowEmptyOutput !== undefined){
+let data8 = data.allowEmptyOutput;
+if(typeof data8 !== "boolean"){
+const err16 = {instancePath:instancePath+"/allowEmptyOutput",schemaPath:"#/definitions/httpTarget/properties/allowEmptyOutput/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema25.properties.allowEmptyOutput.type,parentSchema:schema25.properties.allowEmptyOutput,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -939,9 +952,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 20 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema25.properties.maxRetries,data:data8};
+}
+if(data.maxRetries !== undefined){
+let data9 = data.maxRetries;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err17 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema25.properties.maxRetries.type,parentSchema:schema25.properties.maxRetries,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -950,8 +965,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(data8 < 0 || isNaN(data8)){
-const err18 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25.properties.maxRetries,data:data8};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 20 || isNaN(data9)){
+const err18 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema25.properties.maxRetries,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -960,11 +976,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/definitions/httpTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
+if(data9 < 0 || isNaN(data9)){
+const err19 = {instancePath:instancePath+"/maxRetries",schemaPath:"#/definitions/httpTarget/properties/maxRetries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25.properties.maxRetries,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -973,11 +986,11 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid1 = _errs10 === errors;
-valid3 = _valid1;
 }
-if(!valid3){
-const err20 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[1].if,parentSchema:schema22.allOf[1],data};
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/definitions/httpTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -986,13 +999,11 @@ vErrors.push(err20);
 }
 errors++;
 }
-const _errs28 = errors;
-let valid8 = true;
-const _errs29 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.type === undefined) && (missing2 = "type")){
-const err21 = {};
+var _valid1 = _errs10 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err21 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[1].if,parentSchema:schema22.allOf[1],data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1001,9 +1012,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-else {
-if(data.type !== undefined){
-if("command" !== data.type){
+const _errs30 = errors;
+let valid8 = true;
+const _errs31 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.type === undefined) && (missing2 = "type")){
 const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
@@ -1013,24 +1027,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-}
-var _valid2 = _errs29 === errors;
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs31 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err23 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema26.required,parentSchema:schema26,data};
+if(data.type !== undefined){
+if("command" !== data.type){
+const err23 = {};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1039,8 +1039,24 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data.run === undefined){
-const err24 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'",schema:schema26.required,parentSchema:schema26,data};
+}
+}
+}
+var _valid2 = _errs31 === errors;
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs33 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err24 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema26.required,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1049,9 +1065,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-for(const key2 in data){
-if(!((((((key2 === "type") || (key2 === "run")) || (key2 === "shell")) || (key2 === "cwd")) || (key2 === "env")) || (key2 === "output"))){
-const err25 = {instancePath,schemaPath:"#/definitions/commandTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema26,data};
+if(data.run === undefined){
+const err25 = {instancePath,schemaPath:"#/definitions/commandTarget/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'",schema:schema26.required,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1060,11 +1075,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-if(data.type !== undefined){
-let data10 = data.type;
-if("command" !== data10){
-const err26 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/commandTarget/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema26.properties.type,data:data10};
+for(const key2 in data){
+if(!(((((((key2 === "type") || (key2 === "run")) || (key2 === "shell")) || (key2 === "cwd")) || (key2 === "env")) || (key2 === "output")) || (key2 === "allowEmptyOutput"))){
+const err26 = {instancePath,schemaPath:"#/definitions/commandTarget/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1074,14 +1087,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.run !== undefined){
-let data11 = data.run;
-const _errs37 = errors;
-let valid12 = false;
-const _errs38 = errors;
-if(Array.isArray(data11)){
-if(data11.length < 1){
-const err27 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema26.properties.run.anyOf[0],data:data11};
+if(data.type !== undefined){
+let data11 = data.type;
+if("command" !== data11){
+const err27 = {instancePath:instancePath+"/type",schemaPath:"#/definitions/commandTarget/properties/type/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant",schema:"command",parentSchema:schema26.properties.type,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1090,11 +1099,15 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
-if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/run/" + i0,schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[0].items.type,parentSchema:schema26.properties.run.anyOf[0].items,data:data12};
+}
+if(data.run !== undefined){
+let data12 = data.run;
+const _errs39 = errors;
+let valid12 = false;
+const _errs40 = errors;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err28 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema26.properties.run.anyOf[0],data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1103,10 +1116,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema26.properties.run.anyOf[0].type,parentSchema:schema26.properties.run.anyOf[0],data:data11};
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 !== "string"){
+const err29 = {instancePath:instancePath+"/run/" + i0,schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[0].items.type,parentSchema:schema26.properties.run.anyOf[0].items,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1115,13 +1129,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-var _valid3 = _errs38 === errors;
-valid12 = valid12 || _valid3;
-if(!valid12){
-const _errs42 = errors;
-if(typeof data11 === "string"){
-if(func3(data11) < 1){
-const err30 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.run.anyOf[1],data:data11};
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema26.properties.run.anyOf[0].type,parentSchema:schema26.properties.run.anyOf[0],data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1130,9 +1141,13 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[1].type,parentSchema:schema26.properties.run.anyOf[1],data:data11};
+var _valid3 = _errs40 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const _errs44 = errors;
+if(typeof data12 === "string"){
+if(func3(data12) < 1){
+const err31 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.run.anyOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1141,11 +1156,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-var _valid3 = _errs42 === errors;
-valid12 = valid12 || _valid3;
 }
-if(!valid12){
-const err32 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema26.properties.run.anyOf,parentSchema:schema26.properties.run,data:data11};
+else {
+const err32 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.run.anyOf[1].type,parentSchema:schema26.properties.run.anyOf[1],data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1154,22 +1167,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-else {
-errors = _errs37;
-if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
+var _valid3 = _errs44 === errors;
+valid12 = valid12 || _valid3;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.shell !== undefined){
-let data13 = data.shell;
-if(typeof data13 !== "boolean"){
-const err33 = {instancePath:instancePath+"/shell",schemaPath:"#/definitions/commandTarget/properties/shell/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema26.properties.shell.type,parentSchema:schema26.properties.shell,data:data13};
+if(!valid12){
+const err33 = {instancePath:instancePath+"/run",schemaPath:"#/definitions/commandTarget/properties/run/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema26.properties.run.anyOf,parentSchema:schema26.properties.run,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1178,12 +1180,22 @@ vErrors.push(err33);
 }
 errors++;
 }
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
 }
-if(data.cwd !== undefined){
-let data14 = data.cwd;
-if(typeof data14 === "string"){
-if(func3(data14) < 1){
-const err34 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.cwd,data:data14};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.shell !== undefined){
+let data14 = data.shell;
+if(typeof data14 !== "boolean"){
+const err34 = {instancePath:instancePath+"/shell",schemaPath:"#/definitions/commandTarget/properties/shell/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema26.properties.shell.type,parentSchema:schema26.properties.shell,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1193,8 +1205,11 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.cwd.type,parentSchema:schema26.properties.cwd,data:data14};
+if(data.cwd !== undefined){
+let data15 = data.cwd;
+if(typeof data15 === "string"){
+if(func3(data15) < 1){
+const err35 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema26.properties.cwd,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1204,13 +1219,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data15 = data.env;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key3 in data15){
-let data16 = data15[key3];
-if(typeof data16 !== "string"){
-const err36 = {instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/commandTarget/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.env.additionalProperties.type,parentSchema:schema26.properties.env.additionalProperties,data:data16};
+else {
+const err36 = {instancePath:instancePath+"/cwd",schemaPath:"#/definitions/commandTarget/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.cwd.type,parentSchema:schema26.properties.cwd,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1220,9 +1230,13 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/env",schemaPath:"#/definitions/commandTarget/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.properties.env.type,parentSchema:schema26.properties.env,data:data15};
+if(data.env !== undefined){
+let data16 = data.env;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key3 in data16){
+let data17 = data16[key3];
+if(typeof data17 !== "string"){
+const err37 = {instancePath:instancePath+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/commandTarget/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.env.additionalProperties.type,parentSchema:schema26.properties.env.additionalProperties,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1232,10 +1246,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.output !== undefined){
-let data17 = data.output;
-if(!((data17 === "text") || (data17 === "json"))){
-const err38 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/commandTarget/properties/output/enum",keyword:"enum",params:{allowedValues: schema26.properties.output.enum},message:"must be equal to one of the allowed values",schema:schema26.properties.output.enum,parentSchema:schema26.properties.output,data:data17};
+}
+else {
+const err38 = {instancePath:instancePath+"/env",schemaPath:"#/definitions/commandTarget/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.properties.env.type,parentSchema:schema26.properties.env,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1245,9 +1258,10 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath,schemaPath:"#/definitions/commandTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
+if(data.output !== undefined){
+let data18 = data.output;
+if(!((data18 === "text") || (data18 === "json"))){
+const err39 = {instancePath:instancePath+"/output",schemaPath:"#/definitions/commandTarget/properties/output/enum",keyword:"enum",params:{allowedValues: schema26.properties.output.enum},message:"must be equal to one of the allowed values",schema:schema26.properties.output.enum,parentSchema:schema26.properties.output,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1256,11 +1270,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-var _valid2 = _errs31 === errors;
-valid8 = _valid2;
 }
-if(!valid8){
-const err40 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[2].if,parentSchema:schema22.allOf[2],data};
+if(data.allowEmptyOutput !== undefined){
+let data19 = data.allowEmptyOutput;
+if(typeof data19 !== "boolean"){
+const err40 = {instancePath:instancePath+"/allowEmptyOutput",schemaPath:"#/definitions/commandTarget/properties/allowEmptyOutput/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema26.properties.allowEmptyOutput.type,parentSchema:schema26.properties.allowEmptyOutput,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1269,9 +1283,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err41 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema22.required,parentSchema:schema22,data};
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/definitions/commandTarget/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1280,10 +1295,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data18 = data.type;
-if(!(((data18 === "model") || (data18 === "http")) || (data18 === "command"))){
-const err42 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema22.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema22.properties.type.enum,parentSchema:schema22.properties.type,data:data18};
+var _valid2 = _errs33 === errors;
+valid8 = _valid2;
+}
+if(!valid8){
+const err42 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema22.allOf[2].if,parentSchema:schema22.allOf[2],data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1292,15 +1308,38 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err43 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema22.required,parentSchema:schema22,data};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data20 = data.type;
+if(!(((data20 === "model") || (data20 === "http")) || (data20 === "command"))){
+const err44 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema22.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema22.properties.type.enum,parentSchema:schema22.properties.type,data:data20};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema22.type,parentSchema:schema22,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }

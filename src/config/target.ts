@@ -271,6 +271,7 @@ function buildModel(raw: Record<string, unknown>, at: ConfigPath): ModelTargetCo
   if (typeof raw.seed === 'number') built.seed = raw.seed;
   if (typeof raw.timeout === 'string') built.timeoutMs = parseDuration(raw.timeout) ?? undefined;
   if (typeof raw.maxRetries === 'number') built.maxRetries = raw.maxRetries;
+  if (raw.allowEmptyOutput === true) built.allowEmptyOutput = true;
   return built;
 }
 
@@ -331,6 +332,7 @@ function buildHttp(raw: Record<string, unknown>): HttpTargetConfig {
   };
   if (raw.body !== undefined) built.body = raw.body;
   if (typeof raw.output === 'string') built.output = raw.output;
+  if (raw.allowEmptyOutput === true) built.allowEmptyOutput = true;
   return built;
 }
 
@@ -343,6 +345,7 @@ function buildCommand(raw: Record<string, unknown>): CommandTargetConfig {
     output: raw.output === 'json' ? 'json' : 'text',
   };
   if (typeof raw.cwd === 'string') built.cwd = raw.cwd;
+  if (raw.allowEmptyOutput === true) built.allowEmptyOutput = true;
   return built;
 }
 

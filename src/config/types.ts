@@ -144,6 +144,12 @@ export interface ModelTargetConfig {
   /** Per request attempt. */
   timeoutMs?: number;
   maxRetries?: number;
+  /**
+   * `allowEmptyOutput: true`: an empty output (nothing, or only white space) is scored as it is.
+   * Absent (the default): it is a case error, since scored it would pass every check that
+   * something is not there (a `not: true` check, a maximum length).
+   */
+  allowEmptyOutput?: true;
 }
 
 /** `target: { type: http }`: one request per case to an HTTP endpoint. */
@@ -158,6 +164,12 @@ export interface HttpTargetConfig {
   /** A path into the JSON answer (`data.answer`, `choices.0.message.content`); absent: the whole body. */
   output?: string;
   maxRetries: number;
+  /**
+   * `allowEmptyOutput: true`: an empty output (nothing, or only white space) is scored as it is.
+   * Absent (the default): it is a case error, since scored it would pass every check that
+   * something is not there (a `not: true` check, a maximum length).
+   */
+  allowEmptyOutput?: true;
 }
 
 /** `target: { type: command }`: one process per case. */
@@ -171,6 +183,12 @@ export interface CommandTargetConfig {
   env: Record<string, string>;
   /** `text`: stdout without its trailing line breaks; `json`: stdout parsed. */
   output: 'text' | 'json';
+  /**
+   * `allowEmptyOutput: true`: an empty output (nothing, or only white space) is scored as it is.
+   * Absent (the default): it is a case error, since scored it would pass every check that
+   * something is not there (a `not: true` check, a maximum length).
+   */
+  allowEmptyOutput?: true;
 }
 
 export type TestsetConfig =

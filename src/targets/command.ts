@@ -151,7 +151,7 @@ export function createCommandTarget(
           signal: args.signal,
           shellTemplates,
         });
-        return outcome(ran, config.output, scrub);
+        return outcome(ran, config, scrub);
       },
     },
   };
@@ -362,9 +362,10 @@ function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
 /** The case's output or error from how its process ended. */
 function outcome(
   ran: Ran,
-  format: CommandTargetConfig['output'],
+  config: Pick<CommandTargetConfig, 'output' | 'allowEmptyOutput'>,
   scrub: (text: string) => string,
 ): TargetOutput {
+  const format = config.output;
   const text = ran.stdout.replace(/(\r?\n)+$/, '');
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message: string): string =>
@@ -375,8 +376,18 @@ function outcome(
   if (ran.code !== 0)
     return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
-  if (format === 'text') return { output: text };
-  return jsonStdout(text, scrub);
+  if (format === 'json') return jsonStdout(text, scrub);
+  // Nothing printed is no answer: scored as "" it would pass every check that something is not
+  // there. Its exit code and stderr say what happened instead (a tool that logs and exits 0).
+  if (text.trim() === '' && config.allowEmptyOutput !== true) {
+    const what = text === '' ? 'printed nothing' : 'printed only white space';
+    const message = `stdout is empty (output: text): the command exited with code 0 and ${what} to score (allowEmptyOutput: true on the target scores it as it is)`;
+    return {
+      output: text,
+      error: stderr === '' ? message : `${message}; stderr:\n${scrub(stderr)}`,
+    };
+  }
+  return { output: text };
 }
 
 /** The last `count` non-empty-ended lines of `text`. */

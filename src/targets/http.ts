@@ -157,7 +157,8 @@ export function createHttpTarget(
           };
         }
         const answeredAs = `${config.method} ${scrub(target.value)} answered ${status}`;
-        return answerOutput(text, contentType, path, scrub, answeredAs);
+        const answer = answerOutput(text, contentType, path, scrub, answeredAs);
+        return config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
       },
     },
   };
@@ -268,6 +269,30 @@ function answerOutput(
     };
   }
   return { output: current };
+}
+
+/**
+ * An answer whose output is text of only white space (an empty body, `""`, or `{"answer": ""}`
+ * at `output: answer`) made a case error: scored, it would pass every check that something is
+ * not there, as a command's empty stdout and a model's empty reply would. `allowEmptyOutput:
+ * true` on the target keeps it.
+ */
+function refuseEmpty(
+  answer: TargetOutput,
+  answeredAs: string,
+  path: { text: string } | undefined,
+): TargetOutput {
+  const { output } = answer;
+  if (answer.error !== undefined || typeof output !== 'string' || output.trim() !== '') {
+    return answer;
+  }
+  // Empty, or only white space: the body, or the JSON string it holds.
+  const what =
+    path !== undefined ? `an empty ${path.text} (output: ${path.text})` : 'an empty answer';
+  return {
+    output,
+    error: `${answeredAs} with ${what}: no output to score (allowEmptyOutput: true on the target scores it as it is)`,
+  };
 }
 
 /**

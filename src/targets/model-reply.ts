@@ -38,7 +38,8 @@ export function replyText(reply: ChatReply): ReplyText {
       'the reply reached the token limit before any text (finish_reason: length): raise maxTokens',
     );
   }
-  // An empty string the model chose to send is an answer; a missing one is not.
+  // An empty string the model chose to send is a reply (a target refuses it as an answer
+  // unless `allowEmptyOutput`, see model.ts); a missing one is not.
   if (content === '') return { ok: true, text: '' };
   const why = finishReason === undefined ? '' : `, finish_reason: ${finishReason}`;
   return failed(`the model's reply has no text (content: ${noText(reply.partTypes)}${why})`);

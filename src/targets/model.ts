@@ -117,7 +117,16 @@ export async function createModelTarget(
           result.recordedLatencyMs !== undefined ? { durationMs: result.recordedLatencyMs } : {};
         const reply = replyText(result.message);
         if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
-        if (config.responseFormat === 'text') return { output: reply.text, usage, ...timed };
+        if (config.responseFormat === 'text') {
+          // An empty reply is no answer to score, as a command's empty stdout is not (see
+          // model-reply.ts), unless the target allows it.
+          if (reply.text.trim() === '' && config.allowEmptyOutput !== true) {
+            const why = result.message.finishReason;
+            const error = `the model's reply is empty (content: ${reply.text === '' ? '""' : 'only white space'}${why === undefined ? '' : `, finish_reason: ${why}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
+            return { output: reply.text, usage, error, ...timed };
+          }
+          return { output: reply.text, usage, ...timed };
+        }
         return { ...parsedReply(reply.text, validate), usage, ...timed };
       },
     },
