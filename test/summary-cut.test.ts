@@ -7,12 +7,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderCaseLines } from '../src/report/case-lines.ts';
 import { painter } from '../src/report/ansi.ts';
-import { cutReason } from '../src/report/reason-cut.ts';
+import { cutReason, cutUrl } from '../src/report/reason-cut.ts';
 import { renderSummary } from '../src/report/summary-table.ts';
 import { textWidth } from '../src/shared/text-table.ts';
 import type { CaseResult, EvaluationResult } from '../src/types/index.ts';
 
 const plain = painter(false);
+
+/** What tells the user what to fix: it must survive every cut. */
+const CAUSE = '401: Incorrect API key provided';
 
 function caseResult(over: Partial<CaseResult>): CaseResult {
   return {
@@ -57,7 +60,8 @@ describe('the terminal summary cuts a long reason inside its values', () => {
       );
       const reason = lines[1]!;
       assert.ok(textWidth(reason) <= width, reason);
-      assert.ok(reason.startsWith(`    error: POST ${url} answered 500: xxx`), reason);
+      // The URL shares the room with the body, keeping at least the server it names.
+      assert.ok(reason.startsWith(`    error: POST http://127.0.0.1:41234`), reason);
       assert.ok(reason.endsWith('is down'), reason);
       assert.match(reason, /answered 500: x+…/);
     }
@@ -114,7 +118,48 @@ describe('the terminal summary cuts a long reason inside its values', () => {
     const text = renderSummary([run] as never, { color: false, width: 100 });
     const counted = text.split('\n').find((line) => line.includes('2 × error:'));
     assert.ok(counted !== undefined, text);
-    assert.ok(counted.includes(`POST ${url} answered 500: xxx`), counted);
+    assert.match(counted, /POST http:\/\/127\.0\.0\.1:41234\S* answered 500: xxx/);
     assert.ok(counted.endsWith('the database is down'), counted);
+  });
+
+  it('keeps the cause after a URL whole, the URL taking the room left', () => {
+    const api = 'https://api.openai.com/v1/chat/completions';
+    const texts = [
+      `judge: error: POST ${api} failed: ${CAUSE}`,
+      `POST https://gateway.internal.example.com/openai/deployments/gpt-4o/chat/completions failed: ${CAUSE}`,
+      `judge call failed: POST http://127.0.0.1:9/v1/chat/completions?${'x'.repeat(150)} ${CAUSE}`,
+    ];
+    for (const text of texts) {
+      for (const width of [44, 50, 60, 76, 90]) {
+        const cut = cutReason(text, width);
+        assert.ok(textWidth(cut) <= width, cut);
+        assert.ok(cut.endsWith(CAUSE), `${width}: ${cut}`);
+        // A URL is its host, its origin and the end of its path, or `…`; never `ht…tions`.
+        assert.doesNotMatch(cut, /POST ht(tp?)?…/, `${width}: ${cut}`);
+      }
+    }
+    assert.equal(
+      cutReason(`judge: error: POST ${api} failed: ${CAUSE}`, 76),
+      `judge: error: POST api.openai.com… failed: ${CAUSE}`,
+    );
+  });
+
+  it("gives an answer's body after a URL more room than the URL when both are cut", () => {
+    const text = `judge call failed: POST https://api.openai.com/v1/chat/completions answered 401: Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.`;
+    for (const width of [60, 76]) {
+      const cut = cutReason(text, width);
+      assert.ok(textWidth(cut) <= width, cut);
+      assert.match(cut, /answered 401: Incorr/, `${width}: ${cut}`);
+    }
+  });
+
+  it('cuts a URL to its origin and path end, its host, then its host cut short', () => {
+    const api = 'https://api.openai.com/v1/chat/completions';
+    assert.equal(cutUrl(api, 100), api);
+    assert.equal(cutUrl(api, 35), 'https://api.openai.com\u2026/completions');
+    assert.equal(cutUrl(api, 24), 'https://api.openai.com\u2026');
+    assert.equal(cutUrl(api, 16), 'api.openai.com\u2026');
+    assert.equal(cutUrl(api, 8), 'api.ope\u2026');
+    assert.equal(cutUrl(api, 1), '\u2026');
   });
 });

@@ -78,7 +78,7 @@ export function fitBeside(name: string, taken: number, width: number | undefined
 }
 
 /** The end of `text` that fits in `width` columns, whole characters only. */
-function tailOfWidth(text: string, width: number): string {
+export function tailOfWidth(text: string, width: number): string {
   const chars = Array.from(text);
   let start = chars.length;
   while (start > 0 && textWidthUpTo(chars.slice(start - 1).join(''), width) <= width) start--;

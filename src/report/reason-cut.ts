@@ -7,12 +7,12 @@
  * line is cut, never its start. A reason with no value in it is cut in the middle: the start
  * says where an error comes from and its end why.
  */
-import { textWidthUpTo, truncateToWidth } from '../shared/text-table.ts';
-import { cutMiddle } from './case-text.ts';
+import { textWidth, textWidthUpTo, truncateToWidth } from '../shared/text-table.ts';
+import { cutMiddle, tailOfWidth } from './case-text.ts';
 
 /**
  * One piece of a reason: framing (kept whole) or a value (cut in its middle when long). A URL
- * is a value that takes its room first: it belongs to the start of the message.
+ * is a value that takes its room last: the cause after it matters more ({@link cutReason}).
  */
 interface Piece {
   text: string;
@@ -60,6 +60,12 @@ export function reasonPieces(text: string): Piece[] {
  * `text` in at most `max` columns: framing whole, long values cut in their middle to share the
  * room left (short ones whole); the end cut when the framing and the values at their narrowest
  * do not fit. Without values, cut in the middle ({@link cutMiddle}).
+ *
+ * A reason with a URL in it is an error about a request, and what follows the URL is its cause
+ * (`POST <url> failed: 401: Incorrect API key provided`), which tells the user what to fix: the
+ * cause is kept whole when it fits, the URL getting only the room left, shortened to its origin
+ * or host ({@link cutUrl}); when even the URL's `…` leaves too little room, the start is cut
+ * short before the cause, and only a cause too wide for the line is cut (in its middle).
  */
 export function cutReason(text: string, max: number): string {
   if (textWidthUpTo(text, max) <= max) return text;
@@ -70,21 +76,114 @@ export function cutReason(text: string, max: number): string {
     .filter((piece) => !piece.value)
     .reduce((sum, piece) => sum + textWidthUpTo(piece.text, max), 0);
   const widths = values.map((piece) => textWidthUpTo(piece.text, max));
-  const narrowest = widths.reduce((sum, width) => sum + Math.min(width, MIN_VALUE), 0);
+  const urls = values.map((piece) => piece.url === true);
   const room = max - framing;
+  const cuts = urls.some(Boolean)
+    ? cutAroundUrls(values, widths, room)
+    : cutValues(values, widths, room);
+  let index = 0;
+  const shown = pieces.map((piece) => (piece.value ? cuts[index++]! : piece.text));
+  if (!urls.some(Boolean)) return truncateToWidth(shown.join(''), max);
+  // What follows the last URL is the cause: whole when it leaves the start a few columns.
+  const last = pieces.findLastIndex((piece) => piece.url === true);
+  const cause = shown.slice(last + 1).join('');
+  const headRoom = max - textWidth(cause);
+  return headRoom >= MIN_HEAD
+    ? `${truncateToWidth(shown.slice(0, last + 1).join(''), headRoom)}${cause}`
+    : cutMiddle(shown.join(''), max);
+}
+
+/** The fewest columns of a reason's start kept before its cause (`POS…`): fewer, a middle cut. */
+const MIN_HEAD = 4;
+
+/** Each value cut to share `room`, at least its narrowest; with less room, at least `"…"`. */
+function cutValues(values: readonly Piece[], widths: readonly number[], room: number): string[] {
+  const narrowest = widths.reduce((sum, width) => sum + Math.min(width, MIN_VALUE), 0);
   // Too little room for every value at its narrowest: they share what there is, each at least
   // `"…"`, so `, got …` is not what the end cut takes; with less than that, the end is cut.
   const allotted =
     room >= narrowest
-      ? allot(values, widths, room)
+      ? shareRoom(widths, room)
       : room >= TINY_VALUE * values.length
         ? shareRoom(widths, room, TINY_VALUE)
         : widths.map((width) => Math.min(width, MIN_VALUE));
-  let index = 0;
-  const cut = pieces
-    .map((piece) => (piece.value ? cutValue(piece.text, allotted[index++]!) : piece.text))
-    .join('');
-  return truncateToWidth(cut, max);
+  return values.map((piece, index) => cutValue(piece.text, allotted[index]!));
+}
+
+/**
+ * Values of a reason holding URLs, cut so that the cause survives: when every other value fits
+ * whole, the URLs share what is left; else every value shares the room (a URL at least its host),
+ * and what a URL's cut leaves unused goes to the others.
+ */
+function cutAroundUrls(
+  values: readonly Piece[],
+  widths: readonly number[],
+  room: number,
+): string[] {
+  const isUrl = values.map((piece) => piece.url === true);
+  const urlCount = isUrl.filter(Boolean).length;
+  const othersWhole = widths.reduce((sum, width, index) => sum + (isUrl[index] ? 0 : width), 0);
+  // The other values whole when that leaves each URL at least `…`; else every value shares the
+  // room, a URL at least its host, when their narrowest fit; else the URLs are `…`.
+  const narrowest = values.map((piece, index) =>
+    isUrl[index]
+      ? Math.min(widths[index]!, textWidth(urlHost(piece.text)) + 1)
+      : Math.min(widths[index]!, MIN_VALUE),
+  );
+  const shared =
+    room - othersWhole < urlCount && narrowest.reduce((sum, width) => sum + width, 0) <= room;
+  const allotted = shared
+    ? shareRoom(widths, room, narrowest)
+    : widths.map((width, index) => (isUrl[index] ? 0 : width));
+  const urlRoom =
+    room - allotted.reduce((sum, width, index) => sum + (isUrl[index] ? 0 : width), 0);
+  const urlShares = shareRoom(
+    widths.map((width, index) => (isUrl[index] ? width : 0)),
+    Math.max(urlRoom, urlCount),
+    1,
+  );
+  const cutUrls = values.map((piece, index) =>
+    isUrl[index] ? cutUrl(piece.text, urlShares[index]!) : '',
+  );
+  const urlsUsed = cutUrls.reduce((sum, cut) => sum + textWidth(cut), 0);
+  const others = shareRoom(
+    widths.map((width, index) => (isUrl[index] ? 0 : width)),
+    room - urlsUsed,
+    values.map(() => TINY_VALUE),
+  );
+  return values.map((piece, index) =>
+    isUrl[index] ? cutUrls[index]! : cutValue(piece.text, others[index]!),
+  );
+}
+
+/** The origin of a URL (`https://api.example.com:8443`), or the whole text if it has none. */
+function urlOrigin(url: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? url;
+}
+
+/** The host (and port) of a URL: its origin without the scheme. */
+function urlHost(url: string): string {
+  return urlOrigin(url).replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+}
+
+/** The fewest columns of a URL's path kept after its origin: fewer read as noise. */
+const MIN_URL_TAIL = 4;
+
+/**
+ * A URL in `max` columns, the server it names kept as long as there is room: whole; its origin,
+ * `…` and the end of its path (`https://api.openai.com…/completions`); its origin or host and
+ * `…`; its host cut at its end (`api.op…`); `…`.
+ */
+export function cutUrl(url: string, max: number): string {
+  if (textWidthUpTo(url, max) <= max) return url;
+  const origin = urlOrigin(url);
+  const host = urlHost(url);
+  const tailRoom = max - textWidth(origin) - 1;
+  if (tailRoom >= MIN_URL_TAIL) {
+    return `${origin}\u2026${tailOfWidth(url.slice(origin.length), tailRoom)}`;
+  }
+  if (tailRoom >= 0) return `${origin}\u2026`;
+  return truncateToWidth(`${host}\u2026`, max);
 }
 
 /**
@@ -99,39 +198,23 @@ function cutValue(text: string, max: number): string {
 }
 
 /**
- * Columns for each value: URLs first, as much as leaves the other values their narrowest; then
- * the others share what is left.
- */
-function allot(values: readonly Piece[], widths: readonly number[], room: number): number[] {
-  const urls = values.map((piece) => piece.url === true);
-  const othersNarrowest = widths.reduce(
-    (sum, width, index) => sum + (urls[index] ? 0 : Math.min(width, MIN_VALUE)),
-    0,
-  );
-  const first = shareRoom(
-    widths.map((width, index) => (urls[index] ? width : 0)),
-    room - othersNarrowest,
-  );
-  const used = first.reduce((sum, width) => sum + width, 0);
-  const rest = shareRoom(
-    widths.map((width, index) => (urls[index] ? 0 : width)),
-    room - used,
-  );
-  return widths.map((_, index) => (urls[index] ? first[index]! : rest[index]!));
-}
-
-/**
  * Columns for each value: the narrow ones take what they need, the wide ones share the rest
- * equally (each at least its narrowest).
+ * equally (each at least its narrowest, one number for all or one per value).
  */
-function shareRoom(widths: readonly number[], room: number, narrowest = MIN_VALUE): number[] {
+function shareRoom(
+  widths: readonly number[],
+  room: number,
+  narrowest: number | readonly number[] = MIN_VALUE,
+): number[] {
+  const least = (index: number): number =>
+    typeof narrowest === 'number' ? narrowest : narrowest[index]!;
   const order = widths.map((_, index) => index).sort((a, b) => widths[a]! - widths[b]!);
   const allotted = widths.map(() => 0);
   let left = room;
   order.forEach((index, rank) => {
     const share = Math.floor(left / (order.length - rank));
     const width = widths[index]!;
-    const given = Math.min(width, Math.max(share, Math.min(width, narrowest)));
+    const given = Math.min(width, Math.max(share, Math.min(width, least(index))));
     allotted[index] = given;
     left -= given;
   });
