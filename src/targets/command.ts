@@ -28,6 +28,7 @@ import {
 } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
+import { lfLineEnds } from '../shared/line-ends.ts';
 import { jsonStdout } from './command-output.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
@@ -366,7 +367,8 @@ function outcome(
   scrub: (text: string) => string,
 ): TargetOutput {
   const format = config.output;
-  const text = ran.stdout.replace(/(\r?\n)+$/, '');
+  // CRLF read as LF, as the testset's cells are, then without its trailing line breaks.
+  const text = lfLineEnds(ran.stdout).replace(/\n+$/, '');
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message: string): string =>
     stderr === '' ? message : `${message}; stderr:\n${stderr}`;

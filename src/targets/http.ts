@@ -13,6 +13,7 @@ import { withRetries } from '../judge/retry.ts';
 import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
+import { lfLineEnds } from '../shared/line-ends.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
@@ -194,6 +195,8 @@ function answerOutput(
   scrub: (text: string) => string,
   answeredAs: string,
 ): TargetOutput {
+  // A text answer is scored with CRLF read as LF, as a command's stdout is (see lfLineEnds).
+  const textOutput = lfLineEnds(text);
   let json: unknown;
   let isJson = true;
   let notJson = '';
@@ -216,22 +219,22 @@ function answerOutput(
     // to score; an empty one would pass every check that something is not there.
     if (saysJson && text.trim() === '') {
       return {
-        output: text,
+        output: textOutput,
         error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`,
       };
     }
     if (saysJson) {
       return {
-        output: text,
+        output: textOutput,
         error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson}: ${excerptOf(scrub(text))}`,
       };
     }
-    return { output: text };
+    return { output: textOutput };
   }
   if (!isJson) {
     const cannot = `so output: ${path.text} cannot be read from it`;
     return {
-      output: text,
+      output: textOutput,
       error:
         text.trim() === ''
           ? `${answeredAs} with an empty body, ${cannot}`
