@@ -3,6 +3,7 @@
  * honours what the server asked for (up to a limit), and a stop as soon as the signal aborts.
  * Judge calls and the HTTP target share it.
  */
+import { callLimitOf } from '../shared/call-limit.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { abortableSleep, type Sleep } from './abortable-sleep.ts';
 import { backoffDelay } from './backoff.ts';
@@ -88,9 +89,23 @@ async function retryLoop<T extends { kind: 'ok' }>(
       const message = `${failed.error.message}; ${gaveUp}`;
       return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
     }
+    // A wait the server asked for that outlasts the call's time limit would end in a time-out
+    // hiding the server's answer: fail now, saying both.
+    const limit = callLimitOf(policy.signal);
+    const left = limit?.msLeft();
+    if (limit !== undefined && left !== undefined && asked > left) {
+      const gaveUp = `the server asked to wait ${Math.ceil(asked / 1000)} s, more than the ${seconds(left)} s left of the ${seconds(limit.timeoutMs)} s time limit`;
+      const message = `${failed.error.message}; ${gaveUp}`;
+      return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
+    }
     retrying(failed.error, attempts);
     const wait = Math.max(asked, backoffDelay(attempts - 1, policy.random));
     await abortableSleep(policy.sleep, wait, policy.signal);
     if (policy.signal?.aborted) return { ok: false, error: { ...policy.aborted(), attempts } };
   }
+}
+
+/** Milliseconds as seconds with at most one decimal, never negative: `4.2`, `30`. */
+function seconds(ms: number): string {
+  return String(Math.max(0, Math.floor(ms / 100) / 10));
 }

@@ -1,6 +1,7 @@
 import { CallTimeout, timeoutMessage } from '../shared/call-timeout.ts';
 import type { EvaluatorArgs, FnArgs, Params } from '../types/index.ts';
 import { describeError } from '../shared/describe-error.ts';
+import { setCallLimit } from '../shared/call-limit.ts';
 
 /**
  * Calling user code safely: cancellation signals, time limits, interrupts and error messages.
@@ -56,6 +57,10 @@ export class CallScope {
   #aborted = false;
   #reason: unknown;
   readonly #trial: number;
+  /** The call's time limit: when it started, by `#now`, and how long it may take. */
+  #started = 0;
+  #timeoutMs: number | undefined;
+  #now: (() => number) | undefined;
 
   constructor(trial = 1) {
     this.#trial = trial;
@@ -71,8 +76,28 @@ export class CallScope {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#reason);
+      this.#registerLimit();
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * Records the call's time limit (`timeoutMs` from `started`, by the clock `now`), for the
+   * signal: read by the retry loop (see shared/call-limit.ts). No allocation until the signal is.
+   */
+  static limit(scope: CallScope, timeoutMs: number, started: number, now: () => number): void {
+    scope.#started = started;
+    scope.#timeoutMs = timeoutMs;
+    scope.#now = now;
+    if (scope.#controller !== undefined) scope.#registerLimit();
+  }
+
+  #registerLimit(): void {
+    const timeoutMs = this.#timeoutMs;
+    const now = this.#now;
+    if (timeoutMs === undefined || now === undefined || this.#controller === undefined) return;
+    const deadline = this.#started + timeoutMs;
+    setCallLimit(this.#controller.signal, { timeoutMs, msLeft: () => deadline - now() });
   }
 
   /**
@@ -219,6 +244,9 @@ export class UserCalls<U> {
     timeoutMs: number | null,
   ): CallOutcome<T> | Promise<CallOutcome<T>> {
     const started = this.#now();
+    if (timeoutMs !== null && timeoutMs <= MAX_TIMER_MS) {
+      CallScope.limit(scope, timeoutMs, started, this.#now);
+    }
     let value: T | PromiseLike<T>;
     this.current = unit;
     try {
