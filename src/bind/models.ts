@@ -13,6 +13,7 @@ import { createHostLimiter } from '../judge/host-limiter.ts';
 import { createJudgeClient, DEFAULT_BASE_URL } from '../judge/client.ts';
 import { type JudgeClient } from '../judge/types.ts';
 import type { ModelClients } from '../targets/model.ts';
+import { literalValue } from '../shared/templates.ts';
 import { shellWord } from '../shared/shell-word.ts';
 import { envUrlProblem } from '../shared/url-problems.ts';
 
@@ -90,7 +91,8 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
     runtime.warn?.(message);
   };
 
-  const clientFor = (settings: JudgeSettings): JudgeClient => {
+  const clientFor = (written: JudgeSettings): JudgeClient => {
+    const settings = literalSettings(written);
     const baseUrl = settings.baseUrl ?? (runtime.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
     const apiKey = settings.apiKey ?? (runtime.env.OPENAI_API_KEY || undefined);
     // The key takes part in telling clients apart, in memory only; it is never written anywhere.
@@ -185,4 +187,26 @@ export function firstRecording(env: Record<string, string | undefined>): {
   const ci = env.CI;
   if (ci === undefined || ['', '0', 'false'].includes(ci.trim().toLowerCase())) return {};
   return { noFirstRecording: `a run in CI (CI=${ci.length > 16 ? 'set' : ci})` };
+}
+
+/**
+ * A client's connection settings as sent: an escaped `\{{` read as `{{`, as everywhere else a
+ * template could be (a `{{ … }}` itself is refused in them when the config loads), so
+ * `x-note: '\{{ raw }}'` sends `{{ raw }}`, as an http target's header does, not the backslash.
+ */
+function literalSettings(settings: JudgeSettings): JudgeSettings {
+  const literal = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : (literalValue(text) as string);
+  const baseUrl = literal(settings.baseUrl);
+  const apiKey = literal(settings.apiKey);
+  const headers =
+    settings.headers === undefined
+      ? undefined
+      : (literalValue(settings.headers) as Record<string, string>);
+  return {
+    ...settings,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(headers !== undefined ? { headers } : {}),
+  };
 }
