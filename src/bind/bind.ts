@@ -41,6 +41,8 @@ export interface BindOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The target kinds a config may name (default: the built-in ones, `targetKinds`). */
   targets?: TargetKinds;
+  /** Prints a warning of the run (targets: an output's integer past 2^53); default silent. */
+  warn?: (message: string) => void;
   /**
    * Bound only to check the config (`evals validate`, `evals run --dry-run`): see
    * `TargetContext.checkOnly`.
@@ -136,6 +138,7 @@ function bindTarget(
     env: options.env ?? {},
     secrets: options.secrets ?? [],
     ...(options.breaker !== undefined ? { breaker: options.breaker } : {}),
+    ...(options.warn !== undefined ? { warn: options.warn } : {}),
     loadFunction: (module, where) =>
       loader.importsModules
         ? loadShaped(loader, config, module, at(...where), asTestFn)

@@ -180,6 +180,7 @@ export async function loadAndPrepare(
         env: ctx.env,
         secrets,
         breaker,
+        warn: (message) => ctx.stderr.write(`warning: ${scrubber.text(message)}\n`),
         ...(overrides.targets ? { targets: overrides.targets } : {}),
         ...(overrides.checkOnly === true ? { checkOnly: true } : {}),
         ...(overrides.signal !== undefined ? { signal: overrides.signal } : {}),

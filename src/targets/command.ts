@@ -30,6 +30,7 @@ import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.t
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { lfLineEnds } from '../shared/line-ends.ts';
 import { jsonStdout } from './command-output.ts';
+import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
@@ -58,6 +59,8 @@ export interface CommandTargetSetup {
   grid?: Readonly<Record<string, readonly unknown[]>>;
   /** The run's secrets, scrubbed from stdout before a JSON error quotes a cut piece of it. */
   secrets?: readonly string[];
+  /** Says something about the run once (an integer past 2^53 in JSON stdout); default silent. */
+  warn?: (message: string) => void;
 }
 
 const asIs = (text: string): string => text;
@@ -68,6 +71,10 @@ export function createCommandTarget(
 ): Checked<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
   const scrub = createScrubber(setup.secrets ?? []).text;
+  const noteRounded = roundedIntegerWarner(
+    setup.warn,
+    `the JSON stdout of the target ${describeTarget(config)}`,
+  );
   const notFolder = folderProblem(cwd);
   if (notFolder !== undefined) {
     return {
@@ -152,7 +159,9 @@ export function createCommandTarget(
           signal: args.signal,
           shellTemplates,
         });
-        return outcome(ran, config, scrub);
+        const output = outcome(ran, config, scrub);
+        if (config.output === 'json' && output.error === undefined) noteRounded(ran.stdout);
+        return output;
       },
     },
   };

@@ -14,6 +14,7 @@ import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { lfLineEnds } from '../shared/line-ends.ts';
+import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
@@ -36,6 +37,8 @@ export interface HttpTargetSetup {
   fetch?: typeof fetch;
   /** In [0, 1), for backoff jitter; default Math.random. */
   random?: () => number;
+  /** Says something about the run once (an answer's integer past 2^53); default silent. */
+  warn?: (message: string) => void;
 }
 
 /** Builds the target; a URL that cannot be one whatever the case holds is the problem. */
@@ -66,6 +69,10 @@ export function createHttpTarget(
   const path = output === undefined ? undefined : { keys: output.keys, text: config.output ?? '' };
   const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
   const random = setup.random ?? Math.random;
+  const noteRounded = roundedIntegerWarner(
+    setup.warn,
+    `an answer of the http target ${describeTarget(config)}`,
+  );
 
   return {
     ok: true,
@@ -159,7 +166,12 @@ export function createHttpTarget(
         }
         const answeredAs = `${config.method} ${scrub(target.value)} answered ${status}`;
         const answer = answerOutput(text, contentType, path, scrub, answeredAs);
-        return config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
+        const output =
+          config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
+        if (typeof output.output === 'object' || typeof output.output === 'number') {
+          noteRounded(text);
+        }
+        return output;
       },
     },
   };

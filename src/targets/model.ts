@@ -14,6 +14,7 @@ import { describeTarget } from '../config/target.ts';
 import type { Checked, Issue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
+import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
@@ -37,6 +38,8 @@ export interface ModelTargetSetup {
   models: ModelClients | undefined;
   /** The issue at a path of the suite. */
   issueAt(...path: (string | number)[]): Issue;
+  /** Says something about the run once (a reply's integer past 2^53); default silent. */
+  warn?: (message: string) => void;
 }
 
 const asIs = (text: string): string => text;
@@ -90,6 +93,10 @@ export async function createModelTarget(
     ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
   });
   const model = textInput(config.model, asIs);
+  const noteRounded = roundedIntegerWarner(
+    setup.warn,
+    `a JSON reply of the target ${describeTarget(config)}`,
+  );
   const prices = setup.models.prices;
   return {
     ok: true,
@@ -127,6 +134,7 @@ export async function createModelTarget(
           }
           return { output: reply.text, usage, ...timed };
         }
+        noteRounded(reply.text);
         return { ...parsedReply(reply.text, validate), usage, ...timed };
       },
     },

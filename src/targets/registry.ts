@@ -36,6 +36,8 @@ export interface TargetContext {
   env: Readonly<Record<string, string | undefined>>;
   /** Injected for tests; default the global fetch. */
   fetch?: typeof fetch;
+  /** Prints a warning of the run (`warning: …` on stderr); default silent. */
+  warn?: (message: string) => void;
   /**
    * The function exported by `module` (a module spec), or the problem placed at `where` in the
    * config (or at the syntax error in the module itself).
@@ -100,6 +102,7 @@ export const targetKinds: {
         grid: context.suite.grid,
         models: context.models,
         issueAt: context.issueAt,
+        ...suiteWarn(context),
       });
       // Both at once: the environment's URL and the target's own files are separate fixes.
       if (fromEnv === undefined) return built;
@@ -114,6 +117,7 @@ export const targetKinds: {
           secrets: context.secrets,
           ...(context.breaker !== undefined ? { breaker: context.breaker } : {}),
           ...(context.fetch !== undefined ? { fetch: context.fetch } : {}),
+          ...suiteWarn(context),
         }),
       ),
   },
@@ -126,10 +130,18 @@ export const targetKinds: {
           grid: context.suite.grid,
           issueAt: context.issueAt,
           secrets: context.secrets,
+          ...suiteWarn(context),
         }),
       ),
   },
 };
+
+/** The context's `warn`, each message naming the suite; none when the context has none. */
+function suiteWarn(context: TargetContext): { warn?: (message: string) => void } {
+  const { warn } = context;
+  if (warn === undefined) return {};
+  return { warn: (message) => warn(`suite ${context.suite.id}: ${message}`) };
+}
 
 /**
  * The problem of the base URL a model target without `baseUrl:` takes from `OPENAI_BASE_URL`:

@@ -1,0 +1,76 @@
+/**
+ * Integers in JSON text that a JSON number (a double) cannot hold: past 2^53, `JSON.parse` reads
+ * `12345678901234567891` as 12345678901234567000, silently. An id of that size in an answer then
+ * compares unequal to the same id in the testset (a CSV cell keeps its digits), and a template
+ * puts other digits into a prompt. Outputs stay JSON numbers, as every JSON reader in JavaScript
+ * gives them; the run warns once per target, naming the number and what it became.
+ */
+
+/** Numbers found in one text, at most this many (the first few say enough). */
+const MAX_FOUND = 3;
+
+/** A plain integer token (no fraction, no exponent) too long to be a safe integer for sure. */
+const LONG_INTEGER = /^-?\d{16,}$/;
+
+/** A number token where one starts. */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The integer tokens of `text` (JSON that parsed) whose value `JSON.parse` rounds, each with
+ * the number it is read as: `[["12345678901234567891", "12345678901234567000"]]`. Strings are
+ * skipped; a fraction or exponent is read as the double it is written as, and not listed.
+ */
+export function roundedIntegers(text: string): [written: string, read: string][] {
+  const found: [string, string][] = [];
+  let at = 0;
+  while (at < text.length && found.length < MAX_FOUND) {
+    const char = text.charCodeAt(at);
+    if (char === 0x22) {
+      at = stringEnd(text, at + 1);
+      continue;
+    }
+    if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
+      NUMBER.lastIndex = at;
+      const token = NUMBER.exec(text)?.[0] ?? text[at]!;
+      if (LONG_INTEGER.test(token)) {
+        const read = Number(token);
+        if (BigInt(token) !== BigInt(read)) found.push([token, String(read)]);
+      }
+      at += token.length;
+      continue;
+    }
+    at++;
+  }
+  return found;
+}
+
+/** The index just past the string whose text starts at `from` (after its opening quote). */
+function stringEnd(text: string, from: number): number {
+  for (let at = from; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (char === 0x5c) at++;
+    else if (char === 0x22) return at + 1;
+  }
+  return text.length;
+}
+
+/**
+ * A check of each JSON text a target reads that warns, the first time one holds a rounded
+ * integer, through `warn` (once per target: the next cases would say the same).
+ */
+export function roundedIntegerWarner(
+  warn: ((message: string) => void) | undefined,
+  what: string,
+): (text: string) => void {
+  let warned = warn === undefined;
+  return (text) => {
+    if (warned || !/\d{16}/.test(text)) return;
+    const found = roundedIntegers(text);
+    const first = found[0];
+    if (first === undefined) return;
+    warned = true;
+    warn?.(
+      `${what} holds ${first[0]}, an integer past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`,
+    );
+  };
+}
