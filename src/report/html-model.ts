@@ -5,6 +5,7 @@
  * Node, so the page holds no evaluation logic: reasons and thresholds read as everywhere else.
  * The browser side is report-app/; the two share the types below.
  */
+import { cutReason } from './reason-cut.ts';
 import { cutText } from '../shared/cut-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
@@ -319,7 +320,12 @@ const TRIAL_REASON_CHARS = 160;
 function trialReasons(evaluations: readonly EvaluationResult[]): string[] {
   return evaluations.flatMap((evaluation) => {
     if (evaluation.passed !== false) return [];
-    const reason = evaluation.error !== null ? `error: ${evaluation.error}` : reasonOf(evaluation);
+    // An error is cut as the terminal cuts one: its cause (after a URL) whole.
+    if (evaluation.error !== null) {
+      const error = `error: ${oneLine(evaluation.error)}`;
+      return [`${evaluation.evaluator}: ${cutReason(error, TRIAL_REASON_CHARS)}`];
+    }
+    const reason = reasonOf(evaluation);
     if (reason === null) return [];
     return [`${evaluation.evaluator}: ${shortenText(oneLine(reason), TRIAL_REASON_CHARS)}`];
   });
