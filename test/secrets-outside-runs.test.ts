@@ -76,7 +76,30 @@ describe('secrets outside runs', () => {
     const dir = jsonlProject(ROWS, [
       `evaluators: [ { use: is-equals, with: { expected: x, ignoreCase: "${'p'.repeat(66)}\${API_TOKEN}" } } ]`,
     ]);
-    await refusedClean(dir, /ignoreCase: expected a boolean.*, found "p{66}\[redacted\]…/, ENV);
+    await refusedClean(dir, /ignoreCase: expected a boolean.*, found "p{66}\[redacted\]"/, ENV);
+  });
+
+  it('a problem quoting a value cut within the first characters of a secret keeps none of them', async () => {
+    // 73 to 78 characters of padding leave 5 to 0 characters of the secret before the cut at 80:
+    // too few for a scrub after the cut to know them, so the value is scrubbed before it.
+    const plain = 'Zq7Xw9Lm2Np4Rt6V';
+    for (let pad = 73; pad <= 78; pad++) {
+      const dir = jsonlProject(
+        ROWS,
+        ['function: ./fn.mjs#fn', 'evaluators: [ { use: is-equals, with: { expected: x } } ]'],
+        {},
+        [
+          'defaults:',
+          `  judge: { model: m, apiKey: "\${PLAIN}", headers: "${'p'.repeat(pad)}\${PLAIN}" }`,
+        ],
+      );
+      const r = await runInProcess(['validate'], dir, { ...ENV, PLAIN: plain });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const quoted = new RegExp(`headers: expected object, found "p{${pad}}(.*?)…`).exec(r.stderr);
+      assert.ok(quoted, r.stderr);
+      // What follows the padding is the start of [redacted], never of the key.
+      assert.ok('[redacted]'.startsWith(quoted[1]!), `padding ${pad}: ${quoted[0]}`);
+    }
   });
 
   it('problems of a config that fails to load: a regex and a key from the environment', async () => {

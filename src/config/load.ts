@@ -19,7 +19,7 @@ import { substituteEnvInDocument } from './env.ts';
 import { checkConfigSchema } from './schema-check.ts';
 import { schemaProblems } from './schema-errors.ts';
 import { checkRules } from './rules.ts';
-import { isSecretName } from '../shared/secrets.ts';
+import { createScrubber, isSecretName, secretsInEnv } from '../shared/secrets.ts';
 import { writtenConfigSecrets } from './secrets.ts';
 import type { ConfigPath, LoadedConfig, Loc } from './types.ts';
 import {
@@ -225,9 +225,13 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
     else bytesMisread.set(binary.at, binary.path);
   };
 
-  for (const problem of schemaProblems(checkConfigSchema(data), data)) report(problem);
+  // Messages quote values, which `${VAR}` may have filled with secrets: scrubbed before they are
+  // cut, as the caller's scrub after the cut would miss a secret's first few characters.
+  const scrub = createScrubber([...writtenConfigSecrets(data), ...secretsInEnv(options.env)]).text;
+  for (const problem of schemaProblems(checkConfigSchema(data), data, { scrub })) report(problem);
   const locate = (path: ConfigPath): Loc => source.locate(path);
-  for (const problem of checkRules(data, { builtins: options.builtins, locate })) report(problem);
+  for (const problem of checkRules(data, { builtins: options.builtins, locate, scrub }))
+    report(problem);
   const reported = new Set(issues.map((issue) => issue.path));
   for (const number of inexactNumbers) {
     const path = shownPath(number.path);

@@ -42,6 +42,8 @@ export interface RuleContext {
   builtins: Readonly<Record<string, BuiltinDefinition>>;
   /** Position of a config path, to point from one problem at the other place involved. */
   locate(path: ConfigPath): Loc;
+  /** Removes the config's secrets from a value a message quotes (see `SchemaProblemOptions`). */
+  scrub?: (text: string) => string;
 }
 
 /**
@@ -277,6 +279,7 @@ function checkEvaluator(
     const given = options ?? {};
     const optionProblems = schemaProblems(checkOptionsSchema(builtin.optionsSchema, given), given, {
       templatesAllowed: true,
+      ...(context.scrub !== undefined ? { scrub: context.scrub } : {}),
     });
     for (const problem of optionProblems) {
       const code = problem.code.replace(/^schema\./, 'options.');

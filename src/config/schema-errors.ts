@@ -30,6 +30,11 @@ export interface SchemaProblemOptions {
    * `anyOf`/`oneOf` that a template string would satisfy counts as satisfied.
    */
   templatesAllowed?: boolean;
+  /**
+   * Removes the config's secrets from a value a message quotes, before it is cut to length:
+   * a cut would otherwise keep a secret's first characters, too few to recognise afterwards.
+   */
+  scrub?: (text: string) => string;
 }
 
 /** Turns ajv's errors for `data` into one problem per mistake. */
@@ -57,13 +62,13 @@ export function schemaProblems(
         options.templatesAllowed === true && isTemplateString(entry.data) && !isComposite(entry);
       return entry;
     });
-  entries = reduceComposites(entries).filter((entry) => !entry.excused);
+  entries = reduceComposites(entries, options.scrub).filter((entry) => !entry.excused);
   entries = dropConsequencesOfTypeErrors(entries);
 
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const entry of entries) {
-    const problem = renderProblem(entry);
+    const problem = renderProblem(entry, options.scrub);
     const key = JSON.stringify([problem.path, problem.key ?? null, problem.message]);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -103,7 +108,7 @@ function isOverlap(entry: Entry): boolean {
  * schema's path instead; when a branch's errors cannot be found that way, the choice is
  * reported as one "expected A or B" message and the stray errors are left as they are.
  */
-function reduceComposites(input: Entry[]): Entry[] {
+function reduceComposites(input: Entry[], scrub?: (text: string) => string): Entry[] {
   let entries = input;
   const composites = entries
     .filter((entry) => isComposite(entry) && !isOverlap(entry))
@@ -126,7 +131,7 @@ function reduceComposites(input: Entry[]): Entry[] {
       branches.size < branchSchemas.length ||
       branchSchemas.every((schema) => requiredOnlyKey(schema) !== undefined)
     ) {
-      replacement = [alternatives(choice, branchSchemas)];
+      replacement = [alternatives(choice, branchSchemas, scrub)];
     } else {
       const plausible = [...branches.values()].filter(
         (errors) =>
@@ -135,7 +140,7 @@ function reduceComposites(input: Entry[]): Entry[] {
       const best = plausible
         .map((errors) => errors.filter((e) => !e.excused))
         .sort((a, b) => depth(b) - depth(a) || a.length - b.length)[0];
-      replacement = best ?? [alternatives(choice, branchSchemas)];
+      replacement = best ?? [alternatives(choice, branchSchemas, scrub)];
     }
     entries = [
       ...entries.filter((entry) => entry !== choice && !grouped.has(entry)),
@@ -161,7 +166,11 @@ function samePath(a: ConfigPath, b: ConfigPath): boolean {
 }
 
 /** One message for a choice: `expected "path" or "cases"`, `expected string or object`. */
-function alternatives(choice: Entry, branchSchemas: unknown[]): Entry {
+function alternatives(
+  choice: Entry,
+  branchSchemas: unknown[],
+  scrub?: (text: string) => string,
+): Entry {
   const requiredOnly = branchSchemas.map(requiredOnlyKey);
   if (requiredOnly.every((key) => key !== undefined)) {
     return {
@@ -177,7 +186,7 @@ function alternatives(choice: Entry, branchSchemas: unknown[]): Entry {
     ...choice,
     made: {
       code: 'schema.type',
-      message: `expected ${orList(kinds)}, found ${describeFound(choice.data)}`,
+      message: `expected ${orList(kinds)}, found ${describeFound(choice.data, scrub)}`,
     },
   };
 }

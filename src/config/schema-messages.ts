@@ -34,13 +34,16 @@ export interface Entry {
   made?: { code: string; message: string };
 }
 
-/** The problem a user reads for one violation. */
-export function renderProblem(entry: Entry): SchemaProblem {
+/**
+ * The problem a user reads for one violation; `scrub` removes the config's secrets from a value
+ * quoted, before it is cut (see `describeValue`).
+ */
+export function renderProblem(entry: Entry, scrub?: (text: string) => string): SchemaProblem {
   if (entry.made) return { code: entry.made.code, path: entry.path, message: entry.made.message };
   const { params, parentSchema: parent } = entry;
   // Described only where a message shows it: an object with 20,000 unknown keys is one
   // problem per key, and describing the object for each would be quadratic.
-  const found = entry.keyword === 'additionalProperties' ? '' : describeFound(entry.data);
+  const found = entry.keyword === 'additionalProperties' ? '' : describeFound(entry.data, scrub);
   const code = `schema.${kebab(entry.keyword)}`;
   const hint =
     typeof parent.patternErrorMessage === 'string' ? parent.patternErrorMessage : undefined;
@@ -151,7 +154,7 @@ export function renderProblem(entry: Entry): SchemaProblem {
       return {
         code,
         path: entry.path,
-        message: `expected unique items, found ${describeFound(items[first])} twice (items ${first} and ${second})`,
+        message: `expected unique items, found ${describeFound(items[first], scrub)} twice (items ${first} and ${second})`,
       };
     }
     case 'oneOf': {
@@ -202,8 +205,8 @@ function kebab(keyword: string): string {
  * The value found, for "found …": as `describeValue` says it, except a YAML `!!binary` value,
  * which yaml reads as bytes and which would read as an object of numbered keys.
  */
-export function describeFound(value: unknown): string {
-  return value instanceof Uint8Array ? 'binary data (!!binary)' : describeValue(value);
+export function describeFound(value: unknown, scrub?: (text: string) => string): string {
+  return value instanceof Uint8Array ? 'binary data (!!binary)' : describeValue(value, scrub);
 }
 
 /** `{ required: ['path'] }` → `path`: a branch that only asks for one key. */

@@ -112,8 +112,12 @@ export function usageError(code: string, message: string, file = ''): UsageError
   return new UsageError([{ code, file, line: 0, col: 0, path: '', message }], message);
 }
 
-/** Describes a value for "found …" in messages: quoted strings, JSON for the rest, shortened. */
-export function describeValue(value: unknown): string {
+/**
+ * Describes a value for "found …" in messages: quoted strings, JSON for the rest, shortened.
+ * `scrub` removes secrets the caller knows of before the text is cut, so a cut never leaves
+ * the first characters of one (too few for a later scrub to recognise).
+ */
+export function describeValue(value: unknown, scrub: (text: string) => string = same): string {
   let text: string;
   if (value === undefined) text = 'nothing';
   else if (typeof value === 'string') text = JSON.stringify(value);
@@ -125,8 +129,13 @@ export function describeValue(value: unknown): string {
   else if (typeof value === 'number') text = String(value);
   else if (typeof value === 'symbol' || typeof value === 'function') text = `a ${typeof value}`;
   else text = JSON.stringify(value);
+  text = scrub(text);
   // `…`, as every cut in a message: the scrubber then knows a secret cut short there.
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+function same(text: string): string {
+  return text;
 }
 
 /**
