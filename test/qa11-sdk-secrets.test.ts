@@ -91,4 +91,33 @@ console.log('errors', result.runs[0].cases.map((c) => c.error).join(' | '));\n`,
       /unknown argument secret: did you mean secrets\?/,
     );
   });
+
+  it('a duplicate testCaseHash value quoted cut within its first characters keeps none of them', async () => {
+    // The value is cut at 60 characters: 54 to 59 of padding (and its quote) leave 5 to 0
+    // characters of the secret before the cut, too few for a scrub after it to know them.
+    for (let pad = 54; pad <= 59; pad++) {
+      const q = `${'p'.repeat(pad)}${SECRET}`;
+      await assert.rejects(
+        runTestSuite({
+          id: 's',
+          testCases: [
+            { q, n: 1 },
+            { q, n: 2 },
+          ],
+          testCaseHash: ['q'],
+          secrets: [SECRET],
+          fn: () => 'x',
+          quiet: true,
+          setExitCode: false,
+        }),
+        (error: unknown) => {
+          assert.ok(error instanceof UsageError);
+          const quoted = new RegExp(`fields, q "p{${pad}}(.*?)\u2026`).exec(error.message);
+          assert.ok(quoted, error.message);
+          assert.ok('[redacted]'.startsWith(quoted[1]!), `padding ${pad}: ${quoted[0]}`);
+          return true;
+        },
+      );
+    }
+  });
 });

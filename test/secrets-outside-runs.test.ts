@@ -102,6 +102,30 @@ describe('secrets outside runs', () => {
     }
   });
 
+  it('a duplicate identity quoting a hash: field cut within the first characters of a secret keeps none of them', async () => {
+    // The field's value is cut at 60 characters: 54 to 59 of padding (and its quote) leave 5 to 0
+    // characters of the secret before the cut, too few for a scrub after it to know them.
+    for (let pad = 54; pad <= 59; pad++) {
+      const q = `${'p'.repeat(pad)}${SERVICE_TOKEN}`;
+      const dir = jsonlProject(
+        [
+          { q, n: 1 },
+          { q, n: 2 },
+        ],
+        [
+          'hash: [q]',
+          'function: ./fn.mjs#fn',
+          'evaluators: [ { use: is-equals, with: { expected: x } } ]',
+        ],
+      );
+      const r = await runInProcess(['validate'], dir, ENV);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const quoted = new RegExp(`hash: fields, q "p{${pad}}(.*?)…`).exec(r.stderr);
+      assert.ok(quoted, r.stderr);
+      assert.ok('[redacted]'.startsWith(quoted[1]!), `padding ${pad}: ${quoted[0]}`);
+    }
+  });
+
   it('problems of a config that fails to load: a regex and a key from the environment', async () => {
     const dir = jsonlProject(ROWS, [
       'target:',

@@ -12,7 +12,7 @@ import type { SuiteSpec } from '../run/types.ts';
 import { prepareCases } from '../testsets/identity.ts';
 import { NO_META } from '../testsets/rows.ts';
 import type { PreparedCase, ResultsArtifact, RunResult } from '../types/index.ts';
-import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
+import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import { toolVersion } from '../shared/version.ts';
 import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { NO_CASES_CONDITION, noCasesCondition } from '../run/gate.ts';
@@ -213,10 +213,7 @@ function checkedSpec<TCase, TOutput>(
  * error is printed whole to the terminal and the CI log.
  */
 function scrubbedUsageError(error: UsageError, secrets: unknown): UsageError {
-  const named = Array.isArray(secrets)
-    ? (secrets as unknown[]).filter((s): s is string => typeof s === 'string')
-    : [];
-  const scrubber = createScrubber([...secretsInEnv(process.env), ...named]);
+  const scrubber = argumentsScrubber(secrets);
   // `json`: a quoted value is cut short (`got "…sk-live-01…"`) before it is scrubbed here, and
   // only `json` removes the start of a secret left before the ellipsis.
   if (scrubber.empty || scrubber.json(error.message) === error.message) return error;
@@ -226,6 +223,17 @@ function scrubbedUsageError(error: UsageError, secrets: unknown): UsageError {
     message: scrubber.json(issue.message),
   }));
   return new UsageError(issues, scrubber.json(error.message));
+}
+
+/**
+ * The scrubber of the secrets the run would scrub: the environment's secret-named variables', and
+ * `secrets` where it is a list of strings (it may not be checked yet).
+ */
+function argumentsScrubber(secrets: unknown): Scrubber {
+  const named = Array.isArray(secrets)
+    ? (secrets as unknown[]).filter((s): s is string => typeof s === 'string')
+    : [];
+  return createScrubber([...secretsInEnv(process.env), ...named]);
 }
 
 /**
@@ -255,6 +263,8 @@ function buildSpec<TCase, TOutput>(
       testsetId: args.id,
       file: null,
       hash: typeof hash === 'function' ? syncHash(hash, promised) : [...hash],
+      // A duplicate's message quotes its values, cut short: scrubbed before the cut.
+      scrub: argumentsScrubber(args.secrets).text,
     },
   );
   if (promised.length > 0) issues.push(promisedHashIssue(args.testCases, promised));

@@ -172,7 +172,12 @@ export async function readSuiteTestset(
     path = toPosix(ts.path);
     testsetId = ts.id ?? defaultTestsetId(ts.path);
     // Each row becomes its case as the file is read: its rows are never all held at once.
-    const preparer = new CasePreparer({ testsetId, ...hash, file: path });
+    const preparer = new CasePreparer({
+      testsetId,
+      ...hash,
+      file: path,
+      ...(scrub !== undefined ? { scrub } : {}),
+    });
     const read = await readTestsetInto(
       { absPath: abs, displayPath: display, ...(ts.ref !== undefined ? { ref: ts.ref } : {}) },
       (row) => preparer.add(row),
@@ -204,6 +209,7 @@ export async function readSuiteTestset(
       testsetId,
       ...hash,
       file: displayPath(config.dir, config.absPath),
+      ...(scrub !== undefined ? { scrub } : {}),
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { startOf } from '../shared/cut-text.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import type { RowMeta } from '../types/index.ts';
 
 /** How the testset identifies its rows: named fields, a hash function, or their content. */
@@ -26,6 +27,8 @@ const VALUE_CHARS = 60;
 /**
  * The message of `here`, whose identity `id` is that of the earlier row `first`, in the rows of
  * `file` (`null`: cases given in code, `runTestSuite`'s `testCases`, named by their index).
+ * `scrub` removes the run's secrets from a field's value before it is cut short: a cut would
+ * otherwise keep a secret's first characters, too few for a scrub after it to recognise.
  */
 export function duplicateMessage(
   id: string,
@@ -33,6 +36,7 @@ export function duplicateMessage(
   here: ClashingRow,
   basis: IdentityBasis,
   file: string | null,
+  scrub: Scrub = (text) => text,
 ): string {
   const rows =
     file === null
@@ -54,8 +58,8 @@ export function duplicateMessage(
     return `duplicate case identity: ${rows} have the same data, with other tags or metadata (remove one, or give each its own __dedup_id__)`;
   }
   const fields = basis.names
-    .filter((name) => shownValue(here.data[name]) !== null)
-    .map((name) => `${fieldName(name)} ${shownValue(here.data[name])!}`);
+    .filter((name) => shownValue(here.data[name], scrub) !== null)
+    .map((name) => `${fieldName(name)} ${shownValue(here.data[name], scrub)!}`);
   const named = `${file === null ? 'testCaseHash' : 'hash:'} fields, ${listed(fields)}`;
   return file === null
     ? `duplicate case identity: ${rows} have the same ${named} (${fix})`
@@ -67,11 +71,14 @@ function place(file: string, row: ClashingRow): string {
   return row.col > 0 ? `${file}:${row.line}:${row.col}` : `${file}:${row.line}`;
 }
 
-/** A field's value as JSON (a string quoted), cut; null for what the identity leaves out. */
-function shownValue(value: unknown): string | null {
+/**
+ * A field's value as JSON (a string quoted), scrubbed, then cut; null for what the identity
+ * leaves out.
+ */
+function shownValue(value: unknown, scrub: Scrub): string | null {
   // Functions and symbols (data given in code) are not part of the identity: JSON drops them.
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return null;
-  const text = canonicalJson(value);
+  const text = scrub(canonicalJson(value));
   const start = startOf(text, VALUE_CHARS);
   return start.length < text.length ? `${start}…` : text;
 }

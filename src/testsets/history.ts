@@ -35,6 +35,7 @@ export async function loadVersion(
     testsetId: identity.testsetId,
     file: location.displayPath,
     ...(identity.hash ? { hash: identity.hash } : {}),
+    ...(scrub !== undefined ? { scrub } : {}),
   });
   if (!prepared.ok) return { ok: false, message: firstProblem(prepared.issues) };
   return { ok: true, cases: prepared.cases, revision: prepared.revision, commit: read.commit };

@@ -6,6 +6,7 @@ import { duplicateMessage, type IdentityBasis } from './duplicate-message.ts';
 import { MissingHashFields } from './hash-fields.ts';
 import { MetaLookalikes } from './meta-lookalikes.ts';
 import { IssueList } from './issues.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 
 function sha256(text: string): string {
   return digest('sha256', text, 'hex');
@@ -67,6 +68,8 @@ export interface PrepareCasesOptions {
   file: string | null;
   /** `hash:` fields or `testCaseHash`; absent or empty: dedup id, else contentId. */
   hash?: CaseHash;
+  /** Removes the run's secrets from the values a problem quotes, before they are cut short. */
+  scrub?: Scrub;
 }
 
 /** Prepared cases (one per row, in file order) and the testset's revision, or every problem found. */
@@ -106,6 +109,7 @@ export function prepareCases(
 export class CasePreparer {
   readonly #testsetJson: string;
   readonly #file: string | null;
+  readonly #scrub: Scrub | undefined;
   readonly #identity: Identity;
   readonly #issues: IssueList;
   readonly #cases: PreparedCase[] = [];
@@ -126,6 +130,7 @@ export class CasePreparer {
   constructor(options: PrepareCasesOptions) {
     this.#testsetJson = JSON.stringify(options.testsetId);
     this.#file = options.file;
+    this.#scrub = options.scrub;
     this.#identity = identityPlan(
       Array.isArray(options.hash) && options.hash.length === 0 ? undefined : options.hash,
     );
@@ -186,6 +191,7 @@ export class CasePreparer {
           { line: row.line, col, data: row.data, meta: row.meta },
           basisOf(this.#identity),
           this.#file,
+          this.#scrub,
         ),
       );
       return;

@@ -79,7 +79,9 @@ export async function convertCommand(
   // --lossy, rows can collapse into one (missing cells become ""), so a failure here is the
   // user's data, not a bug.
   const reread = parseTestset(text, format, outArg);
-  const after = reread.ok ? prepareCases(reread.rows, { ...identity, file: outArg }) : reread;
+  const after = reread.ok
+    ? prepareCases(reread.rows, { ...identity, file: outArg, scrub: scrubber.text })
+    : reread;
   if (!after.ok) {
     if (!args.lossy)
       throw new Error(`convert wrote ${format} it cannot read back: ${after.issues[0]?.message}`);

@@ -194,6 +194,7 @@ export async function load(
   const prepared = prepareCases(read.rows, {
     ...identity,
     file: location.displayPath,
+    ...(scrub !== undefined ? { scrub } : {}),
   });
   if (!prepared.ok) {
     throw new UsageError(prepared.issues.map((i) => ({ ...i, file: shown(location) })));
