@@ -71,4 +71,30 @@ describe('an automatic-battle baselines file that is not JSON', () => {
     );
     assert.doesNotMatch(r.stderr, /position/);
   });
+
+  it('quotes a bad token scrubbed of the run\u2019s secrets before it is cut, keeping no piece of one', async () => {
+    // The token is quoted cut at 20 characters: 15 to 20 of padding leave 5 to 0 characters of
+    // the key, too few for a scrub after the cut to know them.
+    const key = 'Zq7Xw9Lm2Np4Rt6VbK3d';
+    for (let pad = 15; pad <= 20; pad++) {
+      const dir = scratch();
+      writeFiles(dir, {
+        'evals.yaml': [
+          'version: 1',
+          'defaults: { judge: { model: m, baseUrl: "http://127.0.0.1:8080/v1" } }',
+          'suites:',
+          '  - id: qa',
+          '    testset: { cases: [{ q: a, output: b }] }',
+          '    evaluators: [{ id: vs-recorded, use: automatic-battle }]',
+          '',
+        ].join('\n'),
+        'battles/qa/vs-recorded.json': `{"version": 1, "suite": ${'p'.repeat(pad)}${key}}\n`,
+      });
+      const r = await runCli(['validate'], { cwd: dir, env: { MY_SERVICE_TOKEN: key } });
+      assert.equal(r.code, 2, r.stderr);
+      const quoted = new RegExp(`found "p{${pad}}(.*?)\u2026"`).exec(r.stderr);
+      assert.ok(quoted, r.stderr);
+      assert.ok('[redacted]'.startsWith(quoted[1]!), `padding ${pad}: ${quoted[0]}`);
+    }
+  });
 });

@@ -88,7 +88,7 @@ export const automaticBattle = defineBuiltin({
       );
     }
     const path = isAbsolute(shown) ? shown : resolve(files.configDir, shown);
-    const existing = readBaselineFile(path, shown, owner);
+    const existing = readBaselineFile(path, shown, owner, context.scrub);
     // In CI the file a first run records stays on the runner, and every case ties with itself
     // (a pass) run after run: a missing file is then an error for each case, as a missing
     // baseline is, unless the run was asked to record (`--update-baselines`).

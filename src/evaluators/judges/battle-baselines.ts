@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json.ts';
 import { isRecord } from '../../shared/is-record.ts';
-import { describeJsonError } from '../../shared/json-syntax.ts';
+import { describeJsonError, type Scrub } from '../../shared/json-syntax.ts';
 import { ownFields, setOwn } from '../../shared/own-key.ts';
 import { readRegularFileSync } from '../../shared/regular-file.ts';
 
@@ -81,17 +81,19 @@ export function recordableValue(
 
 /**
  * The file's content from its text, checked: the version, the owner, and every entry's shape.
- * A problem comes back as one sentence for the error that names the file.
+ * A problem comes back as one sentence for the error that names the file. `scrub` removes the
+ * run's secrets from what a JSON syntax error quotes of the text, before it is cut short.
  */
 export function parseBaselineFile(
   text: string,
   owner: BaselineOwner,
+  scrub?: Scrub,
 ): { ok: true; file: BaselineFile } | { ok: false; error: string } {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `is not valid JSON (${whereNotJson(text, error)})` };
+    return { ok: false, error: `is not valid JSON (${whereNotJson(text, error, scrub)})` };
   }
   if (!isRecord(data)) {
     return {
@@ -136,11 +138,11 @@ const CONFLICT_MARKER = /^(<{7}|={7}|>{7})(?: |$)/m;
  * Where `text` stops being JSON, by line and column, and what was expected there; for a file
  * holding merge conflict markers, also that: the usual cause of a committed file gone bad.
  */
-function whereNotJson(text: string, error: unknown): string {
+function whereNotJson(text: string, error: unknown, scrub: Scrub | undefined): string {
   const conflict = CONFLICT_MARKER.test(text)
     ? '; it holds git merge conflict markers (<<<<<<<): keep one side of each conflict'
     : '';
-  return `${describeJsonError(text, error)}${conflict}`;
+  return `${describeJsonError(text, error, scrub)}${conflict}`;
 }
 
 /**
@@ -227,12 +229,14 @@ export class BaselineStore {
 
 /**
  * Reads and checks the file at `path`; `undefined` when it does not exist. Any other problem is
- * thrown with `shown` (the path as the user knows it) in the message.
+ * thrown with `shown` (the path as the user knows it) in the message; `scrub`: see
+ * {@link parseBaselineFile}.
  */
 export function readBaselineFile(
   path: string,
   shown: string,
   owner: BaselineOwner,
+  scrub?: Scrub,
 ): BaselineFile | undefined {
   let text: string;
   try {
@@ -245,7 +249,7 @@ export function readBaselineFile(
       { cause: error },
     );
   }
-  const parsed = parseBaselineFile(text, owner);
+  const parsed = parseBaselineFile(text, owner, scrub);
   if (!parsed.ok) {
     throw new Error(
       `automatic-battle: the baselines file ${shown} ${parsed.error}. Fix it, or delete it to record new baselines.`,
