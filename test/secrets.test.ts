@@ -154,6 +154,46 @@ describe('the scrubber', () => {
     );
   });
 
+  it('replaces a secret base64-encoded, on its own or at any offset of a longer text encoded', () => {
+    const secret = 'sk-Zq8WvT3pLm9XrK2b?>~';
+    const scrub = createScrubber([secret]);
+    const b64 = (text: string): string => Buffer.from(text).toString('base64');
+    const b64url = (text: string): string => Buffer.from(text).toString('base64url');
+    assert.equal(scrub.text(`Basic ${b64(secret)}`), `Basic ${REDACTED}`);
+    assert.equal(scrub.text(`t=${b64url(secret)}`), `t=${REDACTED}`);
+    // The key inside a longer text, encoded whole: at each of the three byte offsets, what
+    // encodes the key's bytes alone is replaced; at most 3 characters either side of it stay.
+    for (const prefix of ['', 'a', 'ab', 'abc', 'error: bad key ']) {
+      for (const encode of [b64, b64url]) {
+        const body = encode(`${prefix}${secret} was refused`);
+        const out = scrub.text(`body ${body}`);
+        assert.ok(out.includes(REDACTED), `${prefix}: ${out}`);
+        const [before = '', after = ''] = out.slice(5).split(REDACTED);
+        // Of the key's bytes, at most 2 at either end are in characters left (with the text's).
+        const sharedGroup = (bytes: number): number => 4 * Math.ceil(bytes / 3);
+        assert.ok(before.length <= sharedGroup(prefix.length + 2), `${prefix}: ${out}`);
+        assert.ok(after.length <= sharedGroup(2 + ' was refused'.length), `${prefix}: ${out}`);
+      }
+    }
+  });
+
+  it('takes the user:password of a Basic authorization and of a URL, and removes both encoded', () => {
+    const pair = 'deploy:Pw7Zq8WvT3pLm';
+    const header = `Basic ${Buffer.from(pair).toString('base64')}`;
+    const found = secretsInHeaders({ Authorization: header });
+    assert.deepEqual(found, [header, header.slice(6), pair, 'Pw7Zq8WvT3pLm']);
+    const scrub = createScrubber(found);
+    assert.equal(scrub.text(`refused ${pair}`), `refused ${REDACTED}`);
+    assert.ok(secretsInUrl('http://deploy:Pw7Zq8WvT3pLm@proxy.test:3128/').includes(pair));
+    const fromUrl = createScrubber(secretsInUrl('http://deploy:Pw7Zq8WvT3pLm@proxy.test/'));
+    assert.equal(fromUrl.text(header), `Basic ${REDACTED}`);
+    // A token that is no base64 of a pair adds nothing.
+    assert.deepEqual(secretsInHeaders({ Authorization: 'Basic not-base64!!' }), [
+      'Basic not-base64!!',
+      'not-base64!!',
+    ]);
+  });
+
   it('leaves short values alone and takes credentials from URL queries', () => {
     assert.equal(createScrubber(['local']).empty, true);
     assert.deepEqual(secretsInUrl('https://x/v1?api-version=2024-01-01&api-key=abc%2Fdef123'), [

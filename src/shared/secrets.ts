@@ -45,10 +45,23 @@ export function secretsInHeaders(headers: Readonly<Record<string, string>> | und
     // What is sent: an escaped `\{{` goes out as `{{`.
     const value = sentText(written);
     found.push(value);
-    const token = /^\s*(?:bearer|basic|token)\s+(\S+)\s*$/i.exec(value)?.[1];
-    if (token !== undefined) found.push(token);
+    const [, scheme = '', token] = /^\s*(bearer|basic|token)\s+(\S+)\s*$/i.exec(value) ?? [];
+    if (token === undefined) continue;
+    found.push(token);
+    // A server may echo the credentials it decoded: `user:password`, and the password alone.
+    if (scheme.toLowerCase() === 'basic') found.push(...basicCredentials(token));
   }
   return found;
+}
+
+/** The `user:password` a Basic authorization's token encodes, and its password; none if not. */
+function basicCredentials(token: string): string[] {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return [];
+  const pair = Buffer.from(token, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  // Not text (bytes decoded as U+FFFD), or no pair: nothing a server would echo as such.
+  if (colon < 0 || pair.includes('\uFFFD')) return [];
+  return [pair, pair.slice(colon + 1)];
 }
 
 /** The values of the secret-named variables of `env`. */
@@ -125,7 +138,11 @@ export function secretsInUrl(url: string): string[] {
   // Both: a token is often the user name, with a dummy password (`TOKEN:x-oauth-basic@`).
   if (part !== null) {
     add(part.user);
-    if (part.password !== null) add(part.password);
+    if (part.password !== null) {
+      add(part.password);
+      // The pair too, as a client sends it in a Basic authorization (base64 of `user:password`).
+      add(`${part.user}:${part.password}`);
+    }
   }
   const query = url.indexOf('?');
   if (query < 0) return found;
@@ -175,15 +192,19 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   values.sort((a, b) => b.length - a.length);
   if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
   const forms = new Set<string>();
+  const encoded = new Set<string>();
   for (const value of values) {
     forms.add(value);
     forms.add(JSON.stringify(value).slice(1, -1));
     forms.add(encodeURIComponent(value));
+    for (const form of base64Forms(value)) encoded.add(form);
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
+  // Every form, longest first, so a form that contains another is replaced whole.
+  const all = [...new Set([...forms, ...encoded])].sort((a, b) => b.length - a.length);
   const replaceAll = (text: string): string => {
     let out = text;
-    for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    for (const form of all) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   };
   return {
@@ -205,6 +226,27 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
       return out;
     },
   };
+}
+
+/**
+ * The base64 forms of `value` (its UTF-8 bytes), in the standard alphabet and the URL-safe one
+ * (`-_`, no padding): the whole value encoded on its own (`Basic <base64 of user:password>`), and
+ * for each of the three places its first byte can take in a 3-byte group of a longer text
+ * encoded (a server's error body that quotes a key, base64-encoded), the characters that encode
+ * its bytes alone. Those leave out at most 2 bytes at either end, whose characters also depend
+ * on the bytes next to them. Each is at least 8 characters long for a secret of 8 bytes.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const standard = [bytes.toString('base64')];
+  for (let skip = 0; skip < 3; skip++) {
+    const whole = Math.floor((bytes.length - skip) / 3) * 3;
+    if (whole >= 6) standard.push(bytes.subarray(skip, skip + whole).toString('base64'));
+  }
+  const urlSafe = standard.map((form) =>
+    form.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+  );
+  return [...standard, ...urlSafe];
 }
 
 /** The scrubber of a run without secrets (made before anything is declared). */
