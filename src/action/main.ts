@@ -56,7 +56,8 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       octokit,
       () => github.context.repo,
     );
-    await publishNotStarted(refusal.run, refusal.settings, octokit, env, pullRequest);
+    // Refused for the wiring: no code was read, so the checkout does not place the check run.
+    await publishNotStarted(refusal.run, refusal.settings, octokit, env, pullRequest, true);
     return;
   }
   // The config that is read: in mode: run, the one `args` names when it names one.

@@ -23,14 +23,16 @@ import {
   notStartedTitle,
   type NotStarted,
 } from './not-started.ts';
-import { checkRunTarget, forkMessage, runLinks, runStamp } from './publish.ts';
+import { checkRunTarget } from './check-run-target.ts';
+import { forkMessage, runLinks, runStamp } from './publish.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { ActionSettings } from './settings.ts';
 import { escapeNote } from './summary-notes.ts';
 
 /**
  * Writes the job summary, then (with a token that may write) the check run and comment, then
- * fails the step, whatever went wrong in between.
+ * fails the step, whatever went wrong in between. `wiringRefused`: refused for its inputs
+ * before any code was read, so the check run goes where the event says (`checkRunTarget`).
  */
 export async function publishNotStarted(
   run: NotStarted,
@@ -38,10 +40,11 @@ export async function publishNotStarted(
   octokit: Octokit | null,
   env: NodeJS.ProcessEnv,
   pullRequest: ChatOpsPullRequest | null,
+  wiringRefused = false,
 ): Promise<void> {
   let annotated = 0;
   try {
-    annotated = await publish(run, settings, octokit, env, pullRequest);
+    annotated = await publish(run, settings, octokit, env, pullRequest, wiringRefused);
   } finally {
     failStep(run, annotated);
   }
@@ -76,6 +79,7 @@ async function publish(
   octokit: Octokit | null,
   env: NodeJS.ProcessEnv,
   pullRequest: ChatOpsPullRequest | null,
+  wiringRefused: boolean,
 ): Promise<number> {
   const identity = reportIdentity({
     configPath: run.configPath,
@@ -136,7 +140,7 @@ async function publish(
     }
   }
   if (settings.checkRun) {
-    const { commit } = await checkRunTarget(settings, env, pullRequest);
+    const { commit } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
     if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
     const links = runLinks(env);
     const published = await publishCheckRun(

@@ -7,7 +7,7 @@
  * step still ends on the eval verdict.
  */
 import { existsSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
@@ -19,7 +19,6 @@ import {
 } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
-import { readGitInfo } from '../pipeline/git-info.ts';
 import {
   type Annotation,
   buildAnnotations,
@@ -34,12 +33,7 @@ import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import type { ResultsArtifact } from '../types/index.ts';
-import {
-  gitParents,
-  reportedCommit,
-  type ChatOpsPullRequest,
-  type ReportedCommit,
-} from './chatops.ts';
+import type { ChatOpsPullRequest } from './chatops.ts';
 import {
   chatOpsDefaultBranch,
   eventSubject,
@@ -50,7 +44,8 @@ import {
 } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
 import { escapeNote, staleSummaryNote } from './summary-notes.ts';
-import { runConfigPath, type EvalResults } from './run-evals.ts';
+import type { EvalResults } from './run-evals.ts';
+import { checkRunTarget } from './check-run-target.ts';
 import type { ActionSettings } from './settings.ts';
 
 /**
@@ -227,33 +222,6 @@ export async function publishResults(
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
-}
-
-/**
- * The commit the check run goes on (`reportedCommit`), and the checkout's HEAD: in `mode: run`
- * the evals ran (or were to run) the checkout, which need not be the event's commit: the one
- * holding the config (with actions/checkout's `path:` the workspace is no repository).
- */
-export async function checkRunTarget(
-  settings: ActionSettings,
-  env: NodeJS.ProcessEnv,
-  pullRequest: ChatOpsPullRequest | null,
-): Promise<{ commit: ReportedCommit; checkedOut: string | null }> {
-  const context = github.context;
-  const subject = eventSubject(context, env);
-  const checkedOut =
-    settings.mode === 'run'
-      ? ((await readGitInfo(dirname(runConfigPath(settings)), {}))?.sha ?? null)
-      : null;
-  const commit = await reportedCommit({
-    context,
-    subjectSha: settings.headSha ?? subject.headSha,
-    headShaInput: settings.headSha !== null,
-    checkedOut,
-    pullRequest,
-    parentsOf: gitParents(dirname(runConfigPath(settings))),
-  });
-  return { commit, checkedOut };
 }
 
 /**

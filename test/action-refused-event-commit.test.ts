@@ -1,0 +1,114 @@
+/**
+ * A run refused for its wiring (an invalid input, a forged head-sha) evaluated no code, so the
+ * checkout says nothing about where its failed check run belongs: on `pull_request_target` and
+ * `workflow_run` in `mode: run` it goes on the commit the event names (the pull request's head,
+ * the triggering run's `head_sha`), where the required check waits, never on the checked-out
+ * base or default branch, which `actions/checkout` gives such a job unless told otherwise. The
+ * Action from src/ against the fake GitHub on 127.0.0.1, in a real git checkout.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { beforeEach, describe, it } from 'node:test';
+import { useSourceAction } from './helpers/action-fixture.ts';
+import {
+  HEAD_SHA,
+  ONE_FAILING,
+  REPOSITORY,
+  suiteFiles,
+  workspace,
+  type Workspace,
+} from './helpers/action-run.ts';
+import { commitAll, git } from './helpers/git.ts';
+import type { StoredCheckRun } from './helpers/github-server-types.ts';
+
+const fixture = useSourceAction();
+
+beforeEach(() => {
+  fixture.server.state.checkRuns.clear();
+  fixture.server.state.comments.clear();
+});
+
+/** A workspace that is a git checkout of one commit (the base or default branch's). */
+function checkout(): { ws: Workspace; sha: string } {
+  const ws = workspace(suiteFiles(ONE_FAILING));
+  git(ws.dir, 'init', '-q', '-b', 'main');
+  return { ws, sha: commitAll(ws.dir, 'base') };
+}
+
+function onlyCheckRun(log: string): StoredCheckRun {
+  const runs = [...fixture.server.state.checkRuns.values()];
+  assert.equal(runs.length, 1, log);
+  const [run] = runs;
+  assert.ok(run);
+  return run;
+}
+
+describe('pull_request_target with the base branch checked out, refused for its inputs', () => {
+  it("the failed check run goes on the pull request's head, with no warning about the checkout", async () => {
+    const { ws, sha } = checkout();
+    writeFileSync(
+      ws.event,
+      JSON.stringify({
+        action: 'synchronize',
+        number: 7,
+        pull_request: {
+          number: 7,
+          head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'fork/repo' } },
+          base: { sha, ref: 'main', repo: { full_name: 'octo/repo' } },
+        },
+        repository: REPOSITORY,
+      }),
+    );
+    const r = await fixture.run(
+      ws,
+      { mode: 'bogus' },
+      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(r.outputs['verdict'], 'error');
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, HEAD_SHA, 'the head the required check waits on, not the base');
+    assert.equal(run.conclusion, 'failure');
+    assert.doesNotMatch(r.stdout, /the evals ran the checked-out commit/);
+  });
+});
+
+describe('workflow_run in mode: run with the default branch checked out, refused', () => {
+  const triggering = 'd'.repeat(40);
+  const event = JSON.stringify({
+    action: 'completed',
+    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: triggering },
+    repository: REPOSITORY,
+  });
+
+  it("a bad input: the failed check run goes on the triggering run's commit", async () => {
+    const { ws, sha } = checkout();
+    writeFileSync(ws.event, event);
+    const r = await fixture.run(
+      ws,
+      { 'max-annotations': 'lots' },
+      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, triggering);
+    assert.doesNotMatch(r.stdout, /the evals ran the checked-out commit/);
+  });
+
+  it("a forged head-sha: refused, and the check run goes on the triggering run's commit, neither the input's nor the checkout's", async () => {
+    const { ws, sha } = checkout();
+    writeFileSync(ws.event, event);
+    const r = await fixture.run(
+      ws,
+      { 'head-sha': 'f'.repeat(40) },
+      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(
+      r.stdout,
+      /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
+    );
+    const run = onlyCheckRun(r.stdout);
+    assert.equal(run.head_sha, triggering);
+  });
+});
