@@ -77,11 +77,18 @@ function retryAfterSeconds(value: unknown, now: number): number | undefined {
  * The rate limit a GraphQL answer's body reports, or null. GitHub's GraphQL API answers a spent
  * primary limit with 200 and an error of type `RATE_LIMITED` (or `RATE_LIMIT`, code
  * `graphql_rate_limit`, as it has also been seen to answer), and a secondary limit with 200 or 403
- * and an error message saying "secondary rate limit"
- * (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#exceeding-the-rate-limit);
- * {@link rateLimitOf} sees only the 403. The headers say how long to wait, as for REST: a spent
- * primary limit waits for `x-ratelimit-reset` even when `x-ratelimit-remaining` is not 0 (it has
- * been seen to lag the body); with no time given, GitHub's "at least one minute" applies.
+ * and "an error message that indicates" it
+ * (docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api#exceeding-the-rate-limit),
+ * whose wording and fields it does not pin down; {@link rateLimitOf} sees only the 403. So an
+ * error is a rate limit when any of its structured fields (`type`, `code`, `extensions.type`,
+ * `extensions.code`) names one, in any case and spelling (`RATE_LIMITED`, `graphql_rate_limit`,
+ * `SECONDARY_RATE_LIMITED`), or its message says one ("rate limit", "abuse detection"); it is a
+ * secondary one when any of them says so ("secondary", "abuse"), which then wins over a primary
+ * type: its wait is `retry-after` or GitHub's minute, never an hourly reset that would not be
+ * waited for. An error answer carrying `retry-after`, which GitHub sends only with a limit, is
+ * waited as it asks. The headers say how long to wait, as for REST: a spent primary limit waits
+ * for `x-ratelimit-reset` even when `x-ratelimit-remaining` is not 0 (it has been seen to lag the
+ * body); with no time given, GitHub's "at least one minute" applies.
  */
 export function graphqlRateLimitOf(
   data: unknown,
@@ -89,17 +96,45 @@ export function graphqlRateLimitOf(
   now: number,
 ): RateLimit | null {
   const errors = (data as { errors?: unknown } | null)?.errors;
-  if (!Array.isArray(errors)) return null;
-  const entries = errors.map((entry) => (entry ?? {}) as { type?: unknown; message?: unknown });
-  if (entries.some((entry) => entry.type === 'RATE_LIMITED' || entry.type === 'RATE_LIMIT')) {
-    // The body says the limit is spent: read as a 429 with the limit used up.
-    return rateLimitOf(429, { ...headers, 'x-ratelimit-remaining': '0' }, '', now);
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const limits = errors.map(graphqlErrorLimit).filter((kind) => kind !== null);
+  if (limits.includes('secondary') || (limits.length === 0 && hasRetryAfter(headers))) {
+    return rateLimitOf(403, headers, 'secondary rate limit', now);
   }
-  const secondary = entries.find(
-    (entry) => typeof entry.message === 'string' && SECONDARY_RATE.test(entry.message),
-  );
-  return secondary === undefined ? null : rateLimitOf(403, headers, String(secondary.message), now);
+  if (limits.length === 0) return null;
+  // The body says the limit is spent: read as a 429 with the limit used up.
+  return rateLimitOf(429, { ...headers, 'x-ratelimit-remaining': '0' }, '', now);
 }
+
+/** Which rate limit one GraphQL error reports, by its fields or its words; null when none. */
+function graphqlErrorLimit(entry: unknown): 'primary' | 'secondary' | null {
+  if (entry === null || typeof entry !== 'object') return null;
+  const { type, code, message, extensions } = entry as Record<string, unknown>;
+  const more =
+    extensions !== null && typeof extensions === 'object'
+      ? (extensions as Record<string, unknown>)
+      : {};
+  const named = [type, code, more.type, more.code].filter(
+    (field): field is string => typeof field === 'string',
+  );
+  const said = typeof message === 'string' ? message : '';
+  if (!named.some((field) => RATE_LIMIT_NAME.test(field)) && !RATE_LIMIT_WORDS.test(said)) {
+    return null;
+  }
+  return [...named, said].some((text) => SECONDARY_SIGN.test(text)) ? 'secondary' : 'primary';
+}
+
+function hasRetryAfter(headers: Record<string, unknown>): boolean {
+  const value = headers['retry-after'];
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+/** A GraphQL error field naming a rate limit: `RATE_LIMITED`, `graphql_rate_limit`, `RateLimit`. */
+const RATE_LIMIT_NAME = /rate[_-]?limit/i;
+/** GitHub's words for a rate limit in an error message, the older "abuse detection" included. */
+const RATE_LIMIT_WORDS = /\brate limit\b|\babuse detection\b/i;
+/** What tells a secondary limit from a primary one, in a field or the message. */
+const SECONDARY_SIGN = /secondary|abuse/i;
 
 /** How GitHub words a secondary rate limit ("You have exceeded a secondary rate limit"). */
 const SECONDARY_RATE = /\bsecondary rate\b/i;
