@@ -113,6 +113,9 @@ describe('the Action refuses bad inputs with verdict: error (QA5 #4, #8, #9) and
       }),
     );
     fixture.server.state.comments.delete(8);
+    // A passed check run of the name left by an earlier test would be kept, not posted over
+    // (action-refused-passed-check-run.test.ts): the commit starts without one.
+    fixture.server.state.checkRuns.clear();
     const checkRuns = fixture.server.state.checkRuns.size;
     const forged = 'd'.repeat(40);
     const inputs = { mode: 'report', 'pr-number': '8', 'head-sha': forged };

@@ -7,17 +7,24 @@
  * is created for it; an earlier run's comment of this report is updated to say this run could not
  * start, so that a stale green report does not stay up. The same limits as `publish.ts`: nothing
  * is written on a fork's read-only pull request run, nor without a token or a repository, nor
- * with `check-run: false` / `comment: false`, and what GitHub refuses is a warning.
+ * with `check-run: false` / `comment: false`, and what GitHub refuses is a warning. A check run
+ * of the name that passed on the commit is never shadowed (`postCheckRun`).
  */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { publishCheckRun } from '../github/check-run.ts';
+import {
+  passedCheckRun,
+  publishCheckRun,
+  yieldCheckRun,
+  type PassedCheckRun,
+} from '../github/check-run.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { ChatOpsPullRequest } from './chatops.ts';
 import { eventSubject, forkPullRequest } from './event.ts';
 import {
+  cut,
   notStartedAnnotations,
   notStartedMarkdown,
   notStartedTitle,
@@ -142,24 +149,63 @@ async function publish(
   if (settings.checkRun) {
     const { commit } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
     if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
-    const links = runLinks(env);
-    const published = await publishCheckRun(
-      octokit,
-      { owner, repo },
-      {
-        name: title,
-        headSha: commit.sha,
-        conclusion: 'failure',
-        title: notStartedTitle(run),
-        summary: notStartedMarkdown(run, title),
-        annotations: notStartedAnnotations(run),
-        ...(links.run ? { detailsUrl: links.run } : {}),
-      },
-    );
-    if (published.ok) core.info(`evalgate: check run ${published.url} says the run did not start`);
-    else failures.push(published.failure);
-    annotated = published.ok ? published.annotations : (published.partial?.annotations ?? 0);
+    annotated = await postCheckRun(run, title, { owner, repo }, commit.sha, octokit, env, failures);
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   return annotated;
+}
+
+/**
+ * The refusal's failed check run on `sha`, unless a check run of its name there passed: that is
+ * the report of a job that ran (this one's earlier attempt, or the rightly wired job beside a
+ * wrongly wired one posting the same name), and GitHub takes the latest check run of a name for a
+ * required check, so a refusal, which judged no code, posted after it would turn it red. Looked
+ * for before the create, and again after it, for one that landed in between (the two jobs racing):
+ * then this one is turned `neutral`, which never hides a passed report. How many annotations the
+ * check run got; what GitHub refused goes to `failures`.
+ */
+async function postCheckRun(
+  run: NotStarted,
+  title: string,
+  target: { owner: string; repo: string },
+  sha: string,
+  octokit: Octokit,
+  env: NodeJS.ProcessEnv,
+  failures: ReportingFailure[],
+): Promise<number> {
+  const kept = (passed: PassedCheckRun): string =>
+    `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
+  const before = await passedCheckRun(octokit, target, title, sha);
+  if (before !== null) {
+    core.warning(`evalgate: posted no failed check run: ${kept(before)}`);
+    return 0;
+  }
+  const links = runLinks(env);
+  const summary = notStartedMarkdown(run, title);
+  const published = await publishCheckRun(octokit, target, {
+    name: title,
+    headSha: sha,
+    conclusion: 'failure',
+    title: notStartedTitle(run),
+    summary,
+    annotations: notStartedAnnotations(run),
+    ...(links.run ? { detailsUrl: links.run } : {}),
+  });
+  if (!published.ok) {
+    failures.push(published.failure);
+    return published.partial?.annotations ?? 0;
+  }
+  const raced = await passedCheckRun(octokit, target, title, sha, published.id);
+  if (raced === null) {
+    core.info(`evalgate: check run ${published.url} says the run did not start`);
+    return published.annotations;
+  }
+  const refused = await yieldCheckRun(octokit, target, published.id, {
+    title: cut(`superseded: ${notStartedTitle(run)}`, 200),
+    // Under 65,535: the not-started summary stays under 30,000 characters (`not-started.ts`).
+    summary: `> [!NOTE]\n> A check run of this name on this commit passed (${raced.url}) while this one was posted: it is the report of a job that ran, and this run could not start, so this check run is neutral rather than failed, and does not hide it.\n\n${summary}`,
+  });
+  if (refused !== null) failures.push(refused);
+  else core.warning(`evalgate: turned the check run ${published.url} neutral: ${kept(raced)}`);
+  return published.annotations;
 }

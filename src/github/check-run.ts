@@ -302,3 +302,72 @@ async function batchLanded(
     `the answer was lost, and the check run now has ${count} annotations, neither the ${before} it had nor the ${before + size} it would have with ${what}; not sending them again`,
   );
 }
+
+/** A completed check run that passed, as {@link passedCheckRun} finds it. */
+export interface PassedCheckRun {
+  id: number;
+  url: string;
+}
+
+/**
+ * A completed check run named `name` on `sha` that passed (`success`), other than `exceptId`:
+ * the report of a job that ran, which a refusal (a run that judged no code) must not shadow
+ * (`publish-not-started.ts`). Reads the first 100 of the commit's check runs of that name
+ * (GitHub lists the newest first, in practice); null when there is none, or when they cannot be
+ * read, in which case the refusal is posted as it was before this check.
+ */
+export async function passedCheckRun(
+  octokit: Octokit,
+  { owner, repo }: CheckRunTarget,
+  name: string,
+  sha: string,
+  exceptId?: number,
+): Promise<PassedCheckRun | null> {
+  try {
+    const { data } = await octokit.rest.checks.listForRef({
+      owner,
+      repo,
+      ref: sha,
+      check_name: name,
+      filter: 'all',
+      per_page: PER_PAGE,
+    });
+    const passed = data.check_runs.find(
+      (run) =>
+        run.id !== exceptId &&
+        run.name === name &&
+        run.status === 'completed' &&
+        run.conclusion === 'success',
+    );
+    return passed === undefined ? null : { id: passed.id, url: passed.html_url ?? '' };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Turns check run `id` (a refusal's failure) `neutral`, with `output`: a passed check run of its
+ * name landed on the commit while it was being posted, and GitHub takes the latest check run of
+ * a name for a required check, so the failure would have shadowed a report that ran. Null when
+ * done; what GitHub refused otherwise.
+ */
+export async function yieldCheckRun(
+  octokit: Octokit,
+  { owner, repo }: CheckRunTarget,
+  id: number,
+  output: { title: string; summary: string },
+): Promise<ReportingFailure | null> {
+  try {
+    await octokit.rest.checks.update({
+      owner,
+      repo,
+      check_run_id: id,
+      status: 'completed',
+      conclusion: 'neutral',
+      output,
+    });
+    return null;
+  } catch (error) {
+    return toReportingFailure(error, `mark the check run ${id} neutral`, PERMISSION);
+  }
+}
