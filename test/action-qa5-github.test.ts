@@ -2,7 +2,7 @@
  * QA round 5, the Action against a GitHub that misbehaves, end to end on the built Action
  * (`helpers/action-run.ts`) through a proxy in front of the fake (`helpers/github-fake-qa5.ts`):
  * the sticky comment converges on one (#2, #3); an unanswered request is bounded and logged as
- * what it is (#6); a fork's and a PAT's check-run 403 say what is true of each (#7).
+ * what it is (#6); a GITHUB_TOKEN's and a PAT's check-run 403 say what is true of each (#7).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -72,7 +72,7 @@ describe('the Action against a GitHub that loses answers or never gives them (QA
     fixture.proxy.reset();
   });
 
-  it('#7: a check-run 403 says fork read-only token or personal access token, never check-run: false', async () => {
+  it('#7: a check-run 403 says missing checks: write or personal access token, never check-run: false', async () => {
     for (const user of [null, 'octocat']) {
       fixture.server.setUser(user);
       // A personal access token is refused by the fake itself, as by GitHub ("You must
@@ -88,7 +88,8 @@ describe('the Action against a GitHub that loses answers or never gives them (QA
       const warning = /::warning::[^\n]*could not create the check run[^\n]*/.exec(r.stdout)?.[0];
       assert.ok(warning, r.stdout);
       assert.doesNotMatch(warning, /check-run: false/);
-      if (user === null) assert.match(warning, /fork the workflow's token is read-only/);
+      // The pull request's head is the repository itself: no fork, so only the permission.
+      if (user === null) assert.match(warning, /the workflow's token lacks `checks: write`/);
       else
         assert.match(
           warning,

@@ -155,6 +155,23 @@ export function forkPullRequest(
     : { head: fork, base, event: context.eventName };
 }
 
+/**
+ * Whether this run's token may be a fork's read-only one, as far as the event tells: on
+ * {@link FORK_READ_ONLY_EVENTS}, unless the pull request's head is this repository itself (in a
+ * private repository too, where {@link forkPullRequest} says nothing). False on every other event,
+ * whose token is the repository's own: a refused write there is a missing permission.
+ */
+export function forkTokenPossible(context: EventContext, env: NodeJS.ProcessEnv): boolean {
+  if (!FORK_READ_ONLY_EVENTS.includes(context.eventName)) return false;
+  const pr = record(context.payload.pull_request);
+  const head = text(record(record(pr?.head)?.repo)?.full_name);
+  const base =
+    text(record(record(pr?.base)?.repo)?.full_name) ??
+    text(record(context.payload.repository)?.full_name) ??
+    text(env.GITHUB_REPOSITORY);
+  return head === undefined || base === undefined || head.toLowerCase() !== base.toLowerCase();
+}
+
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object'
     ? (value as Record<string, unknown>)

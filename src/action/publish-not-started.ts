@@ -22,7 +22,7 @@ import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { ChatOpsPullRequest } from './chatops.ts';
-import { eventSubject, forkPullRequest } from './event.ts';
+import { eventSubject, forkPullRequest, forkTokenPossible } from './event.ts';
 import {
   cut,
   notStartedAnnotations,
@@ -190,6 +190,7 @@ async function postCheckRun(
     summary,
     annotations: notStartedAnnotations(run),
     ...(links.run ? { detailsUrl: links.run } : {}),
+    forkPossible: forkTokenPossible(github.context, env),
   });
   if (!published.ok) {
     failures.push(published.failure);

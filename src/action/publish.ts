@@ -38,6 +38,7 @@ import {
   chatOpsDefaultBranch,
   eventSubject,
   forkPullRequest,
+  forkTokenPossible,
   triggeringRun,
   type EventContext,
   type ForkPullRequest,
@@ -209,6 +210,7 @@ export async function publishResults(
         annotations: shown,
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
+        forkPossible: forkTokenPossible(context, env),
       },
     );
     if (published.ok) {

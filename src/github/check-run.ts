@@ -36,6 +36,12 @@ export interface CheckRunReport {
   text?: string;
   annotations: readonly Annotation[];
   detailsUrl?: string;
+  /**
+   * False when the run's token cannot be a fork's read-only one (the event is no pull request
+   * from another repository): a 403 is then a missing `checks: write` for certain, and is told
+   * so. Default true: the 403 names both causes.
+   */
+  forkPossible?: boolean;
 }
 
 /**
@@ -129,7 +135,7 @@ export async function publishCheckRun(
   } catch (error) {
     const failure = toReportingFailure(error, `create the check run "${run.name}"`, PERMISSION);
     if (failure.code === 'github.forbidden' && failure.status === 403) {
-      failure.message = await refusedCheckRun(octokit, failure.message);
+      failure.message = await refusedCheckRun(octokit, failure.message, run.forkPossible ?? true);
     }
     if (failure.code === 'github.invalid' && total > 0) return createWithout(failure);
     return { ok: false, failure };
@@ -167,10 +173,15 @@ export async function publishCheckRun(
 /**
  * Why creating a check run got 403, told apart by who the token is: a user's token (GET /user
  * answers) can never create one, only a GitHub App can; an installation token (a GITHUB_TOKEN)
- * lacks `checks: write`, or is a fork's read-only token. The annotations still go out as
- * workflow commands, so neither case is fixed by `check-run: false`, which turns them off too.
+ * lacks `checks: write`, or is a fork's read-only token (only when `forkPossible`). The
+ * annotations still go out as workflow commands, so neither case is fixed by `check-run: false`,
+ * which turns them off too.
  */
-async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> {
+async function refusedCheckRun(
+  octokit: Octokit,
+  said: string,
+  forkPossible: boolean,
+): Promise<string> {
   // GitHub's words without the generic hint `toReportingFailure` added.
   const hint = said.indexOf(' (a pull request from a fork');
   const base = hint === -1 ? said : said.slice(0, hint);
@@ -179,6 +190,11 @@ async function refusedCheckRun(octokit: Octokit, said: string): Promise<string> 
   const user = asked.kind === 'person' ? asked.login : null;
   if (user !== null) {
     return `${base} (the github-token is a personal access token of ${user}, and only GitHub Apps create check runs: use the workflow's GITHUB_TOKEN with \`permissions: checks: write\`, or a GitHub App's token; docs/action.md#tokens-and-permissions)`;
+  }
+  if (!forkPossible) {
+    // A `permissions:` block sets every scope it does not name to none; Dependabot's pull
+    // requests get a read-only token unless the workflow's `permissions:` raise it.
+    return `${base} (the workflow's token lacks \`checks: write\`: add \`permissions: checks: write\` to the job or the workflow, beside the permissions it already names: a \`permissions:\` block gives every scope it leaves out no access, and a Dependabot pull request's token is read-only unless they raise it. A personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
   }
   return `${base} (on a pull request from a fork the workflow's token is read-only: expected there, the annotations are in the job log instead; otherwise the workflow needs \`permissions: checks: write\`, and a personal access token gets 403 too: only GitHub Apps create check runs; docs/action.md#tokens-and-permissions)`;
 }
