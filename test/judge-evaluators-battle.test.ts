@@ -166,7 +166,7 @@ describe('automatic-battle', () => {
 
   /** A run's file settings; `flush` runs what the evaluators registered, as the pipeline does. */
   function run(dir: string, updateBaselines = false): Run {
-    const flushes: (() => Promise<void>)[] = [];
+    const flushes: (() => Promise<unknown>)[] = [];
     return {
       files: { configDir: dir, suiteId: 'qa', updateBaselines, onRunEnd: (f) => flushes.push(f) },
       async flush() {

@@ -81,11 +81,9 @@ describe('runTestSuite: an automatic battle without a baselines file', () => {
   it('in CI with updateBaselines: true, recorded as asked; the next run in CI battles against it', async () => {
     const script = battleScript();
     const first = await run(script, { CI: 'true', UPDATE: '1' });
-    assert.equal(first.code, 0);
-    assert.deepEqual(
-      first.evaluations.map((e) => e.score),
-      [0.5, 0.5],
-    );
+    // Recorded, not battled (as in the SDK): a suite of one battle judged nothing, which fails.
+    assert.equal(first.code, 1);
+    assert.deepEqual(first.evaluations, [null, null]);
     const file = JSON.parse(readFileSync(join(script.dir, FILE), 'utf8')) as {
       baselines: Record<string, { output: unknown }>;
     };
@@ -104,15 +102,30 @@ describe('runTestSuite: an automatic battle without a baselines file', () => {
     assert.equal(server.requests.length, 4, 'each case judged, in both orders');
   });
 
-  it('outside CI, the first run records as before (a tie that passes)', async () => {
+  it('outside CI, the first run records each case and gives it no evaluation, as the SDK does', async () => {
     const script = battleScript();
     const { code, evaluations } = await run(script, { CI: '' });
-    assert.equal(code, 0);
-    assert.deepEqual(
-      evaluations.map((e) => e.score),
-      [0.5, 0.5],
-    );
+    // Not a tie with itself: that passed a suite of battles alone on a run that compared nothing.
+    assert.equal(code, 1);
+    assert.deepEqual(evaluations, [null, null]);
     assert.ok(existsSync(join(script.dir, FILE)));
+    assert.equal(server.requests.length, 0, 'nothing to battle');
+  });
+
+  it('outside CI, the first run says what it recorded and that the next run battles it', async () => {
+    const script = battleScript('quiet: false,');
+    const r = await script.run({
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', CI: '' },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    assert.ok(
+      r.stderr.includes(
+        `note: runTestSuite(s): vs recorded the first baseline of 2 cases in ${FILE}; a case whose baseline this run recorded was not battled (nothing to compare it with yet, as in the Autoblocks SDK): commit the file, and the next run battles it\n`,
+      ),
+      r.stderr,
+    );
+    // The summary's failed condition says nothing was judged.
+    assert.match(r.stdout + r.stderr, /judged: expected at least 1 case evaluated/);
   });
 
   it('updateBaselines that is not a boolean is refused before any case', async () => {

@@ -319,7 +319,7 @@ describe('LLM-judge SDK classes (seed 003) against the loopback server', () => {
     assert.deepEqual(result.runs[0]?.cases[0]?.evaluations[0]?.threshold, { gte: 0.5 });
   });
 
-  it('BaseAutomaticBattle records the first output as the baseline, then battles against it', async () => {
+  it('BaseAutomaticBattle records the first output as the baseline (no evaluation, as in the SDK), then battles against it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'evalgate-sdk-battle-'));
     tempDirs.push(dir);
     class Battle extends BaseAutomaticBattle<SeedCase, string> {
@@ -330,8 +330,9 @@ describe('LLM-judge SDK classes (seed 003) against the loopback server', () => {
       }
     }
     const first = await runEcho([{ input: 'hello world' }], [new Battle()], { baselinesDir: dir });
-    assert.deepEqual(scores(first), [{ battle: 0.5 }]);
-    assert.equal(first.runs[0]?.cases[0]?.evaluations[0]?.metadata?.recorded, true);
+    // The SDK's battle returns no evaluation for a case it records: not a tie with itself.
+    assert.deepEqual(scores(first), [{}]);
+    assert.equal(first.verdict, 'fail', 'a suite of battles alone judged nothing on its first run');
     assert.equal(server.requests.length, 0, 'recording calls no model');
     const file = JSON.parse(
       await readFile(join(dir, 'battles', 'my-test-suite', 'battle.json'), 'utf8'),

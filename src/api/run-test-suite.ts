@@ -151,7 +151,10 @@ export async function runTestSuite<TCase, TOutput>(
       }),
     );
     // Baselines an automatic battle recorded or replaced are written once, after the run.
-    for (const flush of flushes) await flush();
+    for (const flush of flushes) {
+      const note = await flush();
+      if (note !== undefined && args.quiet !== true) notePrinted(args.id, note);
+    }
   } finally {
     watch.stop();
   }
@@ -190,7 +193,7 @@ function checkedSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
 ): Omit<ReturnType<typeof buildSpec<TCase, TOutput>>, 'sdk'> & {
-  flushes: (() => Promise<void>)[];
+  flushes: (() => Promise<string | undefined>)[];
 } {
   try {
     const { sdk, ...built } = buildSpec(args, calls);
@@ -327,6 +330,18 @@ function warnCollapsed(id: string, collapsed: readonly Issue[]): void {
   printAroundProgress(
     process.stderr,
     `warning: runTestSuite(${id}): a case listed more than once runs once; to run each case several times, set trials\n`,
+  );
+}
+
+/**
+ * Says what an automatic battle recorded: the SDK's `BaseAutomaticBattle` gives a case it records
+ * no evaluation, so a suite judged by battles alone checked nothing on this run (its `judged`
+ * condition fails), and the user must learn why and what makes the next run judge.
+ */
+function notePrinted(id: string, note: string): void {
+  printAroundProgress(
+    process.stderr,
+    `note: runTestSuite(${id}): ${note}; a case whose baseline this run recorded was not battled (nothing to compare it with yet, as in the Autoblocks SDK): commit the file, and the next run battles it\n`,
   );
 }
 

@@ -42,8 +42,11 @@ export const SDK_DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 /** The context one `runTestSuite` call hands its SDK classes' calls, and what to do after it. */
 export interface SuiteSdkContext {
   context: SdkEvaluatorContext;
-  /** The flushes to run after the suite (an automatic battle's baselines), in order. */
-  flushes: (() => Promise<void>)[];
+  /**
+   * The flushes to run after the suite (an automatic battle's baselines), in order; each may
+   * resolve to a note for the terminal (what it recorded).
+   */
+  flushes: (() => Promise<string | undefined>)[];
 }
 
 /**
@@ -74,7 +77,7 @@ export function suiteSdkContext(
     temperature: settings.temperature ?? 0,
     prices: settings.prices,
   };
-  const flushes: (() => Promise<void>)[] = [];
+  const flushes: (() => Promise<string | undefined>)[] = [];
   const inCi = firstRecording(env);
   const files: BuiltinFiles = {
     configDir: suite.baselinesDir !== undefined ? resolve(cwd, suite.baselinesDir) : cwd,

@@ -82,7 +82,7 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
   const defaults = config.defaults.judge;
   const hostLimiter = createHostLimiter(defaults.hostConcurrency ?? DEFAULT_HOST_CONCURRENCY);
   const clients = new Map<string, JudgeClient>();
-  const flushes: (() => Promise<void>)[] = [];
+  const flushes: (() => Promise<unknown>)[] = [];
   // Every client shares the cache folder: its trouble is said once, not once per client or call.
   let cacheWarned = false;
   const onCacheUnwritable = (message: string): void => {

@@ -92,6 +92,10 @@ export interface BuiltinFiles {
    * runTestSuite(s)`), an imperative for a message; it replaces the quoted `updateCommand`.
    */
   updateHint?: string;
-  /** Called by the pipeline after the run (also an interrupted one), in registration order. */
-  onRunEnd(flush: () => Promise<void>): void;
+  /**
+   * Called by the pipeline after the run (also an interrupted one), in registration order. A
+   * flush may resolve to a note on what it wrote (`vs recorded 2 baselines in …`), which
+   * `runTestSuite` prints; `evals run` reports the file in its own words.
+   */
+  onRunEnd(flush: () => Promise<string | undefined>): void;
 }

@@ -106,7 +106,7 @@ export const automaticBattle = defineBuiltin({
     if (store.writable) {
       files.onRunEnd(async () => {
         const changed = store.changedFile();
-        if (changed === undefined) return;
+        if (changed === undefined) return undefined;
         try {
           await writeFileAtomic(path, serializeBaselineFile(changed));
         } catch (error) {
@@ -115,6 +115,10 @@ export const automaticBattle = defineBuiltin({
             { cause: error },
           );
         }
+        const first = store.firstRecorded();
+        return first === 0
+          ? undefined
+          : `${context.id} recorded the first baseline of ${first} ${first === 1 ? 'case' : 'cases'} in ${shown}`;
       });
     }
     const update = files.updateHint ?? `run \`${files.updateCommand ?? UPDATE_FLAG}\``;

@@ -216,6 +216,13 @@ export class BaselineStore {
     return true;
   }
 
+  /** How many cases this run gave a first baseline (not those whose baseline it replaced). */
+  firstRecorded(): number {
+    let count = 0;
+    for (const key of this.#pending.keys()) if (!Object.hasOwn(this.#loaded, key)) count++;
+    return count;
+  }
+
   /** The file to write, or `undefined` when the run changed nothing (then nothing is written). */
   changedFile(): BaselineFile | undefined {
     if (this.#pending.size === 0) return undefined;

@@ -271,7 +271,7 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
 
 /**
  * The mapped output against the one recorded for the case (`automatic-battle`): the first run
- * records it (a tie), and a later output that wins replaces it; in CI neither happens unless
+ * records it (no evaluation, as in the SDK), and a later output that wins replaces it; in CI neither happens unless
  * `runTestSuite` is given `updateBaselines: true` (a missing baseline is an error there). Baselines
  * live in `battles/<suite>/<id>.json` under the folder `runTestSuite` runs in (or `baselinesFile`).
  */
@@ -297,13 +297,19 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
     return this.baselinesFile !== undefined ? { file: this.baselinesFile } : {};
   }
 
-  evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    return this.sdkScore(
+  /**
+   * The battle's evaluation; none for a case it records a first baseline for, as in the SDK:
+   * there was nothing to battle (the built-in `automatic-battle` of evals.yaml scores that a tie
+   * with itself, which would pass a suite of battles alone on a run that compared nothing).
+   */
+  async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
+    const evaluation = await this.sdkScore(
       {
         actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
         ...criteriaOf(this),
       },
       args as EvaluatorArgs,
     );
+    return evaluation.metadata?.recorded === true ? undefined : evaluation;
   }
 }
