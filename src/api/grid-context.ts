@@ -90,13 +90,17 @@ export function evaluatorWithGridPoint<TCase, TOutput>(
     ...(maxConcurrency !== undefined ? { maxConcurrency, limitOwner: evaluator } : {}),
     ...(threshold !== undefined ? { threshold } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    // `fn` gave `undefined`: no evaluator runs on the case, as in the SDK (unscored-outputs.ts).
     evaluateTestCase: (args) =>
-      track(() =>
-        gridSearchAsyncLocalStorage.run(
-          storedPoint(args.params, grid),
-          // Skips are typed away here only: the engine accepts `undefined` / `null` at run time.
-          () => evaluator.evaluateTestCase(args) as ReturnType<EngineEvaluator['evaluateTestCase']>,
-        ),
-      ),
+      args.output === undefined
+        ? (undefined as unknown as ReturnType<EngineEvaluator['evaluateTestCase']>)
+        : track(() =>
+            gridSearchAsyncLocalStorage.run(
+              storedPoint(args.params, grid),
+              // Skips are typed away here only: the engine accepts `undefined` / `null` at run time.
+              () =>
+                evaluator.evaluateTestCase(args) as ReturnType<EngineEvaluator['evaluateTestCase']>,
+            ),
+          ),
   };
 }

@@ -45,6 +45,7 @@ import {
   summaryWidth,
 } from './sdk-terminal.ts';
 import { UserCalls, watchSuiteProcess } from './suite-process.ts';
+import { UndefinedOutputs } from './unscored-outputs.ts';
 import { endChecked, startChecks } from './run-end.ts';
 
 /**
@@ -72,7 +73,7 @@ export async function runTestSuite<TCase, TOutput>(
   const checks = startChecks(args.id, args.output);
   // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
   const calls = new UserCalls();
-  const { spec, collapsed, flushes } = checkedSpec(args, calls);
+  const { spec, collapsed, flushes, outputs } = checkedSpec(args, calls);
   if (args.quiet !== true) warnCollapsed(args.id, collapsed);
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
@@ -154,6 +155,11 @@ export async function runTestSuite<TCase, TOutput>(
     for (const flush of flushes) {
       const note = await flush();
       if (note !== undefined && args.quiet !== true) notePrinted(args.id, note);
+    }
+    // Cases fn gave `undefined` were left unscored, as in the SDK: said, since they passed.
+    const unscored = outputs.warning(args.id);
+    if (unscored !== undefined && args.quiet !== true) {
+      printAroundProgress(process.stderr, unscored);
     }
   } finally {
     watch.stop();
@@ -247,7 +253,12 @@ function argumentsScrubber(secrets: unknown): Scrubber {
 function buildSpec<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
   calls: UserCalls,
-): { spec: SuiteSpec<TCase, TOutput>; collapsed: Issue[]; sdk: SuiteSdkContext } {
+): {
+  spec: SuiteSpec<TCase, TOutput>;
+  collapsed: Issue[];
+  sdk: SuiteSdkContext;
+  outputs: UndefinedOutputs;
+} {
   const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
@@ -282,9 +293,13 @@ function buildSpec<TCase, TOutput>(
   // Made from the arguments once they are checked (`baselinesDir` is a path by now).
   const sdk = suiteSdkContext(args, process.cwd(), process.env);
   const grid = args.gridSearchParams !== undefined;
+  const outputs = new UndefinedOutputs();
   const spec: SuiteSpec<TCase, TOutput> = {
     id: args.id,
-    target: functionTarget(withGridPoint(args.fn, grid, track), `runTestSuite(${args.id}) fn`),
+    target: functionTarget(
+      withGridPoint(outputs.counted(args.fn), grid, track),
+      `runTestSuite(${args.id}) fn`,
+    ),
     evaluators: evaluators.map((e) =>
       evaluatorWithGridPoint(e, grid, sdkCallTracker(e, sdk, track)),
     ),
@@ -299,7 +314,7 @@ function buildSpec<TCase, TOutput>(
     gate: { ...args.gate, ...(args.allowEmpty === true ? { allowEmpty: true } : {}) },
     testset: { path: null, ref: null, commit: null, revision: prepared.revision },
   };
-  return { spec, collapsed: prepared.warnings ?? [], sdk };
+  return { spec, collapsed: prepared.warnings ?? [], sdk, outputs };
 }
 
 /**

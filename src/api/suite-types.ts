@@ -31,6 +31,10 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * Promise is refused).
    */
   testCaseHash: readonly (keyof TCase & string)[] | ((testCase: TCase) => string);
+  /**
+   * The function under test. A case it returns `undefined` for is run by no evaluator, as in the
+   * SDK (the run ends with a warning counting them); `null` is scored like any other output.
+   */
   fn: (args: FnArgs<TCase>) => TOutput | Promise<TOutput>;
   /**
    * Each may return `undefined` / `null` for a case to skip it (no evaluation, not a failure).
@@ -116,7 +120,7 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
 
 /**
  * A trial of a `runTestSuite` case: `output` is what `fn` returned, as it returned it, and is
- * scored like any other output (`undefined` reads `null`; a Map, a BigInt or a cycle stay as they
+ * scored like any other output (but `undefined`, which reads `null` and no evaluator ran on; a Map, a BigInt or a cycle stay as they
  * are here, and the artifact records them as docs/artifact.md "Values JSON cannot hold" says).
  * It is `null` when the call errored: `fn` threw, timed out or never settled.
  */
