@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { checkThreshold } from '../run/evaluation.ts';
 import { isPlainObject } from '../shared/is-record.ts';
+import { SDK_EVALUATOR_CONCURRENCY } from '../evaluators/base.ts';
 import type {
   EngineEvaluator,
   Params,
@@ -28,9 +29,6 @@ export type GridPoint = Record<string, any>;
  * tells the two apart with `if (store)` runs as it did.
  */
 export const gridSearchAsyncLocalStorage = new AsyncLocalStorage<GridPoint | undefined>();
-
-/** `maxConcurrency` of an SDK evaluator class that sets none (`_BaseEvaluator`'s in the SDK). */
-export const SDK_EVALUATOR_CONCURRENCY = 10;
 
 /** Makes a call of user code, for whoever counts them (suite-process.ts's `UserCalls`). */
 export type CallTracker = <T>(call: () => T) => T;

@@ -28,6 +28,8 @@ import type { ModelAccess } from './models.ts';
 import type { ModuleLoader } from './modules/loader.ts';
 import { loadShaped, moduleThere, notImported, unreadable } from './module-binding.ts';
 import { asEvaluator, asPassCondition, asTestFn, isObjectEvaluator } from './modules/shapes.ts';
+import { SDK_EVALUATOR_CONCURRENCY } from '../evaluators/base.ts';
+import { isPlainObject } from '../shared/is-record.ts';
 
 export interface BindOptions {
   loader: ModuleLoader;
@@ -271,7 +273,14 @@ async function loadEvaluator(
     };
   }
   const threshold = ev.threshold ?? declared.threshold;
-  const maxConcurrency = ev.concurrency ?? declared.maxConcurrency;
+  // A class instance that sets none has the SDK's 10, as under `runTestSuite` (grid-context.ts):
+  // one class, one limit, wherever it runs. A plain object or function has none of its own.
+  // The exported object itself, not a view giving it an id; a wrapped function is a plain object.
+  const classDefault =
+    ev.kind === 'module' && !isPlainObject(exported ?? inner)
+      ? SDK_EVALUATOR_CONCURRENCY
+      : undefined;
+  const maxConcurrency = ev.concurrency ?? declared.maxConcurrency ?? classDefault;
   // A module's own `maxConcurrency` is its object's: an exported instance several suites use is
   // held to it across them all (evaluator-limits.ts). The config's `concurrency:` is this entry's.
   const limitOwner = ev.concurrency === undefined ? (exported ?? inner) : undefined;

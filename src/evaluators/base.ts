@@ -1,6 +1,12 @@
 import type { Evaluation, EvaluatorArgs, MaybeEvaluation, TestEvaluator } from '../types/index.ts';
 
 /**
+ * `maxConcurrency` of an evaluator class instance that sets none (`_BaseEvaluator`'s in the SDK),
+ * under `runTestSuite` and in evals.yaml alike; a plain object or function has no limit of its own.
+ */
+export const SDK_EVALUATOR_CONCURRENCY = 10;
+
+/**
  * Base class for class-style evaluators, with the Autoblocks SDK's shape: set `id`, optionally
  * `maxConcurrency`, and implement `evaluateTestCase` (sync or async). Returning `undefined` or
  * `null` skips the case: it gets no evaluation from this evaluator, which is not a failure.
@@ -14,8 +20,8 @@ export abstract class BaseTestEvaluator<
 > implements TestEvaluator<TCase, TOutput> {
   abstract id: string;
   /**
-   * Most concurrent `evaluateTestCase` calls of this evaluator (default: 10 under `runTestSuite`,
-   * as in the SDK; none of its own from evals.yaml).
+   * Most concurrent `evaluateTestCase` calls of this evaluator (default: 10, as in the SDK, under
+   * `runTestSuite` and in evals.yaml; the entry's `concurrency:` there wins).
    * Declared so it shows on the class type; a subclass sets it as a plain field (or, in
    * JavaScript, a getter). `declare`: no own property is made on the instance, which would
    * hide a subclass's getter.
