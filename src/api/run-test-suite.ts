@@ -73,8 +73,13 @@ export async function runTestSuite<TCase, TOutput>(
   const checks = startChecks(args.id, args.output);
   // Every call of user code is counted, so a signal's abandoned calls are known (suite-process.ts).
   const calls = new UserCalls();
-  const { spec, collapsed, flushes, outputs } = checkedSpec(args, calls);
-  if (args.quiet !== true) warnCollapsed(args.id, collapsed);
+  const { spec, collapsed, flushes, outputs, warnings } = checkedSpec(args, calls);
+  if (args.quiet !== true) {
+    warnCollapsed(args.id, collapsed);
+    for (const warning of warnings) {
+      printAroundProgress(process.stderr, `warning: runTestSuite(${args.id}): ${warning}\n`);
+    }
+  }
   // The cases are returned, so they are held in memory: a suite given as an array in code is in
   // memory already, and its results are the point of the call.
   const log = new MemoryCaseLog();
@@ -200,12 +205,13 @@ function checkedSpec<TCase, TOutput>(
   calls: UserCalls,
 ): Omit<ReturnType<typeof buildSpec<TCase, TOutput>>, 'sdk'> & {
   flushes: (() => Promise<string | undefined>)[];
+  warnings: string[];
 } {
   try {
     const { sdk, ...built } = buildSpec(args, calls);
-    preloadSdkClasses(args.evaluators ?? [], sdk, args.id);
+    const warnings = preloadSdkClasses(args.evaluators ?? [], sdk, args.id);
     // Baselines an automatic battle records are written by these, once, after the run.
-    return { ...built, flushes: sdk.flushes };
+    return { ...built, flushes: sdk.flushes, warnings };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     const scrubbed = scrubbedUsageError(error, args.secrets);

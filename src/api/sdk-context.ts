@@ -106,18 +106,23 @@ export function sdkCallTracker(
 /**
  * Checks the settings of every SDK class among `evaluators` known before any case (a judge
  * class's `scoreChoices`, its overrides store), in the suite's context, as evals.yaml checks
- * them at load: one usage error naming each, not one error per case.
+ * them at load: one usage error naming each, not one error per case. Returns the warnings of
+ * the settings accepted for now (a battle without `criteria`), each naming its evaluator.
  */
 export function preloadSdkClasses(
   evaluators: readonly unknown[],
   sdk: SuiteSdkContext,
   suiteId: string,
-): void {
+): string[] {
   const problems: Issue[] = [];
+  const warnings: string[] = [];
   evaluators.forEach((evaluator, index) => {
     if (!(evaluator instanceof BuiltinBackedEvaluator)) return;
     try {
       evaluator.sdkInContext(sdk.context, () => evaluator.sdkPreload());
+      for (const warning of evaluator.sdkWarnings()) {
+        warnings.push(`evaluators[${index}] (${evaluatorName(evaluator, index)}) ${warning}`);
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       problems.push({
@@ -131,6 +136,7 @@ export function preloadSdkClasses(
     }
   });
   if (problems.length > 0) throw argumentsError(suiteId, problems);
+  return warnings;
 }
 
 /** The class of an evaluator as the user wrote it, for a message. */

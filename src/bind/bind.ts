@@ -112,7 +112,7 @@ async function bindSuite(
       evaluators: evaluators.flatMap((e) => (e.ok ? [e.value.evaluator] : [])),
       pass: pass.value,
     },
-    warnings: evaluators.flatMap((e) => (e.ok && e.value.warning ? [e.value.warning] : [])),
+    warnings: evaluators.flatMap((e) => (e.ok ? e.value.warnings : [])),
   };
 }
 
@@ -188,13 +188,15 @@ async function loadEvaluator(
   ev: EvaluatorConfig,
   options: BindOptions,
   at: (...path: ConfigPath) => Issue,
-): Promise<Located<{ evaluator: EngineEvaluator; warning?: Issue }>> {
+): Promise<Located<{ evaluator: EngineEvaluator; warnings: Issue[] }>> {
   const where = at('evaluators', ev.index, 'use');
   let inner: EngineEvaluator;
   let exported: object | undefined;
   // How the engine calls `inner`: an SDK class in this entry's context (set below).
   let within = <T>(call: () => T): T => call();
   let callee: EngineEvaluator | undefined;
+  // What an SDK class accepts for now but will refuse (a battle without criteria).
+  const sdkWarnings: Issue[] = [];
   if (ev.kind === 'builtin') {
     // A built-in carries its default threshold itself (see defineBuiltin). Creating one can
     // fail on settings only known now (a judge without a model, a corrupt baselines file).
@@ -249,6 +251,14 @@ async function loadEvaluator(
       else sdk.useContext(context);
       try {
         within(() => sdk.preload?.());
+        const warnings = sdk.warnings;
+        for (const message of warnings !== undefined ? within(warnings) : []) {
+          sdkWarnings.push({
+            ...where,
+            code: 'evaluator.deprecated',
+            message: `${ev.use} ${message}`,
+          });
+        }
       } catch (error) {
         return { ok: false, issue: createIssue(error, config, where) };
       }
@@ -273,13 +283,10 @@ async function loadEvaluator(
     };
   }
   const threshold = ev.threshold ?? declared.threshold;
-  // A class instance that sets none has the SDK's 10, as under `runTestSuite` (grid-context.ts):
-  // one class, one limit, wherever it runs. A plain object or function has none of its own.
-  // The exported object itself, not a view giving it an id; a wrapped function is a plain object.
-  const classDefault =
-    ev.kind === 'module' && !isPlainObject(exported ?? inner)
-      ? SDK_EVALUATOR_CONCURRENCY
-      : undefined;
+  // A class instance (the export, not a view giving it an id) that sets none has the SDK's 10, as
+  // under `runTestSuite`; a plain object, or a function (wrapped in one), has none of its own.
+  const isClass = ev.kind === 'module' && !isPlainObject(exported ?? inner);
+  const classDefault = isClass ? SDK_EVALUATOR_CONCURRENCY : undefined;
   const maxConcurrency = ev.concurrency ?? declared.maxConcurrency ?? classDefault;
   // A module's own `maxConcurrency` is its object's: an exported instance several suites use is
   // held to it across them all (evaluator-limits.ts). The config's `concurrency:` is this entry's.
@@ -298,7 +305,10 @@ async function loadEvaluator(
       : (args) => within(() => (callee ?? inner).evaluateTestCase(args)),
   };
   const warning = ownIdIgnored(ev, declared.id, at);
-  return { ok: true, value: warning ? { evaluator, warning } : { evaluator } };
+  return {
+    ok: true,
+    value: { evaluator, warnings: [...(warning ? [warning] : []), ...sdkWarnings] },
+  };
 }
 
 /** `evaluator` when it is one of the SDK's classes that take a judge context, else undefined. */

@@ -111,6 +111,15 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
   }
 
   /**
+   * What a run warns of in this class's settings, asked after `sdkPreload`: a setting accepted
+   * for now that a later release will refuse (a battle without `criteria`). Subclasses here
+   * extend it (with `super`).
+   */
+  sdkWarnings(): string[] {
+    return [];
+  }
+
+  /**
    * The context of the current call: its use's, under what `useContext` set. Not `context`: a
    * subclass's own helper of that name (a RAG suite's `context(testCase)`) would replace it.
    */
@@ -221,6 +230,8 @@ export interface SdkClassUse {
   /** Absent on a class from a copy of evalgate older than per-use contexts. */
   inContext?: <T>(context: SdkEvaluatorContext, call: () => T) => T;
   preload?: () => void;
+  /** Absent on a class from a copy of evalgate older than the warnings. */
+  warnings?: () => string[];
 }
 
 /**
@@ -240,10 +251,12 @@ export function sdkClassUse(evaluator: Pick<SdkClassUse, 'useContext'>): SdkClas
   };
   const inContext = method(current ? 'sdkInContext' : 'inContext');
   const preload = method(current ? 'sdkPreload' : 'preload');
+  const warnings = current ? method('sdkWarnings') : undefined;
   return {
     useContext: (context) => evaluator.useContext(context),
     ...(inContext !== undefined ? { inContext: inContext as SdkClassUse['inContext'] } : {}),
     ...(preload !== undefined ? { preload } : {}),
+    ...(warnings !== undefined ? { warnings: warnings as () => string[] } : {}),
   };
 }
 

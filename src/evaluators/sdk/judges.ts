@@ -8,6 +8,7 @@ import { accuracy } from '../judges/accuracy.ts';
 import { automaticBattle } from '../judges/automatic-battle.ts';
 import { llmJudge } from '../judges/llm-judge.ts';
 import { manualBattle } from '../judges/manual-battle.ts';
+import { DEFAULT_CRITERIA } from '../judges/battle.ts';
 import { nsfw } from '../judges/nsfw.ts';
 import { toxicity } from '../judges/toxicity.ts';
 import type { OptionValues } from '../options.ts';
@@ -238,12 +239,32 @@ function criteriaOf(battle: { readonly criteria: string | undefined }): { criter
   return battle.criteria !== undefined ? { criteria: battle.criteria } : {};
 }
 
+/**
+ * The deprecation of a battle without `criteria`. The field was optional here, defaulting to the
+ * built-in's criteria; it is abstract now, as in the SDK, which breaks such a class's type check
+ * but not its run: it still judges by the default, and says so until a later release refuses it.
+ */
+function criteriaWarnings(battle: object): string[] {
+  let criteria: unknown;
+  try {
+    criteria = (battle as { criteria?: unknown }).criteria;
+  } catch {
+    // A getter that throws is each case's error when the battle reads it.
+    return [];
+  }
+  if (criteria !== undefined) return [];
+  return [
+    `sets no criteria, so it judges by evalgate's default ("${DEFAULT_CRITERIA}"); the Autoblocks SDK requires criteria, and evalgate's types now do too: set it (criteria = '...' or get criteria()), as a later release will refuse a battle without it`,
+  ];
+}
+
 /** The mapped output against the mapped baseline: win 1, tie 0.5, loss 0 (`manual-battle`). */
 export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOutput> {
   /**
    * What makes a response better, in plain words. Abstract, as in the SDK, so a subclass may set
    * it as a field or a getter (`get criteria()`): a field declared here would be an own property
-   * of every instance, hiding the getter. Left out in JavaScript, the built-in's criteria apply.
+   * of every instance, hiding the getter. Left out (JavaScript, or a class written when it was
+   * optional), the built-in's criteria apply, with a warning (`criteriaWarnings`).
    */
   abstract readonly criteria: string;
   abstract outputMapper(args: OutputArgs<TOutput>): string;
@@ -251,6 +272,10 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
 
   protected sdkBuiltin(): DrivenBuiltin {
     return manualBattle;
+  }
+
+  override sdkWarnings(): string[] {
+    return [...super.sdkWarnings(), ...criteriaWarnings(this)];
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
@@ -282,7 +307,8 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   /**
    * What makes a response better, in plain words. Abstract, as in the SDK, so a subclass may set
    * it as a field or a getter (`get criteria()`): a field declared here would be an own property
-   * of every instance, hiding the getter. Left out in JavaScript, the built-in's criteria apply.
+   * of every instance, hiding the getter. Left out (JavaScript, or a class written when it was
+   * optional), the built-in's criteria apply, with a warning (`criteriaWarnings`).
    */
   abstract readonly criteria: string;
   /** The baselines file, relative to the run's folder (default: battles/<suite>/<id>.json). */
@@ -291,6 +317,10 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
 
   protected sdkBuiltin(): DrivenBuiltin {
     return automaticBattle;
+  }
+
+  override sdkWarnings(): string[] {
+    return [...super.sdkWarnings(), ...criteriaWarnings(this)];
   }
 
   protected override sdkFixedOptions(): OptionValues {
