@@ -340,8 +340,10 @@ function emptyRunInSdkTerms(run: RunResult): RunResult {
 }
 
 /**
- * Says which cases were copies of an earlier one, run once: an Autoblocks suite may list a case
- * several times to run it several times, and must not lose the copies without a word.
+ * Says which cases were copies of an earlier one, run once. The Autoblocks SDK refuses a suite
+ * with two cases of one hash, so a ported suite has none; here exact copies are merged, as
+ * repeated testset rows are for `evals run`, but a suite that listed a case twice meaning to run
+ * it twice must not lose the copy without a word.
  */
 function warnCollapsed(id: string, collapsed: readonly Issue[]): void {
   if (collapsed.length === 0) return;
