@@ -178,7 +178,11 @@ function changesPart(
   return el('div', { id: 'comparison-changes' }, el('h3', {}, 'What else changed'), ...parts);
 }
 
-/** A listed case: opens its detail on click or Enter when HEAD has it. */
+/**
+ * A listed case: opens its detail on click or Enter when HEAD has it. One that does not pass in
+ * HEAD says why beside its name, as its row in the case table does (cut as the row cuts it,
+ * whole in the tooltip).
+ */
 function caseItem(
   name: string,
   id: string,
@@ -186,7 +190,16 @@ function caseItem(
   show: (view: CaseView) => void,
 ): HTMLElement {
   if (view === undefined) return el('li', { title: id }, name);
-  const item = el('li', { class: 'case-link', tabindex: '0', title: id }, name);
+  const why =
+    view.why === undefined
+      ? null
+      : el('span', { class: 'why bad', title: view.why }, view.whyShown ?? view.why);
+  const item = el(
+    'li',
+    { class: 'case-link', tabindex: '0', title: id },
+    el('span', { class: 'listed-name' }, name),
+    ...(why === null ? [] : [' \u2014 ', why]),
+  );
   item.addEventListener('click', () => show(view));
   item.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter') return;

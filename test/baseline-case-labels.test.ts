@@ -48,14 +48,18 @@ describe('run --baseline', () => {
     // The comparison's list, not the run's own list of failing cases further down.
     const lines = head.stdout.split('\n');
     // One case of 12 cannot be told from noise (the pass rate is unchanged), but the run passed
-    // its gate in BASE and fails it now: the case is the news, listed as an alarm that says so.
-    const heading = lines.findIndex(
-      (line) =>
-        line.trim() ===
-        'newly failing (1; the grid point passed its gate in BASE and fails it now)',
-    );
+    // its gate in BASE and fails it now: the case is the news, listed as an alarm that says so
+    // under its heading; beside the case, why it fails, in the summary's words.
+    const heading = lines.findIndex((line) => line.trim() === 'newly failing (1)');
     assert.ok(heading !== -1, head.stdout);
-    assert.match(lines[heading + 1] ?? '', /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4$/);
+    assert.deepEqual(lines.slice(heading + 1, heading + 3), [
+      '    an alarm because:',
+      '      - the grid point passed its gate in BASE and fails it now',
+    ]);
+    assert.match(
+      lines[heading + 3] ?? '',
+      /^ +[0-9a-f]{11}… "What is 3 \+ 3\?" +rows\.jsonl:4 {2}exact 0 \(needs ≥ 1\): expected "6", got "nope"$/,
+    );
   });
 
   // One flip of 12, one trial a case: nothing says whether the suite repeats itself, and no test
@@ -95,11 +99,11 @@ describe('run --baseline', () => {
     );
     assert.equal(head.code, 1, head.stderr);
     const lines = head.stdout.split('\n').map((line) => line.trim());
-    assert.ok(
-      lines.includes(
-        'newly failing (1; every trial agreed in BASE and in HEAD so each flip is a real change)',
-      ),
-      head.stdout,
-    );
+    const heading = lines.indexOf('newly failing (1)');
+    assert.ok(heading !== -1, head.stdout);
+    assert.deepEqual(lines.slice(heading + 1, heading + 3), [
+      'an alarm because:',
+      '- every trial agreed in BASE and in HEAD so each flip is a real change',
+    ]);
   });
 });

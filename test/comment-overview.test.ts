@@ -181,11 +181,12 @@ describe('the PR comment at a glance, rendered by cmark-gfm', () => {
   it('lists newly failing cases as a table with the reason each fails now', () => {
     const rows = tableWith(html, 'why it fails now');
     assert.deepEqual(rows[0], ['case', 'grid point', 'source', 'why it fails now']);
+    // In the words of the run's summary and the HTML report's why column.
     assert.deepEqual(rows[1], [
       'q-001',
       'model=a',
       'testsets/capitals.csv:2',
-      'exact 0 (needs ≥ 1) — expected "right 1", got "wrong 1"',
+      'exact 0 (needs ≥ 1): expected "right 1", got "wrong 1"',
     ]);
     assert.equal(rows.length, 11, 'ten listed, the rest counted');
     assert.match(html, /<p>… 2 more<\/p>/);

@@ -93,10 +93,10 @@ describe('rendering', () => {
       /- 🔴 quality: 0\.\d{3} → 0\.\d{3} \(-0\.1\d\d, 95% CI -0\.\d{3}…-0\.\d{3}\) \*\*regressed\*\*/,
     );
     // Newly failing cases are a table: the case, its grid point, its source and why it fails,
-    // headed by why they are an alarm.
+    // under a short heading and why they are an alarm, a line each.
     assert.match(
       markdown,
-      /\*\*Newly failing \(\d+; pass rate regressed, Holm p = 0\.\d{3}; [^)]*\):\*\*\n\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
+      /\*\*Newly failing \(\d+\):\*\*\n\nAn alarm because:\n- pass rate regressed, Holm p = 0\.\d{3}\n(?:- [^\n]*\n)*\n\| case \| grid point \| source \| why it fails now \|\n\| :-- \| :-- \| :-- \| :-- \|\n\| `case-\d+` \| worse · model=small \| `testsets\/qa\.csv:\d+` \| — \|/,
     );
     // One compact table of every grid point × row on top, regressions first.
     assert.match(
@@ -115,7 +115,11 @@ describe('rendering', () => {
     assert.match(firstRow ?? '', /regressed/);
 
     const listed = (md: string): number =>
-      (/\*\*Newly failing[^\n]*\n\n((?:\|[^\n]*\n)+)/.exec(md)?.[1] ?? '').split('\n').length - 3;
+      (
+        /\*\*Newly failing[^\n]*\n\n(?:An alarm because:\n(?:- [^\n]*\n)+\n)?((?:\|[^\n]*\n)+)/.exec(
+          md,
+        )?.[1] ?? ''
+      ).split('\n').length - 3;
     assert.equal(listed(markdown), 10);
     assert.match(markdown, /\| — \|\n\n… \d+ more\n/);
     const short = renderComparisonMarkdown(comparison, { maxListedCases: 2 });
@@ -129,7 +133,7 @@ describe('rendering', () => {
     assert.ok(text.indexOf('worse') < text.indexOf('better'));
     assert.match(
       text,
-      /newly failing \(\d+; pass rate regressed, Holm p = 0\.\d{3}; [^\n]*\)\n {4}case-\d+ +testsets\/qa\.csv:\d+/,
+      /newly failing \(\d+\)\n {4}an alarm because:\n {6}- pass rate regressed, Holm p = 0\.\d{3}\n(?: {6}- [^\n]*\n)* {4}case-\d+ +testsets\/qa\.csv:\d+/,
     );
     assert.ok(!text.includes('\x1b['));
     assert.ok(renderComparisonText(comparison, { color: true }).includes('\x1b[31m'));

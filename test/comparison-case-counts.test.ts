@@ -57,12 +57,28 @@ function comparison(): { head: ResultsArtifact; markdown: (max?: number) => stri
   };
 }
 
-/** The rows of the table under `**Newly failing …:**`, and what follows it. */
-function newlyFailing(markdown: string): { heading: string; rows: string[]; after: string } {
-  const match = /\*\*(Newly failing[^\n]*)\*\*\n\n((?:\|[^\n]*\n)+)\n?([^\n]*)/.exec(markdown);
+/**
+ * The rows of the table under `**Newly failing …:**`, why they are an alarm (the list under the
+ * heading), and what follows the table.
+ */
+function newlyFailing(markdown: string): {
+  heading: string;
+  reasons: string[];
+  rows: string[];
+  after: string;
+} {
+  const match =
+    /\*\*(Newly failing[^\n]*)\*\*\n\n(?:An alarm because:\n((?:- [^\n]*\n)+)\n)?((?:\|[^\n]*\n)+)\n?([^\n]*)/.exec(
+      markdown,
+    );
   assert.ok(match, markdown);
-  const rows = (match[2] ?? '').trimEnd().split('\n').slice(2);
-  return { heading: match[1] ?? '', rows, after: match[3] ?? '' };
+  const reasons = (match[2] ?? '')
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.slice(2));
+  const rows = (match[3] ?? '').trimEnd().split('\n').slice(2);
+  return { heading: match[1] ?? '', reasons, rows, after: match[4] ?? '' };
 }
 
 describe('the newly failing list over suites', () => {
@@ -83,12 +99,13 @@ describe('the newly failing list over suites', () => {
     const base = artifactOf([inline('billing', false), inline('support', false)]);
     const head = artifactOf([inline('billing', true), inline('support', true)]);
     const markdown = renderComparisonMarkdown(compareArtifacts(base, head), { statistics: false });
-    const { heading, rows } = newlyFailing(markdown);
-    // Each suite passed its gate in BASE and fails now, with one paired case: said once for both.
-    assert.equal(
-      heading,
-      'Newly failing (2; at each of the 2 grid points: passed its gate in BASE and fails it now; too few paired cases to tell these flips from noise):',
-    );
+    const { heading, reasons, rows } = newlyFailing(markdown);
+    // Each suite passed its gate in BASE and fails now, with one paired case: said once for both,
+    // under a heading that stays short.
+    assert.equal(heading, 'Newly failing (2):');
+    assert.deepEqual(reasons, [
+      'at each of the 2 grid points: passed its gate in BASE and fails it now; too few paired cases to tell these flips from noise',
+    ]);
     assert.equal(rows.length, 2, rows.join('\n'));
   });
 });
@@ -97,11 +114,11 @@ describe('the newly failing list over grid points', () => {
   const { markdown } = comparison();
 
   it('counts cases in the heading, the rows and "… N more" alike, and says the pairs', () => {
-    const { heading, rows, after } = newlyFailing(markdown());
-    assert.equal(
-      heading,
-      'Newly failing (14 cases, 24 counting each grid point; at each of the 2 grid points: passed its gate in BASE and fails it now; pass rate regressed; exact regressed):',
-    );
+    const { heading, reasons, rows, after } = newlyFailing(markdown());
+    assert.equal(heading, 'Newly failing (14 cases, 24 counting each grid point):');
+    assert.deepEqual(reasons, [
+      'at each of the 2 grid points: passed its gate in BASE and fails it now; pass rate regressed; exact regressed',
+    ]);
     assert.equal(rows.length, 10);
     assert.equal(after, '… 4 more');
   });

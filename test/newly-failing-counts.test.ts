@@ -42,7 +42,10 @@ describe('newly failing cases on two grid points', () => {
   it('are counted as cases, the pairs beside, in the PR comment', () => {
     const why =
       'at each of the 2 grid points: passed its gate in BASE and fails it now; pass rate possibly regressed; e possibly regressed';
-    assert.ok(markdown.includes(`**Newly failing (${COUNTED}; ${why}):**`), markdown);
+    assert.ok(
+      markdown.includes(`**Newly failing (${COUNTED}):**\n\nAn alarm because:\n- ${why}\n`),
+      markdown,
+    );
   });
 
   it('and the same on the HTML page: its heading, its link and the case filter', async () => {

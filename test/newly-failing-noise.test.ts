@@ -333,7 +333,7 @@ describe('the PR comment on a pull request whose pass rate dropped at one grid p
     assert.match(
       html,
       new RegExp(
-        `<p><strong>Newly failing \\(${count}; pass rate regressed, Holm p [=<] [0-9.]+[^)]*\\):</strong></p>\\n<table>`,
+        `<p><strong>Newly failing \\(${count}\\):</strong></p>\\n<p>An alarm because:</p>\\n<ul>\\n<li>pass rate regressed, Holm p [=<] [0-9.]+[^<]*</li>\\n`,
       ),
     );
     // Open: before any <details>.
@@ -353,7 +353,7 @@ describe('the PR comment on a pull request whose pass rate dropped at one grid p
     assert.match(
       out,
       new RegExp(
-        `\u001b\\[31mnewly failing \\(${count}; pass rate regressed, Holm p [^)]+\\)\u001b\\[39m`,
+        `\u001b\\[31mnewly failing \\(${count}\\)\u001b\\[39m\n {4}an alarm because:\n {6}- pass rate regressed, Holm p `,
       ),
     );
     assert.deepEqual(

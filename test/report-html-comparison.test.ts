@@ -128,7 +128,13 @@ describe('the newly failing cases in the HTML comparison', () => {
     );
     const items = await page.locator('#comparison .newly-failing li').allTextContents();
     assert.equal(items.length, 4);
-    for (const item of items) assert.match(item, /^\S.* · rows\.jsonl:[12] · s · k=[ab]$/);
+    // Each with why it fails now beside it, as its row in the case table says it.
+    for (const item of items) {
+      assert.match(
+        item,
+        /^\S.* · rows\.jsonl:[12] · s · k=[ab] — contains 0 \(needs ≥ 1\): contains none of "answer"$/,
+      );
+    }
     await page.locator('#comparison .newly-failing li').first().click();
     await page.waitForSelector('#detail:not([hidden])');
     assert.match((await page.textContent('#detail')) ?? '', /no idea/);

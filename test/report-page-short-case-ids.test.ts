@@ -49,10 +49,12 @@ describe("the comparison's case lists in the HTML report", () => {
     const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
     // 3 of 12 failing, 1 fixed: no alarm, so folded (newly-failing-noise), still named.
     const newly = await page.$$eval('#comparison .newly-failing-noise li', texts);
+    // Each with why it fails now beside it.
+    const why = ' — e 0 (needs ≥ 1): contains none of "answer"';
     assert.deepEqual(newly, [
-      'r0 · rows.jsonl:1 · s',
-      'r1 · rows.jsonl:2 · s',
-      'r2 · rows.jsonl:3 · s',
+      `r0 · rows.jsonl:1 · s${why}`,
+      `r1 · rows.jsonl:2 · s${why}`,
+      `r2 · rows.jsonl:3 · s${why}`,
     ]);
     const fixed = await page.$$eval('#comparison-changes li', texts);
     assert.deepEqual(fixed, ['r11 · rows.jsonl:12']);

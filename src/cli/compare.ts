@@ -5,6 +5,7 @@ import { requireCommonCases, validateComparable } from '../compare/validate-comp
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
+import { shortWhy } from '../report/html-model-why.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
 import { describeRun } from '../report/labels.ts';
 import { failingCasesWhole, labelledComparableCases } from '../report/reported-cases.ts';
@@ -29,15 +30,15 @@ export async function compareCommand(
   ctx: CommandContext,
 ): Promise<number> {
   // Every case keeps its label, to name it in the case lists; HEAD's failing cases (a bounded
-  // number) whole: the markdown says why each fails now.
+  // number) whole: the markdown and the text say why each fails now.
   const [base, head] = await Promise.all([
     readComparable(basePath, ctx, (_, run) => labelledComparableCases(run)),
     readComparable(
       headPath,
       ctx,
-      format === 'md'
-        ? (_, run) => failingCasesWhole(labelledComparableCases(run))
-        : (_, run) => labelledComparableCases(run),
+      format === 'json'
+        ? (_, run) => labelledComparableCases(run)
+        : (_, run) => failingCasesWhole(labelledComparableCases(run)),
     ),
   ]);
   const names = { base: basePath, head: headPath };
@@ -76,6 +77,10 @@ export async function compareCommand(
               color: useColor(ctx),
               caseLabel,
               width: terminalWidth(ctx),
+              whyOf: (run, id) => {
+                const found = headCase?.(run, id);
+                return found === undefined ? null : shortWhy(found);
+              },
             });
   ctx.stdout.write(render(comparison));
   // Said on stderr too, so `--format json` stays one JSON document.
@@ -104,7 +109,7 @@ function withGateFailures(
   };
 }
 
-/** HEAD's case by run and id, so the markdown tables can say why a case fails now. */
+/** HEAD's case by run and id, so the markdown tables and the text can say why a case fails now. */
 function headCaseFinder(
   head: ResultsArtifact,
 ): (run: RunRef, id: string) => CaseResult | undefined {

@@ -13,7 +13,8 @@ import {
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
-import { labelledComparableCases } from '../report/reported-cases.ts';
+import { labelledComparableCases, REPORTED_WHOLE_CASES } from '../report/reported-cases.ts';
+import { shortWhy } from '../report/html-model-why.ts';
 import { describeRun } from '../report/labels.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { overallVerdict } from '../artifact/artifact.ts';
@@ -24,7 +25,7 @@ import {
   withBaselinePath,
   type RecordedBaseline,
 } from '../artifact/merge-baseline.ts';
-import type { Comparison } from '../types/comparison.ts';
+import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { GateSpec } from '../types/index.ts';
 import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import { readComparable } from './artifact-files.ts';
@@ -87,13 +88,25 @@ export function withComparison(
 ): ResultsArtifact {
   const shown = told.shown ?? baselinePath;
   // The run's cases as the comparison reads them, with their labels (reducing already reduced
-  // ones changes nothing).
+  // ones changes nothing); and why its first failing cases fail, said beside them in the lists
+  // (a reduced case has lost what its evaluators said).
+  const whys = new Map<string, string>();
   const head = {
     ...artifact,
-    runs: artifact.runs.map((run, i) => ({
-      ...run,
-      cases: Array.from(cases(i), labelledComparableCases(run)),
-    })),
+    runs: artifact.runs.map((run, i) => {
+      const reduce = labelledComparableCases(run);
+      const key = runKey(run);
+      let kept = 0;
+      const reduced = Array.from(cases(i), (result) => {
+        const why = kept < REPORTED_WHOLE_CASES ? shortWhy(result) : null;
+        if (why !== null) {
+          kept++;
+          whys.set(JSON.stringify([key, result.id]), why);
+        }
+        return reduce(result);
+      });
+      return { ...run, cases: reduced };
+    }),
   };
   let comparison;
   try {
@@ -149,7 +162,16 @@ export function withComparison(
     };
   });
   const caseLabel = caseLabelFinder(head, baseline);
-  const options = { color: useColor(ctx), caseLabel, width: terminalWidth(ctx) };
+  // Past the first failing cases, the reduced case's reason: its evaluators and scores, a few
+  // dozen looked up at most (the lists show ten cases each).
+  const whyOf = (run: RunRef, id: string): string | null => {
+    const key = runKey(run);
+    const kept = whys.get(JSON.stringify([key, id]));
+    if (kept !== undefined) return kept;
+    const reduced = head.runs.find((r) => runKey(r) === key)?.cases.find((c) => c.id === id);
+    return reduced === undefined ? null : shortWhy(reduced);
+  };
+  const options = { color: useColor(ctx), caseLabel, width: terminalWidth(ctx), whyOf };
   ctx.stdout.write(`\n${renderComparisonText(comparison, options)}`);
   return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
 }

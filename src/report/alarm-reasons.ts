@@ -1,8 +1,9 @@
 /**
  * Why a grid point's newly failing cases are an alarm, in plain words. A bold, open list that
  * does not say why it is bold reads as the old one that was bold in every pull request, noise
- * included: so every form heads an alarm with its reasons, the same ones that decide it
- * (`newlyFailingAlarm` is "some reason"), and a folded list with what the pass rate can tell.
+ * included: so every form says under an alarm's heading its reasons, the same ones that decide
+ * it (`newlyFailingAlarm` is "some reason"), and heads a folded list with what the pass rate can
+ * tell.
  */
 import { formatP } from './comparison-numbers.ts';
 import { formatCount, plural } from './labels.ts';
@@ -80,16 +81,17 @@ function addedEvaluators(run: AlarmRun): string {
 }
 
 /**
- * What the heading of alarmed newly failing cases says after their count, for the runs they come
- * from: one grid point's reasons with their figures (`pass rate regressed, Holm p = 0.010`), or
- * over several each reason once after the grid points it holds at (`at each of the 2 grid
- * points: passed its gate in BASE and fails it now; pass rate regressed; at 1 grid point: e0
- * regressed`). '' when none is an alarm.
+ * Why alarmed newly failing cases are an alarm, a line each, for the runs they come from: one
+ * grid point's reasons with their figures (`pass rate regressed, Holm p = 0.010`), or over
+ * several each reason once after the grid points it holds at (`at each of the 2 grid points:
+ * passed its gate in BASE and fails it now; pass rate regressed`, `at 1 grid point: e0
+ * regressed`). Said under the list's heading, which stays `Newly failing (3)`: several reasons
+ * after the count made a heading of a paragraph. [] when none is an alarm.
  */
-export function alarmAside(runs: readonly AlarmRun[]): string {
+export function alarmLines(runs: readonly AlarmRun[]): string[] {
   const each = runs.map(alarmReasons).filter((reasons) => reasons.length > 0);
   const [only] = each;
-  if (each.length === 1 && only !== undefined) return only.map((r) => r.text).join('; ');
+  if (each.length === 1 && only !== undefined) return only.map((r) => r.text);
   const counts = new Map<string, number>();
   for (const reasons of each) {
     for (const { key } of reasons) counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -103,6 +105,13 @@ export function alarmAside(runs: readonly AlarmRun[]): string {
       const where =
         n === each.length ? `each of the ${formatCount(n)} grid points` : plural(n, 'grid point');
       return `at ${where}: ${keys.join('; ')}`;
-    })
-    .join('; ');
+    });
 }
+
+/** {@link alarmLines} on one line, `; ` between them; '' when none is an alarm. */
+export function alarmAside(runs: readonly AlarmRun[]): string {
+  return alarmLines(runs).join('; ');
+}
+
+/** What every form says before an alarm's reasons, under its heading. */
+export const ALARM_LEAD = 'an alarm because:';

@@ -4,7 +4,7 @@
  */
 import { formatCount, formatPercent, plural, shortId } from './labels.ts';
 import { caseLabel, caseName } from './case-text.ts';
-import { alarmAside } from './alarm-reasons.ts';
+import { alarmLines } from './alarm-reasons.ts';
 import { flipsAside, newlyFailingAlarm } from './newly-failing.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { CaseRef, RunComparison, RunRef } from '../types/comparison.ts';
@@ -22,11 +22,16 @@ export interface CaseList {
   /** Bad news: emphasized. */
   alarm?: boolean;
   /**
-   * Said after the count, inside its parentheses, for newly failing cases: why they are an alarm
-   * (`the grid point passed its gate in BASE and fails it now`, see `alarmAside`), or else what
-   * the pass rate can tell of them (`4 fixed the other way, within the noise: …`, `flipsAside`).
+   * Said after the count, inside its parentheses, for newly failing cases that are no alarm:
+   * what the pass rate can tell of them (`4 fixed the other way, within the noise: …`,
+   * `flipsAside`).
    */
   aside?: string;
+  /**
+   * For an alarm, why it is one, a line each (`the grid point passed its gate in BASE and fails
+   * it now`, see `alarmLines`): said under the heading, which stays short.
+   */
+  reasons?: string[];
 }
 
 /** The titles of the case lists, in the order they are shown: bad news first. */
@@ -45,8 +50,8 @@ export const CASE_LIST_TITLES = [
 
 /**
  * A run's non-empty case lists, bad news first. Newly failing cases are an alarm only when the
- * grid point's statistics say something regressed (`newlyFailingAlarm`); their `aside` says why,
- * or else what the pass rate can tell of them.
+ * grid point's statistics say something regressed (`newlyFailingAlarm`); their `reasons` say
+ * why, or else their `aside` what the pass rate can tell of them.
  */
 export function caseLists(run: RunComparison): CaseList[] {
   const { cases } = run;
@@ -56,7 +61,7 @@ export function caseLists(run: RunComparison): CaseList[] {
       title: 'newly failing',
       cases: cases.newlyFailing,
       alarm,
-      aside: alarm ? alarmAside([run]) : flipsAside([run]),
+      ...(alarm ? { reasons: alarmLines([run]) } : { aside: flipsAside([run]) }),
     },
     { title: 'fixed', cases: cases.fixed },
     { title: 'added', cases: cases.added },

@@ -11,10 +11,10 @@ import {
   listHeading,
   type CaseLabelFinder,
 } from './comparison-case-lists.ts';
-import { alarmAside } from './alarm-reasons.ts';
+import { ALARM_LEAD, alarmLines } from './alarm-reasons.ts';
 import { calmFlipsName, flipsAside } from './newly-failing.ts';
 import { caseLabel } from './case-text.ts';
-import { failureReasons } from './failure-details.ts';
+import { shortWhy } from './html-model-why.ts';
 import { formatCount } from './labels.ts';
 import { codeSpan, escapeMarkdownText, tableRow } from './markdown-text.ts';
 import { pointName } from './markdown-overview.ts';
@@ -22,7 +22,6 @@ import type { Comparison, RunComparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
 import { truncateToWidth } from '../shared/text-table.ts';
 
-const REASON_MAX_CHARS = 160;
 /** Columns of a listed case's label. */
 const LABEL_MAX_WIDTH = 50;
 
@@ -61,8 +60,8 @@ const MAX_NOW_TEXTS = 3;
  * A case on several grid points is one row, so the count in the heading, the rows and `… N more`
  * all count cases; the heading adds how many (case, grid point) pairs that is when it differs.
  * Newly failing cases are two tables: those of grid points whose statistics call a regression
- * (bold: `alarm`, whose heading says why, `alarmAside`), then those of the others, whose heading
- * says over all of them what the pass rate can tell (`flipsAside`).
+ * (bold: `alarm`, why said under the heading, a line each, `alarmLines`), then those of the
+ * others, whose heading says over all of them what the pass rate can tell (`flipsAside`).
  */
 export function caseTables(
   comparison: Comparison,
@@ -120,8 +119,7 @@ export function caseTables(
     const count = rows.length;
     const counted = countedCases(count, onPoints);
     // Over every grid point of the table, as the text form says it of one.
-    const aside =
-      title !== 'newly failing' ? undefined : alarm ? alarmAside(runs) : flipsAside(runs);
+    const aside = title !== 'newly failing' || alarm ? undefined : flipsAside(runs);
     const heading = listHeading(
       `${title[0]?.toUpperCase() ?? ''}${title.slice(1)}`,
       counted,
@@ -129,6 +127,12 @@ export function caseTables(
     );
     const titleLine = `${heading}${list.note ? `, ${list.note}` : ''}:`;
     const blocks = [alarm ? `**${titleLine}**` : titleLine];
+    // Why an alarm is one, under its heading: after the count they made it a paragraph.
+    const reasons = alarm ? alarmLines(runs) : [];
+    if (reasons.length > 0) {
+      const lead = `${ALARM_LEAD[0]?.toUpperCase() ?? ''}${ALARM_LEAD.slice(1)}`;
+      blocks.push([lead, ...reasons.map((reason) => `- ${escapeMarkdownText(reason)}`)].join('\n'));
+    }
     const shown = rows.slice(0, maxListed);
     if (shown.length > 0) {
       const nowHeader =
@@ -207,7 +211,10 @@ function cellCode(text: string): string {
   return /[|\\]/.test(text) ? escapeMarkdownText(text) : codeSpan(text);
 }
 
-/** What a listed case does now: why it fails, `passes`, its trials, or '' when unknown. */
+/**
+ * What a listed case does now: why it fails (as the terminal summary and the HTML report's case
+ * table say it, `shortWhy`), `passes`, its trials, or '' when unknown.
+ */
 function nowText(
   title: CaseList['title'],
   ref: CaseList['cases'][number],
@@ -218,5 +225,5 @@ function nowText(
   if (title === 'fixed') return 'passes';
   if (head === undefined) return '';
   if (head.passed) return 'passes';
-  return failureReasons(head, 2, REASON_MAX_CHARS).join('; ');
+  return shortWhy(head) ?? '';
 }

@@ -28,8 +28,18 @@ import { describeRun, formatCount, shortSha, startDate } from './labels.ts';
 import { printable, renderTable, textWidth } from '../shared/text-table.ts';
 import { fitBeside } from './case-text.ts';
 import { wrapWords } from '../shared/wrap-words.ts';
-import { listedCaseName, listHeading, type CaseLabelFinder } from './comparison-case-lists.ts';
-import type { ArtifactInfo, Comparison, RunComparison } from '../types/comparison.ts';
+import {
+  listedCaseName,
+  listHeading,
+  type CaseLabelFinder,
+  type CaseList,
+} from './comparison-case-lists.ts';
+import { ALARM_LEAD } from './alarm-reasons.ts';
+import { cutReason } from './reason-cut.ts';
+import type { ArtifactInfo, Comparison, RunComparison, RunRef } from '../types/comparison.ts';
+
+/** Why HEAD's case `id` of `run` does not pass (`shortWhy`); null when it passes or is unknown. */
+export type CaseWhyFinder = (run: RunRef, id: string) => string | null;
 
 /** How `renderComparisonText` lays out its text. */
 export interface ComparisonTextOptions {
@@ -39,6 +49,11 @@ export interface ComparisonTextOptions {
   caseLabel?: CaseLabelFinder;
   /** The terminal's width, when known: a run's name (its grid values) is cut to fit it. */
   width?: number | undefined;
+  /**
+   * Why a listed case does not pass in HEAD, as the summary says it (`shortWhy`), by run and
+   * id; null when it passes or is unknown. Said beside the case.
+   */
+  whyOf?: CaseWhyFinder | undefined;
 }
 
 /** The comparison for a terminal, ending with a newline. */
@@ -66,9 +81,7 @@ export function renderComparisonText(
     ].join('\n'),
   );
   for (const run of orderRuns(comparison.runs)) {
-    blocks.push(
-      textRun(run, comparison.settings.confidence, paint, options.caseLabel, options.width),
-    );
+    blocks.push(textRun(run, comparison.settings.confidence, paint, options));
   }
   for (const [title, runs] of oneSidedRuns(comparison)) {
     const listed = listRuns(runs).map((line) => `  ${fitBeside(line, 2, options.width)}`);
@@ -102,9 +115,9 @@ function textRun(
   run: RunComparison,
   confidence: number,
   paint: Painter,
-  labelOf: CaseLabelFinder = () => null,
-  width?: number,
+  options: ComparisonTextOptions,
 ): string {
+  const { width } = options;
   // Long grid values give way, cut in their middle; how many cases were compared stays whole.
   const compared = comparedLine(run);
   // describeRun's name is printable already; printing it again would double its backslashes.
@@ -141,28 +154,7 @@ function textRun(
   );
 
   for (const list of caseLists(run)) {
-    const title = listHeading(list.title, formatCount(list.cases.length), list.aside);
-    const note = list.note ? paint.dim(`: ${list.note}`) : '';
-    lines.push(`  ${list.alarm ? paint.red(title) : title}${note}`);
-    const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => ({
-      ...caseText(ref),
-      name: listedCaseName(ref, labelOf(run, ref.id) ?? ref.label ?? null),
-    }));
-    // No source column when no case has one (cases given in code).
-    const withSource = shown.some((entry) => entry.source !== null);
-    lines.push(
-      ...renderTable(
-        shown.map((entry) => [
-          oneLine(entry.name),
-          ...(withSource ? [paint.dim(oneLine(entry.source ?? ''))] : []),
-          ...(entry.detail === null ? [] : [entry.detail]),
-        ]),
-        { indent: '    ' },
-      ),
-    );
-    if (list.cases.length > shown.length) {
-      lines.push(`    … ${formatCount(list.cases.length - shown.length)} more`);
-    }
+    lines.push(...listLines(run, list, paint, options));
   }
 
   const oneSided = evaluatorsOnOneSide(run).map(
@@ -174,6 +166,80 @@ function textRun(
   }
   return lines.join('\n');
 }
+
+/**
+ * One case list: its heading (`newly failing (3)`), for an alarm why it is one, a line each
+ * under the heading, then its first cases, each with why it does not pass in HEAD beside it
+ * (the summary's words, `shortWhy`, cut to the line), and how many more.
+ */
+function listLines(
+  run: RunComparison,
+  list: CaseList,
+  paint: Painter,
+  options: ComparisonTextOptions,
+): string[] {
+  const { width } = options;
+  const title = listHeading(list.title, formatCount(list.cases.length), list.aside);
+  const note = list.note ? paint.dim(`: ${list.note}`) : '';
+  const lines = [`  ${list.alarm ? paint.red(title) : title}${note}`];
+  const reasons = list.reasons ?? [];
+  if (reasons.length > 0) {
+    lines.push(`    ${ALARM_LEAD}`);
+    for (const reason of reasons) {
+      const [first = '', ...rest] = wrapWords(oneLine(reason), width, 8);
+      lines.push(`      - ${first}`, ...rest.map((line) => `        ${line}`));
+    }
+  }
+  // HEAD holds no result for a case it removed or did not run.
+  const inHead =
+    list.title !== 'removed' &&
+    list.title !== 'not run in HEAD' &&
+    list.title !== 'not selected in HEAD';
+  const shown = list.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => {
+    return {
+      ...caseText(ref),
+      name: listedCaseName(ref, options.caseLabel?.(run, ref.id) ?? ref.label ?? null),
+      why: inHead ? (options.whyOf?.(run, ref.id) ?? null) : null,
+    };
+  });
+  // No source column when no case has one (cases given in code).
+  const withSource = shown.some((entry) => entry.source !== null);
+  const table = renderTable(
+    shown.map((entry) => [
+      oneLine(entry.name),
+      ...(withSource ? [paint.dim(oneLine(entry.source ?? ''))] : []),
+      ...(entry.detail === null ? [] : [entry.detail]),
+    ]),
+    { indent: '    ' },
+  );
+  // Reasons start in one column, past the widest case line.
+  const widest = Math.max(0, ...table.map(textWidth));
+  shown.forEach((entry, index) => {
+    const bare = table[index] ?? '';
+    if (entry.why === null) {
+      lines.push(bare);
+      return;
+    }
+    const line = `${bare}${' '.repeat(widest - textWidth(bare))}`;
+    const why = oneLine(entry.why);
+    // Beside the case when enough of it fits there, else on a line of its own under it.
+    const room = width === undefined ? Infinity : width - textWidth(line) - 2;
+    if (room >= Math.min(MIN_WHY_BESIDE, textWidth(why))) {
+      lines.push(`${line}  ${room === Infinity ? why : cutReason(why, room)}`);
+    } else {
+      const under = '      ';
+      const cut = width === undefined ? why : cutReason(why, Math.max(1, width - under.length));
+      lines.push(bare, `${under}${cut}`);
+    }
+  });
+  if (list.cases.length > shown.length) {
+    lines.push(`    … ${formatCount(list.cases.length - shown.length)} more`);
+  }
+  return lines;
+}
+
+/** Fewest columns a case's reason takes beside it; with less room it goes on the next line. */
+const MIN_WHY_BESIDE = 30;
 
 /** `words` (what the row is called, `shownWords`) in the colour of its shown `label`. */
 function paintLabel(label: ShownLabel, words: string, paint: Painter): string {

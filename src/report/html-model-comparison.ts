@@ -81,7 +81,7 @@ export interface ComparisonView {
    * The runs with newly failing cases, in `newlyFailing`'s order: whether the page lists them as
    * an alarm (`caseLists`, as every form), the heading the text form gives them
    * (`Newly failing (5; 4 fixed the other way, within the noise: …)` when they are none), and
-   * for an alarm why (`the grid point passed its gate in BASE and fails it now`, `alarmAside`),
+   * for an alarm why (`the grid point passed its gate in BASE and fails it now`, `alarmLines`),
    * else ''.
    */
   newlyFailingRuns: { run: string; alarm: boolean; heading: string; reason: string }[];
@@ -177,7 +177,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         run: name,
         alarm: list.alarm === true,
         heading: listHeading('Newly failing', formatCount(list.cases.length), list.aside),
-        reason: list.alarm === true ? (list.aside ?? '') : '',
+        reason: (list.reasons ?? []).join('; '),
       });
       if (list.alarm !== true) calmRuns.push(run);
     }

@@ -35,3 +35,13 @@ export function caseWhy(result: CaseResult): CaseWhy | null {
   // Absent when the same: 100,000 rows with a second copy would only weigh the page down.
   return shown === why ? { why } : { why, whyShown: shown };
 }
+
+/**
+ * Why `result` did not pass, as short as a row shows it (`SHOWN_WHY_CHARS` columns, cut after
+ * the artifact's scrub): what the comparison's case lists say beside each case, in every form.
+ * Null when it passed.
+ */
+export function shortWhy(result: CaseResult): string | null {
+  const why = caseWhy(result);
+  return why === null ? null : (why.whyShown ?? why.why);
+}
