@@ -94,6 +94,20 @@ describe('why each listed case fails now', () => {
     noSecret(text);
   });
 
+  it('in a narrow terminal, says it on the line under the case, cut to the width', async () => {
+    const narrow = await runInProcess(['compare', 'base.json', 'head.json'], dir, {
+      COLUMNS: '60',
+    });
+    const lines = narrow.stdout.split('\n');
+    const at = lines.findIndex((line) => / rows\.jsonl:1$/.test(line));
+    assert.ok(at !== -1, narrow.stdout);
+    assert.equal(lines[at + 1], `      ${WHY}`);
+    const long = lines[lines.findIndex((line) => / rows\.jsonl:3$/.test(line)) + 1] ?? '';
+    // No quoted value in it: cut in its middle, as the summary cuts such a reason.
+    assert.ok(long.startsWith('      judge 0') && long.includes('…') && long.length <= 60, long);
+    noSecret(narrow.stdout);
+  });
+
   it('the PR comment says it in the same words, in its table, within the cell', () => {
     const html = renderGfm(markdown);
     const cells = [...html.matchAll(/<td align="left">([^<]*)<\/td>\n<\/tr>/g)].map(
