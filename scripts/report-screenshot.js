@@ -1,6 +1,8 @@
-// Takes docs/report.png, the README's picture of the HTML report: the quickstart's report at
-// 1280x800 in headless Chromium (Debian's, as the tests use). Run after `npm run build`:
-//   node scripts/report-screenshot.js
+// Takes docs/report.png, the README's picture of the HTML report: the quickstart's whole report
+// (the page's full height, down to the case table and its why column) in a 1280 px window of
+// headless Chromium (Debian's, as the tests use). Run after `npm run build`, on any branch, with
+// the banner naming main as the README's picture does:
+//   GITHUB_SHA=$(git rev-parse HEAD) GITHUB_REF=main node scripts/report-screenshot.js
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +37,7 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 await page.goto(pathToFileURL(report).href);
-await page.waitForSelector('#case-count');
-await page.screenshot({ path: join(root, 'docs/report.png') });
+// The rows, not only the count: the table draws them after the page is up.
+await page.waitForSelector('#case-rows .case');
+await page.screenshot({ path: join(root, 'docs/report.png'), fullPage: true });
 await browser.close();
