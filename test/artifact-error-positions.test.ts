@@ -106,11 +106,11 @@ function run(suite: string, count: number, first: number): RunResult {
 /** Two runs, so that a frame value of the second comes after the first run's case lines. */
 const text = serializeArtifact(artifactOf([run('one', 30, 0), run('two', 5, 100)]));
 
-function refusal(file: string, damaged: string): string {
+function refusal(file: string, damaged: string, unknown: 'ignore' | 'refuse' = 'ignore'): string {
   const path = join(work, file);
   writeFileSync(path, damaged);
   try {
-    const opened = openArtifactFile(path, file);
+    const opened = openArtifactFile(path, file, { unknown });
     opened.frame.runs.forEach((_, r) => [...opened.cases(r)]);
   } catch (error) {
     assert.ok(error instanceof ArtifactReadError && error.kind === 'invalid', String(error));
@@ -136,14 +136,21 @@ describe('a results file the schema rejects', () => {
     );
   });
 
-  it('points at the key of an unexpected property, and at the object missing one', () => {
+  it('points at the key of an unexpected property (refused), and at the object missing one', () => {
     const damaged = text
       .replace('"passRate": 1,', '"passRate": 1, "dollars": 3,')
       .replace('"output":"answer 4",', '');
-    const message = refusal('keys.json', damaged);
+    // A reader that writes what it reads (evals merge, --resume) refuses a property it does not
+    // know; one that only reads ignores it, and finds the case's missing property.
+    assert.match(
+      refusal('keys.json', damaged, 'refuse'),
+      new RegExp(
+        `^keys\\.json has fields this evalgate does not know, which the artifact it writes from the file would lose: /runs/0/summary \\(${positionOf(damaged, '"dollars"')}\\): unexpected property "dollars"; it says it was written by evalgate `,
+      ),
+    );
     assert.equal(
-      message,
-      `keys.json is not a results artifact of this evalgate: /runs/0/summary (${positionOf(damaged, '"dollars"')}): unexpected property "dollars"`,
+      refusal('keys.json', damaged),
+      `keys.json is not a results artifact of this evalgate: /runs/0/cases/4 (${positionOf(damaged, '{"id":"case-4"')}): missing property "output"`,
     );
     const missing = damaged.replace('"dollars": 3,', '');
     assert.equal(

@@ -194,7 +194,7 @@ describe('failingCasesWhole (evals compare reads HEAD through it)', () => {
     }));
     const path = join(scratch(), 'head.json');
     writeFileSync(path, serializeArtifact(artifactOf(runs)));
-    const read = readReducedArtifact(path, 'head.json', (_, run) =>
+    const { artifact: read } = readReducedArtifact(path, 'head.json', (_, run) =>
       failingCasesWhole(comparableCases(run), 1),
     );
     for (const [i, run] of read.runs.entries()) {

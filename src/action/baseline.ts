@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { openArtifactFile, readReducedArtifact } from '../artifact/read.ts';
+import { openArtifactFile, readArtifact, readReducedArtifact } from '../artifact/read.ts';
 import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { ARTIFACT_SCHEMA_VERSION } from '../artifact/schema.ts';
 import { comparableCases } from '../compare/comparable.ts';
@@ -31,7 +31,7 @@ import type { CommandContext } from '../pipeline/context.ts';
 import { UsageError } from '../shared/errors.ts';
 import type { ChatOpsPullRequest } from './chatops.ts';
 import { eventSubject } from './event.ts';
-import { readArtifact, type EvalResults } from './run-evals.ts';
+import type { EvalResults } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
 
 /**
@@ -175,7 +175,7 @@ export function baselineProblem(path: string, env: NodeJS.ProcessEnv, shown = pa
   // the environment's secret-named variables, as the CLI scrubs it.
   const scrub = createScrubber(secretsInEnv(env)).text;
   const read = readArtifact(() =>
-    readReducedArtifact(path, shown, (_, run) => comparableCases(run), scrub),
+    readReducedArtifact(path, shown, (_, run) => comparableCases(run), { scrub }),
   );
   if (read.ok) return null;
   // A file read as JSON says a newer schemaVersion itself (`schemaVersionProblem`); one that is

@@ -16,7 +16,9 @@ import { incompleteRun } from './incomplete-run.ts';
 import { checkRunEnd, outputsBefore } from '../pipeline/written-check.ts';
 import { UsageError, formatIssue } from '../shared/errors.ts';
 import { checkoutRoot } from '../shared/checkout-root.ts';
-import { ArtifactReadError, openArtifactFile } from '../artifact/read.ts';
+import { openArtifactFile, readArtifact } from '../artifact/read.ts';
+import { unknownFieldsNote } from '../artifact/unknown-fields.ts';
+import { toolVersion } from '../shared/version.ts';
 import type { Reporter } from '../report/reporter.ts';
 import {
   REPORTED_WHOLE_CASES,
@@ -217,8 +219,13 @@ export function readResults(
   const name = relative(settings.workingDirectory, settings.results);
   const artifact = readArtifact(() => {
     // A quote of text that is not JSON is scrubbed before it is cut (see `baselineProblem`).
-    const file = openArtifactFile(settings.results, name, createScrubber(secretsInEnv(env)).text);
-    return reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
+    const scrub = createScrubber(secretsInEnv(env)).text;
+    const file = openArtifactFile(settings.results, name, { scrub });
+    const reported = reportedArtifact(file.frame, (run) => file.cases(run), wholeCases(settings));
+    // Written by a newer evalgate: what it added is ignored, and the log says so.
+    const note = unknownFieldsNote(name, file.frame.tool.version, toolVersion, file.unknown);
+    if (note !== null) core.info(`note: ${scrub(note)}`);
+    return reported;
   });
   // One shard's verdict covers only its cases: reported under the config's name it would be a
   // green required check for a run whose other shards may fail. A shard is reported by the job
@@ -262,19 +269,6 @@ export function unmergedShard(name: string, shard: { index: number; count: numbe
 /** Why `mode: report` refuses the artifact `name` of a run made with `--ignore-pin`. */
 export function pinIgnoredResults(name: string): string {
   return `${name} was run with --ignore-pin (pinIgnored: true): a testset did not match its pinned revision, and a pull request is gated on the pinned testsets, as mode: run refuses --ignore-pin; pin the testset as it is now (evals testset pin) or undo its change, then run again without --ignore-pin`;
-}
-
-/** What `read` read from an artifact file, or why the file cannot be read. */
-export function readArtifact<T>(
-  read: () => T,
-): { ok: true; value: T } | { ok: false; message: string; kind: ArtifactReadError['kind'] } {
-  try {
-    return { ok: true, value: read() };
-  } catch (error) {
-    if (error instanceof ArtifactReadError)
-      return { ok: false, message: error.message, kind: error.kind };
-    throw error;
-  }
 }
 
 /**

@@ -16,18 +16,25 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
 import { caseOfLine } from './artifact.ts';
 import { lines } from './fd-io.ts';
+import { ArtifactReadError, invalid, notJson, unknownRefusal, unreadable } from './read-errors.ts';
 import {
   artifactProblems,
   caseProblems,
-  LISTED_PROBLEMS,
-  listProblems,
-  problemText,
-  type ArtifactProblem,
+  unknownFieldsOf,
   type FoundProblems,
+  type UnknownProperties,
 } from './schema.ts';
-import { explainJsonError, type Scrub } from '../shared/json-syntax.ts';
-import { lineAndColumn, locateJsonPointer } from '../shared/json-pointer.ts';
+import { noUnknownFields, type UnknownFields } from './unknown-fields.ts';
+import type { Scrub } from '../shared/json-syntax.ts';
 import { kindOf } from '../shared/regular-file.ts';
+
+export {
+  ArtifactReadError,
+  notJson,
+  placedProblems,
+  readArtifact,
+  unreadable,
+} from './read-errors.ts';
 
 /** A results artifact: its frame in memory, its cases read on demand. */
 export interface ArtifactFile {
@@ -40,17 +47,24 @@ export interface ArtifactFile {
    * (an invalid one throws {@link ArtifactReadError}).
    */
   cases(run: number): Generator<CaseResult>;
+  /**
+   * The properties this evalgate does not know that were ignored, in the frame and in the cases
+   * read so far (opened with `unknown: 'ignore'`); none with `refuse`, which refuses them.
+   */
+  unknown: UnknownFields;
 }
 
-/** Why a file cannot be read as a results artifact. */
-export class ArtifactReadError extends Error {
-  constructor(
-    readonly kind: 'unreadable' | 'not-json' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ArtifactReadError';
-  }
+/** How {@link openArtifactFile} reads a file. */
+export interface ReadOptions {
+  /** Removes secrets from what a message quotes of text that is not JSON, before it is cut. */
+  scrub?: Scrub | undefined;
+  /**
+   * What becomes of properties this evalgate's schema does not list (a newer evalgate's):
+   * `ignore` (the default), for a command that only reads the file, which says so
+   * (`ArtifactFile.unknown`); `refuse`, for one that writes an artifact from it and would lose
+   * them.
+   */
+  unknown?: UnknownProperties;
 }
 
 /** The lines the scan keys on, exactly as `artifactLayout` writes them. */
@@ -73,10 +87,20 @@ interface CaseLines {
 
 /**
  * Opens `path` (shown as `name` in messages). Throws {@link ArtifactReadError} for a missing or
- * unreadable file, text that is not JSON, or a frame the results schema rejects. `scrub` removes
- * secrets from what a message quotes of text that is not JSON, before it is cut short.
+ * unreadable file, text that is not JSON, or a frame the results schema rejects (`options`).
  */
-export function openArtifactFile(path: string, name: string, scrub?: Scrub): ArtifactFile {
+export function openArtifactFile(
+  path: string,
+  name: string,
+  options: ReadOptions = {},
+): ArtifactFile {
+  const reading: Reading = {
+    name,
+    scrub: options.scrub,
+    mode: options.unknown ?? 'ignore',
+    unknown: noUnknownFields(),
+    writtenBy: '',
+  };
   let fd: number;
   try {
     // O_NONBLOCK: a FIFO would otherwise block `open` until a writer comes, on the main
@@ -114,31 +138,42 @@ export function openArtifactFile(path: string, name: string, scrub?: Scrub): Art
     const runs = (frame as { runs?: unknown } | undefined)?.runs;
     if (Array.isArray(runs) && [...scanned.lines.keys()].every((r) => r < runs.length)) {
       const blocks = [...scanned.lines.values()].sort((a, b) => a.line - b.line);
-      check(frame, name, scanned.frameText, (line) => fileLine(line, blocks));
-      return streamed(path, name, frame as ResultsArtifact, scanned.lines, scrub);
+      check(frame, reading, scanned.frameText, (line) => fileLine(line, blocks));
+      return streamed(path, reading, frame as ResultsArtifact, scanned.lines);
     }
   }
-  return inMemory(path, name, scrub);
+  return inMemory(path, reading);
+}
+
+/** What a read of one file goes by, and what it found so far. */
+interface Reading {
+  name: string;
+  scrub: Scrub | undefined;
+  mode: UnknownProperties;
+  unknown: UnknownFields;
+  /** The evalgate version the frame says wrote the file, once it is checked. */
+  writtenBy: string;
 }
 
 /**
  * The artifact at `path` (shown as `name`) with every case read a case at a time and reduced by
  * the reducer `reducer(index, run)` gives for its run (`comparableCases(run)`, or one that keeps
  * count within a run): what a caller that reads every case but needs only part of each holds. Throws
- * {@link ArtifactReadError} as {@link openArtifactFile}, with `scrub` as there.
+ * {@link ArtifactReadError} as {@link openArtifactFile}, with `options` as there; with it, the
+ * properties this evalgate does not know that were ignored.
  */
 export function readReducedArtifact(
   path: string,
   name: string,
   reducer: (index: number, run: RunResult) => (result: CaseResult) => CaseResult,
-  scrub?: Scrub,
-): ResultsArtifact {
-  const file = openArtifactFile(path, name, scrub);
+  options: ReadOptions = {},
+): { artifact: ResultsArtifact; unknown: UnknownFields } {
+  const file = openArtifactFile(path, name, options);
   const runs = file.frame.runs.map((run, i) => {
     const reduce = reducer(i, run);
     return { ...run, cases: Array.from(file.cases(i), (result) => reduce(result)) };
   });
-  return { ...file.frame, runs };
+  return { artifact: { ...file.frame, runs }, unknown: file.unknown };
 }
 
 /** The frame's text (the file without its case lines) and where each run's case lines are. */
@@ -209,13 +244,14 @@ function scan(fd: number): Scanned | null {
 
 function streamed(
   path: string,
-  name: string,
+  reading: Reading,
   frame: ResultsArtifact,
   found: Map<number, CaseLines>,
-  scrub: Scrub | undefined,
 ): ArtifactFile {
+  const { name } = reading;
   return {
     frame,
+    unknown: reading.unknown,
     caseCounts: frame.runs.map((_, r) => found.get(r)?.count ?? 0),
     *cases(run) {
       const where = found.get(run);
@@ -224,7 +260,7 @@ function streamed(
       try {
         let i = 0;
         for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
-          yield parseCase(bytes.toString('utf8', from, to), name, run, i, where.line + i, scrub);
+          yield parseCase(bytes.toString('utf8', from, to), reading, run, i, where.line + i);
           i++;
         }
         if (i !== where.count) throw new Error('the file changed while it was read');
@@ -240,32 +276,25 @@ function streamed(
 
 function parseCase(
   line: string,
-  name: string,
+  reading: Reading,
   run: number,
   index: number,
   lineNo: number,
-  scrub: Scrub | undefined,
 ): CaseResult {
   let value: unknown;
   try {
     value = caseOfLine(line);
   } catch (error) {
-    throw notJson(name, error, line, lineNo, scrub);
+    throw notJson(reading.name, error, line, lineNo, reading.scrub);
   }
-  const found = caseProblems(value);
-  if (found.problems.length > 0) {
-    const prefix = `/runs/${run}/cases/${index}`;
-    const problems = found.problems.map((p) => ({
-      ...p,
-      pointer: p.pointer === '/' ? prefix : prefix + p.pointer,
-    }));
-    throw invalid(name, { problems, all: found.all }, line, (at) => at + lineNo - 1);
-  }
+  const prefix = `/runs/${run}/cases/${index}`;
+  validate('case', value, reading, line, (at) => at + lineNo - 1, prefix);
   return value as CaseResult;
 }
 
 /** The whole-file path, for a file not laid out a case per line: parsed and validated at once. */
-function inMemory(path: string, name: string, scrub: Scrub | undefined): ArtifactFile {
+function inMemory(path: string, reading: Reading): ArtifactFile {
+  const { name } = reading;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -276,9 +305,9 @@ function inMemory(path: string, name: string, scrub: Scrub | undefined): Artifac
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw notJson(name, error, text, 1, scrub);
+    throw notJson(name, error, text, 1, reading.scrub);
   }
-  check(value, name, text);
+  check(value, reading, text);
   const artifact = value as ResultsArtifact;
   return {
     frame: { ...artifact, runs: artifact.runs.map((run) => ({ ...run, cases: [] })) },
@@ -286,114 +315,54 @@ function inMemory(path: string, name: string, scrub: Scrub | undefined): Artifac
     *cases(run) {
       yield* artifact.runs[run]?.cases ?? [];
     },
+    unknown: reading.unknown,
   };
 }
 
-/** Throws when `value`, parsed from `text`, is not a results artifact (see {@link invalid}). */
+/** Throws when `value`, parsed from `text`, is not a results artifact (see {@link validate}). */
 function check(
   value: unknown,
-  name: string,
+  reading: Reading,
   text: string,
   toFileLine?: (line: number) => number,
 ): void {
-  const found = artifactProblems(value);
-  if (found.problems.length > 0) throw invalid(name, found, text, toFileLine);
+  validate('results', value, reading, text, toFileLine, '');
+  reading.writtenBy = (value as ResultsArtifact).tool.version;
 }
 
 /**
- * The error for the schema problems `found` in the file named `name`, the listed ones placed at
- * their line and column in `text` (the file's text, or a part of it whose line L is the file's
- * line `toFileLine(L)`), as the pointer alone does not say where to look in a large file.
+ * Throws when `value`, a `part` of the file parsed from `text` (whose line L is the file's line
+ * `toFileLine(L)`) at `prefix`, is not valid as `reading.mode` reads it: {@link invalid} names its
+ * problems, or, when the only ones are properties this evalgate does not know,
+ * {@link unknownRefusal} says why they are refused. Else, with `ignore`, notes those properties.
  */
-function invalid(
-  name: string,
-  found: FoundProblems,
+function validate(
+  part: 'results' | 'case',
+  value: unknown,
+  reading: Reading,
   text: string,
-  toFileLine: (line: number) => number = (line) => line,
-): ArtifactReadError {
-  const listed = listProblems(placed(text, found, toFileLine));
-  return new ArtifactReadError(
-    'invalid',
-    `${name} is not a results artifact of this evalgate: ${listed}`,
-  );
-}
-
-/**
- * The schema problems of `value`, parsed whole from `text`, as `validateArtifact` words them, the
- * ones a message lists with their line and column after the pointer: for readers that validate
- * a file themselves and list the first few.
- */
-export function placedProblems(text: string, value: unknown): FoundProblems<string> {
-  return placed(text, artifactProblems(value));
-}
-
-/**
- * `found` as lines, the first {@link LISTED_PROBLEMS} placed in `text` (each is a pass over the
- * text: only those a message lists).
- */
-function placed(
-  text: string,
-  found: FoundProblems,
-  toFileLine?: (line: number) => number,
-): FoundProblems<string> {
-  const problems = found.problems.map((problem, i) =>
-    i < LISTED_PROBLEMS ? placedProblem(text, problem, toFileLine) : problemText(problem),
-  );
-  return { problems, all: found.all };
-}
-
-/** `/runs/0/verdict (line 40, column 18): must be ...`; the pointer alone when it is not found. */
-function placedProblem(
-  text: string,
-  problem: ArtifactProblem,
-  toFileLine: (line: number) => number = (line) => line,
-): string {
-  const found = locateJsonPointer(text, problem.at.pointer);
-  if (found === null) return problemText(problem);
-  const { line, col } = lineAndColumn(text, problem.at.key ? found.key : found.value);
-  return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
-}
-
-/**
- * The error for a file named `name` whose text is not JSON, on one line: where it first goes
- * wrong (line and column, counted from `firstLine` when `text` is one line of the file) and what
- * was expected there, the same on every Node version (`explainJsonError`); a text that ends
- * where it goes wrong is said to end early, as a killed writer or a broken download leaves it.
- */
-export function notJson(
-  name: string,
-  error: unknown,
-  text: string,
-  firstLine = 1,
-  scrub?: Scrub,
-): ArtifactReadError {
-  if (text.trim() === '') return new ArtifactReadError('not-json', `${name} is empty, not JSON`);
-  // Scrubbed here, where the quoted token is still whole: the finished message, cut to 20
-  // characters, may hold the first few of a secret that no scrubbing recognises any more.
-  const found = explainJsonError(text, error, scrub);
-  const before = text.slice(0, found.offset);
-  const line = firstLine + (before.match(/\n/g)?.length ?? 0);
-  const col = found.offset - (before.lastIndexOf('\n') + 1) + 1;
-  const early =
-    found.endsEarly === true
-      ? ' (the file ends early: written only in part, or cut off in a copy or download?)'
-      : '';
-  const reason = found.message.replaceAll('\n', '\\n').replaceAll('\r', '\\r');
-  return new ArtifactReadError(
-    'not-json',
-    `${name} is not JSON: at line ${line}, column ${col}: ${reason}${early}`,
-  );
-}
-
-/** The error for a file named `name` that could not be read (`error` from the read). */
-export function unreadable(name: string, error: unknown): ArtifactReadError {
-  const code = (error as NodeJS.ErrnoException).code;
-  return new ArtifactReadError(
-    'unreadable',
-    code === 'ENOENT'
-      ? `${name}: no such results file`
-      : code === 'EISDIR'
-        ? `${name}: is a folder, not a results file`
-        : `${name}: cannot read it (${code ?? String(error)})`,
-  );
+  toFileLine: ((line: number) => number) | undefined,
+  prefix: string,
+): void {
+  const problemsOf = (mode: UnknownProperties): FoundProblems =>
+    part === 'results' ? artifactProblems(value, mode) : caseProblems(value, mode);
+  const found = problemsOf(reading.mode);
+  if (found.problems.length === 0) {
+    if (reading.mode === 'ignore') {
+      const at = prefix === '' ? '' : prefix.replace(/\/\d+/g, '/*');
+      unknownFieldsOf(part, value, reading.unknown, at);
+    }
+    return;
+  }
+  const problems = found.problems.map((p) => ({
+    ...p,
+    pointer: prefix === '' ? p.pointer : p.pointer === '/' ? prefix : prefix + p.pointer,
+  }));
+  const rebased = { problems, all: found.all };
+  if (reading.mode === 'refuse' && problemsOf('ignore').problems.length === 0) {
+    const writtenBy =
+      part === 'results' ? (value as ResultsArtifact).tool.version : reading.writtenBy;
+    throw unknownRefusal(reading.name, rebased, writtenBy, text, toFileLine);
+  }
+  throw invalid(reading.name, rebased, text, toFileLine);
 }

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 // from lib/report/, still resolves to <pkg>/schemas/ where the published package keeps it.
 import schema from '../../schemas/results.schema.json' with { type: 'json' };
 import { isRecord } from '../shared/is-record.ts';
+import { collectUnknownFields, type SchemaPart, type UnknownFields } from './unknown-fields.ts';
 
 /** The `schemaVersion` this build writes and reads. */
 export const ARTIFACT_SCHEMA_VERSION = 1;
@@ -32,24 +33,46 @@ function schemas(allErrors: boolean): Ajv {
       (text) => DATE_TIME.test(text) && !Number.isNaN(Date.parse(text)),
     );
     instance.addSchema(schema, 'results');
+    instance.addSchema(openSchema(schema) as typeof schema, 'results-open');
     if (allErrors) ajv = instance;
     else firstOnly = instance;
   }
   return instance;
 }
 
+/**
+ * The schema as readers apply it: every `additionalProperties: false` left out, so a property
+ * this evalgate does not know (a newer one's, of the same schemaVersion) is ignored, while every
+ * property it knows is checked as strictly as the writer's schema checks it.
+ */
+function openSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openSchema);
+  if (!isRecord(node)) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
+      .map(([key, value]) => [key, openSchema(value)]),
+  );
+}
+
 /** The parts of the results schema validated on their own: the whole, a run, a case. */
-type Part = 'results' | 'run' | 'case';
+type Part = SchemaPart;
+
+/**
+ * What becomes of properties the schema does not list: `refuse`d as problems (what this evalgate
+ * writes, and what a command that writes an artifact from one it read takes), or `ignore`d (a
+ * command that only reads one: see {@link unknownFieldsOf}).
+ */
+export type UnknownProperties = 'refuse' | 'ignore';
 
 const compiled = new Map<string, ValidateFunction>();
 
-function validator(part: Part, allErrors: boolean): ValidateFunction {
-  const key = `${part} ${allErrors}`;
+function validator(part: Part, allErrors: boolean, unknown: UnknownProperties): ValidateFunction {
+  const key = `${part} ${allErrors} ${unknown}`;
   let validate = compiled.get(key);
   if (!validate) {
-    validate = schemas(allErrors).getSchema(
-      part === 'results' ? 'results' : `results#/definitions/${part}`,
-    );
+    const id = unknown === 'ignore' ? 'results-open' : 'results';
+    validate = schemas(allErrors).getSchema(part === 'results' ? id : `${id}#/definitions/${part}`);
     if (!validate) throw new Error(`the results schema has no ${part}`);
     compiled.set(key, validate);
   }
@@ -114,7 +137,10 @@ export function validateArtifact(value: unknown): string[] {
 }
 
 /** {@link validateArtifact}'s problems, each with where to point at it in the file. */
-export function artifactProblems(value: unknown): FoundProblems {
+export function artifactProblems(
+  value: unknown,
+  unknown: UnknownProperties = 'refuse',
+): FoundProblems {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const problem = schemaVersionProblem((value as { schemaVersion?: unknown }).schemaVersion);
     if (problem !== null) {
@@ -122,15 +148,31 @@ export function artifactProblems(value: unknown): FoundProblems {
       return { problems: [{ pointer: '/schemaVersion', message: problem, at }], all: true };
     }
   }
-  return problemsOf('results', value);
+  return problemsOf('results', value, unknown);
 }
 
 /**
  * Checks one parsed case against the schema's case definition (for artifacts read a case at a
  * time); problems as {@link artifactProblems} gives them, pointers relative to the case.
  */
-export function caseProblems(value: unknown): FoundProblems {
-  return problemsOf('case', value);
+export function caseProblems(value: unknown, unknown: UnknownProperties = 'refuse'): FoundProblems {
+  return problemsOf('case', value, unknown);
+}
+
+/**
+ * Adds to `into` the properties of `value`, a `part` that {@link artifactProblems} or
+ * {@link caseProblems} found no problem in with `ignore`, that the schema does not list. Costs
+ * one pass that stops at the first problem when there are none, as in every file this evalgate
+ * wrote; a walk of the value only when there are. `prefix`: where `value` is in the file.
+ */
+export function unknownFieldsOf(
+  part: 'results' | 'case',
+  value: unknown,
+  into: UnknownFields,
+  prefix = '',
+): void {
+  if (validator(part, false, 'refuse')(value)) return;
+  collectUnknownFields(part, value, into, prefix);
 }
 
 /**
@@ -152,11 +194,11 @@ const ELEMENTS: Record<Part, { key: string; part: Part } | null> = {
 };
 
 /** `value`'s problems as `part`: none after one pass that stops at the first, when valid. */
-function problemsOf(part: Part, value: unknown): FoundProblems {
-  const first = validator(part, false);
+function problemsOf(part: Part, value: unknown, unknown: UnknownProperties): FoundProblems {
+  const first = validator(part, false, unknown);
   if (first(value)) return { problems: [], all: true };
   const found: ArtifactProblem[] = [];
-  const all = collect(part, value, '', found);
+  const all = collect(part, value, '', found, unknown);
   // A rule across the pieces, which none breaks alone (the schema has none today).
   if (found.length === 0) found.push(...(first.errors ?? []).map((e) => describeError(e, '')));
   return { problems: found.slice(0, COLLECTED_PROBLEMS), all };
@@ -171,17 +213,24 @@ function problemsOf(part: Part, value: unknown): FoundProblems {
  * on a file with a mistake in every case takes time as the square of their number (48 s for
  * 100,000 cases).
  */
-function collect(part: Part, value: unknown, prefix: string, found: ArtifactProblem[]): boolean {
+function collect(
+  part: Part,
+  value: unknown,
+  prefix: string,
+  found: ArtifactProblem[],
+  unknown: UnknownProperties,
+): boolean {
   const inner = ELEMENTS[part];
   const elements: unknown = inner !== null && isRecord(value) ? value[inner.key] : undefined;
   const split = inner !== null && isRecord(value) && Array.isArray(elements);
   const shell = split ? { ...value, [inner.key]: [] } : value;
-  const validate = validator(part, true);
+  const validate = validator(part, true, unknown);
   if (!validate(shell)) found.push(...(validate.errors ?? []).map((e) => describeError(e, prefix)));
   if (found.length > COLLECTED_PROBLEMS) return false;
   if (!split) return true;
   for (let i = 0; i < elements.length; i++) {
-    if (!collect(inner.part, elements[i], `${prefix}/${inner.key}/${i}`, found)) return false;
+    if (!collect(inner.part, elements[i], `${prefix}/${inner.key}/${i}`, found, unknown))
+      return false;
   }
   return true;
 }

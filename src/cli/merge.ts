@@ -66,7 +66,7 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   }
   checkDistinctInputs(args.inputs, ctx.cwd);
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
-  const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:'));
+  const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:', 'refuse'));
   // The merged cases are spooled to disk in testset order and copied into the artifact.
   const spool = new CaseSpool({
     warn: (message) => ctx.stderr.write(`warning: ${message}\n`),

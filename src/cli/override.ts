@@ -16,7 +16,7 @@ import {
 } from '../evaluators/judges/overrides.ts';
 import { textOf } from '../evaluators/options.ts';
 import type { NamedArtifact } from '../artifact/merge.ts';
-import { openResultsFile } from '../pipeline/artifact-files.ts';
+import { openResultsFile, type ResultsFile } from '../pipeline/artifact-files.ts';
 import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { resolveConfigArg } from '../pipeline/config-discovery.ts';
@@ -61,6 +61,7 @@ export async function overrideCommand(
   };
   const file = store.artifact ?? openResultsFile(path, ctx, 'evals override:');
   const found = findCase(file, casePrefix, filters);
+  file.noteUnknown();
   const evaluation = found.result.evaluations.find((e) => e.evaluator === evaluator);
   if (evaluation === undefined) {
     const ids = found.result.evaluations.map((e) => e.evaluator);
@@ -100,7 +101,7 @@ function storeFolder(
   configArg: string | undefined,
   path: string,
   ctx: CommandContext,
-): { dir: string; artifact?: NamedArtifact } {
+): { dir: string; artifact?: ResultsFile } {
   let config: string;
   try {
     config = resolve(ctx.cwd, resolveConfigArg(configArg, ctx));

@@ -108,6 +108,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     // The planned cases with no result, as data: what the note above the cases says in text.
     const { selected, artifact } = shownArtifact(file, path, filters);
     const notRun = notRunFacts(selected, artifact);
+    file.noteUnknown();
     ctx.stdout.write(
       `${JSON.stringify({ shown: shown.length, matched, cases, notRun }, null, 2)}\n`,
     );
@@ -160,6 +161,8 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
       `${plural(matched - shown.length, 'more case')} ${matched - shown.length === 1 ? 'matches' : 'match'} (--limit N shows more; --case ID shows one)`,
     );
   }
+  // Once every case shown is read: what a newer evalgate added to them was ignored.
+  file.noteUnknown();
   ctx.stdout.write(`${blocks.join('\n\n')}\n`);
   return 0;
 }

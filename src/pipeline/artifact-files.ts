@@ -15,19 +15,38 @@ import {
   unreadable,
   type ArtifactFile,
 } from '../artifact/read.ts';
-import type { FoundProblems } from '../artifact/schema.ts';
+import type { FoundProblems, UnknownProperties } from '../artifact/schema.ts';
+import { unknownFieldsNote, type UnknownFields } from '../artifact/unknown-fields.ts';
 import { comparableCases } from '../compare/comparable.ts';
 import { usageError } from '../shared/errors.ts';
 import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import type { CaseResult, ResultsArtifact, RunResult } from '../types/index.ts';
+import { toolVersion } from '../shared/version.ts';
 import type { CommandContext } from './context.ts';
+
+/** A results file opened by {@link openResultsFile}. */
+export interface ResultsFile extends NamedArtifact {
+  /**
+   * Writes, once, the note on the properties this evalgate does not know that were ignored so
+   * far (see {@link noteUnknownFields}); for a command that read what it needs of the file.
+   */
+  noteUnknown(): void;
+}
 
 /**
  * Opens a results artifact for reading a case at a time, as a merge or resume input named by
  * `path`. Refuses a missing file, non-JSON and anything the schema rejects (`what` names the
- * flag); a case found invalid while it is read throws the same usage error.
+ * flag); a case found invalid while it is read throws the same usage error. `unknown`: what
+ * becomes of properties this evalgate does not know, `ignore`d (noted by `noteUnknown`) by a
+ * command that only reads the file, `refuse`d by one that writes an artifact from it (`evals
+ * merge`, `--resume`), which would lose them.
  */
-export function openResultsFile(path: string, ctx: CommandContext, what: string): NamedArtifact {
+export function openResultsFile(
+  path: string,
+  ctx: CommandContext,
+  what: string,
+  unknown: UnknownProperties = 'ignore',
+): ResultsFile {
   const asUsageError = (error: unknown): unknown => {
     if (!(error instanceof ArtifactReadError)) return error;
     const code = {
@@ -43,11 +62,17 @@ export function openResultsFile(path: string, ctx: CommandContext, what: string)
   };
   let file: ArtifactFile;
   try {
-    file = openArtifactFile(resolve(ctx.cwd, path), path, quoteScrub(ctx));
+    file = openArtifactFile(resolve(ctx.cwd, path), path, { scrub: quoteScrub(ctx), unknown });
   } catch (error) {
     throw asUsageError(error);
   }
+  let noted = false;
   return {
+    noteUnknown() {
+      if (noted) return;
+      noted = true;
+      noteUnknownFields(ctx, path, file.frame.tool.version, file.unknown);
+    },
     name: path,
     artifact: file.frame,
     caseCounts: file.caseCounts,
@@ -79,10 +104,11 @@ export async function readComparable(
   | { ok: false; value: unknown; problems: FoundProblems<string> }
 > {
   try {
-    return {
-      ok: true,
-      artifact: readReducedArtifact(resolve(ctx.cwd, path), path, reducer, quoteScrub(ctx)),
-    };
+    const read = readReducedArtifact(resolve(ctx.cwd, path), path, reducer, {
+      scrub: quoteScrub(ctx),
+    });
+    noteUnknownFields(ctx, path, read.artifact.tool.version, read.unknown);
+    return { ok: true, artifact: read.artifact };
   } catch (error) {
     if (!(error instanceof ArtifactReadError)) throw error;
     if (error.kind === 'unreadable') throw usageError('compare.unreadable', error.message, path);
@@ -122,4 +148,20 @@ async function readJsonText(
  */
 function quoteScrub(ctx: CommandContext): (text: string) => string {
   return createScrubber([...secretsInEnv(ctx.env), ...(ctx.secrets ?? [])]).text;
+}
+
+/**
+ * Says on stderr, in one line, that the results file `name` (written by evalgate `writtenBy`)
+ * held properties this evalgate does not know, `unknown`, and that they were ignored: what a
+ * newer evalgate of the same schemaVersion added. Nothing when there were none.
+ */
+export function noteUnknownFields(
+  ctx: CommandContext,
+  name: string,
+  writtenBy: string,
+  unknown: UnknownFields,
+): void {
+  const note = unknownFieldsNote(name, writtenBy, toolVersion, unknown);
+  // A key of the file is quoted whole (a long one only by its length): scrubbed all the same.
+  if (note !== null) ctx.stderr.write(`note: ${quoteScrub(ctx)(note)}\n`);
 }

@@ -78,7 +78,7 @@ export function startResume(
   // A run killed with no chance to write its partial left a journal beside it (or beside the
   // output it was writing): that first, and it may be what is resumed now.
   if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
-  const named = openResultsFile(path, ctx, '--resume');
+  const named = openResultsFile(path, ctx, '--resume', 'refuse');
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.
   const merge = mergedShards(partial);
