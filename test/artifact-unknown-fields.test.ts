@@ -263,6 +263,17 @@ describe('an artifact a newer evalgate of the same schemaVersion wrote, with fie
       ),
     );
   });
+
+  // Last: it records an override beside evals.yaml.
+  it('evals override records a human score for a case of it', async () => {
+    const id = base.runs[0]!.cases[0]!.id;
+    const style = String(base.runs[0]!.params.style);
+    const argv = ['override', 'new.json', '--case', id, '--grid', `style=${style}`];
+    const result = await runCli([...argv, '--evaluator', 'exact', '--score', '1'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^recorded in /);
+    assertNewerNote(note(result.stderr), 'new.json');
+  });
 });
 
 describe('isNewerVersion', () => {

@@ -20,11 +20,11 @@ import { ArtifactReadError, invalid, notJson, unknownRefusal, unreadable } from 
 import {
   artifactProblems,
   caseProblems,
-  unknownFieldsOf,
+  isExactlyValid,
   type FoundProblems,
   type UnknownProperties,
 } from './schema.ts';
-import { noUnknownFields, type UnknownFields } from './unknown-fields.ts';
+import { collectUnknownFields, noUnknownFields, type UnknownFields } from './unknown-fields.ts';
 import type { Scrub } from '../shared/json-syntax.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
@@ -344,13 +344,15 @@ function validate(
   toFileLine: ((line: number) => number) | undefined,
   prefix: string,
 ): void {
+  // A file this evalgate wrote costs one pass that stops at the first problem, in either mode.
+  if (reading.mode === 'ignore' && isExactlyValid(part, value)) return;
   const problemsOf = (mode: UnknownProperties): FoundProblems =>
     part === 'results' ? artifactProblems(value, mode) : caseProblems(value, mode);
   const found = problemsOf(reading.mode);
   if (found.problems.length === 0) {
     if (reading.mode === 'ignore') {
       const at = prefix === '' ? '' : prefix.replace(/\/\d+/g, '/*');
-      unknownFieldsOf(part, value, reading.unknown, at);
+      collectUnknownFields(part, value, reading.unknown, at);
     }
     return;
   }

@@ -7,7 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 // from lib/report/, still resolves to <pkg>/schemas/ where the published package keeps it.
 import schema from '../../schemas/results.schema.json' with { type: 'json' };
 import { isRecord } from '../shared/is-record.ts';
-import { collectUnknownFields, type SchemaPart, type UnknownFields } from './unknown-fields.ts';
+import type { SchemaPart } from './unknown-fields.ts';
 
 /** The `schemaVersion` this build writes and reads. */
 export const ARTIFACT_SCHEMA_VERSION = 1;
@@ -61,7 +61,7 @@ type Part = SchemaPart;
 /**
  * What becomes of properties the schema does not list: `refuse`d as problems (what this evalgate
  * writes, and what a command that writes an artifact from one it read takes), or `ignore`d (a
- * command that only reads one: see {@link unknownFieldsOf}).
+ * command that only reads one, which notes them: `collectUnknownFields` in unknown-fields.ts).
  */
 export type UnknownProperties = 'refuse' | 'ignore';
 
@@ -160,19 +160,12 @@ export function caseProblems(value: unknown, unknown: UnknownProperties = 'refus
 }
 
 /**
- * Adds to `into` the properties of `value`, a `part` that {@link artifactProblems} or
- * {@link caseProblems} found no problem in with `ignore`, that the schema does not list. Costs
- * one pass that stops at the first problem when there are none, as in every file this evalgate
- * wrote; a walk of the value only when there are. `prefix`: where `value` is in the file.
+ * Whether `value` is a valid `part` with no property the schema does not list, as in every file
+ * this evalgate wrote: one pass that stops at the first problem. A reader that ignores unknown
+ * properties asks this first, and looks for problems and unknown properties only when it is not.
  */
-export function unknownFieldsOf(
-  part: 'results' | 'case',
-  value: unknown,
-  into: UnknownFields,
-  prefix = '',
-): void {
-  if (validator(part, false, 'refuse')(value)) return;
-  collectUnknownFields(part, value, into, prefix);
+export function isExactlyValid(part: 'results' | 'case', value: unknown): boolean {
+  return validator(part, false, 'refuse')(value);
 }
 
 /**
