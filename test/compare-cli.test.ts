@@ -148,7 +148,7 @@ describe('evals compare', () => {
     );
     // The newly failing cases say why each fails now, as the PR comment does (HEAD's failing
     // cases are read whole for it, the rest reduced).
-    assert.match(md.stdout, /\| exact 0 \(needs ≥ 1\) — expected "answer 1", got "wrong" \|/);
+    assert.match(md.stdout, /\| exact 0 \(needs ≥ 1\): expected "answer 1", got "wrong" \|/);
     const same = await runCli(['compare', 'base.json', 'base.json'], { cwd: dir });
     assert.equal(same.code, 0);
     assert.match(same.stdout, /unchanged/);

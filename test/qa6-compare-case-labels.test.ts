@@ -72,7 +72,7 @@ describe('evals compare names the cases it lists by their labels (D8)', () => {
     assert.match(
       text,
       new RegExp(
-        `newly failing \\(1; 6 paired cases: too few to tell these flips from noise\\)\\n\\s+${short(1)} "Which \\| pipe \\*and\\* <b>tag</b> @octocat …"`,
+        `newly failing \\(1\\)\\n {4}an alarm because:\\n {6}- 6 paired cases: too few to tell these flips from noise\\n\\s+${short(1)} "Which \\| pipe \\*and\\* <b>tag</b> @octocat …"`,
       ),
     );
     assert.match(text, new RegExp(`fixed \\(1\\)\\n\\s+${short(2)} "What is 2 \\+ 2\\?"`));
