@@ -1,15 +1,26 @@
 /**
- * A command's stdout and an http target's text answer written with Windows line ends (CRLF) are
- * scored with LF line ends, as the testset's cells are read: `is-equals` against a multi-line
- * `expected` passes whether the program or server wrote `\r\n` or `\n`. A lone CR is kept.
+ * A command's stdout, an http target's text answer and a model's text reply written with Windows
+ * line ends (CRLF) are scored with LF line ends, as the testset's cells are read: `is-equals`
+ * against a multi-line `expected` passes whether the program or server wrote `\r\n` or `\n`.
+ * A lone CR is kept.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
 
-/** Answers `/crlf` with two CRLF-ended lines as text, `/cr` with a lone CR in a line. */
+/**
+ * Answers `/crlf` with two CRLF-ended lines as text, `/cr` with a lone CR in a line, and
+ * `/v1/chat/completions` with a chat completion whose text has CRLF line ends.
+ */
 const server = useLoopbackServer((req, res) => {
+  req.resume();
+  if (req.url === '/v1/chat/completions') {
+    const message = { role: 'assistant', content: 'line one\r\nline two' };
+    const choices = [{ index: 0, message, finish_reason: 'stop' }];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices }));
+    return;
+  }
   const body = req.url === '/cr' ? 'line one\rline two' : 'line one\r\nline two';
   res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
 });
@@ -22,7 +33,7 @@ const EQUALS = [
 ];
 
 async function onlyCase(dir: string): Promise<{ code: number; output: unknown; error: string }> {
-  const result = await runInProcess(['run', '-o', 'results.json'], dir);
+  const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir);
   const c = artifactCases(dir)[0]!.cases[0]!;
   return { code: result.code, output: c.output, error: c.error ?? '' };
 }
@@ -42,6 +53,19 @@ describe('text outputs written with CRLF line ends', () => {
       'target:',
       '  type: http',
       `  url: ${server.base}/crlf`,
+      ...EQUALS,
+    ]);
+    assert.deepEqual(await onlyCase(dir), { code: 0, output: 'line one\nline two', error: '' });
+  });
+
+  it("a model target's text reply is scored with LF line ends", async () => {
+    const dir = jsonlProject(ROWS, [
+      'target:',
+      '  type: model',
+      '  model: m',
+      `  baseUrl: ${server.base}/v1`,
+      '  apiKey: sk-test-key',
+      '  prompt: hi',
       ...EQUALS,
     ]);
     assert.deepEqual(await onlyCase(dir), { code: 0, output: 'line one\nline two', error: '' });

@@ -14,6 +14,7 @@ import { describeTarget } from '../config/target.ts';
 import type { Checked, Issue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
+import { lfLineEnds } from '../shared/line-ends.ts';
 import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
@@ -132,7 +133,8 @@ export async function createModelTarget(
             const error = `the model's reply is empty (content: ${reply.text === '' ? '""' : 'only white space'}${why === undefined ? '' : `, finish_reason: ${why}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
             return { output: reply.text, usage, error, ...timed };
           }
-          return { output: reply.text, usage, ...timed };
+          // CRLF read as LF, as an http target's text answer and a command's stdout are.
+          return { output: lfLineEnds(reply.text), usage, ...timed };
         }
         noteRounded(reply.text);
         return { ...parsedReply(reply.text, validate), usage, ...timed };
