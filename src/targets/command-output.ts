@@ -4,6 +4,11 @@
  */
 import { describeJsonError } from '../shared/json-syntax.ts';
 import type { TargetOutput } from '../types/index.ts';
+import type { CommandTargetConfig } from '../config/types.ts';
+import { lfLineEnds } from '../shared/line-ends.ts';
+
+/** Lines of stderr a failure shows. */
+export const STDERR_LINES = 20;
 
 /**
  * The JSON value `text` (stdout without its trailing line breaks) holds. Nothing printed, or
@@ -29,4 +34,54 @@ export function jsonStdout(text: string, scrub: (text: string) => string): Targe
     return { output: null, error: 'stdout is the JSON null (output: json): no output to score' };
   }
   return { output: value };
+}
+
+/** How one process ended. */
+export interface Ran {
+  stdout: string;
+  /** Why stdout is not UTF-8 (`stdout` then has U+FFFD in place of the bad bytes). */
+  notUtf8?: string;
+  stderrTail: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why evalgate ended it or could not start it, when it did. */
+  failure?: string;
+}
+
+/** The case's output or error from how its process ended. */
+export function outcome(
+  ran: Ran,
+  config: Pick<CommandTargetConfig, 'output'> & { allowEmptyOutput?: boolean },
+  scrub: (text: string) => string,
+): TargetOutput {
+  const format = config.output;
+  // CRLF read as LF, as the testset's cells are, then without its trailing line breaks.
+  const text = lfLineEnds(ran.stdout).replace(/\n+$/, '');
+  const stderr = lastLines(ran.stderrTail, STDERR_LINES);
+  const withStderr = (message: string): string =>
+    stderr === '' ? message : `${message}; stderr:\n${stderr}`;
+  if (ran.failure !== undefined) return { output: text, error: withStderr(ran.failure) };
+  if (ran.signal !== null)
+    return { output: text, error: withStderr(`the command was killed by ${ran.signal}`) };
+  if (ran.code !== 0)
+    return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
+  if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
+  if (format === 'json') return jsonStdout(text, scrub);
+  // Nothing printed is no answer: scored as "" it would pass every check that something is not
+  // there. Its exit code and stderr say what happened instead (a tool that logs and exits 0).
+  if (text.trim() === '' && config.allowEmptyOutput !== true) {
+    const what = text === '' ? 'printed nothing' : 'printed only white space';
+    const message = `stdout is empty (output: text): the command exited with code 0 and ${what} to score (allowEmptyOutput: true on the target scores it as it is)`;
+    return {
+      output: text,
+      error: stderr === '' ? message : `${message}; stderr:\n${scrub(stderr)}`,
+    };
+  }
+  return { output: text };
+}
+
+/** The last `count` non-empty-ended lines of `text`. */
+export function lastLines(text: string, count: number): string {
+  const lines = text.replace(/\s+$/, '').split(/\r?\n/);
+  return lines.slice(-count).join('\n');
 }

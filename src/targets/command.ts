@@ -28,16 +28,13 @@ import {
 } from './command-checks.ts';
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
-import { lfLineEnds } from '../shared/line-ends.ts';
-import { jsonStdout } from './command-output.ts';
+import { lastLines, outcome, STDERR_LINES, type Ran } from './command-output.ts';
 import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
 export const MAX_STDOUT_BYTES = MAX_OUTPUT_BYTES;
-/** Lines of stderr a failure shows. */
-export const STDERR_LINES = 20;
 /** stderr kept while a process runs (its tail), enough for the last lines of any sane tool. */
 const STDERR_TAIL_BYTES = 64 * 1024;
 /** Between SIGTERM and SIGKILL, for a process that ignores or handles SIGTERM slowly. */
@@ -209,18 +206,6 @@ function renderAll(
   return { ok: true, value: values };
 }
 
-/** How one process ended. */
-interface Ran {
-  stdout: string;
-  /** Why stdout is not UTF-8 (`stdout` then has U+FFFD in place of the bad bytes). */
-  notUtf8?: string;
-  stderrTail: string;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Why evalgate ended it or could not start it, when it did. */
-  failure?: string;
-}
-
 interface RunOptions {
   cwd: string;
   env: Record<string, string | undefined>;
@@ -367,42 +352,4 @@ function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
   const end = stderr.lastIndexOf(10);
   const lines = end < 0 ? '' : lastLines(stderr.subarray(0, end).toString('utf8'), STDERR_LINES);
   if (lines !== '') reason.note(`running ${program}; stderr:\n${lines}`);
-}
-
-/** The case's output or error from how its process ended. */
-function outcome(
-  ran: Ran,
-  config: Pick<CommandTargetConfig, 'output' | 'allowEmptyOutput'>,
-  scrub: (text: string) => string,
-): TargetOutput {
-  const format = config.output;
-  // CRLF read as LF, as the testset's cells are, then without its trailing line breaks.
-  const text = lfLineEnds(ran.stdout).replace(/\n+$/, '');
-  const stderr = lastLines(ran.stderrTail, STDERR_LINES);
-  const withStderr = (message: string): string =>
-    stderr === '' ? message : `${message}; stderr:\n${stderr}`;
-  if (ran.failure !== undefined) return { output: text, error: withStderr(ran.failure) };
-  if (ran.signal !== null)
-    return { output: text, error: withStderr(`the command was killed by ${ran.signal}`) };
-  if (ran.code !== 0)
-    return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
-  if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
-  if (format === 'json') return jsonStdout(text, scrub);
-  // Nothing printed is no answer: scored as "" it would pass every check that something is not
-  // there. Its exit code and stderr say what happened instead (a tool that logs and exits 0).
-  if (text.trim() === '' && config.allowEmptyOutput !== true) {
-    const what = text === '' ? 'printed nothing' : 'printed only white space';
-    const message = `stdout is empty (output: text): the command exited with code 0 and ${what} to score (allowEmptyOutput: true on the target scores it as it is)`;
-    return {
-      output: text,
-      error: stderr === '' ? message : `${message}; stderr:\n${scrub(stderr)}`,
-    };
-  }
-  return { output: text };
-}
-
-/** The last `count` non-empty-ended lines of `text`. */
-function lastLines(text: string, count: number): string {
-  const lines = text.replace(/\s+$/, '').split(/\r?\n/);
-  return lines.slice(-count).join('\n');
 }
