@@ -126,7 +126,15 @@ describe('evals compare', () => {
       artifact(join(dir, 'base.json')),
       artifact(join(dir, 'head.json')),
     );
-    const whole = { ...rest, blocked: true, missingEvaluators: [], runs, onlyInBase, onlyInHead };
+    const whole = {
+      ...rest,
+      blocked: true,
+      missingEvaluators: [],
+      missingGridPoints: [],
+      runs,
+      onlyInBase,
+      onlyInHead,
+    };
     assert.equal(json.stdout, renderComparisonJson(whole));
     const exact = comparison.runs[0]?.evaluators.find((e) => e.evaluator === 'exact');
     assert.equal(exact?.label, 'regressed');

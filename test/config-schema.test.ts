@@ -176,6 +176,7 @@ describe('evals.schema.json', () => {
       'evaluators',
       'regressions',
       'removedEvaluators',
+      'removedGridValues',
       'minDetectableEffect',
     ]);
   });

@@ -128,10 +128,11 @@ describe('regressions: block and an evaluator of the baseline missing from the r
     ]);
     // The new keys follow hasRegression; the runs stay where they were, after them.
     const keys = Object.keys(parsed);
-    assert.deepEqual(keys.slice(keys.indexOf('hasRegression'), keys.indexOf('hasRegression') + 4), [
+    assert.deepEqual(keys.slice(keys.indexOf('hasRegression'), keys.indexOf('hasRegression') + 5), [
       'hasRegression',
       'blocked',
       'missingEvaluators',
+      'missingGridPoints',
       'runs',
     ]);
     const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });

@@ -28,6 +28,7 @@ const GATE_KEYS = [
   'evaluators',
   'regressions',
   'removedEvaluators',
+  'removedGridValues',
   'minDetectableEffect',
   'allowEmpty',
 ];
@@ -105,6 +106,21 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
   }
   const removed = removedEvaluatorsProblem(gate.removedEvaluators);
   if (removed !== undefined) problems.push({ path: 'gate.removedEvaluators', message: removed });
+  const values: unknown = gate.removedGridValues;
+  if (
+    values !== undefined &&
+    !(
+      values !== null &&
+      typeof values === 'object' &&
+      !Array.isArray(values) &&
+      Object.values(values).every((list) => Array.isArray(list) && list.length > 0)
+    )
+  ) {
+    problems.push({
+      path: 'gate.removedGridValues',
+      message: `gate.removedGridValues must map each grid key to a list of at least one value ({ model: ['large'] }), got ${describeValue(values)}`,
+    });
+  }
   return problems;
 }
 

@@ -11,7 +11,8 @@ import { describeRun } from '../report/labels.ts';
 import { failingCasesWhole, labelledComparableCases } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
-import type { CaseResult, ResultsArtifact } from '../types/index.ts';
+import type { CaseResult, GateSpec, Params, ResultsArtifact } from '../types/index.ts';
+import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 
@@ -58,19 +59,23 @@ export async function compareCommand(
   // The runs HEAD's recorded gate fails for an evaluator of BASE they lack: a reason to exit 1
   // beside the statistics, which every format says.
   const missing = head.ok ? blockedMissingEvaluators(comparison, head.artifact) : [];
+  const gone = head.ok ? blockedGoneGridPoints(comparison, head.artifact) : [];
   const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
   const caseLabel = caseLabelFinder(
     ...[head, base].flatMap((side) => (side.ok ? [side.artifact] : [])),
   );
   const render =
     format === 'json'
-      ? (c: Comparison) => renderComparisonJson(withGateFailures(c, missing))
+      ? (c: Comparison) => renderComparisonJson(withGateFailures(c, missing, gone))
       : format === 'md'
         ? (c: Comparison) =>
             renderComparisonMarkdown(c, {
               ...(headCase ? { headCase } : {}),
               caseLabel,
-              missingEvaluators: missing,
+              missingEvaluators: [
+                ...missing,
+                ...gone.map(({ suite, text }) => ({ suite, params: {}, text })),
+              ],
             })
         : (c: Comparison) =>
             renderComparisonText(c, {
@@ -85,28 +90,64 @@ export async function compareCommand(
   ctx.stdout.write(render(comparison));
   // Said on stderr too, so `--format json` stays one JSON document.
   for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
-  return comparison.hasRegression || missing.length > 0 ? 1 : 0;
+  for (const block of gone) ctx.stderr.write(`HEAD ${block.suite}: ${block.text}\n`);
+  return comparison.hasRegression || missing.length > 0 || gone.length > 0 ? 1 : 0;
 }
 
 /**
  * The JSON form with why `evals compare` exits 1 beside `hasRegression` (which stays the
- * statistics' own, as in the artifact): `blocked`, whether it fails, and `missingEvaluators`,
- * the runs HEAD's recorded gate fails for an evaluator of BASE they lack. Added after
+ * statistics' own, as in the artifact): `blocked`, whether it fails; `missingEvaluators`, the
+ * runs HEAD's recorded gate fails for an evaluator of BASE they lack; `missingGridPoints`, the
+ * suites it fails for grid points of BASE their grid no longer has. Added after
  * `hasRegression`, so a reader of the earlier keys reads them as before.
  */
 function withGateFailures(
   comparison: Comparison,
   missing: readonly MissingEvaluatorsBlock[],
-): Comparison & { blocked: boolean; missingEvaluators: readonly MissingEvaluatorsBlock[] } {
+  gone: readonly GoneGridPointsBlock[],
+): Comparison & {
+  blocked: boolean;
+  missingEvaluators: readonly MissingEvaluatorsBlock[];
+  missingGridPoints: readonly GoneGridPointsBlock[];
+} {
   const { runs, onlyInBase, onlyInHead, ...head } = comparison;
   return {
     ...head,
-    blocked: comparison.hasRegression || missing.length > 0,
+    blocked: comparison.hasRegression || missing.length > 0 || gone.length > 0,
     missingEvaluators: missing,
+    missingGridPoints: gone,
     runs,
     onlyInBase,
     onlyInHead,
   };
+}
+
+/** A suite of HEAD that `evals compare` fails for grid points of BASE its grid no longer has. */
+interface GoneGridPointsBlock {
+  suite: string;
+  /** BASE's grid points the suite's grid lacks and its `gate.removedGridValues` does not list. */
+  gridPoints: Params[];
+  text: string;
+}
+
+/**
+ * The suites of `head` whose recorded gate has `regressions: block` and whose grid, run whole,
+ * lacks grid points of BASE not listed in its `removedGridValues` (see gone-grid-points.ts), as
+ * `evals run --baseline` fails their runs.
+ */
+function blockedGoneGridPoints(
+  comparison: Comparison,
+  head: ResultsArtifact,
+): GoneGridPointsBlock[] {
+  const gate = (suite: string): GateSpec | undefined =>
+    head.runs.find((run) => run.suite === suite)?.plan?.gate;
+  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues)
+    .filter((points) => gate(points.suite)?.regressions === 'block')
+    .map((points) => ({
+      suite: points.suite,
+      gridPoints: points.gone,
+      text: goneGridPointsText(points),
+    }));
 }
 
 /** HEAD's case by run and id, so the markdown tables and the text can say why a case fails now. */

@@ -69,22 +69,34 @@ export const REGRESSIONS_EXPECTED =
  */
 const REGRESSIONS_AND_EVALUATORS_EXPECTED = `${REGRESSIONS_EXPECTED}, and every evaluator of the baseline's run in this run or in gate.removedEvaluators`;
 
+/** What it asks for when a grid point of the baseline is gone from the suite's grid. */
+const REGRESSIONS_AND_GRID_EXPECTED = `${REGRESSIONS_EXPECTED}, and every grid point of the baseline in the suite's grid or in gate.removedGridValues`;
+
 /**
- * The gate condition a `block` policy adds: fails when a corrected regression remains, or when an
+ * The gate condition a `block` policy adds: fails when a corrected regression remains, when an
  * evaluator of the baseline's run is missing from this one and `removed` (the suite's
- * `gate.removedEvaluators`) does not list it. A removed or renamed evaluator is compared with
+ * `gate.removedEvaluators`) does not list it, or when `goneGridPoints` says which grid points of
+ * the baseline the suite's grid no longer has (gone-grid-points.ts). `run` is absent for a run
+ * new in HEAD, which only the last can fail. A removed or renamed evaluator is compared with
  * nothing, so without this, renaming one and loosening its threshold would pass unchecked.
  */
 export function regressionCondition(
-  run: RunComparison,
+  run: RunComparison | undefined,
   removed: readonly string[] = [],
+  goneGridPoints?: string,
 ): GateCondition {
-  const found = significantRegressions(run).map((b) => b.text);
-  const missing = missingEvaluatorsText(run, removed);
+  const found = run === undefined ? [] : significantRegressions(run).map((b) => b.text);
+  const missing = run === undefined ? undefined : missingEvaluatorsText(run, removed);
   if (missing !== undefined) found.push(missing);
+  if (goneGridPoints !== undefined) found.push(goneGridPoints);
   return {
     name: 'regressions',
-    expected: missing === undefined ? REGRESSIONS_EXPECTED : REGRESSIONS_AND_EVALUATORS_EXPECTED,
+    expected:
+      missing !== undefined
+        ? REGRESSIONS_AND_EVALUATORS_EXPECTED
+        : goneGridPoints !== undefined
+          ? REGRESSIONS_AND_GRID_EXPECTED
+          : REGRESSIONS_EXPECTED,
     actual: found.length === 0 ? 'none' : found.join('; '),
     passed: found.length === 0,
   };

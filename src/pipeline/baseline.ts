@@ -10,6 +10,7 @@ import {
   REGRESSIONS_EXPECTED,
   significantRegressions,
 } from '../compare/gate.ts';
+import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
@@ -82,7 +83,10 @@ export function withComparison(
   cases: (run: number) => Iterable<CaseResult>,
   baseline: ResultsArtifact,
   baselinePath: string,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
+  suites: readonly {
+    id: string;
+    gate: Pick<GateSpec, 'regressions' | 'removedEvaluators' | 'removedGridValues'>;
+  }[],
   ctx: CommandContext,
   told: UncomparedListener = {},
 ): ResultsArtifact {
@@ -135,13 +139,26 @@ export function withComparison(
     return { ...uncompared(artifact, suites, why), notCompared: { baseline: shown, why } };
   }
   const gates = new Map(suites.map((s) => [s.id, s.gate]));
+  // Grid points of the baseline the suite's grid no longer has, by suite (said once per suite).
+  const gone = new Map(
+    goneGridPoints(comparison, artifact, (suite) => gates.get(suite)?.removedGridValues).map(
+      (points) => [points.suite, goneGridPointsText(points)],
+    ),
+  );
+  for (const [suite, text] of gone) {
+    if ((gates.get(suite)?.regressions ?? 'warn') === 'warn') {
+      ctx.stderr.write(`warning: ${suite}: ${text}\n`);
+    }
+  }
   const runs = artifact.runs.map((run) => {
     const compared = comparison.runs.find((c) => runKey(c) === runKey(run));
     const gate = gates.get(run.suite);
     const rule = gate?.regressions ?? 'warn';
-    if (!compared || rule === 'off') return run;
+    const goneText = gone.get(run.suite);
+    if ((!compared && goneText === undefined) || rule === 'off') return run;
     const removed = gate?.removedEvaluators ?? [];
     if (rule === 'warn') {
+      if (!compared) return run;
       // Named as the comparison names the run: with a grid, the suite alone would say it twice.
       const blocking = significantRegressions(compared).map((b) => b.text);
       const missing = missingEvaluatorsText(compared, removed);
@@ -153,7 +170,7 @@ export function withComparison(
       if (missing !== undefined) ctx.stderr.write(`warning: ${describeRun(run)}: ${missing}\n`);
       return run;
     }
-    const condition = regressionCondition(compared, removed);
+    const condition = regressionCondition(compared, removed, goneText);
     const conditions = [...run.gate.conditions, condition];
     return {
       ...run,
@@ -192,7 +209,10 @@ export interface UncomparedListener {
  */
 function uncompared(
   artifact: ResultsArtifact,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
+  suites: readonly {
+    id: string;
+    gate: Pick<GateSpec, 'regressions' | 'removedEvaluators' | 'removedGridValues'>;
+  }[],
   why: string,
 ): ResultsArtifact {
   const blocking = new Set(suites.filter((s) => s.gate.regressions === 'block').map((s) => s.id));
@@ -223,7 +243,10 @@ function uncompared(
 export function comparer(
   chosen: ChosenBaseline,
   cases: (run: number) => Iterable<CaseResult>,
-  suites: readonly { id: string; gate: Pick<GateSpec, 'regressions' | 'removedEvaluators'> }[],
+  suites: readonly {
+    id: string;
+    gate: Pick<GateSpec, 'regressions' | 'removedEvaluators' | 'removedGridValues'>;
+  }[],
   ctx: CommandContext,
   told: UncomparedListener = {},
 ): (artifact: ResultsArtifact, quiet?: boolean) => ResultsArtifact {

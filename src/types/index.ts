@@ -243,6 +243,8 @@ export interface GateSpec {
   regressions?: 'block' | 'warn' | 'off';
   /** Baseline evaluators dropped on purpose: else one missing fails `regressions: block`. */
   removedEvaluators?: string[];
+  /** Grid values of the baseline dropped on purpose, by key: else one gone fails `block`. */
+  removedGridValues?: Record<string, unknown[]>;
   /** The suite's `allowEmpty: true`: a run of zero cases may pass (by default it fails). */
   allowEmpty?: boolean;
   /** The change a comparison row must detect, else it is `underpowered`; 0.1 when absent. */
