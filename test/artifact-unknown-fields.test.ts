@@ -14,7 +14,8 @@ import { before, describe, it } from 'node:test';
 import { ARTIFACT_PROJECT } from '../scripts/fuzz-artifacts.ts';
 import { serializeArtifact } from '../src/artifact/artifact.ts';
 import { validateArtifact } from '../src/artifact/schema.ts';
-import { isNewerVersion } from '../src/artifact/unknown-fields.ts';
+import { openArtifactFile } from '../src/artifact/read.ts';
+import { isNewerVersion, unknownFieldsNote } from '../src/artifact/unknown-fields.ts';
 import { toolVersion } from '../src/shared/version.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { runCli, tempFolder, writeFiles } from './helpers/cli.ts';
@@ -273,6 +274,47 @@ describe('an artifact a newer evalgate of the same schemaVersion wrote, with fie
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^recorded in /);
     assertNewerNote(note(result.stderr), 'new.json');
+  });
+});
+
+describe('the note on unknown fields', () => {
+  const dir = tempFolder('evalgate-unknown-note-');
+  let text: string;
+  before(async () => {
+    writeFiles(dir, ARTIFACT_PROJECT);
+    const run = await runCli(['run', 'evals.yaml', '-o', 'base.json'], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    text = readFileSync(join(dir, 'base.json'), 'utf8');
+  });
+
+  /** The note for `artifact` written to `file` and read whole, every case included. */
+  function noteOf(file: string, artifact: ResultsArtifact): string | null {
+    writeFileSync(join(dir, file), serializeArtifact(artifact));
+    const read = openArtifactFile(join(dir, file), file);
+    read.frame.runs.forEach((_, r) => [...read.cases(r)]);
+    return unknownFieldsNote(file, read.frame.tool.version, '1.0.0', read.unknown);
+  }
+
+  it('is null for a file with no unknown field', () => {
+    assert.equal(noteOf('same.json', JSON.parse(text) as ResultsArtifact), null);
+  });
+
+  it('counts at most 100 fields, and says there are more', () => {
+    const artifact = withNewFields(JSON.parse(text) as ResultsArtifact, '2.0.0');
+    for (let i = 0; i < 150; i++) Object.assign(artifact, { [`extra${i}`]: i });
+    assert.match(
+      noteOf('many.json', artifact) ?? '',
+      /^many\.json was written by evalgate 2\.0\.0, newer than this one \(1\.0\.0\): 100 or more fields it does not know were ignored \(\/extra0, \/extra1, \/extra10, \u2026\)$/,
+    );
+  });
+
+  it('names a long key by its length and a key with a control character escaped', () => {
+    const artifact = JSON.parse(text) as ResultsArtifact;
+    Object.assign(artifact, { ['k'.repeat(60)]: 1, 'bell\u0007': 2 });
+    assert.equal(
+      noteOf('keys.json', artifact),
+      `keys.json says it was written by evalgate ${artifact.tool.version}, not newer than this one (1.0.0): 2 fields it does not know were ignored (/(a key of 60 characters), /bell\\u0007)`,
+    );
   });
 });
 
