@@ -94,7 +94,7 @@ export interface BuiltinFiles {
   updateHint?: string;
   /**
    * Called by the pipeline after the run (also an interrupted one), in registration order. A
-   * flush may resolve to a note on what it wrote (`vs recorded 2 baselines in …`), which
+   * flush may resolve to a note on what it wrote (`vs recorded the first baseline of 2 cases in ...`), which
    * `runTestSuite` prints; `evals run` reports the file in its own words.
    */
   onRunEnd(flush: () => Promise<string | undefined>): void;
