@@ -91,12 +91,22 @@ function jsonOf(value) {
   }
 }
 
+// src/shared/call-limit.ts
+var limits = /* @__PURE__ */ new WeakMap();
+function setCallLimit(signal, limit) {
+  limits.set(signal, limit);
+}
+
 // src/run/call.ts
 var CallScope = class {
   #controller;
   #aborted = false;
   #reason;
   #trial;
+  /** The call's time limit: when it started, by `#now`, and how long it may take. */
+  #started = 0;
+  #timeoutMs;
+  #now;
   constructor(trial = 1) {
     this.#trial = trial;
   }
@@ -109,8 +119,26 @@ var CallScope = class {
     if (this.#controller === void 0) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#reason);
+      this.#registerLimit();
     }
     return this.#controller.signal;
+  }
+  /**
+   * Records the call's time limit (`timeoutMs` from `started`, by the clock `now`), for the
+   * signal: read by the retry loop (see shared/call-limit.ts). No allocation until the signal is.
+   */
+  static limit(scope, timeoutMs, started, now) {
+    scope.#started = started;
+    scope.#timeoutMs = timeoutMs;
+    scope.#now = now;
+    if (scope.#controller !== void 0) scope.#registerLimit();
+  }
+  #registerLimit() {
+    const timeoutMs = this.#timeoutMs;
+    const now = this.#now;
+    if (timeoutMs === void 0 || now === void 0 || this.#controller === void 0) return;
+    const deadline = this.#started + timeoutMs;
+    setCallLimit(this.#controller.signal, { timeoutMs, msLeft: () => deadline - now() });
   }
   /**
    * Aborts a scope's signal (once; later reasons are ignored, like AbortController). Static so

@@ -143,7 +143,7 @@ describe('labelling a lower-is-better row', () => {
     assert.equal(row?.lowerIsBetter, true);
     assert.ok((row?.delta ?? 0) > 0, 'Δ stays head − base');
     assert.equal(tested.family.regressions, 1);
-    const condition = regressionCondition(tested.runs[0]!);
+    const condition = regressionCondition(tested.runs[0]);
     assert.equal(condition.passed, false);
     assert.match(condition.actual, /noise .* \(\+0\.210, lower is better, p = /);
   });
