@@ -54,6 +54,22 @@ describe('secrets outside runs', () => {
     assertClean(r.stdout + r.stderr, 'the plan of an HTTP target');
   });
 
+  it("the dry run's plan cuts a command line within a secret's first characters keeping none", async () => {
+    // The line is cut at 59 characters: `echo ` and 49 to 54 of padding leave 5 to 0 characters
+    // of the secret before the cut, too few for a scrub after it to know them.
+    for (let pad = 49; pad <= 54; pad++) {
+      const dir = jsonlProject(ROWS, [
+        `target: { type: command, shell: true, run: "echo ${'p'.repeat(pad)}\${API_TOKEN}" }`,
+        'evaluators: [ { use: is-equals, with: { expected: x } } ]',
+      ]);
+      const r = await runInProcess(['run', '--dry-run'], dir, ENV);
+      assert.equal(r.code, 0, r.stderr);
+      const cut = new RegExp(`command echo p{${pad}}(.*?)\u2026`).exec(r.stdout);
+      assert.ok(cut, r.stdout);
+      assert.ok('[redacted]'.startsWith(cut[1]!), `padding ${pad}: ${cut[0]}`);
+    }
+  });
+
   it("the dry run's plan shows a grid value that is a secret as [redacted]", async () => {
     const dir = jsonlProject(ROWS, [
       'grid: { token: ["${API_TOKEN}", "${MY_SERVICE_TOKEN}-and-more-${API_TOKEN}"] }',

@@ -353,9 +353,13 @@ function buildCommand(raw: Record<string, unknown>): CommandTargetConfig {
  * What a target is, in a few words for plans and messages: `function ./app.ts#answer`,
  * `model gpt-4o-mini`, `POST https://staging.example.com/answer`, `command python agent.py`.
  * URLs are shown without their query, which may carry a key, and without the user and password
- * of their user part.
+ * of their user part. `scrub` removes the run's secrets from a command line before it is cut
+ * short: a cut would otherwise keep a secret's first characters, too few to recognise after.
  */
-export function describeTarget(target: TargetConfig): string {
+export function describeTarget(
+  target: TargetConfig,
+  scrub: (text: string) => string = (text) => text,
+): string {
   switch (target.kind) {
     case 'function':
       return `function ${target.module}${target.isolation === 'worker' ? ' (in worker threads)' : ''}`;
@@ -366,7 +370,7 @@ export function describeTarget(target: TargetConfig): string {
     case 'http':
       return `${target.method} ${shownUrl(target.url)}`;
     case 'command': {
-      const line = typeof target.run === 'string' ? target.run : target.run.join(' ');
+      const line = scrub(typeof target.run === 'string' ? target.run : target.run.join(' '));
       return `command ${line.length > 60 ? `${line.slice(0, 59)}…` : line}`;
     }
   }

@@ -186,7 +186,7 @@ export async function loadAndPrepare(
         ...(overrides.signal !== undefined ? { signal: overrides.signal } : {}),
       },
     });
-    const planned = plannedRun(config, testsets, filters, overrides, ctx.env);
+    const planned = plannedRun(config, testsets, filters, overrides, ctx.env, scrubber);
     const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
@@ -246,7 +246,7 @@ export async function loadAndPlan(
         ...(overrides.targets ? { targets: overrides.targets } : {}),
       },
     });
-    const plan = plannedRun(config, testsets, filters, overrides, ctx.env);
+    const plan = plannedRun(config, testsets, filters, overrides, ctx.env, scrubber);
     return { config, plan, pinIgnored, scrubber };
   });
 }
@@ -312,12 +312,14 @@ function plannedRun(
   filters: RunFilters,
   overrides: Pick<PrepareOverrides, 'trials'>,
   env: CommandContext['env'],
+  scrubber: Scrubber,
 ): RunPlan {
   // Empty is unset, as for the clients (`||`): the plan says where their calls go.
   const envBaseUrl = env.OPENAI_BASE_URL || undefined;
   const planned = planRun(config, testsets, filters, {
     ...(overrides.trials !== undefined ? { trials: overrides.trials } : {}),
     ...(envBaseUrl !== undefined ? { envBaseUrl } : {}),
+    scrub: scrubber.text,
   });
   if (!planned.ok) throw new UsageError(planned.issues);
   const fieldIssues = missingFieldIssues(config, planned.plan);

@@ -40,6 +40,8 @@ export interface PlanOptions {
    * a built-in judge without a `baseUrl:` go, shown in the plan with where it came from.
    */
   envBaseUrl?: string;
+  /** Removes the run's secrets from what the plan quotes before it is cut (`describeTarget`). */
+  scrub?: (text: string) => string;
 }
 
 /**
@@ -76,7 +78,7 @@ export function planRun(
     );
     suites.push({
       id: suite.id,
-      target: plannedTarget(suite.target, options.envBaseUrl),
+      target: plannedTarget(suite.target, options.envBaseUrl, options.scrub),
       evaluators,
       // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
       testset: withTagFilter(testset.info, filters),
@@ -87,7 +89,7 @@ export function planRun(
       pass: suite.pass,
       gate: suite.gate,
       runs: grid.points.map((params) => ({ params, cases })),
-      modelCalls: modelCalls(suite, evaluators),
+      modelCalls: modelCalls(suite, evaluators, options.scrub),
     });
   }
   const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
@@ -125,8 +127,12 @@ function selectCases(
  * The target as the plan prints it: a model target without `baseUrl:` calls `OPENAI_BASE_URL`
  * when that is set, which the plan says as it says a `baseUrl:` of the config.
  */
-function plannedTarget(target: SuiteConfig['target'], envBaseUrl: string | undefined): string {
-  const text = describeTarget(target);
+function plannedTarget(
+  target: SuiteConfig['target'],
+  envBaseUrl: string | undefined,
+  scrub: ((text: string) => string) | undefined,
+): string {
+  const text = describeTarget(target, scrub);
   if (target.kind !== 'model' || target.baseUrl !== undefined || envBaseUrl === undefined) {
     return text;
   }
@@ -176,6 +182,7 @@ function plannedEvaluator(
 function modelCalls(
   suite: SuiteConfig,
   evaluators: readonly PlannedEvaluator[],
+  scrub: ((text: string) => string) | undefined,
 ): SuitePlan['modelCalls'] {
   const target = suite.target;
   const perCase =
@@ -184,9 +191,9 @@ function modelCalls(
   // Code, an endpoint or a command may call models too; how often is theirs to say.
   const opaque =
     target.kind === 'http'
-      ? `the endpoint ${describeTarget(target)}`
+      ? `the endpoint ${describeTarget(target, scrub)}`
       : target.kind === 'function' || target.kind === 'command'
-        ? `the ${describeTarget(target)}`
+        ? `the ${describeTarget(target, scrub)}`
         : null;
   const unknown = [
     ...(opaque === null ? [] : [opaque]),

@@ -131,7 +131,7 @@ export function createCommandTarget(
   return {
     ok: true,
     value: {
-      description: describeTarget(config),
+      description: describeTarget(config, scrub),
       async call(args): Promise<TargetOutput> {
         const command = renderAll(argv, args);
         if (!command.ok) return { output: null, error: command.error };
