@@ -1,5 +1,5 @@
 import type { Evaluation } from '../types/index.ts';
-import { compactList, truncateText } from './metadata.ts';
+import { compactList } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -21,7 +21,7 @@ export const contains = defineBuiltin({
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  score(values, args): Evaluation {
+  score(values, args, _, cut): Evaluation {
     const candidates = requiredStringArray(values, 'values');
     const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
     const text = textOf(actualOf(values, args));
@@ -29,7 +29,7 @@ export const contains = defineBuiltin({
     const matched = candidates.find((value) =>
       haystack.includes(ignoreCase ? value.toLowerCase() : value),
     );
-    if (matched !== undefined) return { score: 1, metadata: { matched: truncateText(matched) } };
+    if (matched !== undefined) return { score: 1, metadata: { matched: cut(matched) } };
     return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
   },
 });

@@ -1,4 +1,5 @@
 import type { EngineEvaluator, Evaluation, EvaluatorArgs, Threshold } from '../types/index.ts';
+import { scrubbedCut, type MetadataCut } from './metadata.ts';
 import { optionResolver, type OptionValues } from './options.ts';
 import type { BuiltinContext, BuiltinDefinition } from './types.ts';
 
@@ -17,12 +18,14 @@ export interface BuiltinSpec<Prepared> {
   prepare?: (options: OptionValues, context: BuiltinContext) => Prepared;
   /**
    * One case: `values` are the options with their templates resolved for it. Throws (or rejects)
-   * on bad options; judge built-ins are async and honour `args.signal`.
+   * on bad options; judge built-ins are async and honour `args.signal`. `cut` cuts a text the
+   * metadata quotes (the output, a match) after removing the run's secrets from it.
    */
   score: (
     values: OptionValues,
     args: EvaluatorArgs,
     prepared: Prepared,
+    cut: MetadataCut,
   ) => Evaluation | Promise<Evaluation>;
 }
 
@@ -51,16 +54,18 @@ export function defineBuiltin<Prepared = undefined>(
     ...definition,
     direct(options, context) {
       const prepared = prepare ? prepare(options, context) : (undefined as Prepared);
-      return (values, args) => score(values, args, prepared);
+      const cut = scrubbedCut(context.scrub);
+      return (values, args) => score(values, args, prepared, cut);
     },
     create(options, context): EngineEvaluator {
       const { id } = context;
       const resolve = optionResolver(options);
       const prepared = prepare ? prepare(options, context) : (undefined as Prepared);
+      const cut = scrubbedCut(context.scrub);
       return {
         id,
         ...(spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {}),
-        evaluateTestCase: (args) => score(resolve(args), args, prepared),
+        evaluateTestCase: (args) => score(resolve(args), args, prepared, cut),
       };
     },
   };

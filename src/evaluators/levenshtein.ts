@@ -1,5 +1,4 @@
 import type { Evaluation } from '../types/index.ts';
-import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION } from './option-schemas.ts';
 import { actualOf, optionalBoolean, optionalCount, requiredString, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -27,7 +26,7 @@ export const levenshtein = defineBuiltin({
     required: ['expected'],
     additionalProperties: false,
   },
-  score(values, args): Evaluation {
+  score(values, args, _, cut): Evaluation {
     const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
     const expected = requiredString(values, 'expected');
     const actual = textOf(actualOf(values, args));
@@ -61,8 +60,8 @@ export const levenshtein = defineBuiltin({
         ...(maxDistance !== undefined && { maxDistance }),
         maxLength,
         ...(!exact && { approximate: true }),
-        expected: truncateText(expected),
-        actual: truncateText(actual),
+        expected: cut(expected),
+        actual: cut(actual),
       },
     };
   },

@@ -28,6 +28,17 @@ export function truncateText(text: string, limit = METADATA_STRING_LIMIT): strin
   return `${start}… (${formatCount(left)} more character${left === 1 ? '' : 's'})`;
 }
 
+/** Cuts a text for metadata as {@link truncateText} does, its secrets removed first. */
+export type MetadataCut = (text: string, limit?: number) => string;
+
+/**
+ * {@link truncateText} after `scrub` (a built-in's `context.scrub`): a text cut first would keep
+ * a secret's first characters, too few for the scrub of the finished case to recognise.
+ */
+export function scrubbedCut(scrub: ((text: string) => string) | undefined): MetadataCut {
+  return scrub === undefined ? truncateText : (text, limit) => truncateText(scrub(text), limit);
+}
+
 /**
  * A value fit for metadata: short strings and small values as they are, long strings cut, and a
  * large object or array replaced by its cut JSON text (a string) so the size stays bounded.

@@ -1,6 +1,5 @@
 import { hasTemplates, literalValue } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
-import { truncateText } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
 import {
   actualOf,
@@ -64,7 +63,7 @@ export const regex = defineBuiltin({
   },
   prepare: (options) =>
     patternCompiler(hasTemplates(options.pattern) || hasTemplates(options.flags)),
-  score(values, args, compile): Evaluation {
+  score(values, args, compile, cut): Evaluation {
     const pattern = requiredString(values, 'pattern');
     const re = compile(pattern, optionalString(values, 'flags'));
     const mode = optionalChoice(values, 'match', MATCH_MODES, 'any');
@@ -75,13 +74,13 @@ export const regex = defineBuiltin({
     if (!found) {
       if (mode === 'none') return { score: 1 };
       const metadata = {
-        pattern: truncateText(pattern),
+        pattern: cut(pattern),
         flags: re.flags,
-        actual: truncateText(text),
+        actual: cut(text),
       };
       return { score: 0, metadata };
     }
-    const where = { match: truncateText(found[0]), index: found.index };
+    const where = { match: cut(found[0]), index: found.index };
     return mode === 'any'
       ? { score: 1, metadata: where }
       : { score: 0, metadata: { forbiddenMatch: where } };

@@ -1,0 +1,44 @@
+/**
+ * A built-in evaluator's metadata quotes the output (levenshtein's `actual`, regex's `actual`
+ * and `match`), cut at 500 characters. It was cut before the finished case was scrubbed, so an
+ * output whose secret straddled the cut kept its first 1 to 5 characters: too few for the scrub
+ * to recognise as the start of a secret. The built-ins cut the text after scrubbing it now.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const API_TOKEN = 'Zq7Xw9Lm2Np4Rt6VbK3d';
+
+describe('metadata that quotes an output cut within a secret', () => {
+  it("keeps none of the secret's first characters (levenshtein, regex)", async () => {
+    // 495 to 500 characters of padding leave 5 to 0 characters of the secret before the cut.
+    const pads = [495, 496, 497, 498, 499, 500];
+    const dir = jsonlProject(
+      // The key comes in a row: the function runs in this process, whose environment is not the run's.
+      pads.map((pad) => ({ pad, key: API_TOKEN })),
+      [
+        'function: ./fn.mjs#fn',
+        'evaluators:',
+        '  - { id: lev, use: levenshtein, with: { expected: x } }',
+        '  - { id: rx, use: regex, with: { pattern: "^x$" } }',
+        '  - { id: match, use: regex, with: { pattern: "p+\\\\S+", match: none } }',
+      ],
+      {
+        'fn.mjs': "export const fn = ({ testCase }) => 'p'.repeat(testCase.pad) + testCase.key;\n",
+      },
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir, { API_TOKEN });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const text = readFileSync(join(dir, 'results.json'), 'utf8');
+    // Every quote of an output: its padding, then what the cut kept of what followed.
+    const quotes = [...text.matchAll(/"(actual|match)":"p{495,}([^"]*?)\u2026/g)];
+    assert.equal(quotes.length, pads.length * 3, text);
+    for (const [whole, , kept = ''] of quotes) {
+      assert.ok('[redacted]'.startsWith(kept) || kept.startsWith('[redacted]'), whole.slice(-40));
+    }
+    assert.equal(text.includes(API_TOKEN.slice(0, 3)), false);
+  });
+});
