@@ -2,7 +2,9 @@
  * A built-in evaluator's metadata quotes the output (levenshtein's `actual`, regex's `actual`
  * and `match`), cut at 500 characters. It was cut before the finished case was scrubbed, so an
  * output whose secret straddled the cut kept its first 1 to 5 characters: too few for the scrub
- * to recognise as the start of a secret. The built-ins cut the text after scrubbing it now.
+ * to recognise as the start of a secret. The built-ins cut the text after scrubbing it now; and
+ * json-schema quoted the engine's own piece of an output that is not JSON, ten characters of a
+ * key there, where it now says where, as is-valid-json does, its quote scrubbed first.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -40,5 +42,25 @@ describe('metadata that quotes an output cut within a secret', () => {
       assert.ok('[redacted]'.startsWith(kept) || kept.startsWith('[redacted]'), whole.slice(-40));
     }
     assert.equal(text.includes(API_TOKEN.slice(0, 3)), false);
+  });
+
+  it('json-schema on an output that is not JSON where it holds a key quotes none of it', async () => {
+    // The engine's own message quoted ten characters of the text there (`"{"a": Zq7Xw9Lm2N"...`).
+    const dir = jsonlProject(
+      [{ key: API_TOKEN }],
+      [
+        'function: ./fn.mjs#fn',
+        'evaluators: [ { id: js, use: json-schema, with: { schema: { type: object } } } ]',
+      ],
+      { 'fn.mjs': 'export const fn = ({ testCase }) => `{"a": ${testCase.key}}`;\n' },
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir, { API_TOKEN });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const text = readFileSync(join(dir, 'results.json'), 'utf8');
+    assert.match(
+      text,
+      /not valid JSON: line 1, column 7: expected a value, found \\"\[redacted\]\\"/,
+    );
+    assert.equal(text.includes(API_TOKEN.slice(0, 3)), false, text);
   });
 });

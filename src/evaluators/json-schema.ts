@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describeValue } from '../shared/errors.ts';
+import { describeJsonError } from '../shared/json-syntax.ts';
 import { hasTemplates, literalValue } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
 import { truncateText } from './metadata.ts';
@@ -71,18 +72,23 @@ export const jsonSchema = defineBuiltin({
       return [{ path: 'schema', message: `invalid JSON Schema: ${messageOf(error)}` }];
     }
   },
-  prepare: (options) => schemaCompiler(hasTemplates(options.schema)),
-  score(values, args, compile): Evaluation {
+  prepare: (options, context) => ({
+    compile: schemaCompiler(hasTemplates(options.schema)),
+    scrub: context.scrub,
+  }),
+  score(values, args, { compile, scrub }): Evaluation {
     const validateValue = compile(values.schema);
     let actual = actualOf(values, args);
     if (typeof actual === 'string') {
+      const text = actual;
       try {
-        actual = JSON.parse(actual) as unknown;
+        actual = JSON.parse(text) as unknown;
       } catch (error) {
-        return {
-          score: 0,
-          metadata: { error: truncateText(`not valid JSON: ${messageOf(error)}`) },
-        };
+        // Where and what, as is-valid-json says it: the engine's message quotes a piece of the
+        // text cut short (`"{"a": sk-live-01"...`), which scrubbing no longer recognises; what
+        // this quotes is scrubbed whole before it is cut.
+        const where = describeJsonError(text, error, scrub);
+        return { score: 0, metadata: { error: truncateText(`not valid JSON: ${where}`) } };
       }
     }
     if (validateValue(actual)) return { score: 1 };
