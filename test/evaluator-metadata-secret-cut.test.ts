@@ -4,7 +4,8 @@
  * output whose secret straddled the cut kept its first 1 to 5 characters: too few for the scrub
  * to recognise as the start of a secret. The built-ins cut the text after scrubbing it now; and
  * json-schema quoted the engine's own piece of an output that is not JSON, ten characters of a
- * key there, where it now says where, as is-valid-json does, its quote scrubbed first.
+ * key there, where it now says where, as is-valid-json does, its quote scrubbed first. So does
+ * assertions, whose errors and criteria quote the output.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -62,5 +63,27 @@ describe('metadata that quotes an output cut within a secret', () => {
       /not valid JSON: line 1, column 7: expected a value, found \\"\[redacted\]\\"/,
     );
     assert.equal(text.includes(API_TOKEN.slice(0, 3)), false, text);
+  });
+
+  it('assertions quoting an output that is no rubric, cut within a key, keeps none of it', async () => {
+    // The quote is cut at 80 characters: 73 to 78 of padding (and its quote) leave 5 to 0
+    // characters of the key before the cut.
+    const pads = [73, 74, 75, 76, 77, 78];
+    const dir = jsonlProject(
+      pads.map((pad) => ({ pad, key: API_TOKEN })),
+      ['function: ./fn.mjs#fn', 'evaluators: [ { id: rubric, use: assertions } ]'],
+      {
+        'fn.mjs': "export const fn = ({ testCase }) => 'p'.repeat(testCase.pad) + testCase.key;\n",
+      },
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir, { API_TOKEN });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const text = readFileSync(join(dir, 'results.json'), 'utf8');
+    const quotes = [...text.matchAll(/is a string that is not JSON: \\"p{73,}([^\\\u2026]*)/g)];
+    assert.equal(quotes.length, pads.length, text);
+    for (const [whole, kept = ''] of quotes) {
+      assert.ok('[redacted]'.startsWith(kept) || kept.startsWith('[redacted]'), whole.slice(-40));
+    }
+    assert.equal(text.includes(API_TOKEN.slice(0, 3)), false);
   });
 });

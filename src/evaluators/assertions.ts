@@ -1,7 +1,7 @@
 import { describeValue } from '../shared/errors.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { Evaluation } from '../types/index.ts';
-import { compactList, truncateText } from './metadata.ts';
+import { compactList, type MetadataCut } from './metadata.ts';
 import { orTemplate } from './option-schemas.ts';
 import { OptionError } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -49,9 +49,12 @@ export const assertions = defineBuiltin({
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  score(values, args): Evaluation {
+  prepare: (_, context) => context.scrub,
+  score(values, args, scrub, cut): Evaluation {
     const rubric = readRubric(
       Object.hasOwn(values, 'assertions') ? values.assertions : args.output,
+      scrub,
+      cut,
     );
     const failedRequired = rubric
       .filter((item) => item.required && !item.passed)
@@ -70,40 +73,55 @@ function rubricError(message: string): OptionError {
   return new OptionError('evaluator.option', `option "assertions"${message}`);
 }
 
-/** Checks the rubric's shape item by item, so an error names the index and the field. */
-function readRubric(value: unknown): Assertion[] {
+/**
+ * Checks the rubric's shape item by item, so an error names the index and the field. What an
+ * error or a criterion quotes of it (the output, usually) is scrubbed before it is cut.
+ */
+function readRubric(
+  value: unknown,
+  scrub: ((text: string) => string) | undefined,
+  cut: MetadataCut,
+): Assertion[] {
   let rubric = value;
   if (typeof rubric === 'string') {
     try {
       rubric = JSON.parse(rubric) as unknown;
     } catch {
-      throw rubricError(` is a string that is not JSON: ${describeValue(value)}`);
+      throw rubricError(` is a string that is not JSON: ${describeValue(value, scrub)}`);
     }
   }
   if (!Array.isArray(rubric)) {
     throw rubricError(
-      ` must be an array of { criterion, passed, required? }, found ${describeValue(rubric)}`,
+      ` must be an array of { criterion, passed, required? }, found ${describeValue(rubric, scrub)}`,
     );
   }
   return rubric.map((item: unknown, index): Assertion => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw rubricError(`[${index}] must be an object, found ${describeValue(item)}`);
+      throw rubricError(`[${index}] must be an object, found ${describeValue(item, scrub)}`);
     }
     const { criterion, passed, required = true, metadata } = item as Record<string, unknown>;
     if (typeof criterion !== 'string') {
-      throw rubricError(`[${index}].criterion must be a string, found ${describeValue(criterion)}`);
+      throw rubricError(
+        `[${index}].criterion must be a string, found ${describeValue(criterion, scrub)}`,
+      );
     }
     if (typeof passed !== 'boolean') {
-      throw rubricError(`[${index}].passed must be a boolean, found ${describeValue(passed)}`);
+      throw rubricError(
+        `[${index}].passed must be a boolean, found ${describeValue(passed, scrub)}`,
+      );
     }
     if (typeof required !== 'boolean') {
-      throw rubricError(`[${index}].required must be a boolean, found ${describeValue(required)}`);
+      throw rubricError(
+        `[${index}].required must be a boolean, found ${describeValue(required, scrub)}`,
+      );
     }
     if (metadata !== undefined && !isRecord(metadata)) {
-      throw rubricError(`[${index}].metadata must be an object, found ${describeValue(metadata)}`);
+      throw rubricError(
+        `[${index}].metadata must be an object, found ${describeValue(metadata, scrub)}`,
+      );
     }
     return {
-      criterion: truncateText(criterion),
+      criterion: cut(criterion),
       passed,
       required,
       ...(metadata !== undefined ? { metadata } : {}),
