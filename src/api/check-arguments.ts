@@ -66,12 +66,17 @@ const KNOWN_ARGUMENTS = [
 /** The arguments as they arrive at run time, whatever their declared types. */
 export type UncheckedArguments = Readonly<Record<string, unknown>>;
 
-/** Collects problems, each as `NAME must be EXPECTED, got FOUND`. */
+/**
+ * Collects problems, each as `NAME must be EXPECTED, got FOUND`; `scrub` removes the run's
+ * secrets from FOUND before it is cut short (a cut would keep a secret's first characters).
+ */
 class Problems {
   readonly issues: Issue[] = [];
 
+  constructor(readonly scrub: (text: string) => string) {}
+
   add(path: string, expected: string, found: unknown): void {
-    this.addMessage(path, `${path} must be ${expected}, got ${describeValue(found)}`);
+    this.addMessage(path, `${path} must be ${expected}, got ${describeValue(found, this.scrub)}`);
   }
 
   addMessage(path: string, message: string): void {
@@ -96,10 +101,15 @@ export function notArgumentsError(args: unknown): UsageError | undefined {
 
 /**
  * Every problem with `args`, `[]` when there is none. `cwd` resolves `output`, which is refused
- * when it cannot be written (a folder, a path under a file), as `evals run -o` is.
+ * when it cannot be written (a folder, a path under a file), as `evals run -o` is. `scrub`
+ * removes the run's secrets from a value a problem quotes, before it is cut.
  */
-export function argumentIssues(args: UncheckedArguments, cwd: string): Issue[] {
-  const problems = new Problems();
+export function argumentIssues(
+  args: UncheckedArguments,
+  cwd: string,
+  scrub: (text: string) => string = (text) => text,
+): Issue[] {
+  const problems = new Problems(scrub);
   if (typeof args.id !== 'string' || !ID_PATTERN.test(args.id)) {
     problems.add(
       'id',
@@ -196,7 +206,7 @@ function checkTestCases(testCases: unknown, problems: Problems): boolean {
     bad.length > 1 ? ` (and ${bad.length - 1} more test cases that are not objects)` : '';
   problems.addMessage(
     `testCases[${first}]`,
-    `testCases[${first}] must be an object (one test case), got ${describeValue(testCases[first])}${others}`,
+    `testCases[${first}] must be an object (one test case), got ${describeValue(testCases[first], problems.scrub)}${others}`,
   );
   return false;
 }

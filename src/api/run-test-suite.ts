@@ -265,7 +265,11 @@ function buildSpec<TCase, TOutput>(
   sdk: SuiteSdkContext;
   outputs: UndefinedOutputs;
 } {
-  const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd());
+  const issues = argumentIssues(
+    args as unknown as UncheckedArguments,
+    process.cwd(),
+    argumentsScrubber(args.secrets).text,
+  );
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
     throw argumentsError(args.id, issues);
