@@ -11,6 +11,8 @@ import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.
 import { useLoopbackServer } from './helpers/loopback-server.ts';
 
 const BIG = '12345678901234567891';
+/** Past the largest double: JSON.parse reads it as Infinity. */
+const HUGE = '1'.repeat(400);
 const WARNING =
   /^warning: suite s: .* holds 12345678901234567891, an integer past 2\^53 that a JSON number cannot hold: it is read as 12345678901234567000\b/m;
 
@@ -23,9 +25,11 @@ const server = useLoopbackServer((req, res) => {
         ? `{"id": 9007199254740991, "ref": "${BIG}"}`
         : req.url === '/big'
           ? `{"id": ${BIG}}`
-          : JSON.stringify({
-              choices: [{ index: 0, message: { role: 'assistant', content: `{"id": ${BIG}}` } }],
-            });
+          : req.url === '/huge'
+            ? `{"id": ${HUGE}}`
+            : JSON.stringify({
+                choices: [{ index: 0, message: { role: 'assistant', content: `{"id": ${BIG}}` } }],
+              });
     res.writeHead(200, { 'content-type': 'application/json' }).end(json);
   });
 });
@@ -84,5 +88,16 @@ describe('an integer past 2^53 in a JSON output', () => {
     ]);
     assert.deepEqual(outputs[0], { id: 9007199254740991, ref: BIG });
     assert.equal(warnings(stderr), 0, stderr);
+  });
+
+  it('an integer past the largest double is read as Infinity: warned about, not a case error', async () => {
+    const dir = jsonlProject(
+      [{ q: 'a' }],
+      ['target:', '  type: http', `  url: ${server.base}/huge`],
+    );
+    const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir);
+    const [only] = artifactCases(dir)[0]!.cases;
+    assert.equal(only?.error ?? null, null, result.stderr);
+    assert.match(result.stderr, /holds 1{400}, an integer past 2\^53 .* it is read as Infinity\b/);
   });
 });

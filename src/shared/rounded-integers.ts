@@ -34,7 +34,10 @@ export function roundedIntegers(text: string): [written: string, read: string][]
       const token = NUMBER.exec(text)?.[0] ?? text[at]!;
       if (LONG_INTEGER.test(token)) {
         const read = Number(token);
-        if (BigInt(token) !== BigInt(read)) found.push([token, String(read)]);
+        // Past the largest double it is read as Infinity, which BigInt() refuses.
+        if (!Number.isFinite(read) || BigInt(token) !== BigInt(read)) {
+          found.push([token, String(read)]);
+        }
       }
       at += token.length;
       continue;
