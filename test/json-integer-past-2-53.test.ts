@@ -100,4 +100,23 @@ describe('an integer past 2^53 in a JSON output', () => {
     assert.equal(only?.error ?? null, null, result.stderr);
     assert.match(result.stderr, /holds 1{400}, an integer past 2\^53 .* it is read as Infinity\b/);
   });
+
+  it("names a command whose line holds a secret with none of the secret's characters", async () => {
+    const key = 'sk-proj-SECRETSECRETSECRET0123456789';
+    // The line is cut at 60 characters; the cut falls inside the key.
+    const dir = jsonlProject(
+      [{ q: 'a' }],
+      [
+        'target:',
+        '  type: command',
+        `  run: [node, -e, 'console.log("{\\"id\\":${BIG}}")', "\${EVAL_API_KEY}"]`,
+        '  output: json',
+      ],
+    );
+    const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir, {
+      EVAL_API_KEY: key,
+    });
+    assert.match(result.stderr, WARNING);
+    assert.doesNotMatch(result.stderr, /sk-p/, result.stderr);
+  });
 });

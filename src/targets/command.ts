@@ -68,9 +68,11 @@ export function createCommandTarget(
 ): Checked<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
   const scrub = createScrubber(setup.secrets ?? []).text;
+  // Scrubbed before describeTarget cuts the line: a cut secret's first characters stay unknown.
+  const run = typeof config.run === 'string' ? scrub(config.run) : config.run.map(scrub);
   const noteRounded = roundedIntegerWarner(
     setup.warn,
-    `the JSON stdout of the target ${describeTarget(config)}`,
+    `the JSON stdout of the target ${describeTarget({ ...config, run })}`,
   );
   const notFolder = folderProblem(cwd);
   if (notFolder !== undefined) {
