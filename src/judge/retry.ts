@@ -90,10 +90,16 @@ async function retryLoop<T extends { kind: 'ok' }>(
       return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
     }
     // A wait the server asked for that outlasts the call's time limit would end in a time-out
-    // hiding the server's answer: fail now, saying both.
+    // hiding the server's answer: fail now, saying both. Only a wait it asked for: with none, a
+    // deadline just passed is the time-out's to report ("asked to wait 0 s" would be false).
     const limit = callLimitOf(policy.signal);
     const left = limit?.msLeft();
-    if (limit !== undefined && left !== undefined && asked > left) {
+    if (
+      failed.serverDelay !== undefined &&
+      limit !== undefined &&
+      left !== undefined &&
+      asked > left
+    ) {
       const gaveUp = `the server asked to wait ${Math.ceil(asked / 1000)} s, more than the ${seconds(left)} s left of the ${seconds(limit.timeoutMs)} s time limit`;
       const message = `${failed.error.message}; ${gaveUp}`;
       return { ok: false, error: { ...failed.error, message, gaveUp, attempts } };
