@@ -57,6 +57,9 @@ function stringEnd(text: string, from: number): number {
   return text.length;
 }
 
+/** The longest integer a warning quotes whole (a 64-bit id has 20 digits). */
+const MAX_QUOTED_DIGITS = 40;
+
 /**
  * A check of each JSON text a target reads that warns, the first time one holds a rounded
  * integer, through `warn` (once per target: the next cases would say the same).
@@ -72,8 +75,14 @@ export function roundedIntegerWarner(
     const first = found[0];
     if (first === undefined) return;
     warned = true;
+    // A long one is named by its length, not quoted: a 100k-digit number would fill the terminal,
+    // and a cut before the warning is scrubbed could keep the start of a secret made of digits.
+    const integer =
+      first[0].length <= MAX_QUOTED_DIGITS
+        ? `${first[0]}, an integer`
+        : `an integer of ${first[0].length.toLocaleString('en-US')} characters,`;
     warn?.(
-      `${what} holds ${first[0]}, an integer past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`,
+      `${what} holds ${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`,
     );
   };
 }
