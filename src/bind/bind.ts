@@ -1,8 +1,8 @@
 /**
  * Binding: what a suite's config names, made into what the engine calls. User modules are
  * loaded (the function under test, custom evaluators, a pass condition), built-in evaluators
- * and judge clients created, and the target built by its kind's registry entry. Then the plan's
- * runs and the bound suites make the engine's suites.
+ * and judge clients created, and the target built by its kind's registry entry. The plan's runs
+ * and the bound suites then make the engine's suites (suite-specs.ts).
  *
  * With a loader that imports nothing (`importsModules: false`, `evals run --dry-run`), binding
  * is a check: every module's file must be there, but none is imported, and a function target
@@ -16,8 +16,6 @@ import { builtinEvaluators, type BuiltinEvaluatorName } from '../evaluators/regi
 import { OVERRIDES_INVALID, type OverridesFileError } from '../evaluators/judges/overrides.ts';
 import { acceptsSdkContext, sdkClassUse } from '../evaluators/sdk/builtin-backed.ts';
 import type { Breaker } from '../judge/breaker.ts';
-import type { RunPlan } from '../plan/types.ts';
-import type { ResumedCases, SuiteSpec } from '../run/types.ts';
 import type { Checked, Issue, Located } from '../shared/errors.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { targetKinds, type TargetKinds } from '../targets/registry.ts';
@@ -149,36 +147,6 @@ function bindTarget(
     tsxSearchFrom: loader.tsxSearchFrom,
     ...(options.checkOnly === true ? { checkOnly: true } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
-  });
-}
-
-/**
- * The engine's suites: each planned suite with what was bound for it. `resumed(suite, run)`
- * gives the reader of the cases an interrupted run finished, for a plan that resumes one.
- */
-export function suiteSpecs(
-  plan: RunPlan,
-  bound: ReadonlyMap<string, BoundSuite>,
-  resumed?: (suite: string, run: number) => ResumedCases | undefined,
-): SuiteSpec[] {
-  return plan.suites.map((suite) => {
-    const b = bound.get(suite.id);
-    if (b === undefined) throw new Error(`suiteSpecs: suite ${suite.id} was not bound`);
-    return {
-      id: suite.id,
-      target: b.target,
-      evaluators: b.evaluators,
-      runs: suite.runs.map((run, i) => {
-        const taken = resumed?.(suite.id, i);
-        return { params: run.params, cases: run.cases, ...(taken ? { resumed: taken } : {}) };
-      }),
-      concurrency: suite.concurrency,
-      timeoutMs: suite.timeoutMs,
-      trials: suite.trials,
-      pass: b.pass,
-      gate: suite.gate,
-      testset: suite.testset,
-    };
   });
 }
 

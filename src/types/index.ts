@@ -10,6 +10,8 @@ import type { Comparison, RecoveredBaseline } from './comparison.ts';
 import type { RunSummary, Usage } from './summary.ts';
 import type { AgreementSpec } from './summary.ts';
 import type { ConfigDataParts, ConfigHashParts } from './config-hash.ts';
+import type { GateSpec, Threshold } from './gate.ts';
+export type { GateSpec, Threshold } from './gate.ts';
 export type { ConfigDataParts, ConfigHashParts } from './config-hash.ts';
 export type {
   AgreementSpec,
@@ -19,14 +21,6 @@ export type {
   RunSummary,
   Usage,
 } from './summary.ts';
-
-/** A range the score must fall in to pass. Any combination of bounds; all must hold. */
-export interface Threshold {
-  lt?: number;
-  lte?: number;
-  gt?: number;
-  gte?: number;
-}
 
 /** What an evaluator returns for one case: a score in [0, 1], optionally a threshold and context. */
 export interface Evaluation {
@@ -225,30 +219,6 @@ export interface PassConditionArgs<TCase = Record<string, unknown>, TOutput = un
   output: TOutput;
   params: Params;
   evaluations: EvaluationResult[];
-}
-
-/** A suite's verdict rule. With no `minPassRate`, every case must pass. */
-export interface GateSpec {
-  minPassRate?: number;
-  evaluators?: Record<
-    string,
-    {
-      mean?: Threshold;
-      passRate?: Threshold;
-      /** Bounds on the judge's agreement with the human labels (needs `agreement:` on it). */
-      agreement?: { kappa?: Threshold; accuracy?: Threshold };
-    }
-  >;
-  /** A significant regression against a baseline: `block` fails the suite, `warn` (default) reports it. */
-  regressions?: 'block' | 'warn' | 'off';
-  /** Baseline evaluators dropped on purpose: else one missing fails `regressions: block`. */
-  removedEvaluators?: string[];
-  /** Grid values of the baseline dropped on purpose, by key: else one gone fails `block`. */
-  removedGridValues?: Record<string, unknown[]>;
-  /** The suite's `allowEmpty: true`: a run of zero cases may pass (by default it fails). */
-  allowEmpty?: boolean;
-  /** The change a comparison row must detect, else it is `underpowered`; 0.1 when absent. */
-  minDetectableEffect?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
