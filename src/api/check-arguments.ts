@@ -85,21 +85,6 @@ class Problems {
 }
 
 /**
- * The usage error of a call not given its one object of arguments (none, `null`, a list, a
- * Promise of one not awaited), which the checks below would read as an object of none and
- * describe as such (or crash on), or undefined when `args` is one.
- */
-export function notArgumentsError(args: unknown): UsageError | undefined {
-  const isObject = typeof args === 'object' && args !== null && !Array.isArray(args);
-  if (isObject && typeof (args as { then?: unknown }).then !== 'function') return undefined;
-  const message = `runTestSuite: expects one object of arguments ({ id, testCases, testCaseHash, fn, evaluators, … }), got ${describeValue(args)}`;
-  return new UsageError(
-    [{ code: 'sdk.argument', file: '', line: 0, col: 0, path: '', message }],
-    message,
-  );
-}
-
-/**
  * Every problem with `args`, `[]` when there is none. `cwd` resolves `output`, which is refused
  * when it cannot be written (a folder, a path under a file), as `evals run -o` is. `scrub`
  * removes the run's secrets from a value a problem quotes, before it is cut.
@@ -119,13 +104,13 @@ export function argumentIssues(
   }
   checkUnknown(args, problems);
   const cases = checkTestCases(args.testCases, problems) ? args.testCases : null;
-  for (const message of caseHashProblems(args.testCaseHash, cases as TestCases | null)) {
+  for (const message of caseHashProblems(args.testCaseHash, cases as TestCases | null, scrub)) {
     problems.addMessage('testCaseHash', message);
   }
   if (typeof args.fn !== 'function') problems.add('fn', 'the function under test', args.fn);
   checkEvaluators(args.evaluators, typeof args.pass === 'function', problems);
   checkConcurrency('maxTestCaseConcurrency', args.maxTestCaseConcurrency, problems);
-  for (const { path, message } of gridProblems(args.gridSearchParams)) {
+  for (const { path, message } of gridProblems(args.gridSearchParams, scrub)) {
     problems.addMessage(path, message);
   }
   checkTimeout('timeoutMs', args.timeoutMs, problems);
@@ -138,9 +123,9 @@ export function argumentIssues(
     problems.add('pass', '"all", "any" or a function returning whether a case passed', pass);
   }
   for (const { path, message } of [
-    ...gateProblems(args.gate, evaluatorIds(args.evaluators)),
-    ...judgeProblems(args.judge),
-    ...baselinesProblems(args.baselinesDir, args.updateBaselines),
+    ...gateProblems(args.gate, evaluatorIds(args.evaluators), scrub),
+    ...judgeProblems(args.judge, scrub),
+    ...baselinesProblems(args.baselinesDir, args.updateBaselines, scrub),
   ]) {
     problems.addMessage(path, message);
   }
@@ -148,15 +133,6 @@ export function argumentIssues(
   checkSecrets(args.secrets, problems);
   checkSignal(args.signal, problems);
   return problems.issues;
-}
-
-/** The usage error of `issues`, for the suite `id` (as given, valid or not). */
-export function argumentsError(id: unknown, issues: readonly Issue[]): UsageError {
-  const suite = typeof id === 'string' && id !== '' ? id : describeValue(id);
-  return new UsageError(
-    [...issues],
-    `runTestSuite(${suite}): ${issues.map((i) => i.message).join('; ')}`,
-  );
 }
 
 function checkUnknown(args: UncheckedArguments, problems: Problems): void {
@@ -347,7 +323,7 @@ function checkSignal(signal: unknown, problems: Problems): void {
   const found =
     signal instanceof AbortController
       ? 'an AbortController: pass controller.signal'
-      : describeValue(signal);
+      : describeValue(signal, problems.scrub);
   problems.addMessage(
     'signal',
     `signal must be an AbortSignal (an AbortController's .signal), got ${found}`,

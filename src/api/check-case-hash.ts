@@ -15,9 +15,14 @@ const EXPECTED =
 
 /**
  * Every problem with `hash`, `[]` when there is none. The identities are worked out only when
- * `testCases` is what it must be (else `null`).
+ * `testCases` is what it must be (else `null`). `scrub` removes the run's secrets from a value a
+ * problem quotes, before it is cut.
  */
-export function caseHashProblems(hash: unknown, testCases: TestCases | null): string[] {
+export function caseHashProblems(
+  hash: unknown,
+  testCases: TestCases | null,
+  scrub: (text: string) => string,
+): string[] {
   if (hash === undefined) {
     // Without it every case would be known by its content, and the crash came from deep inside.
     return [`testCaseHash is missing: give ${EXPECTED}`];
@@ -25,10 +30,10 @@ export function caseHashProblems(hash: unknown, testCases: TestCases | null): st
   if (typeof hash === 'function') {
     return testCases === null
       ? []
-      : functionProblems(hash as (testCase: unknown) => unknown, testCases);
+      : functionProblems(hash as (testCase: unknown) => unknown, testCases, scrub);
   }
   if (!Array.isArray(hash) || !hash.every((field) => typeof field === 'string')) {
-    return [`testCaseHash must be ${EXPECTED}, got ${describeValue(hash)}`];
+    return [`testCaseHash must be ${EXPECTED}, got ${describeValue(hash, scrub)}`];
   }
   if (hash.length === 0) {
     return [
@@ -59,10 +64,14 @@ function fieldProblems(fields: readonly string[], testCases: TestCases): string[
  * number is refused too: the ids of 1 and "1" would be one. A Promise is left to the run's own
  * check, which names it as such.
  */
-function functionProblems(hash: (testCase: unknown) => unknown, testCases: TestCases): string[] {
+function functionProblems(
+  hash: (testCase: unknown) => unknown,
+  testCases: TestCases,
+  scrub: (text: string) => string,
+): string[] {
   const bad: { at: number; problem: Problem }[] = [];
   for (const [i, testCase] of testCases.entries()) {
-    const problem = identityProblem(hash, testCase);
+    const problem = identityProblem(hash, testCase, scrub);
     if (problem !== null) bad.push({ at: i + 1, problem });
   }
   const first = bad[0];
@@ -78,7 +87,11 @@ function functionProblems(hash: (testCase: unknown) => unknown, testCases: TestC
 
 type Problem = { threw: string; returned?: never } | { returned: string; threw?: never };
 
-function identityProblem(hash: (testCase: unknown) => unknown, testCase: unknown): Problem | null {
+function identityProblem(
+  hash: (testCase: unknown) => unknown,
+  testCase: unknown,
+  scrub: (text: string) => string,
+): Problem | null {
   let id: unknown;
   try {
     id = hash(testCase);
@@ -91,7 +104,7 @@ function identityProblem(hash: (testCase: unknown) => unknown, testCase: unknown
     id.then(undefined, () => undefined);
     return null;
   }
-  return { returned: typeof id === 'number' ? `the number ${id}` : describeValue(id) };
+  return { returned: typeof id === 'number' ? `the number ${id}` : describeValue(id, scrub) };
 }
 
 /** ` (and 2 more test cases)` after the first of `all`, or nothing. */

@@ -37,15 +37,20 @@ const RULES = ['mean', 'passRate', 'agreement'];
 
 /**
  * Every problem with `gate`, `[]` when there is none. `evaluatorIds` are the suite's evaluators'
- * ids, `null` when the evaluators themselves are wrong (their own problems say so).
+ * ids, `null` when the evaluators themselves are wrong (their own problems say so). `scrub`
+ * removes the run's secrets from a value a problem quotes, before it is cut.
  */
-export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | null): GateProblem[] {
+export function gateProblems(
+  gate: unknown,
+  evaluatorIds: readonly string[] | null,
+  scrub: (text: string) => string,
+): GateProblem[] {
   if (gate === undefined) return [];
   if (!isRecord(gate)) {
     return [
       {
         path: 'gate',
-        message: `gate must be an object ({ minPassRate?, evaluators? }), got ${describeValue(gate)}`,
+        message: `gate must be an object ({ minPassRate?, evaluators? }), got ${describeValue(gate, scrub)}`,
       },
     ];
   }
@@ -61,21 +66,23 @@ export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | nu
   if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
     problems.push({
       path: 'gate.minPassRate',
-      message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate)}`,
+      message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate, scrub)}`,
     });
   }
-  problems.push(...comparisonProblems(gate));
+  problems.push(...comparisonProblems(gate, scrub));
   const { evaluators } = gate;
   if (evaluators === undefined) return problems;
   if (!isRecord(evaluators)) {
     problems.push({
       path: 'gate.evaluators',
-      message: `gate.evaluators must be an object of evaluator id → bounds, got ${describeValue(evaluators)}`,
+      message: `gate.evaluators must be an object of evaluator id → bounds, got ${describeValue(evaluators, scrub)}`,
     });
     return problems;
   }
   for (const [id, rules] of Object.entries(evaluators)) {
-    problems.push(...evaluatorRuleProblems(`gate.evaluators.${id}`, id, rules, evaluatorIds));
+    problems.push(
+      ...evaluatorRuleProblems(`gate.evaluators.${id}`, id, rules, evaluatorIds, scrub),
+    );
   }
   return problems;
 }
@@ -84,7 +91,10 @@ export function gateProblems(gate: unknown, evaluatorIds: readonly string[] | nu
  * `regressions`, `removedEvaluators` and `minDetectableEffect`, which only a comparison with a
  * baseline reads: a misspelt `regressions: 'blok'` would let a regression through as a warning.
  */
-function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
+function comparisonProblems(
+  gate: Record<string, unknown>,
+  scrub: (text: string) => string,
+): GateProblem[] {
   const problems: GateProblem[] = [];
   const { regressions, minDetectableEffect: effect } = gate;
   if (regressions !== undefined && !REGRESSIONS.includes(regressions as string)) {
@@ -92,7 +102,7 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
       typeof regressions === 'string' ? closestMatch(regressions, REGRESSIONS) : undefined;
     problems.push({
       path: 'gate.regressions',
-      message: `gate.regressions must be ${oneOf(REGRESSIONS)}, got ${describeValue(regressions)}${near !== undefined ? `: did you mean ${JSON.stringify(near)}?` : ''}`,
+      message: `gate.regressions must be ${oneOf(REGRESSIONS)}, got ${describeValue(regressions, scrub)}${near !== undefined ? `: did you mean ${JSON.stringify(near)}?` : ''}`,
     });
   }
   if (
@@ -101,10 +111,10 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
   ) {
     problems.push({
       path: 'gate.minDetectableEffect',
-      message: `gate.minDetectableEffect must be a number above ${EFFECT.exclusiveMinimum} and at most ${EFFECT.maximum}, got ${describeValue(effect)}`,
+      message: `gate.minDetectableEffect must be a number above ${EFFECT.exclusiveMinimum} and at most ${EFFECT.maximum}, got ${describeValue(effect, scrub)}`,
     });
   }
-  const removed = removedEvaluatorsProblem(gate.removedEvaluators);
+  const removed = removedEvaluatorsProblem(gate.removedEvaluators, scrub);
   if (removed !== undefined) problems.push({ path: 'gate.removedEvaluators', message: removed });
   const values: unknown = gate.removedGridValues;
   if (
@@ -118,7 +128,7 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
   ) {
     problems.push({
       path: 'gate.removedGridValues',
-      message: `gate.removedGridValues must map each grid key to a list of at least one value ({ model: ['large'] }), got ${describeValue(values)}`,
+      message: `gate.removedGridValues must map each grid key to a list of at least one value ({ model: ['large'] }), got ${describeValue(values, scrub)}`,
     });
   }
   return problems;
@@ -128,17 +138,20 @@ function comparisonProblems(gate: Record<string, unknown>): GateProblem[] {
  * What is wrong with `removedEvaluators`, as evals.yaml's schema refuses it (`minItems: 1`,
  * `uniqueItems`): a list of distinct non-empty ids, at least one.
  */
-function removedEvaluatorsProblem(removed: unknown): string | undefined {
+function removedEvaluatorsProblem(
+  removed: unknown,
+  scrub: (text: string) => string,
+): string | undefined {
   if (removed === undefined) return undefined;
   const at = 'gate.removedEvaluators must be';
   if (!(
     Array.isArray(removed) &&
     removed.every((id): id is string => typeof id === 'string' && id !== '')
   )) {
-    return `${at} a list of evaluator ids, got ${describeValue(removed)}`;
+    return `${at} a list of evaluator ids, got ${describeValue(removed, scrub)}`;
   }
   if (removed.length === 0) {
-    return `${at} a list of at least one evaluator id (leave it out when none was removed), got ${describeValue(removed)}`;
+    return `${at} a list of at least one evaluator id (leave it out when none was removed), got ${describeValue(removed, scrub)}`;
   }
   const twice = removed.find((id, i) => removed.indexOf(id) !== i);
   if (twice !== undefined) {
@@ -159,6 +172,7 @@ function evaluatorRuleProblems(
   id: string,
   rules: unknown,
   evaluatorIds: readonly string[] | null,
+  scrub: (text: string) => string,
 ): GateProblem[] {
   const problems: GateProblem[] = [];
   if (evaluatorIds !== null && !evaluatorIds.includes(id)) {
@@ -178,7 +192,7 @@ function evaluatorRuleProblems(
   if (!isRecord(rules) || Object.keys(rules).length === 0) {
     problems.push({
       path: at,
-      message: `${at} must be an object of mean, passRate or agreement bounds ({ mean: { gte: 0.8 } }), got ${describeValue(rules)}`,
+      message: `${at} must be an object of mean, passRate or agreement bounds ({ mean: { gte: 0.8 } }), got ${describeValue(rules, scrub)}`,
     });
     return problems;
   }

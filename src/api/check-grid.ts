@@ -7,14 +7,17 @@ import { gridValueText } from '../shared/grid-value-text.ts';
 import { isRecord } from '../shared/is-record.ts';
 import type { GateProblem } from './check-gate.ts';
 
-/** Each problem of `grid` (absent: none), as `gridSearchParams.NAME must be …, got …`. */
-export function gridProblems(grid: unknown): GateProblem[] {
+/**
+ * Each problem of `grid` (absent: none), as `gridSearchParams.NAME must be …, got …`; `scrub`
+ * removes the run's secrets from the value quoted, before it is cut.
+ */
+export function gridProblems(grid: unknown, scrub: (text: string) => string): GateProblem[] {
   if (grid === undefined) return [];
   if (!isRecord(grid)) {
     return [
       {
         path: 'gridSearchParams',
-        message: `gridSearchParams must be an object of parameter name → list of values, got ${describeValue(grid)}`,
+        message: `gridSearchParams must be an object of parameter name → list of values, got ${describeValue(grid, scrub)}`,
       },
     ];
   }
@@ -25,7 +28,7 @@ export function gridProblems(grid: unknown): GateProblem[] {
       const path = `gridSearchParams.${name}`;
       problems.push({
         path,
-        message: `${path} must be a non-empty array of values, got ${describeValue(values)}`,
+        message: `${path} must be a non-empty array of values, got ${describeValue(values, scrub)}`,
       });
       continue;
     }
@@ -37,7 +40,7 @@ export function gridProblems(grid: unknown): GateProblem[] {
         const path = `gridSearchParams.${name}`;
         problems.push({
           path,
-          message: `${path} must be values that each read differently (${text} twice), got ${describeValue(values)}: a run is named by how its values read (${name}=${text}), so two runs would share a name${sameTextHint(value)}`,
+          message: `${path} must be values that each read differently (${text} twice), got ${describeValue(values, scrub)}: a run is named by how its values read (${name}=${text}), so two runs would share a name${sameTextHint(value)}`,
         });
         break;
       }

@@ -36,12 +36,18 @@ const CLIENT_OPTIONS: Readonly<
 
 const isName = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
-/** Every problem with `judge`, `[]` when there is none. */
-export function judgeProblems(judge: unknown): JudgeProblem[] {
+/**
+ * Every problem with `judge`, `[]` when there is none; `scrub` removes the run's secrets from a
+ * value a problem quotes, before it is cut.
+ */
+export function judgeProblems(judge: unknown, scrub: (text: string) => string): JudgeProblem[] {
   if (judge === undefined) return [];
   const problems: JudgeProblem[] = [];
   const add = (path: string, expected: string, found: unknown): void => {
-    problems.push({ path, message: `${path} must be ${expected}, got ${describeValue(found)}` });
+    problems.push({
+      path,
+      message: `${path} must be ${expected}, got ${describeValue(found, scrub)}`,
+    });
   };
   if (!isRecord(judge)) {
     add('judge', `an object of judge settings (${SETTINGS.join(', ')})`, judge);
@@ -88,24 +94,24 @@ export function judgeProblems(judge: unknown): JudgeProblem[] {
         ? `an object of ${keys.join(', ')} (the options of createJudgeClient, not a client?)`
         : isRecord(client)
           ? 'an object {}'
-          : describeValue(client);
+          : describeValue(client, scrub);
     problems.push({
       path: 'judge.client',
       message: `judge.client must be a judge client (createJudgeClient(…)), got ${found}`,
     });
   }
-  if (prices !== undefined) problems.push(...priceProblems(prices));
+  if (prices !== undefined) problems.push(...priceProblems(prices, scrub));
   return problems;
 }
 
 /** `prices`: model name → `{ prompt, completion? }`, US dollars per million tokens. */
-function priceProblems(prices: unknown): JudgeProblem[] {
+function priceProblems(prices: unknown, scrub: (text: string) => string): JudgeProblem[] {
   const expected = 'an object of model name → { prompt, completion? }';
   if (!isRecord(prices)) {
     return [
       {
         path: 'judge.prices',
-        message: `judge.prices must be ${expected}, got ${describeValue(prices)}`,
+        message: `judge.prices must be ${expected}, got ${describeValue(prices, scrub)}`,
       },
     ];
   }
@@ -122,7 +128,7 @@ function priceProblems(prices: unknown): JudgeProblem[] {
     return [
       {
         path,
-        message: `${path} must be { prompt, completion? }, US dollars per million tokens (numbers of 0 or more), got ${describeValue(price)}`,
+        message: `${path} must be { prompt, completion? }, US dollars per million tokens (numbers of 0 or more), got ${describeValue(price, scrub)}`,
       },
     ];
   });
@@ -131,19 +137,24 @@ function priceProblems(prices: unknown): JudgeProblem[] {
 /**
  * `baselinesDir`, a folder resolved against the working directory, and `updateBaselines`, a
  * boolean: a truthy string (`process.env.UPDATE`) would record baselines when `'false'` is meant.
+ * `scrub` as for `judgeProblems`.
  */
-export function baselinesProblems(dir: unknown, update: unknown): JudgeProblem[] {
+export function baselinesProblems(
+  dir: unknown,
+  update: unknown,
+  scrub: (text: string) => string,
+): JudgeProblem[] {
   const problems: JudgeProblem[] = [];
   if (dir !== undefined && !isName(dir)) {
     problems.push({
       path: 'baselinesDir',
-      message: `baselinesDir must be the path of a folder, got ${describeValue(dir)}`,
+      message: `baselinesDir must be the path of a folder, got ${describeValue(dir, scrub)}`,
     });
   }
   if (update !== undefined && typeof update !== 'boolean') {
     problems.push({
       path: 'updateBaselines',
-      message: `updateBaselines must be true or false, got ${describeValue(update)}`,
+      message: `updateBaselines must be true or false, got ${describeValue(update, scrub)}`,
     });
   }
   return problems;

@@ -16,12 +16,8 @@ import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.t
 import { toolVersion } from '../shared/version.ts';
 import { SDK_CONFIG_PREFIX } from '../plan/resume.ts';
 import { NO_CASES_CONDITION, noCasesCondition } from '../run/gate.ts';
-import {
-  argumentIssues,
-  argumentsError,
-  notArgumentsError,
-  type UncheckedArguments,
-} from './check-arguments.ts';
+import { argumentsError, notArgumentsError } from './arguments-error.ts';
+import { argumentIssues, type UncheckedArguments } from './check-arguments.ts';
 import { promisedHashIssue, syncHash } from './check-case-hash.ts';
 import { evaluatorWithGridPoint, withGridPoint, type CallTracker } from './grid-context.ts';
 import {
@@ -62,7 +58,7 @@ export async function runTestSuite<TCase, TOutput>(
   args: RunTestSuiteArgs<TCase, TOutput>,
 ): Promise<RunTestSuiteResult<TCase, TOutput>> {
   // Not given its object of arguments: said before anything reads one (the end checks its id).
-  const notArguments = notArgumentsError(args);
+  const notArguments = notArgumentsError(args, argumentsScrubber(undefined).text);
   if (notArguments !== undefined) {
     // It quotes what it got, which may hold a key: scrubbed as every usage error here is.
     const scrubbed = scrubbedUsageError(notArguments, undefined);
@@ -265,14 +261,12 @@ function buildSpec<TCase, TOutput>(
   sdk: SuiteSdkContext;
   outputs: UndefinedOutputs;
 } {
-  const issues = argumentIssues(
-    args as unknown as UncheckedArguments,
-    process.cwd(),
-    argumentsScrubber(args.secrets).text,
-  );
+  // What a problem or a duplicate case quotes of the arguments is scrubbed before it is cut.
+  const scrub = argumentsScrubber(args.secrets).text;
+  const issues = argumentIssues(args as unknown as UncheckedArguments, process.cwd(), scrub);
   // Identities are computed only from cases and a hash that are what they must be.
   if (issues.some((issue) => /^testCase(s|Hash)\b/.test(issue.path))) {
-    throw argumentsError(args.id, issues);
+    throw argumentsError(args.id, issues, scrub);
   }
   const evaluators = args.evaluators ?? [];
   const hash = args.testCaseHash;
@@ -287,8 +281,7 @@ function buildSpec<TCase, TOutput>(
       testsetId: args.id,
       file: null,
       hash: typeof hash === 'function' ? syncHash(hash, promised) : [...hash],
-      // A duplicate's message quotes its values, cut short: scrubbed before the cut.
-      scrub: argumentsScrubber(args.secrets).text,
+      scrub,
     },
   );
   if (promised.length > 0) issues.push(promisedHashIssue(args.testCases, promised));
@@ -298,7 +291,7 @@ function buildSpec<TCase, TOutput>(
       ...prepared.issues.map((i) => ({ ...i, file, message: formatIssue({ ...i, file }) })),
     );
   }
-  if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues);
+  if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues, scrub);
   const track: CallTracker = (call) => calls.track(call);
   // Made from the arguments once they are checked (`baselinesDir` is a path by now).
   const sdk = suiteSdkContext(args, process.cwd(), process.env);

@@ -14,7 +14,7 @@ import {
 } from '../evaluators/sdk/builtin-backed.ts';
 import type { BuiltinFiles, JudgeContext } from '../evaluators/types.ts';
 import type { Issue } from '../shared/errors.ts';
-import { argumentsError } from './check-arguments.ts';
+import { argumentsError } from './arguments-error.ts';
 import type { CallTracker } from './grid-context.ts';
 
 /** `runTestSuite`'s `judge` argument: where the SDK's judge classes send their calls. */
