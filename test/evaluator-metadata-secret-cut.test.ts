@@ -87,3 +87,31 @@ describe('metadata that quotes an output cut within a secret', () => {
     assert.equal(text.includes(API_TOKEN.slice(0, 3)), false);
   });
 });
+
+describe('metadata that quotes a large object cut within a secret', () => {
+  it("is-equals keeps none of the secret's first characters of the object's JSON", async () => {
+    // `{"a":"` and 489 to 494 characters of padding leave 5 to 0 characters of the secret before
+    // the cut of the JSON text at 500.
+    const pads = [489, 490, 491, 492, 493, 494];
+    const dir = jsonlProject(
+      pads.map((pad) => ({ pad, key: API_TOKEN })),
+      [
+        'function: ./fn.mjs#fn',
+        'evaluators: [ { id: eq, use: is-equals, with: { expected: x } } ]',
+      ],
+      {
+        'fn.mjs':
+          "export const fn = ({ testCase }) => ({ a: 'p'.repeat(testCase.pad) + testCase.key });\n",
+      },
+    );
+    const r = await runInProcess(['run', '-o', 'results.json'], dir, { API_TOKEN });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const text = readFileSync(join(dir, 'results.json'), 'utf8');
+    const quotes = [...text.matchAll(/"actual":"\{\\"a\\":\\"p{489,}(.*?)\u2026/g)];
+    assert.equal(quotes.length, pads.length, text);
+    for (const [whole, kept = ''] of quotes) {
+      assert.ok('[redacted]'.startsWith(kept) || kept.startsWith('[redacted]'), whole.slice(-40));
+    }
+    assert.equal(text.includes(API_TOKEN.slice(0, 3)), false);
+  });
+});

@@ -62,8 +62,8 @@ export const assertions = defineBuiltin({
     return {
       score: failedRequired.length === 0 ? 1 : 0,
       metadata: {
-        assertions: compactList(rubric, RUBRIC_SHOWN),
-        failedRequired: compactList(failedRequired, RUBRIC_SHOWN),
+        assertions: compactList(rubric, RUBRIC_SHOWN, cut),
+        failedRequired: compactList(failedRequired, RUBRIC_SHOWN, cut),
       },
     };
   },

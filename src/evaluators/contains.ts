@@ -1,5 +1,5 @@
 import type { Evaluation } from '../types/index.ts';
-import { compactList } from './metadata.ts';
+import { METADATA_LIST_LIMIT, compactList } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -30,6 +30,9 @@ export const contains = defineBuiltin({
       haystack.includes(ignoreCase ? value.toLowerCase() : value),
     );
     if (matched !== undefined) return { score: 1, metadata: { matched: cut(matched) } };
-    return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
+    return {
+      score: 0,
+      metadata: { expectedAnyOf: compactList(candidates, METADATA_LIST_LIMIT, cut) },
+    };
   },
 });

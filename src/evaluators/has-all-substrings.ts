@@ -1,5 +1,5 @@
 import type { Evaluation } from '../types/index.ts';
-import { compactList } from './metadata.ts';
+import { METADATA_LIST_LIMIT, compactList } from './metadata.ts';
 import { ACTUAL_OPTION, IGNORE_CASE_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, optionalBoolean, requiredStringArray, textOf } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -21,7 +21,7 @@ export const hasAllSubstrings = defineBuiltin({
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  score(values, args): Evaluation {
+  score(values, args, _, cut): Evaluation {
     const substrings = requiredStringArray(values, 'substrings');
     const ignoreCase = optionalBoolean(values, 'ignoreCase', false);
     const text = textOf(actualOf(values, args));
@@ -30,6 +30,9 @@ export const hasAllSubstrings = defineBuiltin({
       (needle) => !haystack.includes(ignoreCase ? needle.toLowerCase() : needle),
     );
     if (missing.length === 0) return { score: 1 };
-    return { score: 0, metadata: { missingSubstrings: compactList(missing) } };
+    return {
+      score: 0,
+      metadata: { missingSubstrings: compactList(missing, METADATA_LIST_LIMIT, cut) },
+    };
   },
 });

@@ -36,7 +36,7 @@ export const isEquals = defineBuiltin({
     additionalProperties: false,
   },
   defaultThreshold: { gte: 1 },
-  score(values, args): Evaluation {
+  score(values, args, _, cut): Evaluation {
     const rules: StringRules = {
       ignoreCase: optionalBoolean(values, 'ignoreCase', false),
       trim: optionalBoolean(values, 'trim', false),
@@ -48,8 +48,8 @@ export const isEquals = defineBuiltin({
     return {
       score: 0,
       metadata: {
-        expected: compactValue(expected),
-        actual: compactValue(actual),
+        expected: compactValue(expected, cut),
+        actual: compactValue(actual, cut),
         // For big structures the two values above are cut: point at where they part.
         ...(difference !== '$' && { differsAt: difference }),
       },

@@ -42,9 +42,11 @@ export function scrubbedCut(scrub: ((text: string) => string) | undefined): Meta
 /**
  * A value fit for metadata: short strings and small values as they are, long strings cut, and a
  * large object or array replaced by its cut JSON text (a string) so the size stays bounded.
+ * `cut` cuts a text (a built-in's, from defineBuiltin, scrubs the run's secrets first: a cut
+ * within a secret would keep its first characters).
  */
-export function compactValue(value: unknown): unknown {
-  if (typeof value === 'string') return truncateText(value);
+export function compactValue(value: unknown, cut: MetadataCut = truncateText): unknown {
+  if (typeof value === 'string') return cut(value);
   // JSON has no undefined, NaN or BigInt: show them as text rather than lose them.
   if (value === undefined || typeof value === 'bigint') return String(value);
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
@@ -57,15 +59,20 @@ export function compactValue(value: unknown): unknown {
     json = undefined;
   }
   if (json === undefined) return unencodableText(value);
-  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
+  return json.length <= METADATA_STRING_LIMIT ? value : cut(json);
 }
 
 /**
- * The first `limit` items of `items`, each compacted; when some are left out, a last string item
- * says how many (`"… 3 more"`), so the list keeps its shape for readers.
+ * The first `limit` items of `items`, each compacted (by `cut`, as {@link compactValue}); when
+ * some are left out, a last string item says how many (`"… 3 more"`), so the list keeps its shape
+ * for readers.
  */
-export function compactList(items: readonly unknown[], limit = METADATA_LIST_LIMIT): unknown[] {
-  const kept = items.slice(0, limit).map(compactValue);
+export function compactList(
+  items: readonly unknown[],
+  limit = METADATA_LIST_LIMIT,
+  cut: MetadataCut = truncateText,
+): unknown[] {
+  const kept = items.slice(0, limit).map((item) => compactValue(item, cut));
   if (items.length > limit) kept.push(`… ${formatCount(items.length - limit)} more`);
   return kept;
 }
