@@ -1,7 +1,8 @@
 /**
  * `runTestSuite`'s checks of `gate`, `gridSearchParams`, `judge`, `baselinesDir`,
- * `updateBaselines`, `testCaseHash` and `signal`, the suite named by an id that is not one, and a
- * call given no object of arguments, quote the value they refuse cut to 80 characters. They cut first and the usage error was scrubbed after:
+ * `updateBaselines`, `testCaseHash` and `signal`, the suite named by an id that is not one, a
+ * call given no object of arguments, and a case hash function returning no id when the cases'
+ * ids are made, quote the value they refuse cut to 80 characters. They cut first and the usage error was scrubbed after:
  * a secret whose first 1 to 5 characters fell before the cut kept them, too few for a scrub of
  * the cut text to know (the SDK's `Problems.add` scrubs before the cut; these now do too).
  */
@@ -34,6 +35,8 @@ const VARIANTS: Record<string, string> = {
   'testCaseHash must be': `{ testCaseHash: v }`,
   'testCaseHash returned': `{ testCaseHash: () => ({ v }) }`,
   'signal must be': `{ signal: [v] }`,
+  // Checked, then called again to make the cases' ids: the second call's value is quoted there.
+  'the case hash function returned': `{ testCaseHash: ((n) => () => (n++ % 2 === 0 ? 'a' : { v }))(0) }`,
   'id must be': `{ id: [v] }`,
   'expects one object of arguments': `v`,
 };

@@ -156,7 +156,7 @@ export class CasePreparer {
     }
     this.#lookalikes.check(row.data, row.line, col, this.#warnings);
     const cid = contentIdWith(this.#testsetJson, row.data);
-    const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
+    const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash, this.#scrub);
     if (id === null) return;
     const firstIndex = this.#firstCase.get(id);
     if (firstIndex !== undefined) {
@@ -320,10 +320,11 @@ function identityOf(
   identity: Identity,
   issues: IssueList,
   missing: MissingHashFields,
+  scrub: Scrub | undefined,
 ): string | null {
   if (row.meta.dedupId !== undefined) return row.meta.dedupId;
   if (identity.kind === 'content') return cid;
-  if (identity.kind === 'function') return hashFunctionId(row, identity.fn, issues);
+  if (identity.kind === 'function') return hashFunctionId(row, identity.fn, issues, scrub);
   missing.hashed(row);
 
   // canonicalJson of an object holding just the `hash:` fields, written member by member: the
@@ -348,6 +349,7 @@ function hashFunctionId(
   row: TestsetRow,
   hash: (data: Record<string, unknown>) => string,
   issues: IssueList,
+  scrub: Scrub | undefined,
 ): string | null {
   let result: unknown;
   try {
@@ -366,7 +368,7 @@ function hashFunctionId(
       'testset.hash-invalid',
       row.line,
       row.col ?? 0,
-      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`,
+      `the case hash function returned ${describeValue(result, scrub)}: it must return a non-empty string`,
     );
     return null;
   }
