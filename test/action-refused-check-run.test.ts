@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
-import { useSourceAction } from './helpers/action-fixture.ts';
+import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
 import {
   HEAD_SHA,
   ONE_FAILING,
@@ -19,7 +19,6 @@ import {
   suiteFiles,
   workspace,
 } from './helpers/action-run.ts';
-import type { StoredCheckRun } from './helpers/github-server-types.ts';
 
 const fixture = useSourceAction();
 
@@ -29,14 +28,6 @@ beforeEach(() => {
   fixture.server.requests.length = 0;
 });
 
-function onlyCheckRun(log: string): StoredCheckRun {
-  const runs = [...fixture.server.state.checkRuns.values()];
-  assert.equal(runs.length, 1, log);
-  const [run] = runs;
-  assert.ok(run);
-  return run;
-}
-
 describe('an invalid input of the Action', () => {
   it('fails the step, and a failed check run of the usual name says which input and why', async () => {
     const r = await fixture.run(workspace(suiteFiles(ONE_FAILING)), { mode: 'bogus' });
@@ -44,7 +35,7 @@ describe('an invalid input of the Action', () => {
     assert.equal(r.outputs['verdict'], 'error');
     assert.match(r.stdout, /^::error::input mode: expected run or report, found "bogus"$/m);
     assert.match(r.stdout, /^::error::evalgate: 1 invalid input$/m);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.name, 'evals: evals.yaml');
     assert.equal(run.head_sha, HEAD_SHA);
     assert.equal(run.status, 'completed');
@@ -61,7 +52,7 @@ describe('an invalid input of the Action', () => {
       'max-annotations': 'lots',
     });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, QUEUE_SHA);
     assert.equal(run.conclusion, 'failure');
     assert.match(run.output.summary ?? '', /input max-annotations: .*"lots"/);
@@ -75,7 +66,7 @@ describe('an invalid input of the Action', () => {
       { OPENAI_API_KEY: secret },
     );
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.output.title, "could not start: the Action's inputs are invalid (2 problems)");
     assert.match(run.output.summary ?? '', /input fail-on: expected gate or never/);
     assert.match(run.output.summary ?? '', /input max-annotations: .*\[redacted\]/);
@@ -101,7 +92,7 @@ describe('an invalid input of the Action', () => {
       r.stdout,
       /^::error::input working-directory: there is no folder .*no\/such\/dir$/m,
     );
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.name, 'evals: no/such/dir/evals.yaml');
     assert.equal(run.conclusion, 'failure');
     assert.match(run.output.summary ?? '', /there is no folder/);
@@ -116,7 +107,7 @@ describe('mode: report refusing its results file', () => {
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
     assert.match(r.stdout, /^::error::evalgate \(mode: report\): evals-results\.json /m);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.name, 'evals: evals.yaml');
     assert.equal(run.head_sha, HEAD_SHA);
     assert.equal(run.conclusion, 'failure');
@@ -153,7 +144,7 @@ describe('a workflow_run whose head-sha input is not the triggering run', () => 
       r.stdout,
       /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
     );
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, triggering);
     assert.equal(run.conclusion, 'failure');
   });
@@ -182,7 +173,7 @@ describe('a workflow_run refused for another input: the check run still never go
       r.stdout,
       /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
     );
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, triggering);
     assert.equal(run.conclusion, 'failure');
   });
@@ -193,7 +184,7 @@ describe('a workflow_run refused for another input: the check run still never go
     const r = await fixture.run(ws, { mode: 'report', 'head-sha': 'main' }, env);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /^::error::input head-sha: expected a full 40-character commit sha/m);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, triggering);
   });
 });

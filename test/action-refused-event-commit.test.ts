@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
-import { useSourceAction } from './helpers/action-fixture.ts';
+import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
 import {
   HEAD_SHA,
   ONE_FAILING,
@@ -19,7 +19,6 @@ import {
   type Workspace,
 } from './helpers/action-run.ts';
 import { commitAll, git } from './helpers/git.ts';
-import type { StoredCheckRun } from './helpers/github-server-types.ts';
 
 const fixture = useSourceAction();
 
@@ -33,14 +32,6 @@ function checkout(): { ws: Workspace; sha: string } {
   const ws = workspace(suiteFiles(ONE_FAILING));
   git(ws.dir, 'init', '-q', '-b', 'main');
   return { ws, sha: commitAll(ws.dir, 'base') };
-}
-
-function onlyCheckRun(log: string): StoredCheckRun {
-  const runs = [...fixture.server.state.checkRuns.values()];
-  assert.equal(runs.length, 1, log);
-  const [run] = runs;
-  assert.ok(run);
-  return run;
 }
 
 describe('pull_request_target with the base branch checked out, refused for its inputs', () => {
@@ -66,7 +57,7 @@ describe('pull_request_target with the base branch checked out, refused for its 
     );
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, HEAD_SHA, 'the head the required check waits on, not the base');
     assert.equal(run.conclusion, 'failure');
     assert.doesNotMatch(r.stdout, /the evals ran the checked-out commit/);
@@ -90,7 +81,7 @@ describe('workflow_run in mode: run with the default branch checked out, refused
       { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
     );
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, triggering);
     assert.doesNotMatch(r.stdout, /the evals ran the checked-out commit/);
   });
@@ -108,7 +99,7 @@ describe('workflow_run in mode: run with the default branch checked out, refused
       r.stdout,
       /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
     );
-    const run = onlyCheckRun(r.stdout);
+    const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, triggering);
   });
 });

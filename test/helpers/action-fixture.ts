@@ -18,6 +18,7 @@ import {
 import { runCli } from './cli.ts';
 import { startGitHubProxy, type GitHubProxy } from './github-fake-qa5.ts';
 import { startGitHubServer, type GitHubServer } from './github-server.ts';
+import type { StoredCheckRun } from './github-server-types.ts';
 import { writeZip } from './zip-writer.ts';
 
 /** What {@link useActionFixture} sets up beside the fake GitHub and the action. */
@@ -127,4 +128,13 @@ export function resultsZip(data: string): Buffer {
 /** Seeds an `evals-results` artifact from `branch` holding `data` as evals-results.json. */
 export function addResultsArtifact(server: GitHubServer, branch: string, data: string): void {
   server.addArtifact({ name: 'evals-results', branch, zip: resultsZip(data) });
+}
+
+/** The one check run `server` holds, asserted to be the only one (`log`, the step's output, said if not). */
+export function onlyCheckRun(server: GitHubServer, log: string): StoredCheckRun {
+  const runs = [...server.state.checkRuns.values()];
+  assert.equal(runs.length, 1, log);
+  const [run] = runs;
+  assert.ok(run);
+  return run;
 }
