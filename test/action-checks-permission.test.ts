@@ -13,7 +13,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
 import { useSourceAction } from './helpers/action-fixture.ts';
-import { HEAD_SHA, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ONE_FAILING, suiteFiles, workspace, pullRequestEvent } from './helpers/action-run.ts';
 
 const fixture = useSourceAction();
 const CHECK_RUNS = /^\/repos\/octo\/repo\/check-runs$/;
@@ -62,16 +62,12 @@ describe('a GITHUB_TOKEN without checks: write', () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
     writeFileSync(
       ws.event,
-      JSON.stringify({
-        action: 'synchronize',
-        number: 7,
-        pull_request: {
-          number: 7,
-          head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'someone/repo' } },
-          base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-        },
-        repository: { full_name: 'octo/repo', name: 'repo', private: true },
-      }),
+      JSON.stringify(
+        pullRequestEvent({
+          headRepo: 'someone/repo',
+          repository: { full_name: 'octo/repo', name: 'repo', private: true },
+        }),
+      ),
     );
     const r = await fixture.run(ws);
     assert.equal(r.code, 1, r.stdout);

@@ -16,10 +16,10 @@ import { useSourceAction } from './helpers/action-fixture.ts';
 import {
   HEAD_SHA,
   ONE_FAILING,
-  REPOSITORY,
   suiteFiles,
   workspace,
   type Workspace,
+  pullRequestEvent,
 } from './helpers/action-run.ts';
 
 /** ONE_FAILING's suite with an unknown key on line 6, `colour: blue`. */
@@ -159,16 +159,6 @@ describe('the Action on an invalid config', () => {
 
 /** `ws` with its event turned into a pull request from the fork someone/repo. */
 function forked(ws: Workspace): Workspace {
-  const payload = {
-    action: 'synchronize',
-    number: 7,
-    pull_request: {
-      number: 7,
-      head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'someone/repo' } },
-      base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-    },
-    repository: REPOSITORY,
-  };
-  writeFileSync(ws.event, JSON.stringify(payload));
+  writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'someone/repo' })));
   return ws;
 }

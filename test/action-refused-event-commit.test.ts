@@ -17,6 +17,7 @@ import {
   suiteFiles,
   workspace,
   type Workspace,
+  pullRequestEvent,
 } from './helpers/action-run.ts';
 import { commitAll, git } from './helpers/git.ts';
 
@@ -37,19 +38,7 @@ function checkout(): { ws: Workspace; sha: string } {
 describe('pull_request_target with the base branch checked out, refused for its inputs', () => {
   it("the failed check run goes on the pull request's head, with no warning about the checkout", async () => {
     const { ws, sha } = checkout();
-    writeFileSync(
-      ws.event,
-      JSON.stringify({
-        action: 'synchronize',
-        number: 7,
-        pull_request: {
-          number: 7,
-          head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'fork/repo' } },
-          base: { sha, ref: 'main', repo: { full_name: 'octo/repo' } },
-        },
-        repository: REPOSITORY,
-      }),
-    );
+    writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
     const r = await fixture.run(
       ws,
       { mode: 'bogus' },

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { HEAD_SHA, ONE_FAILING, REPOSITORY, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ONE_FAILING, suiteFiles, workspace, pullRequestEvent } from './helpers/action-run.ts';
 import { commitAll, git } from './helpers/git.ts';
 
 describe('pull_request_target with the repository checked out in a subfolder', () => {
@@ -23,19 +23,7 @@ describe('pull_request_target with the repository checked out in a subfolder', (
     const repo = join(ws.dir, 'repo');
     git(repo, 'init', '-q', '-b', 'main');
     const base = commitAll(repo, 'base');
-    writeFileSync(
-      ws.event,
-      JSON.stringify({
-        action: 'synchronize',
-        number: 7,
-        pull_request: {
-          number: 7,
-          head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'fork/repo' } },
-          base: { sha: base, ref: 'main', repo: { full_name: 'octo/repo' } },
-        },
-        repository: REPOSITORY,
-      }),
-    );
+    writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base })));
     const r = await fixture.run(
       ws,
       { config: 'repo/evals.yaml' },

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { ONE_FAILING, REPOSITORY, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ONE_FAILING, suiteFiles, workspace, pullRequestEvent } from './helpers/action-run.ts';
 import { mergeCheckout } from './helpers/git.ts';
 
 describe('pull_request_target with the test merge commit checked out', () => {
@@ -21,18 +21,8 @@ describe('pull_request_target with the test merge commit checked out', () => {
     const { head, base, merge } = mergeCheckout(ws.dir);
     writeFileSync(
       ws.event,
-      JSON.stringify({
-        action: 'synchronize',
-        number: 7,
-        pull_request: {
-          number: 7,
-          head: { sha: head, ref: 'feature', repo: { full_name: 'octo/repo' } },
-          // The base as the event saw it, older than the one the merge was made on.
-          base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-          merge_commit_sha: merge,
-        },
-        repository: REPOSITORY,
-      }),
+      // Its base (c…c) as the event saw it, older than the one the merge was made on.
+      JSON.stringify(pullRequestEvent({ head, merge })),
     );
     const r = await fixture.run(
       ws,

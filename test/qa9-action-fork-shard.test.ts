@@ -14,12 +14,12 @@ import { useActionFixture, type ActionFixture } from './helpers/action-fixture.t
 import {
   ALL_PASS,
   fileErrors,
-  HEAD_SHA,
   ONE_FAILING,
   REPOSITORY,
   suiteFiles,
   workspace,
   type Workspace,
+  pullRequestEvent,
 } from './helpers/action-run.ts';
 
 /** Every wait for GitHub a hundred times shorter. */
@@ -42,17 +42,7 @@ function fromFork(
   repository: Record<string, unknown> = REPOSITORY,
 ): Workspace {
   const ws = workspace(suiteFiles(rows));
-  const payload = {
-    action: 'synchronize',
-    number: 7,
-    pull_request: {
-      number: 7,
-      head: { sha: HEAD_SHA, ref: 'feature', repo: head === null ? null : { full_name: head } },
-      base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-    },
-    repository,
-  };
-  writeFileSync(ws.event, JSON.stringify(payload));
+  writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: head, repository })));
   return ws;
 }
 

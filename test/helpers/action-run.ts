@@ -76,16 +76,7 @@ export function workspace(
           repository: REPOSITORY,
         }
       : event === 'pull_request'
-        ? {
-            action: 'synchronize',
-            number: 7,
-            pull_request: {
-              number: 7,
-              head: { sha: HEAD_SHA, ref: 'feature', repo: { full_name: 'octo/repo' } },
-              base: { sha: 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
-            },
-            repository: REPOSITORY,
-          }
+        ? pullRequestEvent()
         : {
             ref: 'refs/heads/main',
             repository: REPOSITORY,
@@ -93,6 +84,43 @@ export function workspace(
   const eventPath = besideScratch(dir, 'event.json');
   writeFileSync(eventPath, JSON.stringify(payload));
   return { dir, event: eventPath };
+}
+
+/** What {@link pullRequestEvent} says of pull request 7, where it differs from its defaults. */
+export interface PullRequestEventOptions {
+  /** The head commit; default HEAD_SHA. */
+  head?: string;
+  /** The repository the head is on (`fork/repo`), `null` for a deleted fork; default octo/repo. */
+  headRepo?: string | null;
+  /** The base commit (of main); default c…c. */
+  base?: string;
+  /** `merge_commit_sha`, the test merge GitHub made; default none. */
+  merge?: string;
+  /** The event's repository; default REPOSITORY. */
+  repository?: Record<string, unknown>;
+}
+
+/**
+ * The payload of a `pull_request` (or `pull_request_target`) event for pull request 7, the branch
+ * feature into main of octo/repo.
+ */
+export function pullRequestEvent(options: PullRequestEventOptions = {}): Record<string, unknown> {
+  const headRepo = options.headRepo === undefined ? 'octo/repo' : options.headRepo;
+  return {
+    action: 'synchronize',
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: {
+        sha: options.head ?? HEAD_SHA,
+        ref: 'feature',
+        repo: headRepo === null ? null : { full_name: headRepo },
+      },
+      base: { sha: options.base ?? 'c'.repeat(40), ref: 'main', repo: { full_name: 'octo/repo' } },
+      ...(options.merge !== undefined ? { merge_commit_sha: options.merge } : {}),
+    },
+    repository: options.repository ?? REPOSITORY,
+  };
 }
 
 /** What a run of the Action left: exit code, output, the job summary and the step outputs. */
