@@ -30,6 +30,17 @@ const CONFLICTED = [
   '',
 ].join('\n');
 
+/** A suite whose automatic-battle reads battles/qa/vs-recorded.json. */
+const CONFIG = [
+  'version: 1',
+  'defaults: { judge: { model: m, baseUrl: "http://127.0.0.1:8080/v1" } }',
+  'suites:',
+  '  - id: qa',
+  '    testset: { cases: [{ q: a, output: b }] }',
+  '    evaluators: [{ id: vs-recorded, use: automatic-battle }]',
+  '',
+].join('\n');
+
 describe('an automatic-battle baselines file that is not JSON', () => {
   it('is refused at its line and column, with what was expected and what was found', () => {
     const parsed = parseBaselineFile('{\n  "version": 1,\n  "suite": "qa",,\n}\n', OWNER);
@@ -52,15 +63,7 @@ describe('an automatic-battle baselines file that is not JSON', () => {
   it('is refused by evals validate with that position (exit 2)', async () => {
     const dir = scratch();
     writeFiles(dir, {
-      'evals.yaml': [
-        'version: 1',
-        'defaults: { judge: { model: m, baseUrl: "http://127.0.0.1:8080/v1" } }',
-        'suites:',
-        '  - id: qa',
-        '    testset: { cases: [{ q: a, output: b }] }',
-        '    evaluators: [{ id: vs-recorded, use: automatic-battle }]',
-        '',
-      ].join('\n'),
+      'evals.yaml': CONFIG,
       'battles/qa/vs-recorded.json': CONFLICTED,
     });
     const r = await runCli(['validate'], { cwd: dir });
@@ -79,15 +82,7 @@ describe('an automatic-battle baselines file that is not JSON', () => {
     for (let pad = 15; pad <= 20; pad++) {
       const dir = scratch();
       writeFiles(dir, {
-        'evals.yaml': [
-          'version: 1',
-          'defaults: { judge: { model: m, baseUrl: "http://127.0.0.1:8080/v1" } }',
-          'suites:',
-          '  - id: qa',
-          '    testset: { cases: [{ q: a, output: b }] }',
-          '    evaluators: [{ id: vs-recorded, use: automatic-battle }]',
-          '',
-        ].join('\n'),
+        'evals.yaml': CONFIG,
         'battles/qa/vs-recorded.json': `{"version": 1, "suite": ${'p'.repeat(pad)}${key}}\n`,
       });
       const r = await runCli(['validate'], { cwd: dir, env: { MY_SERVICE_TOKEN: key } });
