@@ -40190,10 +40190,10 @@ function identityPlan(hash3) {
   const names = [...new Set(hash3)].sort();
   return { kind: "fields", fields: names.map((name) => ({ name, key: JSON.stringify(name) })) };
 }
-function identityOf(row, cid, identity, issues, missing) {
+function identityOf(row, cid, identity, issues, missing, scrub) {
   if (row.meta.dedupId !== void 0) return row.meta.dedupId;
   if (identity.kind === "content") return cid;
-  if (identity.kind === "function") return hashFunctionId(row, identity.fn, issues);
+  if (identity.kind === "function") return hashFunctionId(row, identity.fn, issues, scrub);
   missing.hashed(row);
   let text2 = "{";
   let complete = true;
@@ -40209,7 +40209,7 @@ function identityOf(row, cid, identity, issues, missing) {
   }
   return complete ? sha2562(`${text2}}`) : null;
 }
-function hashFunctionId(row, hash3, issues) {
+function hashFunctionId(row, hash3, issues, scrub) {
   let result;
   try {
     result = hash3(row.data);
@@ -40225,7 +40225,7 @@ function hashFunctionId(row, hash3, issues) {
       "testset.hash-invalid",
       row.line,
       row.col ?? 0,
-      `the case hash function returned ${describeValue(result)}: it must return a non-empty string`
+      `the case hash function returned ${describeValue(result, scrub)}: it must return a non-empty string`
     );
     return null;
   }
@@ -40298,7 +40298,7 @@ var init_identity = __esm({
         }
         this.#lookalikes.check(row.data, row.line, col, this.#warnings);
         const cid = contentIdWith(this.#testsetJson, row.data);
-        const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash);
+        const id = identityOf(row, cid, this.#identity, this.#issues, this.#missingHash, this.#scrub);
         if (id === null) return;
         const firstIndex = this.#firstCase.get(id);
         if (firstIndex !== void 0) {
@@ -49637,8 +49637,11 @@ function truncateText(text2, limit = METADATA_STRING_LIMIT) {
   if (left === 0) return text2;
   return `${start}\u2026 (${formatCount(left)} more character${left === 1 ? "" : "s"})`;
 }
-function compactValue(value) {
-  if (typeof value === "string") return truncateText(value);
+function scrubbedCut(scrub) {
+  return scrub === void 0 ? truncateText : (text2, limit) => truncateText(scrub(text2), limit);
+}
+function compactValue(value, cut2 = truncateText) {
+  if (typeof value === "string") return cut2(value);
   if (value === void 0 || typeof value === "bigint") return String(value);
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "symbol" || typeof value === "function") return unencodableText(value);
@@ -49650,10 +49653,10 @@ function compactValue(value) {
     json = void 0;
   }
   if (json === void 0) return unencodableText(value);
-  return json.length <= METADATA_STRING_LIMIT ? value : truncateText(json);
+  return json.length <= METADATA_STRING_LIMIT ? value : cut2(json);
 }
-function compactList(items, limit = METADATA_LIST_LIMIT) {
-  const kept = items.slice(0, limit).map(compactValue);
+function compactList(items, limit = METADATA_LIST_LIMIT, cut2 = truncateText) {
+  const kept = items.slice(0, limit).map((item) => compactValue(item, cut2));
   if (items.length > limit) kept.push(`\u2026 ${formatCount(items.length - limit)} more`);
   return kept;
 }
@@ -74011,7 +74014,7 @@ function buildCommand(raw) {
   if (raw.allowEmptyOutput === true) built.allowEmptyOutput = true;
   return built;
 }
-function describeTarget(target) {
+function describeTarget(target, scrub = (text2) => text2) {
   switch (target.kind) {
     case "function":
       return `function ${target.module}${target.isolation === "worker" ? " (in worker threads)" : ""}`;
@@ -74022,7 +74025,7 @@ function describeTarget(target) {
     case "http":
       return `${target.method} ${shownUrl(target.url)}`;
     case "command": {
-      const line = typeof target.run === "string" ? target.run : target.run.join(" ");
+      const line = scrub(typeof target.run === "string" ? target.run : target.run.join(" "));
       return `command ${line.length > 60 ? `${line.slice(0, 59)}\u2026` : line}`;
     }
   }
@@ -75294,6 +75297,7 @@ var IGNORE_CASE_OPTION = orTemplate("Compare case-insensitively. Default: false.
 init_options();
 
 // src/evaluators/define.ts
+init_metadata();
 init_options();
 function defineBuiltin(spec) {
   const { prepare, score: score2, ...definition } = spec;
@@ -75301,16 +75305,18 @@ function defineBuiltin(spec) {
     ...definition,
     direct(options2, context3) {
       const prepared = prepare ? prepare(options2, context3) : void 0;
-      return (values, args) => score2(values, args, prepared);
+      const cut2 = scrubbedCut(context3.scrub);
+      return (values, args) => score2(values, args, prepared, cut2);
     },
     create(options2, context3) {
       const { id } = context3;
       const resolve26 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
+      const cut2 = scrubbedCut(context3.scrub);
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve26(args), args, prepared)
+        evaluateTestCase: (args) => score2(resolve26(args), args, prepared, cut2)
       };
     }
   };
@@ -75342,16 +75348,19 @@ var assertions = defineBuiltin({
     additionalProperties: false
   },
   defaultThreshold: { gte: 1 },
-  score(values, args) {
+  prepare: (_, context3) => context3.scrub,
+  score(values, args, scrub, cut2) {
     const rubric = readRubric(
-      Object.hasOwn(values, "assertions") ? values.assertions : args.output
+      Object.hasOwn(values, "assertions") ? values.assertions : args.output,
+      scrub,
+      cut2
     );
     const failedRequired = rubric.filter((item) => item.required && !item.passed).map((item) => item.criterion);
     return {
       score: failedRequired.length === 0 ? 1 : 0,
       metadata: {
-        assertions: compactList(rubric, RUBRIC_SHOWN),
-        failedRequired: compactList(failedRequired, RUBRIC_SHOWN)
+        assertions: compactList(rubric, RUBRIC_SHOWN, cut2),
+        failedRequired: compactList(failedRequired, RUBRIC_SHOWN, cut2)
       }
     };
   }
@@ -75359,39 +75368,47 @@ var assertions = defineBuiltin({
 function rubricError(message) {
   return new OptionError("evaluator.option", `option "assertions"${message}`);
 }
-function readRubric(value) {
+function readRubric(value, scrub, cut2) {
   let rubric = value;
   if (typeof rubric === "string") {
     try {
       rubric = JSON.parse(rubric);
     } catch {
-      throw rubricError(` is a string that is not JSON: ${describeValue(value)}`);
+      throw rubricError(` is a string that is not JSON: ${describeValue(value, scrub)}`);
     }
   }
   if (!Array.isArray(rubric)) {
     throw rubricError(
-      ` must be an array of { criterion, passed, required? }, found ${describeValue(rubric)}`
+      ` must be an array of { criterion, passed, required? }, found ${describeValue(rubric, scrub)}`
     );
   }
   return rubric.map((item, index) => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      throw rubricError(`[${index}] must be an object, found ${describeValue(item)}`);
+      throw rubricError(`[${index}] must be an object, found ${describeValue(item, scrub)}`);
     }
     const { criterion, passed, required = true, metadata } = item;
     if (typeof criterion !== "string") {
-      throw rubricError(`[${index}].criterion must be a string, found ${describeValue(criterion)}`);
+      throw rubricError(
+        `[${index}].criterion must be a string, found ${describeValue(criterion, scrub)}`
+      );
     }
     if (typeof passed !== "boolean") {
-      throw rubricError(`[${index}].passed must be a boolean, found ${describeValue(passed)}`);
+      throw rubricError(
+        `[${index}].passed must be a boolean, found ${describeValue(passed, scrub)}`
+      );
     }
     if (typeof required !== "boolean") {
-      throw rubricError(`[${index}].required must be a boolean, found ${describeValue(required)}`);
+      throw rubricError(
+        `[${index}].required must be a boolean, found ${describeValue(required, scrub)}`
+      );
     }
     if (metadata !== void 0 && !isRecord(metadata)) {
-      throw rubricError(`[${index}].metadata must be an object, found ${describeValue(metadata)}`);
+      throw rubricError(
+        `[${index}].metadata must be an object, found ${describeValue(metadata, scrub)}`
+      );
     }
     return {
-      criterion: truncateText(criterion),
+      criterion: cut2(criterion),
       passed,
       required,
       ...metadata !== void 0 ? { metadata } : {}
@@ -75418,7 +75435,7 @@ var contains = defineBuiltin({
     additionalProperties: false
   },
   defaultThreshold: { gte: 1 },
-  score(values, args) {
+  score(values, args, _, cut2) {
     const candidates = requiredStringArray(values, "values");
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
     const text2 = textOf2(actualOf(values, args));
@@ -75426,8 +75443,11 @@ var contains = defineBuiltin({
     const matched = candidates.find(
       (value) => haystack.includes(ignoreCase ? value.toLowerCase() : value)
     );
-    if (matched !== void 0) return { score: 1, metadata: { matched: truncateText(matched) } };
-    return { score: 0, metadata: { expectedAnyOf: compactList(candidates) } };
+    if (matched !== void 0) return { score: 1, metadata: { matched: cut2(matched) } };
+    return {
+      score: 0,
+      metadata: { expectedAnyOf: compactList(candidates, METADATA_LIST_LIMIT, cut2) }
+    };
   }
 });
 
@@ -75450,7 +75470,7 @@ var hasAllSubstrings = defineBuiltin({
     additionalProperties: false
   },
   defaultThreshold: { gte: 1 },
-  score(values, args) {
+  score(values, args, _, cut2) {
     const substrings = requiredStringArray(values, "substrings");
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
     const text2 = textOf2(actualOf(values, args));
@@ -75459,7 +75479,10 @@ var hasAllSubstrings = defineBuiltin({
       (needle) => !haystack.includes(ignoreCase ? needle.toLowerCase() : needle)
     );
     if (missing.length === 0) return { score: 1 };
-    return { score: 0, metadata: { missingSubstrings: compactList(missing) } };
+    return {
+      score: 0,
+      metadata: { missingSubstrings: compactList(missing, METADATA_LIST_LIMIT, cut2) }
+    };
   }
 });
 
@@ -75486,7 +75509,7 @@ var isEquals = defineBuiltin({
     additionalProperties: false
   },
   defaultThreshold: { gte: 1 },
-  score(values, args) {
+  score(values, args, _, cut2) {
     const rules = {
       ignoreCase: optionalBoolean(values, "ignoreCase", false),
       trim: optionalBoolean(values, "trim", false)
@@ -75498,8 +75521,8 @@ var isEquals = defineBuiltin({
     return {
       score: 0,
       metadata: {
-        expected: compactValue(expected),
-        actual: compactValue(actual),
+        expected: compactValue(expected, cut2),
+        actual: compactValue(actual, cut2),
         // For big structures the two values above are cut: point at where they part.
         ...difference !== "$" && { differsAt: difference }
       }
@@ -77579,6 +77602,7 @@ var import_ajv3 = __toESM(require_ajv(), 1);
 var import__ = __toESM(require__(), 1);
 var import__2 = __toESM(require__2(), 1);
 init_errors();
+init_json_syntax();
 init_templates();
 init_metadata();
 init_options();
@@ -77623,18 +77647,20 @@ var jsonSchema = defineBuiltin({
       return [{ path: "schema", message: `invalid JSON Schema: ${messageOf2(error2)}` }];
     }
   },
-  prepare: (options2) => schemaCompiler(hasTemplates(options2.schema)),
-  score(values, args, compile) {
+  prepare: (options2, context3) => ({
+    compile: schemaCompiler(hasTemplates(options2.schema)),
+    scrub: context3.scrub
+  }),
+  score(values, args, { compile, scrub }) {
     const validateValue = compile(values.schema);
     let actual = actualOf(values, args);
     if (typeof actual === "string") {
+      const text2 = actual;
       try {
-        actual = JSON.parse(actual);
+        actual = JSON.parse(text2);
       } catch (error2) {
-        return {
-          score: 0,
-          metadata: { error: truncateText(`not valid JSON: ${messageOf2(error2)}`) }
-        };
+        const where = describeJsonError(text2, error2, scrub);
+        return { score: 0, metadata: { error: truncateText(`not valid JSON: ${where}`) } };
       }
     }
     if (validateValue(actual)) return { score: 1 };
@@ -77844,7 +77870,6 @@ function countWords(text2) {
 }
 
 // src/evaluators/levenshtein.ts
-init_metadata();
 init_options();
 init_edit_distance();
 init_float_noise();
@@ -77864,7 +77889,7 @@ var levenshtein = defineBuiltin({
     required: ["expected"],
     additionalProperties: false
   },
-  score(values, args) {
+  score(values, args, _, cut2) {
     const ignoreCase = optionalBoolean(values, "ignoreCase", false);
     const expected = requiredString(values, "expected");
     const actual = textOf2(actualOf(values, args));
@@ -77889,8 +77914,8 @@ var levenshtein = defineBuiltin({
         ...maxDistance !== void 0 && { maxDistance },
         maxLength,
         ...!exact2 && { approximate: true },
-        expected: truncateText(expected),
-        actual: truncateText(actual)
+        expected: cut2(expected),
+        actual: cut2(actual)
       }
     };
   }
@@ -77903,7 +77928,6 @@ function codePointCount(text2) {
 
 // src/evaluators/regex.ts
 init_templates();
-init_metadata();
 init_options();
 var MATCH_MODES = ["any", "none"];
 var PATTERN_CACHE_LIMIT = 256;
@@ -77941,7 +77965,7 @@ var regex2 = defineBuiltin({
     return problem === null ? [] : [problem];
   },
   prepare: (options2) => patternCompiler(hasTemplates(options2.pattern) || hasTemplates(options2.flags)),
-  score(values, args, compile) {
+  score(values, args, compile, cut2) {
     const pattern = requiredString(values, "pattern");
     const re = compile(pattern, optionalString(values, "flags"));
     const mode = optionalChoice(values, "match", MATCH_MODES, "any");
@@ -77951,13 +77975,13 @@ var regex2 = defineBuiltin({
     if (!found2) {
       if (mode === "none") return { score: 1 };
       const metadata = {
-        pattern: truncateText(pattern),
+        pattern: cut2(pattern),
         flags: re.flags,
-        actual: truncateText(text2)
+        actual: cut2(text2)
       };
       return { score: 0, metadata };
     }
-    const where = { match: truncateText(found2[0]), index: found2.index };
+    const where = { match: cut2(found2[0]), index: found2.index };
     return mode === "any" ? { score: 1, metadata: where } : { score: 0, metadata: { forbiddenMatch: where } };
   }
 });
@@ -79332,7 +79356,7 @@ async function retryLoop(attempt, policy, retrying) {
     }
     const limit = callLimitOf(policy.signal);
     const left = limit?.msLeft();
-    if (limit !== void 0 && left !== void 0 && asked > left) {
+    if (failed2.serverDelay !== void 0 && limit !== void 0 && left !== void 0 && asked > left) {
       const gaveUp = `the server asked to wait ${Math.ceil(asked / 1e3)} s, more than the ${seconds2(left)} s left of the ${seconds2(limit.timeoutMs)} s time limit`;
       const message = `${failed2.error.message}; ${gaveUp}`;
       return { ok: false, error: { ...failed2.error, message, gaveUp, attempts } };
@@ -80070,7 +80094,9 @@ function roundedIntegers(text2) {
       const token = NUMBER4.exec(text2)?.[0] ?? text2[at];
       if (LONG_INTEGER.test(token)) {
         const read = Number(token);
-        if (BigInt(token) !== BigInt(read)) found2.push([token, String(read)]);
+        if (!Number.isFinite(read) || BigInt(token) !== BigInt(read)) {
+          found2.push([token, String(read)]);
+        }
       }
       at += token.length;
       continue;
@@ -80087,6 +80113,7 @@ function stringEnd3(text2, from) {
   }
   return text2.length;
 }
+var MAX_QUOTED_DIGITS = 40;
 function roundedIntegerWarner(warn, what) {
   let warned = warn === void 0;
   return (text2) => {
@@ -80095,8 +80122,9 @@ function roundedIntegerWarner(warn, what) {
     const first = found2[0];
     if (first === void 0) return;
     warned = true;
+    const integer = first[0].length <= MAX_QUOTED_DIGITS ? `${first[0]}, an integer` : `an integer of ${first[0].length.toLocaleString("en-US")} characters,`;
     warn?.(
-      `${what} holds ${first[0]}, an integer past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`
+      `${what} holds ${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`
     );
   };
 }
@@ -80110,9 +80138,10 @@ var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
   const cwd = resolve13(setup.dir, config.cwd ?? ".");
   const scrub = createScrubber(setup.secrets ?? []).text;
+  const run2 = typeof config.run === "string" ? scrub(config.run) : config.run.map(scrub);
   const noteRounded = roundedIntegerWarner(
     setup.warn,
-    `the JSON stdout of the target ${describeTarget(config)}`
+    `the JSON stdout of the target ${describeTarget({ ...config, run: run2 })}`
   );
   const notFolder = folderProblem(cwd);
   if (notFolder !== void 0) {
@@ -80166,7 +80195,7 @@ function createCommandTarget(config, setup) {
   return {
     ok: true,
     value: {
-      description: describeTarget(config),
+      description: describeTarget(config, scrub),
       async call(args) {
         const command = renderAll(argv, args);
         if (!command.ok) return { output: null, error: command.error };
@@ -81564,27 +81593,6 @@ function bindTarget(config, suite, options2) {
     ...options2.signal !== void 0 ? { signal: options2.signal } : {}
   });
 }
-function suiteSpecs(plan, bound, resumed) {
-  return plan.suites.map((suite) => {
-    const b = bound.get(suite.id);
-    if (b === void 0) throw new Error(`suiteSpecs: suite ${suite.id} was not bound`);
-    return {
-      id: suite.id,
-      target: b.target,
-      evaluators: b.evaluators,
-      runs: suite.runs.map((run2, i) => {
-        const taken = resumed?.(suite.id, i);
-        return { params: run2.params, cases: run2.cases, ...taken ? { resumed: taken } : {} };
-      }),
-      concurrency: suite.concurrency,
-      timeoutMs: suite.timeoutMs,
-      trials: suite.trials,
-      pass: b.pass,
-      gate: suite.gate,
-      testset: suite.testset
-    };
-  });
-}
 async function loadEvaluator(config, suite, ev, options2, at) {
   const where = at("evaluators", ev.index, "use");
   let inner;
@@ -81731,6 +81739,29 @@ async function loadPass(config, suite, loader, at) {
   if (suite.pass === "all" || suite.pass === "any") return { ok: true, value: suite.pass };
   if (!loader.importsModules) return moduleThere(loader, config, suite.pass, at("pass"), "all");
   return loadShaped(loader, config, suite.pass, at("pass"), asPassCondition);
+}
+
+// src/bind/suite-specs.ts
+function suiteSpecs(plan, bound, resumed) {
+  return plan.suites.map((suite) => {
+    const b = bound.get(suite.id);
+    if (b === void 0) throw new Error(`suiteSpecs: suite ${suite.id} was not bound`);
+    return {
+      id: suite.id,
+      target: b.target,
+      evaluators: b.evaluators,
+      runs: suite.runs.map((run2, i) => {
+        const taken = resumed?.(suite.id, i);
+        return { params: run2.params, cases: run2.cases, ...taken ? { resumed: taken } : {} };
+      }),
+      concurrency: suite.concurrency,
+      timeoutMs: suite.timeoutMs,
+      trials: suite.trials,
+      pass: b.pass,
+      gate: suite.gate,
+      testset: suite.testset
+    };
+  });
 }
 
 // src/testsets/split.ts
@@ -81969,7 +82000,7 @@ function planRun(config, testsets, filters, options2 = {}) {
     );
     suites.push({
       id: suite.id,
-      target: plannedTarget(suite.target, options2.envBaseUrl),
+      target: plannedTarget(suite.target, options2.envBaseUrl, options2.scrub),
       evaluators,
       // The `--tag` filter goes with the testset into each run, so pieces of the run can be checked.
       testset: withTagFilter(testset.info, filters),
@@ -81980,7 +82011,7 @@ function planRun(config, testsets, filters, options2 = {}) {
       pass: suite.pass,
       gate: suite.gate,
       runs: grid.points.map((params) => ({ params, cases })),
-      modelCalls: modelCalls(suite, evaluators)
+      modelCalls: modelCalls(suite, evaluators, options2.scrub)
     });
   }
   const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
@@ -82001,8 +82032,8 @@ function selectCases(cases, tagLists, filters) {
     (c) => tagged.every((hasTag) => hasTag(c.meta)) && (shard === void 0 || shardOf(c.id, shard.count) === shard.index)
   );
 }
-function plannedTarget(target, envBaseUrl) {
-  const text2 = describeTarget(target);
+function plannedTarget(target, envBaseUrl, scrub) {
+  const text2 = describeTarget(target, scrub);
   if (target.kind !== "model" || target.baseUrl !== void 0 || envBaseUrl === void 0) {
     return text2;
   }
@@ -82026,10 +82057,10 @@ function plannedEvaluator(evaluator, defaultBaseUrl, envBaseUrl) {
     callsPerCase
   };
 }
-function modelCalls(suite, evaluators) {
+function modelCalls(suite, evaluators, scrub) {
   const target = suite.target;
   const perCase = evaluators.reduce((sum2, e) => sum2 + (e.callsPerCase ?? 0), 0) + (target.kind === "model" ? 1 : 0);
-  const opaque = target.kind === "http" ? `the endpoint ${describeTarget(target)}` : target.kind === "function" || target.kind === "command" ? `the ${describeTarget(target)}` : null;
+  const opaque = target.kind === "http" ? `the endpoint ${describeTarget(target, scrub)}` : target.kind === "function" || target.kind === "command" ? `the ${describeTarget(target, scrub)}` : null;
   const unknown = [
     ...opaque === null ? [] : [opaque],
     ...evaluators.filter((e) => e.callsPerCase === null).map((e) => `evaluator ${e.id}`)
@@ -82280,7 +82311,7 @@ async function loadAndPrepare(configArg, ctx, filters = {}, loaderOptions = {}, 
         ...overrides.signal !== void 0 ? { signal: overrides.signal } : {}
       }
     });
-    const planned = plannedRun(config, testsets, filters, overrides, ctx.env);
+    const planned = plannedRun(config, testsets, filters, overrides, ctx.env, scrubber);
     const { plan, resumed } = narrow ? narrow(planned, config, scrubber) : { plan: planned };
     return {
       config,
@@ -82321,11 +82352,12 @@ function fieldIssues(config, testsets, filters) {
   const planned = planRun(config, testsets, filters, {});
   return planned.ok ? missingFieldIssues(config, planned.plan) : planned.issues;
 }
-function plannedRun(config, testsets, filters, overrides, env) {
+function plannedRun(config, testsets, filters, overrides, env, scrubber) {
   const envBaseUrl = env.OPENAI_BASE_URL || void 0;
   const planned = planRun(config, testsets, filters, {
     ...overrides.trials !== void 0 ? { trials: overrides.trials } : {},
-    ...envBaseUrl !== void 0 ? { envBaseUrl } : {}
+    ...envBaseUrl !== void 0 ? { envBaseUrl } : {},
+    scrub: scrubber.text
   });
   if (!planned.ok) throw new UsageError(planned.issues);
   const fieldIssues2 = missingFieldIssues(config, planned.plan);
