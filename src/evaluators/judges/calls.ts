@@ -10,7 +10,7 @@ import type { ChatMessage, ChatReply, JudgeError } from '../../judge/types.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
 import { oneLine } from '../../shared/one-line.ts';
 import type { Usage } from '../../types/index.ts';
-import { truncateText } from '../metadata.ts';
+import { truncateText, type MetadataCut } from '../metadata.ts';
 import type { BuiltinContext, JudgeContext } from '../types.ts';
 
 /** A judge context whose chat model is known. */
@@ -72,10 +72,17 @@ export class JudgeCalls {
   #usage: Usage = emptyUsage();
   readonly #judge: JudgeContext;
   readonly #signal: AbortSignal | undefined;
+  readonly #cut: MetadataCut;
 
-  constructor(judge: JudgeContext, signal?: AbortSignal) {
+  /**
+   * `cut` cuts what the errors' metadata quotes of an answer (a built-in's, from defineBuiltin,
+   * scrubs the run's secrets first: the answer may quote the output, and a cut within a secret
+   * would keep its first characters).
+   */
+  constructor(judge: JudgeContext, signal?: AbortSignal, cut: MetadataCut = truncateText) {
     this.#judge = judge;
     this.#signal = signal;
+    this.#cut = cut;
   }
 
   /** Everything the calls so far used (cache hits counted, not priced). */
@@ -146,7 +153,7 @@ export class JudgeCalls {
     // A refusal is an answer of its own: named and quoted, as a `model` target names it.
     if (call === undefined && refusal !== undefined && refusal !== '') {
       throw this.error(`the judge refused: ${quoted(refusal)}`, {
-        refusal: truncateText(refusal),
+        refusal: this.#cut(refusal),
         raw: content ?? '',
       });
     }
@@ -185,7 +192,7 @@ export class JudgeCalls {
     const value = read(answered);
     if (typeof value === 'string') {
       throw this.error(`the judge's ${question.tool} arguments do not fit: ${value}`, {
-        raw: truncateText(JSON.stringify(answered), 2000),
+        raw: this.#cut(JSON.stringify(answered), 2000),
       });
     }
     return value;

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList } from '../metadata.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 import { LLM_REFERENCE_OPTION, nonBlankReference } from './llm-context-precision.ts';
 import { CONTEXTS_OPTION, contextsOf } from './rag-shared.ts';
@@ -56,11 +56,11 @@ export const contextEntitiesRecall = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     if (contexts.length === 0) return { score: 0, metadata: { contexts: 0, found: 0 } };
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut);
     const lists = await askLists(calls, judge.model, {
       system: SYSTEM,
       prompt: [
@@ -78,23 +78,23 @@ export const contextEntitiesRecall = defineBuiltin({
     const contextEntities = distinct(lists.contextEntities ?? []);
     if (referenceEntities.length === 0) {
       throw calls.error('the reference names no entity: there is nothing to recall', {
-        raw: truncateText(JSON.stringify(lists), 2000),
+        raw: cut(JSON.stringify(lists), 2000),
       });
     }
     const inContexts = new Set(contextEntities.map(entityKey));
     const missing = referenceEntities.filter((entity) => !inContexts.has(entityKey(entity)));
     const found = referenceEntities.length - missing.length;
-    const cut = (entities: readonly string[]): unknown[] =>
-      compactList(entities.map((entity) => truncateText(entity, ENTITY_TEXT_LIMIT)));
+    const listed = (entities: readonly string[]): unknown[] =>
+      compactList(entities.map((entity) => cut(entity, ENTITY_TEXT_LIMIT)));
     return {
       score: found / referenceEntities.length,
       metadata: {
         found,
         total: referenceEntities.length,
         contexts: contexts.length,
-        missing: cut(missing),
-        referenceEntities: cut(referenceEntities),
-        contextEntities: cut(contextEntities),
+        missing: listed(missing),
+        referenceEntities: listed(referenceEntities),
+        contextEntities: listed(contextEntities),
       },
       usage: calls.usage,
     };

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList } from '../metadata.ts';
 import {
   matchingOptionsSchema,
   contextsOf,
@@ -24,7 +24,7 @@ export const contextRecall = defineBuiltin({
     'Share of the reference (its sentences, or expected contexts) found in the retrieved contexts (no model call).',
   optionsSchema: matchingOptionsSchema(),
   validate: validateMatchingOptions,
-  score(values, args): Evaluation {
+  score(values, args, _, cut): Evaluation {
     const minSimilarity = minSimilarityOf(values);
     const { items } = referenceItemsOf(values, args);
     const contexts = contextsOf(values, args);
@@ -44,7 +44,7 @@ export const contextRecall = defineBuiltin({
         total: items.length,
         items: compactList(
           matches.map(({ item, found: isFound, similarity, context }) => ({
-            item: truncateText(item, ITEM_TEXT_LIMIT),
+            item: cut(item, ITEM_TEXT_LIMIT),
             found: isFound,
             similarity: rounded(similarity),
             context,

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList, type MetadataCut } from '../metadata.ts';
 import { orTemplate } from '../option-schemas.ts';
 import { optionalChoice } from '../options.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
@@ -54,21 +54,28 @@ export function checkQuestion(
   };
 }
 
-function listed(claims: readonly string[], verdicts: readonly ItemVerdict[], key: string) {
+function listed(
+  claims: readonly string[],
+  verdicts: readonly ItemVerdict[],
+  key: string,
+  cut: MetadataCut,
+) {
   return compactList(
     verdicts.map((v, i) => ({
-      claim: truncateText(claims[i] ?? '', ITEM_TEXT_LIMIT),
+      claim: cut(claims[i] ?? '', ITEM_TEXT_LIMIT),
       [key]: v.verdict === 1,
-      reason: truncateText(v.reason, ITEM_TEXT_LIMIT),
+      reason: cut(v.reason, ITEM_TEXT_LIMIT),
     })),
   );
 }
 
-function failing(claims: readonly string[], verdicts: readonly ItemVerdict[]): unknown[] {
+function failing(
+  claims: readonly string[],
+  verdicts: readonly ItemVerdict[],
+  cut: MetadataCut,
+): unknown[] {
   return compactList(
-    claims
-      .filter((_, i) => verdicts[i]?.verdict !== 1)
-      .map((claim) => truncateText(claim, ITEM_TEXT_LIMIT)),
+    claims.filter((_, i) => verdicts[i]?.verdict !== 1).map((claim) => cut(claim, ITEM_TEXT_LIMIT)),
   );
 }
 
@@ -112,7 +119,7 @@ export const factualCorrectness = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const mode = optionalChoice(values, 'mode', FACTUAL_MODES, 'f1');
     const reference = nonBlankReference(values, args.testCase);
     const answer = answerOf(values, args);
@@ -124,7 +131,7 @@ export const factualCorrectness = defineBuiltin({
         metadata: { mode, precision: 0, recall: 0, responseClaims: 0, noClaims: true },
       };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut);
     // One direction after the other, not both at once: an error then carries the usage of every
     // call made, and the requests reach the server in a stable order.
     const supported =
@@ -160,12 +167,12 @@ export const factualCorrectness = defineBuiltin({
         responseClaims: responseClaims.length,
         referenceClaims: referenceClaims.length,
         ...(supported !== undefined && {
-          unsupported: failing(responseClaims, supported),
-          claims: listed(responseClaims, supported, 'supported'),
+          unsupported: failing(responseClaims, supported, cut),
+          claims: listed(responseClaims, supported, 'supported', cut),
         }),
         ...(stated !== undefined && {
-          missing: failing(referenceClaims, stated),
-          referenceStatements: listed(referenceClaims, stated, 'stated'),
+          missing: failing(referenceClaims, stated, cut),
+          referenceStatements: listed(referenceClaims, stated, 'stated', cut),
         }),
       },
       usage: calls.usage,

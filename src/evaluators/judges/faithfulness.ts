@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { METADATA_LIST_LIMIT, truncateText } from '../metadata.ts';
+import { METADATA_LIST_LIMIT } from '../metadata.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 import {
   ANSWER_OPTION,
@@ -100,14 +100,14 @@ export const faithfulness = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const answer = answerOf(values, args);
     const contexts = contextsOf(values, args);
     const question = questionOf(values, args, false);
     if (answer.trim() === '') {
       return { score: 1, metadata: { supported: 0, total: 0, noClaims: true, claims: [] } };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut);
     const claims = await calls.askRead(
       judge.model,
       {
@@ -121,9 +121,9 @@ export const faithfulness = defineBuiltin({
     );
     const supported = claims.filter((c) => c.supported).length;
     const listed = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
-      claim: truncateText(c.claim, CLAIM_TEXT_LIMIT),
+      claim: cut(c.claim, CLAIM_TEXT_LIMIT),
       supported: c.supported,
-      reason: truncateText(c.reason, CLAIM_TEXT_LIMIT),
+      reason: cut(c.reason, CLAIM_TEXT_LIMIT),
     }));
     return {
       score: claims.length === 0 ? 1 : supported / claims.length,

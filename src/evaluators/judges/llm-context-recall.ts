@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList } from '../metadata.ts';
 import { requireChatJudge } from './calls.ts';
 import { LLM_CONTEXT_OPTIONS_SCHEMA, nonBlankReference } from './llm-context-precision.ts';
 import { contextsOf, questionOf, splitSentences } from './rag-shared.ts';
@@ -30,7 +30,7 @@ export const llmContextRecall = defineBuiltin({
     "Share of the reference's sentences a judge model attributes to the retrieved contexts (LLM judge).",
   optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const contexts = contextsOf(values, args);
     const statements = splitSentences(nonBlankReference(values, args.testCase));
     const question = questionOf(values, args, false);
@@ -41,23 +41,30 @@ export const llmContextRecall = defineBuiltin({
           attributed: 0,
           total: statements.length,
           contexts: 0,
-          notAttributed: compactList(statements.map((s) => truncateText(s, ITEM_TEXT_LIMIT))),
+          notAttributed: compactList(statements.map((s) => cut(s, ITEM_TEXT_LIMIT))),
         },
       };
     }
-    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
-      system: SYSTEM,
-      prompt: [
-        ...(question !== undefined ? [`Question:\n<question>\n${question}\n</question>`, ''] : []),
-        `Retrieved passages:\n${numbered('passage', contexts)}`,
-        '',
-        `Statements of the reference answer:\n${numbered('statement', statements)}`,
-      ].join('\n'),
-      tool: 'record_attribution',
-      itemsDescription: `One verdict per statement, in statement order: exactly ${statements.length}.`,
-      verdictDescription: '1 if the passages support the statement, else 0.',
-      count: statements.length,
-    });
+    const { verdicts, calls } = await askVerdicts(
+      judge,
+      args.signal,
+      {
+        system: SYSTEM,
+        prompt: [
+          ...(question !== undefined
+            ? [`Question:\n<question>\n${question}\n</question>`, '']
+            : []),
+          `Retrieved passages:\n${numbered('passage', contexts)}`,
+          '',
+          `Statements of the reference answer:\n${numbered('statement', statements)}`,
+        ].join('\n'),
+        tool: 'record_attribution',
+        itemsDescription: `One verdict per statement, in statement order: exactly ${statements.length}.`,
+        verdictDescription: '1 if the passages support the statement, else 0.',
+        count: statements.length,
+      },
+      cut,
+    );
     const attributed = verdicts.map((v) => v.verdict === 1);
     const found = attributed.filter(Boolean).length;
     return {
@@ -67,13 +74,13 @@ export const llmContextRecall = defineBuiltin({
         total: statements.length,
         contexts: contexts.length,
         notAttributed: compactList(
-          statements.filter((_, i) => !attributed[i]).map((s) => truncateText(s, ITEM_TEXT_LIMIT)),
+          statements.filter((_, i) => !attributed[i]).map((s) => cut(s, ITEM_TEXT_LIMIT)),
         ),
         statements: compactList(
           verdicts.map((v, i) => ({
-            statement: truncateText(statements[i] ?? '', ITEM_TEXT_LIMIT),
+            statement: cut(statements[i] ?? '', ITEM_TEXT_LIMIT),
             attributed: v.verdict === 1,
-            reason: truncateText(v.reason, ITEM_TEXT_LIMIT),
+            reason: cut(v.reason, ITEM_TEXT_LIMIT),
           })),
         ),
       },

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList } from '../metadata.ts';
 import { orTemplate } from '../option-schemas.ts';
 import { optionalChoice } from '../options.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
@@ -95,13 +95,13 @@ export const noiseSensitivity = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const mode = optionalChoice(values, 'mode', NOISE_MODES, 'relevant');
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     const question = questionOf(values, args, false);
     const claims = splitSentences(answerOf(values, args));
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut);
     const zero = (extra: Record<string, unknown>): Evaluation => ({
       score: 0,
       metadata: { mode, claims: claims.length, noisy: 0, ...extra },
@@ -168,11 +168,11 @@ export const noiseSensitivity = defineBuiltin({
         ...known,
         noisyClaims: compactList(
           noisy.map((n) => ({
-            claim: truncateText(n.claim, ITEM_TEXT_LIMIT),
-            reason: truncateText(n.reason, ITEM_TEXT_LIMIT),
+            claim: cut(n.claim, ITEM_TEXT_LIMIT),
+            reason: cut(n.reason, ITEM_TEXT_LIMIT),
           })),
         ),
-        incorrectClaims: compactList(incorrect.map((c) => truncateText(c, ITEM_TEXT_LIMIT))),
+        incorrectClaims: compactList(incorrect.map((c) => cut(c, ITEM_TEXT_LIMIT))),
       },
       usage: calls.usage,
     };

@@ -9,6 +9,7 @@
  * item, in order, or every list asked for; anything else is an evaluation error that keeps the
  * answer as `raw`.
  */
+import type { MetadataCut } from '../metadata.ts';
 import { JudgeCalls, type ChatJudge } from './calls.ts';
 
 /** One item's verdict: `verdict` 1 (yes) or 0 (no), with the judge's reason. */
@@ -58,8 +59,9 @@ export async function askVerdicts(
   judge: ChatJudge,
   signal: AbortSignal | undefined,
   question: VerdictQuestion,
+  cut?: MetadataCut,
 ): Promise<{ verdicts: ItemVerdict[]; calls: JudgeCalls }> {
-  const calls = new JudgeCalls(judge, signal);
+  const calls = new JudgeCalls(judge, signal, cut);
   return { verdicts: await askVerdictsWith(calls, judge.model, question), calls };
 }
 
