@@ -75674,9 +75674,16 @@ var JudgeCalls = class {
   #usage = emptyUsage();
   #judge;
   #signal;
-  constructor(judge, signal) {
+  #cut;
+  /**
+   * `cut` cuts what the errors' metadata quotes of an answer (a built-in's, from defineBuiltin,
+   * scrubs the run's secrets first: the answer may quote the output, and a cut within a secret
+   * would keep its first characters).
+   */
+  constructor(judge, signal, cut2 = truncateText) {
     this.#judge = judge;
     this.#signal = signal;
+    this.#cut = cut2;
   }
   /** Everything the calls so far used (cache hits counted, not priced). */
   get usage() {
@@ -75736,7 +75743,7 @@ var JudgeCalls = class {
     const { content, refusal: refusal2 } = result.message;
     if (call === void 0 && refusal2 !== void 0 && refusal2 !== "") {
       throw this.error(`the judge refused: ${quoted(refusal2)}`, {
-        refusal: truncateText(refusal2),
+        refusal: this.#cut(refusal2),
         raw: content ?? ""
       });
     }
@@ -75770,7 +75777,7 @@ var JudgeCalls = class {
     const value = read(answered);
     if (typeof value === "string") {
       throw this.error(`the judge's ${question.tool} arguments do not fit: ${value}`, {
-        raw: truncateText(JSON.stringify(answered), 2e3)
+        raw: this.#cut(JSON.stringify(answered), 2e3)
       });
     }
     return value;
@@ -76620,8 +76627,8 @@ function readVerdicts(args, count) {
   }
   return read;
 }
-async function askVerdicts(judge, signal, question) {
-  const calls = new JudgeCalls(judge, signal);
+async function askVerdicts(judge, signal, question, cut2) {
+  const calls = new JudgeCalls(judge, signal, cut2);
   return { verdicts: await askVerdictsWith(calls, judge.model, question), calls };
 }
 async function askVerdictsWith(calls, model, question) {
@@ -76828,11 +76835,11 @@ var contextEntitiesRecall = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireChatJudge(context3, NAME3),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     if (contexts.length === 0) return { score: 0, metadata: { contexts: 0, found: 0 } };
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const lists = await askLists(calls, judge.model, {
       system: SYSTEM5,
       prompt: [
@@ -76854,22 +76861,22 @@ ${numbered("passage", contexts)}`
     const contextEntities = distinct(lists.contextEntities ?? []);
     if (referenceEntities.length === 0) {
       throw calls.error("the reference names no entity: there is nothing to recall", {
-        raw: truncateText(JSON.stringify(lists), 2e3)
+        raw: cut2(JSON.stringify(lists), 2e3)
       });
     }
     const inContexts = new Set(contextEntities.map(entityKey));
     const missing = referenceEntities.filter((entity) => !inContexts.has(entityKey(entity)));
     const found2 = referenceEntities.length - missing.length;
-    const cut2 = (entities) => compactList(entities.map((entity) => truncateText(entity, ENTITY_TEXT_LIMIT)));
+    const listed4 = (entities) => compactList(entities.map((entity) => cut2(entity, ENTITY_TEXT_LIMIT)));
     return {
       score: found2 / referenceEntities.length,
       metadata: {
         found: found2,
         total: referenceEntities.length,
         contexts: contexts.length,
-        missing: cut2(missing),
-        referenceEntities: cut2(referenceEntities),
-        contextEntities: cut2(contextEntities)
+        missing: listed4(missing),
+        referenceEntities: listed4(referenceEntities),
+        contextEntities: listed4(contextEntities)
       },
       usage: calls.usage
     };
@@ -76883,7 +76890,7 @@ var contextRecall = defineBuiltin({
   summary: "Share of the reference (its sentences, or expected contexts) found in the retrieved contexts (no model call).",
   optionsSchema: matchingOptionsSchema(),
   validate: validateMatchingOptions,
-  score(values, args) {
+  score(values, args, _, cut2) {
     const minSimilarity = minSimilarityOf(values);
     const { items } = referenceItemsOf(values, args);
     const contexts = contextsOf(values, args);
@@ -76902,7 +76909,7 @@ var contextRecall = defineBuiltin({
         total: items.length,
         items: compactList(
           matches.map(({ item, found: isFound, similarity, context: context3 }) => ({
-            item: truncateText(item, ITEM_TEXT_LIMIT),
+            item: cut2(item, ITEM_TEXT_LIMIT),
             found: isFound,
             similarity: rounded(similarity),
             context: context3
@@ -76948,18 +76955,18 @@ ${numbered("statement", claims)}`
     count: claims.length
   };
 }
-function listed3(claims, verdicts, key) {
+function listed3(claims, verdicts, key, cut2) {
   return compactList(
     verdicts.map((v, i) => ({
-      claim: truncateText(claims[i] ?? "", ITEM_TEXT_LIMIT2),
+      claim: cut2(claims[i] ?? "", ITEM_TEXT_LIMIT2),
       [key]: v.verdict === 1,
-      reason: truncateText(v.reason, ITEM_TEXT_LIMIT2)
+      reason: cut2(v.reason, ITEM_TEXT_LIMIT2)
     }))
   );
 }
-function failing(claims, verdicts) {
+function failing(claims, verdicts, cut2) {
   return compactList(
-    claims.filter((_, i) => verdicts[i]?.verdict !== 1).map((claim) => truncateText(claim, ITEM_TEXT_LIMIT2))
+    claims.filter((_, i) => verdicts[i]?.verdict !== 1).map((claim) => cut2(claim, ITEM_TEXT_LIMIT2))
   );
 }
 function share(verdicts) {
@@ -76989,7 +76996,7 @@ var factualCorrectness = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireChatJudge(context3, NAME4),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const mode = optionalChoice(values, "mode", FACTUAL_MODES, "f1");
     const reference = nonBlankReference(values, args.testCase);
     const answer = answerOf(values, args);
@@ -77001,7 +77008,7 @@ var factualCorrectness = defineBuiltin({
         metadata: { mode, precision: 0, recall: 0, responseClaims: 0, noClaims: true }
       };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const supported = mode === "recall" ? void 0 : await askVerdictsWith(
       calls,
       judge.model,
@@ -77024,12 +77031,12 @@ var factualCorrectness = defineBuiltin({
         responseClaims: responseClaims.length,
         referenceClaims: referenceClaims.length,
         ...supported !== void 0 && {
-          unsupported: failing(responseClaims, supported),
-          claims: listed3(responseClaims, supported, "supported")
+          unsupported: failing(responseClaims, supported, cut2),
+          claims: listed3(responseClaims, supported, "supported", cut2)
         },
         ...stated !== void 0 && {
-          missing: failing(referenceClaims, stated),
-          referenceStatements: listed3(referenceClaims, stated, "stated")
+          missing: failing(referenceClaims, stated, cut2),
+          referenceStatements: listed3(referenceClaims, stated, "stated", cut2)
         }
       },
       usage: calls.usage
@@ -77117,14 +77124,14 @@ var faithfulness = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireChatJudge(context3, NAME5),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const answer = answerOf(values, args);
     const contexts = contextsOf(values, args);
     const question = questionOf(values, args, false);
     if (answer.trim() === "") {
       return { score: 1, metadata: { supported: 0, total: 0, noClaims: true, claims: [] } };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const claims = await calls.askRead(
       judge.model,
       {
@@ -77138,9 +77145,9 @@ var faithfulness = defineBuiltin({
     );
     const supported = claims.filter((c) => c.supported).length;
     const listed4 = claims.slice(0, METADATA_LIST_LIMIT).map((c) => ({
-      claim: truncateText(c.claim, CLAIM_TEXT_LIMIT),
+      claim: cut2(c.claim, CLAIM_TEXT_LIMIT),
       supported: c.supported,
-      reason: truncateText(c.reason, CLAIM_TEXT_LIMIT)
+      reason: cut2(c.reason, CLAIM_TEXT_LIMIT)
     }));
     return {
       score: claims.length === 0 ? 1 : supported / claims.length,
@@ -77171,7 +77178,7 @@ var llmContextRecall = defineBuiltin({
   summary: "Share of the reference's sentences a judge model attributes to the retrieved contexts (LLM judge).",
   optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context3) => requireChatJudge(context3, NAME6),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const contexts = contextsOf(values, args);
     const statements = splitSentences(nonBlankReference(values, args.testCase));
     const question = questionOf(values, args, false);
@@ -77182,28 +77189,33 @@ var llmContextRecall = defineBuiltin({
           attributed: 0,
           total: statements.length,
           contexts: 0,
-          notAttributed: compactList(statements.map((s) => truncateText(s, ITEM_TEXT_LIMIT3)))
+          notAttributed: compactList(statements.map((s) => cut2(s, ITEM_TEXT_LIMIT3)))
         }
       };
     }
-    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
-      system: SYSTEM8,
-      prompt: [
-        ...question !== void 0 ? [`Question:
+    const { verdicts, calls } = await askVerdicts(
+      judge,
+      args.signal,
+      {
+        system: SYSTEM8,
+        prompt: [
+          ...question !== void 0 ? [`Question:
 <question>
 ${question}
 </question>`, ""] : [],
-        `Retrieved passages:
+          `Retrieved passages:
 ${numbered("passage", contexts)}`,
-        "",
-        `Statements of the reference answer:
+          "",
+          `Statements of the reference answer:
 ${numbered("statement", statements)}`
-      ].join("\n"),
-      tool: "record_attribution",
-      itemsDescription: `One verdict per statement, in statement order: exactly ${statements.length}.`,
-      verdictDescription: "1 if the passages support the statement, else 0.",
-      count: statements.length
-    });
+        ].join("\n"),
+        tool: "record_attribution",
+        itemsDescription: `One verdict per statement, in statement order: exactly ${statements.length}.`,
+        verdictDescription: "1 if the passages support the statement, else 0.",
+        count: statements.length
+      },
+      cut2
+    );
     const attributed = verdicts.map((v) => v.verdict === 1);
     const found2 = attributed.filter(Boolean).length;
     return {
@@ -77213,13 +77225,13 @@ ${numbered("statement", statements)}`
         total: statements.length,
         contexts: contexts.length,
         notAttributed: compactList(
-          statements.filter((_, i) => !attributed[i]).map((s) => truncateText(s, ITEM_TEXT_LIMIT3))
+          statements.filter((_, i) => !attributed[i]).map((s) => cut2(s, ITEM_TEXT_LIMIT3))
         ),
         statements: compactList(
           verdicts.map((v, i) => ({
-            statement: truncateText(statements[i] ?? "", ITEM_TEXT_LIMIT3),
+            statement: cut2(statements[i] ?? "", ITEM_TEXT_LIMIT3),
             attributed: v.verdict === 1,
-            reason: truncateText(v.reason, ITEM_TEXT_LIMIT3)
+            reason: cut2(v.reason, ITEM_TEXT_LIMIT3)
           }))
         )
       },
@@ -77404,13 +77416,13 @@ var noiseSensitivity = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireChatJudge(context3, NAME7),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const mode = optionalChoice(values, "mode", NOISE_MODES, "relevant");
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     const question = questionOf(values, args, false);
     const claims = splitSentences(answerOf(values, args));
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const zero = (extra) => ({
       score: 0,
       metadata: { mode, claims: claims.length, noisy: 0, ...extra },
@@ -77472,11 +77484,11 @@ var noiseSensitivity = defineBuiltin({
         ...known,
         noisyClaims: compactList(
           noisy.map((n) => ({
-            claim: truncateText(n.claim, ITEM_TEXT_LIMIT4),
-            reason: truncateText(n.reason, ITEM_TEXT_LIMIT4)
+            claim: cut2(n.claim, ITEM_TEXT_LIMIT4),
+            reason: cut2(n.reason, ITEM_TEXT_LIMIT4)
           }))
         ),
-        incorrectClaims: compactList(incorrect.map((c) => truncateText(c, ITEM_TEXT_LIMIT4)))
+        incorrectClaims: compactList(incorrect.map((c) => cut2(c, ITEM_TEXT_LIMIT4)))
       },
       usage: calls.usage
     };
