@@ -5,12 +5,18 @@
  * a cut within a secret's first 1 to 5 characters kept them: too few for the scrub to recognise.
  * They are cut with the built-in's scrubbing cut now. The fake judge below quotes the secret
  * after a run of `p`s as long as the one in its prompt, which each suite sets so that the
- * built-in's cut falls 1 to 5 characters into the secret.
+ * built-in's cut falls 1 to 5 characters into the secret. A run's judge client scrubs its
+ * answers of the run's secrets; a client of one's own (`createJudgeClient` in code) does not,
+ * and there the built-in's cut is what keeps a key's start out of what the judge said.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
+import { createScrubber } from '../src/shared/secrets.ts';
+import type { Evaluation } from '../src/types/index.ts';
+import { judgeOn } from './helpers/builtin-judge.ts';
 import { runInProcess } from './helpers/in-process.ts';
 import {
   useOpenAiServer,
@@ -172,6 +178,71 @@ describe('judge metadata quoting a secret cut within its first characters', () =
     const quotes = [...text.matchAll(/p{90,}([^"\\\u2026]*)\u2026/g)];
     assert.equal(quotes.length, 95, text);
     // What follows the padding is the start of `[redacted]`, never of the secret.
+    const leaks = quotes.filter(([, kept = '']) => !'[redacted]'.startsWith(kept));
+    assert.deepEqual(
+      leaks.map(([whole]) => whole.slice(-30)),
+      [],
+    );
+    assert.match(text, /p{90,}\[re/);
+    assert.equal(text.includes(X_SECRET.slice(0, 3)), false);
+  });
+
+  it("keeps none of them from a judge's answer the client did not scrub", async () => {
+    server.setResponder(answer);
+    // A client knowing no secret, as one made in code; the built-in's scrub knows the key.
+    const judge = judgeOn(server);
+    const scrub = createScrubber([X_SECRET]).text;
+    const contexts = ['The sky is blue.'];
+    const reference = 'The sky is blue.';
+    /** The metadata (or the error's) of built-in `name` on one case, as JSON text. */
+    const metadataOf = async (
+      name: BuiltinEvaluatorName,
+      testCase: Record<string, unknown>,
+      output: unknown,
+    ): Promise<string> => {
+      const evaluator = builtinEvaluators[name].create({}, { id: name, judge, scrub });
+      try {
+        const evaluation: Evaluation = await evaluator.evaluateTestCase({
+          testCase,
+          output,
+          params: {},
+          durationMs: 0,
+          signal: new AbortController().signal,
+        });
+        return JSON.stringify(evaluation.metadata);
+      } catch (error) {
+        return JSON.stringify((error as { metadata?: unknown }).metadata);
+      }
+    };
+    const texts: string[] = [];
+    for (const n of pads(300)) {
+      texts.push(await metadataOf('faithfulness', { contexts }, `${quote(n)}.`));
+    }
+    for (const n of pads(2000, '{"claims":"'.length)) {
+      texts.push(await metadataOf('faithfulness', { contexts }, `${quote(n)}.`));
+    }
+    for (const n of pads(200)) {
+      texts.push(await metadataOf('noise-sensitivity', { contexts, reference }, `${quote(n)}.`));
+      texts.push(await metadataOf('factual-correctness', { reference }, `${quote(n)}.`));
+      texts.push(
+        await metadataOf('llm-context-recall', { contexts, reference: `${quote(n)}.` }, 'x'),
+      );
+    }
+    for (const n of pads(500)) {
+      texts.push(
+        await metadataOf('llm-context-recall', { contexts, reference: `${quote(n)}.` }, 'x'),
+      );
+    }
+    for (const n of [...pads(100), ...pads(2000, ENTITIES_RAW_PREFIX.length)]) {
+      texts.push(
+        await metadataOf('context-entities-recall', { contexts, reference: `${quote(n)}.` }, 'x'),
+      );
+    }
+    const text = texts.join('\n');
+    const quotes = [...text.matchAll(/p{90,}([^"\\\u2026]*)\u2026/g)];
+    // faithfulness 2 + 1 raw, noise-sensitivity 3, factual-correctness 4, llm-context-recall 3
+    // and a refusal, context-entities-recall 2 + 1 raw: per pad.
+    assert.equal(quotes.length, 5 * 17, text);
     const leaks = quotes.filter(([, kept = '']) => !'[redacted]'.startsWith(kept));
     assert.deepEqual(
       leaks.map(([whole]) => whole.slice(-30)),
