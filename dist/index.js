@@ -62928,7 +62928,9 @@ async function passedCheckRun(octokit, { owner, repo }, name, sha, exceptId) {
       repo,
       ref: sha,
       check_name: name,
-      filter: "all",
+      // The newest check run of the name, as a required check reads it: an older pass that a
+      // later failure replaced is no report to stand down for.
+      filter: "latest",
       per_page: PER_PAGE2
     });
     const passed = data.check_runs.find(

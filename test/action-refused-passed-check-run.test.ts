@@ -28,8 +28,8 @@ beforeEach(() => {
 });
 
 /** The rightly wired job's check run, already on the pull request's head. */
-function seed(conclusion: 'success' | 'failure'): StoredCheckRun {
-  const run = newCheckRun(9001, 'octo', 'repo', {
+function seed(conclusion: 'success' | 'failure', id = 9001): StoredCheckRun {
+  const run = newCheckRun(id, 'octo', 'repo', {
     name: NAME,
     head_sha: HEAD_SHA,
     external_id: 'evalgate-right-job',
@@ -81,6 +81,17 @@ describe('a refused mode: report job beside a job whose check run of the same na
     assert.match(mine[0]?.output.title ?? '', /^superseded: could not start: /);
     assert.equal(right.conclusion, 'success');
     assert.match(r.stdout, /^::warning::evalgate: turned the check run \S+ neutral: /m);
+  });
+
+  it('beside a pass that a later failure of the name replaced: the refusal is posted as failed', async () => {
+    // What a required check reads is the latest check run of the name, here the failure.
+    seed('success', 9001);
+    seed('failure', 9002);
+    const r = await refusedReport();
+    const runs = [...fixture.server.state.checkRuns.values()];
+    assert.equal(runs.length, 3, r.stdout);
+    assert.equal(runs.at(-1)?.conclusion, 'failure');
+    assert.doesNotMatch(r.stdout, /posted no failed check run/);
   });
 
   it('beside a failed check run of the name: the refusal is posted as failed, as before', async () => {

@@ -328,9 +328,9 @@ export interface PassedCheckRun {
 /**
  * A completed check run named `name` on `sha` that passed (`success`), other than `exceptId`:
  * the report of a job that ran, which a refusal (a run that judged no code) must not shadow
- * (`publish-not-started.ts`). Reads the first 100 of the commit's check runs of that name
- * (GitHub lists the newest first, in practice); null when there is none, or when they cannot be
- * read, in which case the refusal is posted as it was before this check.
+ * (`publish-not-started.ts`). Reads the commit's latest check run of that name (`filter:
+ * latest`, what a required check reads); null when it did not pass, or when it cannot be read, in
+ * which case the refusal is posted as it was before this check.
  */
 export async function passedCheckRun(
   octokit: Octokit,
@@ -345,7 +345,9 @@ export async function passedCheckRun(
       repo,
       ref: sha,
       check_name: name,
-      filter: 'all',
+      // The newest check run of the name, as a required check reads it: an older pass that a
+      // later failure replaced is no report to stand down for.
+      filter: 'latest',
       per_page: PER_PAGE,
     });
     const passed = data.check_runs.find(

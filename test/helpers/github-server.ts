@@ -227,9 +227,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       if (problem) return problem;
       const name = query['check_name'];
       const turn = options.checkRunOrder === 'oldest-first' ? -1 : 1;
-      const all = [...state.checkRuns.values()]
+      const named = [...state.checkRuns.values()]
         .filter((run) => run.head_sha === ref && (name === undefined || run.name === name))
-        .sort((a, b) => turn * (b.id - a.id));
+        .sort((a, b) => b.id - a.id);
+      // `filter=latest` (GitHub's default) keeps the newest check run of each name, the one a
+      // required check reads; `filter=all` keeps every one.
+      const all = (
+        query['filter'] === 'all'
+          ? named
+          : named.filter((run, at) => named.findIndex((other) => other.name === run.name) === at)
+      ).sort((a, b) => turn * (b.id - a.id));
       const { items, headers } = page(url, path, query, all);
       return {
         status: 200,
