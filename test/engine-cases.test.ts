@@ -252,6 +252,7 @@ void test('evaluator failures become evaluations with an error and passed: false
     passed: 0,
     failed: 1,
     errors: 1,
+    scored: 0,
     passRate: 0,
   });
 });

@@ -94,7 +94,7 @@ void test('summarizeRun counts cases and evaluators without rounding', () => {
       exact: { count: 4, mean: 0.75, passed: 3, failed: 1, errors: 0, passRate: 0.75 },
       // The errored 1.4 counts as failed and as an error, and stays out of the mean; without a
       // threshold on any evaluation there is no pass rate, errors or not.
-      tone: { count: 3, mean: 0.375, passed: 0, failed: 1, errors: 1, passRate: null },
+      tone: { count: 3, mean: 0.375, passed: 0, failed: 1, errors: 1, scored: 2, passRate: null },
       unused: { count: 0, mean: null, passed: 0, failed: 0, errors: 0, passRate: null },
     },
   });
@@ -183,7 +183,9 @@ void test('evaluator mean and passRate rules; nothing to measure fails', () => {
 });
 
 // The mean counts only the scores given: an evaluator whose evaluations mostly errored passed
-// `gte: 0.8` on the few that scored. Errored evaluations leave the mean undecided, and it fails.
+// `gte: 0.8` on the few that scored. Errored evaluations leave the mean undecided, and it fails,
+// when the summary does not say how many scored (`scored`, absent in an earlier version's
+// artifact): the bounds over the errored ones (test/gate-mean-errored-bounds) need it.
 void test('a mean rule over an evaluator with errored evaluations is not decided, and fails', () => {
   const judged = summary({
     passed: 3,
@@ -212,7 +214,7 @@ void test('a mean rule over an evaluator with errored evaluations is not decided
       ['evaluators.fine.mean', '0.95', true],
     ],
   );
-  // A lower-is-better mean is no different: the errored ones might have scored anything.
+  // A lower-is-better mean is no different: without `scored`, nothing bounds the mean.
   const upper = evaluateGate(judged, {
     minPassRate: 0,
     evaluators: { judge: { mean: { lte: 1 } } },

@@ -15,6 +15,7 @@ import { kappaUndefinedReason } from '../evaluators/agreement.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { withoutNoiseOrNull } from '../shared/float-noise.ts';
 import { describeThreshold, meetsThreshold } from './threshold.ts';
+import { meanWithErrors } from './mean-bounds.ts';
 
 /**
  * A run's verdict from its gate, with one condition per rule so reports can say exactly what
@@ -68,7 +69,7 @@ export function evaluateGate(
       conditions.push(
         measured === undefined || measured.mean === null
           ? condition
-          : undecidedMean(condition, measured.errors, measured.count),
+          : meanWithErrors(condition, rules.mean, measured),
       );
     }
     if (rules.passRate != null) {
@@ -136,23 +137,6 @@ function measure(
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
-}
-
-/**
- * A mean rule of an evaluator some of whose evaluations errored: their scores are missing, so the
- * mean of the rest says nothing of what they would have scored (17 errored and 3 scored 0.95
- * would pass `gte: 0.8`). The rule is then not decided, and fails, saying how many errored; the
- * pass rate and the case rules count an errored evaluation as a failure, and so cannot pass it
- * either. `errors` 0 keeps the condition as measured.
- */
-function undecidedMean(condition: GateCondition, errors: number, count: number): GateCondition {
-  if (errors === 0) return condition;
-  const errored = `${formatCount(errors)} of ${formatCount(count)} evaluations errored`;
-  return {
-    ...condition,
-    actual: `not decided: ${errored} (mean ${condition.actual} over the others)`,
-    passed: false,
-  };
 }
 
 /**

@@ -229,6 +229,8 @@ export class SummaryAccumulator {
         passed: total.passed,
         failed: total.failed,
         errors: total.errors,
+        // Only with errors: what the gate needs to bound the mean over every evaluation.
+        ...(total.errors > 0 ? { scored: total.scored } : {}),
         // An evaluator without a threshold passes or fails nothing: its errors are `failed`
         // (the case failed), but a pass rate of 0% would read as if every check had failed.
         passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,

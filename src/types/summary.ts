@@ -97,6 +97,13 @@ export interface EvaluatorSummary {
   passed: number;
   failed: number;
   errors: number;
+  /**
+   * Evaluations that gave a score without an error: those `mean` averages. Present only when
+   * some evaluation errored (`errors` > 0), so the gate can bound what the mean would have been
+   * whatever the errored ones scored (run/mean-bounds.ts); absent in artifacts of earlier
+   * versions, whose such mean rules stay not decided.
+   */
+  scored?: number;
   /** passed / (passed + failed); `null` when no evaluation had a threshold. */
   passRate: number | null;
   /**
