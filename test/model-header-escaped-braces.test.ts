@@ -9,12 +9,17 @@ import { useLoopbackServer } from './helpers/loopback-server.ts';
 
 /** The `x-note` header of each request, in order. */
 const notes: (string | undefined)[] = [];
+/** The `model` of each request's body, in order. */
+const models: unknown[] = [];
 
 /** Answers every request as a chat completion whose text is `yes`. */
 const server = useLoopbackServer((req, res) => {
   notes.push(req.headers['x-note'] as string | undefined);
-  req.resume();
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => (body += chunk));
   req.on('end', () => {
+    models.push((JSON.parse(body) as { model?: unknown }).model);
     const message = { role: 'assistant', content: 'yes' };
     res
       .writeHead(200, { 'content-type': 'application/json' })
@@ -28,6 +33,7 @@ async function run(
   rows: Record<string, unknown>[],
 ): Promise<{ code: number; error: string | null }> {
   notes.length = 0;
+  models.length = 0;
   const dir = jsonlProject(rows, suite);
   const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir);
   return { code: result.code, error: artifactCases(dir)[0]!.cases[0]!.error ?? null };
@@ -65,5 +71,26 @@ describe('an escaped {{ in the headers of a model connection', () => {
       [{ q: 'a', output: 'fine' }],
     );
     assert.deepEqual(notes, ['keep {{ raw }}']);
+  });
+
+  it("is sent as {{ in a judge's model, as in a model target's", async () => {
+    await run(
+      [
+        'target:',
+        '  type: model',
+        "  model: 'target-\\{{ m }}'",
+        `  baseUrl: ${server.base}/v1`,
+        '  apiKey: sk-test-key',
+        '  prompt: "{{ case.q }}"',
+        'evaluators:',
+        '  - use: llm-judge',
+        `    judge: { model: 'judge-\\{{ m }}', baseUrl: "${server.base}/v1", apiKey: sk-test-key }`,
+        '    with:',
+        '      prompt: "Is {{ output }} fine?"',
+        '      choices: { "yes": 1, "no": 0 }',
+      ],
+      [{ q: 'a' }],
+    );
+    assert.deepEqual(models, ['target-{{ m }}', 'judge-{{ m }}']);
   });
 });

@@ -142,13 +142,15 @@ export function createModelAccess(config: LoadedConfig, runtime: ModelRuntime): 
     },
     contextFor(suite, evaluator) {
       const settings: JudgeSettings = { ...defaults, ...evaluator.judge };
+      // The client reads its own settings' escapes; the model names are sent from here.
+      const { model, embeddingModel } = literalSettings(settings);
       return {
         judge: {
           get client() {
             return clientFor(settings);
           },
-          model: settings.model,
-          embeddingModel: settings.embeddingModel,
+          model,
+          embeddingModel,
           temperature: settings.temperature ?? 0,
           prices: defaults.prices,
         },
@@ -190,13 +192,16 @@ export function firstRecording(env: Record<string, string | undefined>): {
 }
 
 /**
- * A client's connection settings as sent: an escaped `\{{` read as `{{`, as everywhere else a
- * template could be (a `{{ … }}` itself is refused in them when the config loads), so
- * `x-note: '\{{ raw }}'` sends `{{ raw }}`, as an http target's header does, not the backslash.
+ * A judge's settings as sent: an escaped `\{{` read as `{{`, as everywhere else a template could
+ * be (a `{{ … }}` itself is refused in them when the config loads), so `x-note: '\{{ raw }}'`
+ * sends `{{ raw }}`, as an http target's header does, and `model: 'm-\{{ x }}'` asks for
+ * `m-{{ x }}`, as a model target's `model:` (a template) does, not the backslash.
  */
 function literalSettings(settings: JudgeSettings): JudgeSettings {
   const literal = (text: string | undefined): string | undefined =>
     text === undefined ? undefined : (literalValue(text) as string);
+  const model = literal(settings.model);
+  const embeddingModel = literal(settings.embeddingModel);
   const baseUrl = literal(settings.baseUrl);
   const apiKey = literal(settings.apiKey);
   const headers =
@@ -205,6 +210,8 @@ function literalSettings(settings: JudgeSettings): JudgeSettings {
       : (literalValue(settings.headers) as Record<string, string>);
   return {
     ...settings,
+    ...(model !== undefined ? { model } : {}),
+    ...(embeddingModel !== undefined ? { embeddingModel } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(headers !== undefined ? { headers } : {}),
