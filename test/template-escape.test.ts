@@ -179,7 +179,8 @@ describe('end to end, in process', () => {
         "  - { id: braces, use: regex, with: { pattern: '\\{{ name }} for Paris' } }",
         '  - use: is-equals',
         '    with:',
-        '      expected: "echo: Write a Vue template showing \\\\{{ name }} for {{ case.q }}.\\nKeep \\\\\\\\{{ case.q }} too.\\n"',
+        // The reply's final line break is not scored (a text output's trailing ones are not).
+        '      expected: "echo: Write a Vue template showing \\\\{{ name }} for {{ case.q }}.\\nKeep \\\\\\\\{{ case.q }} too."',
       ],
       { 'prompts/vue.md': PROMPT },
     );

@@ -5,7 +5,7 @@
 import { describeJsonError } from '../shared/json-syntax.ts';
 import type { TargetOutput } from '../types/index.ts';
 import type { CommandTargetConfig } from '../config/types.ts';
-import { lfLineEnds } from '../shared/line-ends.ts';
+import { textOutput } from '../shared/line-ends.ts';
 
 /** Lines of stderr a failure shows. */
 export const STDERR_LINES = 20;
@@ -56,7 +56,7 @@ export function outcome(
 ): TargetOutput {
   const format = config.output;
   // CRLF read as LF, as the testset's cells are, then without its trailing line breaks.
-  const text = lfLineEnds(ran.stdout).replace(/\n+$/, '');
+  const text = textOutput(ran.stdout);
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message: string): string =>
     stderr === '' ? message : `${message}; stderr:\n${stderr}`;

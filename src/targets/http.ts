@@ -13,7 +13,7 @@ import { withRetries } from '../judge/retry.ts';
 import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
-import { lfLineEnds } from '../shared/line-ends.ts';
+import { textOutput } from '../shared/line-ends.ts';
 import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
@@ -207,8 +207,8 @@ function answerOutput(
   scrub: (text: string) => string,
   answeredAs: string,
 ): TargetOutput {
-  // A text answer is scored with CRLF read as LF, as a command's stdout is (see lfLineEnds).
-  const textOutput = lfLineEnds(text);
+  // A text answer is scored as a command's stdout is: LF line ends, no trailing line breaks.
+  const answerText = textOutput(text);
   let json: unknown;
   let isJson = true;
   let notJson = '';
@@ -231,22 +231,22 @@ function answerOutput(
     // to score; an empty one would pass every check that something is not there.
     if (saysJson && text.trim() === '') {
       return {
-        output: textOutput,
+        output: answerText,
         error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`,
       };
     }
     if (saysJson) {
       return {
-        output: textOutput,
+        output: answerText,
         error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson}: ${excerptOf(scrub(text))}`,
       };
     }
-    return { output: textOutput };
+    return { output: answerText };
   }
   if (!isJson) {
     const cannot = `so output: ${path.text} cannot be read from it`;
     return {
-      output: textOutput,
+      output: answerText,
       error:
         text.trim() === ''
           ? `${answeredAs} with an empty body, ${cannot}`

@@ -14,7 +14,7 @@ import { describeTarget } from '../config/target.ts';
 import type { Checked, Issue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
-import { lfLineEnds } from '../shared/line-ends.ts';
+import { textOutput } from '../shared/line-ends.ts';
 import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
@@ -133,8 +133,9 @@ export async function createModelTarget(
             const error = `the model's reply is empty (content: ${reply.text === '' ? '""' : 'only white space'}${why === undefined ? '' : `, finish_reason: ${why}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
             return { output: reply.text, usage, error, ...timed };
           }
-          // CRLF read as LF, as an http target's text answer and a command's stdout are.
-          return { output: lfLineEnds(reply.text), usage, ...timed };
+          // LF line ends, no trailing line breaks: as an http target's text answer and a
+          // command's stdout are read (see textOutput).
+          return { output: textOutput(reply.text), usage, ...timed };
         }
         noteRounded(reply.text);
         return { ...parsedReply(reply.text, validate), usage, ...timed };
