@@ -116,10 +116,18 @@ function newlyFailingList(
     'div',
     { class: 'newly-failing' },
     el('h3', {}, `Newly failing (${counted.alarm})`),
-    // Why these are listed open, per grid point, as the PR comment's heading says it.
+    // Why these are listed open, per grid point: a lead and a reason a line, as the PR comment
+    // and the terminal list them (on one line, `; ` between, three reasons read as one).
     ...comparison.newlyFailingRuns
-      .filter((r) => r.alarm)
-      .map((r) => el('p', { class: 'alarm-reason' }, `${r.run}: ${r.reason}`)),
+      .filter((r) => r.alarm && r.reasons.length > 0)
+      .map((r) =>
+        el(
+          'div',
+          { class: 'alarm-reasons' },
+          el('p', { class: 'alarm-lead' }, `${r.run}: ${comparison.alarmLead}`),
+          el('ul', {}, ...r.reasons.map((reason) => el('li', { class: 'alarm-reason' }, reason))),
+        ),
+      ),
     el('ul', {}, ...items(alarm)),
     folded,
     el('p', { class: 'note' }, filter),

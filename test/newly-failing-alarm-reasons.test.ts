@@ -18,6 +18,7 @@ import { launchBrowser, openFilePage } from './helpers/browser.ts';
 import { evaluatorRow, runComparison } from './helpers/comparison-rows.ts';
 import { renderGfm } from './helpers/gfm.ts';
 import { baseAndHead, commentAndPage } from './helpers/comment-and-page.ts';
+import { runInProcess } from './helpers/in-process.ts';
 
 const GATE = 'the grid point passed its gate in BASE and fails it now';
 
@@ -132,10 +133,54 @@ describe('three cases of 40 fail now, and the gate that passed in BASE fails', (
       (await page.textContent('#comparison .newly-failing h3'))?.trim(),
       'Newly failing (3)',
     );
-    const reasons = await page
-      .locator('#comparison .newly-failing .alarm-reason')
-      .allTextContents();
-    assert.deepEqual(reasons, [`s: ${GATE}`]);
+    // A lead and the reasons a list item each, as the comment's `An alarm because:` list.
+    const blocks = page.locator('#comparison .newly-failing .alarm-reasons');
+    assert.equal(await blocks.count(), 1);
+    assert.equal(await blocks.locator('p').textContent(), 's: an alarm because:');
+    assert.deepEqual(await blocks.locator('ul > li').allTextContents(), [GATE]);
+    await page.close();
+  });
+});
+
+describe('twenty cases of 40 fail now: three reasons, listed one a line on the page as in the terminal', () => {
+  let browser: Browser;
+  let dir = '';
+
+  before(async () => {
+    browser = await launchBrowser();
+    const many = (head: boolean): Record<string, unknown>[] =>
+      Array.from({ length: 40 }, (_, n) => ({
+        n,
+        output: head && n < 20 ? 'no idea' : `answer ${n}`,
+      }));
+    dir = await baseAndHead(many(false), many(true), SUITE);
+    await commentAndPage(dir);
+  });
+
+  after(() => browser.close());
+
+  it('the page lists each reason the terminal lists, as a list item, under one lead', async () => {
+    const terminal = await runInProcess(['compare', 'base.json', 'head.json'], dir);
+    const lines = terminal.stdout.split('\n');
+    const lead = lines.findIndex((line) => line.trim() === 'an alarm because:');
+    assert.ok(lead > 0, terminal.stdout);
+    const said: string[] = [];
+    for (const line of lines.slice(lead + 1)) {
+      const item = /^ {6}- (.*)$/.exec(line);
+      if (item === null) break;
+      said.push(item[1] ?? '');
+    }
+    // The gate, the pass rate and the evaluator: several reasons, so a list is what reads.
+    assert.equal(said.length, 3, terminal.stdout);
+    assert.equal(said[0], GATE);
+    assert.match(said[1] ?? '', /^pass rate regressed, Holm p [=<] /);
+
+    const page = await openFilePage(browser, join(dir, 'report.html'), '#comparison');
+    const block = page.locator('#comparison .newly-failing .alarm-reasons');
+    assert.equal(await block.locator('p.alarm-lead').textContent(), 's: an alarm because:');
+    assert.deepEqual(await block.locator('ul > li').allTextContents(), said);
+    // Nothing joins them on one line any more.
+    assert.doesNotMatch((await block.textContent()) ?? '', /; /);
     await page.close();
   });
 });

@@ -9,6 +9,7 @@
 import { pointsSize, scoreSize, verdictWords } from './row-power.ts';
 import type { Comparison, RunComparison } from '../types/comparison.ts';
 import { calmFlipsName } from './newly-failing.ts';
+import { ALARM_LEAD } from './alarm-reasons.ts';
 import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
 import type { IncompleteWarning } from './comparison-incomplete.ts';
 import { caseLists, caseText, directionWords, type CaseList } from './comparison-wording.ts';
@@ -81,10 +82,12 @@ export interface ComparisonView {
    * The runs with newly failing cases, in `newlyFailing`'s order: whether the page lists them as
    * an alarm (`caseLists`, as every form), the heading the text form gives them
    * (`Newly failing (5; 4 fixed the other way, within the noise: …)` when they are none), and
-   * for an alarm why (`the grid point passed its gate in BASE and fails it now`, `alarmLines`),
-   * else ''.
+   * for an alarm why, a reason each (`the grid point passed its gate in BASE and fails it now`,
+   * `pass rate regressed, Holm p = 0.002`), listed one a line as every form lists them; else [].
    */
-  newlyFailingRuns: { run: string; alarm: boolean; heading: string; reason: string }[];
+  newlyFailingRuns: { run: string; alarm: boolean; heading: string; reasons: string[] }[];
+  /** What every form says before an alarm's reasons (`an alarm because:`, `ALARM_LEAD`). */
+  alarmLead: string;
   /** What the page calls the newly failing cases that are no alarm (`calmFlipsName`), or ''. */
   calmNewlyFailing: string;
   /**
@@ -177,7 +180,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         run: name,
         alarm: list.alarm === true,
         heading: listHeading('Newly failing', formatCount(list.cases.length), list.aside),
-        reason: (list.reasons ?? []).join('; '),
+        reasons: [...(list.reasons ?? [])],
       });
       if (list.alarm !== true) calmRuns.push(run);
     }
@@ -217,6 +220,7 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     rows,
     newlyFailing,
     newlyFailingRuns,
+    alarmLead: ALARM_LEAD,
     calmNewlyFailing: calmRuns.length === 0 ? '' : calmFlipsName(calmRuns),
     newlyFailingCount: {
       alarm: countedCases(alarmed.cases, alarmed.pairs),
