@@ -4,27 +4,17 @@
  * not pass says why in its own column (the error, else the failing evaluations with what they
  * said, worded in Node as the terminal summary words it), cut to fit, whole in its tooltip. Only the rows in
  * view are in the document (a fixed row height and a spacer), so 10,000 cases scroll and filter
- * without delay. Every evaluator has a column; when they do not fit, the table scrolls sideways
- * (the header with it) and a note says so.
+ * without delay. Every evaluator has a column, from seven on a compact chip (columns.ts); when
+ * they do not fit, the table scrolls sideways (the header with it) and a note says so.
  */
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
+import { caseColumns, type CaseColumns } from './columns.ts';
 import { count, el, plural, score, section } from './dom.ts';
 import { shortId } from './wording.ts';
 
 const ROW_HEIGHT = 30;
-/** The header row sits in the scrolled box, above the rows. */
-const HEADER_HEIGHT = 30;
 /** Rows drawn above and below the visible ones, so a fast scroll shows no gap. */
 const OVERSCAN = 10;
-/**
- * Column widths in px: status, case (at least), why (at least), run (at least), duration, one
- * per evaluator. The why column takes what the others leave (cut with `…`, whole in its
- * tooltip), down to a few words: at 220 px it pushed six evaluator columns out of a 1280 px
- * window, where without it they fit.
- */
-const WIDTHS = { status: 90, case: 200, why: 120, run: 140, duration: 70, score: 80 };
-const GAP = 8;
-const PADDING = 16;
 
 /** The status filter's value for the cases that passed in the baseline and do not now. */
 export const NEWLY_FAILING = 'newly-failing';
@@ -103,22 +93,14 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     ['why', 'why'],
     ['run', 'run'],
     ['duration', 'ms'],
-    ...scoreColumns.map((id, i): [SortKey, string] => [`score:${i}`, id]),
   ];
-  const template = `${WIDTHS.status}px minmax(${WIDTHS.case}px,2fr) minmax(${WIDTHS.why}px,3fr) minmax(${WIDTHS.run}px,1fr) ${WIDTHS.duration}px ${scoreColumns.map(() => `${WIDTHS.score}px`).join(' ')}`;
-  const width =
-    WIDTHS.status +
-    WIDTHS.case +
-    WIDTHS.why +
-    WIDTHS.run +
-    WIDTHS.duration +
-    WIDTHS.score * scoreColumns.length +
-    GAP * (columns.length - 1) +
-    PADDING;
-  const header = el('div', { class: 'row head' });
+  const layout = caseColumns(scoreColumns.length);
+  const { template, minWidth: width, headerHeight } = layout;
+  const header = el('div', { class: layout.compact ? 'row head compact' : 'row head' });
   header.style.gridTemplateColumns = template;
   header.style.minWidth = `${width}px`;
-  for (const [key, title] of columns) {
+  header.style.height = `${headerHeight}px`;
+  const sortButton = ([key, title]: [SortKey, string]): HTMLElement => {
     // The title: an evaluator's name longer than its column is cut with `…` on screen.
     const cell = el('button', { type: 'button', class: 'sort', 'data-key': key, title }, title);
     cell.addEventListener('click', () => {
@@ -126,7 +108,16 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
       sortKey = key;
       apply();
     });
-    header.append(cell);
+    return cell;
+  };
+  header.append(...columns.map(sortButton));
+  if (scoreColumns.length > 0) {
+    header.append(
+      scoreCell(
+        scoreColumns.map((id, i) => sortButton([`score:${i}`, id])),
+        layout,
+      ),
+    );
   }
   const spacer = el('div', { class: 'spacer' });
   spacer.style.minWidth = `${width}px`;
@@ -201,7 +192,7 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     for (const old of body.querySelectorAll('.case')) old.remove();
     const first = Math.max(
       0,
-      Math.floor(Math.max(0, body.scrollTop - HEADER_HEIGHT) / ROW_HEIGHT) - OVERSCAN,
+      Math.floor(Math.max(0, body.scrollTop - headerHeight) / ROW_HEIGHT) - OVERSCAN,
     );
     const visible = Math.ceil((body.clientHeight || 600) / ROW_HEIGHT) + 2 * OVERSCAN;
     const fragment = document.createDocumentFragment();
@@ -231,15 +222,20 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
         : el('span', { class: 'why bad', title: view.why }, view.whyShown ?? view.why),
       el('span', { class: 'dim' }, model.runs[view.run]?.name ?? ''),
       el('span', { class: 'num' }, count(view.durationMs)),
-      ...scoreColumns.map((_, i) =>
-        el(
-          'span',
-          { class: view.failing.includes(i) ? 'num bad' : 'num' },
-          score(view.scores[i] ?? null),
-        ),
-      ),
+      scoreColumns.length === 0
+        ? null
+        : scoreCell(
+            scoreColumns.map((id, i) => {
+              const failing = view.failing.includes(i);
+              const shown = score(view.scores[i] ?? null);
+              // Which evaluator a chip is, without looking up to its header.
+              const title = `${id} ${shown}${failing ? ' (did not pass)' : ''}`;
+              return el('span', { class: failing ? 'num bad' : 'num', title }, shown);
+            }),
+            layout,
+          ),
     );
-    row.style.top = `${HEADER_HEIGHT + at * ROW_HEIGHT}px`;
+    row.style.top = `${headerHeight + at * ROW_HEIGHT}px`;
     row.style.gridTemplateColumns = template;
     row.style.minWidth = `${width}px`;
     const show = (): void => open(view);
@@ -270,6 +266,14 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
     sideways,
     el('div', { class: 'table' }, body),
   );
+}
+
+/** The one cell of a row (or the header) that holds its scores, in a grid of their own. */
+function scoreCell(cells: HTMLElement[], layout: CaseColumns): HTMLElement {
+  const cell = el('div', { class: layout.compact ? 'scores chips' : 'scores' }, ...cells);
+  cell.style.gridTemplateColumns = layout.scoreTemplate;
+  cell.style.columnGap = layout.scoreGap;
+  return cell;
 }
 
 function byText(a: string, b: string): number {
