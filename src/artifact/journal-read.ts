@@ -29,8 +29,13 @@ import { overallVerdict, totalUsage } from './artifact.ts';
 import { lines } from './fd-io.ts';
 import { casesDirOf, STALE_MS, type JournalHeader } from './journal.ts';
 import { spoolFileName } from './run-spool.ts';
-import { caseLineProblems, syntaxColumn } from './journal-problems.ts';
-import { artifactProblems, listProblems, problemText } from './schema.ts';
+import {
+  caseLineProblems,
+  JournalUnknownFields,
+  recoveredProblems,
+  syntaxColumn,
+} from './journal-problems.ts';
+import { noUnknownFields } from './unknown-fields.ts';
 import { CaseSpool } from './spool.ts';
 
 /** A journal read back. */
@@ -204,10 +209,13 @@ export function readJournal(path: string): ReadJournal {
       };
     }
     const artifact = recovered(frame, spool, lastWrite);
-    const found = artifactProblems(artifact);
-    if (found.problems.length > 0) {
-      const listed = listProblems({ problems: found.problems.map(problemText), all: found.all });
-      throw new Error(`${path} does not make a valid partial artifact: ${listed}`);
+    const problems = recoveredProblems(artifact, reading.unknown);
+    if (problems !== null) {
+      throw new Error(`${path} does not make a valid partial artifact: ${problems}`);
+    }
+    // Not damaged: a newer evalgate's, whose fields the partial written here would lose.
+    if (reading.unknown.fields.size > 0) {
+      throw new JournalUnknownFields(path, artifact.tool.version, reading.unknown);
     }
     const planned = artifact.runs.reduce((sum, r) => sum + r.testset.cases, 0);
     const done = {
@@ -259,6 +267,8 @@ class CaseReader {
   frame: Frame | undefined;
   spool: CaseSpool | undefined;
   recoveredCases = 0;
+  /** The fields this evalgate does not know met so far (a newer evalgate's). */
+  readonly unknown = noUnknownFields();
   /** The run of the case lines that follow (version 2's `R RUN` lines). */
   #run = -1;
   #arrivals: number[] = [];
@@ -315,7 +325,7 @@ class CaseReader {
   /** The case `value`, parsed from `json`, the text of line `at` from offset `start` on. */
   #add(r: number, value: unknown, at: string, json: string, start: number): void {
     const { spool, frame } = this;
-    const problems = caseLineProblems(json, start, value);
+    const problems = caseLineProblems(json, start, value, this.unknown);
     if (
       spool === undefined ||
       frame === undefined ||

@@ -29,6 +29,9 @@ import {
   type ReadJournal,
 } from '../artifact/journal-read.ts';
 import type { JournalHeader } from '../artifact/journal.ts';
+import { JournalUnknownFields } from '../artifact/journal-problems.ts';
+import { pathWord } from '../shared/shell-word.ts';
+import { printable } from '../shared/text-table.ts';
 import { usageError } from '../shared/errors.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import type { CommandContext } from './context.ts';
@@ -173,7 +176,7 @@ function recoverJournal(
   // file system's clock may give both the same tick.
   if (existsSync(target) && statSync(target).mtimeMs >= journalWrittenAt(path, header))
     return 'none';
-  const read = readOrRefuse(path, file);
+  const read = readOrRefuse(path, file, header);
   if (read.artifact === undefined) {
     letGo(path, header);
     return 'empty';
@@ -211,7 +214,9 @@ function keepAside(
       // A folder of that name already there.
     }
     warn(
-      `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
+      error instanceof JournalUnknownFields
+        ? `${error.message}: it is kept as ${kept}, and this run starts afresh`
+        : `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
     );
     return;
   }
@@ -284,16 +289,36 @@ function sweepFolders(path: string): void {
   }
 }
 
-function readOrRefuse(path: string, file: string): ReadJournal {
+function readOrRefuse(path: string, file: string, header: JournalHeader): ReadJournal {
   try {
     return readJournal(path);
   } catch (error) {
+    if (error instanceof JournalUnknownFields) throw newerJournal(error, file, header);
     throw usageError(
       'resume.journal',
       `the recovery journal ${path} could not be read: ${error instanceof Error ? error.message : String(error)}`,
       file,
     );
   }
+}
+
+/**
+ * The refusal of a journal with fields this evalgate does not know (`error`), found by `--resume
+ * FILE`: by whom it was written and which fields, and the two ways on: the evalgate that wrote
+ * it (or a newer one) recovers it, or removing the journal (and its case folder) starts afresh.
+ */
+function newerJournal(error: JournalUnknownFields, file: string, header: JournalHeader): Error {
+  const folder = casesDirOf(error.path, header.pid);
+  const remove = [error.path, ...(existsSync(folder) ? [folder] : [])].map(pathWord).join(' ');
+  const resume = `evals run --resume ${pathWord(file)}`;
+  const upgrade = error.newer
+    ? `finish the run with evalgate ${printable(error.writtenBy)} or newer (\`${resume}\`), or `
+    : '';
+  return usageError(
+    'resume.journal-newer',
+    `${error.message}, which the partial artifact this evalgate would write from it would lose; ${upgrade}start afresh, losing its cases: remove it (\`rm -r ${remove}\`) and run evals run without --resume`,
+    file,
+  );
 }
 
 /**
