@@ -6,6 +6,7 @@
  */
 import type { EvaluationResult } from '../types/index.ts';
 import { formatCount, plural } from './labels.ts';
+import { ragReaders } from './rag-reason.ts';
 
 type Metadata = Record<string, unknown>;
 
@@ -95,6 +96,7 @@ const readers: Reader[] = [
       : undefined,
   // is-valid-json, json-schema on bad JSON: { error }
   (m) => (typeof m.error === 'string' ? m.error : undefined),
+  ...ragReaders,
 ];
 
 function listOf(value: unknown): string {
