@@ -131,6 +131,7 @@ describe('evals compare', () => {
       blocked: true,
       missingEvaluators: [],
       missingGridPoints: [],
+      missingSuites: [],
       runs,
       onlyInBase,
       onlyInHead,

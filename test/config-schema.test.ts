@@ -102,7 +102,12 @@ describe('evals.schema.json', () => {
 
   it('pins the keys of each section', () => {
     const definitions = evalsSchema.definitions as Record<string, Schema>;
-    assert.deepEqual(propertyNames(evalsSchema), ['version', 'defaults', 'suites']);
+    assert.deepEqual(propertyNames(evalsSchema), [
+      'version',
+      'defaults',
+      'suites',
+      'removedSuites',
+    ]);
     assert.deepEqual(propertyNames((evalsSchema.properties as Schema).defaults), [
       'concurrency',
       'timeout',

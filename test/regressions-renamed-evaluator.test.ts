@@ -128,11 +128,12 @@ describe('regressions: block and an evaluator of the baseline missing from the r
     ]);
     // The new keys follow hasRegression; the runs stay where they were, after them.
     const keys = Object.keys(parsed);
-    assert.deepEqual(keys.slice(keys.indexOf('hasRegression'), keys.indexOf('hasRegression') + 5), [
+    assert.deepEqual(keys.slice(keys.indexOf('hasRegression'), keys.indexOf('hasRegression') + 6), [
       'hasRegression',
       'blocked',
       'missingEvaluators',
       'missingGridPoints',
+      'missingSuites',
       'runs',
     ]);
     const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });

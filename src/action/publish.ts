@@ -329,12 +329,18 @@ export function shardHeadline(artifact: ResultsArtifact): string {
     : `shard ${shard.index} of ${shard.count} · ${headline(artifact)}`;
 }
 
-/** `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored` */
+/**
+ * `fail: 1 of 4 runs failed · 38 passed, 2 failed, 0 errored`, after `1 suite of the baseline
+ * gone · ` when suites gone from the config failed the run (no run of theirs counts them).
+ */
 export function headline(artifact: ResultsArtifact): string {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
   const n = formatCount;
-  return `${state}: ${n(t.failedRuns)} of ${n(t.runs)} runs failed · ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
+  const gone = artifact.missingSuites?.length ?? 0;
+  const suites =
+    gone === 0 ? '' : `${n(gone)} suite${gone === 1 ? '' : 's'} of the baseline gone · `;
+  return `${state}: ${suites}${n(t.failedRuns)} of ${n(t.runs)} runs failed · ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 
 /** The workflow run's page, when the runner says where it is. */

@@ -27,6 +27,8 @@ export interface ArtifactInput {
   durationMs: number;
   interrupted: boolean;
   runs: RunResult[];
+  /** The config's top-level `removedSuites`, recorded when it sets it. */
+  removedSuites?: readonly string[] | undefined;
 }
 
 /**
@@ -49,6 +51,7 @@ export function buildArtifact(input: ArtifactInput): ResultsArtifact {
     interrupted: input.interrupted,
     verdict: overallVerdict(input.runs, input.interrupted),
     runs: input.runs,
+    ...(input.removedSuites !== undefined ? { removedSuites: [...input.removedSuites] } : {}),
     ...(usage !== undefined ? { usage } : {}),
   };
 }

@@ -365,6 +365,7 @@ export function mergeShards(
     durationMs: Math.max(0, Math.max(...ends) - startedAt),
     interrupted: partial,
     runs,
+    removedSuites: head.removedSuites,
   });
   // One shard that ran past its pin makes the whole not comparable to runs at the pin.
   const pinIgnored = ordered.some((i) => i.artifact.pinIgnored === true);

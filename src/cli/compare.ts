@@ -1,7 +1,7 @@
 import type { FoundProblems } from '../artifact/schema.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { blockedMissingEvaluators, type MissingEvaluatorsBlock } from '../compare/gate.ts';
-import { requireCommonCases, validateComparable } from '../compare/validate-comparable.ts';
+import { commonCasesProblem, validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
@@ -13,6 +13,7 @@ import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, GateSpec, Params, ResultsArtifact } from '../types/index.ts';
 import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
+import { goneSuites as findGoneSuites, headSuites } from '../compare/gone-suites.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 
@@ -22,7 +23,8 @@ export type CompareFormat = 'text' | 'md' | 'json';
  * `evals compare BASE HEAD`: paired statistics between two results artifacts. Exit 1 when a row
  * regressed significantly, or when a run of HEAD lacks an evaluator of its BASE run that its
  * recorded gate would fail it for (`regressions: block` without it in `removedEvaluators`, as
- * `evals run --baseline` fails it), 0 otherwise, 2 for bad input.
+ * `evals run --baseline` fails it), or a grid point of BASE its grid no longer has, or when
+ * HEAD's config lacks a suite of BASE whose recorded gate blocks; 0 otherwise, 2 for bad input.
  */
 export async function compareCommand(
   basePath: string,
@@ -44,9 +46,21 @@ export async function compareCommand(
   ]);
   const names = { base: basePath, head: headPath };
   let comparison: Comparison;
+  // The suites of BASE that HEAD's config no longer has and BASE's recorded gate blocks on: a
+  // reason to exit 1 of their own, which every format says.
+  const goneSuites = base.ok && head.ok ? blockedGoneSuites(base.artifact, head.artifact) : [];
   if (base.ok && head.ok) {
-    requireCommonCases(base.artifact, head.artifact, names);
-    comparison = compareArtifacts(base.artifact, head.artifact);
+    // A one-suite config whose suite, or only grid value, was renamed shares no case with BASE:
+    // that is the removal the gate fails, as `evals run --baseline` fails it, not a wrong file.
+    const apart = commonCasesProblem(base.artifact, head.artifact, names);
+    try {
+      comparison = compareArtifacts(base.artifact, head.artifact);
+    } catch (error) {
+      throw apart ?? error;
+    }
+    const renamed =
+      goneSuites.length > 0 || blockedGoneGridPoints(comparison, head.artifact).length > 0;
+    if (apart !== undefined && !renamed) throw apart;
   } else {
     // Throws: the validation says what is wrong with the file(s) that did not read as artifacts.
     comparison = compareResults(
@@ -66,7 +80,7 @@ export async function compareCommand(
   );
   const render =
     format === 'json'
-      ? (c: Comparison) => renderComparisonJson(withGateFailures(c, missing, gone))
+      ? (c: Comparison) => renderComparisonJson(withGateFailures(c, missing, gone, goneSuites))
       : format === 'md'
         ? (c: Comparison) =>
             renderComparisonMarkdown(c, {
@@ -76,6 +90,7 @@ export async function compareCommand(
                 ...missing,
                 ...gone.map(({ suite, text }) => ({ suite, params: {}, text })),
               ],
+              goneSuites,
             })
         : (c: Comparison) =>
             renderComparisonText(c, {
@@ -91,7 +106,9 @@ export async function compareCommand(
   // Said on stderr too, so `--format json` stays one JSON document.
   for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
   for (const block of gone) ctx.stderr.write(`HEAD ${block.suite}: ${block.text}\n`);
-  return comparison.hasRegression || missing.length > 0 || gone.length > 0 ? 1 : 0;
+  for (const block of goneSuites) ctx.stderr.write(`HEAD: ${block.text}\n`);
+  const blocked = missing.length > 0 || gone.length > 0 || goneSuites.length > 0;
+  return comparison.hasRegression || blocked ? 1 : 0;
 }
 
 /**
@@ -105,17 +122,21 @@ function withGateFailures(
   comparison: Comparison,
   missing: readonly MissingEvaluatorsBlock[],
   gone: readonly GoneGridPointsBlock[],
+  goneSuites: readonly GoneSuiteBlock[],
 ): Comparison & {
   blocked: boolean;
   missingEvaluators: readonly MissingEvaluatorsBlock[];
   missingGridPoints: readonly GoneGridPointsBlock[];
+  missingSuites: readonly GoneSuiteBlock[];
 } {
   const { runs, onlyInBase, onlyInHead, ...head } = comparison;
+  const failed = missing.length > 0 || gone.length > 0 || goneSuites.length > 0;
   return {
     ...head,
-    blocked: comparison.hasRegression || missing.length > 0 || gone.length > 0,
+    blocked: comparison.hasRegression || failed,
     missingEvaluators: missing,
     missingGridPoints: gone,
+    missingSuites: goneSuites,
     runs,
     onlyInBase,
     onlyInHead,
@@ -148,6 +169,23 @@ function blockedGoneGridPoints(
       gridPoints: points.gone,
       text: goneGridPointsText(points),
     }));
+}
+
+/** A suite of BASE that `evals compare` fails for: HEAD's config no longer has it. */
+interface GoneSuiteBlock {
+  suite: string;
+  text: string;
+}
+
+/**
+ * The suites of `base` that `head`'s whole config lacks and its `removedSuites` does not list,
+ * whose gate BASE recorded has `regressions: block` (see gone-suites.ts), as `evals run
+ * --baseline` fails the run for them.
+ */
+function blockedGoneSuites(base: ResultsArtifact, head: ResultsArtifact): GoneSuiteBlock[] {
+  return findGoneSuites(base, headSuites(head))
+    .filter((suite) => suite.regressions === 'block')
+    .map(({ suite, text }) => ({ suite, text }));
 }
 
 /** HEAD's case by run and id, so the markdown tables and the text can say why a case fails now. */

@@ -165,6 +165,7 @@ async function mergeInto(
       listings: artifact.runs.map((_, run) => listed.listing(run)),
       color: useColor(ctx),
       interrupted: artifact.interrupted,
+      ...(artifact.missingSuites !== undefined && { missingSuites: artifact.missingSuites }),
       // As `evals run`: the terminal's width, or `COLUMNS` through a pipe.
       ...(terminalWidth(ctx) !== undefined ? { width: terminalWidth(ctx) } : {}),
     }),

@@ -76,6 +76,22 @@ export function requireCommonCases(
   }
 }
 
+/**
+ * What {@link requireCommonCases} would throw, returned instead (`undefined` when the two share
+ * a case), for a caller that may find the lack explained: a suite renamed that the gate blocks on.
+ */
+export function commonCasesProblem(
+  ...args: Parameters<typeof requireCommonCases>
+): UsageError | undefined {
+  try {
+    requireCommonCases(...args);
+    return undefined;
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+}
+
 /** ` (base.json is shard 1 of 3, head.json shard 2 of 3: …)` when the sides are shards; else ''. */
 function shardsApart(
   base: ResultsArtifact,

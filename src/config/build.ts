@@ -38,6 +38,7 @@ interface RawConfig {
     judge?: RawJudge & { prices?: JudgeDefaults['prices']; hostConcurrency?: number };
   };
   suites: RawSuite[];
+  removedSuites?: string[];
 }
 
 interface RawSuite {
@@ -86,7 +87,7 @@ interface RawEvaluator {
 export function buildConfig(
   data: unknown,
   options: { locate: (path: ConfigPath) => Loc },
-): { defaults: LoadedConfig['defaults']; suites: SuiteConfig[] } {
+): Pick<LoadedConfig, 'defaults' | 'suites' | 'removedSuites'> {
   const raw = data as RawConfig;
   const defaults = {
     concurrency: raw.defaults?.concurrency ?? DEFAULT_CONCURRENCY,
@@ -129,7 +130,11 @@ export function buildConfig(
     if (suite.hash) built.hash = suite.hash;
     return built;
   });
-  return { defaults, suites };
+  return {
+    defaults,
+    suites,
+    ...(raw.removedSuites !== undefined && { removedSuites: raw.removedSuites }),
+  };
 }
 
 function buildTestset(

@@ -279,6 +279,7 @@ export function parseConfig(text: string, options: ParseConfigOptions): LoadResu
       version: 1,
       defaults: built.defaults,
       suites: built.suites,
+      ...(built.removedSuites !== undefined && { removedSuites: built.removedSuites }),
       locate,
     },
   };

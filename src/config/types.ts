@@ -59,6 +59,11 @@ export interface LoadedConfig {
     judge: JudgeDefaults;
   };
   suites: SuiteConfig[];
+  /**
+   * The top-level `removedSuites`: suites of a baseline this config no longer has, on purpose
+   * (else one gone fails `regressions: block`); absent when the config does not set it.
+   */
+  removedSuites?: string[];
   /** Position of a config path (the closest existing ancestor), for errors found after loading. */
   locate(path: ConfigPath): Loc;
 }

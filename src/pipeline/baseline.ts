@@ -3,14 +3,19 @@
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
 import { compareArtifacts } from '../compare/compare.ts';
-import { requireCommonCases } from '../compare/validate-comparable.ts';
+import { commonCasesProblem, requireCommonCases } from '../compare/validate-comparable.ts';
 import {
   missingEvaluatorsText,
   regressionCondition,
   REGRESSIONS_EXPECTED,
   significantRegressions,
 } from '../compare/gate.ts';
-import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
+import {
+  goneGridPoints,
+  goneGridPointsText,
+  type GoneGridPoints,
+} from '../compare/gone-grid-points.ts';
+import { goneSuites, headSuites, withMissingSuites } from '../compare/gone-suites.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
@@ -112,38 +117,57 @@ export function withComparison(
       return { ...run, cases: reduced };
     }),
   };
+  // Suites of the baseline the config no longer has, compared with nothing whether the rest is;
+  // those BASE blocks on fail the run (`missingSuites`), those it warns on are said.
+  const goneFromConfig = goneSuites(baseline, headSuites(artifact));
+  for (const suite of goneFromConfig) {
+    if (suite.regressions === 'warn') ctx.stderr.write(`warning: ${suite.text}\n`);
+  }
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
+  const goneGrid = (c: Comparison): GoneGridPoints[] =>
+    goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
   let comparison;
   try {
     // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
     // A run cut short may not have reached a case the baseline holds, and a shard's cases may
     // all be new: either is compared all the same (its runs must still match), so that it
     // records its baseline, and `--resume` or `evals merge` gates on it.
-    requireCommonCases(
+    const apart = commonCasesProblem(
       baseline,
       head,
       { base: shown, head: 'this run' },
       artifact.interrupted || artifact.shard !== undefined,
     );
-    comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+    try {
+      comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+    } catch (error) {
+      throw apart ?? error;
+    }
+    // No case in common is the wrong file, unless a rename the gate blocks on explains it (a
+    // one-suite config whose suite, or only grid value, was renamed): that fails below instead.
+    const blocks = (suite: string): boolean => gates.get(suite)?.regressions === 'block';
+    const renamed =
+      goneFromConfig.some((suite) => suite.regressions === 'block') ||
+      goneGrid(comparison).some((points) => blocks(points.suite));
+    if (apart !== undefined && !renamed) throw apart;
   } catch (error) {
     if (error instanceof UsageError) {
       ctx.stderr.write(`warning: no comparison with ${shown}: ${error.message}\n`);
       told.uncompared?.(error.message);
-      return { ...artifact, notCompared: { baseline: shown, why: error.message } };
+      const notCompared = { baseline: shown, why: error.message };
+      return withMissingSuites({ ...artifact, notCompared }, goneFromConfig);
     }
     // The comparison itself broke (values it cannot handle, or a bug): the run's results are
     // still written, and a suite that blocks on regressions fails, since that was not checked.
     const why = `the comparison with ${shown} failed: ${error instanceof Error ? error.message : String(error)}`;
     ctx.stderr.write(`warning: ${why}; the results are written without it\n`);
     told.uncompared?.(why);
-    return { ...uncompared(artifact, suites, why), notCompared: { baseline: shown, why } };
+    const notCompared = { baseline: shown, why };
+    return withMissingSuites({ ...uncompared(artifact, suites, why), notCompared }, goneFromConfig);
   }
-  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   // Grid points of the baseline the suite's grid no longer has, by suite (said once per suite).
   const gone = new Map(
-    goneGridPoints(comparison, artifact, (suite) => gates.get(suite)?.removedGridValues).map(
-      (points) => [points.suite, goneGridPointsText(points)],
-    ),
+    goneGrid(comparison).map((points) => [points.suite, goneGridPointsText(points)]),
   );
   for (const [suite, text] of gone) {
     if ((gates.get(suite)?.regressions ?? 'warn') === 'warn') {
@@ -190,7 +214,8 @@ export function withComparison(
   };
   const options = { color: useColor(ctx), caseLabel, width: terminalWidth(ctx), whyOf };
   ctx.stdout.write(`\n${renderComparisonText(comparison, options)}`);
-  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+  const verdict = overallVerdict(runs, artifact.interrupted);
+  return withMissingSuites({ ...artifact, runs, verdict, comparison }, goneFromConfig);
 }
 
 /**

@@ -30,7 +30,6 @@ import type { WriteFailure } from '../report/file-reports.ts';
 import type { RunFilters } from '../plan/types.ts';
 import type { RunArgs, RunOutcome } from './run-options.ts';
 import { openRunJournal } from './journal.ts';
-
 export type { RunArgs, RunOutcome } from './run-options.ts';
 import { describeWriteFailure, fallbackPath, interruptedLines } from './write-failure.ts';
 import { EXIT, verdictCode } from './run-exit.ts';
@@ -281,6 +280,7 @@ export async function executeRun(
           durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
           interrupted: o.interrupted,
           runs: annotateRuns(o.runs, suites),
+          removedSuites: config.removedSuites,
         }),
       ),
     );

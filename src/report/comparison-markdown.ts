@@ -56,6 +56,8 @@ export interface ComparisonMarkdownOptions {
    * said under the headline, since they fail the comparison whatever its statistics say.
    */
   missingEvaluators?: readonly { suite: string; params: RunRef['params']; text: string }[];
+  /** The suites of BASE that HEAD's config lacks and BASE's gate blocks on: said likewise. */
+  goneSuites?: readonly { suite: string; text: string }[];
 }
 
 const LABEL_ICONS: Record<ChangeLabel, string> = {
@@ -98,6 +100,10 @@ export function renderComparisonMarkdown(
     ...(options.missingEvaluators ?? []).map(
       (run) =>
         `❌ **HEAD ${escapeMarkdownText(describeRun(run))} fails its gate (regressions: block):** ${escapeMarkdownText(run.text)}`,
+    ),
+    ...(options.goneSuites ?? []).map(
+      ({ suite, text }) =>
+        `❌ **Suite ${escapeMarkdownText(suite)} of BASE is gone from HEAD (its gate in BASE: regressions: block):** ${escapeMarkdownText(text)}`,
     ),
     comparisonTable(comparison),
     ...comparisonDetails(comparison, options),

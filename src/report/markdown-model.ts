@@ -88,10 +88,18 @@ export function buildModel(artifact: ReportedArtifact, options: MarkdownOptions)
   markRepeats(views, artifact.runs);
 
   const stats = artifact.comparison ?? null;
+  const missing = artifact.missingSuites ?? [];
   return {
     marker: options.marker,
     heading: `## ${escapeMarkdownText(clipText(options.title, TITLE_MAX_CHARS))}`,
-    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats),
+    verdict: [
+      verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats, missing.length),
+      // No run of such a suite is in the report: said here, beside the verdict it decided.
+      ...missing.map(
+        ({ suite, text }) =>
+          `❌ **Suite ${escapeMarkdownText(suite)} of the baseline is gone (its gate there: regressions: block):** ${escapeMarkdownText(text)}`,
+      ),
+    ].join('\n\n'),
     overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
     comparison: stats === null ? '' : fitComparison(stats, artifact, options.maxChars),
     intro: renderIntro(artifact, options),

@@ -34,11 +34,17 @@ export function verdictSentence(
   verdict: 'pass' | 'fail',
   interrupted: boolean,
   comparison: Comparison | null,
+  missingSuites = 0,
 ): string {
   const total = runTotals(runs);
   const unit = gridUnit(runs);
   const clauses: string[] = [];
   if (interrupted) clauses.push('the run was interrupted before every case finished');
+  if (missingSuites > 0) {
+    clauses.push(
+      `${plural(missingSuites, 'suite')} of the baseline ${missingSuites === 1 ? 'is' : 'are'} gone from the config`,
+    );
+  }
   if (comparison !== null) clauses.push(regressionClause(comparison, unit));
   if (total.failedRuns > 0) {
     clauses.push(

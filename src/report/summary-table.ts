@@ -44,6 +44,8 @@ export interface SummaryOptions {
    * memory; absent: taken from each run's `cases`.
    */
   listings?: readonly (CaseListing | undefined)[];
+  /** Suites of the baseline gone from the config that fail the run (`missingSuites`). */
+  missingSuites?: readonly { text: string }[];
 }
 
 /** The cases a run's table lists: the first few of each kind, and how many there are in all. */
@@ -104,7 +106,12 @@ export function renderSummary(runs: readonly RunResult[], options: SummaryOption
   if (first !== undefined && rest.length > 0) {
     blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
   }
-  blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint));
+  const missing = options.missingSuites ?? [];
+  // No run of them is in the table: the verdict line alone would not say why it fails.
+  for (const suite of missing) {
+    blocks.push(`${paint.red('regressions')}: ${suite.text} (the baseline's gate: block)`);
+  }
+  blocks.push(renderVerdictLine(runs, options.interrupted ?? false, paint, missing.length));
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -304,12 +311,15 @@ function renderVerdictLine(
   runs: readonly RunResult[],
   interrupted: boolean,
   paint: Painter,
+  missingSuites: number,
 ): string {
+  const gone = missingSuites > 0 ? `${plural(missingSuites, 'suite')} of the baseline gone · ` : '';
   if (runs.length === 0) {
-    return `${verdictWord(interrupted ? 'fail' : 'pass', paint)}  no runs${interrupted ? ' (interrupted)' : ''}`;
+    const failed = interrupted || missingSuites > 0;
+    return `${verdictWord(failed ? 'fail' : 'pass', paint)}  ${gone}no runs${interrupted ? ' (interrupted)' : ''}`;
   }
   const total = runTotals(runs);
-  const verdict = !interrupted && total.failedRuns === 0 ? 'pass' : 'fail';
+  const verdict = !interrupted && total.failedRuns === 0 && missingSuites === 0 ? 'pass' : 'fail';
   const runText =
     total.failedRuns === 0
       ? `${plural(total.runs, 'run')} passed`
@@ -317,7 +327,7 @@ function renderVerdictLine(
   const parts = [
     verdictWord(verdict, paint),
     interrupted ? 'interrupted' : null,
-    `${runText} · ${plural(total.cases, 'case')}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`,
+    `${gone}${runText} · ${plural(total.cases, 'case')}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`,
   ];
   return parts.filter((part) => part !== null).join('  ');
 }

@@ -43,6 +43,7 @@ export function terminalSummary(options: TerminalSummaryOptions): Reporter {
           color: options.color,
           interrupted: artifact.interrupted,
           listings: artifact.runs.map((_, run) => listed.listing(run)),
+          ...(artifact.missingSuites !== undefined && { missingSuites: artifact.missingSuites }),
           ...(options.width !== undefined ? { width: options.width } : {}),
         }),
       );

@@ -366,6 +366,13 @@ export interface ResultsArtifact {
    * the comparison failed): which, and why. Every report of the results says so.
    */
   notCompared?: { baseline: string; why: string };
+  /** The config's top-level `removedSuites`, when it sets it: suites of a baseline gone on purpose. */
+  removedSuites?: string[];
+  /**
+   * Suites of the baseline the config no longer has, whose baseline gate says `regressions:
+   * block`, that `removedSuites` does not list: each fails the run (the verdict is `fail`).
+   */
+  missingSuites?: { suite: string; text: string }[];
   /** Model calls over every run; absent when no evaluator made any. */
   usage?: Usage;
 }

@@ -1,0 +1,100 @@
+/**
+ * Suites of the baseline that HEAD's config no longer has. Runs are paired by suite, so a suite
+ * renamed or deleted is compared with nothing: renaming a failing suite passed `regressions:
+ * block`, and renaming a one-suite config's only suite left no case in common, which is a
+ * warning and no comparison. A run that lacks a suite is usually one that did not select it
+ * (`--suite`), which must not count: so a suite is gone only when HEAD's whole config, which the
+ * artifact records (`configDataParts.suites`, never narrowed by `--suite`), lacks it. The suite
+ * being gone from HEAD, its rule is BASE's: the gate BASE's runs of it recorded (`plan.gate`).
+ */
+import type { ResultsArtifact } from '../types/index.ts';
+
+/** A suite of BASE that HEAD's config no longer has and does not list in `removedSuites`. */
+export interface GoneSuite {
+  suite: string;
+  /** BASE's `gate.regressions` for it: `block` fails the run, `warn` is a warning. */
+  regressions: 'block' | 'warn';
+  /** What the run says of it, naming the suites new in HEAD's config and how to accept it. */
+  text: string;
+}
+
+/** What a HEAD artifact says of its whole config: its suites, and those it removed on purpose. */
+export interface HeadSuites {
+  suites: readonly string[];
+  removedSuites: readonly string[];
+}
+
+/**
+ * HEAD's whole config as its artifact records it; `undefined` when it records no breakdown of
+ * its config (an earlier evalgate wrote it), so that nothing can be said gone.
+ */
+export function headSuites(
+  head: Pick<ResultsArtifact, 'configDataParts' | 'removedSuites'>,
+): HeadSuites | undefined {
+  if (head.configDataParts === undefined) return undefined;
+  return {
+    suites: head.configDataParts.suites.map((suite) => suite.id),
+    removedSuites: head.removedSuites ?? [],
+  };
+}
+
+/**
+ * The suites of `base`'s runs that `head`'s config lacks and its `removedSuites` does not list,
+ * each with BASE's rule for it: `block` when a run of it recorded `regressions: block`, `warn`
+ * when its recorded gate left `regressions` unset or `warn`. A suite whose runs recorded no plan
+ * (an earlier evalgate), or `off`, has no rule that acts on it and is left out.
+ */
+export function goneSuites(
+  base: Pick<ResultsArtifact, 'runs' | 'configDataParts'>,
+  head: HeadSuites | undefined,
+): GoneSuite[] {
+  if (head === undefined) return [];
+  const inHead = new Set(head.suites);
+  const accepted = new Set(head.removedSuites);
+  const known = new Set([
+    ...base.runs.map((run) => run.suite),
+    ...(base.configDataParts?.suites.map((suite) => suite.id) ?? []),
+  ]);
+  const added = head.suites.filter((id) => !known.has(id));
+  const found: GoneSuite[] = [];
+  for (const suite of new Set(base.runs.map((run) => run.suite))) {
+    if (inHead.has(suite) || accepted.has(suite)) continue;
+    const rules = base.runs
+      .filter((run) => run.suite === suite && run.plan !== undefined)
+      .map((run) => run.plan?.gate.regressions ?? 'warn');
+    const regressions = rules.includes('block') ? 'block' : rules.includes('warn') ? 'warn' : null;
+    if (regressions === null) continue;
+    found.push({ suite, regressions, text: goneSuiteText(suite, added) });
+  }
+  return found;
+}
+
+/**
+ * `suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?),
+ * so nothing was compared with it; if that is intended, list it in the config's top-level
+ * removedSuites`: the shape of the sentences of a missing evaluator and of a gone grid point.
+ */
+function goneSuiteText(suite: string, added: readonly string[]): string {
+  const renamed =
+    added.length === 0
+      ? ''
+      : ` (${added.map((id) => JSON.stringify(id)).join(', ')} ${added.length === 1 ? 'is' : 'are'} new in the config: renamed?)`;
+  return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more${renamed}, so nothing was compared with it; if that is intended, list it in the config's top-level removedSuites`;
+}
+
+/**
+ * `artifact` failed for the suites of its baseline gone under `regressions: block`: recorded in
+ * `missingSuites`, with a `fail` verdict. Unchanged when there are none.
+ */
+export function withMissingSuites<T extends Pick<ResultsArtifact, 'verdict' | 'missingSuites'>>(
+  artifact: T,
+  gone: readonly GoneSuite[],
+): T {
+  const blocking = gone.filter((suite) => suite.regressions === 'block');
+  if (blocking.length === 0) return artifact;
+  return {
+    ...artifact,
+    verdict: 'fail',
+    missingSuites: blocking.map(({ suite, text }) => ({ suite, text })),
+  };
+}

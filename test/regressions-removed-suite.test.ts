@@ -1,0 +1,176 @@
+/**
+ * Runs are paired by suite, so a suite renamed or deleted was compared with nothing: renaming a
+ * failing suite passed `regressions: block`, and renaming a one-suite config's only suite (or its
+ * only grid value) left no case in common, a warning and no comparison. A suite of the baseline
+ * that the config no longer has now fails the run when the baseline's gate for it blocks, saying
+ * which suites are new (renamed?) and how to accept it: the top-level `removedSuites`. A
+ * `--suite` filter is never a removal. The real CLI, `evals run` and `evals compare`.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+
+const ROWS = 12;
+
+/** Suites of recorded outputs, each scored by one levenshtein evaluator; `top`: top-level lines. */
+function config(ids: readonly string[], gate: string, top: string[] = []): string {
+  return [
+    'version: 1',
+    ...top,
+    'suites:',
+    ...ids.flatMap((id) => [
+      `  - id: ${id}`,
+      '    testset: { path: rows.jsonl }',
+      '    hash: [q]',
+      '    evaluators:',
+      '      - { id: close, use: levenshtein, with: { expected: "the right answer" }, threshold: { gte: 0.9 } }',
+      `    gate: ${gate}`,
+    ]),
+    '',
+  ].join('\n');
+}
+
+const rows = (output: string): string =>
+  `${Array.from({ length: ROWS }, (_, i) => JSON.stringify({ q: `q${i}`, output })).join('\n')}\n`;
+
+/** BASE: suites `ids` under `gate`, every output right, written to base.json by a real run. */
+async function project(ids: readonly string[], gate = '{ regressions: block }'): Promise<string> {
+  const dir = scratch();
+  writeFiles(dir, { 'evals.yaml': config(ids, gate), 'rows.jsonl': rows('the right answer') });
+  const base = await runCli(['run', '-o', 'base.json'], { cwd: dir });
+  assert.equal(base.code, 0, base.stdout + base.stderr);
+  return dir;
+}
+
+function artifact(dir: string, file = 'head.json'): ResultsArtifact {
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+}
+
+const GONE =
+  'suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?), so nothing was compared with it; if that is intended, list it in the config\'s top-level removedSuites';
+
+const run = (dir: string, ...extra: string[]) =>
+  runCli(['run', '--baseline', 'base.json', '-o', 'head.json', ...extra], { cwd: dir });
+
+describe('regressions: block and a suite of the baseline gone from the config', () => {
+  it('a renamed suite fails the run, naming the new suite and how to accept it', async () => {
+    const dir = await project(['s', 'other']);
+    // Every case of `t` fails now: compared with nothing, the rename used to hide it.
+    writeFiles(dir, {
+      'evals.yaml': config(['t', 'other'], '{ regressions: block, minPassRate: 0 }'),
+    });
+    const r = await run(dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const head = artifact(dir);
+    assert.equal(head.verdict, 'fail');
+    assert.deepEqual(head.missingSuites, [{ suite: 's', text: GONE }]);
+    // No run failed: what fails is the suite gone, which the summary says above its verdict.
+    assert.deepEqual(
+      head.runs.map((r) => r.verdict),
+      ['pass', 'pass'],
+    );
+    assert.ok(r.stdout.includes(`regressions: ${GONE} (the baseline's gate: block)`), r.stdout);
+    assert.match(r.stdout, /FAIL {2}1 suite of the baseline gone · 2 runs passed/);
+  });
+
+  it('listed in the top-level removedSuites, the change is accepted', async () => {
+    const dir = await project(['s', 'other']);
+    writeFiles(dir, {
+      'evals.yaml': config(['t', 'other'], '{ regressions: block }', ['removedSuites: [s]']),
+    });
+    const r = await run(dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const head = artifact(dir);
+    assert.equal(head.verdict, 'pass');
+    assert.equal(head.missingSuites, undefined);
+    assert.deepEqual(head.removedSuites, ['s']);
+  });
+
+  it("under the baseline's regressions: warn it is a warning, whatever HEAD's gate says", async () => {
+    const dir = await project(['s', 'other'], '{ regressions: warn }');
+    writeFiles(dir, { 'evals.yaml': config(['t', 'other'], '{ regressions: block }') });
+    const r = await run(dir);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(r.stderr.includes(`warning: ${GONE}\n`), r.stderr);
+    assert.equal(artifact(dir).missingSuites, undefined);
+  });
+
+  it('a run that did not select the suite (--suite) is not failed', async () => {
+    const dir = await project(['s', 'other']);
+    const r = await run(dir, '--suite', 'other');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(artifact(dir).missingSuites, undefined);
+    assert.doesNotMatch(r.stderr, /not in the config any more/);
+  });
+
+  it('a one-suite config whose only suite is renamed fails, rather than not comparing', async () => {
+    const dir = await project(['s']);
+    writeFiles(dir, { 'evals.yaml': config(['t'], '{ regressions: block }') });
+    const r = await run(dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const head = artifact(dir);
+    assert.deepEqual(head.missingSuites, [{ suite: 's', text: GONE }]);
+    // Compared, over no run in common: recorded for --resume and evals merge, not "not compared".
+    assert.equal(head.notCompared, undefined);
+    assert.deepEqual(
+      head.comparison?.onlyInBase.map((r) => r.suite),
+      ['s'],
+    );
+    assert.doesNotMatch(r.stderr, /no comparison with/);
+  });
+
+  it("evals compare exits 1 for it too, under BASE's recorded gate, in every format", async () => {
+    const dir = await project(['s', 'other']);
+    writeFiles(dir, { 'evals.yaml': config(['t', 'other'], '{ regressions: off }') });
+    assert.equal((await runCli(['run', '-o', 'head.json'], { cwd: dir })).code, 0);
+    const text = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(text.code, 1, text.stdout + text.stderr);
+    assert.equal(text.stderr, `HEAD: ${GONE}\n`);
+    const md = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], { cwd: dir });
+    assert.equal(md.code, 1, md.stdout + md.stderr);
+    const [headline, next] = md.stdout.split('\n\n');
+    assert.match(headline ?? '', /^Compared with /);
+    assert.ok(
+      next?.startsWith(
+        '❌ **Suite s of BASE is gone from HEAD (its gate in BASE: regressions: block):** suite ',
+      ),
+      md.stdout,
+    );
+    assert.match(next ?? '', /is new in the config: renamed\?\).*top-level removedSuites$/);
+    const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 1, json.stdout + json.stderr);
+    const parsed = JSON.parse(json.stdout) as Record<string, unknown>;
+    assert.equal(parsed.hasRegression, false);
+    assert.equal(parsed.blocked, true);
+    assert.deepEqual(parsed.missingSuites, [{ suite: 's', text: GONE }]);
+    // Listed in HEAD's removedSuites, which its artifact records, it is accepted.
+    writeFiles(dir, {
+      'evals.yaml': config(['t', 'other'], '{ regressions: off }', ['removedSuites: [s]']),
+    });
+    assert.equal((await runCli(['run', '-o', 'head.json'], { cwd: dir })).code, 0);
+    const accepted = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
+    assert.deepEqual((JSON.parse(accepted.stdout) as Record<string, unknown>).missingSuites, []);
+    // A HEAD run narrowed by --suite, of the config unchanged, removed nothing.
+    writeFiles(dir, { 'evals.yaml': config(['s', 'other'], '{ regressions: block }') });
+    await runCli(['run', '--suite', 'other', '-o', 'head.json'], { cwd: dir });
+    const filtered = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(filtered.code, 0, filtered.stdout + filtered.stderr);
+  });
+
+  it('evals compare of a one-suite rename exits 1 with the reason, not 2 (no case in common)', async () => {
+    const dir = await project(['s']);
+    writeFiles(dir, { 'evals.yaml': config(['t'], '{ regressions: block }') });
+    assert.equal((await runCli(['run', '-o', 'head.json'], { cwd: dir })).code, 0);
+    const r = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stderr, `HEAD: ${GONE}\n`);
+  });
+});
