@@ -8,7 +8,8 @@
  * start, so that a stale green report does not stay up. The same limits as `publish.ts`: nothing
  * is written on a fork's read-only pull request run, nor without a token or a repository, nor
  * with `check-run: false` / `comment: false`, and what GitHub refuses is a warning. A check run
- * of the name that passed on the commit is never shadowed (`postCheckRun`).
+ * of the name that passed on the commit is never shadowed, unless this job posted it in an earlier
+ * attempt of the workflow run (`postCheckRun`).
  */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
@@ -18,6 +19,7 @@ import {
   yieldCheckRun,
   type PassedCheckRun,
 } from '../github/check-run.ts';
+import { checkRunOrigin, earlierAttempt, type CheckRunOrigin } from '../github/check-run-origin.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
@@ -156,13 +158,15 @@ async function publish(
 }
 
 /**
- * The refusal's failed check run on `sha`, unless a check run of its name there passed: that is
- * the report of a job that ran (this one's earlier attempt, or the rightly wired job beside a
- * wrongly wired one posting the same name), and GitHub takes the latest check run of a name for a
- * required check, so a refusal, which judged no code, posted after it would turn it red. Looked
- * for before the create, and again after it, for one that landed in between (the two jobs racing):
- * then this one is turned `neutral`, which never hides a passed report. How many annotations the
- * check run got; what GitHub refused goes to `failures`.
+ * The refusal's failed check run on `sha`, unless the latest check run of its name there
+ * passed: that is the report of a job that ran (the rightly wired job beside a wrongly wired one
+ * posting the same name), and GitHub takes the latest check run of a name for a required check, so
+ * a refusal, which judged no code, posted after it would turn it red. Looked for before the
+ * create, and again after it, for one that landed in between (the two jobs racing): then this one
+ * is turned `neutral`, which never hides a passed report. A pass this job posted in an earlier
+ * attempt of this workflow run is no such report: the job is re-run, and now fails (a secret
+ * removed, a baseline expired), so the failure replaces it (`check-run-origin.ts`). How many
+ * annotations the check run got; what GitHub refused goes to `failures`.
  */
 async function postCheckRun(
   run: NotStarted,
@@ -173,15 +177,26 @@ async function postCheckRun(
   env: NodeJS.ProcessEnv,
   failures: ReportingFailure[],
 ): Promise<number> {
+  const origin = checkRunOrigin(env);
   const kept = (passed: PassedCheckRun): string =>
     `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
-  const before = await passedCheckRun(octokit, target, title, sha);
-  if (before !== null) {
+  // A pass this job posted in an earlier attempt is the one check run a refusal replaces.
+  const rerun = (passed: PassedCheckRun | null): CheckRunOrigin | null =>
+    passed !== null && earlierAttempt(passed.origin, origin) ? passed.origin : null;
+  const before = await passedCheckRun(octokit, target, { name: title, sha });
+  const replaced = rerun(before);
+  if (before !== null && replaced === null) {
     core.warning(`evalgate: posted no failed check run: ${kept(before)}`);
     return 0;
   }
+  const notes: string[] = [];
+  if (before !== null && replaced !== null) {
+    const said = `the check run "${title}" ${before.url} on ${sha} passed in attempt ${replaced.attempt} of this workflow run (${replaced.runId}, job ${replaced.job}); this re-run (attempt ${origin?.attempt ?? '?'}) could not start, so the job fails now, and its failed check run replaces that pass, which a required check would otherwise still read (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
+    core.warning(`evalgate: ${said}`);
+    notes.push(`> [!WARNING]\n> ${escapeNote(said.charAt(0).toUpperCase() + said.slice(1))}`);
+  }
   const links = runLinks(env);
-  const summary = notStartedMarkdown(run, title);
+  const summary = notStartedMarkdown(run, title, notes.join('\n\n'));
   const published = await publishCheckRun(octokit, target, {
     name: title,
     headSha: sha,
@@ -190,14 +205,15 @@ async function postCheckRun(
     summary,
     annotations: notStartedAnnotations(run),
     ...(links.run ? { detailsUrl: links.run } : {}),
+    origin,
     forkPossible: forkTokenPossible(github.context, env),
   });
   if (!published.ok) {
     failures.push(published.failure);
     return published.partial?.annotations ?? 0;
   }
-  const raced = await passedCheckRun(octokit, target, title, sha, published.id);
-  if (raced === null) {
+  const raced = await passedCheckRun(octokit, target, { name: title, sha, exceptId: published.id });
+  if (raced === null || rerun(raced) !== null) {
     core.info(`evalgate: check run ${published.url} says the run did not start`);
     return published.annotations;
   }

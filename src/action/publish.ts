@@ -11,6 +11,7 @@ import { relative } from 'node:path';
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
+import { checkRunOrigin } from '../github/check-run-origin.ts';
 import {
   RUN_STAMP_MAX_CHARS,
   upsertStickyComment,
@@ -210,6 +211,8 @@ export async function publishResults(
         annotations: shown,
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
+        // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
+        origin: checkRunOrigin(env),
         forkPossible: forkTokenPossible(context, env),
       },
     );

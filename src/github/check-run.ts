@@ -10,6 +10,7 @@
  * request is not sent again.
  */
 import { randomUUID } from 'node:crypto';
+import { externalId, parseOrigin, type CheckRunOrigin } from './check-run-origin.ts';
 import { httpStatus, toReportingFailure } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Annotation } from '../report/annotations.ts';
@@ -36,6 +37,8 @@ export interface CheckRunReport {
   text?: string;
   annotations: readonly Annotation[];
   detailsUrl?: string;
+  /** The workflow run, attempt and job posting it, recorded in `external_id`; null when unknown. */
+  origin?: CheckRunOrigin | null;
   /**
    * False when the run's token cannot be a fork's read-only one (the event is no pull request
    * from another repository): a 403 is then a missing `checks: write` for certain, and is told
@@ -80,20 +83,20 @@ export async function publishCheckRun(
 
   const create = (out: ReturnType<typeof output>) => {
     // Names this create among the commit's check runs, should its answer be lost.
-    const externalId = `evalgate-${randomUUID()}`;
+    const id = externalId(randomUUID(), run.origin ?? null);
     return octokit.rest.checks.create({
       owner,
       repo,
       name: run.name,
       head_sha: run.headSha,
-      external_id: externalId,
+      external_id: id,
       status: 'completed',
       conclusion: run.conclusion,
       ...(run.detailsUrl !== undefined && { details_url: run.detailsUrl }),
       output: out,
       request: {
         beforeRetry: async () => {
-          const stored = await findCreated(octokit, target, run, externalId);
+          const stored = await findCreated(octokit, target, run, id);
           return stored === null ? null : { status: 201, url: '', headers: {}, data: stored };
         },
       },
@@ -223,7 +226,7 @@ async function findCreated(
   octokit: Octokit,
   { owner, repo }: CheckRunTarget,
   run: CheckRunReport,
-  externalId: string,
+  stamp: string,
 ): Promise<{ id: number; html_url: string | null } | null> {
   const notKnown = (why: string, cause?: unknown): Error =>
     new Error(
@@ -240,7 +243,7 @@ async function findCreated(
       per_page: PER_PAGE,
       page,
     });
-    const found = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
+    const found = data.check_runs.find((checkRun) => checkRun.external_id === stamp);
     return { found, total: data.total_count, link: headers.link };
   };
   let pages: number[];
@@ -323,28 +326,27 @@ async function batchLanded(
 export interface PassedCheckRun {
   id: number;
   url: string;
+  /** The run, attempt and job that posted it, when its `external_id` says (`check-run-origin.ts`). */
+  origin: CheckRunOrigin | null;
 }
 
 /**
- * A completed check run named `name` on `sha` that passed (`success`), other than `exceptId`:
- * the report of a job that ran, which a refusal (a run that judged no code) must not shadow
- * (`publish-not-started.ts`). Reads the commit's latest check run of that name (`filter:
- * latest`, what a required check reads); null when it did not pass, or when it cannot be read, in
- * which case the refusal is posted as it was before this check.
+ * The latest check run named `name` on `sha` (`filter: latest`, what a required check reads) when
+ * it passed and is not `exceptId`: the report of a job that ran, which a refusal must not shadow
+ * unless this job posted it in an earlier attempt (`publish-not-started.ts`). Null when it did not
+ * pass, or when it cannot be read (the refusal is then posted as it was before this check).
  */
 export async function passedCheckRun(
   octokit: Octokit,
   { owner, repo }: CheckRunTarget,
-  name: string,
-  sha: string,
-  exceptId?: number,
+  query: { name: string; sha: string; exceptId?: number },
 ): Promise<PassedCheckRun | null> {
   try {
     const { data } = await octokit.rest.checks.listForRef({
       owner,
       repo,
-      ref: sha,
-      check_name: name,
+      ref: query.sha,
+      check_name: query.name,
       // The newest check run of the name, as a required check reads it: an older pass that a
       // later failure replaced is no report to stand down for.
       filter: 'latest',
@@ -352,12 +354,13 @@ export async function passedCheckRun(
     });
     const passed = data.check_runs.find(
       (run) =>
-        run.id !== exceptId &&
-        run.name === name &&
+        run.id !== query.exceptId &&
+        run.name === query.name &&
         run.status === 'completed' &&
         run.conclusion === 'success',
     );
-    return passed === undefined ? null : { id: passed.id, url: passed.html_url ?? '' };
+    if (passed === undefined) return null;
+    return { id: passed.id, url: passed.html_url ?? '', origin: parseOrigin(passed.external_id) };
   } catch {
     return null;
   }
