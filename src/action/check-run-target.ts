@@ -11,9 +11,10 @@ import {
   type ChatOpsPullRequest,
   type ReportedCommit,
 } from './chatops.ts';
-import { eventSubject } from './event.ts';
+import { eventSubject, targetPullRequest } from './event.ts';
 import { runConfigPath } from './run-evals.ts';
 import type { ActionSettings } from './settings.ts';
+import { escapeNote } from './summary-notes.ts';
 
 /**
  * The commit the check run goes on (`reportedCommit`), and the checkout's HEAD: in `mode: run`
@@ -46,6 +47,64 @@ export async function checkRunTarget(
     parentsOf: gitParents(dirname(runConfigPath(settings))),
   });
   return { commit, checkedOut };
+}
+
+/** Where a run that could not start posts its failed check run, and what it says there. */
+export interface RefusalTarget {
+  sha: string;
+  /** Said in the step's log. */
+  warning: string | null;
+  /** Whether the check run carries the problems' annotations: they are lines of `sha`'s files. */
+  annotate: boolean;
+  /** A note above the problems in the check run's summary (Markdown), or ''. */
+  note: string;
+}
+
+/**
+ * The commit a refusal's failed check run goes on: where a report would ({@link checkRunTarget}),
+ * but on `pull_request_target` never on a checkout that is not the pull request's code (the base
+ * branch, which `actions/checkout` gives such a job by default). A verdict of that code posted on
+ * the head would pass the pull request for code it does not have, so a report goes on the
+ * checkout; but a refusal judged no code, and only fails: on the head, where a required check
+ * waits, it tells the pull request why the check will not pass, where on the base it would leave
+ * the check waiting for good. Its problems are lines of the checkout's files, which the head's
+ * may not match (the pull request may change them), so they are not annotated on the head: the
+ * summary lists each as `file:line:col`, and the step's errors (the job's own annotations, on the
+ * commit the workflow run is for) keep their places.
+ */
+export async function refusalTarget(
+  settings: ActionSettings,
+  env: NodeJS.ProcessEnv,
+  pullRequest: ChatOpsPullRequest | null,
+  wiringRefused: boolean,
+): Promise<RefusalTarget> {
+  const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
+  const context = github.context;
+  if (
+    context.eventName !== 'pull_request_target' ||
+    checkedOut === null ||
+    commit.warning === null
+  ) {
+    return { sha: commit.sha, warning: commit.warning, annotate: true, note: '' };
+  }
+  const head = settings.headSha ?? eventSubject(context, env).headSha;
+  const pr = targetPullRequest(context);
+  const same = (sha: string | undefined): boolean =>
+    sha?.toLowerCase() === checkedOut.toLowerCase();
+  const onBase = same(pr?.baseSha) || same(context.sha);
+  const branch = pr !== null && pr.baseRef !== '' ? pr.baseRef : null;
+  const read = onBase
+    ? `the base branch${branch === null ? '' : ` ${branch}`} at ${checkedOut}`
+    : `the checked-out commit ${checkedOut}`;
+  const fix = onBase
+    ? `fix them on ${branch ?? 'the base branch'}: a push to the pull request does not change the files this job reads`
+    : 'fix them in that commit, or check out the pull request';
+  return {
+    sha: head,
+    warning: `pull_request_target: the run could not start on ${read}, not on the pull request's head ${head}: no code was judged, so the failed check run goes on the head, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on the head's lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
+    annotate: false,
+    note: `> [!IMPORTANT]\n> ${escapeNote(`pull_request_target: this job read the files of ${read}, not of this pull request's head ${head}. The problems below are lines of those files, so they are not annotated on the head's; ${fix}.`)}`,
+  };
 }
 
 /**

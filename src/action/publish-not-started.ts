@@ -32,7 +32,7 @@ import {
   notStartedTitle,
   type NotStarted,
 } from './not-started.ts';
-import { checkRunTarget } from './check-run-target.ts';
+import { refusalTarget, type RefusalTarget } from './check-run-target.ts';
 import { forkMessage, runLinks, runStamp } from './publish.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { ActionSettings } from './settings.ts';
@@ -149,16 +149,16 @@ async function publish(
     }
   }
   if (settings.checkRun) {
-    const { commit } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
-    if (commit.warning !== null) core.warning(`evalgate: ${commit.warning}`);
-    annotated = await postCheckRun(run, title, { owner, repo }, commit.sha, octokit, env, failures);
+    const placed = await refusalTarget(settings, env, pullRequest, wiringRefused);
+    if (placed.warning !== null) core.warning(`evalgate: ${placed.warning}`);
+    annotated = await postCheckRun(run, title, { owner, repo }, placed, octokit, env, failures);
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   return annotated;
 }
 
 /**
- * The refusal's failed check run on `sha`, unless the latest check run of its name there
+ * The refusal's failed check run on `placed.sha`, unless the latest check run of its name there
  * passed: that is the report of a job that ran (the rightly wired job beside a wrongly wired one
  * posting the same name), and GitHub takes the latest check run of a name for a required check, so
  * a refusal, which judged no code, posted after it would turn it red. Looked for before the
@@ -172,11 +172,12 @@ async function postCheckRun(
   run: NotStarted,
   title: string,
   target: { owner: string; repo: string },
-  sha: string,
+  placed: RefusalTarget,
   octokit: Octokit,
   env: NodeJS.ProcessEnv,
   failures: ReportingFailure[],
 ): Promise<number> {
+  const sha = placed.sha;
   const origin = checkRunOrigin(env);
   const kept = (passed: PassedCheckRun): string =>
     `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
@@ -189,21 +190,21 @@ async function postCheckRun(
     core.warning(`evalgate: posted no failed check run: ${kept(before)}`);
     return 0;
   }
-  const notes: string[] = [];
+  const notes = [placed.note];
   if (before !== null && replaced !== null) {
     const said = `the check run "${title}" ${before.url} on ${sha} passed in attempt ${replaced.attempt} of this workflow run (${replaced.runId}, job ${replaced.job}); this re-run (attempt ${origin?.attempt ?? '?'}) could not start, so the job fails now, and its failed check run replaces that pass, which a required check would otherwise still read (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
     core.warning(`evalgate: ${said}`);
     notes.push(`> [!WARNING]\n> ${escapeNote(said.charAt(0).toUpperCase() + said.slice(1))}`);
   }
   const links = runLinks(env);
-  const summary = notStartedMarkdown(run, title, notes.join('\n\n'));
+  const summary = notStartedMarkdown(run, title, notes.filter((n) => n !== '').join('\n\n'));
   const published = await publishCheckRun(octokit, target, {
     name: title,
     headSha: sha,
     conclusion: 'failure',
     title: notStartedTitle(run),
     summary,
-    annotations: notStartedAnnotations(run),
+    annotations: placed.annotate ? notStartedAnnotations(run) : [],
     ...(links.run ? { detailsUrl: links.run } : {}),
     origin,
     forkPossible: forkTokenPossible(github.context, env),

@@ -1,0 +1,112 @@
+/**
+ * An invalid config on `pull_request_target` with the base branch checked out (what
+ * `actions/checkout` does on that event by default): no code ran, so there is no verdict of the
+ * base's code to keep off the pull request, and a failed check run on the base commit would leave
+ * the head's required check waiting for good. The failure goes on the pull request's head, with
+ * each problem as `file:line:col` in its summary and a note that the files are the base's; it
+ * carries no annotations, which GitHub would place on the head's lines of files the pull request
+ * may change; the step's errors keep their places. With the head itself checked out, the check
+ * run is annotated as on any event. The built dist/index.js against the fake GitHub on 127.0.0.1,
+ * in a real git checkout.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { beforeEach, describe, it } from 'node:test';
+import { onlyCheckRun, useActionFixture } from './helpers/action-fixture.ts';
+import {
+  HEAD_SHA,
+  ONE_FAILING,
+  pullRequestEvent,
+  suiteFiles,
+  workspace,
+  type Workspace,
+} from './helpers/action-run.ts';
+import { commitAll, git } from './helpers/git.ts';
+
+const fixture = useActionFixture();
+
+beforeEach(() => {
+  fixture.server.state.checkRuns.clear();
+  fixture.server.state.comments.clear();
+});
+
+/** A git checkout of one commit whose evals.yaml has an unknown key on line 6, `colour: blue`. */
+function badCheckout(): { ws: Workspace; sha: string } {
+  const files = suiteFiles(ONE_FAILING);
+  const config = (files['evals.yaml'] ?? '').replace(
+    '    function: ./app/answer.mjs\n',
+    '    function: ./app/answer.mjs\n    colour: blue\n',
+  );
+  const ws = workspace({ ...files, 'evals.yaml': config });
+  git(ws.dir, 'init', '-q', '-b', 'main');
+  return { ws, sha: commitAll(ws.dir, 'base') };
+}
+
+describe('pull_request_target, an invalid config', () => {
+  it("in the base branch's checkout: the failed check run goes on the head, unannotated, with file:line:col in its summary", async () => {
+    const { ws, sha } = badCheckout();
+    writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
+    const r = await fixture.run(
+      ws,
+      {},
+      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(r.outputs['verdict'], 'error');
+    const run = onlyCheckRun(fixture.server, r.stdout);
+    assert.equal(run.head_sha, HEAD_SHA, 'where the required check waits, not the base');
+    assert.equal(run.conclusion, 'failure');
+    assert.match(run.output.title ?? '', /^could not start: /);
+    assert.match(run.output.summary ?? '', /evals\.yaml:6:5 {2}suites\[0\]: unknown key "colour"/);
+    assert.match(
+      run.output.summary ?? '',
+      new RegExp(
+        `read the files of the base branch main at ${sha}, not of this pull request's head ${HEAD_SHA}`,
+      ),
+    );
+    assert.match(
+      run.output.summary ?? '',
+      /fix them on main: a push to the pull request does not change/,
+    );
+    assert.deepEqual(run.annotations, [], "no annotation on the head's lines");
+    // Not annotated on the check run, so the step's error keeps its place (the job's own commit).
+    assert.match(
+      r.stdout,
+      /^::error [^\n]*file=evals\.yaml,line=6,col=5[^\n]*::suites\[0\]: unknown key "colour"/m,
+    );
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^::warning::evalgate: pull_request_target: the run could not start on the base branch main at ${sha}, not on the pull request's head ${HEAD_SHA}`,
+        'm',
+      ),
+    );
+    assert.doesNotMatch(r.stdout, /so the check run goes on/);
+  });
+
+  it('with the head checked out: on the head, annotated at the line', async () => {
+    const { ws, sha } = badCheckout();
+    writeFileSync(
+      ws.event,
+      JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', head: sha, base: 'c'.repeat(40) })),
+    );
+    const r = await fixture.run(
+      ws,
+      {},
+      {
+        GITHUB_EVENT_NAME: 'pull_request_target',
+        GITHUB_SHA: 'c'.repeat(40),
+        GITHUB_REF: 'refs/heads/main',
+      },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const run = onlyCheckRun(fixture.server, r.stdout);
+    assert.equal(run.head_sha, sha);
+    assert.deepEqual(
+      run.annotations.map((a) => [a['path'], a['start_line']]),
+      [['evals.yaml', 6]],
+    );
+    assert.doesNotMatch(run.output.summary ?? '', /read the files of/);
+    assert.doesNotMatch(r.stdout, /^::warning::evalgate: pull_request_target/m);
+  });
+});
