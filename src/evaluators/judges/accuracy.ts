@@ -44,7 +44,7 @@ export const accuracy = defineBuiltin({
   },
   defaultThreshold: { gte: 1 },
   prepare: (_options, context) => requireChatJudge(context, 'accuracy'),
-  score(values, args, judge): Promise<Evaluation> {
+  score(values, args, judge, cut): Promise<Evaluation> {
     const question = optionalString(values, 'question');
     const prompt = joinBlocks([
       question !== undefined ? fenced('question', question) : undefined,
@@ -52,6 +52,11 @@ export const accuracy = defineBuiltin({
       fenced('answer', textOf(actualOf(values, args))),
       'Grade the answer against the reference.',
     ]);
-    return gradedVerdict(judge, args.signal, { system: SYSTEM, prompt, scores: ACCURACY_SCORES });
+    return gradedVerdict(
+      judge,
+      args.signal,
+      { system: SYSTEM, prompt, scores: ACCURACY_SCORES },
+      cut,
+    );
   },
 });

@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { JUDGE_REASON_LIMIT, truncateText } from '../metadata.ts';
+import { JUDGE_REASON_LIMIT } from '../metadata.ts';
 import { JudgeCalls, requireChatJudge } from './calls.ts';
 import { ANSWER_OPTION, QUESTION_OPTION, answerOf, questionOf } from './rag-shared.ts';
 
@@ -40,13 +40,13 @@ export const answerRelevancy = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const answer = answerOf(values, args);
     const question = questionOf(values, args, true) ?? '';
     if (answer.trim() === '') {
       return { score: 0, metadata: { verdict: 'not relevant', reason: 'the answer is empty' } };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut);
     const { choice, reason } = await calls.choose(judge.model, {
       system: SYSTEM,
       prompt: `Question:\n<question>\n${question}\n</question>\n\nAnswer:\n<answer>\n${answer}\n</answer>`,
@@ -55,7 +55,7 @@ export const answerRelevancy = defineBuiltin({
     const verdict = choice as keyof typeof RELEVANCY_SCORES;
     return {
       score: RELEVANCY_SCORES[verdict],
-      metadata: { verdict, reason: truncateText(reason, JUDGE_REASON_LIMIT) },
+      metadata: { verdict, reason: cut(reason, JUDGE_REASON_LIMIT) },
       usage: calls.usage,
     };
   },

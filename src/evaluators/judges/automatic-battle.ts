@@ -124,7 +124,7 @@ export const automaticBattle = defineBuiltin({
     const update = files.updateHint ?? `run \`${files.updateCommand ?? UPDATE_FLAG}\``;
     return { judge, store, shown, update, unrecorded };
   },
-  async score(values, args, { judge, store, shown, update, unrecorded }): Promise<Evaluation> {
+  async score(values, args, { judge, store, shown, update, unrecorded }, cut): Promise<Evaluation> {
     let caseKey: string;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -162,7 +162,7 @@ export const automaticBattle = defineBuiltin({
     }
     const question = optionalString(values, 'question');
     const criteria = optionalString(values, 'criteria');
-    const result = await judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+    const result = await judgeBattle(new JudgeCalls(judge, args.signal, cut), judge.model, {
       output: textOf(actual),
       baseline: textOf(baseline.output),
       ...(question !== undefined ? { question } : {}),

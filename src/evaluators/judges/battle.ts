@@ -6,7 +6,7 @@
  */
 import { EvaluationError } from '../../shared/errors.ts';
 import type { Evaluation } from '../../types/index.ts';
-import { JUDGE_REASON_LIMIT, truncateText } from '../metadata.ts';
+import { JUDGE_REASON_LIMIT } from '../metadata.ts';
 import type { JudgeCalls } from './calls.ts';
 import { fenced, joinBlocks, QUESTION_OPTION } from './shared.ts';
 
@@ -113,7 +113,8 @@ export async function judgeBattle(
         order,
         choice: verdict.choice,
         outcome: verdictOutcome(order, verdict.choice),
-        reason: truncateText(verdict.reason, JUDGE_REASON_LIMIT),
+        // The built-in's cut: the run's secrets go before the reason is cut.
+        reason: calls.cut(verdict.reason, JUDGE_REASON_LIMIT),
       };
     }),
   );

@@ -90,6 +90,14 @@ export class JudgeCalls {
     return this.#usage;
   }
 
+  /**
+   * Cuts a text of the judge's answer for metadata (a reason, a claim): the built-in's cut, so
+   * the run's secrets are removed before the text is cut (see the constructor).
+   */
+  get cut(): MetadataCut {
+    return this.#cut;
+  }
+
   /** An `EvaluationError` carrying the usage so far, for a judge's own checks of an answer. */
   error(message: string, metadata?: Record<string, unknown>): EvaluationError {
     return new EvaluationError(message, {
@@ -152,7 +160,8 @@ export class JudgeCalls {
     const { content, refusal } = result.message;
     // A refusal is an answer of its own: named and quoted, as a `model` target names it.
     if (call === undefined && refusal !== undefined && refusal !== '') {
-      throw this.error(`the judge refused: ${quoted(refusal)}`, {
+      // Quoted after the scrub: cut first, a secret's first characters would stay in the message.
+      throw this.error(`the judge refused: ${this.#cut(oneLine(refusal), QUOTED_CHARS)}`, {
         refusal: this.#cut(refusal),
         raw: content ?? '',
       });
@@ -246,11 +255,6 @@ export class JudgeCalls {
 
 /** How much of a refusal the error quotes (the metadata keeps more). */
 const QUOTED_CHARS = 200;
-
-function quoted(text: string): string {
-  const line = oneLine(text);
-  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}…` : line;
-}
 
 /**
  * The offered choice the judge named, or null. A JSON number or boolean whose text is exactly a

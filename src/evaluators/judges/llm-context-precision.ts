@@ -1,6 +1,6 @@
 import type { Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
-import { compactList, truncateText } from '../metadata.ts';
+import { compactList } from '../metadata.ts';
 import { OptionError } from '../options.ts';
 import { requireChatJudge } from './calls.ts';
 import { averagePrecision } from './context-precision.ts';
@@ -70,21 +70,27 @@ export const llmContextPrecision = defineBuiltin({
     'Average precision of the retrieved contexts, useful meaning a judge model finds them needed for the reference (LLM judge).',
   optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context) => requireChatJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     const question = questionOf(values, args, false);
     if (contexts.length === 0) {
       return { score: 0, metadata: { contexts: 0, useful: 0, usefulRanks: [], verdicts: [] } };
     }
-    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
-      system: SYSTEM,
-      prompt: passagesAgainstReference(question, reference, contexts),
-      tool: 'record_usefulness',
-      itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
-      verdictDescription: '1 if the passage was useful to arrive at the reference answer, else 0.',
-      count: contexts.length,
-    });
+    const { verdicts, calls } = await askVerdicts(
+      judge,
+      args.signal,
+      {
+        system: SYSTEM,
+        prompt: passagesAgainstReference(question, reference, contexts),
+        tool: 'record_usefulness',
+        itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
+        verdictDescription:
+          '1 if the passage was useful to arrive at the reference answer, else 0.',
+        count: contexts.length,
+      },
+      cut,
+    );
     const useful = verdicts.map((v) => v.verdict === 1);
     const usefulRanks = useful.flatMap((isUseful, k) => (isUseful ? [k + 1] : []));
     return {
@@ -97,7 +103,7 @@ export const llmContextPrecision = defineBuiltin({
           verdicts.map((v, k) => ({
             context: k + 1,
             useful: v.verdict === 1,
-            reason: truncateText(v.reason, REASON_LIMIT),
+            reason: cut(v.reason, REASON_LIMIT),
           })),
         ),
       },

@@ -55,7 +55,7 @@ function examplesFor(
     );
   }
   const picked = recentOverrides(readOverrides(context.files.configDir), context.id, count);
-  return picked.length > 0 ? overrideExamples(picked, choices) : undefined;
+  return picked.length > 0 ? overrideExamples(picked, choices, context.scrub) : undefined;
 }
 
 /**
@@ -104,13 +104,10 @@ export const llmJudge = defineBuiltin({
     const choices = options.choices as Choices;
     return { judge, choices, examples: examplesFor(options.overrides, context, choices) };
   },
-  score(values, args, { judge, choices, examples }): Promise<Evaluation> {
+  score(values, args, { judge, choices, examples }, cut): Promise<Evaluation> {
     const prompt = joinBlocks([requiredString(values, 'prompt'), examples]);
     const system = optionalString(values, 'system');
-    return gradedVerdict(judge, args.signal, {
-      ...(system !== undefined ? { system } : {}),
-      prompt,
-      scores: choices,
-    });
+    const question = { ...(system !== undefined ? { system } : {}), prompt, scores: choices };
+    return gradedVerdict(judge, args.signal, question, cut);
   },
 });

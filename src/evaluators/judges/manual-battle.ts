@@ -31,10 +31,10 @@ export const manualBattle = defineBuiltin({
   },
   defaultThreshold: { gte: 0.5 },
   prepare: (_options, context) => requireChatJudge(context, 'manual-battle'),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const question = optionalString(values, 'question');
     const criteria = optionalString(values, 'criteria');
-    return judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+    return judgeBattle(new JudgeCalls(judge, args.signal, cut), judge.model, {
       output: textOf(actualOf(values, args)),
       baseline: textOf(values.baseline),
       ...(question !== undefined ? { question } : {}),

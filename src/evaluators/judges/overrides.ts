@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describeValue } from '../../shared/errors.ts';
 import { isRecord } from '../../shared/is-record.ts';
 import { readRegularFileSync } from '../../shared/regular-file.ts';
-import { truncateText } from '../metadata.ts';
+import { scrubbedCut } from '../metadata.ts';
 
 /** The store's file name, in the config's folder (or the folder `runTestSuite` runs in). */
 export const OVERRIDES_FILE = 'evals-overrides.jsonl';
@@ -186,12 +186,16 @@ function scoreText(score: OverrideScore): string {
 /**
  * The overrides as examples for a judge prompt, fenced like the rest of the prompt's data;
  * `''` for none. `names` turns a score back into the judge's choice name when it has one.
+ * `scrub` (the run's) goes over an example's output before it is cut: cut first, a secret's
+ * first characters would reach the judge, and its cache, unrecognised.
  */
 export function overrideExamples(
   overrides: readonly OverrideEntry[],
   names: Readonly<Record<string, number>> = {},
+  scrub?: (text: string) => string,
 ): string {
   if (overrides.length === 0) return '';
+  const cut = scrubbedCut(scrub);
   const nameOf = (s: OverrideScore): OverrideScore => {
     const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
     return name !== undefined ? { ...s, name } : s;
@@ -200,7 +204,7 @@ export function overrideExamples(
     [
       `<example ${i + 1}>`,
       `Input: ${JSON.stringify(o.inputFields)}`,
-      `Output: ${truncateText(Object.values(o.outputFields).join('\n'), EXAMPLE_OUTPUT_LIMIT)}`,
+      `Output: ${cut(Object.values(o.outputFields).join('\n'), EXAMPLE_OUTPUT_LIMIT)}`,
       `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
       ...(o.comments !== undefined ? [`Why: ${o.comments}`] : []),
       `</example ${i + 1}>`,

@@ -3,7 +3,7 @@
  * prompt, and the metadata a verdict leaves behind.
  */
 import type { Evaluation } from '../../types/index.ts';
-import { JUDGE_REASON_LIMIT, truncateText } from '../metadata.ts';
+import { JUDGE_REASON_LIMIT, type MetadataCut } from '../metadata.ts';
 import { JudgeCalls, type ChatJudge } from './calls.ts';
 
 /** The `question` option: what the function under test was asked, for context. */
@@ -28,24 +28,29 @@ export function joinBlocks(blocks: readonly (string | undefined)[]): string {
   return blocks.filter((block): block is string => block !== undefined).join('\n\n');
 }
 
-/** What one verdict explains, sized for the results artifact. */
-export function verdictMetadata(verdict: { choice: string; reason: string }): {
-  choice: string;
-  reason: string;
-} {
-  return { choice: verdict.choice, reason: truncateText(verdict.reason, JUDGE_REASON_LIMIT) };
+/**
+ * What one verdict explains, sized for the results artifact by `cut` (the built-in's, which
+ * removes the run's secrets before it cuts: the reason may quote the output).
+ */
+export function verdictMetadata(
+  verdict: { choice: string; reason: string },
+  cut: MetadataCut,
+): { choice: string; reason: string } {
+  return { choice: verdict.choice, reason: cut(verdict.reason, JUDGE_REASON_LIMIT) };
 }
 
 /**
  * The evaluation of a judge that picks one of `scores`' names: its score, the verdict as
- * metadata, and the usage. Failures throw `EvaluationError` (see `JudgeCalls.choose`).
+ * metadata, and the usage. Failures throw `EvaluationError` (see `JudgeCalls.choose`). `cut` is
+ * the built-in's (see {@link verdictMetadata}).
  */
 export async function gradedVerdict(
   judge: ChatJudge,
   signal: AbortSignal | undefined,
   question: { system?: string; prompt: string; scores: Readonly<Record<string, number>> },
+  cut: MetadataCut,
 ): Promise<Evaluation> {
-  const calls = new JudgeCalls(judge, signal);
+  const calls = new JudgeCalls(judge, signal, cut);
   const verdict = await calls.choose(judge.model, {
     ...(question.system !== undefined ? { system: question.system } : {}),
     prompt: question.prompt,
@@ -53,7 +58,7 @@ export async function gradedVerdict(
   });
   return {
     score: question.scores[verdict.choice] ?? 0,
-    metadata: verdictMetadata(verdict),
+    metadata: verdictMetadata(verdict, cut),
     usage: calls.usage,
   };
 }
