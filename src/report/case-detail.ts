@@ -79,6 +79,8 @@ export function renderCaseDetail(
   }
   if (result.error !== null)
     lines.push(block('error', errorText(result.error, options), options, false));
+  // Said beside the output it is about: why a number there is not the one the answer sent.
+  for (const warning of result.warnings ?? []) lines.push(block('warning', warning, options));
   lines.push(`${INDENT}duration  ${formatCount(Math.round(result.durationMs))} ms`);
   if (result.evaluations.length > 0) {
     lines.push(`${INDENT}evaluations:`);

@@ -72,7 +72,8 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     });
     return;
   }
-  const { output, usage, error } = target.value;
+  const { output, usage, error, warnings } = target.value;
+  const noted = warnings !== undefined ? { warnings } : {};
   const untimed = target.value.durationMs === undefined && servedFromCache(usage);
   if (error !== undefined) {
     recordTrial(engine, run, index, trial, {
@@ -82,6 +83,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
       passed: false,
       evaluations: [],
       ...(usage !== undefined ? { usage } : {}),
+      ...noted,
     });
     return;
   }
@@ -115,6 +117,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     passed,
     evaluations,
     ...(usage !== undefined ? { usage } : {}),
+    ...noted,
   });
 }
 
@@ -126,7 +129,7 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`,
     };
   }
-  const { output, usage, error, durationMs } = value as TargetOutput;
+  const { output, usage, error, durationMs, warnings } = value as TargetOutput;
   return {
     ok: true,
     value: {
@@ -134,8 +137,18 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       ...(isUsage(usage) ? { usage } : {}),
       ...(typeof error === 'string' ? { error } : {}),
       ...(isDuration(durationMs) ? { durationMs: roundMs(durationMs) } : {}),
+      ...(isWarnings(warnings) ? { warnings } : {}),
     },
   };
+}
+
+/** Warnings a target noted: a list of text, none empty (an empty list is no warning). */
+function isWarnings(value: unknown): value is string[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((warning) => typeof warning === 'string' && warning !== '')
+  );
 }
 
 type MaybePromise<T> = T | Promise<T>;

@@ -26,7 +26,7 @@ import type {
  *   annotations, progress) treats `error !== null` as "errored, not passed"; it would also show a
  *   passing output as the example of why a case failed.
  * - `durationMs`: the mean of the trials' function times; `usage`: the sum of what the target
- *   spent in each trial (a model target's calls).
+ *   spent in each trial (a model target's calls); `warnings`: those of the trial shown.
  */
 export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): CaseResult {
   let passedTrials = 0;
@@ -60,6 +60,8 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     passed,
     evaluations: aggregateEvaluations(trials, shownIndex),
     ...(usage !== undefined ? { usage: { ...usage } } : {}),
+    // What the target noted about the output shown, not about another trial's.
+    ...(shown?.warnings !== undefined ? { warnings: shown.warnings } : {}),
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count,

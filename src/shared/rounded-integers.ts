@@ -3,7 +3,8 @@
  * `12345678901234567891` as 12345678901234567000, silently. An id of that size in an answer then
  * compares unequal to the same id in the testset (a CSV cell keeps its digits), and a template
  * puts other digits into a prompt. Outputs stay JSON numbers, as every JSON reader in JavaScript
- * gives them; the run warns once per target, naming the number and what it became.
+ * gives them; the run warns once per target, naming the number and what it became, and each
+ * case whose output holds one says so in its result (`warnings`).
  */
 
 /** Numbers found in one text, at most this many (the first few say enough). */
@@ -61,28 +62,42 @@ function stringEnd(text: string, from: number): number {
 const MAX_QUOTED_DIGITS = 40;
 
 /**
- * A check of each JSON text a target reads that warns, the first time one holds a rounded
- * integer, through `warn` (once per target: the next cases would say the same).
+ * A check of each JSON text a target reads. Each text that holds a rounded integer gets a note
+ * for its own case (the first such integer, as written and as read: a user looking at a failing
+ * case sees why its number differs), and the first one in the suite is also warned about through
+ * `warn` (once per target: the next cases would say the same on stderr).
  */
-export function roundedIntegerWarner(
+export function roundedIntegerNotes(
   warn: ((message: string) => void) | undefined,
   what: string,
-): (text: string) => void {
+): (text: string) => string | undefined {
   let warned = warn === undefined;
   return (text) => {
-    if (warned || !/\d{16}/.test(text)) return;
-    const found = roundedIntegers(text);
-    const first = found[0];
-    if (first === undefined) return;
-    warned = true;
+    if (!/\d{16}/.test(text)) return undefined;
+    const first = roundedIntegers(text)[0];
+    if (first === undefined) return undefined;
     // A long one is named by its length, not quoted: a 100k-digit number would fill the terminal,
     // and a cut before the warning is scrubbed could keep the start of a secret made of digits.
     const integer =
       first[0].length <= MAX_QUOTED_DIGITS
         ? `${first[0]}, an integer`
         : `an integer of ${first[0].length.toLocaleString('en-US')} characters,`;
-    warn?.(
-      `${what} holds ${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`,
-    );
+    const rounded = `${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that`;
+    const advice = 'to compare such ids digit for digit, have them sent as JSON strings';
+    if (!warned) {
+      warned = true;
+      warn?.(
+        `${what} holds ${rounded} (later outputs are not warned about here; each case's result notes its own, see evals show); ${advice}`,
+      );
+    }
+    return `the output holds ${rounded}; ${advice}`;
   };
+}
+
+/** `output` with `note` (if any) among its warnings, for the case's result. */
+export function withNote<T extends { warnings?: string[] }>(
+  output: T,
+  note: string | undefined,
+): T {
+  return note === undefined ? output : { ...output, warnings: [...(output.warnings ?? []), note] };
 }

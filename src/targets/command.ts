@@ -29,7 +29,7 @@ import {
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { lastLines, outcome, STDERR_LINES, type Ran } from './command-output.ts';
-import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
+import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { createScrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
@@ -70,7 +70,7 @@ export function createCommandTarget(
   const scrub = createScrubber(setup.secrets ?? []).text;
   // Scrubbed before describeTarget cuts the line: a cut secret's first characters stay unknown.
   const run = typeof config.run === 'string' ? scrub(config.run) : config.run.map(scrub);
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `the JSON stdout of the target ${describeTarget({ ...config, run })}`,
   );
@@ -159,8 +159,9 @@ export function createCommandTarget(
           shellTemplates,
         });
         const output = outcome(ran, config, scrub);
-        if (config.output === 'json' && output.error === undefined) noteRounded(ran.stdout);
-        return output;
+        return config.output === 'json' && output.error === undefined
+          ? withNote(output, noteRounded(ran.stdout))
+          : output;
       },
     },
   };

@@ -14,7 +14,7 @@ import { describeTarget, outputPath } from '../config/target.ts';
 import type { Issue, Located } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { textOutput } from '../shared/line-ends.ts';
-import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
+import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { createScrubber, maskCredentialsIn, secretsInHeaders } from '../shared/secrets.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { compileText, sampleText, textPieces } from '../shared/templates.ts';
@@ -69,7 +69,7 @@ export function createHttpTarget(
   const path = output === undefined ? undefined : { keys: output.keys, text: config.output ?? '' };
   const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
   const random = setup.random ?? Math.random;
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `an answer of the http target ${describeTarget(config)}`,
   );
@@ -168,10 +168,8 @@ export function createHttpTarget(
         const answer = answerOutput(text, contentType, path, scrub, answeredAs);
         const output =
           config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
-        if (typeof output.output === 'object' || typeof output.output === 'number') {
-          noteRounded(text);
-        }
-        return output;
+        const json = typeof output.output === 'object' || typeof output.output === 'number';
+        return json ? withNote(output, noteRounded(text)) : output;
       },
     },
   };

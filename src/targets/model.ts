@@ -15,7 +15,7 @@ import type { Checked, Issue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { promptFileText } from '../shared/prompt-text.ts';
 import { textOutput } from '../shared/line-ends.ts';
-import { roundedIntegerWarner } from '../shared/rounded-integers.ts';
+import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
 import type { Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
@@ -94,7 +94,7 @@ export async function createModelTarget(
     ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
   });
   const model = textInput(config.model, asIs);
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `a JSON reply of the target ${describeTarget(config)}`,
   );
@@ -137,8 +137,8 @@ export async function createModelTarget(
           // command's stdout are read (see textOutput).
           return { output: textOutput(reply.text), usage, ...timed };
         }
-        noteRounded(reply.text);
-        return { ...parsedReply(reply.text, validate), usage, ...timed };
+        const note = noteRounded(reply.text);
+        return withNote({ ...parsedReply(reply.text, validate), usage, ...timed }, note);
       },
     },
   };

@@ -109,6 +109,11 @@ export interface TargetOutput<TOutput = unknown> {
    * gives the time the cached call took. The case's `durationMs` (and `latency`) then use it.
    */
   durationMs?: number;
+  /**
+   * What the case's result should say about `output` that does not make it fail: an integer past
+   * 2^53 in a JSON output, read as another number. Recorded as the case's `warnings`.
+   */
+  warnings?: string[];
 }
 
 /** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
@@ -250,6 +255,8 @@ export interface TrialResult {
   evaluations: EvaluationResult[];
   /** Model calls the target made for this trial; absent when it made none. */
   usage?: Usage;
+  /** What the target noted about this trial's output (see `TargetOutput.warnings`); absent when none. */
+  warnings?: string[];
 }
 
 export interface CaseResult {
@@ -278,6 +285,12 @@ export interface CaseResult {
   evaluations: EvaluationResult[];
   /** Model calls the target made for this case (summed over trials); absent when it made none. */
   usage?: Usage;
+  /**
+   * What the target noted about `output` that does not make the case fail (an integer past 2^53
+   * in a JSON output, read as another number); with trials, those of the trial `output` is from.
+   * Absent when none.
+   */
+  warnings?: string[];
   /** Every trial, in order, when the suite ran more than one; absent for a single trial. */
   trials?: TrialResult[];
   /** Share of trials that passed; absent for a single trial. */
