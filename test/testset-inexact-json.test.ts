@@ -19,17 +19,31 @@ describe('JSON numbers a double cannot keep', () => {
   it('are refused in a JSON file at their line and column, saying what they would read as', () => {
     const text = '[\n  {"id": 12345678901234567890, "big": 1e400},\n  {"tiny": -1E-400}\n]';
     assert.deepEqual(read(text, 'json'), [
-      '2:10 testset.inexact-number the number 12345678901234567890 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
-      '2:39 testset.inexact-number the number 1e400 is too large for a JSON number: it would be read as Infinity (recorded as null); write it in quotes, as a string, to keep it as written',
-      '3:12 testset.inexact-number the number -1E-400 is too small for a JSON number: it would be read as 0; write it in quotes, as a string, to keep it as written',
+      '2:10 testset.inexact-number the number 12345678901234567890 (field id) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
+      '2:39 testset.inexact-number the number 1e400 (field big) is too large for a JSON number: it would be read as Infinity (recorded as null); write it in quotes, as a string, to keep it as written',
+      '3:12 testset.inexact-number the number -1E-400 (field tiny) is too small for a JSON number: it would be read as 0; write it in quotes, as a string, to keep it as written',
     ]);
   });
 
   it('are refused in JSON Lines, each on its own line', () => {
     const text = '{"q": "a"}\n{"id": 9007199254740993}\n';
     assert.deepEqual(read(text, 'jsonl'), [
-      '2:8 testset.inexact-number the number 9007199254740993 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 9007199254740992; write it in quotes, as a string, to keep it as written',
+      '2:8 testset.inexact-number the number 9007199254740993 (field id) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 9007199254740992; write it in quotes, as a string, to keep it as written',
     ]);
+  });
+
+  it('name the field that holds them, from the row, however deep', () => {
+    const text = '[{"a": {"b c": [1, 12345678901234567891]}, "k\\nl": 98765432109876543210}]';
+    assert.deepEqual(read(text, 'json'), [
+      '1:20 testset.inexact-number the number 12345678901234567891 (field a["b c"][1]) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
+      '1:52 testset.inexact-number the number 98765432109876543210 (field ["k\\nl"]) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 98765432109876540000; write it in quotes, as a string, to keep it as written',
+    ]);
+    // Agenta's export: the path from the top, its testcase's data and all.
+    const agenta = '{"testcases": [{"id": "t1", "data": {"n": 12345678901234567891}}]}';
+    assert.match(
+      String(read(agenta, 'json')[0]),
+      /^1:43 testset\.inexact-number the number 12345678901234567891 \(field testcases\[0\]\.data\.n\) is /,
+    );
   });
 
   it('pass when a double holds them: the largest safe integer, decimals, zeros, digits in strings', () => {
@@ -56,7 +70,7 @@ describe('the JSON of a CSV cell', () => {
     const text =
       'q,meta,extra\nok,"{""id"":1}",[]\nx,"{""id"":12345678901234567890}","{""k"":1,""k"":2}"\n';
     assert.deepEqual(read(text, 'csv'), [
-      '3:3 testset.inexact-number column "meta" (JSON): the number 12345678901234567890 is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
+      '3:3 testset.inexact-number column "meta" (JSON): the number 12345678901234567890 (field id) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
       '3:35 testset.duplicate-key column "extra" (JSON): duplicate key "k": each key may appear once in an object (JSON would keep only the last value)',
     ]);
   });
@@ -89,7 +103,7 @@ suites:
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.match(
       run.stderr,
-      /^error: orders\.jsonl:2:11 +the number 98765432109876543210 is not held exactly/m,
+      /^error: orders\.jsonl:2:11 +the number 98765432109876543210 \(field order\) is not held exactly/m,
     );
     assert.doesNotMatch(run.stderr, /\n\s+at /);
     assert.equal(existsSync(join(dir, 'results.json')), false);
