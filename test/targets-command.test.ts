@@ -111,7 +111,8 @@ describe('command target', () => {
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);
-    for (const c of artifactCases(dir)[0]!.cases) assert.equal(c.error, 'timed out after 400 ms');
+    for (const c of artifactCases(dir)[0]!.cases)
+      assert.equal(c.error, 'timed out after 400 ms while running sh');
     const started_ = pids(dir, 'pids');
     assert.ok(started_.length >= 4, `the scripts recorded ${started_.length} pids`);
     // The kill is sent when the case times out; the processes take a moment to go.
@@ -140,7 +141,7 @@ describe('command target', () => {
     );
     const result = await runInProcess(['run', '-o', 'results.json'], dir);
     assert.equal(result.code, 1);
-    assert.equal(artifactCases(dir)[0]!.cases[0]!.error, 'timed out after 500 ms');
+    assert.equal(artifactCases(dir)[0]!.cases[0]!.error, 'timed out after 500 ms while running sh');
     const started_ = pids(dir, 'pids');
     assert.equal(started_.length, 1);
     assert.deepEqual(await survivors(started_), []);

@@ -218,7 +218,12 @@ export function startProblem(
     // A script that is there whose `#!` names an interpreter that is not (a CRLF line end).
     const script = argv[0]!.includes('/') ? resolve(cwd, argv[0]!) : undefined;
     const interpreter = script === undefined ? undefined : interpreterProblem(script);
-    return `${start}: ${interpreter ?? 'not found'}`;
+    // Not found at load (where a program on no PATH is refused), so named by a template here.
+    const missing =
+      script === undefined
+        ? `not found: no program of that name is on PATH (${pathFolders(env)})`
+        : `not found: there is no file ${script}`;
+    return `${start}: ${interpreter ?? missing}`;
   }
   if (error.code !== 'E2BIG') return `${start}: ${error.message}`;
   let longest = { name: '', bytes: -1 };
@@ -255,4 +260,17 @@ export function notUtf8Problem(bytes: Uint8Array): string {
   const where =
     issue !== undefined && issue.line > 0 ? ` at line ${issue.line}, column ${issue.col}` : '';
   return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
+}
+
+/** How many of PATH's folders a message names; the rest are counted. */
+const PATH_FOLDERS_SHOWN = 4;
+
+/** `PATH is /usr/bin:/bin`, its first folders only when long, or that it is not set. */
+function pathFolders(env: Readonly<Record<string, string | undefined>>): string {
+  const path = env.PATH ?? env.Path;
+  if (path === undefined || path === '') return 'PATH is not set';
+  const folders = path.split(delimiter);
+  const more = folders.length - PATH_FOLDERS_SHOWN;
+  const shown = folders.slice(0, PATH_FOLDERS_SHOWN).join(delimiter);
+  return more > 0 ? `PATH starts ${shown}, and ${more} more` : `PATH is ${shown}`;
 }

@@ -61,8 +61,7 @@ export function outcome(
   const withStderr = (message: string): string =>
     stderr === '' ? message : `${message}; stderr:\n${stderr}`;
   if (ran.failure !== undefined) return { output: text, error: withStderr(ran.failure) };
-  if (ran.signal !== null)
-    return { output: text, error: withStderr(`the command was killed by ${ran.signal}`) };
+  if (ran.signal !== null) return { output: text, error: withStderr(killedBy(ran.signal)) };
   if (ran.code !== 0)
     return { output: text, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== undefined) return { output: text, error: ran.notUtf8 };
@@ -78,6 +77,29 @@ export function outcome(
     };
   }
   return { output: text };
+}
+
+/**
+ * Why a command ended by a signal it did not get from evalgate (a time-out says so itself): what
+ * usually sends it, since `killed by SIGKILL` alone does not say whether to look at memory, a
+ * crash or another process.
+ */
+const SIGNAL_CAUSES: Partial<Record<NodeJS.Signals, string>> = {
+  SIGKILL: "often the system's out-of-memory killer, or a kill -9",
+  SIGSEGV: 'it crashed (a segmentation fault)',
+  SIGBUS: 'it crashed (a bus error)',
+  SIGABRT: 'it aborted itself (a failed assertion or an uncaught native error)',
+  SIGILL: 'it crashed (an illegal instruction)',
+  SIGFPE: 'it crashed (an arithmetic error)',
+  SIGTERM: 'another process asked it to stop',
+  SIGINT: 'an interrupt (Ctrl-C) reached it',
+  SIGPIPE: 'it wrote to a pipe nobody reads',
+};
+
+/** `the command was killed by SIGKILL before it exited (often …)`. */
+function killedBy(signal: NodeJS.Signals): string {
+  const cause = SIGNAL_CAUSES[signal];
+  return `the command was killed by ${signal} before it exited${cause === undefined ? '' : ` (${cause})`}`;
 }
 
 /** The last `count` non-empty-ended lines of `text`. */

@@ -346,13 +346,14 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
 }
 
 /**
- * At a time-out, the end of what the command wrote to stderr goes into the case's error (why it
- * hung is usually there: `retrying in 8 s…`). Whole lines only: a line still being written could
- * end inside a secret, which scrubbing would then not recognise.
+ * At a time-out, the case's error names the program that was still running (as an http target's
+ * names the request it waited for) and the end of what it wrote to stderr (why it hung is
+ * usually there: `retrying in 8 s…`). Whole lines only: a line still being written could end
+ * inside a secret, which scrubbing would then not recognise.
  */
 function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
   if (!(reason instanceof CallTimeout)) return;
   const end = stderr.lastIndexOf(10);
   const lines = end < 0 ? '' : lastLines(stderr.subarray(0, end).toString('utf8'), STDERR_LINES);
-  if (lines !== '') reason.note(`running ${program}; stderr:\n${lines}`);
+  reason.note(lines === '' ? `running ${program}` : `running ${program}; stderr:\n${lines}`);
 }
