@@ -64,6 +64,18 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
       ].join(' · '),
     ),
   ];
+  // Opened from the comparison's newly failing list or the table, the case says what made it
+  // news: it passed in the baseline. Without it the detail read as any failure of this run.
+  if (view.newlyFailing === true) {
+    parts.push(
+      el(
+        'p',
+        { id: 'detail-newly-failing', class: 'warning' },
+        el('strong', {}, 'Newly failing:'),
+        ` passed in the baseline, ${view.status} now.`,
+      ),
+    );
+  }
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
   // The row's reason, whole (its cell is cut): the same words as the table's why column.
   if (view.why !== undefined) parts.push(el('p', { id: 'detail-why', class: 'why bad' }, view.why));
