@@ -1,12 +1,12 @@
 /**
  * The case table's column layout, from how many evaluators it has. Up to six, each evaluator's
- * score has a column of its own, as wide as its name. From seven on they did not fit a 1280 px
+ * score has a column of its own, 80 px wide (a longer name cut with `…`). From seven on they did not fit a 1280 px
  * window beside the other columns, and the table scrolled sideways, the reasons of the `why`
  * column squeezed to a few words: so from seven the scores are compact chips, side by side
- * under names written upwards (a spreadsheet's narrow columns, each name whole up to about 13
+ * under names written upwards (a spreadsheet's narrow columns, each name whole up to about a dozen
  * characters, a longer one cut with `…`, every one whole in its tooltip), and the other columns
  * give up a little width. Twelve evaluators then fit 1280 px with the `why` column at 150 px or
- * more; past about thirteen the table scrolls sideways again, and says so.
+ * more; past thirteen the table scrolls sideways again, and says so.
  */
 
 /** Column widths in px; `why` is its least, it takes what the others leave. */

@@ -2,7 +2,7 @@
  * Seven to twelve evaluators fit the case table of a 1280 px window. At 80 px a score column,
  * seven of them pushed the table past the window: it scrolled sideways, the last evaluators out
  * of view, and the `why` column was at its least. From seven on each score is now a 40 px chip,
- * its evaluator's name written upwards above it (whole up to about 13 characters, cut with `…`
+ * its evaluator's name written upwards above it (whole up to about a dozen characters, cut with `…`
  * past that, whole in the tooltip), and each chip says in its tooltip which evaluator it is.
  * Measured in Chromium on the reports of real runs of seven and of twelve evaluators, a grid of
  * two models, cases failing with reasons longer than the column.
