@@ -81,7 +81,7 @@ before(async () => {
   ];
   const top = [
     'defaults:',
-    `  judge: { model: judge-model, baseUrl: "${server.url}", apiKey: ${KEY}, maxRetries: 0 }`,
+    `  judge: { model: judge-model, baseUrl: "${server.url}", apiKey: ${KEY} }`,
   ];
   dir = jsonlProject(rows, suite, { 'm.mjs': fn(false) }, top);
   const base = await runInProcess(['run', '-o', 'base.json'], dir);
