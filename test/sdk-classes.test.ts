@@ -332,7 +332,19 @@ describe('LLM-judge SDK classes (seed 003) against the loopback server', () => {
     const first = await runEcho([{ input: 'hello world' }], [new Battle()], { baselinesDir: dir });
     // The SDK's battle returns no evaluation for a case it records: not a tie with itself.
     assert.deepEqual(scores(first), [{}]);
-    assert.equal(first.verdict, 'fail', 'a suite of battles alone judged nothing on its first run');
+    // A suite of battles alone judged nothing on its first run: it passes, saying so.
+    assert.equal(first.verdict, 'pass');
+    assert.deepEqual(
+      first.runs[0]?.gate.conditions.find((c) => c.name === 'judged'),
+      {
+        name: 'judged',
+        expected: 'at least 1 case evaluated',
+        actual:
+          'baselines recorded for 1 case; nothing judged yet (the next run judges against them)',
+        passed: true,
+      },
+    );
+    assert.deepEqual(first.runs[0]?.cases[0]?.recordedBaseline, ['battle']);
     assert.equal(server.requests.length, 0, 'recording calls no model');
     const file = JSON.parse(
       await readFile(join(dir, 'battles', 'my-test-suite', 'battle.json'), 'utf8'),

@@ -356,7 +356,8 @@ function warnCollapsed(id: string, collapsed: readonly Issue[]): void {
 /**
  * Says what an automatic battle recorded: the SDK's `BaseAutomaticBattle` gives a case it records
  * no evaluation, so a suite judged by battles alone checked nothing on this run (its `judged`
- * condition fails), and the user must learn why and what makes the next run judge.
+ * condition passes, saying so: run/gate.ts), and the user must learn why and what makes the next
+ * run judge.
  */
 function notePrinted(id: string, note: string): void {
   printAroundProgress(

@@ -3,7 +3,7 @@
  * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
  * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
-import type { CaseResult, GateCondition, RunResult, RunSummary } from '../types/index.ts';
+import type { CaseResult, GateCondition, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable, textWidth } from '../shared/text-table.ts';
@@ -30,6 +30,7 @@ import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
 import { notOption, shellWord } from '../shared/shell-word.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
+import { JUDGED_CONDITION } from '../run/gate.ts';
 
 /** How `renderSummary` lays out its text. */
 export interface SummaryOptions {
@@ -157,7 +158,7 @@ function renderRun(
       .join('  '),
   );
   const { summary } = run;
-  const wrong = [...renderSkippedAll(summary, paint), ...renderWrong(run, listing, paint, width)];
+  const wrong = [...renderSkippedAll(run, paint), ...renderWrong(run, listing, paint, width)];
   if (brief) {
     const usage = summary.usage !== undefined ? [`${INDENT}${describeUsage(summary.usage)}`] : [];
     if (wrong.length === 0 && usage.length === 0) return '';
@@ -218,10 +219,15 @@ function renderRun(
  * A warning for each evaluator that evaluated none of the cases that ran (it returned nothing,
  * or its `when:` matched no case): every case passes it by default, so a `return` left out or a
  * renamed field would pass the run with nothing checked. The verdict stays as the gate decides.
+ * A run whose every case had its first baseline recorded (a suite of automatic battles, run the
+ * first time) skipped nothing by mistake: its passed `judged` condition is the note instead.
  */
-function renderSkippedAll(summary: RunSummary, paint: Painter): string[] {
+function renderSkippedAll(run: RunResult, paint: Painter): string[] {
+  const { summary } = run;
   const ran = summary.cases - summary.errored;
   if (ran === 0) return [];
+  const recorded = run.gate.conditions.find((c) => c.name === JUDGED_CONDITION && c.passed);
+  if (recorded !== undefined) return [`${INDENT}note: ${describeGateCondition(recorded)}`];
   return Object.entries(summary.evaluators)
     .filter(([, stats]) => stats.count === 0)
     .map(

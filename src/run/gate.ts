@@ -182,7 +182,7 @@ export function evaluateRunGate(
   const unjudged = shard ? undefined : nothingJudged(summary, gate, passDecides);
   if (unjudged !== undefined) {
     result.conditions.push(unjudged);
-    result.verdict = 'fail';
+    if (!unjudged.passed) result.verdict = 'fail';
   }
   if (summary.cases < planned) {
     result.conditions.push({
@@ -228,8 +228,8 @@ export function recordedRunGate(
 export const JUDGED_CONDITION = 'judged';
 
 /**
- * The failed `judged` condition of a run that checked nothing although it had cases, which must
- * not pass, as a run of no cases does not:
+ * The `judged` condition of a run that checked nothing although it had cases, which fails (a run
+ * that checked nothing must not pass, as a run of no cases does not):
  * - every case errored under a `minPassRate` (`0` would pass it; the default gate fails already);
  * - cases ran (some did not error) but every one of its evaluators evaluated none of them (each
  *   returned nothing, or its `when:` matched no row), so each passed by default, unless a `pass:`
@@ -240,6 +240,13 @@ export const JUDGED_CONDITION = 'judged';
  *   to each call), under a `minPassRate`: those cases failed, which the default gate fails
  *   already, but `minPassRate: 0` would pass a run whose judge never gave one verdict, as it would
  *   one whose every case errored. Not with a `pass:` function, which may decide without them.
+ *
+ * A case whose first baseline an automatic battle recorded (the SDK's, which gives it no
+ * evaluation, as the Autoblocks SDK does) had nothing to be judged against yet: it is not counted
+ * as one that ran unjudged. When every case that ran is such a case and no evaluation errored (a
+ * suite of battles alone, recording its baselines), the condition passes and says so, so a first
+ * run passes and the next, with the baselines, judges. Any other case unjudged, or an evaluation
+ * that errored, is judged as above.
  */
 function nothingJudged(
   summary: RunSummary,
@@ -264,15 +271,30 @@ function nothingJudged(
   const errored = ids.filter((id) => count(id) > 0);
   // Errored evaluations failed their cases: the default gate says so already.
   if (errored.length > 0 && gate.minPassRate == null) return undefined;
+  const recorded = Math.min(summary.baselinesRecorded ?? 0, ran);
+  const expected = 'at least 1 case evaluated';
+  if (recorded === ran && errored.length === 0) {
+    return {
+      name: JUDGED_CONDITION,
+      expected,
+      actual: `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? 'case' : 'cases'}; nothing judged yet (the next run judges against them)`,
+      passed: true,
+    };
+  }
   const skipped = ids.filter((id) => count(id) === 0);
   const why = [
     ...(skipped.length > 0 ? [`${skipped.join(', ')} skipped every one`] : []),
     ...errored.map((id) => `every evaluation of ${id} errored`),
   ];
+  const unjudged = ran - recorded;
+  const cases = `${formatCount(unjudged)} ${unjudged === 1 ? 'case' : 'cases'}`;
   return {
     name: JUDGED_CONDITION,
-    expected: 'at least 1 case evaluated',
-    actual: `none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran: ${why.join('; ')}`,
+    expected,
+    actual:
+      recorded > 0
+        ? `none of the ${cases} that ran without recording a first baseline: ${why.join('; ')}`
+        : `none of the ${cases} that ran: ${why.join('; ')}`,
     passed: false,
   };
 }

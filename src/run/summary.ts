@@ -140,6 +140,7 @@ export class SummaryAccumulator {
   #passed = 0;
   #errored = 0;
   #flaky = 0;
+  #baselinesRecorded = 0;
   /** Per evaluator with `agreement:`, its verdicts against the human labels. */
   readonly #agreement = new Map<string, AgreementTally>();
 
@@ -179,6 +180,9 @@ export class SummaryAccumulator {
     if (result.error !== null) this.#errored++;
     else if (result.passed) this.#passed++;
     if (result.flaky === true) this.#flaky++;
+    if (result.error === null && (result.recordedBaseline?.length ?? 0) > 0) {
+      this.#baselinesRecorded++;
+    }
     this.#targetUsage.add(result.usage);
     for (const evaluation of result.evaluations) {
       const total = this.#totals.get(evaluation.evaluator);
@@ -249,6 +253,7 @@ export class SummaryAccumulator {
       errored: this.#errored,
       passRate: cases > 0 ? this.#passed / cases : 1,
       ...(this.#trials > 1 ? { flaky: this.#flaky } : {}),
+      ...(this.#baselinesRecorded > 0 ? { baselinesRecorded: this.#baselinesRecorded } : {}),
       evaluators,
       ...(usage !== undefined ? { usage } : {}),
     };

@@ -26,6 +26,7 @@ import {
 } from './call.ts';
 import { erroredEvaluation, isUsage, toEvaluationResult } from './evaluation.ts';
 import { describeError } from '../shared/describe-error.ts';
+import { baselineRecorded } from '../shared/baseline-recorded.ts';
 import { record, type Engine, type RunState, type Unit } from './state.ts';
 import { aggregateTrials, caseInputId, caseTags } from './trials.ts';
 
@@ -94,7 +95,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     // `when:` an evaluator that does not apply to this row gives it no evaluation at all.
     if (evaluator.when !== undefined && !hasTagIn(evaluator.when.tags)(testCase.meta)) return [];
     const limit = run.suite.evaluatorLimits[i];
-    const evaluateOne = (): MaybePromise<EvaluationResult | null> =>
+    const evaluateOne = (): MaybePromise<Evaluated> =>
       evaluate(engine, unit, evaluator, testCase.data, output, durationMs, untimed);
     // A limited evaluator may wait for its turn: its time starts when it is called.
     const result = limit ? limit(evaluateOne) : evaluateOne();
@@ -103,9 +104,16 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   });
   const evaluated = pending
     ? await Promise.all(started.map((result) => Promise.resolve(result)))
-    : (started as (EvaluationResult | null)[]);
-  // An evaluator that returned nothing skipped this case, as `when:` does: no entry at all.
-  const evaluations = evaluated.filter((result): result is EvaluationResult => result !== null);
+    : (started as Evaluated[]);
+  // An evaluator that returned nothing skipped this case, as `when:` does: no entry at all. One
+  // that recorded the case's first baseline is named, so the gate can tell the two apart.
+  const evaluations: EvaluationResult[] = [];
+  const recorded: string[] = [];
+  for (const result of evaluated) {
+    if (result === null) continue;
+    if ('recordedBaseline' in result) recorded.push(result.recordedBaseline);
+    else evaluations.push(result);
+  }
   if (engine.calls.interrupted) return;
   const decided = decidePass(engine, unit, testCase.data, output, evaluations);
   const passed = typeof decided === 'boolean' ? decided : await decided;
@@ -116,10 +124,18 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     durationMs,
     passed,
     evaluations,
+    ...(recorded.length > 0 ? { recordedBaseline: recorded } : {}),
     ...(usage !== undefined ? { usage } : {}),
     ...noted,
   });
 }
+
+/**
+ * What an evaluator call gave: its evaluation, `null` when it skipped the case, or the id of an
+ * evaluator that recorded the case's first baseline instead of judging it (an automatic battle
+ * of the SDK, see shared/baseline-recorded.ts).
+ */
+type Evaluated = EvaluationResult | { recordedBaseline: string } | null;
 
 /** What a target answered, checked: `{ output, usage? }`. */
 function targetOutput(value: unknown): Outcome<TargetOutput> {
@@ -165,7 +181,7 @@ function evaluate(
   output: unknown,
   fnDurationMs: number,
   untimed: boolean,
-): MaybePromise<EvaluationResult | null> {
+): MaybePromise<Evaluated> {
   // The case is dropped after an interrupt; do not start user code whose result is discarded.
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, 'interrupted', 0);
   const { run } = unit;
@@ -179,8 +195,8 @@ function evaluate(
     timeoutMs,
   );
   return called instanceof Promise
-    ? called.then((outcome) => evaluationOf(evaluator, outcome))
-    : evaluationOf(evaluator, called);
+    ? called.then((outcome) => evaluationOf(evaluator, outcome, args))
+    : evaluationOf(evaluator, called, args);
 }
 
 /**
@@ -208,16 +224,19 @@ function inTrialOf<T>(unit: Unit, fn: () => T): T {
   return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
 }
 
-/** The evaluation an evaluator call's outcome gives (null: the evaluator skipped the case). */
+/** The evaluation an evaluator call's outcome gives (see `Evaluated`). */
 function evaluationOf(
   evaluator: EngineEvaluator,
   outcome: CallOutcome<unknown>,
-): EvaluationResult | null {
+  args: EvaluatorCallArgs,
+): Evaluated {
   if (!outcome.ok) {
     return erroredEvaluation(evaluator, outcome.error, outcome.durationMs, outcome.thrown);
   }
   // `undefined` / `null`: the evaluator skips this case (the Autoblocks SDK's semantics).
-  if (outcome.value === undefined || outcome.value === null) return null;
+  if (outcome.value === undefined || outcome.value === null) {
+    return baselineRecorded(args) ? { recordedBaseline: evaluator.id } : null;
+  }
   const checked = guarded(() => ({
     ok: true as const,
     value: toEvaluationResult(evaluator, outcome.value, outcome.durationMs),

@@ -59,6 +59,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
     evaluations: aggregateEvaluations(trials, shownIndex),
+    ...recordedBaselineOf(trials),
     ...(usage !== undefined ? { usage: { ...usage } } : {}),
     // What the target noted about the output shown, not about another trial's.
     ...(shown?.warnings !== undefined ? { warnings: shown.warnings } : {}),
@@ -149,6 +150,15 @@ function aggregateEvaluations(trials: TrialResult[], shownIndex: number): Evalua
     });
   }
   return aggregated;
+}
+
+/**
+ * The evaluators that recorded the case's first baseline in any of its trials, in the order the
+ * trials name them (each trial of a case without a baseline records, the first value kept).
+ */
+function recordedBaselineOf(trials: readonly TrialResult[]): { recordedBaseline?: string[] } {
+  const ids = new Set(trials.flatMap((trial) => trial.recordedBaseline ?? []));
+  return ids.size > 0 ? { recordedBaseline: [...ids] } : {};
 }
 
 /** One trial's evaluation by one evaluator, with the trial's index (0-based) in the case. */

@@ -253,6 +253,8 @@ export interface TrialResult {
   durationMs: number;
   passed: boolean;
   evaluations: EvaluationResult[];
+  /** See `CaseResult.recordedBaseline`. */
+  recordedBaseline?: string[];
   /** Model calls the target made for this trial; absent when it made none. */
   usage?: Usage;
   /** What the target noted about this trial's output (see `TargetOutput.warnings`); absent when none. */
@@ -283,6 +285,12 @@ export interface CaseResult {
    * scored, `passed` whether more than half of those that judged it passed; trials keep their own.
    */
   evaluations: EvaluationResult[];
+  /**
+   * The evaluators that recorded this case's first baseline instead of judging it, and so gave
+   * it no evaluation (the SDK's `BaseAutomaticBattle`); with trials, those that did in any
+   * trial. Absent when none did.
+   */
+  recordedBaseline?: string[];
   /** Model calls the target made for this case (summed over trials); absent when it made none. */
   usage?: Usage;
   /**

@@ -127,6 +127,12 @@ export interface RunSummary {
   passRate: number;
   /** Cases that passed some trials and failed others; present only when the suite ran trials. */
   flaky?: number;
+  /**
+   * Cases that did not error whose first baseline an evaluator recorded instead of judging them
+   * (`CaseResult.recordedBaseline`); absent when there were none. The gate excuses them from
+   * `judged` (run/gate.ts).
+   */
+  baselinesRecorded?: number;
   evaluators: Record<string, EvaluatorSummary>;
   /** Model calls of every evaluator of the run; absent when none made any. */
   usage?: Usage;
