@@ -160,3 +160,34 @@ void describe('the reasons of the judged RAG measures', () => {
     for (const line of expected) assert.ok(run.stdout.includes(line), `${line}\n${run.stdout}`);
   });
 });
+
+/** A judge that prefers the answer saying "Paris", wherever it is shown. */
+function prefersParis(request: RecordedRequest) {
+  const body = request.body as { messages: { content: string }[] };
+  const text = body.messages.map((m) => m.content).join('\n');
+  const first = /<response_a>\n([\s\S]*?)\n<\/response_a>/.exec(text)?.[1] ?? '';
+  return { toolArguments: { choice: first.includes('Paris') ? 'A' : 'B', reason: 'names Paris' } };
+}
+
+void describe('the reason of a battle', () => {
+  void it('says who won in both orders, with the judge reason, not only the outcome', async () => {
+    server.setResponder(prefersParis);
+    const dir = jsonlProject(
+      [
+        { name: 'lost', question: 'Capital of France?', output: 'Lyon', v1_answer: 'Paris' },
+        { name: 'won', question: 'Capital of France?', output: 'Paris', v1_answer: 'Lyon' },
+      ],
+      ['evaluators:', ...docExample('vs-v1').map((line) => `  ${line}`)],
+      {},
+      ['defaults:', `  judge: { baseUrl: ${server.url}, apiKey: sk-test, model: judge-model }`],
+    );
+    const run = await runInProcess(['run', '--no-cache'], dir, { COLUMNS: '200' });
+    assert.equal(run.code, 1, run.stderr + run.stdout);
+    assert.ok(
+      run.stdout.includes('vs-v1 0 (needs ≥ 0.5): the baseline won in both orders: names Paris'),
+      run.stdout,
+    );
+    const show = await runInProcess(['show', 'evals-results.json'], dir);
+    assert.ok(show.stdout.includes('the output won in both orders: names Paris'), show.stdout);
+  });
+});

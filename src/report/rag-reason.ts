@@ -1,9 +1,10 @@
 /**
- * Why a RAG or similarity built-in gave its score, read from the metadata it records: what was
+ * Why a RAG, similarity or battle built-in gave its score, read from the metadata it records: what was
  * counted and the texts that cost it the score (`1 of 2 claims supported by the contexts;
  * unsupported: "It is in Rome."`). Without these, a failing case of `faithfulness` or
  * `context-recall` said only its score: the claims, items and entities that decide it sat in the
- * artifact, unread by the summary, `evals show`, the JUnit message and the HTML report's why.
+ * artifact, unread by the summary, `evals show`, the JUnit message and the HTML report's why;
+ * a battle said only `outcome: loss`.
  * Read by shape, as the other readers of evaluation-reason.ts are.
  */
 import { formatScore, plural } from './labels.ts';
@@ -48,7 +49,32 @@ function ranked(count: unknown, contexts: unknown, ranks: unknown, word: string)
   return `${formatCount(Number(count))} of ${plural(Number(contexts), 'context')} ${word}${where}`;
 }
 
+/** `loss` as said of the output shown first or second. */
+const OUTCOME_WORDS: Record<string, string> = { win: 'won', loss: 'lost', tie: 'tie' };
+
+/**
+ * A battle: `{ outcome, verdicts: [{ order, outcome, reason }] }`, or a case recorded instead of
+ * judged. A loss quotes the judge's reason; a tie says whether the verdict flipped with the order,
+ * the judge's position bias that the two orders are there to catch.
+ */
+const battleReader: Reader = (m) => {
+  if (m.recorded === true) return "recorded as this case's baseline, not judged";
+  if (typeof m.outcome !== 'string' || !Array.isArray(m.verdicts)) return undefined;
+  const verdicts = m.verdicts as { outcome?: unknown; reason?: unknown }[];
+  const reason = verdicts.find((v) => v.outcome === m.outcome && typeof v.reason === 'string');
+  const because =
+    typeof reason?.reason === 'string' && reason.reason !== '' ? `: ${reason.reason}` : '';
+  if (m.outcome === 'win') return `the output won in both orders${because}`;
+  if (m.outcome === 'loss') return `the baseline won in both orders${because}`;
+  const [first, second] = verdicts.map(
+    (v) => OUTCOME_WORDS[String(v.outcome)] ?? String(v.outcome),
+  );
+  if (first === 'tie' && second === 'tie') return `a tie in both orders${because}`;
+  return `a tie: the verdict changed with the order (output shown first: ${first}; shown second: ${second})`;
+};
+
 export const ragReaders: Reader[] = [
+  battleReader,
   // Any retrieval measure with nothing retrieved: that is the whole story.
   (m) => (m.contexts === 0 && !isNumber(m.claims) ? 'no context retrieved' : undefined),
   // faithfulness: { supported, total, claims: [{ claim, supported }], noClaims? }
