@@ -29,6 +29,14 @@ void describe('evals override', () => {
     const run = await runInProcess(['run'], dir);
     assert.equal(run.code, 1, run.stderr + run.stdout);
 
+    // Two ids that differ only at the end are listed whole, so either can be copied.
+    const both = await override(dir, 'refund-window');
+    assert.equal(both.code, 2, both.stdout);
+    assert.ok(
+      both.stderr.includes('matches 2 cases (refund-window-2023 in s; refund-window-2024 in s)'),
+      both.stderr,
+    );
+
     const dedup = await override(dir, 'refund-window-2024');
     assert.equal(dedup.code, 0, dedup.stderr);
     assert.match(dedup.stdout, /: yes on case refund-window-2024 \(s\) scored 0, a human says 1;/);

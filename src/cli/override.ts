@@ -177,7 +177,7 @@ function findCase(
   if (matches.length > 1) {
     const listed = matches
       .slice(0, 5)
-      .map((m) => `${m.result.id.slice(0, 12)} in ${describeRun(m.run)}`)
+      .map((m) => `${printable(shortId(m.result.id))} in ${describeRun(m.run)}`)
       .join('; ');
     throw badOption(
       OVERRIDE,
@@ -199,7 +199,7 @@ function storedOverride(
   if (evaluation.score === null) {
     throw badOption(
       OVERRIDE,
-      `--evaluator ${printable(evaluation.evaluator)}: its evaluation of case ${result.id.slice(0, 12)} errored, so there is no verdict to correct`,
+      `--evaluator ${printable(evaluation.evaluator)}: its evaluation of case ${printable(shortId(result.id))} errored, so there is no verdict to correct`,
     );
   }
   const choice = evaluation.metadata?.choice;
