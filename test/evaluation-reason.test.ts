@@ -34,3 +34,42 @@ describe("an evaluation's reason, as the reports show it", () => {
     assert.equal(reason({ durationMs: 2000, maxMs: 2000 }), 'took 2,000 ms ≤ max 2,000 ms');
   });
 });
+
+describe('the reason of a RAG or similarity built-in with nothing to count', () => {
+  it('says what was missing rather than 0 of 0', () => {
+    const reason = (metadata: Record<string, unknown>): string | null =>
+      reasonOf({ error: null, metadata });
+    // context-precision, context-recall, the entities: no context retrieved.
+    assert.equal(reason({ contexts: 0, relevant: 0, relevantRanks: [] }), 'no context retrieved');
+    assert.equal(reason({ contexts: 0, found: 0 }), 'no context retrieved');
+    assert.equal(
+      reason({ supported: 0, total: 0, noClaims: true, claims: [] }),
+      'the answer makes no claim',
+    );
+    assert.equal(
+      reason({ mode: 'f1', precision: 0, recall: 0, responseClaims: 0, noClaims: true }),
+      'the response states nothing',
+    );
+    assert.equal(
+      reason({ mode: 'relevant', claims: 0, noisy: 0, contexts: 3 }),
+      'the response makes no claim',
+    );
+    assert.equal(
+      reason({ mode: 'relevant', claims: 2, noisy: 0, contexts: 0 }),
+      'no context retrieved',
+    );
+    assert.equal(reason({ cosine: 0.7154 }), 'cosine similarity 0.715');
+    assert.equal(reason({ emptyText: 'actual' }), 'the actual text is empty');
+  });
+
+  it('keeps the note of a list cut short unquoted', () => {
+    const reason = reasonOf({
+      error: null,
+      metadata: { attributed: 0, total: 22, contexts: 1, notAttributed: ['A.', 'B.', '… 20 more'] },
+    });
+    assert.equal(
+      reason,
+      '0 of 22 reference sentences supported by the contexts; unsupported: "A.", "B.", … 20 more',
+    );
+  });
+});
