@@ -136,5 +136,22 @@ for (const n of [7, 12]) {
       assert.equal(first.height, 30);
       await page.close();
     });
+
+    it("sorts by an evaluator when its upward name is clicked, as a column's header does", async () => {
+      const page = await openFilePage(browser, reports.get(n) ?? '', '#case-rows .case');
+      const exact = page.locator('#cases .row.head button[data-key="score:0"]');
+      await exact.click();
+      assert.equal(await exact.getAttribute('aria-sort'), 'ascending');
+      // The lowest exact scores first: the cases that failed it.
+      const first = page.locator('#case-rows .case >> nth=0');
+      assert.match((await first.getAttribute('class')) ?? '', /\bfailed\b/);
+      await exact.click();
+      assert.equal(await exact.getAttribute('aria-sort'), 'descending');
+      assert.match(
+        (await page.locator('#case-rows .case >> nth=0').getAttribute('class')) ?? '',
+        /\bpassed\b/,
+      );
+      await page.close();
+    });
   });
 }
