@@ -1100,7 +1100,7 @@ var require_util = __commonJS({
       }
       return url;
     }
-    function parseOrigin(url) {
+    function parseOrigin2(url) {
       url = parseURL(url);
       if (url.pathname !== "/" || url.search || url.hash) {
         throw new InvalidArgumentError("invalid url");
@@ -1435,7 +1435,7 @@ var require_util = __commonJS({
       toUSVString,
       isUSVString,
       isBlobLike,
-      parseOrigin,
+      parseOrigin: parseOrigin2,
       parseURL,
       getServerName,
       isStream,
@@ -8483,7 +8483,7 @@ var require_balanced_pool = __commonJS({
     } = require_pool_base();
     var Pool = require_pool();
     var { kUrl, kInterceptors } = require_symbols();
-    var { parseOrigin } = require_util();
+    var { parseOrigin: parseOrigin2 } = require_util();
     var kFactory = /* @__PURE__ */ Symbol("factory");
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kGreatestCommonDivisor = /* @__PURE__ */ Symbol("kGreatestCommonDivisor");
@@ -8526,7 +8526,7 @@ var require_balanced_pool = __commonJS({
         this._updateBalancedPoolStats();
       }
       addUpstream(upstream) {
-        const upstreamOrigin = parseOrigin(upstream).origin;
+        const upstreamOrigin = parseOrigin2(upstream).origin;
         if (this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true)) {
           return this;
         }
@@ -8560,7 +8560,7 @@ var require_balanced_pool = __commonJS({
         this[kGreatestCommonDivisor] = result;
       }
       removeUpstream(upstream) {
-        const upstreamOrigin = parseOrigin(upstream).origin;
+        const upstreamOrigin = parseOrigin2(upstream).origin;
         const pool = this[kClients].find((pool2) => pool2[kUrl].origin === upstreamOrigin && pool2.closed !== true && pool2.destroyed !== true);
         if (pool) {
           this[kRemoveClient](pool);
@@ -19205,16 +19205,16 @@ function messageOf(error2) {
     return own;
   }
   const errors = error2.errors;
-  const shown2 = errors.slice(0, INNER_ERRORS_SHOWN).map((inner) => {
+  const shown3 = errors.slice(0, INNER_ERRORS_SHOWN).map((inner) => {
     try {
       return ownMessageOf(inner);
     } catch {
       return "an error whose message cannot be read";
     }
   });
-  const more = errors.length - shown2.length;
+  const more = errors.length - shown3.length;
   const count = `${errors.length} ${errors.length === 1 ? "error" : "errors"}`;
-  return `${own} (${count}: ${shown2.join("; ")}${more > 0 ? `; and ${more} more` : ""})`;
+  return `${own} (${count}: ${shown3.join("; ")}${more > 0 ? `; and ${more} more` : ""})`;
 }
 function isAggregateError(error2) {
   if (error2 instanceof AggregateError) return true;
@@ -21943,8 +21943,8 @@ function userPart(url) {
 function maskUrlCredentials(url, options2 = {}) {
   const part = userPart(url);
   if (part === null) return url;
-  const shown2 = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
-  return `${part.before}${shown2}@${part.after}`;
+  const shown3 = options2.keepUser === true && part.password !== null ? `${part.user}:***` : "***";
+  return `${part.before}${shown3}@${part.after}`;
 }
 function secretsInUrl(url) {
   const found2 = [];
@@ -22156,6 +22156,7 @@ function buildArtifact(input) {
     interrupted: input.interrupted,
     verdict: overallVerdict(input.runs, input.interrupted),
     runs: input.runs,
+    ...input.removedSuites !== void 0 ? { removedSuites: [...input.removedSuites] } : {},
     ...usage !== void 0 ? { usage } : {}
   };
 }
@@ -23557,8 +23558,8 @@ var require_util9 = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber2 = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber3 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber3 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber3 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -29549,6 +29550,27 @@ var init_results_schema = __esm({
             }
           }
         },
+        removedSuites: {
+          description: "The config's top-level removedSuites, written only when it sets it: suites of a baseline it no longer has, on purpose, which do not fail regressions: block.",
+          type: "array",
+          items: { type: "string" }
+        },
+        missingSuites: {
+          description: "Present when the run was compared with a baseline that has suites the config no longer has (renamed or removed) and does not list in removedSuites, whose gate in the baseline says regressions: block: each fails the run, whose verdict is then fail.",
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["suite", "text"],
+            properties: {
+              suite: { description: "The suite's id in the baseline.", type: "string" },
+              text: {
+                description: "What the run said of it: the suites new in the config (renamed?) and how to accept it.",
+                type: "string"
+              }
+            }
+          }
+        },
         usage: {
           description: "Model calls over every run (the sum of the runs' summary.usage); absent when no evaluator called a model.",
           $ref: "#/definitions/usage"
@@ -29862,6 +29884,10 @@ var init_results_schema = __esm({
               description: "Cases that passed some of their trials and failed others. Present only when the suite ran more than one trial per case.",
               $ref: "#/definitions/count"
             },
+            baselinesRecorded: {
+              description: "Cases that did not error whose first baseline an evaluator recorded instead of judging them (their recordedBaseline); absent when there were none. The gate does not count them against judged.",
+              $ref: "#/definitions/count"
+            },
             evaluators: {
               description: "Per-evaluator summary, keyed by evaluator id.",
               type: "object",
@@ -29899,6 +29925,10 @@ var init_results_schema = __esm({
             },
             errors: {
               description: "Evaluations where the evaluator errored.",
+              $ref: "#/definitions/count"
+            },
+            scored: {
+              description: "Evaluations that gave a score without an error (those mean averages); present only when errors > 0. The gate bounds the mean every evaluation would have had, the errored ones scored 0 or 1, from it.",
               $ref: "#/definitions/count"
             },
             passRate: {
@@ -30079,9 +30109,21 @@ var init_results_schema = __esm({
                 $ref: "#/definitions/evaluation"
               }
             },
+            recordedBaseline: {
+              description: "The ids of the evaluators that recorded this case's first baseline instead of judging it, and so gave it no evaluation (an SDK BaseAutomaticBattle, as in the Autoblocks SDK); with trials, those that did in any trial. Absent when none did.",
+              type: "array",
+              minItems: 1,
+              items: { type: "string" }
+            },
             usage: {
               description: "Model calls the target made for this case, summed over its trials; absent when it made none.",
               $ref: "#/definitions/usage"
+            },
+            warnings: {
+              description: "What the target noted about this case's output that does not make it fail, one sentence each: an integer past 2^53 in a JSON output, which is read as another number (`the output holds 12345678901234567891, an integer past 2^53 that a JSON number cannot hold: it is read as 12345678901234567000, ...`). With trials, those of the trial output is from. Absent when none (and in artifacts of evalgates before it was recorded).",
+              type: "array",
+              minItems: 1,
+              items: { type: "string" }
             },
             trials: {
               description: "Every trial of the case, in order, when the suite ran more than one per case; absent for a single trial. output and error above come from the first trial whose verdict is the case's.",
@@ -30136,9 +30178,21 @@ var init_results_schema = __esm({
                 $ref: "#/definitions/evaluation"
               }
             },
+            recordedBaseline: {
+              description: "The ids of the evaluators that recorded the case's first baseline in this trial instead of judging it; absent when none did.",
+              type: "array",
+              minItems: 1,
+              items: { type: "string" }
+            },
             usage: {
               description: "Model calls the target made for this trial; absent when it made none.",
               $ref: "#/definitions/usage"
+            },
+            warnings: {
+              description: "What the target noted about this trial's output (see the case's warnings); absent when none.",
+              type: "array",
+              minItems: 1,
+              items: { type: "string" }
             }
           }
         },
@@ -30590,8 +30644,8 @@ function unknownFieldsNote(name, writtenBy, own, unknown) {
   return `${printable(name)} ${writtenByText(writtenBy, own)}: ${fields} it does not know ${were} ignored (${printable(listed4)}${more})`;
 }
 function writtenByText(writtenBy, own) {
-  const shown2 = printable(writtenBy.length > 40 ? `${writtenBy.slice(0, 40)}\u2026` : writtenBy);
-  return isNewerVersion(writtenBy, own) ? `was written by evalgate ${shown2}, newer than this one (${own})` : `says it was written by evalgate ${shown2}, not newer than this one (${own})`;
+  const shown3 = printable(writtenBy.length > 40 ? `${writtenBy.slice(0, 40)}\u2026` : writtenBy);
+  return isNewerVersion(writtenBy, own) ? `was written by evalgate ${shown3}, newer than this one (${own})` : `says it was written by evalgate ${shown3}, not newer than this one (${own})`;
 }
 function isNewerVersion(a, b) {
   const pa = parseVersion(a);
@@ -34713,6 +34767,15 @@ function requireCommonCases(base, head, names, partial = false) {
     throw usageError("compare.no-common-cases", message);
   }
 }
+function commonCasesProblem(...args) {
+  try {
+    requireCommonCases(...args);
+    return void 0;
+  } catch (error2) {
+    if (error2 instanceof UsageError) return error2;
+    throw error2;
+  }
+}
 function shardsApart(base, head, names) {
   if (base.shard === void 0 && head.shard === void 0) return "";
   const side = (artifact) => artifact.shard === void 0 ? "a whole run" : `shard ${artifact.shard.index} of ${artifact.shard.count}`;
@@ -34720,11 +34783,11 @@ function shardsApart(base, head, names) {
 }
 function describeRuns(runs) {
   if (runs.length === 0) return "no runs";
-  const shown2 = runs.slice(0, 3).map((run2) => {
+  const shown3 = runs.slice(0, 3).map((run2) => {
     const params = Object.entries(run2.params).map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
     return printable(params ? `${run2.suite} \xB7 ${params}` : run2.suite);
   });
-  return `${shown2.join(", ")}${runs.length > shown2.length ? `, \u2026 ${runs.length - shown2.length} more` : ""}`;
+  return `${shown3.join(", ")}${runs.length > shown3.length ? `, \u2026 ${runs.length - shown3.length} more` : ""}`;
 }
 var init_validate_comparable = __esm({
   "src/compare/validate-comparable.ts"() {
@@ -34757,8 +34820,8 @@ function formatSeconds(ms) {
 function formatMean(mean) {
   for (let decimals = 3; decimals <= 17; decimals++) {
     const text2 = mean.toFixed(decimals);
-    const shown2 = Number(text2);
-    if (shown2 === 1 && mean < 1 || shown2 === 0 && mean > 0) continue;
+    const shown3 = Number(text2);
+    if (shown3 === 1 && mean < 1 || shown3 === 0 && mean > 0) continue;
     return text2;
   }
   return String(mean);
@@ -34774,9 +34837,9 @@ var init_format_numbers = __esm({
 function visibleFixed(value, digits) {
   const size = Math.abs(value);
   if (size < NOISE) return 0 .toFixed(digits);
-  let shown2 = digits;
-  while (shown2 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown2) shown2++;
-  return size.toFixed(shown2 === digits ? digits : Math.min(MAX_DIGITS2, shown2 + 1));
+  let shown3 = digits;
+  while (shown3 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown3) shown3++;
+  return size.toFixed(shown3 === digits ? digits : Math.min(MAX_DIGITS2, shown3 + 1));
 }
 function isZeroShown(value) {
   return Math.abs(value) < NOISE;
@@ -35053,6 +35116,52 @@ var init_gone_grid_points = __esm({
   }
 });
 
+// src/compare/gone-suites.ts
+function headSuites(head) {
+  if (head.configDataParts === void 0) return void 0;
+  return {
+    suites: head.configDataParts.suites.map((suite) => suite.id),
+    removedSuites: head.removedSuites ?? []
+  };
+}
+function goneSuites(base, head) {
+  if (head === void 0) return [];
+  const inHead = new Set(head.suites);
+  const accepted = new Set(head.removedSuites);
+  const known = /* @__PURE__ */ new Set([
+    ...base.runs.map((run2) => run2.suite),
+    ...base.configDataParts?.suites.map((suite) => suite.id) ?? []
+  ]);
+  const added = head.suites.filter((id) => !known.has(id));
+  const found2 = [];
+  for (const suite of new Set(base.runs.map((run2) => run2.suite))) {
+    if (inHead.has(suite) || accepted.has(suite)) continue;
+    const rules = base.runs.filter((run2) => run2.suite === suite && run2.plan !== void 0).map((run2) => run2.plan?.gate.regressions ?? "warn");
+    const regressions = rules.includes("block") ? "block" : rules.includes("warn") ? "warn" : null;
+    if (regressions === null) continue;
+    found2.push({ suite, regressions, text: goneSuiteText(suite, added) });
+  }
+  return found2;
+}
+function goneSuiteText(suite, added) {
+  const renamed = added.length === 0 ? "" : ` (${added.map((id) => JSON.stringify(id)).join(", ")} ${added.length === 1 ? "is" : "are"} new in the config: renamed?)`;
+  return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more${renamed}, so nothing was compared with it; if that is intended, list it in the config's top-level removedSuites`;
+}
+function withMissingSuites(artifact, gone) {
+  const blocking = gone.filter((suite) => suite.regressions === "block");
+  if (blocking.length === 0) return artifact;
+  return {
+    ...artifact,
+    verdict: "fail",
+    missingSuites: blocking.map(({ suite, text: text2 }) => ({ suite, text: text2 }))
+  };
+}
+var init_gone_suites = __esm({
+  "src/compare/gone-suites.ts"() {
+    "use strict";
+  }
+});
+
 // src/report/ansi.ts
 function painter(color) {
   const wrap = (open6, close) => (text2) => color && text2 !== "" ? `\x1B[${open6}m${text2}\x1B[${close}m` : text2;
@@ -35185,12 +35294,12 @@ function describeThresholdFor(threshold, score2) {
   if (boundsOf(threshold).some((b) => round3(b) === round3(score2))) {
     return describeThreshold(threshold);
   }
-  const shown2 = {};
+  const shown3 = {};
   for (const key of ["gt", "gte", "lt", "lte"]) {
     const bound = threshold[key];
-    if (typeof bound === "number") shown2[key] = round3(bound);
+    if (typeof bound === "number") shown3[key] = round3(bound);
   }
-  return describeThreshold(shown2);
+  return describeThreshold(shown3);
 }
 function round3(value) {
   return Number(value.toFixed(3));
@@ -35527,16 +35636,16 @@ var init_row_power = __esm({
 // src/report/case-text.ts
 function distinctShortIds(ids) {
   const unique = [...new Set(ids)].sort();
-  const shown2 = /* @__PURE__ */ new Map();
+  const shown3 = /* @__PURE__ */ new Map();
   unique.forEach((id, index) => {
     const shared = Math.max(
       commonPrefix(id, unique[index - 1] ?? ""),
       commonPrefix(id, unique[index + 1] ?? "")
     );
     const keep = Math.max(MIN_PREFIX, shared + 1);
-    shown2.set(id, id.length > keep + 1 ? `${id.slice(0, keep)}${ELLIPSIS2}` : id);
+    shown3.set(id, id.length > keep + 1 ? `${id.slice(0, keep)}${ELLIPSIS2}` : id);
   });
-  return shown2;
+  return shown3;
 }
 function commonPrefix(a, b) {
   let at = 0;
@@ -35615,12 +35724,12 @@ function alarmReasons(run2) {
   const rows = [run2.passRate, ...run2.evaluators];
   for (const row of rows) {
     const name = "evaluator" in row ? row.evaluator : "pass rate";
-    const shown2 = shownLabel(row);
+    const shown3 = shownLabel(row);
     const added = "evaluator" in row ? "" : addedEvaluators(run2);
-    if (shown2 === "regressed") {
+    if (shown3 === "regressed") {
       const holm = row.adjustedP === null ? "" : `, Holm ${formatP(row.adjustedP)}`;
       reasons.push({ key: `${name} regressed${added}`, text: `${name} regressed${holm}${added}` });
-    } else if (shown2 === "possible regression") {
+    } else if (shown3 === "possible regression") {
       const q = row.qValue === null ? "" : `, q ${formatP(row.qValue).slice(2)}`;
       const key = `${name} possibly regressed${added}`;
       reasons.push({ key, text: `${name} possibly regressed${q}${added}` });
@@ -35674,8 +35783,8 @@ function newlyFailingAlarm(run2) {
   return alarmReasons(run2).length > 0;
 }
 function flipsReading(run2) {
-  const shown2 = shownLabel(run2.passRate);
-  if (shown2 === "improved" || shown2 === "possible improvement") return "improved";
+  const shown3 = shownLabel(run2.passRate);
+  if (shown3 === "improved" || shown3 === "possible improvement") return "improved";
   const { power, ci, passToFail, failToPass } = run2.passRate;
   const powered = power !== null && !power.underpowered;
   if (powered && ci !== null && ci.low > -run2.minDetectableEffect) return "noise";
@@ -35910,17 +36019,17 @@ var init_comparison_case_lists = __esm({
 // src/report/comparison-wording.ts
 function countsLine(comparison, emphasize) {
   const { counts, family } = comparison;
-  const shown2 = possibleCounts(comparison.runs);
+  const shown3 = possibleCounts(comparison.runs);
   const regressions = plural(family.regressions, "regression");
   const possible = (n, what) => n > 0 ? [`${formatCount(n)} possible ${what}${n === 1 ? "" : "s"}`] : [];
   const weak = comparison.runs.flatMap((run2) => [run2.passRate, ...run2.evaluators, ...run2.agreement]).filter(underpoweredRow).length;
   const underpowered = weak > 0 ? [`${formatCount(weak)} not significant (underpowered)`] : [];
   return [
     family.regressions > 0 ? emphasize(regressions) : regressions,
-    ...possible(shown2.regressions, "regression"),
+    ...possible(shown3.regressions, "regression"),
     plural(family.improvements, "improvement"),
-    ...possible(shown2.improvements, "improvement"),
-    `${formatCount(counts.unchanged - weak + shown2.noise)} unchanged`,
+    ...possible(shown3.improvements, "improvement"),
+    `${formatCount(counts.unchanged - weak + shown3.noise)} unchanged`,
     ...underpowered,
     `${formatCount(counts.tooFewCases)} with too few cases`
   ].join(" \xB7 ");
@@ -36137,6 +36246,116 @@ var init_comparison_one_sided = __esm({
   }
 });
 
+// src/report/rag-reason.ts
+function quoted(list2, key, keep = () => true) {
+  if (!Array.isArray(list2)) return "";
+  const texts = list2.flatMap((item) => {
+    if (typeof item === "string") return [item.startsWith("\u2026 ") ? item : JSON.stringify(item)];
+    if (key === void 0 || item === null || typeof item !== "object") return [];
+    const record3 = item;
+    const text2 = record3[key];
+    return keep(record3) && typeof text2 === "string" ? [JSON.stringify(text2)] : [];
+  });
+  return texts.join(", ");
+}
+function ranked(count, contexts, ranks, word) {
+  const list2 = Array.isArray(ranks) ? ranks.map(String) : [];
+  const where = list2.length === 0 ? "" : `, at rank${list2.length === 1 ? "" : "s"} ${list2.join(", ")}`;
+  return `${formatCount(Number(count))} of ${plural(Number(contexts), "context")} ${word}${where}`;
+}
+var isNumber, withTexts, OUTCOME_WORDS, battleReader, ragReaders;
+var init_rag_reason = __esm({
+  "src/report/rag-reason.ts"() {
+    "use strict";
+    init_labels();
+    init_format_count();
+    isNumber = (value) => typeof value === "number";
+    withTexts = (head, label, texts) => texts === "" ? head : `${head}; ${label}: ${texts}`;
+    OUTCOME_WORDS = { win: "won", loss: "lost", tie: "tie" };
+    battleReader = (m) => {
+      if (m.recorded === true) return "recorded as this case's baseline, not judged";
+      if (typeof m.outcome !== "string" || !Array.isArray(m.verdicts)) return void 0;
+      const verdicts = m.verdicts;
+      const reason = verdicts.find((v) => v.outcome === m.outcome && typeof v.reason === "string");
+      const because = typeof reason?.reason === "string" && reason.reason !== "" ? `: ${reason.reason}` : "";
+      if (m.outcome === "win") return `the output won in both orders${because}`;
+      if (m.outcome === "loss") return `the baseline won in both orders${because}`;
+      const [first, second] = verdicts.map(
+        (v) => OUTCOME_WORDS[String(v.outcome)] ?? String(v.outcome)
+      );
+      if (first === "tie" && second === "tie") return `a tie in both orders${because}`;
+      return `a tie: the verdict changed with the order (output shown first: ${first}; shown second: ${second})`;
+    };
+    ragReaders = [
+      battleReader,
+      // Any retrieval measure with nothing retrieved: that is the whole story.
+      (m) => m.contexts === 0 && !isNumber(m.claims) ? "no context retrieved" : void 0,
+      // faithfulness: { supported, total, claims: [{ claim, supported }], noClaims? }
+      (m) => {
+        if (!isNumber(m.supported) || !isNumber(m.total) || !Array.isArray(m.claims)) return void 0;
+        if (m.noClaims === true) return "the answer makes no claim";
+        const unsupported2 = quoted(m.claims, "claim", (claim) => claim.supported === false);
+        const more = isNumber(m.claimsOmitted) ? ` (${formatCount(m.claimsOmitted)} more not listed)` : "";
+        return withTexts(
+          `${formatCount(m.supported)} of ${plural(m.total, "claim")} supported by the contexts`,
+          "unsupported",
+          unsupported2 === "" ? "" : unsupported2 + more
+        );
+      },
+      // context-recall: { found, total, items: [{ item, found }] }
+      (m) => isNumber(m.found) && isNumber(m.total) && Array.isArray(m.items) ? withTexts(
+        `${formatCount(m.found)} of ${plural(m.total, "reference item")} found in the contexts`,
+        "not found",
+        quoted(m.items, "item", (item) => item.found === false)
+      ) : void 0,
+      // context-entities-recall: { found, total, missing: [entity] }
+      (m) => isNumber(m.found) && isNumber(m.total) && Array.isArray(m.missing) ? withTexts(
+        `${formatCount(m.found)} of ${formatCount(m.total)} reference ${m.total === 1 ? "entity" : "entities"} found in the contexts`,
+        "missing",
+        quoted(m.missing)
+      ) : void 0,
+      // llm-context-recall: { attributed, total, notAttributed: [sentence] }
+      (m) => isNumber(m.attributed) && isNumber(m.total) ? withTexts(
+        `${formatCount(m.attributed)} of ${plural(m.total, "reference sentence")} supported by the contexts`,
+        "unsupported",
+        quoted(m.notAttributed)
+      ) : void 0,
+      // context-precision: { contexts, relevant, relevantRanks }
+      (m) => isNumber(m.relevant) && isNumber(m.contexts) ? ranked(m.relevant, m.contexts, m.relevantRanks, "relevant") : void 0,
+      // llm-context-precision: { contexts, useful, usefulRanks }
+      (m) => isNumber(m.useful) && isNumber(m.contexts) ? ranked(m.useful, m.contexts, m.usefulRanks, "useful") : void 0,
+      // factual-correctness: { mode, precision?, recall?, unsupported?, missing?, noClaims? }
+      (m) => {
+        if (typeof m.mode !== "string" || !isNumber(m.responseClaims)) return void 0;
+        if (m.noClaims === true) return "the response states nothing";
+        const parts = [
+          isNumber(m.precision) ? `precision ${formatScore(m.precision)}` : "",
+          isNumber(m.recall) ? `recall ${formatScore(m.recall)}` : ""
+        ].filter((part) => part !== "");
+        const unsupported2 = quoted(m.unsupported);
+        const missing = quoted(m.missing);
+        return [
+          parts.join(", "),
+          unsupported2 === "" ? "" : `not in the reference: ${unsupported2}`,
+          missing === "" ? "" : `missing: ${missing}`
+        ].filter((part) => part !== "").join("; ");
+      },
+      // noise-sensitivity: { mode, claims, noisy, incorrect?, noisyClaims? }
+      (m) => {
+        if (typeof m.mode !== "string" || !isNumber(m.claims) || !isNumber(m.noisy)) return void 0;
+        if (m.claims === 0) return "the response makes no claim";
+        if (m.contexts === 0) return "no context retrieved";
+        const kind = m.mode === "irrelevant" ? "an irrelevant" : "a relevant";
+        const head = isNumber(m.incorrect) ? `${formatCount(m.incorrect)} of ${plural(m.claims, "claim")} not in the reference, ${formatCount(m.noisy)} of them stated by ${kind} context` : `${formatCount(m.noisy)} of ${plural(m.claims, "claim")} wrong and stated by ${kind} context`;
+        return withTexts(head, "misled", quoted(m.noisyClaims, "claim"));
+      },
+      // semantic-similarity: { cosine } or { emptyText }
+      (m) => isNumber(m.cosine) ? `cosine similarity ${formatScore(m.cosine)}` : void 0,
+      (m) => m.emptyText === "actual" || m.emptyText === "expected" ? `the ${m.emptyText} text is empty` : void 0
+    ];
+  }
+});
+
 // src/report/evaluation-reason.ts
 function compact(value) {
   try {
@@ -36147,9 +36366,9 @@ function compact(value) {
 }
 function shownMs(ms, limit) {
   for (const digits of [0, 1, 2, 3]) {
-    const shown2 = Number(ms.toFixed(digits));
-    if (shown2 > limit === ms > limit && shown2 === limit === (ms === limit)) {
-      return formatCount(shown2);
+    const shown3 = Number(ms.toFixed(digits));
+    if (shown3 > limit === ms > limit && shown3 === limit === (ms === limit)) {
+      return formatCount(shown3);
     }
   }
   return formatCount(ms);
@@ -36176,29 +36395,30 @@ function reasonWithTrial(evaluation, hasTrials) {
   if (reason === null || !hasTrials || typeof fromTrial !== "number") return reason;
   return `trial ${formatCount(fromTrial)}: ${reason}`;
 }
-var quote, isNumber, readers;
+var quote, isNumber2, readers;
 var init_evaluation_reason = __esm({
   "src/report/evaluation-reason.ts"() {
     "use strict";
     init_labels();
+    init_rag_reason();
     quote = (value) => typeof value === "string" ? JSON.stringify(value) : compact(value);
-    isNumber = (value) => typeof value === "number";
+    isNumber2 = (value) => typeof value === "number";
     readers = [
       // length: { length, unit, min, max }
       (m) => {
-        if (!isNumber(m.length) || typeof m.unit !== "string") return void 0;
+        if (!isNumber2(m.length) || typeof m.unit !== "string") return void 0;
         const size = plural(m.length, m.unit === "words" ? "word" : "character");
-        if (isNumber(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
-        if (isNumber(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
+        if (isNumber2(m.max) && m.length > m.max) return `length ${size} > max ${formatCount(m.max)}`;
+        if (isNumber2(m.min) && m.length < m.min) return `length ${size} < min ${formatCount(m.min)}`;
         return `length ${size}`;
       },
       // latency: { durationMs, maxMs }
-      (m) => isNumber(m.durationMs) && isNumber(m.maxMs) ? `took ${shownMs(m.durationMs, m.maxMs)} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
+      (m) => isNumber2(m.durationMs) && isNumber2(m.maxMs) ? `took ${shownMs(m.durationMs, m.maxMs)} ms ${m.durationMs > m.maxMs ? ">" : "\u2264"} max ${formatCount(m.maxMs)} ms` : void 0,
       // regex, match: none: { forbiddenMatch: { match, index } }
       (m) => {
         const found2 = m.forbiddenMatch;
         if (found2 === null || typeof found2 !== "object") return void 0;
-        return `regex matched ${quote(found2.match)}${isNumber(found2.index) ? ` at ${formatCount(found2.index)}` : ""}`;
+        return `regex matched ${quote(found2.match)}${isNumber2(found2.index) ? ` at ${formatCount(found2.index)}` : ""}`;
       },
       // regex, no match: { pattern, flags, actual }
       (m) => typeof m.pattern === "string" && typeof m.flags === "string" ? `no match for /${m.pattern}/${m.flags} in ${quote(m.actual)}` : void 0,
@@ -36208,19 +36428,20 @@ var init_evaluation_reason = __esm({
       (m) => m.expectedAnyOf !== void 0 ? `contains none of ${listOf(m.expectedAnyOf)}` : void 0,
       // levenshtein: { distance, maxDistance?, maxLength }
       (m) => {
-        if (!isNumber(m.distance) || m.distance === 0) return void 0;
-        const limit = isNumber(m.maxDistance) ? ` ${m.distance > m.maxDistance ? ">" : "\u2264"} max ${formatCount(m.maxDistance)}` : "";
-        const of = isNumber(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
+        if (!isNumber2(m.distance) || m.distance === 0) return void 0;
+        const limit = isNumber2(m.maxDistance) ? ` ${m.distance > m.maxDistance ? ">" : "\u2264"} max ${formatCount(m.maxDistance)}` : "";
+        const of = isNumber2(m.maxLength) ? ` of ${plural(m.maxLength, "character")}` : "";
         return `${plural(m.distance, "edit")}${limit}${of}: expected ${quote(m.expected)}, got ${quote(m.actual)}`;
       },
       // is-equals: { expected, actual, differsAt? }
       (m) => Object.hasOwn(m, "expected") && Object.hasOwn(m, "actual") ? `expected ${quote(m.expected)}, got ${quote(m.actual)}${typeof m.differsAt === "string" ? ` (differs at ${m.differsAt})` : ""}` : void 0,
       // json-schema: { errors, errorCount }
-      (m) => Array.isArray(m.errors) && isNumber(m.errorCount) ? `${formatCount(m.errorCount)} schema error${m.errorCount === 1 ? "" : "s"}: ${m.errors.map(String).join("; ")}` : void 0,
+      (m) => Array.isArray(m.errors) && isNumber2(m.errorCount) ? `${formatCount(m.errorCount)} schema error${m.errorCount === 1 ? "" : "s"}: ${m.errors.map(String).join("; ")}` : void 0,
       // assertions: { failedRequired }
       (m) => Array.isArray(m.failedRequired) && m.failedRequired.length > 0 ? `required assertions failed: ${listOf(m.failedRequired)}` : void 0,
       // is-valid-json, json-schema on bad JSON: { error }
-      (m) => typeof m.error === "string" ? m.error : void 0
+      (m) => typeof m.error === "string" ? m.error : void 0,
+      ...ragReaders
     ];
   }
 });
@@ -36397,12 +36618,12 @@ function cutReason(text2, max) {
   const room = max - framing;
   const cuts = urls.some(Boolean) ? cutAroundUrls(values, widths, room) : cutValues(values, widths, room);
   let index = 0;
-  const shown2 = pieces.map((piece) => piece.value ? cuts[index++] : piece.text);
-  if (!urls.some(Boolean)) return truncateToWidth(shown2.join(""), max);
+  const shown3 = pieces.map((piece) => piece.value ? cuts[index++] : piece.text);
+  if (!urls.some(Boolean)) return truncateToWidth(shown3.join(""), max);
   const last = pieces.findLastIndex((piece) => piece.url === true);
-  const cause = shown2.slice(last + 1).join("");
+  const cause = shown3.slice(last + 1).join("");
   const headRoom = max - textWidth(cause);
-  return headRoom >= MIN_HEAD ? `${truncateToWidth(shown2.slice(0, last + 1).join(""), headRoom)}${cause}` : cutMiddle(shown2.join(""), max);
+  return headRoom >= MIN_HEAD ? `${truncateToWidth(shown3.slice(0, last + 1).join(""), headRoom)}${cause}` : cutMiddle(shown3.join(""), max);
 }
 function cutValues(values, widths, room) {
   const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
@@ -36555,8 +36776,8 @@ function textRun(run2, confidence, paint, options2) {
   ];
   lines2.push(
     ...renderTable(
-      rows.map(({ text: text2, shown: shown2, words }) => {
-        const label = paintLabel(shown2, words, paint);
+      rows.map(({ text: text2, shown: shown3, words }) => {
+        const label = paintLabel(shown3, words, paint);
         return [
           oneLine2(text2.name),
           text2.change,
@@ -36593,16 +36814,16 @@ function listLines(run2, list2, paint, options2) {
     }
   }
   const inHead = list2.title !== "removed" && list2.title !== "not run in HEAD" && list2.title !== "not selected in HEAD";
-  const shown2 = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => {
+  const shown3 = list2.cases.slice(0, MAX_LISTED_COMPARE_CASES).map((ref) => {
     return {
       ...caseText(ref),
       name: listedCaseName(ref, options2.caseLabel?.(run2, ref.id) ?? ref.label ?? null),
       why: inHead ? options2.whyOf?.(run2, ref.id) ?? null : null
     };
   });
-  const withSource = shown2.some((entry) => entry.source !== null);
+  const withSource = shown3.some((entry) => entry.source !== null);
   const table = renderTable(
-    shown2.map((entry) => [
+    shown3.map((entry) => [
       oneLine2(entry.name),
       ...withSource ? [paint.dim(oneLine2(entry.source ?? ""))] : [],
       ...entry.detail === null ? [] : [entry.detail]
@@ -36610,7 +36831,7 @@ function listLines(run2, list2, paint, options2) {
     { indent: "    " }
   );
   const widest = Math.max(0, ...table.map(textWidth));
-  shown2.forEach((entry, index) => {
+  shown3.forEach((entry, index) => {
     const bare = table[index] ?? "";
     if (entry.why === null) {
       lines2.push(bare);
@@ -36627,8 +36848,8 @@ function listLines(run2, list2, paint, options2) {
       lines2.push(bare, `${under}${cut2}`);
     }
   });
-  if (list2.cases.length > shown2.length) {
-    lines2.push(`    \u2026 ${formatCount(list2.cases.length - shown2.length)} more`);
+  if (list2.cases.length > shown3.length) {
+    lines2.push(`    \u2026 ${formatCount(list2.cases.length - shown3.length)} more`);
   }
   return lines2;
 }
@@ -36680,8 +36901,8 @@ function reportedArtifact(artifact, cases, wholeAtMost = REPORTED_WHOLE_CASES) {
       const keep = failingCasesWhole(reducedCases(run2), wholeAtMost);
       const kept = [];
       for (const result of cases(i)) {
-        const shown2 = keep(result);
-        kept.push({ ...shown2, detailed: shown2 === result });
+        const shown3 = keep(result);
+        kept.push({ ...shown3, detailed: shown3 === result });
       }
       return { ...run2, cases: kept };
     })
@@ -36819,8 +37040,8 @@ function caseWhy(result) {
   const reasons = caseReasons(result);
   if (reasons.length === 0) return null;
   const why2 = cutReason(oneLine3(reasons.join("; ")), MAX_WHY_CHARS);
-  const shown2 = cutReason(why2, SHOWN_WHY_CHARS);
-  return shown2 === why2 ? { why: why2 } : { why: why2, whyShown: shown2 };
+  const shown3 = cutReason(why2, SHOWN_WHY_CHARS);
+  return shown3 === why2 ? { why: why2 } : { why: why2, whyShown: shown3 };
 }
 function shortWhy(result) {
   const why2 = caseWhy(result);
@@ -37031,7 +37252,7 @@ async function compareResultsFile(baselinePath, path, ctx) {
   return compareArtifacts(base, head.artifact);
 }
 function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, told = {}) {
-  const shown2 = told.shown ?? baselinePath;
+  const shown3 = told.shown ?? baselinePath;
   const whys = /* @__PURE__ */ new Map();
   const head = {
     ...artifact,
@@ -37050,33 +37271,46 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
       return { ...run2, cases: reduced };
     })
   };
+  const goneFromConfig = goneSuites(baseline, headSuites(artifact));
+  for (const suite of goneFromConfig) {
+    if (suite.regressions === "warn") ctx.stderr.write(`warning: ${suite.text}
+`);
+  }
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
+  const goneGrid = (c) => goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
   let comparison;
   try {
-    requireCommonCases(
+    const apart = commonCasesProblem(
       baseline,
       head,
-      { base: shown2, head: "this run" },
+      { base: shown3, head: "this run" },
       artifact.interrupted || artifact.shard !== void 0
     );
-    comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+    try {
+      comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+    } catch (error2) {
+      throw apart ?? error2;
+    }
+    const blocks = (suite) => gates.get(suite)?.regressions === "block";
+    const renamed = goneFromConfig.some((suite) => suite.regressions === "block") || goneGrid(comparison).some((points3) => blocks(points3.suite));
+    if (apart !== void 0 && !renamed) throw apart;
   } catch (error2) {
     if (error2 instanceof UsageError) {
-      ctx.stderr.write(`warning: no comparison with ${shown2}: ${error2.message}
+      ctx.stderr.write(`warning: no comparison with ${shown3}: ${error2.message}
 `);
       told.uncompared?.(error2.message);
-      return { ...artifact, notCompared: { baseline: shown2, why: error2.message } };
+      const notCompared2 = { baseline: shown3, why: error2.message };
+      return withMissingSuites({ ...artifact, notCompared: notCompared2 }, goneFromConfig);
     }
-    const why2 = `the comparison with ${shown2} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
+    const why2 = `the comparison with ${shown3} failed: ${error2 instanceof Error ? error2.message : String(error2)}`;
     ctx.stderr.write(`warning: ${why2}; the results are written without it
 `);
     told.uncompared?.(why2);
-    return { ...uncompared(artifact, suites, why2), notCompared: { baseline: shown2, why: why2 } };
+    const notCompared = { baseline: shown3, why: why2 };
+    return withMissingSuites({ ...uncompared(artifact, suites, why2), notCompared }, goneFromConfig);
   }
-  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const gone = new Map(
-    goneGridPoints(comparison, artifact, (suite) => gates.get(suite)?.removedGridValues).map(
-      (points3) => [points3.suite, goneGridPointsText(points3)]
-    )
+    goneGrid(comparison).map((points3) => [points3.suite, goneGridPointsText(points3)])
   );
   for (const [suite, text2] of gone) {
     if ((gates.get(suite)?.regressions ?? "warn") === "warn") {
@@ -37124,7 +37358,8 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
   const options2 = { color: useColor(ctx), caseLabel: caseLabel2, width: terminalWidth(ctx), whyOf };
   ctx.stdout.write(`
 ${renderComparisonText(comparison, options2)}`);
-  return { ...artifact, runs, verdict: overallVerdict(runs, artifact.interrupted), comparison };
+  const verdict = overallVerdict(runs, artifact.interrupted);
+  return withMissingSuites({ ...artifact, runs, verdict, comparison }, goneFromConfig);
 }
 function uncompared(artifact, suites, why2) {
   const blocking = new Set(suites.filter((s) => s.gate.regressions === "block").map((s) => s.id));
@@ -37201,6 +37436,7 @@ var init_baseline = __esm({
     init_validate_comparable();
     init_gate();
     init_gone_grid_points();
+    init_gone_suites();
     init_run_key();
     init_comparison_text();
     init_comparison_case_lists();
@@ -37277,6 +37513,25 @@ var init_grid_matrix = __esm({
   }
 });
 
+// src/shared/shell-word.ts
+function shellQuote(value) {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+function shellWord(value) {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : shellQuote(value);
+}
+function notOption(path) {
+  return path.startsWith("-") ? `./${path}` : path;
+}
+function pathWord(path) {
+  return shellWord(notOption(path));
+}
+var init_shell_word = __esm({
+  "src/shared/shell-word.ts"() {
+    "use strict";
+  }
+});
+
 // src/report/agreement-text.ts
 function agreementsOf(evaluators) {
   return Object.entries(evaluators).flatMap(
@@ -37321,6 +37576,250 @@ var init_agreement_text = __esm({
     init_agreement();
     init_format_change();
     init_labels();
+  }
+});
+
+// src/run/mean-bounds.ts
+function meanWithErrors(condition, threshold, measured) {
+  const { mean, errors, scored } = measured;
+  if (errors === 0 || mean === null) return condition;
+  const errored = `${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`;
+  const given = `mean ${condition.actual} over the others`;
+  if (scored === void 0 || scored <= 0) {
+    return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
+  }
+  const at = (score2) => withoutNoise((mean * scored + score2 * errors) / (scored + errors));
+  const low = at(LOWEST);
+  const high = at(HIGHEST);
+  const them = errors === 1 ? "the 1 errored evaluation" : `the ${formatCount(errors)} errored evaluations`;
+  const others = `${condition.actual} over the other ${formatCount(scored)}`;
+  if (meetsThreshold(low, threshold) && meetsThreshold(high, threshold)) {
+    return {
+      ...condition,
+      actual: `passes ${wherever(threshold, true, them, low, high)} (${others})`,
+      passed: true
+    };
+  }
+  if (failsThroughout(threshold, low, high)) {
+    return {
+      ...condition,
+      actual: `fails ${wherever(threshold, false, them, low, high)} (${others})`,
+      passed: false
+    };
+  }
+  return {
+    ...condition,
+    actual: `not decided: ${errored} (${given}; ${shown(low, "down")} to ${shown(high, "up")} as they scored ${LOWEST} or ${HIGHEST})`,
+    passed: false
+  };
+}
+function failsThroughout(threshold, low, high) {
+  const lower = { ...pick(threshold, "gt"), ...pick(threshold, "gte") };
+  const upper = { ...pick(threshold, "lt"), ...pick(threshold, "lte") };
+  const hasLower = threshold.gt != null || threshold.gte != null;
+  const hasUpper = threshold.lt != null || threshold.lte != null;
+  return hasLower && !meetsThreshold(high, lower) || hasUpper && !meetsThreshold(low, upper);
+}
+function pick(threshold, key) {
+  return threshold[key] != null ? { [key]: threshold[key] } : {};
+}
+function wherever(threshold, passed, them, low, high) {
+  const lowerOnly = (threshold.gt != null || threshold.gte != null) && threshold.lt == null && threshold.lte == null;
+  const upperOnly = (threshold.lt != null || threshold.lte != null) && threshold.gt == null && threshold.gte == null;
+  if (lowerOnly) {
+    return passed ? `even if ${them} scored ${LOWEST}: mean \u2265 ${shown(low, "down")}` : `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown(high, "up")}`;
+  }
+  if (upperOnly) {
+    return passed ? `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown(high, "up")}` : `even if ${them} scored ${LOWEST}: mean \u2265 ${shown(low, "down")}`;
+  }
+  return `whatever ${them} scored: mean from ${shown(low, "down")} to ${shown(high, "up")}`;
+}
+function shown(value, direction2) {
+  const scale = 1e4;
+  const scaled = Number((value * scale).toPrecision(15));
+  const rounded2 = direction2 === "down" ? Math.floor(scaled) : Math.ceil(scaled);
+  return String(rounded2 / scale);
+}
+var LOWEST, HIGHEST;
+var init_mean_bounds = __esm({
+  "src/run/mean-bounds.ts"() {
+    "use strict";
+    init_format_count();
+    init_float_noise();
+    init_threshold();
+    LOWEST = 0;
+    HIGHEST = 1;
+  }
+});
+
+// src/run/gate.ts
+function evaluateGate(summary2, gate, emptyExcused = false) {
+  const conditions = [];
+  const noCases = summary2.cases === 0;
+  if (gate.minPassRate == null) {
+    conditions.push({
+      name: "all cases pass",
+      expected: "0 failed, 0 errored",
+      actual: noCases ? "no cases ran" : `${summary2.failed} failed, ${summary2.errored} errored`,
+      passed: summary2.failed + summary2.errored === 0
+    });
+  } else {
+    const bound = { gte: gate.minPassRate };
+    const passed = meetsThreshold(summary2.passRate, bound);
+    conditions.push({
+      name: "minPassRate",
+      expected: `\u2265 ${gate.minPassRate}`,
+      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
+      actual: noCases ? "no cases ran" : `${formatMeasured(summary2.passRate, bound, passed)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
+      passed
+    });
+  }
+  const missing = (reason) => emptyExcused && noCases ? null : reason;
+  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
+    const measured = summary2.evaluators[id];
+    if (rules.mean != null) {
+      const condition = measure(
+        `evaluators.${id}.mean`,
+        rules.mean,
+        withoutNoiseOrNull(measured?.mean ?? null),
+        missing("no scores")
+      );
+      conditions.push(
+        measured === void 0 || measured.mean === null ? condition : meanWithErrors(condition, rules.mean, measured)
+      );
+    }
+    if (rules.passRate != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.passRate`,
+          rules.passRate,
+          measured?.passRate ?? null,
+          missing("no evaluations with a threshold")
+        )
+      );
+    }
+    const agreement = measured?.agreement;
+    const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
+    if (rules.agreement?.kappa != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.kappa`,
+          rules.agreement.kappa,
+          withoutNoiseOrNull(agreement?.kappa ?? null),
+          // With rows judged, κ can still be undefined: say why (every verdict the same).
+          agreement === void 0 ? noAgreement : missing(kappaUndefinedReason(agreement) ?? "no labelled row judged")
+        )
+      );
+    }
+    if (rules.agreement?.accuracy != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.accuracy`,
+          rules.agreement.accuracy,
+          agreement?.accuracy ?? null,
+          noAgreement
+        )
+      );
+    }
+  }
+  return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
+}
+function measure(name, threshold, value, missing) {
+  const expected = describeThreshold(threshold);
+  if (value === null) {
+    return missing === null ? { name, expected, actual: "no cases ran", passed: true } : { name, expected, actual: missing, passed: false };
+  }
+  const passed = meetsThreshold(value, threshold);
+  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+function formatMeasured(value, threshold, passed) {
+  for (let decimals = 4; decimals <= 17; decimals++) {
+    const shown3 = Number(value.toFixed(decimals));
+    if (meetsThreshold(shown3, threshold) === passed) return String(shown3);
+  }
+  return String(value);
+}
+function evaluateRunGate(summary2, gate, planned, shard = false, passDecides = false) {
+  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
+  const result = evaluateGate(summary2, gate, emptyExcused);
+  if (planned === 0 && !emptyExcused) {
+    result.conditions.push(noCasesCondition());
+    result.verdict = "fail";
+  }
+  const unjudged = shard ? void 0 : nothingJudged(summary2, gate, passDecides);
+  if (unjudged !== void 0) {
+    result.conditions.push(unjudged);
+    if (!unjudged.passed) result.verdict = "fail";
+  }
+  if (summary2.cases < planned) {
+    result.conditions.push({
+      name: "complete",
+      expected: `${planned} cases`,
+      actual: `${summary2.cases} finished (interrupted)`,
+      passed: false
+    });
+    result.verdict = "fail";
+  }
+  return result;
+}
+function noCasesCondition(actual = "no cases matched (allowEmpty: true on the suite accepts this)") {
+  return { name: NO_CASES_CONDITION, expected: "at least 1 case", actual, passed: false };
+}
+function recordedRunGate(summary2, plan, planned, shard) {
+  return evaluateRunGate(summary2, plan.gate, planned, shard, plan.pass === "function");
+}
+function nothingJudged(summary2, gate, passDecides) {
+  const ran = summary2.cases - summary2.errored;
+  if (summary2.cases > 0 && ran <= 0 && gate.minPassRate != null) {
+    return {
+      name: JUDGED_CONDITION,
+      expected: "at least 1 case evaluated",
+      actual: `every one of the ${formatCount(summary2.cases)} ${summary2.cases === 1 ? "case" : "cases"} errored`,
+      passed: false
+    };
+  }
+  const ids = Object.keys(summary2.evaluators);
+  if (ran <= 0 || ids.length === 0 || passDecides) return void 0;
+  const count = (id) => summary2.evaluators[id]?.count ?? 0;
+  const errors = (id) => summary2.evaluators[id]?.errors ?? 0;
+  if (ids.some((id) => count(id) > errors(id))) return void 0;
+  const errored = ids.filter((id) => count(id) > 0);
+  if (errored.length > 0 && gate.minPassRate == null) return void 0;
+  const recorded = Math.min(summary2.baselinesRecorded ?? 0, ran);
+  const expected = "at least 1 case evaluated";
+  if (recorded === ran && errored.length === 0) {
+    return {
+      name: JUDGED_CONDITION,
+      expected,
+      actual: `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? "case" : "cases"}; nothing judged yet (the next run judges against them)`,
+      passed: true
+    };
+  }
+  const skipped = ids.filter((id) => count(id) === 0);
+  const why2 = [
+    ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
+    ...errored.map((id) => `every evaluation of ${id} errored`)
+  ];
+  const unjudged = ran - recorded;
+  const cases = `${formatCount(unjudged)} ${unjudged === 1 ? "case" : "cases"}`;
+  return {
+    name: JUDGED_CONDITION,
+    expected,
+    actual: recorded > 0 ? `none of the ${cases} that ran without recording a first baseline: ${why2.join("; ")}` : `none of the ${cases} that ran: ${why2.join("; ")}`,
+    passed: false
+  };
+}
+var NO_CASES_CONDITION, JUDGED_CONDITION;
+var init_gate2 = __esm({
+  "src/run/gate.ts"() {
+    "use strict";
+    init_agreement();
+    init_format_count();
+    init_float_noise();
+    init_threshold();
+    init_mean_bounds();
+    NO_CASES_CONDITION = "cases";
+    JUDGED_CONDITION = "judged";
   }
 });
 
@@ -38035,7 +38534,7 @@ function comparisonView(comparison) {
         run: name,
         alarm: list2.alarm === true,
         heading: listHeading("Newly failing", formatCount(list2.cases.length), list2.aside),
-        reason: (list2.reasons ?? []).join("; ")
+        reasons: [...list2.reasons ?? []]
       });
       if (list2.alarm !== true) calmRuns.push(run2);
     }
@@ -38070,6 +38569,7 @@ function comparisonView(comparison) {
     rows,
     newlyFailing,
     newlyFailingRuns,
+    alarmLead: ALARM_LEAD,
     calmNewlyFailing: calmRuns.length === 0 ? "" : calmFlipsName(calmRuns),
     newlyFailingCount: {
       alarm: countedCases(alarmed.cases, alarmed.pairs),
@@ -38090,6 +38590,7 @@ var init_html_model_comparison = __esm({
     "use strict";
     init_row_power();
     init_newly_failing();
+    init_alarm_reasons();
     init_comparison_incomplete();
     init_comparison_wording();
     init_comparison_one_sided();
@@ -38225,8 +38726,8 @@ function caseView(run2, result, index) {
     failing: failing2,
     ...caseWhy(result),
     inputs: capped(pretty(result.data)),
-    output: errored ? null : shown(result.output),
-    compared: cappedCompared(comparedOf(result, shown)),
+    output: errored ? null : shown2(result.output),
+    compared: cappedCompared(comparedOf(result, shown2)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
     trials: result.trials?.map((trial) => ({
@@ -38262,7 +38763,7 @@ function evaluationView(evaluation) {
     usage: evaluation.usage ? describeUsage(evaluation.usage) : null
   };
 }
-function shown(value) {
+function shown2(value) {
   return typeof value === "string" ? value : pretty(value);
 }
 function cappedCompared(view) {
@@ -38316,7 +38817,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Ea=Object.defineProperty;var Ra=(s,t,e)=>t in s?Ea(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Ra(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function me(s){return s+.5|0}var _t=(s,t,e)=>Math.max(Math.min(s,e),t);function ge(s){return _t(me(s*2.55),0,255)}function yt(s){return _t(me(s*255),0,255)}function ht(s){return _t(me(s/2.55)/100,0,1)}function Zn(s){return _t(me(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Ns=[..."0123456789ABCDEF"],Ia=s=>Ns[s&15],Fa=s=>Ns[(s&240)>>4]+Ns[s&15],Ve=s=>(s&240)>>4===(s&15),za=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function Ba(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Wa=(s,t)=>s<255?t(s):"";function Na(s){var t=za(s)?Ia:Fa;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Wa(s.a,t):void 0}var Va=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Ha(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function $a(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function ja(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Vs(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=ja(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Hs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(yt)}function $s(s,t,e){return Hs(si,s,t,e)}function Ya(s,t,e){return Hs($a,s,t,e)}function Ua(s,t,e){return Hs(Ha,s,t,e)}function ni(s){return(s%360+360)%360}function Xa(s){let t=Va.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?ge(+t[5]):yt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ya(i,o,a):t[1]==="hsv"?n=Ua(i,o,a):n=$s(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Ga(s,t){var e=Vs(s);e[0]=ni(e[0]+t),e=$s(e),s.r=e[0],s.g=e[1],s.b=e[2]}function qa(s){if(!s)return;let t=Vs(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ht(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ka(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var He;function Ja(s){He||(He=Ka(),He.transparent=[0,0,0,0]);let t=He[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Za=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Qa(s){let t=Za.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?ge(a):_t(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?ge(n):_t(n,0,255)),i=255&(t[4]?ge(i):_t(i,0,255)),o=255&(t[6]?ge(o):_t(o,0,255)),{r:n,g:i,b:o,a:e}}}function tr(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ht(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Kt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function er(s,t,e){let n=Kt(ht(s.r)),i=Kt(ht(s.g)),o=Kt(ht(s.b));return{r:yt(Ws(n+e*(Kt(ht(t.r))-n))),g:yt(Ws(i+e*(Kt(ht(t.g))-i))),b:yt(Ws(o+e*(Kt(ht(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Vs(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=$s(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=yt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=yt(t.a)),t}function sr(s){return s.charAt(0)==="r"?Qa(s):Xa(s)}var pe=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=Ba(t)||Ja(t)||sr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ht(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?tr(this._rgb):void 0}hexString(){return this._valid?Na(this._rgb):void 0}hslString(){return this._valid?qa(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=er(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=me(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Ga(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var di=(()=>{let s=0;return()=>s++})();function I(s){return s==null}function W(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function E(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function V(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function G(s,t){return V(s)?s:t}function L(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function B(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function F(s,t,e,n){let i,o,a;if(W(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(E(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function _e(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(W(s))return s.map(Ue);if(E(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function nr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];E(i)&&E(o)?Zt(i,o,n):t[s]=Ue(o)}function Zt(s,t,e){let n=W(t)?t:[t],i=n.length;if(!E(s))return s;e=e||{};let o=e.merger||nr,a;for(let r=0;r<i;++r){if(a=n[r],!E(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function Qt(s,t){return Zt(s,t,{merger:ir})}function ir(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];E(n)&&E(i)?Qt(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function or(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ar(s){let t=or(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Ft(s,t){return(oi[t]||(oi[t]=ar(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var te=s=>typeof s<"u",ut=s=>typeof s=="function",Xs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var H=Math.PI,tt=2*H,Ch=tt+H,Xe=Number.POSITIVE_INFINITY,rr=H/180,X=H/2,Et=H/4,ai=H*2/3,dt=Math.log10,ft=Math.sign;function ye(s,t,e){return Math.abs(s-t)<e}function Gs(s){let t=Math.round(s);s=ye(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(dt(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function lr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function ve(s){return!lr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function qs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function gt(s){return s*(H/180)}function Ke(s){return s*(180/H)}function Ks(s){if(!V(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*H&&(o+=tt),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%tt+tt)%tt}function yi(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function vi(s){return et(s,-32768,32767)}function zt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var ki=["push","pop","shift","splice","unshift"];function Si(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),ki.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Js(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(ki.forEach(o=>{delete s[o]}),delete s._chartjs)}function Zs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Qs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function tn(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Qs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Pi(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var en=s=>s==="start"?"left":s==="end"?"right":"center",q=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Jt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*X)+1,easeOutSine:s=>Math.sin(s*X),easeInOutSine:s=>-.5*(Math.cos(H*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Jt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Jt.easeInBounce(s*2)*.5:Jt.easeOutBounce(s*2-1)*.5+.5};function Di(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function sn(s){return Di(s)?s:new pe(s)}function js(s){return Di(s)?s:new pe(s).saturate(.5).darken(.1).hexString()}var cr=["x","y","borderWidth","radius","tension"],hr=["color","borderColor","backgroundColor"];function ur(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:hr},numbers:{type:"number",properties:cr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function dr(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function fr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return fr(t,e).format(s)}var Ai={values(s){return W(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=gr(s,e)}let a=dt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(dt(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Ai.numeric.call(this,s,t,e):""}};function gr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Me={formatters:Ai};function pr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Me.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Mt=Object.create(null),ts=Object.create(null);function be(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Ys(s,t,e){return typeof t=="string"?Zt(be(s,t),e):Zt(be(s,""),t)}var Us=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>js(i.backgroundColor),this.hoverBorderColor=(n,i)=>js(i.borderColor),this.hoverColor=(n,i)=>js(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ys(this,t,e)}get(t){return be(this,t)}describe(t,e){return Ys(ts,t,e)}override(t,e){return Ys(Mt,t,e)}route(t,e,n,i){let o=be(this,t),a=be(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return E(l)?Object.assign({},c,l):L(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Us({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[ur,dr,pr]);function mr(s){return!s||I(s.size)||I(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function xe(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!W(u))a=xe(s,i,o,a,u);else if(W(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!W(d)&&(a=xe(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function wt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function nn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function on(s,t,e,n){an(s,t,e,n,null)}function an(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*rr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,g,0,0,tt):s.arc(e,n,g,0,tt),s.closePath();break;case"triangle":h=i?i/2:g,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+Et)*l,u=Math.cos(b+Et)*(i?i/2-c:l),r=Math.sin(b+Et)*l,d=Math.sin(b+Et)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-H,b-X),s.arc(e+d,n-a,c,b-X,b),s.arc(e+u,n+r,c,b,b+X),s.arc(e-d,n+a,c,b+X,b+H),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=Et;case"rectRot":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=Et;case"cross":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=Et,u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:g),n+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Bt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function br(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),I(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function xr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function _r(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Wt(s,t,e,n,i,o={}){let a=W(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,br(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&_r(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),I(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),xr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ee(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*H,H,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,H,X,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,X,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-X,!0),s.lineTo(e+a.topLeft,n)}var yr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,vr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Mr(s,t){let e=(""+s).match(yr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var wr=s=>+s||0;function rn(s,t){let e={},n=E(t),i=n?Object.keys(t):t,o=E(s)?n?a=>L(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=wr(o(a));return e}function ln(s){return rn(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return rn(s,["topLeft","topRight","bottomLeft","bottomRight"])}function U(s){let t=ln(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function $(s,t){s=s||{},t=t||N.font;let e=L(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=L(s.style,t.style);n&&!(""+n).match(vr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:L(s.family,t.family),lineHeight:Mr(L(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:L(s.weight,t.weight),string:""};return i.string=mr(i),i}function we(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&W(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function St(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Or(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function It(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:cn(s,n),setContext:o=>It(s,o,e,n),override:o=>It(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>Sr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function cn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:ut(e)?e:()=>e,isIndexable:ut(n)?n:()=>n}}var kr=(s,t)=>s?s+qe(t):t,hn=(s,t)=>E(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Sr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return ut(r)&&a.isScriptable(t)&&(r=Pr(t,r,s,e)),W(r)&&r.length&&(r=Cr(t,r,s,a.isIndexable)),hn(t,r)&&(r=It(r,i,o&&o[t],a)),r}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),hn(s,l)&&(l=un(i._scopes,i,s,l)),l}function Cr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(E(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=un(c,i,s,h);t.push(It(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return ut(s)?s(t,e):s}var Dr=(s,t)=>s===!0?t:typeof s=="string"?Ft(t,s):void 0;function Ar(s,t,e,n,i){for(let o of t){let a=Dr(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function un(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Tr(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Ar(s,t,e,n,i);return e}function Tr(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return W(i)&&E(e)?e:i||{}}function Or(s,t,e,n){let i;for(let o of t)if(i=Ri(kr(o,s),e),typeof i<"u")return hn(s,i)?un(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=Lr(s._scopes)),t}function Lr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Dh=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Er(s,t){return as(s).getPropertyValue(t)}var Rr=["top","right","bottom","left"];function Rt(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Rr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Ir=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Fr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Ir(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Rt(i,"padding"),r=Rt(i,"border","width"),{x:l,y:c,box:h}=Fr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function zr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Rt(r,"border","width"),c=Rt(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Rt(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=zr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Rt(i,"border","width"),f=Rt(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function dn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function fn(s,t){let e=Er(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var Br=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Wr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?Br(t,e):Wr()}function gn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function pn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Nr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Nr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Sn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Qs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},pt=new Sn,Bi="transparent",Vr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=sn(s||Bi),i=n.valid&&sn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=we([t.to,i,o,t.from]);let a=we([t.from,o,i]);this._active=!0,this._fn=t.fn||Vr[t.type||typeof a],this._easing=Jt[t.easing]||Jt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=we([t.to,e,i,t.from]),this._from=we([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!E(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!E(o))return;let a={};for(let r of e)a[r]=o[r];(W(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=$r(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Hr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return pt.add(this._chart,n),!0}};function Hr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function $r(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function jr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Yr(s){let t,e,n,i;return E(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Ao(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Ni(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],V(c)&&(o||t===0||ft(t)===ft(c))&&(t+=c)}return!h&&!n.all?0:t}function Ur(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function mn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Xr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Gr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function qr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Hi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Xr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=qr(i,h,g),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function bn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function Kr(s,t){return St(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Jr(s,t,e){return St(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function ke(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var xn=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),Zr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Ao(e,!0),values:null},$t=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=mn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&ke(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=L(n.xAxisID,bn(t,"x")),a=e.yAxisID=L(n.yAxisID,bn(t,"y")),r=e.rAxisID=L(n.rAxisID,bn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Js(this._data,this),t._stacked&&ke(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(E(e)){let i=this._cachedMeta;this._data=Ur(e,i)}else if(n!==e){if(n){Js(n,this);let i=this._cachedMeta;ke(i),i._parsed=[]}e&&Object.isExtensible(e)&&Si(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=mn(e.vScale,e),e.stack!==n.stack&&(i=!0,ke(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Hi(this,e._parsed),e._stacked=mn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{W(i[t])?d=this.parseArrayData(n,i,t,e):E(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Hi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Ft(f,r),d),y:a.parse(Ft(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Ao(i,!0),values:e._stacks[t.axis]._visualValues};return Ni(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Ni(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Zr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Gr(r),d,f;function m(){f=i[d];let g=f[r.axis];return!V(f[t.axis])||h>g||u<g}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],V(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Yr(L(this.options.clip,jr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Jr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Kr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&te(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),g=c.resolveNamedOptions(d,f,m,u);return g.$shared&&(g.$shared=l,o[a]=Object.freeze($i(g,l))),g}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||xn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){xn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!xn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&ke(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T($t,"defaults",{}),T($t,"datasetElementType",null),T($t,"dataElementType",null);function Qr(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Zs(n.sort((i,o)=>i-o))}return s._cache.$bar}function tl(s){let t=s.iScale,e=Qr(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(te(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function el(s,t,e,n){let i=e.barThickness,o,a;return I(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function sl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function nl(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return W(s)?nl(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function _n(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function il(s,t,e){return s!==0?ft(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function ol(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function al(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=ol(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=rl(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function rl(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function ll(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var jt=class extends $t{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,g;for(d=n,f=n+i;d<f;++d)g=e[d],m={},m[o.axis]=o.parse(Ft(g,c),d),u.push(To(Ft(g,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=_n(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),g=o||I(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||_n(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;al(_,v,x,a),ll(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(I(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[L(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||tl(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=_n(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,g;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&ft(u)!==ft(c.barEnd)&&(d=0),d+=u);let b=!I(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,g=m-x,Math.abs(g)<a){g=il(g,e,r)*a,u===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+g,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=ft(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=L(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?sl(t,e,i,h*c):el(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(L(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(jt,"id","bar"),T(jt,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(jt,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function Vt(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return Vt()}parse(){return Vt()}format(){return Vt()}add(){return Vt()}diff(){return Vt()}startOf(){return Vt()}endOf(){return Vt()}},cl={_date:Cn};function hl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(g=>!I(g[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(g=>!I(g[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Re(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=hl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ul(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function yn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Re(s,e,t,function(r,l,c){!i&&!Bt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function dl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Re(s,e,t,o),i}function fl(s,t,e,n,i,o){let a=[],r=ul(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Re(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?dl(s,t,e,i):fl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Re(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var gl={evaluateInteractionItems:Re,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?yn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Se(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Pe(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function pl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function bl(s,t){let e=ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function xl(s){let t=pl(s),e=Pe(t.filter(c=>c.box.fullSize),!0),n=Pe(Se(t,"left"),!0),i=Pe(Se(t,"right")),o=Pe(Se(t,"top"),!0),a=Pe(Se(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Se(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function _l(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!E(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function yl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function vl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Ae(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,vl(r.horizontal,t));let{same:u,other:d}=_l(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Ae(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;te(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;te(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Ct={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=U(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=xl(s.boxes),l=r.vertical,c=r.horizontal;F(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,U(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=bl(l.concat(c),u);Ae(r.fullSize,f,u,m),Ae(l,f,u,m),Ae(c,f,u,m)&&Ae(l,f,u,m),yl(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},F(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",Ml={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function wl(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=fn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=fn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function kl(s,t,e){s&&s.addEventListener(t,e,Eo)}function Sl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Pl(s,t){let e=Ml[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Cl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Dl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Le=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Le.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Al(s,t){Le.size||window.addEventListener("resize",Ro),Le.set(s,t)}function Tl(s){Le.delete(s),Le.size||window.removeEventListener("resize",Ro)}function Ol(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=tn((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Al(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Tl(s)}function Ll(s,t,e){let n=s.canvas,i=tn(o=>{s.ctx!==null&&e(Pl(o,s))},s);return kl(n,t,i),i}var An=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(wl(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];I(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Cl,detach:Dl,resize:Ol}[e]||Ll;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||Sl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function El(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:An}var bt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return ve(this.x)&&ve(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(bt,"defaults",{}),T(bt,"defaultRoutes");function Rl(s,t){let e=s.options.ticks,n=Il(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?zl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return Bl(t,c,o,a/i),c;let h=Fl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,I(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,I(f)?t.length:l+f),c}return ls(t,c,h),c}function Il(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Fl(s,t,e){let n=Wl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function zl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function Bl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=L(n,0),a=Math.min(L(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Wl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Nl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Vl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Hl(s,t){F(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Ce(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=$(s.font,t),n=U(s.padding);return(W(s.text)?s.text.length:1)*e.lineHeight+n.height}function $l(s,t){return St(s,{scale:t,type:"scale"})}function jl(s,t,e){return St(s,{tick:e,index:t,type:"tick"})}function Yl(s,t,e){let n=en(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Nl(n)),n}function Ul(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,g=a-i,b=r-o;if(s.isHorizontal()){if(f=q(n,o,r),E(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=Qi(s,e,t);d=r-o}else{if(E(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=q(n,a,i),u=e==="left"?-X:X}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Ut=class s extends bt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=G(t,Number.POSITIVE_INFINITY),e=G(e,Number.NEGATIVE_INFINITY),n=G(n,Number.POSITIVE_INFINITY),i=G(i,Number.NEGATIVE_INFINITY),{min:G(t,n),max:G(e,i),minDefined:V(t),maxDefined:V(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:G(e,G(n,e)),max:G(n,G(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){B(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Rl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){B(this.options.afterUpdate,[this])}beforeSetDimensions(){B(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){B(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),B(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){B(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=B(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){B(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){B(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Ce(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){B(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){B(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Ce(o)+l):(t.height=this.maxHeight,t.width=Ce(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=gt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+g*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:g*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){B(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)I(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,g,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,g=this._resolveTickFontOptions(u),i.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=w=0,!I(m)&&!W(m))v=xe(i,x.data,x.gc,v,m),w=_;else if(W(m))for(d=0,f=m.length;d<f;++d)M=m[d],!I(M)&&!W(M)&&(v=xe(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Hl(o,e);let C=a.indexOf(c),D=r.indexOf(h),A=y=>({width:a[y]||0,height:r[y]||0});return{first:A(0),last:A(e-1),widest:A(C),highest:A(D),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return vi(this._alignToPixels?wt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=jl(this.getContext(),t,n))}return this.$context||(this.$context=$l(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=gt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Ce(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(Y){return wt(n,Y,g)},_,v,w,M,C,D,A,y,P,k,S,R;if(a==="top")_=x(this.bottom),D=this.bottom-d,y=_-b,k=x(t.top)+b,R=t.bottom;else if(a==="bottom")_=x(this.top),k=t.top,R=x(t.bottom)-b,D=_+b,y=this.top+d;else if(a==="left")_=x(this.right),C=this.right-d,A=_-b,P=x(t.left)+b,S=t.right;else if(a==="right")_=x(this.left),P=t.left,S=x(t.right)-b,C=_+b,A=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(E(a)){let Y=Object.keys(a)[0],Z=a[Y];_=x(this.chart.scales[Y].getPixelForValue(Z))}k=t.top,R=t.bottom,D=_+b,y=D+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(E(a)){let Y=Object.keys(a)[0],Z=a[Y];_=x(this.chart.scales[Y].getPixelForValue(Z))}C=_-b,A=C-d,P=t.left,S=t.right}let j=L(i.ticks.maxTicksLimit,u),z=Math.max(1,Math.ceil(u/j));for(v=0;v<u;v+=z){let Y=this.getContext(v),Z=o.setContext(Y),Be=r.setContext(Y),We=Z.lineWidth,Gt=Z.color,Ne=Be.dash||[],qt=Be.dashOffset,de=Z.tickWidth,Ot=Z.tickColor,fe=Z.tickBorderDash||[],Lt=Z.tickBorderDashOffset;w=Vl(this,v,l),w!==void 0&&(M=wt(n,w,We),c?C=A=P=S=M:D=y=k=R=M,f.push({tx1:C,ty1:D,tx2:A,ty2:y,x1:P,y1:k,x2:S,y2:R,width:We,color:Gt,borderDash:Ne,borderDashOffset:qt,tickWidth:de,tickColor:Ot,tickBorderDash:fe,tickBorderDashOffset:Lt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Ce(n.grid),f=d+h,m=u?-h:f,g=-gt(this.labelRotation),b=[],x,_,v,w,M,C,D,A,y,P,k,S,R="middle";if(i==="top")C=this.bottom-m,D=this._getXAxisLabelAlignment();else if(i==="bottom")C=this.top+m,D=this._getXAxisLabelAlignment();else if(i==="left"){let z=this._getYAxisLabelAlignment(d);D=z.textAlign,M=z.x}else if(i==="right"){let z=this._getYAxisLabelAlignment(d);D=z.textAlign,M=z.x}else if(e==="x"){if(i==="center")C=(t.top+t.bottom)/2+f;else if(E(i)){let z=Object.keys(i)[0],Y=i[z];C=this.chart.scales[z].getPixelForValue(Y)+f}D=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(E(i)){let z=Object.keys(i)[0],Y=i[z];M=this.chart.scales[z].getPixelForValue(Y)}D=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?R="top":l==="end"&&(R="bottom"));let j=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let z=o.setContext(this.getContext(x));A=this.getPixelForTick(x)+o.labelOffset,y=this._resolveTickFontOptions(x),P=y.lineHeight,k=W(w)?w.length:1;let Y=k/2,Z=z.color,Be=z.textStrokeColor,We=z.textStrokeWidth,Gt=D;a?(M=A,D==="inner"&&(x===_-1?Gt=this.options.reverse?"left":"right":x===0?Gt=this.options.reverse?"right":"left":Gt="center"),i==="top"?c==="near"||g!==0?S=-k*P+P/2:c==="center"?S=-j.highest.height/2-Y*P+P:S=-j.highest.height+P/2:c==="near"||g!==0?S=P/2:c==="center"?S=j.highest.height/2-Y*P:S=j.highest.height-k*P,u&&(S*=-1),g!==0&&!z.showLabelBackdrop&&(M+=P/2*Math.sin(g))):(C=A,S=(1-k)*P/2);let Ne;if(z.showLabelBackdrop){let qt=U(z.backdropPadding),de=j.heights[x],Ot=j.widths[x],fe=S-qt.top,Lt=0-qt.left;switch(R){case"middle":fe-=de/2;break;case"bottom":fe-=de;break}switch(D){case"center":Lt-=Ot/2;break;case"right":Lt-=Ot;break;case"inner":x===_-1?Lt-=Ot:x>0&&(Lt-=Ot/2);break}Ne={left:Lt,top:fe,width:Ot+qt.width,height:de+qt.height,color:z.backdropColor}}b.push({label:w,font:y,textOffset:S,options:{rotation:g,color:Z,strokeColor:Be,strokeWidth:We,textAlign:Gt,textBaseline:R,translation:[M,C],backdrop:Ne}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-gt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=wt(t,this.left,a)-a/2,h=wt(t,this.right,r)+r/2,u=d=l):(u=wt(t,this.top,a)-a/2,d=wt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Wt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=$(n.font),a=U(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||E(e)?(l+=a.bottom,W(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Ul(this,l,e,r);Wt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Yl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=L(t.grid&&t.grid.z,-1),i=L(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return $(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},ne=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;ql(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Xl(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete Mt[n])}};function Xl(s,t,e){let n=Zt(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Gl(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Gl(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function ql(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new ne($t,"datasets",!0),this.elements=new ne(bt,"elements"),this.plugins=new ne(Object,"plugins"),this.scales=new ne(Ut,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):F(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);B(n["before"+i],[],n),e[t](n),B(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new Tn,On=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(B(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){I(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=L(n.options&&n.options.plugins,{}),o=Kl(n);return i===!1&&!e?[]:Zl(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function Kl(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Jl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Zl(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Jl(n[l],i);c!==null&&o.push({plugin:r,options:Ql(s.config,{plugin:r,local:e[l]},c,a)})}return o}function Ql(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Ln(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function tc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ec(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function sc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function En(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||sc(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function nc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function ic(s,t){let e=Mt[s.type]||{scales:{}},n=t.scales||{},i=Ln(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!E(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=En(a,r,nc(a,s),N.scales[r.type]),c=ec(l,i),h=e.scales||{};o[a]=Qt(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Ln(r,t),h=(Mt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=tc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),Qt(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];Qt(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=L(t.plugins,{}),t.scales=ic(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function oc(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var De=(s,t,e)=>{let n=Ft(t,e);n!==void 0&&s.add(n)},Rn=class{constructor(t){this._config=oc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>De(l,t,u))),h.forEach(u=>De(l,i,u)),h.forEach(u=>De(l,Mt[o]||{},u)),h.forEach(u=>De(l,N,u)),h.forEach(u=>De(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Mt[e]||{},N.datasets[e]||{},{type:e},N,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(rc(a,e)){o.$shared=!1,n=ut(n)?n():n;let c=this.createResolver(t,n,r);l=It(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return E(e)?It(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var ac=s=>E(s)&&Object.getOwnPropertyNames(s).some(t=>ut(s[t]));function rc(s,t){let{isScriptable:e,isIndexable:n}=cn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(ut(r)||ac(r))||a&&W(r))return!0}return!1}var lc="4.6.1",cc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||cc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),B(e&&e.onComplete,[s],t)}function hc(s){let t=s.chart,e=t.options.animation;B(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function uc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function dc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){ct.add(...t),uo()}static unregister(...t){ct.remove(...t),uo()}constructor(t,e){let n=this.config=new Rn(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||El(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new On,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Pi(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}pt.listen(this,"complete",co),pt.listen(this,"progress",hc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return I(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():dn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return nn(this.canvas,this.ctx),this}stop(){return pt.stop(this),this}resize(t,e){pt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,dn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),B(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};F(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=En(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),F(o,a=>{let r=a.options,l=r.id,c=En(l,r),h=L(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),F(i,(a,r)=>{a||delete n[r]}),F(n,a=>{Ct.configure(this,a,a.options),Ct.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||Ln(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){F(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||F(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){F(this.scales,t=>{Ct.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Xs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;uc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Xs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Ct.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],F(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,ut(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(pt.has(this)?this.attached&&!pt.running(this)&&pt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Bt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=gl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=St(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);te(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),pt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),nn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};F(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){F(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},F(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!_e(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=dc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,B(o.onHover,[t,r,this],this),l&&B(o.onClick,[t,r,this],this));let h=!_e(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(st,"defaults",N),T(st,"instances",ps),T(st,"overrides",Mt),T(st,"registry",ct),T(st,"version",lc),T(st,"getChart",ho);function uo(){return F(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:et(t,e,n)}function fc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=ln(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function gc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||E(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function pc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=fc(s,e/2,n/2),o=gc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function wn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||zt(t,r.left,r.right))&&(o||zt(e,r.top,r.bottom))}function mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function bc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Yt=class extends bt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=pc(this),r=mc(a.radius)?ee:bc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return wn(this,t,e,n)}inXRange(t,e){return wn(this,t,null,e)}inYRange(t,e){return wn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Yt,"id","bar"),T(Yt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Yt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},xc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends bt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=B(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=$(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=n+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(g>0?0:1)]=0,f+=h,d++),l[g]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=_c(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,g++,d=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=q(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=q(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=q(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=$(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=fo(a,u),x=function(C,D,A){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;i.save();let y=L(A.lineWidth,1);if(i.fillStyle=L(A.fillStyle,r),i.lineCap=L(A.lineCap,"butt"),i.lineDashOffset=L(A.lineDashOffset,0),i.lineJoin=L(A.lineJoin,"miter"),i.lineWidth=y,i.strokeStyle=L(A.strokeStyle,r),i.setLineDash(L(A.lineDash,[])),a.usePointStyle){let P={radius:g*Math.SQRT2/2,pointStyle:A.pointStyle,rotation:A.rotation,borderWidth:y},k=l.xPlus(C,m/2),S=D+d;an(i,P,k,S,a.pointStyleWidth&&m)}else{let P=D+Math.max((u-g)/2,0),k=l.leftForLtr(C,m),S=kt(A.borderRadius);i.beginPath(),Object.values(S).some(R=>R!==0)?ee(i,{x:k,y:P,w:m,h:g,radius:S}):i.rect(k,P,m,g),i.fill(),y!==0&&i.stroke()}i.restore()},_=function(C,D,A){Wt(i,A.text,C,D+b/2,c,{strikethrough:A.hidden,textAlign:l.textAlign(A.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:q(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:q(o,this.top+w+h,this.bottom-e[0].height),line:0},gn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((C,D)=>{i.strokeStyle=C.fontColor,i.fillStyle=C.fontColor;let A=i.measureText(C.text).width,y=l.textAlign(C.textAlign||(C.textAlign=a.textAlign)),P=m+d+A,k=f.x,S=f.y;l.setWidth(this.width),v?D>0&&k+P+h>this.right&&(S=f.y+=M,f.line++,k=f.x=q(o,this.left+h,this.right-n[f.line])):D>0&&S+M>this.bottom&&(k=f.x=k+e[f.line].width+h,f.line++,S=f.y=q(o,this.top+w+h,this.bottom-e[f.line].height));let R=l.x(k);if(x(R,S,C),k=Ci(y,k+m+d,v?k+P:this.right,t.rtl),_(l.x(k),S,C),v)f.x+=P+h;else if(typeof C.text!="string"){let j=c.lineHeight;f.y+=No(C,j)+h}else f.y+=M}),pn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=$(e.font),i=U(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=q(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+q(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=q(r,u,u+d);a.textAlign=o.textAlign(en(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Wt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=$(t.font),n=U(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(zt(t,this.left,this.right)&&zt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],zt(t,i.left,i.left+i.width)&&zt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Mc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=xc(i,n);i&&!o&&B(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&B(e.onHover,[t,n,this],this)}else n&&B(e.onClick,[t,n,this],this)}};function _c(s,t,e,n,i){let o=yc(n,s,t,e),a=vc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function yc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function vc(s,t,e){let n=s;return typeof t.text!="string"&&(n=No(t,e)),n}function No(s,t){let e=s.text?s.text.length:0;return t*e}function Mc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});Ct.configure(s,n,e),Ct.addBox(s,n)},stop(s){Ct.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Ct.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=U(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Te={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(W(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function mt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function wc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=$(t.bodyFont),c=$(t.titleFont),h=$(t.footerFont),u=o.length,d=i.length,f=n.length,m=U(t.padding),g=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(g+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(g+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,F(s.title,v),e.font=l.string,F(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,F(n,w=>{F(w.before,v),F(w.lines,v),F(w.after,v)}),_=0,e.font=h.string,F(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function kc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Sc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Pc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Sc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||kc(s,e);return{xAlign:e.xAlign||t.xAlign||Pc(s,t,e,n),yAlign:n}}function Cc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Dc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Cc(t,r),g=Dc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:et(m,0,n.width-t.width),y:et(g,0,n.height-t.height)}}function hs(s,t,e){let n=U(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return lt([],mt(s))}function Ac(s,t,e){return St(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Ho={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return I(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function K(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Ho[t].call(e,n):i}var Oe=class extends bt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=K(n,"beforeTitle",this,t),o=K(n,"title",this,t),a=K(n,"afterTitle",this,t),r=[];return r=lt(r,mt(i)),r=lt(r,mt(o)),r=lt(r,mt(a)),r}getBeforeBody(t,e){return bo(K(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return F(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);lt(a.before,mt(K(r,"beforeLabel",this,o))),lt(a.lines,K(r,"label",this,o)),lt(a.after,mt(K(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(K(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=K(n,"beforeFooter",this,t),o=K(n,"footer",this,t),a=K(n,"afterFooter",this,t),r=[];return r=lt(r,mt(i)),r=lt(r,mt(o)),r=lt(r,mt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(wc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),F(r,h=>{let u=xo(t.callbacks,h);i.push(K(u,"labelColor",this,h)),o.push(K(u,"labelPointStyle",this,h)),a.push(K(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Te[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:g}=e,b,x,_,v,w,M;return o==="center"?(w=f+g/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+g,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=$(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=$(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,on(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,on(t,g,b,x)}else{t.lineWidth=E(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ee(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ee(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=$(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),g=function(A){e.fillText(A,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,C,D;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,F(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,C=i.length;w<C;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,F(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,D=v.length;M<D;++M)g(v[M]),d=u.lineHeight;F(x.after,g)}f=0,d=u.lineHeight,F(this.afterBody,g),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=$(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Te[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=U(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),gn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),pn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!_e(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!_e(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Te[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Oe,"positioners",Te);var $o={id:"tooltip",_element:Oe,positioners:Te,afterInit(s,t,e){e&&(s.tooltip=new Oe({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Ho},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Tc=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Oc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Tc(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Lc=(s,t)=>s===null?null:et(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ie=class extends Ut{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(I(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Oc(n,t,L(e,t),this._addedLabels),Lc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ie,"id","category"),T(ie,"defaults",{ticks:{callback:_o}});function Ec(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!I(a),_=!I(r),v=!I(c),w=(b-g)/(u+1),M=Gs((b-g)/m/f)*f,C,D,A,y;if(M<1e-14&&!x&&!_)return[{value:g},{value:b}];y=Math.ceil(b/M)-Math.floor(g/M),y>m&&(M=Gs(y*M/m/f)*f),I(l)||(C=Math.pow(10,l),M=Math.ceil(M*C)/C),i==="ticks"?(D=Math.floor(g/M)*M,A=Math.ceil(b/M)*M):(D=g,A=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(y=Math.round(Math.min((r-a)/M,h)),M=(r-a)/y,D=a,A=r):v?(D=x?a:D,A=_?r:A,y=c-1,M=(A-D)/y):(y=(A-D)/M,ye(y,Math.round(y),M/1e3)?y=Math.round(y):y=Math.ceil(y));let P=Math.max(Ks(M),Ks(D));C=Math.pow(10,I(l)?P:l),D=Math.round(D*C)/C,A=Math.round(A*C)/C;let k=0;for(x&&(d&&D!==a?(e.push({value:a}),D<a&&k++,ye(Math.round((D+k*M)*C)/C,a,yo(a,w,s))&&k++):D<a&&k++);k<y;++k){let S=Math.round((D+k*M)*C)/C;if(_&&S>r)break;e.push({value:S})}return _&&d&&A!==r?e.length&&ye(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||A===r)&&e.push({value:A}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=gt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var re=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return I(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=ft(i),c=ft(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Ec(i,o);return t.bounds==="ticks"&&qs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},oe=class extends re{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?t:0,this.max=V(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=gt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(oe,"id","linear"),T(oe,"defaults",{ticks:{callback:Me.formatters.numeric}});var Ee=s=>Math.floor(dt(s)),Ht=(s,t)=>Math.pow(10,Ee(s)+t);function vo(s){return s/Math.pow(10,Ee(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Rc(s,t){let e=t-s,n=Ee(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ee(s))}function Ic(s,{min:t,max:e}){t=G(s.min,t);let n=[],i=Ee(t),o=Rc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=G(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:vo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=G(s.max,d);return n.push({value:f,major:vo(f),significand:u}),n}var us=class extends Ut{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=re.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return V(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=V(t)?Math.max(0,t):null,this.max=V(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!V(this._userMin)&&(this.min=t===Ht(this.min,0)?Ht(this.min,-1):Ht(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(Ht(n,-1)),a(Ht(i,1)))),n<=0&&o(Ht(i,-1)),i<=0&&a(Ht(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Ic(e,this);return t.bounds==="ticks"&&qs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=dt(t),this._valueRange=dt(this.max)-dt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(dt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Me.formatters.logarithmic,major:{enabled:!0}}});function In(s){let t=s.ticks;if(t.display&&s.display){let e=U(t.backdropPadding);return L(t.font&&t.font.size,N.font.size)+e.height}return 0}function Fc(s,t,e){return e=W(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function zc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?H/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=$(c.font),d=Fc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),g=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);Bc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Vc(s,n,i)}function Bc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Wc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(it(l.angle+X))),h=jc(l.y,r.h,c),u=Hc(c),d=$c(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Nc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Bt({x:e,y:n},t)||Bt({x:e,y:o},t)||Bt({x:i,y:n},t)||Bt({x:i,y:o},t))}function Vc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:In(o)/2,additionalAngle:a?H/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Wc(s,h,l);n.push(u),r==="auto"&&(u.visible=Nc(u,c),u.visible&&(c=u))}return n}function Hc(s){return s===0||s===180?"center":s<180?"left":"right"}function $c(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function jc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Yc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!I(r)){let l=kt(t.borderRadius),c=U(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ee(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Uc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Yc(e,a,o);let r=$(a.font),{x:l,y:c,textAlign:h}=o;Wt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Xc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Gc(s,t,e){return St(s,{label:e,index:t,type:"pointLabel"})}var se=class extends re{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=U(In(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=V(t)&&!isNaN(t)?t:0,this.max=V(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/In(this.options))}generateTickLabels(t){re.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=B(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?zc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+gt(n))}getDistanceFromCenterForValue(t){if(I(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(I(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Gc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-X+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Uc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Xc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=$(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=U(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Wt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(se,"id","radialLinear"),T(se,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Me.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(se,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(se,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},J=Object.keys(ys);function ko(s,t){return s-t}function So(s,t){if(I(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),V(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(ve(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Po(s,t,e,n){let i=J.length;for(let o=J.indexOf(s);o<i-1;++o){let a=ys[J[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return J[o]}return J[i-1]}function qc(s,t,e,n,i){for(let o=J.length-1;o>=J.indexOf(e);o--){let a=J[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return J[e?J.indexOf(e):0]}function Kc(s){for(let t=J.indexOf(s)+1,e=J.length;t<e;++t)if(ys[J[t]].common)return J[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Jc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Do(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Jc(s,n,i,e)}var ae=class extends Ut{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new cl._date(t.adapters.date);i.init(e),Qt(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:So(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=V(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=V(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Po(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):qc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:Kc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Do(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Po(o.minUnit,e,n,this._getLabelCapacity(e)),r=L(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=ve(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,m),Object.keys(h).sort(ko).map(g=>+g)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return B(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=gt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Do(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(So(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Zs(t.sort(ko))}};T(ae,"id","time"),T(ae,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends ae{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",ae.defaults);var Zc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Zc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var le=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(le).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(le-1,Math.floor(o*le)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:le},(i,o)=>`${(o/le).toFixed(1)}\\u2013${((o+1)/le).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,Fn=4;function Ms(...s){let t=s.map(o=>Qc(At(o),Go));if(t.flat().length<=Fn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),Fn-1);return[...Yo(e,Fn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&vs(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function vs(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function Qc(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(vs(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;vs(a.join(""))>t;){let r=0;for(;r<a.length&&vs(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function Ie(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${Ie(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${Ie(Math.floor(t/10))}.${t%10} s`}function ks(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function th(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function zn(s,t){let e=th(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return zn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=ks(Math.abs(s));return s<0?`-${t}`:t}function O(s){return Ie(s)}function ce(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function xt(s){return s===null?"\\u2014":qo(s)}function Ss(s){return s===null?"\\u2014":zn(s*100,1)}function Bn(s){return s===null?"\\u2014":`${Ss(s)} pp`}function ot(s){return s===null?"\\u2014":ks(s)}function ia(s){return s===null?"\\u2014":na(s)}function Ps(s){return s===null?"\\u2014":sa(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Nn(s){return Jo(s)}function Cs(s){return`${O(Math.round(s))} ms`}function Ds(s){if(s.kind==="pass rate")return[xt(s.base),xt(s.head),Bn(s.delta),oa(s,Ss," pp")];let t=s.kind==="agreement"?ia:ot;return[t(s.base),t(s.head),Ps(s.delta),oa(s,Ps,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function p(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function at(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function As(s,t){let e=s.map(n=>typeof n=="string"?p("th",{},n):n);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}st.register(jt,Yt,ie,oe,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[eh(s),sh(s),nh(s),ih(s)];return t.every(e=>e===null)?null:at("Charts","charts",p("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function eh(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function sh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return xt(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function nh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ds(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},ws(o.map(a=>a.length)))}function ih(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}var Tt=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let C=!1;if(M){let A=M.oldPos-_;C=M&&0<=A&&A<r}let D=w&&w.oldPos+1<l;if(!C&&!D){f[_]=void 0;continue}if(!D||C&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Vn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Hn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function he(s,t){return Os(s,t,"")}function Fe(s,t){return Ls(s,t,"")}function $n(s,t){return t.slice(0,oh(s,t))}function oh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function jn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return ue(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function Xt(s,t){if(t)return ue(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function ue(s,t){if(!t)return[Xt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=jn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",ah=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Yn=class extends Tt{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=jn(t,a)}else n=t.match(ah)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&la(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&la(n,o,i,null,e.intlSegmenter),t}},ca=new Yn;function Xn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ua(s,t,e):ca.diff(s,t,e)}function la(s,t,e,n,i){if(t&&e){let[o,a]=ue(t.value,i),[r,l]=ue(e.value,i);if(s){let c=Vn(o,r);s.value=Ls(s.value,r,c),t.value=he(t.value,c),e.value=he(e.value,c)}if(n){let c=Hn(a,l);n.value=Os(n.value,l,c),t.value=Fe(t.value,c),e.value=Fe(e.value,c)}}else if(e){if(s){let o=Xt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=Xt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=Xt(n.value,i),[a,r]=ue(t.value,i),l=Vn(o,a);t.value=he(t.value,l);let c=Hn(he(o,l),r);t.value=Fe(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=Xt(n.value,i),a=Es(t.value,i),r=$n(a,o);t.value=Fe(t.value,r)}else if(s){let o=Es(s.value,i),a=Xt(t.value,i),r=$n(o,a);t.value=he(t.value,r)}}var Un=class extends Tt{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},ha=new Un;function ua(s,t,e){return ha.diff(s,t,e)}var Gn=class extends Tt{constructor(){super(...arguments),this.tokenize=rh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},da=new Gn;function qn(s,t,e){return da.diff(s,t,e)}function rh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function lh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1))&&(t--,e++);return t}function Kn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ga(s.charCodeAt(e))&&pa(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function fa(s,t){if(s.length<=t)return{start:s,left:0};let e=Kn(s,t);return{start:e,left:lh(s.slice(e.length))}}function ga(s){return s>=55296&&s<=56319}function pa(s){return s>=56320&&s<=57343}var ma=4e3,ch="no output (the case errored)";function ba(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=p("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...hh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function hh(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.label!==null&&e.push(p("p",{class:"label"},t.label)),t.why!==void 0&&e.push(p("p",{id:"detail-why",class:"why bad"},t.why)),e.push(Is("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Is("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},ch)):Is("Output",uh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Is("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),gh(i.expected,i.actual??Kn(n,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),dh(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":ot(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function uh(s,t){let{start:e,left:n}=fa(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Is(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function dh(s){if(s.evaluations.length>0)return fh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return p("p",{id:"detail-evaluations",class:"dim"},t)}function fh(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},ot(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function gh(s,t){let n=s.length>ma||t.length>ma?qn(s,t):Xn(s,t),i=p("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(At(o.value)));return i}function _a(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var xa=12;function ze(s){return s.length>xa?`${s.slice(0,xa)}\\u2026`:s}var Fs=30,ya=30,va=10,nt={status:90,case:200,why:120,run:140,duration:70,score:80},ph=8,mh=16,Bs="newly-failing",Ma={errored:0,failed:1,passed:2};function ka(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=zs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Bs,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=zs("filter-run",[["all","every run"],...s.runs.map((y,P)=>[String(P),y.name])]),a=zs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,P)=>[String(P),`${y} did not pass`])]),r=s.tags.length===0?null:zs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=p("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"],...n.map((y,P)=>[`score:${P}`,y])],m=`${nt.status}px minmax(${nt.case}px,2fr) minmax(${nt.why}px,3fr) minmax(${nt.run}px,1fr) ${nt.duration}px ${n.map(()=>`${nt.score}px`).join(" ")}`,g=nt.status+nt.case+nt.why+nt.run+nt.duration+nt.score*n.length+ph*(f.length-1)+mh,b=p("div",{class:"row head"});b.style.gridTemplateColumns=m,b.style.minWidth=`${g}px`;for(let[y,P]of f){let k=p("button",{type:"button",class:"sort","data-key":y,title:P},P);k.addEventListener("click",()=>{u=h===y?!u:!0,h=y,C()}),b.append(k)}let x=p("div",{class:"spacer"});x.style.minWidth=`${g}px`;let _=p("div",{id:"case-rows",class:"rows",role:"list"},b,x),v=p("p",{id:"case-columns",class:"note",hidden:""},`${ce(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function w(y,P,k){let S=s.cases[y];if(S===void 0)return!1;let R=i.value;if(R==="not-passed"&&S.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&S.status!==R||R==="flaky"&&!S.flaky||R===Bs&&S.newlyFailing!==!0||o.value!=="all"&&String(S.run)!==o.value||a.value!=="all"&&!S.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!S.tags.includes(r.value.slice(4)))return!1;if(P==="")return!0;let j=e[y]??"";if(j.includes(P)||k!==P&&j.includes(k))return!0;let z=P.endsWith("\\u2026")?P.slice(0,-1):"";return z!==""&&S.id.toLowerCase().startsWith(z)}function M(y,P){if(h==="status")return Ma[y.status]-Ma[P.status]||y.run-P.run;if(h==="case")return wa(y.id,P.id);if(h==="why")return wa(y.why??"\\uFFFF",P.why??"\\uFFFF");if(h==="run")return y.run-P.run;if(h==="duration")return y.durationMs-P.durationMs;let k=Number(h.slice(6));return(y.scores[k]??-1)-(P.scores[k]??-1)}function C(){d=[];let y=l.value.trim().toLowerCase(),P=JSON.stringify(y).slice(1,-1);for(let k=0;k<s.cases.length;k++)w(k,y,P)&&d.push(k);d.sort((k,S)=>{let R=M(s.cases[k],s.cases[S]);return(u?R:-R)||k-S}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,x.style.height=`${d.length*Fs}px`,v.hidden=_.scrollWidth<=_.clientWidth;for(let k of b.querySelectorAll("button")){let S=k.getAttribute("data-key");k.setAttribute("aria-sort",S===h?u?"ascending":"descending":"none")}D()}function D(){for(let S of _.querySelectorAll(".case"))S.remove();let y=Math.max(0,Math.floor(Math.max(0,_.scrollTop-ya)/Fs)-va),P=Math.ceil((_.clientHeight||600)/Fs)+2*va,k=document.createDocumentFragment();for(let S=y;S<Math.min(d.length,y+P);S++){let R=s.cases[d[S]??-1];R!==void 0&&k.append(A(R,S))}_.append(k)}function A(y,P){let k=y.label===null?y.id:`${ze(y.id)} ${y.label}`,S=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},k),y.why===void 0?p("span",{class:"why"}):p("span",{class:"why bad",title:y.why},y.whyShown??y.why),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},O(y.durationMs)),...n.map((j,z)=>p("span",{class:y.failing.includes(z)?"num bad":"num"},ot(y.scores[z]??null))));S.style.top=`${ya+P*Fs}px`,S.style.gridTemplateColumns=m,S.style.minWidth=`${g}px`;let R=()=>t(y);return S.addEventListener("click",R),S.addEventListener("keydown",j=>{j.key==="Enter"&&(j.preventDefault(),R())}),S}for(let y of[i,o,a,r])y?.addEventListener("change",C);return l.addEventListener("input",C),_.addEventListener("scroll",()=>requestAnimationFrame(D)),queueMicrotask(C),at("Cases","cases",p("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),p("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),v,p("div",{class:"table"},_))}function wa(s,t){return s<t?-1:s>t?1:0}function zs(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>p("option",{value:e},n)))}var Jn=50;function Sa(s,t){let e=s.comparison;if(e===null)return null;let n=_h(s),i=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ds(o),o.verdict].map(a=>p("td",{},a))));return at("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),As(["run","metric","base","head","\\u0394","CI",""],i),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),bh(e,n,t),xh(e,n,t))}function bh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??ze(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Pa(v,x,_,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:b})=>b===g),c=Math.min(a.length,Jn)+r.reduce((g,b)=>g+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=p("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=Bs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:p("details",{class:"newly-failing-noise"},p("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[p("h5",{},`${g.run}: ${g.heading}`),p("ul",{},...o(l(g.run)))]));return a.length===0?p("div",{class:"newly-failing-calm"},m,p("p",{class:"note"},u)):p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(g=>g.alarm).map(g=>p("p",{class:"alarm-reason"},`${g.run}: ${g.reason}`)),p("ul",{},...o(a)),m,p("p",{class:"note"},u))}function xh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(p("div",{class:"one-sided-runs"},p("h4",{},i),p("ul",{},...o.map(a=>p("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??ze(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Pa(u,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(p("div",{class:"run-changes"},p("h4",{},i.run),...i.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...n)}function Pa(s,t,e,n){if(e===void 0)return p("li",{title:t},s);let i=e.why===void 0?null:p("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=p("li",{class:"case-link",tabindex:"0",title:t},p("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function _h(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Da(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":_a(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},i),p("p",{class:"totals"},`${ce(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Nn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function Aa(s){let t=s.runs.flatMap(e=>e.gate.map(n=>p("tr",{class:n.passed?"ok":"bad"},p("td",{},e.name),p("td",{},n.passed?"\\u2713":"\\u2717"),p("td",{},n.name),p("td",{},n.expected),p("td",{},n.actual))));return at("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function Ta(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function Oa(s,t){let e=Ta(s.rows.flatMap(o=>t[o.run]??[])),n=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},O(o.cases)),Ca(xt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Ca(ot(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},n),p("tbody",{},...i)),p("p",{class:"note"},yh(s)))}function yh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Ca(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function La(s){let t=Ta(s.runs),e=s.runs.map(n=>p("tr",{},p("td",{},n.name),p("td",{class:n.verdict},n.verdict.toUpperCase()),p("td",{class:"num"},O(n.cases)),p("td",{class:"num"},xt(n.passRate)),p("td",{class:"num"},O(n.failed)),p("td",{class:"num"},O(n.errored)),...t.cells(n),p("td",{},n.evaluators.map(i=>`${i.id} ${ot(i.mean)}`).join(" \\xB7 "))));return As(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function vh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ba(e),r=[Da(e),Mh(e),p("div",{class:"top"},at("Grid","matrices",...e.matrices.map(l=>Oa(l,e.runs)),i.length>0?La({...e,runs:i}):null),ra(e)),Aa(e),wh(e),Sa(e,a),ka(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Mh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return p("p",{class:"warning not-compared",id:"not-compared",role:"alert"},p("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function wh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>p("li",{},`${e.name}: ${n}`)));return t.length===0?null:at("Judge agreement with human labels","agreement",p("ul",{},...t))}vh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Ra=Object.defineProperty;var Ia=(s,t,e)=>t in s?Ra(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>Ia(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Jn(s){return yt(xe(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Bs=[..."0123456789ABCDEF"],Fa=s=>Bs[s&15],za=s=>Bs[(s&240)>>4]+Bs[s&15],Ne=s=>(s&240)>>4===(s&15),Wa=s=>Ne(s.r)&&Ne(s.g)&&Ne(s.b)&&Ne(s.a);function Ba(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Na=(s,t)=>s<255?t(s):"";function Va(s){var t=Wa(s)?Fa:za;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Na(s.a,t):void 0}var Ha=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ei(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function $a(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function ja(s,t,e){let n=ei(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function Ya(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Ya(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Vs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function Hs(s,t,e){return Vs(ei,s,t,e)}function Ua(s,t,e){return Vs(ja,s,t,e)}function Xa(s,t,e){return Vs($a,s,t,e)}function si(s){return(s%360+360)%360}function Ga(s){let t=Ha.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=si(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ua(i,o,a):t[1]==="hsv"?n=Xa(i,o,a):n=Hs(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function qa(s,t){var e=Ns(s);e[0]=si(e[0]+t),e=Hs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Ka(s){if(!s)return;let t=Ns(s),e=t[0],n=Jn(t[1]),i=Jn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Zn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Qn={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ja(){let s={},t=Object.keys(Qn),e=Object.keys(Zn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Zn[o]);o=parseInt(Qn[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ve;function Za(s){Ve||(Ve=Ja(),Ve.transparent=[0,0,0,0]);let t=Ve[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Qa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function tr(s){let t=Qa.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function er(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function sr(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Ws(n+e*(Zt(ut(t.r))-n))),g:Mt(Ws(i+e*(Zt(ut(t.g))-i))),b:Mt(Ws(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function He(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=Hs(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ni(s,t){return s&&Object.assign(t||{},s)}function ti(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ni(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function nr(s){return s.charAt(0)==="r"?tr(s):Ga(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ti(t):e==="string"&&(n=Ba(t)||Za(t)||nr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ni(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ti(t)}rgbString(){return this._valid?er(this._rgb):void 0}hexString(){return this._valid?Va(this._rgb):void 0}hslString(){return this._valid?Ka(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=sr(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return He(this._rgb,2,t),this}darken(t){return He(this._rgb,2,-t),this}saturate(t){return He(this._rgb,1,t),this}desaturate(t){return He(this._rgb,1,-t),this}rotate(t){return qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var ui=(()=>{let s=0;return()=>s++})();function W(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var di=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function N(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function B(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ye(s){if(V(s))return s.map(Ye);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ye(s[e[i]]);return t}return s}function fi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ir(s,t,e,n){if(!fi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ye(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||ir,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:or})}function or(s,t,e){if(!fi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ye(i))}var ii={"":s=>s,x:s=>s.x,y:s=>s.y};function ar(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function rr(s){let t=ar(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Wt(s,t){return(ii[t]||(ii[t]=rr(t)))(s)}function Ge(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Us=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function gi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,tt=2*Y,Oh=tt+Y,Ue=Number.POSITIVE_INFINITY,lr=Y/180,G=Y/2,It=Y/4,oi=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function Xs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function pi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function cr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!cr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function mi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Gs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function qe(s){return s*(180/Y)}function qs(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function bi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=tt),{angle:o,distance:i}}function xi(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function _i(s,t,e,n){let i=nt(s),o=nt(t),a=nt(e),r=nt(o-i),l=nt(a-i),c=nt(i-o),h=nt(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function yi(s){return et(s,-32768,32767)}function Bt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Ke(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Je=(s,t,e,n)=>Ke(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Ke(s,e,n=>s[n][t]>=e);function vi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var wi=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),wi.forEach(e=>{let n="_onData"+Ge(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Ks(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(wi.forEach(o=>{delete s[o]}),delete s._chartjs)}function Js(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Zs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Qs(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Zs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Si(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var tn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var $e=s=>s===0||s===1,ai=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),ri=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>$e(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>$e(s)?s:ai(s,.075,.3),easeOutElastic:s=>$e(s)?s:ri(s,.075,.3),easeInOutElastic(s){return $e(s)?s:s<.5?.5*ai(s*2,.1125,.45):.5+.5*ri(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Pi(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function en(s){return Pi(s)?s:new be(s)}function $s(s){return Pi(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var hr=["x","y","borderWidth","radius","tension"],ur=["color","borderColor","backgroundColor"];function dr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ur},numbers:{type:"number",properties:hr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function fr(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var li=new Map;function gr(s,t){t=t||{};let e=s+JSON.stringify(t),n=li.get(e);return n||(n=new Intl.NumberFormat(s,t),li.set(e,n)),n}function Ze(s,t,e){return gr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=pr(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Ze(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function pr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var ke={formatters:Di};function mr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ke.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),Qe=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function js(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Ys=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>$s(i.backgroundColor),this.hoverBorderColor=(n,i)=>$s(i.borderColor),this.hoverColor=(n,i)=>$s(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return js(this,t,e)}get(t){return _e(this,t)}describe(t,e){return js(Qe,t,e)}override(t,e){return js(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},H=new Ys({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[dr,fr,mr]);function br(s){return!s||W(s.size)||W(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function kt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function sn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function nn(s,t,e,n){on(s,t,e,n,null)}function on(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*lr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,g,0,0,tt):s.arc(e,n,g,0,tt),s.closePath();break;case"triangle":h=i?i/2:g,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:g),n+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Nt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function ts(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function es(s){s.restore()}function xr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),W(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function _r(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function yr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,xr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&yr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),W(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),_r(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var Mr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,vr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function wr(s,t){let e=(""+s).match(Mr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var kr=s=>+s||0;function an(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=kr(o(a));return e}function rn(s){return an(s,{top:"y",right:"x",bottom:"y",left:"x"})}function St(s){return an(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=rn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||H.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(vr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:wr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=br(i),i}function Se(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Ai(s,t,e){let{min:n,max:i}=s,o=di(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function ss(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ei("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ss([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Oi(r,l,()=>Lr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return hi(r).includes(l)},ownKeys(r){return hi(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:ln(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Oi(o,a,()=>Cr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function ln(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Sr=(s,t)=>s?s+Ge(t):t,cn=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Oi(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Cr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Pr(t,r,s,e)),V(r)&&r.length&&(r=Dr(t,r,s,a.isIndexable)),cn(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),cn(s,l)&&(l=hn(i._scopes,i,s,l)),l}function Dr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=hn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Li(s,t,e){return dt(s)?s(t,e):s}var Tr=(s,t)=>s===!0?t:typeof s=="string"?Wt(t,s):void 0;function Ar(s,t,e,n,i){for(let o of t){let a=Tr(e,o);if(a){s.add(a);let r=Li(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function hn(s,t,e,n){let i=t._rootScopes,o=Li(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=ci(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=ci(r,a,o,l,n),l===null)?!1:ss(Array.from(r),[""],i,o,()=>Or(t,e,n))}function ci(s,t,e,n,i){for(;e;)e=Ar(s,t,e,n,i);return e}function Or(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Lr(s,t,e,n){let i;for(let o of t)if(i=Ei(Sr(o,s),e),typeof i<"u")return cn(s,i)?hn(e,n,s,i):i}function Ei(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function hi(s){let t=s._keys;return t||(t=s._keys=Er(s._scopes)),t}function Er(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Lh=Number.EPSILON||1e-14;function ns(){return typeof window<"u"&&typeof document<"u"}function is(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Xe(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var os=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Rr(s,t){return os(s).getPropertyValue(t)}var Ir=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Ir[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Fr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function zr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Fr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=os(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=zr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Wr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&is(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=os(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Xe(r.maxWidth,o,"clientWidth"),i=Xe(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Ue,maxHeight:i||Ue}}var vt=s=>Math.round(s*10)/10;function Ri(s,t,e,n){let i=os(s),o=Ft(i,"margin"),a=Xe(i.maxWidth,s,"clientWidth")||Ue,r=Xe(i.maxHeight,s,"clientHeight")||Ue,l=Wr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function un(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Ii=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ns()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function dn(s,t){let e=Rr(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var Br=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Nr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ht(s,t,e){return s?Br(t,e):Nr()}function fn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function gn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function je(s,t,e){return s.options.clip?s[e]:t[e]}function Vr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:je(e,t,"left"),right:je(e,t,"right"),top:je(n,t,"top"),bottom:je(n,t,"bottom")}:t}function Fi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Vr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var kn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Zs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new kn,zi="transparent",Hr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=en(s||zi),i=n.valid&&en(t||zi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Sn=class{constructor(t,e,n,i){let o=e[n];i=Se([t.to,i,o,t.from]);let a=Se([t.from,o,i]);this._active=!0,this._fn=t.fn||Hr[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=Se([t.to,e,i,t.from]),this._from=Se([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ps=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(H.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=jr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&$r(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Sn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function $r(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function jr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function Yr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Ur(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Bi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Xr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function pn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Gr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function Kr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Ni(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Vi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Gr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=Kr(i,h,g),d[r]=b,d._top=Ni(d,a,!0,n.type),d._bottom=Ni(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function mn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function Jr(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Zr(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var bn=s=>s==="reset"||s==="none",Hi=(s,t)=>t?s:Object.assign({},s),Qr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=pn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,mn(t,"x")),a=e.yAxisID=I(n.yAxisID,mn(t,"y")),r=e.rAxisID=I(n.rAxisID,mn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Ks(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Xr(e,i)}else if(n!==e){if(n){Ks(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=pn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Vi(this,e._parsed),e._stacked=pn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Vi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Wt(f,r),d),y:a.parse(Wt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Bi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Bi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Qr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=qr(r),d,f;function m(){f=i[d];let g=f[r.axis];return!j(f[t.axis])||h>g||u<g}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Ur(I(this.options.clip,Yr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Zr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Jr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return Hi(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(H.elements[t]),m=()=>this.getContext(n,i,e),g=c.resolveNamedOptions(d,f,m,u);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(Hi(g,l))),g}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ps(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||bn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){bn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!bn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Yt,"defaults",{}),A(Yt,"datasetElementType",null),A(Yt,"dataElementType",null);function tl(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Js(n.sort((i,o)=>i-o))}return s._cache.$bar}function el(s){let t=s.iScale,e=tl(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function sl(s,t,e,n){let i=e.barThickness,o,a;return W(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function nl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function il(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?il(s,t,e,n):t[e.axis]=e.parse(s,n),t}function $i(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function xn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function ol(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function al(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function rl(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=al(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[ji(h,a,r,l)]=!0,i=c)),o[ji(i,a,r,l)]=!0,s.borderSkipped=o}function ji(s,t,e,n){return n?(s=ll(s,t,e),s=Yi(s,e,t)):s=Yi(s,t,e),s}function ll(s,t,e){return s===t?e:s===e?t:s}function Yi(s,t,e){return s==="start"?t:s==="end"?e:s}function cl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return $i(t,e,n,i)}parseArrayData(t,e,n,i){return $i(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,g;for(d=n,f=n+i;d<f;++d)g=e[d],m={},m[o.axis]=o.parse(Wt(g,c),d),u.push(To(Wt(g,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=xn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),g=o||W(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||xn(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;rl(_,v,x,a),cl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(W(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||el(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=xn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,g;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!W(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,g=m-x,Math.abs(g)<a){g=ol(g,e,r)*a,u===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+g,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?nl(t,e,i,h*c):sl(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};A(Ut,"id","bar"),A(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},hl={_date:Cn};function ul(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Je;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(g=>!W(g[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(g=>!W(g[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=ul(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function dl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function _n(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Nt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function fl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=bi(a,{x:t.x,y:t.y});_i(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function gl(s,t,e,n,i,o){let a=[],r=dl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function yn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?fl(s,t,e,i):gl(s,t,e,n,i,o)}function Ui(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var pl={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?_n(s,i,o,n,a):yn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?_n(s,i,o,n,a):yn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return _n(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Ui(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Ui(s,i,"y",e.intersect,n)}}},Ao=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Xi(s,t){return s.filter(e=>Ao.indexOf(e.pos)===-1&&e.box.axis===t)}function De(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function ml(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function bl(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Ao.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function xl(s,t){let e=bl(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function _l(s){let t=ml(s),e=De(t.filter(c=>c.box.fullSize),!0),n=De(Pe(t,"left"),!0),i=De(Pe(t,"right")),o=De(Pe(t,"top"),!0),a=De(Pe(t,"bottom")),r=Xi(t,"x"),l=Xi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function Gi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Oo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function yl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Oo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Gi(a,s,"left","right")),l=Math.max(0,t.outerHeight-Gi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Ml(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function vl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,vl(r.horizontal,t));let{same:u,other:d}=yl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function as(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function qi(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?as(l,i.left,a,e.outerWidth-i.right-i.left,d):as(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?as(l,o,i.top,d,e.outerHeight-i.bottom-i.top):as(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Dt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=_l(s.boxes),l=r.vertical,c=r.horizontal;B(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Oo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=xl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),Ml(f),qi(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,qi(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},B(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},ms=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Pn=class extends ms{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},fs="$chartjs",wl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ki=s=>s===null||s==="";function kl(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[fs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ki(i)){let o=dn(s,"width");o!==void 0&&(s.width=o)}if(Ki(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=dn(s,"height");o!==void 0&&(s.height=o)}return s}var Lo=Ii?{passive:!0}:!1;function Sl(s,t,e){s&&s.addEventListener(t,e,Lo)}function Cl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Lo)}function Pl(s,t){let e=wl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function bs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Dl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||bs(r.addedNodes,n),a=a&&!bs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Tl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||bs(r.removedNodes,n),a=a&&!bs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Ji=0;function Eo(){let s=window.devicePixelRatio;s!==Ji&&(Ji=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Al(s,t){Re.size||window.addEventListener("resize",Eo),Re.set(s,t)}function Ol(s){Re.delete(s),Re.size||window.removeEventListener("resize",Eo)}function Ll(s,t,e){let n=s.canvas,i=n&&is(n);if(!i)return;let o=Qs((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Al(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Ol(s)}function El(s,t,e){let n=s.canvas,i=Qs(o=>{s.ctx!==null&&e(Pl(o,s))},s);return Sl(n,t,i),i}var Dn=class extends ms{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(kl(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[fs])return!1;let n=e[fs].initial;["height","width"].forEach(o=>{let a=n[o];W(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[fs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Dl,detach:Tl,resize:Ll}[e]||El;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||Cl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ri(t,e,n,i)}isAttached(t){let e=t&&is(t);return!!(e&&e.isConnected)}};function Rl(s){return!ns()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Pn:Dn}var xt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};A(xt,"defaults",{}),A(xt,"defaultRoutes");function Il(s,t){let e=s.options.ticks,n=Fl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Wl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return Bl(t,c,o,a/i),c;let h=zl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(rs(t,c,h,W(f)?0:r-f,r),u=0,d=a-1;u<d;u++)rs(t,c,h,o[u],o[u+1]);return rs(t,c,h,l,W(f)?t.length:l+f),c}return rs(t,c,h),c}function Fl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function zl(s,t,e){let n=Nl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=pi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Wl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function Bl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function rs(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Nl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Vl=s=>s==="left"?"right":s==="right"?"left":s,Zi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Qi=(s,t)=>Math.min(t||s,s);function to(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Hl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function $l(s,t){B(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Te(s){return s.drawTicks?s.tickLength:0}function eo(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function jl(s,t){return Ct(s,{scale:t,type:"scale"})}function Yl(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Ul(s,t,e){let n=tn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Vl(n)),n}function Xl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,g=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=Zi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Zi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){N(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Ai(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?to(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Il(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){N(this.options.afterUpdate,[this])}beforeSetDimensions(){N(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){N(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),N(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){N(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=N(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){N(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){N(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=Qi(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Te(t.grid)-e.padding-eo(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=qe(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){N(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){N(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=eo(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Te(o)+l):(t.height=this.maxHeight,t.width=Te(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+g*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:g*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){N(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)W(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=to(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Qi(e,n)),c=0,h=0,u,d,f,m,g,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,g=this._resolveTickFontOptions(u),i.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=w=0,!W(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!W(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}$l(o,e);let k=a.indexOf(c),C=r.indexOf(h),S=T=>({width:a[T]||0,height:r[T]||0});return{first:S(0),last:S(e-1),widest:S(k),highest:S(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return yi(this._alignToPixels?kt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=Yl(this.getContext(),t,n))}return this.$context||(this.$context=jl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Te(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(E){return kt(n,E,g)},_,v,w,M,k,C,S,T,z,O,y,D;if(a==="top")_=x(this.bottom),C=this.bottom-d,T=_-b,O=x(t.top)+b,D=t.bottom;else if(a==="bottom")_=x(this.top),O=t.top,D=x(t.bottom)-b,C=_+b,T=this.top+d;else if(a==="left")_=x(this.right),k=this.right-d,S=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,k=_+b,S=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let E=Object.keys(a)[0],$=a[E];_=x(this.chart.scales[E].getPixelForValue($))}O=t.top,D=t.bottom,C=_+b,T=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let E=Object.keys(a)[0],$=a[E];_=x(this.chart.scales[E].getPixelForValue($))}k=_-b,S=k-d,z=t.left,y=t.right}let L=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/L));for(v=0;v<u;v+=P){let E=this.getContext(v),$=o.setContext(E),at=r.setContext(E),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Hl(this,v,l),w!==void 0&&(M=kt(n,w,Lt),c?k=S=z=y=M:C=T=O=D=M,f.push({tx1:k,ty1:C,tx2:S,ty2:T,x1:z,y1:O,x2:y,y2:D,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Te(n.grid),f=d+h,m=u?-h:f,g=-pt(this.labelRotation),b=[],x,_,v,w,M,k,C,S,T,z,O,y,D="middle";if(i==="top")k=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")k=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")k=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],E=i[P];k=this.chart.scales[P].getPixelForValue(E)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],E=i[P];M=this.chart.scales[P].getPixelForValue(E)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?D="top":l==="end"&&(D="bottom"));let L=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));S=this.getPixelForTick(x)+o.labelOffset,T=this._resolveTickFontOptions(x),z=T.lineHeight,O=V(w)?w.length:1;let E=O/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=S,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||g!==0?y=-O*z+z/2:c==="center"?y=-L.highest.height/2-E*z+z:y=-L.highest.height+z/2:c==="near"||g!==0?y=z/2:c==="center"?y=L.highest.height/2-E*z:y=L.highest.height-O*z,u&&(y*=-1),g!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(g))):(k=S,y=(1-O)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=L.heights[x],Et=L.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(D){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:T,textOffset:y,options:{rotation:g,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:D,translation:[M,k],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=kt(t,this.left,a)-a/2,h=kt(t,this.right,r)+r/2,u=d=l):(u=kt(t,this.top,a)-a/2,d=kt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&ts(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&es(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Xl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Ul(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;Kl(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Gl(t,a,n),this.override&&H.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in H[i]&&(delete H[i][n],this.override&&delete wt[n])}};function Gl(s,t,e){let n=te(Object.create(null),[e?H.get(e):{},H.get(t),s.defaults]);H.set(t,n),s.defaultRoutes&&ql(t,s.defaultRoutes),s.descriptors&&H.describe(t,s.descriptors)}function ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");H.route(o,i,l,r)})}function Kl(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):B(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=Ge(t);N(n["before"+i],[],n),e[t](n),N(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new Tn,An=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(N(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){W(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=Jl(n);return i===!1&&!e?[]:Ql(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function Jl(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Zl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Ql(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Zl(n[l],i);c!==null&&o.push({plugin:r,options:tc(s.config,{plugin:r,local:e[l]},c,a)})}return o}function tc(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function On(s,t){let e=H.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function ec(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function sc(s,t){return s===t?"_index_":"_value_"}function so(s){if(s==="x"||s==="y"||s==="r")return s}function nc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Ln(s,...t){if(so(s))return s;for(let e of t){let n=e.axis||nc(e.position)||s.length>1&&so(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function no(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function ic(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return no(s,"x",e[0])||no(s,"y",e[0])}return{}}function oc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=On(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Ln(a,r,ic(a,s),H.scales[r.type]),c=sc(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||On(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=ec(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[H.scales[r.type],H.scale])}),o}function Ro(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=oc(s,t)}function Io(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ac(s){return s=s||{},s.data=Io(s.data),Ro(s),s}var io=new Map,Fo=new Set;function ls(s,t){let e=io.get(s);return e||(e=t(),io.set(s,e),Fo.add(e)),e}var Ae=(s,t,e)=>{let n=Wt(t,e);n!==void 0&&s.add(n)},En=class{constructor(t){this._config=ac(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Io(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Ro(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ls(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ls(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ls(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return ls(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Ae(l,t,u))),h.forEach(u=>Ae(l,i,u)),h.forEach(u=>Ae(l,wt[o]||{},u)),h.forEach(u=>Ae(l,H,u)),h.forEach(u=>Ae(l,Qe,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Fo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},H.datasets[e]||{},{type:e},H,Qe]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=oo(this._resolverCache,t,i),l=a;if(lc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=oo(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function oo(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ss(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var rc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function lc(s,t){let{isScriptable:e,isIndexable:n}=ln(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||rc(r))||a&&V(r))return!0}return!1}var cc="4.6.1",hc=["top","bottom","left","right","chartArea"];function ao(s,t){return s==="top"||s==="bottom"||hc.indexOf(s)===-1&&t==="x"}function ro(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function lo(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),N(e&&e.onComplete,[s],t)}function uc(s){let t=s.chart,e=t.options.animation;N(e&&e.onProgress,[s],t)}function zo(s){return ns()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var gs={},co=s=>{let t=zo(s);return Object.values(gs).filter(e=>e.canvas===t).pop()};function dc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function fc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){ct.add(...t),ho()}static unregister(...t){ct.remove(...t),ho()}constructor(t,e){let n=this.config=new En(e),i=zo(t),o=co(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Rl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ui(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new An,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Si(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],gs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",lo),mt.listen(this,"progress",uc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return W(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():un(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return sn(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,un(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),N(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};B(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Ln(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),B(o,a=>{let r=a.options,l=r.id,c=Ln(l,r),h=I(r.type,a.dtype);(r.position===void 0||ao(r.position,c)!==ao(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),B(i,(a,r)=>{a||delete n[r]}),B(n,a=>{Dt.configure(this,a,a.options),Dt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(ro("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||On(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=H.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){B(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||B(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(ro("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){B(this.scales,t=>{Dt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Us(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;dc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Us(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Dt.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],B(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),lo({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=Fi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&ts(e,i),t.controller.draw(),i&&es(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Nt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=pl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),sn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete gs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};B(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){B(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},B(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=gi(t),c=fc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,N(o.onHover,[t,r,this],this),l&&N(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};A(st,"defaults",H),A(st,"instances",gs),A(st,"overrides",wt),A(st,"registry",ct),A(st,"version",cc),A(st,"getChart",co);function ho(){return B(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Tt(s,t,e,n){return s?0:et(t,e,n)}function gc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=rn(n);return{t:Tt(i.top,o.top,0,e),r:Tt(i.right,o.right,0,t),b:Tt(i.bottom,o.bottom,0,e),l:Tt(i.left,o.left,0,t)}}function pc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=St(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Tt(!l||r.top||r.left,o.topLeft,0,a),topRight:Tt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Tt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Tt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function mc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=gc(s,e/2,n/2),o=pc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function vn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Bt(t,r.left,r.right))&&(o||Bt(e,r.top,r.bottom))}function bc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function xc(s,t){s.rect(t.x,t.y,t.w,t.h)}function wn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=mc(this),r=bc(a.radius)?ne:xc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,wn(a,e,o)),t.clip(),r(t,wn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,wn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return vn(this,t,e,n)}inXRange(t,e){return vn(this,t,null,e)}inYRange(t,e){return vn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Xt,"id","bar"),A(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var uo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},_c=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,xs=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=N(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=uo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=n+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(g>0?0:1)]=0,f+=h,d++),l[g]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=yc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,g++,d=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Ht(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;ts(t,this),this._draw(),es(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=H.color,l=Ht(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=uo(a,u),x=function(k,C,S){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;i.save();let T=I(S.lineWidth,1);if(i.fillStyle=I(S.fillStyle,r),i.lineCap=I(S.lineCap,"butt"),i.lineDashOffset=I(S.lineDashOffset,0),i.lineJoin=I(S.lineJoin,"miter"),i.lineWidth=T,i.strokeStyle=I(S.strokeStyle,r),i.setLineDash(I(S.lineDash,[])),a.usePointStyle){let z={radius:g*Math.SQRT2/2,pointStyle:S.pointStyle,rotation:S.rotation,borderWidth:T},O=l.xPlus(k,m/2),y=C+d;on(i,z,O,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-g)/2,0),O=l.leftForLtr(k,m),y=St(S.borderRadius);i.beginPath(),Object.values(y).some(D=>D!==0)?ne(i,{x:O,y:z,w:m,h:g,radius:y}):i.rect(O,z,m,g),i.fill(),T!==0&&i.stroke()}i.restore()},_=function(k,C,S){Vt(i,S.text,k,C+b/2,c,{strikethrough:S.hidden,textAlign:l.textAlign(S.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},fn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((k,C)=>{i.strokeStyle=k.fontColor,i.fillStyle=k.fontColor;let S=i.measureText(k.text).width,T=l.textAlign(k.textAlign||(k.textAlign=a.textAlign)),z=m+d+S,O=f.x,y=f.y;l.setWidth(this.width),v?C>0&&O+z+h>this.right&&(y=f.y+=M,f.line++,O=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(O=f.x=O+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let D=l.x(O);if(x(D,y,k),O=Ci(T,O+m+d,v?O+z:this.right,t.rtl),_(l.x(O),y,k),v)f.x+=z+h;else if(typeof k.text!="string"){let L=c.lineHeight;f.y+=Bo(k,L)+h}else f.y+=M}),gn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Ht(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(tn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Bt(t,this.left,this.right)&&Bt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Bt(t,i.left,i.left+i.width)&&Bt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!wc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=_c(i,n);i&&!o&&N(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&N(e.onHover,[t,n,this],this)}else n&&N(e.onClick,[t,n,this],this)}};function yc(s,t,e,n,i){let o=Mc(n,s,t,e),a=vc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Mc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function vc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Bo(t,e)),n}function Bo(s,t){let e=s.text?s.text.length:0;return t*e}function wc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var No={id:"legend",_element:xs,start(s,t,e){let n=s.legend=new xs({ctx:s.ctx,options:e,chart:s});Dt.configure(s,n,e),Dt.addBox(s,n)},stop(s){Dt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Dt.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=xi(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function kc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function fo(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),g=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(g+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(g+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,B(s.title,v),e.font=l.string,B(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,B(n,w=>{B(w.before,v),B(w.lines,v),B(w.after,v)}),_=0,e.font=h.string,B(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function Sc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Cc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Pc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Cc(c,s,t,e)&&(c="center"),c}function go(s,t,e){let n=e.yAlign||t.yAlign||Sc(s,e);return{xAlign:e.xAlign||t.xAlign||Pc(s,t,e,n),yAlign:n}}function Dc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Tc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function po(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=St(a),m=Dc(t,r),g=Tc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:et(m,0,n.width-t.width),y:et(g,0,n.height-t.height)}}function cs(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function mo(s){return lt([],bt(s))}function Ac(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function bo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Vo={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return W(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Vo[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ps(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return mo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return B(t,o=>{let a={before:[],lines:[],after:[]},r=bo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return mo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(kc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),B(r,h=>{let u=bo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=fo(this,n),c=Object.assign({},r,l),h=go(this.chart,n,c),u=po(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=St(r),{x:d,y:f}=t,{width:m,height:g}=e,b,x,_,v,w,M;return o==="center"?(w=f+g/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+g,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Ht(n.rtl,this.x,this.width);for(t.x=cs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=cs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,nn(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,nn(t,g,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=St(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Ht(n.rtl,this.x,this.width),g=function(S){e.fillText(S,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,k,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=cs(this,b,n),e.fillStyle=n.bodyColor,B(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,k=i.length;w<k;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,B(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)g(v[M]),d=u.lineHeight;B(x.after,g)}f=0,d=u.lineHeight,B(this.afterBody,g),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Ht(n.rtl,this.x,this.width);for(t.x=cs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=St(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=fo(this,t),l=Object.assign({},a,this._size),c=go(e,t,l),h=po(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),fn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),gn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};A(Ee,"positioners",Le);var Ho={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Vo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Oc=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Lc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Oc(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Ec=(s,t)=>s===null?null:et(Math.round(s),0,t);function xo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(W(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Lc(n,t,I(e,t),this._addedLabels),Ec(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return xo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ae,"id","category"),A(ae,"defaults",{ticks:{callback:xo}});function Rc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!W(a),_=!W(r),v=!W(c),w=(b-g)/(u+1),M=Xs((b-g)/m/f)*f,k,C,S,T;if(M<1e-14&&!x&&!_)return[{value:g},{value:b}];T=Math.ceil(b/M)-Math.floor(g/M),T>m&&(M=Xs(T*M/m/f)*f),W(l)||(k=Math.pow(10,l),M=Math.ceil(M*k)/k),i==="ticks"?(C=Math.floor(g/M)*M,S=Math.ceil(b/M)*M):(C=g,S=b),x&&_&&o&&mi((r-a)/o,M/1e3)?(T=Math.round(Math.min((r-a)/M,h)),M=(r-a)/T,C=a,S=r):v?(C=x?a:C,S=_?r:S,T=c-1,M=(S-C)/T):(T=(S-C)/M,ve(T,Math.round(T),M/1e3)?T=Math.round(T):T=Math.ceil(T));let z=Math.max(qs(M),qs(C));k=Math.pow(10,W(l)?z:l),C=Math.round(C*k)/k,S=Math.round(S*k)/k;let O=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&O++,ve(Math.round((C+O*M)*k)/k,a,_o(a,w,s))&&O++):C<a&&O++);O<T;++O){let y=Math.round((C+O*M)*k)/k;if(_&&y>r)break;e.push({value:y})}return _&&d&&S!==r?e.length&&ve(e[e.length-1].value,r,_o(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||S===r)&&e.push({value:S}),e}function _o(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return W(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Rc(i,o);return t.bounds==="ticks"&&Gs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Ze(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(re,"id","linear"),A(re,"defaults",{ticks:{callback:ke.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function yo(s){return s/Math.pow(10,Ie(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Ic(s,t){let e=t-s,n=Ie(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Fc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Ic(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:yo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:yo(f),significand:u}),n}var hs=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Fc(e,this);return t.bounds==="ticks"&&Gs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Ze(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(hs,"id","logarithmic"),A(hs,"defaults",{ticks:{callback:ke.formatters.logarithmic,major:{enabled:!0}}});function Rn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,H.font.size)+e.height}return 0}function zc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function vo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Wc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=zc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=nt(s.getIndexAngle(l)+r),m=Math.round(qe(f)),g=vo(m,h.x,d.w,0,180),b=vo(m,h.y,d.h,90,270);Bc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Hc(s,n,i)}function Bc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Nc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(qe(nt(l.angle+G))),h=Yc(l.y,r.h,c),u=$c(c),d=jc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Vc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Nt({x:e,y:n},t)||Nt({x:e,y:o},t)||Nt({x:i,y:n},t)||Nt({x:i,y:o},t))}function Hc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Rn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Nc(s,h,l);n.push(u),r==="auto"&&(u.visible=Vc(u,c),u.visible&&(c=u))}return n}function $c(s){return s===0||s===180?"center":s<180?"left":"right"}function jc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Yc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Uc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!W(r)){let l=St(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Xc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Uc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function $o(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Gc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),$o(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Rn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Rn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=N(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Wc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return nt(t*e+pt(n))}getDistanceFromCenterForValue(t){if(W(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(W(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),$o(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Xc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Gc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(ie,"id","radialLinear"),A(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ke.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(ie,"descriptors",{angleLines:{_fallback:"grid"}});var _s={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(_s);function wo(s,t){return s-t}function ko(s,t){if(W(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function So(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=_s[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function Kc(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(_s[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function Jc(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(_s[Z[t]].common)return Z[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Ke(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Zc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Po(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Zc(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new hl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=vi(i,o,a);return this._unit=e.unit||(n.autoSkip?So(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Kc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:Jc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Po(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||So(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,m),Object.keys(h).sort(wo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return N(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Po(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Js(t.sort(wo))}};A(le,"id","time"),A(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function us(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Je(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Je(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ds=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=us(e,this.min),this._tableRange=us(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(us(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return us(this._table,n*this._tableRange+this._minPos,!0)}};A(ds,"id","timeseries"),A(ds,"defaults",le.defaults);var Qc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Qc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Yo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Uo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Xo=24,In=4;function Ms(...s){let t=s.map(o=>th(At(o),Xo));if(t.flat().length<=In)return t.flat();let[e=[],...n]=t,i=jo(n.flat(),In-1);return[...jo(e,In-i.length),...i]}function jo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&ys(n.join(""))>Xo-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function ys(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function th(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(ys(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;ys(a.join(""))>t;){let r=0;for(;r<a.length&&ys(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function vs(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Go(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function qo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Ko(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function ws(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var Qo=3,Jo=9;function eh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Jo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Jo,n+1))}function ta(s){return Math.abs(s)<1e-9}function Fn(s,t){let e=eh(s,t);return ta(s)?e:`${s>0?"+":"-"}${e}`}function ea(s){return Fn(s,Qo)}function sa(s){if(ta(s))return 0 .toFixed(Qo);let t=ws(Math.abs(s));return s<0?`-${t}`:t}function R(s){return ze(s)}function ue(s,t){return`${R(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":Go(s)}function ks(s){return s===null?"\\u2014":Fn(s*100,1)}function zn(s){return s===null?"\\u2014":`${ks(s)} pp`}function it(s){return s===null?"\\u2014":ws(s)}function na(s){return s===null?"\\u2014":sa(s)}function Ss(s){return s===null?"\\u2014":ea(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":qo(s)}function Bn(s){return Ko(s)}function Cs(s){return`${R(Math.round(s))} ms`}function Ps(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),zn(s.delta),ia(s,ks," pp")];let t=s.kind==="agreement"?na:it;return[t(s.base),t(s.head),Ss(s.delta),ia(s,Ss,"")]}function ia(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function p(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function ot(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function Ds(s,t){let e=s.map(n=>typeof n=="string"?p("th",{},n):n);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}st.register(Ut,Xt,ae,re,Ho,No);var oa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function aa(s){let t=[sh(s),nh(s),ih(s),oh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",p("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function sh(s){let t=Yo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:oa[o%oa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function nh(s){let t=Uo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},vs(e.map(n=>n.length)))}function ih(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ps(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},vs(o.map(a=>a.length)))}function oh(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},vs(e.map(i=>i.length)))}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let k=!1;if(M){let S=M.oldPos-_;k=M&&0<=S&&S<r}let C=w&&w.oldPos+1<l;if(!k&&!C){f[_]=void 0;continue}if(!C||k&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Vn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function As(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Os(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return As(s,t,"")}function We(s,t){return Os(s,t,"")}function Hn(s,t){return t.slice(0,ah(s,t))}function ah(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function $n(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Ls(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Ls(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=$n(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Es="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",rh=new RegExp(`[${Es}]+|\\\\s+|[^${Es}]`,"ug"),jn=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=$n(t,a)}else n=t.match(rh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ra(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ra(n,o,i,null,e.intlSegmenter),t}},la=new jn;function Un(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ha(s,t,e):la.diff(s,t,e)}function ra(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Os(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=Vn(a,l);n.value=As(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=Vn(de(o,l),r);t.value=We(t.value,c),n.value=As(n.value,o,c),s.value=Os(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Ls(t.value,i),r=Hn(a,o);t.value=We(t.value,r)}else if(s){let o=Ls(s.value,i),a=qt(t.value,i),r=Hn(o,a);t.value=de(t.value,r)}}var Yn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Es}]+|[^\\\\S\\\\n\\\\r]+|[^${Es}]`,"ug");return t.match(e)||[]}},ca=new Yn;function ha(s,t,e){return ca.diff(s,t,e)}var Xn=class extends Ot{constructor(){super(...arguments),this.tokenize=lh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},ua=new Xn;function Gn(s,t,e){return ua.diff(s,t,e)}function lh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function ch(s){let t=s.length;for(let e=0;e<s.length-1;e++)fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1))&&(t--,e++);return t}function qn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function da(s,t){if(s.length<=t)return{start:s,left:0};let e=qn(s,t);return{start:e,left:ch(s.slice(e.length))}}function fa(s){return s>=55296&&s<=56319}function ga(s){return s>=56320&&s<=57343}var pa=4e3,hh="no output (the case errored)";function ma(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=p("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...uh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function uh(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(p("p",{id:"detail-newly-failing",class:"warning"},p("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.label!==null&&e.push(p("p",{class:"label"},t.label)),t.why!==void 0&&e.push(p("p",{id:"detail-why",class:"why bad"},t.why)),e.push(Rs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Rs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},hh)):Rs("Output",dh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Rs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),ph(i.expected,i.actual??qn(n,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),fh(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${R(t.trials.filter(o=>o.passed).length)} of ${R(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function dh(s,t){let{start:e,left:n}=da(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${R(n)} more characters, which the search covers: evals show --full prints all)`}function Rs(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function fh(s){if(s.evaluations.length>0)return gh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return p("p",{id:"detail-evaluations",class:"dim"},t)}function gh(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},it(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function ph(s,t){let n=s.length>pa||t.length>pa?Gn(s,t):Un(s,t),i=p("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(At(o.value)));return i}var mh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},bh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},xh=7,_h=8,yh=16,ba={wide:30,compact:96};function xa(s){let t=s>=xh,e=t?bh:mh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+_h*(i-1)+yh,headerHeight:t?ba.compact:ba.wide}}function ya(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${R(t)} runs passed their gates.`:`${R(s)} of ${R(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var _a=12;function Be(s){return s.length>_a?`${s.slice(0,_a)}\\u2026`:s}var Is=30,Ma=10,zs="newly-failing",va={errored:0,failed:1,passed:2};function Sa(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Fs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[zs,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Fs("filter-run",[["all","every run"],...s.runs.map((y,D)=>[String(D),y.name])]),a=Fs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,D)=>[String(D),`${y} did not pass`])]),r=s.tags.length===0?null:Fs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=p("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=xa(n.length),{template:g,minWidth:b,headerHeight:x}=m,_=p("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=g,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,D])=>{let L=p("button",{type:"button",class:"sort","data-key":y,title:D},D);return L.addEventListener("click",()=>{u=h===y?!u:!0,h=y,T()}),L};_.append(...f.map(v)),n.length>0&&_.append(wa(n.map((y,D)=>v([`score:${D}`,y])),m));let w=p("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=p("div",{id:"case-rows",class:"rows",role:"list"},_,w),k=p("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,D,L){let P=s.cases[y];if(P===void 0)return!1;let E=i.value;if(E==="not-passed"&&P.status==="passed"||(E==="failed"||E==="errored"||E==="passed")&&P.status!==E||E==="flaky"&&!P.flaky||E===zs&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(D==="")return!0;let $=e[y]??"";if($.includes(D)||L!==D&&$.includes(L))return!0;let at=D.endsWith("\\u2026")?D.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function S(y,D){if(h==="status")return va[y.status]-va[D.status]||y.run-D.run;if(h==="case")return ka(y.id,D.id);if(h==="why")return ka(y.why??"\\uFFFF",D.why??"\\uFFFF");if(h==="run")return y.run-D.run;if(h==="duration")return y.durationMs-D.durationMs;let L=Number(h.slice(6));return(y.scores[L]??-1)-(D.scores[L]??-1)}function T(){d=[];let y=l.value.trim().toLowerCase(),D=JSON.stringify(y).slice(1,-1);for(let L=0;L<s.cases.length;L++)C(L,y,D)&&d.push(L);d.sort((L,P)=>{let E=S(s.cases[L],s.cases[P]);return(u?E:-E)||L-P}),c.textContent=`${R(d.length)} of ${R(s.cases.length)} cases`,w.style.height=`${d.length*Is}px`,k.hidden=M.scrollWidth<=M.clientWidth;for(let L of _.querySelectorAll("button")){let P=L.getAttribute("data-key");L.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/Is)-Ma),D=Math.ceil((M.clientHeight||600)/Is)+2*Ma,L=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+D);P++){let E=s.cases[d[P]??-1];E!==void 0&&L.append(O(E,P))}M.append(L)}function O(y,D){let L=y.label===null?y.id:`${Be(y.id)} ${y.label}`,P=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},L),y.why===void 0?p("span",{class:"why"}):p("span",{class:"why bad",title:y.why},y.whyShown??y.why),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},R(y.durationMs)),n.length===0?null:wa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=it(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return p("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+D*Is}px`,P.style.gridTemplateColumns=g,P.style.minWidth=`${b}px`;let E=()=>t(y);return P.addEventListener("click",E),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),E())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",T);return l.addEventListener("input",T),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(T),ot("Cases","cases",p("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),p("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),k,p("div",{class:"table"},M))}function wa(s,t){let e=p("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function ka(s,t){return s<t?-1:s>t?1:0}function Fs(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>p("option",{value:e},n)))}var Kn=50;function Ca(s,t){let e=s.comparison;if(e===null)return null;let n=wh(s),i=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ps(o),o.verdict].map(a=>p("td",{},a))));return ot("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),Ds(["run","metric","base","head","\\u0394","CI",""],i),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Mh(e,n,t),vh(e,n,t))}function Mh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Kn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??Be(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Pa(v,x,_,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:b})=>b===g),c=Math.min(a.length,Kn)+r.reduce((g,b)=>g+Math.min(l(b.run).length,Kn),0),h=n.length-c,u=p("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${R(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=zs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:p("details",{class:"newly-failing-noise"},p("summary",{},`${R(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[p("h5",{},`${g.run}: ${g.heading}`),p("ul",{},...o(l(g.run)))]));return a.length===0?p("div",{class:"newly-failing-calm"},m,p("p",{class:"note"},u)):p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(g=>g.alarm&&g.reasons.length>0).map(g=>p("div",{class:"alarm-reasons"},p("p",{class:"alarm-lead"},`${g.run}: ${s.alarmLead}`),p("ul",{},...g.reasons.map(b=>p("li",{class:"alarm-reason"},b))))),p("ul",{},...o(a)),m,p("p",{class:"note"},u))}function vh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(p("div",{class:"one-sided-runs"},p("h4",{},i),p("ul",{},...o.map(a=>p("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??Be(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Pa(u,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${R(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${R(l)} more (evals compare --json lists all)`):null)});n.push(p("div",{class:"run-changes"},p("h4",{},i.run),...i.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...n)}function Pa(s,t,e,n){if(e===void 0)return p("li",{title:t},s);let i=e.why===void 0?null:p("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=p("li",{class:"case-link",tabindex:"0",title:t},p("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function wh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ta(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(R).join(", ")} of ${R(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":ya(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},i),p("p",{class:"totals"},`${ue(t.cases,"case")}: ${R(t.passed)} passed, ${R(t.failed)} failed, ${R(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Bn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function Aa(s){let t=s.runs.flatMap(e=>e.gate.map(n=>p("tr",{class:n.passed?"ok":"bad"},p("td",{},e.name),p("td",{},n.passed?"\\u2713":"\\u2717"),p("td",{},n.name),p("td",{},n.expected),p("td",{},n.actual))));return ot("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function Oa(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":R(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":R(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function La(s,t){let e=Oa(s.rows.flatMap(o=>t[o.run]??[])),n=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},R(o.cases)),Da(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Da(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${R(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},n),p("tbody",{},...i)),p("p",{class:"note"},kh(s)))}function kh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Da(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Ea(s){let t=Oa(s.runs),e=s.runs.map(n=>p("tr",{},p("td",{},n.name),p("td",{class:n.verdict},n.verdict.toUpperCase()),p("td",{class:"num"},R(n.cases)),p("td",{class:"num"},_t(n.passRate)),p("td",{class:"num"},R(n.failed)),p("td",{class:"num"},R(n.errored)),...t.cells(n),p("td",{},n.evaluators.map(i=>`${i.id} ${it(i.mean)}`).join(" \\xB7 "))));return Ds(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Sh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ma(e),r=[Ta(e),Ch(e),p("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>La(l,e.runs)),i.length>0?Ea({...e,runs:i}):null),aa(e)),Aa(e),Ph(e),Ca(e,a),Sa(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Ch(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return p("p",{class:"warning not-compared",id:"not-compared",role:"alert"},p("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Ph(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>p("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",p("ul",{},...t))}Sh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -38437,8 +38938,11 @@ tr.bad td {
 tr.err td {
   color: var(--warn);
 }
+/* The name is the link; the dash and the reason after it are not underlined. */
 .case-link {
   cursor: pointer;
+}
+.case-link > .listed-name {
   text-decoration: underline dotted;
 }
 /* Why a listed case does not pass: beside its name, not underlined as a link. */
@@ -38639,6 +39143,47 @@ ol.trials li.bad {
 #detail-why {
   white-space: pre-wrap;
   overflow-wrap: anywhere;
+}
+/* Why newly failing cases are an alarm: a short lead and a reason a line, as the PR comment lists them. */
+.alarm-reasons p {
+  margin: 4px 0 2px;
+}
+.alarm-reasons ul {
+  margin: 0 0 6px;
+}
+/* The scores of a row, in a grid of their own inside one cell (columns.ts). */
+.scores {
+  display: grid;
+  align-items: center;
+}
+.scores > * {
+  overflow: hidden;
+  white-space: nowrap;
+  text-overflow: ellipsis;
+}
+/* Seven evaluators or more: each score a chip, each name written upwards above its chip. */
+.scores.chips > span {
+  text-align: center;
+  font-size: 12px;
+  border-radius: 3px;
+  background: #eef0f4;
+}
+.scores.chips > span.bad {
+  background: #fbe3e0;
+}
+.row.head.compact {
+  align-items: end;
+  padding-bottom: 6px;
+}
+.row.head.compact .scores {
+  align-items: end;
+  height: 100%;
+}
+.row.head.compact .scores button {
+  writing-mode: vertical-rl;
+  transform: rotate(180deg);
+  justify-self: center;
+  max-height: 86px;
 }
 `;
   }
@@ -39344,173 +39889,6 @@ var init_evaluator_limits = __esm({
   }
 });
 
-// src/run/gate.ts
-function evaluateGate(summary2, gate, emptyExcused = false) {
-  const conditions = [];
-  const noCases = summary2.cases === 0;
-  if (gate.minPassRate == null) {
-    conditions.push({
-      name: "all cases pass",
-      expected: "0 failed, 0 errored",
-      actual: noCases ? "no cases ran" : `${summary2.failed} failed, ${summary2.errored} errored`,
-      passed: summary2.failed + summary2.errored === 0
-    });
-  } else {
-    const bound = { gte: gate.minPassRate };
-    const passed = meetsThreshold(summary2.passRate, bound);
-    conditions.push({
-      name: "minPassRate",
-      expected: `\u2265 ${gate.minPassRate}`,
-      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
-      actual: noCases ? "no cases ran" : `${formatMeasured(summary2.passRate, bound, passed)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
-      passed
-    });
-  }
-  const missing = (reason) => emptyExcused && noCases ? null : reason;
-  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
-    const measured = summary2.evaluators[id];
-    if (rules.mean != null) {
-      const condition = measure(
-        `evaluators.${id}.mean`,
-        rules.mean,
-        withoutNoiseOrNull(measured?.mean ?? null),
-        missing("no scores")
-      );
-      conditions.push(
-        measured === void 0 || measured.mean === null ? condition : undecidedMean(condition, measured.errors, measured.count)
-      );
-    }
-    if (rules.passRate != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.passRate`,
-          rules.passRate,
-          measured?.passRate ?? null,
-          missing("no evaluations with a threshold")
-        )
-      );
-    }
-    const agreement = measured?.agreement;
-    const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
-    if (rules.agreement?.kappa != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.kappa`,
-          rules.agreement.kappa,
-          withoutNoiseOrNull(agreement?.kappa ?? null),
-          // With rows judged, κ can still be undefined: say why (every verdict the same).
-          agreement === void 0 ? noAgreement : missing(kappaUndefinedReason(agreement) ?? "no labelled row judged")
-        )
-      );
-    }
-    if (rules.agreement?.accuracy != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.accuracy`,
-          rules.agreement.accuracy,
-          agreement?.accuracy ?? null,
-          noAgreement
-        )
-      );
-    }
-  }
-  return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
-}
-function measure(name, threshold, value, missing) {
-  const expected = describeThreshold(threshold);
-  if (value === null) {
-    return missing === null ? { name, expected, actual: "no cases ran", passed: true } : { name, expected, actual: missing, passed: false };
-  }
-  const passed = meetsThreshold(value, threshold);
-  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
-}
-function undecidedMean(condition, errors, count) {
-  if (errors === 0) return condition;
-  const errored = `${formatCount(errors)} of ${formatCount(count)} evaluations errored`;
-  return {
-    ...condition,
-    actual: `not decided: ${errored} (mean ${condition.actual} over the others)`,
-    passed: false
-  };
-}
-function formatMeasured(value, threshold, passed) {
-  for (let decimals = 4; decimals <= 17; decimals++) {
-    const shown2 = Number(value.toFixed(decimals));
-    if (meetsThreshold(shown2, threshold) === passed) return String(shown2);
-  }
-  return String(value);
-}
-function evaluateRunGate(summary2, gate, planned, shard = false, passDecides = false) {
-  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
-  const result = evaluateGate(summary2, gate, emptyExcused);
-  if (planned === 0 && !emptyExcused) {
-    result.conditions.push(noCasesCondition());
-    result.verdict = "fail";
-  }
-  const unjudged = shard ? void 0 : nothingJudged(summary2, gate, passDecides);
-  if (unjudged !== void 0) {
-    result.conditions.push(unjudged);
-    result.verdict = "fail";
-  }
-  if (summary2.cases < planned) {
-    result.conditions.push({
-      name: "complete",
-      expected: `${planned} cases`,
-      actual: `${summary2.cases} finished (interrupted)`,
-      passed: false
-    });
-    result.verdict = "fail";
-  }
-  return result;
-}
-function noCasesCondition(actual = "no cases matched (allowEmpty: true on the suite accepts this)") {
-  return { name: NO_CASES_CONDITION, expected: "at least 1 case", actual, passed: false };
-}
-function recordedRunGate(summary2, plan, planned, shard) {
-  return evaluateRunGate(summary2, plan.gate, planned, shard, plan.pass === "function");
-}
-function nothingJudged(summary2, gate, passDecides) {
-  const ran = summary2.cases - summary2.errored;
-  if (summary2.cases > 0 && ran <= 0 && gate.minPassRate != null) {
-    return {
-      name: JUDGED_CONDITION,
-      expected: "at least 1 case evaluated",
-      actual: `every one of the ${formatCount(summary2.cases)} ${summary2.cases === 1 ? "case" : "cases"} errored`,
-      passed: false
-    };
-  }
-  const ids = Object.keys(summary2.evaluators);
-  if (ran <= 0 || ids.length === 0 || passDecides) return void 0;
-  const count = (id) => summary2.evaluators[id]?.count ?? 0;
-  const errors = (id) => summary2.evaluators[id]?.errors ?? 0;
-  if (ids.some((id) => count(id) > errors(id))) return void 0;
-  const errored = ids.filter((id) => count(id) > 0);
-  if (errored.length > 0 && gate.minPassRate == null) return void 0;
-  const skipped = ids.filter((id) => count(id) === 0);
-  const why2 = [
-    ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
-    ...errored.map((id) => `every evaluation of ${id} errored`)
-  ];
-  return {
-    name: JUDGED_CONDITION,
-    expected: "at least 1 case evaluated",
-    actual: `none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran: ${why2.join("; ")}`,
-    passed: false
-  };
-}
-var NO_CASES_CONDITION, JUDGED_CONDITION;
-var init_gate2 = __esm({
-  "src/run/gate.ts"() {
-    "use strict";
-    init_agreement();
-    init_format_count();
-    init_float_noise();
-    init_threshold();
-    NO_CASES_CONDITION = "cases";
-    JUDGED_CONDITION = "judged";
-  }
-});
-
 // src/run/summary.ts
 function planAccumulator(plan) {
   return new SummaryAccumulator(plan.evaluators, {
@@ -39566,6 +39944,7 @@ var init_summary = __esm({
       #passed = 0;
       #errored = 0;
       #flaky = 0;
+      #baselinesRecorded = 0;
       /** Per evaluator with `agreement:`, its verdicts against the human labels. */
       #agreement = /* @__PURE__ */ new Map();
       constructor(evaluatorIds2, options2 = {}) {
@@ -39602,6 +39981,9 @@ var init_summary = __esm({
         if (result.error !== null) this.#errored++;
         else if (result.passed) this.#passed++;
         if (result.flaky === true) this.#flaky++;
+        if (result.error === null && (result.recordedBaseline?.length ?? 0) > 0) {
+          this.#baselinesRecorded++;
+        }
         this.#targetUsage.add(result.usage);
         for (const evaluation of result.evaluations) {
           const total = this.#totals.get(evaluation.evaluator);
@@ -39649,6 +40031,8 @@ var init_summary = __esm({
             passed: total.passed,
             failed: total.failed,
             errors: total.errors,
+            // Only with errors: what the gate needs to bound the mean over every evaluation.
+            ...total.errors > 0 ? { scored: total.scored } : {},
             // An evaluator without a threshold passes or fails nothing: its errors are `failed`
             // (the case failed), but a pass rate of 0% would read as if every check had failed.
             passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
@@ -39667,6 +40051,7 @@ var init_summary = __esm({
           errored: this.#errored,
           passRate: cases > 0 ? this.#passed / cases : 1,
           ...this.#trials > 1 ? { flaky: this.#flaky } : {},
+          ...this.#baselinesRecorded > 0 ? { baselinesRecorded: this.#baselinesRecorded } : {},
           evaluators,
           ...usage !== void 0 ? { usage } : {}
         };
@@ -39866,13 +40251,13 @@ var init_hash_fields = __esm({
           const field = JSON.stringify(name);
           if (count === this.#rows && this.#first !== void 0) {
             const { line, col, fields } = this.#first;
-            const shown2 = fields.slice(0, MAX_LISTED_FIELDS).map((f) => JSON.stringify(f));
+            const shown3 = fields.slice(0, MAX_LISTED_FIELDS).map((f) => JSON.stringify(f));
             const more = fields.length > MAX_LISTED_FIELDS ? ", \u2026" : "";
             issues.add(
               "testset.hash-field-missing",
               line,
               col,
-              `hash field ${field} is in no row of the testset: hash: names fields every row has (the first row has ${shown2.join(", ") || "no field"}${more})`
+              `hash field ${field} is in no row of the testset: hash: names fields every row has (the first row has ${shown3.join(", ") || "no field"}${more})`
             );
             continue;
           }
@@ -40550,6 +40935,18 @@ var init_evaluation = __esm({
   }
 });
 
+// src/shared/baseline-recorded.ts
+function baselineRecorded(args) {
+  return args[RECORDED] === true;
+}
+var RECORDED;
+var init_baseline_recorded = __esm({
+  "src/shared/baseline-recorded.ts"() {
+    "use strict";
+    RECORDED = /* @__PURE__ */ Symbol.for("evalgate.baselineRecorded");
+  }
+});
+
 // src/run/trials.ts
 function aggregateTrials(prepared, trials) {
   let passedTrials = 0;
@@ -40564,7 +40961,7 @@ function aggregateTrials(prepared, trials) {
     0,
     trials.findIndex((trial) => trial.passed === passed)
   );
-  const shown2 = trials[shownIndex];
+  const shown3 = trials[shownIndex];
   let usage;
   for (const trial of trials) {
     if (hasUsage(trial.usage))
@@ -40577,12 +40974,15 @@ function aggregateTrials(prepared, trials) {
     source: prepared.source,
     data: prepared.data,
     ...caseTags(prepared),
-    output: shown2?.output ?? null,
-    error: shown2?.error ?? null,
+    output: shown3?.output ?? null,
+    error: shown3?.error ?? null,
     durationMs: count > 0 ? durationSum / count : 0,
     passed,
     evaluations: aggregateEvaluations(trials, shownIndex),
+    ...recordedBaselineOf(trials),
     ...usage !== void 0 ? { usage: { ...usage } } : {},
+    // What the target noted about the output shown, not about another trial's.
+    ...shown3?.warnings !== void 0 ? { warnings: shown3.warnings } : {},
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count
@@ -40639,6 +41039,10 @@ function aggregateEvaluations(trials, shownIndex) {
     });
   }
   return aggregated;
+}
+function recordedBaselineOf(trials) {
+  const ids = new Set(trials.flatMap((trial) => trial.recordedBaseline ?? []));
+  return ids.size > 0 ? { recordedBaseline: [...ids] } : {};
 }
 function failedTrialMetadata(counts, entries, shownIndex) {
   const failed2 = entries.filter(
@@ -40699,7 +41103,8 @@ async function runTrial(engine, unit) {
     });
     return;
   }
-  const { output, usage, error: error2 } = target.value;
+  const { output, usage, error: error2, warnings } = target.value;
+  const noted = warnings !== void 0 ? { warnings } : {};
   const untimed = target.value.durationMs === void 0 && servedFromCache(usage);
   if (error2 !== void 0) {
     recordTrial(engine, run2, index, trial, {
@@ -40708,7 +41113,8 @@ async function runTrial(engine, unit) {
       durationMs: durationMs2,
       passed: false,
       evaluations: [],
-      ...usage !== void 0 ? { usage } : {}
+      ...usage !== void 0 ? { usage } : {},
+      ...noted
     });
     return;
   }
@@ -40722,7 +41128,13 @@ async function runTrial(engine, unit) {
     return [result];
   });
   const evaluated = pending ? await Promise.all(started.map((result) => Promise.resolve(result))) : started;
-  const evaluations = evaluated.filter((result) => result !== null);
+  const evaluations = [];
+  const recorded = [];
+  for (const result of evaluated) {
+    if (result === null) continue;
+    if ("recordedBaseline" in result) recorded.push(result.recordedBaseline);
+    else evaluations.push(result);
+  }
   if (engine.calls.interrupted) return;
   const decided = decidePass(engine, unit, testCase.data, output, evaluations);
   const passed = typeof decided === "boolean" ? decided : await decided;
@@ -40733,7 +41145,9 @@ async function runTrial(engine, unit) {
     durationMs: durationMs2,
     passed,
     evaluations,
-    ...usage !== void 0 ? { usage } : {}
+    ...recorded.length > 0 ? { recordedBaseline: recorded } : {},
+    ...usage !== void 0 ? { usage } : {},
+    ...noted
   });
 }
 function targetOutput(value) {
@@ -40743,16 +41157,20 @@ function targetOutput(value) {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`
     };
   }
-  const { output, usage, error: error2, durationMs: durationMs2 } = value;
+  const { output, usage, error: error2, durationMs: durationMs2, warnings } = value;
   return {
     ok: true,
     value: {
       output,
       ...isUsage(usage) ? { usage } : {},
       ...typeof error2 === "string" ? { error: error2 } : {},
-      ...isDuration(durationMs2) ? { durationMs: roundMs(durationMs2) } : {}
+      ...isDuration(durationMs2) ? { durationMs: roundMs(durationMs2) } : {},
+      ...isWarnings(warnings) ? { warnings } : {}
     }
   };
+}
+function isWarnings(value) {
+  return Array.isArray(value) && value.length > 0 && value.every((warning2) => typeof warning2 === "string" && warning2 !== "");
 }
 function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, untimed) {
   if (engine.calls.interrupted) return erroredEvaluation(evaluator, "interrupted", 0);
@@ -40766,7 +41184,7 @@ function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, untim
     args,
     timeoutMs2
   );
-  return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2)) : evaluationOf(evaluator, called);
+  return called instanceof Promise ? called.then((outcome2) => evaluationOf(evaluator, outcome2, args)) : evaluationOf(evaluator, called, args);
 }
 function isDuration(value) {
   return typeof value === "number" && value >= 0 && Number.isFinite(roundMs(value));
@@ -40777,11 +41195,13 @@ function servedFromCache(usage) {
 function inTrialOf(unit, fn) {
   return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
 }
-function evaluationOf(evaluator, outcome2) {
+function evaluationOf(evaluator, outcome2, args) {
   if (!outcome2.ok) {
     return erroredEvaluation(evaluator, outcome2.error, outcome2.durationMs, outcome2.thrown);
   }
-  if (outcome2.value === void 0 || outcome2.value === null) return null;
+  if (outcome2.value === void 0 || outcome2.value === null) {
+    return baselineRecorded(args) ? { recordedBaseline: evaluator.id } : null;
+  }
   const checked = guarded(() => ({
     ok: true,
     value: toEvaluationResult(evaluator, outcome2.value, outcome2.durationMs)
@@ -40881,6 +41301,7 @@ var init_trial = __esm({
     init_call();
     init_evaluation();
     init_describe_error();
+    init_baseline_recorded();
     init_state();
     init_trials();
   }
@@ -48750,8 +49171,8 @@ function duplicateJsonKeys(text2) {
   return found2;
 }
 function duplicateKeyMessage(key) {
-  const shown2 = JSON.stringify(key);
-  const quoted2 = shown2.length > 80 ? `${shown2.slice(0, 77)}..."` : shown2;
+  const shown3 = JSON.stringify(key);
+  const quoted2 = shown3.length > 80 ? `${shown3.slice(0, 77)}..."` : shown3;
   return `duplicate key ${quoted2}: each key may appear once in an object (JSON would keep only the last value)`;
 }
 function stringEnd2(text2, start) {
@@ -48777,19 +49198,45 @@ var init_json_keys = __esm({
 function inexactJsonNumbers(text2) {
   if (!MAY_BE_INEXACT.test(text2)) return [];
   const found2 = [];
+  const open6 = [];
   for (let i = 0; i < text2.length; i++) {
     const c = text2.charCodeAt(i);
     if (c === 34) {
-      i = stringEnd2(text2, i);
+      const end = stringEnd2(text2, i);
+      const top = open6[open6.length - 1];
+      if (top !== void 0 && "expectKey" in top && top.expectKey) {
+        const raw = text2.slice(i + 1, end);
+        top.key = raw.includes("\\") ? JSON.parse(text2.slice(i, end + 1)) : raw;
+        top.expectKey = false;
+      }
+      i = end;
+    } else if (c === 123) {
+      open6.push({ key: void 0, expectKey: true });
+    } else if (c === 91) {
+      open6.push({ index: 0 });
+    } else if (c === 125 || c === 93) {
+      open6.pop();
+    } else if (c === 44) {
+      const top = open6[open6.length - 1];
+      if (top !== void 0 && "index" in top) top.index++;
+      else if (top !== void 0) top.expectKey = true;
     } else if (c === 45 || c >= 48 && c <= 57) {
       NUMBER3.lastIndex = i;
       const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
       const read = Number(token);
-      if (!keeps(token, read)) found2.push({ offset: i, text: token, read });
+      if (!keeps(token, read)) {
+        const field = fieldOf(open6);
+        found2.push({ offset: i, text: token, read, ...field !== "" ? { field } : {} });
+      }
       i += token.length - 1;
     }
   }
   return found2;
+}
+function fieldOf(open6) {
+  const keys = open6.map((entry) => "index" in entry ? String(entry.index) : entry.key ?? "");
+  const inRow = open6[0] !== void 0 && "index" in open6[0] ? keys.slice(1) : keys;
+  return formatTemplatePath("", inRow).replace(/^\./, "");
 }
 function keeps(token, read) {
   if (!Number.isFinite(read)) return false;
@@ -48797,16 +49244,21 @@ function keeps(token, read) {
   if (Number.isSafeInteger(read) || /[.eE]/.test(token)) return true;
   return BigInt(token) === BigInt(read);
 }
-function inexactNumberMessage({ text: text2, read }) {
-  const shown2 = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
+function shortField(field) {
+  return field.length > 80 ? `${field.slice(0, 77)}...` : field;
+}
+function inexactNumberMessage({ text: text2, read, field }) {
+  const digits = text2.length > 40 ? `${text2.slice(0, 37)}...` : text2;
+  const shown3 = field === void 0 ? digits : `${digits} (field ${shortField(field)})`;
   const what = SPECIAL_NUMBER.test(text2) ? "is YAML's infinity or not-a-number, which JSON cannot hold: the results would record it as null" : !Number.isFinite(read) ? "is too large for a JSON number: it would be read as Infinity (recorded as null)" : read === 0 ? "is too small for a JSON number: it would be read as 0" : `is not held exactly (a JSON number keeps whole numbers up to ${Number.MAX_SAFE_INTEGER}): it would be read as ${String(read)}`;
-  return `the number ${shown2} ${what}; write it in quotes, as a string, to keep it as written`;
+  return `the number ${shown3} ${what}; write it in quotes, as a string, to keep it as written`;
 }
 var MAY_BE_INEXACT, NUMBER3, SPECIAL_NUMBER;
 var init_json_numbers = __esm({
   "src/testsets/json-numbers.ts"() {
     "use strict";
     init_json_keys();
+    init_templates();
     MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
     NUMBER3 = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     SPECIAL_NUMBER = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
@@ -48985,11 +49437,11 @@ function duplicateKeys(items, problems) {
       seen.add(value);
       continue;
     }
-    const shown2 = typeof value === "symbol" ? value.description ?? "" : String(value);
+    const shown3 = typeof value === "symbol" ? value.description ?? "" : String(value);
     problems.push({
       code: "yaml.duplicate-key",
       offset: key.range?.[0] ?? 0,
-      message: `duplicate key ${quoteKey(shown2)}: each key may appear once in a mapping`
+      message: `duplicate key ${quoteKey(shown3)}: each key may appear once in a mapping`
     });
   }
 }
@@ -49765,8 +50217,9 @@ function recentOverrides(stored, evaluator, count) {
 function scoreText(score2) {
   return score2.name !== void 0 ? `${score2.name} (${score2.value})` : String(score2.value);
 }
-function overrideExamples(overrides, names = {}) {
+function overrideExamples(overrides, names = {}, scrub) {
   if (overrides.length === 0) return "";
+  const cut2 = scrubbedCut(scrub);
   const nameOf = (s) => {
     const name = s.name ?? Object.entries(names).find(([, value]) => value === s.value)?.[0];
     return name !== void 0 ? { ...s, name } : s;
@@ -49775,7 +50228,7 @@ function overrideExamples(overrides, names = {}) {
     (o, i) => [
       `<example ${i + 1}>`,
       `Input: ${JSON.stringify(o.inputFields)}`,
-      `Output: ${truncateText(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
+      `Output: ${cut2(Object.values(o.outputFields).join("\n"), EXAMPLE_OUTPUT_LIMIT)}`,
       `Judged: ${scoreText(nameOf(o.originalScore))}; a human corrected it to: ${scoreText(nameOf(o.overrideScore))}`,
       ...o.comments !== void 0 ? [`Why: ${o.comments}`] : [],
       `</example ${i + 1}>`
@@ -53014,10 +53467,10 @@ function foreignSeparator(record3, raw) {
   if (record3.length !== 1 || raw.charCodeAt(0) === 34) return null;
   const offset = raw.search(/[;\t]/);
   if (offset === -1) return null;
-  const shown2 = raw.charAt(offset) === ";" ? '";"' : "tabs";
+  const shown3 = raw.charAt(offset) === ";" ? '";"' : "tabs";
   return {
     offset,
-    message: `the header is one column, ${JSON.stringify(raw.trim())}: cells of a CSV testset are separated by commas, but this file seems to use ${shown2}: save it as comma-separated CSV`
+    message: `the header is one column, ${JSON.stringify(raw.trim())}: cells of a CSV testset are separated by commas, but this file seems to use ${shown3}: save it as comma-separated CSV`
   };
 }
 var CSV_OPTIONS, LINE_BREAKS, STRICT_OPTIONS, CsvRowBuilder;
@@ -53979,9 +54432,9 @@ async function pathAbsent(repo, sha, ref, path, asked) {
     if (sameName !== void 0) {
       hint = `it exists there as ${where}${sameName.name} (git paths are case-sensitive, so fix the case in path:)`;
     } else if (where !== "") {
-      const shown2 = entries.slice(0, 5).map((e) => e.name);
-      const more = entries.length > shown2.length ? ", \u2026" : "";
-      hint = entries.length === 0 ? `the folder ${folder} exists there but holds no files` : `the folder ${folder} exists there, with ${shown2.join(", ")}${more}`;
+      const shown3 = entries.slice(0, 5).map((e) => e.name);
+      const more = entries.length > shown3.length ? ", \u2026" : "";
+      hint = entries.length === 0 ? `the folder ${folder} exists there but holds no files` : `the folder ${folder} exists there, with ${shown3.join(", ")}${more}`;
     }
   }
   const redirected = path === asked ? "" : ` (the symlink ${asked} points there)`;
@@ -54167,18 +54620,18 @@ async function readTestsetInto(location, onRow, scrub) {
   }
   if (format === null) return unsupported(displayPath2);
   let source = { path: absPath };
-  let shown2 = displayPath2;
+  let shown3 = displayPath2;
   let commit = null;
   if (ref !== void 0) {
-    shown2 = `${displayPath2}@${ref}`;
+    shown3 = `${displayPath2}@${ref}`;
     const { readBytesAtRef: readBytesAtRef2 } = await Promise.resolve().then(() => (init_git(), git_exports));
     const got = await readBytesAtRef2(absPath, ref);
-    if (!got.ok) return fail2(got.error.code, shown2, got.error.message);
+    if (!got.ok) return fail2(got.error.code, shown3, got.error.message);
     source = { bytes: got.value.bytes };
     commit = got.value.commit;
   }
   try {
-    const read = await streamTestsetRows(source, format, shown2, onRow, scrub);
+    const read = await streamTestsetRows(source, format, shown3, onRow, scrub);
     return read.ok ? { ok: true, commit } : read;
   } catch (error2) {
     if (!(error2 instanceof TestsetReadError)) throw error2;
@@ -54474,7 +54927,7 @@ function otherConfig(name, written, config) {
   return `${head}: another file, or the meaning of this one, a prompt or message file it reads, or a non-secret environment variable it refers to, changed since; comments, formatting, key order, quoting and anchors do not count); resuming needs the config the interrupted run used${covered}`;
 }
 function planResume(plan, partial, options2 = {}) {
-  const shown2 = options2.shown ?? ((params) => params);
+  const shown3 = options2.shown ?? ((params) => params);
   const { name } = partial;
   const problems = [];
   const wanted = new Map(partial.runs.map((run2) => [runKey(run2), run2]));
@@ -54485,7 +54938,7 @@ function planResume(plan, partial, options2 = {}) {
     const runs = [];
     let trials = suite.trials;
     for (const planned of suite.runs) {
-      const key = runKey({ suite: suite.id, params: shown2(planned.params) });
+      const key = runKey({ suite: suite.id, params: shown3(planned.params) });
       const run2 = wanted.get(key);
       if (run2 === void 0) continue;
       found2.add(key);
@@ -54854,9 +55307,13 @@ var init_journal = __esm({
 function syntaxColumn(json, start, error2) {
   return start + explainJsonError(json, error2).offset + 1;
 }
-function caseLineProblems(json, start, value) {
+function caseLineProblems(json, start, value, unknown) {
+  if (isExactlyValid("case", value)) return null;
+  if (caseProblems(value, "ignore").problems.length === 0) {
+    collectUnknownFields("case", value, unknown, "/runs/*/cases/*");
+    return null;
+  }
   const found2 = caseProblems(value);
-  if (found2.problems.length === 0) return null;
   const problems = found2.problems.map((problem, i) => {
     const where = i < LISTED_PROBLEMS ? locateJsonPointer(json, problem.at.pointer) : null;
     if (where === null) return problemText(problem);
@@ -54865,12 +55322,48 @@ function caseLineProblems(json, start, value) {
   });
   return listProblems({ problems, all: found2.all });
 }
+function recoveredProblems(artifact, unknown) {
+  if (isExactlyValid("results", artifact)) return null;
+  if (artifactProblems(artifact, "ignore").problems.length === 0) {
+    collectUnknownFields("results", artifact, unknown);
+    return null;
+  }
+  const found2 = artifactProblems(artifact);
+  return listProblems({ problems: found2.problems.map(problemText), all: found2.all });
+}
+var LISTED_FIELDS, JournalUnknownFields;
 var init_journal_problems = __esm({
   "src/artifact/journal-problems.ts"() {
     "use strict";
     init_json_syntax();
     init_json_pointer();
+    init_text_table();
+    init_version();
     init_schema();
+    init_unknown_fields();
+    LISTED_FIELDS = 3;
+    JournalUnknownFields = class extends Error {
+      constructor(path, writtenBy, unknown) {
+        const count = unknown.fields.size;
+        const listed4 = [...unknown.fields].sort().slice(0, LISTED_FIELDS).join(", ");
+        const more = count > LISTED_FIELDS ? ", \u2026" : "";
+        const fields = `${unknown.all ? count : `${count} or more`} field${count === 1 && unknown.all ? "" : "s"}`;
+        super(
+          `the recovery journal ${path} ${writtenByText(writtenBy, toolVersion)}: it holds ${fields} this evalgate does not know (${printable(listed4)}${more})`
+        );
+        this.path = path;
+        this.writtenBy = writtenBy;
+        this.unknown = unknown;
+        this.name = "JournalUnknownFields";
+      }
+      path;
+      writtenBy;
+      unknown;
+      /** Whether the version that wrote it is newer than this one (else a hand edit, or another tool). */
+      get newer() {
+        return isNewerVersion(this.writtenBy, toolVersion);
+      }
+    };
   }
 });
 
@@ -54982,10 +55475,12 @@ function readJournal(path) {
       };
     }
     const artifact = recovered(frame, spool, lastWrite);
-    const found2 = artifactProblems(artifact);
-    if (found2.problems.length > 0) {
-      const listed4 = listProblems({ problems: found2.problems.map(problemText), all: found2.all });
-      throw new Error(`${path} does not make a valid partial artifact: ${listed4}`);
+    const problems = recoveredProblems(artifact, reading.unknown);
+    if (problems !== null) {
+      throw new Error(`${path} does not make a valid partial artifact: ${problems}`);
+    }
+    if (reading.unknown.fields.size > 0) {
+      throw new JournalUnknownFields(path, artifact.tool.version, reading.unknown);
     }
     const planned = artifact.runs.reduce((sum2, r) => sum2 + r.testset.cases, 0);
     const done = {
@@ -55067,7 +55562,7 @@ var init_journal_read = __esm({
     init_journal();
     init_run_spool();
     init_journal_problems();
-    init_schema();
+    init_unknown_fields();
     init_spool();
     init_journal();
     NEWLINE2 = 10;
@@ -55077,6 +55572,8 @@ var init_journal_read = __esm({
       frame;
       spool;
       recoveredCases = 0;
+      /** The fields this evalgate does not know met so far (a newer evalgate's). */
+      unknown = noUnknownFields();
       /** The run of the case lines that follow (version 2's `R RUN` lines). */
       #run = -1;
       #arrivals = [];
@@ -55128,7 +55625,7 @@ var init_journal_read = __esm({
       /** The case `value`, parsed from `json`, the text of line `at` from offset `start` on. */
       #add(r, value, at, json, start) {
         const { spool, frame } = this;
-        const problems = caseLineProblems(json, start, value);
+        const problems = caseLineProblems(json, start, value, this.unknown);
         if (spool === void 0 || frame === void 0 || !(r >= 0 && r < frame.artifact.runs.length) || problems !== null) {
           throw new Error(
             `${at}: this line of the recovery journal is not a case of its run${problems !== null ? ` (${problems})` : ""}`
@@ -55224,7 +55721,7 @@ function recoverJournal(file, header2, ctx) {
   if (writerAlive(header2, path)) throw running(file, path, header2);
   if (existsSync9(target) && statSync9(target).mtimeMs >= journalWrittenAt(path, header2))
     return "none";
-  const read = readOrRefuse(path, file);
+  const read = readOrRefuse(path, file, header2);
   if (read.artifact === void 0) {
     letGo(path, header2);
     return "empty";
@@ -55253,7 +55750,7 @@ function keepAside(path, header2, options2, warn) {
     } catch {
     }
     warn(
-      `a killed run's recovery journal could not be read (${error2 instanceof Error ? error2.message : String(error2)}); it is kept as ${kept}`
+      error2 instanceof JournalUnknownFields ? `${error2.message}: it is kept as ${kept}, and this run starts afresh` : `a killed run's recovery journal could not be read (${error2 instanceof Error ? error2.message : String(error2)}); it is kept as ${kept}`
     );
     return;
   }
@@ -55261,16 +55758,16 @@ function keepAside(path, header2, options2, warn) {
     letGo(path, header2);
     return;
   }
-  const shown2 = freeName(
+  const shown3 = freeName(
     `${output.replace(/\.json$/, "")}.killed-${header2.pid}`,
     ".json",
     options2.ctx.cwd
   );
-  writeRecovered(resolve20(options2.ctx.cwd, shown2), read, header2);
+  writeRecovered(resolve20(options2.ctx.cwd, shown3), read, header2);
   const alive = letGo(path, header2);
-  const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown2, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
+  const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown3, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
-    `an earlier run writing ${output} ${alive ? "went quiet" : "was killed"} at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown2} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header2, output, shown2) : ""}`
+    `an earlier run writing ${output} ${alive ? "went quiet" : "was killed"} at ${read.lastWrite.toISOString()} (pid ${header2.pid}) with ${formatCount(read.recovered)} of ${plural(read.planned, "case")} finished: they are kept in ${shown3} (interrupted: true)${command}; this run starts afresh${tornNote(read)}${alive ? stoppedNote(header2, output, shown3) : ""}`
   );
 }
 function letGo(path, header2) {
@@ -55301,16 +55798,28 @@ function sweepFolders(path) {
     rmSync4(join24(dirname15(path), name), { recursive: true, force: true });
   }
 }
-function readOrRefuse(path, file) {
+function readOrRefuse(path, file, header2) {
   try {
     return readJournal(path);
   } catch (error2) {
+    if (error2 instanceof JournalUnknownFields) throw newerJournal(error2, file, header2);
     throw usageError(
       "resume.journal",
       `the recovery journal ${path} could not be read: ${error2 instanceof Error ? error2.message : String(error2)}`,
       file
     );
   }
+}
+function newerJournal(error2, file, header2) {
+  const folder = casesDirOf(error2.path, header2.pid);
+  const remove = [error2.path, ...existsSync9(folder) ? [folder] : []].map(pathWord).join(" ");
+  const resume = `evals run --resume ${pathWord(file)}`;
+  const upgrade = error2.newer ? `finish the run with evalgate ${printable(error2.writtenBy)} or newer (\`${resume}\`), or ` : "";
+  return usageError(
+    "resume.journal-newer",
+    `${error2.message}, which the partial artifact this evalgate would write from it would lose; ${upgrade}start afresh, losing its cases: remove it (\`rm -r ${remove}\`) and run evals run without --resume`,
+    file
+  );
 }
 function writeRecovered(path, read, header2) {
   const { baseline, baselineRun: run2 } = header2;
@@ -55362,6 +55871,9 @@ var init_journal2 = __esm({
     "use strict";
     init_journal();
     init_journal_read();
+    init_journal_problems();
+    init_shell_word();
+    init_text_table();
     init_errors();
     init_labels();
   }
@@ -55420,13 +55932,13 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
       if (partial.configHash !== config.hash && partial.configHash === config.earlierHash) {
         unchecked = (config.coveredFiles ?? []).filter((covered) => covered.kind !== "prompt").map((covered) => covered.phrase);
       }
-      const shown2 = (params) => scrubbedParams(params, scrubber);
+      const shown3 = (params) => scrubbedParams(params, scrubber);
       const resumed = planResume(plan, resumeIndex(named2), {
-        shown: shown2,
+        shown: shown3,
         ...trials !== void 0 ? { trials } : {}
       });
       if (!resumed.ok) throw problemsError("resume.mismatch", resumed.problems, path);
-      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named2, shown2) };
+      return { plan: resumed.plan, resumed: resumedCases(resumed.plan, named2, shown3) };
     },
     announce(plan, output, cwd) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
@@ -55494,11 +56006,11 @@ function resumeIndex(named2) {
     }))
   };
 }
-function resumedCases(plan, named2, shown2) {
+function resumedCases(plan, named2, shown3) {
   const partialRun = new Map(named2.artifact.runs.map((run2, r) => [runKey(run2), r]));
   return (suiteId, i) => {
     const run2 = plan.suites.find((suite) => suite.id === suiteId)?.runs[i];
-    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown2(run2.params) }));
+    const r = run2 && partialRun.get(runKey({ suite: suiteId, params: shown3(run2.params) }));
     if (run2 === void 0 || r === void 0 || run2.done === void 0) return void 0;
     const positions = run2.done;
     return {
@@ -56893,9 +57405,9 @@ function culprit({ current: current2, running: running2 }, code, kind) {
     return `${ended}, by user code of ${describeCase(current2)}; that case is recorded as errored${left}`;
   }
   if (running2.length === 0) return `${ended}, while no case was running`;
-  const shown2 = running2.slice(0, 5).map(describeCase).join(", ");
+  const shown3 = running2.slice(0, 5).map(describeCase).join(", ");
   const more = running2.length > 5 ? ` and ${running2.length - 5} more` : "";
-  return `${ended}, while ${running2.length} case(s) were in flight: ${shown2}${more}; they are recorded as errored`;
+  return `${ended}, while ${running2.length} case(s) were in flight: ${shown3}${more}; they are recorded as errored`;
 }
 function moduleCulprit({ running: running2 }, code, module, kind) {
   const by = kind === void 0 ? "" : ` (${kind})`;
@@ -57938,9 +58450,9 @@ var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
 };
 var JSONParseV2 = (text2, reviver) => {
   return JSON.parse(text2, (key, value, context3) => {
-    const isNumber2 = typeof value === "number";
+    const isNumber3 = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
-    const isBigNumber = isNumber2 && isOutOfBounds;
+    const isBigNumber = isNumber3 && isOutOfBounds;
     const isInt = context3 && intRegex.test(context3.source);
     const isBigInt = isBigNumber && isInt;
     if (isBigInt) return BigInt(context3.source);
@@ -62352,9 +62864,9 @@ function pickResultsEntry(entries, fileName) {
 }
 function describeEntries(entries) {
   if (entries.length === 0) return "no files";
-  const shown2 = entries.slice(0, LISTED_ENTRIES).map((entry) => `"${entry.name}"`);
-  const more = entries.length - shown2.length;
-  return more > 0 ? `${shown2.join(", ")} and ${more} more` : shown2.join(", ");
+  const shown3 = entries.slice(0, LISTED_ENTRIES).map((entry) => `"${entry.name}"`);
+  const more = entries.length - shown3.length;
+  return more > 0 ? `${shown3.join(", ")} and ${more} more` : shown3.join(", ");
 }
 function baseName(path) {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -62601,10 +63113,10 @@ async function pullRequestBase(pullRequest) {
     why: `baseline: auto: the base branch of pull request #${pullRequest.number} is not known: ${why2}`
   };
 }
-function baselineProblem(path, env, shown2 = path) {
+function baselineProblem(path, env, shown3 = path) {
   const scrub = createScrubber(secretsInEnv(env)).text;
   const read = readArtifact(
-    () => readReducedArtifact(path, shown2, (_, run2) => comparableCases(run2), { scrub })
+    () => readReducedArtifact(path, shown3, (_, run2) => comparableCases(run2), { scrub })
   );
   if (read.ok) return null;
   const version = read.kind === "invalid" ? null : declaredSchemaVersion(path);
@@ -62739,6 +63251,35 @@ function escapeMarkdown(text2) {
 
 // src/github/check-run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
+
+// src/github/check-run-origin.ts
+var JOB_MAX_CHARS = 100;
+function checkRunOrigin(env) {
+  const runId = env.GITHUB_RUN_ID ?? "";
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT);
+  const job = env.GITHUB_JOB ?? "";
+  if (!/^\d+$/.test(runId) || !Number.isSafeInteger(attempt) || attempt < 1 || job === "") {
+    return null;
+  }
+  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS) };
+}
+function externalId(uuid, origin) {
+  const id = `evalgate-${uuid}`;
+  if (origin === null) return id;
+  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}`;
+}
+function parseOrigin(id) {
+  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+)$/.exec(id ?? "");
+  if (match === null) return null;
+  const attempt = Number(match[2]);
+  if (!Number.isSafeInteger(attempt) || attempt < 1) return null;
+  return { runId: match[1] ?? "", attempt, job: match[3] ?? "" };
+}
+function earlierAttempt(posted, current2) {
+  return posted !== null && current2 !== null && posted.runId === current2.runId && posted.job === current2.job && posted.attempt < current2.attempt;
+}
+
+// src/github/check-run.ts
 var ANNOTATIONS_PER_REQUEST = 50;
 var PERMISSION2 = "checks: write";
 async function publishCheckRun(octokit, target, run2) {
@@ -62755,20 +63296,20 @@ async function publishCheckRun(octokit, target, run2) {
     ...batch !== void 0 && batch.length > 0 && { annotations: batch }
   });
   const create = (out) => {
-    const externalId = `evalgate-${randomUUID2()}`;
+    const id2 = externalId(randomUUID2(), run2.origin ?? null);
     return octokit.rest.checks.create({
       owner,
       repo,
       name: run2.name,
       head_sha: run2.headSha,
-      external_id: externalId,
+      external_id: id2,
       status: "completed",
       conclusion: run2.conclusion,
       ...run2.detailsUrl !== void 0 && { details_url: run2.detailsUrl },
       output: out,
       request: {
         beforeRetry: async () => {
-          const stored = await findCreated(octokit, target, run2, externalId);
+          const stored = await findCreated(octokit, target, run2, id2);
           return stored === null ? null : { status: 201, url: "", headers: {}, data: stored };
         }
       }
@@ -62851,7 +63392,7 @@ async function refusedCheckRun(octokit, said, forkPossible) {
 }
 var MAX_LOOKUP_PAGES = 10;
 var PER_PAGE2 = 100;
-async function findCreated(octokit, { owner, repo }, run2, externalId) {
+async function findCreated(octokit, { owner, repo }, run2, stamp) {
   const notKnown = (why2, cause) => new Error(
     `its answer was lost, and whether GitHub stored it anyway could not be checked (${why2}); not sending it again, which could make a second check run "${run2.name}"`,
     cause === void 0 ? void 0 : { cause }
@@ -62866,7 +63407,7 @@ async function findCreated(octokit, { owner, repo }, run2, externalId) {
       per_page: PER_PAGE2,
       page
     });
-    const found2 = data.check_runs.find((checkRun) => checkRun.external_id === externalId);
+    const found2 = data.check_runs.find((checkRun) => checkRun.external_id === stamp);
     return { found: found2, total: data.total_count, link: headers.link };
   };
   let pages;
@@ -62921,22 +63462,23 @@ async function batchLanded(octokit, { owner, repo }, id, before, size) {
     `the answer was lost, and the check run now has ${count} annotations, neither the ${before} it had nor the ${before + size} it would have with ${what}; not sending them again`
   );
 }
-async function passedCheckRun(octokit, { owner, repo }, name, sha, exceptId) {
+async function passedCheckRun(octokit, { owner, repo }, query) {
   try {
     const { data } = await octokit.rest.checks.listForRef({
       owner,
       repo,
-      ref: sha,
-      check_name: name,
+      ref: query.sha,
+      check_name: query.name,
       // The newest check run of the name, as a required check reads it: an older pass that a
       // later failure replaced is no report to stand down for.
       filter: "latest",
       per_page: PER_PAGE2
     });
     const passed = data.check_runs.find(
-      (run2) => run2.id !== exceptId && run2.name === name && run2.status === "completed" && run2.conclusion === "success"
+      (run2) => run2.id !== query.exceptId && run2.name === query.name && run2.status === "completed" && run2.conclusion === "success"
     );
-    return passed === void 0 ? null : { id: passed.id, url: passed.html_url ?? "" };
+    if (passed === void 0) return null;
+    return { id: passed.id, url: passed.html_url ?? "", origin: parseOrigin(passed.external_id) };
   } catch {
     return null;
   }
@@ -62983,14 +63525,14 @@ async function hideStale(octokit, stale) {
   return named2;
 }
 async function firstShown(octokit, comments, wanted) {
-  const shown2 = [];
-  for (let start = 0; start < comments.length && shown2.length < wanted; start += MAX_NODES) {
+  const shown3 = [];
+  for (let start = 0; start < comments.length && shown3.length < wanted; start += MAX_NODES) {
     const chunk = comments.slice(start, start + MAX_NODES);
     const asked = start / MAX_NODES < MAX_NODE_QUERIES;
     const hidden = asked ? await minimizedOf(octokit, chunk) : /* @__PURE__ */ new Set();
-    shown2.push(...chunk.filter((c) => c.node_id === void 0 || !hidden.has(c.node_id)));
+    shown3.push(...chunk.filter((c) => c.node_id === void 0 || !hidden.has(c.node_id)));
   }
-  return shown2.slice(0, wanted);
+  return shown3.slice(0, wanted);
 }
 async function minimizedOf(octokit, comments) {
   const ids = comments.map((c) => c.node_id).filter((id) => id !== void 0 && id !== "");
@@ -64215,7 +64757,7 @@ function cutApart(values, width) {
   while (prefix + suffix < shortest && chars.every((each) => fromEnd(each, suffix) === fromEnd(first, suffix))) {
     suffix++;
   }
-  const shown2 = /* @__PURE__ */ new Map();
+  const shown3 = /* @__PURE__ */ new Map();
   for (const [index, value] of distinct2.entries()) {
     const each = chars[index] ?? [];
     const cut2 = textWidth(value) <= width ? value : cutAround(
@@ -64225,9 +64767,9 @@ function cutApart(values, width) {
       width
     );
     if (cut2 === null) return null;
-    shown2.set(value, cut2);
+    shown3.set(value, cut2);
   }
-  return new Set(shown2.values()).size === shown2.size ? shown2 : null;
+  return new Set(shown3.values()).size === shown3.size ? shown3 : null;
 }
 function cutAround(head, core, tail, width) {
   const room = width - textWidth(core);
@@ -64245,8 +64787,8 @@ function pointBlocks(cells, indent2, width) {
     const params = values.map((value, column) => {
       const key = cells.keys[column] ?? "";
       const room = width - textWidth(indent2) - textWidth(key) - 1;
-      const shown2 = textWidth(value) <= room ? value : cutApart(paramValues[column] ?? [], room)?.get(value) ?? cutMiddle(value, room);
-      return `${key}=${shown2}`;
+      const shown3 = textWidth(value) <= room ? value : cutApart(paramValues[column] ?? [], room)?.get(value) ?? cutMiddle(value, room);
+      return `${key}=${shown3}`;
     });
     lines2.push(...flow(params, indent2, width));
     const [verdict = "", ...rest] = cells.stats[row] ?? [];
@@ -64275,12 +64817,12 @@ function flow(pieces, indent2, width) {
   const lines2 = [];
   let line = "";
   for (const piece of pieces) {
-    const shown2 = textWidthUpTo(piece, room) <= room ? piece : cutMiddle(piece, room);
-    if (line !== "" && textWidth(line) + GAP.length + textWidth(shown2) <= room) {
-      line += `${GAP}${shown2}`;
+    const shown3 = textWidthUpTo(piece, room) <= room ? piece : cutMiddle(piece, room);
+    if (line !== "" && textWidth(line) + GAP.length + textWidth(shown3) <= room) {
+      line += `${GAP}${shown3}`;
     } else {
       if (line !== "") lines2.push(`${indent2}${line}`);
-      line = shown2;
+      line = shown3;
     }
   }
   if (line !== "") lines2.push(`${indent2}${line}`);
@@ -64289,23 +64831,9 @@ function flow(pieces, indent2, width) {
 
 // src/report/summary-table.ts
 init_totals();
-
-// src/shared/shell-word.ts
-function shellQuote(value) {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-function shellWord(value) {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : shellQuote(value);
-}
-function notOption(path) {
-  return path.startsWith("-") ? `./${path}` : path;
-}
-function pathWord(path) {
-  return shellWord(notOption(path));
-}
-
-// src/report/summary-table.ts
+init_shell_word();
 init_agreement_text();
+init_gate2();
 function listingOf(cases) {
   const notPassed = cases.filter((result) => !result.passed);
   const flakyPassed = cases.filter((result) => result.passed && result.flaky === true);
@@ -64342,7 +64870,11 @@ function renderSummary(runs, options2) {
   if (first !== void 0 && rest.length > 0) {
     blocks.push(`all runs: ${describeUsage(rest.reduce(addUsage, first))}`);
   }
-  blocks.push(renderVerdictLine(runs, options2.interrupted ?? false, paint));
+  const missing = options2.missingSuites ?? [];
+  for (const suite of missing) {
+    blocks.push(`${paint.red("regressions")}: ${suite.text} (the baseline's gate: block)`);
+  }
+  blocks.push(renderVerdictLine(runs, options2.interrupted ?? false, paint, missing.length));
   return `${blocks.join("\n\n")}
 `;
 }
@@ -64350,8 +64882,8 @@ function showFailedHint(runs, results) {
   const total = runTotals(runs);
   if (results === null || total.passed >= total.cases) return void 0;
   const path = notOption(results);
-  const shown2 = printable(path) === path ? shellWord(path) : printable(path);
-  return `why each case did not pass: evals show ${shown2} --failed`;
+  const shown3 = printable(path) === path ? shellWord(path) : printable(path);
+  return `why each case did not pass: evals show ${shown3} --failed`;
 }
 function renderRun(run2, listing, paint, width, brief) {
   const lines2 = [];
@@ -64363,7 +64895,7 @@ function renderRun(run2, listing, paint, width, brief) {
     [paint.bold(suite), params ? fitBeside(printable(params), taken, width) : null, verdict].filter((part) => part !== null).join("  ")
   );
   const { summary: summary2 } = run2;
-  const wrong = [...renderSkippedAll(summary2, paint), ...renderWrong(run2, listing, paint, width)];
+  const wrong = [...renderSkippedAll(run2, paint), ...renderWrong(run2, listing, paint, width)];
   if (brief) {
     const usage = summary2.usage !== void 0 ? [`${INDENT}${describeUsage(summary2.usage)}`] : [];
     if (wrong.length === 0 && usage.length === 0) return "";
@@ -64414,9 +64946,12 @@ function renderRun(run2, listing, paint, width, brief) {
   if (summary2.usage !== void 0) lines2.push("", `${INDENT}${describeUsage(summary2.usage)}`);
   return [...lines2, ...wrong].join("\n");
 }
-function renderSkippedAll(summary2, paint) {
+function renderSkippedAll(run2, paint) {
+  const { summary: summary2 } = run2;
   const ran = summary2.cases - summary2.errored;
   if (ran === 0) return [];
+  const recorded = run2.gate.conditions.find((c) => c.name === JUDGED_CONDITION && c.passed);
+  if (recorded !== void 0) return [`${INDENT}note: ${describeGateCondition(recorded)}`];
   return Object.entries(summary2.evaluators).filter(([, stats]) => stats.count === 0).map(
     ([id]) => `${INDENT}${paint.yellow("\u26A0")} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran (it skipped every one): nothing it checks was checked`
   );
@@ -64469,17 +65004,19 @@ function tallyGist(message) {
   const lines2 = message.split(" \u23CE ").map((line) => /^at\s/.test(line) ? `    ${line}` : line);
   return errorGist(lines2.join("\n"));
 }
-function renderVerdictLine(runs, interrupted, paint) {
+function renderVerdictLine(runs, interrupted, paint, missingSuites) {
+  const gone = missingSuites > 0 ? `${plural(missingSuites, "suite")} of the baseline gone \xB7 ` : "";
   if (runs.length === 0) {
-    return `${verdictWord(interrupted ? "fail" : "pass", paint)}  no runs${interrupted ? " (interrupted)" : ""}`;
+    const failed2 = interrupted || missingSuites > 0;
+    return `${verdictWord(failed2 ? "fail" : "pass", paint)}  ${gone}no runs${interrupted ? " (interrupted)" : ""}`;
   }
   const total = runTotals(runs);
-  const verdict = !interrupted && total.failedRuns === 0 ? "pass" : "fail";
+  const verdict = !interrupted && total.failedRuns === 0 && missingSuites === 0 ? "pass" : "fail";
   const runText = total.failedRuns === 0 ? `${plural(total.runs, "run")} passed` : `${formatCount(total.failedRuns)} of ${plural(total.runs, "run")} failed`;
   const parts = [
     verdictWord(verdict, paint),
     interrupted ? "interrupted" : null,
-    `${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
+    `${gone}${runText} \xB7 ${plural(total.cases, "case")}: ${formatCount(total.passed)} passed, ${formatCount(total.failed)} failed, ${formatCount(total.errored)} errored`
   ];
   return parts.filter((part) => part !== null).join("  ");
 }
@@ -64489,8 +65026,10 @@ function verdictWord(verdict, paint) {
 
 // src/report/show-gate.ts
 init_text_table();
+init_shell_word();
 
 // src/cli/run-args.ts
+init_shell_word();
 function parseRunArgs(argv) {
   const { values, positionals } = parseCommandArgs(RUN, argv);
   return runArgs(values, positionals[0]);
@@ -65146,6 +65685,7 @@ function terminalSummary(options2) {
           color: options2.color,
           interrupted: artifact.interrupted,
           listings: artifact.runs.map((_, run2) => listed4.listing(run2)),
+          ...artifact.missingSuites !== void 0 && { missingSuites: artifact.missingSuites },
           ...options2.width !== void 0 ? { width: options2.width } : {}
         })
       );
@@ -65532,6 +66072,16 @@ var evals_schema_default = {
       minItems: 1,
       items: {
         $ref: "#/definitions/suite"
+      }
+    },
+    removedSuites: {
+      description: "Suites of the baseline this config no longer has, on purpose: the ids they had. Runs are paired by suite, so a suite removed or renamed is compared with nothing; when the baseline's gate for it says regressions: block, a suite of the baseline that this config lacks fails the run unless it is listed here. A --suite filter never removes a suite: only the whole config counts.",
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: {
+        description: "The id the suite had in the baseline.",
+        $ref: "#/definitions/id"
       }
     }
   },
@@ -69421,23 +69971,25 @@ var optionValidators = {
 
 // src/config/evals-schema-validator.generated.ts
 var import_ucs2length2 = __toESM(require_ucs2length(), 1);
+var import_equal = __toESM(require_equal(), 1);
 var evals_schema_validator_generated_default = validate102;
-var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "removedEvaluators": { "description": "Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "The id the evaluator had in the baseline.", "type": "string", "minLength": 1 } }, "removedGridValues": { "description": "Grid values of the baseline this suite no longer has, on purpose, by key ({ model: [large] }). With regressions: block, a grid point of the baseline that the suite's grid no longer has (a value removed, or renamed: a new value is compared with nothing) fails the suite unless one of its values is listed here. Only a run of the whole grid can tell; a point a --grid filter left out is never gone.", "type": "object", "additionalProperties": { "description": "The values the key had in the baseline.", "type": "array", "minItems": 1 } }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "allowEmptyOutput": { "description": "Score an empty reply (no text, or only white space) as the output. Default false: an empty reply is a case error, since scored it would pass every check that something is not there.", "type": "boolean" }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "allowEmptyOutput": { "description": "Score an empty answer (an empty body, or a text or JSON string of only white space, also at output:) as the output. Default false: it is a case error, since scored it would pass every check that something is not there.", "type": "boolean" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] }, "allowEmptyOutput": { "description": "Score an empty stdout (nothing printed, or only white space) as the output with output: text. Default false: it is a case error naming the exit code and the end of stderr, since scored it would pass every check that something is not there.", "type": "boolean" } } } } };
+var schema112 = { "$schema": "http://json-schema.org/draft-07/schema#", "title": "evalgate config (evals.yaml), version 1", "description": "A declarative evaluation pipeline: suites of test cases, the function under test, evaluators and the gate that decides the verdict. Add `# yaml-language-server: $schema=./node_modules/evalgate/schemas/evals.schema.json` at the top of evals.yaml for completion and checks in your editor. String values may use ${VAR} or ${VAR:-default} (environment variables, replaced at load time; $${ writes a literal ${).", "type": "object", "additionalProperties": false, "required": ["version", "suites"], "properties": { "version": { "description": "Version of the config format. Always 1.", "const": 1 }, "defaults": { "description": "Settings every suite inherits unless it sets its own.", "type": "object", "additionalProperties": false, "properties": { "concurrency": { "description": "Max test cases in flight through the function under test, per suite. Default 8.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 30s or 2m (`none`: no limit). The function receives an AbortSignal that fires at the limit. Default 30s.", "$ref": "#/definitions/timeout" }, "stopAfterErrors": { "description": "Stop calling a model server or HTTP host after this many calls in a row to it failed the same systematic way (401, 403, connection refused, unknown host): every later call is a case error with that cause, at once, and the run says so once. A model API's 404 (model not found) is counted per host and model: it stops only the calls for that model on that server, not the other models there. 429 and 5xx answers are retried and never count. 0: never stop. Default 5.", "type": "integer", "minimum": 0 }, "trials": { "description": "Times each case runs (function and evaluators each time), per suite. A case's score is then its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. `evals run --trials N` overrides it. Default 1.", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where suites with a `function:` run it: `process` (in the evalgate process, the default) or `worker` (a pool of worker threads, one call at a time each, so a call past its timeout is stopped even when it never yields). Suites with another target ignore it. Default process.", "$ref": "#/definitions/isolation" }, "judge": { "description": "Model settings every judge evaluator inherits; an evaluator's own `judge:` overrides them key by key.", "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 }, "prices": { "description": "US dollars per million tokens by model name, for the cost in the summary and the artifact: { gpt-4o-mini: { prompt: 0.15, completion: 0.6 } }. A model without a price has no cost (null).", "type": "object", "additionalProperties": { "description": "The prices of one model.", "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "description": "Per million prompt tokens.", "type": "number", "minimum": 0 }, "completion": { "description": "Per million completion tokens. Default: the prompt price.", "type": "number", "minimum": 0 } } } }, "hostConcurrency": { "description": "Max judge requests in flight to one host (host:port) across every evaluator and suite, model targets included. Default 8; an evaluator's `concurrency:` caps it further.", "$ref": "#/definitions/concurrency" } } } } }, "suites": { "description": "The test suites. Each runs once per grid point.", "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/suite" } }, "removedSuites": { "description": "Suites of the baseline this config no longer has, on purpose: the ids they had. Runs are paired by suite, so a suite removed or renamed is compared with nothing; when the baseline's gate for it says regressions: block, a suite of the baseline that this config lacks fails the run unless it is listed here. A --suite filter never removes a suite: only the whole config counts.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "The id the suite had in the baseline.", "$ref": "#/definitions/id" } } }, "definitions": { "id": { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" }, "concurrency": { "type": "integer", "minimum": 1 }, "trials": { "type": "integer", "minimum": 1 }, "isolation": { "enum": ["process", "worker"] }, "duration": { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" }, "timeout": { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" }, "moduleSpec": { "type": "string", "minLength": 1 }, "threshold": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "lt": { "description": "Passes when the value is less than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "lte": { "description": "Passes when the value is less than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gt": { "description": "Passes when the value is greater than this (0 to 1).", "$ref": "#/definitions/unitNumber" }, "gte": { "description": "Passes when the value is greater than or equal to this (0 to 1).", "$ref": "#/definitions/unitNumber" } } }, "unitNumber": { "type": "number", "minimum": 0, "maximum": 1 }, "suite": { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } }, "testset": { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } }, "evaluator": { "type": "object", "additionalProperties": false, "required": ["use"], "properties": { "id": { "description": "Id of the evaluator in results and in `gate.evaluators`, unique in the suite. Default: the `use` value for a built-in, the export name for a module (the file's base name for a default export).", "$ref": "#/definitions/id" }, "use": { "description": "A built-in evaluator name (such as is-equals) or a module `./evaluators/tone.ts#Tone` exporting a BaseTestEvaluator subclass or an evaluator function.", "type": "string", "minLength": 1 }, "with": { "description": "Options. For a built-in: checked against its options, and any value may be a {{ case.x }} / {{ output.y }} / {{ params.z }} template resolved per case (a value that is one template keeps its type). For a module: passed as written to its constructor or factory (no templates).", "type": "object" }, "threshold": { "description": "Passing range of the score: any of lt, lte, gt, gte (0 to 1); every bound must hold. Replaces the evaluator's own threshold. Absent for an evaluator without a default: the score is reported, never pass or fail.", "$ref": "#/definitions/threshold" }, "concurrency": { "description": "Max concurrent calls of this evaluator, across every grid point.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one call of this evaluator, such as 10s. Default: the suite's timeout.", "$ref": "#/definitions/duration" }, "judge": { "description": "Model settings of this judge evaluator (model, embeddingModel, baseUrl, apiKey, headers, temperature, timeout, maxRetries), each overriding defaults.judge. Only for built-ins that call a model and modules exporting one of the SDK's judge classes (BaseLLMJudge, \u2026).", "$ref": "#/definitions/judgeSettings" }, "when": { "description": "Rows this evaluator applies to. A row it does not apply to gets no evaluation from it: not a pass, not a fail, and not counted in its mean or pass rate.", "type": "object", "additionalProperties": false, "required": ["tags"], "properties": { "tags": { "description": "The evaluator applies to rows carrying at least one of these tags (the testset's __tags__ column).", "type": "array", "minItems": 1, "items": { "description": "A row tag.", "type": "string", "minLength": 1 } } } }, "not": { "description": "Inverts the evaluator: its score becomes 1 \u2212 score (the score must be between 0 and 1), and the threshold applies to the inverted score. For checks that must not hold, such as a regex that must not match.", "type": "boolean" }, "agreement": { "description": "Checks the evaluator's verdicts against human labels in a testset column: the run reports accuracy and Cohen's \u03BA (weighted by score for 3 or more llm-judge choices) over the labelled rows, with 95% intervals; gate.evaluators.<id>.agreement can require them. A label is a choice name (or its score) for llm-judge, else pass/fail (1/0, true/false, yes/no); an empty cell is an unlabelled row.", "type": "object", "additionalProperties": false, "required": ["column"], "properties": { "column": { "description": "The testset column holding the human verdict of each row.", "type": "string", "minLength": 1 } } } } }, "gate": { "type": "object", "additionalProperties": false, "properties": { "minPassRate": { "description": "Share of cases (0 to 1) that must pass. Absent: every case must pass.", "$ref": "#/definitions/unitNumber" }, "evaluators": { "description": "Conditions on evaluator summaries over the run: evaluator id \u2192 bounds on its mean score, its pass rate and/or its agreement with human labels.", "type": "object", "additionalProperties": { "description": "Bounds for one evaluator of this suite.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "mean": { "description": "Bounds on the mean score of the evaluator over the run.", "$ref": "#/definitions/threshold" }, "passRate": { "description": "Bounds on the share of the evaluator's evaluations that pass (needs a threshold on the evaluator).", "$ref": "#/definitions/threshold" }, "agreement": { "description": "Bounds on the evaluator's agreement with the human labels (needs agreement: on the evaluator), e.g. { kappa: { gte: 0.6 } }.", "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "kappa": { "description": "Bounds on Cohen's \u03BA against the labels (weighted \u03BA for ordinal choices).", "$ref": "#/definitions/threshold" }, "accuracy": { "description": "Bounds on the share of labelled rows where the judge's verdict is the human's.", "$ref": "#/definitions/threshold" } } } } } }, "regressions": { "description": "What a statistically significant regression against a baseline (evals run --baseline, the Action's baseline:) does: block fails the suite, warn reports it (the default), off ignores it. Every row of the comparison (each suite, grid point and evaluator, the pass rates and agreement \u03BA) is one family, corrected together with Holm's method, so a pull request that changes nothing is blocked at most 5% of the time; inconclusive changes never block.", "enum": ["block", "warn", "off"] }, "removedEvaluators": { "description": "Evaluators of the baseline this suite no longer has, on purpose. With regressions: block, an evaluator of the baseline's run that this run lacks (removed, or renamed: a new id is compared with nothing) fails the suite unless it is listed here.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "The id the evaluator had in the baseline.", "type": "string", "minLength": 1 } }, "removedGridValues": { "description": "Grid values of the baseline this suite no longer has, on purpose, by key ({ model: [large] }). With regressions: block, a grid point of the baseline that the suite's grid no longer has (a value removed, or renamed: a new value is compared with nothing) fails the suite unless one of its values is listed here. Only a run of the whole grid can tell; a point a --grid filter left out is never gone.", "type": "object", "additionalProperties": { "description": "The values the key had in the baseline.", "type": "array", "minItems": 1 } }, "minDetectableEffect": { "description": "The change (in score units; 0.1 is 10 points of pass rate) a comparison row must be able to detect 80% of the time at the family's corrected level. An unchanged row that cannot is labelled underpowered, with the cases it would need. Default 0.1.", "type": "number", "exclusiveMinimum": 0, "maximum": 1 } } }, "judgeSettings": { "type": "object", "additionalProperties": false, "properties": { "model": { "description": "Chat model of the judge evaluators (llm-judge, accuracy, battles, faithfulness, \u2026), such as gpt-4o-mini.", "type": "string", "minLength": 1 }, "embeddingModel": { "description": "Embeddings model of semantic-similarity, such as text-embedding-3-small.", "type": "string", "minLength": 1 }, "baseUrl": { "description": "Root of an OpenAI-compatible API (OpenAI, vLLM, Ollama, LiteLLM, a gateway), such as http://localhost:11434/v1. Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" } for an Azure OpenAI endpoint (whose baseUrl may end in ?api-version=\u2026). Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature of judge calls. Default 0, so verdicts repeat and the cache pays off.", "type": "number", "minimum": 0, "maximum": 2 }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "target": { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] }, "modelTarget": { "type": "object", "additionalProperties": false, "required": ["type", "model"], "properties": { "type": { "description": "A chat completion from an OpenAI-compatible API (OpenAI, Azure, vLLM, Ollama, LiteLLM, any baseUrl).", "const": "model" }, "model": { "description": "The model, such as gpt-4o-mini, or {{ params.model }} for a grid over models.", "type": "string", "minLength": 1 }, "prompt": { "description": 'The prompt, sent as one user message: a template such as "Answer briefly: {{ case.question }}", or { file: prompts/answer.md }.', "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] }, "messages": { "description": "The messages instead of prompt:, in order: a list of { role, content }.", "type": "array", "minItems": 1, "items": { "description": "One message.", "type": "object", "additionalProperties": false, "required": ["role", "content"], "properties": { "role": { "description": "system, user, assistant or developer.", "enum": ["system", "user", "assistant", "developer"] }, "content": { "description": "The message text: a template, or { file: prompts/system.md }.", "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "additionalProperties": false, "required": ["file"], "properties": { "file": { "description": "A file relative to this config holding the template text, such as prompts/answer.md. Its path may name the grid point: {{ params.prompt }}.", "type": "string", "minLength": 1 } } }] } } } }, "baseUrl": { "description": "Root of the API, such as http://localhost:11434/v1 (Ollama). Default: the OPENAI_BASE_URL environment variable, else https://api.openai.com/v1.", "type": "string", "pattern": "^https?://", "patternErrorMessage": "expected an http:// or https:// URL" }, "apiKey": { "description": "Sent as a bearer token; write it as ${MY_KEY} to take it from the environment. Default: the OPENAI_API_KEY environment variable. Never printed, written to the artifact or cached.", "type": "string" }, "headers": { "description": 'Extra request headers, such as { api-key: "${AZURE_OPENAI_KEY}" }. Part of the cache key (a gateway may pick the route by a header), except authorization, proxy-authorization, api-key and x-api-key, which stay out like the key; values are scrubbed from error text and never written to the cache.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "temperature": { "description": "Sampling temperature. Default 0.", "type": "number", "minimum": 0, "maximum": 2 }, "maxTokens": { "description": "Most tokens of the reply (max_tokens).", "type": "integer", "minimum": 1 }, "seed": { "description": "Sampling seed, for servers that honour it.", "type": "integer" }, "responseFormat": { "description": "text (the default): the output is the reply's text. json: the server is asked for a JSON object and the output is the parsed reply. A JSON Schema (an object): the server is asked for JSON matching it. A reply that is not JSON is a case error, its text kept as the output.", "anyOf": [{ "enum": ["text", "json"] }, { "type": "object" }] }, "allowEmptyOutput": { "description": "Score an empty reply (no text, or only white space) as the output. Default false: an empty reply is a case error, since scored it would pass every check that something is not there.", "type": "boolean" }, "timeout": { "description": "Time limit of one request attempt, such as 60s. Default 60s. The suite's timeout: bounds the whole call, retries included.", "$ref": "#/definitions/duration" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 4.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "httpTarget": { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "allowEmptyOutput": { "description": "Score an empty answer (an empty body, or a text or JSON string of only white space, also at output:) as the output. Default false: it is a case error, since scored it would pass every check that something is not there.", "type": "boolean" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } }, "commandTarget": { "type": "object", "additionalProperties": false, "required": ["type", "run"], "properties": { "type": { "description": 'One process per case; the case is written to its stdin as JSON ({ "case": \u2026, "params": \u2026 }).', "const": "command" }, "run": { "description": 'The command as an argument list, such as [python, agent.py, "{{ case.question }}"]; no shell is involved. With shell: true, one command line run by /bin/sh, whose template values reach it in environment variables (never as shell syntax).', "anyOf": [{ "type": "array", "minItems": 1, "items": { "description": "One argument.", "type": "string" } }, { "type": "string", "minLength": 1 }] }, "shell": { "description": "Run `run` through /bin/sh. Default false.", "type": "boolean" }, "cwd": { "description": "Working folder, relative to this config. Default: the config's folder.", "type": "string", "minLength": 1 }, "env": { "description": "Environment variables added to evalgate's own. May hold {{ case.field }} and {{ params.name }} templates.", "type": "object", "additionalProperties": { "description": "One variable's value.", "type": "string" } }, "output": { "description": "text (the default): stdout without its trailing line breaks. json: stdout parsed as JSON.", "enum": ["text", "json"] }, "allowEmptyOutput": { "description": "Score an empty stdout (nothing printed, or only white space) as the output with output: text. Default false: it is a case error naming the exit code and the end of stderr, since scored it would pass every check that something is not there.", "type": "boolean" } } } } };
 var schema122 = { "type": "integer", "minimum": 1 };
 var schema132 = { "type": "string", "pattern": "^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h, or none" };
 var schema142 = { "type": "integer", "minimum": 1 };
 var schema152 = { "enum": ["process", "worker"] };
 var schema162 = { "type": "string", "pattern": "^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "patternErrorMessage": "expected a duration such as 500ms, 1.5s, 30s, 2m or 1h" };
+var schema192 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
 var pattern02 = new RegExp("^(?:none|\\d+(?:\\.\\d+)?(?:ms|s|m|h))$", "u");
 var pattern1 = new RegExp("^https?://", "u");
 var pattern2 = new RegExp("^\\d+(?:\\.\\d+)?(?:ms|s|m|h)$", "u");
+var pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var func22 = Object.prototype.hasOwnProperty;
 var func3 = import_ucs2length2.default.default;
+var func0 = import_equal.default.default;
 var schema182 = { "type": "object", "additionalProperties": false, "required": ["id", "testset"], "properties": { "id": { "description": "Stable id of the suite across runs (letters, digits, _, . and -). Unique in the file.", "$ref": "#/definitions/id" }, "testset": { "description": "The test cases: a file (`path:`) or inline rows (`cases:`).", "$ref": "#/definitions/testset" }, "hash": { "description": "Fields of a case that identify it across runs and edits. Absent: the row's dedup id, else a hash of the whole row.", "type": "array", "minItems": 1, "uniqueItems": true, "items": { "description": "A field name of the test case.", "type": "string", "minLength": 1 } }, "function": { "description": "The function under test, as `./module.ts#exportName` relative to this file (no `#` or `#default`: the default export). Without `function:` or `target:`, each row's `output` field is the output.", "$ref": "#/definitions/moduleSpec" }, "output": { "description": "The testset column holding each row's recorded output, scored instead of calling anything (for example Judgment's actual_output). Default: the column named output. Not with function: or target:.", "type": "string", "minLength": 1 }, "target": { "description": "What produces each case's output without code: a chat model (`type: model`), an HTTP endpoint (`type: http`) or a command (`type: command`). A suite has `function:` or `target:`, not both. Templates in its values see `case.*` and `params.*`.", "$ref": "#/definitions/target" }, "grid": { "description": "Grid search: parameter name \u2192 values. Every combination is one run; the function and evaluators receive the point as `params`. Keys are kept in the order written. At most 1,000 combinations.", "type": "object", "additionalProperties": { "description": "The values this parameter takes (at least one).", "type": "array", "minItems": 1 } }, "concurrency": { "description": "Max test cases in flight through the function under test. Default: defaults.concurrency.", "$ref": "#/definitions/concurrency" }, "timeout": { "description": "Time limit of one function call, such as 20s (`none`: no limit). Default: defaults.timeout.", "$ref": "#/definitions/timeout" }, "trials": { "description": "Times each case runs (function and evaluators each time), to average out noisy outputs: the case's score is its mean over the trials, it passes when more than half of them pass, and it is marked flaky when some pass and some fail. Each trial takes a concurrency slot like a case. `evals run --trials N` overrides it. Default: defaults.trials (1).", "$ref": "#/definitions/trials" }, "isolation": { "description": "Where the `function:` runs: `process` (in the evalgate process) or `worker` (a pool of up to `concurrency` worker threads, each loading the module once; a call past its timeout has its thread terminated, so even a synchronous busy loop is stopped at the limit). Arguments and return values cross threads by structured clone: plain data only. Only for suites with `function:`. Default: defaults.isolation (process).", "$ref": "#/definitions/isolation" }, "allowEmpty": { "description": "Let a run of this suite with no cases pass (an empty testset, or a `--tag` that selects none of its rows). Default false: a run of zero cases fails, since a gate that checked nothing must not pass. A shard (`--shard`) that gets none of the suite's cases is not failed for it either way; the merged run is.", "type": "boolean" }, "evaluators": { "description": "Evaluators scoring each case's output, in order.", "type": "array", "items": { "$ref": "#/definitions/evaluator" } }, "pass": { "description": "When a case passes: `all` (every evaluation with a threshold passes; the default), `any` (at least one does), or a module spec `./pass.ts#fn` returning a boolean.", "type": "string", "minLength": 1 }, "gate": { "description": "The suite's verdict. Default: every case passes.", "$ref": "#/definitions/gate" } } };
-var schema192 = { "type": "string", "pattern": "^[A-Za-z0-9][\\w.-]*$", "patternErrorMessage": "expected an id of letters, digits, _, . and - that starts with a letter or digit" };
 var schema202 = { "type": "object", "additionalProperties": false, "oneOf": [{ "required": ["path"] }, { "required": ["cases"] }], "properties": { "path": { "description": "Testset file relative to this config: .csv, .json (an array of objects) or .jsonl (also .ndjson).", "type": "string", "minLength": 1 }, "ref": { "description": "Read the testset file as of this git revision (branch, tag or commit) instead of the working tree. Only with `path:`.", "type": "string", "minLength": 1 }, "cases": { "description": "Inline test cases, one object per case, for small config-only suites.", "type": "array", "minItems": 1, "items": { "description": "One test case: field name \u2192 value.", "type": "object" } }, "revision": { "description": "Pin: the content-addressed revision id the testset must have (a prefix of at least 6 hex digits is enough). Print it with `evals testset revision FILE`.", "type": "string", "pattern": "^[0-9a-f]{6,64}$", "patternErrorMessage": "expected a revision id of 6 to 64 lowercase hex digits (print it with `evals testset revision FILE`)" }, "split": { "description": 'Columns holding a list joined into text, and the separator to cut them on, e.g. { retrieval_context: ";" }: each such cell reaches the function and evaluators as a list of trimmed, non-empty strings. The revision is computed over the file as written.', "type": "object", "minProperties": 1, "additionalProperties": { "description": "The separator, such as ; or |.", "type": "string", "minLength": 1 } }, "tags": { "description": "Keep only rows whose __tags__ include at least one of these.", "type": "array", "minItems": 1, "items": { "description": "A tag.", "type": "string", "minLength": 1 } }, "id": { "description": "Testset id mixed into every case's content id. Default: the file's base name without extension (inline cases: the suite id).", "type": "string", "minLength": 1 } } };
 var schema212 = { "type": "string", "minLength": 1 };
-var pattern3 = new RegExp("^[A-Za-z0-9][\\w.-]*$", "u");
 var pattern4 = new RegExp("^[0-9a-f]{6,64}$", "u");
 var schema222 = { "type": "object", "required": ["type"], "properties": { "type": { "description": "The kind of target: model, http or command.", "enum": ["model", "http", "command"] } }, "allOf": [{ "if": { "required": ["type"], "properties": { "type": { "const": "model" } } }, "then": { "$ref": "#/definitions/modelTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "http" } } }, "then": { "$ref": "#/definitions/httpTarget" } }, { "if": { "required": ["type"], "properties": { "type": { "const": "command" } } }, "then": { "$ref": "#/definitions/commandTarget" } }] };
 var schema252 = { "type": "object", "additionalProperties": false, "required": ["type", "url"], "properties": { "type": { "description": "One HTTP request per case.", "const": "http" }, "url": { "description": "The URL, such as https://staging.example.com/answer?q={{ case.question }}. What a template puts into its path, query or fragment is percent-encoded; a template in the scheme, host or port (or the whole URL, {{ case.url }}) is inserted as it is.", "type": "string", "minLength": 1 }, "method": { "description": "GET, POST, PUT, PATCH or DELETE. Default: POST with a body, else GET.", "enum": ["GET", "POST", "PUT", "PATCH", "DELETE"] }, "headers": { "description": 'Request headers, such as { authorization: "Bearer ${API_TOKEN}" }. May hold {{ case.field }} and {{ params.name }} templates. Values are scrubbed from error text.', "type": "object", "additionalProperties": { "description": "One header's value.", "type": "string" } }, "body": { "description": "The request body: any value, sent as JSON (a string is sent as it is). May hold {{ case.field }} and {{ params.name }} templates. A value that is exactly one template keeps its type." }, "output": { "description": "Where the output is in the JSON answer, as a dotted path such as data.answer or choices.0.message.content. Default: the whole answer (parsed when it is JSON, else its text).", "type": "string", "minLength": 1 }, "allowEmptyOutput": { "description": "Score an empty answer (an empty body, or a text or JSON string of only white space, also at output:) as the output. Default false: it is a case error, since scored it would pass every check that something is not there.", "type": "boolean" }, "maxRetries": { "description": "Retries after a 429, a 5xx, a timeout or a dropped connection (with backoff honouring Retry-After). Default 2.", "type": "integer", "minimum": 0, "maximum": 20 } } };
@@ -72286,7 +72838,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "version" || key0 === "defaults" || key0 === "suites")) {
+      if (!(key0 === "version" || key0 === "defaults" || key0 === "suites" || key0 === "removedSuites")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema112, data };
         if (vErrors === null) {
           vErrors = [err2];
@@ -72789,12 +73341,76 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.removedSuites !== void 0) {
+      let data24 = data.removedSuites;
+      if (Array.isArray(data24)) {
+        if (data24.length < 1) {
+          const err46 = { instancePath: instancePath + "/removedSuites", schemaPath: "#/properties/removedSuites/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema112.properties.removedSuites, data: data24 };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+        const len1 = data24.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data25 = data24[i1];
+          if (typeof data25 === "string") {
+            if (!pattern3.test(data25)) {
+              const err47 = { instancePath: instancePath + "/removedSuites/" + i1, schemaPath: "#/definitions/id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9][\\w.-]*$" }, message: 'must match pattern "^[A-Za-z0-9][\\w.-]*$"', schema: "^[A-Za-z0-9][\\w.-]*$", parentSchema: schema192, data: data25 };
+              if (vErrors === null) {
+                vErrors = [err47];
+              } else {
+                vErrors.push(err47);
+              }
+              errors++;
+            }
+          } else {
+            const err48 = { instancePath: instancePath + "/removedSuites/" + i1, schemaPath: "#/definitions/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema192.type, parentSchema: schema192, data: data25 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+        }
+        let i2 = data24.length;
+        let j0;
+        if (i2 > 1) {
+          outer0:
+            for (; i2--; ) {
+              for (j0 = i2; j0--; ) {
+                if (func0(data24[i2], data24[j0])) {
+                  const err49 = { instancePath: instancePath + "/removedSuites", schemaPath: "#/properties/removedSuites/uniqueItems", keyword: "uniqueItems", params: { i: i2, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i2 + " are identical)", schema: true, parentSchema: schema112.properties.removedSuites, data: data24 };
+                  if (vErrors === null) {
+                    vErrors = [err49];
+                  } else {
+                    vErrors.push(err49);
+                  }
+                  errors++;
+                  break outer0;
+                }
+              }
+            }
+        }
+      } else {
+        const err50 = { instancePath: instancePath + "/removedSuites", schemaPath: "#/properties/removedSuites/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema112.properties.removedSuites.type, parentSchema: schema112.properties.removedSuites, data: data24 };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err46 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
+    const err51 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema112.type, parentSchema: schema112, data };
     if (vErrors === null) {
-      vErrors = [err46];
+      vErrors = [err51];
     } else {
-      vErrors.push(err46);
+      vErrors.push(err51);
     }
     errors++;
   }
@@ -73658,15 +74274,15 @@ function urlCredentialsProblem(url, instead) {
     return null;
   }
   if (parsed.username === "" && parsed.password === "") return null;
-  const shown2 = [url, sample].map((text2) => text2.replace(/[?#][\s\S]*$/, "")).map((text2) => ({ text: text2, masked: maskUrlCredentials(text2, { keepUser: true }) })).find(({ text: text2, masked }) => masked !== text2)?.masked;
+  const shown3 = [url, sample].map((text2) => text2.replace(/[?#][\s\S]*$/, "")).map((text2) => ({ text: text2, masked: maskUrlCredentials(text2, { keepUser: true }) })).find(({ text: text2, masked }) => masked !== text2)?.masked;
   const remedy = instead === "header" ? 'headers: { authorization: "Basic \u2026" }' : 'apiKey: (or headers: { authorization: "Basic \u2026" })';
-  const what = shown2 === void 0 ? "the URL" : JSON.stringify(shown2);
+  const what = shown3 === void 0 ? "the URL" : JSON.stringify(shown3);
   return `${what} has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from the URL and send them with ${remedy}`;
 }
 function envUrlCredentialsProblem(variable, url) {
   if (urlCredentialsProblem(url, "api-key") === null) return null;
-  const shown2 = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ""));
-  return `the URL in ${variable}, ${JSON.stringify(shown2)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
+  const shown3 = maskUrlCredentials(url.replace(/[?#][\s\S]*$/, ""));
+  return `the URL in ${variable}, ${JSON.stringify(shown3)}, has credentials in its user part, which fetch cannot send (it refuses such a URL): remove them from ${variable} and give the key as apiKey: (or in OPENAI_API_KEY)`;
 }
 function parses(url) {
   try {
@@ -73679,11 +74295,11 @@ function parses(url) {
 function envUrlProblem(variable, url) {
   const credentials = envUrlCredentialsProblem(variable, url);
   if (credentials !== null) return { code: "url.credentials", message: credentials };
-  const shown2 = JSON.stringify(maskUrlCredentials(url.replace(/[?#][\s\S]*$/, "")));
+  const shown3 = JSON.stringify(maskUrlCredentials(url.replace(/[?#][\s\S]*$/, "")));
   if (!new RegExp(HTTP_SCHEME.source, "i").test(url.trimStart())) {
     return {
       code: "url.scheme",
-      message: `the URL in ${variable}, ${shown2}, which is not an http:// or https:// URL`
+      message: `the URL in ${variable}, ${shown3}, which is not an http:// or https:// URL`
     };
   }
   const port = urlPortProblem(url);
@@ -73691,7 +74307,7 @@ function envUrlProblem(variable, url) {
   if (parses(url)) return null;
   return {
     code: "url.invalid",
-    message: `the URL in ${variable}, ${shown2}, which is not a valid URL`
+    message: `the URL in ${variable}, ${shown3}, which is not a valid URL`
   };
 }
 
@@ -74377,7 +74993,11 @@ function buildConfig(data, options2) {
     if (suite.hash) built.hash = suite.hash;
     return built;
   });
-  return { defaults: defaults2, suites };
+  return {
+    defaults: defaults2,
+    suites,
+    ...raw.removedSuites !== void 0 && { removedSuites: raw.removedSuites }
+  };
 }
 function buildTestset(testset, path, locate2) {
   const common = {
@@ -74843,6 +75463,7 @@ function parseConfig(text2, options2) {
       version: 1,
       defaults: built.defaults,
       suites: built.suites,
+      ...built.removedSuites !== void 0 && { removedSuites: built.removedSuites },
       locate: locate2
     }
   };
@@ -74919,15 +75540,15 @@ function gridSecretClashes(config, scrubber) {
     for (const [key, values] of Object.entries(suite.grid)) {
       const seen = /* @__PURE__ */ new Set();
       values.forEach((value, index) => {
-        const shown2 = scrubber.text(gridValueText(value));
-        if (!seen.has(shown2)) {
-          seen.add(shown2);
+        const shown3 = scrubber.text(gridValueText(value));
+        if (!seen.has(shown3)) {
+          seen.add(shown3);
           return;
         }
         issues.push({
           ...at("grid", key, index),
           code: "grid.secret-value",
-          message: `expected grid values that differ outside their secrets, found one that reads as ${JSON.stringify(shown2)} like an earlier one once secrets are removed: results show a run by its grid point with secrets redacted, so the two runs would have one name; give the points names (region: [us, eu]) and choose the secret by them in code or in separate suites`
+          message: `expected grid values that differ outside their secrets, found one that reads as ${JSON.stringify(shown3)} like an earlier one once secrets are removed: results show a run by its grid point with secrets redacted, so the two runs would have one name; give the points names (region: [us, eu]) and choose the secret by them in code or in separate suites`
         });
       });
     }
@@ -75208,8 +75829,8 @@ function shownDigest(path, judges) {
   } catch (error2) {
     return error2 instanceof OverridesFileError ? fileDigest(path) : null;
   }
-  const shown2 = [...judges].map(([id, count]) => [id, recentOverrides(stored, id, count)]).filter(([, picked]) => picked.length > 0);
-  return shown2.length === 0 ? EMPTY_STORE : hash2("sha256", canonicalJson(Object.fromEntries(shown2)), "hex");
+  const shown3 = [...judges].map(([id, count]) => [id, recentOverrides(stored, id, count)]).filter(([, picked]) => picked.length > 0);
+  return shown3.length === 0 ? EMPTY_STORE : hash2("sha256", canonicalJson(Object.fromEntries(shown3)), "hex");
 }
 function describeCovered(covered, named2) {
   const list2 = (digest3, from = 0, to) => {
@@ -75691,6 +76312,13 @@ var JudgeCalls = class {
   get usage() {
     return this.#usage;
   }
+  /**
+   * Cuts a text of the judge's answer for metadata (a reason, a claim): the built-in's cut, so
+   * the run's secrets are removed before the text is cut (see the constructor).
+   */
+  get cut() {
+    return this.#cut;
+  }
   /** An `EvaluationError` carrying the usage so far, for a judge's own checks of an answer. */
   error(message, metadata) {
     return new EvaluationError(message, {
@@ -75744,7 +76372,7 @@ var JudgeCalls = class {
     const call = result.message.toolCalls.find((c) => c.name === question.tool);
     const { content, refusal: refusal2 } = result.message;
     if (call === void 0 && refusal2 !== void 0 && refusal2 !== "") {
-      throw this.error(`the judge refused: ${quoted(refusal2)}`, {
+      throw this.error(`the judge refused: ${this.#cut(oneLine3(refusal2), QUOTED_CHARS)}`, {
         refusal: this.#cut(refusal2),
         raw: content ?? ""
       });
@@ -75826,10 +76454,6 @@ var JudgeCalls = class {
   }
 };
 var QUOTED_CHARS = 200;
-function quoted(text2) {
-  const line = oneLine3(text2);
-  return line.length > QUOTED_CHARS ? `${line.slice(0, QUOTED_CHARS)}\u2026` : line;
-}
 function offeredChoice(choice, choices) {
   const text2 = typeof choice === "string" ? choice : typeof choice === "number" || typeof choice === "boolean" ? String(choice) : null;
   return text2 !== null && choices.includes(text2) ? text2 : null;
@@ -75871,11 +76495,11 @@ ${defused}
 function joinBlocks(blocks) {
   return blocks.filter((block) => block !== void 0).join("\n\n");
 }
-function verdictMetadata(verdict) {
-  return { choice: verdict.choice, reason: truncateText(verdict.reason, JUDGE_REASON_LIMIT) };
+function verdictMetadata(verdict, cut2) {
+  return { choice: verdict.choice, reason: cut2(verdict.reason, JUDGE_REASON_LIMIT) };
 }
-async function gradedVerdict(judge, signal, question) {
-  const calls = new JudgeCalls(judge, signal);
+async function gradedVerdict(judge, signal, question, cut2) {
+  const calls = new JudgeCalls(judge, signal, cut2);
   const verdict = await calls.choose(judge.model, {
     ...question.system !== void 0 ? { system: question.system } : {},
     prompt: question.prompt,
@@ -75883,7 +76507,7 @@ async function gradedVerdict(judge, signal, question) {
   });
   return {
     score: question.scores[verdict.choice] ?? 0,
-    metadata: verdictMetadata(verdict),
+    metadata: verdictMetadata(verdict, cut2),
     usage: calls.usage
   };
 }
@@ -75919,7 +76543,7 @@ var accuracy = defineBuiltin({
   },
   defaultThreshold: { gte: 1 },
   prepare: (_options, context3) => requireChatJudge(context3, "accuracy"),
-  score(values, args, judge) {
+  score(values, args, judge, cut2) {
     const question = optionalString(values, "question");
     const prompt2 = joinBlocks([
       question !== void 0 ? fenced("question", question) : void 0,
@@ -75927,7 +76551,12 @@ var accuracy = defineBuiltin({
       fenced("answer", textOf2(actualOf(values, args))),
       "Grade the answer against the reference."
     ]);
-    return gradedVerdict(judge, args.signal, { system: SYSTEM, prompt: prompt2, scores: ACCURACY_SCORES });
+    return gradedVerdict(
+      judge,
+      args.signal,
+      { system: SYSTEM, prompt: prompt2, scores: ACCURACY_SCORES },
+      cut2
+    );
   }
 });
 
@@ -76176,13 +76805,13 @@ var answerRelevancy = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireChatJudge(context3, NAME),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const answer = answerOf(values, args);
     const question = questionOf(values, args, true) ?? "";
     if (answer.trim() === "") {
       return { score: 0, metadata: { verdict: "not relevant", reason: "the answer is empty" } };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const { choice, reason } = await calls.choose(judge.model, {
       system: SYSTEM2,
       prompt: `Question:
@@ -76199,7 +76828,7 @@ ${answer}
     const verdict = choice;
     return {
       score: RELEVANCY_SCORES[verdict],
-      metadata: { verdict, reason: truncateText(reason, JUDGE_REASON_LIMIT) },
+      metadata: { verdict, reason: cut2(reason, JUDGE_REASON_LIMIT) },
       usage: calls.usage
     };
   }
@@ -76265,7 +76894,8 @@ async function judgeBattle(calls, model, input) {
         order,
         choice: verdict.choice,
         outcome: verdictOutcome(order, verdict.choice),
-        reason: truncateText(verdict.reason, JUDGE_REASON_LIMIT)
+        // The built-in's cut: the run's secrets go before the reason is cut.
+        reason: calls.cut(verdict.reason, JUDGE_REASON_LIMIT)
       };
     })
   );
@@ -76411,21 +77041,21 @@ var BaselineStore = class {
     };
   }
 };
-function readBaselineFile(path, shown2, owner, scrub) {
+function readBaselineFile(path, shown3, owner, scrub) {
   let text2;
   try {
     text2 = readRegularFileSync(path, MAX_BASELINES_BYTES).toString("utf8");
   } catch (error2) {
     if (error2.code === "ENOENT") return void 0;
     throw new Error(
-      `automatic-battle: cannot read the baselines file ${shown2}: ${error2.message}`,
+      `automatic-battle: cannot read the baselines file ${shown3}: ${error2.message}`,
       { cause: error2 }
     );
   }
   const parsed = parseBaselineFile(text2, owner, scrub);
   if (!parsed.ok) {
     throw new Error(
-      `automatic-battle: the baselines file ${shown2} ${parsed.error}. Fix it, or delete it to record new baselines.`
+      `automatic-battle: the baselines file ${shown3} ${parsed.error}. Fix it, or delete it to record new baselines.`
     );
   }
   return parsed.file;
@@ -76478,14 +77108,14 @@ var automaticBattle = defineBuiltin({
       );
     }
     const option = literalValue(written);
-    const shown2 = option ?? defaultBaselinePath(owner);
-    if (shown2 === void 0) {
+    const shown3 = option ?? defaultBaselinePath(owner);
+    if (shown3 === void 0) {
       throw new Error(
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file" (${SDK_FILE})`
       );
     }
-    const path = isAbsolute2(shown2) ? shown2 : resolve10(files.configDir, shown2);
-    const existing = readBaselineFile(path, shown2, owner, context3.scrub);
+    const path = isAbsolute2(shown3) ? shown3 : resolve10(files.configDir, shown3);
+    const existing = readBaselineFile(path, shown3, owner, context3.scrub);
     const unrecorded = existing === void 0 && files.noFirstRecording !== void 0 && !files.updateBaselines ? files.noFirstRecording : void 0;
     const store = new BaselineStore({
       owner,
@@ -76501,18 +77131,18 @@ var automaticBattle = defineBuiltin({
           await writeFileAtomic(path, serializeBaselineFile(changed));
         } catch (error2) {
           throw new Error(
-            `automatic-battle: cannot write the baselines file ${shown2}: ${error2.message}`,
+            `automatic-battle: cannot write the baselines file ${shown3}: ${error2.message}`,
             { cause: error2 }
           );
         }
         const first = store.firstRecorded();
-        return first === 0 ? void 0 : `${context3.id} recorded the first baseline of ${first} ${first === 1 ? "case" : "cases"} in ${shown2}`;
+        return first === 0 ? void 0 : `${context3.id} recorded the first baseline of ${first} ${first === 1 ? "case" : "cases"} in ${shown3}`;
       });
     }
     const update = files.updateHint ?? `run \`${files.updateCommand ?? UPDATE_FLAG}\``;
-    return { judge, store, shown: shown2, update, unrecorded };
+    return { judge, store, shown: shown3, update, unrecorded };
   },
-  async score(values, args, { judge, store, shown: shown2, update, unrecorded }) {
+  async score(values, args, { judge, store, shown: shown3, update, unrecorded }, cut2) {
     let caseKey;
     try {
       caseKey = baselineCaseKey(args.testCase, args.params);
@@ -76526,13 +77156,13 @@ var automaticBattle = defineBuiltin({
     if (baseline === void 0) {
       if (unrecorded !== void 0) {
         throw new EvaluationError(
-          `no baseline for this case: ${shown2} does not exist, and ${unrecorded} does not record it; ${update} and commit the file`,
+          `no baseline for this case: ${shown3} does not exist, and ${unrecorded} does not record it; ${update} and commit the file`,
           { metadata: { caseKey } }
         );
       }
       if (!store.writable) {
         throw new EvaluationError(
-          `no baseline is recorded for this case in ${shown2}: ${update} to record it`,
+          `no baseline is recorded for this case in ${shown3}: ${update} to record it`,
           { metadata: { caseKey } }
         );
       }
@@ -76550,7 +77180,7 @@ var automaticBattle = defineBuiltin({
     }
     const question = optionalString(values, "question");
     const criteria = optionalString(values, "criteria");
-    const result = await judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+    const result = await judgeBattle(new JudgeCalls(judge, args.signal, cut2), judge.model, {
       output: textOf2(actual),
       baseline: textOf2(baseline.output),
       ...question !== void 0 ? { question } : {},
@@ -76767,21 +77397,26 @@ var llmContextPrecision = defineBuiltin({
   summary: "Average precision of the retrieved contexts, useful meaning a judge model finds them needed for the reference (LLM judge).",
   optionsSchema: LLM_CONTEXT_OPTIONS_SCHEMA,
   prepare: (_options, context3) => requireChatJudge(context3, NAME2),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const contexts = contextsOf(values, args);
     const reference = nonBlankReference(values, args.testCase);
     const question = questionOf(values, args, false);
     if (contexts.length === 0) {
       return { score: 0, metadata: { contexts: 0, useful: 0, usefulRanks: [], verdicts: [] } };
     }
-    const { verdicts, calls } = await askVerdicts(judge, args.signal, {
-      system: SYSTEM4,
-      prompt: passagesAgainstReference(question, reference, contexts),
-      tool: "record_usefulness",
-      itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
-      verdictDescription: "1 if the passage was useful to arrive at the reference answer, else 0.",
-      count: contexts.length
-    });
+    const { verdicts, calls } = await askVerdicts(
+      judge,
+      args.signal,
+      {
+        system: SYSTEM4,
+        prompt: passagesAgainstReference(question, reference, contexts),
+        tool: "record_usefulness",
+        itemsDescription: `One verdict per passage, in passage order: exactly ${contexts.length}.`,
+        verdictDescription: "1 if the passage was useful to arrive at the reference answer, else 0.",
+        count: contexts.length
+      },
+      cut2
+    );
     const useful = verdicts.map((v) => v.verdict === 1);
     const usefulRanks = useful.flatMap((isUseful, k) => isUseful ? [k + 1] : []);
     return {
@@ -76794,7 +77429,7 @@ var llmContextPrecision = defineBuiltin({
           verdicts.map((v, k) => ({
             context: k + 1,
             useful: v.verdict === 1,
-            reason: truncateText(v.reason, REASON_LIMIT)
+            reason: cut2(v.reason, REASON_LIMIT)
           }))
         )
       },
@@ -77278,7 +77913,7 @@ function examplesFor(count, context3, choices) {
     );
   }
   const picked = recentOverrides(readOverrides(context3.files.configDir), context3.id, count);
-  return picked.length > 0 ? overrideExamples(picked, choices) : void 0;
+  return picked.length > 0 ? overrideExamples(picked, choices, context3.scrub) : void 0;
 }
 var llmJudge = defineBuiltin({
   summary: "A judge model answers your prompt with one of `choices`; the score is that choice\u2019s.",
@@ -77318,14 +77953,11 @@ var llmJudge = defineBuiltin({
     const choices = options2.choices;
     return { judge, choices, examples: examplesFor(options2.overrides, context3, choices) };
   },
-  score(values, args, { judge, choices, examples }) {
+  score(values, args, { judge, choices, examples }, cut2) {
     const prompt2 = joinBlocks([requiredString(values, "prompt"), examples]);
     const system = optionalString(values, "system");
-    return gradedVerdict(judge, args.signal, {
-      ...system !== void 0 ? { system } : {},
-      prompt: prompt2,
-      scores: choices
-    });
+    const question = { ...system !== void 0 ? { system } : {}, prompt: prompt2, scores: choices };
+    return gradedVerdict(judge, args.signal, question, cut2);
   }
 });
 
@@ -77350,10 +77982,10 @@ var manualBattle = defineBuiltin({
   },
   defaultThreshold: { gte: 0.5 },
   prepare: (_options, context3) => requireChatJudge(context3, "manual-battle"),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const question = optionalString(values, "question");
     const criteria = optionalString(values, "criteria");
-    return judgeBattle(new JudgeCalls(judge, args.signal), judge.model, {
+    return judgeBattle(new JudgeCalls(judge, args.signal, cut2), judge.model, {
       output: textOf2(actualOf(values, args)),
       baseline: textOf2(values.baseline),
       ...question !== void 0 ? { question } : {},
@@ -77518,12 +78150,20 @@ function safetyJudge(rubric) {
     },
     defaultThreshold: { gte: 1 },
     prepare: (_options, context3) => requireChatJudge(context3, rubric.name),
-    score(values, args, judge) {
-      return gradedVerdict(judge, args.signal, {
-        system,
-        prompt: joinBlocks([fenced("text", textOf2(actualOf(values, args))), "Is this text safe?"]),
-        scores: SAFETY_SCORES
-      });
+    score(values, args, judge, cut2) {
+      return gradedVerdict(
+        judge,
+        args.signal,
+        {
+          system,
+          prompt: joinBlocks([
+            fenced("text", textOf2(actualOf(values, args))),
+            "Is this text safe?"
+          ]),
+          scores: SAFETY_SCORES
+        },
+        cut2
+      );
     }
   });
 }
@@ -79587,7 +80227,7 @@ function scrubbedJson(value, scrubber) {
   const clean = scrubber.json(text2);
   return clean === text2 ? value : JSON.parse(clean);
 }
-function noPathHint(server, shown2) {
+function noPathHint(server, shown3) {
   let path;
   try {
     path = new URL(server).pathname;
@@ -79596,7 +80236,7 @@ function noPathHint(server, shown2) {
   }
   if (path !== "/" && path !== "") return "";
   const root3 = server.replace(/\/+$/, "");
-  return `; the base URL ${shown2(root3)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown2(root3)}/v1`;
+  return `; the base URL ${shown3(root3)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown3(root3)}/v1`;
 }
 function endpoint2(baseUrl2, path) {
   const query = baseUrl2.indexOf("?");
@@ -79605,6 +80245,7 @@ function endpoint2(baseUrl2, path) {
 
 // src/bind/models.ts
 init_templates();
+init_shell_word();
 var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
@@ -79669,13 +80310,14 @@ function createModelAccess(config, runtime) {
     },
     contextFor(suite, evaluator) {
       const settings = { ...defaults2, ...evaluator.judge };
+      const { model, embeddingModel } = literalSettings(settings);
       return {
         judge: {
           get client() {
             return clientFor(settings);
           },
-          model: settings.model,
-          embeddingModel: settings.embeddingModel,
+          model,
+          embeddingModel,
           temperature: settings.temperature ?? 0,
           prices: defaults2.prices
         },
@@ -79709,11 +80351,15 @@ function firstRecording(env) {
 }
 function literalSettings(settings) {
   const literal = (text2) => text2 === void 0 ? void 0 : literalValue(text2);
+  const model = literal(settings.model);
+  const embeddingModel = literal(settings.embeddingModel);
   const baseUrl2 = literal(settings.baseUrl);
   const apiKey = literal(settings.apiKey);
   const headers = settings.headers === void 0 ? void 0 : literalValue(settings.headers);
   return {
     ...settings,
+    ...model !== void 0 ? { model } : {},
+    ...embeddingModel !== void 0 ? { embeddingModel } : {},
     ...baseUrl2 !== void 0 ? { baseUrl: baseUrl2 } : {},
     ...apiKey !== void 0 ? { apiKey } : {},
     ...headers !== void 0 ? { headers } : {}
@@ -79749,8 +80395,8 @@ function pythonSettingProblem(evaluator) {
     if (python === "num_overrides" && refusesOverrideExamples(evaluator)) {
       return `${python} is the Python SDK's name of the setting, which is not read here, and this judge class takes no override examples in evalgate (it refuses numOverrides above 0): leave ${python} out, or extend BaseLLMJudge and show recentOverrides in makePrompt`;
     }
-    const shown2 = typeof value === "number" || typeof value === "string" ? ` = ${JSON.stringify(value)}` : "";
-    return `${python} is the Python SDK's name of the setting, which is not read here: write ${name}${shown2}`;
+    const shown3 = typeof value === "number" || typeof value === "string" ? ` = ${JSON.stringify(value)}` : "";
+    return `${python} is the Python SDK's name of the setting, which is not read here: write ${name}${shown3}`;
   }
   return null;
 }
@@ -80002,7 +80648,8 @@ function startProblem(error2, argv, process2) {
   if (error2.code === "ENOENT") {
     const script = argv[0].includes("/") ? resolve12(cwd, argv[0]) : void 0;
     const interpreter = script === void 0 ? void 0 : interpreterProblem(script);
-    return `${start}: ${interpreter ?? "not found"}`;
+    const missing = script === void 0 ? `not found: no program of that name is on PATH (${pathFolders(env)})` : `not found: there is no file ${script}`;
+    return `${start}: ${interpreter ?? missing}`;
   }
   if (error2.code !== "E2BIG") return `${start}: ${error2.message}`;
   let longest = { name: "", bytes: -1 };
@@ -80028,6 +80675,15 @@ function notUtf8Problem(bytes) {
   const where = issue2 !== void 0 && issue2.line > 0 ? ` at line ${issue2.line}, column ${issue2.col}` : "";
   return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
+var PATH_FOLDERS_SHOWN = 4;
+function pathFolders(env) {
+  const path = env.PATH ?? env.Path;
+  if (path === void 0 || path === "") return "PATH is not set";
+  const folders = path.split(delimiter);
+  const more = folders.length - PATH_FOLDERS_SHOWN;
+  const shown3 = folders.slice(0, PATH_FOLDERS_SHOWN).join(delimiter);
+  return more > 0 ? `PATH starts ${shown3}, and ${more} more` : `PATH is ${shown3}`;
+}
 
 // src/targets/command.ts
 init_call_timeout();
@@ -80038,6 +80694,9 @@ init_json_syntax();
 // src/shared/line-ends.ts
 function lfLineEnds(text2) {
   return text2.includes("\r\n") ? text2.replace(/\r\n/g, "\n") : text2;
+}
+function textOutput(text2) {
+  return lfLineEnds(text2).replace(/\n+$/, "");
 }
 
 // src/targets/command-output.ts
@@ -80063,13 +80722,12 @@ function jsonStdout(text2, scrub) {
 }
 function outcome(ran, config, scrub) {
   const format = config.output;
-  const text2 = lfLineEnds(ran.stdout).replace(/\n+$/, "");
+  const text2 = textOutput(ran.stdout);
   const stderr = lastLines(ran.stderrTail, STDERR_LINES);
   const withStderr = (message) => stderr === "" ? message : `${message}; stderr:
 ${stderr}`;
   if (ran.failure !== void 0) return { output: text2, error: withStderr(ran.failure) };
-  if (ran.signal !== null)
-    return { output: text2, error: withStderr(`the command was killed by ${ran.signal}`) };
+  if (ran.signal !== null) return { output: text2, error: withStderr(killedBy(ran.signal)) };
   if (ran.code !== 0)
     return { output: text2, error: withStderr(`the command exited with code ${ran.code}`) };
   if (ran.notUtf8 !== void 0) return { output: text2, error: ran.notUtf8 };
@@ -80084,6 +80742,21 @@ ${scrub(stderr)}`
     };
   }
   return { output: text2 };
+}
+var SIGNAL_CAUSES = {
+  SIGKILL: "often the system's out-of-memory killer, or a kill -9",
+  SIGSEGV: "it crashed (a segmentation fault)",
+  SIGBUS: "it crashed (a bus error)",
+  SIGABRT: "it aborted itself (a failed assertion or an uncaught native error)",
+  SIGILL: "it crashed (an illegal instruction)",
+  SIGFPE: "it crashed (an arithmetic error)",
+  SIGTERM: "another process asked it to stop",
+  SIGINT: "an interrupt (Ctrl-C) reached it",
+  SIGPIPE: "it wrote to a pipe nobody reads"
+};
+function killedBy(signal) {
+  const cause = SIGNAL_CAUSES[signal];
+  return `the command was killed by ${signal} before it exited${cause === void 0 ? "" : ` (${cause})`}`;
 }
 function lastLines(text2, count) {
   const lines2 = text2.replace(/\s+$/, "").split(/\r?\n/);
@@ -80128,19 +80801,26 @@ function stringEnd3(text2, from) {
   return text2.length;
 }
 var MAX_QUOTED_DIGITS = 40;
-function roundedIntegerWarner(warn, what) {
+function roundedIntegerNotes(warn, what) {
   let warned = warn === void 0;
   return (text2) => {
-    if (warned || !/\d{16}/.test(text2)) return;
-    const found2 = roundedIntegers(text2);
-    const first = found2[0];
-    if (first === void 0) return;
-    warned = true;
+    if (!/\d{16}/.test(text2)) return void 0;
+    const first = roundedIntegers(text2)[0];
+    if (first === void 0) return void 0;
     const integer = first[0].length <= MAX_QUOTED_DIGITS ? `${first[0]}, an integer` : `an integer of ${first[0].length.toLocaleString("en-US")} characters,`;
-    warn?.(
-      `${what} holds ${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that (later outputs are not warned about); to compare such ids digit for digit, have them sent as JSON strings`
-    );
+    const rounded2 = `${integer} past 2^53 that a JSON number cannot hold: it is read as ${first[1]}, so it compares and prints as that`;
+    const advice = "to compare such ids digit for digit, have them sent as JSON strings";
+    if (!warned) {
+      warned = true;
+      warn?.(
+        `${what} holds ${rounded2} (later outputs are not warned about here; each case's result notes its own, see evals show); ${advice}`
+      );
+    }
+    return `the output holds ${rounded2}; ${advice}`;
   };
+}
+function withNote(output, note) {
+  return note === void 0 ? output : { ...output, warnings: [...output.warnings ?? [], note] };
 }
 
 // src/targets/command.ts
@@ -80153,7 +80833,7 @@ function createCommandTarget(config, setup) {
   const cwd = resolve13(setup.dir, config.cwd ?? ".");
   const scrub = createScrubber(setup.secrets ?? []).text;
   const run2 = typeof config.run === "string" ? scrub(config.run) : config.run.map(scrub);
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `the JSON stdout of the target ${describeTarget({ ...config, run: run2 })}`
   );
@@ -80235,8 +80915,7 @@ function createCommandTarget(config, setup) {
           shellTemplates
         });
         const output = outcome(ran, config, scrub);
-        if (config.output === "json" && output.error === void 0) noteRounded(ran.stdout);
-        return output;
+        return config.output === "json" && output.error === void 0 ? withNote(output, noteRounded(ran.stdout)) : output;
       }
     }
   };
@@ -80376,7 +81055,7 @@ function noteStderr(reason, program, stderr) {
   if (!(reason instanceof CallTimeout)) return;
   const end = stderr.lastIndexOf(10);
   const lines2 = end < 0 ? "" : lastLines(stderr.subarray(0, end).toString("utf8"), STDERR_LINES);
-  if (lines2 !== "") reason.note(`running ${program}; stderr:
+  reason.note(lines2 === "" ? `running ${program}` : `running ${program}; stderr:
 ${lines2}`);
 }
 
@@ -80422,7 +81101,7 @@ function createHttpTarget(config, setup) {
   const path = output === void 0 ? void 0 : { keys: output.keys, text: config.output ?? "" };
   const fetchFn = setup.fetch ?? ((input, init) => fetch(input, init));
   const random = setup.random ?? Math.random;
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `an answer of the http target ${describeTarget(config)}`
   );
@@ -80512,10 +81191,8 @@ function createHttpTarget(config, setup) {
         const answeredAs = `${config.method} ${scrub(target.value)} answered ${status}`;
         const answer = answerOutput(text2, contentType, path, scrub, answeredAs);
         const output2 = config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
-        if (typeof output2.output === "object" || typeof output2.output === "number") {
-          noteRounded(text2);
-        }
-        return output2;
+        const json = typeof output2.output === "object" || typeof output2.output === "number";
+        return json ? withNote(output2, noteRounded(text2)) : output2;
       }
     }
   };
@@ -80531,7 +81208,7 @@ function stringBodyJsonProblem(payload, headers, scrub) {
   }
 }
 function answerOutput(text2, contentType, path, scrub, answeredAs) {
-  const textOutput = lfLineEnds(text2);
+  const answerText = textOutput(text2);
   let json;
   let isJson = true;
   let notJson3 = "";
@@ -80549,22 +81226,22 @@ function answerOutput(text2, contentType, path, scrub, answeredAs) {
     if (isJson && (saysJson || contentType === null)) return { output: json };
     if (saysJson && text2.trim() === "") {
       return {
-        output: textOutput,
+        output: answerText,
         error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`
       };
     }
     if (saysJson) {
       return {
-        output: textOutput,
+        output: answerText,
         error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson3}: ${excerptOf(scrub(text2))}`
       };
     }
-    return { output: textOutput };
+    return { output: answerText };
   }
   if (!isJson) {
     const cannot = `so output: ${path.text} cannot be read from it`;
     return {
-      output: textOutput,
+      output: answerText,
       error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson3}), ${cannot}: ${excerptOf(scrub(text2))}`
     };
   }
@@ -80756,7 +81433,7 @@ async function createModelTarget(config, setup) {
     ...config.maxRetries !== void 0 ? { maxRetries: config.maxRetries } : {}
   });
   const model = textInput(config.model, asIs2);
-  const noteRounded = roundedIntegerWarner(
+  const noteRounded = roundedIntegerNotes(
     setup.warn,
     `a JSON reply of the target ${describeTarget(config)}`
   );
@@ -80789,10 +81466,10 @@ async function createModelTarget(config, setup) {
             const error2 = `the model's reply is empty (content: ${reply.text === "" ? '""' : "only white space"}${why2 === void 0 ? "" : `, finish_reason: ${why2}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
             return { output: reply.text, usage, error: error2, ...timed };
           }
-          return { output: lfLineEnds(reply.text), usage, ...timed };
+          return { output: textOutput(reply.text), usage, ...timed };
         }
-        noteRounded(reply.text);
-        return { ...parsedReply(reply.text, validate2), usage, ...timed };
+        const note = noteRounded(reply.text);
+        return withNote({ ...parsedReply(reply.text, validate2), usage, ...timed }, note);
       }
     }
   };
@@ -82801,6 +83478,7 @@ function firstCharacter(path) {
 }
 
 // src/pipeline/pending-reports.ts
+init_shell_word();
 function trackPendingReports(specs, reporters) {
   const pending = /* @__PURE__ */ new Map();
   for (const spec of specs) {
@@ -82810,8 +83488,8 @@ function trackPendingReports(specs, reporters) {
   for (let at = specs.length - 1; at >= 0; at--) {
     const spec = specs[at];
     if (spec?.name !== "junit" && spec?.name !== "html") continue;
-    const shown2 = spec.shown ?? spec.path;
-    reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown2) });
+    const shown3 = spec.shown ?? spec.path;
+    reporters.splice(at + 1, 0, { onRunEnd: () => void pending.delete(shown3) });
   }
   return {
     left(given, beside = (file) => file) {
@@ -82867,14 +83545,14 @@ function outputDiversion(journal, cwd, output, startedAt) {
     taken ??= takenBy(journal(), () => keptFromThisRun(resolve21(cwd, output), startedAt()));
     if (taken === void 0) return void 0;
     const ext = extname6(basename8(file));
-    const shown2 = freeName(
+    const shown3 = freeName(
       `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
       ext,
       cwd
     );
     const diversion = {
-      path: resolve21(cwd, shown2),
-      shown: shown2,
+      path: resolve21(cwd, shown3),
+      shown: shown3,
       error: taken
     };
     decided.set(file, diversion);
@@ -83083,7 +83761,8 @@ async function executeRun(args, ctx, reporters = []) {
         startedAt: resuming?.startedAt ?? o.startedAt,
         durationMs: (resuming?.durationMs ?? 0) + o.durationMs,
         interrupted: o.interrupted,
-        runs: annotateRuns(o.runs, suites)
+        runs: annotateRuns(o.runs, suites),
+        removedSuites: config.removedSuites
       })
     )
   );
@@ -83434,6 +84113,47 @@ function toRepoPath(root3, path) {
   return rel.startsWith("..") || isAbsolute6(rel) ? path : rel.split(sep7).join("/");
 }
 
+// src/report/github-limits.ts
+var PR_COMMENT_MAX_CHARS = 65536;
+var CHECK_RUN_SUMMARY_MAX_CHARS = 65535;
+var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
+var ANNOTATION_TITLE_MAX_CHARS = 255;
+var ANNOTATION_TEXT_MAX_BYTES = 64 * 1024;
+var MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
+var REPORT_MAX_BYTES = {
+  comment: PR_COMMENT_MAX_CHARS,
+  checkRunSummary: CHECK_RUN_SUMMARY_MAX_CHARS,
+  jobSummary: JOB_SUMMARY_MAX_BYTES - 1024
+};
+var ANNOTATION_TEXT_BUDGET_BYTES = 6e4;
+
+// src/action/summary-notes.ts
+function escapeNote(message) {
+  return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
+}
+var SUMMARY_NOTE_MAX_BYTES = JOB_SUMMARY_MAX_BYTES - REPORT_MAX_BYTES.jobSummary;
+function staleSummaryNote(stale, current2, maxBytes = SUMMARY_NOTE_MAX_BYTES) {
+  const head = `
+
+> [!NOTE]
+> The current PR comment is ${current2}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:
+`;
+  const lines2 = stale.map(
+    (c) => `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ", hidden as outdated" : ", still shown"})
+`
+  );
+  const bytes = (text2) => Buffer.byteLength(text2, "utf8");
+  const rest = (left) => left === 0 ? "" : `> \u2026 and ${left} more, named in the job log
+`;
+  let listed4 = lines2.length;
+  let note = head + lines2.join("");
+  while (bytes(note) > maxBytes && listed4 > 0) {
+    listed4 -= 1;
+    note = head + lines2.slice(0, listed4).join("") + rest(lines2.length - listed4);
+  }
+  return bytes(note) <= maxBytes ? note : "";
+}
+
 // src/action/check-run-target.ts
 async function checkRunTarget(settings, env, pullRequest, wiringRefused = false) {
   const context3 = context2;
@@ -83450,33 +84170,40 @@ async function checkRunTarget(settings, env, pullRequest, wiringRefused = false)
   });
   return { commit, checkedOut };
 }
+async function refusalTarget(settings, env, pullRequest, wiringRefused) {
+  const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
+  const context3 = context2;
+  if (context3.eventName !== "pull_request_target" || checkedOut === null || commit.warning === null) {
+    return { sha: commit.sha, warning: commit.warning, annotate: true, note: "" };
+  }
+  const head = settings.headSha ?? eventSubject(context3, env).headSha;
+  const pr = targetPullRequest(context3);
+  const same3 = (sha) => sha?.toLowerCase() === checkedOut.toLowerCase();
+  const onBase = same3(pr?.baseSha) || same3(context3.sha);
+  const branch = pr !== null && pr.baseRef !== "" ? pr.baseRef : null;
+  const read = onBase ? `the base branch${branch === null ? "" : ` ${branch}`} at ${checkedOut}` : `the checked-out commit ${checkedOut}`;
+  const fix = onBase ? `fix them on ${branch ?? "the base branch"}: a push to the pull request does not change the files this job reads` : "fix them in that commit, or check out the pull request";
+  return {
+    sha: head,
+    warning: `pull_request_target: the run could not start on ${read}, not on the pull request's head ${head}: no code was judged, so the failed check run goes on the head, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on the head's lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
+    annotate: false,
+    note: `> [!IMPORTANT]
+> ${escapeNote(`pull_request_target: this job read the files of ${read}, not of this pull request's head ${head}. The problems below are lines of those files, so they are not annotated on the head's; ${fix}.`)}`
+  };
+}
 var NAMES_ITS_COMMIT = ["pull_request_target", "workflow_run"];
 
 // src/action/publish.ts
 import { existsSync as existsSync10 } from "node:fs";
 import { relative as relative8 } from "node:path";
 
-// src/report/github-limits.ts
-var PR_COMMENT_MAX_CHARS = 65536;
-var CHECK_RUN_SUMMARY_MAX_CHARS = 65535;
-var JOB_SUMMARY_MAX_BYTES = 1024 * 1024;
-var ANNOTATION_TITLE_MAX_CHARS = 255;
-var ANNOTATION_TEXT_MAX_BYTES = 64 * 1024;
-var MAX_WORKFLOW_COMMAND_ANNOTATIONS = 10;
-var REPORT_MAX_BYTES = {
-  comment: PR_COMMENT_MAX_CHARS,
-  checkRunSummary: CHECK_RUN_SUMMARY_MAX_CHARS,
-  jobSummary: JOB_SUMMARY_MAX_BYTES - 1024
-};
-var ANNOTATION_TEXT_BUDGET_BYTES = 6e4;
-
 // src/report/annotations.ts
 init_failure_details();
 init_labels();
 init_group_by();
-function unannotatedText(shown2, total) {
+function unannotatedText(shown3, total) {
   const rows = plural(total, "failing row");
-  return shown2 === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown2)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
+  return shown3 === 0 ? `No annotations for the ${rows} (\`max-annotations\` is 0): every one is in the results artifact.` : `Annotations on the first ${formatCount(shown3)} of the ${rows} (\`max-annotations\`); every one is in the results artifact.`;
 }
 var ERROR_MAX_CHARS = 4e3;
 var REASON_MAX_CHARS = 1e3;
@@ -83571,8 +84298,8 @@ function annotationTitle(failures) {
   const suites = [...new Set(failures.map(({ run: run2 }) => run2.suite))].join(", ");
   const allErrored = failures.every(({ result }) => result.error !== null);
   const runs = failures.length > 1 ? ` in ${plural(failures.length, "run")}` : "";
-  const shown2 = failures.find(({ result }) => result.error === null) ?? first;
-  const reasons = shown2.result.error !== null ? [errorGist(shown2.result.error)] : describeCaseFailure(shown2.result);
+  const shown3 = failures.find(({ result }) => result.error === null) ?? first;
+  const reasons = shown3.result.error !== null ? [errorGist(shown3.result.error)] : describeCaseFailure(shown3.result);
   const reason = reasons.length > 1 ? `${reasons[0] ?? ""} (+${reasons.length - 1} more)` : reasons[0] ?? "";
   const title = `${suites}: case ${shortId(first.result.id)} ${allErrored ? "errored" : "failed"}${runs}${reason ? `: ${reason}` : ""}`;
   return clipText(showInvisible(oneLine4(title)), ANNOTATION_TITLE_MAX_CHARS);
@@ -83724,19 +84451,19 @@ var REASON_MAX_CHARS2 = 200;
 var EVALUATIONS_PER_CASE = 5;
 var FIELD_MAX_CHARS = 300;
 var FIELD_MAX_LINES = 8;
-function renderFailingCases(view, shown2, sourceRoot, repeats) {
+function renderFailingCases(view, shown3, sourceRoot, repeats) {
   const total = view.failing.length;
   if (total === 0) return "";
-  if (shown2 === 0) return `_${plural(total, "failing case")} not shown_`;
+  if (shown3 === 0) return `_${plural(total, "failing case")} not shown_`;
   const errored = view.failing.filter((result) => result.error !== null).length;
   const summary2 = `${plural(total, "failing case")}${errored > 0 ? ` (${formatCount(errored)} errored)` : ""}`;
   const entries = [];
-  for (let i = 0; i < Math.min(shown2, view.listable); i++) {
+  for (let i = 0; i < Math.min(shown3, view.listable); i++) {
     entries.push(caseEntry(view, i, sourceRoot, repeats));
   }
   const blocks = [`<details><summary>${summary2}</summary>`, entries.join("\n")];
-  if (shown2 < total) {
-    blocks.push(`\u2026 ${plural(total - shown2, "more failing case")} not shown ${SEE_ARTIFACT}`);
+  if (shown3 < total) {
+    blocks.push(`\u2026 ${plural(total - shown3, "more failing case")} not shown ${SEE_ARTIFACT}`);
   }
   blocks.push("</details>");
   return blocks.join("\n\n");
@@ -83846,17 +84573,17 @@ ${model.heading}` : model.heading);
 `;
 }
 function shownRepeats(views, plan) {
-  const shown2 = /* @__PURE__ */ new Map();
+  const shown3 = /* @__PURE__ */ new Map();
   views.forEach((view, runIndex) => {
     if (!plan.runs.has(runIndex)) return;
     const count = Math.min(plan.cases[runIndex] ?? 0, view.listable);
     for (let index = 0; index < count; index++) {
       const repeat = view.repeats.get(index);
-      if (repeat !== void 0 && !shown2.has(repeat.group))
-        shown2.set(repeat.group, { view, index });
+      if (repeat !== void 0 && !shown3.has(repeat.group))
+        shown3.set(repeat.group, { view, index });
     }
   });
-  return shown2;
+  return shown3;
 }
 function renderRun2(view, withEvaluators, shownCases, model, repeats) {
   const { run: run2 } = view;
@@ -83942,7 +84669,7 @@ function fitToBudget(model, maxChars) {
     ...plan,
     runs: new Set(runOrder.slice(0, count))
   }));
-  const shown2 = indexes.filter((index) => plan.runs.has(index));
+  const shown3 = indexes.filter((index) => plan.runs.has(index));
   const addEvaluatorRows = (order) => {
     const base = plan;
     plan = grow(base, order.length, fits, (count) => ({
@@ -83950,7 +84677,7 @@ function fitToBudget(model, maxChars) {
       evaluatorRows: /* @__PURE__ */ new Set([...base.evaluatorRows, ...order.slice(0, count)])
     }));
   };
-  const caseOrder = roundRobin(model.views, shown2);
+  const caseOrder = roundRobin(model.views, shown3);
   const addCasesUpTo = (total) => {
     const base = plan;
     const from = base.cases.reduce((sum2, count) => sum2 + count, 0);
@@ -83959,9 +84686,9 @@ function fitToBudget(model, maxChars) {
       cases: countCases(indexes.length, caseOrder, from + count)
     }));
   };
-  addEvaluatorRows(shown2.filter(isFailing));
+  addEvaluatorRows(shown3.filter(isFailing));
   addCasesUpTo(Math.min(PRIORITY_CASES, caseOrder.length));
-  addEvaluatorRows(shown2.filter((index) => !isFailing(index)));
+  addEvaluatorRows(shown3.filter((index) => !isFailing(index)));
   addCasesUpTo(caseOrder.length);
   return renderDocument(model, plan);
 }
@@ -84033,11 +84760,16 @@ init_totals();
 var RUN_TABLE_ROWS = 20;
 var RUN_TABLE_EVALUATORS = 6;
 var POINT_MAX_CHARS = 80;
-function verdictSentence(runs, verdict, interrupted, comparison) {
+function verdictSentence(runs, verdict, interrupted, comparison, missingSuites = 0) {
   const total = runTotals(runs);
   const unit = gridUnit(runs);
   const clauses = [];
   if (interrupted) clauses.push("the run was interrupted before every case finished");
+  if (missingSuites > 0) {
+    clauses.push(
+      `${plural(missingSuites, "suite")} of the baseline ${missingSuites === 1 ? "is" : "are"} gone from the config`
+    );
+  }
   if (comparison !== null) clauses.push(regressionClause(comparison, unit));
   if (total.failedRuns > 0) {
     clauses.push(
@@ -84114,11 +84846,11 @@ function runTable(runs) {
     for (const id of Object.keys(run2.summary.evaluators)) if (!ids.includes(id)) ids.push(id);
   }
   const columns = ids.slice(0, RUN_TABLE_EVALUATORS);
-  const shown2 = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
+  const shown3 = runs.length <= RUN_TABLE_ROWS ? runs : [...runs.filter((r) => r.verdict === "fail"), ...runs.filter((r) => r.verdict !== "fail")].slice(0, RUN_TABLE_ROWS).sort((a, b) => runs.indexOf(a) - runs.indexOf(b));
   const lines2 = [
     tableRow(["grid point", "cases", "pass rate", ...columns.map(escapeMarkdownText)]),
     tableRow(["", "", "", ...columns].map((_, i) => i < 1 ? ":--" : "--:")),
-    ...shown2.map(
+    ...shown3.map(
       (run2) => tableRow([
         `${run2.verdict === "pass" ? "\u2705" : "\u274C"} ${pointName(run2, runs)}`,
         formatCount(run2.summary.cases),
@@ -84128,7 +84860,7 @@ function runTable(runs) {
     )
   ];
   const notes = [
-    runs.length > shown2.length ? `${plural(runs.length - shown2.length, "more grid point")}` : "",
+    runs.length > shown3.length ? `${plural(runs.length - shown3.length, "more grid point")}` : "",
     ids.length > columns.length ? `${plural(ids.length - columns.length, "more evaluator")}` : ""
   ].filter(Boolean);
   if (notes.length > 0) lines2.push("", `_${notes.join(" and ")} in the sections below._`);
@@ -84194,18 +84926,18 @@ function caseTables(comparison, maxListed, headCase, labelOf2 = () => null) {
       const lead = `${ALARM_LEAD[0]?.toUpperCase() ?? ""}${ALARM_LEAD.slice(1)}`;
       blocks.push([lead, ...reasons.map((reason) => `- ${escapeMarkdownText(reason)}`)].join("\n"));
     }
-    const shown2 = rows.slice(0, maxListed);
-    if (shown2.length > 0) {
+    const shown3 = rows.slice(0, maxListed);
+    if (shown3.length > 0) {
       const nowHeader = title === "newly failing" ? "why it fails now" : title === "flaky in HEAD" ? "trials" : "now";
       blocks.push(
         [
           tableRow(["case", ...withPoints ? ["grid point"] : [], "source", nowHeader]),
           tableRow([":--", ...withPoints ? [":--"] : [], ":--", ":--"]),
-          ...shown2.map((row) => caseRow(row, withPoints, comparison.runs))
+          ...shown3.map((row) => caseRow(row, withPoints, comparison.runs))
         ].join("\n")
       );
     }
-    if (count > shown2.length) blocks.push(`\u2026 ${formatCount(count - shown2.length)} more`);
+    if (count > shown3.length) blocks.push(`\u2026 ${formatCount(count - shown3.length)} more`);
     const name = title === "newly failing" && !alarm ? calmFlipsName(runs) : title;
     return { title, count, text: blocks.join("\n\n"), alarm, name };
   });
@@ -84299,18 +85031,18 @@ function comparisonTable(comparison) {
   const unchanged = rows.filter(unchangedRow);
   const room = Math.max(0, TABLE_ROWS - labelled2.length);
   const kept = rows.length <= TABLE_ROWS ? rows : [...labelled2, ...unchanged.filter((entry) => moved(entry) > 0).slice(0, room)];
-  const shown2 = kept.slice(0, TABLE_MAX_ROWS);
+  const shown3 = kept.slice(0, TABLE_MAX_ROWS);
   const folded = rows.length - kept.length;
   const weakFolded = rows.some(
     (entry) => !kept.includes(entry) && underpoweredRow(entry.row.change)
   );
   const foldedWhat = weakFolded ? "unchanged or not significant row" : "unchanged row";
   const lines2 = [];
-  if (shown2.length > 0) {
+  if (shown3.length > 0) {
     lines2.push(
       tableRow(["grid point", "row", "base \u2192 head", "\u0394", "change"]),
       tableRow([":--", ":--", "--:", "--:", ":--"]),
-      ...shown2.map(({ run: run2, row }) => {
+      ...shown3.map(({ run: run2, row }) => {
         const cells = rowCells(row);
         const name = row.kind === "pass rate" ? `**${cells.name}**` : escapeMarkdownText(cells.name);
         return tableRow([
@@ -84325,7 +85057,7 @@ function comparisonTable(comparison) {
   }
   const notes = [
     folded > 0 ? `\u26AA ${plural(folded, foldedWhat)} folded` : "",
-    kept.length > shown2.length ? `${plural(kept.length - shown2.length, "more row")} not listed` : ""
+    kept.length > shown3.length ? `${plural(kept.length - shown3.length, "more row")} not listed` : ""
   ].filter(Boolean);
   if (notes.length > 0) {
     if (lines2.length > 0) lines2.push("");
@@ -84334,19 +85066,19 @@ function comparisonTable(comparison) {
   return lines2.join("\n");
 }
 function changeCell(row, familyRows) {
-  const shown2 = shownLabel(row.change);
-  if (isPossible(shown2)) {
-    return `${POSSIBLE_ICON} ${shown2} (not significant over ${plural(familyRows, "row")})`;
+  const shown3 = shownLabel(row.change);
+  if (isPossible(shown3)) {
+    return `${POSSIBLE_ICON} ${shown3} (not significant over ${plural(familyRows, "row")})`;
   }
   if (underpoweredRow(row.change)) {
     const size = row.kind === "pass rate" ? pointsSize : scoreSize;
-    return `${LABEL_ICONS[shown2]} ${verdictWords(row.change, size)}`;
+    return `${LABEL_ICONS[shown3]} ${verdictWords(row.change, size)}`;
   }
-  return `${LABEL_ICONS[shown2]} ${LABEL_WORDS[shown2]}`;
+  return `${LABEL_ICONS[shown3]} ${LABEL_WORDS[shown3]}`;
 }
 var POSSIBLE_ICON = "\u{1F7E1}";
-function isPossible(shown2) {
-  return shown2 === "possible regression" || shown2 === "possible improvement";
+function isPossible(shown3) {
+  return shown3 === "possible regression" || shown3 === "possible improvement";
 }
 function comparisonDetails(comparison, options2 = {}) {
   const maxListed = options2.maxListedCases ?? MAX_LISTED_COMPARE_CASES;
@@ -84390,9 +85122,9 @@ function markdownRun(run2, confidence) {
   const rows = orderRows(run2).map((row) => {
     const text2 = rowText(row, confidence, run2.minDetectableEffect);
     const name = row.kind === "pass rate" ? "**pass rate**" : escapeMarkdownText(text2.name);
-    const shown2 = shownLabel(row.change);
-    const icon = isPossible(shown2) ? POSSIBLE_ICON : LABEL_ICONS[shown2];
-    const label = shown2 === "regressed" ? "**regressed**" : shownWords(row.change);
+    const shown3 = shownLabel(row.change);
+    const icon = isPossible(shown3) ? POSSIBLE_ICON : LABEL_ICONS[shown3];
+    const label = shown3 === "regressed" ? "**regressed**" : shownWords(row.change);
     const tail = [text2.note, text2.test].filter(Boolean).join(" \xB7 ");
     return `- ${icon} ${name}: ${text2.change} ${label}${tail ? ` \xB7 ${tail}` : ""}`;
   });
@@ -84420,10 +85152,17 @@ function buildModel2(artifact, options2) {
   });
   markRepeats(views, artifact.runs);
   const stats = artifact.comparison ?? null;
+  const missing = artifact.missingSuites ?? [];
   return {
     marker: options2.marker,
     heading: `## ${escapeMarkdownText(clipText(options2.title, TITLE_MAX_CHARS))}`,
-    verdict: verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats),
+    verdict: [
+      verdictSentence(artifact.runs, artifact.verdict, artifact.interrupted, stats, missing.length),
+      // No run of such a suite is in the report: said here, beside the verdict it decided.
+      ...missing.map(
+        ({ suite, text: text2 }) => `\u274C **Suite ${escapeMarkdownText(suite)} of the baseline is gone (its gate there: regressions: block):** ${escapeMarkdownText(text2)}`
+      )
+    ].join("\n\n"),
     overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
     comparison: stats === null ? "" : fitComparison(stats, artifact, options2.maxChars),
     intro: renderIntro(artifact, options2),
@@ -84570,33 +85309,6 @@ function quoteArg(arg) {
   return arg === "" || /[\s"'\\]/.test(arg) ? JSON.stringify(arg) : arg;
 }
 
-// src/action/summary-notes.ts
-function escapeNote(message) {
-  return message.replace(/\s+/g, " ").replace(/[\\`*_[\]<>|#]/g, (char) => `\\${char}`);
-}
-var SUMMARY_NOTE_MAX_BYTES = JOB_SUMMARY_MAX_BYTES - REPORT_MAX_BYTES.jobSummary;
-function staleSummaryNote(stale, current2, maxBytes = SUMMARY_NOTE_MAX_BYTES) {
-  const head = `
-
-> [!NOTE]
-> The current PR comment is ${current2}. An earlier report with the same marker, written by another identity (the workflow's token changed), could not be edited and is out of date:
-`;
-  const lines2 = stale.map(
-    (c) => `> ${c.url} (by ${escapeNote(c.author)}${c.hidden ? ", hidden as outdated" : ", still shown"})
-`
-  );
-  const bytes = (text2) => Buffer.byteLength(text2, "utf8");
-  const rest = (left) => left === 0 ? "" : `> \u2026 and ${left} more, named in the job log
-`;
-  let listed4 = lines2.length;
-  let note = head + lines2.join("");
-  while (bytes(note) > maxBytes && listed4 > 0) {
-    listed4 -= 1;
-    note = head + lines2.slice(0, listed4).join("") + rest(lines2.length - listed4);
-  }
-  return bytes(note) <= maxBytes ? note : "";
-}
-
 // src/action/publish.ts
 var COMMENT_REPORT_MAX_BYTES = REPORT_MAX_BYTES.comment - RUN_STAMP_MAX_CHARS;
 async function publishResults(results, settings, octokit, env, pullRequest) {
@@ -84701,7 +85413,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   let undelivered = settings.checkRun ? annotations : [];
   if (poster && settings.checkRun) {
     const headSha = commit.sha;
-    const shown2 = annotations.slice(0, settings.maxAnnotations);
+    const shown3 = annotations.slice(0, settings.maxAnnotations);
     const published = await publishCheckRun(
       poster,
       { owner, repo },
@@ -84711,9 +85423,11 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
         conclusion: artifact.verdict === "pass" ? "success" : "failure",
         title: shardHeadline(artifact),
         summary: render("", REPORT_MAX_BYTES.checkRunSummary),
-        annotations: shown2,
-        ...shown2.length < failingRows ? { text: unannotatedText(shown2.length, failingRows) } : {},
+        annotations: shown3,
+        ...shown3.length < failingRows ? { text: unannotatedText(shown3.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {},
+        // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
+        origin: checkRunOrigin(env),
         forkPossible: forkTokenPossible(context3, env)
       }
     );
@@ -84722,7 +85436,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
       info(`evalgate: check run ${published.url} with ${published.annotations} annotations`);
     } else {
       failures.push(published.failure);
-      undelivered = shown2.slice(published.partial?.annotations ?? 0);
+      undelivered = shown3.slice(published.partial?.annotations ?? 0);
     }
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
@@ -84784,7 +85498,9 @@ function headline(artifact) {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? "interrupted" : artifact.verdict;
   const n = formatCount;
-  return `${state}: ${n(t.failedRuns)} of ${n(t.runs)} runs failed \xB7 ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
+  const gone = artifact.missingSuites?.length ?? 0;
+  const suites = gone === 0 ? "" : `${n(gone)} suite${gone === 1 ? "" : "s"} of the baseline gone \xB7 `;
+  return `${state}: ${suites}${n(t.failedRuns)} of ${n(t.runs)} runs failed \xB7 ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 function runLinks(env) {
   const server = env.GITHUB_SERVER_URL;
@@ -84883,38 +85599,50 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
     }
   }
   if (settings.checkRun) {
-    const { commit } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
-    if (commit.warning !== null) warning(`evalgate: ${commit.warning}`);
-    annotated = await postCheckRun(run2, title, { owner, repo }, commit.sha, octokit, env, failures);
+    const placed2 = await refusalTarget(settings, env, pullRequest, wiringRefused);
+    if (placed2.warning !== null) warning(`evalgate: ${placed2.warning}`);
+    annotated = await postCheckRun(run2, title, { owner, repo }, placed2, octokit, env, failures);
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
   return annotated;
 }
-async function postCheckRun(run2, title, target, sha, octokit, env, failures) {
+async function postCheckRun(run2, title, target, placed2, octokit, env, failures) {
+  const sha = placed2.sha;
+  const origin = checkRunOrigin(env);
   const kept = (passed) => `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
-  const before = await passedCheckRun(octokit, target, title, sha);
-  if (before !== null) {
+  const rerun = (passed) => passed !== null && earlierAttempt(passed.origin, origin) ? passed.origin : null;
+  const before = await passedCheckRun(octokit, target, { name: title, sha });
+  const replaced = rerun(before);
+  if (before !== null && replaced === null) {
     warning(`evalgate: posted no failed check run: ${kept(before)}`);
     return 0;
   }
+  const notes = [placed2.note];
+  if (before !== null && replaced !== null) {
+    const said = `the check run "${title}" ${before.url} on ${sha} passed in attempt ${replaced.attempt} of this workflow run (${replaced.runId}, job ${replaced.job}); this re-run (attempt ${origin?.attempt ?? "?"}) could not start, so the job fails now, and its failed check run replaces that pass, which a required check would otherwise still read (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
+    warning(`evalgate: ${said}`);
+    notes.push(`> [!WARNING]
+> ${escapeNote(said.charAt(0).toUpperCase() + said.slice(1))}`);
+  }
   const links = runLinks(env);
-  const summary2 = notStartedMarkdown(run2, title);
+  const summary2 = notStartedMarkdown(run2, title, notes.filter((n) => n !== "").join("\n\n"));
   const published = await publishCheckRun(octokit, target, {
     name: title,
     headSha: sha,
     conclusion: "failure",
     title: notStartedTitle(run2),
     summary: summary2,
-    annotations: notStartedAnnotations(run2),
+    annotations: placed2.annotate ? notStartedAnnotations(run2) : [],
     ...links.run ? { detailsUrl: links.run } : {},
+    origin,
     forkPossible: forkTokenPossible(context2, env)
   });
   if (!published.ok) {
     failures.push(published.failure);
     return published.partial?.annotations ?? 0;
   }
-  const raced = await passedCheckRun(octokit, target, title, sha, published.id);
-  if (raced === null) {
+  const raced = await passedCheckRun(octokit, target, { name: title, sha, exceptId: published.id });
+  if (raced === null || rerun(raced) !== null) {
     info(`evalgate: check run ${published.url} says the run did not start`);
     return published.annotations;
   }
