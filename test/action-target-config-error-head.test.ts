@@ -5,7 +5,8 @@
  * the head's required check waiting for good. The failure goes on the pull request's head, with
  * each problem as `file:line:col` in its summary and a note that the files are the base's; it
  * carries no annotations, which GitHub would place on the head's lines of files the pull request
- * may change; the step's errors keep their places. With the head itself checked out, the check
+ * may change; the step's errors keep their places. An earlier report's PR comment, updated to say
+ * the run could not start, carries the same note. With the head itself checked out, the check
  * run is annotated as on any event. The built dist/index.js against the fake GitHub on 127.0.0.1,
  * in a real git checkout.
  */
@@ -24,6 +25,7 @@ import {
 import { commitAll, git } from './helpers/git.ts';
 
 const fixture = useActionFixture();
+const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
 
 beforeEach(() => {
   fixture.server.state.checkRuns.clear();
@@ -82,6 +84,31 @@ describe('pull_request_target, an invalid config', () => {
       ),
     );
     assert.doesNotMatch(r.stdout, /so the check run goes on/);
+  });
+
+  it("the earlier report's comment on the pull request says the same, with check-run: false too", async () => {
+    const { ws, sha } = badCheckout();
+    writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
+    fixture.server.addComment(7, {
+      body: `${MARKER}\n### evals: evals.yaml\n**Passed** 3 of 3`,
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const r = await fixture.run(
+      ws,
+      { 'check-run': 'false' },
+      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(fixture.server.state.checkRuns.size, 0);
+    const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
+    assert.match(body, /could not start/);
+    assert.match(body, /fix them on main: a push to the pull request does not change/);
+    assert.doesNotMatch(
+      r.stdout,
+      /^::warning::evalgate: pull_request_target/m,
+      'no check run to warn of',
+    );
   });
 
   it('with the head checked out: on the head, annotated at the line', async () => {

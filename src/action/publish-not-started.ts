@@ -134,12 +134,19 @@ async function publish(
   const failures: ReportingFailure[] = [];
   let annotated = 0;
   const { owner, repo } = context.repo;
-  if (settings.comment && prNumber !== null) {
+  const commented = settings.comment && prNumber !== null;
+  // Where the check run goes, and the note on whose files the problems are, which the comment
+  // carries too on pull_request_target (there the pull request is not read to place it).
+  const placed =
+    settings.checkRun || (commented && context.eventName === 'pull_request_target')
+      ? await refusalTarget(settings, env, pullRequest, wiringRefused)
+      : null;
+  if (commented) {
     const posted = await upsertStickyComment(
       octokit,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
-      notStartedMarkdown(run, title),
+      notStartedMarkdown(run, title, placed?.note ?? ''),
       runStamp(env, context),
       { create: false },
     );
@@ -148,8 +155,7 @@ async function publish(
       core.info(`evalgate: the PR comment ${posted.url} now says this run could not start`);
     }
   }
-  if (settings.checkRun) {
-    const placed = await refusalTarget(settings, env, pullRequest, wiringRefused);
+  if (settings.checkRun && placed !== null) {
     if (placed.warning !== null) core.warning(`evalgate: ${placed.warning}`);
     annotated = await postCheckRun(run, title, { owner, repo }, placed, octokit, env, failures);
   }
