@@ -150,6 +150,38 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
     });
   });
 
+  it("the gate's rules on the battle pass too, saying so, and measure the next run", async () => {
+    const rules = ['gate: { evaluators: { vs: { mean: { gte: 0.5 }, passRate: { gte: 0.9 } } } }'];
+    const dir = project(['a', 'b'], rules);
+    const first = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const ruled = (run: Run) =>
+      run.gate.conditions
+        .filter((c) => c.name.startsWith('evaluators.vs.'))
+        .map((c) => [c.name, c.actual, c.passed]);
+    assert.deepEqual(ruled(runOf(dir)), [
+      ['evaluators.vs.mean', NOTE, true],
+      ['evaluators.vs.passRate', NOTE, true],
+    ]);
+    // The next run is measured: the judge's default answer here is a tie (0.5) or better.
+    const second = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.ok(
+      ruled(runOf(dir)).every(([, actual]) => actual !== NOTE),
+      second.stdout,
+    );
+  });
+
+  it('a rule on a battle that errored on a case it could not record still fails', async () => {
+    const dir = project(
+      ['a', 'bad'],
+      ['gate: { minPassRate: 0, evaluators: { vs: { mean: { gte: 0.5 } } } }'],
+    );
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const mean = runOf(dir).gate.conditions.find((c) => c.name === 'evaluators.vs.mean');
+    assert.deepEqual([mean?.actual, mean?.passed], ['no scores', false]);
+  });
+
   it('evals merge of shards that recorded decides as the run did', async () => {
     const dir = project(['a', 'b', 'c', 'd']);
     for (const shard of ['1/2', '2/2']) {

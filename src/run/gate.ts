@@ -59,12 +59,19 @@ export function evaluateGate(
   const missing = (reason: string): string | null => (emptyExcused && noCases ? null : reason);
   for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
     const measured = summary.evaluators[id];
+    // An automatic battle that recorded the first baseline of every case that ran judged none
+    // yet, for want of a baseline, not by mistake: its rules pass, saying so (see nothingJudged).
+    const recorded = recordedOnly(summary, measured);
+    const unmeasured = (reason: string): string | null =>
+      recorded !== undefined ? null : missing(reason);
+    const excused = recorded ?? 'no cases ran';
     if (rules.mean != null) {
       const condition = measure(
         `evaluators.${id}.mean`,
         rules.mean,
         withoutNoiseOrNull(measured?.mean ?? null),
-        missing('no scores'),
+        unmeasured('no scores'),
+        excused,
       );
       conditions.push(
         measured === undefined || measured.mean === null
@@ -78,7 +85,8 @@ export function evaluateGate(
           `evaluators.${id}.passRate`,
           rules.passRate,
           measured?.passRate ?? null,
-          missing('no evaluations with a threshold'),
+          unmeasured('no evaluations with a threshold'),
+          excused,
         ),
       );
     }
@@ -118,8 +126,9 @@ export function evaluateGate(
 }
 
 /**
- * One evaluator rule. `missing` words a value that is `null`; `missing` itself `null`: the run
- * planned no cases and may (the rule passes, `no cases ran`). A mean or κ comes rounded to 15
+ * One evaluator rule. `missing` words a value that is `null`; `missing` itself `null`: the rule
+ * has nothing to measure and may (the run planned no cases and may, or the evaluator recorded
+ * first baselines only), and passes, `excused` saying why. A mean or κ comes rounded to 15
  * significant digits (shared/float-noise.ts), as the summary stores it, so an artifact written
  * before that rounding (merged, resumed) is judged the same way; a rate of counts comes exact.
  */
@@ -128,15 +137,38 @@ function measure(
   threshold: Threshold,
   value: number | null,
   missing: string | null,
+  excused = 'no cases ran',
 ): GateCondition {
   const expected = describeThreshold(threshold);
   if (value === null) {
     return missing === null
-      ? { name, expected, actual: 'no cases ran', passed: true }
+      ? { name, expected, actual: excused, passed: true }
       : { name, expected, actual: missing, passed: false };
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+
+/**
+ * What an evaluator's rules say when it evaluated none of the cases that ran because it recorded
+ * the first baseline of each (an SDK automatic battle on its first run); `undefined` otherwise:
+ * when it evaluated any case, errored on any, or skipped one it did not record.
+ */
+function recordedOnly(
+  summary: RunSummary,
+  measured: RunSummary['evaluators'][string] | undefined,
+): string | undefined {
+  const recorded = measured?.baselinesRecorded ?? 0;
+  const ran = summary.cases - summary.errored;
+  if (measured === undefined || measured.count > 0 || recorded === 0 || recorded < ran) {
+    return undefined;
+  }
+  return baselinesRecordedText(recorded);
+}
+
+/** How a run that recorded first baselines and judged nothing yet says so. */
+function baselinesRecordedText(recorded: number): string {
+  return `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? 'case' : 'cases'}; nothing judged yet (the next run judges against them)`;
 }
 
 /**
@@ -277,7 +309,7 @@ function nothingJudged(
     return {
       name: JUDGED_CONDITION,
       expected,
-      actual: `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? 'case' : 'cases'}; nothing judged yet (the next run judges against them)`,
+      actual: baselinesRecordedText(recorded),
       passed: true,
     };
   }

@@ -67,6 +67,8 @@ interface EvaluatorTotal {
   lowerBounded: number;
   /** Evaluations with a threshold: without any, the pass rate is `null`, errors or not. */
   thresholded: number;
+  /** Cases that did not error whose first baseline it recorded instead of judging them. */
+  recorded: number;
 }
 
 /** How a run is summarised: its trials, and the evaluators checked against human labels. */
@@ -166,6 +168,7 @@ export class SummaryAccumulator {
         upperBounded: 0,
         lowerBounded: 0,
         thresholded: 0,
+        recorded: 0,
       });
     }
   }
@@ -180,8 +183,12 @@ export class SummaryAccumulator {
     if (result.error !== null) this.#errored++;
     else if (result.passed) this.#passed++;
     if (result.flaky === true) this.#flaky++;
-    if (result.error === null && (result.recordedBaseline?.length ?? 0) > 0) {
-      this.#baselinesRecorded++;
+    if (result.error === null && result.recordedBaseline !== undefined) {
+      if (result.recordedBaseline.length > 0) this.#baselinesRecorded++;
+      for (const id of result.recordedBaseline) {
+        const total = this.#totals.get(id);
+        if (total !== undefined) total.recorded++;
+      }
     }
     this.#targetUsage.add(result.usage);
     for (const evaluation of result.evaluations) {
@@ -235,6 +242,7 @@ export class SummaryAccumulator {
         errors: total.errors,
         // Only with errors: what the gate needs to bound the mean over every evaluation.
         ...(total.errors > 0 ? { scored: total.scored } : {}),
+        ...(total.recorded > 0 ? { baselinesRecorded: total.recorded } : {}),
         // An evaluator without a threshold passes or fails nothing: its errors are `failed`
         // (the case failed), but a pass rate of 0% would read as if every check had failed.
         passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,

@@ -104,6 +104,11 @@ export interface EvaluatorSummary {
    * versions, whose such mean rules stay not decided.
    */
   scored?: number;
+  /**
+   * Cases that did not error whose first baseline this evaluator recorded instead of judging them
+   * (an SDK automatic battle; `CaseResult.recordedBaseline`); absent when none.
+   */
+  baselinesRecorded?: number;
   /** passed / (passed + failed); `null` when no evaluation had a threshold. */
   passRate: number | null;
   /**
