@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { evaluateGate } from '../src/run/gate.ts';
 
 const ROWS = ['n', ...Array.from({ length: 1000 }, (_, i) => String(i + 1)), ''].join('\n');
 
@@ -129,5 +130,40 @@ describe('a mean rule over an evaluator with errored evaluations', () => {
     const r = await gated('{ gte: 0.8 }', { ERRORS: '1', OUT: '7', SCORE: '0.95' });
     assert.equal(r.code, 0, r.output);
     assert.match(r.actual, /^passes even if the 1 errored evaluation scored 0: mean \u2265 0\.949/);
+  });
+
+  // The range is derived from the summary's mean, rounded to 15 digits: 0.1, 0.3 and 0.3 average
+  // to 0.233333333333333, and with 4 errored at 0 that came to 0.0999999999999999, not the 0.1
+  // it is, leaving `gte: 0.1` not decided.
+  it('a range that ends exactly on the bound meets it', () => {
+    const summary = {
+      cases: 7,
+      passed: 3,
+      failed: 4,
+      errored: 0,
+      passRate: 3 / 7,
+      evaluators: {
+        e: {
+          count: 7,
+          mean: 0.233333333333333,
+          passed: 3,
+          failed: 4,
+          errors: 4,
+          scored: 3,
+          passRate: 3 / 7,
+        },
+      },
+    };
+    const gate = evaluateGate(summary, {
+      minPassRate: 0,
+      evaluators: { e: { mean: { gte: 0.1 } } },
+    });
+    assert.deepEqual(gate.conditions[1], {
+      name: 'evaluators.e.mean',
+      expected: '\u2265 0.1',
+      actual:
+        'passes even if the 4 errored evaluations scored 0: mean \u2265 0.1 (0.2333 over the other 3)',
+      passed: true,
+    });
   });
 });

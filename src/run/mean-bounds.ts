@@ -9,12 +9,20 @@
  */
 import type { EvaluatorSummary, GateCondition, Threshold } from '../types/index.ts';
 import { formatCount } from '../shared/format-count.ts';
-import { withoutNoise } from '../shared/float-noise.ts';
 import { meetsThreshold } from './threshold.ts';
 
 /** The lowest and highest score an evaluation can have: the engine refuses any other. */
 const LOWEST = 0;
 const HIGHEST = 1;
+
+/**
+ * Significant digits a bound of the range keeps. It is derived from the summary's mean, itself
+ * rounded to 15 digits (shared/float-noise.ts), so its own 14th and 15th digits are noise: 1 in
+ * 3 scored and 7 errored at 0 comes to 0.0999999999999999, not the 0.1 it is, and would miss
+ * `gte: 0.1`. 12 digits keep any bound a person writes and are far finer than any real
+ * difference of a mean (float-noise.ts calls a billionth noise).
+ */
+const RANGE_DIGITS = 12;
 
 /**
  * `condition` (the rule as measured over the scores given) once `measured`'s errored evaluations
@@ -36,7 +44,7 @@ export function meanWithErrors(
     return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
   }
   const at = (score: number): number =>
-    withoutNoise((mean * scored + score * errors) / (scored + errors));
+    Number(((mean * scored + score * errors) / (scored + errors)).toPrecision(RANGE_DIGITS));
   const low = at(LOWEST);
   const high = at(HIGHEST);
   const them =
