@@ -76,6 +76,11 @@ describe('a mean rule over an evaluator with errored evaluations', () => {
       'passes even if the 1 errored evaluation scored 0: mean \u2265 0.949 (0.95 over the other 999)',
     );
     assert.equal(r.passed, true);
+    // The summary says why a run with an errored evaluation passed its mean rule.
+    assert.match(
+      r.output,
+      /note: evaluators\.e\.mean: expected \u2265 0\.8, got passes even if the 1 errored evaluation scored 0/,
+    );
   });
 
   it('stays not decided, and fails, when the errored ones could swing it (400 of 1,000)', async () => {

@@ -158,7 +158,11 @@ function renderRun(
       .join('  '),
   );
   const { summary } = run;
-  const wrong = [...renderSkippedAll(run, paint), ...renderWrong(run, listing, paint, width)];
+  const wrong = [
+    ...renderSkippedAll(run, paint),
+    ...renderMeansDespiteErrors(run),
+    ...renderWrong(run, listing, paint, width),
+  ];
   if (brief) {
     const usage = summary.usage !== undefined ? [`${INDENT}${describeUsage(summary.usage)}`] : [];
     if (wrong.length === 0 && usage.length === 0) return '';
@@ -234,6 +238,20 @@ function renderSkippedAll(run: RunResult, paint: Painter): string[] {
       ([id]) =>
         `${INDENT}${paint.yellow('⚠')} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran (it skipped every one): nothing it checks was checked`,
     );
+}
+
+/**
+ * A note for each `mean` rule that passed over an evaluator with errored evaluations: it passed
+ * because it would have whatever they scored (run/mean-bounds.ts), which the passing verdict
+ * alone would not say. Failed ones are listed with the other failed conditions.
+ */
+function renderMeansDespiteErrors(run: RunResult): string[] {
+  return run.gate.conditions
+    .filter((condition) => {
+      const id = /^evaluators\.(.+)\.mean$/.exec(condition.name)?.[1];
+      return condition.passed && id !== undefined && (run.summary.evaluators[id]?.errors ?? 0) > 0;
+    })
+    .map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
 
 /**
