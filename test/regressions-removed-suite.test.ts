@@ -10,7 +10,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { headline } from '../src/action/publish.ts';
+import { renderMarkdownReport } from '../src/report/markdown.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
+import { reported } from './helpers/cases.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 
 const ROWS = 12;
@@ -76,6 +79,33 @@ describe('regressions: block and a suite of the baseline gone from the config', 
     assert.match(r.stdout, /FAIL {2}1 suite of the baseline gone · 2 runs passed/);
   });
 
+  it('the PR comment and the check run say it beside the verdict, from the artifact', async () => {
+    const dir = await project(['s', 'other']);
+    writeFiles(dir, { 'evals.yaml': config(['t', 'other'], '{ regressions: block }') });
+    assert.equal((await run(dir)).code, 1);
+    const head = artifact(dir);
+    // The Action's check run concludes from the verdict, and its title counts the suite gone.
+    assert.match(headline(head), /^fail: 1 suite of the baseline gone · 0 of 2 runs failed · /);
+    const md = renderMarkdownReport(reported(head), {
+      title: 'evals: evals.yaml',
+      marker: '',
+      maxChars: 65_000,
+      sourceRoot: '',
+    });
+    const [, verdict, gone] = md.split('\n\n');
+    assert.match(
+      verdict ?? '',
+      /^\*\*❌ Blocked\*\*: 1 suite of the baseline is gone from the config; /,
+    );
+    assert.ok(
+      gone?.startsWith(
+        '❌ **Suite s of the baseline is gone (its gate there: regressions: block):** suite ',
+      ),
+      md,
+    );
+    assert.match(gone ?? '', /top-level removedSuites$/);
+  });
+
   it('listed in the top-level removedSuites, the change is accepted', async () => {
     const dir = await project(['s', 'other']);
     writeFiles(dir, {
@@ -120,6 +150,26 @@ describe('regressions: block and a suite of the baseline gone from the config', 
       ['s'],
     );
     assert.doesNotMatch(r.stderr, /no comparison with/);
+  });
+
+  it('a one-suite config whose only grid value is renamed fails too, in run and compare', async () => {
+    const dir = scratch();
+    const grid = (model: string): string =>
+      config(['s'], '{ regressions: block }').replace(
+        '    hash: [q]\n',
+        `    hash: [q]\n    grid: { model: [${model}] }\n`,
+      );
+    writeFiles(dir, { 'evals.yaml': grid('large'), 'rows.jsonl': rows('the right answer') });
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    writeFiles(dir, { 'evals.yaml': grid('large2') });
+    const r = await run(dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const condition = artifact(dir).runs[0]?.gate.conditions.find((c) => c.name === 'regressions');
+    assert.equal(condition?.passed, false);
+    assert.match(condition?.actual ?? '', /^grid point "model=large" of the baseline is not in/);
+    const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(compared.code, 1, compared.stdout + compared.stderr);
+    assert.match(compared.stderr, /^HEAD s: grid point "model=large" of the baseline/);
   });
 
   it("evals compare exits 1 for it too, under BASE's recorded gate, in every format", async () => {
