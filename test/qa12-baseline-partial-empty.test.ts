@@ -97,7 +97,11 @@ describe('a run interrupted before any case finished keeps its baseline', () => 
   it('a baseline of another suite is still no comparison, said as before', async () => {
     const other = project('other');
     await withBaseline(other);
+    // Removed on purpose: else the baseline's suite gone from the config, under its
+    // regressions: block, explains the lack of a common case (regressions-removed-suite.test.ts).
     const dir = project();
+    const config = join(dir, 'evals.yaml');
+    writeFileSync(config, `removedSuites: [other]\n${readFileSync(config, 'utf8')}`);
     writeFileSync(join(dir, 'base.json'), readFileSync(join(other, 'base.json')));
     const stderr = await stoppedAtFirst(dir);
     assert.match(
@@ -105,5 +109,21 @@ describe('a run interrupted before any case finished keeps its baseline', () => 
       /warning: no comparison with base\.json: no common cases .*no suite and grid point of this run \(s\) is in base\.json \(other\)/,
     );
     assert.equal(read(dir, 'part.json').comparison, undefined);
+  });
+
+  it('a baseline whose suite the config no longer has is compared, and the partial fails for it', async () => {
+    const other = project('other');
+    await withBaseline(other);
+    const dir = project();
+    writeFileSync(join(dir, 'base.json'), readFileSync(join(other, 'base.json')));
+    const stderr = await stoppedAtFirst(dir);
+    assert.doesNotMatch(stderr, /no comparison/);
+    const partial = read(dir, 'part.json');
+    // Recorded, so that --resume compares again and fails the same way.
+    assert.equal((partial.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+    assert.deepEqual(
+      partial.missingSuites?.map((gone) => gone.suite),
+      ['other'],
+    );
   });
 });

@@ -1,0 +1,72 @@
+/**
+ * A pull request that renames a suite of a one-suite config whose baseline gate says
+ * `regressions: block`: the run shares no case with the base branch's results. It was a passing
+ * check with a "not compared" note; the suite gone from the config now fails the check run, and
+ * the PR comment, the job summary and the check run say which suite and how to accept it
+ * (`removedSuites`). The Action's verdict is the artifact's: this checks it reaches GitHub.
+ *
+ * The Action runs from src/ (through tsx) in a child process, against the fake GitHub on 127.0.0.1.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
+import { workspace, type Workspace } from './helpers/action-run.ts';
+import { runInProcess } from './helpers/in-process.ts';
+import { reports } from './helpers/uncompared-baseline.ts';
+
+/** One suite `id` of 12 rows that all pass, under `regressions: block`; `top`: top-level lines. */
+function files(id: string, top = ''): Record<string, string> {
+  return {
+    'evals.yaml': `version: 1
+${top}suites:
+  - id: ${id}
+    testset: { path: rows.jsonl }
+    hash: [id]
+    function: ./m.mjs#fn
+    evaluators:
+      - { id: eq, use: is-equals, with: { expected: ok } }
+    gate: { regressions: block }
+`,
+    'rows.jsonl': `${Array.from({ length: 12 }, (_, n) => JSON.stringify({ id: `r${n}` })).join('\n')}\n`,
+    'm.mjs': `export const fn = () => 'ok';\n`,
+  };
+}
+
+describe('the Action when a suite of the baseline is gone from the config', () => {
+  const fixture = useSourceAction();
+  let base = '';
+  before(async () => {
+    const old = workspace(files('qa'));
+    const made = await runInProcess(['run', '-o', 'base.json'], old.dir);
+    assert.equal(made.code, 0, made.stderr);
+    base = readFileSync(join(old.dir, 'base.json'), 'utf8');
+  });
+
+  it('a renamed suite fails the check run, and every report says which and how to accept it', async () => {
+    const ws: Workspace = workspace({ ...files('qa2'), 'base.json': base });
+    const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
+    assert.equal(run.code, 1, run.stdout);
+    assert.equal(run.outputs['verdict'], 'fail');
+    const check = onlyCheckRun(fixture.server, run.stdout);
+    assert.equal(check.conclusion, 'failure');
+    assert.match(check.output.title ?? '', /^fail: 1 suite of the baseline gone · 0 of 1 runs/);
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
+      assert.match(
+        text,
+        /❌ \*\*Suite qa of the baseline is gone \(its gate there: regressions: block\):\*\* suite "qa" of the baseline is not in the config any more \("qa2" is new in the config: renamed\?\)/,
+        `${where}:\n${text}`,
+      );
+      assert.match(text, /top-level removedSuites/, where);
+      assert.doesNotMatch(text, /Not compared with a baseline/, where);
+    }
+  });
+
+  it('listed in removedSuites, the check run passes', async () => {
+    const ws = workspace({ ...files('qa2', 'removedSuites: [qa]\n'), 'base.json': base });
+    const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
+    assert.equal(run.code, 0, run.stdout);
+    assert.equal(run.outputs['verdict'], 'pass');
+  });
+});
