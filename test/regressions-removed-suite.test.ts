@@ -65,10 +65,17 @@ describe('regressions: block and a suite of the baseline gone from the config', 
     writeFiles(dir, {
       'evals.yaml': config(['t', 'other'], '{ regressions: block, minPassRate: 0 }'),
     });
-    const r = await run(dir);
+    const r = await run(dir, '--junit', 'junit.xml');
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const head = artifact(dir);
     assert.equal(head.verdict, 'fail');
+    // A CI test report shows the failure too, under the suite's old name.
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assert.match(junit, /^<testsuites name="evalgate" tests="25" failures="1" /m);
+    assert.match(
+      junit,
+      /<testsuite name="s" tests="1" failures="1"[^>]*>\n {4}<testcase name="\(gone\)" classname="s" time="0\.000">\n {6}<failure message="suite &quot;s&quot; of the baseline is not in the config any more/,
+    );
     assert.deepEqual(head.missingSuites, [{ suite: 's', text: GONE }]);
     // No run failed: what fails is the suite gone, which the summary says above its verdict.
     assert.deepEqual(

@@ -18,6 +18,7 @@ import type {
 } from '../types/index.ts';
 import { caseReasons } from './case-lines.ts';
 import { reasonWithTrial } from './evaluation-reason.ts';
+import { goneSuitesXml } from './junit-gone-suites.ts';
 import {
   describeFailedEvaluation,
   describeThresholdFor,
@@ -89,10 +90,11 @@ export function renderJUnit(artifact: ResultsArtifact): string {
 /** {@link renderJUnit} in pieces, with each run's cases taken from `source`. */
 export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Generator<string> {
   const suites = artifact.runs.map((run, index) => suiteTotals(run, source.totals(index)));
+  const gone = artifact.missingSuites ?? [];
   const attributes = attrs({
     name: 'evalgate',
-    tests: sum(suites.map((totals) => totals.tests)),
-    failures: sum(suites.map((totals) => totals.failures)),
+    tests: sum(suites.map((totals) => totals.tests)) + gone.length,
+    failures: sum(suites.map((totals) => totals.failures)) + gone.length,
     errors: sum(suites.map((totals) => totals.errors)),
     // The suites' times summed, as each suite's is its cases': the run's wall time (the
     // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
@@ -112,6 +114,7 @@ export function* junitChunks(artifact: ResultsArtifact, source: JUnitCases): Gen
     if (totals.gateFailed) yield `${renderGate(run, name)}\n`;
     yield '  </testsuite>\n';
   }
+  yield goneSuitesXml(gone, { text: escapeXmlText, attribute: escapeXmlAttribute });
   yield '</testsuites>\n';
 }
 
