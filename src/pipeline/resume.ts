@@ -18,6 +18,8 @@ import { realPath } from '../shared/real-path.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
+import { printable } from '../shared/text-table.ts';
+import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from './artifact-files.ts';
 import { recoverForResume } from './journal.ts';
 import type { CommandContext } from './context.ts';
@@ -154,7 +156,7 @@ export function startResume(
         realPath(resolve(cwd, path)) === realPath(resolve(cwd, output))
           ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)\n`
           : '';
-      return `${warning}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n${replaced}`;
+      return `${warning}${versionWarning(path, partial.tool.version, kept)}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n${replaced}`;
     },
     configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),
@@ -254,4 +256,16 @@ function resumedCases(
       },
     };
   };
+}
+
+/**
+ * Said when another evalgate wrote the partial: its cases keep the scores that version gave, the
+ * rest are scored by this one, and the finished artifact records this version alone. Resumed all
+ * the same, as a newer evalgate merges shards of older ones: a version's scoring rarely changes,
+ * and refusing would throw away every case the interrupted run paid for. '' for this version.
+ */
+function versionWarning(path: string, version: string, kept: number): string {
+  if (version === toolVersion) return '';
+  const was = printable(version);
+  return `warning: ${path} was written by evalgate ${was}, this is ${toolVersion}: its ${plural(kept, 'case result')} keep the scores and verdicts evalgate ${was} gave them, the cases left are scored by this one, and the results record ${toolVersion} alone; to score every case with one version, resume it with evalgate ${was}, or run evals run without --resume\n`;
 }
