@@ -165,6 +165,11 @@ export interface Scrubber {
   json: (text: string) => string;
   /** True when there is nothing to scrub (so callers can skip work). */
   readonly empty: boolean;
+  /**
+   * The length in UTF-8 bytes of the longest text it replaces (0: none): how much more than it
+   * shows a caller that cuts a stream must keep, so that it scrubs before it cuts.
+   */
+  readonly longestBytes: number;
 }
 
 /**
@@ -190,7 +195,7 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   );
   // Longest first: a secret that contains another is replaced whole.
   values.sort((a, b) => b.length - a.length);
-  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
+  if (values.length === 0) return NO_SECRETS;
   const forms = new Set<string>();
   const encoded = new Set<string>();
   for (const value of values) {
@@ -209,6 +214,7 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   };
   return {
     empty: false,
+    longestBytes: Math.max(...all.map((form) => Buffer.byteLength(form, 'utf8'))),
     text: replaceAll,
     json(text) {
       let out = replaceAll(text);
@@ -250,7 +256,12 @@ function base64Forms(value: string): string[] {
 }
 
 /** The scrubber of a run without secrets (made before anything is declared). */
-export const NO_SECRETS: Scrubber = { text: (t) => t, json: (t) => t, empty: true };
+export const NO_SECRETS: Scrubber = {
+  text: (t) => t,
+  json: (t) => t,
+  empty: true,
+  longestBytes: 0,
+};
 
 /** A constant text as it is sent: its escaped `\{{` read as `{{` (see `literalValue`). */
 export function sentText(text: string): string {

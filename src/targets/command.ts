@@ -29,14 +29,13 @@ import {
 import { CappedBytes, MAX_OUTPUT_BYTES, passedCap } from '../shared/output-cap.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { lastLines, outcome, STDERR_LINES, type Ran } from './command-output.ts';
+import { StderrTail } from './stderr-tail.ts';
 import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
-import { createScrubber } from '../shared/secrets.ts';
+import { createScrubber, type Scrubber } from '../shared/secrets.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
 export const MAX_STDOUT_BYTES = MAX_OUTPUT_BYTES;
-/** stderr kept while a process runs (its tail), enough for the last lines of any sane tool. */
-const STDERR_TAIL_BYTES = 64 * 1024;
 /** Between SIGTERM and SIGKILL, for a process that ignores or handles SIGTERM slowly. */
 export const KILL_GRACE_MS = 500;
 /**
@@ -67,7 +66,8 @@ export function createCommandTarget(
   setup: CommandTargetSetup,
 ): Checked<Target> {
   const cwd = resolve(setup.dir, config.cwd ?? '.');
-  const scrub = createScrubber(setup.secrets ?? []).text;
+  const scrubber = createScrubber(setup.secrets ?? []);
+  const scrub = scrubber.text;
   // Scrubbed before describeTarget cuts the line: a cut secret's first characters stay unknown.
   const run = typeof config.run === 'string' ? scrub(config.run) : config.run.map(scrub);
   const noteRounded = roundedIntegerNotes(
@@ -157,6 +157,7 @@ export function createCommandTarget(
           stdin,
           signal: args.signal,
           shellTemplates,
+          scrubber,
         });
         const output = outcome(ran, config, scrub);
         return config.output === 'json' && output.error === undefined
@@ -216,6 +217,8 @@ interface RunOptions {
   signal: AbortSignal;
   /** What each `EVALGATE_VALUE_n` of a shell line carries, to name it in an error. */
   shellTemplates: ReadonlyMap<string, string>;
+  /** The run's secrets, scrubbed from stderr before its end is cut (see StderrTail). */
+  scrubber: Scrubber;
 }
 
 /**
@@ -240,7 +243,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       return unstarted(startProblem(error as NodeJS.ErrnoException, argv, options));
     }
     const stdout = new CappedBytes();
-    let stderr = Buffer.alloc(0);
+    const stderr = new StderrTail(options.scrubber);
     let failure: string | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
@@ -267,25 +270,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
         stopGroup();
       }
     });
-    // Keep whole lines only: a line cut at its start could begin with the end of a secret, which
-    // no scrubbing would then recognise. A line longer than the tail is skipped to its end.
-    let skippingLine = false;
-    child.stderr.on('data', (chunk: Buffer) => {
-      let data = chunk;
-      if (skippingLine) {
-        const newline = data.indexOf(10);
-        if (newline < 0) return;
-        skippingLine = false;
-        data = data.subarray(newline + 1);
-      }
-      stderr = Buffer.concat([stderr, data]);
-      if (stderr.length > STDERR_TAIL_BYTES) {
-        const tail = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-        const newline = tail.indexOf(10);
-        skippingLine = newline < 0;
-        stderr = skippingLine ? Buffer.alloc(0) : tail.subarray(newline + 1);
-      }
-    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
     // A command that does not read its stdin closes the pipe: that is its business, not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin);
@@ -333,10 +318,7 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
       settle({
         stdout: bytes.toString('utf8'),
         ...(notUtf8 !== undefined ? { notUtf8 } : {}),
-        stderrTail:
-          skippingLine && stderr.length === 0
-            ? `(its last line passed ${STDERR_TAIL_BYTES / 1024} KiB and is not shown)`
-            : stderr.toString('utf8'),
+        stderrTail: stderr.text(),
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,
         ...(failure !== undefined ? { failure } : {}),
@@ -348,12 +330,10 @@ function runProcess(argv: readonly string[], options: RunOptions): Promise<Ran> 
 /**
  * At a time-out, the case's error names the program that was still running (as an http target's
  * names the request it waited for) and the end of what it wrote to stderr (why it hung is
- * usually there: `retrying in 8 s…`). Whole lines only: a line still being written could end
- * inside a secret, which scrubbing would then not recognise.
+ * usually there: `retrying in 8 s…`): its complete lines, scrubbed before they are cut.
  */
-function noteStderr(reason: unknown, program: string, stderr: Buffer): void {
+function noteStderr(reason: unknown, program: string, stderr: StderrTail): void {
   if (!(reason instanceof CallTimeout)) return;
-  const end = stderr.lastIndexOf(10);
-  const lines = end < 0 ? '' : lastLines(stderr.subarray(0, end).toString('utf8'), STDERR_LINES);
+  const lines = lastLines(stderr.completeLines(), STDERR_LINES);
   reason.note(lines === '' ? `running ${program}` : `running ${program}; stderr:\n${lines}`);
 }
