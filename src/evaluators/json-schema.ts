@@ -6,7 +6,7 @@ import { describeValue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { hasTemplates, literalValue } from '../shared/templates.ts';
 import type { Evaluation } from '../types/index.ts';
-import { truncateText } from './metadata.ts';
+import { truncateText, type MetadataCut } from './metadata.ts';
 import { ACTUAL_OPTION, orTemplate } from './option-schemas.ts';
 import { actualOf, OptionError } from './options.ts';
 import { defineBuiltin } from './define.ts';
@@ -76,7 +76,7 @@ export const jsonSchema = defineBuiltin({
     compile: schemaCompiler(hasTemplates(options.schema)),
     scrub: context.scrub,
   }),
-  score(values, args, { compile, scrub }): Evaluation {
+  score(values, args, { compile, scrub }, cut): Evaluation {
     const validateValue = compile(values.schema);
     let actual = actualOf(values, args);
     if (typeof actual === 'string') {
@@ -96,7 +96,7 @@ export const jsonSchema = defineBuiltin({
     return {
       score: 0,
       metadata: {
-        errors: errors.slice(0, ERRORS_SHOWN).map(formatError),
+        errors: errors.slice(0, ERRORS_SHOWN).map((error) => formatError(error, cut)),
         errorCount: errors.length,
       },
     };
@@ -176,12 +176,15 @@ function schemaCompiler(templated: boolean): (schema: unknown) => ValidateFuncti
   };
 }
 
-/** `/items/0/name: must be string`, with the offending key for additionalProperties. */
-function formatError(error: ErrorObject): string {
+/**
+ * `/items/0/name: must be string`, with the offending key for additionalProperties; cut by `cut`
+ * (the built-in's, which scrubs first: the path and the key are the output's own keys).
+ */
+function formatError(error: ErrorObject, cut: MetadataCut): string {
   const where = error.instancePath === '' ? '/' : error.instancePath;
   const extra =
     error.keyword === 'additionalProperties'
       ? ` (${String((error.params as { additionalProperty?: unknown }).additionalProperty)})`
       : '';
-  return truncateText(`${where}: ${error.message ?? error.keyword}${extra}`, 200);
+  return cut(`${where}: ${error.message ?? error.keyword}${extra}`, 200);
 }
