@@ -294,7 +294,7 @@ function buildSpec<TCase, TOutput>(
   if (issues.length > 0 || !prepared.ok) throw argumentsError(args.id, issues, scrub);
   const track: CallTracker = (call) => calls.track(call);
   // Made from the arguments once they are checked (`baselinesDir` is a path by now).
-  const sdk = suiteSdkContext(args, process.cwd(), process.env);
+  const sdk = suiteSdkContext(args, process.cwd(), process.env, args.secrets ?? []);
   const grid = args.gridSearchParams !== undefined;
   const outputs = new UndefinedOutputs();
   const spec: SuiteSpec<TCase, TOutput> = {

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { firstRecording } from '../bind/models.ts';
 import { createJudgeClient } from '../judge/client.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import type { JudgeClient } from '../judge/types.ts';
 import type { PriceTable } from '../judge/usage.ts';
 import {
@@ -63,13 +64,17 @@ export function suiteSdkContext(
   },
   cwd: string,
   env: Record<string, string | undefined>,
+  secrets: readonly string[] = [],
 ): SuiteSdkContext {
   const settings = suite.judge ?? {};
   let client = settings.client;
+  // The run's secrets, as the run scrubs them: the built-ins remove them from what they quote
+  // before they cut it, and the default client from the answers and errors it hands out.
+  const runSecrets = [...secretsInEnv(env), ...secrets];
   const judge: JudgeContext = {
     // Created on first use: a suite of deterministic classes never builds a client.
     get client(): JudgeClient {
-      client ??= createJudgeClient({ cacheDir: settings.cacheDir ?? null });
+      client ??= createJudgeClient({ cacheDir: settings.cacheDir ?? null, secrets: runSecrets });
       return client;
     },
     model: settings.model,
@@ -90,7 +95,8 @@ export function suiteSdkContext(
     updateHint: `pass updateBaselines: true to runTestSuite(${suite.id})`,
     onRunEnd: (flush) => flushes.push(flush),
   };
-  return { context: { judge, files }, flushes };
+  const scrub = createScrubber(runSecrets).text;
+  return { context: { judge, files, scrub }, flushes };
 }
 
 /** How the run makes each call of `evaluator`: by `track`, in the suite's context for an SDK class. */

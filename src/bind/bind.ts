@@ -210,7 +210,11 @@ async function loadEvaluator(
       // which takes the entry's id from its context.
       if (exported !== undefined) callee = exported as EngineEvaluator;
       const sdk = sdkClassUse((callee ?? sdkInner) as typeof sdkInner);
-      const context = { ...options.models?.contextFor(suite, ev), evaluatorId: ev.id };
+      const context = {
+        ...options.models?.contextFor(suite, ev),
+        evaluatorId: ev.id,
+        ...(options.secrets?.length ? { scrub: createScrubber(options.secrets).text } : {}),
+      };
       // The entry's own, not the instance's: an exported instance several entries name judges
       // each one's cases with that entry's settings and suite (BuiltinBackedEvaluator.sdkInContext).
       // A class from a copy of evalgate without it takes it the older way.

@@ -26,6 +26,11 @@ export interface SdkEvaluatorContext {
    * names a module evaluator by its `id:`, else its export name); overrides are looked up by it.
    */
   evaluatorId?: string;
+  /**
+   * Removes the run's secrets from what the built-in quotes before it cuts it (see
+   * `BuiltinContext.scrub`); absent: none.
+   */
+  scrub?: (text: string) => string;
 }
 
 type Scorer = (values: OptionValues, args: EvaluatorArgs) => Evaluation | Promise<Evaluation>;
@@ -174,7 +179,7 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
 
   #scorerFor(): Scorer {
     return this.sdkPreparedOnce('scorer', (): Scorer => {
-      const { judge, files, evaluatorId } = this.sdkContext();
+      const { judge, files, evaluatorId, scrub } = this.sdkContext();
       // An exported instance without an `id` of its own is named by the config (bind.ts).
       const ownId: unknown = this.id;
       return this.sdkBuiltin().direct(this.sdkFixedOptions(), {
@@ -183,6 +188,7 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
           ? { judge: { ...judge, model: this.sdkJudgeModel(judge.model) } }
           : {}),
         ...(files !== undefined ? { files } : {}),
+        ...(scrub !== undefined ? { scrub } : {}),
       });
     });
   }
