@@ -178,9 +178,10 @@ describe('an artifact a newer evalgate of the same schemaVersion wrote, with fie
     assert.match(
       refused.stderr,
       new RegExp(
-        `error: .*evals merge: new-s1\\.json has fields this evalgate does not know, which the artifact it writes from the file would lose: / \\(line ${line}, column \\d+\\): unexpected property "producedBy"; .*it was written by evalgate ${NEWER.replaceAll('.', '\\.')}, newer than this one \\(${toolVersion.replaceAll('.', '\\.')}\\): use evalgate ${NEWER.replaceAll('.', '\\.')} or newer for it`,
+        `error: evals merge: a shard was written by a newer evalgate than this one \\(${toolVersion.replaceAll('.', '\\.')}\\): new-s1\\.json by evalgate ${NEWER.replaceAll('.', '\\.')}; .* \\(new-s1\\.json has fields this one does not know: /producedBy \\(line ${line}, column \\d+\\), .*\\): merge them with evalgate ${NEWER.replaceAll('.', '\\.')} or newer\\n`,
       ),
     );
+    assert.doesNotMatch(refused.stderr, /unexpected property/);
     assert.equal(existsSync(join(dir, 'm2.json')), false, 'nothing is written');
   });
 
@@ -202,7 +203,7 @@ describe('an artifact a newer evalgate of the same schemaVersion wrote, with fie
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(
       refused.stderr,
-      /--resume new-partial\.json has fields this evalgate does not know, .*\/runs\/0\/summary\/evaluators\/exact \(line \d+, column \d+\): unexpected property "median" \(and 5 more\); it was written by evalgate 999\.0\.0/,
+      /--resume new-partial\.json was written by evalgate 999\.0\.0, newer than this one \(.*\), and has fields this evalgate does not know, which the artifact it writes from the file would lose: .*\/runs\/0\/summary\/evaluators\/exact\/median \(line \d+, column \d+\) \(and 5 more\); use evalgate 999\.0\.0 or newer for it\n/,
     );
     assert.equal(existsSync(join(dir, 'r2.json')), false);
   });

@@ -22,6 +22,11 @@ export class ArtifactReadError extends Error {
   constructor(
     readonly kind: 'unreadable' | 'not-json' | 'invalid',
     message: string,
+    /**
+     * For a file refused only for fields this evalgate does not know ({@link unknownRefusal}):
+     * the evalgate version it says wrote it, and those fields as the message lists them.
+     */
+    readonly unknownFields?: { writtenBy: string; fields: string },
   ) {
     super(message);
     this.name = 'ArtifactReadError';
@@ -60,12 +65,26 @@ export function unknownRefusal(
   text: string,
   toFileLine: (line: number) => number = (line) => line,
 ): ArtifactReadError {
-  const listed = listProblems(placed(text, found, toFileLine));
+  // Each by the pointer of the field itself (its object's, in the file, and its key): it is
+  // not wrong, only unknown here.
+  const fields = listProblems({
+    separator: ', ',
+    problems: found.problems.map((problem, i) => {
+      const key = problem.at.pointer.slice(problem.at.pointer.lastIndexOf('/'));
+      const field = {
+        ...problem,
+        pointer: `${problem.pointer === '/' ? '' : problem.pointer}${key}`,
+      };
+      return i < LISTED_PROBLEMS ? placedProblem(text, field, toFileLine, false) : field.pointer;
+    }),
+    all: found.all,
+  });
   const newer = isNewerVersion(writtenBy, toolVersion);
-  const fix = newer ? `: use evalgate ${printable(writtenBy)} or newer for it` : '';
+  const fix = newer ? `; use evalgate ${printable(writtenBy)} or newer for it` : '';
   return new ArtifactReadError(
     'invalid',
-    `${name} has fields this evalgate does not know, which the artifact it writes from the file would lose: ${listed}; it ${writtenByText(writtenBy, toolVersion)}${fix}`,
+    `${name} ${writtenByText(writtenBy, toolVersion)}, and has fields this evalgate does not know, which the artifact it writes from the file would lose: ${fields}${fix}`,
+    { writtenBy, fields },
   );
 }
 
@@ -98,11 +117,13 @@ function placedProblem(
   text: string,
   problem: ArtifactProblem,
   toFileLine: (line: number) => number = (line) => line,
+  withMessage = true,
 ): string {
+  const said = withMessage ? `: ${problem.message}` : '';
   const found = locateJsonPointer(text, problem.at.pointer);
-  if (found === null) return problemText(problem);
+  if (found === null) return `${problem.pointer}${said}`;
   const { line, col } = lineAndColumn(text, problem.at.key ? found.key : found.value);
-  return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
+  return `${problem.pointer} (line ${toFileLine(line)}, column ${col})${said}`;
 }
 
 /**

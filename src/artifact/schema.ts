@@ -172,8 +172,8 @@ export function isExactlyValid(part: 'results' | 'case', value: unknown): boolea
  * `a; b; c (and 5 more)`: the first {@link LISTED_PROBLEMS} of `found`, and how many more there
  * are when that is known (else `(and more)`).
  */
-export function listProblems(found: FoundProblems<string>): string {
-  const listed = found.problems.slice(0, LISTED_PROBLEMS).join('; ');
+export function listProblems(found: FoundProblems<string> & { separator?: string }): string {
+  const listed = found.problems.slice(0, LISTED_PROBLEMS).join(found.separator ?? '; ');
   const left = found.problems.length - LISTED_PROBLEMS;
   if (!found.all) return `${listed} (and more)`;
   return left > 0 ? `${listed} (and ${left} more)` : listed;

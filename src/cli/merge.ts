@@ -14,7 +14,7 @@ import { ListedCases } from '../report/case-listing.ts';
 import { notComparedWarning } from '../report/not-compared.ts';
 import { renderSummary, showFailedHint } from '../report/summary-table.ts';
 import { toolVersion } from '../shared/version.ts';
-import { openResultsFile } from '../pipeline/artifact-files.ts';
+import { mixedVersionsWarning, openShards } from './merge-versions.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 import { checkNotBaseline, checkOutputPaths } from '../pipeline/output-paths.ts';
 import { describeWriteFailure, fallbackPath } from '../pipeline/write-failure.ts';
@@ -66,7 +66,8 @@ export async function mergeCommand(args: MergeArgs, ctx: CommandContext): Promis
   }
   checkDistinctInputs(args.inputs, ctx.cwd);
   // Each input's frame is read now and its cases as the merge goes: an input may be large.
-  const inputs = args.inputs.map((name) => openResultsFile(name, ctx, 'evals merge:', 'refuse'));
+  // A shard of a newer evalgate is refused: merging needs the newest of their versions.
+  const inputs = openShards(args.inputs, ctx);
   // The merged cases are spooled to disk in testset order and copied into the artifact.
   const spool = new CaseSpool({
     warn: (message) => ctx.stderr.write(`warning: ${message}\n`),
@@ -140,7 +141,10 @@ async function mergeInto(
     );
   }
   const { count, present, missing, interrupted, warnings } = merged.value;
-  for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`);
+  const versions = mixedVersionsWarning(inputs);
+  for (const warning of [...(versions !== undefined ? [versions] : []), ...warnings]) {
+    ctx.stderr.write(`warning: ${warning}\n`);
+  }
   const artifact = await compared(merged.value, spool, args, ctx);
   const unwritten: WriteFailure[] = [];
   const fileReport = (path: string) => ({

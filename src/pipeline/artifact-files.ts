@@ -33,6 +33,18 @@ export interface ResultsFile extends NamedArtifact {
   noteUnknown(): void;
 }
 
+const refusedForUnknown = new WeakMap<Error, { writtenBy: string; fields: string }>();
+
+/**
+ * When `error` is {@link openResultsFile}'s refusal of a file only for fields this evalgate does
+ * not know (`refuse`): the version the file says wrote it, and those fields as listed.
+ */
+export function unknownFieldsRefusal(
+  error: unknown,
+): { writtenBy: string; fields: string } | undefined {
+  return error instanceof Error ? refusedForUnknown.get(error) : undefined;
+}
+
 /**
  * Opens a results artifact for reading a case at a time, as a merge or resume input named by
  * `path`. Refuses a missing file, non-JSON and anything the schema rejects (`what` names the
@@ -54,11 +66,13 @@ export function openResultsFile(
       'not-json': 'compare.not-json',
       invalid: 'merge.invalid',
     }[error.kind];
-    return usageError(
+    const usage = usageError(
       code,
       error.kind === 'invalid' ? `${what} ${error.message}` : error.message,
       path,
     );
+    if (error.unknownFields !== undefined) refusedForUnknown.set(usage, error.unknownFields);
+    return usage;
   };
   let file: ArtifactFile;
   try {
