@@ -79,9 +79,12 @@ export function answerOutput(
         .slice(0, i + 1)
         .map((step, n) => (/^\d+$/.test(step) && n > 0 ? `[${step}]` : n > 0 ? `.${step}` : step))
         .join('');
+      // What is there instead says whether the path or the server is wrong (a typo in a key,
+      // an error object in place of the data, a list where one item was expected).
+      const parent = i === 0 ? 'the answer' : walked.slice(0, walked.length - stepText(key, i));
       return {
         output: json,
-        error: `the answer has no ${walked} (output: ${path.text}): ${excerptOf(scrub(text))}`,
+        error: `${answeredAs}, but the answer has no ${walked} (output: ${path.text}; ${parent} is ${shapeOf(current, scrub)}): ${excerptOf(scrub(text))}`,
       };
     }
     current = next;
@@ -95,6 +98,38 @@ export function answerOutput(
     };
   }
   return { output: current };
+}
+
+/** The length of step `key` (the `i`-th) as `walked` writes it: `.key`, `[3]`, or `key` first. */
+function stepText(key: string, i: number): number {
+  return /^\d+$/.test(key) && i > 0 ? key.length + 2 : i > 0 ? key.length + 1 : key.length;
+}
+
+/** How many keys a missing path's message names. */
+const KEYS_NAMED = 8;
+/** Characters of each key named. */
+const KEY_CHARS = 40;
+
+/**
+ * What a value is, for a path that found no key in it: `an object whose keys are "text", "id"`,
+ * `a list of 3 items`, `a string`. Keys are scrubbed before they are cut (an answer may echo a
+ * key back as a key).
+ */
+function shapeOf(value: unknown, scrub: (text: string) => string): string {
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return 'an empty object';
+  const named = keys.slice(0, KEYS_NAMED).map((key) => {
+    const shown = oneLine(scrub(key));
+    return JSON.stringify(shown.length > KEY_CHARS ? `${shown.slice(0, KEY_CHARS)}\u2026` : shown);
+  });
+  const more = keys.length - named.length;
+  const list = `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return keys.length === 1
+    ? `an object whose only key is ${list}`
+    : `an object whose keys are ${list}`;
 }
 
 /**
