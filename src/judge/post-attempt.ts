@@ -8,6 +8,7 @@
  * `x-api-key`: it drops only `authorization`), so a redirect elsewhere is a failure that names
  * where it led.
  */
+import { networkHint } from './network-hints.ts';
 import { CallTimeout } from '../shared/call-timeout.ts';
 import { passedCap } from '../shared/output-cap.ts';
 import { maskCredentialsIn } from '../shared/secrets.ts';
@@ -268,7 +269,7 @@ export async function requestAttempt(
     const code = networkCode(cause);
     const reason = cause instanceof Error ? (cause.cause ?? cause) : cause;
     const detail = reason instanceof Error ? reason.message : String(reason);
-    const why = `${code === undefined ? '' : ` (${code})`}: ${detail}`;
+    const why = `${code === undefined ? '' : ` (${code})`}: ${detail}${networkHint(code)}`;
     if (answered !== undefined && !answered.ok) {
       // The connection broke off in the body of an error answer: the answer is its status's (a
       // 4xx is not retried), not a network failure as if nothing had answered.
