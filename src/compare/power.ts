@@ -37,6 +37,13 @@ export interface PowerInput {
    * test's smallest p depends on the whole table, not on a count of changed rows alone.
    */
   signFlip?: boolean;
+  /**
+   * Cases whose change is not 0 (sign-flip rows). A graded row whose changed cases are fewer
+   * than `fewestDetectable` has measured no noise a change must beat (none at all when no case
+   * changed, as in two runs of a deterministic evaluator): its figure is then the count floor of
+   * a bounded row, never a change of 0, unless every case changed. Absent: taken as enough.
+   */
+  changed?: number;
 }
 
 /** How large a change a row could detect. */
@@ -62,8 +69,17 @@ export interface PowerResult {
  * (and for a bounded row with fewer than k cases) the figure is k / cases, above 1, the largest
  * change a score or a pass rate can make: no change could be detected.
  *
+ * A graded row with fewer than k changed cases (and not every case changed) gets the bounded
+ * floor too. Its standard error rests on fewer changed cases than the test needs to see anything
+ * (on none when no case changed: a deterministic evaluator scoring the same outputs twice), so
+ * "the noise as measured" says nothing of how a real change would spread, and a change smaller
+ * than k / cases can sit on fewer than k cases, each moving at most the whole score range
+ * [0, 1], which no sign flip detects. Without the floor such a row claimed `could detect ±0.00`:
+ * any change at all.
+ *
  * The cases needed scale the standard error as 1/√n, the usual approximation: the noise per case
- * is taken as measured now. They are never fewer than k (k / target for a bounded row).
+ * is taken as measured now. They are never fewer than k (k / target for a bounded row, and for
+ * a graded row given the floor).
  */
 export function rowPower(input: PowerInput): PowerResult {
   const family = Math.max(1, input.family);
@@ -72,12 +88,15 @@ export function rowPower(input: PowerInput): PowerResult {
   const fewest =
     input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
   const noise = multiplier * input.standardError;
+  // Every case changed: the noise is measured on all there are, the best this row can do.
+  const changed = input.changed ?? Infinity;
+  const counted = input.bounded || (changed < fewest && changed < input.cases);
   // Below `fewest` cases even the largest change cannot reach the level, bounded or not.
-  const floor = input.bounded || input.cases < fewest ? fewest : 0;
+  const floor = counted || input.cases < fewest ? fewest : 0;
   const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
   if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
   const byNoise = input.cases * (noise / input.target) ** 2;
-  const byCount = input.bounded ? fewest / input.target : fewest;
+  const byCount = counted ? fewest / input.target : fewest;
   const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
   return { detectable, underpowered: true, casesNeeded };
 }

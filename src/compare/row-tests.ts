@@ -312,7 +312,8 @@ function untested(label: ChangeLabel): RowTest {
 /**
  * Fills in `power` for every row with a verdict. A score row whose values are all 0 or 1 changes
  * by ±1 per case, like the pass rate, so the sign-flip test's count floor bounds its change; a
- * row with values in between (a graded score, or trials averaged) is bounded by its noise.
+ * row with values in between (a graded score, or trials averaged) is bounded by its noise, once
+ * enough of its cases changed to measure one (`rowPower`'s `changed`).
  */
 function addPower(
   run: RunComparison,
@@ -333,11 +334,28 @@ function addPower(
     const cases = row.paired;
     const standardError = row.sd / Math.sqrt(cases);
     const bounded = paired?.graded !== true;
-    row.power = rowPower({ standardError, cases, family, alpha, target, bounded, signFlip: true });
+    const changed = paired === undefined ? undefined : changedCases(paired.diffs);
+    row.power = rowPower({
+      standardError,
+      cases,
+      family,
+      alpha,
+      target,
+      bounded,
+      signFlip: true,
+      ...(changed === undefined ? {} : { changed }),
+    });
   }
   for (const row of run.agreement) {
     if (row.label === 'too few cases' || row.se === null) continue;
     const cases = Math.min(row.compared.base, row.compared.head);
     row.power = rowPower({ standardError: row.se, cases, family, alpha, target, bounded: false });
   }
+}
+
+/** Cases whose change is not 0 (differences within float noise were made 0 when paired). */
+function changedCases(diffs: Float64Array): number {
+  let changed = 0;
+  for (const d of diffs) if (d !== 0) changed++;
+  return changed;
 }
