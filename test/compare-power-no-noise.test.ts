@@ -5,13 +5,15 @@
  * cases than the sign-flip test needs, a graded row gets the count floor of a pass/fail row.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { normalQuantileUpper } from '../src/compare/normal.ts';
 import { fewestDetectable, rowPower } from '../src/compare/power.ts';
 import { scratch } from './helpers/cli.ts';
+import type { Comparison } from '../src/types/comparison.ts';
+import { agreementProject } from './helpers/agreement-project.ts';
 import { artifact, run, type CaseSpec } from './helpers/compare-builder.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
@@ -143,5 +145,37 @@ describe('the power of a row with no measured noise', () => {
     const tiny = rowPower({ ...settings, standardError: 0, cases: 3, changed: 0 });
     assert.equal(tiny.detectable, 2);
     assert.equal(tiny.underpowered, true);
+  });
+
+  it('claims nothing for a κ row whose two summaries have no spread (κ 1 on both sides)', async () => {
+    // The judge gets every one of 20 labelled rows right on both sides: κ = 1, whose standard
+    // error is 0. Without BASE's recorded `agreement:` the two κ are compared as summaries, and
+    // the row's noise of 0 used to read `95% CI 0.000…0.000 … could detect ±0.00`.
+    const dir = agreementProject({ rows: 20, baseWrong: () => false, headWrong: () => false });
+    for (const side of ['base', 'head']) {
+      const result = await runInProcess(['run', '-o', `${side}.json`], dir, { SIDE: side });
+      assert.equal(result.code, 0, result.stderr);
+    }
+    const path = join(dir, 'base.json');
+    const base = JSON.parse(readFileSync(path, 'utf8')) as {
+      runs: { plan?: { agreement?: unknown } }[];
+    };
+    for (const r of base.runs) delete r.plan?.agreement;
+    writeFileSync(path, JSON.stringify(base));
+    const json = await runInProcess(['compare', 'base.json', 'head.json', '--format', 'json'], dir);
+    const row = (JSON.parse(json.stdout) as Comparison).runs[0]?.agreement[0];
+    assert.ok(row !== undefined, json.stdout);
+    // No spread measured: nothing tested (p = 1), the whole range of a κ change, no power.
+    assert.deepEqual([row.baseKappa, row.headKappa, row.label], [1, 1, 'unchanged']);
+    assert.deepEqual(
+      [row.se, row.pValue, row.ci, row.power],
+      [null, 1, { low: -2, high: 2 }, null],
+    );
+    const text = await runInProcess(['compare', 'base.json', 'head.json'], dir);
+    assert.equal(text.code, 0, text.stderr);
+    const line = text.stdout.split('\n').find((l) => l.includes('κ 1.000 → 1.000'));
+    assert.ok(line !== undefined, text.stdout);
+    assert.doesNotMatch(line, /could detect/);
+    assert.doesNotMatch(line, /CI 0\.000…0\.000/);
   });
 });

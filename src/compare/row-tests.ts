@@ -266,10 +266,24 @@ function agreementRow(row: PairedAgreement, test: TestContext): AgreementChange 
   const change = agreementChange(row);
   if (change === null) return tooFew;
   const { delta, se } = change;
-  const z = normalQuantileUpper(test.alpha / 2);
-  const pValue =
-    se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se)) : delta === 0 ? 1 : 0;
   const n = Math.min(row.base.compared, row.head.compared);
+  if (!(se > 0)) {
+    // Both summaries have a standard error of 0 (κ = 1 on both sides): no noise was measured,
+    // so nothing can be tested or bounded. As a paired κ row that could not be tested: p = 1,
+    // the whole range a κ change can take, no power claimed (`could detect ±0.00` before, a
+    // 95% CI of 0.000…0.000, and a change of any size with no spread called significant).
+    const whole = { low: -2, high: 2 };
+    return {
+      ...shared,
+      delta,
+      ci: whole,
+      se: null,
+      ...untested(labelOf(n, 1, delta, test)),
+      pValue: 1,
+    };
+  }
+  const z = normalQuantileUpper(test.alpha / 2);
+  const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se));
   return {
     ...shared,
     delta,
