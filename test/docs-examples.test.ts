@@ -357,3 +357,16 @@ void describe('docs/config.md', () => {
     assert.deepEqual(missing, []);
   });
 });
+
+void describe('docs/artifact.md', () => {
+  void it('names every top-level key of schemas/results.schema.json', () => {
+    const schema = JSON.parse(
+      readFileSync(join(repoRoot, 'schemas/results.schema.json'), 'utf8'),
+    ) as { properties: Record<string, unknown> };
+    const doc = readFileSync(join(repoRoot, 'docs/artifact.md'), 'utf8');
+    const keys = Object.keys(schema.properties);
+    assert.ok(keys.length >= 20, `only ${keys.length} top-level keys found in the schema`);
+    const missing = keys.filter((key) => !new RegExp(`[\`.{ ]${key}[\`:.,}]`).test(doc));
+    assert.deepEqual(missing, []);
+  });
+});
