@@ -66,11 +66,20 @@ describe('JSON numbers a double cannot keep', () => {
 });
 
 describe('the JSON of a CSV cell', () => {
+  it("names the field from the row, starting at the cell's column, a top-level array included", () => {
+    const text =
+      'q,meta,"ids list"\na,"{""ids"": [1, 12345678901234567891]}","[1, 12345678901234567891]"\n';
+    assert.deepEqual(
+      read(text, 'csv').map((issue) => /\(field [^)]*\)/.exec(String(issue))?.[0]),
+      ['(field meta.ids[1])', '(field ["ids list"][1])'],
+    );
+  });
+
   it('is refused at the cell when a number would change or a key repeats', () => {
     const text =
       'q,meta,extra\nok,"{""id"":1}",[]\nx,"{""id"":12345678901234567890}","{""k"":1,""k"":2}"\n';
     assert.deepEqual(read(text, 'csv'), [
-      '3:3 testset.inexact-number column "meta" (JSON): the number 12345678901234567890 (field id) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
+      '3:3 testset.inexact-number column "meta" (JSON): the number 12345678901234567890 (field meta.id) is not held exactly (a JSON number keeps whole numbers up to 9007199254740991): it would be read as 12345678901234567000; write it in quotes, as a string, to keep it as written',
       '3:35 testset.duplicate-key column "extra" (JSON): duplicate key "k": each key may appear once in an object (JSON would keep only the last value)',
     ]);
   });

@@ -264,7 +264,7 @@ export class CsvRowBuilder {
       ...duplicateJsonKeys(cell).map(
         ({ key }) => ['testset.duplicate-key' as const, duplicateKeyMessage(key)] as const,
       ),
-      ...inexactJsonNumbers(cell).map(
+      ...inexactJsonNumbers(cell, name).map(
         (number) => ['testset.inexact-number' as const, inexactNumberMessage(number)] as const,
       ),
     ];

@@ -30,8 +30,12 @@ type Open = { key: string | undefined; expectKey: boolean } | { index: number };
 const MAY_BE_INEXACT = /\d{16}|[eE][+-]?\d{3}/;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Every number of `text`, which `JSON.parse` has accepted, that it would read as another. */
-export function inexactJsonNumbers(text: string): InexactNumber[] {
+/**
+ * Every number of `text`, which `JSON.parse` has accepted, that it would read as another. `column`:
+ * the CSV column whose cell `text` is, whose name starts each field's path (`meta.ids[1]`); a
+ * cell's top-level array is then that column's value, not a list of rows.
+ */
+export function inexactJsonNumbers(text: string, column?: string): InexactNumber[] {
   if (!MAY_BE_INEXACT.test(text)) return [];
   const found: InexactNumber[] = [];
   // Where the scan is, to name the field of a number found (one pass, as json-keys.ts scans).
@@ -62,7 +66,7 @@ export function inexactJsonNumbers(text: string): InexactNumber[] {
       const token = NUMBER.exec(text)?.[0] ?? text.charAt(i);
       const read = Number(token);
       if (!keeps(token, read)) {
-        const field = fieldOf(open);
+        const field = fieldOf(open, column);
         found.push({ offset: i, text: token, read, ...(field !== '' ? { field } : {}) });
       }
       i += token.length - 1;
@@ -73,10 +77,12 @@ export function inexactJsonNumbers(text: string): InexactNumber[] {
 
 /**
  * The field the scan is in (`id`, `meta.ids[2]`). A JSON testset's list of rows is left out
- * (`[3].id` is `id`: the line places the row); any other path is whole, from the text's top.
+ * (`[3].id` is `id`: the line places the row); any other path is whole, from the text's top,
+ * after the CSV `column` whose cell the text is.
  */
-function fieldOf(open: readonly Open[]): string {
+function fieldOf(open: readonly Open[], column: string | undefined): string {
   const keys = open.map((entry) => ('index' in entry ? String(entry.index) : (entry.key ?? '')));
+  if (column !== undefined) return formatTemplatePath('', [column, ...keys]).replace(/^\./, '');
   const inRow = open[0] !== undefined && 'index' in open[0] ? keys.slice(1) : keys;
   return formatTemplatePath('', inRow).replace(/^\./, '');
 }
