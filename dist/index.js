@@ -21982,7 +21982,7 @@ function createScrubber(secrets) {
     (s) => s.length >= MIN_SECRET_LENGTH
   );
   values.sort((a, b) => b.length - a.length);
-  if (values.length === 0) return { text: (t) => t, json: (t) => t, empty: true };
+  if (values.length === 0) return NO_SECRETS;
   const forms = /* @__PURE__ */ new Set();
   const encoded = /* @__PURE__ */ new Set();
   for (const value of values) {
@@ -22000,6 +22000,7 @@ function createScrubber(secrets) {
   };
   return {
     empty: false,
+    longestBytes: Math.max(...all.map((form) => Buffer.byteLength(form, "utf8"))),
     text: replaceAll,
     json(text2) {
       let out = replaceAll(text2);
@@ -22046,7 +22047,12 @@ var init_secrets = __esm({
     PLAIN_HEADERS = /* @__PURE__ */ new Set(["accept", "content-type", "user-agent"]);
     URL_USER_PART = /\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/\\?#@]+@/g;
     declared = /* @__PURE__ */ new Set();
-    NO_SECRETS = { text: (t) => t, json: (t) => t, empty: true };
+    NO_SECRETS = {
+      text: (t) => t,
+      json: (t) => t,
+      empty: true,
+      longestBytes: 0
+    };
   }
 });
 
@@ -29496,7 +29502,7 @@ var init_results_schema = __esm({
         },
         comparison: {
           description: "Present when the run was given a baseline (evals run --baseline, the Action's baseline:): the paired comparison against it, as evals compare --format json prints it.",
-          type: "object"
+          $ref: "#/definitions/comparison"
         },
         baseline: {
           description: "Present on a partial artifact recovered from a killed run's recovery journal (evals run --resume, or kept aside as NAME.killed-PID.json by a plain run) when that run was compared with a baseline: which baseline, since such a partial has no comparison to record it in. evals run --resume without --baseline compares with it again, read from path (refused when that file is gone or holds another run); --baseline FILE compares with FILE instead. Absent in every other artifact, and in those of earlier evalgate versions.",
@@ -29931,6 +29937,10 @@ var init_results_schema = __esm({
               description: "Evaluations that gave a score without an error (those mean averages); present only when errors > 0. The gate bounds the mean every evaluation would have had, the errored ones scored 0 or 1, from it.",
               $ref: "#/definitions/count"
             },
+            baselinesRecorded: {
+              description: "Cases that did not error whose first baseline this evaluator recorded instead of judging them (an SDK BaseAutomaticBattle); absent when none. A run whose every case that ran it recorded passes its gate rules on it, saying so.",
+              $ref: "#/definitions/count"
+            },
             passRate: {
               description: "passed / (passed + failed); null when no evaluation had a threshold.",
               type: ["number", "null"],
@@ -30257,6 +30267,884 @@ var init_results_schema = __esm({
               $ref: "#/definitions/usage"
             }
           }
+        },
+        comparisonSide: {
+          description: "One side of a comparison (base: the baseline; head: this run).",
+          type: "object",
+          additionalProperties: false,
+          required: ["config", "git", "startedAt"],
+          properties: {
+            config: {
+              description: "The config of that run (its artifact's config).",
+              type: "string"
+            },
+            git: {
+              description: "The commit of that run (its artifact's git), or null.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["sha", "ref"],
+              properties: {
+                sha: {
+                  description: "Full commit sha of HEAD, or null when unknown.",
+                  type: ["string", "null"]
+                },
+                ref: {
+                  description: "Branch or ref name, or null when detached or unknown.",
+                  type: ["string", "null"]
+                }
+              }
+            },
+            startedAt: {
+              description: "When that run started (its artifact's startedAt).",
+              type: "string"
+            },
+            path: {
+              description: "base only: the baseline file as --baseline named it, from where that command ran; absent in comparisons of earlier versions.",
+              type: "string"
+            },
+            incomplete: {
+              description: "Present when that side is not a whole run (interrupted, a shard, a partial merge).",
+              type: "object",
+              additionalProperties: false,
+              required: ["cases", "planned", "shortRuns"],
+              properties: {
+                cases: {
+                  description: "Cases with a result.",
+                  $ref: "#/definitions/count"
+                },
+                planned: {
+                  description: "Cases planned.",
+                  $ref: "#/definitions/count"
+                },
+                shortRuns: {
+                  description: "Its runs with fewer results than planned.",
+                  type: "array",
+                  items: {
+                    description: "A run short of cases.",
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["suite", "params", "cases", "planned"],
+                    properties: {
+                      suite: {
+                        type: "string",
+                        description: "Suite id."
+                      },
+                      params: {
+                        type: "object",
+                        description: "Its grid point; {} when the suite has no grid."
+                      },
+                      cases: {
+                        description: "Cases with a result.",
+                        $ref: "#/definitions/count"
+                      },
+                      planned: {
+                        description: "Cases planned.",
+                        $ref: "#/definitions/count"
+                      }
+                    }
+                  }
+                },
+                partialMerge: {
+                  description: "As the artifact's partialMerge.",
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["count", "merged"],
+                  properties: {
+                    count: {
+                      type: "integer",
+                      minimum: 1,
+                      description: "Shards in all."
+                    },
+                    merged: {
+                      type: "array",
+                      items: {
+                        type: "integer",
+                        minimum: 1
+                      },
+                      description: "The shards merged, by number."
+                    }
+                  }
+                },
+                shard: {
+                  description: "As the artifact's shard.",
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["index", "count"],
+                  properties: {
+                    index: {
+                      type: "integer",
+                      minimum: 1,
+                      description: "This shard, from 1."
+                    },
+                    count: {
+                      type: "integer",
+                      minimum: 1,
+                      description: "Shards in all."
+                    }
+                  }
+                },
+                markedOnly: {
+                  description: "Marked interrupted with every planned case present.",
+                  const: true
+                }
+              }
+            }
+          }
+        },
+        runRef: {
+          description: "A run by its suite and grid point.",
+          type: "object",
+          additionalProperties: false,
+          required: ["suite", "params"],
+          properties: {
+            suite: {
+              type: "string",
+              description: "Suite id."
+            },
+            params: {
+              description: "Its grid point.",
+              type: "object"
+            }
+          }
+        },
+        caseRef: {
+          description: "A case named in a comparison.",
+          type: "object",
+          additionalProperties: false,
+          required: ["id", "source"],
+          properties: {
+            id: {
+              type: "string",
+              description: "The case id."
+            },
+            source: {
+              description: "Where the case came from; null when unknown.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["file", "line"],
+              properties: {
+                file: {
+                  description: "File relative to the config.",
+                  type: "string"
+                },
+                line: {
+                  description: "1-based line in that file.",
+                  type: "integer",
+                  minimum: 1
+                }
+              }
+            },
+            label: {
+              description: "How the case is shown, when not by its id.",
+              type: "string"
+            },
+            trialPassRate: {
+              description: "flaky only: its trial pass rate.",
+              type: ["number", "null"]
+            }
+          }
+        },
+        evaluatorChange: {
+          description: "An evaluator's mean score, base against head.",
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "pValue",
+            "adjustedP",
+            "qValue",
+            "label",
+            "significant",
+            "power",
+            "evaluator",
+            "paired",
+            "baseMean",
+            "headMean",
+            "delta",
+            "ci",
+            "sd"
+          ],
+          properties: {
+            pValue: {
+              description: "p-value of the row's test.",
+              type: ["number", "null"]
+            },
+            adjustedP: {
+              description: "Holm-adjusted p-value over the family.",
+              type: ["number", "null"]
+            },
+            qValue: {
+              description: "Benjamini-Hochberg q-value.",
+              type: ["number", "null"]
+            },
+            label: {
+              description: "What the row shows.",
+              type: "string",
+              enum: ["improved", "regressed", "unchanged", "too few cases"]
+            },
+            significant: {
+              type: "boolean",
+              description: "Significant after the correction over the family."
+            },
+            power: {
+              description: "How large a change the row could detect; null when not computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["detectable", "underpowered", "casesNeeded"],
+              properties: {
+                detectable: {
+                  type: ["number", "null"],
+                  description: "Smallest change detected with 80% power at the corrected level; null when not finite."
+                },
+                underpowered: {
+                  type: "boolean",
+                  description: "detectable exceeds the target."
+                },
+                casesNeeded: {
+                  type: ["integer", "null"],
+                  description: "Cases it would take to detect the target; null when not underpowered."
+                }
+              }
+            },
+            evaluator: {
+              type: "string",
+              description: "Evaluator id."
+            },
+            lowerIsBetter: {
+              const: true,
+              description: "Lower scores are better for this evaluator."
+            },
+            directionChanged: {
+              const: true,
+              description: "Lower-is-better on one side only."
+            },
+            paired: {
+              description: "Paired cases.",
+              $ref: "#/definitions/count"
+            },
+            lostInHead: {
+              description: "Cases scored in base and not in head.",
+              $ref: "#/definitions/count"
+            },
+            baseMean: {
+              type: ["number", "null"],
+              description: "Mean score in base; null when none."
+            },
+            headMean: {
+              type: ["number", "null"],
+              description: "Mean score in head; null when none."
+            },
+            delta: {
+              type: ["number", "null"],
+              description: "head minus base; null when not computed."
+            },
+            ci: {
+              description: "Bootstrap confidence interval of the change; null when it could not be computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["low", "high"],
+              properties: {
+                low: {
+                  type: "number",
+                  description: "Lower bound."
+                },
+                high: {
+                  type: "number",
+                  description: "Upper bound."
+                }
+              }
+            },
+            sd: {
+              type: ["number", "null"],
+              description: "Standard deviation of the paired differences; null when not computed."
+            }
+          }
+        },
+        passRateChange: {
+          description: "The pass rate, base against head.",
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "pValue",
+            "adjustedP",
+            "qValue",
+            "label",
+            "significant",
+            "power",
+            "paired",
+            "baseRate",
+            "headRate",
+            "delta",
+            "ci",
+            "sd",
+            "passToFail",
+            "failToPass"
+          ],
+          properties: {
+            pValue: {
+              description: "p-value of the row's test.",
+              type: ["number", "null"]
+            },
+            adjustedP: {
+              description: "Holm-adjusted p-value over the family.",
+              type: ["number", "null"]
+            },
+            qValue: {
+              description: "Benjamini-Hochberg q-value.",
+              type: ["number", "null"]
+            },
+            label: {
+              description: "What the row shows.",
+              type: "string",
+              enum: ["improved", "regressed", "unchanged", "too few cases"]
+            },
+            significant: {
+              type: "boolean",
+              description: "Significant after the correction over the family."
+            },
+            power: {
+              description: "How large a change the row could detect; null when not computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["detectable", "underpowered", "casesNeeded"],
+              properties: {
+                detectable: {
+                  type: ["number", "null"],
+                  description: "Smallest change detected with 80% power at the corrected level; null when not finite."
+                },
+                underpowered: {
+                  type: "boolean",
+                  description: "detectable exceeds the target."
+                },
+                casesNeeded: {
+                  type: ["integer", "null"],
+                  description: "Cases it would take to detect the target; null when not underpowered."
+                }
+              }
+            },
+            paired: {
+              description: "Paired cases.",
+              $ref: "#/definitions/count"
+            },
+            baseRate: {
+              type: ["number", "null"],
+              description: "Pass rate in base; null when none."
+            },
+            headRate: {
+              type: ["number", "null"],
+              description: "Pass rate in head; null when none."
+            },
+            delta: {
+              type: ["number", "null"],
+              description: "head minus base; null when not computed."
+            },
+            ci: {
+              description: "Bootstrap confidence interval of the change; null when it could not be computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["low", "high"],
+              properties: {
+                low: {
+                  type: "number",
+                  description: "Lower bound."
+                },
+                high: {
+                  type: "number",
+                  description: "Upper bound."
+                }
+              }
+            },
+            sd: {
+              type: ["number", "null"],
+              description: "Standard deviation of the paired differences; null when not computed."
+            },
+            passToFail: {
+              description: "Cases that passed in base and fail in head.",
+              $ref: "#/definitions/count"
+            },
+            failToPass: {
+              description: "Cases that failed in base and pass in head.",
+              $ref: "#/definitions/count"
+            }
+          }
+        },
+        agreementChange: {
+          description: "An evaluator's agreement with a human column, base against head.",
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "pValue",
+            "adjustedP",
+            "qValue",
+            "label",
+            "significant",
+            "power",
+            "evaluator",
+            "column",
+            "weighted",
+            "compared",
+            "baseKappa",
+            "headKappa",
+            "delta",
+            "ci",
+            "se"
+          ],
+          properties: {
+            pValue: {
+              description: "p-value of the row's test.",
+              type: ["number", "null"]
+            },
+            adjustedP: {
+              description: "Holm-adjusted p-value over the family.",
+              type: ["number", "null"]
+            },
+            qValue: {
+              description: "Benjamini-Hochberg q-value.",
+              type: ["number", "null"]
+            },
+            label: {
+              description: "What the row shows.",
+              type: "string",
+              enum: ["improved", "regressed", "unchanged", "too few cases"]
+            },
+            significant: {
+              type: "boolean",
+              description: "Significant after the correction over the family."
+            },
+            power: {
+              description: "How large a change the row could detect; null when not computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["detectable", "underpowered", "casesNeeded"],
+              properties: {
+                detectable: {
+                  type: ["number", "null"],
+                  description: "Smallest change detected with 80% power at the corrected level; null when not finite."
+                },
+                underpowered: {
+                  type: "boolean",
+                  description: "detectable exceeds the target."
+                },
+                casesNeeded: {
+                  type: ["integer", "null"],
+                  description: "Cases it would take to detect the target; null when not underpowered."
+                }
+              }
+            },
+            evaluator: {
+              type: "string",
+              description: "Evaluator id."
+            },
+            column: {
+              type: "string",
+              description: "The human label column."
+            },
+            weighted: {
+              type: "boolean",
+              description: "Weighted kappa."
+            },
+            compared: {
+              description: "Cases compared on each side.",
+              type: "object",
+              additionalProperties: false,
+              required: ["base", "head"],
+              properties: {
+                base: {
+                  $ref: "#/definitions/count",
+                  description: "Base side."
+                },
+                head: {
+                  $ref: "#/definitions/count",
+                  description: "Head side."
+                }
+              }
+            },
+            baseKappa: {
+              type: ["number", "null"],
+              description: "Kappa in base; null when not computed."
+            },
+            headKappa: {
+              type: ["number", "null"],
+              description: "Kappa in head; null when not computed."
+            },
+            delta: {
+              type: ["number", "null"],
+              description: "head minus base; null when not computed."
+            },
+            ci: {
+              description: "Bootstrap confidence interval of the change; null when it could not be computed.",
+              type: ["object", "null"],
+              additionalProperties: false,
+              required: ["low", "high"],
+              properties: {
+                low: {
+                  type: "number",
+                  description: "Lower bound."
+                },
+                high: {
+                  type: "number",
+                  description: "Upper bound."
+                }
+              }
+            },
+            se: {
+              type: ["number", "null"],
+              description: "Standard error of the change; null when not computed."
+            }
+          }
+        },
+        runComparison: {
+          description: "A run present on both sides.",
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "suite",
+            "params",
+            "trials",
+            "minDetectableEffect",
+            "passRate",
+            "evaluators",
+            "agreement",
+            "evaluatorsOnlyInBase",
+            "evaluatorsOnlyInHead",
+            "cases"
+          ],
+          properties: {
+            suite: {
+              type: "string",
+              description: "Suite id."
+            },
+            params: {
+              description: "Its grid point.",
+              type: "object"
+            },
+            trials: {
+              type: "integer",
+              minimum: 1,
+              description: "Trials per case in head."
+            },
+            baseTrials: {
+              type: "integer",
+              minimum: 1,
+              description: "Trials per case in base, when they differ."
+            },
+            minDetectableEffect: {
+              type: "number",
+              description: "The change the gate must be able to detect."
+            },
+            passRate: {
+              $ref: "#/definitions/passRateChange",
+              description: "The pass rate, base against head."
+            },
+            evaluators: {
+              type: "array",
+              items: {
+                $ref: "#/definitions/evaluatorChange"
+              },
+              description: "Each evaluator on both sides."
+            },
+            agreement: {
+              type: "array",
+              items: {
+                $ref: "#/definitions/agreementChange"
+              },
+              description: "Each human-agreement row."
+            },
+            evaluatorsOnlyInBase: {
+              type: "array",
+              items: {
+                type: "string"
+              },
+              description: "Evaluators of base that head does not have."
+            },
+            evaluatorsOnlyInHead: {
+              type: "array",
+              items: {
+                type: "string"
+              },
+              description: "Evaluators of head that base does not have."
+            },
+            cases: {
+              description: "The cases that changed.",
+              type: "object",
+              additionalProperties: false,
+              required: ["newlyFailing", "fixed", "added", "removed", "contentChanged", "flaky"],
+              properties: {
+                newlyFailing: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Passed in base, fail in head."
+                },
+                fixed: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Failed in base, pass in head."
+                },
+                added: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "In head only."
+                },
+                removed: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "In base only."
+                },
+                contentChanged: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Same id, other content."
+                },
+                flaky: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Flaky in head."
+                },
+                notRunInBase: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Planned in base but not run."
+                },
+                notRunInHead: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Planned in head but not run."
+                },
+                notSelectedInBase: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Not selected by base's tag filter."
+                },
+                notSelectedInHead: {
+                  type: "array",
+                  items: {
+                    $ref: "#/definitions/caseRef"
+                  },
+                  description: "Not selected by head's tag filter."
+                }
+              }
+            },
+            incomplete: {
+              description: "The sides on which this run is short of cases.",
+              type: "object",
+              additionalProperties: false,
+              required: [],
+              properties: {
+                base: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["cases", "planned"],
+                  properties: {
+                    cases: {
+                      description: "Cases with a result.",
+                      $ref: "#/definitions/count"
+                    },
+                    planned: {
+                      description: "Cases planned.",
+                      $ref: "#/definitions/count"
+                    }
+                  },
+                  description: "Base side."
+                },
+                head: {
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["cases", "planned"],
+                  properties: {
+                    cases: {
+                      description: "Cases with a result.",
+                      $ref: "#/definitions/count"
+                    },
+                    planned: {
+                      description: "Cases planned.",
+                      $ref: "#/definitions/count"
+                    }
+                  },
+                  description: "Head side."
+                }
+              }
+            },
+            verdicts: {
+              description: "Each side's verdict.",
+              type: "object",
+              additionalProperties: false,
+              required: ["base", "head"],
+              properties: {
+                base: {
+                  $ref: "#/definitions/verdict",
+                  description: "Base side."
+                },
+                head: {
+                  $ref: "#/definitions/verdict",
+                  description: "Head side."
+                }
+              }
+            },
+            trialsAgreed: {
+              const: true,
+              description: "Both sides ran the same trials."
+            }
+          }
+        },
+        comparison: {
+          description: "Present when the run was given a baseline (evals run --baseline, the Action's baseline:): the paired comparison against it, as evals compare --format json prints it.",
+          type: "object",
+          additionalProperties: false,
+          required: [
+            "settings",
+            "base",
+            "head",
+            "counts",
+            "family",
+            "hasRegression",
+            "runs",
+            "onlyInBase",
+            "onlyInHead"
+          ],
+          properties: {
+            settings: {
+              description: "The statistics' settings.",
+              type: "object",
+              additionalProperties: false,
+              required: [
+                "confidence",
+                "resamples",
+                "maxResamples",
+                "resamplingLimit",
+                "seed",
+                "minPaired",
+                "power"
+              ],
+              properties: {
+                confidence: {
+                  type: "number",
+                  description: "Confidence level."
+                },
+                resamples: {
+                  type: "number",
+                  description: "Bootstrap resamples."
+                },
+                maxResamples: {
+                  type: "number",
+                  description: "Most resamples."
+                },
+                resamplingLimit: {
+                  type: "number",
+                  description: "Resampling limit."
+                },
+                seed: {
+                  type: "number",
+                  description: "Random seed."
+                },
+                minPaired: {
+                  type: "number",
+                  description: "Fewest paired cases a row needs."
+                },
+                power: {
+                  type: "number",
+                  description: "How large a change the row could detect; null when not computed."
+                }
+              }
+            },
+            base: {
+              $ref: "#/definitions/comparisonSide",
+              description: "Base side."
+            },
+            head: {
+              $ref: "#/definitions/comparisonSide",
+              description: "Head side."
+            },
+            counts: {
+              description: "Rows by outcome.",
+              type: "object",
+              additionalProperties: false,
+              required: ["improved", "regressed", "unchanged", "tooFewCases", "underpowered"],
+              properties: {
+                improved: {
+                  $ref: "#/definitions/count",
+                  description: "Rows that improved."
+                },
+                regressed: {
+                  $ref: "#/definitions/count",
+                  description: "Rows that regressed."
+                },
+                unchanged: {
+                  $ref: "#/definitions/count",
+                  description: "Rows unchanged."
+                },
+                tooFewCases: {
+                  $ref: "#/definitions/count",
+                  description: "Rows with too few cases."
+                },
+                underpowered: {
+                  $ref: "#/definitions/count",
+                  description: "detectable exceeds the target."
+                }
+              }
+            },
+            family: {
+              description: "The family of rows Holm's correction runs over.",
+              type: "object",
+              additionalProperties: false,
+              required: ["rows", "regressions", "improvements"],
+              properties: {
+                rows: {
+                  $ref: "#/definitions/count",
+                  description: "Rows in the family."
+                },
+                regressions: {
+                  $ref: "#/definitions/count",
+                  description: "Significant regressions."
+                },
+                improvements: {
+                  $ref: "#/definitions/count",
+                  description: "Significant improvements."
+                }
+              }
+            },
+            hasRegression: {
+              description: "Some row regressed significantly after Holm's correction over the family.",
+              type: "boolean"
+            },
+            runs: {
+              description: "Runs on both sides, in head's order.",
+              type: "array",
+              items: {
+                $ref: "#/definitions/runComparison"
+              }
+            },
+            onlyInBase: {
+              description: "Runs of base that head does not have.",
+              type: "array",
+              items: {
+                $ref: "#/definitions/runRef"
+              }
+            },
+            onlyInHead: {
+              description: "Runs of head that base does not have.",
+              type: "array",
+              items: {
+                $ref: "#/definitions/runRef"
+              }
+            }
+          }
         }
       }
     };
@@ -30334,7 +31222,7 @@ function isExactlyValid(part, value) {
   return validator(part, false, "refuse")(value);
 }
 function listProblems(found2) {
-  const listed4 = found2.problems.slice(0, LISTED_PROBLEMS).join("; ");
+  const listed4 = found2.problems.slice(0, LISTED_PROBLEMS).join(found2.separator ?? "; ");
   const left = found2.problems.length - LISTED_PROBLEMS;
   if (!found2.all) return `${listed4} (and more)`;
   return left > 0 ? `${listed4} (and ${left} more)` : listed4;
@@ -30980,12 +31868,24 @@ function invalid(name, found2, text2, toFileLine = (line) => line) {
   );
 }
 function unknownRefusal(name, found2, writtenBy, text2, toFileLine = (line) => line) {
-  const listed4 = listProblems(placed(text2, found2, toFileLine));
+  const fields = listProblems({
+    separator: ", ",
+    problems: found2.problems.map((problem, i) => {
+      const key = problem.at.pointer.slice(problem.at.pointer.lastIndexOf("/"));
+      const field = {
+        ...problem,
+        pointer: `${problem.pointer === "/" ? "" : problem.pointer}${key}`
+      };
+      return i < LISTED_PROBLEMS ? placedProblem(text2, field, toFileLine, false) : field.pointer;
+    }),
+    all: found2.all
+  });
   const newer = isNewerVersion(writtenBy, toolVersion);
-  const fix = newer ? `: use evalgate ${printable(writtenBy)} or newer for it` : "";
+  const fix = newer ? `; use evalgate ${printable(writtenBy)} or newer for it` : "";
   return new ArtifactReadError(
     "invalid",
-    `${name} has fields this evalgate does not know, which the artifact it writes from the file would lose: ${listed4}; it ${writtenByText(writtenBy, toolVersion)}${fix}`
+    `${name} ${writtenByText(writtenBy, toolVersion)}, and has fields this evalgate does not know, which the artifact it writes from the file would lose: ${fields}${fix}`,
+    { writtenBy, fields }
   );
 }
 function placedProblems(text2, value) {
@@ -30997,11 +31897,12 @@ function placed(text2, found2, toFileLine) {
   );
   return { problems, all: found2.all };
 }
-function placedProblem(text2, problem, toFileLine = (line) => line) {
+function placedProblem(text2, problem, toFileLine = (line) => line, withMessage = true) {
+  const said = withMessage ? `: ${problem.message}` : "";
   const found2 = locateJsonPointer(text2, problem.at.pointer);
-  if (found2 === null) return problemText(problem);
+  if (found2 === null) return `${problem.pointer}${said}`;
   const { line, col } = lineAndColumn(text2, problem.at.key ? found2.key : found2.value);
-  return `${problem.pointer} (line ${toFileLine(line)}, column ${col}): ${problem.message}`;
+  return `${problem.pointer} (line ${toFileLine(line)}, column ${col})${said}`;
 }
 function notJson(name, error2, text2, firstLine3 = 1, scrub) {
   if (text2.trim() === "") return new ArtifactReadError("not-json", `${name} is empty, not JSON`);
@@ -31043,12 +31944,14 @@ var init_read_errors = __esm({
     init_text_table();
     init_version();
     ArtifactReadError = class extends Error {
-      constructor(kind, message) {
+      constructor(kind, message, unknownFields) {
         super(message);
         this.kind = kind;
+        this.unknownFields = unknownFields;
         this.name = "ArtifactReadError";
       }
       kind;
+      unknownFields;
     };
   }
 });
@@ -33227,11 +34130,13 @@ function rowPower(input) {
   const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
   const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
   const noise = multiplier * input.standardError;
-  const floor = input.bounded || input.cases < fewest ? fewest : 0;
+  const changed = input.changed ?? Infinity;
+  const counted = input.bounded || changed < fewest && changed < input.cases;
+  const floor = counted || input.cases < fewest ? fewest : 0;
   const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
   if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
   const byNoise = input.cases * (noise / input.target) ** 2;
-  const byCount = input.bounded ? fewest / input.target : fewest;
+  const byCount = counted ? fewest / input.target : fewest;
   const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
   return { detectable, underpowered: true, casesNeeded };
 }
@@ -34135,9 +35040,20 @@ function agreementRow(row, test) {
   const change2 = agreementChange(row);
   if (change2 === null) return tooFew;
   const { delta, se } = change2;
-  const z = normalQuantileUpper(test.alpha / 2);
-  const pValue = se > 0 ? Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se)) : delta === 0 ? 1 : 0;
   const n = Math.min(row.base.compared, row.head.compared);
+  if (!(se > 0)) {
+    const whole2 = { low: -2, high: 2 };
+    return {
+      ...shared,
+      delta,
+      ci: whole2,
+      se: null,
+      ...untested(labelOf(n, 1, delta, test)),
+      pValue: 1
+    };
+  }
+  const z = normalQuantileUpper(test.alpha / 2);
+  const pValue = Math.min(1, 2 * normalUpperTail(Math.abs(delta) / se));
   return {
     ...shared,
     delta,
@@ -34175,13 +35091,28 @@ function addPower(run2, pairing, family, alpha) {
     const cases = row.paired;
     const standardError = row.sd / Math.sqrt(cases);
     const bounded2 = paired?.graded !== true;
-    row.power = rowPower({ standardError, cases, family, alpha, target, bounded: bounded2, signFlip: true });
+    const changed = paired === void 0 ? void 0 : changedCases(paired.diffs);
+    row.power = rowPower({
+      standardError,
+      cases,
+      family,
+      alpha,
+      target,
+      bounded: bounded2,
+      signFlip: true,
+      ...changed === void 0 ? {} : { changed }
+    });
   }
   for (const row of run2.agreement) {
     if (row.label === "too few cases" || row.se === null) continue;
     const cases = Math.min(row.compared.base, row.compared.head);
     row.power = rowPower({ standardError: row.se, cases, family, alpha, target, bounded: false });
   }
+}
+function changedCases(diffs) {
+  let changed = 0;
+  for (const d of diffs) if (d !== 0) changed++;
+  return changed;
 }
 var init_row_tests = __esm({
   "src/compare/row-tests.ts"() {
@@ -37111,11 +38042,13 @@ function openResultsFile(path, ctx, what, unknown = "ignore") {
       "not-json": "compare.not-json",
       invalid: "merge.invalid"
     }[error2.kind];
-    return usageError(
+    const usage = usageError(
       code,
       error2.kind === "invalid" ? `${what} ${error2.message}` : error2.message,
       path
     );
+    if (error2.unknownFields !== void 0) refusedForUnknown.set(usage, error2.unknownFields);
+    return usage;
   };
   let file;
   try {
@@ -37182,6 +38115,7 @@ function noteUnknownFields(ctx, name, writtenBy, unknown) {
   if (note !== null) ctx.stderr.write(`note: ${quoteScrub(ctx)(note)}
 `);
 }
+var refusedForUnknown;
 var init_artifact_files = __esm({
   "src/pipeline/artifact-files.ts"() {
     "use strict";
@@ -37191,6 +38125,7 @@ var init_artifact_files = __esm({
     init_errors();
     init_secrets();
     init_version();
+    refusedForUnknown = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -37588,7 +38523,7 @@ function meanWithErrors(condition, threshold, measured) {
   if (scored === void 0 || scored <= 0) {
     return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
   }
-  const at = (score2) => withoutNoise((mean * scored + score2 * errors) / (scored + errors));
+  const at = (score2) => Number(((mean * scored + score2 * errors) / (scored + errors)).toPrecision(RANGE_DIGITS));
   const low = at(LOWEST);
   const high = at(HIGHEST);
   const them = errors === 1 ? "the 1 errored evaluation" : `the ${formatCount(errors)} errored evaluations`;
@@ -37640,15 +38575,15 @@ function shown(value, direction2) {
   const rounded2 = direction2 === "down" ? Math.floor(scaled) : Math.ceil(scaled);
   return String(rounded2 / scale);
 }
-var LOWEST, HIGHEST;
+var LOWEST, HIGHEST, RANGE_DIGITS;
 var init_mean_bounds = __esm({
   "src/run/mean-bounds.ts"() {
     "use strict";
     init_format_count();
-    init_float_noise();
     init_threshold();
     LOWEST = 0;
     HIGHEST = 1;
+    RANGE_DIGITS = 12;
   }
 });
 
@@ -37677,12 +38612,16 @@ function evaluateGate(summary2, gate, emptyExcused = false) {
   const missing = (reason) => emptyExcused && noCases ? null : reason;
   for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
     const measured = summary2.evaluators[id];
+    const recorded = recordedOnly(summary2, measured);
+    const unmeasured = (reason) => recorded !== void 0 ? null : missing(reason);
+    const excused = recorded ?? "no cases ran";
     if (rules.mean != null) {
       const condition = measure(
         `evaluators.${id}.mean`,
         rules.mean,
         withoutNoiseOrNull(measured?.mean ?? null),
-        missing("no scores")
+        unmeasured("no scores"),
+        excused
       );
       conditions.push(
         measured === void 0 || measured.mean === null ? condition : meanWithErrors(condition, rules.mean, measured)
@@ -37694,7 +38633,8 @@ function evaluateGate(summary2, gate, emptyExcused = false) {
           `evaluators.${id}.passRate`,
           rules.passRate,
           measured?.passRate ?? null,
-          missing("no evaluations with a threshold")
+          unmeasured("no evaluations with a threshold"),
+          excused
         )
       );
     }
@@ -37724,13 +38664,24 @@ function evaluateGate(summary2, gate, emptyExcused = false) {
   }
   return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
 }
-function measure(name, threshold, value, missing) {
+function measure(name, threshold, value, missing, excused = "no cases ran") {
   const expected = describeThreshold(threshold);
   if (value === null) {
-    return missing === null ? { name, expected, actual: "no cases ran", passed: true } : { name, expected, actual: missing, passed: false };
+    return missing === null ? { name, expected, actual: excused, passed: true } : { name, expected, actual: missing, passed: false };
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+function recordedOnly(summary2, measured) {
+  const recorded = measured?.baselinesRecorded ?? 0;
+  const ran = summary2.cases - summary2.errored;
+  if (measured === void 0 || measured.count > 0 || recorded === 0 || recorded < ran) {
+    return void 0;
+  }
+  return baselinesRecordedText(recorded);
+}
+function baselinesRecordedText(recorded) {
+  return `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? "case" : "cases"}; nothing judged yet (the next run judges against them)`;
 }
 function formatMeasured(value, threshold, passed) {
   for (let decimals = 4; decimals <= 17; decimals++) {
@@ -37791,7 +38742,7 @@ function nothingJudged(summary2, gate, passDecides) {
     return {
       name: JUDGED_CONDITION,
       expected,
-      actual: `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? "case" : "cases"}; nothing judged yet (the next run judges against them)`,
+      actual: baselinesRecordedText(recorded),
       passed: true
     };
   }
@@ -39968,7 +40919,8 @@ var init_summary = __esm({
             usage: new UsageTotal(),
             upperBounded: 0,
             lowerBounded: 0,
-            thresholded: 0
+            thresholded: 0,
+            recorded: 0
           });
         }
       }
@@ -39981,8 +40933,12 @@ var init_summary = __esm({
         if (result.error !== null) this.#errored++;
         else if (result.passed) this.#passed++;
         if (result.flaky === true) this.#flaky++;
-        if (result.error === null && (result.recordedBaseline?.length ?? 0) > 0) {
-          this.#baselinesRecorded++;
+        if (result.error === null && result.recordedBaseline !== void 0) {
+          if (result.recordedBaseline.length > 0) this.#baselinesRecorded++;
+          for (const id of result.recordedBaseline) {
+            const total = this.#totals.get(id);
+            if (total !== void 0) total.recorded++;
+          }
         }
         this.#targetUsage.add(result.usage);
         for (const evaluation of result.evaluations) {
@@ -40033,6 +40989,7 @@ var init_summary = __esm({
             errors: total.errors,
             // Only with errors: what the gate needs to bound the mean over every evaluation.
             ...total.errors > 0 ? { scored: total.scored } : {},
+            ...total.recorded > 0 ? { baselinesRecorded: total.recorded } : {},
             // An evaluator without a threshold passes or fails nothing: its errors are `failed`
             // (the case failed), but a pass rate of 0% would read as if every check had failed.
             passRate: judged > 0 && total.thresholded > 0 ? total.passed / judged : null,
@@ -49195,7 +50152,7 @@ var init_json_keys = __esm({
 });
 
 // src/testsets/json-numbers.ts
-function inexactJsonNumbers(text2) {
+function inexactJsonNumbers(text2, column) {
   if (!MAY_BE_INEXACT.test(text2)) return [];
   const found2 = [];
   const open6 = [];
@@ -49225,7 +50182,7 @@ function inexactJsonNumbers(text2) {
       const token = NUMBER3.exec(text2)?.[0] ?? text2.charAt(i);
       const read = Number(token);
       if (!keeps(token, read)) {
-        const field = fieldOf(open6);
+        const field = fieldOf(open6, column);
         found2.push({ offset: i, text: token, read, ...field !== "" ? { field } : {} });
       }
       i += token.length - 1;
@@ -49233,8 +50190,9 @@ function inexactJsonNumbers(text2) {
   }
   return found2;
 }
-function fieldOf(open6) {
+function fieldOf(open6, column) {
   const keys = open6.map((entry) => "index" in entry ? String(entry.index) : entry.key ?? "");
+  if (column !== void 0) return formatTemplatePath("", [column, ...keys]).replace(/^\./, "");
   const inRow = open6[0] !== void 0 && "index" in open6[0] ? keys.slice(1) : keys;
   return formatTemplatePath("", inRow).replace(/^\./, "");
 }
@@ -53631,7 +54589,7 @@ var init_csv = __esm({
           ...duplicateJsonKeys(cell).map(
             ({ key }) => ["testset.duplicate-key", duplicateKeyMessage(key)]
           ),
-          ...inexactJsonNumbers(cell).map(
+          ...inexactJsonNumbers(cell, name).map(
             (number) => ["testset.inexact-number", inexactNumberMessage(number)]
           )
         ];
@@ -55946,7 +56904,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
 ` : "";
       const replaced = realPath(resolve22(cwd, path)) === realPath(resolve22(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
-      return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
+      return `${warning2}${versionWarning(path, partial.tool.version, kept)}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
     },
     configHash: partial.configHash,
@@ -56028,6 +56986,12 @@ function resumedCases(plan, named2, shown3) {
     };
   };
 }
+function versionWarning(path, version, kept) {
+  if (version === toolVersion) return "";
+  const was = printable(version);
+  return `warning: ${path} was written by evalgate ${was}, this is ${toolVersion}: its ${plural(kept, "case result")} keep the scores and verdicts evalgate ${was} gave them, the cases left are scored by this one, and the results record ${toolVersion} alone; to score every case with one version, resume it with evalgate ${was}, or run evals run without --resume
+`;
+}
 var init_resume2 = __esm({
   "src/pipeline/resume.ts"() {
     "use strict";
@@ -56038,6 +57002,8 @@ var init_resume2 = __esm({
     init_labels();
     init_partial_merge();
     init_merge_baseline();
+    init_text_table();
+    init_version();
     init_artifact_files();
     init_journal2();
     init_execute();
@@ -64412,7 +65378,7 @@ var COMPARE = {
   summary: "Compare two results artifacts: paired statistics per evaluator and pass rate",
   positionals: { names: "BASE HEAD", what: "two results files", min: 2, max: 2 },
   about: [
-    `BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator and the pass rate the base and head values, the change with its p-value and 95% confidence interval from one paired sign-flip test (fixed seed; p < 0.05 exactly when the interval excludes zero), and the Holm-adjusted p and Benjamini\u2013Hochberg q over every row compared. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change; with what it could have detected, or "underpowered") or "too few cases" (under 10 paired). Exit 1 when a regression stays significant after Holm's correction over every row, or when a run of HEAD lacks an evaluator of its BASE run and the gate HEAD records has regressions: block without it in removedEvaluators (as evals run --baseline fails it).`,
+    `BASE and HEAD are results artifacts (written by evals run). Matches runs by suite and grid params and cases by identity, then reports for each evaluator and the pass rate the base and head values, the change with its p-value and 95% confidence interval from one paired sign-flip test (fixed seed; p < 0.05 exactly when the interval excludes zero), and the Holm-adjusted p and Benjamini\u2013Hochberg q over every row compared. Each row is improved, regressed, unchanged (the interval includes zero: no detectable change; with what it could have detected, or "underpowered") or "too few cases" (under 10 paired). Exit 1 when a regression stays significant after Holm's correction over every row, or when a run of HEAD lacks an evaluator of its BASE run and the gate HEAD records has regressions: block without it in removedEvaluators (as evals run --baseline fails it), a grid point of BASE its whole grid no longer has, or a suite of BASE that HEAD's config no longer has and its removedSuites does not list, when BASE's recorded gate for it has regressions: block.`,
     "Also lists newly failing, fixed, added, removed, flaky and changed-row cases."
   ],
   options: {
@@ -64895,7 +65861,11 @@ function renderRun(run2, listing, paint, width, brief) {
     [paint.bold(suite), params ? fitBeside(printable(params), taken, width) : null, verdict].filter((part) => part !== null).join("  ")
   );
   const { summary: summary2 } = run2;
-  const wrong = [...renderSkippedAll(run2, paint), ...renderWrong(run2, listing, paint, width)];
+  const wrong = [
+    ...renderSkippedAll(run2, paint),
+    ...renderMeansDespiteErrors(run2),
+    ...renderWrong(run2, listing, paint, width)
+  ];
   if (brief) {
     const usage = summary2.usage !== void 0 ? [`${INDENT}${describeUsage(summary2.usage)}`] : [];
     if (wrong.length === 0 && usage.length === 0) return "";
@@ -64955,6 +65925,12 @@ function renderSkippedAll(run2, paint) {
   return Object.entries(summary2.evaluators).filter(([, stats]) => stats.count === 0).map(
     ([id]) => `${INDENT}${paint.yellow("\u26A0")} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran (it skipped every one): nothing it checks was checked`
   );
+}
+function renderMeansDespiteErrors(run2) {
+  return run2.gate.conditions.filter((condition) => {
+    const id = /^evaluators\.(.+)\.mean$/.exec(condition.name)?.[1];
+    return condition.passed && id !== void 0 && (run2.summary.evaluators[id]?.errors ?? 0) > 0;
+  }).map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
 function describeGateCondition(condition) {
   return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
@@ -65157,9 +66133,27 @@ init_one_line();
 init_exact_sum();
 init_case_lines();
 init_evaluation_reason();
+import { posix as posix2 } from "node:path";
+
+// src/report/junit-gone-suites.ts
+function goneSuitesXml(missing, escape2) {
+  return missing.map(({ suite, text: text2 }) => {
+    const name = escape2.attribute(suite);
+    const message = escape2.attribute(text2);
+    return [
+      `  <testsuite name="${name}" tests="1" failures="1" errors="0" skipped="0" time="0.000">`,
+      `    <testcase name="(gone)" classname="${name}" time="0.000">`,
+      `      <failure message="${message}" type="gate">${escape2.text(text2)}</failure>`,
+      "    </testcase>",
+      "  </testsuite>",
+      ""
+    ].join("\n");
+  }).join("");
+}
+
+// src/report/junit.ts
 init_labels();
 init_reason_cut();
-import { posix as posix2 } from "node:path";
 var MESSAGE_REASON_WIDTH = 400;
 var JUnitTotals = class {
   tests = 0;
@@ -65178,10 +66172,11 @@ var JUnitTotals = class {
 };
 function* junitChunks(artifact, source) {
   const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
+  const gone = artifact.missingSuites ?? [];
   const attributes = attrs({
     name: "evalgate",
-    tests: sum(suites.map((totals) => totals.tests)),
-    failures: sum(suites.map((totals) => totals.failures)),
+    tests: sum(suites.map((totals) => totals.tests)) + gone.length,
+    failures: sum(suites.map((totals) => totals.failures)) + gone.length,
     errors: sum(suites.map((totals) => totals.errors)),
     // The suites' times summed, as each suite's is its cases': the run's wall time (the
     // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
@@ -65207,6 +66202,7 @@ function* junitChunks(artifact, source) {
 `;
     yield "  </testsuite>\n";
   }
+  yield goneSuitesXml(gone, { text: escapeXmlText, attribute: escapeXmlAttribute });
   yield "</testsuites>\n";
 }
 function sum(values) {
@@ -78305,7 +79301,7 @@ var jsonSchema = defineBuiltin({
     compile: schemaCompiler(hasTemplates(options2.schema)),
     scrub: context3.scrub
   }),
-  score(values, args, { compile, scrub }) {
+  score(values, args, { compile, scrub }, cut2) {
     const validateValue = compile(values.schema);
     let actual = actualOf(values, args);
     if (typeof actual === "string") {
@@ -78322,7 +79318,7 @@ var jsonSchema = defineBuiltin({
     return {
       score: 0,
       metadata: {
-        errors: errors.slice(0, ERRORS_SHOWN).map(formatError),
+        errors: errors.slice(0, ERRORS_SHOWN).map((error2) => formatError(error2, cut2)),
         errorCount: errors.length
       }
     };
@@ -78382,10 +79378,10 @@ function schemaCompiler(templated) {
     return validate2;
   };
 }
-function formatError(error2) {
+function formatError(error2, cut2) {
   const where = error2.instancePath === "" ? "/" : error2.instancePath;
   const extra = error2.keyword === "additionalProperties" ? ` (${String(error2.params.additionalProperty)})` : "";
-  return truncateText(`${where}: ${error2.message ?? error2.keyword}${extra}`, 200);
+  return cut2(`${where}: ${error2.message ?? error2.keyword}${extra}`, 200);
 }
 
 // src/evaluators/latency.ts
@@ -79380,6 +80376,20 @@ function sameMember(value, member) {
   return false;
 }
 
+// src/judge/network-hints.ts
+var HINTS = {
+  ECONNREFUSED: "nothing accepts connections there: is the server running, on that host and port?",
+  ENOTFOUND: "the host name does not resolve: check its spelling, or the network",
+  EAI_AGAIN: "the host name could not be resolved just now: the network or its DNS",
+  ENETUNREACH: "the network to that host is unreachable: is this machine offline?",
+  EHOSTUNREACH: "that host is unreachable from here",
+  UND_ERR_CONNECT_TIMEOUT: "the host did not accept the connection in time: a firewall, or the wrong host or port"
+};
+function networkHint(code) {
+  const hint = code === void 0 ? void 0 : HINTS[code];
+  return hint === void 0 ? "" : `; ${hint}`;
+}
+
 // src/judge/post-attempt.ts
 init_call_timeout();
 
@@ -79872,7 +80882,7 @@ async function requestAttempt(request2, signal, settings) {
     const code = networkCode(cause);
     const reason = cause instanceof Error ? cause.cause ?? cause : cause;
     const detail = reason instanceof Error ? reason.message : String(reason);
-    const why2 = `${code === void 0 ? "" : ` (${code})`}: ${detail}`;
+    const why2 = `${code === void 0 ? "" : ` (${code})`}: ${detail}${networkHint(code)}`;
     if (answered !== void 0 && !answered.ok) {
       const { status } = answered;
       const message = scrub(
@@ -80763,6 +81773,73 @@ function lastLines(text2, count) {
   return lines2.slice(-count).join("\n");
 }
 
+// src/targets/stderr-tail.ts
+var STDERR_TAIL_BYTES = 64 * 1024;
+var StderrTail = class {
+  #kept = Buffer.alloc(0);
+  /** Lines were dropped from the start of what is kept. */
+  #trimmed = false;
+  /** Inside a line longer than all that is kept: skipped to its end. */
+  #skipping = false;
+  #scrubber;
+  #limit;
+  constructor(scrubber) {
+    this.#scrubber = scrubber;
+    this.#limit = STDERR_TAIL_BYTES + scrubber.longestBytes;
+  }
+  /** Adds what the process wrote, dropping whole lines from the start past the limit. */
+  add(chunk) {
+    let data = chunk;
+    if (this.#skipping) {
+      const newline2 = data.indexOf(10);
+      if (newline2 < 0) return;
+      this.#skipping = false;
+      data = data.subarray(newline2 + 1);
+    }
+    this.#kept = Buffer.concat([this.#kept, data]);
+    if (this.#kept.length <= this.#limit) return;
+    const tail = this.#kept.subarray(this.#kept.length - this.#limit);
+    const newline = tail.indexOf(10);
+    this.#skipping = newline < 0;
+    this.#kept = this.#skipping ? Buffer.alloc(0) : tail.subarray(newline + 1);
+    this.#trimmed = true;
+  }
+  /** The end of stderr once the process has ended: scrubbed, then cut to whole lines. */
+  text() {
+    if (this.#skipping && this.#kept.length === 0) {
+      return `(its last line passed ${STDERR_TAIL_BYTES / 1024} KiB and is not shown)`;
+    }
+    return this.#shown(this.#kept);
+  }
+  /**
+   * The lines written in full so far (at a time-out): a line still being written could end
+   * inside a secret, which scrubbing would then not recognise.
+   */
+  completeLines() {
+    const end = this.#kept.lastIndexOf(10);
+    return end < 0 ? "" : this.#shown(this.#kept.subarray(0, end));
+  }
+  #shown(bytes) {
+    const written = bytes.toString("utf8");
+    let text2 = this.#scrubber.text(written);
+    if (this.#trimmed && this.#scrubber.longestBytes > 0) {
+      const end = Math.min(this.#scrubber.longestBytes, sameUpTo(written, text2));
+      const newline2 = end === 0 ? -1 : text2.indexOf("\n", end - 1);
+      if (end > 0) text2 = newline2 < 0 ? "" : text2.slice(newline2 + 1);
+    }
+    const scrubbed2 = Buffer.from(text2, "utf8");
+    if (scrubbed2.length <= STDERR_TAIL_BYTES) return text2;
+    const tail = scrubbed2.subarray(scrubbed2.length - STDERR_TAIL_BYTES);
+    const newline = tail.indexOf(10);
+    return newline < 0 ? "" : tail.subarray(newline + 1).toString("utf8");
+  }
+};
+function sameUpTo(a, b) {
+  const length2 = Math.min(a.length, b.length);
+  for (let i = 0; i < length2; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
+  return length2;
+}
+
 // src/shared/rounded-integers.ts
 var MAX_FOUND = 3;
 var LONG_INTEGER = /^-?\d{16,}$/;
@@ -80825,13 +81902,13 @@ function withNote(output, note) {
 
 // src/targets/command.ts
 init_secrets();
-var STDERR_TAIL_BYTES = 64 * 1024;
 var KILL_GRACE_MS = 500;
 var HELD_PIPES_MS = KILL_GRACE_MS + 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
   const cwd = resolve13(setup.dir, config.cwd ?? ".");
-  const scrub = createScrubber(setup.secrets ?? []).text;
+  const scrubber = createScrubber(setup.secrets ?? []);
+  const scrub = scrubber.text;
   const run2 = typeof config.run === "string" ? scrub(config.run) : config.run.map(scrub);
   const noteRounded = roundedIntegerNotes(
     setup.warn,
@@ -80912,7 +81989,8 @@ function createCommandTarget(config, setup) {
           env: { ...setup.env, ...extra },
           stdin,
           signal: args.signal,
-          shellTemplates
+          shellTemplates,
+          scrubber
         });
         const output = outcome(ran, config, scrub);
         return config.output === "json" && output.error === void 0 ? withNote(output, noteRounded(ran.stdout)) : output;
@@ -80965,7 +82043,7 @@ function runProcess(argv, options2) {
       return unstarted(startProblem(error2, argv, options2));
     }
     const stdout = new CappedBytes();
-    let stderr = Buffer.alloc(0);
+    const stderr = new StderrTail(options2.scrubber);
     let failure;
     let exited;
     let killTimer;
@@ -80989,23 +82067,7 @@ function runProcess(argv, options2) {
         stopGroup();
       }
     });
-    let skippingLine = false;
-    child.stderr.on("data", (chunk) => {
-      let data = chunk;
-      if (skippingLine) {
-        const newline = data.indexOf(10);
-        if (newline < 0) return;
-        skippingLine = false;
-        data = data.subarray(newline + 1);
-      }
-      stderr = Buffer.concat([stderr, data]);
-      if (stderr.length > STDERR_TAIL_BYTES) {
-        const tail = stderr.subarray(stderr.length - STDERR_TAIL_BYTES);
-        const newline = tail.indexOf(10);
-        skippingLine = newline < 0;
-        stderr = skippingLine ? Buffer.alloc(0) : tail.subarray(newline + 1);
-      }
-    });
+    child.stderr.on("data", (chunk) => stderr.add(chunk));
     child.stdin.on("error", () => {
     });
     child.stdin.end(options2.stdin);
@@ -81043,7 +82105,7 @@ function runProcess(argv, options2) {
       settle({
         stdout: bytes.toString("utf8"),
         ...notUtf8 !== void 0 ? { notUtf8 } : {},
-        stderrTail: skippingLine && stderr.length === 0 ? `(its last line passed ${STDERR_TAIL_BYTES / 1024} KiB and is not shown)` : stderr.toString("utf8"),
+        stderrTail: stderr.text(),
         code: exited?.code ?? null,
         signal: exited?.signal ?? null,
         ...failure !== void 0 ? { failure } : {}
@@ -81053,8 +82115,7 @@ function runProcess(argv, options2) {
 }
 function noteStderr(reason, program, stderr) {
   if (!(reason instanceof CallTimeout)) return;
-  const end = stderr.lastIndexOf(10);
-  const lines2 = end < 0 ? "" : lastLines(stderr.subarray(0, end).toString("utf8"), STDERR_LINES);
+  const lines2 = lastLines(stderr.completeLines(), STDERR_LINES);
   reason.note(lines2 === "" ? `running ${program}` : `running ${program}; stderr:
 ${lines2}`);
 }
@@ -81075,9 +82136,111 @@ function functionTarget(fn, description) {
 init_json_syntax();
 init_secrets();
 init_templates();
+
+// src/targets/http-answer.ts
+init_json_syntax();
 init_one_line();
-init_own_key();
 var BODY_EXCERPT = 500;
+function answerOutput(text2, contentType, path, scrub, answeredAs) {
+  const answerText = textOutput(text2);
+  let json;
+  let isJson = true;
+  let notJson3 = "";
+  try {
+    json = JSON.parse(text2);
+  } catch (error2) {
+    isJson = false;
+    notJson3 = describeJsonError(text2, error2, scrub);
+  }
+  if (path === void 0) {
+    const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
+    if (isJson && json === null && (saysJson || contentType === null)) {
+      return { output: json, error: `${answeredAs} with the JSON body null: no output to score` };
+    }
+    if (isJson && (saysJson || contentType === null)) return { output: json };
+    if (saysJson && text2.trim() === "") {
+      return {
+        output: answerText,
+        error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`
+      };
+    }
+    if (saysJson) {
+      return {
+        output: answerText,
+        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson3}: ${excerptOf(scrub(text2))}`
+      };
+    }
+    return { output: answerText };
+  }
+  if (!isJson) {
+    const cannot = `so output: ${path.text} cannot be read from it`;
+    return {
+      output: answerText,
+      error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson3}), ${cannot}: ${excerptOf(scrub(text2))}`
+    };
+  }
+  let current2 = json;
+  const { keys } = path;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const next = Array.isArray(current2) && /^\d+$/.test(key) ? current2[Number(key)] : current2 !== null && typeof current2 === "object" && Object.hasOwn(current2, key) ? current2[key] : void 0;
+    if (next === void 0) {
+      const walked = keys.slice(0, i + 1).map((step, n) => /^\d+$/.test(step) && n > 0 ? `[${step}]` : n > 0 ? `.${step}` : step).join("");
+      const parent = i === 0 ? "the answer" : walked.slice(0, walked.length - stepText(key, i));
+      return {
+        output: json,
+        error: `${answeredAs}, but the answer has no ${walked} (output: ${path.text}; ${parent} is ${shapeOf(current2, scrub)}): ${excerptOf(scrub(text2))}`
+      };
+    }
+    current2 = next;
+  }
+  if (current2 === null) {
+    return {
+      output: json,
+      error: `the answer's ${path.text} is null (output: ${path.text}), so there is no output to score: ${excerptOf(scrub(text2))}`
+    };
+  }
+  return { output: current2 };
+}
+function stepText(key, i) {
+  return /^\d+$/.test(key) && i > 0 ? key.length + 2 : i > 0 ? key.length + 1 : key.length;
+}
+var KEYS_NAMED = 8;
+var KEY_CHARS = 40;
+function shapeOf(value, scrub) {
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (value === null) return "null";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return "an empty object";
+  const named2 = keys.slice(0, KEYS_NAMED).map((key) => {
+    const shown3 = oneLine3(scrub(key));
+    return JSON.stringify(shown3.length > KEY_CHARS ? `${shown3.slice(0, KEY_CHARS)}\u2026` : shown3);
+  });
+  const more = keys.length - named2.length;
+  const list2 = `${named2.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+  return keys.length === 1 ? `an object whose only key is ${list2}` : `an object whose keys are ${list2}`;
+}
+function refuseEmpty(answer, answeredAs, path) {
+  const { output } = answer;
+  if (answer.error !== void 0 || typeof output !== "string" || output.trim() !== "") {
+    return answer;
+  }
+  const what = path !== void 0 ? `an empty ${path.text} (output: ${path.text})` : "an empty answer";
+  return {
+    output,
+    error: `${answeredAs} with ${what}: no output to score (allowEmptyOutput: true on the target scores it as it is)`
+  };
+}
+function excerptOf(text2) {
+  const line = oneLine3(text2);
+  if (line.length <= BODY_EXCERPT) return line;
+  const head = Math.floor(BODY_EXCERPT / 3);
+  return `${line.slice(0, head)} \u2026 ${line.slice(line.length - (BODY_EXCERPT - head))}`;
+}
+
+// src/targets/http.ts
+init_own_key();
 function createHttpTarget(config, setup) {
   const shape = urlShapeProblem(config.url);
   if (shape !== null) {
@@ -81206,83 +82369,6 @@ function stringBodyJsonProblem(payload, headers, scrub) {
   } catch (error2) {
     return `the body is not valid JSON once its templates are filled in, though its content-type (${scrub(type)}) says it is: ${describeJsonError(payload, error2, scrub)}; write body: as YAML (body: { question: "{{ case.q }}" }), which is sent as JSON with each value escaped`;
   }
-}
-function answerOutput(text2, contentType, path, scrub, answeredAs) {
-  const answerText = textOutput(text2);
-  let json;
-  let isJson = true;
-  let notJson3 = "";
-  try {
-    json = JSON.parse(text2);
-  } catch (error2) {
-    isJson = false;
-    notJson3 = describeJsonError(text2, error2, scrub);
-  }
-  if (path === void 0) {
-    const saysJson = contentType !== null && /\bjson\b/i.test(contentType);
-    if (isJson && json === null && (saysJson || contentType === null)) {
-      return { output: json, error: `${answeredAs} with the JSON body null: no output to score` };
-    }
-    if (isJson && (saysJson || contentType === null)) return { output: json };
-    if (saysJson && text2.trim() === "") {
-      return {
-        output: answerText,
-        error: `${answeredAs} with an empty body, though its content-type (${contentType}) says it is JSON`
-      };
-    }
-    if (saysJson) {
-      return {
-        output: answerText,
-        error: `${answeredAs} with a body that is not JSON, though its content-type (${contentType}) says it is: ${notJson3}: ${excerptOf(scrub(text2))}`
-      };
-    }
-    return { output: answerText };
-  }
-  if (!isJson) {
-    const cannot = `so output: ${path.text} cannot be read from it`;
-    return {
-      output: answerText,
-      error: text2.trim() === "" ? `${answeredAs} with an empty body, ${cannot}` : `${answeredAs} with a body that is not JSON (${notJson3}), ${cannot}: ${excerptOf(scrub(text2))}`
-    };
-  }
-  let current2 = json;
-  const { keys } = path;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const next = Array.isArray(current2) && /^\d+$/.test(key) ? current2[Number(key)] : current2 !== null && typeof current2 === "object" && Object.hasOwn(current2, key) ? current2[key] : void 0;
-    if (next === void 0) {
-      const walked = keys.slice(0, i + 1).map((step, n) => /^\d+$/.test(step) && n > 0 ? `[${step}]` : n > 0 ? `.${step}` : step).join("");
-      return {
-        output: json,
-        error: `the answer has no ${walked} (output: ${path.text}): ${excerptOf(scrub(text2))}`
-      };
-    }
-    current2 = next;
-  }
-  if (current2 === null) {
-    return {
-      output: json,
-      error: `the answer's ${path.text} is null (output: ${path.text}), so there is no output to score: ${excerptOf(scrub(text2))}`
-    };
-  }
-  return { output: current2 };
-}
-function refuseEmpty(answer, answeredAs, path) {
-  const { output } = answer;
-  if (answer.error !== void 0 || typeof output !== "string" || output.trim() !== "") {
-    return answer;
-  }
-  const what = path !== void 0 ? `an empty ${path.text} (output: ${path.text})` : "an empty answer";
-  return {
-    output,
-    error: `${answeredAs} with ${what}: no output to score (allowEmptyOutput: true on the target scores it as it is)`
-  };
-}
-function excerptOf(text2) {
-  const line = oneLine3(text2);
-  if (line.length <= BODY_EXCERPT) return line;
-  const head = Math.floor(BODY_EXCERPT / 3);
-  return `${line.slice(0, head)} \u2026 ${line.slice(line.length - (BODY_EXCERPT - head))}`;
 }
 function urlInput(url) {
   const pieces = textPieces(url);
@@ -82327,7 +83413,11 @@ async function loadEvaluator(config, suite, ev, options2, at) {
     if (sdkInner !== void 0) {
       if (exported !== void 0) callee = exported;
       const sdk = sdkClassUse(callee ?? sdkInner);
-      const context3 = { ...options2.models?.contextFor(suite, ev), evaluatorId: ev.id };
+      const context3 = {
+        ...options2.models?.contextFor(suite, ev),
+        evaluatorId: ev.id,
+        ...options2.secrets?.length ? { scrub: createScrubber(options2.secrets).text } : {}
+      };
       const inContext = sdk.inContext;
       if (inContext !== void 0) within = (call) => inContext(context3, call);
       else sdk.useContext(context3);
@@ -85584,12 +86674,14 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
   const failures = [];
   let annotated = 0;
   const { owner, repo } = context3.repo;
-  if (settings.comment && prNumber !== null) {
+  const commented = settings.comment && prNumber !== null;
+  const placed2 = settings.checkRun || commented && context3.eventName === "pull_request_target" ? await refusalTarget(settings, env, pullRequest, wiringRefused) : null;
+  if (commented) {
     const posted = await upsertStickyComment(
       octokit,
       { owner, repo, issueNumber: prNumber },
       identity.marker,
-      notStartedMarkdown(run2, title),
+      notStartedMarkdown(run2, title, placed2?.note ?? ""),
       runStamp(env, context3),
       { create: false }
     );
@@ -85598,8 +86690,7 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
       info(`evalgate: the PR comment ${posted.url} now says this run could not start`);
     }
   }
-  if (settings.checkRun) {
-    const placed2 = await refusalTarget(settings, env, pullRequest, wiringRefused);
+  if (settings.checkRun && placed2 !== null) {
     if (placed2.warning !== null) warning(`evalgate: ${placed2.warning}`);
     annotated = await postCheckRun(run2, title, { owner, repo }, placed2, octokit, env, failures);
   }
