@@ -251,15 +251,24 @@ export function urlShapeProblem(url: string): string | null {
   if (pieces.length > 1 && pieces[0]?.trim() === '') return null;
   // A word stands in where a host's last label is (`api.{{params.tld}}`, which a number would
   // make an IPv4 address), a number where a port is (`:{{params.port}}`); either will do.
-  const isHttp = (sample: string): boolean => {
-    try {
-      const { protocol } = new URL(sampleText(url, sample));
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  };
-  return isHttp('x') || isHttp('0')
-    ? null
-    : `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  const isHttp = (text: string): boolean =>
+    isHttpUrl(sampleText(text, 'x')) || isHttpUrl(sampleText(text, '0'));
+  if (isHttp(url)) return null;
+  const found = `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  // `localhost:8080/ask` reads as a URL of scheme `localhost:`: say what is missing.
+  const schemeless = !url.includes('://') && !/^\s*https?:/i.test(url);
+  const withScheme = `http://${url.trim()}`;
+  return schemeless && isHttp(withScheme)
+    ? `${found}, which has no scheme: write ${JSON.stringify(withScheme)} (or https://)`
+    : found;
+}
+
+/** Whether `text` parses as an http(s) URL. */
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
