@@ -54,9 +54,11 @@ describe("an integer past 2^53 in a case's JSON output", () => {
       ...EQUALS,
     ]);
     assert.equal(ran.code, 1, ran.stderr);
+    // With output: a path, the note speaks of the answer, which is what was scanned.
+    const note = NOTE.replace('the output holds', 'the answer holds');
     assert.deepEqual(
       ran.cases.map((c) => c.warnings),
-      [[NOTE], [NOTE]],
+      [[note], [note]],
     );
     // The stderr warning stays once per suite, and points at the case's own note.
     assert.equal(ran.stderr.split('\n').filter((line) => line.includes('2^53')).length, 1);
@@ -65,7 +67,7 @@ describe("an integer past 2^53 in a case's JSON output", () => {
     assert.equal(shown.code, 0, shown.stderr);
     // Under the case's output, once per case.
     const warned = shown.stdout.match(
-      /^ +output +12345678901234567000\n +warning:\n +the output holds 12345678901234567891, .* read as 12345678901234567000\b/gm,
+      /^ +output +12345678901234567000\n +warning:\n +the answer holds 12345678901234567891, .* read as 12345678901234567000\b/gm,
     );
     assert.equal(warned?.length, 2, shown.stdout);
   });

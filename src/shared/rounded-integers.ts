@@ -70,6 +70,8 @@ const MAX_QUOTED_DIGITS = 40;
 export function roundedIntegerNotes(
   warn: ((message: string) => void) | undefined,
   what: string,
+  /** What the note says holds it: `the answer` when the output is one field of it. */
+  holder = 'the output',
 ): (text: string) => string | undefined {
   let warned = warn === undefined;
   return (text) => {
@@ -90,7 +92,7 @@ export function roundedIntegerNotes(
         `${what} holds ${rounded} (later outputs are not warned about here; each case's result notes its own, see evals show); ${advice}`,
       );
     }
-    return `the output holds ${rounded}; ${advice}`;
+    return `${holder} holds ${rounded}; ${advice}`;
   };
 }
 

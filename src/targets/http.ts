@@ -68,6 +68,8 @@ export function createHttpTarget(
   const noteRounded = roundedIntegerNotes(
     setup.warn,
     `an answer of the http target ${describeTarget(config)}`,
+    // The answer is scanned whole: with output: a path, the number may be in another field.
+    path === undefined ? 'the output' : 'the answer',
   );
 
   return {
