@@ -21,6 +21,7 @@ import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { printable } from '../shared/text-table.ts';
 import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from './artifact-files.ts';
+import { checkPartialVersion } from './resume-version.ts';
 import { recoverForResume } from './journal.ts';
 import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
@@ -122,6 +123,8 @@ export function startResume(
     },
   };
   const kept = named.caseCounts.reduce((sum, n) => sum + n, 0);
+  // Resuming needs an evalgate as new as the one that scored the kept cases.
+  checkPartialVersion(partial, path, kept, ctx);
   // Set by `narrow` when the partial is an earlier evalgate's, whose hash left modules out.
   let unchecked: readonly string[] = [];
   return {
@@ -156,7 +159,7 @@ export function startResume(
         realPath(resolve(cwd, path)) === realPath(resolve(cwd, output))
           ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)\n`
           : '';
-      return `${warning}${versionWarning(path, partial.tool.version, kept)}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n${replaced}`;
+      return `${warning}resuming ${path}: ${plural(kept, 'case result')} kept, ${plural(left, 'case')} to run\n${replaced}`;
     },
     configHash: partial.configHash,
     startedAt: new Date(partial.startedAt),
@@ -256,16 +259,4 @@ function resumedCases(
       },
     };
   };
-}
-
-/**
- * Said when another evalgate wrote the partial: its cases keep the scores that version gave, the
- * rest are scored by this one, and the finished artifact records this version alone. Resumed all
- * the same, as a newer evalgate merges shards of older ones: a version's scoring rarely changes,
- * and refusing would throw away every case the interrupted run paid for. '' for this version.
- */
-function versionWarning(path: string, version: string, kept: number): string {
-  if (version === toolVersion) return '';
-  const was = printable(version);
-  return `warning: ${path} was written by evalgate ${was}, this is ${toolVersion}: its ${plural(kept, 'case result')} keep the scores and verdicts evalgate ${was} gave them, the cases left are scored by this one, and the results record ${toolVersion} alone; to score every case with one version, resume it with evalgate ${was}, or run evals run without --resume\n`;
 }
