@@ -18,8 +18,6 @@ import { realPath } from '../shared/real-path.ts';
 import { formatCount, plural } from '../report/labels.ts';
 import { mergedShards, partialMergeAdvice } from '../artifact/partial-merge.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
-import { printable } from '../shared/text-table.ts';
-import { toolVersion } from '../shared/version.ts';
 import { openResultsFile } from './artifact-files.ts';
 import { checkPartialVersion } from './resume-version.ts';
 import { recoverForResume } from './journal.ts';
