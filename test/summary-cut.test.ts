@@ -1,7 +1,8 @@
 /**
  * A reason too long for the terminal keeps its framing (`error: POST <url> answered 500:`,
- * `is-equals 0 (needs ≥ 1): expected …, got …`) and cuts the long values inside it in their
- * middle; only when even the framing does not fit is the end cut.
+ * `is-equals 0 (needs ≥ 1): expected …, got …`), a URL's host, short quoted values whole and
+ * the start of long ones; only when even that does not fit are trailing parts left out or the
+ * end cut.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -61,13 +62,13 @@ describe('the terminal summary cuts a long reason inside its values', () => {
       const reason = lines[1]!;
       assert.ok(textWidth(reason) <= width, reason);
       // The URL shares the room with the body, keeping at least the server it names.
-      assert.ok(reason.startsWith(`    error: POST http://127.0.0.1:41234`), reason);
+      assert.match(reason, /^ {4}error: POST (http:\/\/)?127\.0\.0\.1:41234/);
       assert.ok(reason.endsWith('is down'), reason);
       assert.match(reason, /answered 500: x+…/);
     }
   });
 
-  it('keeps "expected …, got …" with both values cut in their middle', () => {
+  it('keeps "expected …, got …" with both values cut at their end', () => {
     const actual = `${'y'.repeat(500)}… (199,500 more characters)`;
     const lines = renderCaseLines(
       caseResult({ evaluations: [isEquals(`expected answer ${'e'.repeat(300)}`, actual)] }),
@@ -80,22 +81,21 @@ describe('the terminal summary cuts a long reason inside its values', () => {
     assert.equal(lines[1], '    is-equals 0 (needs ≥ 1):');
     const reason = lines[2]!;
     assert.ok(textWidth(reason) <= 80, reason);
-    assert.match(reason, /^ {6}expected "expe[^"]*…e+", got "y+…[^"]*characters\)"$/);
+    assert.match(reason, /^ {6}expected "expected answer e+…", got "y+…"$/);
   });
 
   it('keeps a short value whole and gives the room to the long one', () => {
     const text = `is-equals 0 (needs ≥ 1): expected "Paris", got "${'z'.repeat(400)}"`;
     const cut = cutReason(text, 70);
     assert.ok(textWidth(cut) <= 70, cut);
-    assert.match(cut, /^is-equals 0 \(needs ≥ 1\): expected "Paris", got "z+…z+"$/);
+    assert.match(cut, /^is-equals 0 \(needs ≥ 1\): expected "Paris", got "z+…"$/);
   });
 
   it('cuts the end, never the framing, when even the framing does not fit', () => {
     const text = `is-equals 0 (needs ≥ 1): expected "${'a'.repeat(100)}", got "${'b'.repeat(100)}"`;
-    const cut = cutReason(text, 30);
-    assert.equal(textWidth(cut), 30);
-    assert.ok(cut.startsWith('is-equals 0 (needs ≥ 1): expe'), cut);
-    assert.ok(cut.endsWith('…'), cut);
+    // After its last whole word, the colon left out with what it introduced.
+    assert.equal(cutReason(text, 30), 'is-equals 0 (needs ≥ 1)\u2026');
+    assert.equal(cutReason(text, 40), 'is-equals 0 (needs ≥ 1): expected\u2026');
     // A reason without values is still cut in its middle: its end is the cause.
     const error = `judge: error: ${'w'.repeat(200)} Incorrect API key`;
     const middle = cutReason(error, 60);
@@ -118,11 +118,11 @@ describe('the terminal summary cuts a long reason inside its values', () => {
     const text = renderSummary([run] as never, { color: false, width: 100 });
     const counted = text.split('\n').find((line) => line.includes('2 × error:'));
     assert.ok(counted !== undefined, text);
-    assert.match(counted, /POST http:\/\/127\.0\.0\.1:41234\S* answered 500: xxx/);
+    assert.match(counted, /POST (http:\/\/)?127\.0\.0\.1:41234\S* answered 500: xxx/);
     assert.ok(counted.endsWith('the database is down'), counted);
   });
 
-  it('keeps the cause after a URL whole, the URL taking the room left', () => {
+  it('keeps the cause after a URL whole, the URL taking the room left, its host always', () => {
     const api = 'https://api.openai.com/v1/chat/completions';
     const texts = [
       `judge: error: POST ${api} failed: ${CAUSE}`,
@@ -133,9 +133,19 @@ describe('the terminal summary cuts a long reason inside its values', () => {
       for (const width of [44, 50, 60, 76, 90]) {
         const cut = cutReason(text, width);
         assert.ok(textWidth(cut) <= width, cut);
-        assert.ok(cut.endsWith(CAUSE), `${width}: ${cut}`);
-        // A URL is its host, its origin and the end of its path, or `…`; never `ht…tions`.
-        assert.doesNotMatch(cut, /POST ht(tp?)?…/, `${width}: ${cut}`);
+        // Where the host and the cause fit, the cause is whole; else its end is cut at a word.
+        if (width >= 76) assert.ok(cut.endsWith(CAUSE), `${width}: ${cut}`);
+        else {
+          // After a whole word of the cause (`failed…`, `401…`, `Incorrect API…`).
+          const last = /(\S+)\u2026$/.exec(cut)?.[1] ?? '';
+          assert.ok(['failed', ...CAUSE.split(/:? /)].includes(last), `${width}: ${cut}`);
+        }
+        // A URL is its host, its origin and the end of its path; never `ht…tions` nor `api.op…`.
+        assert.match(
+          cut,
+          /POST (https?:\/\/)?(api\.openai\.com|gateway\.internal\.example\.com|127\.0\.0\.1:9)[…/]/,
+          `${width}: ${cut}`,
+        );
       }
     }
     assert.equal(
@@ -146,20 +156,20 @@ describe('the terminal summary cuts a long reason inside its values', () => {
 
   it("gives an answer's body after a URL more room than the URL when both are cut", () => {
     const text = `judge call failed: POST https://api.openai.com/v1/chat/completions answered 401: Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.`;
-    for (const width of [60, 76]) {
+    for (const width of [70, 76]) {
       const cut = cutReason(text, width);
       assert.ok(textWidth(cut) <= width, cut);
-      assert.match(cut, /answered 401: Incorr/, `${width}: ${cut}`);
+      assert.match(cut, /POST api\.openai\.com… answered 401: Incor/, `${width}: ${cut}`);
     }
   });
 
-  it('cuts a URL to its origin and path end, its host, then its host cut short', () => {
+  it('cuts a URL to its origin and path end, then its host and port, never shorter', () => {
     const api = 'https://api.openai.com/v1/chat/completions';
     assert.equal(cutUrl(api, 100), api);
     assert.equal(cutUrl(api, 35), 'https://api.openai.com\u2026/completions');
     assert.equal(cutUrl(api, 24), 'https://api.openai.com\u2026');
     assert.equal(cutUrl(api, 16), 'api.openai.com\u2026');
-    assert.equal(cutUrl(api, 8), 'api.ope\u2026');
-    assert.equal(cutUrl(api, 1), '\u2026');
+    assert.equal(cutUrl(api, 8), 'api.openai.com\u2026');
+    assert.equal(cutUrl('http://127.0.0.1:8787/answer', 1), '127.0.0.1:8787\u2026');
   });
 });

@@ -36,7 +36,7 @@ import { JUDGED_CONDITION } from '../run/gate.ts';
 export interface SummaryOptions {
   /** Emit ANSI colors (green PASS, red FAIL). The caller decides from the stream and NO_COLOR. */
   color: boolean;
-  /** Terminal columns; failing-case lines are cut to fit. Defaults to 100. */
+  /** Terminal columns; failing-case lines are cut to fit. Defaults to 160 (a pipe: a CI log). */
   width?: number;
   /** The run was cut short: the overall verdict is FAIL whatever the runs say. */
   interrupted?: boolean;
@@ -79,7 +79,7 @@ export function listingOf(cases: readonly CaseResult[]): CaseListing {
 /** How many failing or errored cases are listed per run; the rest are counted. */
 export const MAX_LISTED_CASES = 5;
 
-const DEFAULT_WIDTH = 100;
+const DEFAULT_WIDTH = 160;
 const INDENT = '  ';
 /** A table column of numbers: right-aligned, so digits line up. */
 const NUMBER: TableColumn = { align: 'right' };
