@@ -174,6 +174,9 @@ describe('help, version, validate, init', () => {
       version: string;
     };
     assert.equal(version.stdout.trim(), `evalgate ${pkg.version}`);
+    // `--help` names the tool as `--version` does: the package, whose command is `evals`.
+    const help = await runCli(['--help'], { cwd: dir });
+    assert.equal(help.stdout.split('\n')[0]?.split(' \u2014 ')[0], `evalgate ${pkg.version}`);
   });
 
   it('validate checks the quickstart without running it', async () => {

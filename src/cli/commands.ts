@@ -328,7 +328,8 @@ export const COMMANDS = {
 /** `evals` itself: `--help` lists the commands, `--version` prints the version. */
 export const EVALS = {
   name: 'evals',
-  banner: `evals ${toolVersion} — declarative evaluations for LLM applications`,
+  // The package's name, as `evals --version` prints it: the `evals` command is evalgate's.
+  banner: `evalgate ${toolVersion} — declarative evaluations for LLM applications`,
   summary: 'Declarative evaluations for LLM applications',
   positionals: { names: '<command>', what: 'a command', min: 0, max: Infinity },
   about: [],
