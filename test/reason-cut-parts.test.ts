@@ -44,6 +44,14 @@ describe('a reason cut keeps the host, the cause and whole short words', () => {
     }
   });
 
+  it('keeps the note of a value its evaluator already cut, cutting its start instead', () => {
+    const text = `expected "a", got "${'y'.repeat(500)}\u2026 (29,500 more characters)"`;
+    assert.equal(
+      cutReason(text, 70),
+      `expected "a", got "${'y'.repeat(24)}\u2026 (29,500 more characters)"`,
+    );
+  });
+
   it("keeps the method and host:port of a URL whole, cutting the path and the cause's end", () => {
     const text = REFUSED(36045);
     assert.equal(

@@ -30,6 +30,9 @@ const SHORT_QUOTED = 24;
 /** The narrowest a long quoted value is cut to: its quotes around its first words. */
 const MIN_QUOTED = 8;
 
+/** The note an evaluator ends a value it cut with: `… (29,500 more characters)`. */
+const CUT_NOTE = /\u2026 \([\d,]+ more characters?\)$/;
+
 /** The narrowest any quoted value is cut to when nothing else fits: `"a…"`. */
 const TIGHT_QUOTED = 4;
 
@@ -262,7 +265,16 @@ function cutValue(text: string, max: number, tight = false): string {
   if (!isQuoted(text)) return cutMiddle(text, max);
   if (!tight && textWidth(text) <= SHORT_QUOTED) return text;
   const least = tight ? TIGHT_QUOTED : MIN_QUOTED;
-  return `"${truncateToWidth(text.slice(1, -1), Math.max(max, least) - 2)}"`;
+  const inner = text.slice(1, -1);
+  // A value its evaluator already cut keeps the note that says how much it left out.
+  const note = CUT_NOTE.exec(inner)?.[0];
+  const room = Math.max(max, least) - 2;
+  if (note !== undefined && room - textWidth(note) >= TIGHT_QUOTED) {
+    const start = inner.slice(0, inner.length - note.length);
+    const kept = truncateToWidth(start, room - textWidth(note) + 1).replace(/\u2026$/, '');
+    return `"${kept}${note}"`;
+  }
+  return `"${truncateToWidth(inner, room)}"`;
 }
 
 /**
