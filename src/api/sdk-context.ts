@@ -88,7 +88,7 @@ export function suiteSdkContext(
     configDir: suite.baselinesDir !== undefined ? resolve(cwd, suite.baselinesDir) : cwd,
     suiteId: suite.id,
     // As `evals run`: in CI a missing baselines file is an error for each case, not a file
-    // recorded on the runner (every case a tie with itself, run after run). Outside CI the SDK's
+    // recorded on the runner (every case recorded again, judging nothing, run after run). Outside CI the SDK's
     // automatic battle keeps the better answer by default: a winning output replaces the baseline.
     ...inCi,
     updateBaselines: suite.updateBaselines ?? inCi.noFirstRecording === undefined,

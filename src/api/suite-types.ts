@@ -105,7 +105,7 @@ export interface RunTestSuiteArgs<TCase, TOutput> {
    * What `evals run --update-baselines` does for `BaseAutomaticBattle`: record the baselines a
    * file lacks and replace those an output beat. Default: true, but false when `CI` is set (to
    * anything but empty, `0` or `false`): a baselines file a run in CI records or rewrites stays
-   * on the runner, so a missing file is then an error for each case instead of a tie with itself.
+   * on the runner, so a missing file is then an error for each case instead of recorded, run after run.
    * `false` outside CI still records a file that does not exist yet, as `evals run` does.
    */
   updateBaselines?: boolean;

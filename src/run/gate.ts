@@ -151,7 +151,7 @@ function measure(
 
 /**
  * What an evaluator's rules say when it evaluated none of the cases that ran because it recorded
- * the first baseline of each (an SDK automatic battle on its first run); `undefined` otherwise:
+ * the first baseline of each (an automatic battle on its first run); `undefined` otherwise:
  * when it evaluated any case, errored on any, or skipped one it did not record.
  */
 function recordedOnly(

@@ -132,8 +132,8 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
 
 /**
  * What an evaluator call gave: its evaluation, `null` when it skipped the case, or the id of an
- * evaluator that recorded the case's first baseline instead of judging it (an automatic battle
- * of the SDK, see shared/baseline-recorded.ts).
+ * evaluator that recorded the case's first baseline instead of judging it (an automatic battle,
+ * of evals.yaml or the SDK, see shared/baseline-recorded.ts).
  */
 type Evaluated = EvaluationResult | { recordedBaseline: string } | null;
 

@@ -106,7 +106,7 @@ export interface EvaluatorSummary {
   scored?: number;
   /**
    * Cases that did not error whose first baseline this evaluator recorded instead of judging them
-   * (an SDK automatic battle; `CaseResult.recordedBaseline`); absent when none.
+   * (an automatic battle; `CaseResult.recordedBaseline`); absent when none.
    */
   baselinesRecorded?: number;
   /** passed / (passed + failed); `null` when no evaluation had a threshold. */

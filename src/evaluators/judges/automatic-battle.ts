@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { EvaluationError } from '../../shared/errors.ts';
 import { hasTemplates, literalValue } from '../../shared/templates.ts';
-import type { Evaluation } from '../../types/index.ts';
+import { markBaselineRecorded } from '../../shared/baseline-recorded.ts';
+import type { EngineEvaluator, Evaluation } from '../../types/index.ts';
 import { defineBuiltin } from '../define.ts';
 import { ACTUAL_OPTION } from '../option-schemas.ts';
 import { actualOf, optionalString, textOf } from '../options.ts';
@@ -25,12 +26,13 @@ const UPDATE_FLAG = 'evals run --update-baselines';
 
 /**
  * `automatic-battle`: the value under test against the one recorded for the same case in a
- * committed baselines file (see battle-baselines.ts). A case without a baseline is recorded
- * (scoring a tie) when the file may be written, and is an error when it may not. The default
- * threshold passes a tie, so recording passes and the gate is "not reliably worse than the
- * recorded answer".
+ * committed baselines file (see battle-baselines.ts). A case without a baseline is recorded when
+ * the file may be written, and is an error when it may not. A recorded case gets no evaluation
+ * (`unjudgedIfRecorded`), in evals.yaml as from the SDK's `BaseAutomaticBattle`: nothing was
+ * compared, so it must not pass a threshold as a tie would. The default threshold passes a tie,
+ * so the gate is "not reliably worse than the recorded answer".
  */
-export const automaticBattle = defineBuiltin({
+const battle = defineBuiltin({
   summary:
     'A judge model compares the output with the one recorded for the case in a baselines file: win 1, tie 0.5, loss 0.',
   calls: 'chat',
@@ -89,7 +91,7 @@ export const automaticBattle = defineBuiltin({
     }
     const path = isAbsolute(shown) ? shown : resolve(files.configDir, shown);
     const existing = readBaselineFile(path, shown, owner, context.scrub);
-    // In CI the file a first run records stays on the runner, and every case ties with itself
+    // In CI the file a first run records stays on the runner, and every case is recorded again
     // (a pass) run after run: a missing file is then an error for each case, as a missing
     // baseline is, unless the run was asked to record (`--update-baselines`).
     const unrecorded =
@@ -158,6 +160,7 @@ export const automaticBattle = defineBuiltin({
         );
       }
       store.record(caseKey, value.value);
+      // Not an evaluation: the callers drop it (`unjudgedIfRecorded`); the score is never read.
       return { score: 0.5, metadata: { recorded: true, caseKey } };
     }
     const question = optionalString(values, 'question');
@@ -182,3 +185,30 @@ export const automaticBattle = defineBuiltin({
     return { ...result, metadata: { ...result.metadata, caseKey, ...replaced } };
   },
 });
+
+/**
+ * What an automatic battle gives for a case: its evaluation, or none when the scorer recorded the
+ * case's first baseline instead of judging it, with the call's arguments marked so, so that the
+ * run tells that case from one skipped (`recordedBaseline` in the results; the gate's `judged`
+ * excuses it, run/gate.ts). The one path of the YAML built-in and of the SDK's
+ * `BaseAutomaticBattle`: a recorded case scored as a tie would pass `gte: 0.5` on a run that
+ * compared nothing.
+ */
+export function unjudgedIfRecorded(evaluation: Evaluation, args: object): Evaluation | undefined {
+  if (evaluation.metadata?.recorded !== true) return evaluation;
+  markBaselineRecorded(args);
+  return undefined;
+}
+
+export const automaticBattle: typeof battle = {
+  ...battle,
+  create(options, context): EngineEvaluator {
+    const evaluator = battle.create(options, context);
+    return {
+      ...evaluator,
+      // No evaluation is typed away here only: the engine accepts `undefined` at run time.
+      evaluateTestCase: async (args) =>
+        unjudgedIfRecorded(await evaluator.evaluateTestCase(args), args) as Evaluation,
+    };
+  },
+};

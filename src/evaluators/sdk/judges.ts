@@ -3,10 +3,9 @@
  * built-ins (`llm-judge`, `accuracy`, `nsfw`, `toxicity`, `manual-battle`, `automatic-battle`):
  * same prompts, same client, cache and usage accounting as `use:` in evals.yaml.
  */
-import { markBaselineRecorded } from '../../shared/baseline-recorded.ts';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { accuracy } from '../judges/accuracy.ts';
-import { automaticBattle } from '../judges/automatic-battle.ts';
+import { automaticBattle, unjudgedIfRecorded } from '../judges/automatic-battle.ts';
 import { llmJudge } from '../judges/llm-judge.ts';
 import { manualBattle } from '../judges/manual-battle.ts';
 import { DEFAULT_CRITERIA } from '../judges/battle.ts';
@@ -330,9 +329,9 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
 
   /**
    * The battle's evaluation; none for a case it records a first baseline for, as in the SDK:
-   * there was nothing to battle (the built-in `automatic-battle` of evals.yaml scores that a tie
-   * with itself). The call's arguments are marked, so a run whose every case was recorded passes
-   * `judged` saying so, rather than failing as a run whose evaluators skipped every case does.
+   * there was nothing to battle. The call's arguments are marked, so a run whose every case was
+   * recorded passes `judged` saying so, rather than failing as a run whose evaluators skipped
+   * every case does (the same path as the built-in `automatic-battle` of evals.yaml).
    */
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
     const evaluation = await this.sdkScore(
@@ -342,9 +341,6 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
       },
       args as EvaluatorArgs,
     );
-    if (evaluation.metadata?.recorded !== true) return evaluation;
-    // The run must tell this case from one skipped: it is excused from `judged` (run/gate.ts).
-    markBaselineRecorded(args);
-    return undefined;
+    return unjudgedIfRecorded(evaluation, args);
   }
 }
