@@ -81,13 +81,17 @@ export async function refusalTarget(
   const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
   const context = github.context;
   if (
-    context.eventName !== 'pull_request_target' ||
+    !NAMES_ITS_COMMIT.includes(context.eventName) ||
     checkedOut === null ||
     commit.warning === null
   ) {
     return { sha: commit.sha, warning: commit.warning, annotate: true, note: '' };
   }
+  // A head-sha that is not the triggering run's was refused before (`workflowRunMismatch`), and
+  // the refusal is published without it: this is `workflow_run.head_sha` then.
   const head = settings.headSha ?? eventSubject(context, env).headSha;
+  if (context.eventName === 'workflow_run')
+    return workflowRunRefusal(context.sha, checkedOut, head);
   const pr = targetPullRequest(context);
   const same = (sha: string | undefined): boolean =>
     sha?.toLowerCase() === checkedOut.toLowerCase();
@@ -104,6 +108,28 @@ export async function refusalTarget(
     warning: `pull_request_target: the run could not start on ${read}, not on the pull request's head ${head}: no code was judged, so the failed check run goes on the head, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on the head's lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
     annotate: false,
     note: `> [!IMPORTANT]\n> ${escapeNote(`pull_request_target: this job read the files of ${read}, not of this pull request's head ${head}. The problems below are lines of those files, so they are not annotated on the head's; ${fix}.`)}`,
+  };
+}
+
+/**
+ * {@link refusalTarget} on `workflow_run`, whose checkout is the default branch's unless the job
+ * checked out the triggering run's commit: the failed check run goes on that commit
+ * (`workflow_run.head_sha`), where the pull request's required check is read, for the same
+ * reasons as on `pull_request_target`.
+ */
+function workflowRunRefusal(defaultTip: string, checkedOut: string, head: string): RefusalTarget {
+  const onDefault = defaultTip.toLowerCase() === checkedOut.toLowerCase();
+  const read = onDefault
+    ? `the default branch at ${checkedOut}`
+    : `the checked-out commit ${checkedOut}`;
+  const fix = onDefault
+    ? 'fix them on the default branch: a push to the pull request does not change the files this job reads'
+    : 'fix them in that commit, or check out the commit of the triggering run';
+  return {
+    sha: head,
+    warning: `workflow_run: the run could not start on ${read}, not on ${head}, the commit of the workflow run that triggered this one: no code was judged, so the failed check run goes on ${head}, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on ${head}'s lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
+    annotate: false,
+    note: `> [!IMPORTANT]\n> ${escapeNote(`workflow_run: this job read the files of ${read}, not of ${head}, the commit of the workflow run that triggered it. The problems below are lines of those files, so they are not annotated on ${head}'s; ${fix}.`)}`,
   };
 }
 

@@ -136,9 +136,10 @@ async function publish(
   const { owner, repo } = context.repo;
   const commented = settings.comment && prNumber !== null;
   // Where the check run goes, and the note on whose files the problems are, which the comment
-  // carries too on pull_request_target (there the pull request is not read to place it).
+  // carries too on pull_request_target and workflow_run (there the pull request is not read to place it).
   const placed =
-    settings.checkRun || (commented && context.eventName === 'pull_request_target')
+    settings.checkRun ||
+    (commented && ['pull_request_target', 'workflow_run'].includes(context.eventName))
       ? await refusalTarget(settings, env, pullRequest, wiringRefused)
       : null;
   if (commented) {
