@@ -2,7 +2,7 @@
  * Seeded fuzz of the commands that read results artifacts (`show`, `compare`, `merge`, `report`,
  * `override`, `run --baseline`, `run --resume`): artifacts a real run wrote, damaged as files get
  * damaged (scripts/fuzz-artifacts.ts), in this process for speed and a handful through the built
- * CLI. Every outcome must be exit 0, 1 or 2, with no stack trace and no hang over 5 s.
+ * CLI. Every outcome must be exit 0, 1 or 2, with no stack trace and no hang (FUZZ_TIME_LIMIT_MS).
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 /**
  * A short seeded fuzz run (the long one is `npm run fuzz`): mutated configs and testsets through
  * `evals validate` and `evals run`, in this process for speed and a handful through the built
- * CLI. Every outcome must be exit 0, 1 or 2, with no stack trace and no hang over 5 s.
+ * CLI. Every outcome must be exit 0, 1 or 2, with no stack trace and no hang (FUZZ_TIME_LIMIT_MS).
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
