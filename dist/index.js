@@ -37541,53 +37541,101 @@ function reasonPieces(text2) {
 function cutReason(text2, max) {
   if (textWidthUpTo(text2, max) <= max) return text2;
   const pieces = reasonPieces(text2);
+  if (!pieces.some((piece) => piece.value)) return cutMiddle(text2, max);
+  return fitPieces(pieces, max) ?? dropParts(pieces, max);
+}
+function moreMark(count) {
+  return ` (+${count} more)`;
+}
+function dropParts(pieces, max) {
+  const ends = partEnds(pieces);
+  const lastUrl = pieces.findLastIndex((piece) => piece.url === true);
+  const keep = lastUrl >= 0 ? lastUrl : pieces.findIndex((piece) => piece.value);
+  const candidates = ends.filter((end) => end.piece > keep).reverse();
+  for (const end of candidates) {
+    const dropped = ends.length - ends.indexOf(end);
+    const head = [...pieces.slice(0, end.piece), { text: end.before, value: false }];
+    const mark2 = moreMark(dropped);
+    const fitted2 = fitPieces(head, max - textWidth(mark2));
+    if (fitted2 !== null) return `${fitted2}${mark2}`;
+  }
+  const tight = fitPieces(pieces, max, true);
+  if (tight !== null) return tight;
+  const narrowest = pieces.map((piece) => piece.value ? narrowForm(piece) : piece.text).join("");
+  return cutAtWord(narrowest, max);
+}
+function partEnds(pieces) {
+  const ends = [];
+  let depth2 = 0;
+  pieces.forEach((piece, index) => {
+    if (piece.value) return;
+    for (let at = 0; at < piece.text.length; at++) {
+      const char = piece.text[at];
+      if (char === "(" || char === "[") depth2++;
+      else if ((char === ")" || char === "]") && depth2 > 0) depth2--;
+      else if (depth2 === 0 && (char === ";" || char === ",") && piece.text[at + 1] === " ") {
+        ends.push({ piece: index, before: piece.text.slice(0, at) });
+      }
+    }
+  });
+  return ends;
+}
+function cutAtWord(text2, max) {
+  const cut2 = truncateToWidth(text2, max);
+  if (cut2 === text2) return cut2;
+  const kept = cut2.slice(0, -1);
+  const space = text2.startsWith(`${kept} `) ? kept.length : kept.lastIndexOf(" ");
+  if (space <= kept.length / 2) return cut2;
+  return `${kept.slice(0, space).replace(/[\s,;:\u2026]+$/, "")}\u2026`;
+}
+function narrowForm(piece) {
+  return cutPiece(piece, narrowWidth(piece));
+}
+function narrowWidth(piece, tight = false) {
+  const width = textWidth(piece.text);
+  if (piece.url === true) return Math.min(width, textWidth(urlHost(piece.text)) + 1);
+  if (isQuoted(piece.text)) {
+    if (tight) return Math.min(width, TIGHT_QUOTED);
+    return width <= SHORT_QUOTED ? width : MIN_QUOTED;
+  }
+  return Math.min(width, MIN_VALUE);
+}
+function cutPiece(piece, max, tight = false) {
+  return piece.url === true ? cutUrl(piece.text, max) : cutValue(piece.text, max, tight);
+}
+function fitPieces(pieces, max, tight = false) {
+  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidth(piece.text), 0);
   const values = pieces.filter((piece) => piece.value);
-  if (values.length === 0) return cutMiddle(text2, max);
-  const framing = pieces.filter((piece) => !piece.value).reduce((sum2, piece) => sum2 + textWidthUpTo(piece.text, max), 0);
-  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
-  const urls = values.map((piece) => piece.url === true);
   const room = max - framing;
-  const cuts = urls.some(Boolean) ? cutAroundUrls(values, widths, room) : cutValues(values, widths, room);
-  let index = 0;
-  const shown3 = pieces.map((piece) => piece.value ? cuts[index++] : piece.text);
-  if (!urls.some(Boolean)) return truncateToWidth(shown3.join(""), max);
-  const last = pieces.findLastIndex((piece) => piece.url === true);
-  const cause = shown3.slice(last + 1).join("");
-  const headRoom = max - textWidth(cause);
-  return headRoom >= MIN_HEAD ? `${truncateToWidth(shown3.slice(0, last + 1).join(""), headRoom)}${cause}` : cutMiddle(shown3.join(""), max);
-}
-function cutValues(values, widths, room) {
-  const narrowest = widths.reduce((sum2, width) => sum2 + Math.min(width, MIN_VALUE), 0);
-  const allotted = room >= narrowest ? shareRoom(widths, room) : room >= TINY_VALUE * values.length ? shareRoom(widths, room, TINY_VALUE) : widths.map((width) => Math.min(width, MIN_VALUE));
-  return values.map((piece, index) => cutValue(piece.text, allotted[index]));
-}
-function cutAroundUrls(values, widths, room) {
+  const narrowest = values.map((piece) => narrowWidth(piece, tight));
+  if (narrowest.reduce((sum2, width) => sum2 + width, 0) > room) return null;
+  const widths = values.map((piece) => textWidthUpTo(piece.text, max));
   const isUrl = values.map((piece) => piece.url === true);
-  const urlCount = isUrl.filter(Boolean).length;
-  const othersWhole = widths.reduce((sum2, width, index) => sum2 + (isUrl[index] ? 0 : width), 0);
-  const narrowest = values.map(
-    (piece, index) => isUrl[index] ? Math.min(widths[index], textWidth(urlHost(piece.text)) + 1) : Math.min(widths[index], MIN_VALUE)
+  const sumOf = (list2, urls2) => list2.reduce((sum2, width, index2) => sum2 + (isUrl[index2] === urls2 ? width : 0), 0);
+  const allotted = sumOf(widths, false) + sumOf(narrowest, true) <= room ? widths.map((width, index2) => isUrl[index2] ? 0 : width) : shareRoom(widths, room, narrowest);
+  const urls = shareRoom(
+    widths.map((width, index2) => isUrl[index2] ? width : 0),
+    room - sumOf(allotted, false),
+    narrowest
   );
-  const shared = room - othersWhole < urlCount && narrowest.reduce((sum2, width) => sum2 + width, 0) <= room;
-  const allotted = shared ? shareRoom(widths, room, narrowest) : widths.map((width, index) => isUrl[index] ? 0 : width);
-  const urlRoom = room - allotted.reduce((sum2, width, index) => sum2 + (isUrl[index] ? 0 : width), 0);
-  const urlShares = shareRoom(
-    widths.map((width, index) => isUrl[index] ? width : 0),
-    Math.max(urlRoom, urlCount),
-    1
+  const shownUrls = values.map(
+    (piece, index2) => isUrl[index2] ? cutPiece(piece, urls[index2]) : ""
   );
-  const cutUrls = values.map(
-    (piece, index) => isUrl[index] ? cutUrl(piece.text, urlShares[index]) : ""
-  );
-  const urlsUsed = cutUrls.reduce((sum2, cut2) => sum2 + textWidth(cut2), 0);
+  const urlsUsed = shownUrls.reduce((sum2, shown4) => sum2 + textWidth(shown4), 0);
   const others = shareRoom(
-    widths.map((width, index) => isUrl[index] ? 0 : width),
+    widths.map((width, index2) => isUrl[index2] ? 0 : width),
     room - urlsUsed,
-    values.map(() => TINY_VALUE)
+    narrowest
   );
-  return values.map(
-    (piece, index) => isUrl[index] ? cutUrls[index] : cutValue(piece.text, others[index])
+  const shownOthers = values.map(
+    (piece, index2) => isUrl[index2] ? shownUrls[index2] : cutPiece(piece, others[index2], tight)
   );
+  let index = 0;
+  const shown3 = pieces.map((piece) => {
+    if (!piece.value) return piece.text;
+    return shownOthers[index++];
+  });
+  return truncateToWidth(shown3.join(""), max);
 }
 function urlOrigin(url) {
   return /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? url;
@@ -37598,19 +37646,30 @@ function urlHost(url) {
 function cutUrl(url, max) {
   if (textWidthUpTo(url, max) <= max) return url;
   const origin = urlOrigin(url);
-  const host = urlHost(url);
   const tailRoom = max - textWidth(origin) - 1;
   if (tailRoom >= MIN_URL_TAIL) {
     return `${origin}\u2026${tailOfWidth(url.slice(origin.length), tailRoom)}`;
   }
   if (tailRoom >= 0) return `${origin}\u2026`;
-  return truncateToWidth(`${host}\u2026`, max);
+  return `${urlHost(url)}\u2026`;
 }
-function cutValue(text2, max) {
-  if (max >= MIN_VALUE || textWidthUpTo(text2, max) <= max) return cutMiddle(text2, max);
-  const quoted2 = text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
-  if (!quoted2 || max < TINY_VALUE) return truncateToWidth(text2, max);
-  return `"${truncateToWidth(text2.slice(1, -1), max - 2)}"`;
+function isQuoted(text2) {
+  return text2.length >= 2 && text2.startsWith('"') && text2.endsWith('"');
+}
+function cutValue(text2, max, tight = false) {
+  if (textWidthUpTo(text2, max) <= max) return text2;
+  if (!isQuoted(text2)) return cutMiddle(text2, max);
+  if (!tight && textWidth(text2) <= SHORT_QUOTED) return text2;
+  const least = tight ? TIGHT_QUOTED : MIN_QUOTED;
+  const inner = text2.slice(1, -1);
+  const note = CUT_NOTE.exec(inner)?.[0];
+  const room = Math.max(max, least) - 2;
+  if (note !== void 0 && room - textWidth(note) >= TIGHT_QUOTED) {
+    const start = inner.slice(0, inner.length - note.length);
+    const kept = truncateToWidth(start, room - textWidth(note) + 1).replace(/\u2026$/, "");
+    return `"${kept}${note}"`;
+  }
+  return `"${truncateToWidth(inner, room)}"`;
 }
 function shareRoom(widths, room, narrowest = MIN_VALUE) {
   const least = (index) => typeof narrowest === "number" ? narrowest : narrowest[index];
@@ -37626,17 +37685,19 @@ function shareRoom(widths, room, narrowest = MIN_VALUE) {
   });
   return allotted;
 }
-var MIN_VALUE, TINY_VALUE, ANSWER_BODY, VALUE, MIN_HEAD, MIN_URL_TAIL;
+var MIN_VALUE, SHORT_QUOTED, MIN_QUOTED, CUT_NOTE, TIGHT_QUOTED, ANSWER_BODY, VALUE, MIN_URL_TAIL;
 var init_reason_cut = __esm({
   "src/report/reason-cut.ts"() {
     "use strict";
     init_text_table();
     init_case_text();
     MIN_VALUE = 8;
-    TINY_VALUE = 3;
+    SHORT_QUOTED = 24;
+    MIN_QUOTED = 8;
+    CUT_NOTE = /\u2026 \([\d,]+ more characters?\)$/;
+    TIGHT_QUOTED = 4;
     ANSWER_BODY = /\banswered \d{3}: /;
     VALUE = /"(?:[^"\\]|\\.)*"|\b[a-z][a-z0-9+.-]*:\/\/[^\s"]+/gi;
-    MIN_HEAD = 4;
     MIN_URL_TAIL = 4;
   }
 });
@@ -39354,7 +39415,7 @@ function comparedOf(result, show) {
 }
 function whole(recorded, within) {
   const text2 = textOf(recorded);
-  const cut2 = typeof recorded === "string" ? CUT_NOTE.exec(recorded) : null;
+  const cut2 = typeof recorded === "string" ? CUT_NOTE2.exec(recorded) : null;
   const prefix = cut2 === null ? null : text2.slice(0, cut2.index);
   const left = cut2 === null ? -1 : Number(cut2[1]?.replace(/,/g, ""));
   const matches = (value) => {
@@ -39399,18 +39460,18 @@ function textOf(value) {
   }
 }
 function isCut(recorded) {
-  return typeof recorded === "string" && CUT_NOTE.test(recorded);
+  return typeof recorded === "string" && CUT_NOTE2.test(recorded);
 }
 function memberPath(key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
-var EXPECTED_FIELDS2, CUT_NOTE, MAX_VISITED, MAX_DEPTH2;
+var EXPECTED_FIELDS2, CUT_NOTE2, MAX_VISITED, MAX_DEPTH2;
 var init_html_model_compared = __esm({
   "src/report/html-model-compared.ts"() {
     "use strict";
     init_cut_text();
     EXPECTED_FIELDS2 = ["expected", "expected_output", "expectedOutput", "reference", "answer"];
-    CUT_NOTE = /\u2026 \((\d[\d,]*) more characters?\)$/;
+    CUT_NOTE2 = /\u2026 \((\d[\d,]*) more characters?\)$/;
     MAX_VISITED = 2e3;
     MAX_DEPTH2 = 6;
   }
@@ -41893,6 +41954,12 @@ var init_evaluation = __esm({
 });
 
 // src/shared/baseline-recorded.ts
+function markBaselineRecorded(args) {
+  try {
+    Object.defineProperty(args, RECORDED, { value: true, configurable: true });
+  } catch {
+  }
+}
 function baselineRecorded(args) {
   return args[RECORDED] === true;
 }
@@ -56837,6 +56904,35 @@ var init_journal2 = __esm({
   }
 });
 
+// src/pipeline/resume-version.ts
+function checkPartialVersion(partial, path, kept, ctx) {
+  const version = partial.tool.version;
+  const shown3 = printable(version);
+  if (isNewerVersion(version, toolVersion)) {
+    throw usageError(
+      "resume.newer",
+      `--resume ${printable(path)} was written by evalgate ${shown3}, newer than this one (${toolVersion}): resuming it here would score the missing cases, and decide the gate, by older rules than its kept cases were scored by, and record the older version; resume it with evalgate ${shown3} or newer, or run evals run without --resume to run every case again`,
+      path
+    );
+  }
+  if (kept > 0 && isNewerVersion(toolVersion, version)) {
+    ctx.stderr.write(
+      `warning: ${printable(path)} was written by evalgate ${shown3}, older than this one (${toolVersion}): its ${kept} kept case${kept === 1 ? "" : "s"} keep the scores evalgate ${shown3} gave them; the new cases, the summaries, the gate and tool.version are this evalgate's. To score every case with this one, run it without --resume (or finish this run with evalgate ${shown3}: \`evals run --resume ${pathWord(path)}\`)
+`
+    );
+  }
+}
+var init_resume_version = __esm({
+  "src/pipeline/resume-version.ts"() {
+    "use strict";
+    init_unknown_fields();
+    init_errors();
+    init_shell_word();
+    init_text_table();
+    init_version();
+  }
+});
+
 // src/pipeline/resume.ts
 var resume_exports = {};
 __export(resume_exports, {
@@ -56881,6 +56977,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
     }
   };
   const kept = named2.caseCounts.reduce((sum2, n) => sum2 + n, 0);
+  checkPartialVersion(partial, path, kept, ctx);
   let unchecked = [];
   return {
     filters: resumeFilters,
@@ -56904,7 +57001,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
 ` : "";
       const replaced = realPath(resolve22(cwd, path)) === realPath(resolve22(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
-      return `${warning2}${versionWarning(path, partial.tool.version, kept)}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
+      return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
     },
     configHash: partial.configHash,
@@ -56986,12 +57083,6 @@ function resumedCases(plan, named2, shown3) {
     };
   };
 }
-function versionWarning(path, version, kept) {
-  if (version === toolVersion) return "";
-  const was = printable(version);
-  return `warning: ${path} was written by evalgate ${was}, this is ${toolVersion}: its ${plural(kept, "case result")} keep the scores and verdicts evalgate ${was} gave them, the cases left are scored by this one, and the results record ${toolVersion} alone; to score every case with one version, resume it with evalgate ${was}, or run evals run without --resume
-`;
-}
 var init_resume2 = __esm({
   "src/pipeline/resume.ts"() {
     "use strict";
@@ -57002,9 +57093,8 @@ var init_resume2 = __esm({
     init_labels();
     init_partial_merge();
     init_merge_baseline();
-    init_text_table();
-    init_version();
     init_artifact_files();
+    init_resume_version();
     init_journal2();
     init_execute();
   }
@@ -65548,7 +65638,8 @@ var COMMANDS = {
 };
 var EVALS = {
   name: "evals",
-  banner: `evals ${toolVersion} \u2014 declarative evaluations for LLM applications`,
+  // The package's name, as `evals --version` prints it: the `evals` command is evalgate's.
+  banner: `evalgate ${toolVersion} \u2014 declarative evaluations for LLM applications`,
   summary: "Declarative evaluations for LLM applications",
   positionals: { names: "<command>", what: "a command", min: 0, max: Infinity },
   about: [],
@@ -65814,7 +65905,7 @@ function listingOf(cases) {
   };
 }
 var MAX_LISTED_CASES = 5;
-var DEFAULT_WIDTH = 100;
+var DEFAULT_WIDTH = 160;
 var INDENT = "  ";
 var NUMBER2 = { align: "right" };
 function renderSummary(runs, options2) {
@@ -77833,6 +77924,7 @@ ${answer}
 // src/evaluators/judges/automatic-battle.ts
 init_errors();
 init_templates();
+init_baseline_recorded();
 import { isAbsolute as isAbsolute2, resolve as resolve10 } from "node:path";
 init_options();
 
@@ -78061,7 +78153,7 @@ function readBaselineFile(path, shown3, owner, scrub) {
 init_write_file_atomic();
 var SDK_FILE = "baselinesFile on an SDK class";
 var UPDATE_FLAG = "evals run --update-baselines";
-var automaticBattle = defineBuiltin({
+var battle = defineBuiltin({
   summary: "A judge model compares the output with the one recorded for the case in a baselines file: win 1, tie 0.5, loss 0.",
   calls: "chat",
   // Each battle is judged twice, the answers swapped (battle.ts).
@@ -78190,6 +78282,22 @@ var automaticBattle = defineBuiltin({
     return { ...result, metadata: { ...result.metadata, caseKey, ...replaced } };
   }
 });
+function unjudgedIfRecorded(evaluation, args) {
+  if (evaluation.metadata?.recorded !== true) return evaluation;
+  markBaselineRecorded(args);
+  return void 0;
+}
+var automaticBattle = {
+  ...battle,
+  create(options2, context3) {
+    const evaluator = battle.create(options2, context3);
+    return {
+      ...evaluator,
+      // No evaluation is typed away here only: the engine accepts `undefined` at run time.
+      evaluateTestCase: async (args) => unjudgedIfRecorded(await evaluator.evaluateTestCase(args), args)
+    };
+  }
+};
 
 // src/evaluators/judges/context-entities-recall.ts
 init_metadata();
@@ -81878,7 +81986,7 @@ function stringEnd3(text2, from) {
   return text2.length;
 }
 var MAX_QUOTED_DIGITS = 40;
-function roundedIntegerNotes(warn, what) {
+function roundedIntegerNotes(warn, what, holder = "the output") {
   let warned = warn === void 0;
   return (text2) => {
     if (!/\d{16}/.test(text2)) return void 0;
@@ -81893,7 +82001,7 @@ function roundedIntegerNotes(warn, what) {
         `${what} holds ${rounded2} (later outputs are not warned about here; each case's result notes its own, see evals show); ${advice}`
       );
     }
-    return `the output holds ${rounded2}; ${advice}`;
+    return `${holder} holds ${rounded2}; ${advice}`;
   };
 }
 function withNote(output, note) {
@@ -82266,7 +82374,9 @@ function createHttpTarget(config, setup) {
   const random = setup.random ?? Math.random;
   const noteRounded = roundedIntegerNotes(
     setup.warn,
-    `an answer of the http target ${describeTarget(config)}`
+    `an answer of the http target ${describeTarget(config)}`,
+    // The answer is scanned whole: with output: a path, the number may be in another field.
+    path === void 0 ? "the output" : "the answer"
   );
   return {
     ok: true,
@@ -82408,15 +82518,20 @@ function renderedUrlProblem(url) {
 function urlShapeProblem(url) {
   const pieces = textPieces(url);
   if (pieces.length > 1 && pieces[0]?.trim() === "") return null;
-  const isHttp = (sample) => {
-    try {
-      const { protocol } = new URL(sampleText(url, sample));
-      return protocol === "http:" || protocol === "https:";
-    } catch {
-      return false;
-    }
-  };
-  return isHttp("x") || isHttp("0") ? null : `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  const isHttp = (text2) => isHttpUrl(sampleText(text2, "x")) || isHttpUrl(sampleText(text2, "0"));
+  if (isHttp(url)) return null;
+  const found2 = `expected an http:// or https:// URL, found ${JSON.stringify(url)}`;
+  const schemeless = !url.includes("://") && !/^\s*https?:/i.test(url);
+  const withScheme = `http://${url.trim()}`;
+  return schemeless && isHttp(withScheme) ? `${found2}, which has no scheme: write ${JSON.stringify(withScheme)} (or https://)` : found2;
+}
+function isHttpUrl(text2) {
+  try {
+    const { protocol } = new URL(text2);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
 }
 
 // src/targets/model.ts
@@ -85263,10 +85378,12 @@ async function checkRunTarget(settings, env, pullRequest, wiringRefused = false)
 async function refusalTarget(settings, env, pullRequest, wiringRefused) {
   const { commit, checkedOut } = await checkRunTarget(settings, env, pullRequest, wiringRefused);
   const context3 = context2;
-  if (context3.eventName !== "pull_request_target" || checkedOut === null || commit.warning === null) {
+  if (!NAMES_ITS_COMMIT.includes(context3.eventName) || checkedOut === null || commit.warning === null) {
     return { sha: commit.sha, warning: commit.warning, annotate: true, note: "" };
   }
   const head = settings.headSha ?? eventSubject(context3, env).headSha;
+  if (context3.eventName === "workflow_run")
+    return workflowRunRefusal(context3.sha, checkedOut, head);
   const pr = targetPullRequest(context3);
   const same3 = (sha) => sha?.toLowerCase() === checkedOut.toLowerCase();
   const onBase = same3(pr?.baseSha) || same3(context3.sha);
@@ -85279,6 +85396,18 @@ async function refusalTarget(settings, env, pullRequest, wiringRefused) {
     annotate: false,
     note: `> [!IMPORTANT]
 > ${escapeNote(`pull_request_target: this job read the files of ${read}, not of this pull request's head ${head}. The problems below are lines of those files, so they are not annotated on the head's; ${fix}.`)}`
+  };
+}
+function workflowRunRefusal(defaultTip, checkedOut, head) {
+  const onDefault = defaultTip.toLowerCase() === checkedOut.toLowerCase();
+  const read = onDefault ? `the default branch at ${checkedOut}` : `the checked-out commit ${checkedOut}`;
+  const fix = onDefault ? "fix them on the default branch: a push to the pull request does not change the files this job reads" : "fix them in that commit, or check out the commit of the triggering run";
+  return {
+    sha: head,
+    warning: `workflow_run: the run could not start on ${read}, not on ${head}, the commit of the workflow run that triggered this one: no code was judged, so the failed check run goes on ${head}, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on ${head}'s lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
+    annotate: false,
+    note: `> [!IMPORTANT]
+> ${escapeNote(`workflow_run: this job read the files of ${read}, not of ${head}, the commit of the workflow run that triggered it. The problems below are lines of those files, so they are not annotated on ${head}'s; ${fix}.`)}`
   };
 }
 var NAMES_ITS_COMMIT = ["pull_request_target", "workflow_run"];
@@ -86675,7 +86804,7 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
   let annotated = 0;
   const { owner, repo } = context3.repo;
   const commented = settings.comment && prNumber !== null;
-  const placed2 = settings.checkRun || commented && context3.eventName === "pull_request_target" ? await refusalTarget(settings, env, pullRequest, wiringRefused) : null;
+  const placed2 = settings.checkRun || commented && ["pull_request_target", "workflow_run"].includes(context3.eventName) ? await refusalTarget(settings, env, pullRequest, wiringRefused) : null;
   if (commented) {
     const posted = await upsertStickyComment(
       octokit,
