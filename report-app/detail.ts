@@ -7,6 +7,7 @@ import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { cutText, startOf } from '../src/shared/cut-text.ts';
 import { count, el, milliseconds, score, visible } from './dom.ts';
+import { baselinePart } from './baseline.ts';
 
 /** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
 const WORD_DIFF_LIMIT = 4000;
@@ -79,6 +80,8 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
   // The row's reason, whole (its cell is cut): the same words as the table's why column.
   if (view.why !== undefined) parts.push(el('p', { id: 'detail-why', class: 'why bad' }, view.why));
+  // What it answered in the baseline, beside what it answers now (newly failing, fixed).
+  parts.push(...baselinePart(model, view));
   parts.push(block('Inputs', view.inputs, 'detail-inputs'));
   if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
   const output = view.output;

@@ -17,7 +17,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
       ? `A partial merge: only shard${partial.merged.length === 1 ? '' : 's'} ${partial.merged.map(count).join(', ')} of ${count(partial.count)} ${partial.merged.length === 1 ? 'was' : 'were'} merged, so the verdict is FAIL.`
       : model.interrupted
         ? 'The run was interrupted: the verdict is FAIL.'
-        : gateSentence(totals.failedRuns, totals.runs);
+        : gateSentence(totals.failedRuns, totals.runs, model.missingSuites.length);
   return el(
     'header',
     { id: 'verdict', class: pass ? 'pass' : 'fail' },
@@ -26,6 +26,14 @@ export function verdictBanner(model: ReportModel): HTMLElement {
       'div',
       {},
       el('p', { class: 'sentence' }, sentence),
+      // What fails a run whose every gate passed: a suite of the baseline is gone, and why.
+      model.missingSuites.length > 0
+        ? el(
+            'ul',
+            { id: 'missing-suites', class: 'missing-suites' },
+            ...model.missingSuites.map((text) => el('li', {}, text)),
+          )
+        : null,
       el(
         'p',
         { class: 'totals' },

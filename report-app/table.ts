@@ -215,7 +215,22 @@ export function caseTable(model: ReportModel, open: (view: CaseView) => void): H
         'data-id': view.id,
       },
       el('span', { class: `badge ${view.status}` }, view.flaky ? `${view.status} ~` : view.status),
-      el('span', { class: 'name', title: view.id }, name),
+      el(
+        'span',
+        { class: 'name', title: view.id },
+        // Found without the filter: a row that passed in the baseline and does not now.
+        view.newlyFailing === true
+          ? el(
+              'span',
+              {
+                class: 'newly-mark',
+                title: `newly failing: passed in the baseline, ${view.status} now`,
+              },
+              'new',
+            )
+          : null,
+        name,
+      ),
       // Cut to the cell (by the stylesheet, after Node's cut); the whole reason in the tooltip.
       view.why === undefined
         ? el('span', { class: 'why' })

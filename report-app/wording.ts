@@ -9,9 +9,18 @@ export { count, plural } from './format.ts';
 
 /**
  * `All 3 runs passed their gates.`, `2 of 3 runs failed their gates.`, `1 of 3 runs failed its
- * gate.`; a single run is `The run passed its gate.` / `The run failed its gate.`
+ * gate.`; a single run is `The run passed its gate.` / `The run failed its gate.` With `gone`
+ * suites of the baseline missing from the config, it says so, and that the verdict is FAIL.
  */
-export function gateSentence(failedRuns: number, runs: number): string {
+export function gateSentence(failedRuns: number, runs: number, gone = 0): string {
+  const runsSaid = runsSentence(failedRuns, runs);
+  if (gone === 0) return runsSaid;
+  const suites =
+    gone === 1 ? 'A suite of the baseline is' : `${count(gone)} suites of the baseline are`;
+  return `${suites} gone from the config, so the verdict is FAIL. ${runsSaid}`;
+}
+
+function runsSentence(failedRuns: number, runs: number): string {
   if (runs === 1) return `The run ${failedRuns === 0 ? 'passed' : 'failed'} its gate.`;
   if (failedRuns === 0) return `All ${count(runs)} runs passed their gates.`;
   return `${count(failedRuns)} of ${count(runs)} ${failedRuns === 1 ? 'runs failed its gate.' : 'runs failed their gates.'}`;

@@ -11,6 +11,9 @@ import type { CommandContext } from '../pipeline/context.ts';
 import { checkNotBaseline, checkOutputPaths, type OutputPath } from '../pipeline/output-paths.ts';
 import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
+import type { BaselineCases } from '../report/html-model-base.ts';
+import { readBaselineCases } from '../pipeline/baseline-cases.ts';
+import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
 import { usageError } from '../shared/errors.ts';
@@ -74,7 +77,24 @@ export async function reportCommand(
   if (html !== undefined) {
     let comparison: Comparison | undefined = file.artifact.comparison;
     if (baselinePath !== undefined) comparison = await compareResultsFile(baselinePath, path, ctx);
-    const model = buildReportModel(file.artifact, (run) => file.cases(run), comparison);
+    // The baseline's own results of the changed cases, for their details: from --baseline, or
+    // from the file the run compared with when it is still there (a CI runner's may not be).
+    const basePath = baselinePath ?? recordedBaseline(file.artifact)?.path;
+    let base: BaselineCases | undefined;
+    if (comparison !== undefined && basePath !== undefined) {
+      try {
+        base = readBaselineCases(basePath, comparison, ctx);
+      } catch (error) {
+        if (baselinePath !== undefined) throw error;
+      }
+    }
+    const model = buildReportModel(
+      file.artifact,
+      (run) => file.cases(run),
+      comparison,
+      undefined,
+      base,
+    );
     files.push({
       flag: '-o',
       path: html,

@@ -31,8 +31,9 @@ import type { RunFilters } from '../plan/types.ts';
 import type { RunArgs, RunOutcome } from './run-options.ts';
 import { openRunJournal } from './journal.ts';
 export type { RunArgs, RunOutcome } from './run-options.ts';
-import { describeWriteFailure, fallbackPath, interruptedLines } from './write-failure.ts';
+import { describeWriteFailure, interruptedLines, runReportFile } from './write-failure.ts';
 import { EXIT, verdictCode } from './run-exit.ts';
+import { baselineCasesReader } from './baseline-cases.ts';
 import { besideFiles, finishCommand, keptBeside, outputDiversion } from './journal-takeover.ts';
 export { EXIT } from './run-exit.ts';
 
@@ -165,17 +166,15 @@ export async function executeRun(
   // Beside themselves instead, once another run took this one's journal over (journal-takeover.ts).
   const began = (): Date => resuming?.startedAt ?? startedAt;
   const divert = outputDiversion(() => journal, ctx.cwd, args.output, began);
-  const fileReport = (path: string) => ({
-    path: resolve(ctx.cwd, path),
-    shown: path,
-    failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
-    fallback: fallbackPath(path),
-    divert: () => divert(path),
-  });
+  const fileReport = (path: string) => runReportFile(path, ctx.cwd, unwritten, divert);
   const finishFrom = resumeCommand && finishCommand(divert, args.output, resumeCommand);
   // Why the run was not compared with the baseline it was given (set as the run compares).
   let uncompared: string | undefined;
   const notCompared = (): string | undefined => uncompared ?? args.baselineMissing;
+  // The baseline's own results of the changed cases, read again for the page's details.
+  const baseCases = baseline && {
+    baselineCases: baselineCasesReader(baseline.path, readCtx, scrubber),
+  };
   const specs: ReporterSpec[] = [
     { name: 'progress' },
     {
@@ -186,7 +185,7 @@ export async function executeRun(
     { name: 'artifact', ...fileReport(args.output) },
     ...(args.junit !== undefined ? [{ name: 'junit' as const, ...fileReport(args.junit) }] : []),
     ...(args.report !== undefined
-      ? [{ name: 'html' as const, notCompared, ...fileReport(args.report) }]
+      ? [{ name: 'html' as const, notCompared, ...fileReport(args.report), ...baseCases }]
       : []),
   ];
   // The run's whole artifact once the engine has ended, for an exit before it is on disk.

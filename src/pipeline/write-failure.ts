@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { WriteFailure } from '../report/file-reports.ts';
+import type { Diversion } from './journal-takeover.ts';
 import { WriteKeptError } from '../shared/write-file-atomic.ts';
 
 /**
@@ -18,6 +19,26 @@ export function fallbackPath(path: string): string {
     tmpdir(),
     `evalgate-${process.pid}-${randomBytes(4).toString('hex')}-${basename(path)}`,
   );
+}
+
+/**
+ * The options of a run's report file `path` (as given, relative to `cwd`): a failure to write it
+ * is pushed onto `unwritten`, it falls back to `fallbackPath`, and `divert` says where it goes
+ * once another run took the journal over.
+ */
+export function runReportFile(
+  path: string,
+  cwd: string,
+  unwritten: WriteFailure[],
+  divert: (file: string) => Diversion | undefined,
+) {
+  return {
+    path: resolve(cwd, path),
+    shown: path,
+    failed: (failure: WriteFailure) => unwritten.push({ ...failure, path }),
+    fallback: fallbackPath(path),
+    divert: () => divert(path),
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { pointsSize, scoreSize, verdictWords } from './row-power.ts';
 import type { Comparison, RunComparison } from '../types/comparison.ts';
+import type { RunResult } from '../types/index.ts';
 import { calmFlipsName } from './newly-failing.ts';
 import { ALARM_LEAD } from './alarm-reasons.ts';
 import { incompleteRunNote, incompleteWarnings } from './comparison-incomplete.ts';
@@ -234,4 +235,25 @@ export function comparisonView(comparison: Comparison): ComparisonView {
     })),
     changes,
   };
+}
+
+/**
+ * `view`, first saying that the verdict is the run's own when no run's gate counts regressions
+ * (no suite has `gate: { regressions: block }`, or the run had no `--baseline` to act on): a
+ * pass shown beside the regressions of the comparison would read as a pass despite them
+ * (`evals report --baseline` on such a run).
+ */
+export function withVerdictNote(view: ComparisonView, runs: readonly RunResult[]): ComparisonView {
+  const gated = runs.some((run) => run.gate.conditions.some((c) => c.name === 'regressions'));
+  if (gated) return view;
+  // A suite may have `regressions: block` and still not be gated: it ran without `--baseline`.
+  const blocking = runs.some((run) => run.plan?.gate.regressions === 'block');
+  const why = blocking
+    ? 'the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)'
+    : 'no suite has gate: { regressions: block }';
+  const note = {
+    title: "The verdict is the run's own:",
+    detail: `this comparison does not gate it (${why}), so the regressions below do not change its pass or fail.`,
+  };
+  return { ...view, warnings: [note, ...view.warnings] };
 }

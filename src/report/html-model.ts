@@ -10,12 +10,19 @@ import { cutText } from '../shared/cut-text.ts';
 import { describeThreshold } from '../run/threshold.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult, EvaluationResult, ResultsArtifact, RunResult } from '../types/index.ts';
+import type { ComparisonView } from './html-model-comparison.ts';
 import { caseLabel } from './case-text.ts';
 import { agreementLine, agreementsOf } from './agreement-text.ts';
 import { comparedOf, type ComparedView } from './html-model-compared.ts';
-import { comparisonView, type ComparisonView } from './html-model-comparison.ts';
+import { comparisonView, withVerdictNote } from './html-model-comparison.ts';
 import { reasonOf } from './evaluation-reason.ts';
 import { caseWhy } from './html-model-why.ts';
+import {
+  baseCaseView,
+  baselineKey,
+  type BaseCaseView,
+  type BaselineCases,
+} from './html-model-base.ts';
 import { outputText, shortenText } from './failure-details.ts';
 import { oneLine } from '../shared/one-line.ts';
 import { gridMatrices, type GridMatrix } from './grid-matrix.ts';
@@ -24,6 +31,7 @@ import { notComparedSentence } from './not-compared.ts';
 import { runTotals, type RunTotals } from './totals.ts';
 
 export type { ComparedView } from './html-model-compared.ts';
+export type { BaseCaseView } from './html-model-base.ts';
 export type {
   ChangedCasesView,
   ComparisonRowView,
@@ -69,6 +77,8 @@ export interface CaseView {
    * otherwise, which keeps 10,000 cases' worth of `false` out of the page.
    */
   newlyFailing?: true;
+  /** The baseline's result, for a case newly failing or fixed whose baseline was read (`base`). */
+  base?: BaseCaseView;
   /**
    * Why the case did not pass, as the terminal summary says it (`caseWhy`): the row shows
    * `whyShown` (or `why` when that is absent), its tooltip and the detail `why`. Absent for a
@@ -159,19 +169,28 @@ export interface ReportModel {
    * (`notComparedSentence`), shown under the verdict; null otherwise.
    */
   notCompared: string | null;
+  /**
+   * The baseline's cases were read for the changed cases' details: how many the page holds and
+   * how many changed (more when the limit left some out); null when they were not read.
+   */
+  baseCases: { held: number; named: number } | null;
+  /** Why each suite of the baseline gone from the config fails the run (`missingSuites`). */
+  missingSuites: string[];
   cases: CaseView[];
 }
 
 /**
  * The model of `artifact`, whose cases are read from `cases(run)` (an artifact's own, or a
  * case log); `comparison` overrides the one the artifact carries; `notCompared`: why a baseline
- * that was given was not compared with, when the artifact does not say (`notCompared`).
+ * that was given was not compared with, when the artifact does not say (`notCompared`);
+ * `baseline`: the baseline's own results of the cases that changed, scrubbed (`readBaselineCases`).
  */
 export function buildReportModel(
   artifact: ResultsArtifact,
   cases: (run: number) => Iterable<CaseResult>,
   comparison: Comparison | undefined = artifact.comparison,
   notCompared?: string,
+  baseline?: BaselineCases,
 ): ReportModel {
   const evaluators = [
     ...new Set(artifact.runs.flatMap((run) => Object.keys(run.summary.evaluators))),
@@ -188,6 +207,9 @@ export function buildReportModel(
     for (const result of cases(run)) {
       const view = caseView(run, result, index);
       if (newlyFailing.has(`${run} ${result.id}`)) view.newlyFailing = true;
+      const owner = artifact.runs[run];
+      const base = owner && baseline?.cases.get(baselineKey(owner, result.id));
+      if (base) view.base = baseCaseView(base, result, shown, capped);
       caseViews.push(view);
     }
   });
@@ -215,29 +237,13 @@ export function buildReportModel(
     maxShownChars: MAX_VALUE_CHARS,
     comparison: compared,
     notCompared: why === undefined ? null : notComparedSentence(why),
+    baseCases:
+      compared === null || baseline === undefined
+        ? null
+        : { held: baseline.cases.size, named: baseline.named },
+    missingSuites: (artifact.missingSuites ?? []).map((gone) => gone.text),
     cases: caseViews,
   };
-}
-
-/**
- * `view`, first saying that the verdict is the run's own when no run's gate counts regressions
- * (no suite has `gate: { regressions: block }`, or the run had no `--baseline` to act on): a
- * pass shown beside the regressions of the comparison would read as a pass despite them
- * (`evals report --baseline` on such a run).
- */
-function withVerdictNote(view: ComparisonView, runs: readonly RunResult[]): ComparisonView {
-  const gated = runs.some((run) => run.gate.conditions.some((c) => c.name === 'regressions'));
-  if (gated) return view;
-  // A suite may have `regressions: block` and still not be gated: it ran without `--baseline`.
-  const blocking = runs.some((run) => run.plan?.gate.regressions === 'block');
-  const why = blocking
-    ? 'the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)'
-    : 'no suite has gate: { regressions: block }';
-  const note = {
-    title: "The verdict is the run's own:",
-    detail: `this comparison does not gate it (${why}), so the regressions below do not change its pass or fail.`,
-  };
-  return { ...view, warnings: [note, ...view.warnings] };
 }
 
 function runView(run: RunResult): RunView {

@@ -9,6 +9,8 @@ import { createProgressReporter, type ProgressOptions } from './progress.ts';
 import type { Reporter } from './reporter.ts';
 import { terminalSummary } from './terminal-summary.ts';
 import { printable } from '../shared/text-table.ts';
+import type { Comparison } from '../types/comparison.ts';
+import type { BaselineCases } from './html-model-base.ts';
 
 /** Where reporters write, shared by every reporter of a run. */
 export interface ReporterContext {
@@ -82,6 +84,7 @@ export const reporterKinds = {
       htmlFile({
         ...fileOptions(options),
         ...(options.notCompared ? { notCompared: options.notCompared } : {}),
+        ...(options.baselineCases ? { baselineCases: options.baselineCases } : {}),
         written: () =>
           context.err(`HTML report written to ${printable(options.shown ?? options.path)}\n`),
       }),
@@ -104,7 +107,11 @@ export type FileReportSpec = { shown?: string } & Omit<FileReportOptions, 'writt
  * The HTML report's options: a file report's, and why the run was not compared with the baseline
  * it was given, asked when the page is written (the comparison is made just before).
  */
-export type HtmlReportSpec = FileReportSpec & { notCompared?: () => string | undefined };
+export type HtmlReportSpec = FileReportSpec & {
+  notCompared?: () => string | undefined;
+  /** The baseline's results of the changed cases (`readBaselineCases`), for their details. */
+  baselineCases?: (comparison: Comparison) => BaselineCases | undefined;
+};
 
 function fileOptions(spec: FileReportSpec): Omit<FileReportOptions, 'written'> {
   return {

@@ -1,0 +1,85 @@
+/**
+ * The baseline's own results of the cases that changed between it and a run (newly failing,
+ * fixed): what the HTML report's case detail and `evals show --baseline` set beside HEAD's. The
+ * comparison keeps only what its statistics read of the baseline's cases, not their outputs, so
+ * the baseline file is read again, a case at a time, keeping only the cases asked for.
+ */
+import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
+import type { Comparison } from '../types/comparison.ts';
+import type { CaseResult } from '../types/index.ts';
+import { openResultsFile } from './artifact-files.ts';
+import type { CommandContext } from './context.ts';
+import { baselineKey, type BaselineCases } from '../report/html-model-base.ts';
+
+/**
+ * Baseline cases a page holds at most: each carries an output of up to 20,000 characters, and a
+ * comparison where every case flipped would otherwise double a 100,000-case page.
+ */
+export const MAX_BASELINE_CASES = 1_000;
+
+/**
+ * The cases of the baseline file `path` that `comparison` lists as newly failing or fixed (or,
+ * with `wanted`, those it names), each scrubbed whole by `scrubber` (the run's secrets, else the
+ * environment's and the config's: `contextScrubber`) before anything downstream cuts it. Read
+ * errors are the caller's: the file was read once already to compare with.
+ */
+export function readBaselineCases(
+  path: string,
+  comparison: Comparison,
+  ctx: CommandContext,
+  scrubber: Scrubber = contextScrubber(ctx),
+  wanted: (key: string) => boolean = changedCases(comparison),
+): BaselineCases {
+  const file = openResultsFile(path, ctx, '--baseline');
+  const cases = new Map<string, CaseResult>();
+  let named = 0;
+  file.artifact.runs.forEach((run, index) => {
+    for (const result of file.cases(index)) {
+      const key = baselineKey(run, result.id);
+      if (!wanted(key)) continue;
+      named++;
+      if (cases.size >= MAX_BASELINE_CASES) continue;
+      cases.set(key, JSON.parse(scrubber.json(JSON.stringify(result))) as CaseResult);
+    }
+  });
+  return { cases, named };
+}
+
+/** The environment's secrets and the config's read before (`ctx.secrets`). */
+export function contextScrubber(ctx: CommandContext): Scrubber {
+  return createScrubber([...secretsInEnv(ctx.env), ...(ctx.secrets ?? [])]);
+}
+
+/** Whether a key is of a case the comparison lists as newly failing or fixed. */
+function changedCases(comparison: Comparison): (key: string) => boolean {
+  const keys = new Set<string>();
+  for (const run of comparison.runs) {
+    for (const ref of [...run.cases.newlyFailing, ...run.cases.fixed]) {
+      keys.add(baselineKey(run, ref.id));
+    }
+  }
+  return (key) => keys.has(key);
+}
+
+/**
+ * What the HTML reporter of a run compared with the baseline file `path` reads its changed cases
+ * with: a file gone or changed since the comparison read it leaves the page without them, said
+ * on stderr, rather than without a page.
+ */
+export function baselineCasesReader(
+  path: string,
+  ctx: CommandContext,
+  scrubber: Scrubber,
+): (comparison: Comparison) => BaselineCases | undefined {
+  return (comparison) => {
+    try {
+      return readBaselineCases(path, comparison, ctx, scrubber);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      ctx.stderr.write(
+        `warning: the HTML report shows no baseline outputs: ${scrubber.text(why)}\n`,
+      );
+      return undefined;
+    }
+  };
+}
