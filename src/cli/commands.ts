@@ -230,6 +230,11 @@ export const SHOW = {
       help: 'Show at most N cases (default: 20; the rest are counted)',
     },
     full: { type: 'boolean', help: 'Show every value whole (no cutting of long outputs)' },
+    baseline: {
+      type: 'string',
+      value: 'FILE',
+      help: "Under each case, its result in this baseline's results (output, error, evaluations)",
+    },
     json: {
       type: 'boolean',
       help: 'Print the selected cases as JSON: { shown, matched, cases: [{ suite, params, case }] }',

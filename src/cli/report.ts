@@ -12,7 +12,7 @@ import { checkNotBaseline, checkOutputPaths, type OutputPath } from '../pipeline
 import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import type { BaselineCases } from '../report/html-model-base.ts';
-import { readBaselineCases } from '../pipeline/baseline-cases.ts';
+import { changedCases, readBaselineCases } from '../pipeline/baseline-cases.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
@@ -83,7 +83,7 @@ export async function reportCommand(
     let base: BaselineCases | undefined;
     if (comparison !== undefined && basePath !== undefined) {
       try {
-        base = readBaselineCases(basePath, comparison, ctx);
+        base = readBaselineCases(basePath, ctx, changedCases(comparison));
       } catch (error) {
         if (baselinePath !== undefined) throw error;
       }

@@ -7,7 +7,9 @@ import { openResultsFile } from '../pipeline/artifact-files.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 import { painter } from '../report/ansi.ts';
-import { renderCaseDetail } from '../report/case-detail.ts';
+import { renderBaselineDetail, renderCaseDetail } from '../report/case-detail.ts';
+import { baselineKey } from '../report/html-model-base.ts';
+import { readBaselineCases } from '../pipeline/baseline-cases.ts';
 import { fitBeside } from '../report/case-text.ts';
 import {
   interruptedOnly,
@@ -43,6 +45,8 @@ import { writtenByRunTestSuite } from '../plan/resume.ts';
 import { shownValue } from '../shared/shown-value.ts';
 
 const DEFAULT_LIMIT = 20;
+/** A run the artifact lacks (never: `shown` holds its own runs' indexes). */
+const EMPTY = { suite: '', params: {} };
 
 /** A case to print, with the index of its run. */
 interface Shown {
@@ -87,6 +91,15 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     }
   });
   const { shown, matched } = exact.any ? exact : prefixed;
+  // Each shown case's result in the baseline, read a case at a time and scrubbed before any cut.
+  const basePath = values.baseline;
+  const keys = new Set(shown.map(({ run, result }) => baselineKey(runs[run] ?? EMPTY, result.id)));
+  const base =
+    basePath === undefined
+      ? undefined
+      : readBaselineCases(basePath, ctx, (key) => keys.has(key), undefined, Infinity).cases;
+  const baseOf = ({ run, result }: Shown): CaseResult | undefined =>
+    base?.get(baselineKey(runs[run] ?? EMPTY, result.id));
   // An id no case has is a mistake (exit 2). A case that is there but matches no status flag
   // (`--case c1 --failed` when c1 passed) is an answer, as `--failed` alone matching nothing is.
   if (filters.casePrefix !== undefined && !exact.any && !prefixed.any) {
@@ -100,10 +113,11 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
   }
 
   if (values.json === true) {
-    const cases = shown.map(({ run, result }) => ({
-      suite: runs[run]?.suite,
-      params: runs[run]?.params as Params,
-      case: result,
+    const cases = shown.map((one) => ({
+      suite: runs[one.run]?.suite,
+      params: runs[one.run]?.params as Params,
+      case: one.result,
+      ...(base !== undefined && { baseline: baseOf(one) ?? null }),
     }));
     // The planned cases with no result, as data: what the note above the cases says in text.
     const { selected, artifact } = shownArtifact(file, path, filters);
@@ -149,12 +163,13 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     const note = notRunNote(selected, artifact);
     if (note !== null) blocks.push(note);
   }
-  for (const { run, result } of shown) {
-    const owner = runs[run];
-    if (owner !== undefined)
-      blocks.push(
-        renderCaseDetail(owner, result, { full: values.full === true, paint, width }).trimEnd(),
-      );
+  const detail = { full: values.full === true, paint, width };
+  for (const one of shown) {
+    const owner = runs[one.run];
+    if (owner === undefined) continue;
+    const baseText =
+      basePath === undefined ? '' : renderBaselineDetail(baseOf(one), basePath, detail);
+    blocks.push(`${renderCaseDetail(owner, one.result, detail)}${baseText}`.trimEnd());
   }
   if (matched > shown.length) {
     blocks.push(

@@ -8,6 +8,7 @@ import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.t
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
 import { openResultsFile } from './artifact-files.ts';
+import { UsageError, usageError } from '../shared/errors.ts';
 import type { CommandContext } from './context.ts';
 import { baselineKey, type BaselineCases } from '../report/html-model-base.ts';
 
@@ -18,19 +19,35 @@ import { baselineKey, type BaselineCases } from '../report/html-model-base.ts';
 export const MAX_BASELINE_CASES = 1_000;
 
 /**
- * The cases of the baseline file `path` that `comparison` lists as newly failing or fixed (or,
- * with `wanted`, those it names), each scrubbed whole by `scrubber` (the run's secrets, else the
- * environment's and the config's: `contextScrubber`) before anything downstream cuts it. Read
- * errors are the caller's: the file was read once already to compare with.
+ * The cases of the baseline file `path` whose `baselineKey` is `wanted` (`changedCases`: those a
+ * comparison lists as newly failing or fixed), at most `max`, each scrubbed whole by `scrubber`
+ * (the run's secrets, else the environment's and the config's: `contextScrubber`) before
+ * anything downstream cuts it. A file that is not a results artifact is a usage error naming it.
  */
 export function readBaselineCases(
   path: string,
-  comparison: Comparison,
   ctx: CommandContext,
+  wanted: (key: string) => boolean,
   scrubber: Scrubber = contextScrubber(ctx),
-  wanted: (key: string) => boolean = changedCases(comparison),
+  max = MAX_BASELINE_CASES,
 ): BaselineCases {
-  const file = openResultsFile(path, ctx, '--baseline');
+  try {
+    return readCases(path, ctx, wanted, scrubber, max);
+  } catch (error) {
+    // Said of the flag that named the file: the command has another results file too.
+    if (!(error instanceof UsageError)) throw error;
+    throw usageError('baseline.invalid', `--baseline ${error.message.trimStart()}`, path);
+  }
+}
+
+function readCases(
+  path: string,
+  ctx: CommandContext,
+  wanted: (key: string) => boolean,
+  scrubber: Scrubber,
+  max: number,
+): BaselineCases {
+  const file = openResultsFile(path, ctx, '');
   const cases = new Map<string, CaseResult>();
   let named = 0;
   file.artifact.runs.forEach((run, index) => {
@@ -38,7 +55,7 @@ export function readBaselineCases(
       const key = baselineKey(run, result.id);
       if (!wanted(key)) continue;
       named++;
-      if (cases.size >= MAX_BASELINE_CASES) continue;
+      if (cases.size >= max) continue;
       cases.set(key, JSON.parse(scrubber.json(JSON.stringify(result))) as CaseResult);
     }
   });
@@ -51,7 +68,7 @@ export function contextScrubber(ctx: CommandContext): Scrubber {
 }
 
 /** Whether a key is of a case the comparison lists as newly failing or fixed. */
-function changedCases(comparison: Comparison): (key: string) => boolean {
+export function changedCases(comparison: Comparison): (key: string) => boolean {
   const keys = new Set<string>();
   for (const run of comparison.runs) {
     for (const ref of [...run.cases.newlyFailing, ...run.cases.fixed]) {
@@ -73,7 +90,7 @@ export function baselineCasesReader(
 ): (comparison: Comparison) => BaselineCases | undefined {
   return (comparison) => {
     try {
-      return readBaselineCases(path, comparison, ctx, scrubber);
+      return readBaselineCases(path, ctx, changedCases(comparison), scrubber);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       ctx.stderr.write(

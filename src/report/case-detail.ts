@@ -250,3 +250,38 @@ function indentLines(text: string, indent: string): string {
     .map((line) => `${indent}${line}`)
     .join('\n');
 }
+
+/**
+ * A case's result in the baseline (`evals show --baseline`), printed under the case: its status,
+ * output, error and every evaluation, as the case's own are printed; `name` is the baseline file.
+ * `base` was scrubbed whole before it reached here; cut here as the case's values are.
+ */
+export function renderBaselineDetail(
+  base: CaseResult | undefined,
+  name: string,
+  options: DetailOptions,
+): string {
+  const { paint } = options;
+  const heading = `${INDENT}${paint.bold('in BASE')} (${printable(name)}):`;
+  if (base === undefined) return `${heading} no result for this case (not in the baseline)\n`;
+  const word =
+    base.error !== null
+      ? paint.yellow('ERRORED')
+      : base.passed
+        ? paint.green('PASSED')
+        : paint.red('FAILED');
+  const lines = [`${heading} ${word}`];
+  if (base.output !== null || base.error === null) {
+    lines.push(block('output', valueText(base.output), options));
+  }
+  if (base.error !== null)
+    lines.push(block('error', errorText(base.error, options), options, false));
+  if (base.evaluations.length > 0) {
+    lines.push(`${INDENT}evaluations:`);
+    const nameWidth = Math.max(...base.evaluations.map((e) => printable(e.evaluator).length));
+    for (const evaluation of base.evaluations) {
+      lines.push(...evaluationLines(evaluation, nameWidth, base.trials !== undefined, options));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
