@@ -21,6 +21,15 @@ export function baselinePart(model: ReportModel, view: CaseView): HTMLElement[] 
   if (base === undefined) {
     const held = model.baseCases;
     if (view.newlyFailing !== true || held === null) return [];
+    if (held.unread !== null) {
+      return [
+        el(
+          'p',
+          { id: 'detail-base-missing', class: 'note' },
+          `The baseline's result of this case is not in the page: ${held.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`,
+        ),
+      ];
+    }
     // Read, but past the page's limit on them: where the rest are.
     return [
       el(

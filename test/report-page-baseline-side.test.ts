@@ -61,6 +61,9 @@ before(async () => {
     ENV,
   );
   assert.equal(reported.code, 0, reported.stderr);
+  // Without --baseline: the file the run compared with, which it recorded, is read again.
+  const recorded = await runInProcess(['report', 'head.json', '-o', 'recorded.html'], dir, ENV);
+  assert.equal(recorded.code, 0, recorded.stderr);
 });
 
 after(() => browser.close());
@@ -107,6 +110,7 @@ async function sides(page: Page): Promise<string[]> {
 for (const [file, how] of [
   ['run.html', 'evals run --baseline --report'],
   ['report.html', 'evals report --baseline'],
+  ['recorded.html', 'evals report of a run that compared'],
 ] as const) {
   describe(`a changed case beside its baseline (${how})`, () => {
     it('a newly failing case shows what it answered in BASE and now, differences marked', async () => {
@@ -191,6 +195,31 @@ for (const [file, how] of [
     });
   });
 }
+
+describe('evals report of a run whose baseline file is gone', () => {
+  it('writes the page, its changed cases without a baseline part', async () => {
+    writeFileSync(join(dir, 'moved.json'), readFileSync(join(dir, 'base.json')));
+    const results = readFileSync(join(dir, 'head.json'), 'utf8').replaceAll(
+      '"path": "base.json"',
+      '"path": "gone.json"',
+    );
+    assert.ok(results.includes('"path": "gone.json"'), 'the recorded baseline path was found');
+    writeFileSync(join(dir, 'moved-head.json'), results);
+    const r = await runInProcess(['report', 'moved-head.json', '-o', 'moved.html'], dir, ENV);
+    assert.equal(r.code, 0, r.stderr);
+    const page = await openCase('moved.html', idOf(0));
+    assert.equal(await page.$('#detail-base'), null);
+    assert.equal(
+      await textNow(page, '#detail-base-missing'),
+      "The baseline's result of this case is not in the page: --baseline gone.json: no such results file (evals report RESULTS --baseline BASE -o FILE adds it).",
+    );
+    assert.equal(
+      await textNow(page, '#detail-newly-failing'),
+      'Newly failing: passed in the baseline, failed now.',
+    );
+    await page.close();
+  });
+});
 
 describe('a suite of the baseline gone from the config', () => {
   it('the verdict header says why it fails the run', async () => {

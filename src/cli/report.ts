@@ -16,7 +16,7 @@ import { changedCases, readBaselineCases } from '../pipeline/baseline-cases.ts';
 import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
-import { usageError } from '../shared/errors.ts';
+import { UsageError, usageError } from '../shared/errors.ts';
 import { writeFileAtomic } from '../shared/write-file-atomic.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import type { Comparison } from '../types/comparison.ts';
@@ -85,7 +85,9 @@ export async function reportCommand(
       try {
         base = readBaselineCases(basePath, ctx, changedCases(comparison));
       } catch (error) {
-        if (baselinePath !== undefined) throw error;
+        if (baselinePath !== undefined || !(error instanceof UsageError)) throw error;
+        // The run's recorded baseline, gone or changed since: the page says so where it matters.
+        base = { cases: new Map(), named: 0, unread: error.message };
       }
     }
     const model = buildReportModel(

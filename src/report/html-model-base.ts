@@ -18,6 +18,8 @@ export interface BaselineCases {
   cases: ReadonlyMap<string, CaseResult>;
   /** Cases asked for: more than `cases.size` when the page's limit left some out. */
   named: number;
+  /** Why the baseline file could not be read again (gone since the run), when it could not. */
+  unread?: string;
 }
 
 /** The baseline's result of one case, as the detail shows it beside HEAD's. */

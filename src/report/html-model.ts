@@ -173,7 +173,7 @@ export interface ReportModel {
    * The baseline's cases were read for the changed cases' details: how many the page holds and
    * how many changed (more when the limit left some out); null when they were not read.
    */
-  baseCases: { held: number; named: number } | null;
+  baseCases: { held: number; named: number; unread: string | null } | null;
   /** Why each suite of the baseline gone from the config fails the run (`missingSuites`). */
   missingSuites: string[];
   cases: CaseView[];
@@ -240,7 +240,7 @@ export function buildReportModel(
     baseCases:
       compared === null || baseline === undefined
         ? null
-        : { held: baseline.cases.size, named: baseline.named },
+        : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
     missingSuites: (artifact.missingSuites ?? []).map((gone) => gone.text),
     cases: caseViews,
   };
