@@ -221,6 +221,50 @@ describe('evals report of a run whose baseline file is gone', () => {
   });
 });
 
+describe('a page holds the baseline results of at most 1,000 changed cases', () => {
+  it('a newly failing case past them says so, and how to see its baseline result', async () => {
+    const rows = (output: string): { n: number; output: string }[] =>
+      Array.from({ length: 1_010 }, (_, n) => ({ n, output: `${output} ${n}` }));
+    const many = jsonlProject(rows('answer'), SUITE);
+    assert.equal((await runInProcess(['run', '-o', 'base.json'], many)).code, 0);
+    writeFiles(many, {
+      'rows.jsonl': rows('no idea')
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    });
+    assert.equal((await runInProcess(['run', '-o', 'head.json'], many)).code, 1);
+    const args = ['report', 'head.json', '--baseline', 'base.json', '-o', 'many.html'];
+    const r = await runInProcess(args, many);
+    assert.equal(r.code, 0, r.stderr);
+    const results = JSON.parse(readFileSync(join(many, 'head.json'), 'utf8')) as {
+      runs: { cases: { id: string; data: { n: number } }[] }[];
+    };
+    const ids = new Map(results.runs[0]?.cases.map((c) => [c.data.n, c.id]));
+    const page = await openFilePage(browser, join(many, 'many.html'), '#case-count');
+    // The baseline's first 1,000 cases in its file order are held; its last 10 are not.
+    for (const [n, held] of [
+      [0, true],
+      [999, true],
+      [1_009, false],
+    ] as const) {
+      await page.fill('#filter-search', ids.get(n) ?? '');
+      await page.click(`#case-rows .case[data-id="${ids.get(n) ?? ''}"]`);
+      await page.waitForSelector('#detail:not([hidden])');
+      if (held) {
+        assert.equal(await textNow(page, '#detail-base-output'), `answer ${n}`);
+      } else {
+        assert.equal(await page.$('#detail-base'), null);
+        assert.equal(
+          await textNow(page, '#detail-base-missing'),
+          `The baseline's result of this case is not in the page: it holds 1,000 of the 1,010 changed cases. evals show RESULTS --case ${ids.get(n) ?? ''} --baseline BASE prints it.`,
+        );
+      }
+      await page.keyboard.press('Escape');
+    }
+    await page.close();
+  });
+});
+
 describe('a suite of the baseline gone from the config', () => {
   it('the verdict header says why it fails the run', async () => {
     const results = JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as Record<
