@@ -211,11 +211,33 @@ describe('evals report of a run whose baseline file is gone', () => {
     assert.equal(await page.$('#detail-base'), null);
     assert.equal(
       await textNow(page, '#detail-base-missing'),
-      "The baseline's result of this case is not in the page: --baseline gone.json: no such results file (evals report RESULTS --baseline BASE -o FILE adds it).",
+      "The baseline's result of this case is not in the page: gone.json: no such results file (evals report RESULTS --baseline BASE -o FILE adds it).",
     );
     assert.equal(
       await textNow(page, '#detail-newly-failing'),
       'Newly failing: passed in the baseline, failed now.',
+    );
+    await page.close();
+  });
+});
+
+describe('evals report of a run whose baseline file holds another run now', () => {
+  it("sets no other run's answers beside this one's, and says why", async () => {
+    // base.json replaced by a later run (here: the head's own results), as a CI's baseline is.
+    writeFileSync(join(dir, 'replaced.json'), readFileSync(join(dir, 'head.json')));
+    const results = readFileSync(join(dir, 'head.json'), 'utf8').replaceAll(
+      '"path": "base.json"',
+      '"path": "replaced.json"',
+    );
+    assert.ok(results.includes('"path": "replaced.json"'), 'the recorded baseline path was found');
+    writeFileSync(join(dir, 'replaced-head.json'), results);
+    const r = await runInProcess(['report', 'replaced-head.json', '-o', 'replaced.html'], dir, ENV);
+    assert.equal(r.code, 0, r.stderr);
+    const page = await openCase('replaced.html', idOf(0));
+    assert.equal(await page.$('#detail-base'), null);
+    assert.match(
+      await textNow(page, '#detail-base-missing'),
+      /^The baseline's result of this case is not in the page: replaced\.json is no longer the baseline this run was compared with: it holds a run of .* started .*, not a run of .* started .* \(evals report RESULTS --baseline BASE -o FILE adds it\)\.$/,
     );
     await page.close();
   });

@@ -13,7 +13,12 @@ import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import type { BaselineCases } from '../report/html-model-base.ts';
 import { changedCases, readBaselineCases } from '../pipeline/baseline-cases.ts';
-import { recordedBaseline } from '../artifact/merge-baseline.ts';
+import {
+  describeBaseline,
+  isBaseline,
+  recordedBaseline,
+  type RecordedBaseline,
+} from '../artifact/merge-baseline.ts';
 import { renderReportHtml } from '../report/html-page.ts';
 import { junitChunks, rereadableCases } from '../report/junit.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
@@ -79,10 +84,14 @@ export async function reportCommand(
     if (baselinePath !== undefined) comparison = await compareResultsFile(baselinePath, path, ctx);
     // The baseline's own results of the changed cases, for their details: from --baseline, or
     // from the file the run compared with when it is still there (a CI runner's may not be).
-    const basePath = baselinePath ?? recordedBaseline(file.artifact)?.path;
+    const recorded = baselinePath === undefined ? recordedBaseline(file.artifact) : undefined;
+    const basePath = baselinePath ?? recorded?.path;
     let base: BaselineCases | undefined;
     if (comparison !== undefined && basePath !== undefined) {
       try {
+        // The recorded file must still hold the run compared with: a baseline.json that a later
+        // run replaced would set another run's answers beside this one's.
+        if (recorded !== undefined) checkStillBaseline(basePath, recorded, ctx);
         base = readBaselineCases(basePath, ctx, changedCases(comparison));
       } catch (error) {
         if (baselinePath !== undefined || !(error instanceof UsageError)) throw error;
@@ -132,4 +141,18 @@ export async function reportCommand(
   // Once the reports have read every case: what a newer evalgate added was left out of them.
   file.noteUnknown();
   return code;
+}
+
+/**
+ * Refuses (a usage error, which the page shows as why the baseline's results are missing) the
+ * recorded baseline file `path` when it holds another run than `recorded` now.
+ */
+function checkStillBaseline(path: string, recorded: RecordedBaseline, ctx: CommandContext): void {
+  const now = openResultsFile(path, ctx, '').artifact;
+  if (isBaseline(now, recorded.identity)) return;
+  throw usageError(
+    'baseline.changed',
+    `${path} is no longer the baseline this run was compared with: it holds ${describeBaseline({ identity: now })}, not ${describeBaseline({ identity: recorded.identity })}`,
+    path,
+  );
 }
