@@ -24,7 +24,7 @@ const TESTING = JSON.stringify(pathToFileURL(join(repoRoot, 'src', 'testing.ts')
  * Cases q1 and q2 (and q3 when `third`), battled by the class `Vs`; its mapper throws for an
  * output of `bad`, so that case's battle errors. `gate` lines are added under the suite.
  */
-function project(outputs: string[], gate: string[] = []): string {
+function project(outputs: string[], gate: string[] = [], evaluators: string[] = []): string {
   const dir = scratch();
   writeFiles(dir, {
     'rows.csv': ['q,output', ...outputs.map((output, i) => `q${i + 1},${output}`), ''].join('\n'),
@@ -39,6 +39,7 @@ function project(outputs: string[], gate: string[] = []): string {
       '}',
       '',
     ].join('\n'),
+    'skip.mjs': 'export const skip = { evaluateTestCase: () => undefined };\n',
     'evals.yaml': [
       'version: 1',
       'defaults:',
@@ -48,6 +49,7 @@ function project(outputs: string[], gate: string[] = []): string {
       '    testset: { path: rows.csv }',
       '    evaluators:',
       '      - { id: vs, use: ./battle.ts#Vs }',
+      ...evaluators.map((line) => `      ${line}`),
       ...gate.map((line) => `    ${line}`),
       '',
     ].join('\n'),
@@ -108,6 +110,25 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
       battled.cases.every((c) => c.recordedBaseline === undefined && c.evaluations.length === 1),
     );
     assert.equal(server.requests.length, 4, 'each case battled, in both orders');
+  });
+
+  it('another evaluator that returned nothing for every case still fails judged, named', async () => {
+    // The battle's first baselines excuse the battle only: `skip` had none to wait for and
+    // checked nothing, so the run checked nothing it was asked to, as without the battle.
+    const dir = project(['a', 'b'], [], ['- { id: skip, use: ./skip.mjs#skip }']);
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const run = runOf(dir);
+    assert.equal(run.verdict, 'fail');
+    assert.equal(run.summary.baselinesRecorded, 2);
+    assert.deepEqual(judged(run), {
+      actual:
+        'none of the 2 cases that ran: skip skipped every one; vs only recorded first baselines (2)',
+      passed: false,
+    });
+    assert.match(r.stdout, /skip evaluated none of the 2 cases that ran \(it skipped every one\)/);
+    assert.doesNotMatch(r.stdout, /vs evaluated none/);
+    assert.doesNotMatch(r.stdout, /note: judged/);
   });
 
   it('in CI with --update-baselines too', async () => {

@@ -223,21 +223,25 @@ function renderRun(
  * A warning for each evaluator that evaluated none of the cases that ran (it returned nothing,
  * or its `when:` matched no case): every case passes it by default, so a `return` left out or a
  * renamed field would pass the run with nothing checked. The verdict stays as the gate decides.
- * A run whose every case had its first baseline recorded (a suite of automatic battles, run the
- * first time) skipped nothing by mistake: its passed `judged` condition is the note instead.
+ * An evaluator that recorded the first baseline of each case instead (an automatic battle, run
+ * the first time) skipped nothing by mistake: a passed `judged` condition is its note. Only it is
+ * excused: another evaluator that skipped every case is still warned of.
  */
 function renderSkippedAll(run: RunResult, paint: Painter): string[] {
   const { summary } = run;
   const ran = summary.cases - summary.errored;
   if (ran === 0) return [];
   const recorded = run.gate.conditions.find((c) => c.name === JUDGED_CONDITION && c.passed);
-  if (recorded !== undefined) return [`${INDENT}note: ${describeGateCondition(recorded)}`];
-  return Object.entries(summary.evaluators)
-    .filter(([, stats]) => stats.count === 0)
-    .map(
-      ([id]) =>
-        `${INDENT}${paint.yellow('⚠')} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran (it skipped every one): nothing it checks was checked`,
-    );
+  const note = recorded === undefined ? [] : [`${INDENT}note: ${describeGateCondition(recorded)}`];
+  return [
+    ...note,
+    ...Object.entries(summary.evaluators)
+      .filter(([, stats]) => stats.count === 0 && (stats.baselinesRecorded ?? 0) < ran)
+      .map(
+        ([id]) =>
+          `${INDENT}${paint.yellow('⚠')} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? 'case' : 'cases'} that ran (it skipped every one): nothing it checks was checked`,
+      ),
+  ];
 }
 
 /**

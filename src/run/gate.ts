@@ -275,10 +275,13 @@ export const JUDGED_CONDITION = 'judged';
  *
  * A case whose first baseline an automatic battle recorded (the SDK's, which gives it no
  * evaluation, as the Autoblocks SDK does) had nothing to be judged against yet: it is not counted
- * as one that ran unjudged. When every case that ran is such a case and no evaluation errored (a
- * suite of battles alone, recording its baselines), the condition passes and says so, so a first
- * run passes and the next, with the baselines, judges. Any other case unjudged, or an evaluation
- * that errored, is judged as above.
+ * as one that ran unjudged. When every case that ran is such a case, no evaluation errored and
+ * every evaluator recorded some baseline (a suite of battles alone, recording its baselines), the
+ * condition passes and says so, so a first run passes and the next, with the baselines, judges.
+ * The excuse is the recording evaluators' own: another evaluator that evaluated none of the cases
+ * (it returned nothing for each) had no baseline to wait for, so the run checked nothing it was
+ * asked to and fails as it would without the battle, naming both. Any other case unjudged, or an
+ * evaluation that errored, is judged as above.
  */
 function nothingJudged(
   summary: RunSummary,
@@ -303,7 +306,11 @@ function nothingJudged(
   const errored = ids.filter((id) => count(id) > 0);
   // Errored evaluations failed their cases: the default gate says so already.
   if (errored.length > 0 && gate.minPassRate == null) return undefined;
-  const recorded = Math.min(summary.baselinesRecorded ?? 0, ran);
+  const recordedBy = (id: string): number => summary.evaluators[id]?.baselinesRecorded ?? 0;
+  // An evaluator that neither evaluated nor recorded a case skipped them all: the baselines
+  // another evaluator recorded do not excuse it, as it had no baseline to wait for.
+  const skipped = ids.filter((id) => count(id) === 0 && recordedBy(id) === 0);
+  const recorded = skipped.length > 0 ? 0 : Math.min(summary.baselinesRecorded ?? 0, ran);
   const expected = 'at least 1 case evaluated';
   if (recorded === ran && errored.length === 0) {
     return {
@@ -313,9 +320,12 @@ function nothingJudged(
       passed: true,
     };
   }
-  const skipped = ids.filter((id) => count(id) === 0);
+  const recorders = ids.filter((id) => count(id) === 0 && recordedBy(id) > 0);
   const why = [
     ...(skipped.length > 0 ? [`${skipped.join(', ')} skipped every one`] : []),
+    ...recorders.map(
+      (id) => `${id} only recorded first baselines (${formatCount(recordedBy(id))})`,
+    ),
     ...errored.map((id) => `every evaluation of ${id} errored`),
   ];
   const unjudged = ran - recorded;
