@@ -228,6 +228,42 @@ describe('regressions: block and a suite of the baseline gone from the config', 
     assert.equal((await runCli(['run', '-o', 'head.json'], { cwd: dir })).code, 0);
     const r = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.equal(r.stderr, `HEAD: ${GONE}\n`);
+    assert.equal(
+      r.stderr,
+      `HEAD: the baseline's only suite ("s") is not in HEAD's config, and the baseline shares no case with HEAD: a baseline of another config? If the suite was renamed, list it in removedSuites\nHEAD: ${GONE}\n`,
+    );
+  });
+
+  it('a baseline of another config says so in one sentence first, in run and compare', async () => {
+    const dir = await project(['a', 'b']);
+    // Another project: other suites, other rows, so no case in common either.
+    const other = (output: string) =>
+      rows(output).replace(/"q":"q(\d+)"/g, (_, i: string) => `"q":"other${i}"`);
+    writeFiles(dir, {
+      'evals.yaml': config(['x', 'y'], '{ regressions: block }'),
+      'rows.jsonl': other('the right answer'),
+    });
+    const sentence =
+      'none of the baseline\'s suites ("a", "b") is in this config, and the baseline shares no case with this run: a baseline of another config? If the suites were renamed, list them in removedSuites';
+    const r = await run(dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(r.stderr.startsWith(`warning: ${sentence}\n`), r.stderr);
+    assert.deepEqual(
+      artifact(dir).missingSuites?.map((gone) => gone.suite),
+      ['a', 'b'],
+      'still failed, suite by suite',
+    );
+    const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(compared.code, 1, compared.stdout + compared.stderr);
+    const [first, ...rest] = compared.stderr.trimEnd().split('\n');
+    assert.equal(
+      first,
+      `HEAD: ${sentence.replace('in this config', "in HEAD's config").replace('with this run', 'with HEAD')}`,
+    );
+    assert.equal(rest.length, 2, compared.stderr);
+    // A config that keeps one of the suites shares it: no such sentence, the rename is asked.
+    writeFiles(dir, { 'evals.yaml': config(['a', 'y'], '{ regressions: block }') });
+    const kept = await run(dir);
+    assert.doesNotMatch(kept.stderr, /another config/);
   });
 });

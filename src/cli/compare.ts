@@ -13,7 +13,11 @@ import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
 import type { CaseResult, GateSpec, Params, ResultsArtifact } from '../types/index.ts';
 import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
-import { goneSuites as findGoneSuites, headSuites } from '../compare/gone-suites.ts';
+import {
+  foreignBaselineText,
+  goneSuites as findGoneSuites,
+  headSuites,
+} from '../compare/gone-suites.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 
@@ -46,6 +50,7 @@ export async function compareCommand(
   ]);
   const names = { base: basePath, head: headPath };
   let comparison: Comparison;
+  let foreign: string | undefined;
   // The suites of BASE that HEAD's config no longer has and BASE's recorded gate blocks on: a
   // reason to exit 1 of their own, which every format says.
   const goneSuites = base.ok && head.ok ? blockedGoneSuites(base.artifact, head.artifact) : [];
@@ -61,6 +66,13 @@ export async function compareCommand(
     const renamed =
       goneSuites.length > 0 || blockedGoneGridPoints(comparison, head.artifact).length > 0;
     if (apart !== undefined && !renamed) throw apart;
+    // Sharing no suite and no case, BASE is likelier another config's than renamed: said first.
+    if (apart !== undefined && goneSuites.length > 0) {
+      foreign = foreignBaselineText(base.artifact, headSuites(head.artifact), {
+        config: "HEAD's config",
+        run: 'HEAD',
+      });
+    }
   } else {
     // Throws: the validation says what is wrong with the file(s) that did not read as artifacts.
     comparison = compareResults(
@@ -104,6 +116,7 @@ export async function compareCommand(
             });
   ctx.stdout.write(render(comparison));
   // Said on stderr too, so `--format json` stays one JSON document.
+  if (foreign !== undefined) ctx.stderr.write(`HEAD: ${foreign}\n`);
   for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
   for (const block of gone) ctx.stderr.write(`HEAD ${block.suite}: ${block.text}\n`);
   for (const block of goneSuites) ctx.stderr.write(`HEAD: ${block.text}\n`);

@@ -98,3 +98,29 @@ export function withMissingSuites<T extends Pick<ResultsArtifact, 'verdict' | 'm
     missingSuites: blocking.map(({ suite, text }) => ({ suite, text })),
   };
 }
+
+/**
+ * `none of the baseline's suites ("a", "b") is in this config, and the baseline shares no case
+ * with this run: a baseline of another config? …` when no suite of `base`'s runs is in `head`'s
+ * config: said once, before the per-suite texts, by a caller that found no case in common, as a
+ * sentence per suite asking "renamed?" hides the likelier mistake, the wrong file. The failure
+ * stays (a baseline that compares nothing must not pass); `undefined` when a suite is shared, or
+ * HEAD records no breakdown of its config.
+ */
+export function foreignBaselineText(
+  base: Pick<ResultsArtifact, 'runs'>,
+  head: HeadSuites | undefined,
+  names: { config: string; run: string },
+): string | undefined {
+  if (head === undefined) return undefined;
+  const suites = [...new Set(base.runs.map((run) => run.suite))];
+  const inHead = new Set(head.suites);
+  if (suites.length === 0 || suites.some((suite) => inHead.has(suite))) return undefined;
+  const listed = suites.map((id) => JSON.stringify(id)).join(', ');
+  const one = suites.length === 1;
+  const which = one
+    ? `the baseline's only suite (${listed}) is not`
+    : `none of the baseline's suites (${listed}) is`;
+  const renamed = one ? 'the suite was renamed, list it' : 'the suites were renamed, list them';
+  return `${which} in ${names.config}, and the baseline shares no case with ${names.run}: a baseline of another config? If ${renamed} in removedSuites`;
+}

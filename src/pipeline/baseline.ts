@@ -15,7 +15,12 @@ import {
   goneGridPointsText,
   type GoneGridPoints,
 } from '../compare/gone-grid-points.ts';
-import { goneSuites, headSuites, withMissingSuites } from '../compare/gone-suites.ts';
+import {
+  foreignBaselineText,
+  goneSuites,
+  headSuites,
+  withMissingSuites,
+} from '../compare/gone-suites.ts';
 import { runKey } from '../shared/run-key.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
 import { caseLabelFinder } from '../report/comparison-case-lists.ts';
@@ -119,7 +124,25 @@ export function withComparison(
   };
   // Suites of the baseline the config no longer has, compared with nothing whether the rest is;
   // those BASE blocks on fail the run (`missingSuites`), those it warns on are said.
-  const goneFromConfig = goneSuites(baseline, headSuites(artifact));
+  const headConfig = headSuites(artifact);
+  const goneFromConfig = goneSuites(baseline, headConfig);
+  // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
+  // A run cut short may not have reached a case the baseline holds, and a shard's cases may
+  // all be new: either is compared all the same (its runs must still match), so that it
+  // records its baseline, and `--resume` or `evals merge` gates on it.
+  const apart = commonCasesProblem(
+    baseline,
+    head,
+    { base: shown, head: 'this run' },
+    artifact.interrupted || artifact.shard !== undefined,
+  );
+  // Sharing no suite and no case, the baseline is likelier another config's than renamed: said
+  // first, in one sentence, before the suite-by-suite removals the gate still fails it for.
+  const foreign =
+    apart !== undefined && goneFromConfig.some((suite) => suite.regressions === 'block')
+      ? foreignBaselineText(baseline, headConfig, { config: 'this config', run: 'this run' })
+      : undefined;
+  if (foreign !== undefined) ctx.stderr.write(`warning: ${foreign}\n`);
   for (const suite of goneFromConfig) {
     if (suite.regressions === 'warn') ctx.stderr.write(`warning: ${suite.text}\n`);
   }
@@ -128,16 +151,6 @@ export function withComparison(
     goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
   let comparison;
   try {
-    // Both sides are valid already: the run's own cases, and a baseline checked as it was read.
-    // A run cut short may not have reached a case the baseline holds, and a shard's cases may
-    // all be new: either is compared all the same (its runs must still match), so that it
-    // records its baseline, and `--resume` or `evals merge` gates on it.
-    const apart = commonCasesProblem(
-      baseline,
-      head,
-      { base: shown, head: 'this run' },
-      artifact.interrupted || artifact.shard !== undefined,
-    );
     try {
       comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
     } catch (error) {
