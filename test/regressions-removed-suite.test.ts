@@ -234,6 +234,22 @@ describe('regressions: block and a suite of the baseline gone from the config', 
     );
   });
 
+  it('evals report --baseline of a one-suite rename writes the report, saying why, not exit 2', async () => {
+    const dir = await project(['s']);
+    writeFiles(dir, { 'evals.yaml': config(['t'], '{ regressions: block }') });
+    assert.equal((await runCli(['run', '-o', 'head.json'], { cwd: dir })).code, 0);
+    const r = await runCli(['report', 'head.json', '--baseline', 'base.json', '-o', 'r.html'], {
+      cwd: dir,
+    });
+    // The report does not gate (its verdict is the run's own): it compares, as evals compare
+    // does, and says the removal on stderr instead of refusing a "wrong file".
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /^warning: the baseline's only suite \("s"\) is not in HEAD's config/);
+    assert.ok(r.stderr.includes(`warning: ${GONE}\n`), r.stderr);
+    assert.doesNotMatch(r.stderr, /no common cases/);
+    assert.match(readFileSync(join(dir, 'r.html'), 'utf8'), /<html/i);
+  });
+
   it('a baseline of another config says so in one sentence first, in run and compare', async () => {
     const dir = await project(['a', 'b']);
     // Another project: other suites, other rows, so no case in common either.

@@ -1,7 +1,7 @@
 import type { FoundProblems } from '../artifact/schema.ts';
 import { compareArtifacts } from '../compare/compare.ts';
 import { blockedMissingEvaluators, type MissingEvaluatorsBlock } from '../compare/gate.ts';
-import { commonCasesProblem, validateComparable } from '../compare/validate-comparable.ts';
+import { validateComparable } from '../compare/validate-comparable.ts';
 import { renderComparisonJson } from '../report/comparison.ts';
 import { renderComparisonMarkdown } from '../report/comparison-markdown.ts';
 import { renderComparisonText } from '../report/comparison-text.ts';
@@ -11,13 +11,13 @@ import { describeRun } from '../report/labels.ts';
 import { failingCasesWhole, labelledComparableCases } from '../report/reported-cases.ts';
 import { runKey } from '../shared/run-key.ts';
 import type { Comparison, RunRef } from '../types/comparison.ts';
-import type { CaseResult, GateSpec, Params, ResultsArtifact } from '../types/index.ts';
-import { goneGridPoints, goneGridPointsText } from '../compare/gone-grid-points.ts';
+import type { CaseResult, ResultsArtifact } from '../types/index.ts';
 import {
-  foreignBaselineText,
-  goneSuites as findGoneSuites,
-  headSuites,
-} from '../compare/gone-suites.ts';
+  blockedGoneGridPoints,
+  compareRecorded,
+  type GoneGridPointsBlock,
+  type GoneSuiteBlock,
+} from '../compare/recorded-blocks.ts';
 import { readComparable } from '../pipeline/artifact-files.ts';
 import { terminalWidth, useColor, type CommandContext } from '../pipeline/context.ts';
 
@@ -53,26 +53,9 @@ export async function compareCommand(
   let foreign: string | undefined;
   // The suites of BASE that HEAD's config no longer has and BASE's recorded gate blocks on: a
   // reason to exit 1 of their own, which every format says.
-  const goneSuites = base.ok && head.ok ? blockedGoneSuites(base.artifact, head.artifact) : [];
+  let goneSuites: readonly GoneSuiteBlock[] = [];
   if (base.ok && head.ok) {
-    // A one-suite config whose suite, or only grid value, was renamed shares no case with BASE:
-    // that is the removal the gate fails, as `evals run --baseline` fails it, not a wrong file.
-    const apart = commonCasesProblem(base.artifact, head.artifact, names);
-    try {
-      comparison = compareArtifacts(base.artifact, head.artifact);
-    } catch (error) {
-      throw apart ?? error;
-    }
-    const renamed =
-      goneSuites.length > 0 || blockedGoneGridPoints(comparison, head.artifact).length > 0;
-    if (apart !== undefined && !renamed) throw apart;
-    // Sharing no suite and no case, BASE is likelier another config's than renamed: said first.
-    if (apart !== undefined && goneSuites.length > 0) {
-      foreign = foreignBaselineText(base.artifact, headSuites(head.artifact), {
-        config: "HEAD's config",
-        run: 'HEAD',
-      });
-    }
+    ({ comparison, goneSuites, foreign } = compareRecorded(base.artifact, head.artifact, names));
   } else {
     // Throws: the validation says what is wrong with the file(s) that did not read as artifacts.
     comparison = compareResults(
@@ -154,51 +137,6 @@ function withGateFailures(
     onlyInBase,
     onlyInHead,
   };
-}
-
-/** A suite of HEAD that `evals compare` fails for grid points of BASE its grid no longer has. */
-interface GoneGridPointsBlock {
-  suite: string;
-  /** BASE's grid points the suite's grid lacks and its `gate.removedGridValues` does not list. */
-  gridPoints: Params[];
-  text: string;
-}
-
-/**
- * The suites of `head` whose recorded gate has `regressions: block` and whose grid, run whole,
- * lacks grid points of BASE not listed in its `removedGridValues` (see gone-grid-points.ts), as
- * `evals run --baseline` fails their runs.
- */
-function blockedGoneGridPoints(
-  comparison: Comparison,
-  head: ResultsArtifact,
-): GoneGridPointsBlock[] {
-  const gate = (suite: string): GateSpec | undefined =>
-    head.runs.find((run) => run.suite === suite)?.plan?.gate;
-  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues)
-    .filter((points) => gate(points.suite)?.regressions === 'block')
-    .map((points) => ({
-      suite: points.suite,
-      gridPoints: points.gone,
-      text: goneGridPointsText(points),
-    }));
-}
-
-/** A suite of BASE that `evals compare` fails for: HEAD's config no longer has it. */
-interface GoneSuiteBlock {
-  suite: string;
-  text: string;
-}
-
-/**
- * The suites of `base` that `head`'s whole config lacks and its `removedSuites` does not list,
- * whose gate BASE recorded has `regressions: block` (see gone-suites.ts), as `evals run
- * --baseline` fails the run for them.
- */
-function blockedGoneSuites(base: ResultsArtifact, head: ResultsArtifact): GoneSuiteBlock[] {
-  return findGoneSuites(base, headSuites(head))
-    .filter((suite) => suite.regressions === 'block')
-    .map(({ suite, text }) => ({ suite, text }));
 }
 
 /** HEAD's case by run and id, so the markdown tables and the text can say why a case fails now. */

@@ -3,7 +3,8 @@
  * Loaded on demand, so a run without a baseline never loads the statistics.
  */
 import { compareArtifacts } from '../compare/compare.ts';
-import { commonCasesProblem, requireCommonCases } from '../compare/validate-comparable.ts';
+import { commonCasesProblem } from '../compare/validate-comparable.ts';
+import { compareRecorded } from '../compare/recorded-blocks.ts';
 import {
   missingEvaluatorsText,
   regressionCondition,
@@ -75,8 +76,18 @@ export async function compareResultsFile(
   const base = await readBaseline(baselinePath, ctx);
   const head = await readComparable(path, ctx);
   if (!head.ok) throw usageError('report.invalid', `${path} is not a results artifact`, path);
-  requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
-  return compareArtifacts(base, head.artifact);
+  // As `evals compare` does: a rename under the recorded `regressions: block` (a one-suite
+  // config's suite, or only grid value) is compared over no pair and said, not refused as a
+  // wrong file. The report does not gate, so it is said as a warning and the exit stays 0.
+  const compared = compareRecorded(base, head.artifact, { base: baselinePath, head: path });
+  const { foreign, goneSuites: suites, goneGridPoints: points } = compared;
+  const said = [
+    ...(foreign !== undefined ? [foreign] : []),
+    ...points.map((block) => `${block.suite}: ${block.text}`),
+    ...suites.map((block) => block.text),
+  ];
+  for (const line of said) ctx.stderr.write(`warning: ${line}\n`);
+  return compared.comparison;
 }
 
 /**
