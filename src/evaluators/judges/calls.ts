@@ -10,7 +10,7 @@ import type { ChatMessage, ChatReply, JudgeError } from '../../judge/types.ts';
 import { addUsage, callUsage, emptyUsage } from '../../judge/usage.ts';
 import { oneLine } from '../../shared/one-line.ts';
 import type { Usage } from '../../types/index.ts';
-import { truncateText, type MetadataCut } from '../metadata.ts';
+import type { MetadataCut } from '../metadata.ts';
 import type { BuiltinContext, JudgeContext } from '../types.ts';
 
 /** A judge context whose chat model is known. */
@@ -77,9 +77,10 @@ export class JudgeCalls {
   /**
    * `cut` cuts what the errors' metadata quotes of an answer (a built-in's, from defineBuiltin,
    * scrubs the run's secrets first: the answer may quote the output, and a cut within a secret
-   * would keep its first characters).
+   * would keep its first characters). Required, with no plain-truncating default, so that no
+   * caller can forget it and cut a secret in two.
    */
-  constructor(judge: JudgeContext, signal?: AbortSignal, cut: MetadataCut = truncateText) {
+  constructor(judge: JudgeContext, signal: AbortSignal | undefined, cut: MetadataCut) {
     this.#judge = judge;
     this.#signal = signal;
     this.#cut = cut;

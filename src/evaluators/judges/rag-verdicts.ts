@@ -59,7 +59,7 @@ export async function askVerdicts(
   judge: ChatJudge,
   signal: AbortSignal | undefined,
   question: VerdictQuestion,
-  cut?: MetadataCut,
+  cut: MetadataCut,
 ): Promise<{ verdicts: ItemVerdict[]; calls: JudgeCalls }> {
   const calls = new JudgeCalls(judge, signal, cut);
   return { verdicts: await askVerdictsWith(calls, judge.model, question), calls };

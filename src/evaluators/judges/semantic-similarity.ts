@@ -53,7 +53,7 @@ export const semanticSimilarity = defineBuiltin({
     additionalProperties: false,
   },
   prepare: (_options, context) => requireEmbeddingJudge(context, NAME),
-  async score(values, args, judge): Promise<Evaluation> {
+  async score(values, args, judge, cut): Promise<Evaluation> {
     const expected = requiredString(values, 'expected');
     const actual = textOf(actualOf(values, args));
     // Equal texts have equal embeddings; an empty text is one most embeddings APIs refuse.
@@ -64,7 +64,8 @@ export const semanticSimilarity = defineBuiltin({
         metadata: { emptyText: actual.trim() === '' ? 'actual' : 'expected' },
       };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    // The built-in's cut: an embeddings error quoting the text is scrubbed before it is cut.
+    const calls = new JudgeCalls(judge, args.signal, cut);
     const [left, right] = await calls.embed(judge.embeddingModel, [actual, expected]);
     const result = cosineSimilarity(left ?? [], right ?? []);
     if (!result.ok) {
