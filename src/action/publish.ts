@@ -30,6 +30,7 @@ import {
 import { MAX_WORKFLOW_COMMAND_ANNOTATIONS, REPORT_MAX_BYTES } from '../report/github-limits.ts';
 import { renderMarkdownReport } from '../report/markdown.ts';
 import { notComparedSentence } from '../report/not-compared.ts';
+import { goneSuitesPrefix } from '../report/labels.ts';
 import { runTotals } from '../report/totals.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { createScrubber } from '../shared/secrets.ts';
@@ -340,9 +341,7 @@ export function headline(artifact: ResultsArtifact): string {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? 'interrupted' : artifact.verdict;
   const n = formatCount;
-  const gone = artifact.missingSuites?.length ?? 0;
-  const suites =
-    gone === 0 ? '' : `${n(gone)} suite${gone === 1 ? '' : 's'} of the baseline gone · `;
+  const suites = goneSuitesPrefix(artifact.missingSuites?.length ?? 0);
   return `${state}: ${suites}${n(t.failedRuns)} of ${n(t.runs)} runs failed · ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 

@@ -21,7 +21,7 @@ import type { CommandContext } from '../pipeline/context.ts';
 import { EXIT_UNWRITTEN, unwrittenFile } from '../pipeline/write-failure.ts';
 import { resolveConfigArg } from '../pipeline/config-discovery.ts';
 import { writtenByRunTestSuite } from '../plan/resume.ts';
-import { describeRun, shortId } from '../report/labels.ts';
+import { describeRun, shownCaseId } from '../report/labels.ts';
 import { caseIdMatch, runSelected, type ShowFilters } from '../report/show-select.ts';
 import { UsageError, usageError } from '../shared/errors.ts';
 import { readRegularFileSync } from '../shared/regular-file.ts';
@@ -85,7 +85,7 @@ export async function overrideCommand(
   const reader =
     store.artifact !== undefined ? ', where runTestSuite run in this folder reads it' : '';
   ctx.stdout.write(
-    `recorded in ${shownStore}${reader}: ${evaluator} on case ${printable(shortId(found.result.id))} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,
+    `recorded in ${shownStore}${reader}: ${evaluator} on case ${shownCaseId(found.result.id)} (${describeRun(found.run)}) scored ${override.originalScore.value}, a human says ${score}; ${count} ${count === 1 ? 'case' : 'cases'} overridden for ${evaluator}\n`,
   );
   return 0;
 }
@@ -177,7 +177,7 @@ function findCase(
   if (matches.length > 1) {
     const listed = matches
       .slice(0, 5)
-      .map((m) => `${printable(shortId(m.result.id))} in ${describeRun(m.run)}`)
+      .map((m) => `${shownCaseId(m.result.id)} in ${describeRun(m.run)}`)
       .join('; ');
     throw badOption(
       OVERRIDE,
@@ -199,7 +199,7 @@ function storedOverride(
   if (evaluation.score === null) {
     throw badOption(
       OVERRIDE,
-      `--evaluator ${printable(evaluation.evaluator)}: its evaluation of case ${printable(shortId(result.id))} errored, so there is no verdict to correct`,
+      `--evaluator ${printable(evaluation.evaluator)}: its evaluation of case ${shownCaseId(result.id)} errored, so there is no verdict to correct`,
     );
   }
   const choice = evaluation.metadata?.choice;

@@ -35,6 +35,19 @@ export function shortId(id: string): string {
   return id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH - 1)}\u2026` : id;
 }
 
+/** A case id as a line of text names it: `shortId`, made printable (a user's id may hold controls). */
+export function shownCaseId(id: string): string {
+  return printable(shortId(id));
+}
+
+/**
+ * `2 suites of the baseline gone · `, what a headline starts with when suites gone from the
+ * config failed the run (no run of theirs counts them); '' when none did.
+ */
+export function goneSuitesPrefix(count: number): string {
+  return count > 0 ? `${plural(count, 'suite')} of the baseline gone \u00b7 ` : '';
+}
+
 /** A commit as people quote it: its first 7 hex digits, as `git log --oneline` shows them. */
 export function shortSha(sha: string): string {
   return sha.slice(0, 7);

@@ -14,6 +14,7 @@ import {
   formatParams,
   formatMean,
   formatPercent,
+  goneSuitesPrefix,
   plural,
 } from './labels.ts';
 import { renderCaseLines } from './case-lines.ts';
@@ -341,7 +342,7 @@ function renderVerdictLine(
   paint: Painter,
   missingSuites: number,
 ): string {
-  const gone = missingSuites > 0 ? `${plural(missingSuites, 'suite')} of the baseline gone · ` : '';
+  const gone = goneSuitesPrefix(missingSuites);
   if (runs.length === 0) {
     const failed = interrupted || missingSuites > 0;
     return `${verdictWord(failed ? 'fail' : 'pass', paint)}  ${gone}no runs${interrupted ? ' (interrupted)' : ''}`;
