@@ -171,7 +171,7 @@ describe('trials in the engine', () => {
         score: 0.3,
         threshold: null,
         passed: null,
-        metadata: { trials: 3, scored: 2, passedTrials: 0 },
+        metadata: { trials: 3, scored: 2, passedTrials: 0, erroredTrials: 1 },
         error: null,
         durationMs: 0,
       },
@@ -198,6 +198,12 @@ describe('trials in the engine', () => {
     assert.equal(graded.mean, (0.5 + 1) / 2);
     assert.equal(graded.passRate, 1);
     assert.equal(run.summary.evaluators['sometimes-errors']!.errors, 0);
+    // Its errored trials are bounded by the gate: (0.2 + 0.4) / 2 moves to 0.2 or 0.53 at 0 or 1.
+    assert.deepEqual(run.summary.evaluators['sometimes-errors']!.erroredTrials, {
+      trials: 2,
+      down: -0.2,
+      up: 0.466666666666667,
+    });
     assert.equal(run.summary.evaluators['always-errors']!.errors, 2);
   });
 

@@ -246,7 +246,8 @@ function renderSkippedAll(run: RunResult, paint: Painter): string[] {
 }
 
 /**
- * A note for each `mean` rule that passed over an evaluator with errored evaluations: it passed
+ * A note for each `mean` rule that passed over an evaluator with errored evaluations (or trials
+ * that errored beside scored ones): it passed
  * because it would have whatever they scored (run/mean-bounds.ts), which the passing verdict
  * alone would not say. Failed ones are listed with the other failed conditions.
  */
@@ -254,7 +255,9 @@ function renderMeansDespiteErrors(run: RunResult): string[] {
   return run.gate.conditions
     .filter((condition) => {
       const id = /^evaluators\.(.+)\.mean$/.exec(condition.name)?.[1];
-      return condition.passed && id !== undefined && (run.summary.evaluators[id]?.errors ?? 0) > 0;
+      const measured = id === undefined ? undefined : run.summary.evaluators[id];
+      const errored = (measured?.errors ?? 0) + (measured?.erroredTrials?.trials ?? 0);
+      return condition.passed && errored > 0;
     })
     .map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }

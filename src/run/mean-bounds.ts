@@ -34,22 +34,38 @@ const RANGE_DIGITS = 12;
 export function meanWithErrors(
   condition: GateCondition,
   threshold: Threshold,
-  measured: Pick<EvaluatorSummary, 'mean' | 'count' | 'errors' | 'scored'>,
+  measured: Pick<EvaluatorSummary, 'mean' | 'count' | 'errors' | 'scored' | 'erroredTrials'>,
 ): GateCondition {
   const { mean, errors, scored } = measured;
-  if (errors === 0 || mean === null) return condition;
-  const errored = `${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`;
-  const given = `mean ${condition.actual} over the others`;
+  // Trials that errored beside scored ones (`trials:`) move their case's score as an errored
+  // evaluation moves the mean: by at most `down` and `up` over the run (run/summary.ts).
+  const trials = measured.erroredTrials ?? { trials: 0, down: 0, up: 0 };
+  if ((errors === 0 && trials.trials === 0) || mean === null) return condition;
+  const erroredTrials = trials.trials === 0 ? [] : [plural(trials.trials, 'errored trial')];
+  const errored = [
+    ...(errors > 0
+      ? [`${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`]
+      : []),
+    ...erroredTrials.map((text) => `${text} beside scored ones`),
+  ].join(', ');
+  const given = `mean ${condition.actual} over the ${errors > 0 ? 'others' : 'trials that scored'}`;
   if (scored === undefined || scored <= 0) {
     return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
   }
-  const at = (score: number): number =>
-    Number(((mean * scored + score * errors) / (scored + errors)).toPrecision(RANGE_DIGITS));
-  const low = at(LOWEST);
-  const high = at(HIGHEST);
-  const them =
-    errors === 1 ? 'the 1 errored evaluation' : `the ${formatCount(errors)} errored evaluations`;
-  const others = `${condition.actual} over the other ${formatCount(scored)}`;
+  const at = (score: number, shift: number): number =>
+    Number(
+      ((mean * scored + shift + score * errors) / (scored + errors)).toPrecision(RANGE_DIGITS),
+    );
+  const low = at(LOWEST, trials.down);
+  const high = at(HIGHEST, trials.up);
+  const them = [
+    ...(errors > 0 ? [`the ${plural(errors, 'errored evaluation')}`] : []),
+    ...erroredTrials.map((text) => (errors > 0 ? text : `the ${text}`)),
+  ].join(' and ');
+  const others =
+    errors > 0
+      ? `${condition.actual} over the other ${formatCount(scored)}`
+      : `${condition.actual} over the trials that scored`;
   if (meetsThreshold(low, threshold) && meetsThreshold(high, threshold)) {
     return {
       ...condition,
@@ -134,4 +150,9 @@ function shown(value: number, direction: 'down' | 'up'): string {
   const scaled = Number((value * scale).toPrecision(15));
   const rounded = direction === 'down' ? Math.floor(scaled) : Math.ceil(scaled);
   return String(rounded / scale);
+}
+
+/** `1 errored trial`, `2 errored trials`. */
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
 }

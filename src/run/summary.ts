@@ -69,6 +69,8 @@ interface EvaluatorTotal {
   thresholded: number;
   /** Cases that did not error whose first baseline it recorded instead of judging them. */
   recorded: number;
+  /** Trials that errored beside scored ones, and how far they could move the sum of scores. */
+  erroredTrials: { trials: number; down: number; up: number };
 }
 
 /** How a run is summarised: its trials, and the evaluators checked against human labels. */
@@ -164,6 +166,7 @@ export class SummaryAccumulator {
         errors: 0,
         sum: new ExactSum(),
         scored: 0,
+        erroredTrials: { trials: 0, down: 0, up: 0 },
         usage: new UsageTotal(),
         upperBounded: 0,
         lowerBounded: 0,
@@ -201,6 +204,7 @@ export class SummaryAccumulator {
       else if (evaluation.score !== null) {
         total.sum.add(evaluation.score);
         total.scored++;
+        addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
       }
       total.usage.add(evaluation.usage);
       const threshold = evaluation.threshold;
@@ -241,7 +245,8 @@ export class SummaryAccumulator {
         failed: total.failed,
         errors: total.errors,
         // Only with errors: what the gate needs to bound the mean over every evaluation.
-        ...(total.errors > 0 ? { scored: total.scored } : {}),
+        ...(total.errors > 0 || total.erroredTrials.trials > 0 ? { scored: total.scored } : {}),
+        ...(total.erroredTrials.trials > 0 ? { erroredTrials: roundedShifts(total) } : {}),
         ...(total.recorded > 0 ? { baselinesRecorded: total.recorded } : {}),
         // An evaluator without a threshold passes or fails nothing: its errors are `failed`
         // (the case failed), but a pass rate of 0% would read as if every check had failed.
@@ -286,4 +291,32 @@ function lowerIsBetter(total: EvaluatorTotal, gateMean: Threshold | undefined): 
     return total.upperBounded > 0 && total.lowerBounded === 0;
   }
   return gateMean !== undefined && hasBound(gateMean) && isUpperBoundOnly(gateMean);
+}
+
+/**
+ * Adds a combined evaluation over trials some of which errored beside its `k` scored ones
+ * (`metadata.erroredTrials`, run/trials.ts): its score is the mean of those `k`, so had the `e`
+ * errored ones scored 0 it would be `score * k / (k + e)`, had they scored 1 `(score * k + e) /
+ * (k + e)`. The shifts from its score are summed, for the gate to bound the mean.
+ */
+function addErroredTrials(
+  into: EvaluatorTotal['erroredTrials'],
+  score: number,
+  metadata: Record<string, unknown> | null,
+): void {
+  const errored = metadata?.erroredTrials;
+  const scored = metadata?.scored;
+  if (typeof errored !== 'number' || typeof scored !== 'number' || errored <= 0 || scored <= 0) {
+    return;
+  }
+  const ran = scored + errored;
+  into.trials += errored;
+  into.down += (score * scored) / ran - score;
+  into.up += (score * scored + errored) / ran - score;
+}
+
+/** The errored trials' shifts as the summary records them, to 15 digits as every mean is. */
+function roundedShifts(total: EvaluatorTotal): { trials: number; down: number; up: number } {
+  const { trials, down, up } = total.erroredTrials;
+  return { trials, down: withoutNoise(down), up: withoutNoise(up) };
 }

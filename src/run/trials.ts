@@ -85,7 +85,9 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
  *   evaluator that made it pass as failed. So under `pass: all`, a passed case never has a failed
  *   evaluation. (A failed case may still list every evaluator as passed: each can pass most
  *   trials while the trials each fail on a different one; `trials` says which.)
- * - `metadata`: `{ trials: N, scored: k, passedTrials: p }`, `p` the trials in which it passed;
+ * - `metadata`: `{ trials: N, scored: k, passedTrials: p }`, `p` the trials in which it passed,
+ *   and `erroredTrials: e` when `e` trials errored beside the scored ones (its score is the mean
+ *   of the `k` only, which the gate's mean rule bounds as it bounds errored evaluations);
  *   for an evaluation that did not pass (and did not error), also the metadata of one trial in
  *   which it failed, with `fromTrial` (1-based): see `failedTrialMetadata`.
  *   `durationMs`: the mean over the trials that ran it.
@@ -116,6 +118,7 @@ function aggregateEvaluations(trials: TrialResult[], shownIndex: number): Evalua
     let usage: Usage | undefined;
     let judged = 0;
     let passedTrials = 0;
+    let erroredTrials = 0;
     for (const evaluation of evaluations) {
       // Like its score, its pass status is judged on the trials where it did not error.
       if (evaluation.error === null && evaluation.passed !== null) judged++;
@@ -125,8 +128,10 @@ function aggregateEvaluations(trials: TrialResult[], shownIndex: number): Evalua
         usage = usage === undefined ? evaluation.usage : addUsage(usage, evaluation.usage);
       }
       threshold ??= evaluation.threshold;
-      if (evaluation.error !== null) firstError ??= evaluation.error;
-      else if (evaluation.score !== null) {
+      if (evaluation.error !== null) {
+        firstError ??= evaluation.error;
+        erroredTrials++;
+      } else if (evaluation.score !== null) {
         sum += evaluation.score;
         scored++;
       }
@@ -134,7 +139,13 @@ function aggregateEvaluations(trials: TrialResult[], shownIndex: number): Evalua
     const score = scored > 0 ? withoutNoise(sum / scored) : null;
     const error = scored === 0 ? firstError : null;
     const passed = error !== null ? false : judged === 0 ? null : passedTrials * 2 > judged;
-    const counts = { trials: trials.length, scored, passedTrials };
+    // Trials that errored beside a score: the gate bounds the mean over them (mean-bounds.ts).
+    const counts = {
+      trials: trials.length,
+      scored,
+      passedTrials,
+      ...(error === null && erroredTrials > 0 ? { erroredTrials } : {}),
+    };
     aggregated.push({
       evaluator,
       score,
@@ -184,7 +195,7 @@ interface TrialEvaluation {
  * of an aggregate relies on them. The evaluator's own values stay in `trials[fromTrial - 1]`.
  */
 function failedTrialMetadata(
-  counts: { trials: number; scored: number; passedTrials: number },
+  counts: { trials: number; scored: number; passedTrials: number; erroredTrials?: number },
   entries: readonly TrialEvaluation[],
   shownIndex: number,
 ): Record<string, unknown> {

@@ -105,6 +105,13 @@ export interface EvaluatorSummary {
    */
   scored?: number;
   /**
+   * Trials that errored in cases whose combined evaluation scored on its other trials (`trials:`;
+   * its `metadata.erroredTrials`): `down` and `up` sum how far those evaluations' scores would
+   * move had their errored trials scored 0 or 1, so the gate bounds the mean as it does over
+   * errored evaluations (run/mean-bounds.ts). Absent when no such trial errored.
+   */
+  erroredTrials?: { trials: number; down: number; up: number };
+  /**
    * Cases that did not error whose first baseline this evaluator recorded instead of judging them
    * (an automatic battle; `CaseResult.recordedBaseline`); absent when none.
    */
