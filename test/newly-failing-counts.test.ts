@@ -55,7 +55,7 @@ describe('newly failing cases on two grid points', () => {
       `Newly failing (${COUNTED})`,
     );
     // A line per (case, grid point) in the list, each naming its grid point.
-    assert.equal(await page.locator('#comparison .newly-failing li').count(), 2 * NEWLY);
+    assert.equal(await page.locator('#comparison .newly-failing > ul > li').count(), 2 * NEWLY);
     const option = await textNow(page, '#filter-status option[value="newly-failing"]');
     assert.equal(option, `newly failing (${COUNTED})`);
     await page.close();

@@ -126,7 +126,7 @@ describe('the newly failing cases in the HTML comparison', () => {
       // Counted as the PR comment counts them: 2 cases, each on both grid points.
       'Newly failing (2 cases, 4 counting each grid point)',
     );
-    const items = await page.locator('#comparison .newly-failing li').allTextContents();
+    const items = await page.locator('#comparison .newly-failing > ul > li').allTextContents();
     assert.equal(items.length, 4);
     // Each with why it fails now beside it, as its row in the case table says it.
     for (const item of items) {
@@ -135,7 +135,7 @@ describe('the newly failing cases in the HTML comparison', () => {
         /^\S.* · rows\.jsonl:[12] · s · k=[ab] — contains 0 \(needs ≥ 1\): contains none of "answer"$/,
       );
     }
-    await page.locator('#comparison .newly-failing li').first().click();
+    await page.locator('#comparison .newly-failing > ul > li').first().click();
     await page.waitForSelector('#detail:not([hidden])');
     assert.match((await page.textContent('#detail')) ?? '', /no idea/);
     await page.close();

@@ -257,7 +257,9 @@ function renderMeansDespiteErrors(run: RunResult): string[] {
       const id = /^evaluators\.(.+)\.mean$/.exec(condition.name)?.[1];
       const measured = id === undefined ? undefined : run.summary.evaluators[id];
       const errored = (measured?.errors ?? 0) + (measured?.erroredTrials?.trials ?? 0);
-      return condition.passed && errored > 0;
+      // `scored` is what the bounds need: a summary without it (an earlier evalgate's) was not
+      // decided by them, so its passed rule has nothing to explain.
+      return condition.passed && errored > 0 && measured?.scored !== undefined;
     })
     .map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
