@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve26, reject) => {
+          return new Promise((resolve27, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve26(data);
+              return err ? reject(err) : resolve27(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve26, reject) => {
+          return new Promise((resolve27, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve26(data);
+              ) : resolve27(data);
             });
           });
         }
@@ -3680,8 +3680,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context3) {
-      const plural2 = context3.types.length === 1 ? "" : " one of";
-      const message = `${context3.argument} could not be converted to${plural2}: ${context3.types.join(", ")}.`;
+      const plural3 = context3.types.length === 1 ? "" : " one of";
+      const message = `${context3.argument} could not be converted to${plural3}: ${context3.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context3.prefix,
         message
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve26, reject) => {
-        res = resolve26;
+      const promise = new Promise((resolve27, reject) => {
+        res = resolve27;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve26, reject) => {
+      const waitForDrain = () => new Promise((resolve27, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve26;
+          callback = resolve27;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve26, reject) => {
+      const waitForDrain = () => new Promise((resolve27, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve26;
+          callback = resolve27;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve26) => {
+        return new Promise((resolve27) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve26;
+            this[kClosedResolve] = resolve27;
           } else {
-            resolve26(null);
+            resolve27(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve26) => {
+        return new Promise((resolve27) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve26(null);
+            resolve27(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve26, reject) => {
+        const socket = await new Promise((resolve27, reject) => {
           client2[kConnector]({
             host,
             hostname: hostname4,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve26(socket2);
+              resolve27(socket2);
             }
           });
         });
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve26) => {
-            this[kClosedResolve] = resolve26;
+          await new Promise((resolve27) => {
+            this[kClosedResolve] = resolve27;
           });
         }
       }
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve26, reject) => {
+        return await new Promise((resolve27, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve26(null);
+              resolve27(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve26,
+              resolve: resolve27,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve26, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve27, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve26(chunksDecode(body, length2));
+          resolve27(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve26(JSON.parse(chunksDecode(body, length2)));
+          resolve27(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve26(chunksConcat(body, length2).buffer);
+          resolve27(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve26(new Blob(body, { type: stream[kContentType] }));
+          resolve27(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve26(chunksConcat(body, length2));
+          resolve27(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve26, reject) => {
+        return new Promise((resolve27, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve26(data);
+            return err ? reject(err) : resolve27(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve26, reject) => {
+        return new Promise((resolve27, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve26(data);
+            return err ? reject(err) : resolve27(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve26, reject) => {
+        return new Promise((resolve27, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve26(data);
+            return err ? reject(err) : resolve27(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve26, reject) => {
+        return new Promise((resolve27, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve26(data);
+            return err ? reject(err) : resolve27(data);
           });
         });
       }
@@ -11244,9 +11244,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural2) {
+      constructor(singular, plural3) {
         this.singular = singular;
-        this.plural = plural2;
+        this.plural = plural3;
       }
       pluralize(count) {
         const one = count === 1;
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve26, reject) => agent.dispatch(
+        return new Promise((resolve27, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve26({
+              resolve27({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve26({
+              resolve27({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve26) => {
-        setTimeout(resolve26, ms).unref();
+      return new Promise((resolve27) => {
+        setTimeout(resolve27, ms).unref();
       });
     }
     module.exports = {
@@ -19652,11 +19652,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve26) {
-          resolve26(value);
+        return value instanceof P ? value : new P(function(resolve27) {
+          resolve27(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve26, reject) {
+      return new (P || (P = Promise))(function(resolve27, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19672,7 +19672,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19759,26 +19759,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve26) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve27) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve26(output.toString());
+              resolve27(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve26) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve27) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve26(Buffer.concat(chunks));
+              resolve27(Buffer.concat(chunks));
             });
           }));
         });
@@ -19986,14 +19986,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve26, reject) => {
+          return new Promise((resolve27, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve26(res);
+                resolve27(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -20237,12 +20237,12 @@ var require_lib = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
           const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
-          return new Promise((resolve26) => setTimeout(() => resolve26(), ms));
+          return new Promise((resolve27) => setTimeout(() => resolve27(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve26, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve27, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -20250,7 +20250,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve26(response);
+              resolve27(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -20289,7 +20289,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve26(response);
+              resolve27(response);
             }
           }));
         });
@@ -20753,8 +20753,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve26, reject) {
-            return setTimeout(resolve26, t);
+          return new this.Promise(function(resolve27, reject) {
+            return setTimeout(resolve27, t);
           });
         }
         computePenalty() {
@@ -20965,15 +20965,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve26, returned, task;
+          var args, cb, error2, reject, resolve27, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve26, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve27, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve26(returned);
+                  return resolve27(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20988,13 +20988,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve26;
-          resolve26 = reject = null;
+          var promise, reject, resolve27;
+          resolve27 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve26 = _resolve;
+            resolve27 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve26, reject });
+          this._queue.push({ task, args, resolve: resolve27, reject });
           this._tryToRun();
           return promise;
         }
@@ -21395,14 +21395,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve26, reject) => {
+              return new this.Promise((resolve27, reject) => {
                 if (finished()) {
-                  return resolve26();
+                  return resolve27();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve26();
+                      return resolve27();
                     }
                   });
                 }
@@ -21495,9 +21495,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve26, reject) {
+              return new this.Promise(function(resolve27, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve26)(args3);
+                  return (args3[0] != null ? reject : resolve27)(args3);
                 });
               });
             };
@@ -25347,7 +25347,7 @@ var require_compile = __commonJS({
       const schOrFunc = root3.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve26.call(this, root3, ref);
+      let _sch = resolve27.call(this, root3, ref);
       if (_sch === void 0) {
         const schema = (_a = root3.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25374,7 +25374,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve26(root3, ref) {
+    function resolve27(root3, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26238,7 +26238,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve26(baseURI, relativeURI, options2) {
+    function resolve27(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26629,7 +26629,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve26,
+      resolve: resolve27,
       resolveComponent,
       equal,
       serialize,
@@ -29937,6 +29937,26 @@ var init_results_schema = __esm({
               description: "Evaluations that gave a score without an error (those mean averages); present only when errors > 0. The gate bounds the mean every evaluation would have had, the errored ones scored 0 or 1, from it.",
               $ref: "#/definitions/count"
             },
+            erroredTrials: {
+              description: "Trials (trials: N) that errored in cases whose combined evaluation scored on its other trials (metadata.erroredTrials): down and up sum how far those evaluations' scores would move had their errored trials scored 0 or 1, so the gate bounds the mean as over errored evaluations. Absent when none.",
+              type: "object",
+              properties: {
+                trials: {
+                  description: "Trials that errored beside scored ones, over the run.",
+                  $ref: "#/definitions/count"
+                },
+                down: {
+                  description: "How far the sum of those evaluations' scores would move had each errored trial scored 0 (at most 0).",
+                  type: "number"
+                },
+                up: {
+                  description: "How far it would move had each scored 1 (at least 0).",
+                  type: "number"
+                }
+              },
+              required: ["trials", "down", "up"],
+              additionalProperties: false
+            },
             baselinesRecorded: {
               description: "Cases that did not error whose first baseline this evaluator recorded instead of judging them (an SDK BaseAutomaticBattle); absent when none. A run whose every case that ran it recorded passes its gate rules on it, saying so.",
               $ref: "#/definitions/count"
@@ -32816,34 +32836,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve26(zipfile);
+          resolve27(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve26(zipfile);
+          resolve27(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve26(zipfile);
+          resolve27(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve26(zipfile);
+          resolve27(zipfile);
         });
       });
     }
@@ -33127,15 +33147,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve26 } = pendingResolveReject;
+        let { resolve: resolve27 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve26({ value: entry });
+        resolve27({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve26 } = pendingResolveReject;
+        let { resolve: resolve27 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve26({ done: true });
+        resolve27({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -33148,9 +33168,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve26, reject) => {
+          const promise = new Promise((resolve27, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve26, reject };
+            pendingResolveReject = { resolve: resolve27, reject };
           });
           self2.readEntry();
           return promise;
@@ -33339,26 +33359,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve26(readStream);
+          resolve27(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve26(readStream);
+          resolve27(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve26(localFileHeader);
+          resolve27(localFileHeader);
         });
       });
     };
@@ -35730,180 +35750,6 @@ var init_validate_comparable = __esm({
   }
 });
 
-// src/shared/format-numbers.ts
-function formatPercent(rate) {
-  const percent = Math.round(rate * 1e3) / 10;
-  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
-}
-function formatCost(dollars) {
-  if (dollars > 0 && dollars < 1e-6) return "<$0.000001";
-  if (dollars > 0 && dollars < 1e-4) {
-    const decimals = 1 - Math.floor(Math.log10(dollars));
-    return `$${dollars.toFixed(decimals).replace(/0+$/, "")}`;
-  }
-  const [whole2 = "0", cents = ""] = dollars.toFixed(dollars >= 1 ? 2 : 4).split(".");
-  return `$${formatCount(Number(whole2))}.${cents}`;
-}
-function formatSeconds(ms) {
-  const tenths = Math.round(ms / 100);
-  return `${formatCount(Math.floor(tenths / 10))}.${tenths % 10} s`;
-}
-function formatMean(mean) {
-  for (let decimals = 3; decimals <= 17; decimals++) {
-    const text2 = mean.toFixed(decimals);
-    const shown3 = Number(text2);
-    if (shown3 === 1 && mean < 1 || shown3 === 0 && mean > 0) continue;
-    return text2;
-  }
-  return String(mean);
-}
-var init_format_numbers = __esm({
-  "src/shared/format-numbers.ts"() {
-    "use strict";
-    init_format_count();
-  }
-});
-
-// src/shared/format-change.ts
-function visibleFixed(value, digits) {
-  const size = Math.abs(value);
-  if (size < NOISE) return 0 .toFixed(digits);
-  let shown3 = digits;
-  while (shown3 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown3) shown3++;
-  return size.toFixed(shown3 === digits ? digits : Math.min(MAX_DIGITS2, shown3 + 1));
-}
-function isZeroShown(value) {
-  return Math.abs(value) < NOISE;
-}
-function signed(value, digits) {
-  const text2 = visibleFixed(value, digits);
-  if (isZeroShown(value)) return text2;
-  return `${value > 0 ? "+" : "-"}${text2}`;
-}
-function formatScoreChange(delta) {
-  return signed(delta, SCORE_DIGITS);
-}
-function formatKappa(kappa3) {
-  if (isZeroShown(kappa3)) return 0 .toFixed(SCORE_DIGITS);
-  const text2 = formatMean(Math.abs(kappa3));
-  return kappa3 < 0 ? `-${text2}` : text2;
-}
-var SCORE_DIGITS, MAX_DIGITS2;
-var init_format_change = __esm({
-  "src/shared/format-change.ts"() {
-    "use strict";
-    init_float_noise();
-    init_format_numbers();
-    SCORE_DIGITS = 3;
-    MAX_DIGITS2 = 9;
-  }
-});
-
-// src/shared/reserved-ids.ts
-var PASS_CONDITION_EVALUATOR, UNSAFE_OBJECT_KEY, UNSAFE_KEY_REASON;
-var init_reserved_ids = __esm({
-  "src/shared/reserved-ids.ts"() {
-    "use strict";
-    PASS_CONDITION_EVALUATOR = "pass";
-    UNSAFE_OBJECT_KEY = "__proto__";
-    UNSAFE_KEY_REASON = "cannot be a key of the results' objects (summary.evaluators): JavaScript reads __proto__ as an object's prototype, not as a key";
-  }
-});
-
-// src/compare/gate.ts
-function significantRegressions(run2) {
-  const found2 = [];
-  const add2 = (row, test, text2) => {
-    if (test.label !== "regressed" || !test.significant) return;
-    if (test.pValue === null || test.adjustedP === null) return;
-    const ps = `p ${pText(test.pValue)}, Holm p ${pText(test.adjustedP)}`;
-    found2.push({ row, text: `${text2}, ${ps})`, pValue: test.pValue, adjustedP: test.adjustedP });
-  };
-  const pass = run2.passRate;
-  add2(
-    "pass rate",
-    pass,
-    `pass rate ${pct(pass.baseRate)} \u2192 ${pct(pass.headRate)} (${points(pass.delta)}`
-  );
-  for (const e of run2.evaluators) {
-    const way = e.lowerIsBetter === true ? ", lower is better" : "";
-    add2(
-      e.evaluator,
-      e,
-      `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${change(e.delta)}${way}`
-    );
-  }
-  for (const a of run2.agreement) {
-    add2(
-      `${a.evaluator} agreement`,
-      a,
-      `${a.evaluator} agreement \u03BA ${kappa2(a.baseKappa)} \u2192 ${kappa2(a.headKappa)} (${change(a.delta)}`
-    );
-  }
-  return found2;
-}
-function regressionCondition(run2, removed = [], goneGridPoints2) {
-  const found2 = run2 === void 0 ? [] : significantRegressions(run2).map((b) => b.text);
-  const missing = run2 === void 0 ? void 0 : missingEvaluatorsText(run2, removed);
-  if (missing !== void 0) found2.push(missing);
-  if (goneGridPoints2 !== void 0) found2.push(goneGridPoints2);
-  return {
-    name: "regressions",
-    expected: missing !== void 0 ? REGRESSIONS_AND_EVALUATORS_EXPECTED : goneGridPoints2 !== void 0 ? REGRESSIONS_AND_GRID_EXPECTED : REGRESSIONS_EXPECTED,
-    actual: found2.length === 0 ? "none" : found2.join("; "),
-    passed: found2.length === 0
-  };
-}
-function missingEvaluatorsText(run2, removed) {
-  const missing = missingEvaluators(run2, removed);
-  if (missing.length === 0) return void 0;
-  const names = missing.map((id) => JSON.stringify(id)).join(", ");
-  const one = missing.length === 1;
-  const added = run2.evaluatorsOnlyInHead.filter((id) => id !== PASS_CONDITION_EVALUATOR);
-  const renamed = added.length === 0 ? "" : ` (${added.map((id) => JSON.stringify(id)).join(", ")} ${added.length === 1 ? "is" : "are"} new in this run: renamed?)`;
-  return `evaluator${one ? "" : "s"} ${names} of the baseline ${one ? "is" : "are"} not in this run${renamed}, so nothing was compared with ${one ? "it" : "them"}; if that is intended, list ${one ? "it" : "them"} in the suite's gate.removedEvaluators`;
-}
-function missingEvaluators(run2, removed) {
-  return run2.evaluatorsOnlyInBase.filter(
-    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id)
-  );
-}
-function pText(p) {
-  if (p < 1e-4) return "< 0.0001";
-  let digits = 2;
-  let text2 = p.toPrecision(digits);
-  while (p < 0.05 && Number(text2) >= 0.05 && digits < 6) text2 = p.toPrecision(++digits);
-  return `= ${text2}`;
-}
-function fmt(value) {
-  return value === null ? "\u2014" : formatMean(value);
-}
-function kappa2(value) {
-  return value === null ? "\u2014" : formatKappa(value);
-}
-function change(value) {
-  return value === null ? "\u2014" : formatScoreChange(value);
-}
-function points(delta) {
-  return delta === null ? "\u2014" : `${signed(delta * 100, 1)} pp`;
-}
-function pct(rate) {
-  return rate === null ? "\u2014" : formatPercent(rate);
-}
-var REGRESSIONS_EXPECTED, REGRESSIONS_AND_EVALUATORS_EXPECTED, REGRESSIONS_AND_GRID_EXPECTED;
-var init_gate = __esm({
-  "src/compare/gate.ts"() {
-    "use strict";
-    init_run_key();
-    init_format_numbers();
-    init_format_change();
-    init_reserved_ids();
-    REGRESSIONS_EXPECTED = "no significant regression against the baseline (Holm-corrected over the comparison)";
-    REGRESSIONS_AND_EVALUATORS_EXPECTED = `${REGRESSIONS_EXPECTED}, and every evaluator of the baseline's run in this run or in gate.removedEvaluators`;
-    REGRESSIONS_AND_GRID_EXPECTED = `${REGRESSIONS_EXPECTED}, and every grid point of the baseline in the suite's grid or in gate.removedGridValues`;
-  }
-});
-
 // src/config/config-data-parts.ts
 import { createHash } from "node:crypto";
 function digest(value) {
@@ -36087,9 +35933,235 @@ function withMissingSuites(artifact, gone) {
     missingSuites: blocking.map(({ suite, text: text2 }) => ({ suite, text: text2 }))
   };
 }
+function foreignBaselineText(base, head, names) {
+  if (head === void 0) return void 0;
+  const suites = [...new Set(base.runs.map((run2) => run2.suite))];
+  const inHead = new Set(head.suites);
+  if (suites.length === 0 || suites.some((suite) => inHead.has(suite))) return void 0;
+  const listed4 = suites.map((id) => JSON.stringify(id)).join(", ");
+  const one = suites.length === 1;
+  const which2 = one ? `the baseline's only suite (${listed4}) is not` : `none of the baseline's suites (${listed4}) is`;
+  const renamed = one ? "the suite was renamed, list it" : "the suites were renamed, list them";
+  return `${which2} in ${names.config}, and the baseline shares no case with ${names.run}: a baseline of another config? If ${renamed} in removedSuites`;
+}
 var init_gone_suites = __esm({
   "src/compare/gone-suites.ts"() {
     "use strict";
+  }
+});
+
+// src/compare/recorded-blocks.ts
+function compareRecorded(base, head, names) {
+  const gone = blockedGoneSuites(base, head);
+  const apart = commonCasesProblem(base, head, names);
+  let comparison;
+  try {
+    comparison = compareArtifacts(base, head);
+  } catch (error2) {
+    throw apart ?? error2;
+  }
+  const points3 = blockedGoneGridPoints(comparison, head);
+  if (apart !== void 0 && gone.length === 0 && points3.length === 0) throw apart;
+  const foreign = apart !== void 0 && gone.length > 0 ? foreignBaselineText(base, headSuites(head), { config: "HEAD's config", run: "HEAD" }) : void 0;
+  return {
+    comparison,
+    goneSuites: gone,
+    goneGridPoints: points3,
+    ...foreign !== void 0 ? { foreign } : {}
+  };
+}
+function blockedGoneGridPoints(comparison, head) {
+  const gate = (suite) => head.runs.find((run2) => run2.suite === suite)?.plan?.gate;
+  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues).filter((points3) => gate(points3.suite)?.regressions === "block").map((points3) => ({
+    suite: points3.suite,
+    gridPoints: points3.gone,
+    text: goneGridPointsText(points3)
+  }));
+}
+function blockedGoneSuites(base, head) {
+  return goneSuites(base, headSuites(head)).filter((suite) => suite.regressions === "block").map(({ suite, text: text2 }) => ({ suite, text: text2 }));
+}
+var init_recorded_blocks = __esm({
+  "src/compare/recorded-blocks.ts"() {
+    "use strict";
+    init_compare();
+    init_gone_grid_points();
+    init_gone_suites();
+    init_validate_comparable();
+  }
+});
+
+// src/shared/format-numbers.ts
+function formatPercent(rate) {
+  const percent = Math.round(rate * 1e3) / 10;
+  return `${(rate < 1 && percent >= 100 ? 99.9 : percent).toFixed(1)}%`;
+}
+function formatCost(dollars) {
+  if (dollars > 0 && dollars < 1e-6) return "<$0.000001";
+  if (dollars > 0 && dollars < 1e-4) {
+    const decimals = 1 - Math.floor(Math.log10(dollars));
+    return `$${dollars.toFixed(decimals).replace(/0+$/, "")}`;
+  }
+  const [whole2 = "0", cents = ""] = dollars.toFixed(dollars >= 1 ? 2 : 4).split(".");
+  return `$${formatCount(Number(whole2))}.${cents}`;
+}
+function formatSeconds(ms) {
+  const tenths = Math.round(ms / 100);
+  return `${formatCount(Math.floor(tenths / 10))}.${tenths % 10} s`;
+}
+function formatMean(mean) {
+  for (let decimals = 3; decimals <= 17; decimals++) {
+    const text2 = mean.toFixed(decimals);
+    const shown3 = Number(text2);
+    if (shown3 === 1 && mean < 1 || shown3 === 0 && mean > 0) continue;
+    return text2;
+  }
+  return String(mean);
+}
+var init_format_numbers = __esm({
+  "src/shared/format-numbers.ts"() {
+    "use strict";
+    init_format_count();
+  }
+});
+
+// src/shared/format-change.ts
+function visibleFixed(value, digits) {
+  const size = Math.abs(value);
+  if (size < NOISE) return 0 .toFixed(digits);
+  let shown3 = digits;
+  while (shown3 < MAX_DIGITS2 && size < 0.5 * 10 ** -shown3) shown3++;
+  return size.toFixed(shown3 === digits ? digits : Math.min(MAX_DIGITS2, shown3 + 1));
+}
+function isZeroShown(value) {
+  return Math.abs(value) < NOISE;
+}
+function signed(value, digits) {
+  const text2 = visibleFixed(value, digits);
+  if (isZeroShown(value)) return text2;
+  return `${value > 0 ? "+" : "-"}${text2}`;
+}
+function formatScoreChange(delta) {
+  return signed(delta, SCORE_DIGITS);
+}
+function formatKappa(kappa3) {
+  if (isZeroShown(kappa3)) return 0 .toFixed(SCORE_DIGITS);
+  const text2 = formatMean(Math.abs(kappa3));
+  return kappa3 < 0 ? `-${text2}` : text2;
+}
+var SCORE_DIGITS, MAX_DIGITS2;
+var init_format_change = __esm({
+  "src/shared/format-change.ts"() {
+    "use strict";
+    init_float_noise();
+    init_format_numbers();
+    SCORE_DIGITS = 3;
+    MAX_DIGITS2 = 9;
+  }
+});
+
+// src/shared/reserved-ids.ts
+var PASS_CONDITION_EVALUATOR, UNSAFE_OBJECT_KEY, UNSAFE_KEY_REASON;
+var init_reserved_ids = __esm({
+  "src/shared/reserved-ids.ts"() {
+    "use strict";
+    PASS_CONDITION_EVALUATOR = "pass";
+    UNSAFE_OBJECT_KEY = "__proto__";
+    UNSAFE_KEY_REASON = "cannot be a key of the results' objects (summary.evaluators): JavaScript reads __proto__ as an object's prototype, not as a key";
+  }
+});
+
+// src/compare/gate.ts
+function significantRegressions(run2) {
+  const found2 = [];
+  const add2 = (row, test, text2) => {
+    if (test.label !== "regressed" || !test.significant) return;
+    if (test.pValue === null || test.adjustedP === null) return;
+    const ps = `p ${pText(test.pValue)}, Holm p ${pText(test.adjustedP)}`;
+    found2.push({ row, text: `${text2}, ${ps})`, pValue: test.pValue, adjustedP: test.adjustedP });
+  };
+  const pass = run2.passRate;
+  add2(
+    "pass rate",
+    pass,
+    `pass rate ${pct(pass.baseRate)} \u2192 ${pct(pass.headRate)} (${points(pass.delta)}`
+  );
+  for (const e of run2.evaluators) {
+    const way = e.lowerIsBetter === true ? ", lower is better" : "";
+    add2(
+      e.evaluator,
+      e,
+      `${e.evaluator} ${fmt(e.baseMean)} \u2192 ${fmt(e.headMean)} (${change(e.delta)}${way}`
+    );
+  }
+  for (const a of run2.agreement) {
+    add2(
+      `${a.evaluator} agreement`,
+      a,
+      `${a.evaluator} agreement \u03BA ${kappa2(a.baseKappa)} \u2192 ${kappa2(a.headKappa)} (${change(a.delta)}`
+    );
+  }
+  return found2;
+}
+function regressionCondition(run2, removed = [], goneGridPoints2) {
+  const found2 = run2 === void 0 ? [] : significantRegressions(run2).map((b) => b.text);
+  const missing = run2 === void 0 ? void 0 : missingEvaluatorsText(run2, removed);
+  if (missing !== void 0) found2.push(missing);
+  if (goneGridPoints2 !== void 0) found2.push(goneGridPoints2);
+  return {
+    name: "regressions",
+    expected: missing !== void 0 ? REGRESSIONS_AND_EVALUATORS_EXPECTED : goneGridPoints2 !== void 0 ? REGRESSIONS_AND_GRID_EXPECTED : REGRESSIONS_EXPECTED,
+    actual: found2.length === 0 ? "none" : found2.join("; "),
+    passed: found2.length === 0
+  };
+}
+function missingEvaluatorsText(run2, removed) {
+  const missing = missingEvaluators(run2, removed);
+  if (missing.length === 0) return void 0;
+  const names = missing.map((id) => JSON.stringify(id)).join(", ");
+  const one = missing.length === 1;
+  const added = run2.evaluatorsOnlyInHead.filter((id) => id !== PASS_CONDITION_EVALUATOR);
+  const renamed = added.length === 0 ? "" : ` (${added.map((id) => JSON.stringify(id)).join(", ")} ${added.length === 1 ? "is" : "are"} new in this run: renamed?)`;
+  return `evaluator${one ? "" : "s"} ${names} of the baseline ${one ? "is" : "are"} not in this run${renamed}, so nothing was compared with ${one ? "it" : "them"}; if that is intended, list ${one ? "it" : "them"} in the suite's gate.removedEvaluators`;
+}
+function missingEvaluators(run2, removed) {
+  return run2.evaluatorsOnlyInBase.filter(
+    (id) => id !== PASS_CONDITION_EVALUATOR && !removed.includes(id)
+  );
+}
+function pText(p) {
+  if (p < 1e-4) return "< 0.0001";
+  let digits = 2;
+  let text2 = p.toPrecision(digits);
+  while (p < 0.05 && Number(text2) >= 0.05 && digits < 6) text2 = p.toPrecision(++digits);
+  return `= ${text2}`;
+}
+function fmt(value) {
+  return value === null ? "\u2014" : formatMean(value);
+}
+function kappa2(value) {
+  return value === null ? "\u2014" : formatKappa(value);
+}
+function change(value) {
+  return value === null ? "\u2014" : formatScoreChange(value);
+}
+function points(delta) {
+  return delta === null ? "\u2014" : `${signed(delta * 100, 1)} pp`;
+}
+function pct(rate) {
+  return rate === null ? "\u2014" : formatPercent(rate);
+}
+var REGRESSIONS_EXPECTED, REGRESSIONS_AND_EVALUATORS_EXPECTED, REGRESSIONS_AND_GRID_EXPECTED;
+var init_gate = __esm({
+  "src/compare/gate.ts"() {
+    "use strict";
+    init_run_key();
+    init_format_numbers();
+    init_format_change();
+    init_reserved_ids();
+    REGRESSIONS_EXPECTED = "no significant regression against the baseline (Holm-corrected over the comparison)";
+    REGRESSIONS_AND_EVALUATORS_EXPECTED = `${REGRESSIONS_EXPECTED}, and every evaluator of the baseline's run in this run or in gate.removedEvaluators`;
+    REGRESSIONS_AND_GRID_EXPECTED = `${REGRESSIONS_EXPECTED}, and every grid point of the baseline in the suite's grid or in gate.removedGridValues`;
   }
 });
 
@@ -36206,6 +36278,9 @@ function plural(count, noun) {
 function shortId(id) {
   if (!isHashId(id)) return id;
   return id.length > SHORT_ID_LENGTH ? `${id.slice(0, SHORT_ID_LENGTH - 1)}\u2026` : id;
+}
+function goneSuitesPrefix(count) {
+  return count > 0 ? `${plural(count, "suite")} of the baseline gone \xB7 ` : "";
 }
 function shortSha(sha) {
   return sha.slice(0, 7);
@@ -38094,7 +38169,7 @@ var init_merge_baseline = __esm({
 
 // src/pipeline/artifact-files.ts
 import { readFile } from "node:fs/promises";
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 function openResultsFile(path, ctx, what, unknown = "ignore") {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
@@ -38113,7 +38188,7 @@ function openResultsFile(path, ctx, what, unknown = "ignore") {
   };
   let file;
   try {
-    file = openArtifactFile(resolve2(ctx.cwd, path), path, { scrub: quoteScrub(ctx), unknown });
+    file = openArtifactFile(resolve3(ctx.cwd, path), path, { scrub: quoteScrub(ctx), unknown });
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -38138,7 +38213,7 @@ function openResultsFile(path, ctx, what, unknown = "ignore") {
 }
 async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(run2)) {
   try {
-    const read = readReducedArtifact(resolve2(ctx.cwd, path), path, reducer, {
+    const read = readReducedArtifact(resolve3(ctx.cwd, path), path, reducer, {
       scrub: quoteScrub(ctx)
     });
     noteUnknownFields(ctx, path, read.artifact.tool.version, read.unknown);
@@ -38154,7 +38229,7 @@ async function readComparable(path, ctx, reducer = (_, run2) => comparableCases(
 async function readJsonText(path, ctx) {
   let text2;
   try {
-    text2 = await readFile(resolve2(ctx.cwd, path), "utf8");
+    text2 = await readFile(resolve3(ctx.cwd, path), "utf8");
   } catch (error2) {
     throw usageError("compare.unreadable", unreadable(path, error2).message, path);
   }
@@ -38244,8 +38319,16 @@ async function compareResultsFile(baselinePath, path, ctx) {
   const base = await readBaseline(baselinePath, ctx);
   const head = await readComparable(path, ctx);
   if (!head.ok) throw usageError("report.invalid", `${path} is not a results artifact`, path);
-  requireCommonCases(base, head.artifact, { base: baselinePath, head: path });
-  return compareArtifacts(base, head.artifact);
+  const compared = compareRecorded(base, head.artifact, { base: baselinePath, head: path });
+  const { foreign, goneSuites: suites, goneGridPoints: points3 } = compared;
+  const said = [
+    ...foreign !== void 0 ? [foreign] : [],
+    ...points3.map((block) => `${block.suite}: ${block.text}`),
+    ...suites.map((block) => block.text)
+  ];
+  for (const line of said) ctx.stderr.write(`warning: ${line}
+`);
+  return compared.comparison;
 }
 function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, told = {}) {
   const shown3 = told.shown ?? baselinePath;
@@ -38267,7 +38350,17 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
       return { ...run2, cases: reduced };
     })
   };
-  const goneFromConfig = goneSuites(baseline, headSuites(artifact));
+  const headConfig = headSuites(artifact);
+  const goneFromConfig = goneSuites(baseline, headConfig);
+  const apart = commonCasesProblem(
+    baseline,
+    head,
+    { base: shown3, head: "this run" },
+    artifact.interrupted || artifact.shard !== void 0
+  );
+  const foreign = apart !== void 0 && goneFromConfig.some((suite) => suite.regressions === "block") ? foreignBaselineText(baseline, headConfig, { config: "this config", run: "this run" }) : void 0;
+  if (foreign !== void 0) ctx.stderr.write(`warning: ${foreign}
+`);
   for (const suite of goneFromConfig) {
     if (suite.regressions === "warn") ctx.stderr.write(`warning: ${suite.text}
 `);
@@ -38276,12 +38369,6 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
   const goneGrid = (c) => goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
   let comparison;
   try {
-    const apart = commonCasesProblem(
-      baseline,
-      head,
-      { base: shown3, head: "this run" },
-      artifact.interrupted || artifact.shard !== void 0
-    );
     try {
       comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
     } catch (error2) {
@@ -38430,6 +38517,7 @@ var init_baseline = __esm({
     "use strict";
     init_compare();
     init_validate_comparable();
+    init_recorded_blocks();
     init_gate();
     init_gone_grid_points();
     init_gone_suites();
@@ -38578,17 +38666,27 @@ var init_agreement_text = __esm({
 // src/run/mean-bounds.ts
 function meanWithErrors(condition, threshold, measured) {
   const { mean, errors, scored } = measured;
-  if (errors === 0 || mean === null) return condition;
-  const errored = `${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`;
-  const given = `mean ${condition.actual} over the others`;
+  const trials = measured.erroredTrials ?? { trials: 0, down: 0, up: 0 };
+  if (errors === 0 && trials.trials === 0 || mean === null) return condition;
+  const erroredTrials = trials.trials === 0 ? [] : [plural2(trials.trials, "errored trial")];
+  const errored = [
+    ...errors > 0 ? [`${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`] : [],
+    ...erroredTrials.map((text2) => `${text2} beside scored ones`)
+  ].join(", ");
+  const given = `mean ${condition.actual} over the ${errors > 0 ? "others" : "trials that scored"}`;
   if (scored === void 0 || scored <= 0) {
     return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
   }
-  const at = (score2) => Number(((mean * scored + score2 * errors) / (scored + errors)).toPrecision(RANGE_DIGITS));
-  const low = at(LOWEST);
-  const high = at(HIGHEST);
-  const them = errors === 1 ? "the 1 errored evaluation" : `the ${formatCount(errors)} errored evaluations`;
-  const others = `${condition.actual} over the other ${formatCount(scored)}`;
+  const at = (score2, shift) => Number(
+    ((mean * scored + shift + score2 * errors) / (scored + errors)).toPrecision(RANGE_DIGITS)
+  );
+  const low = at(LOWEST, trials.down);
+  const high = at(HIGHEST, trials.up);
+  const them = [
+    ...errors > 0 ? [`the ${plural2(errors, "errored evaluation")}`] : [],
+    ...erroredTrials.map((text2) => errors > 0 ? text2 : `the ${text2}`)
+  ].join(" and ");
+  const others = errors > 0 ? `${condition.actual} over the other ${formatCount(scored)}` : `${condition.actual} over the trials that scored`;
   if (meetsThreshold(low, threshold) && meetsThreshold(high, threshold)) {
     return {
       ...condition,
@@ -38635,6 +38733,9 @@ function shown(value, direction2) {
   const scaled = Number((value * scale).toPrecision(15));
   const rounded2 = direction2 === "down" ? Math.floor(scaled) : Math.ceil(scaled);
   return String(rounded2 / scale);
+}
+function plural2(count, noun) {
+  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
 var LOWEST, HIGHEST, RANGE_DIGITS;
 var init_mean_bounds = __esm({
@@ -38797,7 +38898,9 @@ function nothingJudged(summary2, gate, passDecides) {
   if (ids.some((id) => count(id) > errors(id))) return void 0;
   const errored = ids.filter((id) => count(id) > 0);
   if (errored.length > 0 && gate.minPassRate == null) return void 0;
-  const recorded = Math.min(summary2.baselinesRecorded ?? 0, ran);
+  const recordedBy = (id) => summary2.evaluators[id]?.baselinesRecorded ?? 0;
+  const skipped = ids.filter((id) => count(id) === 0 && recordedBy(id) === 0);
+  const recorded = skipped.length > 0 ? 0 : Math.min(summary2.baselinesRecorded ?? 0, ran);
   const expected = "at least 1 case evaluated";
   if (recorded === ran && errored.length === 0) {
     return {
@@ -38807,9 +38910,12 @@ function nothingJudged(summary2, gate, passDecides) {
       passed: true
     };
   }
-  const skipped = ids.filter((id) => count(id) === 0);
+  const recorders = ids.filter((id) => count(id) === 0 && recordedBy(id) > 0);
   const why2 = [
     ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
+    ...recorders.map(
+      (id) => `${id} only recorded first baselines (${formatCount(recordedBy(id))})`
+    ),
     ...errored.map((id) => `every evaluation of ${id} errored`)
   ];
   const unjudged = ran - recorded;
@@ -39596,6 +39702,17 @@ function comparisonView(comparison) {
     changes
   };
 }
+function withVerdictNote(view, runs) {
+  const gated = runs.some((run2) => run2.gate.conditions.some((c) => c.name === "regressions"));
+  if (gated) return view;
+  const blocking = runs.some((run2) => run2.plan?.gate.regressions === "block");
+  const why2 = blocking ? "the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)" : "no suite has gate: { regressions: block }";
+  const note = {
+    title: "The verdict is the run's own:",
+    detail: `this comparison does not gate it (${why2}), so the regressions below do not change its pass or fail.`
+  };
+  return { ...view, warnings: [note, ...view.warnings] };
+}
 var LISTED_CHANGED_CASES;
 var init_html_model_comparison = __esm({
   "src/report/html-model-comparison.ts"() {
@@ -39611,6 +39728,35 @@ var init_html_model_comparison = __esm({
     init_comparison_case_lists();
     init_labels();
     LISTED_CHANGED_CASES = 50;
+  }
+});
+
+// src/report/html-model-base.ts
+function baselineKey(run2, id) {
+  return JSON.stringify([runKey(run2), id]);
+}
+function baseCaseView(result, head, shown3, cut2) {
+  const errored = result.error !== null && (result.output === null || result.output === void 0);
+  const why2 = caseWhy(result);
+  const outputOf2 = (r) => r.error !== null && (r.output === null || r.output === void 0) ? null : shown3(r.output);
+  return {
+    status: result.error !== null ? "errored" : result.passed ? "passed" : "failed",
+    output: errored ? null : cut2(shown3(result.output)),
+    sameOutput: outputOf2(result) === outputOf2(head),
+    error: result.error === null ? null : cut2(result.error),
+    ...why2 !== null && { why: why2.why },
+    evaluations: result.evaluations.map((e) => ({
+      evaluator: e.evaluator,
+      score: e.score,
+      passed: e.passed
+    }))
+  };
+}
+var init_html_model_base = __esm({
+  "src/report/html-model-base.ts"() {
+    "use strict";
+    init_run_key();
+    init_html_model_why();
   }
 });
 
@@ -39634,7 +39780,7 @@ __export(html_model_exports, {
   MAX_VALUE_CHARS: () => MAX_VALUE_CHARS,
   buildReportModel: () => buildReportModel
 });
-function buildReportModel(artifact, cases, comparison = artifact.comparison, notCompared) {
+function buildReportModel(artifact, cases, comparison = artifact.comparison, notCompared, baseline) {
   const evaluators = [
     ...new Set(artifact.runs.flatMap((run2) => Object.keys(run2.summary.evaluators)))
   ];
@@ -39649,6 +39795,9 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     for (const result of cases(run2)) {
       const view = caseView(run2, result, index);
       if (newlyFailing.has(`${run2} ${result.id}`)) view.newlyFailing = true;
+      const owner = artifact.runs[run2];
+      const base = owner && baseline?.cases.get(baselineKey(owner, result.id));
+      if (base) view.base = baseCaseView(base, result, shown2, capped);
       caseViews.push(view);
     }
   });
@@ -39673,19 +39822,10 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     maxShownChars: MAX_VALUE_CHARS,
     comparison: compared,
     notCompared: why2 === void 0 ? null : notComparedSentence(why2),
+    baseCases: compared === null || baseline === void 0 ? null : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
+    missingSuites: (artifact.missingSuites ?? []).map((gone) => gone.text),
     cases: caseViews
   };
-}
-function withVerdictNote(view, runs) {
-  const gated = runs.some((run2) => run2.gate.conditions.some((c) => c.name === "regressions"));
-  if (gated) return view;
-  const blocking = runs.some((run2) => run2.plan?.gate.regressions === "block");
-  const why2 = blocking ? "the run was not compared with a baseline when it ran (gate: { regressions: block } acts in evals run --baseline)" : "no suite has gate: { regressions: block }";
-  const note = {
-    title: "The verdict is the run's own:",
-    detail: `this comparison does not gate it (${why2}), so the regressions below do not change its pass or fail.`
-  };
-  return { ...view, warnings: [note, ...view.warnings] };
 }
 function runView(run2) {
   const { summary: summary2 } = run2;
@@ -39813,6 +39953,7 @@ var init_html_model = __esm({
     init_html_model_comparison();
     init_evaluation_reason();
     init_html_model_why();
+    init_html_model_base();
     init_failure_details();
     init_one_line();
     init_grid_matrix();
@@ -39829,7 +39970,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Ra=Object.defineProperty;var Ia=(s,t,e)=>t in s?Ra(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var A=(s,t,e)=>Ia(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Jn(s){return yt(xe(s*100),0,100)}var Q={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Bs=[..."0123456789ABCDEF"],Fa=s=>Bs[s&15],za=s=>Bs[(s&240)>>4]+Bs[s&15],Ne=s=>(s&240)>>4===(s&15),Wa=s=>Ne(s.r)&&Ne(s.g)&&Ne(s.b)&&Ne(s.a);function Ba(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&Q[s[1]]*17,g:255&Q[s[2]]*17,b:255&Q[s[3]]*17,a:t===5?Q[s[4]]*17:255}:(t===7||t===9)&&(e={r:Q[s[1]]<<4|Q[s[2]],g:Q[s[3]]<<4|Q[s[4]],b:Q[s[5]]<<4|Q[s[6]],a:t===9?Q[s[7]]<<4|Q[s[8]]:255})),e}var Na=(s,t)=>s<255?t(s):"";function Va(s){var t=Wa(s)?Fa:za;return s?"#"+t(s.r)+t(s.g)+t(s.b)+Na(s.a,t):void 0}var Ha=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ei(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function $a(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function ja(s,t,e){let n=ei(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function Ya(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Ya(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function Vs(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function Hs(s,t,e){return Vs(ei,s,t,e)}function Ua(s,t,e){return Vs(ja,s,t,e)}function Xa(s,t,e){return Vs($a,s,t,e)}function si(s){return(s%360+360)%360}function Ga(s){let t=Ha.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=si(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ua(i,o,a):t[1]==="hsv"?n=Xa(i,o,a):n=Hs(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function qa(s,t){var e=Ns(s);e[0]=si(e[0]+t),e=Hs(e),s.r=e[0],s.g=e[1],s.b=e[2]}function Ka(s){if(!s)return;let t=Ns(s),e=t[0],n=Jn(t[1]),i=Jn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Zn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Qn={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Ja(){let s={},t=Object.keys(Qn),e=Object.keys(Zn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Zn[o]);o=parseInt(Qn[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ve;function Za(s){Ve||(Ve=Ja(),Ve.transparent=[0,0,0,0]);let t=Ve[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Qa=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function tr(s){let t=Qa.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function er(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ws=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function sr(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Ws(n+e*(Zt(ut(t.r))-n))),g:Mt(Ws(i+e*(Zt(ut(t.g))-i))),b:Mt(Ws(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function He(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=Hs(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ni(s,t){return s&&Object.assign(t||{},s)}function ti(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ni(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function nr(s){return s.charAt(0)==="r"?tr(s):Ga(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ti(t):e==="string"&&(n=Ba(t)||Za(t)||nr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ni(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ti(t)}rgbString(){return this._valid?er(this._rgb):void 0}hexString(){return this._valid?Va(this._rgb):void 0}hslString(){return this._valid?Ka(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=sr(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return He(this._rgb,2,t),this}darken(t){return He(this._rgb,2,-t),this}saturate(t){return He(this._rgb,1,t),this}desaturate(t){return He(this._rgb,1,-t),this}rotate(t){return qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var ui=(()=>{let s=0;return()=>s++})();function W(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var di=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function N(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function B(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ye(s){if(V(s))return s.map(Ye);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ye(s[e[i]]);return t}return s}function fi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function ir(s,t,e,n){if(!fi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ye(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||ir,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:or})}function or(s,t,e){if(!fi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ye(i))}var ii={"":s=>s,x:s=>s.x,y:s=>s.y};function ar(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function rr(s){let t=ar(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Wt(s,t){return(ii[t]||(ii[t]=rr(t)))(s)}function Ge(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Us=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function gi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,tt=2*Y,Oh=tt+Y,Ue=Number.POSITIVE_INFINITY,lr=Y/180,G=Y/2,It=Y/4,oi=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function Xs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function pi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function cr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!cr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function mi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Gs(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function qe(s){return s*(180/Y)}function qs(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function bi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=tt),{angle:o,distance:i}}function xi(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function nt(s){return(s%tt+tt)%tt}function _i(s,t,e,n){let i=nt(s),o=nt(t),a=nt(e),r=nt(o-i),l=nt(a-i),c=nt(i-o),h=nt(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function et(s,t,e){return Math.max(t,Math.min(e,s))}function yi(s){return et(s,-32768,32767)}function Bt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Ke(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Je=(s,t,e,n)=>Ke(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Ke(s,e,n=>s[n][t]>=e);function vi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var wi=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),wi.forEach(e=>{let n="_onData"+Ge(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Ks(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(wi.forEach(o=>{delete s[o]}),delete s._chartjs)}function Js(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var Zs=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function Qs(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,Zs.call(window,()=>{n=!1,s.apply(t,e)}))}}function Si(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var tn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var $e=s=>s===0||s===1,ai=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*tt/e)),ri=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*tt/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>$e(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>$e(s)?s:ai(s,.075,.3),easeOutElastic:s=>$e(s)?s:ri(s,.075,.3),easeInOutElastic(s){return $e(s)?s:s<.5?.5*ai(s*2,.1125,.45):.5+.5*ri(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Pi(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function en(s){return Pi(s)?s:new be(s)}function $s(s){return Pi(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var hr=["x","y","borderWidth","radius","tension"],ur=["color","borderColor","backgroundColor"];function dr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:ur},numbers:{type:"number",properties:hr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function fr(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var li=new Map;function gr(s,t){t=t||{};let e=s+JSON.stringify(t),n=li.get(e);return n||(n=new Intl.NumberFormat(s,t),li.set(e,n)),n}function Ze(s,t,e){return gr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=pr(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Ze(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function pr(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var ke={formatters:Di};function mr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ke.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),Qe=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function js(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Ys=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>$s(i.backgroundColor),this.hoverBorderColor=(n,i)=>$s(i.borderColor),this.hoverColor=(n,i)=>$s(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return js(this,t,e)}get(t){return _e(this,t)}describe(t,e){return js(Qe,t,e)}override(t,e){return js(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},H=new Ys({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[dr,fr,mr]);function br(s){return!s||W(s.size)||W(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function kt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function sn(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function nn(s,t,e,n){on(s,t,e,n,null)}function on(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,g=t.radius,b=(m||0)*lr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(g)||g<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,g,0,0,tt):s.arc(e,n,g,0,tt),s.closePath();break;case"triangle":h=i?i/2:g,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*g),s.closePath();break;case"rectRounded":c=g*.516,l=g-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*g,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:g),a=Math.cos(b)*g,r=Math.sin(b)*g,d=Math.sin(b)*(i?i/2:g),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*g,r=Math.sin(b)*g,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:g),n+Math.sin(b)*g);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Nt(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function ts(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function es(s){s.restore()}function xr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),W(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function _r(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function yr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,xr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&yr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),W(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),_r(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var Mr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,vr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function wr(s,t){let e=(""+s).match(Mr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var kr=s=>+s||0;function an(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=kr(o(a));return e}function rn(s){return an(s,{top:"y",right:"x",bottom:"y",left:"x"})}function St(s){return an(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=rn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||H.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(vr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:wr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=br(i),i}function Se(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Ai(s,t,e){let{min:n,max:i}=s,o=di(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function ss(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ei("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ss([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Oi(r,l,()=>Lr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return hi(r).includes(l)},ownKeys(r){return hi(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:ln(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Oi(o,a,()=>Cr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function ln(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Sr=(s,t)=>s?s+Ge(t):t,cn=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Oi(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Cr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Pr(t,r,s,e)),V(r)&&r.length&&(r=Dr(t,r,s,a.isIndexable)),cn(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Pr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),cn(s,l)&&(l=hn(i._scopes,i,s,l)),l}function Dr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=hn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Li(s,t,e){return dt(s)?s(t,e):s}var Tr=(s,t)=>s===!0?t:typeof s=="string"?Wt(t,s):void 0;function Ar(s,t,e,n,i){for(let o of t){let a=Tr(e,o);if(a){s.add(a);let r=Li(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function hn(s,t,e,n){let i=t._rootScopes,o=Li(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=ci(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=ci(r,a,o,l,n),l===null)?!1:ss(Array.from(r),[""],i,o,()=>Or(t,e,n))}function ci(s,t,e,n,i){for(;e;)e=Ar(s,t,e,n,i);return e}function Or(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Lr(s,t,e,n){let i;for(let o of t)if(i=Ei(Sr(o,s),e),typeof i<"u")return cn(s,i)?hn(e,n,s,i):i}function Ei(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function hi(s){let t=s._keys;return t||(t=s._keys=Er(s._scopes)),t}function Er(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Lh=Number.EPSILON||1e-14;function ns(){return typeof window<"u"&&typeof document<"u"}function is(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Xe(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var os=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Rr(s,t){return os(s).getPropertyValue(t)}var Ir=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Ir[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Fr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function zr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Fr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=os(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=zr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Wr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&is(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=os(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Xe(r.maxWidth,o,"clientWidth"),i=Xe(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Ue,maxHeight:i||Ue}}var vt=s=>Math.round(s*10)/10;function Ri(s,t,e,n){let i=os(s),o=Ft(i,"margin"),a=Xe(i.maxWidth,s,"clientWidth")||Ue,r=Xe(i.maxHeight,s,"clientHeight")||Ue,l=Wr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function un(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Ii=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};ns()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function dn(s,t){let e=Rr(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var Br=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},Nr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Ht(s,t,e){return s?Br(t,e):Nr()}function fn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function gn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function je(s,t,e){return s.options.clip?s[e]:t[e]}function Vr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:je(e,t,"left"),right:je(e,t,"right"),top:je(n,t,"top"),bottom:je(n,t,"bottom")}:t}function Fi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Vr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var kn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Zs.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new kn,zi="transparent",Hr={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=en(s||zi),i=n.valid&&en(t||zi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Sn=class{constructor(t,e,n,i){let o=e[n];i=Se([t.to,i,o,t.from]);let a=Se([t.from,o,i]);this._active=!0,this._fn=t.fn||Hr[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=Se([t.to,e,i,t.from]),this._from=Se([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ps=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(H.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=jr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&$r(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Sn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function $r(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function jr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function Yr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Ur(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Bi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Xr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function pn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Gr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function Kr(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Ni(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Vi(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Gr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:g,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=Kr(i,h,g),d[r]=b,d._top=Ni(d,a,!0,n.type),d._bottom=Ni(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function mn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function Jr(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Zr(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var bn=s=>s==="reset"||s==="none",Hi=(s,t)=>t?s:Object.assign({},s),Qr=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=pn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,mn(t,"x")),a=e.yAxisID=I(n.yAxisID,mn(t,"y")),r=e.rAxisID=I(n.rAxisID,mn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Ks(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Xr(e,i)}else if(n!==e){if(n){Ks(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=pn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Vi(this,e._parsed),e._stacked=pn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Vi(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Wt(f,r),d),y:a.parse(Wt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Bi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Bi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=Qr(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=qr(r),d,f;function m(){f=i[d];let g=f[r.axis];return!j(f[t.axis])||h>g||u<g}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Ur(I(this.options.clip,Yr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Zr(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Jr(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return Hi(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(H.elements[t]),m=()=>this.getContext(n,i,e),g=c.resolveNamedOptions(d,f,m,u);return g.$shared&&(g.$shared=l,o[a]=Object.freeze(Hi(g,l))),g}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ps(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||bn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){bn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!bn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};A(Yt,"defaults",{}),A(Yt,"datasetElementType",null),A(Yt,"dataElementType",null);function tl(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Js(n.sort((i,o)=>i-o))}return s._cache.$bar}function el(s){let t=s.iScale,e=tl(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function sl(s,t,e,n){let i=e.barThickness,o,a;return W(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function nl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function il(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?il(s,t,e,n):t[e.axis]=e.parse(s,n),t}function $i(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function xn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function ol(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function al(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function rl(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=al(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[ji(h,a,r,l)]=!0,i=c)),o[ji(i,a,r,l)]=!0,s.borderSkipped=o}function ji(s,t,e,n){return n?(s=ll(s,t,e),s=Yi(s,e,t)):s=Yi(s,t,e),s}function ll(s,t,e){return s===t?e:s===e?t:s}function Yi(s,t,e){return s==="start"?t:s==="end"?e:s}function cl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return $i(t,e,n,i)}parseArrayData(t,e,n,i){return $i(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,g;for(d=n,f=n+i;d<f;++d)g=e[d],m={},m[o.axis]=o.parse(Wt(g,c),d),u.push(To(Wt(g,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=xn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),g=o||W(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:g.base,enableBorderRadius:!x||xn(m._custom)||a===x._top||a===x._bottom,x:c?g.head:b.center,y:c?b.center:g.head,height:c?b.size:Math.abs(g.size),width:c?Math.abs(g.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;rl(_,v,x,a),cl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(W(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||el(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=xn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,g;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!W(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,g=m-x,Math.abs(g)<a){g=ol(g,e,r)*a,u===r&&(x-=g/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+g,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(g)*e.getLineWidthForValue(r)/2;x+=_,g-=_}return{size:g,base:x,head:m,center:m+g/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?nl(t,e,i,h*c):sl(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};A(Ut,"id","bar"),A(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),A(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Cn=class s{constructor(t){A(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},hl={_date:Cn};function ul(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:Je;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(g=>!W(g[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(g=>!W(g[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=ul(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function dl(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function _n(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Nt(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function fl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=bi(a,{x:t.x,y:t.y});_i(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function gl(s,t,e,n,i,o){let a=[],r=dl(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function yn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?fl(s,t,e,i):gl(s,t,e,n,i,o)}function Ui(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var pl={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?_n(s,i,o,n,a):yn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?_n(s,i,o,n,a):yn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return _n(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return yn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Ui(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Ui(s,i,"y",e.intersect,n)}}},Ao=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Xi(s,t){return s.filter(e=>Ao.indexOf(e.pos)===-1&&e.box.axis===t)}function De(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function ml(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function bl(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Ao.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function xl(s,t){let e=bl(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function _l(s){let t=ml(s),e=De(t.filter(c=>c.box.fullSize),!0),n=De(Pe(t,"left"),!0),i=De(Pe(t,"right")),o=De(Pe(t,"top"),!0),a=De(Pe(t,"bottom")),r=Xi(t,"x"),l=Xi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function Gi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Oo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function yl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Oo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Gi(a,s,"left","right")),l=Math.max(0,t.outerHeight-Gi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function Ml(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function vl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,vl(r.horizontal,t));let{same:u,other:d}=yl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function as(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function qi(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?as(l,i.left,a,e.outerWidth-i.right-i.left,d):as(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?as(l,o,i.top,d,e.outerHeight-i.bottom-i.top):as(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Dt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=_l(s.boxes),l=r.vertical,c=r.horizontal;B(s.boxes,g=>{typeof g.beforeLayout=="function"&&g.beforeLayout()});let h=l.reduce((g,b)=>b.box.options&&b.box.options.display===!1?g:g+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Oo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=xl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),Ml(f),qi(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,qi(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},B(r.chartArea,g=>{let b=g.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},ms=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Pn=class extends ms{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},fs="$chartjs",wl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ki=s=>s===null||s==="";function kl(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[fs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ki(i)){let o=dn(s,"width");o!==void 0&&(s.width=o)}if(Ki(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=dn(s,"height");o!==void 0&&(s.height=o)}return s}var Lo=Ii?{passive:!0}:!1;function Sl(s,t,e){s&&s.addEventListener(t,e,Lo)}function Cl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Lo)}function Pl(s,t){let e=wl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function bs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Dl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||bs(r.addedNodes,n),a=a&&!bs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function Tl(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||bs(r.removedNodes,n),a=a&&!bs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Ji=0;function Eo(){let s=window.devicePixelRatio;s!==Ji&&(Ji=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Al(s,t){Re.size||window.addEventListener("resize",Eo),Re.set(s,t)}function Ol(s){Re.delete(s),Re.size||window.removeEventListener("resize",Eo)}function Ll(s,t,e){let n=s.canvas,i=n&&is(n);if(!i)return;let o=Qs((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Al(s,o),a}function Mn(s,t,e){e&&e.disconnect(),t==="resize"&&Ol(s)}function El(s,t,e){let n=s.canvas,i=Qs(o=>{s.ctx!==null&&e(Pl(o,s))},s);return Sl(n,t,i),i}var Dn=class extends ms{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(kl(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[fs])return!1;let n=e[fs].initial;["height","width"].forEach(o=>{let a=n[o];W(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[fs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Dl,detach:Tl,resize:Ll}[e]||El;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Mn,detach:Mn,resize:Mn}[e]||Cl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ri(t,e,n,i)}isAttached(t){let e=t&&is(t);return!!(e&&e.isConnected)}};function Rl(s){return!ns()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Pn:Dn}var xt=class{constructor(){A(this,"x");A(this,"y");A(this,"active",!1);A(this,"options");A(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};A(xt,"defaults",{}),A(xt,"defaultRoutes");function Il(s,t){let e=s.options.ticks,n=Fl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Wl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return Bl(t,c,o,a/i),c;let h=zl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(rs(t,c,h,W(f)?0:r-f,r),u=0,d=a-1;u<d;u++)rs(t,c,h,o[u],o[u+1]);return rs(t,c,h,l,W(f)?t.length:l+f),c}return rs(t,c,h),c}function Fl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function zl(s,t,e){let n=Nl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=pi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Wl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function Bl(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function rs(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function Nl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Vl=s=>s==="left"?"right":s==="right"?"left":s,Zi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Qi=(s,t)=>Math.min(t||s,s);function to(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Hl(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function $l(s,t){B(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function Te(s){return s.drawTicks?s.tickLength:0}function eo(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function jl(s,t){return Ct(s,{scale:t,type:"scale"})}function Yl(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Ul(s,t,e){let n=tn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Vl(n)),n}function Xl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,g=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+g-t}else e==="center"?m=(c.bottom+c.top)/2+g-t:m=Zi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Zi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){N(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Ai(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?to(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Il(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){N(this.options.afterUpdate,[this])}beforeSetDimensions(){N(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){N(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),N(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){N(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=N(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){N(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){N(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=Qi(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=et(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-Te(t.grid)-e.padding-eo(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=qe(Math.min(Math.asin(et((h.highest.height+6)/r,-1,1)),Math.asin(et(l/c,-1,1))-Math.asin(et(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){N(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){N(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=eo(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=Te(o)+l):(t.height=this.maxHeight,t.width=Te(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),g=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+g*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:g*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,g)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){N(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)W(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=to(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Qi(e,n)),c=0,h=0,u,d,f,m,g,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,g=this._resolveTickFontOptions(u),i.font=b=g.string,x=o[b]=o[b]||{data:{},gc:[]},_=g.lineHeight,v=w=0,!W(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!W(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}$l(o,e);let k=a.indexOf(c),C=r.indexOf(h),S=T=>({width:a[T]||0,height:r[T]||0});return{first:S(0),last:S(e-1),widest:S(k),highest:S(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return yi(this._alignToPixels?kt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=Yl(this.getContext(),t,n))}return this.$context||(this.$context=jl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=Te(o),f=[],m=r.setContext(this.getContext()),g=m.display?m.width:0,b=g/2,x=function(E){return kt(n,E,g)},_,v,w,M,k,C,S,T,z,O,y,D;if(a==="top")_=x(this.bottom),C=this.bottom-d,T=_-b,O=x(t.top)+b,D=t.bottom;else if(a==="bottom")_=x(this.top),O=t.top,D=x(t.bottom)-b,C=_+b,T=this.top+d;else if(a==="left")_=x(this.right),k=this.right-d,S=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,k=_+b,S=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let E=Object.keys(a)[0],$=a[E];_=x(this.chart.scales[E].getPixelForValue($))}O=t.top,D=t.bottom,C=_+b,T=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let E=Object.keys(a)[0],$=a[E];_=x(this.chart.scales[E].getPixelForValue($))}k=_-b,S=k-d,z=t.left,y=t.right}let L=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/L));for(v=0;v<u;v+=P){let E=this.getContext(v),$=o.setContext(E),at=r.setContext(E),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Hl(this,v,l),w!==void 0&&(M=kt(n,w,Lt),c?k=S=z=y=M:C=T=O=D=M,f.push({tx1:k,ty1:C,tx2:S,ty2:T,x1:z,y1:O,x2:y,y2:D,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=Te(n.grid),f=d+h,m=u?-h:f,g=-pt(this.labelRotation),b=[],x,_,v,w,M,k,C,S,T,z,O,y,D="middle";if(i==="top")k=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")k=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")k=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],E=i[P];k=this.chart.scales[P].getPixelForValue(E)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],E=i[P];M=this.chart.scales[P].getPixelForValue(E)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?D="top":l==="end"&&(D="bottom"));let L=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));S=this.getPixelForTick(x)+o.labelOffset,T=this._resolveTickFontOptions(x),z=T.lineHeight,O=V(w)?w.length:1;let E=O/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=S,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||g!==0?y=-O*z+z/2:c==="center"?y=-L.highest.height/2-E*z+z:y=-L.highest.height+z/2:c==="near"||g!==0?y=z/2:c==="center"?y=L.highest.height/2-E*z:y=L.highest.height-O*z,u&&(y*=-1),g!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(g))):(k=S,y=(1-O)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=L.heights[x],Et=L.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(D){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:T,textOffset:y,options:{rotation:g,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:D,translation:[M,k],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=kt(t,this.left,a)-a/2,h=kt(t,this.right,r)+r/2,u=d=l):(u=kt(t,this.top,a)-a/2,d=kt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&ts(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&es(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Xl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Ul(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;Kl(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Gl(t,a,n),this.override&&H.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in H[i]&&(delete H[i][n],this.override&&delete wt[n])}};function Gl(s,t,e){let n=te(Object.create(null),[e?H.get(e):{},H.get(t),s.defaults]);H.set(t,n),s.defaultRoutes&&ql(t,s.defaultRoutes),s.descriptors&&H.describe(t,s.descriptors)}function ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");H.route(o,i,l,r)})}function Kl(s){return"id"in s&&"defaults"in s}var Tn=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):B(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=Ge(t);N(n["before"+i],[],n),e[t](n),N(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new Tn,An=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(N(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){W(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=Jl(n);return i===!1&&!e?[]:Ql(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function Jl(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Zl(s,t){return!t&&s===!1?null:s===!0?{}:s}function Ql(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=Zl(n[l],i);c!==null&&o.push({plugin:r,options:tc(s.config,{plugin:r,local:e[l]},c,a)})}return o}function tc(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function On(s,t){let e=H.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function ec(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function sc(s,t){return s===t?"_index_":"_value_"}function so(s){if(s==="x"||s==="y"||s==="r")return s}function nc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Ln(s,...t){if(so(s))return s;for(let e of t){let n=e.axis||nc(e.position)||s.length>1&&so(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function no(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function ic(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return no(s,"x",e[0])||no(s,"y",e[0])}return{}}function oc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=On(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Ln(a,r,ic(a,s),H.scales[r.type]),c=sc(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||On(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=ec(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[H.scales[r.type],H.scale])}),o}function Ro(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=oc(s,t)}function Io(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function ac(s){return s=s||{},s.data=Io(s.data),Ro(s),s}var io=new Map,Fo=new Set;function ls(s,t){let e=io.get(s);return e||(e=t(),io.set(s,e),Fo.add(e)),e}var Ae=(s,t,e)=>{let n=Wt(t,e);n!==void 0&&s.add(n)},En=class{constructor(t){this._config=ac(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Io(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Ro(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return ls(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return ls(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return ls(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return ls(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Ae(l,t,u))),h.forEach(u=>Ae(l,i,u)),h.forEach(u=>Ae(l,wt[o]||{},u)),h.forEach(u=>Ae(l,H,u)),h.forEach(u=>Ae(l,Qe,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Fo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},H.datasets[e]||{},{type:e},H,Qe]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=oo(this._resolverCache,t,i),l=a;if(lc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=oo(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function oo(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ss(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var rc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function lc(s,t){let{isScriptable:e,isIndexable:n}=ln(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||rc(r))||a&&V(r))return!0}return!1}var cc="4.6.1",hc=["top","bottom","left","right","chartArea"];function ao(s,t){return s==="top"||s==="bottom"||hc.indexOf(s)===-1&&t==="x"}function ro(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function lo(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),N(e&&e.onComplete,[s],t)}function uc(s){let t=s.chart,e=t.options.animation;N(e&&e.onProgress,[s],t)}function zo(s){return ns()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var gs={},co=s=>{let t=zo(s);return Object.values(gs).filter(e=>e.canvas===t).pop()};function dc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function fc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var st=class{static register(...t){ct.add(...t),ho()}static unregister(...t){ct.remove(...t),ho()}constructor(t,e){let n=this.config=new En(e),i=zo(t),o=co(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Rl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ui(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new An,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Si(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],gs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",lo),mt.listen(this,"progress",uc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return W(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():un(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return sn(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,un(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),N(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};B(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Ln(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),B(o,a=>{let r=a.options,l=r.id,c=Ln(l,r),h=I(r.type,a.dtype);(r.position===void 0||ao(r.position,c)!==ao(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),B(i,(a,r)=>{a||delete n[r]}),B(n,a=>{Dt.configure(this,a,a.options),Dt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(ro("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||On(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=H.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){B(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||B(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(ro("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){B(this.scales,t=>{Dt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Us(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;dc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Us(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Dt.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],B(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),lo({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=Fi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&ts(e,i),t.controller.draw(),i&&es(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Nt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=pl.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),sn(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete gs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};B(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){B(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},B(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=gi(t),c=fc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,N(o.onHover,[t,r,this],this),l&&N(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};A(st,"defaults",H),A(st,"instances",gs),A(st,"overrides",wt),A(st,"registry",ct),A(st,"version",cc),A(st,"getChart",co);function ho(){return B(st.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Tt(s,t,e,n){return s?0:et(t,e,n)}function gc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=rn(n);return{t:Tt(i.top,o.top,0,e),r:Tt(i.right,o.right,0,t),b:Tt(i.bottom,o.bottom,0,e),l:Tt(i.left,o.left,0,t)}}function pc(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=St(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Tt(!l||r.top||r.left,o.topLeft,0,a),topRight:Tt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Tt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Tt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function mc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=gc(s,e/2,n/2),o=pc(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function vn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Bt(t,r.left,r.right))&&(o||Bt(e,r.top,r.bottom))}function bc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function xc(s,t){s.rect(t.x,t.y,t.w,t.h)}function wn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=mc(this),r=bc(a.radius)?ne:xc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,wn(a,e,o)),t.clip(),r(t,wn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,wn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return vn(this,t,e,n)}inXRange(t,e){return vn(this,t,null,e)}inYRange(t,e){return vn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};A(Xt,"id","bar"),A(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),A(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var uo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},_c=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,xs=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=N(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=uo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,g)=>{let b=n+e/2+o.measureText(m.text).width;(g===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(g>0?0:1)]=0,f+=h,d++),l[g]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,g=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=yc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,g++,d=f=0),l[x]={left:m,top:f,col:g,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Ht(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;ts(t,this),this._draw(),es(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=H.color,l=Ht(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:g,itemHeight:b}=uo(a,u),x=function(k,C,S){if(isNaN(m)||m<=0||isNaN(g)||g<0)return;i.save();let T=I(S.lineWidth,1);if(i.fillStyle=I(S.fillStyle,r),i.lineCap=I(S.lineCap,"butt"),i.lineDashOffset=I(S.lineDashOffset,0),i.lineJoin=I(S.lineJoin,"miter"),i.lineWidth=T,i.strokeStyle=I(S.strokeStyle,r),i.setLineDash(I(S.lineDash,[])),a.usePointStyle){let z={radius:g*Math.SQRT2/2,pointStyle:S.pointStyle,rotation:S.rotation,borderWidth:T},O=l.xPlus(k,m/2),y=C+d;on(i,z,O,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-g)/2,0),O=l.leftForLtr(k,m),y=St(S.borderRadius);i.beginPath(),Object.values(y).some(D=>D!==0)?ne(i,{x:O,y:z,w:m,h:g,radius:y}):i.rect(O,z,m,g),i.fill(),T!==0&&i.stroke()}i.restore()},_=function(k,C,S){Vt(i,S.text,k,C+b/2,c,{strikethrough:S.hidden,textAlign:l.textAlign(S.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},fn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((k,C)=>{i.strokeStyle=k.fontColor,i.fillStyle=k.fontColor;let S=i.measureText(k.text).width,T=l.textAlign(k.textAlign||(k.textAlign=a.textAlign)),z=m+d+S,O=f.x,y=f.y;l.setWidth(this.width),v?C>0&&O+z+h>this.right&&(y=f.y+=M,f.line++,O=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(O=f.x=O+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let D=l.x(O);if(x(D,y,k),O=Ci(T,O+m+d,v?O+z:this.right,t.rtl),_(l.x(O),y,k),v)f.x+=z+h;else if(typeof k.text!="string"){let L=c.lineHeight;f.y+=Bo(k,L)+h}else f.y+=M}),gn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Ht(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((g,b)=>Math.max(g,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(tn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Bt(t,this.left,this.right)&&Bt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Bt(t,i.left,i.left+i.width)&&Bt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!wc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=_c(i,n);i&&!o&&N(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&N(e.onHover,[t,n,this],this)}else n&&N(e.onClick,[t,n,this],this)}};function yc(s,t,e,n,i){let o=Mc(n,s,t,e),a=vc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function Mc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function vc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Bo(t,e)),n}function Bo(s,t){let e=s.text?s.text.length:0;return t*e}function wc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var No={id:"legend",_element:xs,start(s,t,e){let n=s.legend=new xs({ctx:s.ctx,options:e,chart:s});Dt.configure(s,n,e),Dt.addBox(s,n)},stop(s){Dt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Dt.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=xi(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function kc(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function fo(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),g=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(g+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;g+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(g+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,B(s.title,v),e.font=l.string,B(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,B(n,w=>{B(w.before,v),B(w.lines,v),B(w.after,v)}),_=0,e.font=h.string,B(s.footer,v),e.restore(),b+=m.width,{width:b,height:g}}function Sc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Cc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Pc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Cc(c,s,t,e)&&(c="center"),c}function go(s,t,e){let n=e.yAlign||t.yAlign||Sc(s,e);return{xAlign:e.xAlign||t.xAlign||Pc(s,t,e,n),yAlign:n}}function Dc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Tc(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function po(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=St(a),m=Dc(t,r),g=Tc(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:et(m,0,n.width-t.width),y:et(g,0,n.height-t.height)}}function cs(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function mo(s){return lt([],bt(s))}function Ac(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function bo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var Vo={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return W(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?Vo[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ps(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Ac(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return mo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return B(t,o=>{let a={before:[],lines:[],after:[]},r=bo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return mo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(kc(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),B(r,h=>{let u=bo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=fo(this,n),c=Object.assign({},r,l),h=go(this.chart,n,c),u=po(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=St(r),{x:d,y:f}=t,{width:m,height:g}=e,b,x,_,v,w,M;return o==="center"?(w=f+g/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+g,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Ht(n.rtl,this.x,this.width);for(t.x=cs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=cs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let g={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,nn(t,g,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,nn(t,g,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let g=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=St(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:g,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(g,m,c,l),t.strokeRect(g,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Ht(n.rtl,this.x,this.width),g=function(S){e.fillText(S,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,k,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=cs(this,b,n),e.fillStyle=n.bodyColor,B(this.beforeBody,g),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,k=i.length;w<k;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,B(x.before,g),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)g(v[M]),d=u.lineHeight;B(x.after,g)}f=0,d=u.lineHeight,B(this.afterBody,g),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Ht(n.rtl,this.x,this.width);for(t.x=cs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=St(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=fo(this,t),l=Object.assign({},a,this._size),c=go(e,t,l),h=po(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),fn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),gn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};A(Ee,"positioners",Le);var Ho={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Vo},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Oc=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Lc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Oc(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var Ec=(s,t)=>s===null?null:et(Math.round(s),0,t);function xo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(W(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Lc(n,t,I(e,t),this._addedLabels),Ec(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return xo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};A(ae,"id","category"),A(ae,"defaults",{ticks:{callback:xo}});function Rc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:g,max:b}=t,x=!W(a),_=!W(r),v=!W(c),w=(b-g)/(u+1),M=Xs((b-g)/m/f)*f,k,C,S,T;if(M<1e-14&&!x&&!_)return[{value:g},{value:b}];T=Math.ceil(b/M)-Math.floor(g/M),T>m&&(M=Xs(T*M/m/f)*f),W(l)||(k=Math.pow(10,l),M=Math.ceil(M*k)/k),i==="ticks"?(C=Math.floor(g/M)*M,S=Math.ceil(b/M)*M):(C=g,S=b),x&&_&&o&&mi((r-a)/o,M/1e3)?(T=Math.round(Math.min((r-a)/M,h)),M=(r-a)/T,C=a,S=r):v?(C=x?a:C,S=_?r:S,T=c-1,M=(S-C)/T):(T=(S-C)/M,ve(T,Math.round(T),M/1e3)?T=Math.round(T):T=Math.ceil(T));let z=Math.max(qs(M),qs(C));k=Math.pow(10,W(l)?z:l),C=Math.round(C*k)/k,S=Math.round(S*k)/k;let O=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&O++,ve(Math.round((C+O*M)*k)/k,a,_o(a,w,s))&&O++):C<a&&O++);O<T;++O){let y=Math.round((C+O*M)*k)/k;if(_&&y>r)break;e.push({value:y})}return _&&d&&S!==r?e.length&&ve(e[e.length-1].value,r,_o(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||S===r)&&e.push({value:S}),e}function _o(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return W(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Rc(i,o);return t.bounds==="ticks"&&Gs(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Ze(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};A(re,"id","linear"),A(re,"defaults",{ticks:{callback:ke.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function yo(s){return s/Math.pow(10,Ie(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Ic(s,t){let e=t-s,n=Ie(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Fc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Ic(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:yo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:yo(f),significand:u}),n}var hs=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Fc(e,this);return t.bounds==="ticks"&&Gs(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Ze(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};A(hs,"id","logarithmic"),A(hs,"defaults",{ticks:{callback:ke.formatters.logarithmic,major:{enabled:!0}}});function Rn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,H.font.size)+e.height}return 0}function zc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function vo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Wc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=zc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=nt(s.getIndexAngle(l)+r),m=Math.round(qe(f)),g=vo(m,h.x,d.w,0,180),b=vo(m,h.y,d.h,90,270);Bc(e,t,f,g,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Hc(s,n,i)}function Bc(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function Nc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(qe(nt(l.angle+G))),h=Yc(l.y,r.h,c),u=$c(c),d=jc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Vc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Nt({x:e,y:n},t)||Nt({x:e,y:o},t)||Nt({x:i,y:n},t)||Nt({x:i,y:o},t))}function Hc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Rn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=Nc(s,h,l);n.push(u),r==="auto"&&(u.visible=Vc(u,c),u.visible&&(c=u))}return n}function $c(s){return s===0||s===180?"center":s<180?"left":"right"}function jc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function Yc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Uc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!W(r)){let l=St(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Xc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Uc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function $o(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,tt);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Gc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),$o(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Rn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Rn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=N(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Wc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=tt/(this._pointLabels.length||1),n=this.options.startAngle||0;return nt(t*e+pt(n))}getDistanceFromCenterForValue(t){if(W(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(W(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),$o(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Xc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Gc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};A(ie,"id","radialLinear"),A(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ke.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),A(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),A(ie,"descriptors",{angleLines:{_fallback:"grid"}});var _s={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(_s);function wo(s,t){return s-t}function ko(s,t){if(W(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function So(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=_s[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function Kc(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(_s[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function Jc(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(_s[Z[t]].common)return Z[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Ke(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function Zc(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Po(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:Zc(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new hl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=vi(i,o,a);return this._unit=e.unit||(n.autoSkip?So(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Kc(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:Jc(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Po(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=et(e,0,a),n=et(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||So(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,m),Object.keys(h).sort(wo).map(g=>+g)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return N(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Po(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Js(t.sort(wo))}};A(le,"id","time"),A(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function us(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Je(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Je(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ds=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=us(e,this.min),this._tableRange=us(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(us(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return us(this._table,n*this._tableRange+this._minPos,!0)}};A(ds,"id","timeseries"),A(ds,"defaults",le.defaults);var Qc=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function At(s){return s.replace(Qc,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Yo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Uo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Xo=24,In=4;function Ms(...s){let t=s.map(o=>th(At(o),Xo));if(t.flat().length<=In)return t.flat();let[e=[],...n]=t,i=jo(n.flat(),In-1);return[...jo(e,In-i.length),...i]}function jo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&ys(n.join(""))>Xo-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function ys(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function th(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(ys(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;ys(a.join(""))>t;){let r=0;for(;r<a.length&&ys(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function vs(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Go(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function qo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Ko(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function ws(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var Qo=3,Jo=9;function eh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Jo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Jo,n+1))}function ta(s){return Math.abs(s)<1e-9}function Fn(s,t){let e=eh(s,t);return ta(s)?e:`${s>0?"+":"-"}${e}`}function ea(s){return Fn(s,Qo)}function sa(s){if(ta(s))return 0 .toFixed(Qo);let t=ws(Math.abs(s));return s<0?`-${t}`:t}function R(s){return ze(s)}function ue(s,t){return`${R(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":Go(s)}function ks(s){return s===null?"\\u2014":Fn(s*100,1)}function zn(s){return s===null?"\\u2014":`${ks(s)} pp`}function it(s){return s===null?"\\u2014":ws(s)}function na(s){return s===null?"\\u2014":sa(s)}function Ss(s){return s===null?"\\u2014":ea(s)}function Wn(s,t){return t===0?"\\u2014":s===null?"unknown":qo(s)}function Bn(s){return Ko(s)}function Cs(s){return`${R(Math.round(s))} ms`}function Ps(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),zn(s.delta),ia(s,ks," pp")];let t=s.kind==="agreement"?na:it;return[t(s.base),t(s.head),Ss(s.delta),ia(s,Ss,"")]}function ia(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function p(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?At(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(At(i)):i);return n}function ot(s,t,...e){return p("section",{id:t},p("h2",{},s),...e)}function Ds(s,t){let e=s.map(n=>typeof n=="string"?p("th",{},n):n);return p("table",{class:"grid"},p("thead",{},p("tr",{},...e)),p("tbody",{},...t))}st.register(Ut,Xt,ae,re,Ho,No);var oa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function aa(s){let t=[sh(s),nh(s),ih(s),oh(s)];return t.every(e=>e===null)?null:ot("Charts","charts",p("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=p("canvas",{id:t,role:"img","aria-label":s}),o=p("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=p("figure",{class:"chart"},p("figcaption",{},s),o);return queueMicrotask(()=>new st(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function sh(s){let t=Yo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:oa[o%oa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function nh(s){let t=Uo(s);if(t===null)return null;let e=s.runs.map(n=>Ms(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},vs(e.map(n=>n.length)))}function ih(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ms(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ps(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},vs(o.map(a=>a.length)))}function oh(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ms(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},vs(e.map(i=>i.length)))}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let g=-1/0,b=1/0,x=()=>{for(let _=Math.max(g,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let k=!1;if(M){let S=M.oldPos-_;k=M&&0<=S&&S<r}let C=w&&w.oldPos+1<l;if(!k&&!C){f[_]=void 0;continue}if(!C||k&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(g=Math.max(g,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function Vn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function As(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Os(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return As(s,t,"")}function We(s,t){return Os(s,t,"")}function Hn(s,t){return t.slice(0,ah(s,t))}function ah(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function $n(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Ls(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Ls(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=$n(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Es="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",rh=new RegExp(`[${Es}]+|\\\\s+|[^${Es}]`,"ug"),jn=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=$n(t,a)}else n=t.match(rh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ra(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ra(n,o,i,null,e.intlSegmenter),t}},la=new jn;function Un(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ha(s,t,e):la.diff(s,t,e)}function ra(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Os(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=Vn(a,l);n.value=As(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=Vn(de(o,l),r);t.value=We(t.value,c),n.value=As(n.value,o,c),s.value=Os(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Ls(t.value,i),r=Hn(a,o);t.value=We(t.value,r)}else if(s){let o=Ls(s.value,i),a=qt(t.value,i),r=Hn(o,a);t.value=de(t.value,r)}}var Yn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Es}]+|[^\\\\S\\\\n\\\\r]+|[^${Es}]`,"ug");return t.match(e)||[]}},ca=new Yn;function ha(s,t,e){return ca.diff(s,t,e)}var Xn=class extends Ot{constructor(){super(...arguments),this.tokenize=lh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},ua=new Xn;function Gn(s,t,e){return ua.diff(s,t,e)}function lh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function ch(s){let t=s.length;for(let e=0;e<s.length-1;e++)fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1))&&(t--,e++);return t}function qn(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function da(s,t){if(s.length<=t)return{start:s,left:0};let e=qn(s,t);return{start:e,left:ch(s.slice(e.length))}}function fa(s){return s>=55296&&s<=56319}function ga(s){return s>=56320&&s<=57343}var pa=4e3,hh="no output (the case errored)";function ma(s){let t=p("div",{class:"body"}),e=p("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=p("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...uh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function uh(s,t){let e=[p("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),p("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Cs(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(p("p",{id:"detail-newly-failing",class:"warning"},p("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.label!==null&&e.push(p("p",{class:"label"},t.label)),t.why!==void 0&&e.push(p("p",{id:"detail-why",class:"why bad"},t.why)),e.push(Rs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Rs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?p("div",{class:"block"},p("h3",{},"Output"),p("p",{id:"detail-output",class:"dim"},hh)):Rs("Output",dh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Rs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(p("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),ph(i.expected,i.actual??qn(n,s.maxShownChars))),e.push(p("h3",{},"Evaluations"),fh(t)),t.trials!==null&&e.push(p("h3",{},`Trials (${R(t.trials.filter(o=>o.passed).length)} of ${R(t.trials.length)} passed)`),p("ol",{class:"trials"},...t.trials.map(o=>p("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Cs(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":it(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(p("h3",{},"Model calls of the target"),p("p",{},t.usage)),e}function dh(s,t){let{start:e,left:n}=da(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${R(n)} more characters, which the search covers: evals show --full prints all)`}function Rs(s,t,e){return p("div",{class:"block"},p("h3",{},s),p("pre",{id:e},t))}function fh(s){if(s.evaluations.length>0)return gh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return p("p",{id:"detail-evaluations",class:"dim"},t)}function gh(s){let t=s.evaluations.map(e=>p("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},p("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),p("td",{},e.evaluator),p("td",{class:"num"},it(e.score)),p("td",{},e.threshold??"no threshold"),p("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),p("td",{class:"dim"},e.usage??"")));return p("table",{class:"grid",id:"detail-evaluations"},p("thead",{},p("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>p("th",{},e)))),p("tbody",{},...t))}function ph(s,t){let n=s.length>pa||t.length>pa?Gn(s,t):Un(s,t),i=p("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?p("ins",{},o.value):o.removed?p("del",{},o.value):document.createTextNode(At(o.value)));return i}var mh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},bh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},xh=7,_h=8,yh=16,ba={wide:30,compact:96};function xa(s){let t=s>=xh,e=t?bh:mh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+_h*(i-1)+yh,headerHeight:t?ba.compact:ba.wide}}function ya(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${R(t)} runs passed their gates.`:`${R(s)} of ${R(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var _a=12;function Be(s){return s.length>_a?`${s.slice(0,_a)}\\u2026`:s}var Is=30,Ma=10,zs="newly-failing",va={errored:0,failed:1,passed:2};function Sa(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Fs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[zs,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Fs("filter-run",[["all","every run"],...s.runs.map((y,D)=>[String(D),y.name])]),a=Fs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,D)=>[String(D),`${y} did not pass`])]),r=s.tags.length===0?null:Fs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=p("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=p("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=xa(n.length),{template:g,minWidth:b,headerHeight:x}=m,_=p("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=g,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,D])=>{let L=p("button",{type:"button",class:"sort","data-key":y,title:D},D);return L.addEventListener("click",()=>{u=h===y?!u:!0,h=y,T()}),L};_.append(...f.map(v)),n.length>0&&_.append(wa(n.map((y,D)=>v([`score:${D}`,y])),m));let w=p("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=p("div",{id:"case-rows",class:"rows",role:"list"},_,w),k=p("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,D,L){let P=s.cases[y];if(P===void 0)return!1;let E=i.value;if(E==="not-passed"&&P.status==="passed"||(E==="failed"||E==="errored"||E==="passed")&&P.status!==E||E==="flaky"&&!P.flaky||E===zs&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(D==="")return!0;let $=e[y]??"";if($.includes(D)||L!==D&&$.includes(L))return!0;let at=D.endsWith("\\u2026")?D.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function S(y,D){if(h==="status")return va[y.status]-va[D.status]||y.run-D.run;if(h==="case")return ka(y.id,D.id);if(h==="why")return ka(y.why??"\\uFFFF",D.why??"\\uFFFF");if(h==="run")return y.run-D.run;if(h==="duration")return y.durationMs-D.durationMs;let L=Number(h.slice(6));return(y.scores[L]??-1)-(D.scores[L]??-1)}function T(){d=[];let y=l.value.trim().toLowerCase(),D=JSON.stringify(y).slice(1,-1);for(let L=0;L<s.cases.length;L++)C(L,y,D)&&d.push(L);d.sort((L,P)=>{let E=S(s.cases[L],s.cases[P]);return(u?E:-E)||L-P}),c.textContent=`${R(d.length)} of ${R(s.cases.length)} cases`,w.style.height=`${d.length*Is}px`,k.hidden=M.scrollWidth<=M.clientWidth;for(let L of _.querySelectorAll("button")){let P=L.getAttribute("data-key");L.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/Is)-Ma),D=Math.ceil((M.clientHeight||600)/Is)+2*Ma,L=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+D);P++){let E=s.cases[d[P]??-1];E!==void 0&&L.append(O(E,P))}M.append(L)}function O(y,D){let L=y.label===null?y.id:`${Be(y.id)} ${y.label}`,P=p("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},p("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),p("span",{class:"name",title:y.id},L),y.why===void 0?p("span",{class:"why"}):p("span",{class:"why bad",title:y.why},y.whyShown??y.why),p("span",{class:"dim"},s.runs[y.run]?.name??""),p("span",{class:"num"},R(y.durationMs)),n.length===0?null:wa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=it(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return p("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+D*Is}px`,P.style.gridTemplateColumns=g,P.style.minWidth=`${b}px`;let E=()=>t(y);return P.addEventListener("click",E),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),E())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",T);return l.addEventListener("input",T),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(T),ot("Cases","cases",p("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),p("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),k,p("div",{class:"table"},M))}function wa(s,t){let e=p("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function ka(s,t){return s<t?-1:s>t?1:0}function Fs(s,t){return p("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>p("option",{value:e},n)))}var Kn=50;function Ca(s,t){let e=s.comparison;if(e===null)return null;let n=wh(s),i=e.rows.map(o=>p("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ps(o),o.verdict].map(a=>p("td",{},a))));return ot("Against the baseline","comparison",p("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>p("p",{class:"warning"},p("strong",{},o.title)," ",o.detail)),Ds(["run","metric","base","head","\\u0394","CI",""],i),p("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Mh(e,n,t),vh(e,n,t))}function Mh(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(g=>g.alarm).map(g=>g.run)),o=g=>g.slice(0,Kn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??Be(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Pa(v,x,_,e)}),a=n.filter(({run:g})=>i.has(g)),r=s.newlyFailingRuns.filter(g=>!g.alarm),l=g=>n.filter(({run:b})=>b===g),c=Math.min(a.length,Kn)+r.reduce((g,b)=>g+Math.min(l(b.run).length,Kn),0),h=n.length-c,u=p("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${R(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let g=document.getElementById("filter-status");g instanceof HTMLSelectElement&&(g.value=zs,g.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:p("details",{class:"newly-failing-noise"},p("summary",{},`${R(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(g=>[p("h5",{},`${g.run}: ${g.heading}`),p("ul",{},...o(l(g.run)))]));return a.length===0?p("div",{class:"newly-failing-calm"},m,p("p",{class:"note"},u)):p("div",{class:"newly-failing"},p("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(g=>g.alarm&&g.reasons.length>0).map(g=>p("div",{class:"alarm-reasons"},p("p",{class:"alarm-lead"},`${g.run}: ${s.alarmLead}`),p("ul",{},...g.reasons.map(b=>p("li",{class:"alarm-reason"},b))))),p("ul",{},...o(a)),m,p("p",{class:"note"},u))}function vh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(p("div",{class:"one-sided-runs"},p("h4",{},i),p("ul",{},...o.map(a=>p("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??Be(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Pa(u,c.id,h,e)}),l=a.count-a.cases.length;return p("div",{class:"case-list","data-title":a.title},p("h5",{},`${a.title} (${R(a.count)})${a.note?`: ${a.note}`:""}`),p("ul",{},...r),l>0?p("p",{class:"note"},`\\u2026 and ${R(l)} more (evals compare --json lists all)`):null)});n.push(p("div",{class:"run-changes"},p("h4",{},i.run),...i.evaluators.map(a=>p("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:p("div",{id:"comparison-changes"},p("h3",{},"What else changed"),...n)}function Pa(s,t,e,n){if(e===void 0)return p("li",{title:t},s);let i=e.why===void 0?null:p("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=p("li",{class:"case-link",tabindex:"0",title:t},p("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function wh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ta(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(R).join(", ")} of ${R(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":ya(t.failedRuns,t.runs);return p("header",{id:"verdict",class:e?"pass":"fail"},p("div",{class:"word"},e?"PASS":"FAIL"),p("div",{},p("p",{class:"sentence"},i),p("p",{class:"totals"},`${ue(t.cases,"case")}: ${R(t.passed)} passed, ${R(t.failed)} failed, ${R(t.errored)} errored`),p("p",{class:"meta"},[s.config,s.git,s.startedAt,Bn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?p("p",{class:"meta"},s.usage):null))}function Aa(s){let t=s.runs.flatMap(e=>e.gate.map(n=>p("tr",{class:n.passed?"ok":"bad"},p("td",{},e.name),p("td",{},n.passed?"\\u2713":"\\u2717"),p("td",{},n.name),p("td",{},n.expected),p("td",{},n.actual))));return ot("Gate conditions","gate",p("table",{class:"grid"},p("thead",{},p("tr",{},...["run","","condition","expected","actual"].map(e=>p("th",{},e)))),p("tbody",{},...t)))}function Oa(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[p("th",{class:"num"},"trials"),p("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[p("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[p("td",{class:"num"},o===void 0?"\\u2014":R(o.trials)),p("td",{class:"num"},o?.flaky==null?"\\u2014":R(o.flaky))]:[],...e?[p("td",{class:"num"},o===void 0?"\\u2014":Wn(o.cost,o.calls))]:[]]}}function La(s,t){let e=Oa(s.rows.flatMap(o=>t[o.run]??[])),n=p("tr",{},...s.keys.map(o=>p("th",{},o)),p("th",{},"verdict"),p("th",{class:"num"},"cases"),p("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>p("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>p("tr",{},...s.keys.map(a=>p("td",{},o.params[a]??"")),p("td",{class:o.verdict},o.verdict.toUpperCase()),p("td",{class:"num"},R(o.cases)),Da(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>Da(it(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return p("div",{class:"matrix"},p("h3",{},`${s.suite} \\xB7 ${R(s.rows.length)} grid points`),p("table",{class:"grid"},p("thead",{},n),p("tbody",{},...i)),p("p",{class:"note"},kh(s)))}function kh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function Da(s,t){return p("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function Ea(s){let t=Oa(s.runs),e=s.runs.map(n=>p("tr",{},p("td",{},n.name),p("td",{class:n.verdict},n.verdict.toUpperCase()),p("td",{class:"num"},R(n.cases)),p("td",{class:"num"},_t(n.passRate)),p("td",{class:"num"},R(n.failed)),p("td",{class:"num"},R(n.errored)),...t.cells(n),p("td",{},n.evaluators.map(i=>`${i.id} ${it(i.mean)}`).join(" \\xB7 "))));return Ds(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Sh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ma(e),r=[Ta(e),Ch(e),p("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>La(l,e.runs)),i.length>0?Ea({...e,runs:i}):null),aa(e)),Aa(e),Ph(e),Ca(e,a),Sa(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Ch(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return p("p",{class:"warning not-compared",id:"not-compared",role:"alert"},p("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Ph(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>p("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",p("ul",{},...t))}Sh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Ba=Object.defineProperty;var Wa=(s,t,e)=>t in s?Ba(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Wa(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var Mt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return Mt(xe(s*2.55),0,255)}function vt(s){return Mt(xe(s*255),0,255)}function dt(s){return Mt(xe(s/2.55)/100,0,1)}function Jn(s){return Mt(xe(s*100),0,100)}var tt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Vs=[..."0123456789ABCDEF"],Ha=s=>Vs[s&15],Na=s=>Vs[(s&240)>>4]+Vs[s&15],$e=s=>(s&240)>>4===(s&15),Va=s=>$e(s.r)&&$e(s.g)&&$e(s.b)&&$e(s.a);function $a(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&tt[s[1]]*17,g:255&tt[s[2]]*17,b:255&tt[s[3]]*17,a:t===5?tt[s[4]]*17:255}:(t===7||t===9)&&(e={r:tt[s[1]]<<4|tt[s[2]],g:tt[s[3]]<<4|tt[s[4]],b:tt[s[5]]<<4|tt[s[6]],a:t===9?tt[s[7]]<<4|tt[s[8]]:255})),e}var ja=(s,t)=>s<255?t(s):"";function Ya(s){var t=Va(s)?Ha:Na;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ja(s.a,t):void 0}var Ua=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ei(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Xa(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ga(s,t,e){let n=ei(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function qa(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function $s(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=qa(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function js(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(vt)}function Ys(s,t,e){return js(ei,s,t,e)}function Ka(s,t,e){return js(Ga,s,t,e)}function Ja(s,t,e){return js(Xa,s,t,e)}function si(s){return(s%360+360)%360}function Za(s){let t=Ua.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):vt(+t[5]));let i=si(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ka(i,o,a):t[1]==="hsv"?n=Ja(i,o,a):n=Ys(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Qa(s,t){var e=$s(s);e[0]=si(e[0]+t),e=Ys(e),s.r=e[0],s.g=e[1],s.b=e[2]}function tr(s){if(!s)return;let t=$s(s),e=t[0],n=Jn(t[1]),i=Jn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${dt(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Zn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Qn={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function er(){let s={},t=Object.keys(Qn),e=Object.keys(Zn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Zn[o]);o=parseInt(Qn[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var je;function sr(s){je||(je=er(),je.transparent=[0,0,0,0]);let t=je[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ir(s){let t=nr.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):Mt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):Mt(n,0,255)),i=255&(t[4]?me(i):Mt(i,0,255)),o=255&(t[6]?me(o):Mt(o,0,255)),{r:n,g:i,b:o,a:e}}}function or(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${dt(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Ns=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ar(s,t,e){let n=Zt(dt(s.r)),i=Zt(dt(s.g)),o=Zt(dt(s.b));return{r:vt(Ns(n+e*(Zt(dt(t.r))-n))),g:vt(Ns(i+e*(Zt(dt(t.g))-i))),b:vt(Ns(o+e*(Zt(dt(t.b))-o))),a:s.a+e*(t.a-s.a)}}function Ye(s,t,e){if(s){let n=$s(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=Ys(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ni(s,t){return s&&Object.assign(t||{},s)}function ti(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=vt(s[3]))):(t=ni(s,{r:0,g:0,b:0,a:1}),t.a=vt(t.a)),t}function rr(s){return s.charAt(0)==="r"?ir(s):Za(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ti(t):e==="string"&&(n=$a(t)||sr(t)||rr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ni(this._rgb);return t&&(t.a=dt(t.a)),t}set rgb(t){this._rgb=ti(t)}rgbString(){return this._valid?or(this._rgb):void 0}hexString(){return this._valid?Ya(this._rgb):void 0}hslString(){return this._valid?tr(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=ar(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=vt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Ye(this._rgb,2,t),this}darken(t){return Ye(this._rgb,2,-t),this}saturate(t){return Ye(this._rgb,1,t),this}desaturate(t){return Ye(this._rgb,1,-t),this}rotate(t){return Qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var ui=(()=>{let s=0;return()=>s++})();function B(s){return s==null}function N(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var di=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function H(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function W(s,t,e,n){let i,o,a;if(N(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ge(s){if(N(s))return s.map(Ge);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ge(s[e[i]]);return t}return s}function fi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function lr(s,t,e,n){if(!fi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ge(o)}function te(s,t,e){let n=N(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||lr,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:cr})}function cr(s,t,e){if(!fi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ge(i))}var ii={"":s=>s,x:s=>s.x,y:s=>s.y};function hr(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ur(s){let t=hr(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Bt(s,t){return(ii[t]||(ii[t]=ur(t)))(s)}function Je(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",ft=s=>typeof s=="function",qs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function gi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,et=2*Y,Hh=et+Y,qe=Number.POSITIVE_INFINITY,dr=Y/180,G=Y/2,It=Y/4,oi=Y*2/3,gt=Math.log10,pt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function Ks(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(gt(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function pi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function fr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!fr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function mi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Js(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function mt(s){return s*(Y/180)}function Ze(s){return s*(180/Y)}function Zs(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function bi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=et),{angle:o,distance:i}}function xi(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%et+et)%et}function _i(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function st(s,t,e){return Math.max(t,Math.min(e,s))}function yi(s){return st(s,-32768,32767)}function Wt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Qe(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var ts=(s,t,e,n)=>Qe(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),Mi=(s,t,e)=>Qe(s,e,n=>s[n][t]>=e);function vi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var wi=["push","pop","shift","splice","unshift"];function Si(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),wi.forEach(e=>{let n="_onData"+Je(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Qs(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(wi.forEach(o=>{delete s[o]}),delete s._chartjs)}function tn(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var en=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function sn(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,en.call(window,()=>{n=!1,s.apply(t,e)}))}}function ki(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var nn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Ci=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var Ue=s=>s===0||s===1,ai=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*et/e)),ri=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*et/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>Ue(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>Ue(s)?s:ai(s,.075,.3),easeOutElastic:s=>Ue(s)?s:ri(s,.075,.3),easeInOutElastic(s){return Ue(s)?s:s<.5?.5*ai(s*2,.1125,.45):.5+.5*ri(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Pi(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function on(s){return Pi(s)?s:new be(s)}function Us(s){return Pi(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var gr=["x","y","borderWidth","radius","tension"],pr=["color","borderColor","backgroundColor"];function mr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:pr},numbers:{type:"number",properties:gr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function br(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var li=new Map;function xr(s,t){t=t||{};let e=s+JSON.stringify(t),n=li.get(e);return n||(n=new Intl.NumberFormat(s,t),li.set(e,n)),n}function es(s,t,e){return xr(t,e).format(s)}var Ai={values(s){return N(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=_r(s,e)}let a=gt(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),es(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(gt(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Ai.numeric.call(this,s,t,e):""}};function _r(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Se={formatters:Ai};function yr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Se.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var St=Object.create(null),ss=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Xs(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Gs=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>Us(i.backgroundColor),this.hoverBorderColor=(n,i)=>Us(i.borderColor),this.hoverColor=(n,i)=>Us(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Xs(this,t,e)}get(t){return _e(this,t)}describe(t,e){return Xs(ss,t,e)}override(t,e){return Xs(St,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},V=new Gs({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[mr,br,yr]);function Mr(s){return!s||B(s.size)||B(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Di(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!N(u))a=ye(s,i,o,a,u);else if(N(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!N(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function kt(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function an(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function rn(s,t,e,n){ln(s,t,e,n,null)}function ln(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,p=t.radius,b=(m||0)*dr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,et):s.arc(e,n,p,0,et),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=oi,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Ht(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function ns(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function is(s){s.restore()}function vr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),B(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Sr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Nt(s,t,e,n,i,o={}){let a=N(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,vr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Sr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),B(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),wr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var kr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Cr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Pr(s,t){let e=(""+s).match(kr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Ar=s=>+s||0;function cn(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Ar(o(a));return e}function hn(s){return cn(s,{top:"y",right:"x",bottom:"y",left:"x"})}function Ct(s){return cn(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=hn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||V.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(Cr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:Pr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=Mr(i),i}function ke(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&N(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Ti(s,t,e){let{min:n,max:i}=s,o=di(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Pt(s,t){return Object.assign(Object.create(s),t)}function os(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ei("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>os([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Oi(r,l,()=>Fr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return hi(r).includes(l)},ownKeys(r){return hi(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:un(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Oi(o,a,()=>Tr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function un(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:ft(e)?e:()=>e,isIndexable:ft(n)?n:()=>n}}var Dr=(s,t)=>s?s+Je(t):t,dn=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Oi(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Tr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return ft(r)&&a.isScriptable(t)&&(r=Or(t,r,s,e)),N(r)&&r.length&&(r=Lr(t,r,s,a.isIndexable)),dn(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Or(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),dn(s,l)&&(l=fn(i._scopes,i,s,l)),l}function Lr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=fn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Li(s,t,e){return ft(s)?s(t,e):s}var Er=(s,t)=>s===!0?t:typeof s=="string"?Bt(t,s):void 0;function Rr(s,t,e,n,i){for(let o of t){let a=Er(e,o);if(a){s.add(a);let r=Li(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function fn(s,t,e,n){let i=t._rootScopes,o=Li(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=ci(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=ci(r,a,o,l,n),l===null)?!1:os(Array.from(r),[""],i,o,()=>Ir(t,e,n))}function ci(s,t,e,n,i){for(;e;)e=Rr(s,t,e,n,i);return e}function Ir(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return N(i)&&F(e)?e:i||{}}function Fr(s,t,e,n){let i;for(let o of t)if(i=Ei(Dr(o,s),e),typeof i<"u")return dn(s,i)?fn(e,n,s,i):i}function Ei(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function hi(s){let t=s._keys;return t||(t=s._keys=zr(s._scopes)),t}function zr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Nh=Number.EPSILON||1e-14;function as(){return typeof window<"u"&&typeof document<"u"}function rs(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ke(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var ls=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Br(s,t){return ls(s).getPropertyValue(t)}var Wr=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Wr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Hr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Nr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Hr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function At(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=ls(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=Nr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Vr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&rs(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=ls(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ke(r.maxWidth,o,"clientWidth"),i=Ke(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||qe,maxHeight:i||qe}}var wt=s=>Math.round(s*10)/10;function Ri(s,t,e,n){let i=ls(s),o=Ft(i,"margin"),a=Ke(i.maxWidth,s,"clientWidth")||qe,r=Ke(i.maxHeight,s,"clientHeight")||qe,l=Vr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=wt(Math.min(c,a,l.maxWidth)),h=wt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=wt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=wt(Math.floor(h*n))),{width:c,height:h}}function gn(s,t,e){let n=t||1,i=wt(s.height*n),o=wt(s.width*n);s.height=wt(s.height),s.width=wt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Ii=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};as()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function pn(s,t){let e=Br(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var $r=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},jr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Vt(s,t,e){return s?$r(t,e):jr()}function mn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function bn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Xe(s,t,e){return s.options.clip?s[e]:t[e]}function Yr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Xe(e,t,"left"),right:Xe(e,t,"right"),top:Xe(n,t,"top"),bottom:Xe(n,t,"bottom")}:t}function Fi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Yr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Pn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=en.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},bt=new Pn,zi="transparent",Ur={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=on(s||zi),i=n.valid&&on(t||zi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},An=class{constructor(t,e,n,i){let o=e[n];i=ke([t.to,i,o,t.from]);let a=ke([t.from,o,i]);this._active=!0,this._fn=t.fn||Ur[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=ke([t.to,e,i,t.from]),this._from=ke([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},xs=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(V.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(N(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Gr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Xr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new An(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return bt.add(this._chart,n),!0}};function Xr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Gr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Bi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function qr(s,t,e){if(e===!1)return!1;let n=Bi(s,e),i=Bi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Kr(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Ao(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Wi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||pt(t)===pt(c))&&(t+=c)}return!h&&!n.all?0:t}function Jr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function xn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Zr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function tl(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Hi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Ni(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Zr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:p,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=tl(i,h,p),d[r]=b,d._top=Hi(d,a,!0,n.type),d._bottom=Hi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function _n(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function el(s,t){return Pt(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function sl(s,t,e){return Pt(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var yn=s=>s==="reset"||s==="none",Vi=(s,t)=>t?s:Object.assign({},s),nl=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Ao(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=xn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,_n(t,"x")),a=e.yAxisID=I(n.yAxisID,_n(t,"y")),r=e.rAxisID=I(n.rAxisID,_n(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Qs(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Jr(e,i)}else if(n!==e){if(n){Qs(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&Si(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=xn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Ni(this,e._parsed),e._stacked=xn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{N(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Ni(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Bt(f,r),d),y:a.parse(Bt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Ao(i,!0),values:e._stacks[t.axis]._visualValues};return Wi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Wi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=nl(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Qr(r),d,f;function m(){f=i[d];let p=f[r.axis];return!j(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Kr(I(this.options.clip,qr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=sl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=el(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return Vi(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(V.elements[t]),m=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,m,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze(Vi(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new xs(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||yn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){yn(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!yn(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T(Yt,"defaults",{}),T(Yt,"datasetElementType",null),T(Yt,"dataElementType",null);function il(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=tn(n.sort((i,o)=>i-o))}return s._cache.$bar}function ol(s){let t=s.iScale,e=il(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function al(s,t,e,n){let i=e.barThickness,o,a;return B(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function rl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function ll(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function Do(s,t,e,n){return N(s)?ll(s,t,e,n):t[e.axis]=e.parse(s,n),t}function $i(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(Do(d,u,o,c));return l}function Mn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function cl(s,t,e){return s!==0?pt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function hl(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ul(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=hl(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[ji(h,a,r,l)]=!0,i=c)),o[ji(i,a,r,l)]=!0,s.borderSkipped=o}function ji(s,t,e,n){return n?(s=dl(s,t,e),s=Yi(s,e,t)):s=Yi(s,t,e),s}function dl(s,t,e){return s===t?e:s===e?t:s}function Yi(s,t,e){return s==="start"?t:s==="end"?e:s}function fl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return $i(t,e,n,i)}parseArrayData(t,e,n,i){return $i(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,p;for(d=n,f=n+i;d<f;++d)p=e[d],m={},m[o.axis]=o.parse(Bt(p,c),d),u.push(Do(Bt(p,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=Mn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),p=o||B(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||Mn(m._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ul(_,v,x,a),fl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(B(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||ol(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=Mn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&pt(u)!==pt(c.barEnd)&&(d=0),d+=u);let b=!B(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,p=m-x,Math.abs(p)<a){p=cl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=pt(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:m,center:m+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?rl(t,e,i,h*c):al(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(Ut,"id","bar"),T(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var Dn=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},gl={_date:Dn};function pl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Mi:ts;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!B(p[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(p=>!B(p[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=pl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ml(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function vn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Ht(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function bl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=bi(a,{x:t.x,y:t.y});_i(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function xl(s,t,e,n,i,o){let a=[],r=ml(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function wn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?bl(s,t,e,i):xl(s,t,e,n,i,o)}function Ui(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var _l={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=At(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?vn(s,i,o,n,a):wn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=At(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?vn(s,i,o,n,a):wn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=At(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,n,a)},nearest(s,t,e,n){let i=At(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return wn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=At(t,s);return Ui(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=At(t,s);return Ui(s,i,"y",e.intersect,n)}}},To=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Xi(s,t){return s.filter(e=>To.indexOf(e.pos)===-1&&e.box.axis===t)}function Ae(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function yl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function Ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!To.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function vl(s,t){let e=Ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function wl(s){let t=yl(s),e=Ae(t.filter(c=>c.box.fullSize),!0),n=Ae(Pe(t,"left"),!0),i=Ae(Pe(t,"right")),o=Ae(Pe(t,"top"),!0),a=Ae(Pe(t,"bottom")),r=Xi(t,"x"),l=Xi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function Gi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Oo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Sl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Oo(a,o.getPadding());let r=Math.max(0,t.outerWidth-Gi(a,s,"left","right")),l=Math.max(0,t.outerHeight-Gi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function kl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Cl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Cl(r.horizontal,t));let{same:u,other:d}=Sl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function cs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function qi(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?cs(l,i.left,a,e.outerWidth-i.right-i.left,d):cs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?cs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):cs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var Dt={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=wl(s.boxes),l=r.vertical,c=r.horizontal;W(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Oo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=vl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),kl(f),qi(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,qi(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},W(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},_s=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Tn=class extends _s{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},ms="$chartjs",Pl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ki=s=>s===null||s==="";function Al(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[ms]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ki(i)){let o=pn(s,"width");o!==void 0&&(s.width=o)}if(Ki(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=pn(s,"height");o!==void 0&&(s.height=o)}return s}var Lo=Ii?{passive:!0}:!1;function Dl(s,t,e){s&&s.addEventListener(t,e,Lo)}function Tl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Lo)}function Ol(s,t){let e=Pl[s.type]||s.type,{x:n,y:i}=At(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function ys(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Ll(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ys(r.addedNodes,n),a=a&&!ys(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function El(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||ys(r.removedNodes,n),a=a&&!ys(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Ji=0;function Eo(){let s=window.devicePixelRatio;s!==Ji&&(Ji=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Rl(s,t){Re.size||window.addEventListener("resize",Eo),Re.set(s,t)}function Il(s){Re.delete(s),Re.size||window.removeEventListener("resize",Eo)}function Fl(s,t,e){let n=s.canvas,i=n&&rs(n);if(!i)return;let o=sn((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Rl(s,o),a}function Sn(s,t,e){e&&e.disconnect(),t==="resize"&&Il(s)}function zl(s,t,e){let n=s.canvas,i=sn(o=>{s.ctx!==null&&e(Ol(o,s))},s);return Dl(n,t,i),i}var On=class extends _s{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Al(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[ms])return!1;let n=e[ms].initial;["height","width"].forEach(o=>{let a=n[o];B(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[ms],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Ll,detach:El,resize:Fl}[e]||zl;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:Sn,detach:Sn,resize:Sn}[e]||Tl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ri(t,e,n,i)}isAttached(t){let e=t&&rs(t);return!!(e&&e.isConnected)}};function Bl(s){return!as()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Tn:On}var _t=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(_t,"defaults",{}),T(_t,"defaultRoutes");function Wl(s,t){let e=s.options.ticks,n=Hl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Vl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return $l(t,c,o,a/i),c;let h=Nl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(hs(t,c,h,B(f)?0:r-f,r),u=0,d=a-1;u<d;u++)hs(t,c,h,o[u],o[u+1]);return hs(t,c,h,l,B(f)?t.length:l+f),c}return hs(t,c,h),c}function Hl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Nl(s,t,e){let n=jl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=pi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Vl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function $l(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function hs(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function jl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Yl=s=>s==="left"?"right":s==="right"?"left":s,Zi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,Qi=(s,t)=>Math.min(t||s,s);function to(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Ul(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Xl(s,t){W(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function De(s){return s.drawTicks?s.tickLength:0}function eo(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(N(s.text)?s.text.length:1)*e.lineHeight+n.height}function Gl(s,t){return Pt(s,{scale:t,type:"scale"})}function ql(s,t,e){return Pt(s,{tick:e,index:t,type:"tick"})}function Kl(s,t,e){let n=nn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Yl(n)),n}function Jl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,p=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+p-t}else e==="center"?m=(c.bottom+c.top)/2+p-t:m=Zi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Zi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends _t{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){H(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Ti(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?to(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Wl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){H(this.options.afterUpdate,[this])}beforeSetDimensions(){H(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){H(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),H(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){H(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=H(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){H(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){H(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=Qi(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=st(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-De(t.grid)-e.padding-eo(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ze(Math.min(Math.asin(st((h.highest.height+6)/r,-1,1)),Math.asin(st(l/c,-1,1))-Math.asin(st(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){H(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){H(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=eo(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=De(o)+l):(t.height=this.maxHeight,t.width=De(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=mt(this.labelRotation),p=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){H(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)B(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=to(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Qi(e,n)),c=0,h=0,u,d,f,m,p,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=w=0,!B(m)&&!N(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(N(m))for(d=0,f=m.length;d<f;++d)M=m[d],!B(M)&&!N(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Xl(o,e);let S=a.indexOf(c),C=r.indexOf(h),k=D=>({width:a[D]||0,height:r[D]||0});return{first:k(0),last:k(e-1),widest:k(S),highest:k(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return yi(this._alignToPixels?kt(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=ql(this.getContext(),t,n))}return this.$context||(this.$context=Gl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=mt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=De(o),f=[],m=r.setContext(this.getContext()),p=m.display?m.width:0,b=p/2,x=function(R){return kt(n,R,p)},_,v,w,M,S,C,k,D,z,L,y,A;if(a==="top")_=x(this.bottom),C=this.bottom-d,D=_-b,L=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),L=t.top,A=x(t.bottom)-b,C=_+b,D=this.top+d;else if(a==="left")_=x(this.right),S=this.right-d,k=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,S=_+b,k=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}L=t.top,A=t.bottom,C=_+b,D=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}S=_-b,k=S-d,z=t.left,y=t.right}let E=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/E));for(v=0;v<u;v+=P){let R=this.getContext(v),$=o.setContext(R),at=r.setContext(R),Lt=$.lineWidth,ut=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Ul(this,v,l),w!==void 0&&(M=kt(n,w,Lt),c?S=k=z=y=M:C=D=L=A=M,f.push({tx1:S,ty1:C,tx2:k,ty2:D,x1:z,y1:L,x2:y,y2:A,width:Lt,color:ut,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=De(n.grid),f=d+h,m=u?-h:f,p=-mt(this.labelRotation),b=[],x,_,v,w,M,S,C,k,D,z,L,y,A="middle";if(i==="top")S=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")S=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")S=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];S=this.chart.scales[P].getPixelForValue(R)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];M=this.chart.scales[P].getPixelForValue(R)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let E=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));k=this.getPixelForTick(x)+o.labelOffset,D=this._resolveTickFontOptions(x),z=D.lineHeight,L=N(w)?w.length:1;let R=L/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ut=C;a?(M=k,C==="inner"&&(x===_-1?ut=this.options.reverse?"left":"right":x===0?ut=this.options.reverse?"right":"left":ut="center"),i==="top"?c==="near"||p!==0?y=-L*z+z/2:c==="center"?y=-E.highest.height/2-R*z+z:y=-E.highest.height+z/2:c==="near"||p!==0?y=z/2:c==="center"?y=E.highest.height/2-R*z:y=E.highest.height-L*z,u&&(y*=-1),p!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(p))):(S=k,y=(1-L)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=E.heights[x],Et=E.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(A){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:D,textOffset:y,options:{rotation:p,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ut,textBaseline:A,translation:[M,S],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-mt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=kt(t,this.left,a)-a/2,h=kt(t,this.right,r)+r/2,u=d=l):(u=kt(t,this.top,a)-a/2,d=kt(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&ns(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Nt(n,c,0,h,l,r)}i&&is(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,N(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Jl(this,l,e,r);Nt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Kl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;tc(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Zl(t,a,n),this.override&&V.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in V[i]&&(delete V[i][n],this.override&&delete St[n])}};function Zl(s,t,e){let n=te(Object.create(null),[e?V.get(e):{},V.get(t),s.defaults]);V.set(t,n),s.defaultRoutes&&Ql(t,s.defaultRoutes),s.descriptors&&V.describe(t,s.descriptors)}function Ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");V.route(o,i,l,r)})}function tc(s){return"id"in s&&"defaults"in s}var Ln=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(_t,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):W(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=Je(t);H(n["before"+i],[],n),e[t](n),H(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new Ln,En=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(H(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){B(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=ec(n);return i===!1&&!e?[]:nc(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ec(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function sc(s,t){return!t&&s===!1?null:s===!0?{}:s}function nc(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=sc(n[l],i);c!==null&&o.push({plugin:r,options:ic(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ic(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function Rn(s,t){let e=V.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function oc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ac(s,t){return s===t?"_index_":"_value_"}function so(s){if(s==="x"||s==="y"||s==="r")return s}function rc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function In(s,...t){if(so(s))return s;for(let e of t){let n=e.axis||rc(e.position)||s.length>1&&so(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function no(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function lc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return no(s,"x",e[0])||no(s,"y",e[0])}return{}}function cc(s,t){let e=St[s.type]||{scales:{}},n=t.scales||{},i=Rn(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=In(a,r,lc(a,s),V.scales[r.type]),c=ac(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||Rn(r,t),h=(St[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=oc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[V.scales[r.type],V.scale])}),o}function Ro(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=cc(s,t)}function Io(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function hc(s){return s=s||{},s.data=Io(s.data),Ro(s),s}var io=new Map,Fo=new Set;function us(s,t){let e=io.get(s);return e||(e=t(),io.set(s,e),Fo.add(e)),e}var Te=(s,t,e)=>{let n=Bt(t,e);n!==void 0&&s.add(n)},Fn=class{constructor(t){this._config=hc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Io(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Ro(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return us(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return us(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return us(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return us(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Te(l,t,u))),h.forEach(u=>Te(l,i,u)),h.forEach(u=>Te(l,St[o]||{},u)),h.forEach(u=>Te(l,V,u)),h.forEach(u=>Te(l,ss,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),Fo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,St[e]||{},V.datasets[e]||{},{type:e},V,ss]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=oo(this._resolverCache,t,i),l=a;if(dc(a,e)){o.$shared=!1,n=ft(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=oo(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function oo(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:os(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var uc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>ft(s[t]));function dc(s,t){let{isScriptable:e,isIndexable:n}=un(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(ft(r)||uc(r))||a&&N(r))return!0}return!1}var fc="4.6.1",gc=["top","bottom","left","right","chartArea"];function ao(s,t){return s==="top"||s==="bottom"||gc.indexOf(s)===-1&&t==="x"}function ro(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function lo(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),H(e&&e.onComplete,[s],t)}function pc(s){let t=s.chart,e=t.options.animation;H(e&&e.onProgress,[s],t)}function zo(s){return as()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var bs={},co=s=>{let t=zo(s);return Object.values(bs).filter(e=>e.canvas===t).pop()};function mc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function bc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var nt=class{static register(...t){ct.add(...t),ho()}static unregister(...t){ct.remove(...t),ho()}constructor(t,e){let n=this.config=new Fn(e),i=zo(t),o=co(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Bl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=ui(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new En,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=ki(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],bs[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}bt.listen(this,"complete",lo),bt.listen(this,"progress",pc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return B(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():gn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return an(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,gn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),H(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};W(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=In(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),W(o,a=>{let r=a.options,l=r.id,c=In(l,r),h=I(r.type,a.dtype);(r.position===void 0||ao(r.position,c)!==ao(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),W(i,(a,r)=>{a||delete n[r]}),W(n,a=>{Dt.configure(this,a,a.options),Dt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(ro("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||Rn(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=V.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){W(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||W(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(ro("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){W(this.scales,t=>{Dt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!qs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;mc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!qs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;Dt.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],W(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,ft(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),lo({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=Fi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&ns(e,i),t.controller.draw(),i&&is(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Ht(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=_l.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Pt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),an(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete bs[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};W(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){W(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},W(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=gi(t),c=bc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,H(o.onHover,[t,r,this],this),l&&H(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(nt,"defaults",V),T(nt,"instances",bs),T(nt,"overrides",St),T(nt,"registry",ct),T(nt,"version",fc),T(nt,"getChart",co);function ho(){return W(nt.instances,s=>s._plugins.invalidate())}function Bo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Tt(s,t,e,n){return s?0:st(t,e,n)}function xc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=hn(n);return{t:Tt(i.top,o.top,0,e),r:Tt(i.right,o.right,0,t),b:Tt(i.bottom,o.bottom,0,e),l:Tt(i.left,o.left,0,t)}}function _c(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=Ct(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Tt(!l||r.top||r.left,o.topLeft,0,a),topRight:Tt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Tt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Tt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function yc(s){let t=Bo(s),e=t.right-t.left,n=t.bottom-t.top,i=xc(s,e/2,n/2),o=_c(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function kn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Bo(s,n);return r&&(i||Wt(t,r.left,r.right))&&(o||Wt(e,r.top,r.bottom))}function Mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function vc(s,t){s.rect(t.x,t.y,t.w,t.h)}function Cn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends _t{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=yc(this),r=Mc(a.radius)?ne:vc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,Cn(a,e,o)),t.clip(),r(t,Cn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,Cn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return kn(this,t,e,n)}inXRange(t,e){return kn(this,t,null,e)}inYRange(t,e){return kn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Xt,"id","bar"),T(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var uo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},wc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,Ms=class extends _t{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=H(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=uo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,p)=>{let b=n+e/2+o.measureText(m.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Sc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,p++,d=f=0),l[x]={left:m,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Vt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;ns(t,this),this._draw(),is(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=V.color,l=Vt(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:p,itemHeight:b}=uo(a,u),x=function(S,C,k){if(isNaN(m)||m<=0||isNaN(p)||p<0)return;i.save();let D=I(k.lineWidth,1);if(i.fillStyle=I(k.fillStyle,r),i.lineCap=I(k.lineCap,"butt"),i.lineDashOffset=I(k.lineDashOffset,0),i.lineJoin=I(k.lineJoin,"miter"),i.lineWidth=D,i.strokeStyle=I(k.strokeStyle,r),i.setLineDash(I(k.lineDash,[])),a.usePointStyle){let z={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:D},L=l.xPlus(S,m/2),y=C+d;ln(i,z,L,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-p)/2,0),L=l.leftForLtr(S,m),y=Ct(k.borderRadius);i.beginPath(),Object.values(y).some(A=>A!==0)?ne(i,{x:L,y:z,w:m,h:p,radius:y}):i.rect(L,z,m,p),i.fill(),D!==0&&i.stroke()}i.restore()},_=function(S,C,k){Nt(i,k.text,S,C+b/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},mn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((S,C)=>{i.strokeStyle=S.fontColor,i.fillStyle=S.fontColor;let k=i.measureText(S.text).width,D=l.textAlign(S.textAlign||(S.textAlign=a.textAlign)),z=m+d+k,L=f.x,y=f.y;l.setWidth(this.width),v?C>0&&L+z+h>this.right&&(y=f.y+=M,f.line++,L=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(L=f.x=L+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let A=l.x(L);if(x(A,y,S),L=Ci(D,L+m+d,v?L+z:this.right,t.rtl),_(l.x(L),y,S),v)f.x+=z+h;else if(typeof S.text!="string"){let E=c.lineHeight;f.y+=Wo(S,E)+h}else f.y+=M}),bn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Vt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(nn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Nt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Wt(t,this.left,this.right)&&Wt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Wt(t,i.left,i.left+i.width)&&Wt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Pc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=wc(i,n);i&&!o&&H(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&H(e.onHover,[t,n,this],this)}else n&&H(e.onClick,[t,n,this],this)}};function Sc(s,t,e,n,i){let o=kc(n,s,t,e),a=Cc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function kc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function Cc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Wo(t,e)),n}function Wo(s,t){let e=s.text?s.text.length:0;return t*e}function Pc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Ho={id:"legend",_element:Ms,start(s,t,e){let n=s.legend=new Ms({ctx:s.ctx,options:e,chart:s});Dt.configure(s,n,e),Dt.addBox(s,n)},stop(s){Dt.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;Dt.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=xi(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(N(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function xt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ac(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function fo(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),p=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,W(s.title,v),e.font=l.string,W(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,W(n,w=>{W(w.before,v),W(w.lines,v),W(w.after,v)}),_=0,e.font=h.string,W(s.footer,v),e.restore(),b+=m.width,{width:b,height:p}}function Dc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Tc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Oc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Tc(c,s,t,e)&&(c="center"),c}function go(s,t,e){let n=e.yAlign||t.yAlign||Dc(s,e);return{xAlign:e.xAlign||t.xAlign||Oc(s,t,e,n),yAlign:n}}function Lc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Ec(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function po(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=Ct(a),m=Lc(t,r),p=Ec(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:st(m,0,n.width-t.width),y:st(p,0,n.height-t.height)}}function ds(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function mo(s){return lt([],xt(s))}function Rc(s,t,e){return Pt(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function bo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var No={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return B(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?No[t].call(e,n):i}var Ee=class extends _t{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new xs(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Rc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,xt(i)),r=lt(r,xt(o)),r=lt(r,xt(a)),r}getBeforeBody(t,e){return mo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return W(t,o=>{let a={before:[],lines:[],after:[]},r=bo(n,o);lt(a.before,xt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,xt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return mo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,xt(i)),r=lt(r,xt(o)),r=lt(r,xt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ac(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),W(r,h=>{let u=bo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=fo(this,n),c=Object.assign({},r,l),h=go(this.chart,n,c),u=po(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=Ct(r),{x:d,y:f}=t,{width:m,height:p}=e,b,x,_,v,w,M;return o==="center"?(w=f+p/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+p,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Vt(n.rtl,this.x,this.width);for(t.x=ds(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=ds(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,rn(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,rn(t,p,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=Ct(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:p,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,m,c,l),t.strokeRect(p,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Vt(n.rtl,this.x,this.width),p=function(k){e.fillText(k,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,S,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=ds(this,b,n),e.fillStyle=n.bodyColor,W(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,S=i.length;w<S;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,W(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)p(v[M]),d=u.lineHeight;W(x.after,p)}f=0,d=u.lineHeight,W(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Vt(n.rtl,this.x,this.width);for(t.x=ds(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=Ct(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=fo(this,t),l=Object.assign({},a,this._size),c=go(e,t,l),h=po(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),mn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),bn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Ee,"positioners",Le);var Vo={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:No},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ic=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Fc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ic(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var zc=(s,t)=>s===null?null:st(Math.round(s),0,t);function xo(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(B(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Fc(n,t,I(e,t),this._addedLabels),zc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return xo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ae,"id","category"),T(ae,"defaults",{ticks:{callback:xo}});function Bc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:p,max:b}=t,x=!B(a),_=!B(r),v=!B(c),w=(b-p)/(u+1),M=Ks((b-p)/m/f)*f,S,C,k,D;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];D=Math.ceil(b/M)-Math.floor(p/M),D>m&&(M=Ks(D*M/m/f)*f),B(l)||(S=Math.pow(10,l),M=Math.ceil(M*S)/S),i==="ticks"?(C=Math.floor(p/M)*M,k=Math.ceil(b/M)*M):(C=p,k=b),x&&_&&o&&mi((r-a)/o,M/1e3)?(D=Math.round(Math.min((r-a)/M,h)),M=(r-a)/D,C=a,k=r):v?(C=x?a:C,k=_?r:k,D=c-1,M=(k-C)/D):(D=(k-C)/M,ve(D,Math.round(D),M/1e3)?D=Math.round(D):D=Math.ceil(D));let z=Math.max(Zs(M),Zs(C));S=Math.pow(10,B(l)?z:l),C=Math.round(C*S)/S,k=Math.round(k*S)/S;let L=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&L++,ve(Math.round((C+L*M)*S)/S,a,_o(a,w,s))&&L++):C<a&&L++);L<D;++L){let y=Math.round((C+L*M)*S)/S;if(_&&y>r)break;e.push({value:y})}return _&&d&&k!==r?e.length&&ve(e[e.length-1].value,r,_o(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||k===r)&&e.push({value:k}),e}function _o(s,t,{horizontal:e,minRotation:n}){let i=mt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return B(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=pt(i),c=pt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Bc(i,o);return t.bounds==="ticks"&&Js(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return es(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=mt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(re,"id","linear"),T(re,"defaults",{ticks:{callback:Se.formatters.numeric}});var Ie=s=>Math.floor(gt(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function yo(s){return s/Math.pow(10,Ie(s))===1}function Mo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Wc(s,t){let e=t-s,n=Ie(e);for(;Mo(s,t,n)>10;)n++;for(;Mo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Hc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Wc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:yo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:yo(f),significand:u}),n}var fs=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Hc(e,this);return t.bounds==="ticks"&&Js(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":es(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=gt(t),this._valueRange=gt(this.max)-gt(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(gt(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(fs,"id","logarithmic"),T(fs,"defaults",{ticks:{callback:Se.formatters.logarithmic,major:{enabled:!0}}});function zn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,V.font.size)+e.height}return 0}function Nc(s,t,e){return e=N(e)?e:[e],{w:Di(s,t.string,e),h:e.length*t.lineHeight}}function vo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Vc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=Nc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ze(f)),p=vo(m,h.x,d.w,0,180),b=vo(m,h.y,d.h,90,270);$c(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Uc(s,n,i)}function $c(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function jc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ze(it(l.angle+G))),h=qc(l.y,r.h,c),u=Xc(c),d=Gc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Yc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Ht({x:e,y:n},t)||Ht({x:e,y:o},t)||Ht({x:i,y:n},t)||Ht({x:i,y:o},t))}function Uc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:zn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=jc(s,h,l);n.push(u),r==="auto"&&(u.visible=Yc(u,c),u.visible&&(c=u))}return n}function Xc(s){return s===0||s===180?"center":s<180?"left":"right"}function Gc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function qc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Kc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!B(r)){let l=Ct(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Jc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Kc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Nt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function $o(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,et);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Zc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),$o(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Qc(s,t,e){return Pt(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(zn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/zn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=H(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Vc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=et/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+mt(n))}getDistanceFromCenterForValue(t){if(B(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(B(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),$o(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Jc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Zc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Nt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(ie,"id","radialLinear"),T(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Se.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(ie,"descriptors",{angleLines:{_fallback:"grid"}});var vs={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(vs);function wo(s,t){return s-t}function So(s,t){if(B(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function ko(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=vs[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function th(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(vs[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function eh(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(vs[Z[t]].common)return Z[t]}function Co(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Qe(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function sh(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Po(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:sh(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new gl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:So(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=vi(i,o,a);return this._unit=e.unit||(n.autoSkip?ko(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):th(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:eh(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Po(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=st(e,0,a),n=st(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||ko(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Co(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Co(h,d,m),Object.keys(h).sort(wo).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return H(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=mt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Po(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(So(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return tn(t.sort(wo))}};T(le,"id","time"),T(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function gs(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=ts(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=ts(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var ps=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=gs(e,this.min),this._tableRange=gs(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(gs(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return gs(this._table,n*this._tableRange+this._minPos,!0)}};T(ps,"id","timeseries"),T(ps,"defaults",le.defaults);var nh=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function ht(s){return s.replace(nh,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Yo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Uo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Xo=24,Bn=4;function Ss(...s){let t=s.map(o=>ih(ht(o),Xo));if(t.flat().length<=Bn)return t.flat();let[e=[],...n]=t,i=jo(n.flat(),Bn-1);return[...jo(e,Bn-i.length),...i]}function jo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&ws(n.join(""))>Xo-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function ws(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function ih(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(ws(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;ws(a.join(""))>t;){let r=0;for(;r<a.length&&ws(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ks(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function Go(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function qo(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Ko(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function Cs(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var Qo=3,Jo=9;function oh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Jo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Jo,n+1))}function ta(s){return Math.abs(s)<1e-9}function Wn(s,t){let e=oh(s,t);return ta(s)?e:`${s>0?"+":"-"}${e}`}function ea(s){return Wn(s,Qo)}function sa(s){if(ta(s))return 0 .toFixed(Qo);let t=Cs(Math.abs(s));return s<0?`-${t}`:t}function O(s){return ze(s)}function ue(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function yt(s){return s===null?"\\u2014":Go(s)}function Ps(s){return s===null?"\\u2014":Wn(s*100,1)}function Hn(s){return s===null?"\\u2014":`${Ps(s)} pp`}function Q(s){return s===null?"\\u2014":Cs(s)}function na(s){return s===null?"\\u2014":sa(s)}function As(s){return s===null?"\\u2014":ea(s)}function Nn(s,t){return t===0?"\\u2014":s===null?"unknown":qo(s)}function Vn(s){return Ko(s)}function Ds(s){return`${O(Math.round(s))} ms`}function Ts(s){if(s.kind==="pass rate")return[yt(s.base),yt(s.head),Hn(s.delta),ia(s,Ps," pp")];let t=s.kind==="agreement"?na:Q;return[t(s.base),t(s.head),As(s.delta),ia(s,As,"")]}function ia(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function g(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?ht(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(ht(i)):i);return n}function ot(s,t,...e){return g("section",{id:t},g("h2",{},s),...e)}function Os(s,t){let e=s.map(n=>typeof n=="string"?g("th",{},n):n);return g("table",{class:"grid"},g("thead",{},g("tr",{},...e)),g("tbody",{},...t))}nt.register(Ut,Xt,ae,re,Vo,Ho);var oa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function aa(s){let t=[ah(s),rh(s),lh(s),ch(s)];return t.every(e=>e===null)?null:ot("Charts","charts",g("div",{class:"charts"},...t))}function Ls(s,t,e,n=260){let i=g("canvas",{id:t,role:"img","aria-label":s}),o=g("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=g("figure",{class:"chart"},g("figcaption",{},s),o);return queueMicrotask(()=>new nt(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function ah(s){let t=Yo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ls("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:oa[o%oa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function rh(s){let t=Uo(s);if(t===null)return null;let e=s.runs.map(n=>Ss(n.name));return Ls("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return yt(i==null?null:i/100)}}}}}},ks(e.map(n=>n.length)))}function lh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>Ss(a.run,a.name));return Ls(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=Ts(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},ks(o.map(a=>a.length)))}function ch(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>Ss(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ls("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ks(e.map(i=>i.length)))}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let S=!1;if(M){let k=M.oldPos-_;S=M&&0<=k&&k<r}let C=w&&w.oldPos+1<l;if(!S&&!C){f[_]=void 0;continue}if(!C||S&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function $n(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function jn(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Es(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Rs(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return Es(s,t,"")}function Be(s,t){return Rs(s,t,"")}function Yn(s,t){return t.slice(0,hh(s,t))}function hh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function Un(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Is(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Is(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Un(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Fs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",uh=new RegExp(`[${Fs}]+|\\\\s+|[^${Fs}]`,"ug"),Xn=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=Un(t,a)}else n=t.match(uh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ra(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ra(n,o,i,null,e.intlSegmenter),t}},la=new Xn;function We(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ha(s,t,e):la.diff(s,t,e)}function ra(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=$n(o,r);s.value=Rs(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=jn(a,l);n.value=Es(n.value,l,c),t.value=Be(t.value,c),e.value=Be(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=$n(o,a);t.value=de(t.value,l);let c=jn(de(o,l),r);t.value=Be(t.value,c),n.value=Es(n.value,o,c),s.value=Rs(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Is(t.value,i),r=Yn(a,o);t.value=Be(t.value,r)}else if(s){let o=Is(s.value,i),a=qt(t.value,i),r=Yn(o,a);t.value=de(t.value,r)}}var Gn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Fs}]+|[^\\\\S\\\\n\\\\r]+|[^${Fs}]`,"ug");return t.match(e)||[]}},ca=new Gn;function ha(s,t,e){return ca.diff(s,t,e)}var qn=class extends Ot{constructor(){super(...arguments),this.tokenize=dh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},ua=new qn;function He(s,t,e){return ua.diff(s,t,e)}function dh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}function fh(s){let t=s.length;for(let e=0;e<s.length-1;e++)fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1))&&(t--,e++);return t}function Ne(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=fa(s.charCodeAt(e))&&ga(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function da(s,t){if(s.length<=t)return{start:s,left:0};let e=Ne(s,t);return{start:e,left:fh(s.slice(e.length))}}function fa(s){return s>=55296&&s<=56319}function ga(s){return s>=56320&&s<=57343}var pa=4e3,gh="\\u2260";function ba(s,t){let e=t.base;if(e===void 0){let l=s.baseCases;return t.newlyFailing!==!0||l===null?[]:l.unread!==null?[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: ${l.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`)]:[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: it holds ${O(l.held)} of the ${O(l.named)} changed cases. evals show RESULTS --case ${t.id} --baseline BASE prints it.`)]}let n=t.output,i=!e.sameOutput,o=n===null?null:Ne(n,s.maxShownChars),a=e.status!==t.status,r=[g("h3",{id:"detail-base-title"},"Baseline (BASE) vs this run (HEAD)"),g("table",{class:"grid sides",id:"detail-base"},g("thead",{},g("tr",{},...["","BASE","HEAD"].map(l=>g("th",{},l)))),g("tbody",{},xa("status",e.status,t.status,a),...ph(t))),g("div",{class:"sides-pre"},ma("BASE output",e.output??"no output (the case errored)","detail-base-output",i),ma("HEAD output",o??"no output (the case errored)","detail-head-output",i))];return e.why!==void 0&&r.push(g("p",{id:"detail-base-why",class:"why"},`In BASE: ${e.why}`)),e.error!==null&&r.push(g("pre",{id:"detail-base-error"},e.error)),i&&e.output!==null&&o!==null&&r.push(g("h3",{},"BASE output vs HEAD output"),bh(e.output,o)),r}function ph(s){let t=s.base?.evaluations??[];return[...new Set([...t.map(n=>n.evaluator),...s.evaluations.map(n=>n.evaluator)])].map(n=>{let i=t.find(l=>l.evaluator===n),o=s.evaluations.find(l=>l.evaluator===n),a=l=>l===void 0?"not run":`${mh(l.passed)} ${Q(l.score)}`,r=i?.score!==o?.score||i?.passed!==o?.passed;return xa(n,a(i),a(o),r)})}function mh(s){return s===!0?"\\u2713":s===!1?"\\u2717":"\\xB7"}function xa(s,t,e,n){return g("tr",{class:n?"changed":"","data-name":s},g("td",{},n?g("span",{class:"mark",title:"differs between BASE and HEAD"},gh):"",` ${s}`),g("td",{class:"base"},t),g("td",{class:"head"},e))}function ma(s,t,e,n){let i=n?`${s} (differs)`:`${s} (same)`;return g("div",{class:n?"block changed":"block"},g("h3",{},i),g("pre",{id:e},t))}function bh(s,t){let n=s.length>pa||t.length>pa?He(s,t):We(s,t),i=g("pre",{id:"detail-base-diff",class:"diff"});for(let o of n)i.append(o.added?g("ins",{},o.value):o.removed?g("del",{},o.value):document.createTextNode(ht(o.value)));return i}var _a=4e3,xh="no output (the case errored)";function ya(s){let t=g("div",{class:"body"}),e=g("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=g("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(..._h(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function _h(s,t){let e=[g("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),g("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Ds(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(g("p",{id:"detail-newly-failing",class:"warning"},g("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.label!==null&&e.push(g("p",{class:"label"},t.label)),t.why!==void 0&&e.push(g("p",{id:"detail-why",class:"why bad"},t.why)),e.push(...ba(s,t)),e.push(zs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(zs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?g("div",{class:"block"},g("h3",{},"Output"),g("p",{id:"detail-output",class:"dim"},xh)):zs("Output",yh(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(zs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(g("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),wh(i.expected,i.actual??Ne(n,s.maxShownChars))),e.push(g("h3",{},"Evaluations"),Mh(t)),t.trials!==null&&e.push(g("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),g("ol",{class:"trials"},...t.trials.map(o=>g("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Ds(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":Q(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(g("h3",{},"Model calls of the target"),g("p",{},t.usage)),e}function yh(s,t){let{start:e,left:n}=da(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function zs(s,t,e){return g("div",{class:"block"},g("h3",{},s),g("pre",{id:e},t))}function Mh(s){if(s.evaluations.length>0)return vh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return g("p",{id:"detail-evaluations",class:"dim"},t)}function vh(s){let t=s.evaluations.map(e=>g("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},g("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),g("td",{},e.evaluator),g("td",{class:"num"},Q(e.score)),g("td",{},e.threshold??"no threshold"),g("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),g("td",{class:"dim"},e.usage??"")));return g("table",{class:"grid",id:"detail-evaluations"},g("thead",{},g("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>g("th",{},e)))),g("tbody",{},...t))}function wh(s,t){let n=s.length>_a||t.length>_a?He(s,t):We(s,t),i=g("pre",{id:"detail-diff",class:"diff"});for(let o of n)i.append(o.added?g("ins",{},o.value):o.removed?g("del",{},o.value):document.createTextNode(ht(o.value)));return i}var Sh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},kh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},Ch=7,Ph=8,Ah=16,Ma={wide:30,compact:96};function va(s){let t=s>=Ch,e=t?kh:Sh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+Ph*(i-1)+Ah,headerHeight:t?Ma.compact:Ma.wide}}function Sa(s,t,e=0){let n=Dh(s,t);return e===0?n:`${e===1?"A suite of the baseline is":`${O(e)} suites of the baseline are`} gone from the config, so the verdict is FAIL. ${n}`}function Dh(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var wa=12;function Ve(s){return s.length>wa?`${s.slice(0,wa)}\\u2026`:s}var Bs=30,ka=10,Hs="newly-failing",Ca={errored:0,failed:1,passed:2};function Da(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Ws("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Hs,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Ws("filter-run",[["all","every run"],...s.runs.map((y,A)=>[String(A),y.name])]),a=Ws("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,A)=>[String(A),`${y} did not pass`])]),r=s.tags.length===0?null:Ws("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=g("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=g("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=va(n.length),{template:p,minWidth:b,headerHeight:x}=m,_=g("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=p,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,A])=>{let E=g("button",{type:"button",class:"sort","data-key":y,title:A},A);return E.addEventListener("click",()=>{u=h===y?!u:!0,h=y,D()}),E};_.append(...f.map(v)),n.length>0&&_.append(Pa(n.map((y,A)=>v([`score:${A}`,y])),m));let w=g("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=g("div",{id:"case-rows",class:"rows",role:"list"},_,w),S=g("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,A,E){let P=s.cases[y];if(P===void 0)return!1;let R=i.value;if(R==="not-passed"&&P.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&P.status!==R||R==="flaky"&&!P.flaky||R===Hs&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(A==="")return!0;let $=e[y]??"";if($.includes(A)||E!==A&&$.includes(E))return!0;let at=A.endsWith("\\u2026")?A.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function k(y,A){if(h==="status")return Ca[y.status]-Ca[A.status]||y.run-A.run;if(h==="case")return Aa(y.id,A.id);if(h==="why")return Aa(y.why??"\\uFFFF",A.why??"\\uFFFF");if(h==="run")return y.run-A.run;if(h==="duration")return y.durationMs-A.durationMs;let E=Number(h.slice(6));return(y.scores[E]??-1)-(A.scores[E]??-1)}function D(){d=[];let y=l.value.trim().toLowerCase(),A=JSON.stringify(y).slice(1,-1);for(let E=0;E<s.cases.length;E++)C(E,y,A)&&d.push(E);d.sort((E,P)=>{let R=k(s.cases[E],s.cases[P]);return(u?R:-R)||E-P}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,w.style.height=`${d.length*Bs}px`,S.hidden=M.scrollWidth<=M.clientWidth;for(let E of _.querySelectorAll("button")){let P=E.getAttribute("data-key");E.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/Bs)-ka),A=Math.ceil((M.clientHeight||600)/Bs)+2*ka,E=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+A);P++){let R=s.cases[d[P]??-1];R!==void 0&&E.append(L(R,P))}M.append(E)}function L(y,A){let E=y.label===null?y.id:`${Ve(y.id)} ${y.label}`,P=g("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},g("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),g("span",{class:"name",title:y.id},y.newlyFailing===!0?g("span",{class:"newly-mark",title:`newly failing: passed in the baseline, ${y.status} now`},"new"):null,E),y.why===void 0?g("span",{class:"why"}):g("span",{class:"why bad",title:y.why},y.whyShown??y.why),g("span",{class:"dim"},s.runs[y.run]?.name??""),g("span",{class:"num"},O(y.durationMs)),n.length===0?null:Pa(n.map(($,at)=>{let Lt=y.failing.includes(at),ut=Q(y.scores[at]??null),Kt=`${$} ${ut}${Lt?" (did not pass)":""}`;return g("span",{class:Lt?"num bad":"num",title:Kt},ut)}),m));P.style.top=`${x+A*Bs}px`,P.style.gridTemplateColumns=p,P.style.minWidth=`${b}px`;let R=()=>t(y);return P.addEventListener("click",R),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),R())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",D);return l.addEventListener("input",D),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(D),ot("Cases","cases",g("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),g("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),S,g("div",{class:"table"},M))}function Pa(s,t){let e=g("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function Aa(s,t){return s<t?-1:s>t?1:0}function Ws(s,t){return g("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>g("option",{value:e},n)))}var Kn=50;function Ta(s,t){let e=s.comparison;if(e===null)return null;let n=Lh(s),i=e.rows.map(o=>g("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...Ts(o),o.verdict].map(a=>g("td",{},a))));return ot("Against the baseline","comparison",g("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>g("p",{class:"warning"},g("strong",{},o.title)," ",o.detail)),Os(["run","metric","base","head","\\u0394","CI",""],i),g("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Th(e,n,t),Oh(e,n,t))}function Th(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(p=>p.alarm).map(p=>p.run)),o=p=>p.slice(0,Kn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??Ve(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Oa(v,x,_,e)}),a=n.filter(({run:p})=>i.has(p)),r=s.newlyFailingRuns.filter(p=>!p.alarm),l=p=>n.filter(({run:b})=>b===p),c=Math.min(a.length,Kn)+r.reduce((p,b)=>p+Math.min(l(b.run).length,Kn),0),h=n.length-c,u=g("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let p=document.getElementById("filter-status");p instanceof HTMLSelectElement&&(p.value=Hs,p.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:g("details",{class:"newly-failing-noise"},g("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(p=>[g("h5",{},`${p.run}: ${p.heading}`),g("ul",{},...o(l(p.run)))]));return a.length===0?g("div",{class:"newly-failing-calm"},m,g("p",{class:"note"},u)):g("div",{class:"newly-failing"},g("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(p=>p.alarm&&p.reasons.length>0).map(p=>g("div",{class:"alarm-reasons"},g("p",{class:"alarm-lead"},`${p.run}: ${s.alarmLead}`),g("ul",{},...p.reasons.map(b=>g("li",{class:"alarm-reason"},b))))),g("ul",{},...o(a)),m,g("p",{class:"note"},u))}function Oh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(g("div",{class:"one-sided-runs"},g("h4",{},i),g("ul",{},...o.map(a=>g("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??Ve(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Oa(u,c.id,h,e)}),l=a.count-a.cases.length;return g("div",{class:"case-list","data-title":a.title},g("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),g("ul",{},...r),l>0?g("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(g("div",{class:"run-changes"},g("h4",{},i.run),...i.evaluators.map(a=>g("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:g("div",{id:"comparison-changes"},g("h3",{},"What else changed"),...n)}function Oa(s,t,e,n){if(e===void 0)return g("li",{title:t},s);let i=e.why===void 0?null:g("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=g("li",{class:"case-link",tabindex:"0",title:t},g("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function Lh(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ea(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":Sa(t.failedRuns,t.runs,s.missingSuites.length);return g("header",{id:"verdict",class:e?"pass":"fail"},g("div",{class:"word"},e?"PASS":"FAIL"),g("div",{},g("p",{class:"sentence"},i),s.missingSuites.length>0?g("ul",{id:"missing-suites",class:"missing-suites"},...s.missingSuites.map(o=>g("li",{},o))):null,g("p",{class:"totals"},`${ue(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),g("p",{class:"meta"},[s.config,s.git,s.startedAt,Vn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?g("p",{class:"meta"},s.usage):null))}function Ra(s){let t=s.runs.flatMap(e=>e.gate.map(n=>g("tr",{class:n.passed?"ok":"bad"},g("td",{},e.name),g("td",{},n.passed?"\\u2713":"\\u2717"),g("td",{},n.name),g("td",{},n.expected),g("td",{},n.actual))));return ot("Gate conditions","gate",g("table",{class:"grid"},g("thead",{},g("tr",{},...["run","","condition","expected","actual"].map(e=>g("th",{},e)))),g("tbody",{},...t)))}function Ia(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[g("th",{class:"num"},"trials"),g("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[g("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[g("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),g("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[g("td",{class:"num"},o===void 0?"\\u2014":Nn(o.cost,o.calls))]:[]]}}function Fa(s,t){let e=Ia(s.rows.flatMap(o=>t[o.run]??[])),n=g("tr",{},...s.keys.map(o=>g("th",{},o)),g("th",{},"verdict"),g("th",{class:"num"},"cases"),g("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>g("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>g("tr",{},...s.keys.map(a=>g("td",{},o.params[a]??"")),g("td",{class:o.verdict},o.verdict.toUpperCase()),g("td",{class:"num"},O(o.cases)),La(yt(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>La(Q(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return g("div",{class:"matrix"},g("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),g("table",{class:"grid"},g("thead",{},n),g("tbody",{},...i)),g("p",{class:"note"},Eh(s)))}function Eh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function La(s,t){return g("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function za(s){let t=Ia(s.runs),e=s.runs.map(n=>g("tr",{},g("td",{},n.name),g("td",{class:n.verdict},n.verdict.toUpperCase()),g("td",{class:"num"},O(n.cases)),g("td",{class:"num"},yt(n.passRate)),g("td",{class:"num"},O(n.failed)),g("td",{class:"num"},O(n.errored)),...t.cells(n),g("td",{},n.evaluators.map(i=>`${i.id} ${Q(i.mean)}`).join(" \\xB7 "))));return Os(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Rh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ya(e),r=[Ea(e),Ih(e),g("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Fa(l,e.runs)),i.length>0?za({...e,runs:i}):null),aa(e)),Ra(e),Fh(e),Ta(e,a),Da(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Ih(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return g("p",{class:"warning not-compared",id:"not-compared",role:"alert"},g("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Fh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>g("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",g("ul",{},...t))}Rh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -40197,6 +40338,39 @@ ol.trials li.bad {
   justify-self: center;
   max-height: 86px;
 }
+/* A row newly failing since the baseline (table.ts), and the detail's BASE vs HEAD (baseline.ts). */
+.newly-mark {
+  display: inline-block;
+  margin-right: 4px;
+  padding: 0 4px;
+  border-radius: 3px;
+  background: var(--fail);
+  color: #fff;
+  font-size: 10px;
+  font-weight: 600;
+  text-transform: uppercase;
+  vertical-align: 1px;
+}
+table.sides tr.changed td {
+  background: #fff4e0;
+}
+table.sides .mark {
+  color: var(--fail);
+  font-weight: 700;
+}
+.sides-pre {
+  display: grid;
+  grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+  gap: 8px;
+}
+.sides-pre .block.changed h3 {
+  color: var(--fail);
+}
+/* Why each suite of the baseline gone from the config fails the run (summary.ts). */
+ul.missing-suites {
+  margin: 4px 0;
+  padding-left: 18px;
+}
 `;
   }
 });
@@ -40366,27 +40540,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve26, arguments_) => {
+  const run2 = async (function_, resolve27, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve26(result);
+    resolve27(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve26, reject, arguments_) => {
+  const enqueue = (function_, resolve27, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve26, arguments_));
+    }).then(run2.bind(void 0, function_, resolve27, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve26, reject) => {
-    enqueue(function_, resolve26, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve27, reject) => {
+    enqueue(function_, resolve27, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -40613,7 +40787,7 @@ var init_call = __esm({
        * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
        * worker thread to load) ends with it rather than hold the interrupted run.
        */
-      interruption = new Promise((resolve26) => this.#interruptedNow = resolve26);
+      interruption = new Promise((resolve27) => this.#interruptedNow = resolve27);
       /** The unit whose user code is running synchronously right now, else null. */
       current = null;
       constructor(now) {
@@ -40702,7 +40876,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve26) => {
+        return new Promise((resolve27) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -40710,7 +40884,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve26(outcome2);
+            resolve27(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -40921,6 +41095,21 @@ function lowerIsBetter(total, gateMean) {
   }
   return gateMean !== void 0 && hasBound(gateMean) && isUpperBoundOnly(gateMean);
 }
+function addErroredTrials(into, score2, metadata) {
+  const errored = metadata?.erroredTrials;
+  const scored = metadata?.scored;
+  if (typeof errored !== "number" || typeof scored !== "number" || errored <= 0 || scored <= 0) {
+    return;
+  }
+  const ran = scored + errored;
+  into.trials += errored;
+  into.down += score2 * scored / ran - score2;
+  into.up += (score2 * scored + errored) / ran - score2;
+}
+function roundedShifts(total) {
+  const { trials, down, up } = total.erroredTrials;
+  return { trials, down: withoutNoise(down), up: withoutNoise(up) };
+}
 var UsageTotal, SummaryAccumulator;
 var init_summary = __esm({
   "src/run/summary.ts"() {
@@ -40977,6 +41166,7 @@ var init_summary = __esm({
             errors: 0,
             sum: new ExactSum(),
             scored: 0,
+            erroredTrials: { trials: 0, down: 0, up: 0 },
             usage: new UsageTotal(),
             upperBounded: 0,
             lowerBounded: 0,
@@ -41012,6 +41202,7 @@ var init_summary = __esm({
           else if (evaluation.score !== null) {
             total.sum.add(evaluation.score);
             total.scored++;
+            addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
           }
           total.usage.add(evaluation.usage);
           const threshold = evaluation.threshold;
@@ -41049,7 +41240,8 @@ var init_summary = __esm({
             failed: total.failed,
             errors: total.errors,
             // Only with errors: what the gate needs to bound the mean over every evaluation.
-            ...total.errors > 0 ? { scored: total.scored } : {},
+            ...total.errors > 0 || total.erroredTrials.trials > 0 ? { scored: total.scored } : {},
+            ...total.erroredTrials.trials > 0 ? { erroredTrials: roundedShifts(total) } : {},
             ...total.recorded > 0 ? { baselinesRecorded: total.recorded } : {},
             // An evaluator without a threshold passes or fails nothing: its errors are `failed`
             // (the case failed), but a pass rate of 0% would read as if every check had failed.
@@ -42033,6 +42225,7 @@ function aggregateEvaluations(trials, shownIndex) {
     let usage;
     let judged = 0;
     let passedTrials = 0;
+    let erroredTrials = 0;
     for (const evaluation of evaluations) {
       if (evaluation.error === null && evaluation.passed !== null) judged++;
       if (evaluation.error === null && evaluation.passed === true) passedTrials++;
@@ -42041,8 +42234,10 @@ function aggregateEvaluations(trials, shownIndex) {
         usage = usage === void 0 ? evaluation.usage : addUsage(usage, evaluation.usage);
       }
       threshold ??= evaluation.threshold;
-      if (evaluation.error !== null) firstError ??= evaluation.error;
-      else if (evaluation.score !== null) {
+      if (evaluation.error !== null) {
+        firstError ??= evaluation.error;
+        erroredTrials++;
+      } else if (evaluation.score !== null) {
         sum2 += evaluation.score;
         scored++;
       }
@@ -42050,7 +42245,12 @@ function aggregateEvaluations(trials, shownIndex) {
     const score2 = scored > 0 ? withoutNoise(sum2 / scored) : null;
     const error2 = scored === 0 ? firstError : null;
     const passed = error2 !== null ? false : judged === 0 ? null : passedTrials * 2 > judged;
-    const counts = { trials: trials.length, scored, passedTrials };
+    const counts = {
+      trials: trials.length,
+      scored,
+      passedTrials,
+      ...error2 === null && erroredTrials > 0 ? { erroredTrials } : {}
+    };
     aggregated.push({
       evaluator,
       score: score2,
@@ -42532,7 +42732,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve26) => setImmediate(resolve26));
+      await new Promise((resolve27) => setImmediate(resolve27));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -51009,8 +51209,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve26 } of templated) {
-      const resolved2 = resolve26(scope);
+    for (const { key, resolve: resolve27 } of templated) {
+      const resolved2 = resolve27(scope);
       if (!resolved2.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved2.error}`);
       setOwn(values, key, resolved2.value);
@@ -55162,7 +55362,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve26, reject) => {
+  return new Promise((resolve27, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -55171,7 +55371,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve26);
+    stream.once("end", resolve27);
     stream.once("error", reject);
   });
 }
@@ -55486,9 +55686,9 @@ __export(git_exports, {
   repoRoot: () => repoRoot
 });
 import { realpath } from "node:fs/promises";
-import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute5, join as join19, posix as posix3, relative as relative5, resolve as resolve15, sep as sep6 } from "node:path";
+import { basename as basename6, dirname as dirname12, isAbsolute as isAbsolute5, join as join19, posix as posix3, relative as relative5, resolve as resolve16, sep as sep6 } from "node:path";
 async function repoRoot(dir) {
-  return findRoot(resolve15(dir), "a testset ref: cannot be read");
+  return findRoot(resolve16(dir), "a testset ref: cannot be read");
 }
 async function readBytesAtRef(absPath, ref) {
   const located2 = await locate(absPath, `ref: ${ref} cannot be read`);
@@ -55585,7 +55785,7 @@ async function readFileHistory(absPath) {
   return { ok: true, value: { repo, relPath, commits } };
 }
 async function locate(absPath, purpose, hint) {
-  const full = resolve15(absPath);
+  const full = resolve16(absPath);
   const dir = dirname12(full);
   const existing = await nearestExisting(dir);
   const root3 = await findRoot(dir, purpose, existing, hint);
@@ -55613,7 +55813,7 @@ async function findRoot(dir, purpose, existing, hint) {
   if (run2.kind === "broken") return { ok: false, error: run2.error };
   const top = run2.stdout.toString("utf8").trim();
   if (run2.exitCode === 0 && top !== "") {
-    return { ok: true, value: await realpath(top).catch(() => resolve15(top)) };
+    return { ok: true, value: await realpath(top).catch(() => resolve16(top)) };
   }
   return { ok: false, error: notRepoOr(run2, from.real, purpose, "the repository", dir, hint) };
 }
@@ -56672,13 +56872,13 @@ var init_journal_read = __esm({
 // src/pipeline/journal.ts
 import { existsSync as existsSync9, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync2, rmSync as rmSync4, statSync as statSync9 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { basename as basename7, dirname as dirname15, extname as extname5, join as join24, resolve as resolve20 } from "node:path";
+import { basename as basename7, dirname as dirname15, extname as extname5, join as join24, resolve as resolve21 } from "node:path";
 function journalPathOf(output) {
   return join24(dirname15(output), `.${basename7(output)}.journal`);
 }
 function openRunJournal(options2) {
   const { output, ctx } = options2;
-  const target = resolve20(ctx.cwd, output);
+  const target = resolve21(ctx.cwd, output);
   if (!takesJournal(target)) return void 0;
   const path = journalPathOf(target);
   const warn = (message) => void ctx.stderr.write(`warning: ${message}
@@ -56700,8 +56900,8 @@ function openRunJournal(options2) {
           baseline: options2.baseline.path,
           baselineRun: baselineRun(options2.baseline.artifact)
         },
-        ...options2.resumedFrom !== void 0 && resolve20(ctx.cwd, options2.resumedFrom) !== target && {
-          resumedFrom: resolve20(ctx.cwd, options2.resumedFrom)
+        ...options2.resumedFrom !== void 0 && resolve21(ctx.cwd, options2.resumedFrom) !== target && {
+          resumedFrom: resolve21(ctx.cwd, options2.resumedFrom)
         }
       },
       options2.frame,
@@ -56718,8 +56918,8 @@ function openRunJournal(options2) {
   }
 }
 function recoverForResume(file, output, ctx) {
-  const into = resolve20(ctx.cwd, output);
-  const from = resolve20(ctx.cwd, file);
+  const into = resolve21(ctx.cwd, output);
+  const from = resolve21(ctx.cwd, file);
   const left = into === from ? void 0 : readJournalHeader(journalPathOf(into));
   if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === "recovered") {
     return output;
@@ -56740,7 +56940,7 @@ function baselineRun(artifact) {
   return { config, git: git2 === null ? null : { sha: git2.sha, ref: git2.ref }, startedAt };
 }
 function recoverJournal(file, header2, ctx) {
-  const target = resolve20(ctx.cwd, file);
+  const target = resolve21(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
   if (writerAlive(header2, path)) throw running(file, path, header2);
@@ -56788,7 +56988,7 @@ function keepAside(path, header2, options2, warn) {
     ".json",
     options2.ctx.cwd
   );
-  writeRecovered(resolve20(options2.ctx.cwd, shown3), read, header2);
+  writeRecovered(resolve21(options2.ctx.cwd, shown3), read, header2);
   const alive = letGo(path, header2);
   const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown3, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
@@ -56873,7 +57073,7 @@ function running(output, path, header2) {
 }
 function freeName(stem, end, cwd = "/") {
   let name = `${stem}${end}`;
-  for (let n = 2; existsSync9(resolve20(cwd, name)); n++) name = `${stem}-${n}${end}`;
+  for (let n = 2; existsSync9(resolve21(cwd, name)); n++) name = `${stem}-${n}${end}`;
   return name;
 }
 function takesJournal(target) {
@@ -56938,7 +57138,7 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve22 } from "node:path";
+import { resolve as resolve23 } from "node:path";
 function startResume(path, filters, trials, ctx, options2 = {}) {
   if (options2.recover !== void 0) path = recoverForResume(path, options2.recover.output, ctx);
   const named2 = openResultsFile(path, ctx, "--resume", "refuse");
@@ -56999,7 +57199,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve22(cwd, path)) === realPath(resolve22(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve23(cwd, path)) === realPath(resolve23(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -57284,11 +57484,11 @@ var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve26) {
-      resolve26(value);
+    return value instanceof P ? value : new P(function(resolve27) {
+      resolve27(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve26, reject) {
+  return new (P || (P = Promise))(function(resolve27, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -57304,7 +57504,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -57377,26 +57577,26 @@ var HttpClientResponse = class {
   }
   readBody() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve26) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve27) => __awaiter(this, void 0, void 0, function* () {
         let output = Buffer.alloc(0);
         this.message.on("data", (chunk) => {
           output = Buffer.concat([output, chunk]);
         });
         this.message.on("end", () => {
-          resolve26(output.toString());
+          resolve27(output.toString());
         });
       }));
     });
   }
   readBodyBuffer() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve26) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve27) => __awaiter(this, void 0, void 0, function* () {
         const chunks = [];
         this.message.on("data", (chunk) => {
           chunks.push(chunk);
         });
         this.message.on("end", () => {
-          resolve26(Buffer.concat(chunks));
+          resolve27(Buffer.concat(chunks));
         });
       }));
     });
@@ -57599,14 +57799,14 @@ var HttpClient = class {
    */
   requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve26, reject) => {
+      return new Promise((resolve27, reject) => {
         function callbackForResult(err, res) {
           if (err) {
             reject(err);
           } else if (!res) {
             reject(new Error("Unknown error"));
           } else {
-            resolve26(res);
+            resolve27(res);
           }
         }
         this.requestRawWithCallback(info2, data, callbackForResult);
@@ -57850,12 +58050,12 @@ var HttpClient = class {
     return __awaiter(this, void 0, void 0, function* () {
       retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
       const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve26) => setTimeout(() => resolve26(), ms));
+      return new Promise((resolve27) => setTimeout(() => resolve27(), ms));
     });
   }
   _processResponse(res, options2) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve26, reject) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve27, reject) => __awaiter(this, void 0, void 0, function* () {
         const statusCode = res.message.statusCode || 0;
         const response = {
           statusCode,
@@ -57863,7 +58063,7 @@ var HttpClient = class {
           headers: {}
         };
         if (statusCode === HttpCodes.NotFound) {
-          resolve26(response);
+          resolve27(response);
         }
         function dateTimeDeserializer(key, value) {
           if (typeof value === "string") {
@@ -57902,7 +58102,7 @@ var HttpClient = class {
           err.result = response.result;
           reject(err);
         } else {
-          resolve26(response);
+          resolve27(response);
         }
       }));
     });
@@ -57915,11 +58115,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve26) {
-      resolve26(value);
+    return value instanceof P ? value : new P(function(resolve27) {
+      resolve27(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve26, reject) {
+  return new (P || (P = Promise))(function(resolve27, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -57935,7 +58135,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58289,12 +58489,21 @@ init_describe_error();
 init_write_file_atomic();
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { tmpdir } from "node:os";
-import { basename as basename2, join as join2 } from "node:path";
+import { basename as basename2, join as join2, resolve as resolve2 } from "node:path";
 function fallbackPath(path) {
   return join2(
     tmpdir(),
     `evalgate-${process.pid}-${randomBytes2(4).toString("hex")}-${basename2(path)}`
   );
+}
+function runReportFile(path, cwd, unwritten, divert) {
+  return {
+    path: resolve2(cwd, path),
+    shown: path,
+    failed: (failure) => unwritten.push({ ...failure, path }),
+    fallback: fallbackPath(path),
+    divert: () => divert(path)
+  };
 }
 var EXIT_UNWRITTEN = 3;
 function describeWriteFailure({ path, error: error2, kept }, done, what = "the complete file") {
@@ -58583,11 +58792,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve26) {
-      resolve26(value);
+    return value instanceof P ? value : new P(function(resolve27) {
+      resolve27(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve26, reject) {
+  return new (P || (P = Promise))(function(resolve27, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -58603,7 +58812,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve26(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -64821,7 +65030,7 @@ import { dirname as dirname18 } from "node:path";
 
 // src/pipeline/git-info.ts
 import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
-import { dirname as dirname3, join as join5, resolve as resolve3 } from "node:path";
+import { dirname as dirname3, join as join5, resolve as resolve4 } from "node:path";
 async function readGitInfo(dir, env) {
   const checkedOut = await readCheckout(dir);
   if (env.GITHUB_SHA) {
@@ -64834,7 +65043,7 @@ async function readGitInfo(dir, env) {
 }
 async function readCheckout(dir) {
   try {
-    const gitDir = await findGitDir(resolve3(dir));
+    const gitDir = await findGitDir(resolve4(dir));
     if (gitDir === null) return null;
     const commonDir = await readCommonDir(gitDir);
     const repository = await originUrl(commonDir);
@@ -64868,14 +65077,14 @@ async function findGitDir(dir) {
     if (info2?.isFile()) {
       const text2 = await readFile2(candidate, "utf8");
       const match = /^gitdir:\s*(.+)$/m.exec(text2);
-      return match?.[1] ? resolve3(current2, match[1].trim()) : null;
+      return match?.[1] ? resolve4(current2, match[1].trim()) : null;
     }
     if (dirname3(current2) === current2) return null;
   }
 }
 async function readCommonDir(gitDir) {
   const text2 = await readFile2(join5(gitDir, "commondir"), "utf8").catch(() => null);
-  return text2 === null ? gitDir : resolve3(gitDir, text2.trim());
+  return text2 === null ? gitDir : resolve4(gitDir, text2.trim());
 }
 async function resolveRef(commonDir, gitDir, ref) {
   for (const base of [gitDir, commonDir]) {
@@ -65007,15 +65216,15 @@ function mergeNote(context3, pr, checkedOut, parents) {
   };
 }
 function gitParents(dir) {
-  return (sha) => new Promise((resolve26) => {
+  return (sha) => new Promise((resolve27) => {
     execFile(
       "git",
       ["cat-file", "commit", sha],
       { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
       (error2, stdout) => {
-        if (error2) return resolve26(null);
+        if (error2) return resolve27(null);
         const header2 = stdout.split("\n\n", 1)[0] ?? "";
-        resolve26([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+        resolve27([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
       }
     );
   });
@@ -65029,7 +65238,7 @@ function same2(a, b) {
 
 // src/action/run-evals.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname17, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve24, sep as sep7 } from "node:path";
+import { dirname as dirname17, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve25, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 init_shown_value();
@@ -65548,6 +65757,11 @@ var SHOW = {
       help: "Show at most N cases (default: 20; the rest are counted)"
     },
     full: { type: "boolean", help: "Show every value whole (no cutting of long outputs)" },
+    baseline: {
+      type: "string",
+      value: "FILE",
+      help: "Under each case, its result in this baseline's results (output, error, evaluations)"
+    },
     json: {
       type: "boolean",
       help: "Print the selected cases as JSON: { shown, matched, cases: [{ suite, params, case }] }"
@@ -66012,15 +66226,20 @@ function renderSkippedAll(run2, paint) {
   const ran = summary2.cases - summary2.errored;
   if (ran === 0) return [];
   const recorded = run2.gate.conditions.find((c) => c.name === JUDGED_CONDITION && c.passed);
-  if (recorded !== void 0) return [`${INDENT}note: ${describeGateCondition(recorded)}`];
-  return Object.entries(summary2.evaluators).filter(([, stats]) => stats.count === 0).map(
-    ([id]) => `${INDENT}${paint.yellow("\u26A0")} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran (it skipped every one): nothing it checks was checked`
-  );
+  const note = recorded === void 0 ? [] : [`${INDENT}note: ${describeGateCondition(recorded)}`];
+  return [
+    ...note,
+    ...Object.entries(summary2.evaluators).filter(([, stats]) => stats.count === 0 && (stats.baselinesRecorded ?? 0) < ran).map(
+      ([id]) => `${INDENT}${paint.yellow("\u26A0")} ${printable(id)} evaluated none of the ${formatCount(ran)} ${ran === 1 ? "case" : "cases"} that ran (it skipped every one): nothing it checks was checked`
+    )
+  ];
 }
 function renderMeansDespiteErrors(run2) {
   return run2.gate.conditions.filter((condition) => {
     const id = /^evaluators\.(.+)\.mean$/.exec(condition.name)?.[1];
-    return condition.passed && id !== void 0 && (run2.summary.evaluators[id]?.errors ?? 0) > 0;
+    const measured = id === void 0 ? void 0 : run2.summary.evaluators[id];
+    const errored = (measured?.errors ?? 0) + (measured?.erroredTrials?.trials ?? 0);
+    return condition.passed && errored > 0 && measured?.scored !== void 0;
   }).map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
 function describeGateCondition(condition) {
@@ -66072,7 +66291,7 @@ function tallyGist(message) {
   return errorGist(lines2.join("\n"));
 }
 function renderVerdictLine(runs, interrupted, paint, missingSuites) {
-  const gone = missingSuites > 0 ? `${plural(missingSuites, "suite")} of the baseline gone \xB7 ` : "";
+  const gone = goneSuitesPrefix(missingSuites);
   if (runs.length === 0) {
     const failed2 = interrupted || missingSuites > 0;
     return `${verdictWord(failed2 ? "fail" : "pass", paint)}  ${gone}no runs${interrupted ? " (interrupted)" : ""}`;
@@ -66134,11 +66353,11 @@ var DEFAULT_OUTPUT = "evals-results.json";
 // src/pipeline/config-discovery.ts
 init_errors();
 import { existsSync as existsSync4, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync2 } from "node:fs";
-import { dirname as dirname4, join as join6, resolve as resolve4 } from "node:path";
+import { dirname as dirname4, join as join6, resolve as resolve5 } from "node:path";
 var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
 function resolveConfigArg(arg, ctx) {
   if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve4(ctx.cwd, name)));
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve5(ctx.cwd, name)));
   if (found2) return found2;
   const link = linkInstead(ctx.cwd);
   if (link !== void 0) return namedConfig(link, ctx);
@@ -66148,7 +66367,7 @@ function resolveConfigArg(arg, ctx) {
   );
 }
 function namedConfig(arg, ctx) {
-  const path = resolve4(ctx.cwd, arg);
+  const path = resolve5(ctx.cwd, arg);
   if (isFolder(path)) {
     const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join6(path, name)));
     if (found2 !== void 0) return join6(arg, found2);
@@ -66168,7 +66387,7 @@ function namedConfig(arg, ctx) {
     );
   }
   const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync4(resolve4(ctx.cwd, other))) {
+  if (other !== void 0 && existsSync4(resolve5(ctx.cwd, other))) {
     throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
   }
   return arg;
@@ -66191,7 +66410,7 @@ function missingLinkTarget(path) {
     return void 0;
   }
   if (followError(path) !== "ENOENT") return void 0;
-  const leadsTo = resolve4(dirname4(path), target);
+  const leadsTo = resolve5(dirname4(path), target);
   return leadsTo === target ? target : `${target} (${leadsTo})`;
 }
 function followError(path) {
@@ -66213,7 +66432,7 @@ function isFolder(path) {
 // src/pipeline/run.ts
 init_artifact();
 init_spool();
-import { resolve as resolve23 } from "node:path";
+import { resolve as resolve24 } from "node:path";
 
 // src/report/file-reports.ts
 init_write_file_atomic();
@@ -66541,7 +66760,9 @@ function htmlFile(options2) {
         Promise.resolve().then(() => (init_html_page(), html_page_exports))
       ]);
       const why2 = artifact.comparison === void 0 ? options2.notCompared?.() : void 0;
-      const model = buildReportModel2(artifact, (run2) => log.cases(run2), artifact.comparison, why2);
+      const { comparison } = artifact;
+      const base = comparison && options2.baselineCases?.(comparison);
+      const model = buildReportModel2(artifact, (run2) => log.cases(run2), comparison, why2, base);
       const html = renderReportHtml2(model);
       await writeReport(options2, (path) => writeFileAtomic(path, html));
     }
@@ -66835,6 +67056,7 @@ var reporterKinds = {
     create: (options2, context3) => htmlFile({
       ...fileOptions(options2),
       ...options2.notCompared ? { notCompared: options2.notCompared } : {},
+      ...options2.baselineCases ? { baselineCases: options2.baselineCases } : {},
       written: () => context3.err(`HTML report written to ${printable(options2.shown ?? options2.path)}
 `)
     })
@@ -66864,10 +67086,10 @@ init_context();
 // src/config/load.ts
 init_regular_file();
 init_encoding();
-import { dirname as dirname5, resolve as resolve6 } from "node:path";
+import { dirname as dirname5, resolve as resolve7 } from "node:path";
 
 // src/config/module-spec.ts
-import { isAbsolute, resolve as resolve5 } from "node:path";
+import { isAbsolute, resolve as resolve6 } from "node:path";
 var MODULE_EXTENSIONS = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 function isModuleSpec(use) {
   return use.startsWith("./") || use.startsWith("../") || isAbsolute(use) || use.includes("#") || MODULE_EXTENSIONS.test(use);
@@ -66876,7 +67098,7 @@ function parseModuleSpec(spec, baseDir) {
   const hash3 = spec.lastIndexOf("#");
   const path = hash3 === -1 ? spec : spec.slice(0, hash3);
   const exportName = hash3 === -1 ? "default" : spec.slice(hash3 + 1) || "default";
-  return { spec, file: resolve5(baseDir, path), exportName };
+  return { spec, file: resolve6(baseDir, path), exportName };
 }
 
 // src/judge/breaker.ts
@@ -76557,7 +76779,7 @@ function parseConfig(text2, options2) {
 }
 var MAX_CONFIG_BYTES = 16 * 2 ** 20;
 async function loadConfigFile(path, options2) {
-  const absPath = resolve6(options2.cwd, path);
+  const absPath = resolve7(options2.cwd, path);
   let bytes;
   try {
     bytes = await readRegularFileBytes(absPath, MAX_CONFIG_BYTES);
@@ -76666,9 +76888,9 @@ function expandGrid(grid) {
 
 // src/shared/checkout-root.ts
 import { existsSync as existsSync5 } from "node:fs";
-import { dirname as dirname6, join as join10, resolve as resolve7 } from "node:path";
+import { dirname as dirname6, join as join10, resolve as resolve8 } from "node:path";
 function checkoutRoot(dir) {
-  for (let current2 = resolve7(dir), depth2 = 0; depth2 < 64; depth2++) {
+  for (let current2 = resolve8(dir), depth2 = 0; depth2 < 64; depth2++) {
     if (existsSync5(join10(current2, ".git"))) return current2;
     const parent = dirname6(current2);
     if (parent === current2) break;
@@ -76688,22 +76910,22 @@ init_regular_file();
 
 // src/targets/command-script.ts
 init_templates();
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function commandScripts(target, points3, dir, isProjectFile) {
-  const cwd = resolve8(dir, target.cwd ?? ".");
+  const cwd = resolve9(dir, target.cwd ?? ".");
   const scripts = /* @__PURE__ */ new Set();
   for (const params of points3) {
     const words = commandWords(target, params);
     const [program, ...args] = words;
     if (program === void 0) continue;
-    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve8(cwd, program) : void 0;
+    const programPath = program.includes("/") && !program.includes(UNKNOWN) ? resolve9(cwd, program) : void 0;
     if (programPath !== void 0 && isProjectFile(programPath)) {
       scripts.add(programPath);
       continue;
     }
     const script = args.find((arg) => !arg.startsWith("-"));
-    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve8(cwd, script))) {
-      scripts.add(resolve8(cwd, script));
+    if (script !== void 0 && !script.includes(UNKNOWN) && isProjectFile(resolve9(cwd, script))) {
+      scripts.add(resolve9(cwd, script));
     }
   }
   return [...scripts];
@@ -76742,7 +76964,7 @@ function atPoint(text2, params) {
 // src/pipeline/module-graph-hash.ts
 init_regular_file();
 import { createRequire as createRequire2 } from "node:module";
-import { join as join11, resolve as resolve9, sep as sep2 } from "node:path";
+import { join as join11, resolve as resolve10, sep as sep2 } from "node:path";
 import { pathToFileURL } from "node:url";
 async function moduleGraph(modules, dir, searchFrom) {
   if (!modules.some(mayImportLocalFile)) return { files: [...modules] };
@@ -76779,7 +77001,7 @@ async function esbuildModuleGraph(modules, dir, searchFrom) {
     });
     const files = new Set(modules);
     for (const input of Object.keys(result.metafile.inputs)) {
-      const path = resolve9(dir, input);
+      const path = resolve10(dir, input);
       if (!path.split(sep2).includes("node_modules")) files.add(path);
     }
     return { files: [...files] };
@@ -77020,13 +77242,13 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve26 = optionResolver(options2);
+      const resolve27 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       const cut2 = scrubbedCut(context3.scrub);
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve26(args), args, prepared, cut2)
+        evaluateTestCase: (args) => score2(resolve27(args), args, prepared, cut2)
       };
     }
   };
@@ -77353,7 +77575,6 @@ init_options();
 init_errors();
 init_usage();
 init_one_line();
-init_metadata();
 function judgeOf(context3, name) {
   if (context3.judge === void 0) {
     throw new Error(
@@ -77388,9 +77609,10 @@ var JudgeCalls = class {
   /**
    * `cut` cuts what the errors' metadata quotes of an answer (a built-in's, from defineBuiltin,
    * scrubs the run's secrets first: the answer may quote the output, and a cut within a secret
-   * would keep its first characters).
+   * would keep its first characters). Required, with no plain-truncating default, so that no
+   * caller can forget it and cut a secret in two.
    */
-  constructor(judge, signal, cut2 = truncateText) {
+  constructor(judge, signal, cut2) {
     this.#judge = judge;
     this.#signal = signal;
     this.#cut = cut2;
@@ -77925,7 +78147,7 @@ ${answer}
 init_errors();
 init_templates();
 init_baseline_recorded();
-import { isAbsolute as isAbsolute2, resolve as resolve10 } from "node:path";
+import { isAbsolute as isAbsolute2, resolve as resolve11 } from "node:path";
 init_options();
 
 // src/evaluators/judges/battle.ts
@@ -78202,7 +78424,7 @@ var battle = defineBuiltin({
         `automatic-battle: suite "${owner.suite}" or evaluator "${owner.evaluator}" is not a safe file name; set option "file" (${SDK_FILE})`
       );
     }
-    const path = isAbsolute2(shown3) ? shown3 : resolve10(files.configDir, shown3);
+    const path = isAbsolute2(shown3) ? shown3 : resolve11(files.configDir, shown3);
     const existing = readBaselineFile(path, shown3, owner, context3.scrub);
     const unrecorded = existing === void 0 && files.noFirstRecording !== void 0 && !files.updateBaselines ? files.noFirstRecording : void 0;
     const store = new BaselineStore({
@@ -79318,7 +79540,7 @@ var semanticSimilarity = defineBuiltin({
     additionalProperties: false
   },
   prepare: (_options, context3) => requireEmbeddingJudge(context3, NAME8),
-  async score(values, args, judge) {
+  async score(values, args, judge, cut2) {
     const expected = requiredString(values, "expected");
     const actual = textOf2(actualOf(values, args));
     if (actual === expected) return { score: 1, metadata: { cosine: 1, identical: true } };
@@ -79328,7 +79550,7 @@ var semanticSimilarity = defineBuiltin({
         metadata: { emptyText: actual.trim() === "" ? "actual" : "expected" }
       };
     }
-    const calls = new JudgeCalls(judge, args.signal);
+    const calls = new JudgeCalls(judge, args.signal, cut2);
     const [left, right] = await calls.embed(judge.embeddingModel, [actual, expected]);
     const result = cosineSimilarity(left ?? [], right ?? []);
     if (!result.ok) {
@@ -80280,7 +80502,7 @@ function exportMissing(ref, module) {
 }
 
 // src/bind/models.ts
-import { join as join16, resolve as resolve11 } from "node:path";
+import { join as join16, resolve as resolve12 } from "node:path";
 
 // src/judge/host-limiter.ts
 init_p_limit();
@@ -80302,12 +80524,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve26) => {
-    if (signal?.aborted) return resolve26();
+  return new Promise((resolve27) => {
+    if (signal?.aborted) return resolve27();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve26();
+      resolve27();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -80315,10 +80537,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve26) => {
+  return new Promise((resolve27) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve26();
+      resolve27();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -81368,7 +81590,7 @@ var DEFAULT_CACHE_DIR = ".evalgate/cache";
 var DEFAULT_HOST_CONCURRENCY = 8;
 function resolveCacheDir(config, cwd, options2) {
   if (options2.noCache) return null;
-  return options2.cacheDir !== void 0 ? resolve11(cwd, options2.cacheDir) : join16(config.dir, DEFAULT_CACHE_DIR);
+  return options2.cacheDir !== void 0 ? resolve12(cwd, options2.cacheDir) : join16(config.dir, DEFAULT_CACHE_DIR);
 }
 function createModelAccess(config, runtime) {
   const defaults2 = config.defaults.judge;
@@ -81558,7 +81780,7 @@ init_templates();
 init_own_key();
 import { isUtf8 as isUtf82 } from "node:buffer";
 import { spawn } from "node:child_process";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 
 // src/targets/inputs.ts
 init_templates();
@@ -81645,7 +81867,7 @@ import {
   readSync as readSync5,
   statSync as statSync4
 } from "node:fs";
-import { delimiter, extname as extname4, isAbsolute as isAbsolute4, join as join17, resolve as resolve12 } from "node:path";
+import { delimiter, extname as extname4, isAbsolute as isAbsolute4, join as join17, resolve as resolve13 } from "node:path";
 function folderProblem(path) {
   try {
     return statSync4(path).isDirectory() ? void 0 : "is not a folder";
@@ -81656,7 +81878,7 @@ function folderProblem(path) {
 function findProgram(program, cwd, env, named2 = program) {
   if (program.trim() === "") return EMPTY_PROGRAM;
   if (program.includes("/")) {
-    const path = isAbsolute4(program) ? program : resolve12(cwd, program);
+    const path = isAbsolute4(program) ? program : resolve13(cwd, program);
     if (isExecutable(path)) {
       const interpreter = interpreterProblem(path);
       return interpreter === void 0 ? void 0 : `${named2}: ${interpreter}`;
@@ -81664,7 +81886,7 @@ function findProgram(program, cwd, env, named2 = program) {
     const fix = isFile2(path) ? `: ${runWith(program)}chmod +x ${program}` : "";
     return `${named2} is not an executable file (looked for ${path})${fix}`;
   }
-  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "").map((dir) => resolve12(cwd, dir));
+  const dirs = (env.PATH ?? "").split(delimiter).filter((dir) => dir !== "").map((dir) => resolve13(cwd, dir));
   if (dirs.some((dir) => isExecutable(join17(dir, program)))) return void 0;
   const beside = besideHint(program, cwd);
   if (beside !== void 0) return `command ${named2} is not on PATH; ${beside}`;
@@ -81721,7 +81943,7 @@ var INTERPRETERS = {
   ".pl": "perl"
 };
 function besideHint(program, cwd) {
-  const path = resolve12(cwd, program);
+  const path = resolve13(cwd, program);
   if (isExecutable(path)) {
     return `the working folder has ${program}: write ./${program} (a program named without a / is looked up on PATH only)`;
   }
@@ -81764,7 +81986,7 @@ function startProblem(error2, argv, process2) {
   if (argv[0].trim() === "") return `cannot start the command: ${EMPTY_PROGRAM}`;
   const start = `cannot start ${argv[0]}`;
   if (error2.code === "ENOENT") {
-    const script = argv[0].includes("/") ? resolve12(cwd, argv[0]) : void 0;
+    const script = argv[0].includes("/") ? resolve13(cwd, argv[0]) : void 0;
     const interpreter = script === void 0 ? void 0 : interpreterProblem(script);
     const missing = script === void 0 ? `not found: no program of that name is on PATH (${pathFolders(env)})` : `not found: there is no file ${script}`;
     return `${start}: ${interpreter ?? missing}`;
@@ -82014,7 +82236,7 @@ var KILL_GRACE_MS = 500;
 var HELD_PIPES_MS = KILL_GRACE_MS + 500;
 var asIs = (text2) => text2;
 function createCommandTarget(config, setup) {
-  const cwd = resolve13(setup.dir, config.cwd ?? ".");
+  const cwd = resolve14(setup.dir, config.cwd ?? ".");
   const scrubber = createScrubber(setup.secrets ?? []);
   const scrub = scrubber.text;
   const run2 = typeof config.run === "string" ? scrub(config.run) : config.run.map(scrub);
@@ -82537,7 +82759,7 @@ function isHttpUrl(text2) {
 // src/targets/model.ts
 var import_ajv4 = __toESM(require_ajv(), 1);
 init_usage();
-import { resolve as resolve14 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 init_json_syntax();
 init_encoding();
 
@@ -82695,7 +82917,7 @@ async function promptText(source, setup) {
     const named2 = file.value === source.file ? "" : ` (from ${source.file} at ${JSON.stringify(params)})`;
     try {
       const bytes = await readRegularFileBytes(
-        resolve14(setup.dir, file.value),
+        resolve15(setup.dir, file.value),
         Number.MAX_SAFE_INTEGER
       );
       const encoding = utf8Issue(bytes, file.value);
@@ -82854,8 +83076,8 @@ var WorkerPool = class {
     if (signal === void 0) return loaded2;
     let onAbort = () => {
     };
-    const aborted = new Promise((resolve26) => {
-      onAbort = () => resolve26(INTERRUPTED3);
+    const aborted = new Promise((resolve27) => {
+      onAbort = () => resolve27(INTERRUPTED3);
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
@@ -82879,8 +83101,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve26) => {
-      this.#readyWaiters.push(resolve26);
+    return new Promise((resolve27) => {
+      this.#readyWaiters.push(resolve27);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -82899,7 +83121,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve26, reject) => {
+    return new Promise((resolve27, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -82909,7 +83131,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve26(output);
+              resolve27(output);
             },
             reject: (error2) => {
               done();
@@ -82991,7 +83213,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve26) => settleReady = resolve26),
+      ready: new Promise((resolve27) => settleReady = resolve27),
       loaded: false,
       call: null,
       stopping: false,
@@ -83673,7 +83895,7 @@ function splitListCells(data, split) {
 }
 
 // src/bind/testsets.ts
-import { relative as relative6, resolve as resolve16 } from "node:path";
+import { relative as relative6, resolve as resolve17 } from "node:path";
 init_identity();
 init_read_file();
 init_rows();
@@ -83755,7 +83977,7 @@ async function readSuiteTestset(config, suite, cwd, scrub) {
   let testsetId;
   let issueFile;
   if (ts.kind === "file") {
-    const abs = resolve16(config.dir, ts.path);
+    const abs = resolve17(config.dir, ts.path);
     const display = displayPath(cwd, abs);
     location = { absPath: abs, displayPath: display };
     path = toPosix2(ts.path);
@@ -84020,7 +84242,7 @@ function cliIssue(code, message) {
 }
 
 // src/pipeline/missing-fields.ts
-import { dirname as dirname13, join as join21, resolve as resolve17 } from "node:path";
+import { dirname as dirname13, join as join21, resolve as resolve18 } from "node:path";
 init_did_you_mean();
 init_regular_file();
 init_identity();
@@ -84105,7 +84327,7 @@ function promptFileIssues(config, suite, points3, columns) {
   return promptFileRefs(suite.target, points3).flatMap((ref) => {
     let text2;
     try {
-      text2 = readRegularFileSync(resolve17(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
+      text2 = readRegularFileSync(resolve18(config.dir, ref.file), Number.MAX_SAFE_INTEGER).toString(
         "utf8"
       );
     } catch {
@@ -84364,7 +84586,7 @@ init_real_path();
 init_errors();
 init_write_file_atomic();
 import { accessSync as accessSync2, constants as constants8, lstatSync as lstatSync3, statSync as statSync5 } from "node:fs";
-import { dirname as dirname14, join as join22, resolve as resolve18 } from "node:path";
+import { dirname as dirname14, join as join22, resolve as resolve19 } from "node:path";
 function runOutputs(args) {
   return [
     { flag: args.output === args.resume ? "--resume" : "-o", path: args.output },
@@ -84390,7 +84612,7 @@ function checkOutputPaths(outputs, cwd, consequence) {
       problem(dashRefusal(flag, "file", consequence ?? nothingRun(flag)));
       continue;
     }
-    const target = outputTarget(resolve18(cwd, path));
+    const target = outputTarget(resolve19(cwd, path));
     if (target.stats?.isCharacterDevice() !== true) {
       const key = target.stats ? `${target.stats.dev}:${target.stats.ino}` : target.path;
       const other = seen.get(key);
@@ -84415,7 +84637,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
   const inputs = /* @__PURE__ */ new Map([[realPath(config.absPath), "the config itself"]]);
   for (const suite of config.suites) {
     if (suite.testset.kind !== "file") continue;
-    const path = realPath(resolve18(config.dir, suite.testset.path));
+    const path = realPath(resolve19(config.dir, suite.testset.path));
     if (!inputs.has(path)) inputs.set(path, `the testset of suite ${suite.id}`);
   }
   const parts = config.hashParts ?? { config: "" };
@@ -84431,7 +84653,7 @@ function checkOutputsNotInputs(outputs, config, cwd) {
     }
   }
   for (const { flag, path } of outputs) {
-    const input = inputs.get(realPath(resolve18(cwd, path)));
+    const input = inputs.get(realPath(resolve19(cwd, path)));
     if (input !== void 0) {
       throw usageError(
         "cli.output",
@@ -84509,9 +84731,9 @@ function statOf(path) {
 }
 function checkNotBaseline(outputs, baseline, cwd) {
   if (baseline === void 0) return;
-  const read = realPath(resolve18(cwd, baseline));
+  const read = realPath(resolve19(cwd, baseline));
   for (const { flag, path } of outputs) {
-    if (realPath(resolve18(cwd, path)) === read) {
+    if (realPath(resolve19(cwd, path)) === read) {
       throw usageError(
         "cli.output",
         `${flag} ${path}: the baseline (--baseline ${baseline}); name another file`
@@ -84522,7 +84744,7 @@ function checkNotBaseline(outputs, baseline, cwd) {
 
 // src/pipeline/written-check.ts
 import * as fs3 from "node:fs";
-import { resolve as resolve19 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 var { closeSync: closeSync9, openSync: openSync9, readSync: readSync6, statSync: statSync6 } = fs3;
 var alloc = Buffer.alloc.bind(Buffer);
 var { getOwnPropertyDescriptor, is } = Object;
@@ -84606,7 +84828,7 @@ var FIRST_CHARACTER = {
 };
 function outputsBefore(outputs, cwd) {
   return outputs.map((output) => {
-    const absolute = resolve19(cwd, output.path);
+    const absolute = resolve20(cwd, output.path);
     return { ...output, absolute, identity: identityOf2(absolute) };
   });
 }
@@ -84731,12 +84953,68 @@ function verdictCode(artifact) {
   return artifact.verdict === "pass" ? EXIT.pass : EXIT.fail;
 }
 
+// src/pipeline/baseline-cases.ts
+init_secrets();
+init_artifact_files();
+init_errors();
+init_html_model_base();
+var MAX_BASELINE_CASES = 1e3;
+function readBaselineCases(path, ctx, wanted, scrubber = contextScrubber(ctx), max = MAX_BASELINE_CASES) {
+  try {
+    return readCases(path, ctx, wanted, scrubber, max);
+  } catch (error2) {
+    if (!(error2 instanceof UsageError)) throw error2;
+    throw usageError("baseline.invalid", `--baseline ${error2.message.trimStart()}`, path);
+  }
+}
+function readCases(path, ctx, wanted, scrubber, max) {
+  const file = openResultsFile(path, ctx, "");
+  const cases = /* @__PURE__ */ new Map();
+  let named2 = 0;
+  file.artifact.runs.forEach((run2, index) => {
+    for (const result of file.cases(index)) {
+      const key = baselineKey(run2, result.id);
+      if (!wanted(key)) continue;
+      named2++;
+      if (cases.size >= max) continue;
+      cases.set(key, JSON.parse(scrubber.json(JSON.stringify(result))));
+    }
+  });
+  return { cases, named: named2 };
+}
+function contextScrubber(ctx) {
+  return createScrubber([...secretsInEnv(ctx.env), ...ctx.secrets ?? []]);
+}
+function changedCases2(comparison) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const run2 of comparison.runs) {
+    for (const ref of [...run2.cases.newlyFailing, ...run2.cases.fixed]) {
+      keys.add(baselineKey(run2, ref.id));
+    }
+  }
+  return (key) => keys.has(key);
+}
+function baselineCasesReader(path, ctx, scrubber) {
+  return (comparison) => {
+    try {
+      return readBaselineCases(path, ctx, changedCases2(comparison), scrubber);
+    } catch (error2) {
+      const why2 = error2 instanceof Error ? error2.message : String(error2);
+      ctx.stderr.write(
+        `warning: the HTML report shows no baseline outputs: ${scrubber.text(why2)}
+`
+      );
+      return void 0;
+    }
+  };
+}
+
 // src/pipeline/journal-takeover.ts
 init_journal();
 init_journal_read();
 init_journal2();
 import { closeSync as closeSync12, openSync as openSync12, readdirSync as readdirSync4, readSync as readSync8 } from "node:fs";
-import { basename as basename8, dirname as dirname16, extname as extname6, join as join25, resolve as resolve21 } from "node:path";
+import { basename as basename8, dirname as dirname16, extname as extname6, join as join25, resolve as resolve22 } from "node:path";
 var OutputTakenError = class extends Error {
   code = "run.output-taken";
 };
@@ -84746,8 +85024,8 @@ function outputDiversion(journal, cwd, output, startedAt) {
   const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
-    if (!takesJournal(resolve21(cwd, file))) return void 0;
-    taken ??= takenBy(journal(), () => keptFromThisRun(resolve21(cwd, output), startedAt()));
+    if (!takesJournal(resolve22(cwd, file))) return void 0;
+    taken ??= takenBy(journal(), () => keptFromThisRun(resolve22(cwd, output), startedAt()));
     if (taken === void 0) return void 0;
     const ext = extname6(basename8(file));
     const shown3 = freeName(
@@ -84756,7 +85034,7 @@ function outputDiversion(journal, cwd, output, startedAt) {
       cwd
     );
     const diversion = {
-      path: resolve21(cwd, shown3),
+      path: resolve22(cwd, shown3),
       shown: shown3,
       error: taken
     };
@@ -84880,16 +85158,13 @@ async function executeRun(args, ctx, reporters = []) {
   const unwritten = [];
   const began = () => resuming?.startedAt ?? startedAt;
   const divert = outputDiversion(() => journal, ctx.cwd, args.output, began);
-  const fileReport = (path) => ({
-    path: resolve23(ctx.cwd, path),
-    shown: path,
-    failed: (failure) => unwritten.push({ ...failure, path }),
-    fallback: fallbackPath(path),
-    divert: () => divert(path)
-  });
+  const fileReport = (path) => runReportFile(path, ctx.cwd, unwritten, divert);
   const finishFrom = resumeCommand && finishCommand(divert, args.output, resumeCommand);
   let uncompared2;
   const notCompared = () => uncompared2 ?? args.baselineMissing;
+  const baseCases = baseline && {
+    baselineCases: baselineCasesReader(baseline.path, readCtx, scrubber)
+  };
   const specs = [
     { name: "progress" },
     {
@@ -84899,7 +85174,7 @@ async function executeRun(args, ctx, reporters = []) {
     },
     { name: "artifact", ...fileReport(args.output) },
     ...args.junit !== void 0 ? [{ name: "junit", ...fileReport(args.junit) }] : [],
-    ...args.report !== void 0 ? [{ name: "html", notCompared, ...fileReport(args.report) }] : []
+    ...args.report !== void 0 ? [{ name: "html", notCompared, ...fileReport(args.report), ...baseCases }] : []
   ];
   let ended;
   let finished;
@@ -84950,7 +85225,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const toOutput = { path: resolve23(ctx.cwd, args.output), shown: args.output };
+  const toOutput = { path: resolve24(ctx.cwd, args.output), shown: args.output };
   const runArtifact = (o) => marks2(
     withPassRecorded(
       buildArtifact({
@@ -85130,10 +85405,10 @@ function runConfigPath(settings) {
   const config = named2 ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve24(cwd, resolveConfigArg(config, ctx));
+    return resolve25(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve24(cwd, config);
+    return resolve25(cwd, config);
   }
 }
 async function runEvals(settings, workspace, env, baseline) {
@@ -85186,7 +85461,7 @@ async function runEvals(settings, workspace, env, baseline) {
         outcome2.config.absPath
       ),
       args: settings.args,
-      ...args.report !== void 0 && { report: resolve24(settings.workingDirectory, args.report) },
+      ...args.report !== void 0 && { report: resolve25(settings.workingDirectory, args.report) },
       ...incomplete !== void 0 && { incomplete },
       ...uncompared2 !== null && { uncompared: uncompared2 }
     };
@@ -85248,7 +85523,7 @@ function runArgs2(settings, workspace, signal) {
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname17(resolve24(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname17(resolve25(settings.workingDirectory, parsed.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -85259,7 +85534,7 @@ function reportUsageError(error2, settings, workspace) {
   const scrub = createScrubber([]).text;
   const problems = [];
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve24(settings.workingDirectory, issue2.file) : void 0;
+    const path = issue2.file ? resolve25(settings.workingDirectory, issue2.file) : void 0;
     const file = path ? toRepoPath(repositoryRoot(dirname17(path), workspace), path) : void 0;
     const message = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
     const inRepository = file !== void 0 && file !== "." && !isAbsolute6(file);
@@ -86489,6 +86764,7 @@ function renderMarkdownReport(artifact, options2) {
 
 // src/action/publish.ts
 init_not_compared();
+init_labels();
 init_totals();
 init_format_count();
 init_secrets();
@@ -86717,8 +86993,7 @@ function headline(artifact) {
   const t = runTotals(artifact.runs);
   const state = artifact.interrupted ? "interrupted" : artifact.verdict;
   const n = formatCount;
-  const gone = artifact.missingSuites?.length ?? 0;
-  const suites = gone === 0 ? "" : `${n(gone)} suite${gone === 1 ? "" : "s"} of the baseline gone \xB7 `;
+  const suites = goneSuitesPrefix(artifact.missingSuites?.length ?? 0);
   return `${state}: ${suites}${n(t.failedRuns)} of ${n(t.runs)} runs failed \xB7 ${n(t.passed)} passed, ${n(t.failed)} failed, ${n(t.errored)} errored`;
 }
 function runLinks(env) {
@@ -86880,7 +87155,7 @@ ${summary2}`
 }
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute7, resolve as resolve25 } from "node:path";
+import { isAbsolute as isAbsolute7, resolve as resolve26 } from "node:path";
 
 // src/shared/report-path.ts
 import { basename as basename9, dirname as dirname19, join as join26 } from "node:path";
@@ -86898,7 +87173,7 @@ var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
   const badBooleans = /* @__PURE__ */ new Set();
-  const workingDirectory = resolve25(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve26(workspace, input("working-directory") || ".");
   const bool = (name2, fallback2) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback2;
@@ -86962,7 +87237,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve25(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve26(workingDirectory, value);
   const baseline = input("baseline").trim();
   const results = path(input("results").trim() || DEFAULT_RESULTS);
   const settings = {
