@@ -4,13 +4,10 @@
  * changed in the output from BASE to HEAD. The baseline's results come scrubbed and cut from
  * Node (`CaseView.base`); a changed case the page holds none for says why and how to see it.
  */
-import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { startOf } from '../src/shared/cut-text.ts';
-import { count, el, score, visible } from './dom.ts';
-
-/** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
-const WORD_DIFF_LIMIT = 4000;
+import { count, el, score } from './dom.ts';
+import { diffView } from './diff.ts';
 
 /** What marks a difference between BASE and HEAD (with its title). */
 const CHANGED = '\u2260';
@@ -78,7 +75,10 @@ export function baselinePart(model: ReportModel, view: CaseView): HTMLElement[] 
   }
   if (base.error !== null) parts.push(el('pre', { id: 'detail-base-error' }, base.error));
   if (outputChanged && base.output !== null && headShown !== null) {
-    parts.push(el('h3', {}, 'BASE output vs HEAD output'), diffOf(base.output, headShown));
+    parts.push(
+      el('h3', {}, 'BASE output vs HEAD output'),
+      diffView(base.output, headShown, 'detail-base-diff'),
+    );
   }
   return parts;
 }
@@ -126,21 +126,4 @@ function sideBlock(title: string, text: string, id: string, changed: boolean): H
     el('h3', {}, heading),
     el('pre', { id }, text),
   );
-}
-
-/** BASE → HEAD: removed text struck through, added text underlined. */
-function diffOf(base: string, head: string): HTMLElement {
-  const long = base.length > WORD_DIFF_LIMIT || head.length > WORD_DIFF_LIMIT;
-  const changes = long ? diffLines(base, head) : diffWords(base, head);
-  const pre = el('pre', { id: 'detail-base-diff', class: 'diff' });
-  for (const change of changes) {
-    pre.append(
-      change.added
-        ? el('ins', {}, change.value)
-        : change.removed
-          ? el('del', {}, change.value)
-          : document.createTextNode(visible(change.value)),
-    );
-  }
-  return pre;
 }

@@ -3,14 +3,11 @@
  * between the two (words added and removed, by jsdiff; none for a case that errored, which has
  * no output), every evaluation with its reason or error, the trials and the model calls.
  */
-import { diffLines, diffWords } from 'diff';
 import type { CaseView, ReportModel } from '../src/report/html-model.ts';
 import { cutText, startOf } from '../src/shared/cut-text.ts';
-import { count, el, milliseconds, score, visible } from './dom.ts';
+import { count, el, milliseconds, score } from './dom.ts';
 import { baselinePart } from './baseline.ts';
-
-/** Past this many characters on a side, the diff is by line: word diffs grow quadratically. */
-const WORD_DIFF_LIMIT = 4000;
+import { diffView } from './diff.ts';
 
 /** The detail's output of a case that errored, which has none. */
 const NO_OUTPUT = 'no output (the case errored)';
@@ -106,7 +103,11 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
     // the other fields of the output do not show as differences; the heading says which.
     parts.push(
       el('h3', { id: 'detail-diff-title' }, `Expected vs ${compared.what}`),
-      diffView(compared.expected, compared.actual ?? startOf(output, model.maxShownChars)),
+      diffView(
+        compared.expected,
+        compared.actual ?? startOf(output, model.maxShownChars),
+        'detail-diff',
+      ),
     );
   }
   parts.push(el('h3', {}, 'Evaluations'), evaluationsPart(view));
@@ -196,21 +197,4 @@ function evaluationsTable(view: CaseView): HTMLElement {
     ),
     el('tbody', {}, ...rows),
   );
-}
-
-/** Expected → output: removed text struck through, added text underlined. */
-function diffView(expected: string, output: string): HTMLElement {
-  const long = expected.length > WORD_DIFF_LIMIT || output.length > WORD_DIFF_LIMIT;
-  const changes = long ? diffLines(expected, output) : diffWords(expected, output);
-  const pre = el('pre', { id: 'detail-diff', class: 'diff' });
-  for (const change of changes) {
-    pre.append(
-      change.added
-        ? el('ins', {}, change.value)
-        : change.removed
-          ? el('del', {}, change.value)
-          : document.createTextNode(visible(change.value)),
-    );
-  }
-  return pre;
 }
