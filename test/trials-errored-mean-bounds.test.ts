@@ -92,4 +92,28 @@ describe('a mean rule over trials of which one errored', () => {
     });
     assert.match(r.stdout, /note: evaluators\.judge\.mean: .*errored trial/);
   });
+
+  it('reads no errored trials from the metadata of a run without trials', async () => {
+    // A custom evaluator's own metadata may use the aggregate's keys: without `trials:` they are
+    // its data, and the mean of 1 over every evaluation passes (it was "not decided").
+    const dir = scratch();
+    writeFiles(dir, {
+      'rows.jsonl': `${JSON.stringify({ q: 'q0', output: 'x' })}\n`,
+      'judge.mjs':
+        'export const judge = () => ({ score: 1, metadata: { scored: 1, erroredTrials: 5 } });\n',
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.jsonl }',
+        '    evaluators:',
+        '      - { id: judge, use: ./judge.mjs#judge }',
+        '    gate: { evaluators: { judge: { mean: { gte: 0.9 } } } }',
+        '',
+      ].join('\n'),
+    });
+    const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(mean(dir), { actual: '1', passed: true });
+  });
 });

@@ -204,7 +204,11 @@ export class SummaryAccumulator {
       else if (evaluation.score !== null) {
         total.sum.add(evaluation.score);
         total.scored++;
-        addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
+        // Only a run of trials has combined evaluations; in another the metadata is the
+        // evaluator's own, whose keys may be the aggregate's.
+        if (this.#trials > 1) {
+          addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
+        }
       }
       total.usage.add(evaluation.usage);
       const threshold = evaluation.threshold;
