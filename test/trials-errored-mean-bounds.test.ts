@@ -116,4 +116,27 @@ describe('a mean rule over trials of which one errored', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(mean(dir), { actual: '1', passed: true });
   });
+
+  it("reads no errored trials from a failed trial's own metadata", async () => {
+    // A failed evaluation's aggregate carries one failed trial's metadata: the evaluator's own
+    // `erroredTrials` there is its data, not trials that errored (none did); gte 0.5 holds.
+    const dir = scratch();
+    writeFiles(dir, {
+      'rows.jsonl': `${JSON.stringify({ q: 'q0', output: 'x' })}\n`,
+      'judge.mjs': 'export const judge = () => ({ score: 0.6, metadata: { erroredTrials: 5 } });\n',
+      'evals.yaml': [
+        'version: 1',
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.jsonl }',
+        '    trials: 3',
+        '    evaluators:',
+        '      - { id: judge, use: ./judge.mjs#judge, threshold: { gte: 0.9 } }',
+        '    gate: { evaluators: { judge: { mean: { gte: 0.5 } } } }',
+        '',
+      ].join('\n'),
+    });
+    await runCli(['run', '-o', 'out.json'], { cwd: dir });
+    assert.deepEqual(mean(dir), { actual: '0.6', passed: true });
+  });
 });

@@ -204,7 +204,10 @@ function failedTrialMetadata(
   );
   const chosen = failed.find((entry) => entry.index === shownIndex) ?? failed[0];
   if (chosen === undefined) return counts;
-  return { ...chosen.evaluation.metadata, ...counts, fromTrial: chosen.index + 1 };
+  // The counts' `erroredTrials` is read by the summary (run/summary.ts): absent from them, the
+  // evaluator's own key of that name stays in `trials[fromTrial - 1]` only.
+  const { erroredTrials: _own, ...own } = chosen.evaluation.metadata ?? {};
+  return { ...own, ...counts, fromTrial: chosen.index + 1 };
 }
 
 /** `{ inputId }` for a case of a recorded-output suite, else nothing (see `PreparedCase`). */
