@@ -166,4 +166,20 @@ describe('the comparison an artifact records', () => {
       /^note: newer\.json .*1 field it does not know was ignored \(\/comparison\/effectSizes\)\n$/,
     );
   });
+
+  it('one an earlier evalgate recorded, without settings.maxResamples (added later), is read', async () => {
+    // Within schemaVersion 1 a field added later is optional (docs/artifact.md): an artifact
+    // compared before evalgate drew sign vectors in stages has no maxResamples, and was refused.
+    damaged('earlier.json', (comparison) => {
+      delete (comparison.settings as Record<string, unknown>).maxResamples;
+    });
+    for (const argv of [
+      ['show', 'earlier.json', '--limit', '1'],
+      ['report', 'earlier.json', '-o', 'earlier.html'],
+    ]) {
+      const result = await runCli(argv, { cwd: dir });
+      assert.equal(result.code, 0, result.stderr);
+      assert.doesNotMatch(result.stderr, /maxResamples/);
+    }
+  });
 });

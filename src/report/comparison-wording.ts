@@ -128,8 +128,9 @@ function weakNote({ runs }: Comparison): string {
  * that let p reach the family's Holm thresholds. Nothing for a family that needs no more.
  */
 function moreVectors(settings: Comparison['settings']): string {
-  return settings.maxResamples > settings.resamples
-    ? `, up to ${formatCount(settings.maxResamples)} for a row whose p stays small`
+  const most = settings.maxResamples ?? settings.resamples;
+  return most > settings.resamples
+    ? `, up to ${formatCount(most)} for a row whose p stays small`
     : '';
 }
 

@@ -314,9 +314,10 @@ export interface ComparisonSettings {
   /**
    * The most one row draws (4,999, more for a family above 62 rows so that α / rows stays
    * reachable): a row draws on, doubling, only while its p is below α and fewer than 40 vectors
-   * reached the observed change.
+   * reached the observed change. Absent in a comparison an evalgate recorded before it drew in
+   * stages (within schemaVersion 1, a field added later is optional): it drew `resamples` only.
    */
-  maxResamples: number;
+  maxResamples?: number;
   resamplingLimit: number;
   seed: number;
   minPaired: number;
