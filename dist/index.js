@@ -31043,15 +31043,7 @@ var init_results_schema = __esm({
               description: "The statistics' settings.",
               type: "object",
               additionalProperties: false,
-              required: [
-                "confidence",
-                "resamples",
-                "maxResamples",
-                "resamplingLimit",
-                "seed",
-                "minPaired",
-                "power"
-              ],
+              required: ["confidence", "resamples", "resamplingLimit", "seed", "minPaired", "power"],
               properties: {
                 confidence: {
                   type: "number",
@@ -31063,7 +31055,7 @@ var init_results_schema = __esm({
                 },
                 maxResamples: {
                   type: "number",
-                  description: "Most resamples."
+                  description: "Most resamples (absent in a comparison an earlier evalgate recorded, which drew resamples only)."
                 },
                 resamplingLimit: {
                   type: "number",
@@ -37068,7 +37060,8 @@ function weakNote({ runs }) {
   return `; "not significant (underpowered)": no significant change, but too few cases to see a change of the suite's gate.minDetectableEffect`;
 }
 function moreVectors(settings) {
-  return settings.maxResamples > settings.resamples ? `, up to ${formatCount(settings.maxResamples)} for a row whose p stays small` : "";
+  const most = settings.maxResamples ?? settings.resamples;
+  return most > settings.resamples ? `, up to ${formatCount(most)} for a row whose p stays small` : "";
 }
 function formatAlpha(confidence) {
   return String(Number((1 - confidence).toFixed(4)));
@@ -41202,7 +41195,9 @@ var init_summary = __esm({
           else if (evaluation.score !== null) {
             total.sum.add(evaluation.score);
             total.scored++;
-            addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
+            if (this.#trials > 1) {
+              addErroredTrials(total.erroredTrials, evaluation.score, evaluation.metadata);
+            }
           }
           total.usage.add(evaluation.usage);
           const threshold = evaluation.threshold;
@@ -42274,7 +42269,8 @@ function failedTrialMetadata(counts, entries, shownIndex) {
   );
   const chosen = failed2.find((entry) => entry.index === shownIndex) ?? failed2[0];
   if (chosen === void 0) return counts;
-  return { ...chosen.evaluation.metadata, ...counts, fromTrial: chosen.index + 1 };
+  const { erroredTrials: _own, ...own } = chosen.evaluation.metadata ?? {};
+  return { ...own, ...counts, fromTrial: chosen.index + 1 };
 }
 function caseInputId(testCase) {
   return testCase.inputId !== void 0 ? { inputId: testCase.inputId } : {};
