@@ -13,25 +13,19 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
-import { createJudgeClient } from '../src/judge/client.ts';
-import { createScrubber } from '../src/shared/secrets.ts';
-import type { Evaluation } from '../src/types/index.ts';
+import type { BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
 import { runInProcess } from './helpers/in-process.ts';
+import { loopbackJudge } from './helpers/loopback-judge.ts';
 import {
   useOpenAiServer,
   type OpenAiServer,
   type RecordedRequest,
 } from './helpers/openai-server.ts';
 import { scratch } from './helpers/cli.ts';
+import { X_SECRET, quote, refusal, scrubbedOutcome } from './helpers/secret-cut-judge.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((s) => (server = s));
-
-const X_SECRET = 'Zq7Xw9Lm2Np4Rt6VbK3d';
-
-/** `'p'` repeated `n` times, then the secret: how the judge quotes the output. */
-const quote = (n: number): string => 'p'.repeat(n) + X_SECRET;
 
 /** Pads that leave 5 to 1 characters of the secret before a cut at `limit` after `before`. */
 const pads = (limit: number, before = 0): number[] =>
@@ -61,18 +55,7 @@ function answer(request: RecordedRequest) {
       ? { toolArguments: { referenceEntities: [], contextEntities: [said] } }
       : { toolArguments: { referenceEntities: [said], contextEntities: [said] } };
   }
-  if (tool === 'record_attribution' && n > 400) {
-    const message = { role: 'assistant', content: null, refusal: said };
-    return {
-      body: {
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        model: 'judge-model',
-        choices: [{ index: 0, message, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-      },
-    };
-  }
+  if (tool === 'record_attribution' && n > 400) return refusal(said);
   // Verdict tools: an incorrect or unattributed claim, except that noise-sensitivity's relevant
   // context states it (its relevance question carries no pad and gets the default above).
   const verdict = tool === 'record_passage_support' ? 1 : 0;
@@ -191,19 +174,7 @@ describe('judge metadata quoting a secret cut within its first characters', () =
     server.setResponder(answer);
     // A client knowing no secret, as one made in code; the built-in's scrub knows the key.
     // One retry: the run above may leave a pooled connection the server has since closed.
-    const judge = {
-      client: createJudgeClient({
-        baseUrl: server.url,
-        apiKey: 'sk-test',
-        cacheDir: null,
-        maxRetries: 1,
-      }),
-      model: 'judge-model',
-      embeddingModel: undefined,
-      temperature: 0,
-      prices: undefined,
-    };
-    const scrub = createScrubber([X_SECRET]).text;
+    const judge = loopbackJudge(server.url, { maxRetries: 1 });
     const contexts = ['The sky is blue.'];
     const reference = 'The sky is blue.';
     /** The metadata (or the error's) of built-in `name` on one case, as JSON text. */
@@ -211,21 +182,8 @@ describe('judge metadata quoting a secret cut within its first characters', () =
       name: BuiltinEvaluatorName,
       testCase: Record<string, unknown>,
       output: unknown,
-    ): Promise<string> => {
-      const evaluator = builtinEvaluators[name].create({}, { id: name, judge, scrub });
-      try {
-        const evaluation: Evaluation = await evaluator.evaluateTestCase({
-          testCase,
-          output,
-          params: {},
-          durationMs: 0,
-          signal: new AbortController().signal,
-        });
-        return JSON.stringify(evaluation.metadata);
-      } catch (error) {
-        return JSON.stringify((error as { metadata?: unknown }).metadata);
-      }
-    };
+    ): Promise<string> =>
+      JSON.stringify((await scrubbedOutcome(judge, name, {}, testCase, output)).metadata);
     const texts: string[] = [];
     for (const n of pads(300)) {
       texts.push(await metadataOf('faithfulness', { contexts }, `${quote(n)}.`));

@@ -18,25 +18,19 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { builtinEvaluators, type BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
-import { createJudgeClient } from '../src/judge/client.ts';
-import { createScrubber } from '../src/shared/secrets.ts';
-import type { Evaluation } from '../src/types/index.ts';
+import type { BuiltinEvaluatorName } from '../src/evaluators/registry.ts';
 import { scratch } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
+import { loopbackJudge } from './helpers/loopback-judge.ts';
 import {
   useOpenAiServer,
   type OpenAiServer,
   type RecordedRequest,
 } from './helpers/openai-server.ts';
+import { X_SECRET, quote, refusal, scrubbedOutcome } from './helpers/secret-cut-judge.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((s) => (server = s));
-
-const X_SECRET = 'Zq7Xw9Lm2Np4Rt6VbK3d';
-
-/** `'p'` repeated `n` times, then the secret: how the judge quotes the output. */
-const quote = (n: number): string => 'p'.repeat(n) + X_SECRET;
 
 /** Pads that leave 1 to all characters of the secret before a cut at `limit`. */
 const pads = (limit: number): number[] =>
@@ -54,18 +48,7 @@ function answer(request: RecordedRequest) {
   const prompt = body.messages.map((m) => m.content).join('\n');
   const n = /p{20,}/.exec(prompt)?.[0].length ?? 0;
   const said = quote(n);
-  if (prompt.includes(REFUSE)) {
-    const message = { role: 'assistant', content: null, refusal: said };
-    return {
-      body: {
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        model: 'judge-model',
-        choices: [{ index: 0, message, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-      },
-    };
-  }
+  if (prompt.includes(REFUSE)) return refusal(said);
   const tool = body.tools[0]?.function;
   if (tool?.name === 'record_usefulness') {
     return { toolArguments: { verdicts: [{ reason: said, verdict: 0 }] } };
@@ -99,19 +82,7 @@ describe('judge reasons and refusals quoting a secret, cut', () => {
   it('keep no part of it, whatever character the cut falls on', async () => {
     server.setResponder(answer);
     // A client knowing no secret, as one made in code; the built-in's scrub knows it.
-    const judge = {
-      client: createJudgeClient({
-        baseUrl: server.url,
-        apiKey: 'sk-test',
-        cacheDir: null,
-        maxRetries: 1,
-      }),
-      model: 'judge-model',
-      embeddingModel: undefined,
-      temperature: 0,
-      prices: undefined,
-    };
-    const scrub = createScrubber([X_SECRET]).text;
+    const judge = loopbackJudge(server.url, { maxRetries: 1 });
     /** The metadata and error of built-in `name` with `options` on one case, as JSON text. */
     const evaluate = async (
       name: BuiltinEvaluatorName,
@@ -119,20 +90,8 @@ describe('judge reasons and refusals quoting a secret, cut', () => {
       testCase: Record<string, unknown>,
       output: unknown,
     ): Promise<string> => {
-      const evaluator = builtinEvaluators[name].create(options, { id: name, judge, scrub });
-      try {
-        const evaluation: Evaluation = await evaluator.evaluateTestCase({
-          testCase,
-          output,
-          params: {},
-          durationMs: 0,
-          signal: new AbortController().signal,
-        });
-        return JSON.stringify(evaluation.metadata);
-      } catch (error) {
-        const { message, metadata } = error as { message: string; metadata?: unknown };
-        return JSON.stringify({ message, metadata });
-      }
+      const { message, metadata } = await scrubbedOutcome(judge, name, options, testCase, output);
+      return JSON.stringify(message === undefined ? metadata : { message, metadata });
     };
     const texts: string[] = [];
     for (const n of pads(2000)) {

@@ -6,26 +6,15 @@
 import assert from 'node:assert/strict';
 import type { BuiltinEvaluatorName } from '../../src/evaluators/registry.ts';
 import type { JudgeContext } from '../../src/evaluators/types.ts';
-import { createJudgeClient } from '../../src/judge/client.ts';
 import { EvaluationError } from '../../src/shared/errors.ts';
 import type { Evaluation } from '../../src/types/index.ts';
 import type { OpenAiServer, ScriptedAnswer } from './openai-server.ts';
+import { loopbackJudge } from './loopback-judge.ts';
 import { evaluate } from './rag-evaluators.ts';
 
 /** A judge context whose chat model is `judge-model` at `server`, no cache, no retries. */
 export function judgeOn(server: OpenAiServer): JudgeContext {
-  return {
-    client: createJudgeClient({
-      baseUrl: server.url,
-      apiKey: 'sk-test',
-      cacheDir: null,
-      maxRetries: 0,
-    }),
-    model: 'judge-model',
-    embeddingModel: undefined,
-    temperature: 0,
-    prices: undefined,
-  };
+  return loopbackJudge(server.url);
 }
 
 /** One evaluation of built-in `name` with `options` on a case and an output. */

@@ -34,17 +34,26 @@ export function judgeContext(
   };
 }
 
-/** Creates the built-in `name` with `options`, judged by {@link judgeContext} unless `judge: null`. */
+/**
+ * Creates the built-in `name` with `options`, judged by {@link judgeContext} unless `judge: null`,
+ * scrubbing what it cuts with `scrub` when given.
+ */
 export function create(
   name: BuiltinEvaluatorName,
   options: Record<string, unknown>,
-  extra: { judge?: JudgeContext | null; files?: BuiltinFiles; id?: string } = {},
+  extra: {
+    judge?: JudgeContext | null;
+    files?: BuiltinFiles;
+    id?: string;
+    scrub?: (text: string) => string;
+  } = {},
 ): EngineEvaluator {
   const judge = extra.judge === null ? undefined : (extra.judge ?? judgeContext());
   return builtinEvaluators[name].create(options, {
     id: extra.id ?? name,
     ...(judge !== undefined ? { judge } : {}),
     ...(extra.files !== undefined ? { files: extra.files } : {}),
+    ...(extra.scrub !== undefined ? { scrub: extra.scrub } : {}),
   });
 }
 

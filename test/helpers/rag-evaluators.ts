@@ -4,8 +4,8 @@
  */
 import { builtinEvaluators, type BuiltinEvaluatorName } from '../../src/evaluators/registry.ts';
 import type { JudgeContext } from '../../src/evaluators/types.ts';
-import { createJudgeClient } from '../../src/judge/client.ts';
 import type { Evaluation } from '../../src/types/index.ts';
+import { loopbackJudge } from './loopback-judge.ts';
 import { server, useJudgeServer } from './judge-server.ts';
 
 /**
@@ -20,18 +20,7 @@ export let judge: JudgeContext;
  */
 export function useRagServer(): void {
   useJudgeServer(() => {
-    judge = {
-      client: createJudgeClient({
-        baseUrl: server.url,
-        apiKey: 'sk-test',
-        cacheDir: null,
-        maxRetries: 1,
-      }),
-      model: 'judge-model',
-      embeddingModel: 'embed-model',
-      temperature: 0,
-      prices: undefined,
-    };
+    judge = loopbackJudge(server.url, { maxRetries: 1, embeddingModel: 'embed-model' });
   });
 }
 
