@@ -10,15 +10,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
+import { workflowRunEvent } from './helpers/action-checkout.ts';
 import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
-import {
-  HEAD_SHA,
-  ONE_FAILING,
-  QUEUE_SHA,
-  REPOSITORY,
-  suiteFiles,
-  workspace,
-} from './helpers/action-run.ts';
+import { HEAD_SHA, ONE_FAILING, QUEUE_SHA, suiteFiles, workspace } from './helpers/action-run.ts';
 
 const fixture = useSourceAction();
 
@@ -126,14 +120,7 @@ describe('a workflow_run whose head-sha input is not the triggering run', () => 
 
   it("refused, and the failed check run goes on the triggering run's commit, not the input's", async () => {
     const ws = workspace(suiteFiles(ONE_FAILING));
-    writeFileSync(
-      ws.event,
-      JSON.stringify({
-        action: 'completed',
-        workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: triggering },
-        repository: REPOSITORY,
-      }),
-    );
+    writeFileSync(ws.event, workflowRunEvent(triggering));
     const r = await fixture.run(
       ws,
       { mode: 'report', 'head-sha': forged, 'pr-number': '7' },
@@ -152,11 +139,7 @@ describe('a workflow_run whose head-sha input is not the triggering run', () => 
 
 describe('a workflow_run refused for another input: the check run still never goes on a head-sha it cannot trust', () => {
   const triggering = 'd'.repeat(40);
-  const event = JSON.stringify({
-    action: 'completed',
-    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: triggering },
-    repository: REPOSITORY,
-  });
+  const event = workflowRunEvent(triggering);
   const env = { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_REF: 'refs/heads/main' };
 
   it("a forged head-sha beside a bad pr-number: the check run goes on the triggering run's commit", async () => {

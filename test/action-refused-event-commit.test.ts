@@ -9,17 +9,9 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
+import { TRIGGERING, mainCheckout, onMain, workflowRunEvent } from './helpers/action-checkout.ts';
 import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
-import {
-  HEAD_SHA,
-  ONE_FAILING,
-  REPOSITORY,
-  suiteFiles,
-  workspace,
-  type Workspace,
-  pullRequestEvent,
-} from './helpers/action-run.ts';
-import { commitAll, git } from './helpers/git.ts';
+import { HEAD_SHA, pullRequestEvent } from './helpers/action-run.ts';
 
 const fixture = useSourceAction();
 
@@ -28,22 +20,11 @@ beforeEach(() => {
   fixture.server.state.comments.clear();
 });
 
-/** A workspace that is a git checkout of one commit (the base or default branch's). */
-function checkout(): { ws: Workspace; sha: string } {
-  const ws = workspace(suiteFiles(ONE_FAILING));
-  git(ws.dir, 'init', '-q', '-b', 'main');
-  return { ws, sha: commitAll(ws.dir, 'base') };
-}
-
 describe('pull_request_target with the base branch checked out, refused for its inputs', () => {
   it("the failed check run goes on the pull request's head, with no warning about the checkout", async () => {
-    const { ws, sha } = checkout();
+    const { ws, sha } = mainCheckout();
     writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
-    const r = await fixture.run(
-      ws,
-      { mode: 'bogus' },
-      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, { mode: 'bogus' }, onMain('pull_request_target', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
     const run = onlyCheckRun(fixture.server, r.stdout);
@@ -54,41 +35,28 @@ describe('pull_request_target with the base branch checked out, refused for its 
 });
 
 describe('workflow_run in mode: run with the default branch checked out, refused', () => {
-  const triggering = 'd'.repeat(40);
-  const event = JSON.stringify({
-    action: 'completed',
-    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: triggering },
-    repository: REPOSITORY,
-  });
+  const event = workflowRunEvent(TRIGGERING);
 
   it("a bad input: the failed check run goes on the triggering run's commit", async () => {
-    const { ws, sha } = checkout();
+    const { ws, sha } = mainCheckout();
     writeFileSync(ws.event, event);
-    const r = await fixture.run(
-      ws,
-      { 'max-annotations': 'lots' },
-      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, { 'max-annotations': 'lots' }, onMain('workflow_run', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const run = onlyCheckRun(fixture.server, r.stdout);
-    assert.equal(run.head_sha, triggering);
+    assert.equal(run.head_sha, TRIGGERING);
     assert.doesNotMatch(r.stdout, /the evals ran the checked-out commit/);
   });
 
   it("a forged head-sha: refused, and the check run goes on the triggering run's commit, neither the input's nor the checkout's", async () => {
-    const { ws, sha } = checkout();
+    const { ws, sha } = mainCheckout();
     writeFileSync(ws.event, event);
-    const r = await fixture.run(
-      ws,
-      { 'head-sha': 'f'.repeat(40) },
-      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, { 'head-sha': 'f'.repeat(40) }, onMain('workflow_run', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(
       r.stdout,
       /^::error::input head-sha: f{40} is not the commit of the workflow run/m,
     );
     const run = onlyCheckRun(fixture.server, r.stdout);
-    assert.equal(run.head_sha, triggering);
+    assert.equal(run.head_sha, TRIGGERING);
   });
 });

@@ -13,16 +13,9 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
+import { badConfigCheckout, onMain } from './helpers/action-checkout.ts';
 import { onlyCheckRun, useActionFixture } from './helpers/action-fixture.ts';
-import {
-  HEAD_SHA,
-  ONE_FAILING,
-  pullRequestEvent,
-  suiteFiles,
-  workspace,
-  type Workspace,
-} from './helpers/action-run.ts';
-import { commitAll, git } from './helpers/git.ts';
+import { HEAD_SHA, pullRequestEvent } from './helpers/action-run.ts';
 
 const fixture = useActionFixture();
 const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
@@ -32,27 +25,11 @@ beforeEach(() => {
   fixture.server.state.comments.clear();
 });
 
-/** A git checkout of one commit whose evals.yaml has an unknown key on line 6, `colour: blue`. */
-function badCheckout(): { ws: Workspace; sha: string } {
-  const files = suiteFiles(ONE_FAILING);
-  const config = (files['evals.yaml'] ?? '').replace(
-    '    function: ./app/answer.mjs\n',
-    '    function: ./app/answer.mjs\n    colour: blue\n',
-  );
-  const ws = workspace({ ...files, 'evals.yaml': config });
-  git(ws.dir, 'init', '-q', '-b', 'main');
-  return { ws, sha: commitAll(ws.dir, 'base') };
-}
-
 describe('pull_request_target, an invalid config', () => {
   it("in the base branch's checkout: the failed check run goes on the head, unannotated, with file:line:col in its summary", async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
-    const r = await fixture.run(
-      ws,
-      {},
-      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, {}, onMain('pull_request_target', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
     const run = onlyCheckRun(fixture.server, r.stdout);
@@ -87,18 +64,14 @@ describe('pull_request_target, an invalid config', () => {
   });
 
   it("the earlier report's comment on the pull request says the same, with check-run: false too", async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
     fixture.server.addComment(7, {
       body: `${MARKER}\n### evals: evals.yaml\n**Passed** 3 of 3`,
       login: 'github-actions[bot]',
       type: 'Bot',
     });
-    const r = await fixture.run(
-      ws,
-      { 'check-run': 'false' },
-      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, { 'check-run': 'false' }, onMain('pull_request_target', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(fixture.server.state.checkRuns.size, 0);
     const body = fixture.server.state.comments.get(7)?.[0]?.body ?? '';
@@ -112,20 +85,12 @@ describe('pull_request_target, an invalid config', () => {
   });
 
   it('with the head checked out: on the head, annotated at the line', async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(
       ws.event,
       JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', head: sha, base: 'c'.repeat(40) })),
     );
-    const r = await fixture.run(
-      ws,
-      {},
-      {
-        GITHUB_EVENT_NAME: 'pull_request_target',
-        GITHUB_SHA: 'c'.repeat(40),
-        GITHUB_REF: 'refs/heads/main',
-      },
-    );
+    const r = await fixture.run(ws, {}, onMain('pull_request_target', 'c'.repeat(40)));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, sha);

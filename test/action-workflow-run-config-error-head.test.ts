@@ -10,52 +10,25 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { beforeEach, describe, it } from 'node:test';
-import { onlyCheckRun, useActionFixture } from './helpers/action-fixture.ts';
 import {
-  ONE_FAILING,
-  REPOSITORY,
-  suiteFiles,
-  workspace,
-  type Workspace,
-} from './helpers/action-run.ts';
-import { commitAll, git } from './helpers/git.ts';
+  TRIGGERING,
+  badConfigCheckout,
+  onMain,
+  workflowRunEvent,
+} from './helpers/action-checkout.ts';
+import { onlyCheckRun, useActionFixture } from './helpers/action-fixture.ts';
 
 const fixture = useActionFixture();
-const TRIGGERING = 'd'.repeat(40);
 
 beforeEach(() => {
   fixture.server.state.checkRuns.clear();
 });
 
-/** A git checkout of one commit whose evals.yaml has an unknown key on line 6, `colour: blue`. */
-function badCheckout(): { ws: Workspace; sha: string } {
-  const files = suiteFiles(ONE_FAILING);
-  const config = (files['evals.yaml'] ?? '').replace(
-    '    function: ./app/answer.mjs\n',
-    '    function: ./app/answer.mjs\n    colour: blue\n',
-  );
-  const ws = workspace({ ...files, 'evals.yaml': config });
-  git(ws.dir, 'init', '-q', '-b', 'main');
-  return { ws, sha: commitAll(ws.dir, 'base') };
-}
-
-function workflowRunEvent(headSha: string): string {
-  return JSON.stringify({
-    action: 'completed',
-    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: headSha },
-    repository: REPOSITORY,
-  });
-}
-
 describe('workflow_run, an invalid config', () => {
   it("in the default branch's checkout: the failed check run goes on workflow_run.head_sha, unannotated", async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(ws.event, workflowRunEvent(TRIGGERING));
-    const r = await fixture.run(
-      ws,
-      {},
-      { GITHUB_EVENT_NAME: 'workflow_run', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, {}, onMain('workflow_run', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(r.outputs['verdict'], 'error');
     const run = onlyCheckRun(fixture.server, r.stdout);
@@ -82,17 +55,9 @@ describe('workflow_run, an invalid config', () => {
   });
 
   it('with the triggering commit checked out: on it, annotated at the line', async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(ws.event, workflowRunEvent(sha));
-    const r = await fixture.run(
-      ws,
-      {},
-      {
-        GITHUB_EVENT_NAME: 'workflow_run',
-        GITHUB_SHA: 'c'.repeat(40),
-        GITHUB_REF: 'refs/heads/main',
-      },
-    );
+    const r = await fixture.run(ws, {}, onMain('workflow_run', 'c'.repeat(40)));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const run = onlyCheckRun(fixture.server, r.stdout);
     assert.equal(run.head_sha, sha);
