@@ -7,16 +7,21 @@
  * error. The real CLI against a loopback judge.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import {
+  BASELINES_FILE,
+  RECORDED_NOTE,
+  battleConfig,
+  judged,
+  runOf,
+} from './helpers/battle-baselines.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
-
-const FILE = join('battles', 's', 'vs.json');
 
 /**
  * Cases of `rows.json` (`q`, `output`, and `answer`, the value under test, which a case may lack:
@@ -31,19 +36,12 @@ function project(
   const dir = scratch();
   writeFiles(dir, {
     'rows.json': JSON.stringify(rows),
-    'evals.yaml': [
-      'version: 1',
-      'defaults:',
-      `  judge: { model: judge-mini, baseUrl: ${server.url}, apiKey: test-key }`,
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.json }',
-      '    evaluators:',
-      "      - { id: vs, use: automatic-battle, with: { actual: '{{case.answer}}' } }",
-      ...extra.map((line) => `      ${line}`),
-      ...suite.map((line) => `    ${line}`),
-      '',
-    ].join('\n'),
+    'evals.yaml': battleConfig(
+      server.url,
+      'rows.json',
+      ["- { id: vs, use: automatic-battle, with: { actual: '{{case.answer}}' } }", ...extra],
+      suite,
+    ),
   });
   return dir;
 }
@@ -53,44 +51,19 @@ const TWO = [
   { q: 'q2', output: 'b', answer: 'b' },
 ];
 
-interface Evaluation {
-  evaluator: string;
-  score: number | null;
-  passed: boolean | null;
-  error: string | null;
-}
-
-interface Run {
-  verdict: string;
-  gate: { conditions: { name: string; actual: string; passed: boolean }[] };
-  summary: { baselinesRecorded?: number; evaluators: Record<string, { count: number }> };
-  cases: { passed: boolean; recordedBaseline?: string[]; evaluations: Evaluation[] }[];
-}
-
-function runOf(dir: string, file = 'out.json'): Run {
-  const artifact = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { runs: Run[] };
-  return artifact.runs[0]!;
-}
-
-function judged(run: Run): { actual: string; passed: boolean } | undefined {
-  const condition = run.gate.conditions.find((c) => c.name === 'judged');
-  return condition && { actual: condition.actual, passed: condition.passed };
-}
-
-const NOTE =
-  'baselines recorded for 2 cases; nothing judged yet (the next run judges against them)';
-
 describe('automatic-battle in evals.yaml, recording its first baselines', () => {
   it('gives no evaluation and passes with the note, judging nothing; the next run judges', async () => {
     const dir = project(TWO);
     const first = await runCli(['run', '-o', 'out.json'], { cwd: dir, env: { CI: '' } });
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.ok(
-      first.stdout.includes(`note: judged: expected at least 1 case evaluated, got ${NOTE}`),
+      first.stdout.includes(
+        `note: judged: expected at least 1 case evaluated, got ${RECORDED_NOTE}`,
+      ),
       first.stdout,
     );
     const recorded = runOf(dir);
-    assert.deepEqual(judged(recorded), { actual: NOTE, passed: true });
+    assert.deepEqual(judged(recorded), { actual: RECORDED_NOTE, passed: true });
     assert.equal(recorded.summary.baselinesRecorded, 2);
     assert.equal(recorded.summary.evaluators.vs?.count ?? 0, 0, 'no tie scored');
     assert.deepEqual(
@@ -100,7 +73,7 @@ describe('automatic-battle in evals.yaml, recording its first baselines', () => 
         [['vs'], 0],
       ],
     );
-    assert.ok(existsSync(join(dir, FILE)), 'the baselines are written');
+    assert.ok(existsSync(join(dir, BASELINES_FILE)), 'the baselines are written');
     assert.equal(server.requests.length, 0, 'nothing battled yet');
 
     const second = await runCli(['run', '-o', 'out.json'], { cwd: dir, env: { CI: '' } });
@@ -125,8 +98,8 @@ describe('automatic-battle in evals.yaml, recording its first baselines', () => 
       env: { CI: 'true' },
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.deepEqual(judged(runOf(updated)), { actual: NOTE, passed: true });
-    assert.ok(existsSync(join(updated, FILE)));
+    assert.deepEqual(judged(runOf(updated)), { actual: RECORDED_NOTE, passed: true });
+    assert.ok(existsSync(join(updated, BASELINES_FILE)));
 
     const trials = project(TWO);
     const t = await runCli(['run', '--trials', '2', '-o', 'out.json'], {
@@ -135,7 +108,7 @@ describe('automatic-battle in evals.yaml, recording its first baselines', () => 
     });
     assert.equal(t.code, 0, t.stdout + t.stderr);
     const run = runOf(trials);
-    assert.deepEqual(judged(run), { actual: NOTE, passed: true });
+    assert.deepEqual(judged(run), { actual: RECORDED_NOTE, passed: true });
     assert.deepEqual(
       run.cases.map((c) => [c.recordedBaseline, c.evaluations.length]),
       [
@@ -177,8 +150,8 @@ describe('automatic-battle in evals.yaml, recording its first baselines', () => 
         .gate.conditions.filter((c) => c.name.startsWith('evaluators.vs.'))
         .map((c) => [c.name, c.actual, c.passed]),
       [
-        ['evaluators.vs.mean', NOTE, true],
-        ['evaluators.vs.passRate', NOTE, true],
+        ['evaluators.vs.mean', RECORDED_NOTE, true],
+        ['evaluators.vs.passRate', RECORDED_NOTE, true],
       ],
     );
   });

@@ -7,42 +7,33 @@
  * run records as before. The real CLI against a loopback judge.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import {
+  BASELINES_FILE,
+  battleConfig,
+  runOf,
+  type BattleEvaluation,
+} from './helpers/battle-baselines.ts';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
 
-const FILE = join('battles', 's', 'vs.json');
-
 /** Two recorded outputs battled against the baselines in battles/s/vs.json (none yet). */
 function battleProject(): string {
   const dir = scratch();
   writeFiles(dir, {
     'rows.csv': 'q,output\nq1,a\nq2,b\n',
-    'evals.yaml': [
-      'version: 1',
-      'defaults:',
-      `  judge: { model: judge-mini, baseUrl: ${server.url}, apiKey: test-key }`,
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.csv }',
-      '    evaluators:',
-      '      - { id: vs, use: automatic-battle }',
-      '',
-    ].join('\n'),
+    'evals.yaml': battleConfig(server.url, 'rows.csv', ['- { id: vs, use: automatic-battle }']),
   });
   return dir;
 }
 
-function evaluations(dir: string): { score: number | null; error: string | null }[] {
-  const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as {
-    runs: { cases: { evaluations: { score: number | null; error: string | null }[] }[] }[];
-  };
-  return (artifact.runs[0]?.cases ?? []).flatMap((c) => c.evaluations);
+function evaluations(dir: string): BattleEvaluation[] {
+  return runOf(dir).cases.flatMap((c) => c.evaluations);
 }
 
 describe('automatic-battle without a baselines file', () => {
@@ -55,10 +46,10 @@ describe('automatic-battle without a baselines file', () => {
     for (const error of errors) {
       assert.equal(
         error,
-        `no baseline for this case: ${FILE} does not exist, and a run in CI (CI=true) does not record it; run \`evals run evals.yaml --update-baselines\` and commit the file`,
+        `no baseline for this case: ${BASELINES_FILE} does not exist, and a run in CI (CI=true) does not record it; run \`evals run evals.yaml --update-baselines\` and commit the file`,
       );
     }
-    assert.equal(existsSync(join(dir, FILE)), false);
+    assert.equal(existsSync(join(dir, BASELINES_FILE)), false);
     assert.equal(server.requests.length, 0, 'nothing to battle');
   });
 
@@ -71,7 +62,7 @@ describe('automatic-battle without a baselines file', () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // Recorded, so not judged: no evaluation (see battle-first-baselines-unjudged.test.ts).
     assert.deepEqual(evaluations(dir), []);
-    assert.ok(existsSync(join(dir, FILE)));
+    assert.ok(existsSync(join(dir, BASELINES_FILE)));
   });
 
   it('outside CI (CI empty or false): the first run records, and passes', async () => {
@@ -79,7 +70,7 @@ describe('automatic-battle without a baselines file', () => {
       const dir = battleProject();
       const r = await runCli(['run', '-o', 'out.json'], { cwd: dir, env: { CI: ci } });
       assert.equal(r.code, 0, r.stdout + r.stderr);
-      assert.ok(existsSync(join(dir, FILE)), `CI=${ci}`);
+      assert.ok(existsSync(join(dir, BASELINES_FILE)), `CI=${ci}`);
     }
   });
 });

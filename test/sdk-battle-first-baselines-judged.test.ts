@@ -8,10 +8,16 @@
  * evals.yaml) against a loopback judge.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
+import {
+  RECORDED_NOTE,
+  battleConfig,
+  judged,
+  runOf,
+  type BattleRun,
+} from './helpers/battle-baselines.ts';
 import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
@@ -40,42 +46,15 @@ function project(outputs: string[], gate: string[] = [], evaluators: string[] = 
       '',
     ].join('\n'),
     'skip.mjs': 'export const skip = { evaluateTestCase: () => undefined };\n',
-    'evals.yaml': [
-      'version: 1',
-      'defaults:',
-      `  judge: { model: judge-mini, baseUrl: ${server.url}, apiKey: test-key }`,
-      'suites:',
-      '  - id: s',
-      '    testset: { path: rows.csv }',
-      '    evaluators:',
-      '      - { id: vs, use: ./battle.ts#Vs }',
-      ...evaluators.map((line) => `      ${line}`),
-      ...gate.map((line) => `    ${line}`),
-      '',
-    ].join('\n'),
+    'evals.yaml': battleConfig(
+      server.url,
+      'rows.csv',
+      ['- { id: vs, use: ./battle.ts#Vs }', ...evaluators],
+      gate,
+    ),
   });
   return dir;
 }
-
-interface Run {
-  verdict: string;
-  gate: { conditions: { name: string; actual: string; passed: boolean }[] };
-  summary: { baselinesRecorded?: number };
-  cases: { recordedBaseline?: string[]; evaluations: unknown[] }[];
-}
-
-function runOf(dir: string, file = 'out.json'): Run {
-  const artifact = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { runs: Run[] };
-  return artifact.runs[0]!;
-}
-
-function judged(run: Run): { actual: string; passed: boolean } | undefined {
-  const condition = run.gate.conditions.find((c) => c.name === 'judged');
-  return condition && { actual: condition.actual, passed: condition.passed };
-}
-
-const NOTE =
-  'baselines recorded for 2 cases; nothing judged yet (the next run judges against them)';
 
 describe('a suite of an SDK automatic battle alone, recording its first baselines', () => {
   it('passes with a note on the run that records them, and the next run judges', async () => {
@@ -85,12 +64,12 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
     assert.match(
       first.stdout,
       new RegExp(
-        `note: judged: expected at least 1 case evaluated, got ${NOTE.replace(/[()]/g, '\\$&')}`,
+        `note: judged: expected at least 1 case evaluated, got ${RECORDED_NOTE.replace(/[()]/g, '\\$&')}`,
       ),
     );
     assert.doesNotMatch(first.stdout, /skipped every one/);
     const recorded = runOf(dir);
-    assert.deepEqual(judged(recorded), { actual: NOTE, passed: true });
+    assert.deepEqual(judged(recorded), { actual: RECORDED_NOTE, passed: true });
     assert.equal(recorded.summary.baselinesRecorded, 2);
     assert.deepEqual(
       recorded.cases.map((c) => [c.recordedBaseline, c.evaluations.length]),
@@ -138,7 +117,7 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
       env: { CI: 'true' },
     });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.deepEqual(judged(runOf(dir)), { actual: NOTE, passed: true });
+    assert.deepEqual(judged(runOf(dir)), { actual: RECORDED_NOTE, passed: true });
   });
 
   it('with trials, a case recorded in its trials is excused the same way', async () => {
@@ -146,7 +125,7 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
     const r = await runCli(['run', '--trials', '2', '-o', 'out.json'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const run = runOf(dir);
-    assert.deepEqual(judged(run), { actual: NOTE, passed: true });
+    assert.deepEqual(judged(run), { actual: RECORDED_NOTE, passed: true });
     assert.deepEqual(run.cases[0]?.recordedBaseline, ['vs']);
   });
 
@@ -176,18 +155,18 @@ describe('a suite of an SDK automatic battle alone, recording its first baseline
     const dir = project(['a', 'b'], rules);
     const first = await runCli(['run', '-o', 'out.json'], { cwd: dir });
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    const ruled = (run: Run) =>
+    const ruled = (run: BattleRun) =>
       run.gate.conditions
         .filter((c) => c.name.startsWith('evaluators.vs.'))
         .map((c) => [c.name, c.actual, c.passed]);
     assert.deepEqual(ruled(runOf(dir)), [
-      ['evaluators.vs.mean', NOTE, true],
-      ['evaluators.vs.passRate', NOTE, true],
+      ['evaluators.vs.mean', RECORDED_NOTE, true],
+      ['evaluators.vs.passRate', RECORDED_NOTE, true],
     ]);
     // The next run is measured: the judge's default answer here is a tie (0.5) or better.
     const second = await runCli(['run', '-o', 'out.json'], { cwd: dir });
     assert.ok(
-      ruled(runOf(dir)).every(([, actual]) => actual !== NOTE),
+      ruled(runOf(dir)).every(([, actual]) => actual !== RECORDED_NOTE),
       second.stdout,
     );
   });
