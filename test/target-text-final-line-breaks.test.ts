@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { jsonlProject } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
+import { chatReply, modelTarget, onlyCase } from './helpers/text-target.ts';
 
 /**
  * `/v1/chat/completions`: a chat completion whose text is `Paris\n`; `/json`: the JSON string
@@ -16,9 +17,7 @@ import { useLoopbackServer } from './helpers/loopback-server.ts';
 const server = useLoopbackServer((req, res) => {
   req.resume();
   if (req.url === '/v1/chat/completions') {
-    const message = { role: 'assistant', content: 'Paris\n' };
-    const choices = [{ index: 0, message, finish_reason: 'stop' }];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices }));
+    chatReply(res, 'Paris\n');
     return;
   }
   if (req.url === '/json') {
@@ -29,12 +28,6 @@ const server = useLoopbackServer((req, res) => {
 });
 
 const EQUALS = ['evaluators:', '  - { id: eq, use: is-equals, with: { expected: Paris } }'];
-
-async function onlyCase(dir: string): Promise<{ code: number; output: unknown; error: string }> {
-  const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir);
-  const c = artifactCases(dir)[0]!.cases[0]!;
-  return { code: result.code, output: c.output, error: c.error ?? '' };
-}
 
 describe('the trailing line breaks of a text output', () => {
   it("are dropped from a command's stdout", async () => {
@@ -57,18 +50,7 @@ describe('the trailing line breaks of a text output', () => {
   });
 
   it("are dropped from a model target's text reply", async () => {
-    const dir = jsonlProject(
-      [{ q: 'a' }],
-      [
-        'target:',
-        '  type: model',
-        '  model: m',
-        `  baseUrl: ${server.base}/v1`,
-        '  apiKey: sk-test-key',
-        '  prompt: hi',
-        ...EQUALS,
-      ],
-    );
+    const dir = jsonlProject([{ q: 'a' }], [...modelTarget(server.base), ...EQUALS]);
     assert.deepEqual(await onlyCase(dir), { code: 0, output: 'Paris', error: '' });
   });
 

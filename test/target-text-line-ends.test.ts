@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
+import { jsonlProject } from './helpers/in-process.ts';
 import { useLoopbackServer } from './helpers/loopback-server.ts';
+import { chatReply, modelTarget, onlyCase } from './helpers/text-target.ts';
 
 /**
  * Answers `/crlf` with two CRLF-ended lines as text, `/cr` with a lone CR in a line, and
@@ -16,9 +17,7 @@ import { useLoopbackServer } from './helpers/loopback-server.ts';
 const server = useLoopbackServer((req, res) => {
   req.resume();
   if (req.url === '/v1/chat/completions') {
-    const message = { role: 'assistant', content: 'line one\r\nline two' };
-    const choices = [{ index: 0, message, finish_reason: 'stop' }];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices }));
+    chatReply(res, 'line one\r\nline two');
     return;
   }
   const body = req.url === '/cr' ? 'line one\rline two' : 'line one\r\nline two';
@@ -31,12 +30,6 @@ const EQUALS = [
   'evaluators:',
   '  - { id: eq, use: is-equals, with: { expected: "{{ case.expected }}" } }',
 ];
-
-async function onlyCase(dir: string): Promise<{ code: number; output: unknown; error: string }> {
-  const result = await runInProcess(['run', '-o', 'results.json', '--no-cache'], dir);
-  const c = artifactCases(dir)[0]!.cases[0]!;
-  return { code: result.code, output: c.output, error: c.error ?? '' };
-}
 
 describe('text outputs written with CRLF line ends', () => {
   it("a command's stdout is scored with LF line ends, its trailing line breaks dropped", async () => {
@@ -59,15 +52,7 @@ describe('text outputs written with CRLF line ends', () => {
   });
 
   it("a model target's text reply is scored with LF line ends", async () => {
-    const dir = jsonlProject(ROWS, [
-      'target:',
-      '  type: model',
-      '  model: m',
-      `  baseUrl: ${server.base}/v1`,
-      '  apiKey: sk-test-key',
-      '  prompt: hi',
-      ...EQUALS,
-    ]);
+    const dir = jsonlProject(ROWS, [...modelTarget(server.base), ...EQUALS]);
     assert.deepEqual(await onlyCase(dir), { code: 0, output: 'line one\nline two', error: '' });
   });
 
