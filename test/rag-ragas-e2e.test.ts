@@ -14,6 +14,7 @@ import {
   type OpenAiServer,
   type RecordedRequest,
 } from './helpers/openai-server.ts';
+import { numbered } from './helpers/judge-evaluators.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
@@ -32,14 +33,6 @@ const ROWS = [
     output: { answer: 'The Eiffel Tower is 300 meters tall.', contexts: CONTEXTS },
   },
 ];
-
-/** The numbered items of `tag` in a request's user message, in order. */
-function items(request: RecordedRequest, tag: string): string[] {
-  const body = request.body as { messages: { content: string }[] };
-  const text = body.messages.map((m) => m.content).join('\n');
-  const pattern = new RegExp(`<${tag} (\\d+)>\\n([\\s\\S]*?)\\n</${tag} \\1>`, 'g');
-  return [...text.matchAll(pattern)].map((m) => m[2] ?? '');
-}
 
 /**
  * A judge with fixed rules: a statement is supported when it is about the 300 meters, every
@@ -61,7 +54,7 @@ function judgeByRules(request: RecordedRequest) {
   const verdict = (text: string): number => (tag !== 'statement' || text.includes('300') ? 1 : 0);
   return {
     toolArguments: {
-      verdicts: items(request, tag).map((text) => ({ reason: tool, verdict: verdict(text) })),
+      verdicts: numbered(request, tag).map((text) => ({ reason: tool, verdict: verdict(text) })),
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   type OpenAiServer,
   type RecordedRequest,
 } from './helpers/openai-server.ts';
+import { numbered } from './helpers/judge-evaluators.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
@@ -78,14 +79,6 @@ void describe('the reasons of the RAG measures with no model', () => {
   });
 });
 
-/** The numbered items of `tag` in a request's user message, in order. */
-function items(request: RecordedRequest, tag: string): string[] {
-  const body = request.body as { messages: { content: string }[] };
-  const text = body.messages.map((m) => m.content).join('\n');
-  const pattern = new RegExp(`<${tag} (\\d+)>\\n([\\s\\S]*?)\\n</${tag} \\1>`, 'g');
-  return [...text.matchAll(pattern)].map((m) => m[2] ?? '');
-}
-
 /**
  * A judge with fixed rules: the answer's claims and the reference's sentences hold when they are
  * about the 300 meters; only the passage about them is useful, every passage is relevant and
@@ -117,7 +110,10 @@ function judgeByRules(request: RecordedRequest) {
     tag === 'statement' || tool === 'record_usefulness' ? text.includes('300') : true;
   return {
     toolArguments: {
-      verdicts: items(request, tag).map((text) => ({ reason: tool, verdict: holds(text) ? 1 : 0 })),
+      verdicts: numbered(request, tag).map((text) => ({
+        reason: tool,
+        verdict: holds(text) ? 1 : 0,
+      })),
     },
   };
 }

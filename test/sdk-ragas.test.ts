@@ -21,6 +21,7 @@ import {
   type TestEvaluator,
 } from 'evalgate/testing';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+import { numbered } from './helpers/judge-evaluators.ts';
 
 let server: OpenAiServer;
 useOpenAiServer((started) => (server = started));
@@ -212,10 +213,7 @@ describe('Ragas-style SDK classes', () => {
 
   it('context entities recall, factual correctness and noise sensitivity map and score through the judge', async () => {
     server.setResponder((request) => {
-      const body = request.body as {
-        tool_choice: { function: { name: string } };
-        messages: { content: string }[];
-      };
+      const body = request.body as { tool_choice: { function: { name: string } } };
       const tool = body.tool_choice.function.name;
       if (tool === 'record_entities') {
         return {
@@ -229,11 +227,9 @@ describe('Ragas-style SDK classes', () => {
       // every claim put to it.
       const tag =
         { record_relevance: 'passage', record_passage_support: 'claim' }[tool] ?? 'statement';
-      const text = body.messages.map((m) => m.content).join('\n');
-      const pattern = new RegExp(`<${tag} (\\d+)>\\n([\\s\\S]*?)\\n</${tag} \\1>`, 'g');
-      const verdicts = [...text.matchAll(pattern)].map((m) => ({
+      const verdicts = numbered(request, tag).map((item) => ({
         reason: tool,
-        verdict: tag !== 'statement' || (m[2] ?? '').includes('300') ? 1 : 0,
+        verdict: tag !== 'statement' || item.includes('300') ? 1 : 0,
       }));
       return { toolArguments: { verdicts } };
     });

@@ -112,6 +112,17 @@ export function section(prompt: string, tag: string): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The numbered items `<tag N>` of a chat request's messages, in order: the claims, statements
+ * or passages a RAG built-in asks the judge about.
+ */
+export function numbered(request: RecordedRequest, tag: string): string[] {
+  const body = request.body as { messages: { content: string }[] };
+  const text = body.messages.map((m) => m.content).join('\n');
+  const pattern = new RegExp(`<${tag} (\\d+)>\\n([\\s\\S]*?)\\n</${tag} \\1>`, 'g');
+  return [...text.matchAll(pattern)].map((m) => m[2] ?? '');
+}
+
 /** A scripted answer whose forced tool call picks `choice`, for `reason`. */
 export const verdict = (choice: string, reason = `picked ${choice}`) => ({
   toolArguments: { reason, choice },
