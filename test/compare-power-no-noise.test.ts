@@ -11,10 +11,10 @@ import { describe, it } from 'node:test';
 
 import { normalQuantileUpper } from '../src/compare/normal.ts';
 import { fewestDetectable, rowPower } from '../src/compare/power.ts';
-import { scratch } from './helpers/cli.ts';
 import type { Comparison } from '../src/types/comparison.ts';
 import { agreementProject } from './helpers/agreement-project.ts';
-import { artifact, run, type CaseSpec } from './helpers/compare-builder.ts';
+import type { CaseSpec } from './helpers/compare-builder.ts';
+import { compareSides } from './helpers/compare-cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 const CASES = 60;
@@ -51,14 +51,7 @@ interface JsonRow {
 }
 
 async function compare(format: 'json' | 'text' | 'md'): Promise<string> {
-  const dir = scratch();
-  const [base, head] = sides();
-  writeFileSync(join(dir, 'base.json'), JSON.stringify(artifact([run('qa', {}, base)])));
-  writeFileSync(
-    join(dir, 'head.json'),
-    JSON.stringify(artifact([run('qa', {}, head)], 'b'.repeat(40))),
-  );
-  const result = await runInProcess(['compare', 'base.json', 'head.json', '--format', format], dir);
+  const result = await compareSides(...sides(), format);
   assert.equal(result.code, 0, result.stderr);
   return result.stdout;
 }

@@ -4,15 +4,12 @@
  * where every changed case moves by ±1 (the pass rate, scores that are all 0 or 1).
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
 import { normalQuantileUpper } from '../src/compare/normal.ts';
 import { fewestDetectable, rowPower } from '../src/compare/power.ts';
-import { scratch } from './helpers/cli.ts';
-import { artifact, run, type CaseSpec } from './helpers/compare-builder.ts';
-import { runInProcess } from './helpers/in-process.ts';
+import type { CaseSpec } from './helpers/compare-builder.ts';
+import { compareSides } from './helpers/compare-cli.ts';
 
 const CASES = 20;
 
@@ -66,14 +63,7 @@ interface JsonComparison {
 }
 
 async function compare(format: 'json' | 'text'): Promise<string> {
-  const dir = scratch();
-  const [base, head] = sides();
-  writeFileSync(join(dir, 'base.json'), JSON.stringify(artifact([run('qa', {}, base)])));
-  writeFileSync(
-    join(dir, 'head.json'),
-    JSON.stringify(artifact([run('qa', {}, head)], 'b'.repeat(40))),
-  );
-  const result = await runInProcess(['compare', 'base.json', 'head.json', '--format', format], dir);
+  const result = await compareSides(...sides(), format);
   assert.ok(result.code === 0 || result.code === 1, result.stderr);
   return result.stdout;
 }
@@ -189,13 +179,7 @@ describe('the wording of a row that no change could reach', () => {
         scores: Object.fromEntries(names.map((name) => [name, 0.5 + jitter(i, which)])),
         passed: true,
       }));
-    const dir = scratch();
-    writeFileSync(join(dir, 'base.json'), JSON.stringify(artifact([run('qa', {}, side('base'))])));
-    writeFileSync(
-      join(dir, 'head.json'),
-      JSON.stringify(artifact([run('qa', {}, side('head'))], 'b'.repeat(40))),
-    );
-    const result = await runInProcess(['compare', 'base.json', 'head.json'], dir);
+    const result = await compareSides(side('base'), side('head'));
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
