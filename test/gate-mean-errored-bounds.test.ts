@@ -7,10 +7,10 @@
  * The real CLI, 1,000 rows, a custom evaluator that throws on the first ERRORS rows.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { gateCondition } from './helpers/read-artifact.ts';
 import { evaluateGate } from '../src/run/gate.ts';
 
 const ROWS = ['n', ...Array.from({ length: 1000 }, (_, i) => String(i + 1)), ''].join('\n');
@@ -59,10 +59,7 @@ async function gated(
 ): Promise<{ code: number | null; actual: string; passed: boolean; output: string }> {
   const dir = project(mean);
   const r = await runCli(['run', '-o', 'out.json'], { cwd: dir, env });
-  const artifact = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as {
-    runs: { gate: { conditions: { name: string; actual: string; passed: boolean }[] } }[];
-  };
-  const condition = artifact.runs[0]?.gate.conditions.find((c) => c.name === 'evaluators.e.mean');
+  const condition = gateCondition(join(dir, 'out.json'), 'evaluators.e.mean');
   assert.ok(condition, r.stdout + r.stderr);
   return { code: r.code, ...condition, output: r.stdout + r.stderr };
 }
