@@ -14,38 +14,20 @@ import { before, describe, it } from 'node:test';
 import { onlyCheckRun, useSourceAction } from './helpers/action-fixture.ts';
 import { workspace, type Workspace } from './helpers/action-run.ts';
 import { runInProcess } from './helpers/in-process.ts';
-import { reports } from './helpers/uncompared-baseline.ts';
-
-/** One suite `id` of 12 rows that all pass, under `regressions: block`; `top`: top-level lines. */
-function files(id: string, top = ''): Record<string, string> {
-  return {
-    'evals.yaml': `version: 1
-${top}suites:
-  - id: ${id}
-    testset: { path: rows.jsonl }
-    hash: [id]
-    function: ./m.mjs#fn
-    evaluators:
-      - { id: eq, use: is-equals, with: { expected: ok } }
-    gate: { regressions: block }
-`,
-    'rows.jsonl': `${Array.from({ length: 12 }, (_, n) => JSON.stringify({ id: `r${n}` })).join('\n')}\n`,
-    'm.mjs': `export const fn = () => 'ok';\n`,
-  };
-}
+import { passingSuite, reports } from './helpers/uncompared-baseline.ts';
 
 describe('the Action when a suite of the baseline is gone from the config', () => {
   const fixture = useSourceAction();
   let base = '';
   before(async () => {
-    const old = workspace(files('qa'));
+    const old = workspace(passingSuite({ suite: 'qa' }));
     const made = await runInProcess(['run', '-o', 'base.json'], old.dir);
     assert.equal(made.code, 0, made.stderr);
     base = readFileSync(join(old.dir, 'base.json'), 'utf8');
   });
 
   it('a renamed suite fails the check run, and every report says which and how to accept it', async () => {
-    const ws: Workspace = workspace({ ...files('qa2'), 'base.json': base });
+    const ws: Workspace = workspace({ ...passingSuite({ suite: 'qa2' }), 'base.json': base });
     const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
     assert.equal(run.code, 1, run.stdout);
     assert.equal(run.outputs['verdict'], 'fail');
@@ -64,7 +46,10 @@ describe('the Action when a suite of the baseline is gone from the config', () =
   });
 
   it('listed in removedSuites, the check run passes', async () => {
-    const ws = workspace({ ...files('qa2', 'removedSuites: [qa]\n'), 'base.json': base });
+    const ws = workspace({
+      ...passingSuite({ suite: 'qa2', top: 'removedSuites: [qa]\n' }),
+      'base.json': base,
+    });
     const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
     assert.equal(run.code, 0, run.stdout);
     assert.equal(run.outputs['verdict'], 'pass');

@@ -10,12 +10,18 @@ import { workspace, type ActionRun, type Workspace } from './action-run.ts';
 import type { GitHubServer } from './github-server.ts';
 import { runInProcess } from './in-process.ts';
 
-/** 12 rows that all pass; `hash: [id]` makes a row's id its `id` field. Regressions block. */
-function files(prefix: string): Record<string, string> {
+/**
+ * Suite `suite` of 12 rows that all pass, with ids `${prefix}0` to `${prefix}11` (`hash: [id]`
+ * makes a row's id its `id` field), under `regressions: block`; `top`: lines before `suites:`.
+ */
+export function passingSuite(
+  options: { suite?: string; prefix?: string; top?: string } = {},
+): Record<string, string> {
+  const { suite = 'qa', prefix = 'r', top = '' } = options;
   return {
     'evals.yaml': `version: 1
-suites:
-  - id: qa
+${top}suites:
+  - id: ${suite}
     testset: { path: rows.jsonl }
     hash: [id]
     function: ./m.mjs#fn
@@ -34,11 +40,11 @@ suites:
  * rows' own results are there too (`evals-results.json`), for `mode: report`.
  */
 export async function renamedRows(results = false): Promise<{ ws: Workspace; base: string }> {
-  const old = workspace(files('old-'));
+  const old = workspace(passingSuite({ prefix: 'old-' }));
   const made = await runInProcess(['run', '-o', 'base.json'], old.dir);
   assert.equal(made.code, 0, made.stderr);
   const base = readFileSync(join(old.dir, 'base.json'), 'utf8');
-  const ws = workspace({ ...files('new-'), 'base.json': base });
+  const ws = workspace({ ...passingSuite({ prefix: 'new-' }), 'base.json': base });
   if (results) {
     const own = await runInProcess(['run', '-o', 'evals-results.json'], ws.dir);
     assert.equal(own.code, 0, own.stderr);
