@@ -415,6 +415,20 @@ const ruleErrors: Case[] = [
       'evals.yaml:12:47  suites[1].target.cwd: cwd: is not a template: the working folder is set once for the suite, so {{ … }} here would be read as part of a folder name; to run in a folder per grid point, change to it in a shell line (shell: true, run: \'cd "{{ params.dir }}" && ./agent.sh\')',
     ],
   },
+  {
+    // The new id of a renamed suite where its old id belongs would accept nothing.
+    name: 'removedSuites lists no suite the config still has',
+    text: yaml`
+      version: 1
+      removedSuites: [qa, capitals]
+      suites:
+        - id: capitals
+          testset: { path: a.csv }
+    `,
+    issues: [
+      'evals.yaml:2:21  removedSuites[1]: expected the id of a suite this config no longer has, found "capitals", a suite of this config (suites[0].id at line 4): list the id the suite had in the baseline (a renamed suite\'s old id), or drop the entry',
+    ],
+  },
 ];
 
 const together: Case[] = [

@@ -7,7 +7,7 @@
  * `--suite` filter is never a removal. The real CLI, `evals run` and `evals compare`.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { headline } from '../src/action/publish.ts';
@@ -281,5 +281,100 @@ describe('regressions: block and a suite of the baseline gone from the config', 
     writeFiles(dir, { 'evals.yaml': config(['a', 'y'], '{ regressions: block }') });
     const kept = await run(dir);
     assert.doesNotMatch(kept.stderr, /another config/);
+  });
+});
+
+describe('removedSuites entries that accept nothing', () => {
+  it('a suite the config still has is a config error (exit 2, file:line:col), nothing run', async () => {
+    const dir = await project(['s', 'other']);
+    // The new id where the old one belongs: `t` is in the config, `s` stays unaccepted.
+    writeFiles(dir, {
+      'evals.yaml': config(['t', 'other'], '{ regressions: block }', ['removedSuites: [t]']),
+    });
+    const r = await run(dir);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /evals\.yaml:2:17 {2}removedSuites\[0\]: expected the id of a suite this config no longer has, found "t", a suite of this config \(suites\[0\]\.id at line 4\)/,
+    );
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(existsSync(join(dir, 'head.json')), false);
+  });
+
+  it('an entry naming no suite of the baseline is a warning, naming a near suite of it', async () => {
+    const dir = await project(['qa_v1', 'other']);
+    // A typo: `qa-v1` for `qa_v1`, which stays unaccepted and fails the run.
+    writeFiles(dir, {
+      'evals.yaml': config(['qa2', 'other'], '{ regressions: block }', [
+        'removedSuites: [qa-v1, legacy]',
+      ]),
+    });
+    const r = await run(dir);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(
+      r.stderr.includes(
+        'warning: removedSuites lists "qa-v1", which is no suite of the baseline, so it accepts nothing here: did you mean "qa_v1", which the baseline has and the config does not?\n',
+      ),
+      r.stderr,
+    );
+    // No near suite: it may be a removal older than the baseline.
+    assert.ok(
+      r.stderr.includes(
+        'warning: removedSuites lists "legacy", which is no suite of the baseline, so it accepts nothing here: if it was removed before the baseline was made, the entry can go\n',
+      ),
+      r.stderr,
+    );
+    assert.deepEqual(
+      artifact(dir).missingSuites?.map((gone) => gone.suite),
+      ['qa_v1'],
+    );
+    const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(compared.code, 1, compared.stdout + compared.stderr);
+    assert.match(
+      compared.stderr,
+      /^warning: HEAD: removedSuites lists "qa-v1", which is no suite/m,
+    );
+  });
+});
+
+describe('a baseline of another config, recorded', () => {
+  it('the artifact, evals compare (json, md) and the PR comment say it, not stderr alone', async () => {
+    const dir = await project(['a', 'b']);
+    const other = (output: string) =>
+      rows(output).replace(/"q":"q(\d+)"/g, (_, i: string) => `"q":"other${i}"`);
+    writeFiles(dir, {
+      'evals.yaml': config(['x', 'y'], '{ regressions: block }'),
+      'rows.jsonl': other('the right answer'),
+    });
+    const sentence =
+      'none of the baseline\'s suites ("a", "b") is in this config, and the baseline shares no case with this run: a baseline of another config? If the suites were renamed, list them in removedSuites';
+    assert.equal((await run(dir)).code, 1);
+    const head = artifact(dir);
+    assert.equal(head.comparison?.foreignBaseline, sentence);
+    const md = renderMarkdownReport(reported(head), {
+      title: 'evals: evals.yaml',
+      marker: '',
+      maxChars: 65_000,
+      sourceRoot: '',
+    });
+    assert.ok(md.includes(`⚠️ **A baseline of another config?** ${sentence}`), md);
+    // The artifact with the field reads back (evals show checks it against the schema).
+    const shown = await runCli(['show', 'head.json'], { cwd: dir });
+    assert.equal(shown.code, 0, shown.stdout + shown.stderr);
+    const ours = sentence
+      .replace('in this config', "in HEAD's config")
+      .replace('with this run', 'with HEAD');
+    const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 1, json.stdout + json.stderr);
+    assert.equal((JSON.parse(json.stdout) as Record<string, unknown>).foreignBaseline, ours);
+    const mdCompare = await runCli(['compare', 'base.json', 'head.json', '--format', 'md'], {
+      cwd: dir,
+    });
+    assert.ok(
+      mdCompare.stdout.includes(`⚠️ **A baseline of another config?** ${ours}`),
+      mdCompare.stdout,
+    );
   });
 });

@@ -54,8 +54,13 @@ export async function compareCommand(
   // The suites of BASE that HEAD's config no longer has and BASE's recorded gate blocks on: a
   // reason to exit 1 of their own, which every format says.
   let goneSuites: readonly GoneSuiteBlock[] = [];
+  let unknownRemoved: readonly string[] = [];
   if (base.ok && head.ok) {
-    ({ comparison, goneSuites, foreign } = compareRecorded(base.artifact, head.artifact, names));
+    ({ comparison, goneSuites, foreign, unknownRemoved } = compareRecorded(
+      base.artifact,
+      head.artifact,
+      names,
+    ));
   } else {
     // Throws: the validation says what is wrong with the file(s) that did not read as artifacts.
     comparison = compareResults(
@@ -103,6 +108,7 @@ export async function compareCommand(
   for (const block of missing) ctx.stderr.write(`HEAD ${describeRun(block)}: ${block.text}\n`);
   for (const block of gone) ctx.stderr.write(`HEAD ${block.suite}: ${block.text}\n`);
   for (const block of goneSuites) ctx.stderr.write(`HEAD: ${block.text}\n`);
+  for (const text of unknownRemoved) ctx.stderr.write(`warning: HEAD: ${text}\n`);
   const blocked = missing.length > 0 || gone.length > 0 || goneSuites.length > 0;
   return comparison.hasRegression || blocked ? 1 : 0;
 }

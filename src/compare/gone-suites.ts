@@ -7,6 +7,7 @@
  * artifact records (`configDataParts.suites`, never narrowed by `--suite`), lacks it. The suite
  * being gone from HEAD, its rule is BASE's: the gate BASE's runs of it recorded (`plan.gate`).
  */
+import { closestMatch } from '../config/did-you-mean.ts';
 import type { ResultsArtifact } from '../types/index.ts';
 
 /** A suite of BASE that HEAD's config no longer has and does not list in `removedSuites`. */
@@ -67,6 +68,37 @@ export function goneSuites(
     found.push({ suite, regressions, text: goneSuiteText(suite, added) });
   }
   return found;
+}
+
+/**
+ * A warning for each entry of HEAD's `removedSuites` that names no suite of `base` (its runs or
+ * its whole config): it accepts nothing against this baseline. Not an error: the baseline may
+ * be newer than the removal (the entry may stay, see docs/config.md) or of another branch, but a
+ * typo (`qa-v1` for `qa_v1`) would leave the suite it meant failing, so the closest suite of the
+ * baseline is named when one looks like it.
+ */
+export function unknownRemovedSuitesTexts(
+  base: Pick<ResultsArtifact, 'runs' | 'configDataParts'>,
+  head: HeadSuites | undefined,
+): string[] {
+  if (head === undefined || head.removedSuites.length === 0) return [];
+  const known = new Set([
+    ...base.runs.map((run) => run.suite),
+    ...(base.configDataParts?.suites.map((suite) => suite.id) ?? []),
+  ]);
+  const inHead = new Set(head.suites);
+  // Only the baseline's suites this config lacks can be what an entry meant.
+  const gone = [...known].filter((id) => !inHead.has(id) && !head.removedSuites.includes(id));
+  return head.removedSuites
+    .filter((id) => !known.has(id))
+    .map((id) => {
+      const near = closestMatch(id, gone);
+      const meant =
+        near === undefined
+          ? 'if it was removed before the baseline was made, the entry can go'
+          : `did you mean ${JSON.stringify(near)}, which the baseline has and the config does not?`;
+      return `removedSuites lists ${JSON.stringify(id)}, which is no suite of the baseline, so it accepts nothing here: ${meant}`;
+    });
 }
 
 /**

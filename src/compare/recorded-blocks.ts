@@ -8,7 +8,12 @@ import type { Comparison } from '../types/comparison.ts';
 import type { GateSpec, Params, ResultsArtifact } from '../types/index.ts';
 import { compareArtifacts } from './compare.ts';
 import { goneGridPoints, goneGridPointsText } from './gone-grid-points.ts';
-import { foreignBaselineText, goneSuites, headSuites } from './gone-suites.ts';
+import {
+  foreignBaselineText,
+  goneSuites,
+  headSuites,
+  unknownRemovedSuitesTexts,
+} from './gone-suites.ts';
 import { commonCasesProblem } from './validate-comparable.ts';
 
 /** A suite of HEAD that `evals compare` fails for grid points of BASE its grid no longer has. */
@@ -32,6 +37,8 @@ export interface RecordedComparison {
   goneGridPoints: GoneGridPointsBlock[];
   /** Said first when BASE shares no suite and no case with HEAD (see gone-suites.ts). */
   foreign?: string;
+  /** Entries of HEAD's `removedSuites` that name no suite of BASE: warnings, said on stderr. */
+  unknownRemoved: string[];
 }
 
 /**
@@ -60,9 +67,10 @@ export function compareRecorded(
       ? foreignBaselineText(base, headSuites(head), { config: "HEAD's config", run: 'HEAD' })
       : undefined;
   return {
-    comparison,
+    comparison: foreign === undefined ? comparison : { ...comparison, foreignBaseline: foreign },
     goneSuites: gone,
     goneGridPoints: points,
+    unknownRemoved: unknownRemovedSuitesTexts(base, headSuites(head)),
     ...(foreign !== undefined ? { foreign } : {}),
   };
 }

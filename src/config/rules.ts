@@ -94,7 +94,32 @@ export function checkRules(data: unknown, context: RuleContext): RuleProblem[] {
     }
     checkSuite(suite, path, context, add);
   });
+  checkRemovedSuites(data.removedSuites, suiteIds, context, add);
   return problems;
+}
+
+/**
+ * `removedSuites` names suites of a baseline that this config no longer has; one it still has is
+ * a mistake (most likely the new id of a renamed suite where the old one belongs), and listing
+ * it would accept nothing: refused, like any config that says something it cannot mean.
+ */
+function checkRemovedSuites(
+  removed: unknown,
+  suiteIds: ReadonlyMap<string, number>,
+  context: RuleContext,
+  add: Add,
+): void {
+  if (!Array.isArray(removed)) return;
+  removed.forEach((id: unknown, index) => {
+    if (typeof id !== 'string') return;
+    const at = suiteIds.get(id);
+    if (at === undefined) return;
+    add(
+      'removed-suites.in-config',
+      ['removedSuites', index],
+      `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${describePlace(['suites', at, 'id'], context)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`,
+    );
+  });
 }
 
 type Add = (code: string, path: ConfigPath, message: string, key?: string) => void;

@@ -20,6 +20,7 @@ import {
   foreignBaselineText,
   goneSuites,
   headSuites,
+  unknownRemovedSuitesTexts,
   withMissingSuites,
 } from '../compare/gone-suites.ts';
 import { runKey } from '../shared/run-key.ts';
@@ -80,11 +81,12 @@ export async function compareResultsFile(
   // config's suite, or only grid value) is compared over no pair and said, not refused as a
   // wrong file. The report does not gate, so it is said as a warning and the exit stays 0.
   const compared = compareRecorded(base, head.artifact, { base: baselinePath, head: path });
-  const { foreign, goneSuites: suites, goneGridPoints: points } = compared;
+  const { foreign, goneSuites: suites, goneGridPoints: points, unknownRemoved } = compared;
   const said = [
     ...(foreign !== undefined ? [foreign] : []),
     ...points.map((block) => `${block.suite}: ${block.text}`),
     ...suites.map((block) => block.text),
+    ...unknownRemoved,
   ];
   for (const line of said) ctx.stderr.write(`warning: ${line}\n`);
   return compared.comparison;
@@ -157,13 +159,18 @@ export function withComparison(
   for (const suite of goneFromConfig) {
     if (suite.regressions === 'warn') ctx.stderr.write(`warning: ${suite.text}\n`);
   }
+  for (const text of unknownRemovedSuitesTexts(baseline, headConfig)) {
+    ctx.stderr.write(`warning: ${text}\n`);
+  }
   const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const goneGrid = (c: Comparison): GoneGridPoints[] =>
     goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
-  let comparison;
+  let comparison: Comparison;
   try {
     try {
       comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+      // Recorded, so that the reports of the artifact (PR comment, summary, page) say it too.
+      if (foreign !== undefined) comparison = { ...comparison, foreignBaseline: foreign };
     } catch (error) {
       throw apart ?? error;
     }

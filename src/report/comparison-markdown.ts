@@ -23,6 +23,7 @@ import {
 } from './comparison-one-sided.ts';
 import { incompleteWarnings } from './comparison-incomplete.ts';
 import { lostScoreWarnings } from './comparison-lost-scores.ts';
+import { foreignBaselineWarnings } from './comparison-foreign.ts';
 import { caseTables, type HeadCaseFinder } from './comparison-case-tables.ts';
 import type { CaseLabelFinder } from './comparison-case-lists.ts';
 import { orderRuns, shownLabel, type ShownLabel } from './shown-label.ts';
@@ -119,9 +120,11 @@ export function comparisonHeadline(comparison: Comparison): string {
   const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
   return [
     `Compared with ${base}: ${countsLine(comparison, (text) => `**${text}**`)}`,
-    ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].map(
-      ({ title, detail }) => `⚠️ **${title}** ${escapeMarkdownText(detail)}`,
-    ),
+    ...[
+      ...foreignBaselineWarnings(comparison),
+      ...incompleteWarnings(comparison),
+      ...lostScoreWarnings(comparison),
+    ].map(({ title, detail }) => `⚠️ **${title}** ${escapeMarkdownText(detail)}`),
   ].join('\n\n');
 }
 

@@ -16,6 +16,7 @@ import type { IncompleteWarning } from './comparison-incomplete.ts';
 import { caseLists, caseText, directionWords, type CaseList } from './comparison-wording.ts';
 import { evaluatorsOnOneSide, renamedNote, oneSidedRuns } from './comparison-one-sided.ts';
 import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
+import { foreignBaselineWarnings } from './comparison-foreign.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
 import { caseCount, countedCases, listHeading } from './comparison-case-lists.ts';
 import { describeRun, formatCount } from './labels.ts';
@@ -217,7 +218,11 @@ export function comparisonView(comparison: Comparison): ComparisonView {
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ''} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
-    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
+    warnings: [
+      ...foreignBaselineWarnings(comparison),
+      ...incompleteWarnings(comparison),
+      ...lostScoreWarnings(comparison),
+    ],
     rows,
     newlyFailing,
     newlyFailingRuns,

@@ -340,4 +340,10 @@ export interface Comparison {
   onlyInBase: RunRef[];
   /** Runs of HEAD that BASE does not have. */
   onlyInHead: RunRef[];
+  /**
+   * Said when BASE shares no suite and no case with HEAD while suites of BASE gone from HEAD's
+   * config fail it: `none of the baseline's suites ("a") is in this config, … a baseline of
+   * another config? …`. Absent otherwise, and in comparisons an earlier evalgate recorded.
+   */
+  foreignBaseline?: string;
 }
