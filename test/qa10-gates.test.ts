@@ -225,6 +225,8 @@ describe('numbers a failing gate or the summary prints', () => {
 });
 
 describe('an agreement gate whose κ is undefined', () => {
+  // Every label and every verdict the same is agreement on every row: read as κ 1, said so
+  // (agreement-kappa-perfect.test.ts has the cases that still fail).
   it('says why: every label and every verdict the same, not "no labelled row judged"', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({
       id: `a${i}`,
@@ -237,12 +239,13 @@ describe('an agreement gate whose κ is undefined', () => {
       'gate: { evaluators: { eq: { agreement: { kappa: { gte: 0.6 } } } } }',
     ]);
     const result = await runInProcess(['run', '-o', 'out.json'], dir);
-    assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.doesNotMatch(result.stdout, /no labelled row judged/);
-    assert.match(
-      result.stdout,
-      /evaluators\.eq\.agreement\.kappa: expected ≥ 0\.6, got κ undefined \(every label and every verdict "pass"\)/,
-    );
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as {
+      runs: { gate: { conditions: { name: string; actual: string }[] } }[];
+    };
+    const kappa = out.runs[0]?.gate.conditions.find((c) => c.name.endsWith('.kappa'));
+    assert.doesNotMatch(kappa?.actual ?? '', /no labelled row judged/);
+    assert.match(kappa?.actual ?? '', /every label and every verdict "pass" on 10 labelled rows/);
   });
 });
 

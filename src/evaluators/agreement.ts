@@ -190,6 +190,15 @@ export function kappaUndefinedReason(agreement: AgreementSummary): string | null
   return `${name} undefined (every label and every verdict ${same})`;
 }
 
+/**
+ * Whether an agreement without κ agreed on every labelled row: κ is undefined only when no row
+ * was judged, or when every label and every verdict is one and the same (chance agreement 1),
+ * which is agreement on every row, with no variance for κ to measure it against.
+ */
+export function agreedWithoutVariance(agreement: AgreementSummary): boolean {
+  return agreement.kappa === null && agreement.compared > 0 && agreement.accuracy === 1;
+}
+
 /** κ, its standard error and the number of rows of a table (rows: human, columns: judge). */
 export interface KappaResult {
   n: number;
