@@ -60,6 +60,47 @@ export function positionalMapperProblem(instance: object, className: string): st
 }
 
 /**
+ * The members of the SDK's out-of-box classes that the user writes, each with the one object a
+ * method is called with (null for a field). The Python SDK names them in snake case
+ * (`test_case_mapper`, `score_choices`); ported as written into JavaScript, or TypeScript run by
+ * a loader that does not type-check, such a member is never called, and every case's evaluation
+ * would be the error `this.testCaseMapper is not a function`, naming neither.
+ */
+const SDK_MEMBER_FORMS: Readonly<Record<string, string | null>> = {
+  testCaseMapper: '{ testCase }',
+  outputMapper: '{ output }',
+  expectedOutputMapper: '{ testCase }',
+  baselineMapper: '{ testCase }',
+  responseMapper: '{ output }',
+  referenceMapper: '{ testCase }',
+  referenceContextsMapper: '{ testCase }',
+  ...MAPPER_FORMS,
+  scoreChoices: null,
+};
+
+/** `testCaseMapper` → `test_case_mapper`: the Python SDK's spelling of a member's name. */
+function pythonName(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/**
+ * Why an SDK class (`instance`, named `className`) holds one of its members under the Python
+ * SDK's name and not under the one read here, or null. A class with both names is taken: the
+ * TypeScript one is read, and the other may be the class's own helper.
+ */
+export function pythonMemberProblem(instance: object, className: string): string | null {
+  const members = instance as Record<string, unknown>;
+  for (const [name, form] of Object.entries(SDK_MEMBER_FORMS)) {
+    const python = pythonName(name);
+    if (members[python] === undefined || members[name] !== undefined) continue;
+    return form === null
+      ? `${className}.${python} is the Python SDK's name, which is not read here: write ${name}`
+      : `${className}.${python} is the Python SDK's name, which is not called here: write ${name}(${form})`;
+  }
+  return null;
+}
+
+/**
  * The Python SDK's names of the settings an evaluator class has (`max_concurrency = 2` in seed
  * 003's `IsProfessionalTone`), with the name read here. Kept in a class ported as written, such
  * a field is only the class's own state: the limit or the examples it asked for would be dropped

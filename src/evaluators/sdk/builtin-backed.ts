@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
-import { positionalMapperProblem } from '../call-form.ts';
+import { positionalMapperProblem, pythonMemberProblem } from '../call-form.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
 import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
@@ -104,8 +104,10 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    * name a suite's own loading helper may take. Subclasses here extend it (with `super`).
    */
   sdkPreload(): void {
-    const positional = positionalMapperProblem(this, this.constructor.name || 'the class');
-    if (positional !== null) throw new Error(positional);
+    const className = this.constructor.name || 'the class';
+    // A member ported under the Python SDK's name, or with its parameters, would fail every case.
+    const ported = pythonMemberProblem(this, className) ?? positionalMapperProblem(this, className);
+    if (ported !== null) throw new Error(ported);
     if (this.sdkBuiltin().calls !== undefined) {
       const client = this.sdkContext().judge?.client;
       const problem = client !== undefined ? judgeClientProblem(client) : null;

@@ -1,0 +1,147 @@
+/**
+ * Seed 003 writes the out-of-box classes the Python SDK's way: `test_case_mapper`,
+ * `output_mapper`, `evaluate_assertions`, `make_prompt`, `score_choices`. Ported as written into
+ * JavaScript (or TypeScript run by tsx or evals.yaml's `use:`, which do not type-check), such a
+ * class ran, and every case's evaluation was the error `this.testCaseMapper is not a function`:
+ * nothing named the Python name or the one to write. A member under its Python name, without the
+ * TypeScript one, is refused before any case, as `max_concurrency` is, from `runTestSuite` and
+ * from evals.yaml alike.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runTestSuite } from '../src/api/run-test-suite.ts';
+import { BaseAssertions, BaseIsEquals, BaseLLMJudge } from '../src/index.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import type { TestEvaluator } from '../src/types/index.ts';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
+
+const TESTING = pathToFileURL(join(repoRoot, 'src', 'testing.ts')).href;
+
+interface Case {
+  input: string;
+  expected: string;
+}
+
+// Untyped at run time, as in JavaScript: the classes below lack the abstract TypeScript members.
+const IsEqualsBase = BaseIsEquals as unknown as new () => object;
+const AssertionsBase = BaseAssertions as unknown as new () => object;
+const JudgeBase = BaseLLMJudge as unknown as new () => object;
+
+class PortedIsEquals extends IsEqualsBase {
+  id = 'is-equals';
+  test_case_mapper({ testCase }: { testCase: Case }): string {
+    return testCase.expected;
+  }
+  output_mapper({ output }: { output: string }): string {
+    return output;
+  }
+}
+
+class PortedAssertions extends AssertionsBase {
+  id = 'rubric';
+  evaluate_assertions(): [] {
+    return [];
+  }
+}
+
+class PortedJudge extends JudgeBase {
+  id = 'judge';
+  score_choices = [
+    { name: 'Yes', value: 1 },
+    { name: 'No', value: 0 },
+  ];
+  makePrompt(): string {
+    return 'Is it right?';
+  }
+}
+
+/** Both names, as a class moved over in steps may have: the TypeScript one is read. */
+class BothNames extends BaseIsEquals<Case, string> {
+  id = 'both';
+  testCaseMapper({ testCase }: { testCase: Case }): string {
+    return testCase.expected;
+  }
+  test_case_mapper(): string {
+    return 'unused';
+  }
+  outputMapper({ output }: { output: string }): string {
+    return output;
+  }
+}
+
+async function outcome(evaluator: object): Promise<string> {
+  let calls = 0;
+  try {
+    await runTestSuite<Case, string>({
+      id: 's',
+      testCases: [{ input: 'hello world', expected: 'hello world' }],
+      testCaseHash: ['input'],
+      fn: ({ testCase }) => {
+        calls++;
+        return testCase.input;
+      },
+      evaluators: [evaluator as TestEvaluator<Case, string>],
+      quiet: true,
+      setExitCode: false,
+    });
+    return `ran ${calls}`;
+  } catch (error) {
+    assert.ok(error instanceof UsageError, String(error));
+    assert.equal(calls, 0, 'no case ran');
+    return error.message;
+  }
+}
+
+describe("an out-of-box class's mapper under its Python SDK name", () => {
+  it('is refused from runTestSuite before any case, naming the method to write', async () => {
+    assert.equal(
+      await outcome(new PortedIsEquals()),
+      "runTestSuite(s): evaluators[0] (PortedIsEquals): PortedIsEquals.test_case_mapper is the Python SDK's name, which is not called here: write testCaseMapper({ testCase })",
+    );
+    assert.equal(
+      await outcome(new PortedAssertions()),
+      "runTestSuite(s): evaluators[0] (PortedAssertions): PortedAssertions.evaluate_assertions is the Python SDK's name, which is not called here: write evaluateAssertions({ testCase, output })",
+    );
+  });
+
+  it("names score_choices, the judge's field, rather than saying scoreChoices is missing", async () => {
+    assert.equal(
+      await outcome(new PortedJudge()),
+      "runTestSuite(s): evaluators[0] (PortedJudge): PortedJudge.score_choices is the Python SDK's name, which is not read here: write scoreChoices",
+    );
+  });
+
+  it('a class that also has the TypeScript name runs', async () => {
+    assert.equal(await outcome(new BothNames()), 'ran 1');
+  });
+
+  it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
+    const project = scratch();
+    writeFiles(project, {
+      'evals.yaml': `version: 1
+suites:
+  - id: s
+    testset: { cases: [{ input: hello, expected: hello, output: hello }] }
+    evaluators: [{ use: ./ported.mjs#IsEq }]
+`,
+      'ported.mjs': `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
+export class IsEq extends BaseIsEquals {
+  testCaseMapper({ testCase }) { return testCase.expected; }
+  output_mapper({ output }) { return output; }
+}
+`,
+    });
+    for (const command of [['validate'], ['run']]) {
+      const cli = await runInProcess(command, project);
+      assert.equal(cli.code, 2, cli.stderr);
+      assert.match(
+        cli.stderr,
+        /IsEq\.output_mapper is the Python SDK's name, which is not called here: write outputMapper\(\{ output \}\)/,
+      );
+      assert.doesNotMatch(cli.stderr, /is not a function/);
+    }
+  });
+});
