@@ -78,6 +78,12 @@ const SDK_MEMBER_FORMS: Readonly<Record<string, string | null>> = {
   scoreChoices: null,
 };
 
+/** How a member of the SDK's classes is written, `outputMapper({ output })`, or its bare name. */
+export function memberForm(name: string): string {
+  const form = SDK_MEMBER_FORMS[name];
+  return form === undefined || form === null ? name : `${name}(${form})`;
+}
+
 /** `testCaseMapper` → `test_case_mapper`: the Python SDK's spelling of a member's name. */
 function pythonName(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

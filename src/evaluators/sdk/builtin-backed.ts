@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
-import { positionalMapperProblem, pythonMemberProblem } from '../call-form.ts';
+import { memberForm, positionalMapperProblem, pythonMemberProblem } from '../call-form.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
 import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
@@ -274,6 +274,20 @@ export function sdkClassUse(evaluator: Pick<SdkClassUse, 'useContext'>): SdkClas
  */
 
 /**
+ * The objects the classes call their mappers with (`{ output }`), so that a mapper that returns
+ * its argument is told apart from one that returns an object of its own: the Python SDK's
+ * `output_mapper(output)` returns the value it is given, and ported with one parameter, so
+ * does `outputMapper(output)`, which is given `{ output }`.
+ */
+const mapperArguments = new WeakSet<object>();
+
+/** `args`, marked as what a mapper is called with (see `mapperArguments`). */
+export function mapperArgs<T extends object>(args: T): T {
+  mapperArguments.add(args);
+  return args;
+}
+
+/**
  * What `evaluator`'s `mapper` returned, when it is a string; else that evaluation's error,
  * naming the method as the user wrote it (`IsEquals.testCaseMapper`; the evaluation names the
  * evaluator). Mappers are user code, untyped at run time: a misspelt field on both sides of
@@ -281,17 +295,13 @@ export function sdkClassUse(evaluator: Pick<SdkClassUse, 'useContext'>): SdkClas
  */
 export function mappedText(evaluator: object, mapper: string, value: unknown): string {
   if (typeof value === 'string') return value;
-  throw new EvaluationError(
-    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected a string`,
-  );
+  throw wrongResult(evaluator, mapper, value, 'a string');
 }
 
 /** What `evaluator`'s `mapper` returned, when it is an array of strings; else as `mappedText`. */
 export function mappedTexts(evaluator: object, mapper: string, value: unknown): string[] {
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
-  throw new EvaluationError(
-    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected an array of strings`,
-  );
+  throw wrongResult(evaluator, mapper, value, 'an array of strings');
 }
 
 /**
@@ -305,9 +315,23 @@ export function mappedArray(
   items: string,
 ): unknown[] {
   if (Array.isArray(value)) return value;
-  throw new EvaluationError(
-    `${methodOf(evaluator, mapper)} returned ${shown(value)}; expected an array of ${items}`,
-  );
+  throw wrongResult(evaluator, mapper, value, `an array of ${items}`);
+}
+
+/** The evaluation error of a mapper that returned `value` where `expected` was due. */
+function wrongResult(
+  evaluator: object,
+  mapper: string,
+  value: unknown,
+  expected: string,
+): EvaluationError {
+  const method = methodOf(evaluator, mapper);
+  if (typeof value === 'object' && value !== null && mapperArguments.has(value)) {
+    return new EvaluationError(
+      `${method} returned ${describeValue(value)}, the very object it is called with; expected ${expected}: it takes that one object, as in the Autoblocks TypeScript SDK, and returns what it maps from it: ${memberForm(mapper)}`,
+    );
+  }
+  return new EvaluationError(`${method} returned ${shown(value)}; expected ${expected}`);
 }
 
 /** `IsEquals.testCaseMapper`: the user's class, which is where the method is written. */

@@ -18,6 +18,7 @@ import { sdkOverrides, type EvaluationOverride, type ScoreChoice } from './overr
 import { scoreChoicesProblems } from './score-choices.ts';
 import {
   BuiltinBackedEvaluator,
+  mapperArgs,
   mappedText,
   SDK_DEFAULT_MODEL,
   type DrivenBuiltin,
@@ -195,9 +196,13 @@ export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCa
         expected: mappedText(
           this,
           'expectedOutputMapper',
-          this.expectedOutputMapper({ testCase: args.testCase }),
+          this.expectedOutputMapper(mapperArgs({ testCase: args.testCase })),
         ),
-        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -214,7 +219,13 @@ abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOut
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
-      { actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })) },
+      {
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
+      },
       args as EvaluatorArgs,
     );
   }
@@ -284,9 +295,13 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
         baseline: mappedText(
           this,
           'baselineMapper',
-          this.baselineMapper({ testCase: args.testCase }),
+          this.baselineMapper(mapperArgs({ testCase: args.testCase })),
         ),
-        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
         ...criteriaOf(this),
       },
       args as EvaluatorArgs,
@@ -336,7 +351,11 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
     const evaluation = await this.sdkScore(
       {
-        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
         ...criteriaOf(this),
       },
       args as EvaluatorArgs,

@@ -12,6 +12,7 @@ import { isValidJson } from '../is-valid-json.ts';
 import {
   BuiltinBackedEvaluator,
   mappedArray,
+  mapperArgs,
   mappedText,
   mappedTexts,
   type CaseOutputArgs,
@@ -35,9 +36,13 @@ export abstract class BaseIsEquals<TCase, TOutput> extends BuiltinBackedEvaluato
     const expected = mappedText(
       this,
       'testCaseMapper',
-      this.testCaseMapper({ testCase: args.testCase }),
+      this.testCaseMapper(mapperArgs({ testCase: args.testCase })),
     );
-    const actual = mappedText(this, 'outputMapper', this.outputMapper({ output: args.output }));
+    const actual = mappedText(
+      this,
+      'outputMapper',
+      this.outputMapper(mapperArgs({ output: args.output })),
+    );
     const evaluation = await this.sdkScore({ expected, actual }, args as EvaluatorArgs);
     // The SDK reports both sides on every case, equal or not.
     return {
@@ -61,7 +66,13 @@ export abstract class BaseIsValidJSON<TCase, TOutput> extends BuiltinBackedEvalu
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
-      { actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })) },
+      {
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
+      },
       args as EvaluatorArgs,
     );
   }
@@ -92,9 +103,13 @@ export abstract class BaseHasAllSubstrings<TCase, TOutput> extends BuiltinBacked
         substrings: mappedTexts(
           this,
           'testCaseMapper',
-          this.testCaseMapper({ testCase: args.testCase }),
+          this.testCaseMapper(mapperArgs({ testCase: args.testCase })),
         ),
-        actual: mappedText(this, 'outputMapper', this.outputMapper({ output: args.output })),
+        actual: mappedText(
+          this,
+          'outputMapper',
+          this.outputMapper(mapperArgs({ output: args.output })),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -119,7 +134,9 @@ export abstract class BaseAssertions<TCase, TOutput> extends BuiltinBackedEvalua
   }
 
   async evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation | undefined> {
-    const rubric = await this.evaluateAssertions({ testCase: args.testCase, output: args.output });
+    const rubric = await this.evaluateAssertions(
+      mapperArgs({ testCase: args.testCase, output: args.output }),
+    );
     if (rubric === undefined || rubric === null) return undefined;
     const list = mappedArray(
       this,

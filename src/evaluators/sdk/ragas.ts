@@ -18,6 +18,7 @@ import { noiseSensitivity, NOISE_MODES } from '../judges/noise-sensitivity.ts';
 import { semanticSimilarity } from '../judges/semantic-similarity.ts';
 import {
   BuiltinBackedEvaluator,
+  mapperArgs,
   mappedText,
   mappedTexts,
   type CaseOutputArgs,
@@ -42,11 +43,15 @@ export abstract class BaseRagasFaithfulness<TCase, TOutput> extends SdkJudgeEval
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    const both = { testCase: args.testCase, output: args.output };
+    const both = mapperArgs({ testCase: args.testCase, output: args.output });
     return this.sdkScore(
       {
         question: mappedText(this, 'userInputMapper', this.userInputMapper(both)),
-        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        answer: mappedText(
+          this,
+          'responseMapper',
+          this.responseMapper(mapperArgs({ output: args.output })),
+        ),
         contexts: mappedTexts(this, 'retrievedContextsMapper', this.retrievedContextsMapper(both)),
       },
       args as EvaluatorArgs,
@@ -74,9 +79,13 @@ export abstract class BaseRagasResponseRelevancy<TCase, TOutput> extends SdkJudg
         question: mappedText(
           this,
           'userInputMapper',
-          this.userInputMapper({ testCase: args.testCase, output: args.output }),
+          this.userInputMapper(mapperArgs({ testCase: args.testCase, output: args.output })),
         ),
-        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        answer: mappedText(
+          this,
+          'responseMapper',
+          this.responseMapper(mapperArgs({ output: args.output })),
+        ),
       },
       args as EvaluatorArgs,
     );
@@ -100,11 +109,15 @@ export abstract class BaseRagasSemanticSimilarity<TCase, TOutput> extends Builti
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
       {
-        actual: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        actual: mappedText(
+          this,
+          'responseMapper',
+          this.responseMapper(mapperArgs({ output: args.output })),
+        ),
         expected: mappedText(
           this,
           'referenceMapper',
-          this.referenceMapper({ testCase: args.testCase }),
+          this.referenceMapper(mapperArgs({ testCase: args.testCase })),
         ),
       },
       args as EvaluatorArgs,
@@ -125,12 +138,14 @@ abstract class ContextMatching<TCase, TOutput> extends BuiltinBackedEvaluator<TC
         contexts: mappedTexts(
           this,
           'retrievedContextsMapper',
-          this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
+          this.retrievedContextsMapper(
+            mapperArgs({ testCase: args.testCase, output: args.output }),
+          ),
         ),
         expectedContexts: mappedTexts(
           this,
           'referenceContextsMapper',
-          this.referenceContextsMapper({ testCase: args.testCase }),
+          this.referenceContextsMapper(mapperArgs({ testCase: args.testCase })),
         ),
       },
       args as EvaluatorArgs,
@@ -169,7 +184,7 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    const both = { testCase: args.testCase, output: args.output };
+    const both = mapperArgs({ testCase: args.testCase, output: args.output });
     const question =
       this.userInputMapper === undefined
         ? undefined
@@ -180,7 +195,7 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
         reference: mappedText(
           this,
           'referenceMapper',
-          this.referenceMapper({ testCase: args.testCase }),
+          this.referenceMapper(mapperArgs({ testCase: args.testCase })),
         ),
         ...(question !== undefined ? { question } : {}),
       },
@@ -230,12 +245,14 @@ export abstract class BaseRagasContextEntitiesRecall<TCase, TOutput> extends Sdk
         contexts: mappedTexts(
           this,
           'retrievedContextsMapper',
-          this.retrievedContextsMapper({ testCase: args.testCase, output: args.output }),
+          this.retrievedContextsMapper(
+            mapperArgs({ testCase: args.testCase, output: args.output }),
+          ),
         ),
         reference: mappedText(
           this,
           'referenceMapper',
-          this.referenceMapper({ testCase: args.testCase }),
+          this.referenceMapper(mapperArgs({ testCase: args.testCase })),
         ),
       },
       args as EvaluatorArgs,
@@ -269,11 +286,15 @@ export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJud
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
       {
-        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        answer: mappedText(
+          this,
+          'responseMapper',
+          this.responseMapper(mapperArgs({ output: args.output })),
+        ),
         reference: mappedText(
           this,
           'referenceMapper',
-          this.referenceMapper({ testCase: args.testCase }),
+          this.referenceMapper(mapperArgs({ testCase: args.testCase })),
         ),
         ...(this.mode !== undefined ? { mode: this.mode } : {}),
       },
@@ -309,18 +330,22 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
-    const both = { testCase: args.testCase, output: args.output };
+    const both = mapperArgs({ testCase: args.testCase, output: args.output });
     const question =
       this.userInputMapper === undefined
         ? undefined
         : mappedText(this, 'userInputMapper', this.userInputMapper(both));
     return this.sdkScore(
       {
-        answer: mappedText(this, 'responseMapper', this.responseMapper({ output: args.output })),
+        answer: mappedText(
+          this,
+          'responseMapper',
+          this.responseMapper(mapperArgs({ output: args.output })),
+        ),
         reference: mappedText(
           this,
           'referenceMapper',
-          this.referenceMapper({ testCase: args.testCase }),
+          this.referenceMapper(mapperArgs({ testCase: args.testCase })),
         ),
         contexts: mappedTexts(this, 'retrievedContextsMapper', this.retrievedContextsMapper(both)),
         ...(question !== undefined ? { question } : {}),
