@@ -145,6 +145,22 @@ const schemaErrors: Case[] = [
     ],
   },
   {
+    name: 'a threshold written as a percentage says what to write',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          evaluators:
+            - use: is-equals
+              with: { expected: 1 }
+              threshold: { gte: 80 }
+    `,
+    issues: [
+      'evals.yaml:8:27  suites[0].evaluators[0].threshold.gte: expected a number from 0 to 1, found 80 (not a percentage: write 0.8 for 80%)',
+    ],
+  },
+  {
     name: 'a threshold needs at least one bound',
     text: yaml`
       version: 1
@@ -368,7 +384,7 @@ const schemaErrors: Case[] = [
           gate: { minPassRate: 95, minPassrate: 0.9 }
     `,
     issues: [
-      'evals.yaml:5:26  suites[0].gate.minPassRate: expected a number from 0 to 1, found 95',
+      'evals.yaml:5:26  suites[0].gate.minPassRate: expected a number from 0 to 1, found 95 (not a percentage: write 0.95 for 95%)',
       'evals.yaml:5:30  suites[0].gate: unknown key "minPassrate" (did you mean "minPassRate"?)',
     ],
   },

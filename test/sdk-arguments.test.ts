@@ -153,7 +153,15 @@ const rows: Row[] = [
     name: 'a minPassRate that is not a number',
     overrides: { gate: { minPassRate: '90%' } },
     path: 'gate.minPassRate',
-    message: /gate\.minPassRate must be a share of cases from 0 to 1, got "90%"/,
+    message:
+      /gate\.minPassRate must be a share of cases from 0 to 1, got "90%" \(not a percentage: write 0\.9 for 90%\)/,
+  },
+  {
+    name: 'a minPassRate written as a whole percentage',
+    overrides: { gate: { minPassRate: 95 } },
+    path: 'gate.minPassRate',
+    message:
+      /gate\.minPassRate must be a share of cases from 0 to 1, got 95 \(not a percentage: write 0\.95 for 95%\)$/,
   },
 ];
 

@@ -4,6 +4,7 @@
  * `undefined` (`{ gte: cfg.minMean }` with the setting missing) as no bound, and a rule or key it
  * does not know (`meen`, `minPassRat`) not at all: each would pass a gate that checked nothing.
  */
+import { percentageHint } from '../shared/percentage-hint.ts';
 import { isRecord } from '../shared/is-record.ts';
 import { closestMatch } from '../config/did-you-mean.ts';
 import { impossibleRange } from '../config/threshold.ts';
@@ -66,7 +67,7 @@ export function gateProblems(
   if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
     problems.push({
       path: 'gate.minPassRate',
-      message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate, scrub)}`,
+      message: `gate.minPassRate must be a share of cases from 0 to 1, got ${describeValue(rate, scrub)}${percentageHint(rate)}`,
     });
   }
   problems.push(...comparisonProblems(gate, scrub));

@@ -2,6 +2,7 @@
  * The words of each schema violation the reduction in schema-errors.ts keeps: "expected X,
  * found Y" by ajv keyword, with the value found described as a message may show it.
  */
+import { percentageHint } from '../shared/percentage-hint.ts';
 import { describeValue } from '../shared/errors.ts';
 import { closestMatch } from './did-you-mean.ts';
 import type { ConfigPath } from './types.ts';
@@ -114,7 +115,11 @@ export function renderProblem(entry: Entry, scrub?: (text: string) => string): S
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { code, path: entry.path, message: `expected ${numberRange(parent)}, found ${found}` };
+      return {
+        code,
+        path: entry.path,
+        message: `expected ${numberRange(parent)}, found ${found}${percentHint(parent, entry.data)}`,
+      };
     case 'minItems':
     case 'maxItems': {
       const limit = Number(params.limit);
@@ -171,6 +176,11 @@ export function renderProblem(entry: Entry, scrub?: (text: string) => string): S
         message: `invalid value (${entry.ajvMessage}), found ${found}`,
       };
   }
+}
+
+/** What to add when a share (a range from 0 to 1) was written as a percentage. */
+function percentHint(schema: Record<string, unknown>, value: unknown): string {
+  return schema.minimum === 0 && schema.maximum === 1 ? percentageHint(value) : '';
 }
 
 function numberRange(schema: Record<string, unknown>): string {
