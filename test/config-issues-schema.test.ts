@@ -388,6 +388,19 @@ const schemaErrors: Case[] = [
       'evals.yaml:5:30  suites[0].gate: unknown key "minPassrate" (did you mean "minPassRate"?)',
     ],
   },
+  {
+    name: 'a minPassRate written with a per cent sign says what to write',
+    text: yaml`
+      version: 1
+      suites:
+        - id: a
+          testset: { path: a.csv }
+          gate: { minPassRate: 90% }
+    `,
+    issues: [
+      'evals.yaml:5:26  suites[0].gate.minPassRate: expected number, found "90%" (not a percentage: write 0.9 for 90%)',
+    ],
+  },
 ];
 
 table('YAML problems', yamlErrors);

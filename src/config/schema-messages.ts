@@ -73,7 +73,11 @@ export function renderProblem(entry: Entry, scrub?: (text: string) => string): S
         wanted === 'string' && (kind === 'number' || kind === 'boolean')
           ? ` (YAML reads it as a ${kind}: write it in quotes)`
           : '';
-      return { code, path: entry.path, message: `expected ${wanted}, found ${found}${quote}` };
+      return {
+        code,
+        path: entry.path,
+        message: `expected ${wanted}, found ${found}${quote}${percentHint(parent, entry.data)}`,
+      };
     }
     case 'required':
       return {
