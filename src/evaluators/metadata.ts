@@ -28,15 +28,26 @@ export function truncateText(text: string, limit = METADATA_STRING_LIMIT): strin
   return `${start}… (${formatCount(left)} more character${left === 1 ? '' : 's'})`;
 }
 
-/** Cuts a text for metadata as {@link truncateText} does, its secrets removed first. */
-export type MetadataCut = (text: string, limit?: number) => string;
+/**
+ * Cuts a text for metadata as {@link truncateText} does, its secrets removed first. `reshape`
+ * (`oneLine`) runs between the scrub and the cut: a multi-line secret (a PEM key) put on one
+ * line before the scrub would no longer be the text the scrub looks for.
+ */
+export type MetadataCut = (
+  text: string,
+  limit?: number,
+  reshape?: (scrubbed: string) => string,
+) => string;
 
 /**
  * {@link truncateText} after `scrub` (a built-in's `context.scrub`): a text cut first would keep
  * a secret's first characters, too few for the scrub of the finished case to recognise.
  */
 export function scrubbedCut(scrub: ((text: string) => string) | undefined): MetadataCut {
-  return scrub === undefined ? truncateText : (text, limit) => truncateText(scrub(text), limit);
+  return (text, limit, reshape) => {
+    const clean = scrub === undefined ? text : scrub(text);
+    return truncateText(reshape === undefined ? clean : reshape(clean), limit);
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * Servers echo them (in errors and in answers) and programs print them, so every case result,
  * cache entry and error text is scrubbed before anything is cut to length or written.
  */
+import { oneLine } from './one-line.ts';
 import { hasTemplates, literalValue } from './templates.ts';
 
 /** What a scrubbed secret becomes. */
@@ -170,6 +171,8 @@ export interface Scrubber {
    * shows a caller that cuts a stream must keep, so that it scrubs before it cuts.
    */
   readonly longestBytes: number;
+  /** The secrets it removes (see {@link createScrubber}), for a scrubber that adds its own. */
+  readonly values: readonly string[];
 }
 
 /**
@@ -199,9 +202,11 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   const forms = new Set<string>();
   const encoded = new Set<string>();
   for (const value of values) {
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(encodeURIComponent(value));
+    for (const written of [value, ...oneLineForms(value)]) {
+      forms.add(written);
+      forms.add(JSON.stringify(written).slice(1, -1));
+      forms.add(encodeURIComponent(written));
+    }
     for (const form of base64Forms(value)) encoded.add(form);
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
@@ -214,6 +219,7 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
   };
   return {
     empty: false,
+    values,
     longestBytes: Math.max(...all.map((form) => Buffer.byteLength(form, 'utf8'))),
     text: replaceAll,
     json(text) {
@@ -232,6 +238,18 @@ export function createScrubber(secrets: Iterable<string>): Scrubber {
       return out;
     },
   };
+}
+
+/**
+ * A multi-line secret (a PEM private key, a multi-line environment value) as the one-line
+ * reports show it: each line break with the spaces around it one space (`oneLine`), or every run
+ * of white space one space. Text put on one line before it was scrubbed would keep such a secret
+ * whole otherwise, and a cut of it would keep its start. None for a secret on one line.
+ */
+function oneLineForms(value: string): string[] {
+  if (!/[\r\n]/.test(value)) return [];
+  const forms = [oneLine(value), value.trim().replace(/\s+/g, ' ')];
+  return forms.filter((form) => form.length >= MIN_SECRET_LENGTH && form !== value);
 }
 
 /**
@@ -261,6 +279,7 @@ export const NO_SECRETS: Scrubber = {
   json: (t) => t,
   empty: true,
   longestBytes: 0,
+  values: [],
 };
 
 /** A constant text as it is sent: its escaped `\{{` read as `{{` (see `literalValue`). */

@@ -161,8 +161,9 @@ export class JudgeCalls {
     const { content, refusal } = result.message;
     // A refusal is an answer of its own: named and quoted, as a `model` target names it.
     if (call === undefined && refusal !== undefined && refusal !== '') {
-      // Quoted after the scrub: cut first, a secret's first characters would stay in the message.
-      throw this.error(`the judge refused: ${this.#cut(oneLine(refusal), QUOTED_CHARS)}`, {
+      // Scrubbed, then put on one line, then cut: cut first, a secret's first characters would
+      // stay in the message; put on one line first, a multi-line secret would not be recognised.
+      throw this.error(`the judge refused: ${this.#cut(refusal, QUOTED_CHARS, oneLine)}`, {
         refusal: this.#cut(refusal),
         raw: content ?? '',
       });
