@@ -12,12 +12,13 @@
  */
 import { timerSleep, type Sleep } from './abortable-sleep.ts';
 import {
-  createScrubber,
   maskCredentialsIn,
+  secretsInEnv,
   secretsInHeaders,
   secretsInUrl,
   type Scrubber,
 } from '../shared/secrets.ts';
+import { callScrubber } from './run-secrets.ts';
 import type { Breaker } from './breaker.ts';
 import { chatShapeProblem, malformedDetail } from './answer-problems.ts';
 import { checkClientOptions } from './client-options.ts';
@@ -30,6 +31,7 @@ import {
   type AttemptOutcome,
   type AttemptSettings,
 } from './post-attempt.ts';
+import { noPathHint } from './network-hints.ts';
 import { withRetries } from './retry.ts';
 import {
   addTokens,
@@ -81,8 +83,10 @@ export interface JudgeClientOptions {
   /** Told when a response cannot be written to the cache (a folder that cannot be made). */
   onCacheUnwritable?: (message: string) => void;
   /**
-   * The run's other secrets (keys in the environment, other judges' keys), scrubbed like this
-   * client's own key from error text, answers and cache entries.
+   * The run's other secrets (other judges' keys, values read from the environment under names
+   * that say nothing), scrubbed like this client's own key from error text, answers and cache
+   * entries. The environment's secret-named values (`env`) are scrubbed without them, and a
+   * call made during a run (`evals run`, `runTestSuite`) scrubs that run's secrets too.
    */
   secrets?: readonly string[];
   /** Gives up on a server that fails systematically (shared by a run's clients); default none. */
@@ -140,21 +144,28 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
 
   const extraHeaders = options.headers ?? {};
   // The key and header values are removed from any text we hand out or store: servers echo
-  // headers, in errors and sometimes in answers.
-  const scrubber = createScrubber([
+  // headers, in errors and sometimes in answers. So are the environment's secrets, and those of
+  // the run a call is made in (a client made in code knows no others): before an error detail
+  // is cut to a few hundred characters, and before an answer is cached.
+  const scrubberOfCall = callScrubber([
     ...(apiKey !== undefined ? [apiKey] : []),
     ...secretsInHeaders(extraHeaders),
     ...secretsInUrl(baseUrl),
+    ...secretsInEnv(env),
     ...(options.secrets ?? []),
   ]);
-  const scrub = scrubber.text;
 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (apiKey !== undefined && apiKey !== '') headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(extraHeaders))
     setOwn(headers, name.toLowerCase(), value);
 
-  const attemptSettings: AttemptSettings = { fetch: fetchFn, headers, timeoutMs, scrub, now };
+  const attemptSettings: Omit<AttemptSettings, 'scrub'> = {
+    fetch: fetchFn,
+    headers,
+    timeoutMs,
+    now,
+  };
   const keyed = keyedHeaders(extraHeaders);
 
   /**
@@ -173,6 +184,8 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     callOptions: CallOptions,
   ): Promise<({ ok: true } & CallMeta & T) | { ok: false; error: JudgeError }> => {
     const { signal } = callOptions;
+    const scrubber = scrubberOfCall();
+    const scrub = scrubber.text;
     const url = endpoint(baseUrl, path);
     const trial = callOptions.trial ?? currentTrial();
     const key =
@@ -243,7 +256,7 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
         .run(host.host, () => {
           signal?.removeEventListener('abort', waiting);
           if (signal?.aborted !== true) sent++;
-          return postAttempt(url, payload, signal, attemptSettings);
+          return postAttempt(url, payload, signal, { ...attemptSettings, scrub });
         })
         .finally(() => signal?.removeEventListener('abort', waiting));
       if (outcome.kind !== 'ok') failedTokens = addTokens(failedTokens, outcome.error.usage);
@@ -369,22 +382,6 @@ function scrubbedJson(value: unknown, scrubber: Scrubber): unknown {
   const text = JSON.stringify(value);
   const clean = scrubber.json(text);
   return clean === text ? value : (JSON.parse(clean) as unknown);
-}
-
-/**
- * Why a 404 may not be about the model: a base URL with no path (`http://localhost:8000`) misses
- * the `/v1` under which vLLM, LiteLLM, Ollama and OpenAI itself serve the API. '' otherwise.
- */
-function noPathHint(server: string, shown: (url: string) => string): string {
-  let path: string;
-  try {
-    path = new URL(server).pathname;
-  } catch {
-    return '';
-  }
-  if (path !== '/' && path !== '') return '';
-  const root = server.replace(/\/+$/, '');
-  return `; the base URL ${shown(root)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown(root)}/v1`;
 }
 
 /**

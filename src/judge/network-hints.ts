@@ -2,7 +2,8 @@
  * What a network failure's system code means for the one who must fix it. `connect
  * ECONNREFUSED 127.0.0.1:8080` names the address but not what to check; a user new to the tool
  * (or to sockets) reads the hint instead. Only codes whose cause is nearly always the same have
- * one: a reset or a broken pipe has too many causes to guess at.
+ * one: a reset or a broken pipe has too many causes to guess at. And what a 404 from a base URL
+ * with no path may mean.
  */
 const HINTS: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'nothing accepts connections there: is the server running, on that host and port?',
@@ -18,4 +19,20 @@ const HINTS: Readonly<Record<string, string>> = {
 export function networkHint(code: string | undefined): string {
   const hint = code === undefined ? undefined : HINTS[code];
   return hint === undefined ? '' : `; ${hint}`;
+}
+
+/**
+ * Why a 404 may not be about the model: a base URL with no path (`http://localhost:8000`) misses
+ * the `/v1` under which vLLM, LiteLLM, Ollama and OpenAI itself serve the API. '' otherwise.
+ */
+export function noPathHint(server: string, shown: (url: string) => string): string {
+  let path: string;
+  try {
+    path = new URL(server).pathname;
+  } catch {
+    return '';
+  }
+  if (path !== '/' && path !== '') return '';
+  const root = server.replace(/\/+$/, '');
+  return `; the base URL ${shown(root)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown(root)}/v1`;
 }

@@ -6,6 +6,7 @@
  */
 import { stringifyCase } from '../artifact/artifact.ts';
 import type { CaseLog } from '../artifact/case-log.ts';
+import { withRunSecrets } from '../judge/run-secrets.ts';
 import type { Reporter, RunEnd } from '../report/reporter.ts';
 import { runSuites } from '../run/engine.ts';
 import type { CaseDone, EngineListener, EngineOptions, SuiteSpec } from '../run/types.ts';
@@ -70,14 +71,18 @@ export async function execute(
   const startedAt = new Date();
   const t0 = performance.now();
   try {
-    const result = await runSuites(suites, {
-      ...options.engine,
-      listener,
-      keepCases: false,
-      // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
-      // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
-      encode: (result) => stringifyCase(result as RunResult['cases'][number]),
-    });
+    // Model calls made during the run scrub its secrets, also a client made in code that knows
+    // none of them (see `judge/run-secrets.ts`).
+    const result = await withRunSecrets(scrubber, () =>
+      runSuites(suites, {
+        ...options.engine,
+        listener,
+        keepCases: false,
+        // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
+        // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
+        encode: (result) => stringifyCase(result as RunResult['cases'][number]),
+      }),
+    );
     const artifact = await options.artifact({
       runs: result.runs.map((run, i) => ({ ...run, params: shownParams[i] ?? run.params })),
       interrupted: result.interrupted,
