@@ -4,13 +4,16 @@
  * `GITHUB_RUN_ATTEMPT` one more), and a required check reads the commit's latest check run of a
  * name: a refusal that stood down for its own earlier pass would leave the check green while the
  * job now fails (a variable or secret removed, a baseline expired). So every check run records the
- * run, attempt and job that posted it in its `external_id`, and a refusal posts its failure over a
- * pass of its own job from an earlier attempt; a pass of another job of the run, or of a leg of
- * the same job in the same attempt, is still never shadowed. The built dist/index.js against the
- * fake GitHub on 127.0.0.1.
+ * run, attempt, job and leg (a hash of the step's inputs) that posted it in its `external_id`, and
+ * a refusal posts its failure over a pass of its own leg of its own job from an earlier attempt; a
+ * pass of another job of the run, of another leg of the same job (the legs of a matrix share
+ * `GITHUB_JOB`), or of a leg in the same attempt, is still never shadowed. The built
+ * dist/index.js against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { legOf } from '../src/github/check-run-origin.ts';
+import { LEG_INPUTS } from '../src/action/settings.ts';
 import { useActionFixture } from './helpers/action-fixture.ts';
 import { ALL_PASS, HEAD_SHA, suiteFiles, workspace } from './helpers/action-run.ts';
 import { newCheckRun } from './helpers/github-server-replies.ts';
@@ -18,6 +21,14 @@ import type { StoredCheckRun } from './helpers/github-server-types.ts';
 
 const fixture = useActionFixture();
 const NAME = 'evals: evals.yaml';
+/** The leg of a step with the inputs `runAction` gives by default. */
+const LEG = legOf(
+  LEG_INPUTS.map(
+    (key) =>
+      ({ 'working-directory': '.', config: 'evals.yaml', results: 'evals-results.json' })[key] ??
+      '',
+  ),
+);
 
 beforeEach(() => {
   fixture.server.state.checkRuns.clear();
@@ -57,7 +68,10 @@ describe('a re-run of the same job that is refused this time', () => {
     assert.equal(first.code, 0, `${first.stdout}\n${first.stderr}`);
     const [passed] = checkRuns();
     assert.equal(passed?.conclusion, 'success', first.stdout);
-    assert.match(passed?.external_id ?? '', /^evalgate-\S+ run=42 attempt=1 job=evals$/);
+    assert.match(
+      passed?.external_id ?? '',
+      /^evalgate-\S+ run=42 attempt=1 job=evals leg=[0-9a-f]{16}$/,
+    );
 
     const again = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(again.code, 1, `${again.stdout}\n${again.stderr}`);
@@ -71,7 +85,7 @@ describe('a re-run of the same job that is refused this time', () => {
       'the latest check run of the name, as a required check reads it',
     );
     assert.equal(latest?.head_sha, HEAD_SHA);
-    assert.match(latest?.external_id ?? '', / run=42 attempt=2 job=evals$/);
+    assert.match(latest?.external_id ?? '', / run=42 attempt=2 job=evals leg=[0-9a-f]{16}$/);
     assert.match(latest?.output.summary ?? '', /passed in attempt 1 of this workflow run/);
     assert.match(latest?.output.summary ?? '', /QA_SET is not set/);
     assert.match(
@@ -82,7 +96,7 @@ describe('a re-run of the same job that is refused this time', () => {
   });
 
   it("this job's pass from attempt 1, read back from its external_id: attempt 3's refusal replaces it", async () => {
-    const own = seedPass('evalgate-0 run=42 attempt=1 job=evals');
+    const own = seedPass(`evalgate-0 run=42 attempt=1 job=evals leg=${LEG}`);
     const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '3' });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const runs = checkRuns();
@@ -93,7 +107,7 @@ describe('a re-run of the same job that is refused this time', () => {
   });
 
   it("another job's pass in an earlier attempt of the run is not shadowed", async () => {
-    const right = seedPass('evalgate-0 run=42 attempt=1 job=report');
+    const right = seedPass(`evalgate-0 run=42 attempt=1 job=report leg=${LEG}`);
     const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.deepEqual(
@@ -104,7 +118,7 @@ describe('a re-run of the same job that is refused this time', () => {
   });
 
   it("this job's pass in the same attempt (a leg of its matrix) is not shadowed", async () => {
-    const leg = seedPass('evalgate-0 run=42 attempt=2 job=evals');
+    const leg = seedPass(`evalgate-0 run=42 attempt=2 job=evals leg=${LEG}`);
     const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.deepEqual(
@@ -114,7 +128,7 @@ describe('a re-run of the same job that is refused this time', () => {
   });
 
   it("a pass of another workflow run's job of the same name is not shadowed", async () => {
-    const other = seedPass('evalgate-0 run=41 attempt=1 job=evals');
+    const other = seedPass(`evalgate-0 run=41 attempt=1 job=evals leg=${LEG}`);
     const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.deepEqual(
@@ -131,5 +145,64 @@ describe('a re-run of the same job that is refused this time', () => {
       checkRuns().map((run) => run.id),
       [old.id],
     );
+  });
+
+  it("a pass this job posted in attempt 1 before legs were recorded (no leg=) is not shadowed: it may be another leg's", async () => {
+    const old = seedPass('evalgate-0 run=42 attempt=1 job=evals');
+    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.deepEqual(
+      checkRuns().map((run) => run.id),
+      [old.id],
+    );
+  });
+});
+
+describe('two legs of a matrix job that post one check run name, re-run', () => {
+  // The legs differ in their results input only: one check run name (`evals: evals.yaml`) and
+  // one GITHUB_JOB, as GitHub runs them; the runner gives no matrix value in the environment.
+  const legs = { small: { results: 'small.json' }, large: { results: 'large.json' } };
+
+  /** Attempt 1: both legs pass, `first` then `second`; returns the passes in that order. */
+  async function bothPass(first: keyof typeof legs, second: keyof typeof legs) {
+    const ws = suite();
+    const passes: StoredCheckRun[] = [];
+    for (const leg of [first, second]) {
+      const r = await fixture.run(ws, legs[leg], {
+        QA_SET: 'testsets/qa.csv',
+        GITHUB_RUN_ATTEMPT: '1',
+      });
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+      const posted = checkRuns().at(-1);
+      assert.ok(posted !== undefined && posted.conclusion === 'success', r.stdout);
+      passes.push(posted);
+    }
+    assert.notEqual(passes[0]?.external_id, passes[1]?.external_id);
+    assert.equal(passes[0]?.name, NAME);
+    assert.equal(passes[1]?.name, NAME);
+    return { ws, passes };
+  }
+
+  it("one leg refused in attempt 2 does not replace the other leg's later pass", async () => {
+    const { ws, passes } = await bothPass('small', 'large');
+    const r = await fixture.run(ws, legs.small, { GITHUB_RUN_ATTEMPT: '2' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.deepEqual(
+      checkRuns().map((run) => run.id),
+      passes.map((run) => run.id),
+      "the large leg's pass is a report of a leg that ran",
+    );
+    assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
+    assert.doesNotMatch(r.stdout, /passed in attempt 1 of this workflow run/);
+  });
+
+  it('the leg whose own pass is the latest replaces it when refused in attempt 2', async () => {
+    const { ws } = await bothPass('large', 'small');
+    const r = await fixture.run(ws, legs.small, { GITHUB_RUN_ATTEMPT: '2' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const runs = checkRuns();
+    assert.equal(runs.length, 3, r.stdout);
+    assert.equal(runs.at(-1)?.conclusion, 'failure');
+    assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { legOf } from '../src/github/check-run-origin.ts';
 import { readSettings, reportPathFor, splitArgs } from '../src/action/settings.ts';
 
 describe('splitArgs', () => {
@@ -71,6 +72,7 @@ describe('readSettings', () => {
         headSha: null,
         name: '',
         retryScale: 1,
+        leg: legOf(['evals', '', '', '', '', '', '', '']),
       },
     });
   });

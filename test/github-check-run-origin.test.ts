@@ -1,7 +1,8 @@
 /**
  * The origin a check run's `external_id` records (`src/github/check-run-origin.ts`): the runner's
- * workflow run, attempt and job, written by a create and read back by a refusal, which replaces
- * only a pass its own job posted in an earlier attempt of the same workflow run.
+ * workflow run, attempt and job, and the step's leg (a hash of its inputs), written by a create
+ * and read back by a refusal, which replaces only a pass its own leg of its own job posted in an
+ * earlier attempt of the same workflow run.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,18 +10,31 @@ import {
   checkRunOrigin,
   earlierAttempt,
   externalId,
+  legOf,
   parseOrigin,
 } from '../src/github/check-run-origin.ts';
+import { readSettings } from '../src/action/settings.ts';
 
 const RUNNER = { GITHUB_RUN_ID: '1658821493', GITHUB_RUN_ATTEMPT: '2', GITHUB_JOB: 'evals' };
+const LEG = legOf(['.', 'evals.yaml', '--grid model=small', '', '', '', '', '']);
 
 describe('check-run origin', () => {
-  it('is read from the runner, written into external_id and read back', () => {
-    const origin = checkRunOrigin(RUNNER);
-    assert.deepEqual(origin, { runId: '1658821493', attempt: 2, job: 'evals' });
+  it('is read from the runner and the leg, written into external_id and read back', () => {
+    const origin = checkRunOrigin(RUNNER, LEG);
+    assert.deepEqual(origin, { runId: '1658821493', attempt: 2, job: 'evals', leg: LEG });
+    assert.match(LEG, /^[0-9a-f]{16}$/);
     const id = externalId('3f2c', origin);
-    assert.equal(id, 'evalgate-3f2c run=1658821493 attempt=2 job=evals');
+    assert.equal(id, `evalgate-3f2c run=1658821493 attempt=2 job=evals leg=${LEG}`);
     assert.deepEqual(parseOrigin(id), origin);
+  });
+
+  it('one an evalgate before legs wrote reads back with the leg unknown', () => {
+    assert.deepEqual(parseOrigin('evalgate-3f2c run=42 attempt=1 job=evals'), {
+      runId: '42',
+      attempt: 1,
+      job: 'evals',
+      leg: '',
+    });
   });
 
   it('is unknown without a run id, a valid attempt or a job; the external_id is then the uuid alone', () => {
@@ -31,7 +45,7 @@ describe('check-run origin', () => {
       { ...RUNNER, GITHUB_RUN_ATTEMPT: 'two' },
       { ...RUNNER, GITHUB_JOB: '' },
     ]) {
-      assert.equal(checkRunOrigin(env), null, JSON.stringify(env));
+      assert.equal(checkRunOrigin(env, LEG), null, JSON.stringify(env));
     }
     assert.equal(externalId('3f2c', null), 'evalgate-3f2c');
     assert.equal(parseOrigin('evalgate-3f2c'), null);
@@ -40,14 +54,52 @@ describe('check-run origin', () => {
     assert.equal(parseOrigin('evalgate-3f2c run=1 attempt=0 job=evals'), null);
   });
 
-  it('an earlier attempt is the same run and job with a smaller attempt, nothing else', () => {
-    const now = { runId: '42', attempt: 2, job: 'evals' };
+  it('an earlier attempt is the same run, job and leg with a smaller attempt, nothing else', () => {
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG };
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, now), true);
     assert.equal(earlierAttempt(now, now), false, 'a matrix leg of this attempt');
     assert.equal(earlierAttempt({ ...now, attempt: 3 }, now), false);
     assert.equal(earlierAttempt({ ...now, attempt: 1, job: 'report' }, now), false);
     assert.equal(earlierAttempt({ ...now, attempt: 1, runId: '41' }, now), false);
+    const other = legOf(['.', 'evals.yaml', '--grid model=large', '', '', '', '', '']);
+    assert.equal(earlierAttempt({ ...now, attempt: 1, leg: other }, now), false, 'another leg');
+    assert.equal(earlierAttempt({ ...now, attempt: 1, leg: '' }, now), false, 'leg unknown');
     assert.equal(earlierAttempt(null, now), false);
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, null), false);
+  });
+});
+
+describe('the leg the inputs make (settings.ts)', () => {
+  const leg = (inputs: Record<string, string>, workspace = '/home/runner/work/r/r'): string => {
+    const read = readSettings((name) => inputs[name] ?? '', workspace);
+    assert.ok(read.ok, JSON.stringify(read));
+    return read.settings.leg;
+  };
+
+  it('is the same for the same inputs in another attempt, even in another workspace path', () => {
+    const inputs = { config: 'evals.yaml', args: '--grid model=small', name: 'evals' };
+    assert.equal(leg(inputs), leg({ ...inputs }));
+    assert.equal(leg(inputs), leg(inputs, '/srv/runner-2/_work/r/r'));
+  });
+
+  it('differs between legs that differ in args, results, config or working-directory', () => {
+    const base = { config: 'evals.yaml', args: '--shard 1/2', name: 'evals' };
+    const legs = new Set([
+      leg(base),
+      leg({ ...base, args: '--shard 2/2' }),
+      leg({ ...base, results: 'small.json' }),
+      leg({ ...base, config: 'other.yaml' }),
+      leg({ ...base, 'working-directory': 'packages/a' }),
+      leg({ ...base, name: 'evals small' }),
+    ]);
+    assert.equal(legs.size, 6);
+  });
+
+  it('does not depend on the token or on how the step publishes', () => {
+    const base = { config: 'evals.yaml', 'github-token': 'ghs_one' };
+    assert.equal(
+      leg(base),
+      leg({ ...base, 'github-token': 'ghs_two', comment: 'false', 'max-annotations': '10' }),
+    );
   });
 });

@@ -158,7 +158,11 @@ async function publish(
   }
   if (settings.checkRun && placed !== null) {
     if (placed.warning !== null) core.warning(`evalgate: ${placed.warning}`);
-    annotated = await postCheckRun(run, title, { owner, repo }, placed, octokit, env, failures);
+    annotated = await postCheckRun(run, title, { owner, repo }, placed, octokit, {
+      env,
+      leg: settings.leg,
+      failures,
+    });
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
   return annotated;
@@ -170,10 +174,11 @@ async function publish(
  * posting the same name), and GitHub takes the latest check run of a name for a required check, so
  * a refusal, which judged no code, posted after it would turn it red. Looked for before the
  * create, and again after it, for one that landed in between (the two jobs racing): then this one
- * is turned `neutral`, which never hides a passed report. A pass this job posted in an earlier
- * attempt of this workflow run is no such report: the job is re-run, and now fails (a secret
- * removed, a baseline expired), so the failure replaces it (`check-run-origin.ts`). How many
- * annotations the check run got; what GitHub refused goes to `failures`.
+ * is turned `neutral`, which never hides a passed report. A pass this job (the same leg of its
+ * matrix: `from.leg`) posted in an earlier attempt of this workflow run is no such report: the
+ * job is re-run, and now fails (a secret removed, a baseline expired), so the failure replaces it
+ * (`check-run-origin.ts`). How many annotations the check run got; what GitHub refused goes to
+ * `failures`.
  */
 async function postCheckRun(
   run: NotStarted,
@@ -181,11 +186,11 @@ async function postCheckRun(
   target: { owner: string; repo: string },
   placed: RefusalTarget,
   octokit: Octokit,
-  env: NodeJS.ProcessEnv,
-  failures: ReportingFailure[],
+  from: { env: NodeJS.ProcessEnv; leg: string; failures: ReportingFailure[] },
 ): Promise<number> {
+  const { env, failures } = from;
   const sha = placed.sha;
-  const origin = checkRunOrigin(env);
+  const origin = checkRunOrigin(env, from.leg);
   const kept = (passed: PassedCheckRun): string =>
     `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
   // A pass this job posted in an earlier attempt is the one check run a refusal replaces.

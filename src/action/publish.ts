@@ -213,7 +213,7 @@ export async function publishResults(
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
         // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
-        origin: checkRunOrigin(env),
+        origin: checkRunOrigin(env, settings.leg),
         forkPossible: forkTokenPossible(context, env),
       },
     );

@@ -3,6 +3,7 @@
  * calls `core.getInput`. Each input is documented in action.yml.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { legOf } from '../github/check-run-origin.ts';
 import { DEFAULT_RESULTS, reportPathFor } from '../shared/report-path.ts';
 
 /** `max-annotations` when not given: ten requests' worth. */
@@ -64,7 +65,29 @@ export interface ActionSettings {
    * variable `EVALGATE_GITHUB_RETRY_SCALE` (a number in (0, 1]); 1 unless a test sets it.
    */
   retryScale: number;
+  /**
+   * Which leg of a matrix job this step is, as far as its inputs tell: a hash of {@link LEG_INPUTS}
+   * as the workflow wrote them, recorded in the check run's `external_id` so that a re-run of one
+   * leg replaces only that leg's own earlier pass (`check-run-origin.ts`).
+   */
+  leg: string;
 }
+
+/**
+ * The inputs a matrix leg is told apart by: what it runs and where it reports. Not the token,
+ * nor inputs that only say how to publish; a leg that differs from another in none of these
+ * (only in an environment variable, or the runner) cannot be told apart from it.
+ */
+export const LEG_INPUTS: readonly string[] = [
+  'working-directory',
+  'config',
+  'args',
+  'name',
+  'results',
+  'mode',
+  'baseline',
+  'artifact-name',
+];
 
 /**
  * The settings, or every bad input with `fallback`: the settings as far as they could be read
@@ -198,6 +221,7 @@ export function readSettings(
     headSha: headSha === '' ? null : headSha,
     name,
     retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1,
+    leg: legOf(LEG_INPUTS.map((key) => input(key).trim())),
   };
   if (errors.length === 0) return { ok: true, settings };
   const fallback = {
