@@ -7,8 +7,8 @@
  * carries no annotations, which GitHub would place on the head's lines of files the pull request
  * may change; the step's errors keep their places. An earlier report's PR comment, updated to say
  * the run could not start, carries the same note. With the head itself checked out, the check
- * run is annotated as on any event. The built dist/index.js against the fake GitHub on 127.0.0.1,
- * in a real git checkout.
+ * run is annotated as on any event. The job summary carries the note too, with a token or
+ * without. The built dist/index.js against the fake GitHub on 127.0.0.1, in a real git checkout.
  */
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -19,6 +19,11 @@ import { HEAD_SHA, pullRequestEvent } from './helpers/action-run.ts';
 
 const fixture = useActionFixture();
 const MARKER = '<!-- evalgate-report config="evals.yaml" job="evals" -->';
+
+/** The summary's note that the problems are lines of the base branch's files, as escaped there. */
+function baseNote(sha: string): string {
+  return `> pull\\_request\\_target: this job read the files of the base branch main at ${sha}, not of this pull request's head ${HEAD_SHA}.`;
+}
 
 beforeEach(() => {
   fixture.server.state.checkRuns.clear();
@@ -61,6 +66,24 @@ describe('pull_request_target, an invalid config', () => {
       ),
     );
     assert.doesNotMatch(r.stdout, /so the check run goes on/);
+    assert.ok(r.summary.includes(baseNote(sha)), r.summary);
+    assert.match(r.summary, /fix them on main: a push to the pull request does not change/);
+  });
+
+  it('without a token the job summary still says whose files the problems are', async () => {
+    const { ws, sha } = badCheckout();
+    writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
+    const r = await fixture.run(
+      ws,
+      { 'github-token': '' },
+      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
+    );
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(fixture.server.state.checkRuns.size, 0);
+    assert.match(r.summary, /evals\.yaml:6:5 {2}suites\[0\]: unknown key "colour"/);
+    assert.ok(r.summary.includes(baseNote(sha)), r.summary);
+    // The note sits above the problems it is about.
+    assert.ok(r.summary.indexOf(baseNote(sha)) < r.summary.indexOf('evals.yaml:6:5'), r.summary);
   });
 
   it("the earlier report's comment on the pull request says the same, with check-run: false too", async () => {
@@ -99,6 +122,7 @@ describe('pull_request_target, an invalid config', () => {
       [['evals.yaml', 6]],
     );
     assert.doesNotMatch(run.output.summary ?? '', /read the files of/);
+    assert.doesNotMatch(r.summary, /read the files of/);
     assert.doesNotMatch(r.stdout, /^::warning::evalgate: pull_request_target/m);
   });
 });

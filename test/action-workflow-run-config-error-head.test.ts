@@ -52,6 +52,28 @@ describe('workflow_run, an invalid config', () => {
       ),
       r.stdout,
     );
+    assert.match(run.output.summary ?? '', /a push to the pull request does not change/);
+    assert.ok(r.summary.includes('workflow\\_run: this job read the files of'), r.summary);
+  });
+
+  it('triggered by a push (no pull request): the same, and no word of a pull request', async () => {
+    const { ws, sha } = badConfigCheckout();
+    writeFileSync(ws.event, workflowRunEvent(TRIGGERING, 'push'));
+    const r = await fixture.run(ws, {}, onMain('workflow_run', sha));
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const run = onlyCheckRun(fixture.server, r.stdout);
+    assert.equal(run.head_sha, TRIGGERING);
+    const said = [run.output.summary ?? '', r.summary, r.stdout];
+    for (const text of said) {
+      assert.doesNotMatch(text, /pull request/, text);
+    }
+    assert.match(
+      run.output.summary ?? '',
+      new RegExp(
+        `fix them on the default branch: this job reads its latest files, whatever ${TRIGGERING} holds`,
+      ),
+    );
+    assert.match(r.summary, /fix them on the default branch: this job reads its latest files/);
   });
 
   it('with the triggering commit checked out: on it, annotated at the line', async () => {

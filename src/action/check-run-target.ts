@@ -91,7 +91,12 @@ export async function refusalTarget(
   // the refusal is published without it: this is `workflow_run.head_sha` then.
   const head = settings.headSha ?? eventSubject(context, env).headSha;
   if (context.eventName === 'workflow_run')
-    return workflowRunRefusal(context.sha, checkedOut, head);
+    return workflowRunRefusal(
+      context.sha,
+      checkedOut,
+      head,
+      settings.prNumber !== null || triggeredByPullRequest(context),
+    );
   const pr = targetPullRequest(context);
   const same = (sha: string | undefined): boolean =>
     sha?.toLowerCase() === checkedOut.toLowerCase();
@@ -114,16 +119,24 @@ export async function refusalTarget(
 /**
  * {@link refusalTarget} on `workflow_run`, whose checkout is the default branch's unless the job
  * checked out the triggering run's commit: the failed check run goes on that commit
- * (`workflow_run.head_sha`), where the pull request's required check is read, for the same
- * reasons as on `pull_request_target`.
+ * (`workflow_run.head_sha`), where a required check is read (a pull request's, or a branch's
+ * protection), for the same reasons as on `pull_request_target`. `pullRequest`: whether the
+ * triggering run was for a pull request; a push's run has none, and the fix names none.
  */
-function workflowRunRefusal(defaultTip: string, checkedOut: string, head: string): RefusalTarget {
+function workflowRunRefusal(
+  defaultTip: string,
+  checkedOut: string,
+  head: string,
+  pullRequest: boolean,
+): RefusalTarget {
   const onDefault = defaultTip.toLowerCase() === checkedOut.toLowerCase();
   const read = onDefault
     ? `the default branch at ${checkedOut}`
     : `the checked-out commit ${checkedOut}`;
   const fix = onDefault
-    ? 'fix them on the default branch: a push to the pull request does not change the files this job reads'
+    ? pullRequest
+      ? 'fix them on the default branch: a push to the pull request does not change the files this job reads'
+      : `fix them on the default branch: this job reads its latest files, whatever ${head} holds`
     : 'fix them in that commit, or check out the commit of the triggering run';
   return {
     sha: head,
@@ -137,4 +150,19 @@ function workflowRunRefusal(defaultTip: string, checkedOut: string, head: string
  * The events whose payload names the commit the report is about while `actions/checkout` checks
  * out another one by default (`checkRunCommit`): a refusal of the wiring goes on the former.
  */
-const NAMES_ITS_COMMIT: readonly string[] = ['pull_request_target', 'workflow_run'];
+export const NAMES_ITS_COMMIT: readonly string[] = ['pull_request_target', 'workflow_run'];
+
+/**
+ * Whether a `workflow_run` event's triggering run was for a pull request: its event is one of a
+ * pull request's, or it names pull requests (`workflow_run.pull_requests`, which GitHub leaves
+ * empty for a fork's, hence the event too). A `push`, `schedule` or `workflow_dispatch` run is not.
+ */
+function triggeredByPullRequest(context: { payload: Record<string, unknown> }): boolean {
+  const run = context.payload.workflow_run;
+  if (run === null || typeof run !== 'object') return false;
+  const { event, pull_requests: pulls } = run as { event?: unknown; pull_requests?: unknown };
+  return (
+    (typeof event === 'string' && event.startsWith('pull_request')) ||
+    (Array.isArray(pulls) && pulls.length > 0)
+  );
+}

@@ -203,7 +203,7 @@ export function workflowRunMismatch(
   if (settings.headSha === null) {
     return eventSha !== undefined
       ? null
-      : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the pull request's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
+      : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the triggering run's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
   }
   if (eventSha === undefined || eventSha.toLowerCase() === settings.headSha.toLowerCase())
     return null;

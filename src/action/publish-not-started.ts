@@ -32,7 +32,7 @@ import {
   notStartedTitle,
   type NotStarted,
 } from './not-started.ts';
-import { refusalTarget, type RefusalTarget } from './check-run-target.ts';
+import { NAMES_ITS_COMMIT, refusalTarget, type RefusalTarget } from './check-run-target.ts';
 import { forkMessage, runLinks, runStamp } from './publish.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { ActionSettings } from './settings.ts';
@@ -107,8 +107,16 @@ async function publish(
   const forkNote =
     said === '' ? '' : `> [!NOTE]\n> ${said.charAt(0).toUpperCase()}${said.slice(1)}`;
   if (fork !== null) core.info(`evalgate: ${forkMessage(fork, false)}`);
+  // Where the check run goes, and the note on whose files the problems are (a checkout of the
+  // base or default branch, not the commit the event names), which the job summary carries as
+  // the check run, the comment and the log do: the job summary is the one place a run without a
+  // token, or refused its writes, says it.
+  let placed: RefusalTarget | null = NAMES_ITS_COMMIT.includes(context.eventName)
+    ? await refusalTarget(settings, env, pullRequest, wiringRefused)
+    : null;
+  const summaryNote = [forkNote, placed?.note ?? ''].filter((note) => note !== '').join('\n\n');
   try {
-    await core.summary.addRaw(notStartedMarkdown(run, title, forkNote)).write();
+    await core.summary.addRaw(notStartedMarkdown(run, title, summaryNote)).write();
   } catch (error) {
     core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
   }
@@ -135,13 +143,10 @@ async function publish(
   let annotated = 0;
   const { owner, repo } = context.repo;
   const commented = settings.comment && prNumber !== null;
-  // Where the check run goes, and the note on whose files the problems are, which the comment
-  // carries too on pull_request_target and workflow_run (there the pull request is not read to place it).
-  const placed =
-    settings.checkRun ||
-    (commented && ['pull_request_target', 'workflow_run'].includes(context.eventName))
-      ? await refusalTarget(settings, env, pullRequest, wiringRefused)
-      : null;
+  // On the other events the comment needs no note (there the pull request is not read to place it).
+  if (placed === null && settings.checkRun) {
+    placed = await refusalTarget(settings, env, pullRequest, wiringRefused);
+  }
   if (commented) {
     const posted = await upsertStickyComment(
       octokit,

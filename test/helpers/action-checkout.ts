@@ -27,11 +27,21 @@ export function badConfigCheckout(): { ws: Workspace; sha: string } {
   return mainCheckout({ ...files, 'evals.yaml': config });
 }
 
-/** The event of workflow run 41 of a pull request, completed on commit `headSha`, as JSON. */
-export function workflowRunEvent(headSha: string): string {
+/**
+ * The event of workflow run 41, completed on commit `headSha`, as JSON: triggered by `event`, a
+ * fork's pull request (whose `pull_requests` GitHub leaves empty) or a push to a branch, which
+ * has none.
+ */
+export function workflowRunEvent(headSha: string, event = 'pull_request'): string {
   return JSON.stringify({
     action: 'completed',
-    workflow_run: { id: 41, event: 'pull_request', pull_requests: [], head_sha: headSha },
+    workflow_run: {
+      id: 41,
+      event,
+      pull_requests: [],
+      head_sha: headSha,
+      head_branch: event === 'push' ? 'release' : 'feature',
+    },
     repository: REPOSITORY,
   });
 }
