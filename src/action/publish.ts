@@ -46,7 +46,12 @@ import {
   type ForkPullRequest,
 } from './event.ts';
 import { reportIdentity } from './report-identity.ts';
-import { escapeNote, staleSummaryNote } from './summary-notes.ts';
+import {
+  escapeNote,
+  staleSummaryNote,
+  SUMMARY_NOTE_MAX_BYTES,
+  unpostedSummaryNote,
+} from './summary-notes.ts';
 import type { EvalResults } from './run-evals.ts';
 import { checkRunTarget } from './check-run-target.ts';
 import type { ActionSettings } from './settings.ts';
@@ -145,6 +150,8 @@ export async function publishResults(
   if (fork !== null) core.info(`evalgate: ${forkMessage(fork, settings.checkRun)}`);
 
   const failures: ReportingFailure[] = [];
+  // The bytes of the notes appended to the job summary after the report (`SUMMARY_NOTE_MAX_BYTES`).
+  let noteBytes = 0;
   try {
     const said = fork === null ? '' : escapeNote(forkMessage(fork, settings.checkRun));
     const note =
@@ -186,7 +193,9 @@ export async function publishResults(
       commentUrl = posted.url;
       core.info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     }
-    if (posted.ok && posted.stale !== undefined) await sayStale(posted.stale, posted.url);
+    if (posted.ok && posted.stale !== undefined) {
+      noteBytes += await sayStale(posted.stale, posted.url);
+    }
   }
   // The annotations a wanted check run does not carry: all of them without a token or on a
   // fork, those of a failed create, or those after the last update that went through. With
@@ -226,6 +235,8 @@ export async function publishResults(
     }
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+  const unposted = unpostedSummaryNote(failures, forkTokenPossible(context, env));
+  if (Buffer.byteLength(unposted) + noteBytes <= SUMMARY_NOTE_MAX_BYTES) await addNote(unposted);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
 }
@@ -234,7 +245,7 @@ export async function publishResults(
  * Earlier reports of this identity's that another token wrote, which this one could not edit:
  * a warning, and a note at the end of the job summary, say which comment is current.
  */
-async function sayStale(stale: readonly StaleComment[], current: string): Promise<void> {
+async function sayStale(stale: readonly StaleComment[], current: string): Promise<number> {
   for (const comment of stale) {
     const state = comment.hidden
       ? 'hidden it as outdated'
@@ -244,6 +255,12 @@ async function sayStale(stale: readonly StaleComment[], current: string): Promis
     );
   }
   const note = staleSummaryNote(stale, current);
+  await addNote(note);
+  return Buffer.byteLength(note);
+}
+
+/** Appends `note` (when there is one) to the job summary after the report. */
+async function addNote(note: string): Promise<void> {
   if (note === '') return;
   try {
     await core.summary.addRaw(note).write();

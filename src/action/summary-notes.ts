@@ -44,3 +44,26 @@ export function staleSummaryNote(
   }
   return bytes(note) <= maxBytes ? note : '';
 }
+
+/**
+ * The note appended to the job summary after the report when some of it could not be posted to
+ * GitHub (`failures`: refused, or no token): the summary is then where the report is read, and
+ * should not look posted. Short and fixed (the log's warnings say which write failed and why), so
+ * that it fits the room {@link SUMMARY_NOTE_MAX_BYTES} keeps beside another note. `forkPossible`:
+ * the run may have a fork's read-only token, which GitHub refuses every write.
+ */
+export function unpostedSummaryNote(
+  failures: readonly { code: string; message: string }[],
+  forkPossible: boolean,
+): string {
+  if (failures.length === 0) return '';
+  const noToken = failures.some((failure) => failure.message.startsWith('no github-token'));
+  const what = noToken
+    ? 'No github-token was given, so this report was not posted to GitHub'
+    : `${failures.length === 1 ? 'One write' : `${failures.length} writes`} of this report to GitHub failed (the job log's warnings say which, and why)`;
+  const fork =
+    forkPossible && !noToken
+      ? ': a pull request from a fork gets a read-only token, which GitHub refuses every write'
+      : '';
+  return `\n\n> [!WARNING]\n> ${what}${fork}. This summary, the job log and the results file carry the report; the verdict decides the step.\n`;
+}
