@@ -55,7 +55,7 @@ describe('evals show --baseline', () => {
     assert.doesNotMatch(r.stdout, /answer 0/);
   });
 
-  it('prints each failing case with its baseline status, output and scores under it', async () => {
+  it("prints each failing case with its baseline status, inputs (here not HEAD's), output and scores under it", async () => {
     const r = await runCli(['show', 'head.json', '--failed', '--baseline', 'base.json'], {
       cwd: dir,
       env: ENV,
@@ -69,7 +69,7 @@ describe('evals show --baseline', () => {
     assert.ok(first !== undefined, r.stdout);
     assert.match(
       first,
-      /\n {2}in BASE \(base\.json\): PASSED\n {2}output {4}answer 0 \[redacted\]\n {2}evaluations:\n {4}✓ has-answer {6}1 {2}needs ≥ 1\n/,
+      /\n {2}in BASE \(base\.json\): PASSED\n {2}inputs:\n {4}n {7}0\n {4}output {2}answer 0 \[redacted\]\n {2}output {4}answer 0 \[redacted\]\n {2}evaluations:\n {4}✓ has-answer {6}1 {2}needs ≥ 1\n/,
     );
     // HEAD's own result comes first, then the baseline's.
     assert.ok(first.indexOf('✗ has-answer') < first.indexOf('in BASE'));

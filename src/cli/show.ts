@@ -168,7 +168,7 @@ export function showCommand(args: ParsedArgs<typeof SHOW>, ctx: CommandContext):
     const owner = runs[one.run];
     if (owner === undefined) continue;
     const baseText =
-      basePath === undefined ? '' : renderBaselineDetail(baseOf(one), basePath, detail);
+      basePath === undefined ? '' : renderBaselineDetail(baseOf(one), basePath, detail, one.result);
     blocks.push(`${renderCaseDetail(owner, one.result, detail)}${baseText}`.trimEnd());
   }
   if (matched > shown.length) {

@@ -6,7 +6,8 @@
  */
 import { describeThreshold } from '../run/threshold.ts';
 import { printable } from '../shared/text-table.ts';
-import type { CaseResult, EvaluationResult, RunResult } from '../types/index.ts';
+import type { CaseResult, EvaluationResult, RunResult, TrialResult } from '../types/index.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import type { Painter } from './ansi.ts';
 import { caseLabel, fitBeside } from './case-text.ts';
 import { reasonOf, reasonWithTrial } from './evaluation-reason.ts';
@@ -89,30 +90,33 @@ export function renderCaseDetail(
       lines.push(...evaluationLines(evaluation, nameWidth, result.trials !== undefined, options));
     }
   }
-  if (result.trials !== undefined) {
-    const passed = result.trials.filter((trial) => trial.passed).length;
-    lines.push(
-      `${INDENT}trials: ${formatCount(passed)} of ${formatCount(result.trials.length)} passed`,
-    );
-    result.trials.forEach((trial, index) => {
-      const scores = trial.evaluations
-        .map(
-          (e) =>
-            `${printable(e.evaluator)} ${e.score === null ? 'error' : formatScore(e.score, e.threshold)}`,
-        )
-        .join(', ');
-      const what =
-        trial.error !== null
-          ? `error: ${errorText(trial.error, options)}`
-          : [scores, ...trialReasons(trial.evaluations)].join(' — ');
-      lines.push(
-        `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('✓') : paint.red('✗')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
-      );
-    });
-  }
+  if (result.trials !== undefined) lines.push(...trialLines(result.trials, options));
   // describeUsage names itself (`model calls: 3 · tokens: …`): no field label before it.
   if (result.usage !== undefined) lines.push(`${INDENT}${describeUsage(result.usage)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** `trials: 1 of 2 passed`, then a line a trial: its mark, duration, scores and why it failed. */
+function trialLines(trials: readonly TrialResult[], options: DetailOptions): string[] {
+  const { paint } = options;
+  const passed = trials.filter((trial) => trial.passed).length;
+  const lines = [`${INDENT}trials: ${formatCount(passed)} of ${formatCount(trials.length)} passed`];
+  trials.forEach((trial, index) => {
+    const scores = trial.evaluations
+      .map(
+        (e) =>
+          `${printable(e.evaluator)} ${e.score === null ? 'error' : formatScore(e.score, e.threshold)}`,
+      )
+      .join(', ');
+    const what =
+      trial.error !== null
+        ? `error: ${errorText(trial.error, options)}`
+        : [scores, ...trialReasons(trial.evaluations)].join(' — ');
+    lines.push(
+      `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('✓') : paint.red('✗')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
+    );
+  });
+  return lines;
 }
 
 /**
@@ -253,13 +257,16 @@ function indentLines(text: string, indent: string): string {
 
 /**
  * A case's result in the baseline (`evals show --baseline`), printed under the case: its status,
- * output, error and every evaluation, as the case's own are printed; `name` is the baseline file.
- * `base` was scrubbed whole before it reached here; cut here as the case's values are.
+ * its inputs when they are not HEAD's (`head`; a case is paired by id, and an id can hash only
+ * some columns), output, error, warnings, every evaluation and its trials, as the case's own are
+ * printed; `name` is the baseline file. `base` was scrubbed whole before it reached here; cut
+ * here as the case's values are.
  */
 export function renderBaselineDetail(
   base: CaseResult | undefined,
   name: string,
   options: DetailOptions,
+  head?: CaseResult,
 ): string {
   const { paint } = options;
   const heading = `${INDENT}${paint.bold('in BASE')} (${printable(name)}):`;
@@ -271,11 +278,15 @@ export function renderBaselineDetail(
         ? paint.green('PASSED')
         : paint.red('FAILED');
   const lines = [`${heading} ${word}`];
+  if (head !== undefined && canonicalJson(head.data) !== canonicalJson(base.data)) {
+    lines.push(fieldsBlock('inputs', base.data, options));
+  }
   if (base.output !== null || base.error === null) {
     lines.push(block('output', valueText(base.output), options));
   }
   if (base.error !== null)
     lines.push(block('error', errorText(base.error, options), options, false));
+  for (const warning of base.warnings ?? []) lines.push(block('warning', warning, options));
   if (base.evaluations.length > 0) {
     lines.push(`${INDENT}evaluations:`);
     const nameWidth = Math.max(...base.evaluations.map((e) => printable(e.evaluator).length));
@@ -283,5 +294,6 @@ export function renderBaselineDetail(
       lines.push(...evaluationLines(evaluation, nameWidth, base.trials !== undefined, options));
     }
   }
+  if (base.trials !== undefined) lines.push(...trialLines(base.trials, options));
   return `${lines.join('\n')}\n`;
 }
