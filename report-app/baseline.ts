@@ -17,7 +17,7 @@ export function baselinePart(model: ReportModel, view: CaseView): HTMLElement[] 
   const base = view.base;
   if (base === undefined) {
     const held = model.baseCases;
-    if (view.newlyFailing !== true || held === null) return [];
+    if ((view.newlyFailing !== true && view.fixed !== true) || held === null) return [];
     if (held.unread !== null) {
       return [
         el(

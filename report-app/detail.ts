@@ -74,6 +74,16 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
       ),
     );
   }
+  if (view.fixed === true) {
+    parts.push(
+      el(
+        'p',
+        { id: 'detail-fixed', class: 'note' },
+        el('strong', {}, 'Fixed:'),
+        ' did not pass in the baseline, passes now.',
+      ),
+    );
+  }
   if (view.label !== null) parts.push(el('p', { class: 'label' }, view.label));
   // The row's reason, whole (its cell is cut): the same words as the table's why column.
   if (view.why !== undefined) parts.push(el('p', { id: 'detail-why', class: 'why bad' }, view.why));
@@ -94,6 +104,12 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
         )
       : block('Output', shownOutput(model, output), 'detail-output'),
   );
+  // Beside the output it is about: why a number there is not the one the answer sent.
+  for (const warning of view.warnings ?? []) {
+    parts.push(
+      el('p', { class: 'warning detail-warning' }, el('strong', {}, 'Warning:'), ` ${warning}`),
+    );
+  }
   const compared = view.compared;
   if (compared !== null) {
     parts.push(block('Expected', compared.expected, 'detail-expected'));

@@ -211,7 +211,7 @@ describe('evals report of a run whose baseline file is gone', () => {
     assert.equal(await page.$('#detail-base'), null);
     assert.equal(
       await textNow(page, '#detail-base-missing'),
-      "The baseline's result of this case is not in the page: gone.json: no such results file (evals report RESULTS --baseline BASE -o FILE adds it).",
+      "The baseline's result of this case is not in the page: gone.json: no such results file (the baseline the run was compared with; looked for at gone.json) (evals report RESULTS --baseline BASE -o FILE adds it).",
     );
     assert.equal(
       await textNow(page, '#detail-newly-failing'),

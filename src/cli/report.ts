@@ -12,7 +12,11 @@ import { checkNotBaseline, checkOutputPaths, type OutputPath } from '../pipeline
 import { realPath } from '../shared/real-path.ts';
 import { buildReportModel } from '../report/html-model.ts';
 import type { BaselineCases } from '../report/html-model-base.ts';
-import { changedCases, readBaselineCases } from '../pipeline/baseline-cases.ts';
+import {
+  changedCases,
+  readBaselineCases,
+  recordedBaselineFile,
+} from '../pipeline/baseline-cases.ts';
 import {
   describeBaseline,
   isBaseline,
@@ -89,10 +93,12 @@ export async function reportCommand(
     let base: BaselineCases | undefined;
     if (comparison !== undefined && basePath !== undefined) {
       try {
-        // The recorded file must still hold the run compared with: a baseline.json that a later
+        // The recorded path is as the run typed it, from where it ran: found from the results'
+        // folder first. It must still hold the run compared with: a baseline.json that a later
         // run replaced would set another run's answers beside this one's.
-        if (recorded !== undefined) checkStillBaseline(basePath, recorded, ctx);
-        base = readBaselineCases(basePath, ctx, changedCases(comparison));
+        const found = recorded === undefined ? basePath : recordedBaselineFile(basePath, path, ctx);
+        if (recorded !== undefined) checkStillBaseline(found, recorded, ctx);
+        base = readBaselineCases(found, ctx, changedCases(comparison));
       } catch (error) {
         if (baselinePath !== undefined || !(error instanceof UsageError)) throw error;
         // The run's recorded baseline, gone or changed since: the page says so where it matters.

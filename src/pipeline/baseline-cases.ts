@@ -4,6 +4,8 @@
  * comparison keeps only what its statistics read of the baseline's cases, not their outputs, so
  * the baseline file is read again, a case at a time, keeping only the cases asked for.
  */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createScrubber, secretsInEnv, type Scrubber } from '../shared/secrets.ts';
 import type { Comparison } from '../types/comparison.ts';
 import type { CaseResult } from '../types/index.ts';
@@ -60,6 +62,38 @@ function readCases(
     }
   });
   return { cases, named };
+}
+
+/**
+ * Where the baseline file a run recorded (`recorded`, as its `--baseline` was typed, from where
+ * the run ran) is now, for a command reading the results file `results`: beside the results
+ * first (a run writes its results and reads its baseline from the same folder, and the results
+ * may have been moved or read from elsewhere since), then from the working folder. A usage
+ * error naming every path tried when it is in neither.
+ */
+export function recordedBaselineFile(
+  recorded: string,
+  results: string,
+  ctx: CommandContext,
+): string {
+  const tried = isAbsolute(recorded)
+    ? [{ path: recorded, where: '' }]
+    : [
+        { path: join(dirname(results), recorded), where: ' (beside the results)' },
+        { path: recorded, where: ' (from the working folder)' },
+      ].filter(
+        (one, index, all) =>
+          all.findIndex((o) => resolve(ctx.cwd, o.path) === resolve(ctx.cwd, one.path)) === index,
+      );
+  const found = tried.find((one) => existsSync(resolve(ctx.cwd, one.path)));
+  if (found !== undefined) return found.path;
+  const looked =
+    tried.length === 1 ? recorded : tried.map((one) => `${one.path}${one.where}`).join(' and at ');
+  throw usageError(
+    'baseline.gone',
+    `${recorded}: no such results file (the baseline the run was compared with; looked for at ${looked})`,
+    recorded,
+  );
 }
 
 /** The environment's secrets and the config's read before (`ctx.secrets`). */

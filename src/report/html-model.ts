@@ -77,6 +77,8 @@ export interface CaseView {
    * otherwise, which keeps 10,000 cases' worth of `false` out of the page.
    */
   newlyFailing?: true;
+  /** Did not pass in the baseline and passes now (the comparison's fixed); absent otherwise. */
+  fixed?: true;
   /** The baseline's result, for a case newly failing or fixed whose baseline was read (`base`). */
   base?: BaseCaseView;
   /**
@@ -93,6 +95,8 @@ export interface CaseView {
    * output", never as a `null` the function could have returned.
    */
   output: string | null;
+  /** What the target noted about the output (an integer past 2^53 read as another); absent when none. */
+  warnings?: string[];
   /**
    * What the case expected and what the diff sets against it; null when nothing is expected.
    * A case with no output (`output` null) shows what it expected and no diff.
@@ -202,11 +206,17 @@ export function buildReportModel(
   const newlyFailing = new Set(
     (compared?.newlyFailing ?? []).map(({ run, id }) => `${runIndex.get(run) ?? -1} ${id}`),
   );
+  const fixed = new Set(
+    (comparison?.runs ?? []).flatMap((run) =>
+      run.cases.fixed.map((ref) => `${runIndex.get(describeRun(run)) ?? -1} ${ref.id}`),
+    ),
+  );
   const caseViews: CaseView[] = [];
   artifact.runs.forEach((_, run) => {
     for (const result of cases(run)) {
       const view = caseView(run, result, index);
       if (newlyFailing.has(`${run} ${result.id}`)) view.newlyFailing = true;
+      if (fixed.has(`${run} ${result.id}`)) view.fixed = true;
       const owner = artifact.runs[run];
       const base = owner && baseline?.cases.get(baselineKey(owner, result.id));
       if (base) view.base = baseCaseView(base, result, shown, capped);
@@ -300,6 +310,9 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     ...caseWhy(result),
     inputs: capped(pretty(result.data)),
     output: errored ? null : shown(result.output),
+    ...(result.warnings !== undefined && result.warnings.length > 0
+      ? { warnings: result.warnings.map(capped) }
+      : {}),
     compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
