@@ -51,7 +51,7 @@ describe('the case detail of a compared run', () => {
     );
     // A case whose output held none shows none.
     await page.keyboard.press('Escape');
-    await page.click(`#case-rows .case[data-id="${ids[2] ?? ''}"]`);
+    await page.click(`#case-rows .case[data-id="${ids[3] ?? ''}"]`);
     assert.equal(await page.$('#detail .detail-warning'), null);
     await page.close();
   });

@@ -235,8 +235,10 @@ function renderCase(result: CaseResult, classname: string, config: string): stri
     const message = prefix + reasons.join('; ');
     return `${open}>\n      <failure${attrs({ message, type: 'evaluation' })}>${escapeXmlText(failureBody(result))}</failure>\n    </testcase>`;
   }
-  if (flaky !== null) {
-    return `${open}>\n      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>\n    </testcase>`;
+  // What the target noted about the output (an integer past 2^53 read as another), said beside it.
+  const out = [...(flaky === null ? [] : [`${flaky} trials passed`]), ...warningLines(result)];
+  if (out.length > 0) {
+    return `${open}>\n      <system-out>${escapeXmlText(out.join('\n'))}</system-out>\n    </testcase>`;
   }
   return `${open}/>`;
 }
@@ -266,7 +268,11 @@ function failureBody(result: CaseResult): string {
       `${formatCount(passed)} of ${plural(trials.length, 'trial')} passed, ${formatCount(trials.length - passed)} failed${why}: a case passes when more than half of its trials pass`,
     );
   }
-  return blocks.join('\n\n');
+  return [...blocks, ...warningLines(result)].join('\n\n');
+}
+
+function warningLines(result: CaseResult): string[] {
+  return (result.warnings ?? []).map((warning) => `warning: ${warning}`);
 }
 
 /**

@@ -4,6 +4,7 @@
  * every part bounded so one case never crowds out the others.
  */
 import type { CaseResult } from '../types/index.ts';
+import { oneLine } from '../shared/one-line.ts';
 import {
   clipText,
   failureReasons,
@@ -27,6 +28,8 @@ const OUTPUT_MAX_LINES = 12;
 const ERROR_MAX_CHARS = 600;
 const ERROR_MAX_LINES = 8;
 const REASON_MAX_CHARS = 200;
+/** Enough for the note on an integer past 2^53 (~230 characters), whole. */
+const WARNING_MAX_CHARS = 240;
 const EVALUATIONS_PER_CASE = 5;
 const FIELD_MAX_CHARS = 300;
 const FIELD_MAX_LINES = 8;
@@ -143,6 +146,11 @@ function renderCase(
 
   const reasons = failureReasons(result, EVALUATIONS_PER_CASE, REASON_MAX_CHARS);
   lines.push(...reasons.map((reason) => `  - ${escapeMarkdownText(reason)}`));
+  // Briefly: why a number in the output below is not the one the answer sent.
+  for (const warning of result.warnings ?? []) {
+    const brief = shortenText(oneLine(warning), WARNING_MAX_CHARS);
+    lines.push(`  - warning: ${escapeMarkdownText(brief)}`);
+  }
   const fields = multiLineFields(result);
   for (const [name, text] of fields) {
     lines.push(

@@ -1,7 +1,7 @@
 /**
  * A project compared with its baseline where one case is newly failing and its output holds an
- * integer past 2^53 (so its result carries a `warnings` note), and another is fixed (failed in
- * BASE, passes now). A command target answers JSON; what it answers depends on `mode.txt`, so
+ * integer past 2^53 (so its result carries a `warnings` note), another is fixed (failed in BASE,
+ * passes now), and a passing case's output holds one too. A command target answers JSON; what it answers depends on `mode.txt`, so
  * the rows (and the case ids and contents) stay the same from BASE to HEAD.
  */
 import assert from 'node:assert/strict';
@@ -14,12 +14,15 @@ import { jsonlProject, runInProcess, type InProcessResult } from './in-process.t
 export const BIG = '12345678901234567891';
 export const READ_AS = '12345678901234567000';
 
-/** `{"ok": "yes"|"no", "id": …}`: row 0 fails in HEAD (with the big id), row 1 fails in BASE. */
+/**
+ * `{"ok": "yes"|"no", "id": …}`: row 0 fails in HEAD, row 1 fails in BASE; in HEAD rows 0 (failing)
+ * and 2 (passing) answer the big id.
+ */
 const SCRIPT = `const fs = require('node:fs');
 const mode = fs.readFileSync(require('node:path').join(__dirname, 'mode.txt'), 'utf8').trim();
 const n = process.argv[2];
 const ok = mode === 'base' ? n !== '1' : n !== '0';
-const id = mode === 'head' && n === '0' ? '${BIG}' : '7';
+const id = mode === 'head' && (n === '0' || n === '2') ? '${BIG}' : '7';
 process.stdout.write('{"ok": "' + (ok ? 'yes' : 'no') + '", "id": ' + id + '}');
 `;
 
