@@ -71,13 +71,9 @@ describe('pull_request_target, an invalid config', () => {
   });
 
   it('without a token the job summary still says whose files the problems are', async () => {
-    const { ws, sha } = badCheckout();
+    const { ws, sha } = badConfigCheckout();
     writeFileSync(ws.event, JSON.stringify(pullRequestEvent({ headRepo: 'fork/repo', base: sha })));
-    const r = await fixture.run(
-      ws,
-      { 'github-token': '' },
-      { GITHUB_EVENT_NAME: 'pull_request_target', GITHUB_SHA: sha, GITHUB_REF: 'refs/heads/main' },
-    );
+    const r = await fixture.run(ws, { 'github-token': '' }, onMain('pull_request_target', sha));
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.equal(fixture.server.state.checkRuns.size, 0);
     assert.match(r.summary, /evals\.yaml:6:5 {2}suites\[0\]: unknown key "colour"/);
