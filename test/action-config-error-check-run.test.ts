@@ -138,6 +138,10 @@ describe('the Action on an invalid config', () => {
       /^::warning::evalgate: could not create the check run "evals: evals\.yaml": 403 You must authenticate via a GitHub App\. \(the github-token is a personal access token of octocat/m,
     );
     assert.match(r.summary, /could not start/);
+    assert.match(
+      r.summary,
+      /\n> \[!WARNING\]\n> One write of this report to GitHub failed \(the job log's warnings say which, and why\)\. This summary and the job log say why the run could not start; the step fails\.\n$/,
+    );
     assert.equal(fixture.server.state.checkRuns.size, 0);
     assert.equal(fixture.server.state.comments.size, 0);
   });

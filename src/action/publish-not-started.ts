@@ -36,7 +36,7 @@ import { NAMES_ITS_COMMIT, refusalTarget, type RefusalTarget } from './check-run
 import { forkMessage, runLinks, runStamp } from './publish.ts';
 import { reportIdentity } from './report-identity.ts';
 import type { ActionSettings } from './settings.ts';
-import { escapeNote } from './summary-notes.ts';
+import { escapeNote, unpostedSummaryNote } from './summary-notes.ts';
 
 /**
  * Writes the job summary, then (with a token that may write) the check run and comment, then
@@ -170,6 +170,15 @@ async function publish(
     });
   }
   for (const failure of failures) core.warning(`evalgate: ${failure.message}`);
+  // The not-started summary stays under 30,000 characters (`not-started.ts`): room for the note.
+  const unposted = unpostedSummaryNote(failures, forkTokenPossible(context, env), false);
+  if (unposted !== '') {
+    try {
+      await core.summary.addRaw(unposted).write();
+    } catch (error) {
+      core.warning(`evalgate: could not write the job summary: ${(error as Error).message}`);
+    }
+  }
   return annotated;
 }
 

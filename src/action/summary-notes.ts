@@ -50,11 +50,13 @@ export function staleSummaryNote(
  * GitHub (`failures`: refused, or no token): the summary is then where the report is read, and
  * should not look posted. Short and fixed (the log's warnings say which write failed and why), so
  * that it fits the room {@link SUMMARY_NOTE_MAX_BYTES} keeps beside another note. `forkPossible`:
- * the run may have a fork's read-only token, which GitHub refuses every write.
+ * the run may have a fork's read-only token, which GitHub refuses every write. `started`: false
+ * for a run that could not start, which has no results file nor verdict to point to.
  */
 export function unpostedSummaryNote(
   failures: readonly { code: string; message: string }[],
   forkPossible: boolean,
+  started = true,
 ): string {
   if (failures.length === 0) return '';
   const noToken = failures.some((failure) => failure.message.startsWith('no github-token'));
@@ -65,5 +67,8 @@ export function unpostedSummaryNote(
     forkPossible && !noToken
       ? ': a pull request from a fork gets a read-only token, which GitHub refuses every write'
       : '';
-  return `\n\n> [!WARNING]\n> ${what}${fork}. This summary, the job log and the results file carry the report; the verdict decides the step.\n`;
+  const rest = started
+    ? 'This summary, the job log and the results file carry the report; the verdict decides the step.'
+    : 'This summary and the job log say why the run could not start; the step fails.';
+  return `\n\n> [!WARNING]\n> ${what}${fork}. ${rest}\n`;
 }
