@@ -92,6 +92,48 @@ describe('runTestSuite: fn returning undefined', () => {
     );
   });
 
+  it("fn written the Python SDK's way, fn(testCase), is named with the form to write", async () => {
+    const script = sdkScript(
+      [
+        'await runTestSuite({',
+        "  id: 's',",
+        "  testCases: [{ q: 'a' }, { q: 'b' }],",
+        "  testCaseHash: ['q'],",
+        // Seed 003's `fn=lambda test_case: test_case.input`, ported as it reads.
+        '  fn: (testCase) => testCase.q,',
+        "  evaluators: [{ id: 'e', evaluateTestCase: () => ({ score: 1, threshold: { gte: 1 } }) }],",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const r = await script.run();
+    assert.ok(
+      r.stderr.includes(
+        `warning: runTestSuite(s): fn read "q" from its argument, which has no such key, but the test case has: fn is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; write fn: ({ testCase }) => … testCase.q …\n`,
+      ),
+      r.stderr,
+    );
+  });
+
+  it('no such warning for fn({ testCase }), nor for an argument read whole', async () => {
+    const script = sdkScript(
+      [
+        'await runTestSuite({',
+        "  id: 's',",
+        "  testCases: [{ q: 'a', params: 'p' }],",
+        "  testCaseHash: ['q'],",
+        // `params` is a key of the argument as well as of this case: read as the argument's.
+        '  fn: (args) => `${args.testCase.q} ${JSON.stringify(args.params)} ${args.signal.aborted}`,',
+        "  evaluators: [{ id: 'e', evaluateTestCase: () => ({ score: 1, threshold: { gte: 1 } }) }],",
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const r = await script.run();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr.includes('warning'), false, r.stderr);
+  });
+
   it('no warning when fn never returned undefined', async () => {
     const script = sdkScript(
       [

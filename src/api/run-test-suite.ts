@@ -157,7 +157,8 @@ export async function runTestSuite<TCase, TOutput>(
       const note = await flush();
       if (note !== undefined && args.quiet !== true) notePrinted(args.id, note);
     }
-    // Cases fn gave `undefined` were left unscored, as in the SDK: said, since they passed.
+    // Cases fn gave `undefined` were left unscored, as in the SDK: said, since they passed; and a
+    // fn written the Python SDK's way (`fn(testCase)`), which reads its fields from the wrong object.
     const unscored = outputs.warning(args.id);
     if (unscored !== undefined && args.quiet !== true) {
       printAroundProgress(process.stderr, unscored);

@@ -12,15 +12,38 @@ import type { TestFn } from '../types/index.ts';
 export class UndefinedOutputs {
   #settled = 0;
   #undefined = 0;
+  /**
+   * A field of the test case that `fn` read from its argument, which does not have it: `fn`
+   * written the Python SDK's way, `fn(test_case)`, as `(testCase) => testCase.input`, gets the
+   * one object `{ testCase, params, signal }` and reads `undefined` there.
+   */
+  #caseFieldRead: string | undefined;
 
   /** `fn`, counted: its value (or what its promise resolves to) passed on as it is. */
   counted<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestFn<TCase, TOutput> {
     return (args) => {
-      const value = fn(args);
+      const value = fn(this.#watched(args));
       if (!isThenable(value)) return this.#seen(value);
       // A rejection passes through uncounted: that case errored, which says so itself.
       return Promise.resolve(value).then((output) => this.#seen(output));
     };
+  }
+
+  /**
+   * `args`, noting a read of a key it lacks but its test case has (see `#caseFieldRead`). Every
+   * read is passed to `args` itself, so its getters (the lazily made `signal`) work as they do.
+   */
+  #watched<T extends { testCase: unknown }>(args: T): T {
+    const testCase = args.testCase;
+    if (typeof testCase !== 'object' || testCase === null) return args;
+    return new Proxy(args, {
+      get: (target, key) => {
+        if (typeof key === 'string' && !(key in target) && Object.hasOwn(testCase, key)) {
+          this.#caseFieldRead ??= key;
+        }
+        return Reflect.get(target, key) as unknown;
+      },
+    });
   }
 
   #seen<T>(output: T): T {
@@ -29,10 +52,25 @@ export class UndefinedOutputs {
     return output;
   }
 
-  /** The warning of a run in which `fn` gave `undefined`, or `undefined` when it never did. */
+  /**
+   * The warnings of a run in which `fn` gave `undefined`, or read a test case's field from its
+   * argument (see `#caseFieldRead`), or `undefined` when it did neither.
+   */
   warning(id: string): string | undefined {
     const n = this.#undefined;
-    if (n === 0) return undefined;
-    return `warning: runTestSuite(${id}): fn returned undefined for ${formatCount(n)} of its ${formatCount(this.#settled)} ${this.#settled === 1 ? 'call' : 'calls'}: no evaluator ran on ${n === 1 ? 'that case' : 'those cases'} (as in the Autoblocks SDK), so nothing checked ${n === 1 ? 'it' : 'them'}; return the output (null when there is none) to have it scored\n`;
+    const lines: string[] = [];
+    if (n > 0) {
+      lines.push(
+        `warning: runTestSuite(${id}): fn returned undefined for ${formatCount(n)} of its ${formatCount(this.#settled)} ${this.#settled === 1 ? 'call' : 'calls'}: no evaluator ran on ${n === 1 ? 'that case' : 'those cases'} (as in the Autoblocks SDK), so nothing checked ${n === 1 ? 'it' : 'them'}; return the output (null when there is none) to have it scored\n`,
+      );
+    }
+    const field = this.#caseFieldRead;
+    if (field !== undefined) {
+      const read = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
+      lines.push(
+        `warning: runTestSuite(${id}): fn read ${JSON.stringify(field)} from its argument, which has no such key, but the test case has: fn is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; write fn: ({ testCase }) => … testCase${read} …\n`,
+      );
+    }
+    return lines.length > 0 ? lines.join('') : undefined;
   }
 }
