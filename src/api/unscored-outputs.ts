@@ -6,6 +6,7 @@
  */
 import { isThenable } from '../run/call.ts';
 import { formatCount } from '../shared/format-count.ts';
+import { caseFieldNote, watchCaseFieldReads } from '../targets/function.ts';
 import type { TestFn } from '../types/index.ts';
 
 /** Counts the calls of one suite's `fn` that settled, and those that gave `undefined`. */
@@ -22,31 +23,17 @@ export class UndefinedOutputs {
   /** `fn`, counted: its value (or what its promise resolves to) passed on as it is. */
   counted<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestFn<TCase, TOutput> {
     return (args) => {
-      const value = fn(this.#watched(args));
-      if (!isThenable(value)) return this.#seen(value);
-      // A rejection passes through uncounted: that case errored, which says so itself.
-      return Promise.resolve(value).then((output) => this.#seen(output));
+      const watch = watchCaseFieldReads(args);
+      const value = fn(watch.args);
+      if (!isThenable(value)) return this.#seen(value, watch.field());
+      // A rejection passes through uncounted: that case errored, which says so itself. An async
+      // fn may read the field after an await, so it is asked once the call settles.
+      return Promise.resolve(value).then((output) => this.#seen(output, watch.field()));
     };
   }
 
-  /**
-   * `args`, noting a read of a key it lacks but its test case has (see `#caseFieldRead`). Every
-   * read is passed to `args` itself, so its getters (the lazily made `signal`) work as they do.
-   */
-  #watched<T extends { testCase: unknown }>(args: T): T {
-    const testCase = args.testCase;
-    if (typeof testCase !== 'object' || testCase === null) return args;
-    return new Proxy(args, {
-      get: (target, key) => {
-        if (typeof key === 'string' && !(key in target) && Object.hasOwn(testCase, key)) {
-          this.#caseFieldRead ??= key;
-        }
-        return Reflect.get(target, key) as unknown;
-      },
-    });
-  }
-
-  #seen<T>(output: T): T {
+  #seen<T>(output: T, caseFieldRead: string | undefined): T {
+    this.#caseFieldRead ??= caseFieldRead;
     this.#settled++;
     if (output === undefined) this.#undefined++;
     return output;
@@ -66,10 +53,7 @@ export class UndefinedOutputs {
     }
     const field = this.#caseFieldRead;
     if (field !== undefined) {
-      const read = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
-      lines.push(
-        `warning: runTestSuite(${id}): fn read ${JSON.stringify(field)} from its argument, which has no such key, but the test case has: fn is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; write fn: ({ testCase }) => … testCase${read} …\n`,
-      );
+      lines.push(`warning: runTestSuite(${id}): fn read ${caseFieldNote(field)}\n`);
     }
     return lines.length > 0 ? lines.join('') : undefined;
   }

@@ -82,7 +82,8 @@ export const targetKinds: {
       const fn = await context.loadFunction(config.module, ['function']);
       if (!fn.ok) return fn;
       if (config.isolation !== 'worker') {
-        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`) };
+        const { warn } = suiteWarn(context);
+        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`, warn) };
       }
       return createWorkerFunctionTarget(config, context);
     },
