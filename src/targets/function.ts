@@ -35,6 +35,10 @@ export function functionTarget<TCase, TOutput>(
   };
 }
 
+// Taken when the module loads: the code under test runs in this process, and may replace them.
+const hasOwn = Object.hasOwn;
+const reflectGet = Reflect.get;
+
 /**
  * `args` as handed to the function, noting the first read of a key it lacks but its test case
  * has: a function written the way the Autoblocks Python SDK's `fn(test_case)` is, as
@@ -50,10 +54,10 @@ export function watchCaseFieldReads<T extends { testCase: unknown }>(
   let read: string | undefined;
   const watched = new Proxy(args, {
     get: (target, key) => {
-      if (typeof key === 'string' && !(key in target) && Object.hasOwn(testCase, key)) {
+      if (typeof key === 'string' && !(key in target) && hasOwn(testCase, key)) {
         read ??= key;
       }
-      return Reflect.get(target, key) as unknown;
+      return reflectGet(target, key) as unknown;
     },
   });
   return { args: watched, field: () => read };
