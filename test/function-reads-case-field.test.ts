@@ -48,6 +48,15 @@ describe('a function: that takes the test case itself', () => {
     );
   });
 
+  it('a function that clones its argument (structuredClone, as for a worker) still can', async () => {
+    const dir = project(
+      'function answer(args) { const copy = structuredClone(args); return copy.testCase.q; }',
+    );
+    const r = await runInProcess(['run', '-o', 'out.json'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr.includes('warning'), false, r.stderr);
+  });
+
   it('a function that takes { testCase } is not warned about', async () => {
     const dir = project('function answer({ testCase, params }) { return testCase.q; }');
     const r = await runInProcess(['run', '-o', 'out.json'], dir);

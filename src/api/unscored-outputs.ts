@@ -6,7 +6,7 @@
  */
 import { isThenable } from '../run/call.ts';
 import { formatCount } from '../shared/format-count.ts';
-import { caseFieldNote, watchCaseFieldReads } from '../targets/function.ts';
+import { CaseFieldWatch, caseFieldNote } from '../targets/function.ts';
 import type { TestFn } from '../types/index.ts';
 
 /** Counts the calls of one suite's `fn` that settled, and those that gave `undefined`. */
@@ -19,16 +19,17 @@ export class UndefinedOutputs {
    * one object `{ testCase, params, signal }` and reads `undefined` there.
    */
   #caseFieldRead: string | undefined;
+  #watch = new CaseFieldWatch();
 
   /** `fn`, counted: its value (or what its promise resolves to) passed on as it is. */
   counted<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestFn<TCase, TOutput> {
     return (args) => {
-      const watch = watchCaseFieldReads(args);
-      const value = fn(watch.args);
-      if (!isThenable(value)) return this.#seen(value, watch.field());
+      const read = this.#watch.watch(args);
+      const value = fn(args);
+      if (!isThenable(value)) return this.#seen(value, read?.());
       // A rejection passes through uncounted: that case errored, which says so itself. An async
       // fn may read the field after an await, so it is asked once the call settles.
-      return Promise.resolve(value).then((output) => this.#seen(output, watch.field()));
+      return Promise.resolve(value).then((output) => this.#seen(output, read?.()));
     };
   }
 

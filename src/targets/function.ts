@@ -9,26 +9,34 @@ import type { Target, TargetOutput, TestFn } from '../types/index.ts';
 /**
  * A target calling `fn`; `description` names it in plans and messages. With `warn` (evals.yaml's
  * function targets), a function written to take the test case itself is warned about once, and
- * each case it read a field of so has the note in its `warnings` (see `watchCaseFieldReads`).
+ * each case it read a field of so has the note in its `warnings` (see {@link CaseFieldWatch}).
  */
 export function functionTarget<TCase, TOutput>(
   fn: TestFn<TCase, TOutput>,
   description: string,
   warn?: (message: string) => void,
 ): Target<TCase, TOutput> {
+  const watch = new CaseFieldWatch();
   let warned = false;
+  const noted = (output: TOutput, field: string): TargetOutput<TOutput> => {
+    if (!warned) warn?.(`${description.replace(/^function /, '')} read ${caseFieldNote(field)}`);
+    warned = true;
+    return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
+  };
   return {
     description,
     call(args) {
-      const watch = warn !== undefined ? watchCaseFieldReads(args) : undefined;
-      const value = fn(watch?.args ?? args);
+      const read = warn !== undefined ? watch.watch(args) : undefined;
+      const value = fn(args);
+      if (read === undefined) {
+        return isThenable(value)
+          ? Promise.resolve(value).then((output) => ({ output }))
+          : { output: value };
+      }
+      // An async function may read the field after an await: asked once the call settled.
       const result = (output: TOutput): TargetOutput<TOutput> => {
-        const field = watch?.field();
-        if (field === undefined || warn === undefined) return { output };
-        const note = `the function read ${caseFieldNote(field)}`;
-        if (!warned) warn(`${description.replace(/^function /, '')} read ${caseFieldNote(field)}`);
-        warned = true;
-        return { output, warnings: [note] };
+        const field = read();
+        return field === undefined ? { output } : noted(output, field);
       };
       return isThenable(value) ? Promise.resolve(value).then(result) : result(value);
     },
@@ -36,31 +44,51 @@ export function functionTarget<TCase, TOutput>(
 }
 
 // Taken when the module loads: the code under test runs in this process, and may replace them.
-const hasOwn = Object.hasOwn;
-const reflectGet = Reflect.get;
+const defineProperty = Object.defineProperty;
+const ownKeys = Object.keys;
 
 /**
- * `args` as handed to the function, noting the first read of a key it lacks but its test case
- * has: a function written the way the Autoblocks Python SDK's `fn(test_case)` is, as
- * `(testCase) => testCase.input`, gets the one object `{ testCase, params, signal }` and reads
- * `undefined` there. Every read goes to `args` itself, so its getters (the lazily made `signal`)
- * work as they do.
+ * Watches the calls of one function for a read, from its argument, of a key the argument lacks
+ * but its test case has: a function written the way the Autoblocks Python SDK's `fn(test_case)`
+ * is, as `(testCase) => testCase.input`, gets the one object `{ testCase, params, signal }` and
+ * reads `undefined` there.
+ *
+ * Each such key is given a getter on the argument that notes the read and gives `undefined`, as
+ * the read gave before; not enumerable, so spreading, printing or cloning the argument
+ * (`structuredClone`, a worker's `postMessage`) sees what it always did, which a Proxy of it
+ * would not. `then` and `toJSON` are left alone: `await` and `JSON.stringify` read them of any
+ * object. A function written so reads the field on every call, so only the first call is watched,
+ * and every call once one was found reading (then each case gets its note); the others run as
+ * they always did.
  */
-export function watchCaseFieldReads<T extends { testCase: unknown }>(
-  args: T,
-): { args: T; field: () => string | undefined } {
-  const testCase = args.testCase;
-  if (typeof testCase !== 'object' || testCase === null) return { args, field: () => undefined };
-  let read: string | undefined;
-  const watched = new Proxy(args, {
-    get: (target, key) => {
-      if (typeof key === 'string' && !(key in target) && hasOwn(testCase, key)) {
-        read ??= key;
-      }
-      return reflectGet(target, key) as unknown;
-    },
-  });
-  return { args: watched, field: () => read };
+export class CaseFieldWatch {
+  #calls = 0;
+  #found = false;
+
+  /**
+   * Prepares `args` for one call: what the call read once it settled, or `undefined` when the call
+   * is not watched.
+   */
+  watch(args: { testCase: unknown }): (() => string | undefined) | undefined {
+    if (this.#calls > 0 && !this.#found) return undefined;
+    this.#calls++;
+    const testCase = args.testCase;
+    if (typeof testCase !== 'object' || testCase === null) return undefined;
+    let read: string | undefined;
+    for (const key of ownKeys(testCase)) {
+      if (key in args || key === 'then' || key === 'toJSON') continue;
+      defineProperty(args, key, {
+        configurable: true,
+        get: () => {
+          read ??= key;
+          // Read now, not when the call settles: the calls started meanwhile are watched too.
+          this.#found = true;
+          return undefined;
+        },
+      });
+    }
+    return () => read;
+  }
 }
 
 /** What a function that read the test case's `field` from its argument is told. */
