@@ -64,19 +64,54 @@ describe('a recovery journal written by a newer evalgate', () => {
     assert.doesNotMatch(fresh.stderr, /warning/);
   });
 
-  it('a plain run keeps it aside, saying who wrote it, and starts afresh', async () => {
+  it('a plain run keeps it aside where --resume finds it, prints the command, and starts afresh', async () => {
     const dir = project();
     await killedRun(dir, 2);
     asWrittenBy(dir, NEWER);
     const journal = journalOf(dir);
     const fresh = await runCli(['run', '-o', 'r.json'], { cwd: dir });
     assert.equal(fresh.code, 0, fresh.stderr);
+    const said = new RegExp(
+      `warning: the recovery journal ${escaped(journal)} was written by evalgate 999\\.0\\.0, newer than this one .*: it is kept as the recovery journal of (r\\.killed-(\\d+)\\.json) \\(${escaped(dir)}/\\.r\\.killed-\\d+\\.json\\.journal\\), and this run starts afresh; \`(evals run --resume r\\.killed-\\d+\\.json)\` with evalgate 999\\.0\\.0 or newer finishes it\\n`,
+    ).exec(fresh.stderr);
+    assert.ok(said, fresh.stderr);
+    const [, kept = '', pid = '', command = ''] = said;
+    // Nothing left to rename by hand: the journal and its folder are those of the kept name.
+    assert.ok(existsSync(journalOf(dir, kept)));
+    assert.ok(existsSync(`${journalOf(dir, kept)}.${pid}.d`));
+    assert.ok(!existsSync(join(dir, kept)));
+
+    // This evalgate, given the printed command, finds it and says who wrote it.
+    const refused = await runCli(command.split(' ').slice(1), { cwd: dir });
+    assert.equal(refused.code, 2, refused.stderr);
     assert.match(
-      fresh.stderr,
+      refused.stderr,
       new RegExp(
-        `warning: the recovery journal ${escaped(journal)} was written by evalgate 999\\.0\\.0, newer than this one .*: it is kept as ${escaped(journal)}\\.\\d+, and this run starts afresh`,
+        `the recovery journal ${escaped(journalOf(dir, kept))} was written by evalgate 999\\.0\\.0, .*finish the run with evalgate 999\\.0\\.0 or newer \\(\`evals run --resume ${escaped(kept)}\`\\)`,
       ),
     );
+
+    // The evalgate that wrote it (here: the journal as this one would have written it) finishes
+    // it with that command, as printed.
+    const path = journalOf(dir, kept);
+    const [head, frame, ...rest] = readFileSync(path, 'utf8').split('\n');
+    const parsed = JSON.parse(frame!.slice(2)) as {
+      artifact: { tool: { version: string }; producedBy?: unknown };
+    };
+    parsed.artifact.tool.version = toolVersion;
+    delete parsed.artifact.producedBy;
+    writeFileSync(path, [head, `F ${JSON.stringify(parsed)}`, ...rest].join('\n'));
+    const cases = join(`${path}.${pid}.d`, 'run-0.jsonl');
+    writeFileSync(cases, readFileSync(cases, 'utf8').replaceAll('{"reviewer":"ann",', '{'));
+    const finished = await runCli(command.split(' ').slice(1), { cwd: dir });
+    assert.equal(finished.code, 0, finished.stderr);
+    assert.match(finished.stderr, /recovered [2-8] of 8 cases from a run killed/);
+    const artifact = JSON.parse(readFileSync(join(dir, kept), 'utf8')) as {
+      interrupted: boolean;
+      runs: { cases: unknown[] }[];
+    };
+    assert.equal(artifact.interrupted, false);
+    assert.equal(artifact.runs[0]?.cases.length, 8);
   });
 
   it('with a version not newer than this one, calls it what it is and offers no upgrade', async () => {

@@ -102,7 +102,7 @@ export { STALE_MS } from './journal.ts';
  * be told, so it counts as running (two machines writing one shared folder are refused, not
  * raced), and on this one its pid is asked.
  */
-export function writerAlive(journal: JournalHeader, path: string): boolean {
+export function writerAlive(journal: Pick<JournalHeader, 'host' | 'pid'>, path: string): boolean {
   let touched: number;
   try {
     touched = statSync(path).mtimeMs;

@@ -49,6 +49,9 @@ export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 60_000;
 
 /** The journal's first line. */
+/** The journal format this evalgate writes; it reads this one and the earlier ones. */
+export const JOURNAL_FORMAT = 3;
+
 export interface JournalHeader {
   /**
    * The format: 3 (case lines in the journal's folder); 2 (case lines after `R` lines) and 1
@@ -153,7 +156,7 @@ export class JournalWriter implements JournalSink {
       throw error;
     }
     const full: JournalHeader = {
-      evalgateJournal: 3,
+      evalgateJournal: JOURNAL_FORMAT,
       pid: process.pid,
       host: hostname(),
       ...header,

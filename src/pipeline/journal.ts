@@ -24,12 +24,19 @@ import {
   pidExists,
   readJournal,
   readJournalHeader,
-  STALE_MS,
   writerAlive,
   type ReadJournal,
 } from '../artifact/journal-read.ts';
 import type { JournalHeader } from '../artifact/journal.ts';
 import { JournalUnknownFields } from '../artifact/journal-problems.ts';
+import { finishCommand, keepAsKilled, keepNewerAside, refuseNewer } from './journal-aside.ts';
+import {
+  freeName,
+  journalPathOf,
+  running,
+  takesJournal,
+  type ResumeCommand,
+} from './journal-names.ts';
 import { pathWord } from '../shared/shell-word.ts';
 import { printable } from '../shared/text-table.ts';
 import { usageError } from '../shared/errors.ts';
@@ -38,10 +45,7 @@ import type { CommandContext } from './context.ts';
 import type { ChosenBaseline } from './baseline.ts';
 import type { BaselineIdentity } from '../artifact/merge-baseline.ts';
 
-/** The journal of a run writing `output` (absolute): a hidden file beside it. */
-export function journalPathOf(output: string): string {
-  return join(dirname(output), `.${basename(output)}.journal`);
-}
+export { freeName, journalPathOf, takesJournal } from './journal-names.ts';
 
 /** What opening a run's journal needs. */
 export interface JournalOptions {
@@ -53,16 +57,10 @@ export interface JournalOptions {
   /** `--resume FILE`, when the run resumes one. */
   resumedFrom?: string;
   /**
-   * The command that resumes from `from` (the CLI's), for the warning about a killed run; with
-   * `baseline`, the one that run compared with, named unless this run's arguments name one;
-   * with `beside`, `from` is resumed into itself, each `--junit` and `--report` file named as
-   * `beside` gives it (left out where it gives undefined).
+   * The command that resumes from a file (the CLI's), for the warning about a killed run (see
+   * `ResumeCommand`).
    */
-  resumeCommand?: (
-    from: string,
-    baseline?: string,
-    beside?: (file: string) => string | undefined,
-  ) => string;
+  resumeCommand?: ResumeCommand;
   /** The partial artifact's frame as the run stands (see `JournalWriter`). */
   frame: () => ResultsArtifact | undefined;
 }
@@ -82,6 +80,8 @@ export function openRunJournal(options: JournalOptions): JournalWriter | undefin
   if (header !== undefined) {
     if (writerAlive(header, path)) throw running(output, path, header);
     keepAside(path, header, options, warn);
+  } else {
+    keepNewerAside(path, options, warn);
   }
   sweepFolders(path);
   try {
@@ -137,6 +137,7 @@ export function recoverForResume(file: string, output: string, ctx: CommandConte
     return output;
   }
   const header = readJournalHeader(journalPathOf(from));
+  if (header === undefined) refuseNewer(file, ctx);
   const outcome = recoverJournal(file, header, ctx);
   if (outcome === 'empty' && !existsSync(from)) {
     throw usageError(
@@ -201,6 +202,17 @@ function keepAside(
   try {
     read = readJournal(path);
   } catch (error) {
+    if (error instanceof JournalUnknownFields) {
+      // Kept as the journal of a file `--resume` finds it by, with the evalgate that wrote it.
+      const shown = keepAsKilled(path, header, output, options.ctx.cwd, journalPathOf);
+      const finish = error.newer
+        ? `; \`${finishCommand(options, shown, header)}\` with evalgate ${printable(error.writtenBy)} or newer finishes it`
+        : '';
+      warn(
+        `${error.message}: it is kept as the recovery journal of ${shown} (${journalPathOf(resolve(options.ctx.cwd, shown))}), and this run starts afresh${finish}`,
+      );
+      return;
+    }
     const kept = freeName(`${path}.${header.pid}`, '');
     renameSync(path, kept);
     // Its case files go with it, into the folder of the name it is kept as (left where they
@@ -214,9 +226,7 @@ function keepAside(
       // A folder of that name already there.
     }
     warn(
-      error instanceof JournalUnknownFields
-        ? `${error.message}: it is kept as ${kept}, and this run starts afresh`
-        : `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
+      `a killed run's recovery journal could not be read (${error instanceof Error ? error.message : String(error)}); it is kept as ${kept}`,
     );
     return;
   }
@@ -345,33 +355,6 @@ function writeRecovered(path: string, read: ReadJournal, header: JournalHeader):
     read.spool?.writeArtifactSync(path, artifact);
   } finally {
     read.spool?.discard();
-  }
-}
-
-function running(output: string, path: string, header: JournalHeader): Error {
-  return usageError(
-    'run.journal-live',
-    `${output} is being written by another evals run (pid ${header.pid} on ${header.host}, started ${header.startedAt}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (a journal untouched for ${STALE_MS / 1000} s counts as left by a process that is gone; if that process is not evals, rename ${path} aside rather than delete it: it holds the finished cases of a killed run)`,
-    output,
-  );
-}
-
-/** `stem + end`, or `stem-2 + end`, `stem-3 + end`… : the first no file has (from `cwd`). */
-export function freeName(stem: string, end: string, cwd = '/'): string {
-  let name = `${stem}${end}`;
-  for (let n = 2; existsSync(resolve(cwd, name)); n++) name = `${stem}-${n}${end}`;
-  return name;
-}
-
-/**
- * Whether `target` (absolute) takes a journal: a regular file, or nothing yet. Not a device or
- * a FIFO: what is written there replaces no file.
- */
-export function takesJournal(target: string): boolean {
-  try {
-    return statSync(target).isFile();
-  } catch {
-    return !target.startsWith('/dev/') && !target.startsWith('/proc/');
   }
 }
 
