@@ -26,6 +26,7 @@ import {
 } from './schema.ts';
 import { collectUnknownFields, noUnknownFields, type UnknownFields } from './unknown-fields.ts';
 import type { Scrub } from '../shared/json-syntax.ts';
+import { dropDamagedComparison } from './damaged-comparison.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
 export {
@@ -52,6 +53,11 @@ export interface ArtifactFile {
    * read so far (opened with `unknown: 'ignore'`); none with `refuse`, which refuses them.
    */
   unknown: UnknownFields;
+  /**
+   * With `dropDamagedComparison`: the problems of a `comparison` block that was left out of
+   * `frame` because it alone made the file invalid.
+   */
+  droppedComparison?: string;
 }
 
 /** How {@link openArtifactFile} reads a file. */
@@ -65,6 +71,12 @@ export interface ReadOptions {
    * them.
    */
   unknown?: UnknownProperties;
+  /**
+   * Leaves out a `comparison` block that alone makes the file invalid (saying why in
+   * `ArtifactFile.droppedComparison`), for a command that computes the comparison again
+   * (`--resume`) and so does not need it.
+   */
+  dropDamagedComparison?: boolean;
 }
 
 /** The lines the scan keys on, exactly as `artifactLayout` writes them. */
@@ -100,6 +112,7 @@ export function openArtifactFile(
     mode: options.unknown ?? 'ignore',
     unknown: noUnknownFields(),
     writtenBy: '',
+    dropComparison: options.dropDamagedComparison === true,
   };
   let fd: number;
   try {
@@ -153,6 +166,9 @@ interface Reading {
   unknown: UnknownFields;
   /** The evalgate version the frame says wrote the file, once it is checked. */
   writtenBy: string;
+  /** Whether a damaged `comparison` is left out (see `ReadOptions`), and its problems if it was. */
+  dropComparison: boolean;
+  droppedComparison?: string;
 }
 
 /**
@@ -252,6 +268,9 @@ function streamed(
   return {
     frame,
     unknown: reading.unknown,
+    ...(reading.droppedComparison !== undefined && {
+      droppedComparison: reading.droppedComparison,
+    }),
     caseCounts: frame.runs.map((_, r) => found.get(r)?.count ?? 0),
     *cases(run) {
       const where = found.get(run);
@@ -316,6 +335,9 @@ function inMemory(path: string, reading: Reading): ArtifactFile {
       yield* artifact.runs[run]?.cases ?? [];
     },
     unknown: reading.unknown,
+    ...(reading.droppedComparison !== undefined && {
+      droppedComparison: reading.droppedComparison,
+    }),
   };
 }
 
@@ -326,6 +348,8 @@ function check(
   text: string,
   toFileLine?: (line: number) => number,
 ): void {
+  if (reading.dropComparison)
+    reading.droppedComparison ??= dropDamagedComparison(value, reading.mode);
   validate('results', value, reading, text, toFileLine, '');
   reading.writtenBy = (value as ResultsArtifact).tool.version;
 }

@@ -31,6 +31,8 @@ export interface ResultsFile extends NamedArtifact {
    * far (see {@link noteUnknownFields}); for a command that read what it needs of the file.
    */
   noteUnknown(): void;
+  /** The problems of a damaged `comparison` left out (`dropDamagedComparison`), if one was. */
+  droppedComparison?: string;
 }
 
 const refusedForUnknown = new WeakMap<Error, { writtenBy: string; fields: string }>();
@@ -58,6 +60,7 @@ export function openResultsFile(
   ctx: CommandContext,
   what: string,
   unknown: UnknownProperties = 'ignore',
+  options: { dropDamagedComparison?: boolean } = {},
 ): ResultsFile {
   const asUsageError = (error: unknown): unknown => {
     if (!(error instanceof ArtifactReadError)) return error;
@@ -76,7 +79,11 @@ export function openResultsFile(
   };
   let file: ArtifactFile;
   try {
-    file = openArtifactFile(resolve(ctx.cwd, path), path, { scrub: quoteScrub(ctx), unknown });
+    file = openArtifactFile(resolve(ctx.cwd, path), path, {
+      scrub: quoteScrub(ctx),
+      unknown,
+      ...options,
+    });
   } catch (error) {
     throw asUsageError(error);
   }
@@ -89,6 +96,7 @@ export function openResultsFile(
     },
     name: path,
     artifact: file.frame,
+    ...(file.droppedComparison !== undefined && { droppedComparison: file.droppedComparison }),
     caseCounts: file.caseCounts,
     *cases(run) {
       try {

@@ -21,6 +21,7 @@ import { recordedBaseline } from '../artifact/merge-baseline.ts';
 import { openResultsFile } from './artifact-files.ts';
 import { checkPartialVersion } from './resume-version.ts';
 import { recoverForResume } from './journal.ts';
+import { printable } from '../shared/text-table.ts';
 import type { CommandContext } from './context.ts';
 import { scrubbedParams } from './execute.ts';
 import type { ChosenBaseline } from './baseline.ts';
@@ -79,7 +80,13 @@ export function startResume(
   // A run killed with no chance to write its partial left a journal beside it (or beside the
   // output it was writing): that first, and it may be what is resumed now.
   if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
-  const named = openResultsFile(path, ctx, '--resume', 'refuse');
+  // Its comparison is made again over every case: a damaged one is no reason to refuse it.
+  const named = openResultsFile(path, ctx, '--resume', 'refuse', { dropDamagedComparison: true });
+  if (named.droppedComparison !== undefined) {
+    ctx.stderr.write(
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${named.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with: pass --baseline FILE again to compare with it)\n`,
+    );
+  }
   const partial = named.artifact;
   // A merge lacking shards plans fewer cases than any run would: it is finished by merging.
   const merge = mergedShards(partial);

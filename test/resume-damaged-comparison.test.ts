@@ -1,0 +1,88 @@
+/**
+ * A partial artifact whose `comparison` block is damaged (a field of the wrong type) was refused
+ * by `--resume` as an invalid file, though resuming makes the comparison again over every case
+ * and never reads the old one. It is now left out with a warning naming its problems, and the
+ * finished artifact holds the comparison made again; anything else damaged is still refused.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { validateArtifact } from '../src/artifact/schema.ts';
+import type { ResultsArtifact } from '../src/types/index.ts';
+import { writeInterrupted } from './helpers/interrupted-artifact.ts';
+import { jsonlProject, runInProcess } from './helpers/in-process.ts';
+
+const ROWS = [{ q: 'a' }, { q: 'b' }, { q: 'c' }, { q: 'd' }];
+const FILES = { 'app/answer.mjs': 'export const answer = ({ testCase }) => testCase.q + "!";\n' };
+const SUITE = [
+  'function: ./app/answer.mjs#answer',
+  'evaluators: [ { use: contains, with: { values: ["!"] } } ]',
+];
+
+const read = (dir: string, file: string): ResultsArtifact =>
+  JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultsArtifact;
+
+/** A project with base.json, and partial.json: interrupted after 2 cases, compared with base. */
+async function comparedPartial(
+  damage: (artifact: Record<string, unknown>) => void,
+): Promise<string> {
+  const dir = jsonlProject(ROWS, SUITE, FILES);
+  for (const args of [
+    ['-o', 'base.json'],
+    ['--baseline', 'base.json', '-o', 'full.json'],
+  ]) {
+    const r = await runInProcess(['run', ...args], dir, {});
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  assert.ok(read(dir, 'full.json').comparison, 'the run was compared');
+  writeInterrupted(dir, 'full.json', 'partial.json', 2);
+  const partial = read(dir, 'partial.json') as unknown as Record<string, unknown>;
+  damage(partial);
+  writeFileSync(join(dir, 'partial.json'), JSON.stringify(partial, null, 2));
+  return dir;
+}
+
+const garbleCounts = (artifact: Record<string, unknown>): void => {
+  (artifact.comparison as Record<string, unknown>).counts = 'garbled';
+};
+
+describe('--resume of a partial whose comparison block is damaged', () => {
+  it('leaves it out, says why, and compares again with --baseline', async () => {
+    const dir = await comparedPartial(garbleCounts);
+    const r = await runInProcess(
+      ['run', '--resume', 'partial.json', '--baseline', 'base.json', '-o', 'out.json'],
+      dir,
+      {},
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /warning: --resume partial\.json: its comparison block is damaged \(\/comparison\/counts: [^\n]*\); it is left out, and the comparison is made again over every case/,
+    );
+    const out = read(dir, 'out.json');
+    assert.equal(out.interrupted, false);
+    assert.equal(out.runs[0]?.cases.length, 4);
+    assert.equal(typeof out.comparison?.counts, 'object');
+    assert.equal((out.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+    assert.deepEqual(validateArtifact(out), []);
+  });
+
+  it('without --baseline, finishes the run uncompared and says how to compare it', async () => {
+    const dir = await comparedPartial(garbleCounts);
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /pass --baseline FILE again to compare with it/);
+    assert.equal(read(dir, 'out.json').comparison, undefined);
+  });
+
+  it('still refuses a partial damaged elsewhere too', async () => {
+    const dir = await comparedPartial((artifact) => {
+      garbleCounts(artifact);
+      artifact.durationMs = 'slow';
+    });
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /\/durationMs/);
+  });
+});
