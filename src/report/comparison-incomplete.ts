@@ -62,7 +62,7 @@ export function incompleteWarnings(comparison: Comparison): IncompleteWarning[] 
  */
 function why(info: IncompleteSide): string {
   const sentences: string[] = [];
-  const short = shortRuns(info.shortRuns);
+  const short = shortRuns(info.shortRuns ?? []);
   if (info.partialMerge !== undefined) {
     const { count, merged } = info.partialMerge;
     const absent = Array.from({ length: count }, (_, i) => i + 1).filter(
@@ -81,6 +81,11 @@ function why(info: IncompleteSide): string {
     if (short !== '') sentences.push(`It was interrupted too: ${short}.`);
   } else if (short !== '') {
     sentences.push(`(interrupted): ${short}.`);
+  } else if (info.shortRuns === undefined) {
+    // Recorded by an earlier evalgate, which counted the side's cases but named no run.
+    sentences.push(
+      `(interrupted, or merged from only some shards): the evalgate that recorded this comparison did not say which runs lack cases.`,
+    );
   } else if (info.markedOnly === true) {
     sentences.push(
       `(marked interrupted, yet every run has all its planned cases): interrupted after its last case, or merged from only some shards by an older evalgate, whose missing shards would be counted nowhere; every run is taken as incomplete.`,
@@ -95,7 +100,7 @@ function shards(indices: readonly number[]): string {
 }
 
 /** `s · k=a has 2 of 6 planned cases; s · k=b has 0 of 6 planned cases`, the first few named. */
-function shortRuns(runs: IncompleteSide['shortRuns']): string {
+function shortRuns(runs: NonNullable<IncompleteSide['shortRuns']>): string {
   const named = runs
     .slice(0, LISTED_RUNS)
     .map(

@@ -48,8 +48,11 @@ export interface ArtifactInfo {
  * then no per-run count can tell.
  */
 export interface IncompleteSide extends CaseCount {
-  /** Its runs with fewer cases than they planned (cut short), in the artifact's order. */
-  shortRuns: (RunRef & CaseCount)[];
+  /**
+   * Its runs with fewer cases than they planned (cut short), in the artifact's order. Absent in
+   * a comparison an earlier evalgate recorded (of this schemaVersion), which named none.
+   */
+  shortRuns?: (RunRef & CaseCount)[];
   /**
    * Merged from only some shards (`evals merge --allow-partial`): the shard count and the
    * shards merged. Every run lacks the missing shards' cases, which no count includes.
