@@ -22,10 +22,21 @@ describe("a command target's error", () => {
       ['target:', '  type: command', '  run: ["{{ case.prog }}", x]'],
     );
     const error = await onlyError(dir);
-    assert.match(
+    const folders = (process.env.PATH ?? '').split(':').filter((folder) => folder !== '');
+    assert.equal(
       error,
-      /^cannot start no-such-program-t3: not found: no program of that name is on PATH \(PATH (is|starts) \//,
+      `cannot start no-such-program-t3: not found: no program of that name is on PATH (none of its ${folders.length} folders, read from the working folder ${dir}, has it)`,
     );
+    // The folders of the user's PATH stay out of the artifact.
+    for (const folder of folders) assert.equal(error.includes(`${folder}:`), false, folder);
+  });
+
+  it('says when PATH is empty', async () => {
+    const dir = jsonlProject(
+      [{ prog: 'no-such-program-t3' }],
+      ['target:', '  type: command', '  env: { PATH: "" }', '  run: ["{{ case.prog }}", x]'],
+    );
+    assert.match(await onlyError(dir), /on PATH \(PATH is empty\)$/);
   });
 
   it('names the file a relative program path would be', async () => {

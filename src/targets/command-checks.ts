@@ -221,7 +221,7 @@ export function startProblem(
     // Not found at load (where a program on no PATH is refused), so named by a template here.
     const missing =
       script === undefined
-        ? `not found: no program of that name is on PATH (${pathFolders(env)})`
+        ? `not found: no program of that name is on PATH (${pathFolders(env, cwd)})`
         : `not found: there is no file ${script}`;
     return `${start}: ${interpreter ?? missing}`;
   }
@@ -262,15 +262,18 @@ export function notUtf8Problem(bytes: Uint8Array): string {
   return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
 
-/** How many of PATH's folders a message names; the rest are counted. */
-const PATH_FOLDERS_SHOWN = 4;
-
-/** `PATH is /usr/bin:/bin`, its first folders only when long, or that it is not set. */
-function pathFolders(env: Readonly<Record<string, string | undefined>>): string {
+/**
+ * Where a bare program name was looked for: how many folders PATH has (or that it is empty or
+ * not set) and the working folder its relative entries are read from. Not the folders: the
+ * message is a case error, recorded in the artifact, the PR comment and the JUnit file, and the
+ * user's PATH (home folders, tool versions) is no part of those; `which NAME` where the command
+ * runs shows them.
+ */
+function pathFolders(env: Readonly<Record<string, string | undefined>>, cwd: string): string {
   const path = env.PATH ?? env.Path;
-  if (path === undefined || path === '') return 'PATH is not set';
-  const folders = path.split(delimiter);
-  const more = folders.length - PATH_FOLDERS_SHOWN;
-  const shown = folders.slice(0, PATH_FOLDERS_SHOWN).join(delimiter);
-  return more > 0 ? `PATH starts ${shown}, and ${more} more` : `PATH is ${shown}`;
+  if (path === undefined) return 'PATH is not set';
+  const folders = path.split(delimiter).filter((folder) => folder !== '').length;
+  if (folders === 0) return 'PATH is empty';
+  const counted = folders === 1 ? '1 folder' : `${folders} folders`;
+  return `none of its ${counted}, read from the working folder ${cwd}, has it`;
 }
