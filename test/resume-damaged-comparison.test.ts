@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/artifact/schema.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
+import { mulberry32 } from '../src/compare/sign-flip.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -84,5 +85,39 @@ describe('--resume of a partial whose comparison block is damaged', () => {
     const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /\/durationMs/);
+  });
+
+  it('seeded fuzz: any value put anywhere in the block, the run is resumed and compared again', async () => {
+    const random = mulberry32(5107);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const values: unknown[] = [null, 'x', -1, 1.5, true, [], {}, [{}], { a: 1 }];
+    for (let i = 0; i < 10; i++) {
+      const dir = await comparedPartial((artifact) => {
+        // A random path down the comparison block, its last step given a random value.
+        let node = artifact.comparison as Record<string, unknown>;
+        for (let depth = 0; depth < 6; depth++) {
+          const keys = Object.keys(node);
+          if (keys.length === 0) break;
+          const key = pick(keys);
+          const next = node[key];
+          if (depth > 0 && (typeof next !== 'object' || next === null || random() < 0.3)) {
+            node[key] = pick(values);
+            return;
+          }
+          if (typeof next !== 'object' || next === null) break;
+          node = next as Record<string, unknown>;
+        }
+        delete node[pick(Object.keys(node))];
+      });
+      const r = await runInProcess(
+        ['run', '--resume', 'partial.json', '--baseline', 'base.json', '-o', 'out.json'],
+        dir,
+        {},
+      );
+      assert.equal(r.code, 0, `seed 5107 case ${i}: ${r.stdout}${r.stderr}`);
+      const out = read(dir, 'out.json');
+      assert.equal(out.runs[0]?.cases.length, 4, `seed 5107 case ${i}`);
+      assert.deepEqual(validateArtifact(out), [], `seed 5107 case ${i}`);
+    }
   });
 });
