@@ -1,39 +1,55 @@
 /**
- * The secrets of the run a judge client's call is made in. A client made in code
+ * The secrets of the runs going on, for the judge clients' calls. A client made in code
  * (`createJudgeClient` in a custom evaluator or a function target) knows only its own key,
  * headers and URL, and the environment's secrets; a run knows more (the config's keys, header
  * values and URL credentials, the values the Action declared). Its error details are cut to a
  * few hundred characters and its answers cached on disk, so it must scrub with the run's
- * secrets too, before either: the run enters this scope around its engine, and every call made
- * in it (in the same thread) finds the run's scrubber here.
+ * secrets too, before either.
+ *
+ * The runs of this thread are registered for as long as they go on, and a call scrubs the
+ * secrets of every run going on: usually one; with two `runTestSuite` runs at once, a call of
+ * one scrubs the other's secrets too, which removes more than it must, never less. Not an
+ * AsyncLocalStorage scope per run: on Node 20, entering one turns on promise hooks for every
+ * promise made from then on, a cost every case of every run would pay for the rare client made
+ * in code.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createScrubber, type Scrubber } from '../shared/secrets.ts';
 
-const runScope = new AsyncLocalStorage<Scrubber>();
+/** Each run's scrubber going on, with how many runs hold it (one scrubber may serve two). */
+const running = new Map<Scrubber, number>();
+/** Grows whenever `running` changes, so that a client's combined scrubber is made again. */
+let generation = 0;
 
-/** Runs `fn` as a run whose secrets `scrubber` removes: calls it makes scrub them too. */
-export function withRunSecrets<T>(scrubber: Scrubber, fn: () => T): T {
-  return scrubber.empty ? fn() : runScope.run(scrubber, fn);
+/** Runs `fn` as a run whose secrets `scrubber` removes: calls made meanwhile scrub them too. */
+export async function withRunSecrets<T>(scrubber: Scrubber, fn: () => Promise<T>): Promise<T> {
+  if (scrubber.empty) return fn();
+  running.set(scrubber, (running.get(scrubber) ?? 0) + 1);
+  generation++;
+  try {
+    return await fn();
+  } finally {
+    const held = (running.get(scrubber) ?? 1) - 1;
+    if (held === 0) running.delete(scrubber);
+    else running.set(scrubber, held);
+    generation++;
+  }
 }
 
 /**
- * The scrubber of a client's call: `own` (the client's secrets), with the secrets of the run the
- * call is made in, if any. One scrubber of both lists, not one after the other: of a secret
- * that holds another, the scrubber that knows only the shorter would leave the longer's rest.
- * Made once per run and client.
+ * The scrubber of a client's call: `own` (the client's secrets), with the secrets of the runs
+ * going on, if any. One scrubber of all the lists, not one after the other: of a secret that
+ * holds another, the scrubber that knows only the shorter would leave the longer's rest. Made
+ * again only when a run starts or ends.
  */
 export function callScrubber(own: readonly string[]): () => Scrubber {
   const alone = createScrubber(own);
-  const withRun = new WeakMap<Scrubber, Scrubber>();
+  let made: { generation: number; scrubber: Scrubber } | undefined;
   return () => {
-    const run = runScope.getStore();
-    if (run === undefined) return alone;
-    let both = withRun.get(run);
-    if (both === undefined) {
-      both = createScrubber([...own, ...run.values]);
-      withRun.set(run, both);
+    if (running.size === 0) return alone;
+    if (made?.generation !== generation) {
+      const values = [...running.keys()].flatMap((run) => run.values);
+      made = { generation, scrubber: createScrubber([...own, ...values]) };
     }
-    return both;
+    return made.scrubber;
   };
 }
