@@ -131,9 +131,21 @@ describe('the power of a row with no measured noise', () => {
     // Five tiny changes, fewer than six: the same floor, not their near-zero noise.
     const few = rowPower({ ...settings, standardError: 0.0001, cases: 30, changed: 5 });
     assert.deepEqual(few, still);
-    // Six changed cases measure a noise, and it is the figure.
-    const enough = rowPower({ ...settings, standardError: 0.0001, cases: 30, changed: 6 });
-    assert.ok(enough.detectable < 0.001, JSON.stringify(enough));
+    // Six changed cases (k) no longer drop the floor at once: it steps down a sixth a case, to
+    // none at 11 (2k - 1), where the noise as measured is the figure.
+    const steps = [6, 7, 10, 11].map(
+      (changed) => rowPower({ ...settings, standardError: 0.0001, cases: 30, changed }).detectable,
+    );
+    const floors = [5 / 6, 4 / 6, 1 / 6].map((share) => (6 * share) / 30);
+    floors.forEach((floor, i) => assert.ok(Math.abs((steps[i] ?? 0) - floor) < 1e-12, `${i}`));
+    assert.ok((steps[3] ?? 1) < 0.001, JSON.stringify(steps));
+    // Each changed case more lowers the figure, never raising it.
+    const all = Array.from(
+      { length: 30 },
+      (_, changed) =>
+        rowPower({ ...settings, standardError: 0.0001, cases: 30, changed }).detectable,
+    );
+    all.slice(1).forEach((figure, i) => assert.ok(figure <= (all[i] ?? 0), `${i + 1} changed`));
     // Three cases: even six moving the whole range could not be had; past 1, no change at all.
     const tiny = rowPower({ ...settings, standardError: 0, cases: 3, changed: 0 });
     assert.equal(tiny.detectable, 2);

@@ -33,7 +33,10 @@ before(async () => {
       '',
     ].join('\n'),
     'none.jsonl': '',
-    'rows.jsonl': ['yes', 'no', 'no'].map((output, n) => JSON.stringify({ n, output })).join('\n'),
+    // Six rows: fewer could not reach 5% and show no interval (too few to test).
+    'rows.jsonl': ['yes', 'no', 'no', 'yes', 'no', 'no']
+      .map((output, n) => JSON.stringify({ n, output }))
+      .join('\n'),
   });
   assert.equal((await runInProcess(['run', '-o', 'base.json'], dir)).code, 1);
   const head = await runInProcess(
@@ -61,7 +64,7 @@ describe('a comparison row with no paired case', () => {
       ['empty', 'pass rate', '—', '—', '—', '—', 'too few cases'],
       ['empty', 'e', '—', '—', '—', '—', 'too few cases'],
     ]);
-    // A row with cases keeps its interval.
+    // A row with enough cases to test keeps its interval.
     const paired = rows.find((row) => row[0] === 's' && row[1] === 'pass rate');
     assert.equal(paired?.[5], '[0.0, 0.0] pp');
     await page.close();

@@ -3,6 +3,7 @@
  * it would take to see a given change. Pure.
  */
 import { normalQuantileUpper } from './normal.ts';
+import { significanceLevel } from './sign-flip.ts';
 
 /** Chance of detecting a change of the "detectable" size: the usual 80%. */
 export const DETECTION_POWER = 0.8;
@@ -75,7 +76,8 @@ export interface PowerResult {
  * "the noise as measured" says nothing of how a real change would spread, and a change smaller
  * than k / cases can sit on fewer than k cases, each moving at most the whole score range
  * [0, 1], which no sign flip detects. Without the floor such a row claimed `could detect ±0.00`:
- * any change at all.
+ * any change at all. The floor steps down as more cases change, to none at 2k − 1 changed
+ * cases (`countedShare`), so that k changed cases do not drop it at once.
  *
  * The cases needed scale the standard error as 1/√n, the usual approximation: the noise per case
  * is taken as measured now. They are never fewer than k (k / target for a bounded row, and for
@@ -88,17 +90,30 @@ export function rowPower(input: PowerInput): PowerResult {
   const fewest =
     input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
   const noise = multiplier * input.standardError;
-  // Every case changed: the noise is measured on all there are, the best this row can do.
-  const changed = input.changed ?? Infinity;
-  const counted = input.bounded || (changed < fewest && changed < input.cases);
+  const share = countedShare(input, fewest);
   // Below `fewest` cases even the largest change cannot reach the level, bounded or not.
-  const floor = counted || input.cases < fewest ? fewest : 0;
+  const floor = input.cases < fewest ? fewest : fewest * share;
   const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
   if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
   const byNoise = input.cases * (noise / input.target) ** 2;
-  const byCount = counted ? fewest / input.target : fewest;
+  const byCount = share > 0 ? Math.max(fewest, (fewest * share) / input.target) : fewest;
   const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
   return { detectable, underpowered: true, casesNeeded };
+}
+
+/**
+ * How much of the count floor k / cases a row gets, from 1 (all of it) to 0 (none). A bounded
+ * row: all, always. A graded row: all while fewer than k of its cases changed (its noise rests on
+ * too few changes to say anything); none once 2k − 1 or more changed, or every case did (the noise
+ * as measured is the figure); in between, a linear step down: k − 1 changed cases get the whole
+ * floor, k get (k − 1) / k of it, … So one more changed case never turns `could detect ±0.20`
+ * into `±0.001` at once, as a floor that stopped at k did.
+ */
+function countedShare(input: PowerInput, fewest: number): number {
+  if (input.bounded) return 1;
+  const changed = input.changed ?? Infinity;
+  if (fewest === 0 || changed >= input.cases) return 0;
+  return Math.min(1, Math.max(0, (2 * fewest - 1 - changed) / fewest));
 }
 
 /**
@@ -107,4 +122,14 @@ export function rowPower(input: PowerInput): PowerResult {
  */
 export function fewestDetectable(alpha: number, family: number): number {
   return Math.floor(1 + Math.log2(Math.max(1, family) / alpha)) + 1;
+}
+
+/**
+ * Whether `paired` cases are too few for the sign-flip test to reject anything at `confidence`:
+ * its smallest p-value, 2 / 2^n, is not below α (5 cases or fewer at 95%). Its interval is then
+ * no bound at all, only the largest change seen on each side, so the reports say the row is
+ * too small to test instead of quoting one.
+ */
+export function tooFewToTest(paired: number, confidence: number): boolean {
+  return paired < fewestDetectable(significanceLevel(confidence), 1);
 }

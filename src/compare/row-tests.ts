@@ -92,6 +92,7 @@ export function testRuns(pairings: readonly RunPairing[], settings: RowTestSetti
         ...(row.directionChanged === true ? { directionChanged: true as const } : {}),
         paired: row.diffs.length,
         ...((row.lostInHead ?? 0) > 0 ? { lostInHead: row.lostInHead } : {}),
+        ...((row.lostInBase ?? 0) > 0 ? { lostInBase: row.lostInBase } : {}),
         baseMean: score.base,
         headMean: score.head,
         delta: score.delta,

@@ -20,6 +20,8 @@ export interface PairedRow {
   headTotal: number;
   /** Cases with a value in BASE and none in HEAD (an error, no score, NaN): lost, not paired. */
   lostInHead?: number;
+  /** Cases with a value in HEAD and none in BASE: missing there, not paired (nor a change). */
+  lostInBase?: number;
   /**
    * Some paired value, on either side, lies strictly between 0 and 1, so a case can change by
    * less than 1 (see `rowPower`). Absent: every value is 0 or 1, as in a pass/fail row.
@@ -265,6 +267,7 @@ function pairedRow(
   let baseTotal = 0;
   let headTotal = 0;
   let lostInHead = 0;
+  let lostInBase = 0;
   let graded = false;
   for (const [base, head] of paired) {
     const before = valueOf(base);
@@ -272,6 +275,9 @@ function pairedRow(
     // A case errored or unscored on either side says nothing about a change, but a score HEAD
     // lost is counted: the row must never hide that its evaluator broke on some cases.
     if (before !== null && after === null) lostInHead++;
+    // And one BASE lacks: an evaluator that errored on every case in BASE has nothing to change
+    // from, which the row says rather than reading as a change or a bare "too few cases".
+    if (before === null && after !== null) lostInBase++;
     if (before === null || after === null) continue;
     // Scores that differ only by floating-point rounding are one score: the mean of three trials
     // of 0.05 is 0.05000000000000001, a distance computed another way is 5.6e-17 instead of 0,
@@ -286,6 +292,7 @@ function pairedRow(
     baseTotal,
     headTotal,
     lostInHead,
+    lostInBase,
     ...(graded ? { graded: true as const } : {}),
   };
 }

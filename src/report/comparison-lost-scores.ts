@@ -17,8 +17,11 @@ export function scoredNote(row: Extract<Row, { kind: 'evaluator' }>): string {
   const compared = row.compared;
   if (compared === undefined || paired >= compared) return '';
   const lost = row.change.lostInHead ?? 0;
+  const missing = row.change.lostInBase ?? 0;
   const lostText = lost === 0 ? '' : `; ${formatCount(lost)} lost in HEAD: error or no score`;
-  return `(${formatCount(paired)} of ${formatCount(compared)} scored on both sides${lostText})`;
+  const missingText =
+    missing === 0 ? '' : `; ${formatCount(missing)} missing in BASE: error or no score there`;
+  return `(${formatCount(paired)} of ${formatCount(compared)} scored on both sides${lostText}${missingText})`;
 }
 
 /** Runs named in the warning; the rest are counted. */

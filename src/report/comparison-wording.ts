@@ -6,6 +6,7 @@
  * `comparison-incomplete.ts`, what one side has alone `comparison-one-sided.ts`.
  */
 import { EXACT_LIMIT } from '../compare/sign-flip.ts';
+import { tooFewToTest } from '../compare/power.ts';
 import { EXACT_LIMIT as KAPPA_EXACT_LIMIT } from '../compare/kappa-change.ts';
 import { incompleteRunNote } from './comparison-incomplete.ts';
 import { formatCount, formatMean, formatPercent, plural } from './labels.ts';
@@ -197,9 +198,10 @@ export function rowCells(row: Row): RowCells {
   const way = directionWords(c);
   return {
     name: way === '' ? c.evaluator : `${c.evaluator} (${way})`,
-    // As every report writes a mean: a mean short of 1 never reads as 1.
-    base: or(c.baseMean, formatMean),
-    head: or(c.headMean, formatMean),
+    // As every report writes a mean: a mean short of 1 never reads as 1. A side with no score
+    // where the other has some says so, not `—` on both (which reads as nothing measured).
+    base: c.baseMean === null && (c.lostInBase ?? 0) > 0 ? 'no score' : or(c.baseMean, formatMean),
+    head: c.headMean === null && (c.lostInHead ?? 0) > 0 ? 'no score' : or(c.headMean, formatMean),
     delta: or(c.delta, formatScoreChange),
     label: c.label,
   };
@@ -240,7 +242,9 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
         : `${formatPercent(c.baseRate)} → ${formatPercent(c.headRate)} (${signed(c.delta * 100, 1)} pp` +
           (c.ci === null
             ? ''
-            : `, ${ci} ${signed(c.ci.low * 100, 1)}…${signed(c.ci.high * 100, 1)} pp${atZero(c.delta, c.ci)}`) +
+            : tooFewToTest(c.paired, confidence)
+              ? `, ${untestable(c.paired)}`
+              : `, ${ci} ${signed(c.ci.low * 100, 1)}…${signed(c.ci.high * 100, 1)} pp${atZero(c.delta, c.ci)}`) +
           `; ${formatCount(c.passToFail)} pass→fail, ${formatCount(c.failToPass)} fail→pass)`;
     return {
       name: 'pass rate',
@@ -271,9 +275,11 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
   const c = row.change;
   const change =
     c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null
-      ? 'no case scored in both runs'
-      : `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ` +
-        `${ci} ${formatScoreChange(c.ci.low)}…${formatScoreChange(c.ci.high)}${atZero(c.delta, c.ci)})`;
+      ? unpairedScores(c)
+      : tooFewToTest(c.paired, confidence)
+        ? `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ${untestable(c.paired)})`
+        : `${formatMean(c.baseMean)} → ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ` +
+          `${ci} ${formatScoreChange(c.ci.low)}…${formatScoreChange(c.ci.high)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const scored = scoredNote(row);
   // `(0 of 9 scored on both sides)` already counts the paired cases: no `(0 paired)` after it.
@@ -287,6 +293,28 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
     note: [way === '' ? '' : `(${way})`, scored, note].filter(Boolean).join(' '),
     underpowered,
   };
+}
+
+/**
+ * In place of the interval of a row too small to test (see `tooFewToTest`): `no interval: 2
+ * cases are too few to test`. Its interval would be the largest change seen, which reads as a
+ * bound it is not.
+ */
+function untestable(paired: number): string {
+  return `no interval: ${plural(paired, 'case')} ${paired === 1 ? 'is' : 'are'} too few to test`;
+}
+
+/**
+ * What a score row with no case scored on both sides says instead of a change: which side had
+ * no scores (an evaluator that errored on every case in BASE is no change, nor a regression),
+ * or, when each side lacks some, that none is scored on both.
+ */
+function unpairedScores(change: EvaluatorChange): string {
+  const lostInBase = change.lostInBase ?? 0;
+  const lostInHead = change.lostInHead ?? 0;
+  if (lostInBase > 0 && lostInHead === 0) return 'no score in BASE (errored or missing there)';
+  if (lostInHead > 0 && lostInBase === 0) return 'no score in HEAD (errored or missing there)';
+  return 'no case scored in both runs';
 }
 
 /**

@@ -18,6 +18,7 @@ import { evaluatorsOnOneSide, renamedNote, oneSidedRuns } from './comparison-one
 import { lostScoreWarnings, scoredNote } from './comparison-lost-scores.ts';
 import { foreignBaselineWarnings } from './comparison-foreign.ts';
 import { endsAtZero, shownLabel } from './shown-label.ts';
+import { tooFewToTest } from '../compare/power.ts';
 import { caseCount, countedCases, listHeading } from './comparison-case-lists.ts';
 import { describeRun, formatCount } from './labels.ts';
 
@@ -107,6 +108,14 @@ export interface ComparisonView {
   changes: RunChangesView[];
 }
 
+/** A row's interval ends for the chart; none when the row is too few cases to test. */
+function interval(
+  ci: { low: number; high: number } | null,
+  tooFew: boolean,
+): { low: number | null; high: number | null } {
+  return ci === null || tooFew ? { low: null, high: null } : { low: ci.low, high: ci.high };
+}
+
 /** The page's view of `comparison`. */
 export function comparisonView(comparison: Comparison): ComparisonView {
   const rows: ComparisonRowView[] = [];
@@ -114,6 +123,8 @@ export function comparisonView(comparison: Comparison): ComparisonView {
   const newlyFailingRuns: ComparisonView['newlyFailingRuns'] = [];
   const calmRuns: RunComparison[] = [];
   const changes: RunChangesView[] = [];
+  const untested = (paired: number): boolean =>
+    tooFewToTest(paired, comparison.settings.confidence);
   for (const run of comparison.runs) {
     const name = describeRun(run);
     const pass = run.passRate;
@@ -128,9 +139,13 @@ export function comparisonView(comparison: Comparison): ComparisonView {
       base: pass.baseRate,
       head: pass.headRate,
       delta: pass.delta,
-      low: pass.ci?.low ?? null,
-      high: pass.ci?.high ?? null,
-      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
+      // Too few to test: no interval, not the largest change seen drawn as one.
+      ...interval(pass.ci, untested(pass.paired)),
+      endsAtZero:
+        pass.ci != null &&
+        pass.delta !== null &&
+        !untested(pass.paired) &&
+        endsAtZero(pass.delta, pass.ci),
       label: shownLabel(pass),
       verdict: verdictWords(pass, pointsSize),
     });
@@ -149,10 +164,12 @@ export function comparisonView(comparison: Comparison): ComparisonView {
         base: change.baseMean,
         head: change.headMean,
         delta: change.delta,
-        low: change.ci?.low ?? null,
-        high: change.ci?.high ?? null,
+        ...interval(change.ci, untested(change.paired)),
         endsAtZero:
-          change.ci != null && change.delta !== null && endsAtZero(change.delta, change.ci),
+          change.ci != null &&
+          change.delta !== null &&
+          !untested(change.paired) &&
+          endsAtZero(change.delta, change.ci),
         label: shownLabel(change),
         verdict: verdictWords(change, scoreSize),
       });

@@ -163,6 +163,11 @@ export interface EvaluatorChange extends RowTest {
    * left out of the row's test, so said apart. Absent when none.
    */
   lostInHead?: number;
+  /**
+   * Cases HEAD scored that BASE has no score for (its evaluator errored there, or gave none):
+   * nothing to compare them with, so said apart. Absent when none.
+   */
+  lostInBase?: number;
   /** `null` when no case is paired. */
   baseMean: number | null;
   headMean: number | null;
