@@ -378,3 +378,36 @@ describe('a baseline of another config, recorded', () => {
     );
   });
 });
+
+describe('a renamed suite in a matrix of --suite jobs', () => {
+  it('fails the job that runs the new suite, and tells the others who fails and why', async () => {
+    const dir = await project(['s', 'other']);
+    writeFiles(dir, { 'evals.yaml': config(['t', 'other'], '{ regressions: block }') });
+    const other = await run(dir, '--suite', 'other');
+    assert.equal(other.code, 0, other.stdout + other.stderr);
+    assert.equal(artifact(dir).missingSuites, undefined);
+    assert.ok(
+      other.stderr.includes(
+        'warning: suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?); this run did not select it, and a run that does (--suite t, or the whole config) fails for it under the baseline\'s regressions: block; if that is intended, list it in the config\'s top-level removedSuites\n',
+      ),
+      other.stderr,
+    );
+    // evals compare of that job's artifact agrees: not its business.
+    const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(compared.code, 0, compared.stdout + compared.stderr);
+    const renamed = await run(dir, '--suite', 't');
+    assert.equal(renamed.code, 1, renamed.stdout + renamed.stderr);
+    assert.deepEqual(artifact(dir).missingSuites, [{ suite: 's', text: GONE }]);
+  });
+
+  it('a suite deleted, with no new suite to run it, fails every job', async () => {
+    const dir = await project(['s', 'other', 'third']);
+    writeFiles(dir, { 'evals.yaml': config(['other', 'third'], '{ regressions: block }') });
+    const r = await run(dir, '--suite', 'other');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(
+      artifact(dir).missingSuites?.map((gone) => gone.suite),
+      ['s'],
+    );
+  });
+});

@@ -23,6 +23,8 @@ export interface GoneSuite {
 export interface HeadSuites {
   suites: readonly string[];
   removedSuites: readonly string[];
+  /** The suites HEAD ran (its runs'): fewer than `suites` when narrowed by `--suite`. */
+  ran?: readonly string[];
 }
 
 /**
@@ -30,12 +32,13 @@ export interface HeadSuites {
  * its config (an earlier evalgate wrote it), so that nothing can be said gone.
  */
 export function headSuites(
-  head: Pick<ResultsArtifact, 'configDataParts' | 'removedSuites'>,
+  head: Pick<ResultsArtifact, 'configDataParts' | 'removedSuites' | 'runs'>,
 ): HeadSuites | undefined {
   if (head.configDataParts === undefined) return undefined;
   return {
     suites: head.configDataParts.suites.map((suite) => suite.id),
     removedSuites: head.removedSuites ?? [],
+    ran: [...new Set(head.runs.map((run) => run.suite))],
   };
 }
 
@@ -57,6 +60,13 @@ export function goneSuites(
     ...(base.configDataParts?.suites.map((suite) => suite.id) ?? []),
   ]);
   const added = head.suites.filter((id) => !known.has(id));
+  // A matrix job (`--suite t`) that ran none of the suites new in the config is not where a
+  // rename is anyone's business: the job that runs the new suite fails for it; this one says
+  // so. With no new suite (a deletion) there is no such job, and every job fails, as a run of
+  // the whole config does: a removed suite never passes everywhere.
+  const ran = new Set(head.ran ?? head.suites);
+  const elsewhere =
+    head.suites.some((id) => !ran.has(id)) && added.length > 0 && !added.some((id) => ran.has(id));
   const found: GoneSuite[] = [];
   for (const suite of new Set(base.runs.map((run) => run.suite))) {
     if (inHead.has(suite) || accepted.has(suite)) continue;
@@ -65,6 +75,10 @@ export function goneSuites(
       .map((run) => run.plan?.gate.regressions ?? 'warn');
     const regressions = rules.includes('block') ? 'block' : rules.includes('warn') ? 'warn' : null;
     if (regressions === null) continue;
+    if (elsewhere && regressions === 'block') {
+      found.push({ suite, regressions: 'warn', text: goneElsewhereText(suite, added) });
+      continue;
+    }
     found.push({ suite, regressions, text: goneSuiteText(suite, added) });
   }
   return found;
@@ -112,6 +126,17 @@ function goneSuiteText(suite: string, added: readonly string[]): string {
       ? ''
       : ` (${added.map((id) => JSON.stringify(id)).join(', ')} ${added.length === 1 ? 'is' : 'are'} new in the config: renamed?)`;
   return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more${renamed}, so nothing was compared with it; if that is intended, list it in the config's top-level removedSuites`;
+}
+
+/**
+ * What a run narrowed by `--suite` to none of the suites new in the config says of a suite of
+ * the baseline gone under `regressions: block`: which run fails for it, and how to accept it.
+ */
+function goneElsewhereText(suite: string, added: readonly string[]): string {
+  const names = added.map((id) => JSON.stringify(id)).join(', ');
+  const one = added.length === 1;
+  const flags = added.map((id) => `--suite ${id}`).join(' or ');
+  return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more (${names} ${one ? 'is' : 'are'} new in the config: renamed?); this run did not select ${one ? 'it' : 'them'}, and a run that does (${flags}, or the whole config) fails for it under the baseline's regressions: block; if that is intended, list it in the config's top-level removedSuites`;
 }
 
 /**
