@@ -411,3 +411,43 @@ describe('a renamed suite in a matrix of --suite jobs', () => {
     );
   });
 });
+
+describe('a renamed grid value in a matrix of --grid jobs', () => {
+  const grid = (models: string): string =>
+    config(['s'], '{ regressions: block }').replace(
+      '    hash: [q]\n',
+      `    hash: [q]\n    grid: { model: [${models}], prompt: [a, b] }\n`,
+    );
+
+  it('fails the job whose slice holds the new value, proven from the grid digest', async () => {
+    const dir = scratch();
+    writeFiles(dir, { 'evals.yaml': grid('small, large'), 'rows.jsonl': rows('the right answer') });
+    assert.equal((await runCli(['run', '-o', 'base.json'], { cwd: dir })).code, 0);
+    writeFiles(dir, { 'evals.yaml': grid('small, large2') });
+    const renamed = await run(dir, '--grid', 'model=large2');
+    assert.equal(renamed.code, 1, renamed.stdout + renamed.stderr);
+    const conditions = artifact(dir).runs.map(
+      (r) => r.gate.conditions.find((c) => c.name === 'regressions')?.actual ?? '',
+    );
+    assert.equal(conditions.length, 2);
+    for (const actual of conditions) {
+      assert.match(
+        actual,
+        /^grid points "model=large prompt=a", "model=large prompt=b" of the baseline are not in the suite's grid any more/,
+      );
+    }
+    const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.equal(compared.code, 1, compared.stdout + compared.stderr);
+    // The job of a value the baseline has sees nothing new, and is not failed for it.
+    const small = await run(dir, '--grid', 'model=small');
+    assert.equal(small.code, 0, small.stdout + small.stderr);
+    // Accepted in removedGridValues, the renamed job passes.
+    writeFiles(dir, {
+      'evals.yaml': grid('small, large2').replace(
+        'regressions: block }',
+        'regressions: block, removedGridValues: { model: [large] } }',
+      ),
+    });
+    assert.equal((await run(dir, '--grid', 'model=large2')).code, 0);
+  });
+});

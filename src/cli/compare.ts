@@ -73,7 +73,9 @@ export async function compareCommand(
   // The runs HEAD's recorded gate fails for an evaluator of BASE they lack: a reason to exit 1
   // beside the statistics, which every format says.
   const missing = head.ok ? blockedMissingEvaluators(comparison, head.artifact) : [];
-  const gone = head.ok ? blockedGoneGridPoints(comparison, head.artifact) : [];
+  const gone = head.ok
+    ? blockedGoneGridPoints(comparison, head.artifact, base.ok ? base.artifact : undefined)
+    : [];
   const headCase = head.ok ? headCaseFinder(head.artifact) : undefined;
   const caseLabel = caseLabelFinder(
     ...[head, base].flatMap((side) => (side.ok ? [side.artifact] : [])),

@@ -59,7 +59,7 @@ export function compareRecorded(
   } catch (error) {
     throw apart ?? error;
   }
-  const points = blockedGoneGridPoints(comparison, head);
+  const points = blockedGoneGridPoints(comparison, head, base);
   if (apart !== undefined && gone.length === 0 && points.length === 0) throw apart;
   // Sharing no suite and no case, BASE is likelier another config's than renamed: said first.
   const foreign =
@@ -83,10 +83,11 @@ export function compareRecorded(
 export function blockedGoneGridPoints(
   comparison: Comparison,
   head: ResultsArtifact,
+  base?: ResultsArtifact,
 ): GoneGridPointsBlock[] {
   const gate = (suite: string): GateSpec | undefined =>
     head.runs.find((run) => run.suite === suite)?.plan?.gate;
-  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues)
+  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues, base)
     .filter((points) => gate(points.suite)?.regressions === 'block')
     .map((points) => ({
       suite: points.suite,

@@ -164,7 +164,7 @@ export function withComparison(
   }
   const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const goneGrid = (c: Comparison): GoneGridPoints[] =>
-    goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
+    goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues, baseline);
   let comparison: Comparison;
   try {
     try {
