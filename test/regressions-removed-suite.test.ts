@@ -386,11 +386,21 @@ describe('a renamed suite in a matrix of --suite jobs', () => {
     const other = await run(dir, '--suite', 'other');
     assert.equal(other.code, 0, other.stdout + other.stderr);
     assert.equal(artifact(dir).missingSuites, undefined);
+    const elsewhere =
+      'suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?); this run did not select it, and a run that does (--suite t, or the whole config) fails for it under the baseline\'s regressions: block; if that is intended, list it in the config\'s top-level removedSuites';
+    assert.ok(other.stderr.includes(`warning: ${elsewhere}\n`), other.stderr);
+    // Recorded, so that this job's PR comment says it beside its verdict too.
+    const head = artifact(dir);
+    assert.deepEqual(head.goneSuiteWarnings, [{ suite: 's', text: elsewhere }]);
+    const md = renderMarkdownReport(reported(head), {
+      title: 'evals: evals.yaml',
+      marker: '',
+      maxChars: 65_000,
+      sourceRoot: '',
+    });
     assert.ok(
-      other.stderr.includes(
-        'warning: suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?); this run did not select it, and a run that does (--suite t, or the whole config) fails for it under the baseline\'s regressions: block; if that is intended, list it in the config\'s top-level removedSuites\n',
-      ),
-      other.stderr,
+      md.includes(`⚠️ **Suite s of the baseline is gone (a warning here):** ${elsewhere}`),
+      md,
     );
     // evals compare of that job's artifact agrees: not its business.
     const compared = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });

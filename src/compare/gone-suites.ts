@@ -141,18 +141,20 @@ function goneElsewhereText(suite: string, added: readonly string[]): string {
 
 /**
  * `artifact` failed for the suites of its baseline gone under `regressions: block`: recorded in
- * `missingSuites`, with a `fail` verdict. Unchanged when there are none.
+ * `missingSuites`, with a `fail` verdict; those that only warn recorded in `goneSuiteWarnings`,
+ * so that the reports of the artifact (a matrix job's PR comment) say them too. Unchanged when
+ * there are none.
  */
-export function withMissingSuites<T extends Pick<ResultsArtifact, 'verdict' | 'missingSuites'>>(
-  artifact: T,
-  gone: readonly GoneSuite[],
-): T {
+export function withMissingSuites<
+  T extends Pick<ResultsArtifact, 'verdict' | 'missingSuites' | 'goneSuiteWarnings'>,
+>(artifact: T, gone: readonly GoneSuite[]): T {
   const blocking = gone.filter((suite) => suite.regressions === 'block');
-  if (blocking.length === 0) return artifact;
+  const warning = gone.filter((suite) => suite.regressions === 'warn');
+  const said = (list: readonly GoneSuite[]) => list.map(({ suite, text }) => ({ suite, text }));
   return {
     ...artifact,
-    verdict: 'fail',
-    missingSuites: blocking.map(({ suite, text }) => ({ suite, text })),
+    ...(blocking.length > 0 && { verdict: 'fail', missingSuites: said(blocking) }),
+    ...(warning.length > 0 && { goneSuiteWarnings: said(warning) }),
   };
 }
 

@@ -99,6 +99,10 @@ export function buildModel(artifact: ReportedArtifact, options: MarkdownOptions)
         ({ suite, text }) =>
           `❌ **Suite ${escapeMarkdownText(suite)} of the baseline is gone (its gate there: regressions: block):** ${escapeMarkdownText(text)}`,
       ),
+      ...(artifact.goneSuiteWarnings ?? []).map(
+        ({ suite, text }) =>
+          `⚠️ **Suite ${escapeMarkdownText(suite)} of the baseline is gone (a warning here):** ${escapeMarkdownText(text)}`,
+      ),
     ].join('\n\n'),
     overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
     comparison: stats === null ? '' : fitComparison(stats, artifact, options.maxChars),

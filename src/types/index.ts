@@ -389,11 +389,10 @@ export interface ResultsArtifact {
   notCompared?: { baseline: string; why: string };
   /** The config's top-level `removedSuites`, when it sets it: suites of a baseline gone on purpose. */
   removedSuites?: string[];
-  /**
-   * Suites of the baseline the config no longer has, whose baseline gate says `regressions:
-   * block`, that `removedSuites` does not list: each fails the run (the verdict is `fail`).
-   */
+  /** Suites of the baseline gone, not in `removedSuites`, under its `block`: each fails the run. */
   missingSuites?: { suite: string; text: string }[];
+  /** Those that warn instead (its `warn`, or a `--suite` run of no new suite): docs/artifact.md. */
+  goneSuiteWarnings?: { suite: string; text: string }[];
   /** Model calls over every run; absent when no evaluator made any. */
   usage?: Usage;
 }
