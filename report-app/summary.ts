@@ -31,7 +31,7 @@ export function verdictBanner(model: ReportModel): HTMLElement {
         ? el(
             'ul',
             { id: 'missing-suites', class: 'missing-suites' },
-            ...model.missingSuites.map((text) => el('li', {}, text)),
+            ...model.missingSuites.map(({ text }) => el('li', {}, text)),
           )
         : null,
       el(
@@ -72,6 +72,19 @@ export function gateSection(model: ReportModel): HTMLElement {
       ),
     ),
   );
+  // A suite of the baseline gone from the config has no run here, but fails the run all the same.
+  const gone = model.missingSuites.map(({ suite, text }) =>
+    el(
+      'tr',
+      { class: 'bad gone-suite' },
+      el('td', {}, `${suite} (gone)`),
+      el('td', {}, '\u2717'),
+      el('td', {}, 'regressions'),
+      el('td', {}, 'the suite in the config, or listed in removedSuites'),
+      el('td', {}, text),
+    ),
+  );
+  rows.push(...gone);
   return section(
     'Gate conditions',
     'gate',

@@ -202,6 +202,7 @@ function shownArtifact(
     ...(file.artifact.config !== undefined ? { config: file.artifact.config } : {}),
     pinIgnored: file.artifact.pinIgnored === true,
     ...(baseline !== undefined ? { baseline } : {}),
+    missingSuites: (file.artifact.missingSuites ?? []).map((gone) => gone.text),
   };
   return { selected: every.filter(({ run }) => runSelected(run, filters)), artifact };
 }

@@ -179,7 +179,7 @@ export interface ReportModel {
    */
   baseCases: { held: number; named: number; unread: string | null } | null;
   /** Why each suite of the baseline gone from the config fails the run (`missingSuites`). */
-  missingSuites: string[];
+  missingSuites: { suite: string; text: string }[];
   cases: CaseView[];
 }
 
@@ -251,7 +251,7 @@ export function buildReportModel(
       compared === null || baseline === undefined
         ? null
         : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
-    missingSuites: (artifact.missingSuites ?? []).map((gone) => gone.text),
+    missingSuites: (artifact.missingSuites ?? []).map(({ suite, text }) => ({ suite, text })),
     cases: caseViews,
   };
 }

@@ -47,6 +47,11 @@ export interface ShownArtifact {
    * the resumed run compares with it too, and the command names it as the interrupted run's did.
    */
   baseline?: string;
+  /**
+   * Why each suite of the baseline gone from the config fails the run (`missingSuites`' texts):
+   * no run of theirs is in the artifact, so no gate condition of a run says it.
+   */
+  missingSuites?: readonly string[];
 }
 
 /**
@@ -114,6 +119,15 @@ export function whyRunsFailed(
 ): string {
   const path = printable(artifact.path);
   const failed = runs.filter(({ run }) => run.verdict === 'fail');
+  const missing = artifact.missingSuites ?? [];
+  const gone = missing.map(
+    (text) =>
+      `    ${paint.red('\u2717')} regressions: ${printable(text)} (the baseline's gate: block)`,
+  );
+  const goneHead = `${missing.length === 1 ? 'a suite' : `${formatCount(missing.length)} suites`} of the baseline gone from the config`;
+  if (failed.length === 0 && gone.length > 0 && !artifact.interruptedOnly) {
+    return [`${none}, but ${path} fails for ${goneHead}:`, ...gone].join('\n');
+  }
   if (failed.length === 0) {
     if (!artifact.interruptedOnly) return none;
     return [
@@ -138,6 +152,7 @@ export function whyRunsFailed(
       );
     }
   }
+  if (gone.length > 0) lines.push(`  and ${path} fails for ${goneHead}:`, ...gone);
   const { merge } = artifact;
   if (merge !== undefined) {
     lines.push(`  ${partialMergeAdvice(path, merge)}`);
