@@ -3,7 +3,13 @@
  * two runs of N/2 cases each (default N = 100,000), 10% failing `exact` with an
  * `expected …, got …` reason and 1% errored, as a real suite that went wrong would be.
  *
- *   npm run build && node --import tsx bench/report-page.ts [cases] [repeats] [other.html …]
+ *   npm run build && node --import tsx bench/report-page.ts [--baseline] [cases] [repeats] [other.html …]
+ *
+ * With `--baseline`, a baseline artifact of the same cases is written too, where another 10%
+ * failed (so 10% of the cases are newly failing and 10% fixed), and the report is written by
+ * `evals report big.json --baseline base.json`: the comparison, its case lists and the baseline
+ * results of the changed cases (at most 1,000) in the page. The time `evals report` took is
+ * printed.
  *
  * Writes the report with this build, then loads it and each `other.html` (the same artifact's
  * report written by another build, to compare with) in turn, `repeats` rounds, every other round
@@ -21,13 +27,16 @@ import { chromium } from 'playwright-core';
 import { buildArtifact, serializeArtifact } from '../src/artifact/artifact.ts';
 import type { CaseResult, RunResult } from '../src/types/index.ts';
 
-const total = Number(process.argv[2] ?? 100_000);
-const repeats = Number(process.argv[3] ?? 3);
+const withBaseline = process.argv[2] === '--baseline';
+const args = withBaseline ? process.argv.slice(3) : process.argv.slice(2);
+const total = Number(args[0] ?? 100_000);
+const repeats = Number(args[1] ?? 3);
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-function caseOf(n: number, point: number): CaseResult {
+/** `shift` moves which tenth of the cases fails: the baseline's is another than HEAD's. */
+function caseOf(n: number, point: number, shift = 0): CaseResult {
   const errored = n % 100 === 50 + point;
-  const failed = !errored && n % 10 === point;
+  const failed = !errored && n % 10 === (point + shift) % 10;
   return {
     id: `case-${String(n).padStart(6, '0')}-${point}`,
     contentId: `c${n}`.padEnd(64, '0'),
@@ -53,8 +62,8 @@ function caseOf(n: number, point: number): CaseResult {
   };
 }
 
-function runOf(point: number, cases: number): RunResult {
-  const results = Array.from({ length: cases }, (_, n) => caseOf(n, point));
+function runOf(point: number, cases: number, shift = 0): RunResult {
+  const results = Array.from({ length: cases }, (_, n) => caseOf(n, point, shift));
   const failed = results.filter((c) => c.error === null && !c.passed).length;
   const errored = results.filter((c) => c.error !== null).length;
   const passed = cases - failed - errored;
@@ -95,26 +104,34 @@ function runOf(point: number, cases: number): RunResult {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'evalgate-report-bench-'));
-const artifact = buildArtifact({
-  toolVersion: '0.1.0',
-  config: 'evals.yaml',
-  configHash: 'h',
-  git: null,
-  startedAt: new Date('2025-01-02T00:00:00Z'),
-  durationMs: 2500,
-  interrupted: false,
-  runs: [runOf(0, total / 2), runOf(1, total / 2)],
-});
-writeFileSync(join(dir, 'big.json'), serializeArtifact(artifact));
+const artifactOf = (shift: number, startedAt: string) =>
+  buildArtifact({
+    toolVersion: '0.1.0',
+    config: 'evals.yaml',
+    configHash: 'h',
+    git: null,
+    startedAt: new Date(startedAt),
+    durationMs: 2500,
+    interrupted: false,
+    runs: [runOf(0, total / 2, shift), runOf(1, total / 2, shift)],
+  });
+writeFileSync(join(dir, 'big.json'), serializeArtifact(artifactOf(0, '2025-01-02T00:00:00Z')));
+if (withBaseline) {
+  writeFileSync(join(dir, 'base.json'), serializeArtifact(artifactOf(5, '2025-01-01T00:00:00Z')));
+}
 const cli = resolve(import.meta.dirname, '../bin/evals.js');
-const written = spawnSync(process.execPath, [cli, 'report', 'big.json', '-o', 'big.html'], {
-  cwd: dir,
-  encoding: 'utf8',
-});
+const reportArgs = [cli, 'report', 'big.json', '-o', 'big.html'];
+if (withBaseline) reportArgs.push('--baseline', 'base.json');
+const reportStart = performance.now();
+const written = spawnSync(process.execPath, reportArgs, { cwd: dir, encoding: 'utf8' });
+const reportMs = performance.now() - reportStart;
 if (written.status !== 0) throw new Error(`evals report failed: ${written.stderr}`);
-console.log(`${total.toLocaleString('en')} cases in ${dir}`);
+console.log(
+  `${total.toLocaleString('en')} cases in ${dir}${withBaseline ? ', with a baseline' : ''}`,
+);
+console.log(`evals report ${reportArgs.slice(2).join(' ')}: ${(reportMs / 1000).toFixed(1)} s`);
 
-const files = [join(dir, 'big.html'), ...process.argv.slice(4).map((file) => resolve(file))];
+const files = [join(dir, 'big.html'), ...args.slice(2).map((file) => resolve(file))];
 for (const file of files) {
   console.log(`${file}: ${(readFileSync(file).length / 1e6).toFixed(1)} MB`);
 }
