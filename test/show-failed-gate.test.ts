@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeGateCondition } from '../src/report/summary-table.ts';
+import { describeGateCondition } from '../src/report/gate-line.ts';
 import type { ResultsArtifact } from '../src/types/index.ts';
 import { jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { writeInterrupted } from './helpers/interrupted-artifact.ts';

@@ -11,7 +11,7 @@ import type { CaseResult } from '../types/index.ts';
 import type { Painter } from './ansi.ts';
 import { caseLabel, caseName, cutMiddle } from './case-text.ts';
 import { reasonWithTrial } from './evaluation-reason.ts';
-import { cutReason } from './reason-cut.ts';
+import { cutReason, reasonPieces } from './reason-cut.ts';
 import { describeCaseFailure, describeFailedEvaluation, flakyLabel } from './labels.ts';
 
 /**
@@ -53,9 +53,8 @@ function reasonLines(
 ): string[] {
   const room = width - under.length;
   const text = printable(reason === null ? framing : `${framing}: ${reason}`);
-  if (reason === null || textWidthUpTo(text, room) <= room) {
-    return [`${under}${cutReason(text, room)}`];
-  }
+  if (reason === null) return wrappedReason(text, under, width);
+  if (textWidthUpTo(text, room) <= room) return [`${under}${text}`];
   const deeper = `${under}  `;
   return [
     `${under}${cutMiddle(printable(`${framing}:`), room)}`,
@@ -63,7 +62,45 @@ function reasonLines(
   ];
 }
 
-/** The lines of one listed case; `shortId` is its id as the listing shows it. */
+/**
+ * A reason with nothing split off (an error: `POST … failed (ECONNREFUSED): connect …; nothing
+ * accepts connections there: …; after 3 attempts`) in lines after `under`: one when it fits; else
+ * two, split after the last whole part (before a `; ` of its framing) that fits the first, the
+ * rest further in and cut if it must be (`cutReason`), so the hint after the cause is not what is
+ * left out at 160 columns; one line cut as `cutReason` does when not even the first part fits.
+ */
+export function wrappedReason(text: string, under: string, width: number): string[] {
+  const room = width - under.length;
+  if (textWidthUpTo(text, room) <= room) return [`${under}${text}`];
+  let split = -1;
+  let at = 0;
+  for (const piece of reasonPieces(text)) {
+    if (!piece.value) {
+      for (const match of piece.text.matchAll(/; /g)) {
+        const end = at + match.index;
+        if (textWidthUpTo(text.slice(0, end), room) > room) break;
+        split = end;
+      }
+    }
+    at += piece.text.length;
+  }
+  if (split <= 0) return [`${under}${cutReason(text, room)}`];
+  const deeper = `${under}  `;
+  const rest = text.slice(split + 2);
+  return [`${under}${text.slice(0, split)};`, `${deeper}${cutReason(rest, width - deeper.length)}`];
+}
+
+/**
+ * A content hash as an id (`hash: [q]`): 40 or more hex digits, which say nothing to a reader in
+ * full (the case's label names it), so it stays short even where the whole would fit.
+ */
+const HASH_ID = /^[0-9a-f]{40,}$/;
+
+/**
+ * The lines of one listed case; `shortId` is its id as the listing shows it when the line is
+ * short of room. An id the user wrote (`refund-window-2024`) is shown whole when the line has
+ * room for it, as one line or as the head line above the reasons.
+ */
 export function renderCaseLines(
   result: CaseResult,
   shortId: string,
@@ -72,23 +109,32 @@ export function renderCaseLines(
   indent: string,
 ): string[] {
   const errored = result.error !== null;
-  const mark = result.passed ? paint.yellow('~') : errored ? paint.yellow('!') : paint.red('✗');
+  const mark = result.passed
+    ? paint.yellow('~')
+    : errored
+      ? paint.yellow('!')
+      : paint.red('\u2717');
   const source = result.source ? `${result.source.file}:${result.source.line}` : '(inline)';
-  const name = caseName(shortId, caseLabel(result), 30);
   const flaky = flakyLabel(result);
   const parts = reasonParts(result);
   const reasons = parts.map(([framing, reason]) =>
     reason === null ? framing : `${framing}: ${reason}`,
   );
   const room = width - indent.length - 2;
-  const oneLine = printable(
-    [name, source, flaky, reasons.join('; ')]
-      .filter((part) => part !== null && part !== '')
-      .join('  '),
+  const ids = shortId === result.id || HASH_ID.test(result.id) ? [shortId] : [result.id, shortId];
+  const heads = ids.map((id) =>
+    printable(
+      [caseName(id, caseLabel(result), 30), source, flaky].filter((p) => p !== null).join('  '),
+    ),
   );
-  if (textWidthUpTo(oneLine, room) <= room) return [`${indent}${mark} ${oneLine}`];
-  const headText = [name, source, flaky].filter((part) => part !== null).join('  ');
-  const head = `${indent}${mark} ${cutMiddle(printable(headText), room)}`;
+  for (const headText of heads) {
+    const oneLine =
+      reasons.length === 0 ? headText : `${headText}  ${printable(reasons.join('; '))}`;
+    if (textWidthUpTo(oneLine, room) <= room) return [`${indent}${mark} ${oneLine}`];
+  }
+  const headText =
+    heads.find((text) => textWidthUpTo(text, room) <= room) ?? heads[heads.length - 1] ?? '';
+  const head = `${indent}${mark} ${cutMiddle(headText, room)}`;
   const under = `${indent}    `;
   return [
     head,

@@ -11,7 +11,7 @@ import { missingShardCommands, partialMergeAdvice } from '../artifact/partial-me
 import type { Painter } from './ansi.ts';
 import { fitBeside } from './case-text.ts';
 import { describeRun, formatCount, plural } from './labels.ts';
-import { describeGateCondition } from './summary-table.ts';
+import { gateConditionLine } from './gate-line.ts';
 import { printable } from '../shared/text-table.ts';
 import { notOption, shellWord } from '../shared/shell-word.ts';
 import type { RunResult } from '../types/index.ts';
@@ -142,7 +142,9 @@ export function whyRunsFailed(
   for (const { run, cases } of failed) {
     lines.push(`  ${fitBeside(describeRun(run), 2, width)}`);
     for (const condition of run.gate.conditions.filter((c) => !c.passed)) {
-      lines.push(`    ${paint.red('✗')} ${describeGateCondition(condition)}`);
+      // Cut to the terminal's width as the summary cuts it; whole when the width is unknown.
+      const line = gateConditionLine(condition, (width ?? Infinity) - 6);
+      lines.push(`    ${paint.red('✗')} ${line}`);
     }
     if (cases < run.testset.cases) {
       short = true;

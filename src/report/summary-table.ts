@@ -3,7 +3,7 @@
  * table, an evaluator table, the gate conditions that failed, the first failing cases and (with
  * trials) the first flaky ones that passed; then one verdict line. Pure: data in, string out.
  */
-import type { CaseResult, GateCondition, RunResult } from '../types/index.ts';
+import type { CaseResult, RunResult } from '../types/index.ts';
 import { painter, type Painter } from './ansi.ts';
 import { addUsage } from '../judge/usage.ts';
 import { renderTable, type TableColumn, printable, textWidth } from '../shared/text-table.ts';
@@ -18,6 +18,7 @@ import {
   plural,
 } from './labels.ts';
 import { renderCaseLines } from './case-lines.ts';
+import { cutReason } from './reason-cut.ts';
 import {
   ErrorTally,
   countedLine,
@@ -25,7 +26,7 @@ import {
   fitBeside,
   type CountedMessage,
 } from './case-text.ts';
-import { cutReason } from './reason-cut.ts';
+import { describeGateCondition, gateConditionLine } from './gate-line.ts';
 import { gridMatrices, matrixSuites } from './grid-matrix.ts';
 import { renderMatrixText } from './grid-matrix-text.ts';
 import { runTotals } from './totals.ts';
@@ -264,14 +265,6 @@ function renderMeansDespiteErrors(run: RunResult): string[] {
     .map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
 
-/**
- * A gate condition as a run's summary (and `evals show`) words it:
- * `evaluators.tone.mean: expected ≥ 0.8, got 0.72`, made printable.
- */
-export function describeGateCondition(condition: GateCondition): string {
-  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
-}
-
 /** The failed gate conditions, the errors counted, the cases that did not pass or are flaky. */
 function renderWrong(
   run: RunResult,
@@ -284,7 +277,8 @@ function renderWrong(
   if (failedConditions.length > 0) {
     lines.push('');
     for (const condition of failedConditions) {
-      lines.push(`${INDENT}${paint.red('✗')} ${describeGateCondition(condition)}`);
+      const line = gateConditionLine(condition, width - INDENT.length - 2);
+      lines.push(`${INDENT}${paint.red('✗')} ${line}`);
     }
   }
 
