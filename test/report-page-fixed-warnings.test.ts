@@ -91,6 +91,11 @@ describe('evals report of the run from another folder', () => {
         dirname(dir),
       );
       assert.equal(r.code, 0, r.stderr);
+      // Said where the report is written too, with the paths looked at.
+      assert.match(
+        r.stderr,
+        /^warning: the HTML report shows no baseline outputs: base\.json: no such results file \(the baseline the run was compared with; looked for at .*base\.json \(beside the results\) and at base\.json \(from the working folder\)\)$/m,
+      );
       const page = await openCase(join(dirname(dir), 'gone.html'), ids[1] ?? '');
       assert.equal(await page.$('#detail-base'), null);
       assert.equal(

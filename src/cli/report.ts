@@ -101,8 +101,12 @@ export async function reportCommand(
         base = readBaselineCases(found, ctx, changedCases(comparison));
       } catch (error) {
         if (baselinePath !== undefined || !(error instanceof UsageError)) throw error;
-        // The run's recorded baseline, gone or changed since: the page says so where it matters.
+        // The run's recorded baseline, gone or changed since: the page says so where it matters,
+        // and stderr where the report is written, as a run's HTML reporter does.
         base = { cases: new Map(), named: 0, unread: error.message };
+        ctx.stderr.write(
+          `warning: the HTML report shows no baseline outputs: ${printable(error.message)}\n`,
+        );
       }
     }
     const model = buildReportModel(
