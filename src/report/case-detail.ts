@@ -111,9 +111,9 @@ function trialLines(trials: readonly TrialResult[], options: DetailOptions): str
     const what =
       trial.error !== null
         ? `error: ${errorText(trial.error, options)}`
-        : [scores, ...trialReasons(trial.evaluations)].join(' — ');
+        : [scores, ...trialReasons(trial.evaluations)].join(' \u2014 ');
     lines.push(
-      `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('✓') : paint.red('✗')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
+      `${INDENT}${INDENT}${index + 1}. ${trial.passed ? paint.green('\u2713') : paint.red('\u2717')} ${formatCount(Math.round(trial.durationMs))} ms  ${printable(oneLine(what))}`,
     );
   });
   return lines;

@@ -144,7 +144,7 @@ export function whyRunsFailed(
     for (const condition of run.gate.conditions.filter((c) => !c.passed)) {
       // Cut to the terminal's width as the summary cuts it; whole when the width is unknown.
       const line = gateConditionLine(condition, (width ?? Infinity) - 6);
-      lines.push(`    ${paint.red('✗')} ${line}`);
+      lines.push(`    ${paint.red('\u2717')} ${line}`);
     }
     if (cases < run.testset.cases) {
       short = true;

@@ -278,7 +278,7 @@ function renderWrong(
     lines.push('');
     for (const condition of failedConditions) {
       const line = gateConditionLine(condition, width - INDENT.length - 2);
-      lines.push(`${INDENT}${paint.red('✗')} ${line}`);
+      lines.push(`${INDENT}${paint.red('\u2717')} ${line}`);
     }
   }
 
