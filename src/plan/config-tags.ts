@@ -8,16 +8,23 @@
 import { suiteIssueAt } from '../config/config-path.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
 import type { Issue } from '../shared/errors.ts';
-import { shownTag, tagHint } from './tag-filter.ts';
+import type { RowMeta } from '../types/testset.ts';
+import { shownTag, tagHint, tagsOf } from './tag-filter.ts';
 
-/** One issue per tag of `suite`'s testset `tags:` that `known` (every tag its rows have) lacks. */
+/**
+ * One issue per tag of `suite`'s testset `tags:` that no row of `rows` (all of its testset's)
+ * has. The rows' tags are gathered only for a suite that has `tags:`.
+ */
 export function configTagIssues(
   config: Pick<LoadedConfig, 'file' | 'locate'>,
   suite: Pick<SuiteConfig, 'index' | 'testset'>,
-  known: readonly string[],
+  rows: Iterable<{ meta: RowMeta }>,
 ): Issue[] {
+  const tags = suite.testset.tags ?? [];
+  if (tags.length === 0) return [];
+  const known = tagsOf(rows);
   const at = suiteIssueAt(config, suite);
-  return (suite.testset.tags ?? []).flatMap((tag, i) =>
+  return tags.flatMap((tag, i) =>
     known.includes(tag)
       ? []
       : [

@@ -16,7 +16,7 @@ import { expandGrid } from './grid.ts';
 import { otherConfig } from './resume.ts';
 import { shardOf } from './shard.ts';
 import { configTagIssues } from './config-tags.ts';
-import { tagsOf, unknownTagProblems, withTagFilter } from './tag-filter.ts';
+import { unknownTagProblems, withTagFilter } from './tag-filter.ts';
 import type { PlannedEvaluator, RunFilters, RunPlan, SuitePlan, TestsetIndex } from './types.ts';
 import { shownValue } from '../shared/shown-value.ts';
 
@@ -61,7 +61,7 @@ export function planRun(
   for (const suite of selectedSuites(config, filters)) {
     const testset = testsets.get(suite.id);
     if (testset === undefined) throw new Error(`planRun: no testset read for suite ${suite.id}`);
-    issues.push(...configTagIssues(config, suite, tagsOf(testset.cases)));
+    issues.push(...configTagIssues(config, suite, testset.cases));
     const grid = selectGrid(config, suite, filters.grid);
     if (!grid.ok) {
       issues.push(grid.issue);
@@ -92,9 +92,14 @@ export function planRun(
       modelCalls: modelCalls(suite, evaluators, options.scrub),
     });
   }
-  const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
-  for (const message of unknownTagProblems(filters.tags, selected)) {
-    issues.push(cliIssue('cli.unknown-tag', message));
+  // Only a `--tag` is checked against the rows: without one, no pass over every case is made.
+  if (filters.tags !== undefined && filters.tags.length > 0) {
+    const selected = selectedSuites(config, filters).flatMap(
+      (s) => testsets.get(s.id)?.cases ?? [],
+    );
+    for (const message of unknownTagProblems(filters.tags, selected)) {
+      issues.push(cliIssue('cli.unknown-tag', message));
+    }
   }
   if (issues.length > 0) return { ok: false, issues };
   return {

@@ -36,7 +36,10 @@ export function unknownTagProblems(
 /** Every tag `rows` carry, sorted. */
 export function tagsOf(rows: Iterable<{ meta: RowMeta }>): string[] {
   const known = new Set<string>();
-  for (const row of rows) for (const tag of row.meta.tags ?? []) known.add(tag);
+  for (const row of rows) {
+    const tags = row.meta.tags;
+    if (tags !== undefined) for (const tag of tags) known.add(tag);
+  }
   return [...known].sort();
 }
 
