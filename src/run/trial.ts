@@ -49,7 +49,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   const args = new FnCallArgs(testCase.data, run.params, trial + 1);
   const called = engine.calls.call(
     unit,
-    () => inTrialOf(unit, () => spec.target.call(args)),
+    inTrialOf(unit, () => spec.target.call(args)),
     args,
     spec.timeoutMs,
   );
@@ -108,10 +108,10 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
   // An evaluator that returned nothing skipped this case, as `when:` does: no entry at all. One
   // that recorded the case's first baseline is named, so the gate can tell the two apart.
   const evaluations: EvaluationResult[] = [];
-  const recorded: string[] = [];
+  let recorded: string[] | undefined;
   for (const result of evaluated) {
     if (result === null) continue;
-    if ('recordedBaseline' in result) recorded.push(result.recordedBaseline);
+    if ('recordedBaseline' in result) (recorded ??= []).push(result.recordedBaseline);
     else evaluations.push(result);
   }
   if (engine.calls.interrupted) return;
@@ -124,7 +124,7 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     durationMs,
     passed,
     evaluations,
-    ...(recorded.length > 0 ? { recordedBaseline: recorded } : {}),
+    ...(recorded !== undefined ? { recordedBaseline: recorded } : {}),
     ...(usage !== undefined ? { usage } : {}),
     ...noted,
   });
@@ -190,7 +190,7 @@ function evaluate(
   const timeoutMs = evaluator.timeoutMs ?? run.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
-    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
+    inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
     args,
     timeoutMs,
   );
@@ -216,12 +216,13 @@ function servedFromCache(usage: Usage | undefined): boolean {
 }
 
 /**
- * Runs `fn` in the trial scope of `unit` when its suite runs several trials, so the model calls
- * it makes (a model target's, a judge's) are cached as that trial's: each trial its own sample.
- * Without trials nothing is entered (and the calls keep the keys they always had).
+ * `fn`, made to run in the trial scope of `unit` when its suite runs several trials, so the model
+ * calls it makes (a model target's, a judge's) are cached as that trial's: each trial its own
+ * sample. Without trials `fn` itself: nothing is entered (and the calls keep the keys they always
+ * had), and no wrapper is made for each call.
  */
-function inTrialOf<T>(unit: Unit, fn: () => T): T {
-  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
+function inTrialOf<T>(unit: Unit, fn: () => T): () => T {
+  return unit.run.suite.trials > 1 ? () => inTrial(unit.trial + 1, fn) : fn;
 }
 
 /** The evaluation an evaluator call's outcome gives (see `Evaluated`). */
