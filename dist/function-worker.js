@@ -779,6 +779,25 @@ function exportMissing(ref, module) {
   return { code: "module.export-missing", message, file: ref.file };
 }
 
+// src/evaluators/call-form.ts
+var MAPPER_FORMS = {
+  evaluateAssertions: "{ testCase, output }",
+  makePrompt: "{ testCase, output, recentOverrides }",
+  userInputMapper: "{ testCase, output }",
+  retrievedContextsMapper: "{ testCase, output }"
+};
+var SDK_MEMBER_FORMS = {
+  testCaseMapper: "{ testCase }",
+  outputMapper: "{ output }",
+  expectedOutputMapper: "{ testCase }",
+  baselineMapper: "{ testCase }",
+  responseMapper: "{ output }",
+  referenceMapper: "{ testCase }",
+  referenceContextsMapper: "{ testCase }",
+  ...MAPPER_FORMS,
+  scoreChoices: null
+};
+
 // src/bind/modules/shapes.ts
 function asTestFn(value, ref) {
   if (typeof value === "function" && !isClass(value)) return { ok: true, value };

@@ -2172,9 +2172,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve27, reject) => {
+          return new Promise((resolve29, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve27(data);
+              return err ? reject(err) : resolve29(data);
             });
           });
         }
@@ -2212,12 +2212,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve27, reject) => {
+          return new Promise((resolve29, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve27(data);
+              ) : resolve29(data);
             });
           });
         }
@@ -4484,8 +4484,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve27, reject) => {
-        res = resolve27;
+      const promise = new Promise((resolve29, reject) => {
+        res = resolve29;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -5660,12 +5660,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             if (mimeType !== null) {
               switch (mimeType.essence) {
                 case "multipart/form-data": {
-                  const parsed = multipartFormDataParser(value, mimeType);
-                  if (parsed === "failure") {
+                  const parsed2 = multipartFormDataParser(value, mimeType);
+                  if (parsed2 === "failure") {
                     throw new TypeError("Failed to parse body as FormData.");
                   }
                   const fd = new FormData();
-                  fd[kState] = parsed;
+                  fd[kState] = parsed2;
                   return fd;
                 }
                 case "application/x-www-form-urlencoded": {
@@ -6736,12 +6736,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve27, reject) => {
+      const waitForDrain = () => new Promise((resolve29, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve27;
+          callback = resolve29;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7411,12 +7411,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve27, reject) => {
+      const waitForDrain = () => new Promise((resolve29, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve27;
+          callback = resolve29;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7895,16 +7895,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve27) => {
+        return new Promise((resolve29) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve27;
+            this[kClosedResolve] = resolve29;
           } else {
-            resolve27(null);
+            resolve29(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve27) => {
+        return new Promise((resolve29) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7915,7 +7915,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve27(null);
+            resolve29(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7966,7 +7966,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve27, reject) => {
+        const socket = await new Promise((resolve29, reject) => {
           client2[kConnector]({
             host,
             hostname: hostname4,
@@ -7978,7 +7978,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve27(socket2);
+              resolve29(socket2);
             }
           });
         });
@@ -8295,8 +8295,8 @@ var require_pool_base = __commonJS({
       }
       get [kRunning]() {
         let ret = 0;
-        for (const { [kRunning]: running2 } of this[kClients]) {
-          ret += running2;
+        for (const { [kRunning]: running3 } of this[kClients]) {
+          ret += running3;
         }
         return ret;
       }
@@ -8314,8 +8314,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve27) => {
-            this[kClosedResolve] = resolve27;
+          await new Promise((resolve29) => {
+            this[kClosedResolve] = resolve29;
           });
         }
       }
@@ -9045,10 +9045,10 @@ var require_env_http_proxy_agent = __commonJS({
           if (!entry) {
             continue;
           }
-          const parsed = entry.match(/^(.+):(\d+)$/);
+          const parsed2 = entry.match(/^(.+):(\d+)$/);
           noProxyEntries.push({
-            hostname: (parsed ? parsed[1] : entry).toLowerCase(),
-            port: parsed ? Number.parseInt(parsed[2], 10) : 0
+            hostname: (parsed2 ? parsed2[1] : entry).toLowerCase(),
+            port: parsed2 ? Number.parseInt(parsed2[2], 10) : 0
           });
         }
         this.#noProxyValue = noProxyValue;
@@ -9584,7 +9584,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve27, reject) => {
+        return await new Promise((resolve29, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9597,7 +9597,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve27(null);
+              resolve29(null);
             }
           }).on("error", noop4).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9616,7 +9616,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9633,7 +9633,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve27,
+              resolve: resolve29,
               reject,
               length: 0,
               body: []
@@ -9703,18 +9703,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve27, stream, length: length2 } = consume2;
+      const { type, body, resolve: resolve29, stream, length: length2 } = consume2;
       try {
         if (type === "text") {
-          resolve27(chunksDecode(body, length2));
+          resolve29(chunksDecode(body, length2));
         } else if (type === "json") {
-          resolve27(JSON.parse(chunksDecode(body, length2)));
+          resolve29(JSON.parse(chunksDecode(body, length2)));
         } else if (type === "arrayBuffer") {
-          resolve27(chunksConcat(body, length2).buffer);
+          resolve29(chunksConcat(body, length2).buffer);
         } else if (type === "blob") {
-          resolve27(new Blob(body, { type: stream[kContentType] }));
+          resolve29(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve27(chunksConcat(body, length2));
+          resolve29(chunksConcat(body, length2));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9971,9 +9971,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve27, reject) => {
+        return new Promise((resolve29, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve27(data);
+            return err ? reject(err) : resolve29(data);
           });
         });
       }
@@ -10196,9 +10196,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve27, reject) => {
+        return new Promise((resolve29, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve27(data);
+            return err ? reject(err) : resolve29(data);
           });
         });
       }
@@ -10483,9 +10483,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve27, reject) => {
+        return new Promise((resolve29, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve27(data);
+            return err ? reject(err) : resolve29(data);
           });
         });
       }
@@ -10577,9 +10577,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve27, reject) => {
+        return new Promise((resolve29, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve27(data);
+            return err ? reject(err) : resolve29(data);
           });
         });
       }
@@ -14442,7 +14442,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve27, reject) => agent.dispatch(
+        return new Promise((resolve29, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14518,7 +14518,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve27({
+              resolve29({
                 status,
                 statusText,
                 headersList,
@@ -14561,7 +14561,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve27({
+              resolve29({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -15052,9 +15052,9 @@ var require_util4 = __commonJS({
       switch (type) {
         case "DataURL": {
           let dataURL = "data:";
-          const parsed = parseMIMEType(mimeType || "application/octet-stream");
-          if (parsed !== "failure") {
-            dataURL += serializeAMimeType(parsed);
+          const parsed2 = parseMIMEType(mimeType || "application/octet-stream");
+          if (parsed2 !== "failure") {
+            dataURL += serializeAMimeType(parsed2);
           }
           dataURL += ";base64,";
           const decoder = new StringDecoder("latin1");
@@ -18302,8 +18302,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve27) => {
-        setTimeout(resolve27, ms).unref();
+      return new Promise((resolve29) => {
+        setTimeout(resolve29, ms).unref();
       });
     }
     module.exports = {
@@ -19632,19 +19632,19 @@ var require_lib = __commonJS({
       o["default"] = v;
     });
     var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
-      var ownKeys2 = function(o) {
-        ownKeys2 = Object.getOwnPropertyNames || function(o2) {
+      var ownKeys3 = function(o) {
+        ownKeys3 = Object.getOwnPropertyNames || function(o2) {
           var ar = [];
           for (var k in o2) if (Object.prototype.hasOwnProperty.call(o2, k)) ar[ar.length] = k;
           return ar;
         };
-        return ownKeys2(o);
+        return ownKeys3(o);
       };
       return function(mod) {
         if (mod && mod.__esModule) return mod;
         var result = {};
         if (mod != null) {
-          for (var k = ownKeys2(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+          for (var k = ownKeys3(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
         }
         __setModuleDefault(result, mod);
         return result;
@@ -19652,11 +19652,11 @@ var require_lib = __commonJS({
     })();
     var __awaiter4 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve27) {
-          resolve27(value);
+        return value instanceof P ? value : new P(function(resolve29) {
+          resolve29(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve27, reject) {
+      return new (P || (P = Promise))(function(resolve29, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -19672,7 +19672,7 @@ var require_lib = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -19759,26 +19759,26 @@ var require_lib = __commonJS({
       }
       readBody() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve27) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve29) => __awaiter4(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve27(output.toString());
+              resolve29(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve27) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve29) => __awaiter4(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve27(Buffer.concat(chunks));
+              resolve29(Buffer.concat(chunks));
             });
           }));
         });
@@ -19986,14 +19986,14 @@ var require_lib = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve27, reject) => {
+          return new Promise((resolve29, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve27(res);
+                resolve29(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -20237,12 +20237,12 @@ var require_lib = __commonJS({
         return __awaiter4(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling2, retryNumber);
           const ms = ExponentialBackoffTimeSlice2 * Math.pow(2, retryNumber);
-          return new Promise((resolve27) => setTimeout(() => resolve27(), ms));
+          return new Promise((resolve29) => setTimeout(() => resolve29(), ms));
         });
       }
       _processResponse(res, options2) {
         return __awaiter4(this, void 0, void 0, function* () {
-          return new Promise((resolve27, reject) => __awaiter4(this, void 0, void 0, function* () {
+          return new Promise((resolve29, reject) => __awaiter4(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -20250,7 +20250,7 @@ var require_lib = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve27(response);
+              resolve29(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -20289,7 +20289,7 @@ var require_lib = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve27(response);
+              resolve29(response);
             }
           }));
         });
@@ -20753,8 +20753,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve27, reject) {
-            return setTimeout(resolve27, t);
+          return new this.Promise(function(resolve29, reject) {
+            return setTimeout(resolve29, t);
           });
         }
         computePenalty() {
@@ -20965,15 +20965,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error2, reject, resolve27, returned, task;
+          var args, cb, error2, reject, resolve29, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve27, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve29, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve27(returned);
+                  return resolve29(returned);
                 };
               } catch (error1) {
                 error2 = error1;
@@ -20988,13 +20988,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve27;
-          resolve27 = reject = null;
+          var promise, reject, resolve29;
+          resolve29 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve27 = _resolve;
+            resolve29 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve27, reject });
+          this._queue.push({ task, args, resolve: resolve29, reject });
           this._tryToRun();
           return promise;
         }
@@ -21306,11 +21306,11 @@ var require_light = __commonJS({
             }
           }
           async _free(index, job, options2, eventInfo) {
-            var e, running2;
+            var e, running3;
             try {
-              ({ running: running2 } = await this._store.__free__(index, options2.weight));
+              ({ running: running3 } = await this._store.__free__(index, options2.weight));
               this.Events.trigger("debug", `Freed ${options2.id}`, eventInfo);
-              if (running2 === 0 && this.empty()) {
+              if (running3 === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
             } catch (error1) {
@@ -21395,14 +21395,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve27, reject) => {
+              return new this.Promise((resolve29, reject) => {
                 if (finished()) {
-                  return resolve27();
+                  return resolve29();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve27();
+                      return resolve29();
                     }
                   });
                 }
@@ -21495,9 +21495,9 @@ var require_light = __commonJS({
               options2 = parser$5.load(options2, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve27, reject) {
+              return new this.Promise(function(resolve29, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve27)(args3);
+                  return (args3[0] != null ? reject : resolve29)(args3);
                 });
               });
             };
@@ -21634,6 +21634,16 @@ function runTotals(runs) {
 }
 var init_totals = __esm({
   "src/report/totals.ts"() {
+    "use strict";
+  }
+});
+
+// src/shared/one-line.ts
+function oneLine(text2) {
+  return text2.trim().replace(/\s*\r?\n\s*/g, " ");
+}
+var init_one_line = __esm({
+  "src/shared/one-line.ts"() {
     "use strict";
   }
 });
@@ -21986,9 +21996,11 @@ function createScrubber(secrets) {
   const forms = /* @__PURE__ */ new Set();
   const encoded = /* @__PURE__ */ new Set();
   for (const value of values) {
-    forms.add(value);
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(encodeURIComponent(value));
+    for (const written of [value, ...oneLineForms(value)]) {
+      forms.add(written);
+      forms.add(JSON.stringify(written).slice(1, -1));
+      forms.add(encodeURIComponent(written));
+    }
     for (const form of base64Forms(value)) encoded.add(form);
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
@@ -22000,6 +22012,7 @@ function createScrubber(secrets) {
   };
   return {
     empty: false,
+    values,
     longestBytes: Math.max(...all.map((form) => Buffer.byteLength(form, "utf8"))),
     text: replaceAll,
     json(text2) {
@@ -22017,6 +22030,11 @@ function createScrubber(secrets) {
       return out;
     }
   };
+}
+function oneLineForms(value) {
+  if (!/[\r\n]/.test(value)) return [];
+  const forms = [oneLine(value), value.trim().replace(/\s+/g, " ")];
+  return forms.filter((form) => form.length >= MIN_SECRET_LENGTH && form !== value);
 }
 function base64Forms(value) {
   const bytes = Buffer.from(value, "utf8");
@@ -22038,6 +22056,7 @@ var REDACTED, MIN_SECRET_LENGTH, MIN_PARTIAL, SECRET_NAME, SECRET_PARAM, PLAIN_H
 var init_secrets = __esm({
   "src/shared/secrets.ts"() {
     "use strict";
+    init_one_line();
     init_templates();
     REDACTED = "[redacted]";
     MIN_SECRET_LENGTH = 8;
@@ -22051,7 +22070,8 @@ var init_secrets = __esm({
       text: (t) => t,
       json: (t) => t,
       empty: true,
-      longestBytes: 0
+      longestBytes: 0,
+      values: []
     };
   }
 });
@@ -25347,7 +25367,7 @@ var require_compile = __commonJS({
       const schOrFunc = root3.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve27.call(this, root3, ref);
+      let _sch = resolve29.call(this, root3, ref);
       if (_sch === void 0) {
         const schema = (_a = root3.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -25374,7 +25394,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve27(root3, ref) {
+    function resolve29(root3, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -26238,7 +26258,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve27(baseURI, relativeURI, options2) {
+    function resolve29(baseURI, relativeURI, options2) {
       const schemelessOptions = options2 ? Object.assign({ scheme: "null" }, options2) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -26405,11 +26425,11 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed2, matches) {
+      if (matches[2] !== void 0 && parsed2.path && parsed2.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
-      if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
+      if (typeof parsed2.port === "number" && (parsed2.port < 0 || parsed2.port > 65535)) {
         return "URI port is malformed.";
       }
       return void 0;
@@ -26432,30 +26452,30 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options2, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP)) {
-        parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+    function canonicalizeHost(parsed2, options2, schemeHandler, isIP) {
+      if (hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP)) {
+        parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options2.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed2.host && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed2.host)) {
         let url;
         try {
-          url = new URL("http://" + parsed.host);
+          url = new URL("http://" + parsed2.host);
         } catch (e) {
-          parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
+          parsed2.error = parsed2.error || "Host's domain name can not be converted to ASCII: " + e;
           return true;
         }
         if (!isHostOnlyURL(url)) {
-          parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+          parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
           return true;
         }
-        parsed.host = url.hostname;
+        parsed2.host = url.hostname;
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options2, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed2, options2, schemeHandler, isIP) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed2.host && isIP === false && !isIPLiteral(parsed2.host) && (options2.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed2.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -26463,7 +26483,7 @@ var require_fast_uri = __commonJS({
     }
     function parseWithStatus(uri, opts) {
       const options2 = Object.assign({}, opts);
-      const parsed = {
+      const parsed2 = {
         scheme: void 0,
         userinfo: void 0,
         host: "",
@@ -26488,7 +26508,7 @@ var require_fast_uri = __commonJS({
       }
       const authorityMatch = uri.match(AUTHORITY_PREFIX);
       if (authorityMatch !== null && authorityMatch[1].indexOf("\\") !== -1) {
-        parsed.error = "URI authority must not contain a literal backslash.";
+        parsed2.error = "URI authority must not contain a literal backslash.";
         malformedAuthorityOrPort = true;
       }
       const introducerMatch = uri.match(AUTHORITY_INTRODUCER_REGION);
@@ -26497,104 +26517,104 @@ var require_fast_uri = __commonJS({
         const normalizedRegion = region.replace(/[\t\n\r]/g, "");
         if (normalizedRegion.length >= 2) {
           if (normalizedRegion.slice(0, 2) !== "//") {
-            parsed.error = parsed.error || "URI authority must not contain a literal backslash.";
+            parsed2.error = parsed2.error || "URI authority must not contain a literal backslash.";
             malformedAuthorityOrPort = true;
           } else if (region.length !== normalizedRegion.length) {
-            parsed.error = parsed.error || "URI authority introducer must not contain whitespace.";
+            parsed2.error = parsed2.error || "URI authority introducer must not contain whitespace.";
             malformedAuthorityOrPort = true;
           }
         }
       }
       const matches = uri.match(URI_PARSE);
       if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
-        if (parsed.scheme !== void 0) {
-          if (VALID_SCHEME.test(parsed.scheme)) {
-            parsed.scheme = parsed.scheme.toLowerCase();
+        parsed2.scheme = matches[1];
+        parsed2.userinfo = matches[3];
+        parsed2.host = matches[4];
+        parsed2.port = parseInt(matches[5], 10);
+        parsed2.path = matches[6] || "";
+        parsed2.query = matches[7];
+        parsed2.fragment = matches[8];
+        if (parsed2.scheme !== void 0) {
+          if (VALID_SCHEME.test(parsed2.scheme)) {
+            parsed2.scheme = parsed2.scheme.toLowerCase();
           } else {
-            parsed.error = parsed.error || MALFORMED_SCHEME_ERROR;
+            parsed2.error = parsed2.error || MALFORMED_SCHEME_ERROR;
             malformedScheme = true;
           }
         }
         malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
         if (malformedPercentEncoding) {
-          parsed.error = parsed.error || "URI contains malformed percent-encoding.";
+          parsed2.error = parsed2.error || "URI contains malformed percent-encoding.";
         }
-        if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+        if (isNaN(parsed2.port)) {
+          parsed2.port = matches[5];
         }
-        const parseError2 = getParseError(parsed, matches);
+        const parseError2 = getParseError(parsed2, matches);
         if (parseError2 !== void 0) {
-          parsed.error = parsed.error || parseError2;
+          parsed2.error = parsed2.error || parseError2;
           malformedAuthorityOrPort = true;
         }
-        if (parsed.host) {
-          const ipv4result = isIPv4(parsed.host);
+        if (parsed2.host) {
+          const ipv4result = isIPv4(parsed2.host);
           if (ipv4result === false) {
-            const bracketedIPLiteral = isIPLiteral(parsed.host);
-            const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
-            const ipv6result = normalizeIPv6(parsed.host);
+            const bracketedIPLiteral = isIPLiteral(parsed2.host);
+            const hasIPLiteralBracket = parsed2.host.indexOf("[") !== -1 || parsed2.host.indexOf("]") !== -1;
+            const ipv6result = normalizeIPv6(parsed2.host);
             isIP = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed2.host = isIP ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
-              parsed.error = parsed.error || MALFORMED_HOST_ERROR;
+              parsed2.error = parsed2.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
             isIP = true;
           }
         }
-        if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
-          parsed.reference = "same-document";
-        } else if (parsed.scheme === void 0) {
-          parsed.reference = "relative";
-        } else if (parsed.fragment === void 0) {
-          parsed.reference = "absolute";
+        if (parsed2.scheme === void 0 && parsed2.userinfo === void 0 && parsed2.host === void 0 && parsed2.port === void 0 && parsed2.query === void 0 && !parsed2.path) {
+          parsed2.reference = "same-document";
+        } else if (parsed2.scheme === void 0) {
+          parsed2.reference = "relative";
+        } else if (parsed2.fragment === void 0) {
+          parsed2.reference = "absolute";
         } else {
-          parsed.reference = "uri";
+          parsed2.reference = "uri";
         }
-        if (options2.reference && options2.reference !== "suffix" && options2.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options2.reference + " reference.";
+        if (options2.reference && options2.reference !== "suffix" && options2.reference !== parsed2.reference) {
+          parsed2.error = parsed2.error || "URI is not a " + options2.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options2.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options2.scheme || parsed2.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options2, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed2, options2, schemeHandler, isIP);
         }
-        if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
+        if (uri.indexOf("%") !== -1 && parsed2.host !== void 0 && !malformedIPLiteral) {
+          let host = isIP ? parsed2.host : normalizePercentEncoding(parsed2.host, true);
           if (!isIP) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed2.host = isIP || options2.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
-          if (parsed.path) {
-            parsed.path = normalizePathEncoding(parsed.path);
+          if (parsed2.path) {
+            parsed2.path = normalizePathEncoding(parsed2.path);
           }
-          if (parsed.query) {
-            parsed.query = normalizeQueryFragmentEncoding(parsed.query);
+          if (parsed2.query) {
+            parsed2.query = normalizeQueryFragmentEncoding(parsed2.query);
           }
-          if (parsed.fragment) {
-            parsed.fragment = normalizeQueryFragmentEncoding(parsed.fragment);
+          if (parsed2.fragment) {
+            parsed2.fragment = normalizeQueryFragmentEncoding(parsed2.fragment);
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options2);
-          if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
+          schemeHandler.parse(parsed2, options2);
+          if (schemeHandler === SCHEMES.urn && parsed2.nid === void 0) {
             malformedSchemeSpecific = true;
           }
         }
       } else {
-        parsed.error = parsed.error || "URI can not be parsed.";
+        parsed2.error = parsed2.error || "URI can not be parsed.";
       }
-      return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
+      return { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
     function parse7(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
@@ -26603,9 +26623,9 @@ var require_fast_uri = __commonJS({
       return normalizeStringWithStatus(uri, opts).normalized;
     }
     function normalizeStringWithStatus(uri, opts) {
-      const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
+      const { parsed: parsed2, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
       return {
-        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed, opts),
+        normalized: malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? uri : serialize(parsed2, opts),
         malformedAuthorityOrPort,
         malformedPercentEncoding,
         malformedSchemeSpecific,
@@ -26629,7 +26649,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve27,
+      resolve: resolve29,
       resolveComponent,
       equal,
       serialize,
@@ -29577,6 +29597,22 @@ var init_results_schema = __esm({
             }
           }
         },
+        goneSuiteWarnings: {
+          description: "Present when the run was compared with a baseline that has suites the config no longer has and does not list in removedSuites, that warn rather than fail this run: the baseline's gate for them says regressions: warn, or the run was narrowed by --suite to none of the suites new in the config (a run that selects one fails for them). Absent otherwise, and in artifacts of earlier evalgate versions.",
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["suite", "text"],
+            properties: {
+              suite: { description: "The suite's id in the baseline.", type: "string" },
+              text: {
+                description: "What the run said of it: which run fails for it, or that it is a warning, and how to accept it.",
+                type: "string"
+              }
+            }
+          }
+        },
         usage: {
           description: "Model calls over every run (the sum of the runs' summary.usage); absent when no evaluator called a model.",
           $ref: "#/definitions/usage"
@@ -30326,7 +30362,7 @@ var init_results_schema = __esm({
               description: "Present when that side is not a whole run (interrupted, a shard, a partial merge).",
               type: "object",
               additionalProperties: false,
-              required: ["cases", "planned", "shortRuns"],
+              required: ["cases", "planned"],
               properties: {
                 cases: {
                   description: "Cases with a result.",
@@ -30337,7 +30373,7 @@ var init_results_schema = __esm({
                   $ref: "#/definitions/count"
                 },
                 shortRuns: {
-                  description: "Its runs with fewer results than planned.",
+                  description: "Its runs with fewer results than planned; absent in a comparison an earlier evalgate recorded, which did not name them.",
                   type: "array",
                   items: {
                     description: "A run short of cases.",
@@ -30543,6 +30579,10 @@ var init_results_schema = __esm({
             },
             lostInHead: {
               description: "Cases scored in base and not in head.",
+              $ref: "#/definitions/count"
+            },
+            lostInBase: {
+              description: "Cases scored in head and not in base (its evaluator errored there, or gave no score): not compared. Absent when none, and in comparisons of earlier evalgate versions.",
               $ref: "#/definitions/count"
             },
             baseMean: {
@@ -31155,6 +31195,10 @@ var init_results_schema = __esm({
               items: {
                 $ref: "#/definitions/runRef"
               }
+            },
+            foreignBaseline: {
+              description: "Present when base shares no suite and no case with head and suites of base gone from head's config fail it: the sentence saying it looks like a baseline of another config (none of the baseline's suites is in this config, ... a baseline of another config? ...). Absent otherwise, and in comparisons of earlier evalgate versions.",
+              type: "string"
             }
           }
         }
@@ -31968,6 +32012,25 @@ var init_read_errors = __esm({
   }
 });
 
+// src/artifact/damaged-comparison.ts
+function dropDamagedComparison(value, mode) {
+  if (!isRecord(value) || value.comparison === void 0 || isExactlyValid("results", value)) {
+    return void 0;
+  }
+  const { comparison: _dropped, ...rest } = value;
+  if (artifactProblems(rest, mode).problems.length > 0) return void 0;
+  const found2 = artifactProblems(value, mode);
+  delete value.comparison;
+  return listProblems({ problems: found2.problems.map(problemText), all: found2.all });
+}
+var init_damaged_comparison = __esm({
+  "src/artifact/damaged-comparison.ts"() {
+    "use strict";
+    init_is_record();
+    init_schema();
+  }
+});
+
 // src/shared/regular-file.ts
 import { closeSync as closeSync3, constants as constants5, fstatSync as fstatSync2, openSync as openSync3, readSync as readSync2 } from "node:fs";
 import { open as open5 } from "node:fs/promises";
@@ -32054,7 +32117,8 @@ function openArtifactFile(path, name, options2 = {}) {
     scrub: options2.scrub,
     mode: options2.unknown ?? "ignore",
     unknown: noUnknownFields(),
-    writtenBy: ""
+    writtenBy: "",
+    dropComparison: options2.dropDamagedComparison === true
   };
   let fd;
   try {
@@ -32152,6 +32216,9 @@ function streamed(path, reading, frame, found2) {
   return {
     frame,
     unknown: reading.unknown,
+    ...reading.droppedComparison !== void 0 && {
+      droppedComparison: reading.droppedComparison
+    },
     caseCounts: frame.runs.map((_, r) => found2.get(r)?.count ?? 0),
     *cases(run2) {
       const where = found2.get(run2);
@@ -32206,10 +32273,15 @@ function inMemory(path, reading) {
     *cases(run2) {
       yield* artifact.runs[run2]?.cases ?? [];
     },
-    unknown: reading.unknown
+    unknown: reading.unknown,
+    ...reading.droppedComparison !== void 0 && {
+      droppedComparison: reading.droppedComparison
+    }
   };
 }
 function check(value, reading, text2, toFileLine) {
+  if (reading.dropComparison)
+    reading.droppedComparison ??= dropDamagedComparison(value, reading.mode);
   validate("results", value, reading, text2, toFileLine, "");
   reading.writtenBy = value.tool.version;
 }
@@ -32244,6 +32316,7 @@ var init_read = __esm({
     init_read_errors();
     init_schema();
     init_unknown_fields();
+    init_damaged_comparison();
     init_regular_file();
     init_read_errors();
     RUNS_OPEN = '  "runs": [';
@@ -32828,34 +32901,34 @@ var require_yauzl = __commonJS({
     exports.LocalFileHeader = LocalFileHeader;
     exports.RandomAccessReader = RandomAccessReader;
     function openPromise(path, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         open6(path, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve27(zipfile);
+          resolve29(zipfile);
         });
       });
     }
     function fromFdPromise(fd, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         fromFd(fd, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve27(zipfile);
+          resolve29(zipfile);
         });
       });
     }
     function fromBufferPromise2(buffer, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         fromBuffer(buffer, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve27(zipfile);
+          resolve29(zipfile);
         });
       });
     }
     function fromRandomAccessReaderPromise(reader, totalSize, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         fromRandomAccessReader(reader, totalSize, { ...options2, lazyEntries: true }, function(err, zipfile) {
           if (err) return reject(err);
-          resolve27(zipfile);
+          resolve29(zipfile);
         });
       });
     }
@@ -33139,15 +33212,15 @@ var require_yauzl = __commonJS({
         if (self2.autoClose) self2.close();
       }
       function onEntry(entry) {
-        let { resolve: resolve27 } = pendingResolveReject;
+        let { resolve: resolve29 } = pendingResolveReject;
         pendingResolveReject = null;
-        resolve27({ value: entry });
+        resolve29({ value: entry });
       }
       function onEnd() {
-        let { resolve: resolve27 } = pendingResolveReject;
+        let { resolve: resolve29 } = pendingResolveReject;
         pendingResolveReject = null;
         cleanup();
-        resolve27({ done: true });
+        resolve29({ done: true });
       }
       function onError(err) {
         let { reject } = pendingResolveReject;
@@ -33160,9 +33233,9 @@ var require_yauzl = __commonJS({
           return this;
         },
         next() {
-          const promise = new Promise((resolve27, reject) => {
+          const promise = new Promise((resolve29, reject) => {
             if (pendingResolveReject != null) throw new Error("next() called before previous Promise was resolved.");
-            pendingResolveReject = { resolve: resolve27, reject };
+            pendingResolveReject = { resolve: resolve29, reject };
           });
           self2.readEntry();
           return promise;
@@ -33351,26 +33424,26 @@ var require_yauzl = __commonJS({
       });
     };
     ZipFile.prototype.openReadStreamPromise = function(entry, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         this.openReadStream(entry, options2, function(err, readStream) {
           if (err) return reject(err);
-          resolve27(readStream);
+          resolve29(readStream);
         });
       });
     };
     ZipFile.prototype.openReadStreamLowLevelPromise = function(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         this.openReadStream(fileDataStart, compressedSize, relativeStart, relativeEnd, decompress, uncompressedSize, function(err, readStream) {
           if (err) return reject(err);
-          resolve27(readStream);
+          resolve29(readStream);
         });
       });
     };
     ZipFile.prototype.readLocalFileHeaderPromise = function(entry, options2) {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         this.readLocalFileHeader(entry, options2, function(err, localFileHeader) {
           if (err) return reject(err);
-          resolve27(localFileHeader);
+          resolve29(localFileHeader);
         });
       });
     };
@@ -34136,300 +34209,6 @@ var init_normal = __esm({
   }
 });
 
-// src/compare/power.ts
-function rowPower(input) {
-  const family = Math.max(1, input.family);
-  const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
-  const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
-  const noise = multiplier * input.standardError;
-  const changed = input.changed ?? Infinity;
-  const counted = input.bounded || changed < fewest && changed < input.cases;
-  const floor = counted || input.cases < fewest ? fewest : 0;
-  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
-  if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
-  const byNoise = input.cases * (noise / input.target) ** 2;
-  const byCount = counted ? fewest / input.target : fewest;
-  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
-  return { detectable, underpowered: true, casesNeeded };
-}
-function fewestDetectable(alpha, family) {
-  return Math.floor(1 + Math.log2(Math.max(1, family) / alpha)) + 1;
-}
-var DETECTION_POWER, DEFAULT_MIN_DETECTABLE_EFFECT;
-var init_power = __esm({
-  "src/compare/power.ts"() {
-    "use strict";
-    init_normal();
-    DETECTION_POWER = 0.8;
-    DEFAULT_MIN_DETECTABLE_EFFECT = 0.1;
-  }
-});
-
-// src/compare/family.ts
-function adjustFamily(pValues) {
-  const count = pValues.length;
-  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
-  const holm = new Array(count).fill(1);
-  const q = new Array(count).fill(1);
-  let running2 = 0;
-  for (const [rank, index] of order.entries()) {
-    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
-    holm[index] = running2;
-  }
-  let smallest = 1;
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank] ?? 0;
-    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
-    q[index] = smallest;
-  }
-  return { holm, q };
-}
-function exact(value) {
-  return Number(value.toPrecision(12));
-}
-var POSSIBLE_CHANGE_Q;
-var init_family = __esm({
-  "src/compare/family.ts"() {
-    "use strict";
-    POSSIBLE_CHANGE_Q = 0.05;
-  }
-});
-
-// src/shared/float-noise.ts
-function withoutNoise(value) {
-  if (!Number.isFinite(value) || value === 0) return value;
-  return Number(value.toPrecision(SIGNIFICANT_DIGITS));
-}
-function withoutNoiseOrNull(value) {
-  return value === null ? null : withoutNoise(value);
-}
-function sameUpToNoise(a, b) {
-  return Math.abs(a - b) <= NOISE * Math.max(1, Math.abs(a), Math.abs(b));
-}
-var SIGNIFICANT_DIGITS, NOISE;
-var init_float_noise = __esm({
-  "src/shared/float-noise.ts"() {
-    "use strict";
-    SIGNIFICANT_DIGITS = 15;
-    NOISE = 1e-9;
-  }
-});
-
-// src/evaluators/agreement.ts
-function kappaUndefinedReason(agreement) {
-  if (agreement.kappa !== null) return null;
-  if (agreement.compared === 0) return "no labelled row judged";
-  const name = agreement.weighted ? "weighted \u03BA" : "\u03BA";
-  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
-  const same3 = only === void 0 ? "the same" : JSON.stringify(only);
-  return `${name} undefined (every label and every verdict ${same3})`;
-}
-function kappa(table, weights) {
-  const size = table.length;
-  let n = 0;
-  for (const row of table) for (const cell of row) n += cell;
-  if (n === 0) return { n: 0, kappa: null, se: null };
-  const rows = table.map((row) => row.reduce((a, b) => a + b, 0) / n);
-  const columns = Array.from(
-    { length: size },
-    (_, j) => table.reduce((total, row) => total + (row[j] ?? 0), 0) / n
-  );
-  const w = (i, j) => weights[i]?.[j] ?? 0;
-  let observed = 0;
-  let expected = 0;
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      observed += w(i, j) * (table[i]?.[j] ?? 0) / n;
-      expected += w(i, j) * (rows[i] ?? 0) * (columns[j] ?? 0);
-    }
-  }
-  if (expected >= 1 - 1e-12) return { n, kappa: null, se: null };
-  const k = (observed - expected) / (1 - expected);
-  const rowMeans = Array.from(
-    { length: size },
-    (_, i) => columns.reduce((total, pj, j) => total + pj * w(i, j), 0)
-  );
-  const columnMeans = Array.from(
-    { length: size },
-    (_, j) => rows.reduce((total, pi, i) => total + pi * w(i, j), 0)
-  );
-  let sum2 = 0;
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) {
-      const p = (table[i]?.[j] ?? 0) / n;
-      const term = w(i, j) - ((rowMeans[i] ?? 0) + (columnMeans[j] ?? 0)) * (1 - k);
-      sum2 += p * term * term;
-    }
-  }
-  const square = (k - expected * (1 - k)) ** 2;
-  const numerator = sum2 - square;
-  const variance = numerator <= VARIANCE_NOISE * Math.max(sum2, square) ? 0 : numerator / (n * (1 - expected) ** 2);
-  return { n, kappa: k, se: Math.sqrt(variance) };
-}
-function identityWeights(size) {
-  return Array.from(
-    { length: size },
-    (_, i) => Array.from({ length: size }, (_2, j) => i === j ? 1 : 0)
-  );
-}
-function linearWeights(scores) {
-  const range = Math.max(...scores) - Math.min(...scores);
-  return scores.map(
-    (a) => scores.map((b) => range === 0 ? a === b ? 1 : 0 : 1 - Math.abs(a - b) / range)
-  );
-}
-function diagonal(table) {
-  return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
-}
-function wilson(p, n) {
-  const z2 = Z_95 * Z_95;
-  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-  const half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return {
-    low: p <= 0 ? 0 : Math.max(0, centre - half),
-    high: p >= 1 ? 1 : Math.min(1, centre + half)
-  };
-}
-var Z_95, VARIANCE_NOISE, PASS_FAIL, VerdictReader, AgreementTally;
-var init_agreement = __esm({
-  "src/evaluators/agreement.ts"() {
-    "use strict";
-    init_float_noise();
-    Z_95 = 1.959963984540054;
-    VARIANCE_NOISE = 1e-12;
-    PASS_FAIL = ["fail", "pass"];
-    VerdictReader = class {
-      #spec;
-      /** Verdict names by ascending score (the order written among equal scores). */
-      categories;
-      #scores;
-      /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
-      ordinal;
-      /** κ's agreement weights: linear by score when `ordinal`, else identity (Cohen's κ). */
-      weights;
-      constructor(spec) {
-        this.#spec = spec;
-        if (spec.choices === null) {
-          this.categories = PASS_FAIL;
-          this.#scores = [0, 1];
-        } else {
-          const sorted = Object.entries(spec.choices).map(([name, score2], order) => ({ name, score: score2, order })).sort((a, b) => a.score - b.score || a.order - b.order);
-          this.categories = sorted.map((choice) => choice.name);
-          this.#scores = sorted.map((choice) => choice.score);
-        }
-        this.ordinal = this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
-        this.weights = this.ordinal ? linearWeights(this.#scores) : identityWeights(this.categories.length);
-      }
-      /** Whether a label cell is empty: an unlabelled row, left out of the agreement. */
-      static unlabelled(label) {
-        return label === void 0 || label === null || typeof label === "string" && !label.trim();
-      }
-      /**
-       * A label's category: a verdict's name (case and surrounding spaces ignored), or a number: a
-       * choice's score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`). `null`: none.
-       */
-      label(label) {
-        if (typeof label === "boolean") return this.#spec.choices === null ? label ? 1 : 0 : null;
-        const text2 = String(label).trim().toLowerCase();
-        const byName = this.categories.findIndex((name) => name.toLowerCase() === text2);
-        if (byName !== -1) return byName;
-        if (this.#spec.choices === null) {
-          if (["1", "true", "yes"].includes(text2)) return 1;
-          if (["0", "false", "no"].includes(text2)) return 0;
-          return null;
-        }
-        const value = typeof label === "number" ? label : text2 === "" ? NaN : Number(text2);
-        if (!Number.isFinite(value)) return null;
-        const matches = this.#scores.flatMap((score2, i) => score2 === value ? [i] : []);
-        return matches.length === 1 ? matches[0] ?? null : null;
-      }
-      /**
-       * The judge's verdict: its choice (from the evaluation's `metadata.choice`, else the choice
-       * nearest its score, which is how a case's averaged trials are read), or for a judge without
-       * choices whether it passed. `null` when it gave none (an error, no score).
-       */
-      verdict(evaluation) {
-        if (evaluation.error !== null) return null;
-        if (this.#spec.choices === null) {
-          return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
-        }
-        const choice = evaluation.metadata?.choice;
-        if (typeof choice === "string") {
-          const named2 = this.categories.indexOf(choice);
-          if (named2 !== -1) return named2;
-        }
-        const score2 = evaluation.score;
-        if (score2 === null || !Number.isFinite(score2)) return null;
-        let nearest = 0;
-        for (let i = 1; i < this.#scores.length; i++) {
-          const distance = Math.abs((this.#scores[i] ?? 0) - score2);
-          if (distance < Math.abs((this.#scores[nearest] ?? 0) - score2)) nearest = i;
-        }
-        return nearest;
-      }
-    };
-    AgreementTally = class {
-      #spec;
-      #reader;
-      #table;
-      #unjudged = 0;
-      #unrecognized = 0;
-      constructor(spec) {
-        this.#spec = spec;
-        this.#reader = new VerdictReader(spec);
-        const size = this.#reader.categories.length;
-        this.#table = Array.from({ length: size }, () => new Array(size).fill(0));
-      }
-      /** The testset column holding the human verdicts. */
-      get column() {
-        return this.#spec.column;
-      }
-      /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
-      add(label, evaluation) {
-        if (VerdictReader.unlabelled(label)) return;
-        const human = this.#reader.label(label);
-        if (human === null) {
-          this.#unrecognized++;
-          return;
-        }
-        const judge = evaluation === void 0 ? null : this.#reader.verdict(evaluation);
-        if (judge === null) {
-          this.#unjudged++;
-          return;
-        }
-        const row = this.#table[human];
-        if (row !== void 0) row[judge] = (row[judge] ?? 0) + 1;
-      }
-      /** The agreement of the cases added so far; a fresh object each call. */
-      summary() {
-        const table = this.#table.map((row) => [...row]);
-        const stats = kappa(table, this.#reader.weights);
-        const compared = stats.n;
-        const accuracy2 = compared > 0 ? diagonal(table) / compared : null;
-        return {
-          column: this.#spec.column,
-          categories: [...this.#reader.categories],
-          weighted: this.#reader.ordinal,
-          compared,
-          unjudged: this.#unjudged,
-          unrecognized: this.#unrecognized,
-          accuracy: accuracy2,
-          accuracyCi: accuracy2 === null ? null : wilson(accuracy2, compared),
-          // Rounded like every value evalgate derives and a gate compares: a κ of exactly 0.4
-          // computes as 0.3999999999999999 (see shared/float-noise.ts).
-          kappa: withoutNoiseOrNull(stats.kappa),
-          kappaSe: stats.se,
-          kappaCi: stats.kappa === null || stats.se === null ? null : {
-            low: Math.max(-1, stats.kappa - Z_95 * stats.se),
-            high: Math.min(1, stats.kappa + Z_95 * stats.se)
-          },
-          table
-        };
-      }
-    };
-  }
-});
-
 // src/compare/resampling-stages.ts
 function resamplingStages(first, most) {
   const stages = [first];
@@ -34752,6 +34531,312 @@ var init_sign_flip = __esm({
   }
 });
 
+// src/compare/power.ts
+function rowPower(input) {
+  const family = Math.max(1, input.family);
+  const multiplier = normalQuantileUpper(input.alpha / (2 * family)) + normalQuantileUpper(1 - DETECTION_POWER);
+  const fewest = input.bounded || input.signFlip === true ? fewestDetectable(input.alpha, family) : 0;
+  const noise = multiplier * input.standardError;
+  const share2 = countedShare(input, fewest);
+  const floor = input.cases < fewest ? fewest : fewest * share2;
+  const detectable = Math.max(noise, input.cases > 0 ? floor / input.cases : Infinity);
+  if (!(detectable > input.target)) return { detectable, underpowered: false, casesNeeded: null };
+  const byNoise = input.cases * (noise / input.target) ** 2;
+  const byCount = share2 > 0 ? Math.max(fewest, fewest * share2 / input.target) : fewest;
+  const casesNeeded = Math.ceil(Math.max(byNoise, byCount, input.cases + 1));
+  return { detectable, underpowered: true, casesNeeded };
+}
+function countedShare(input, fewest) {
+  if (input.bounded) return 1;
+  const changed = input.changed ?? Infinity;
+  if (fewest === 0 || changed >= input.cases) return 0;
+  return Math.min(1, Math.max(0, (2 * fewest - 1 - changed) / fewest));
+}
+function fewestDetectable(alpha, family) {
+  return Math.floor(1 + Math.log2(Math.max(1, family) / alpha)) + 1;
+}
+function tooFewToTest(paired, confidence) {
+  return paired < fewestDetectable(significanceLevel(confidence), 1);
+}
+var DETECTION_POWER, DEFAULT_MIN_DETECTABLE_EFFECT;
+var init_power = __esm({
+  "src/compare/power.ts"() {
+    "use strict";
+    init_normal();
+    init_sign_flip();
+    DETECTION_POWER = 0.8;
+    DEFAULT_MIN_DETECTABLE_EFFECT = 0.1;
+  }
+});
+
+// src/compare/family.ts
+function adjustFamily(pValues) {
+  const count = pValues.length;
+  const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
+  const holm = new Array(count).fill(1);
+  const q = new Array(count).fill(1);
+  let running3 = 0;
+  for (const [rank, index] of order.entries()) {
+    running3 = Math.max(running3, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
+    holm[index] = running3;
+  }
+  let smallest = 1;
+  for (let rank = count - 1; rank >= 0; rank--) {
+    const index = order[rank] ?? 0;
+    smallest = Math.min(smallest, exact((pValues[index] ?? 1) * count / (rank + 1)));
+    q[index] = smallest;
+  }
+  return { holm, q };
+}
+function exact(value) {
+  return Number(value.toPrecision(12));
+}
+var POSSIBLE_CHANGE_Q;
+var init_family = __esm({
+  "src/compare/family.ts"() {
+    "use strict";
+    POSSIBLE_CHANGE_Q = 0.05;
+  }
+});
+
+// src/shared/float-noise.ts
+function withoutNoise(value) {
+  if (!Number.isFinite(value) || value === 0) return value;
+  return Number(value.toPrecision(SIGNIFICANT_DIGITS));
+}
+function withoutNoiseOrNull(value) {
+  return value === null ? null : withoutNoise(value);
+}
+function sameUpToNoise(a, b) {
+  return Math.abs(a - b) <= NOISE * Math.max(1, Math.abs(a), Math.abs(b));
+}
+var SIGNIFICANT_DIGITS, NOISE;
+var init_float_noise = __esm({
+  "src/shared/float-noise.ts"() {
+    "use strict";
+    SIGNIFICANT_DIGITS = 15;
+    NOISE = 1e-9;
+  }
+});
+
+// src/evaluators/agreement.ts
+function kappaUndefinedReason(agreement) {
+  if (agreement.kappa !== null) return null;
+  if (agreement.compared === 0) return "no labelled row judged";
+  const name = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const same3 = only === void 0 ? "the same" : JSON.stringify(only);
+  return `${name} undefined (every label and every verdict ${same3})`;
+}
+function agreedWithoutVariance(agreement) {
+  return agreement.kappa === null && agreement.compared > 0 && agreement.accuracy === 1;
+}
+function kappa(table, weights) {
+  const size = table.length;
+  let n = 0;
+  for (const row of table) for (const cell of row) n += cell;
+  if (n === 0) return { n: 0, kappa: null, se: null };
+  const rows = table.map((row) => row.reduce((a, b) => a + b, 0) / n);
+  const columns = Array.from(
+    { length: size },
+    (_, j) => table.reduce((total, row) => total + (row[j] ?? 0), 0) / n
+  );
+  const w = (i, j) => weights[i]?.[j] ?? 0;
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      observed += w(i, j) * (table[i]?.[j] ?? 0) / n;
+      expected += w(i, j) * (rows[i] ?? 0) * (columns[j] ?? 0);
+    }
+  }
+  if (expected >= 1 - 1e-12) return { n, kappa: null, se: null };
+  const k = (observed - expected) / (1 - expected);
+  const rowMeans = Array.from(
+    { length: size },
+    (_, i) => columns.reduce((total, pj, j) => total + pj * w(i, j), 0)
+  );
+  const columnMeans = Array.from(
+    { length: size },
+    (_, j) => rows.reduce((total, pi, i) => total + pi * w(i, j), 0)
+  );
+  let sum2 = 0;
+  for (let i = 0; i < size; i++) {
+    for (let j = 0; j < size; j++) {
+      const p = (table[i]?.[j] ?? 0) / n;
+      const term = w(i, j) - ((rowMeans[i] ?? 0) + (columnMeans[j] ?? 0)) * (1 - k);
+      sum2 += p * term * term;
+    }
+  }
+  const square = (k - expected * (1 - k)) ** 2;
+  const numerator = sum2 - square;
+  const variance = numerator <= VARIANCE_NOISE * Math.max(sum2, square) ? 0 : numerator / (n * (1 - expected) ** 2);
+  return { n, kappa: k, se: Math.sqrt(variance) };
+}
+function identityWeights(size) {
+  return Array.from(
+    { length: size },
+    (_, i) => Array.from({ length: size }, (_2, j) => i === j ? 1 : 0)
+  );
+}
+function linearWeights(scores) {
+  const range = Math.max(...scores) - Math.min(...scores);
+  return scores.map(
+    (a) => scores.map((b) => range === 0 ? a === b ? 1 : 0 : 1 - Math.abs(a - b) / range)
+  );
+}
+function diagonal(table) {
+  return table.reduce((total, row, i) => total + (row[i] ?? 0), 0);
+}
+function wilson(p, n) {
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = Z_95 * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+  return {
+    low: p <= 0 ? 0 : Math.max(0, centre - half),
+    high: p >= 1 ? 1 : Math.min(1, centre + half)
+  };
+}
+var Z_95, VARIANCE_NOISE, PASS_FAIL, VerdictReader, AgreementTally;
+var init_agreement = __esm({
+  "src/evaluators/agreement.ts"() {
+    "use strict";
+    init_float_noise();
+    Z_95 = 1.959963984540054;
+    VARIANCE_NOISE = 1e-12;
+    PASS_FAIL = ["fail", "pass"];
+    VerdictReader = class {
+      #spec;
+      /** Verdict names by ascending score (the order written among equal scores). */
+      categories;
+      #scores;
+      /** Three or more choices with distinct scores are ordered: a near miss counts partly. */
+      ordinal;
+      /** κ's agreement weights: linear by score when `ordinal`, else identity (Cohen's κ). */
+      weights;
+      constructor(spec) {
+        this.#spec = spec;
+        if (spec.choices === null) {
+          this.categories = PASS_FAIL;
+          this.#scores = [0, 1];
+        } else {
+          const sorted = Object.entries(spec.choices).map(([name, score2], order) => ({ name, score: score2, order })).sort((a, b) => a.score - b.score || a.order - b.order);
+          this.categories = sorted.map((choice) => choice.name);
+          this.#scores = sorted.map((choice) => choice.score);
+        }
+        this.ordinal = this.#scores.length >= 3 && new Set(this.#scores).size === this.#scores.length;
+        this.weights = this.ordinal ? linearWeights(this.#scores) : identityWeights(this.categories.length);
+      }
+      /** Whether a label cell is empty: an unlabelled row, left out of the agreement. */
+      static unlabelled(label) {
+        return label === void 0 || label === null || typeof label === "string" && !label.trim();
+      }
+      /**
+       * A label's category: a verdict's name (case and surrounding spaces ignored), or a number: a
+       * choice's score, or for pass/fail 1 and 0 (also `true`/`false`, `yes`/`no`). `null`: none.
+       */
+      label(label) {
+        if (typeof label === "boolean") return this.#spec.choices === null ? label ? 1 : 0 : null;
+        const text2 = String(label).trim().toLowerCase();
+        const byName = this.categories.findIndex((name) => name.toLowerCase() === text2);
+        if (byName !== -1) return byName;
+        if (this.#spec.choices === null) {
+          if (["1", "true", "yes"].includes(text2)) return 1;
+          if (["0", "false", "no"].includes(text2)) return 0;
+          return null;
+        }
+        const value = typeof label === "number" ? label : text2 === "" ? NaN : Number(text2);
+        if (!Number.isFinite(value)) return null;
+        const matches = this.#scores.flatMap((score2, i) => score2 === value ? [i] : []);
+        return matches.length === 1 ? matches[0] ?? null : null;
+      }
+      /**
+       * The judge's verdict: its choice (from the evaluation's `metadata.choice`, else the choice
+       * nearest its score, which is how a case's averaged trials are read), or for a judge without
+       * choices whether it passed. `null` when it gave none (an error, no score).
+       */
+      verdict(evaluation) {
+        if (evaluation.error !== null) return null;
+        if (this.#spec.choices === null) {
+          return evaluation.passed === null ? null : evaluation.passed ? 1 : 0;
+        }
+        const choice = evaluation.metadata?.choice;
+        if (typeof choice === "string") {
+          const named2 = this.categories.indexOf(choice);
+          if (named2 !== -1) return named2;
+        }
+        const score2 = evaluation.score;
+        if (score2 === null || !Number.isFinite(score2)) return null;
+        let nearest = 0;
+        for (let i = 1; i < this.#scores.length; i++) {
+          const distance = Math.abs((this.#scores[i] ?? 0) - score2);
+          if (distance < Math.abs((this.#scores[nearest] ?? 0) - score2)) nearest = i;
+        }
+        return nearest;
+      }
+    };
+    AgreementTally = class {
+      #spec;
+      #reader;
+      #table;
+      #unjudged = 0;
+      #unrecognized = 0;
+      constructor(spec) {
+        this.#spec = spec;
+        this.#reader = new VerdictReader(spec);
+        const size = this.#reader.categories.length;
+        this.#table = Array.from({ length: size }, () => new Array(size).fill(0));
+      }
+      /** The testset column holding the human verdicts. */
+      get column() {
+        return this.#spec.column;
+      }
+      /** One case: the value of its label column, and the judge's evaluation (absent: none ran). */
+      add(label, evaluation) {
+        if (VerdictReader.unlabelled(label)) return;
+        const human = this.#reader.label(label);
+        if (human === null) {
+          this.#unrecognized++;
+          return;
+        }
+        const judge = evaluation === void 0 ? null : this.#reader.verdict(evaluation);
+        if (judge === null) {
+          this.#unjudged++;
+          return;
+        }
+        const row = this.#table[human];
+        if (row !== void 0) row[judge] = (row[judge] ?? 0) + 1;
+      }
+      /** The agreement of the cases added so far; a fresh object each call. */
+      summary() {
+        const table = this.#table.map((row) => [...row]);
+        const stats = kappa(table, this.#reader.weights);
+        const compared = stats.n;
+        const accuracy2 = compared > 0 ? diagonal(table) / compared : null;
+        return {
+          column: this.#spec.column,
+          categories: [...this.#reader.categories],
+          weighted: this.#reader.ordinal,
+          compared,
+          unjudged: this.#unjudged,
+          unrecognized: this.#unrecognized,
+          accuracy: accuracy2,
+          accuracyCi: accuracy2 === null ? null : wilson(accuracy2, compared),
+          // Rounded like every value evalgate derives and a gate compares: a κ of exactly 0.4
+          // computes as 0.3999999999999999 (see shared/float-noise.ts).
+          kappa: withoutNoiseOrNull(stats.kappa),
+          kappaSe: stats.se,
+          kappaCi: stats.kappa === null || stats.se === null ? null : {
+            low: Math.max(-1, stats.kappa - Z_95 * stats.se),
+            high: Math.min(1, stats.kappa + Z_95 * stats.se)
+          },
+          table
+        };
+      }
+    };
+  }
+});
+
 // src/compare/kappa-change.ts
 function pairVerdicts(paired, evaluator, baseSpec, headSpec) {
   if (baseSpec === void 0 || headSpec === void 0) return void 0;
@@ -34925,6 +35010,7 @@ function testRuns(pairings, settings) {
         ...row.directionChanged === true ? { directionChanged: true } : {},
         paired: row.diffs.length,
         ...(row.lostInHead ?? 0) > 0 ? { lostInHead: row.lostInHead } : {},
+        ...(row.lostInBase ?? 0) > 0 ? { lostInBase: row.lostInBase } : {},
         baseMean: score2.base,
         headMean: score2.head,
         delta: score2.delta,
@@ -35036,15 +35122,15 @@ function agreementRow(row, test) {
     if (tested === null) return tooFew;
     test.tally.drawn += tested.drawn ?? 0;
     const { compared, delta: delta2, pValue: pValue2 } = tested;
-    const interval = testBasedInterval(delta2, pValue2, test.alpha);
+    const interval2 = testBasedInterval(delta2, pValue2, test.alpha);
     return {
       ...shared,
       compared: { base: compared, head: compared },
       baseKappa: withoutNoise(tested.baseKappa),
       headKappa: withoutNoise(tested.headKappa),
       delta: delta2,
-      ci: { low: interval.low, high: interval.high },
-      se: interval.se,
+      ci: { low: interval2.low, high: interval2.high },
+      se: interval2.se,
       ...untested(labelOf(compared, pValue2, delta2, test)),
       pValue: pValue2
     };
@@ -35338,7 +35424,10 @@ function unknownTagProblems(tags, rows) {
 }
 function tagsOf(rows) {
   const known = /* @__PURE__ */ new Set();
-  for (const row of rows) for (const tag of row.meta.tags ?? []) known.add(tag);
+  for (const row of rows) {
+    const tags = row.meta.tags;
+    if (tags !== void 0) for (const tag of tags) known.add(tag);
+  }
   return [...known].sort();
 }
 function tagHint(tag, known) {
@@ -35507,11 +35596,13 @@ function pairedRow(paired, valueOf2) {
   let baseTotal = 0;
   let headTotal = 0;
   let lostInHead = 0;
+  let lostInBase = 0;
   let graded = false;
   for (const [base, head] of paired) {
     const before = valueOf2(base);
     const after = valueOf2(head);
     if (before !== null && after === null) lostInHead++;
+    if (before === null && after !== null) lostInBase++;
     if (before === null || after === null) continue;
     diffs.push(sameUpToNoise(before, after) ? 0 : after - before);
     baseTotal += before;
@@ -35523,6 +35614,7 @@ function pairedRow(paired, valueOf2) {
     baseTotal,
     headTotal,
     lostInHead,
+    lostInBase,
     ...graded ? { graded: true } : {}
   };
 }
@@ -35831,16 +35923,19 @@ var init_config_data_parts = __esm({
 });
 
 // src/compare/gone-grid-points.ts
-function goneGridPoints(comparison, head, removed) {
+function goneGridPoints(comparison, head, removed, base) {
   if (comparison.head.incomplete !== void 0 || head.configDataParts === void 0) return [];
   const found2 = [];
   const suites = new Set(comparison.onlyInBase.map((run2) => run2.suite));
   for (const suite of suites) {
     const written = head.configDataParts.suites.find((s) => s.id === suite);
     const ran = head.runs.filter((run2) => run2.suite === suite).map((run2) => run2.params);
-    if (written === void 0 || ran.length === 0 || !wholeGrid(ran, written.keys.grid)) continue;
+    if (written === void 0 || ran.length === 0) continue;
+    const before = (base?.runs ?? []).filter((run2) => run2.suite === suite).map((r) => r.params);
+    const grid = wholeGrid(ran, written.keys.grid) ? gridOf(ran) : renamedInSlice(ran, before, written.keys.grid);
+    if (grid === void 0) continue;
     const accepted = removed(suite) ?? {};
-    const gone = comparison.onlyInBase.filter((run2) => run2.suite === suite && !listed(run2.params, accepted)).map((run2) => run2.params);
+    const gone = comparison.onlyInBase.filter((run2) => run2.suite === suite && !inGrid(run2.params, grid)).filter((run2) => !listed(run2.params, accepted)).map((run2) => run2.params);
     if (gone.length === 0) continue;
     const added = comparison.onlyInHead.filter((run2) => run2.suite === suite).map((r) => r.params);
     found2.push({ suite, gone, added });
@@ -35849,6 +35944,11 @@ function goneGridPoints(comparison, head, removed) {
 }
 function wholeGrid(points3, digest3) {
   if (digest3 === void 0) return points3.length === 1 && Object.keys(points3[0]).length === 0;
+  const grid = gridOf(points3);
+  const combinations = Object.values(grid).reduce((n, values) => n * values.length, 1);
+  return combinations === points3.length && writtenValueDigest(grid) === digest3;
+}
+function gridOf(points3) {
   const grid = {};
   for (const point of points3) {
     for (const [key, value] of Object.entries(point)) {
@@ -35857,8 +35957,39 @@ function wholeGrid(points3, digest3) {
       if (!values.some((seen) => canonicalJson(seen) === text2)) values.push(value);
     }
   }
-  const combinations = Object.values(grid).reduce((n, values) => n * values.length, 1);
-  return combinations === points3.length && writtenValueDigest(grid) === digest3;
+  return grid;
+}
+function renamedInSlice(slice, before, digest3) {
+  if (digest3 === void 0 || before.length === 0) return void 0;
+  const was = gridOf(before);
+  const now = gridOf(slice);
+  const fresh = Object.entries(now).flatMap(
+    ([key, values2]) => values2.filter((value) => !hasValue(was[key] ?? [], value)).map((value) => ({ key, value }))
+  );
+  const [renamed] = fresh;
+  if (fresh.length !== 1 || renamed === void 0 || was[renamed.key] === void 0) {
+    return void 0;
+  }
+  const values = was[renamed.key] ?? [];
+  for (let i = 0; i < values.length; i++) {
+    const grid = {
+      ...was,
+      [renamed.key]: values.map((value, j) => j === i ? renamed.value : value)
+    };
+    if (writtenValueDigest(grid) === digest3 && slice.every((point) => inGrid(point, grid))) {
+      return grid;
+    }
+  }
+  return void 0;
+}
+function hasValue(values, value) {
+  const text2 = canonicalJson(value);
+  return values.some((seen) => canonicalJson(seen) === text2);
+}
+function inGrid(point, grid) {
+  const entries = Object.entries(point);
+  if (entries.length !== Object.keys(grid).length) return false;
+  return entries.every(([key, value]) => hasValue(grid[key] ?? [], value));
 }
 function listed(point, accepted) {
   return Object.entries(point).some(
@@ -35890,7 +36021,8 @@ function headSuites(head) {
   if (head.configDataParts === void 0) return void 0;
   return {
     suites: head.configDataParts.suites.map((suite) => suite.id),
-    removedSuites: head.removedSuites ?? []
+    removedSuites: head.removedSuites ?? [],
+    ran: [...new Set(head.runs.map((run2) => run2.suite))]
   };
 }
 function goneSuites(base, head) {
@@ -35902,27 +36034,54 @@ function goneSuites(base, head) {
     ...base.configDataParts?.suites.map((suite) => suite.id) ?? []
   ]);
   const added = head.suites.filter((id) => !known.has(id));
+  const ran = new Set(head.ran ?? head.suites);
+  const elsewhere = head.suites.some((id) => !ran.has(id)) && added.length > 0 && !added.some((id) => ran.has(id));
   const found2 = [];
   for (const suite of new Set(base.runs.map((run2) => run2.suite))) {
     if (inHead.has(suite) || accepted.has(suite)) continue;
     const rules = base.runs.filter((run2) => run2.suite === suite && run2.plan !== void 0).map((run2) => run2.plan?.gate.regressions ?? "warn");
     const regressions = rules.includes("block") ? "block" : rules.includes("warn") ? "warn" : null;
     if (regressions === null) continue;
+    if (elsewhere && regressions === "block") {
+      found2.push({ suite, regressions: "warn", text: goneElsewhereText(suite, added) });
+      continue;
+    }
     found2.push({ suite, regressions, text: goneSuiteText(suite, added) });
   }
   return found2;
+}
+function unknownRemovedSuitesTexts(base, head) {
+  if (head === void 0 || head.removedSuites.length === 0) return [];
+  const known = /* @__PURE__ */ new Set([
+    ...base.runs.map((run2) => run2.suite),
+    ...base.configDataParts?.suites.map((suite) => suite.id) ?? []
+  ]);
+  const inHead = new Set(head.suites);
+  const gone = [...known].filter((id) => !inHead.has(id) && !head.removedSuites.includes(id));
+  return head.removedSuites.filter((id) => !known.has(id)).map((id) => {
+    const near = closestMatch(id, gone);
+    const meant = near === void 0 ? "if it was removed before the baseline was made, the entry can go" : `did you mean ${JSON.stringify(near)}, which the baseline has and the config does not?`;
+    return `removedSuites lists ${JSON.stringify(id)}, which is no suite of the baseline, so it accepts nothing here: ${meant}`;
+  });
 }
 function goneSuiteText(suite, added) {
   const renamed = added.length === 0 ? "" : ` (${added.map((id) => JSON.stringify(id)).join(", ")} ${added.length === 1 ? "is" : "are"} new in the config: renamed?)`;
   return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more${renamed}, so nothing was compared with it; if that is intended, list it in the config's top-level removedSuites`;
 }
+function goneElsewhereText(suite, added) {
+  const names = added.map((id) => JSON.stringify(id)).join(", ");
+  const one = added.length === 1;
+  const flags = added.map((id) => `--suite ${id}`).join(" or ");
+  return `suite ${JSON.stringify(suite)} of the baseline is not in the config any more (${names} ${one ? "is" : "are"} new in the config: renamed?); this run did not select ${one ? "it" : "them"}, and a run that does (${flags}, or the whole config) fails for it under the baseline's regressions: block; if that is intended, list it in the config's top-level removedSuites`;
+}
 function withMissingSuites(artifact, gone) {
   const blocking = gone.filter((suite) => suite.regressions === "block");
-  if (blocking.length === 0) return artifact;
+  const warning2 = gone.filter((suite) => suite.regressions === "warn");
+  const said = (list2) => list2.map(({ suite, text: text2 }) => ({ suite, text: text2 }));
   return {
     ...artifact,
-    verdict: "fail",
-    missingSuites: blocking.map(({ suite, text: text2 }) => ({ suite, text: text2 }))
+    ...blocking.length > 0 && { verdict: "fail", missingSuites: said(blocking) },
+    ...warning2.length > 0 && { goneSuiteWarnings: said(warning2) }
   };
 }
 function foreignBaselineText(base, head, names) {
@@ -35939,6 +36098,7 @@ function foreignBaselineText(base, head, names) {
 var init_gone_suites = __esm({
   "src/compare/gone-suites.ts"() {
     "use strict";
+    init_did_you_mean();
   }
 });
 
@@ -35952,19 +36112,20 @@ function compareRecorded(base, head, names) {
   } catch (error2) {
     throw apart ?? error2;
   }
-  const points3 = blockedGoneGridPoints(comparison, head);
+  const points3 = blockedGoneGridPoints(comparison, head, base);
   if (apart !== void 0 && gone.length === 0 && points3.length === 0) throw apart;
   const foreign = apart !== void 0 && gone.length > 0 ? foreignBaselineText(base, headSuites(head), { config: "HEAD's config", run: "HEAD" }) : void 0;
   return {
-    comparison,
+    comparison: foreign === void 0 ? comparison : { ...comparison, foreignBaseline: foreign },
     goneSuites: gone,
     goneGridPoints: points3,
+    unknownRemoved: unknownRemovedSuitesTexts(base, headSuites(head)),
     ...foreign !== void 0 ? { foreign } : {}
   };
 }
-function blockedGoneGridPoints(comparison, head) {
+function blockedGoneGridPoints(comparison, head, base) {
   const gate = (suite) => head.runs.find((run2) => run2.suite === suite)?.plan?.gate;
-  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues).filter((points3) => gate(points3.suite)?.regressions === "block").map((points3) => ({
+  return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues, base).filter((points3) => gate(points3.suite)?.regressions === "block").map((points3) => ({
     suite: points3.suite,
     gridPoints: points3.gone,
     text: goneGridPointsText(points3)
@@ -36435,7 +36596,7 @@ function incompleteWarnings(comparison) {
 }
 function why(info2) {
   const sentences = [];
-  const short = shortRuns(info2.shortRuns);
+  const short = shortRuns(info2.shortRuns ?? []);
   if (info2.partialMerge !== void 0) {
     const { count, merged } = info2.partialMerge;
     const absent = Array.from({ length: count }, (_, i) => i + 1).filter(
@@ -36454,6 +36615,10 @@ function why(info2) {
     if (short !== "") sentences.push(`It was interrupted too: ${short}.`);
   } else if (short !== "") {
     sentences.push(`(interrupted): ${short}.`);
+  } else if (info2.shortRuns === void 0) {
+    sentences.push(
+      `(interrupted, or merged from only some shards): the evalgate that recorded this comparison did not say which runs lack cases.`
+    );
   } else if (info2.markedOnly === true) {
     sentences.push(
       `(marked interrupted, yet every run has all its planned cases): interrupted after its last case, or merged from only some shards by an older evalgate, whose missing shards would be counted nowhere; every run is taken as incomplete.`
@@ -36551,8 +36716,10 @@ function scoredNote(row) {
   const compared = row.compared;
   if (compared === void 0 || paired >= compared) return "";
   const lost = row.change.lostInHead ?? 0;
+  const missing = row.change.lostInBase ?? 0;
   const lostText = lost === 0 ? "" : `; ${formatCount(lost)} lost in HEAD: error or no score`;
-  return `(${formatCount(paired)} of ${formatCount(compared)} scored on both sides${lostText})`;
+  const missingText = missing === 0 ? "" : `; ${formatCount(missing)} missing in BASE: error or no score there`;
+  return `(${formatCount(paired)} of ${formatCount(compared)} scored on both sides${lostText}${missingText})`;
 }
 function lostScoreWarnings(comparison) {
   const rows = [];
@@ -36844,10 +37011,10 @@ function oneReading(run2) {
   if (reading === "too few flips") {
     return `: too few flips to tell noise from a change (${formatCount(flips)}; fewer than ${formatCount(FEWEST_TELLING_FLIPS)} can never be significant)`;
   }
-  const interval = pass.delta === null || pass.ci === null ? "" : ` ${points2(pass.delta)} (${ciName()} ${signed(pass.ci.low * 100, 1)}\u2026${points2(pass.ci.high)}${endsAtZero(pass.delta, pass.ci) ? ", includes 0" : ""})`;
+  const interval2 = pass.delta === null || pass.ci === null ? "" : ` ${points2(pass.delta)} (${ciName()} ${signed(pass.ci.low * 100, 1)}\u2026${points2(pass.ci.high)}${endsAtZero(pass.delta, pass.ci) ? ", includes 0" : ""})`;
   const power = pass.power;
   const detect = power === null || !power.underpowered ? "" : power.detectable > 1 ? "; underpowered: too few cases to detect any change" : `; underpowered: could detect \xB1${visibleFixed(power.detectable * 100, 1)} pp`;
-  return `: pass rate not significant${interval === "" ? "" : `,${interval}`}${mcNemar(run2)}${detect}`;
+  return `: pass rate not significant${interval2 === "" ? "" : `,${interval2}`}${mcNemar(run2)}${detect}`;
 }
 function readingWords(run2) {
   const reading = flipsReading(run2);
@@ -37105,9 +37272,10 @@ function rowCells(row) {
   const way = directionWords(c);
   return {
     name: way === "" ? c.evaluator : `${c.evaluator} (${way})`,
-    // As every report writes a mean: a mean short of 1 never reads as 1.
-    base: or(c.baseMean, formatMean),
-    head: or(c.headMean, formatMean),
+    // As every report writes a mean: a mean short of 1 never reads as 1. A side with no score
+    // where the other has some says so, not `—` on both (which reads as nothing measured).
+    base: c.baseMean === null && (c.lostInBase ?? 0) > 0 ? "no score" : or(c.baseMean, formatMean),
+    head: c.headMean === null && (c.lostInHead ?? 0) > 0 ? "no score" : or(c.headMean, formatMean),
     delta: or(c.delta, formatScoreChange),
     label: c.label
   };
@@ -37117,7 +37285,7 @@ function rowText(row, confidence, target) {
   const underpowered = row.change.power?.underpowered === true;
   if (row.kind === "pass rate") {
     const c2 = row.change;
-    const change3 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs with the same row" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed(c2.delta * 100, 1)} pp` + (c2.ci === null ? "" : `, ${ci} ${signed(c2.ci.low * 100, 1)}\u2026${signed(c2.ci.high * 100, 1)} pp${atZero(c2.delta, c2.ci)}`) + `; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
+    const change3 = c2.baseRate === null || c2.headRate === null || c2.delta === null ? "no case in both runs with the same row" : `${formatPercent(c2.baseRate)} \u2192 ${formatPercent(c2.headRate)} (${signed(c2.delta * 100, 1)} pp` + (c2.ci === null ? "" : tooFewToTest(c2.paired, confidence) ? `, ${untestable(c2.paired)}` : `, ${ci} ${signed(c2.ci.low * 100, 1)}\u2026${signed(c2.ci.high * 100, 1)} pp${atZero(c2.delta, c2.ci)}`) + `; ${formatCount(c2.passToFail)} pass\u2192fail, ${formatCount(c2.failToPass)} fail\u2192pass)`;
     return {
       name: "pass rate",
       change: change3,
@@ -37141,7 +37309,7 @@ function rowText(row, confidence, target) {
     };
   }
   const c = row.change;
-  const change2 = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? "no case scored in both runs" : `${formatMean(c.baseMean)} \u2192 ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ${ci} ${formatScoreChange(c.ci.low)}\u2026${formatScoreChange(c.ci.high)}${atZero(c.delta, c.ci)})`;
+  const change2 = c.baseMean === null || c.headMean === null || c.delta === null || c.ci === null ? unpairedScores(c) : tooFewToTest(c.paired, confidence) ? `${formatMean(c.baseMean)} \u2192 ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ${untestable(c.paired)})` : `${formatMean(c.baseMean)} \u2192 ${formatMean(c.headMean)} (${formatScoreChange(c.delta)}, ${ci} ${formatScoreChange(c.ci.low)}\u2026${formatScoreChange(c.ci.high)}${atZero(c.delta, c.ci)})`;
   const way = directionNote(c);
   const scored = scoredNote(row);
   const note = scored !== "" && c.label === "too few cases" ? "" : noteText(c, c.paired, target, plusMinus);
@@ -37153,6 +37321,16 @@ function rowText(row, confidence, target) {
     note: [way === "" ? "" : `(${way})`, scored, note].filter(Boolean).join(" "),
     underpowered
   };
+}
+function untestable(paired) {
+  return `no interval: ${plural(paired, "case")} ${paired === 1 ? "is" : "are"} too few to test`;
+}
+function unpairedScores(change2) {
+  const lostInBase = change2.lostInBase ?? 0;
+  const lostInHead = change2.lostInHead ?? 0;
+  if (lostInBase > 0 && lostInHead === 0) return "no score in BASE (errored or missing there)";
+  if (lostInHead > 0 && lostInBase === 0) return "no score in HEAD (errored or missing there)";
+  return "no case scored in both runs";
 }
 function directionWords(change2) {
   if (change2.directionChanged === true) {
@@ -37195,6 +37373,7 @@ var init_comparison_wording = __esm({
   "src/report/comparison-wording.ts"() {
     "use strict";
     init_sign_flip();
+    init_power();
     init_kappa_change();
     init_comparison_incomplete();
     init_labels();
@@ -37776,8 +37955,8 @@ function renderComparisonText(comparison, options2) {
   const blocks = [];
   blocks.push(
     [
-      `${paint.bold("BASE")} ${oneLine2(describeArtifact(comparison.base))}`,
-      `${paint.bold("HEAD")} ${oneLine2(describeArtifact(comparison.head))}`,
+      `${paint.bold("BASE")} ${oneLine3(describeArtifact(comparison.base))}`,
+      `${paint.bold("HEAD")} ${oneLine3(describeArtifact(comparison.head))}`,
       ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].flatMap(
         ({ title, detail }) => {
           const head = `warning: ${title}`;
@@ -37839,7 +38018,7 @@ function textRun(run2, confidence, paint, options2) {
       rows.map(({ text: text2, shown: shown3, words }) => {
         const label = paintLabel(shown3, words, paint);
         return [
-          oneLine2(text2.name),
+          oneLine3(text2.name),
           text2.change,
           text2.test,
           text2.note ? `${label} ${paint.dim(text2.note)}` : label
@@ -37855,7 +38034,7 @@ function textRun(run2, confidence, paint, options2) {
     ([side, ids]) => `evaluators only in ${side}: ${ids.join(", ")}`
   );
   if (oneSided.length > 0) {
-    const text2 = oneLine2(oneSided.join(" \xB7 ") + renamedNote(run2));
+    const text2 = oneLine3(oneSided.join(" \xB7 ") + renamedNote(run2));
     lines2.push(...wrapWords(text2, width, 2).map((line) => `  ${line}`));
   }
   return lines2.join("\n");
@@ -37869,7 +38048,7 @@ function listLines(run2, list2, paint, options2) {
   if (reasons.length > 0) {
     lines2.push(`    ${ALARM_LEAD}`);
     for (const reason of reasons) {
-      const [first = "", ...rest] = wrapWords(oneLine2(reason), width, 8);
+      const [first = "", ...rest] = wrapWords(oneLine3(reason), width, 8);
       lines2.push(`      - ${first}`, ...rest.map((line) => `        ${line}`));
     }
   }
@@ -37884,8 +38063,8 @@ function listLines(run2, list2, paint, options2) {
   const withSource = shown3.some((entry) => entry.source !== null);
   const table = renderTable(
     shown3.map((entry) => [
-      oneLine2(entry.name),
-      ...withSource ? [paint.dim(oneLine2(entry.source ?? ""))] : [],
+      oneLine3(entry.name),
+      ...withSource ? [paint.dim(oneLine3(entry.source ?? ""))] : [],
       ...entry.detail === null ? [] : [entry.detail]
     ]),
     { indent: "    " }
@@ -37898,7 +38077,7 @@ function listLines(run2, list2, paint, options2) {
       return;
     }
     const line = `${bare}${" ".repeat(widest - textWidth(bare))}`;
-    const why2 = oneLine2(entry.why);
+    const why2 = oneLine3(entry.why);
     const room = width === void 0 ? Infinity : width - textWidth(line) - 2;
     if (room >= Math.min(MIN_WHY_BESIDE, textWidth(why2))) {
       lines2.push(`${line}  ${room === Infinity ? why2 : cutReason(why2, room)}`);
@@ -37927,7 +38106,7 @@ function paintLabel(label, words, paint) {
       return words;
   }
 }
-function oneLine2(text2) {
+function oneLine3(text2) {
   return showInvisible(printable(text2));
 }
 var MIN_WHY_BESIDE;
@@ -38022,16 +38201,6 @@ var init_reported_cases = __esm({
   }
 });
 
-// src/shared/one-line.ts
-function oneLine3(text2) {
-  return text2.trim().replace(/\s*\r?\n\s*/g, " ");
-}
-var init_one_line = __esm({
-  "src/shared/one-line.ts"() {
-    "use strict";
-  }
-});
-
 // src/report/case-lines.ts
 function caseReasons(result) {
   return reasonParts(result).map(
@@ -38052,38 +38221,63 @@ function reasonParts(result) {
 function reasonLines(framing, reason, under, width) {
   const room = width - under.length;
   const text2 = printable(reason === null ? framing : `${framing}: ${reason}`);
-  if (reason === null || textWidthUpTo(text2, room) <= room) {
-    return [`${under}${cutReason(text2, room)}`];
-  }
+  if (reason === null) return wrappedReason(text2, under, width);
+  if (textWidthUpTo(text2, room) <= room) return [`${under}${text2}`];
   const deeper = `${under}  `;
   return [
     `${under}${cutMiddle(printable(`${framing}:`), room)}`,
     `${deeper}${cutReason(printable(reason), width - deeper.length)}`
   ];
 }
+function wrappedReason(text2, under, width) {
+  const room = width - under.length;
+  if (textWidthUpTo(text2, room) <= room) return [`${under}${text2}`];
+  let split = -1;
+  let at = 0;
+  for (const piece of reasonPieces(text2)) {
+    if (!piece.value) {
+      for (const match of piece.text.matchAll(/; /g)) {
+        const end = at + match.index;
+        if (textWidthUpTo(text2.slice(0, end), room) > room) break;
+        split = end;
+      }
+    }
+    at += piece.text.length;
+  }
+  if (split <= 0) return [`${under}${cutReason(text2, room)}`];
+  const deeper = `${under}  `;
+  const rest = text2.slice(split + 2);
+  return [`${under}${text2.slice(0, split)};`, `${deeper}${cutReason(rest, width - deeper.length)}`];
+}
 function renderCaseLines(result, shortId2, paint, width, indent2) {
   const errored = result.error !== null;
   const mark2 = result.passed ? paint.yellow("~") : errored ? paint.yellow("!") : paint.red("\u2717");
   const source = result.source ? `${result.source.file}:${result.source.line}` : "(inline)";
-  const name = caseName(shortId2, caseLabel(result), 30);
   const flaky = flakyLabel(result);
   const parts = reasonParts(result);
   const reasons = parts.map(
     ([framing, reason]) => reason === null ? framing : `${framing}: ${reason}`
   );
   const room = width - indent2.length - 2;
-  const oneLine5 = printable(
-    [name, source, flaky, reasons.join("; ")].filter((part) => part !== null && part !== "").join("  ")
+  const ids = shortId2 === result.id || HASH_ID2.test(result.id) ? [shortId2] : [result.id, shortId2];
+  const heads = ids.map(
+    (id) => printable(
+      [caseName(id, caseLabel(result), 30), source, flaky].filter((p) => p !== null).join("  ")
+    )
   );
-  if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
-  const headText = [name, source, flaky].filter((part) => part !== null).join("  ");
-  const head = `${indent2}${mark2} ${cutMiddle(printable(headText), room)}`;
+  for (const headText2 of heads) {
+    const oneLine5 = reasons.length === 0 ? headText2 : `${headText2}  ${printable(reasons.join("; "))}`;
+    if (textWidthUpTo(oneLine5, room) <= room) return [`${indent2}${mark2} ${oneLine5}`];
+  }
+  const headText = heads.find((text2) => textWidthUpTo(text2, room) <= room) ?? heads[heads.length - 1] ?? "";
+  const head = `${indent2}${mark2} ${cutMiddle(headText, room)}`;
   const under = `${indent2}    `;
   return [
     head,
     ...parts.flatMap(([framing, reason]) => reasonLines(framing, reason, under, width))
   ];
 }
+var HASH_ID2;
 var init_case_lines = __esm({
   "src/report/case-lines.ts"() {
     "use strict";
@@ -38092,6 +38286,7 @@ var init_case_lines = __esm({
     init_evaluation_reason();
     init_reason_cut();
     init_labels();
+    HASH_ID2 = /^[0-9a-f]{40,}$/;
   }
 });
 
@@ -38099,7 +38294,7 @@ var init_case_lines = __esm({
 function caseWhy(result) {
   const reasons = caseReasons(result);
   if (reasons.length === 0) return null;
-  const why2 = cutReason(oneLine3(reasons.join("; ")), MAX_WHY_CHARS);
+  const why2 = cutReason(oneLine(reasons.join("; ")), MAX_WHY_CHARS);
   const shown3 = cutReason(why2, SHOWN_WHY_CHARS);
   return shown3 === why2 ? { why: why2 } : { why: why2, whyShown: shown3 };
 }
@@ -38163,7 +38358,7 @@ var init_merge_baseline = __esm({
 // src/pipeline/artifact-files.ts
 import { readFile } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
-function openResultsFile(path, ctx, what, unknown = "ignore") {
+function openResultsFile(path, ctx, what, unknown = "ignore", options2 = {}) {
   const asUsageError = (error2) => {
     if (!(error2 instanceof ArtifactReadError)) return error2;
     const code = {
@@ -38181,7 +38376,11 @@ function openResultsFile(path, ctx, what, unknown = "ignore") {
   };
   let file;
   try {
-    file = openArtifactFile(resolve3(ctx.cwd, path), path, { scrub: quoteScrub(ctx), unknown });
+    file = openArtifactFile(resolve3(ctx.cwd, path), path, {
+      scrub: quoteScrub(ctx),
+      unknown,
+      ...options2
+    });
   } catch (error2) {
     throw asUsageError(error2);
   }
@@ -38194,6 +38393,7 @@ function openResultsFile(path, ctx, what, unknown = "ignore") {
     },
     name: path,
     artifact: file.frame,
+    ...file.droppedComparison !== void 0 && { droppedComparison: file.droppedComparison },
     caseCounts: file.caseCounts,
     *cases(run2) {
       try {
@@ -38313,11 +38513,12 @@ async function compareResultsFile(baselinePath, path, ctx) {
   const head = await readComparable(path, ctx);
   if (!head.ok) throw usageError("report.invalid", `${path} is not a results artifact`, path);
   const compared = compareRecorded(base, head.artifact, { base: baselinePath, head: path });
-  const { foreign, goneSuites: suites, goneGridPoints: points3 } = compared;
+  const { foreign, goneSuites: suites, goneGridPoints: points3, unknownRemoved } = compared;
   const said = [
     ...foreign !== void 0 ? [foreign] : [],
     ...points3.map((block) => `${block.suite}: ${block.text}`),
-    ...suites.map((block) => block.text)
+    ...suites.map((block) => block.text),
+    ...unknownRemoved
   ];
   for (const line of said) ctx.stderr.write(`warning: ${line}
 `);
@@ -38358,12 +38559,17 @@ function withComparison(artifact, cases, baseline, baselinePath, suites, ctx, to
     if (suite.regressions === "warn") ctx.stderr.write(`warning: ${suite.text}
 `);
   }
+  for (const text2 of unknownRemovedSuitesTexts(baseline, headConfig)) {
+    ctx.stderr.write(`warning: ${text2}
+`);
+  }
   const gates = new Map(suites.map((s) => [s.id, s.gate]));
-  const goneGrid = (c) => goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues);
+  const goneGrid = (c) => goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues, baseline);
   let comparison;
   try {
     try {
       comparison = withBaselinePath(compareArtifacts(baseline, head), baselinePath);
+      if (foreign !== void 0) comparison = { ...comparison, foreignBaseline: foreign };
     } catch (error2) {
       throw apart ?? error2;
     }
@@ -38529,67 +38735,6 @@ var init_baseline = __esm({
   }
 });
 
-// src/report/grid-matrix.ts
-function gridMatrices(runs) {
-  const bySuite = /* @__PURE__ */ new Map();
-  runs.forEach((run2, index) => bySuite.set(run2.suite, [...bySuite.get(run2.suite) ?? [], index]));
-  const matrices = [];
-  for (const [suite, indexes] of bySuite) {
-    if (indexes.length < 2) continue;
-    const suiteRuns = indexes.map((index) => ({ index, run: runs[index] }));
-    const keys = [...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.params)))];
-    const evaluators = [
-      ...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.summary.evaluators)))
-    ];
-    const rows = suiteRuns.map(({ index, run: run2 }) => ({
-      run: index,
-      params: Object.fromEntries(keys.map((key) => [key, paramText(run2.params[key])])),
-      cases: run2.summary.cases,
-      passRate: run2.summary.cases === 0 ? null : run2.summary.passRate,
-      verdict: run2.verdict,
-      means: evaluators.map((id) => run2.summary.evaluators[id]?.mean ?? null)
-    }));
-    const lowerIsBetter2 = evaluators.map((id) => {
-      const summaries = suiteRuns.flatMap(({ run: run2 }) => run2.summary.evaluators[id] ?? []);
-      return summaries.length > 0 && summaries.every((stats) => stats.lowerIsBetter === true);
-    });
-    matrices.push({
-      suite,
-      keys,
-      evaluators,
-      rows,
-      bestPassRate: best(rows.map((row) => row.passRate)),
-      bestMeans: evaluators.map(
-        (_, column) => best(
-          rows.map((row) => row.means[column] ?? null),
-          lowerIsBetter2[column] === true
-        )
-      ),
-      lowerIsBetter: lowerIsBetter2
-    });
-  }
-  return matrices;
-}
-function matrixSuites(matrices) {
-  return new Set(matrices.map((matrix) => matrix.suite));
-}
-function paramText(value) {
-  if (value === void 0) return "";
-  return formatParams({ v: value }, "").slice(2);
-}
-function best(values, lowest = false) {
-  const numbers = values.filter((value) => value !== null);
-  if (numbers.length === 0) return null;
-  const top = lowest ? Math.min(...numbers) : Math.max(...numbers);
-  return numbers.every((value) => value === top) ? null : top;
-}
-var init_grid_matrix = __esm({
-  "src/report/grid-matrix.ts"() {
-    "use strict";
-    init_labels();
-  }
-});
-
 // src/shared/shell-word.ts
 function shellQuote(value) {
   return `'${value.replaceAll("'", `'\\''`)}'`;
@@ -38606,331 +38751,6 @@ function pathWord(path) {
 var init_shell_word = __esm({
   "src/shared/shell-word.ts"() {
     "use strict";
-  }
-});
-
-// src/report/agreement-text.ts
-function agreementsOf(evaluators) {
-  return Object.entries(evaluators).flatMap(
-    ([id, stats]) => stats.agreement === void 0 ? [] : [[id, stats.agreement]]
-  );
-}
-function agreementLine(id, agreement) {
-  const kappa3 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
-  const parts = [];
-  const undefinedKappa = kappaUndefinedReason(agreement);
-  if (undefinedKappa !== null || agreement.kappa === null) {
-    parts.push(undefinedKappa ?? `${kappa3} undefined`);
-  } else {
-    const ci = agreement.kappaCi;
-    parts.push(
-      `${kappa3} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}\u2026${formatKappa(ci.high)})` : ""}${oneVerdict(agreement)}`
-    );
-  }
-  if (agreement.accuracy !== null) {
-    const ci = agreement.accuracyCi;
-    parts.push(
-      `accuracy ${formatPercent(agreement.accuracy)}${ci ? ` (95% CI ${formatPercent(ci.low)}\u2026${formatPercent(ci.high)})` : ""}`
-    );
-  }
-  const rows = [plural(agreement.compared, "labelled row")];
-  if (agreement.unjudged > 0) rows.push(`${formatCount(agreement.unjudged)} not judged`);
-  if (agreement.unrecognized > 0)
-    rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
-  parts.push(rows.join(", "));
-  return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
-}
-function oneVerdict(agreement) {
-  const given = agreement.categories.filter(
-    (_, column) => agreement.table.some((row) => (row[column] ?? 0) > 0)
-  );
-  const [only] = given;
-  return given.length === 1 && only !== void 0 ? ` (the judge gave ${JSON.stringify(only)} to every labelled row)` : "";
-}
-var init_agreement_text = __esm({
-  "src/report/agreement-text.ts"() {
-    "use strict";
-    init_agreement();
-    init_format_change();
-    init_labels();
-  }
-});
-
-// src/run/mean-bounds.ts
-function meanWithErrors(condition, threshold, measured) {
-  const { mean, errors, scored } = measured;
-  const trials = measured.erroredTrials ?? { trials: 0, down: 0, up: 0 };
-  if (errors === 0 && trials.trials === 0 || mean === null) return condition;
-  const erroredTrials = trials.trials === 0 ? [] : [plural2(trials.trials, "errored trial")];
-  const errored = [
-    ...errors > 0 ? [`${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`] : [],
-    ...erroredTrials.map((text2) => `${text2} beside scored ones`)
-  ].join(", ");
-  const given = `mean ${condition.actual} over the ${errors > 0 ? "others" : "trials that scored"}`;
-  if (scored === void 0 || scored <= 0) {
-    return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
-  }
-  const at = (score2, shift) => Number(
-    ((mean * scored + shift + score2 * errors) / (scored + errors)).toPrecision(RANGE_DIGITS)
-  );
-  const low = at(LOWEST, trials.down);
-  const high = at(HIGHEST, trials.up);
-  const them = [
-    ...errors > 0 ? [`the ${plural2(errors, "errored evaluation")}`] : [],
-    ...erroredTrials.map((text2) => errors > 0 ? text2 : `the ${text2}`)
-  ].join(" and ");
-  const others = errors > 0 ? `${condition.actual} over the other ${formatCount(scored)}` : `${condition.actual} over the trials that scored`;
-  if (meetsThreshold(low, threshold) && meetsThreshold(high, threshold)) {
-    return {
-      ...condition,
-      actual: `passes ${wherever(threshold, true, them, low, high)} (${others})`,
-      passed: true
-    };
-  }
-  if (failsThroughout(threshold, low, high)) {
-    return {
-      ...condition,
-      actual: `fails ${wherever(threshold, false, them, low, high)} (${others})`,
-      passed: false
-    };
-  }
-  return {
-    ...condition,
-    actual: `not decided: ${errored} (${given}; ${shown(low, "down")} to ${shown(high, "up")} as they scored ${LOWEST} or ${HIGHEST})`,
-    passed: false
-  };
-}
-function failsThroughout(threshold, low, high) {
-  const lower = { ...pick(threshold, "gt"), ...pick(threshold, "gte") };
-  const upper = { ...pick(threshold, "lt"), ...pick(threshold, "lte") };
-  const hasLower = threshold.gt != null || threshold.gte != null;
-  const hasUpper = threshold.lt != null || threshold.lte != null;
-  return hasLower && !meetsThreshold(high, lower) || hasUpper && !meetsThreshold(low, upper);
-}
-function pick(threshold, key) {
-  return threshold[key] != null ? { [key]: threshold[key] } : {};
-}
-function wherever(threshold, passed, them, low, high) {
-  const lowerOnly = (threshold.gt != null || threshold.gte != null) && threshold.lt == null && threshold.lte == null;
-  const upperOnly = (threshold.lt != null || threshold.lte != null) && threshold.gt == null && threshold.gte == null;
-  if (lowerOnly) {
-    return passed ? `even if ${them} scored ${LOWEST}: mean \u2265 ${shown(low, "down")}` : `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown(high, "up")}`;
-  }
-  if (upperOnly) {
-    return passed ? `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown(high, "up")}` : `even if ${them} scored ${LOWEST}: mean \u2265 ${shown(low, "down")}`;
-  }
-  return `whatever ${them} scored: mean from ${shown(low, "down")} to ${shown(high, "up")}`;
-}
-function shown(value, direction2) {
-  const scale = 1e4;
-  const scaled = Number((value * scale).toPrecision(15));
-  const rounded2 = direction2 === "down" ? Math.floor(scaled) : Math.ceil(scaled);
-  return String(rounded2 / scale);
-}
-function plural2(count, noun) {
-  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
-}
-var LOWEST, HIGHEST, RANGE_DIGITS;
-var init_mean_bounds = __esm({
-  "src/run/mean-bounds.ts"() {
-    "use strict";
-    init_format_count();
-    init_threshold();
-    LOWEST = 0;
-    HIGHEST = 1;
-    RANGE_DIGITS = 12;
-  }
-});
-
-// src/run/gate.ts
-function evaluateGate(summary2, gate, emptyExcused = false) {
-  const conditions = [];
-  const noCases = summary2.cases === 0;
-  if (gate.minPassRate == null) {
-    conditions.push({
-      name: "all cases pass",
-      expected: "0 failed, 0 errored",
-      actual: noCases ? "no cases ran" : `${summary2.failed} failed, ${summary2.errored} errored`,
-      passed: summary2.failed + summary2.errored === 0
-    });
-  } else {
-    const bound = { gte: gate.minPassRate };
-    const passed = meetsThreshold(summary2.passRate, bound);
-    conditions.push({
-      name: "minPassRate",
-      expected: `\u2265 ${gate.minPassRate}`,
-      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
-      actual: noCases ? "no cases ran" : `${formatMeasured(summary2.passRate, bound, passed)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
-      passed
-    });
-  }
-  const missing = (reason) => emptyExcused && noCases ? null : reason;
-  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
-    const measured = summary2.evaluators[id];
-    const recorded = recordedOnly(summary2, measured);
-    const unmeasured = (reason) => recorded !== void 0 ? null : missing(reason);
-    const excused = recorded ?? "no cases ran";
-    if (rules.mean != null) {
-      const condition = measure(
-        `evaluators.${id}.mean`,
-        rules.mean,
-        withoutNoiseOrNull(measured?.mean ?? null),
-        unmeasured("no scores"),
-        excused
-      );
-      conditions.push(
-        measured === void 0 || measured.mean === null ? condition : meanWithErrors(condition, rules.mean, measured)
-      );
-    }
-    if (rules.passRate != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.passRate`,
-          rules.passRate,
-          measured?.passRate ?? null,
-          unmeasured("no evaluations with a threshold"),
-          excused
-        )
-      );
-    }
-    const agreement = measured?.agreement;
-    const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
-    if (rules.agreement?.kappa != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.kappa`,
-          rules.agreement.kappa,
-          withoutNoiseOrNull(agreement?.kappa ?? null),
-          // With rows judged, κ can still be undefined: say why (every verdict the same).
-          agreement === void 0 ? noAgreement : missing(kappaUndefinedReason(agreement) ?? "no labelled row judged")
-        )
-      );
-    }
-    if (rules.agreement?.accuracy != null) {
-      conditions.push(
-        measure(
-          `evaluators.${id}.agreement.accuracy`,
-          rules.agreement.accuracy,
-          agreement?.accuracy ?? null,
-          noAgreement
-        )
-      );
-    }
-  }
-  return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
-}
-function measure(name, threshold, value, missing, excused = "no cases ran") {
-  const expected = describeThreshold(threshold);
-  if (value === null) {
-    return missing === null ? { name, expected, actual: excused, passed: true } : { name, expected, actual: missing, passed: false };
-  }
-  const passed = meetsThreshold(value, threshold);
-  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
-}
-function recordedOnly(summary2, measured) {
-  const recorded = measured?.baselinesRecorded ?? 0;
-  const ran = summary2.cases - summary2.errored;
-  if (measured === void 0 || measured.count > 0 || recorded === 0 || recorded < ran) {
-    return void 0;
-  }
-  return baselinesRecordedText(recorded);
-}
-function baselinesRecordedText(recorded) {
-  return `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? "case" : "cases"}; nothing judged yet (the next run judges against them)`;
-}
-function formatMeasured(value, threshold, passed) {
-  for (let decimals = 4; decimals <= 17; decimals++) {
-    const shown3 = Number(value.toFixed(decimals));
-    if (meetsThreshold(shown3, threshold) === passed) return String(shown3);
-  }
-  return String(value);
-}
-function evaluateRunGate(summary2, gate, planned, shard = false, passDecides = false) {
-  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
-  const result = evaluateGate(summary2, gate, emptyExcused);
-  if (planned === 0 && !emptyExcused) {
-    result.conditions.push(noCasesCondition());
-    result.verdict = "fail";
-  }
-  const unjudged = shard ? void 0 : nothingJudged(summary2, gate, passDecides);
-  if (unjudged !== void 0) {
-    result.conditions.push(unjudged);
-    if (!unjudged.passed) result.verdict = "fail";
-  }
-  if (summary2.cases < planned) {
-    result.conditions.push({
-      name: "complete",
-      expected: `${planned} cases`,
-      actual: `${summary2.cases} finished (interrupted)`,
-      passed: false
-    });
-    result.verdict = "fail";
-  }
-  return result;
-}
-function noCasesCondition(actual = "no cases matched (allowEmpty: true on the suite accepts this)") {
-  return { name: NO_CASES_CONDITION, expected: "at least 1 case", actual, passed: false };
-}
-function recordedRunGate(summary2, plan, planned, shard) {
-  return evaluateRunGate(summary2, plan.gate, planned, shard, plan.pass === "function");
-}
-function nothingJudged(summary2, gate, passDecides) {
-  const ran = summary2.cases - summary2.errored;
-  if (summary2.cases > 0 && ran <= 0 && gate.minPassRate != null) {
-    return {
-      name: JUDGED_CONDITION,
-      expected: "at least 1 case evaluated",
-      actual: `every one of the ${formatCount(summary2.cases)} ${summary2.cases === 1 ? "case" : "cases"} errored`,
-      passed: false
-    };
-  }
-  const ids = Object.keys(summary2.evaluators);
-  if (ran <= 0 || ids.length === 0 || passDecides) return void 0;
-  const count = (id) => summary2.evaluators[id]?.count ?? 0;
-  const errors = (id) => summary2.evaluators[id]?.errors ?? 0;
-  if (ids.some((id) => count(id) > errors(id))) return void 0;
-  const errored = ids.filter((id) => count(id) > 0);
-  if (errored.length > 0 && gate.minPassRate == null) return void 0;
-  const recordedBy = (id) => summary2.evaluators[id]?.baselinesRecorded ?? 0;
-  const skipped = ids.filter((id) => count(id) === 0 && recordedBy(id) === 0);
-  const recorded = skipped.length > 0 ? 0 : Math.min(summary2.baselinesRecorded ?? 0, ran);
-  const expected = "at least 1 case evaluated";
-  if (recorded === ran && errored.length === 0) {
-    return {
-      name: JUDGED_CONDITION,
-      expected,
-      actual: baselinesRecordedText(recorded),
-      passed: true
-    };
-  }
-  const recorders = ids.filter((id) => count(id) === 0 && recordedBy(id) > 0);
-  const why2 = [
-    ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
-    ...recorders.map(
-      (id) => `${id} only recorded first baselines (${formatCount(recordedBy(id))})`
-    ),
-    ...errored.map((id) => `every evaluation of ${id} errored`)
-  ];
-  const unjudged = ran - recorded;
-  const cases = `${formatCount(unjudged)} ${unjudged === 1 ? "case" : "cases"}`;
-  return {
-    name: JUDGED_CONDITION,
-    expected,
-    actual: recorded > 0 ? `none of the ${cases} that ran without recording a first baseline: ${why2.join("; ")}` : `none of the ${cases} that ran: ${why2.join("; ")}`,
-    passed: false
-  };
-}
-var NO_CASES_CONDITION, JUDGED_CONDITION;
-var init_gate2 = __esm({
-  "src/run/gate.ts"() {
-    "use strict";
-    init_agreement();
-    init_format_count();
-    init_float_noise();
-    init_threshold();
-    init_mean_bounds();
-    NO_CASES_CONDITION = "cases";
-    JUDGED_CONDITION = "judged";
   }
 });
 
@@ -39488,6 +39308,53 @@ var init_exact_sum = __esm({
   }
 });
 
+// src/report/agreement-text.ts
+function agreementsOf(evaluators) {
+  return Object.entries(evaluators).flatMap(
+    ([id, stats]) => stats.agreement === void 0 ? [] : [[id, stats.agreement]]
+  );
+}
+function agreementLine(id, agreement) {
+  const kappa3 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  const parts = [];
+  const undefinedKappa = kappaUndefinedReason(agreement);
+  if (undefinedKappa !== null || agreement.kappa === null) {
+    parts.push(undefinedKappa ?? `${kappa3} undefined`);
+  } else {
+    const ci = agreement.kappaCi;
+    parts.push(
+      `${kappa3} ${formatKappa(agreement.kappa)}${ci ? ` (95% CI ${formatKappa(ci.low)}\u2026${formatKappa(ci.high)})` : ""}${oneVerdict(agreement)}`
+    );
+  }
+  if (agreement.accuracy !== null) {
+    const ci = agreement.accuracyCi;
+    parts.push(
+      `accuracy ${formatPercent(agreement.accuracy)}${ci ? ` (95% CI ${formatPercent(ci.low)}\u2026${formatPercent(ci.high)})` : ""}`
+    );
+  }
+  const rows = [plural(agreement.compared, "labelled row")];
+  if (agreement.unjudged > 0) rows.push(`${formatCount(agreement.unjudged)} not judged`);
+  if (agreement.unrecognized > 0)
+    rows.push(`${formatCount(agreement.unrecognized)} with an unknown label`);
+  parts.push(rows.join(", "));
+  return `${id} vs human labels (column ${agreement.column}): ${parts.join(" \xB7 ")}`;
+}
+function oneVerdict(agreement) {
+  const given = agreement.categories.filter(
+    (_, column) => agreement.table.some((row) => (row[column] ?? 0) > 0)
+  );
+  const [only] = given;
+  return given.length === 1 && only !== void 0 ? ` (the judge gave ${JSON.stringify(only)} to every labelled row)` : "";
+}
+var init_agreement_text = __esm({
+  "src/report/agreement-text.ts"() {
+    "use strict";
+    init_agreement();
+    init_format_change();
+    init_labels();
+  }
+});
+
 // src/report/html-model-compared.ts
 function comparedOf(result, show) {
   const recorded = result.evaluations.find(
@@ -39576,13 +39443,28 @@ var init_html_model_compared = __esm({
   }
 });
 
+// src/report/comparison-foreign.ts
+function foreignBaselineWarnings(comparison) {
+  const text2 = comparison.foreignBaseline;
+  return text2 === void 0 ? [] : [{ title: "A baseline of another config?", detail: text2 }];
+}
+var init_comparison_foreign = __esm({
+  "src/report/comparison-foreign.ts"() {
+    "use strict";
+  }
+});
+
 // src/report/html-model-comparison.ts
+function interval(ci, tooFew) {
+  return ci === null || tooFew ? { low: null, high: null } : { low: ci.low, high: ci.high };
+}
 function comparisonView(comparison) {
   const rows = [];
   const newlyFailing = [];
   const newlyFailingRuns = [];
   const calmRuns = [];
   const changes = [];
+  const untested2 = (paired) => tooFewToTest(paired, comparison.settings.confidence);
   for (const run2 of comparison.runs) {
     const name = describeRun2(run2);
     const pass = run2.passRate;
@@ -39596,9 +39478,9 @@ function comparisonView(comparison) {
       base: pass.baseRate,
       head: pass.headRate,
       delta: pass.delta,
-      low: pass.ci?.low ?? null,
-      high: pass.ci?.high ?? null,
-      endsAtZero: pass.ci != null && pass.delta !== null && endsAtZero(pass.delta, pass.ci),
+      // Too few to test: no interval, not the largest change seen drawn as one.
+      ...interval(pass.ci, untested2(pass.paired)),
+      endsAtZero: pass.ci != null && pass.delta !== null && !untested2(pass.paired) && endsAtZero(pass.delta, pass.ci),
       label: shownLabel(pass),
       verdict: verdictWords(pass, pointsSize)
     });
@@ -39614,9 +39496,8 @@ function comparisonView(comparison) {
         base: change2.baseMean,
         head: change2.headMean,
         delta: change2.delta,
-        low: change2.ci?.low ?? null,
-        high: change2.ci?.high ?? null,
-        endsAtZero: change2.ci != null && change2.delta !== null && endsAtZero(change2.delta, change2.ci),
+        ...interval(change2.ci, untested2(change2.paired)),
+        endsAtZero: change2.ci != null && change2.delta !== null && !untested2(change2.paired) && endsAtZero(change2.delta, change2.ci),
         label: shownLabel(change2),
         verdict: verdictWords(change2, scoreSize)
       });
@@ -39676,7 +39557,11 @@ function comparisonView(comparison) {
   return {
     base: `${base.config}${base.git?.sha ? ` @ ${base.git.sha.slice(0, 7)}` : ""} (${base.startedAt})`,
     confidence: comparison.settings.confidence,
-    warnings: [...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)],
+    warnings: [
+      ...foreignBaselineWarnings(comparison),
+      ...incompleteWarnings(comparison),
+      ...lostScoreWarnings(comparison)
+    ],
     rows,
     newlyFailing,
     newlyFailingRuns,
@@ -39717,7 +39602,9 @@ var init_html_model_comparison = __esm({
     init_comparison_wording();
     init_comparison_one_sided();
     init_comparison_lost_scores();
+    init_comparison_foreign();
     init_shown_label();
+    init_power();
     init_comparison_case_lists();
     init_labels();
     LISTED_CHANGED_CASES = 50;
@@ -39753,6 +39640,67 @@ var init_html_model_base = __esm({
   }
 });
 
+// src/report/grid-matrix.ts
+function gridMatrices(runs) {
+  const bySuite = /* @__PURE__ */ new Map();
+  runs.forEach((run2, index) => bySuite.set(run2.suite, [...bySuite.get(run2.suite) ?? [], index]));
+  const matrices = [];
+  for (const [suite, indexes] of bySuite) {
+    if (indexes.length < 2) continue;
+    const suiteRuns = indexes.map((index) => ({ index, run: runs[index] }));
+    const keys = [...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.params)))];
+    const evaluators = [
+      ...new Set(suiteRuns.flatMap(({ run: run2 }) => Object.keys(run2.summary.evaluators)))
+    ];
+    const rows = suiteRuns.map(({ index, run: run2 }) => ({
+      run: index,
+      params: Object.fromEntries(keys.map((key) => [key, paramText(run2.params[key])])),
+      cases: run2.summary.cases,
+      passRate: run2.summary.cases === 0 ? null : run2.summary.passRate,
+      verdict: run2.verdict,
+      means: evaluators.map((id) => run2.summary.evaluators[id]?.mean ?? null)
+    }));
+    const lowerIsBetter2 = evaluators.map((id) => {
+      const summaries = suiteRuns.flatMap(({ run: run2 }) => run2.summary.evaluators[id] ?? []);
+      return summaries.length > 0 && summaries.every((stats) => stats.lowerIsBetter === true);
+    });
+    matrices.push({
+      suite,
+      keys,
+      evaluators,
+      rows,
+      bestPassRate: best(rows.map((row) => row.passRate)),
+      bestMeans: evaluators.map(
+        (_, column) => best(
+          rows.map((row) => row.means[column] ?? null),
+          lowerIsBetter2[column] === true
+        )
+      ),
+      lowerIsBetter: lowerIsBetter2
+    });
+  }
+  return matrices;
+}
+function matrixSuites(matrices) {
+  return new Set(matrices.map((matrix) => matrix.suite));
+}
+function paramText(value) {
+  if (value === void 0) return "";
+  return formatParams({ v: value }, "").slice(2);
+}
+function best(values, lowest = false) {
+  const numbers = values.filter((value) => value !== null);
+  if (numbers.length === 0) return null;
+  const top = lowest ? Math.min(...numbers) : Math.max(...numbers);
+  return numbers.every((value) => value === top) ? null : top;
+}
+var init_grid_matrix = __esm({
+  "src/report/grid-matrix.ts"() {
+    "use strict";
+    init_labels();
+  }
+});
+
 // src/report/not-compared.ts
 function notComparedSentence(why2) {
   return `Not compared with a baseline, so regressions were not checked: ${why2.replace(/\.\s*$/, "")}.`;
@@ -39783,14 +39731,20 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
   const newlyFailing = new Set(
     (compared?.newlyFailing ?? []).map(({ run: run2, id }) => `${runIndex.get(run2) ?? -1} ${id}`)
   );
+  const fixed = new Set(
+    (comparison?.runs ?? []).flatMap(
+      (run2) => run2.cases.fixed.map((ref) => `${runIndex.get(describeRun2(run2)) ?? -1} ${ref.id}`)
+    )
+  );
   const caseViews = [];
   artifact.runs.forEach((_, run2) => {
     for (const result of cases(run2)) {
       const view = caseView(run2, result, index);
       if (newlyFailing.has(`${run2} ${result.id}`)) view.newlyFailing = true;
+      if (fixed.has(`${run2} ${result.id}`)) view.fixed = true;
       const owner = artifact.runs[run2];
       const base = owner && baseline?.cases.get(baselineKey(owner, result.id));
-      if (base) view.base = baseCaseView(base, result, shown2, capped);
+      if (base) view.base = baseCaseView(base, result, shown, capped);
       caseViews.push(view);
     }
   });
@@ -39816,7 +39770,7 @@ function buildReportModel(artifact, cases, comparison = artifact.comparison, not
     comparison: compared,
     notCompared: why2 === void 0 ? null : notComparedSentence(why2),
     baseCases: compared === null || baseline === void 0 ? null : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
-    missingSuites: (artifact.missingSuites ?? []).map((gone) => gone.text),
+    missingSuites: (artifact.missingSuites ?? []).map(({ suite, text: text2 }) => ({ suite, text: text2 })),
     cases: caseViews
   };
 }
@@ -39871,8 +39825,9 @@ function caseView(run2, result, index) {
     failing: failing2,
     ...caseWhy(result),
     inputs: capped(pretty(result.data)),
-    output: errored ? null : shown2(result.output),
-    compared: cappedCompared(comparedOf(result, shown2)),
+    output: errored ? null : shown(result.output),
+    ...result.warnings !== void 0 && result.warnings.length > 0 ? { warnings: result.warnings.map(capped) } : {},
+    compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),
     trials: result.trials?.map((trial) => ({
@@ -39889,12 +39844,12 @@ function trialReasons(evaluations) {
   return evaluations.flatMap((evaluation) => {
     if (evaluation.passed !== false) return [];
     if (evaluation.error !== null) {
-      const error2 = `error: ${oneLine3(evaluation.error)}`;
+      const error2 = `error: ${oneLine(evaluation.error)}`;
       return [`${evaluation.evaluator}: ${cutReason(error2, TRIAL_REASON_CHARS)}`];
     }
     const reason = reasonOf(evaluation);
     if (reason === null) return [];
-    return [`${evaluation.evaluator}: ${shortenText(oneLine3(reason), TRIAL_REASON_CHARS)}`];
+    return [`${evaluation.evaluator}: ${shortenText(oneLine(reason), TRIAL_REASON_CHARS)}`];
   });
 }
 function evaluationView(evaluation) {
@@ -39908,7 +39863,7 @@ function evaluationView(evaluation) {
     usage: evaluation.usage ? describeUsage(evaluation.usage) : null
   };
 }
-function shown2(value) {
+function shown(value) {
   return typeof value === "string" ? value : pretty(value);
 }
 function cappedCompared(view) {
@@ -39963,7 +39918,7 @@ var REPORT_APP_JS, REPORT_APP_CSS;
 var init_html_app_generated = __esm({
   "src/report/html-app.generated.ts"() {
     "use strict";
-    REPORT_APP_JS = '"use strict";(()=>{var Ba=Object.defineProperty;var Wa=(s,t,e)=>t in s?Ba(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Wa(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Zn(s){return yt(xe(s*100),0,100)}var tt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Vs=[..."0123456789ABCDEF"],Ha=s=>Vs[s&15],Va=s=>Vs[(s&240)>>4]+Vs[s&15],Ve=s=>(s&240)>>4===(s&15),Na=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function $a(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&tt[s[1]]*17,g:255&tt[s[2]]*17,b:255&tt[s[3]]*17,a:t===5?tt[s[4]]*17:255}:(t===7||t===9)&&(e={r:tt[s[1]]<<4|tt[s[2]],g:tt[s[3]]<<4|tt[s[4]],b:tt[s[5]]<<4|tt[s[6]],a:t===9?tt[s[7]]<<4|tt[s[8]]:255})),e}var ja=(s,t)=>s<255?t(s):"";function Ya(s){var t=Na(s)?Ha:Va;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ja(s.a,t):void 0}var Ua=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Xa(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ga(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function qa(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=qa(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function $s(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function js(s,t,e){return $s(si,s,t,e)}function Ka(s,t,e){return $s(Ga,s,t,e)}function Ja(s,t,e){return $s(Xa,s,t,e)}function ni(s){return(s%360+360)%360}function Za(s){let t=Ua.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ka(i,o,a):t[1]==="hsv"?n=Ja(i,o,a):n=js(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Qa(s,t){var e=Ns(s);e[0]=ni(e[0]+t),e=js(e),s.r=e[0],s.g=e[1],s.b=e[2]}function tr(s){if(!s)return;let t=Ns(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function er(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ne;function sr(s){Ne||(Ne=er(),Ne.transparent=[0,0,0,0]);let t=Ne[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ir(s){let t=nr.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function or(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Hs=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ar(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Hs(n+e*(Zt(ut(t.r))-n))),g:Mt(Hs(i+e*(Zt(ut(t.g))-i))),b:Mt(Hs(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=js(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function rr(s){return s.charAt(0)==="r"?ir(s):Za(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=$a(t)||sr(t)||rr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?or(this._rgb):void 0}hexString(){return this._valid?Ya(this._rgb):void 0}hslString(){return this._valid?tr(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=ar(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var di=(()=>{let s=0;return()=>s++})();function B(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function H(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function W(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(V(s))return s.map(Ue);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function lr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ue(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||lr,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:cr})}function cr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function hr(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ur(s){let t=hr(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Bt(s,t){return(oi[t]||(oi[t]=ur(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Gs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,et=2*Y,Bh=et+Y,Xe=Number.POSITIVE_INFINITY,dr=Y/180,G=Y/2,It=Y/4,ai=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function qs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function fr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!fr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Ks(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function Ke(s){return s*(180/Y)}function Js(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=et),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%et+et)%et}function yi(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function st(s,t,e){return Math.max(t,Math.min(e,s))}function Mi(s){return st(s,-32768,32767)}function Wt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),vi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var Si=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),Si.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Zs(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(Si.forEach(o=>{delete s[o]}),delete s._chartjs)}function Qs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var tn=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function en(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,tn.call(window,()=>{n=!1,s.apply(t,e)}))}}function Ci(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var sn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Pi=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*et/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*et/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Ai(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function nn(s){return Ai(s)?s:new be(s)}function Ys(s){return Ai(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var gr=["x","y","borderWidth","radius","tension"],pr=["color","borderColor","backgroundColor"];function mr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:pr},numbers:{type:"number",properties:gr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function br(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function xr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return xr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=_r(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function _r(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Se={formatters:Di};function yr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Se.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),ts=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Us(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Xs=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>Ys(i.backgroundColor),this.hoverBorderColor=(n,i)=>Ys(i.borderColor),this.hoverColor=(n,i)=>Ys(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Us(this,t,e)}get(t){return _e(this,t)}describe(t,e){return Us(ts,t,e)}override(t,e){return Us(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Xs({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[mr,br,yr]);function Mr(s){return!s||B(s.size)||B(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function St(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function on(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function an(s,t,e,n){rn(s,t,e,n,null)}function rn(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,p=t.radius,b=(m||0)*dr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,et):s.arc(e,n,p,0,et),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Ht(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function vr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),B(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Sr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,vr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Sr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),B(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),wr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var kr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Cr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Pr(s,t){let e=(""+s).match(kr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Ar=s=>+s||0;function ln(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Ar(o(a));return e}function cn(s){return ln(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return ln(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=cn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||N.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(Cr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:Pr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=Mr(i),i}function ke(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Fr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:hn(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>Tr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function hn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Dr=(s,t)=>s?s+qe(t):t,un=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Tr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Or(t,r,s,e)),V(r)&&r.length&&(r=Lr(t,r,s,a.isIndexable)),un(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Or(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),un(s,l)&&(l=dn(i._scopes,i,s,l)),l}function Lr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=dn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return dt(s)?s(t,e):s}var Er=(s,t)=>s===!0?t:typeof s=="string"?Bt(t,s):void 0;function Rr(s,t,e,n,i){for(let o of t){let a=Er(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function dn(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ir(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Rr(s,t,e,n,i);return e}function Ir(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Fr(s,t,e,n){let i;for(let o of t)if(i=Ri(Dr(o,s),e),typeof i<"u")return un(s,i)?dn(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=zr(s._scopes)),t}function zr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Wh=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Br(s,t){return as(s).getPropertyValue(t)}var Wr=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Wr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Hr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Vr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Hr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=Vr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Nr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Ft(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Nr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function fn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function gn(s,t){let e=Br(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var $r=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},jr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?$r(t,e):jr()}function pn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function mn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Yr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Yr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Cn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=tn.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new Cn,Bi="transparent",Ur={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=nn(s||Bi),i=n.valid&&nn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=ke([t.to,i,o,t.from]);let a=ke([t.from,o,i]);this._active=!0,this._fn=t.fn||Ur[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=ke([t.to,e,i,t.from]),this._from=ke([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Gr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Xr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function Xr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Gr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function qr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Kr(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Hi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Jr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function bn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Zr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function tl(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Ni(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Zr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:p,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=tl(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function xn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function el(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function sl(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var _n=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),nl=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=bn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,xn(t,"x")),a=e.yAxisID=I(n.yAxisID,xn(t,"y")),r=e.rAxisID=I(n.rAxisID,xn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Zs(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Jr(e,i)}else if(n!==e){if(n){Zs(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=bn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Ni(this,e._parsed),e._stacked=bn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Ni(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Bt(f,r),d),y:a.parse(Bt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Hi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Hi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=nl(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Qr(r),d,f;function m(){f=i[d];let p=f[r.axis];return!j(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Kr(I(this.options.clip,qr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=sl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=el(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,m,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||_n(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){_n(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!_n(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T(Yt,"defaults",{}),T(Yt,"datasetElementType",null),T(Yt,"dataElementType",null);function il(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Qs(n.sort((i,o)=>i-o))}return s._cache.$bar}function ol(s){let t=s.iScale,e=il(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function al(s,t,e,n){let i=e.barThickness,o,a;return B(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function rl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function ll(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?ll(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function yn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function cl(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function hl(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ul(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=hl(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=dl(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function dl(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function fl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,p;for(d=n,f=n+i;d<f;++d)p=e[d],m={},m[o.axis]=o.parse(Bt(p,c),d),u.push(To(Bt(p,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=yn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),p=o||B(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||yn(m._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ul(_,v,x,a),fl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(B(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||ol(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=yn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!B(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,p=m-x,Math.abs(p)<a){p=cl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:m,center:m+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?rl(t,e,i,h*c):al(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(Ut,"id","bar"),T(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var An=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},gl={_date:An};function pl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?vi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!B(p[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(p=>!B(p[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=pl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ml(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function Mn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Ht(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function bl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function xl(s,t,e,n,i,o){let a=[],r=ml(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?bl(s,t,e,i):xl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var _l={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return Mn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Ae(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function yl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function Ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function vl(s,t){let e=Ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function wl(s){let t=yl(s),e=Ae(t.filter(c=>c.box.fullSize),!0),n=Ae(Pe(t,"left"),!0),i=Ae(Pe(t,"right")),o=Ae(Pe(t,"top"),!0),a=Ae(Pe(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Sl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function kl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Cl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Cl(r.horizontal,t));let{same:u,other:d}=Sl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var At={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=wl(s.boxes),l=r.vertical,c=r.horizontal;W(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=vl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),kl(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},W(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",Pl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Al(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=gn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=gn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function Dl(s,t,e){s&&s.addEventListener(t,e,Eo)}function Tl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Ol(s,t){let e=Pl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Ll(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function El(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Rl(s,t){Re.size||window.addEventListener("resize",Ro),Re.set(s,t)}function Il(s){Re.delete(s),Re.size||window.removeEventListener("resize",Ro)}function Fl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=en((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Rl(s,o),a}function wn(s,t,e){e&&e.disconnect(),t==="resize"&&Il(s)}function zl(s,t,e){let n=s.canvas,i=en(o=>{s.ctx!==null&&e(Ol(o,s))},s);return Dl(n,t,i),i}var Tn=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Al(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];B(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Ll,detach:El,resize:Fl}[e]||zl;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:wn,detach:wn,resize:wn}[e]||Tl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Bl(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:Tn}var xt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(xt,"defaults",{}),T(xt,"defaultRoutes");function Wl(s,t){let e=s.options.ticks,n=Hl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Nl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return $l(t,c,o,a/i),c;let h=Vl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,B(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,B(f)?t.length:l+f),c}return ls(t,c,h),c}function Hl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Vl(s,t,e){let n=jl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Nl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function $l(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function jl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Yl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Ul(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Xl(s,t){W(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function De(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function Gl(s,t){return Ct(s,{scale:t,type:"scale"})}function ql(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Kl(s,t,e){let n=sn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Yl(n)),n}function Jl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,p=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+p-t}else e==="center"?m=(c.bottom+c.top)/2+p-t:m=Qi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){H(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Wl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){H(this.options.afterUpdate,[this])}beforeSetDimensions(){H(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){H(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),H(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){H(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=H(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){H(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){H(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=st(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-De(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(st((h.highest.height+6)/r,-1,1)),Math.asin(st(l/c,-1,1))-Math.asin(st(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){H(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){H(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=De(o)+l):(t.height=this.maxHeight,t.width=De(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),p=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){H(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)B(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,p,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=w=0,!B(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!B(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Xl(o,e);let S=a.indexOf(c),C=r.indexOf(h),k=D=>({width:a[D]||0,height:r[D]||0});return{first:k(0),last:k(e-1),widest:k(S),highest:k(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Mi(this._alignToPixels?St(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=ql(this.getContext(),t,n))}return this.$context||(this.$context=Gl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=De(o),f=[],m=r.setContext(this.getContext()),p=m.display?m.width:0,b=p/2,x=function(R){return St(n,R,p)},_,v,w,M,S,C,k,D,z,L,y,A;if(a==="top")_=x(this.bottom),C=this.bottom-d,D=_-b,L=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),L=t.top,A=x(t.bottom)-b,C=_+b,D=this.top+d;else if(a==="left")_=x(this.right),S=this.right-d,k=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,S=_+b,k=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}L=t.top,A=t.bottom,C=_+b,D=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}S=_-b,k=S-d,z=t.left,y=t.right}let E=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/E));for(v=0;v<u;v+=P){let R=this.getContext(v),$=o.setContext(R),at=r.setContext(R),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Ul(this,v,l),w!==void 0&&(M=St(n,w,Lt),c?S=k=z=y=M:C=D=L=A=M,f.push({tx1:S,ty1:C,tx2:k,ty2:D,x1:z,y1:L,x2:y,y2:A,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=De(n.grid),f=d+h,m=u?-h:f,p=-pt(this.labelRotation),b=[],x,_,v,w,M,S,C,k,D,z,L,y,A="middle";if(i==="top")S=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")S=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")S=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];S=this.chart.scales[P].getPixelForValue(R)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];M=this.chart.scales[P].getPixelForValue(R)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let E=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));k=this.getPixelForTick(x)+o.labelOffset,D=this._resolveTickFontOptions(x),z=D.lineHeight,L=V(w)?w.length:1;let R=L/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=k,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||p!==0?y=-L*z+z/2:c==="center"?y=-E.highest.height/2-R*z+z:y=-E.highest.height+z/2:c==="near"||p!==0?y=z/2:c==="center"?y=E.highest.height/2-R*z:y=E.highest.height-L*z,u&&(y*=-1),p!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(p))):(S=k,y=(1-L)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=E.heights[x],Et=E.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(A){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:D,textOffset:y,options:{rotation:p,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:A,translation:[M,S],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=St(t,this.left,a)-a/2,h=St(t,this.right,r)+r/2,u=d=l):(u=St(t,this.top,a)-a/2,d=St(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Jl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Kl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;tc(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Zl(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete wt[n])}};function Zl(s,t,e){let n=te(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Ql(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function tc(s){return"id"in s&&"defaults"in s}var On=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):W(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);H(n["before"+i],[],n),e[t](n),H(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new On,Ln=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(H(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){B(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=ec(n);return i===!1&&!e?[]:nc(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ec(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function sc(s,t){return!t&&s===!1?null:s===!0?{}:s}function nc(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=sc(n[l],i);c!==null&&o.push({plugin:r,options:ic(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ic(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function En(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function oc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ac(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function rc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Rn(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||rc(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function lc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function cc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=En(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Rn(a,r,lc(a,s),N.scales[r.type]),c=ac(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||En(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=oc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=cc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function hc(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var Te=(s,t,e)=>{let n=Bt(t,e);n!==void 0&&s.add(n)},In=class{constructor(t){this._config=hc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Te(l,t,u))),h.forEach(u=>Te(l,i,u)),h.forEach(u=>Te(l,wt[o]||{},u)),h.forEach(u=>Te(l,N,u)),h.forEach(u=>Te(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},N.datasets[e]||{},{type:e},N,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(dc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var uc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function dc(s,t){let{isScriptable:e,isIndexable:n}=hn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||uc(r))||a&&V(r))return!0}return!1}var fc="4.6.1",gc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||gc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),H(e&&e.onComplete,[s],t)}function pc(s){let t=s.chart,e=t.options.animation;H(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function mc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function bc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var nt=class{static register(...t){ct.add(...t),uo()}static unregister(...t){ct.remove(...t),uo()}constructor(t,e){let n=this.config=new In(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Bl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new Ln,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Ci(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",co),mt.listen(this,"progress",pc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return B(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():fn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return on(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,fn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),H(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};W(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Rn(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),W(o,a=>{let r=a.options,l=r.id,c=Rn(l,r),h=I(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),W(i,(a,r)=>{a||delete n[r]}),W(n,a=>{At.configure(this,a,a.options),At.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||En(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){W(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||W(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){W(this.scales,t=>{At.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Gs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;mc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Gs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;At.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],W(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Ht(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=_l.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),on(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};W(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){W(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},W(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=bc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,H(o.onHover,[t,r,this],this),l&&H(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(nt,"defaults",N),T(nt,"instances",ps),T(nt,"overrides",wt),T(nt,"registry",ct),T(nt,"version",fc),T(nt,"getChart",ho);function uo(){return W(nt.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:st(t,e,n)}function xc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=cn(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function _c(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function yc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=xc(s,e/2,n/2),o=_c(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function Sn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Wt(t,r.left,r.right))&&(o||Wt(e,r.top,r.bottom))}function Mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function vc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=yc(this),r=Mc(a.radius)?ne:vc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return Sn(this,t,e,n)}inXRange(t,e){return Sn(this,t,null,e)}inYRange(t,e){return Sn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Xt,"id","bar"),T(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},wc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=H(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,p)=>{let b=n+e/2+o.measureText(m.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Sc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,p++,d=f=0),l[x]={left:m,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:p,itemHeight:b}=fo(a,u),x=function(S,C,k){if(isNaN(m)||m<=0||isNaN(p)||p<0)return;i.save();let D=I(k.lineWidth,1);if(i.fillStyle=I(k.fillStyle,r),i.lineCap=I(k.lineCap,"butt"),i.lineDashOffset=I(k.lineDashOffset,0),i.lineJoin=I(k.lineJoin,"miter"),i.lineWidth=D,i.strokeStyle=I(k.strokeStyle,r),i.setLineDash(I(k.lineDash,[])),a.usePointStyle){let z={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:D},L=l.xPlus(S,m/2),y=C+d;rn(i,z,L,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-p)/2,0),L=l.leftForLtr(S,m),y=kt(k.borderRadius);i.beginPath(),Object.values(y).some(A=>A!==0)?ne(i,{x:L,y:z,w:m,h:p,radius:y}):i.rect(L,z,m,p),i.fill(),D!==0&&i.stroke()}i.restore()},_=function(S,C,k){Vt(i,k.text,S,C+b/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},pn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((S,C)=>{i.strokeStyle=S.fontColor,i.fillStyle=S.fontColor;let k=i.measureText(S.text).width,D=l.textAlign(S.textAlign||(S.textAlign=a.textAlign)),z=m+d+k,L=f.x,y=f.y;l.setWidth(this.width),v?C>0&&L+z+h>this.right&&(y=f.y+=M,f.line++,L=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(L=f.x=L+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let A=l.x(L);if(x(A,y,S),L=Pi(D,L+m+d,v?L+z:this.right,t.rtl),_(l.x(L),y,S),v)f.x+=z+h;else if(typeof S.text!="string"){let E=c.lineHeight;f.y+=Ho(S,E)+h}else f.y+=M}),mn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(sn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Wt(t,this.left,this.right)&&Wt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Wt(t,i.left,i.left+i.width)&&Wt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Pc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=wc(i,n);i&&!o&&H(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&H(e.onHover,[t,n,this],this)}else n&&H(e.onClick,[t,n,this],this)}};function Sc(s,t,e,n,i){let o=kc(n,s,t,e),a=Cc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function kc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function Cc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Ho(t,e)),n}function Ho(s,t){let e=s.text?s.text.length:0;return t*e}function Pc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});At.configure(s,n,e),At.addBox(s,n)},stop(s){At.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;At.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ac(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),p=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,W(s.title,v),e.font=l.string,W(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,W(n,w=>{W(w.before,v),W(w.lines,v),W(w.after,v)}),_=0,e.font=h.string,W(s.footer,v),e.restore(),b+=m.width,{width:b,height:p}}function Dc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Tc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Oc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Tc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||Dc(s,e);return{xAlign:e.xAlign||t.xAlign||Oc(s,t,e,n),yAlign:n}}function Lc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Ec(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Lc(t,r),p=Ec(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:st(m,0,n.width-t.width),y:st(p,0,n.height-t.height)}}function hs(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return lt([],bt(s))}function Rc(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var No={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return B(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?No[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Rc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return bo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return W(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ac(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),W(r,h=>{let u=xo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:p}=e,b,x,_,v,w,M;return o==="center"?(w=f+p/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+p,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,an(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,an(t,p,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:p,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,m,c,l),t.strokeRect(p,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),p=function(k){e.fillText(k,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,S,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,W(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,S=i.length;w<S;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,W(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)p(v[M]),d=u.lineHeight;W(x.after,p)}f=0,d=u.lineHeight,W(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),pn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),mn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Ee,"positioners",Le);var $o={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:No},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ic=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Fc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ic(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var zc=(s,t)=>s===null?null:st(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(B(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Fc(n,t,I(e,t),this._addedLabels),zc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ae,"id","category"),T(ae,"defaults",{ticks:{callback:_o}});function Bc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:p,max:b}=t,x=!B(a),_=!B(r),v=!B(c),w=(b-p)/(u+1),M=qs((b-p)/m/f)*f,S,C,k,D;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];D=Math.ceil(b/M)-Math.floor(p/M),D>m&&(M=qs(D*M/m/f)*f),B(l)||(S=Math.pow(10,l),M=Math.ceil(M*S)/S),i==="ticks"?(C=Math.floor(p/M)*M,k=Math.ceil(b/M)*M):(C=p,k=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(D=Math.round(Math.min((r-a)/M,h)),M=(r-a)/D,C=a,k=r):v?(C=x?a:C,k=_?r:k,D=c-1,M=(k-C)/D):(D=(k-C)/M,ve(D,Math.round(D),M/1e3)?D=Math.round(D):D=Math.ceil(D));let z=Math.max(Js(M),Js(C));S=Math.pow(10,B(l)?z:l),C=Math.round(C*S)/S,k=Math.round(k*S)/S;let L=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&L++,ve(Math.round((C+L*M)*S)/S,a,yo(a,w,s))&&L++):C<a&&L++);L<D;++L){let y=Math.round((C+L*M)*S)/S;if(_&&y>r)break;e.push({value:y})}return _&&d&&k!==r?e.length&&ve(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||k===r)&&e.push({value:k}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return B(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Bc(i,o);return t.bounds==="ticks"&&Ks(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(re,"id","linear"),T(re,"defaults",{ticks:{callback:Se.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function Mo(s){return s/Math.pow(10,Ie(s))===1}function vo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Wc(s,t){let e=t-s,n=Ie(e);for(;vo(s,t,n)>10;)n++;for(;vo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Hc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Wc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:Mo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:Mo(f),significand:u}),n}var us=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Hc(e,this);return t.bounds==="ticks"&&Ks(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Se.formatters.logarithmic,major:{enabled:!0}}});function Fn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,N.font.size)+e.height}return 0}function Vc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Nc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=Vc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),p=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);$c(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Uc(s,n,i)}function $c(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function jc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(it(l.angle+G))),h=qc(l.y,r.h,c),u=Xc(c),d=Gc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Yc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Ht({x:e,y:n},t)||Ht({x:e,y:o},t)||Ht({x:i,y:n},t)||Ht({x:i,y:o},t))}function Uc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Fn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=jc(s,h,l);n.push(u),r==="auto"&&(u.visible=Yc(u,c),u.visible&&(c=u))}return n}function Xc(s){return s===0||s===180?"center":s<180?"left":"right"}function Gc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function qc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Kc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!B(r)){let l=kt(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Jc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Kc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,et);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Zc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Fn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Fn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=H(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Nc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=et/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+pt(n))}getDistanceFromCenterForValue(t){if(B(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(B(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Jc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Zc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(ie,"id","radialLinear"),T(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Se.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(ie,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(ys);function So(s,t){return s-t}function ko(s,t){if(B(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Co(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=ys[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function th(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function eh(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(ys[Z[t]].common)return Z[t]}function Po(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function sh(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Ao(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:sh(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new gl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Co(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):th(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:eh(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=st(e,0,a),n=st(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Co(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Po(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Po(h,d,m),Object.keys(h).sort(So).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return H(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Ao(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Qs(t.sort(So))}};T(le,"id","time"),T(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",le.defaults);var nh=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function Tt(s){return s.replace(nh,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,zn=4;function vs(...s){let t=s.map(o=>ih(Tt(o),Go));if(t.flat().length<=zn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),zn-1);return[...Yo(e,zn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&Ms(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function Ms(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function ih(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(Ms(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;Ms(a.join(""))>t;){let r=0;for(;r<a.length&&Ms(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function Ss(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function oh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function Bn(s,t){let e=oh(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return Bn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=Ss(Math.abs(s));return s<0?`-${t}`:t}function O(s){return ze(s)}function ue(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":qo(s)}function ks(s){return s===null?"\\u2014":Bn(s*100,1)}function Wn(s){return s===null?"\\u2014":`${ks(s)} pp`}function Q(s){return s===null?"\\u2014":Ss(s)}function ia(s){return s===null?"\\u2014":na(s)}function Cs(s){return s===null?"\\u2014":sa(s)}function Hn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Vn(s){return Jo(s)}function Ps(s){return`${O(Math.round(s))} ms`}function As(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),Wn(s.delta),oa(s,ks," pp")];let t=s.kind==="agreement"?ia:Q;return[t(s.base),t(s.head),Cs(s.delta),oa(s,Cs,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function g(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?Tt(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(Tt(i)):i);return n}function ot(s,t,...e){return g("section",{id:t},g("h2",{},s),...e)}function Ds(s,t){let e=s.map(n=>typeof n=="string"?g("th",{},n):n);return g("table",{class:"grid"},g("thead",{},g("tr",{},...e)),g("tbody",{},...t))}nt.register(Ut,Xt,ae,re,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[ah(s),rh(s),lh(s),ch(s)];return t.every(e=>e===null)?null:ot("Charts","charts",g("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=g("canvas",{id:t,role:"img","aria-label":s}),o=g("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=g("figure",{class:"chart"},g("figcaption",{},s),o);return queueMicrotask(()=>new nt(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function ah(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function rh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>vs(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function lh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>vs(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=As(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},ws(o.map(a=>a.length)))}function ch(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>vs(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}function hh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1))&&(t--,e++);return t}function Be(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function la(s,t){if(s.length<=t)return{start:s,left:0};let e=Be(s,t);return{start:e,left:hh(s.slice(e.length))}}function ca(s){return s>=55296&&s<=56319}function ha(s){return s>=56320&&s<=57343}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let S=!1;if(M){let k=M.oldPos-_;S=M&&0<=k&&k<r}let C=w&&w.oldPos+1<l;if(!S&&!C){f[_]=void 0;continue}if(!C||S&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function $n(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return Os(s,t,"")}function We(s,t){return Ls(s,t,"")}function jn(s,t){return t.slice(0,uh(s,t))}function uh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function Yn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Yn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",dh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Un=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=Yn(t,a)}else n=t.match(dh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ua(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ua(n,o,i,null,e.intlSegmenter),t}},da=new Un;function Gn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ga(s,t,e):da.diff(s,t,e)}function ua(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Ls(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=$n(a,l);n.value=Os(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=$n(de(o,l),r);t.value=We(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Es(t.value,i),r=jn(a,o);t.value=We(t.value,r)}else if(s){let o=Es(s.value,i),a=qt(t.value,i),r=jn(o,a);t.value=de(t.value,r)}}var Xn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},fa=new Xn;function ga(s,t,e){return fa.diff(s,t,e)}var qn=class extends Ot{constructor(){super(...arguments),this.tokenize=fh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},pa=new qn;function Kn(s,t,e){return pa.diff(s,t,e)}function fh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ma=4e3;function Is(s,t,e){let i=s.length>ma||t.length>ma?Kn(s,t):Gn(s,t),o=g("pre",{id:e,class:"diff"});for(let a of i)o.append(a.added?g("ins",{},a.value):a.removed?g("del",{},a.value):document.createTextNode(Tt(a.value)));return o}var gh="\\u2260";function xa(s,t){let e=t.base;if(e===void 0){let l=s.baseCases;return t.newlyFailing!==!0||l===null?[]:l.unread!==null?[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: ${l.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`)]:[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: it holds ${O(l.held)} of the ${O(l.named)} changed cases. evals show RESULTS --case ${t.id} --baseline BASE prints it.`)]}let n=t.output,i=!e.sameOutput,o=n===null?null:Be(n,s.maxShownChars),a=e.status!==t.status,r=[g("h3",{id:"detail-base-title"},"Baseline (BASE) vs this run (HEAD)"),g("table",{class:"grid sides",id:"detail-base"},g("thead",{},g("tr",{},...["","BASE","HEAD"].map(l=>g("th",{},l)))),g("tbody",{},_a("status",e.status,t.status,a),...ph(t))),g("div",{class:"sides-pre"},ba("BASE output",e.output??"no output (the case errored)","detail-base-output",i),ba("HEAD output",o??"no output (the case errored)","detail-head-output",i))];return e.why!==void 0&&r.push(g("p",{id:"detail-base-why",class:"why"},`In BASE: ${e.why}`)),e.error!==null&&r.push(g("pre",{id:"detail-base-error"},e.error)),i&&e.output!==null&&o!==null&&r.push(g("h3",{},"BASE output vs HEAD output"),Is(e.output,o,"detail-base-diff")),r}function ph(s){let t=s.base?.evaluations??[];return[...new Set([...t.map(n=>n.evaluator),...s.evaluations.map(n=>n.evaluator)])].map(n=>{let i=t.find(l=>l.evaluator===n),o=s.evaluations.find(l=>l.evaluator===n),a=l=>l===void 0?"not run":`${mh(l.passed)} ${Q(l.score)}`,r=i?.score!==o?.score||i?.passed!==o?.passed;return _a(n,a(i),a(o),r)})}function mh(s){return s===!0?"\\u2713":s===!1?"\\u2717":"\\xB7"}function _a(s,t,e,n){return g("tr",{class:n?"changed":"","data-name":s},g("td",{},n?g("span",{class:"mark",title:"differs between BASE and HEAD"},gh):"",` ${s}`),g("td",{class:"base"},t),g("td",{class:"head"},e))}function ba(s,t,e,n){let i=n?`${s} (differs)`:`${s} (same)`;return g("div",{class:n?"block changed":"block"},g("h3",{},i),g("pre",{id:e},t))}var bh="no output (the case errored)";function ya(s){let t=g("div",{class:"body"}),e=g("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=g("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...xh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function xh(s,t){let e=[g("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),g("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Ps(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(g("p",{id:"detail-newly-failing",class:"warning"},g("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.label!==null&&e.push(g("p",{class:"label"},t.label)),t.why!==void 0&&e.push(g("p",{id:"detail-why",class:"why bad"},t.why)),e.push(...xa(s,t)),e.push(Fs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Fs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?g("div",{class:"block"},g("h3",{},"Output"),g("p",{id:"detail-output",class:"dim"},bh)):Fs("Output",_h(s,n),"detail-output"));let i=t.compared;return i!==null&&e.push(Fs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(g("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Is(i.expected,i.actual??Be(n,s.maxShownChars),"detail-diff")),e.push(g("h3",{},"Evaluations"),yh(t)),t.trials!==null&&e.push(g("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),g("ol",{class:"trials"},...t.trials.map(o=>g("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Ps(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":Q(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(g("h3",{},"Model calls of the target"),g("p",{},t.usage)),e}function _h(s,t){let{start:e,left:n}=la(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Fs(s,t,e){return g("div",{class:"block"},g("h3",{},s),g("pre",{id:e},t))}function yh(s){if(s.evaluations.length>0)return Mh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return g("p",{id:"detail-evaluations",class:"dim"},t)}function Mh(s){let t=s.evaluations.map(e=>g("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},g("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),g("td",{},e.evaluator),g("td",{class:"num"},Q(e.score)),g("td",{},e.threshold??"no threshold"),g("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),g("td",{class:"dim"},e.usage??"")));return g("table",{class:"grid",id:"detail-evaluations"},g("thead",{},g("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>g("th",{},e)))),g("tbody",{},...t))}var vh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},wh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},Sh=7,kh=8,Ch=16,Ma={wide:30,compact:96};function va(s){let t=s>=Sh,e=t?wh:vh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+kh*(i-1)+Ch,headerHeight:t?Ma.compact:Ma.wide}}function Sa(s,t,e=0){let n=Ph(s,t);return e===0?n:`${e===1?"A suite of the baseline is":`${O(e)} suites of the baseline are`} gone from the config, so the verdict is FAIL. ${n}`}function Ph(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var wa=12;function He(s){return s.length>wa?`${s.slice(0,wa)}\\u2026`:s}var zs=30,ka=10,Ws="newly-failing",Ca={errored:0,failed:1,passed:2};function Da(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Bs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ws,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Bs("filter-run",[["all","every run"],...s.runs.map((y,A)=>[String(A),y.name])]),a=Bs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,A)=>[String(A),`${y} did not pass`])]),r=s.tags.length===0?null:Bs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=g("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=g("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=va(n.length),{template:p,minWidth:b,headerHeight:x}=m,_=g("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=p,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,A])=>{let E=g("button",{type:"button",class:"sort","data-key":y,title:A},A);return E.addEventListener("click",()=>{u=h===y?!u:!0,h=y,D()}),E};_.append(...f.map(v)),n.length>0&&_.append(Pa(n.map((y,A)=>v([`score:${A}`,y])),m));let w=g("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=g("div",{id:"case-rows",class:"rows",role:"list"},_,w),S=g("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,A,E){let P=s.cases[y];if(P===void 0)return!1;let R=i.value;if(R==="not-passed"&&P.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&P.status!==R||R==="flaky"&&!P.flaky||R===Ws&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(A==="")return!0;let $=e[y]??"";if($.includes(A)||E!==A&&$.includes(E))return!0;let at=A.endsWith("\\u2026")?A.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function k(y,A){if(h==="status")return Ca[y.status]-Ca[A.status]||y.run-A.run;if(h==="case")return Aa(y.id,A.id);if(h==="why")return Aa(y.why??"\\uFFFF",A.why??"\\uFFFF");if(h==="run")return y.run-A.run;if(h==="duration")return y.durationMs-A.durationMs;let E=Number(h.slice(6));return(y.scores[E]??-1)-(A.scores[E]??-1)}function D(){d=[];let y=l.value.trim().toLowerCase(),A=JSON.stringify(y).slice(1,-1);for(let E=0;E<s.cases.length;E++)C(E,y,A)&&d.push(E);d.sort((E,P)=>{let R=k(s.cases[E],s.cases[P]);return(u?R:-R)||E-P}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,w.style.height=`${d.length*zs}px`,S.hidden=M.scrollWidth<=M.clientWidth;for(let E of _.querySelectorAll("button")){let P=E.getAttribute("data-key");E.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/zs)-ka),A=Math.ceil((M.clientHeight||600)/zs)+2*ka,E=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+A);P++){let R=s.cases[d[P]??-1];R!==void 0&&E.append(L(R,P))}M.append(E)}function L(y,A){let E=y.label===null?y.id:`${He(y.id)} ${y.label}`,P=g("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},g("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),g("span",{class:"name",title:y.id},y.newlyFailing===!0?g("span",{class:"newly-mark",title:`newly failing: passed in the baseline, ${y.status} now`},"new"):null,E),y.why===void 0?g("span",{class:"why"}):g("span",{class:"why bad",title:y.why},y.whyShown??y.why),g("span",{class:"dim"},s.runs[y.run]?.name??""),g("span",{class:"num"},O(y.durationMs)),n.length===0?null:Pa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=Q(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return g("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+A*zs}px`,P.style.gridTemplateColumns=p,P.style.minWidth=`${b}px`;let R=()=>t(y);return P.addEventListener("click",R),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),R())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",D);return l.addEventListener("input",D),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(D),ot("Cases","cases",g("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),g("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),S,g("div",{class:"table"},M))}function Pa(s,t){let e=g("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function Aa(s,t){return s<t?-1:s>t?1:0}function Bs(s,t){return g("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>g("option",{value:e},n)))}var Jn=50;function Ta(s,t){let e=s.comparison;if(e===null)return null;let n=Th(s),i=e.rows.map(o=>g("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...As(o),o.verdict].map(a=>g("td",{},a))));return ot("Against the baseline","comparison",g("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>g("p",{class:"warning"},g("strong",{},o.title)," ",o.detail)),Ds(["run","metric","base","head","\\u0394","CI",""],i),g("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Ah(e,n,t),Dh(e,n,t))}function Ah(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(p=>p.alarm).map(p=>p.run)),o=p=>p.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??He(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Oa(v,x,_,e)}),a=n.filter(({run:p})=>i.has(p)),r=s.newlyFailingRuns.filter(p=>!p.alarm),l=p=>n.filter(({run:b})=>b===p),c=Math.min(a.length,Jn)+r.reduce((p,b)=>p+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=g("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let p=document.getElementById("filter-status");p instanceof HTMLSelectElement&&(p.value=Ws,p.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:g("details",{class:"newly-failing-noise"},g("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(p=>[g("h5",{},`${p.run}: ${p.heading}`),g("ul",{},...o(l(p.run)))]));return a.length===0?g("div",{class:"newly-failing-calm"},m,g("p",{class:"note"},u)):g("div",{class:"newly-failing"},g("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(p=>p.alarm&&p.reasons.length>0).map(p=>g("div",{class:"alarm-reasons"},g("p",{class:"alarm-lead"},`${p.run}: ${s.alarmLead}`),g("ul",{},...p.reasons.map(b=>g("li",{class:"alarm-reason"},b))))),g("ul",{},...o(a)),m,g("p",{class:"note"},u))}function Dh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(g("div",{class:"one-sided-runs"},g("h4",{},i),g("ul",{},...o.map(a=>g("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??He(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Oa(u,c.id,h,e)}),l=a.count-a.cases.length;return g("div",{class:"case-list","data-title":a.title},g("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),g("ul",{},...r),l>0?g("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(g("div",{class:"run-changes"},g("h4",{},i.run),...i.evaluators.map(a=>g("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:g("div",{id:"comparison-changes"},g("h3",{},"What else changed"),...n)}function Oa(s,t,e,n){if(e===void 0)return g("li",{title:t},s);let i=e.why===void 0?null:g("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=g("li",{class:"case-link",tabindex:"0",title:t},g("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function Th(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ea(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":Sa(t.failedRuns,t.runs,s.missingSuites.length);return g("header",{id:"verdict",class:e?"pass":"fail"},g("div",{class:"word"},e?"PASS":"FAIL"),g("div",{},g("p",{class:"sentence"},i),s.missingSuites.length>0?g("ul",{id:"missing-suites",class:"missing-suites"},...s.missingSuites.map(o=>g("li",{},o))):null,g("p",{class:"totals"},`${ue(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),g("p",{class:"meta"},[s.config,s.git,s.startedAt,Vn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?g("p",{class:"meta"},s.usage):null))}function Ra(s){let t=s.runs.flatMap(e=>e.gate.map(n=>g("tr",{class:n.passed?"ok":"bad"},g("td",{},e.name),g("td",{},n.passed?"\\u2713":"\\u2717"),g("td",{},n.name),g("td",{},n.expected),g("td",{},n.actual))));return ot("Gate conditions","gate",g("table",{class:"grid"},g("thead",{},g("tr",{},...["run","","condition","expected","actual"].map(e=>g("th",{},e)))),g("tbody",{},...t)))}function Ia(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[g("th",{class:"num"},"trials"),g("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[g("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[g("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),g("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[g("td",{class:"num"},o===void 0?"\\u2014":Hn(o.cost,o.calls))]:[]]}}function Fa(s,t){let e=Ia(s.rows.flatMap(o=>t[o.run]??[])),n=g("tr",{},...s.keys.map(o=>g("th",{},o)),g("th",{},"verdict"),g("th",{class:"num"},"cases"),g("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>g("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>g("tr",{},...s.keys.map(a=>g("td",{},o.params[a]??"")),g("td",{class:o.verdict},o.verdict.toUpperCase()),g("td",{class:"num"},O(o.cases)),La(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>La(Q(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return g("div",{class:"matrix"},g("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),g("table",{class:"grid"},g("thead",{},n),g("tbody",{},...i)),g("p",{class:"note"},Oh(s)))}function Oh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function La(s,t){return g("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function za(s){let t=Ia(s.runs),e=s.runs.map(n=>g("tr",{},g("td",{},n.name),g("td",{class:n.verdict},n.verdict.toUpperCase()),g("td",{class:"num"},O(n.cases)),g("td",{class:"num"},_t(n.passRate)),g("td",{class:"num"},O(n.failed)),g("td",{class:"num"},O(n.errored)),...t.cells(n),g("td",{},n.evaluators.map(i=>`${i.id} ${Q(i.mean)}`).join(" \\xB7 "))));return Ds(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Lh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ya(e),r=[Ea(e),Eh(e),g("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Fa(l,e.runs)),i.length>0?za({...e,runs:i}):null),ra(e)),Ra(e),Rh(e),Ta(e,a),Da(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Eh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return g("p",{class:"warning not-compared",id:"not-compared",role:"alert"},g("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Rh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>g("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",g("ul",{},...t))}Lh();})();\n';
+    REPORT_APP_JS = '"use strict";(()=>{var Ba=Object.defineProperty;var Wa=(s,t,e)=>t in s?Ba(s,t,{enumerable:!0,configurable:!0,writable:!0,value:e}):s[t]=e;var T=(s,t,e)=>Wa(s,typeof t!="symbol"?t+"":t,e);/*!\n * @kurkle/color v0.3.4\n * https://github.com/kurkle/color#readme\n * (c) 2024 Jukka Kurkela\n * Released under the MIT License\n */function xe(s){return s+.5|0}var yt=(s,t,e)=>Math.max(Math.min(s,e),t);function me(s){return yt(xe(s*2.55),0,255)}function Mt(s){return yt(xe(s*255),0,255)}function ut(s){return yt(xe(s/2.55)/100,0,1)}function Zn(s){return yt(xe(s*100),0,100)}var tt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Vs=[..."0123456789ABCDEF"],Ha=s=>Vs[s&15],Va=s=>Vs[(s&240)>>4]+Vs[s&15],Ve=s=>(s&240)>>4===(s&15),Na=s=>Ve(s.r)&&Ve(s.g)&&Ve(s.b)&&Ve(s.a);function $a(s){var t=s.length,e;return s[0]==="#"&&(t===4||t===5?e={r:255&tt[s[1]]*17,g:255&tt[s[2]]*17,b:255&tt[s[3]]*17,a:t===5?tt[s[4]]*17:255}:(t===7||t===9)&&(e={r:tt[s[1]]<<4|tt[s[2]],g:tt[s[3]]<<4|tt[s[4]],b:tt[s[5]]<<4|tt[s[6]],a:t===9?tt[s[7]]<<4|tt[s[8]]:255})),e}var ja=(s,t)=>s<255?t(s):"";function Ya(s){var t=Na(s)?Ha:Va;return s?"#"+t(s.r)+t(s.g)+t(s.b)+ja(s.a,t):void 0}var Ua=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function si(s,t,e){let n=t*Math.min(e,1-e),i=(o,a=(o+s/30)%12)=>e-n*Math.max(Math.min(a-3,9-a,1),-1);return[i(0),i(8),i(4)]}function Xa(s,t,e){let n=(i,o=(i+s/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[n(5),n(3),n(1)]}function Ga(s,t,e){let n=si(s,1,.5),i;for(t+e>1&&(i=1/(t+e),t*=i,e*=i),i=0;i<3;i++)n[i]*=1-t-e,n[i]+=t;return n}function qa(s,t,e,n,i){return s===i?(t-e)/n+(t<e?6:0):t===i?(e-s)/n+2:(s-t)/n+4}function Ns(s){let e=s.r/255,n=s.g/255,i=s.b/255,o=Math.max(e,n,i),a=Math.min(e,n,i),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=qa(e,n,i,h,o),l=l*60+.5),[l|0,c||0,r]}function $s(s,t,e,n){return(Array.isArray(t)?s(t[0],t[1],t[2]):s(t,e,n)).map(Mt)}function js(s,t,e){return $s(si,s,t,e)}function Ka(s,t,e){return $s(Ga,s,t,e)}function Ja(s,t,e){return $s(Xa,s,t,e)}function ni(s){return(s%360+360)%360}function Za(s){let t=Ua.exec(s),e=255,n;if(!t)return;t[5]!==n&&(e=t[6]?me(+t[5]):Mt(+t[5]));let i=ni(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?n=Ka(i,o,a):t[1]==="hsv"?n=Ja(i,o,a):n=js(i,o,a),{r:n[0],g:n[1],b:n[2],a:e}}function Qa(s,t){var e=Ns(s);e[0]=ni(e[0]+t),e=js(e),s.r=e[0],s.g=e[1],s.b=e[2]}function tr(s){if(!s)return;let t=Ns(s),e=t[0],n=Zn(t[1]),i=Zn(t[2]);return s.a<255?`hsla(${e}, ${n}%, ${i}%, ${ut(s.a)})`:`hsl(${e}, ${n}%, ${i}%)`}var Qn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},ti={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function er(){let s={},t=Object.keys(ti),e=Object.keys(Qn),n,i,o,a,r;for(n=0;n<t.length;n++){for(a=r=t[n],i=0;i<e.length;i++)o=e[i],r=r.replace(o,Qn[o]);o=parseInt(ti[a],16),s[r]=[o>>16&255,o>>8&255,o&255]}return s}var Ne;function sr(s){Ne||(Ne=er(),Ne.transparent=[0,0,0,0]);let t=Ne[s.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function ir(s){let t=nr.exec(s),e=255,n,i,o;if(t){if(t[7]!==n){let a=+t[7];e=t[8]?me(a):yt(a*255,0,255)}return n=+t[1],i=+t[3],o=+t[5],n=255&(t[2]?me(n):yt(n,0,255)),i=255&(t[4]?me(i):yt(i,0,255)),o=255&(t[6]?me(o):yt(o,0,255)),{r:n,g:i,b:o,a:e}}}function or(s){return s&&(s.a<255?`rgba(${s.r}, ${s.g}, ${s.b}, ${ut(s.a)})`:`rgb(${s.r}, ${s.g}, ${s.b})`)}var Hs=s=>s<=.0031308?s*12.92:Math.pow(s,1/2.4)*1.055-.055,Zt=s=>s<=.04045?s/12.92:Math.pow((s+.055)/1.055,2.4);function ar(s,t,e){let n=Zt(ut(s.r)),i=Zt(ut(s.g)),o=Zt(ut(s.b));return{r:Mt(Hs(n+e*(Zt(ut(t.r))-n))),g:Mt(Hs(i+e*(Zt(ut(t.g))-i))),b:Mt(Hs(o+e*(Zt(ut(t.b))-o))),a:s.a+e*(t.a-s.a)}}function $e(s,t,e){if(s){let n=Ns(s);n[t]=Math.max(0,Math.min(n[t]+n[t]*e,t===0?360:1)),n=js(n),s.r=n[0],s.g=n[1],s.b=n[2]}}function ii(s,t){return s&&Object.assign(t||{},s)}function ei(s){var t={r:0,g:0,b:0,a:255};return Array.isArray(s)?s.length>=3&&(t={r:s[0],g:s[1],b:s[2],a:255},s.length>3&&(t.a=Mt(s[3]))):(t=ii(s,{r:0,g:0,b:0,a:1}),t.a=Mt(t.a)),t}function rr(s){return s.charAt(0)==="r"?ir(s):Za(s)}var be=class s{constructor(t){if(t instanceof s)return t;let e=typeof t,n;e==="object"?n=ei(t):e==="string"&&(n=$a(t)||sr(t)||rr(t)),this._rgb=n,this._valid=!!n}get valid(){return this._valid}get rgb(){var t=ii(this._rgb);return t&&(t.a=ut(t.a)),t}set rgb(t){this._rgb=ei(t)}rgbString(){return this._valid?or(this._rgb):void 0}hexString(){return this._valid?Ya(this._rgb):void 0}hslString(){return this._valid?tr(this._rgb):void 0}mix(t,e){if(t){let n=this.rgb,i=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=n.a-i.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,n.r=255&c*n.r+o*i.r+.5,n.g=255&c*n.g+o*i.g+.5,n.b=255&c*n.b+o*i.b+.5,n.a=a*n.a+(1-a)*i.a,this.rgb=n}return this}interpolate(t,e){return t&&(this._rgb=ar(this._rgb,t._rgb,e)),this}clone(){return new s(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=xe(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return $e(this._rgb,2,t),this}darken(t){return $e(this._rgb,2,-t),this}saturate(t){return $e(this._rgb,1,t),this}desaturate(t){return $e(this._rgb,1,-t),this}rotate(t){return Qa(this._rgb,t),this}};/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */function rt(){}var di=(()=>{let s=0;return()=>s++})();function B(s){return s==null}function V(s){if(Array.isArray&&Array.isArray(s))return!0;let t=Object.prototype.toString.call(s);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function F(s){return s!==null&&Object.prototype.toString.call(s)==="[object Object]"}function j(s){return(typeof s=="number"||s instanceof Number)&&isFinite(+s)}function q(s,t){return j(s)?s:t}function I(s,t){return typeof s>"u"?t:s}var fi=(s,t)=>typeof s=="string"&&s.endsWith("%")?parseFloat(s)/100*t:+s;function H(s,t,e){if(s&&typeof s.call=="function")return s.apply(e,t)}function W(s,t,e,n){let i,o,a;if(V(s))if(o=s.length,n)for(i=o-1;i>=0;i--)t.call(e,s[i],i);else for(i=0;i<o;i++)t.call(e,s[i],i);else if(F(s))for(a=Object.keys(s),o=a.length,i=0;i<o;i++)t.call(e,s[a[i]],a[i])}function Me(s,t){let e,n,i,o;if(!s||!t||s.length!==t.length)return!1;for(e=0,n=s.length;e<n;++e)if(i=s[e],o=t[e],i.datasetIndex!==o.datasetIndex||i.index!==o.index)return!1;return!0}function Ue(s){if(V(s))return s.map(Ue);if(F(s)){let t=Object.create(null),e=Object.keys(s),n=e.length,i=0;for(;i<n;++i)t[e[i]]=Ue(s[e[i]]);return t}return s}function gi(s){return["__proto__","prototype","constructor"].indexOf(s)===-1}function lr(s,t,e,n){if(!gi(s))return;let i=t[s],o=e[s];F(i)&&F(o)?te(i,o,n):t[s]=Ue(o)}function te(s,t,e){let n=V(t)?t:[t],i=n.length;if(!F(s))return s;e=e||{};let o=e.merger||lr,a;for(let r=0;r<i;++r){if(a=n[r],!F(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],s,a,e)}return s}function ee(s,t){return te(s,t,{merger:cr})}function cr(s,t,e){if(!gi(s))return;let n=t[s],i=e[s];F(n)&&F(i)?ee(n,i):Object.prototype.hasOwnProperty.call(t,s)||(t[s]=Ue(i))}var oi={"":s=>s,x:s=>s.x,y:s=>s.y};function hr(s){let t=s.split("."),e=[],n="";for(let i of t)n+=i,n.endsWith("\\\\")?n=n.slice(0,-1)+".":(e.push(n),n="");return e}function ur(s){let t=hr(s);return e=>{for(let n of t){if(n==="")break;e=e&&e[n]}return e}}function Bt(s,t){return(oi[t]||(oi[t]=ur(t)))(s)}function qe(s){return s.charAt(0).toUpperCase()+s.slice(1)}var se=s=>typeof s<"u",dt=s=>typeof s=="function",Gs=(s,t)=>{if(s.size!==t.size)return!1;for(let e of s)if(!t.has(e))return!1;return!0};function pi(s){return s.type==="mouseup"||s.type==="click"||s.type==="contextmenu"}var Y=Math.PI,et=2*Y,Bh=et+Y,Xe=Number.POSITIVE_INFINITY,dr=Y/180,G=Y/2,It=Y/4,ai=Y*2/3,ft=Math.log10,gt=Math.sign;function ve(s,t,e){return Math.abs(s-t)<e}function qs(s){let t=Math.round(s);s=ve(s,t,s/1e3)?t:s;let e=Math.pow(10,Math.floor(ft(s))),n=s/e;return(n<=1?1:n<=2?2:n<=5?5:10)*e}function mi(s){let t=[],e=Math.sqrt(s),n;for(n=1;n<e;n++)s%n===0&&(t.push(n),t.push(s/n));return e===(e|0)&&t.push(e),t.sort((i,o)=>i-o).pop(),t}function fr(s){return typeof s=="symbol"||typeof s=="object"&&s!==null&&!(Symbol.toPrimitive in s||"toString"in s||"valueOf"in s)}function we(s){return!fr(s)&&!isNaN(parseFloat(s))&&isFinite(s)}function bi(s,t){let e=Math.round(s);return e-t<=s&&e+t>=s}function Ks(s,t,e){let n,i,o;for(n=0,i=s.length;n<i;n++)o=s[n][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function pt(s){return s*(Y/180)}function Ke(s){return s*(180/Y)}function Js(s){if(!j(s))return;let t=1,e=0;for(;Math.round(s*t)/t!==s;)t*=10,e++;return e}function xi(s,t){let e=t.x-s.x,n=t.y-s.y,i=Math.sqrt(e*e+n*n),o=Math.atan2(n,e);return o<-.5*Y&&(o+=et),{angle:o,distance:i}}function _i(s,t){return Math.sqrt(Math.pow(t.x-s.x,2)+Math.pow(t.y-s.y,2))}function it(s){return(s%et+et)%et}function yi(s,t,e,n){let i=it(s),o=it(t),a=it(e),r=it(o-i),l=it(a-i),c=it(i-o),h=it(i-a);return i===o||i===a||n&&o===a||r>l&&c<h}function st(s,t,e){return Math.max(t,Math.min(e,s))}function Mi(s){return st(s,-32768,32767)}function Wt(s,t,e,n=1e-6){return s>=Math.min(t,e)-n&&s<=Math.max(t,e)+n}function Je(s,t,e){e=e||(a=>s[a]<t);let n=s.length-1,i=0,o;for(;n-i>1;)o=i+n>>1,e(o)?i=o:n=o;return{lo:i,hi:n}}var Ze=(s,t,e,n)=>Je(s,e,n?i=>{let o=s[i][t];return o<e||o===e&&s[i+1][t]===e}:i=>s[i][t]<e),vi=(s,t,e)=>Je(s,e,n=>s[n][t]>=e);function wi(s,t,e){let n=0,i=s.length;for(;n<i&&s[n]<t;)n++;for(;i>n&&s[i-1]>e;)i--;return n>0||i<s.length?s.slice(n,i):s}var Si=["push","pop","shift","splice","unshift"];function ki(s,t){if(s._chartjs){s._chartjs.listeners.push(t);return}Object.defineProperty(s,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),Si.forEach(e=>{let n="_onData"+qe(e),i=s[e];Object.defineProperty(s,e,{configurable:!0,enumerable:!1,value(...o){let a=i.apply(this,o);return s._chartjs.listeners.forEach(r=>{typeof r[n]=="function"&&r[n](...o)}),a}})})}function Zs(s,t){let e=s._chartjs;if(!e)return;let n=e.listeners,i=n.indexOf(t);i!==-1&&n.splice(i,1),!(n.length>0)&&(Si.forEach(o=>{delete s[o]}),delete s._chartjs)}function Qs(s){let t=new Set(s);return t.size===s.length?s:Array.from(t)}var tn=(function(){return typeof window>"u"?function(s){return s()}:window.requestAnimationFrame})();function en(s,t){let e=[],n=!1;return function(...i){e=i,n||(n=!0,tn.call(window,()=>{n=!1,s.apply(t,e)}))}}function Ci(s,t){let e;return function(...n){return t?(clearTimeout(e),e=setTimeout(s,t,n)):s.apply(this,n),t}}var sn=s=>s==="start"?"left":s==="end"?"right":"center",K=(s,t,e)=>s==="start"?t:s==="end"?e:(t+e)/2,Pi=(s,t,e,n)=>s===(n?"left":"right")?e:s==="center"?(t+e)/2:t;var je=s=>s===0||s===1,ri=(s,t,e)=>-(Math.pow(2,10*(s-=1))*Math.sin((s-t)*et/e)),li=(s,t,e)=>Math.pow(2,-10*s)*Math.sin((s-t)*et/e)+1,Qt={linear:s=>s,easeInQuad:s=>s*s,easeOutQuad:s=>-s*(s-2),easeInOutQuad:s=>(s/=.5)<1?.5*s*s:-.5*(--s*(s-2)-1),easeInCubic:s=>s*s*s,easeOutCubic:s=>(s-=1)*s*s+1,easeInOutCubic:s=>(s/=.5)<1?.5*s*s*s:.5*((s-=2)*s*s+2),easeInQuart:s=>s*s*s*s,easeOutQuart:s=>-((s-=1)*s*s*s-1),easeInOutQuart:s=>(s/=.5)<1?.5*s*s*s*s:-.5*((s-=2)*s*s*s-2),easeInQuint:s=>s*s*s*s*s,easeOutQuint:s=>(s-=1)*s*s*s*s+1,easeInOutQuint:s=>(s/=.5)<1?.5*s*s*s*s*s:.5*((s-=2)*s*s*s*s+2),easeInSine:s=>-Math.cos(s*G)+1,easeOutSine:s=>Math.sin(s*G),easeInOutSine:s=>-.5*(Math.cos(Y*s)-1),easeInExpo:s=>s===0?0:Math.pow(2,10*(s-1)),easeOutExpo:s=>s===1?1:-Math.pow(2,-10*s)+1,easeInOutExpo:s=>je(s)?s:s<.5?.5*Math.pow(2,10*(s*2-1)):.5*(-Math.pow(2,-10*(s*2-1))+2),easeInCirc:s=>s>=1?s:-(Math.sqrt(1-s*s)-1),easeOutCirc:s=>Math.sqrt(1-(s-=1)*s),easeInOutCirc:s=>(s/=.5)<1?-.5*(Math.sqrt(1-s*s)-1):.5*(Math.sqrt(1-(s-=2)*s)+1),easeInElastic:s=>je(s)?s:ri(s,.075,.3),easeOutElastic:s=>je(s)?s:li(s,.075,.3),easeInOutElastic(s){return je(s)?s:s<.5?.5*ri(s*2,.1125,.45):.5+.5*li(s*2-1,.1125,.45)},easeInBack(s){return s*s*((1.70158+1)*s-1.70158)},easeOutBack(s){return(s-=1)*s*((1.70158+1)*s+1.70158)+1},easeInOutBack(s){let t=1.70158;return(s/=.5)<1?.5*(s*s*(((t*=1.525)+1)*s-t)):.5*((s-=2)*s*(((t*=1.525)+1)*s+t)+2)},easeInBounce:s=>1-Qt.easeOutBounce(1-s),easeOutBounce(s){return s<1/2.75?7.5625*s*s:s<2/2.75?7.5625*(s-=1.5/2.75)*s+.75:s<2.5/2.75?7.5625*(s-=2.25/2.75)*s+.9375:7.5625*(s-=2.625/2.75)*s+.984375},easeInOutBounce:s=>s<.5?Qt.easeInBounce(s*2)*.5:Qt.easeOutBounce(s*2-1)*.5+.5};function Ai(s){if(s&&typeof s=="object"){let t=s.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function nn(s){return Ai(s)?s:new be(s)}function Ys(s){return Ai(s)?s:new be(s).saturate(.5).darken(.1).hexString()}var gr=["x","y","borderWidth","radius","tension"],pr=["color","borderColor","backgroundColor"];function mr(s){s.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),s.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),s.set("animations",{colors:{type:"color",properties:pr},numbers:{type:"number",properties:gr}}),s.describe("animations",{_fallback:"animation"}),s.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function br(s){s.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var ci=new Map;function xr(s,t){t=t||{};let e=s+JSON.stringify(t),n=ci.get(e);return n||(n=new Intl.NumberFormat(s,t),ci.set(e,n)),n}function Qe(s,t,e){return xr(t,e).format(s)}var Di={values(s){return V(s)?s:""+s},numeric(s,t,e){if(s===0)return"0";let n=this.chart.options.locale,i,o=s;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(i="scientific"),o=_r(s,e)}let a=ft(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:i,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Qe(s,n,l)},logarithmic(s,t,e){if(s===0)return"0";let n=e[t].significand||s/Math.pow(10,Math.floor(ft(s)));return[1,2,3,5,10,15].includes(n)||t>.8*e.length?Di.numeric.call(this,s,t,e):""}};function _r(s,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&s!==Math.floor(s)&&(e=s-Math.floor(s)),e}var Se={formatters:Di};function yr(s){s.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Se.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),s.route("scale.ticks","color","","color"),s.route("scale.grid","color","","borderColor"),s.route("scale.border","color","","borderColor"),s.route("scale.title","color","","color"),s.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),s.describe("scales",{_fallback:"scale"}),s.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var wt=Object.create(null),ts=Object.create(null);function _e(s,t){if(!t)return s;let e=t.split(".");for(let n=0,i=e.length;n<i;++n){let o=e[n];s=s[o]||(s[o]=Object.create(null))}return s}function Us(s,t,e){return typeof t=="string"?te(_e(s,t),e):te(_e(s,""),t)}var Xs=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=n=>n.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(n,i)=>Ys(i.backgroundColor),this.hoverBorderColor=(n,i)=>Ys(i.borderColor),this.hoverColor=(n,i)=>Ys(i.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Us(this,t,e)}get(t){return _e(this,t)}describe(t,e){return Us(ts,t,e)}override(t,e){return Us(wt,t,e)}route(t,e,n,i){let o=_e(this,t),a=_e(this,n),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[i];return F(l)?Object.assign({},c,l):I(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},N=new Xs({_scriptable:s=>!s.startsWith("on"),_indexable:s=>s!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[mr,br,yr]);function Mr(s){return!s||B(s.size)||B(s.family)?null:(s.style?s.style+" ":"")+(s.weight?s.weight+" ":"")+s.size+"px "+s.family}function ye(s,t,e,n,i){let o=t[i];return o||(o=t[i]=s.measureText(i).width,e.push(i)),o>n&&(n=o),n}function Ti(s,t,e,n){n=n||{};let i=n.data=n.data||{},o=n.garbageCollect=n.garbageCollect||[];n.font!==t&&(i=n.data={},o=n.garbageCollect=[],n.font=t),s.save(),s.font=t;let a=0,r=e.length,l,c,h,u,d;for(l=0;l<r;l++)if(u=e[l],u!=null&&!V(u))a=ye(s,i,o,a,u);else if(V(u))for(c=0,h=u.length;c<h;c++)d=u[c],d!=null&&!V(d)&&(a=ye(s,i,o,a,d));s.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete i[o[l]];o.splice(0,f)}return a}function St(s,t,e){let n=s.currentDevicePixelRatio,i=e!==0?Math.max(e/2,.5):0;return Math.round((t-i)*n)/n+i}function on(s,t){!t&&!s||(t=t||s.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,s.width,s.height),t.restore())}function an(s,t,e,n){rn(s,t,e,n,null)}function rn(s,t,e,n,i){let o,a,r,l,c,h,u,d,f=t.pointStyle,m=t.rotation,p=t.radius,b=(m||0)*dr;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){s.save(),s.translate(e,n),s.rotate(b),s.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),s.restore();return}if(!(isNaN(p)||p<=0)){switch(s.beginPath(),f){default:i?s.ellipse(e,n,i/2,p,0,0,et):s.arc(e,n,p,0,et),s.closePath();break;case"triangle":h=i?i/2:p,s.moveTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),b+=ai,s.lineTo(e+Math.sin(b)*h,n-Math.cos(b)*p),s.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(b+It)*l,u=Math.cos(b+It)*(i?i/2-c:l),r=Math.sin(b+It)*l,d=Math.sin(b+It)*(i?i/2-c:l),s.arc(e-u,n-r,c,b-Y,b-G),s.arc(e+d,n-a,c,b-G,b),s.arc(e+u,n+r,c,b,b+G),s.arc(e-d,n+a,c,b+G,b+Y),s.closePath();break;case"rect":if(!m){l=Math.SQRT1_2*p,h=i?i/2:l,s.rect(e-h,n-l,2*h,2*l);break}b+=It;case"rectRot":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+d,n-a),s.lineTo(e+u,n+r),s.lineTo(e-d,n+a),s.closePath();break;case"crossRot":b+=It;case"cross":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"star":u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a),b+=It,u=Math.cos(b)*(i?i/2:p),a=Math.cos(b)*p,r=Math.sin(b)*p,d=Math.sin(b)*(i?i/2:p),s.moveTo(e-u,n-r),s.lineTo(e+u,n+r),s.moveTo(e+d,n-a),s.lineTo(e-d,n+a);break;case"line":a=i?i/2:Math.cos(b)*p,r=Math.sin(b)*p,s.moveTo(e-a,n-r),s.lineTo(e+a,n+r);break;case"dash":s.moveTo(e,n),s.lineTo(e+Math.cos(b)*(i?i/2:p),n+Math.sin(b)*p);break;case!1:s.closePath();break}s.fill(),t.borderWidth>0&&s.stroke()}}function Ht(s,t,e){return e=e||.5,!t||s&&s.x>t.left-e&&s.x<t.right+e&&s.y>t.top-e&&s.y<t.bottom+e}function es(s,t){s.save(),s.beginPath(),s.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),s.clip()}function ss(s){s.restore()}function vr(s,t){t.translation&&s.translate(t.translation[0],t.translation[1]),B(t.rotation)||s.rotate(t.rotation),t.color&&(s.fillStyle=t.color),t.textAlign&&(s.textAlign=t.textAlign),t.textBaseline&&(s.textBaseline=t.textBaseline)}function wr(s,t,e,n,i){if(i.strikethrough||i.underline){let o=s.measureText(n),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=i.strikethrough?(l+c)/2:c;s.strokeStyle=s.fillStyle,s.beginPath(),s.lineWidth=i.decorationWidth||2,s.moveTo(a,h),s.lineTo(r,h),s.stroke()}}function Sr(s,t){let e=s.fillStyle;s.fillStyle=t.color,s.fillRect(t.left,t.top,t.width,t.height),s.fillStyle=e}function Vt(s,t,e,n,i,o={}){let a=V(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(s.save(),s.font=i.string,vr(s,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&Sr(s,o.backdrop),r&&(o.strokeColor&&(s.strokeStyle=o.strokeColor),B(o.strokeWidth)||(s.lineWidth=o.strokeWidth),s.strokeText(c,e,n,o.maxWidth)),s.fillText(c,e,n,o.maxWidth),wr(s,e,n,c,o),n+=Number(i.lineHeight);s.restore()}function ne(s,t){let{x:e,y:n,w:i,h:o,radius:a}=t;s.arc(e+a.topLeft,n+a.topLeft,a.topLeft,1.5*Y,Y,!0),s.lineTo(e,n+o-a.bottomLeft),s.arc(e+a.bottomLeft,n+o-a.bottomLeft,a.bottomLeft,Y,G,!0),s.lineTo(e+i-a.bottomRight,n+o),s.arc(e+i-a.bottomRight,n+o-a.bottomRight,a.bottomRight,G,0,!0),s.lineTo(e+i,n+a.topRight),s.arc(e+i-a.topRight,n+a.topRight,a.topRight,0,-G,!0),s.lineTo(e+a.topLeft,n)}var kr=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,Cr=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function Pr(s,t){let e=(""+s).match(kr);if(!e||e[1]==="normal")return t*1.2;switch(s=+e[2],e[3]){case"px":return s;case"%":s/=100;break}return t*s}var Ar=s=>+s||0;function ln(s,t){let e={},n=F(t),i=n?Object.keys(t):t,o=F(s)?n?a=>I(s[a],s[t[a]]):a=>s[a]:()=>s;for(let a of i)e[a]=Ar(o(a));return e}function cn(s){return ln(s,{top:"y",right:"x",bottom:"y",left:"x"})}function kt(s){return ln(s,["topLeft","topRight","bottomLeft","bottomRight"])}function X(s){let t=cn(s);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function U(s,t){s=s||{},t=t||N.font;let e=I(s.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let n=I(s.style,t.style);n&&!(""+n).match(Cr)&&(console.warn(\'Invalid font style specified: "\'+n+\'"\'),n=void 0);let i={family:I(s.family,t.family),lineHeight:Pr(I(s.lineHeight,t.lineHeight),e),size:e,style:n,weight:I(s.weight,t.weight),string:""};return i.string=Mr(i),i}function ke(s,t,e,n){let i=!0,o,a,r;for(o=0,a=s.length;o<a;++o)if(r=s[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),i=!1),e!==void 0&&V(r)&&(r=r[e%r.length],i=!1),r!==void 0))return n&&!i&&(n.cacheable=!1),r}function Oi(s,t,e){let{min:n,max:i}=s,o=fi(t,(i-n)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(n,-Math.abs(o)),max:a(i,o)}}function Ct(s,t){return Object.assign(Object.create(s),t)}function ns(s,t=[""],e,n,i=()=>s[0]){let o=e||s;typeof n>"u"&&(n=Ri("_fallback",s));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:s,_rootScopes:o,_fallback:n,_getTarget:i,override:r=>ns([r,...s],t,o,n)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete s[0][l],!0},get(r,l){return Li(r,l,()=>Fr(l,t,s,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(s[0])},has(r,l){return ui(r).includes(l)},ownKeys(r){return ui(r)},set(r,l,c){let h=r._storage||(r._storage=i());return r[l]=h[l]=c,delete r._keys,!0}})}function zt(s,t,e,n){let i={_cacheable:!1,_proxy:s,_context:t,_subProxy:e,_stack:new Set,_descriptors:hn(s,n),setContext:o=>zt(s,o,e,n),override:o=>zt(s.override(o),t,e,n)};return new Proxy(i,{deleteProperty(o,a){return delete o[a],delete s[a],!0},get(o,a,r){return Li(o,a,()=>Tr(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(s,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(s,a)},getPrototypeOf(){return Reflect.getPrototypeOf(s)},has(o,a){return Reflect.has(s,a)},ownKeys(){return Reflect.ownKeys(s)},set(o,a,r){return s[a]=r,delete o[a],!0}})}function hn(s,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:n=t.indexable,_allKeys:i=t.allKeys}=s;return{allKeys:i,scriptable:e,indexable:n,isScriptable:dt(e)?e:()=>e,isIndexable:dt(n)?n:()=>n}}var Dr=(s,t)=>s?s+qe(t):t,un=(s,t)=>F(t)&&s!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function Li(s,t,e){if(Object.prototype.hasOwnProperty.call(s,t)||t==="constructor")return s[t];let n=e();return s[t]=n,n}function Tr(s,t,e){let{_proxy:n,_context:i,_subProxy:o,_descriptors:a}=s,r=n[t];return dt(r)&&a.isScriptable(t)&&(r=Or(t,r,s,e)),V(r)&&r.length&&(r=Lr(t,r,s,a.isIndexable)),un(t,r)&&(r=zt(r,i,o&&o[t],a)),r}function Or(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_stack:r}=e;if(r.has(s))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+s);r.add(s);let l=t(o,a||n);return r.delete(s),un(s,l)&&(l=dn(i._scopes,i,s,l)),l}function Lr(s,t,e,n){let{_proxy:i,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&n(s))return t[o.index%t.length];if(F(t[0])){let l=t,c=i._scopes.filter(h=>h!==l);t=[];for(let h of l){let u=dn(c,i,s,h);t.push(zt(u,o,a&&a[s],r))}}return t}function Ei(s,t,e){return dt(s)?s(t,e):s}var Er=(s,t)=>s===!0?t:typeof s=="string"?Bt(t,s):void 0;function Rr(s,t,e,n,i){for(let o of t){let a=Er(e,o);if(a){s.add(a);let r=Ei(a._fallback,e,i);if(typeof r<"u"&&r!==e&&r!==n)return r}else if(a===!1&&typeof n<"u"&&e!==n)return null}return!1}function dn(s,t,e,n){let i=t._rootScopes,o=Ei(t._fallback,e,n),a=[...s,...i],r=new Set;r.add(n);let l=hi(r,a,e,o||e,n);return l===null||typeof o<"u"&&o!==e&&(l=hi(r,a,o,l,n),l===null)?!1:ns(Array.from(r),[""],i,o,()=>Ir(t,e,n))}function hi(s,t,e,n,i){for(;e;)e=Rr(s,t,e,n,i);return e}function Ir(s,t,e){let n=s._getTarget();t in n||(n[t]={});let i=n[t];return V(i)&&F(e)?e:i||{}}function Fr(s,t,e,n){let i;for(let o of t)if(i=Ri(Dr(o,s),e),typeof i<"u")return un(s,i)?dn(e,n,s,i):i}function Ri(s,t){for(let e of t){if(!e)continue;let n=e[s];if(typeof n<"u")return n}}function ui(s){let t=s._keys;return t||(t=s._keys=zr(s._scopes)),t}function zr(s){let t=new Set;for(let e of s)for(let n of Object.keys(e).filter(i=>!i.startsWith("_")))t.add(n);return Array.from(t)}var Wh=Number.EPSILON||1e-14;function is(){return typeof window<"u"&&typeof document<"u"}function os(s){let t=s.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function Ge(s,t,e){let n;return typeof s=="string"?(n=parseInt(s,10),s.indexOf("%")!==-1&&(n=n/100*t.parentNode[e])):n=s,n}var as=s=>s.ownerDocument.defaultView.getComputedStyle(s,null);function Br(s,t){return as(s).getPropertyValue(t)}var Wr=["top","right","bottom","left"];function Ft(s,t,e){let n={};e=e?"-"+e:"";for(let i=0;i<4;i++){let o=Wr[i];n[o]=parseFloat(s[t+"-"+o+e])||0}return n.width=n.left+n.right,n.height=n.top+n.bottom,n}var Hr=(s,t,e)=>(s>0||t>0)&&(!e||!e.shadowRoot);function Vr(s,t){let e=s.touches,n=e&&e.length?e[0]:s,{offsetX:i,offsetY:o}=n,a=!1,r,l;if(Hr(i,o,s.target))r=i,l=o;else{let c=t.getBoundingClientRect();r=n.clientX-c.left,l=n.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function Pt(s,t){if("native"in s)return s;let{canvas:e,currentDevicePixelRatio:n}=t,i=as(e),o=i.boxSizing==="border-box",a=Ft(i,"padding"),r=Ft(i,"border","width"),{x:l,y:c,box:h}=Vr(s,e),u=a.left+(h&&r.left),d=a.top+(h&&r.top),{width:f,height:m}=t;return o&&(f-=a.width+r.width,m-=a.height+r.height),{x:Math.round((l-u)/f*e.width/n),y:Math.round((c-d)/m*e.height/n)}}function Nr(s,t,e){let n,i;if(t===void 0||e===void 0){let o=s&&os(s);if(!o)t=s.clientWidth,e=s.clientHeight;else{let a=o.getBoundingClientRect(),r=as(o),l=Ft(r,"border","width"),c=Ft(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,n=Ge(r.maxWidth,o,"clientWidth"),i=Ge(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:n||Xe,maxHeight:i||Xe}}var vt=s=>Math.round(s*10)/10;function Ii(s,t,e,n){let i=as(s),o=Ft(i,"margin"),a=Ge(i.maxWidth,s,"clientWidth")||Xe,r=Ge(i.maxHeight,s,"clientHeight")||Xe,l=Nr(s,t,e),{width:c,height:h}=l;if(i.boxSizing==="content-box"){let d=Ft(i,"border","width"),f=Ft(i,"padding");c-=f.width+d.width,h-=f.height+d.height}return c=Math.max(0,c-o.width),h=Math.max(0,n?c/n:h-o.height),c=vt(Math.min(c,a,l.maxWidth)),h=vt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=vt(c/2)),(t!==void 0||e!==void 0)&&n&&l.height&&h>l.height&&(h=l.height,c=vt(Math.floor(h*n))),{width:c,height:h}}function fn(s,t,e){let n=t||1,i=vt(s.height*n),o=vt(s.width*n);s.height=vt(s.height),s.width=vt(s.width);let a=s.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${s.height}px`,a.style.width=`${s.width}px`);let r=Math.floor(i),l=Math.floor(o);return s.currentDevicePixelRatio!==n||a.height!==r||a.width!==l?(s.currentDevicePixelRatio=n,a.height=r,a.width=l,s.ctx.setTransform(n,0,0,n,0,0),!0):!1}var Fi=(function(){let s=!1;try{let t={get passive(){return s=!0,!1}};is()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return s})();function gn(s,t){let e=Br(s,t),n=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return n?+n[1]:void 0}var $r=function(s,t){return{x(e){return s+s+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,n){return e-n},leftForLtr(e,n){return e-n}}},jr=function(){return{x(s){return s},setWidth(s){},textAlign(s){return s},xPlus(s,t){return s+t},leftForLtr(s,t){return s}}};function Nt(s,t,e){return s?$r(t,e):jr()}function pn(s,t){let e,n;(t==="ltr"||t==="rtl")&&(e=s.canvas.style,n=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),s.prevTextDirection=n)}function mn(s,t){t!==void 0&&(delete s.prevTextDirection,s.canvas.style.setProperty("direction",t[0],t[1]))}function Ye(s,t,e){return s.options.clip?s[e]:t[e]}function Yr(s,t){let{xScale:e,yScale:n}=s;return e&&n?{left:Ye(e,t,"left"),right:Ye(e,t,"right"),top:Ye(n,t,"top"),bottom:Ye(n,t,"bottom")}:t}function zi(s,t){let e=t._clip;if(e.disabled)return!1;let n=Yr(t,s.chartArea);return{left:e.left===!1?0:n.left-(e.left===!0?0:e.left),right:e.right===!1?s.width:n.right+(e.right===!0?0:e.right),top:e.top===!1?0:n.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?s.height:n.bottom+(e.bottom===!0?0:e.bottom)}}/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */var Cn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,n,i){let o=e.listeners[i],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(n-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=tn.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((n,i)=>{if(!n.running||!n.items.length)return;let o=n.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>n.duration&&(n.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(i.draw(),this._notify(i,n,t,"progress")),o.length||(n.running=!1,this._notify(i,n,t,"complete"),n.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,n=e.get(t);return n||(n={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,n)),n}listen(t,e,n){this._getAnims(t).listeners[e].push(n)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((n,i)=>Math.max(n,i._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let n=e.items,i=n.length-1;for(;i>=0;--i)n[i].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},mt=new Cn,Bi="transparent",Ur={boolean(s,t,e){return e>.5?t:s},color(s,t,e){let n=nn(s||Bi),i=n.valid&&nn(t||Bi);return i&&i.valid?i.mix(n,e).hexString():t},number(s,t,e){return s+(t-s)*e}},Pn=class{constructor(t,e,n,i){let o=e[n];i=ke([t.to,i,o,t.from]);let a=ke([t.from,o,i]);this._active=!0,this._fn=t.fn||Ur[t.type||typeof a],this._easing=Qt[t.easing]||Qt.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=n,this._from=a,this._to=i,this._promises=void 0}active(){return this._active}update(t,e,n){if(this._active){this._notify(!1);let i=this._target[this._prop],o=n-this._start,a=this._duration-o;this._start=n,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=ke([t.to,e,i,t.from]),this._from=ke([t.from,i,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,n=this._duration,i=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<n),!this._active){this._target[i]=r,this._notify(!0);return}if(e<0){this._target[i]=o;return}l=e/n%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[i]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,n)=>{t.push({res:e,rej:n})})}_notify(t){let e=t?"res":"rej",n=this._promises||[];for(let i=0;i<n.length;i++)n[i][e]()}},ms=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!F(t))return;let e=Object.keys(N.animation),n=this._properties;Object.getOwnPropertyNames(t).forEach(i=>{let o=t[i];if(!F(o))return;let a={};for(let r of e)a[r]=o[r];(V(o.properties)&&o.properties||[i]).forEach(r=>{(r===i||!n.has(r))&&n.set(r,a)})})}_animateOptions(t,e){let n=e.options,i=Gr(t,n);if(!i)return[];let o=this._createAnimations(i,n);return n.$shared&&Xr(t.options.$animations,n).then(()=>{t.options=n},()=>{}),o}_createAnimations(t,e){let n=this._properties,i=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){i.push(...this._animateOptions(t,e));continue}let h=e[c],u=o[c],d=n.get(c);if(u)if(d&&u.active()){u.update(d,h,r);continue}else u.cancel();if(!d||!d.duration){t[c]=h;continue}o[c]=u=new Pn(d,t,c,h),i.push(u)}return i}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let n=this._createAnimations(t,e);if(n.length)return mt.add(this._chart,n),!0}};function Xr(s,t){let e=[],n=Object.keys(t);for(let i=0;i<n.length;i++){let o=s[n[i]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Gr(s,t){if(!t)return;let e=s.options;if(!e){s.options=t;return}return e.$shared&&(s.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Wi(s,t){let e=s&&s.options||{},n=e.reverse,i=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:n?o:i,end:n?i:o}}function qr(s,t,e){if(e===!1)return!1;let n=Wi(s,e),i=Wi(t,e);return{top:i.end,right:n.end,bottom:i.start,left:n.start}}function Kr(s){let t,e,n,i;return F(s)?(t=s.top,e=s.right,n=s.bottom,i=s.left):t=e=n=i=s,{top:t,right:e,bottom:n,left:i,disabled:s===!1}}function Do(s,t){let e=[],n=s._getSortedDatasetMetas(t),i,o;for(i=0,o=n.length;i<o;++i)e.push(n[i].index);return e}function Hi(s,t,e,n={}){let i=s.keys,o=n.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=i.length;a<r;++a){if(l=+i[a],l===e){if(h=!0,n.all)continue;break}c=s.values[l],j(c)&&(o||t===0||gt(t)===gt(c))&&(t+=c)}return!h&&!n.all?0:t}function Jr(s,t){let{iScale:e,vScale:n}=t,i=e.axis==="x"?"x":"y",o=n.axis==="x"?"x":"y",a=Object.keys(s),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[i]:h,[o]:s[h]};return r}function bn(s,t){let e=s&&s.options.stacked;return e||e===void 0&&t.stack!==void 0}function Zr(s,t,e){return`${s.id}.${t.id}.${e.stack||e.type}`}function Qr(s){let{min:t,max:e,minDefined:n,maxDefined:i}=s.getUserBounds();return{min:n?t:Number.NEGATIVE_INFINITY,max:i?e:Number.POSITIVE_INFINITY}}function tl(s,t,e){let n=s[t]||(s[t]={});return n[e]||(n[e]={})}function Vi(s,t,e,n){for(let i of t.getMatchingVisibleMetas(n).reverse()){let o=s[i.index];if(e&&o>0||!e&&o<0)return i.index}return null}function Ni(s,t){let{chart:e,_cachedMeta:n}=s,i=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=n,l=o.axis,c=a.axis,h=Zr(o,a,n),u=t.length,d;for(let f=0;f<u;++f){let m=t[f],{[l]:p,[c]:b}=m,x=m._stacks||(m._stacks={});d=x[c]=tl(i,h,p),d[r]=b,d._top=Vi(d,a,!0,n.type),d._bottom=Vi(d,a,!1,n.type);let _=d._visualValues||(d._visualValues={});_[r]=b}}function xn(s,t){let e=s.scales;return Object.keys(e).filter(n=>e[n].axis===t).shift()}function el(s,t){return Ct(s,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function sl(s,t,e){return Ct(s,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Ce(s,t){let e=s.controller.index,n=s.vScale&&s.vScale.axis;if(n){t=t||s._parsed;for(let i of t){let o=i._stacks;!o||o[n]===void 0||o[n][e]===void 0||(delete o[n][e],o[n]._visualValues!==void 0&&o[n]._visualValues[e]!==void 0&&delete o[n]._visualValues[e])}}}var _n=s=>s==="reset"||s==="none",$i=(s,t)=>t?s:Object.assign({},s),nl=(s,t,e)=>s&&!t.hidden&&t._stacked&&{keys:Do(e,!0),values:null},Yt=class{constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=bn(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ce(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,n=this.getDataset(),i=(u,d,f,m)=>u==="x"?d:u==="r"?m:f,o=e.xAxisID=I(n.xAxisID,xn(t,"x")),a=e.yAxisID=I(n.yAxisID,xn(t,"y")),r=e.rAxisID=I(n.rAxisID,xn(t,"r")),l=e.indexAxis,c=e.iAxisID=i(l,o,a,r),h=e.vAxisID=i(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Zs(this._data,this),t._stacked&&Ce(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),n=this._data;if(F(e)){let i=this._cachedMeta;this._data=Jr(e,i)}else if(n!==e){if(n){Zs(n,this);let i=this._cachedMeta;Ce(i),i._parsed=[]}e&&Object.isExtensible(e)&&ki(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,n=this.getDataset(),i=!1;this._dataCheck();let o=e._stacked;e._stacked=bn(e.vScale,e),e.stack!==n.stack&&(i=!0,Ce(e),e.stack=n.stack),this._resyncElements(t),(i||o!==e._stacked)&&(Ni(this,e._parsed),e._stacked=bn(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),n=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(n,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:n,_data:i}=this,{iScale:o,_stacked:a}=n,r=o.axis,l=t===0&&e===i.length?!0:n._sorted,c=t>0&&n._parsed[t-1],h,u,d;if(this._parsing===!1)n._parsed=i,n._sorted=!0,d=i;else{V(i[t])?d=this.parseArrayData(n,i,t,e):F(i[t])?d=this.parseObjectData(n,i,t,e):d=this.parsePrimitiveData(n,i,t,e);let f=()=>u[r]===null||c&&u[r]<c[r];for(h=0;h<e;++h)n._parsed[h+t]=u=d[h],l&&(f()&&(l=!1),c=u);n._sorted=l}a&&Ni(this,d)}parsePrimitiveData(t,e,n,i){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,u=new Array(i),d,f,m;for(d=0,f=i;d<f;++d)m=d+n,u[d]={[r]:h||o.parse(c[m],m),[l]:a.parse(e[m],m)};return u}parseArrayData(t,e,n,i){let{xScale:o,yScale:a}=t,r=new Array(i),l,c,h,u;for(l=0,c=i;l<c;++l)h=l+n,u=e[h],r[l]={x:o.parse(u[0],h),y:a.parse(u[1],h)};return r}parseObjectData(t,e,n,i){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(i),h,u,d,f;for(h=0,u=i;h<u;++h)d=h+n,f=e[d],c[h]={x:o.parse(Bt(f,r),d),y:a.parse(Bt(f,l),d)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,n){let i=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Do(i,!0),values:e._stacks[t.axis]._visualValues};return Hi(r,a,o.index,{mode:n})}updateRangeFromParsed(t,e,n,i){let o=n[e.axis],a=o===null?NaN:o,r=i&&n._stacks[e.axis];i&&r&&(i.values=r,a=Hi(i,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let n=this._cachedMeta,i=n._parsed,o=n._sorted&&t===n.iScale,a=i.length,r=this._getOtherScale(t),l=nl(e,n,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:u}=Qr(r),d,f;function m(){f=i[d];let p=f[r.axis];return!j(f[t.axis])||h>p||u<p}for(d=0;d<a&&!(!m()&&(this.updateRangeFromParsed(c,t,f,l),o));++d);if(o){for(d=a-1;d>=0;--d)if(!m()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,n=[],i,o,a;for(i=0,o=e.length;i<o;++i)a=e[i][t.axis],j(a)&&n.push(a);return n}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,n=e.iScale,i=e.vScale,o=this.getParsed(t);return{label:n?""+n.getLabelForValue(o[n.axis]):"",value:i?""+i.getLabelForValue(o[i.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Kr(I(this.options.clip,qr(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,n=this._cachedMeta,i=n.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||i.length-r,c=this.options.drawActiveElementsOnTop,h;for(n.dataset&&n.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let u=i[h];u.hidden||(u.active&&c?a.push(u):u.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let n=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(n):this.resolveDataElementOptions(t||0,n)}getContext(t,e,n){let i=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=sl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=i.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=el(this.chart.getContext(),this.index)),o.dataset=i,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=n,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",n){let i=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&se(n);if(r)return $i(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),u=i?[`${t}Hover`,"hover",t,""]:[t,""],d=c.getOptionScopes(this.getDataset(),h),f=Object.keys(N.elements[t]),m=()=>this.getContext(n,i,e),p=c.resolveNamedOptions(d,f,m,u);return p.$shared&&(p.$shared=l,o[a]=Object.freeze($i(p,l))),p}_resolveAnimations(t,e,n){let i=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(i.options.animation!==!1){let h=this.chart.config,u=h.datasetAnimationScopeKeys(this._type,e),d=h.getOptionScopes(this.getDataset(),u);l=h.createResolver(d,this.getContext(t,n,e))}let c=new ms(i,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||_n(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let n=this.resolveDataElementOptions(t,e),i=this._sharedOptions,o=this.getSharedOptions(n),a=this.includeOptions(e,o)||o!==i;return this.updateSharedOptions(o,e,n),{sharedOptions:o,includeOptions:a}}updateElement(t,e,n,i){_n(i)?Object.assign(t,n):this._resolveAnimations(e,i).update(t,n)}updateSharedOptions(t,e,n){t&&!_n(e)&&this._resolveAnimations(void 0,e).update(t,n)}_setStyle(t,e,n,i){t.active=i;let o=this.getStyle(e,i);this._resolveAnimations(e,n,i).update(t,{options:!i&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,n){this._setStyle(t,n,"active",!1)}setHoverStyle(t,e,n){this._setStyle(t,n,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,n=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let i=n.length,o=e.length,a=Math.min(o,i);a&&this.parse(0,a),o>i?this._insertElements(i,o-i,t):o<i&&this._removeElements(o,i-o)}_insertElements(t,e,n=!0){let i=this._cachedMeta,o=i.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(i._parsed),this.parse(t,e),n&&this.updateElements(o,t,e,"reset")}updateElements(t,e,n,i){}_removeElements(t,e){let n=this._cachedMeta;if(this._parsing){let i=n._parsed.splice(t,e);n._stacked&&Ce(n,i)}n.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,n,i]=t;this[e](n,i)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let n=arguments.length-2;n&&this._sync(["_insertElements",t,n])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};T(Yt,"defaults",{}),T(Yt,"datasetElementType",null),T(Yt,"dataElementType",null);function il(s,t){if(!s._cache.$bar){let e=s.getMatchingVisibleMetas(t),n=[];for(let i=0,o=e.length;i<o;i++)n=n.concat(e[i].controller.getAllParsedValues(s));s._cache.$bar=Qs(n.sort((i,o)=>i-o))}return s._cache.$bar}function ol(s){let t=s.iScale,e=il(t,s.type),n=t._length,i,o,a,r,l=()=>{a===32767||a===-32768||(se(r)&&(n=Math.min(n,Math.abs(a-r)||n)),r=a)};for(i=0,o=e.length;i<o;++i)a=t.getPixelForValue(e[i]),l();for(r=void 0,i=0,o=t.ticks.length;i<o;++i)a=t.getPixelForTick(i),l();return n}function al(s,t,e,n){let i=e.barThickness,o,a;return B(i)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=i*n,a=1),{chunk:o/n,ratio:a,start:t.pixels[s]-o/2}}function rl(s,t,e,n){let i=t.pixels,o=i[s],a=s>0?i[s-1]:null,r=s<i.length-1?i[s+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/n,ratio:e.barPercentage,start:c}}function ll(s,t,e,n){let i=e.parse(s[0],n),o=e.parse(s[1],n),a=Math.min(i,o),r=Math.max(i,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:i,end:o,min:a,max:r}}function To(s,t,e,n){return V(s)?ll(s,t,e,n):t[e.axis]=e.parse(s,n),t}function ji(s,t,e,n){let i=s.iScale,o=s.vScale,a=i.getLabels(),r=i===o,l=[],c,h,u,d;for(c=e,h=e+n;c<h;++c)d=t[c],u={},u[i.axis]=r||i.parse(a[c],c),l.push(To(d,u,o,c));return l}function yn(s){return s&&s.barStart!==void 0&&s.barEnd!==void 0}function cl(s,t,e){return s!==0?gt(s):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function hl(s){let t,e,n,i,o;return s.horizontal?(t=s.base>s.x,e="left",n="right"):(t=s.base<s.y,e="bottom",n="top"),t?(i="end",o="start"):(i="start",o="end"),{start:e,end:n,reverse:t,top:i,bottom:o}}function ul(s,t,e,n){let i=t.borderSkipped,o={};if(!i){s.borderSkipped=o;return}if(i===!0){s.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=hl(s);i==="middle"&&e&&(s.enableBorderRadius=!0,(e._top||0)===n?i=c:(e._bottom||0)===n?i=h:(o[Yi(h,a,r,l)]=!0,i=c)),o[Yi(i,a,r,l)]=!0,s.borderSkipped=o}function Yi(s,t,e,n){return n?(s=dl(s,t,e),s=Ui(s,e,t)):s=Ui(s,t,e),s}function dl(s,t,e){return s===t?e:s===e?t:s}function Ui(s,t,e){return s==="start"?t:s==="end"?e:s}function fl(s,{inflateAmount:t},e){s.inflateAmount=t==="auto"?e===1?.33:0:t}var Ut=class extends Yt{parsePrimitiveData(t,e,n,i){return ji(t,e,n,i)}parseArrayData(t,e,n,i){return ji(t,e,n,i)}parseObjectData(t,e,n,i){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,u=[],d,f,m,p;for(d=n,f=n+i;d<f;++d)p=e[d],m={},m[o.axis]=o.parse(Bt(p,c),d),u.push(To(Bt(p,h),m,a,d));return u}updateRangeFromParsed(t,e,n,i){super.updateRangeFromParsed(t,e,n,i);let o=n._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:n,vScale:i}=e,o=this.getParsed(t),a=o._custom,r=yn(a)?"["+a.start+", "+a.end+"]":""+i.getLabelForValue(o[i.axis]);return{label:""+n.getLabelForValue(o[n.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,n,i){let o=i==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:u,includeOptions:d}=this._getSharedOptions(e,i);for(let f=e;f<e+n;f++){let m=this.getParsed(f),p=o||B(m[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),b=this._calculateBarIndexPixels(f,h),x=(m._stacks||{})[r.axis],_={horizontal:c,base:p.base,enableBorderRadius:!x||yn(m._custom)||a===x._top||a===x._bottom,x:c?p.head:b.center,y:c?b.center:p.head,height:c?b.size:Math.abs(p.size),width:c?Math.abs(p.size):b.size};d&&(_.options=u||this.resolveDataElementOptions(f,t[f].active?"active":i));let v=_.options||t[f].options;ul(_,v,x,a),fl(_,v,h.ratio),this.updateElement(t[f],f,_,i)}}_getStacks(t,e){let{iScale:n}=this._cachedMeta,i=n.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=n.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[n.axis],c=h=>{let u=h._parsed.find(f=>f[n.axis]===l),d=u&&u[h.vScale.axis];if(B(d)||isNaN(d))return!0};for(let h of i)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(n=>t[n].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let n of this.chart.data.datasets)t[I(this.chart.options.indexAxis==="x"?n.xAxisID:n.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,n){let i=this._getStacks(t,n),o=e!==void 0?i.indexOf(e):-1;return o===-1?i.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,n=e.iScale,i=[],o,a;for(o=0,a=e.data.length;o<a;++o)i.push(n.getPixelForValue(this.getParsed(o)[n.axis],o));let r=t.barThickness;return{min:r||ol(e),pixels:i,start:n._startPixel,end:n._endPixel,stackCount:this._getStackCount(),scale:n,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:n,index:i},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=yn(c),u=l[e.axis],d=0,f=n?this.applyStack(e,l,n):u,m,p;f!==u&&(d=f-u,f=u),h&&(u=c.barStart,f=c.barEnd-c.barStart,u!==0&&gt(u)!==gt(c.barEnd)&&(d=0),d+=u);let b=!B(o)&&!h?o:d,x=e.getPixelForValue(b);if(this.chart.getDataVisibility(t)?m=e.getPixelForValue(d+f):m=x,p=m-x,Math.abs(p)<a){p=cl(p,e,r)*a,u===r&&(x-=p/2);let _=e.getPixelForDecimal(0),v=e.getPixelForDecimal(1),w=Math.min(_,v),M=Math.max(_,v);x=Math.max(Math.min(x,M),w),m=x+p,n&&!h&&(l._stacks[e.axis]._visualValues[i]=e.getValueForPixel(m)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){let _=gt(p)*e.getLineWidthForValue(r)/2;x+=_,p-=_}return{size:p,base:x,head:m,center:m+p/2}}_calculateBarIndexPixels(t,e){let n=e.scale,i=this.options,o=i.skipNull,a=I(i.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,u=i.barThickness==="flex"?rl(t,e,i,h*c):al(t,e,i,h*c),d=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(I(d,this.getFirstScaleIdForIndexAxis())),m=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=u.start+u.chunk*m+u.chunk/2,l=Math.min(a,u.chunk*u.ratio)}else r=n.getPixelForValue(this.getParsed(t)[n.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,n=t.data,i=n.length,o=0;for(;o<i;++o)this.getParsed(o)[e.axis]!==null&&!n[o].hidden&&n[o].draw(this._ctx)}};T(Ut,"id","bar"),T(Ut,"defaults",{datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}}),T(Ut,"overrides",{scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}});function $t(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var An=class s{constructor(t){T(this,"options");this.options=t||{}}static override(t){Object.assign(s.prototype,t)}init(){}formats(){return $t()}parse(){return $t()}format(){return $t()}add(){return $t()}diff(){return $t()}startOf(){return $t()}endOf(){return $t()}},gl={_date:An};function pl(s,t,e,n){let{controller:i,data:o,_sorted:a}=s,r=i._cachedMeta.iScale,l=s.dataset&&s.dataset.options?s.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?vi:Ze;if(n){if(i._sharedOptions){let h=o[0],u=typeof h.getRange=="function"&&h.getRange(t);if(u){let d=c(o,t,e-u),f=c(o,t,e+u);return{lo:d.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:u}=i._cachedMeta,{_parsed:d}=s,f=d.slice(0,h.lo+1).reverse().findIndex(p=>!B(p[u.axis]));h.lo-=Math.max(0,f);let m=d.slice(h.hi).findIndex(p=>!B(p[u.axis]));h.hi+=Math.max(0,m)}return h}}return{lo:0,hi:o.length-1}}function Fe(s,t,e,n,i){let o=s.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:u,hi:d}=pl(o[r],t,a,i);for(let f=u;f<=d;++f){let m=h[f];m.skip||n(m,c,f)}}}function ml(s){let t=s.indexOf("x")!==-1,e=s.indexOf("y")!==-1;return function(n,i){let o=t?Math.abs(n.x-i.x):0,a=e?Math.abs(n.y-i.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function Mn(s,t,e,n,i){let o=[];return!i&&!s.isPointInArea(t)||Fe(s,e,t,function(r,l,c){!i&&!Ht(r,s.chartArea,0)||r.inRange(t.x,t.y,n)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function bl(s,t,e,n){let i=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],n),{angle:u}=xi(a,{x:t.x,y:t.y});yi(u,c,h)&&i.push({element:a,datasetIndex:r,index:l})}return Fe(s,e,t,o),i}function xl(s,t,e,n,i,o){let a=[],r=ml(e),l=Number.POSITIVE_INFINITY;function c(h,u,d){let f=h.inRange(t.x,t.y,i);if(n&&!f)return;let m=h.getCenterPoint(i);if(!(!!o||s.isPointInArea(m))&&!f)return;let b=r(t,m);b<l?(a=[{element:h,datasetIndex:u,index:d}],l=b):b===l&&a.push({element:h,datasetIndex:u,index:d})}return Fe(s,e,t,c),a}function vn(s,t,e,n,i,o){return!o&&!s.isPointInArea(t)?[]:e==="r"&&!n?bl(s,t,e,i):xl(s,t,e,n,i,o)}function Xi(s,t,e,n,i){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return Fe(s,e,t,(l,c,h)=>{l[a]&&l[a](t[e],i)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,i))}),n&&!r?[]:o}var _l={evaluateInteractionItems:Fe,modes:{index(s,t,e,n){let i=Pt(t,s),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a),l=[];return r.length?(s.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,u=c.data[h];u&&!u.skip&&l.push({element:u,datasetIndex:c.index,index:h})}),l):[]},dataset(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?Mn(s,i,o,n,a):vn(s,i,o,!1,n,a);if(r.length>0){let l=r[0].datasetIndex,c=s.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return Mn(s,i,o,n,a)},nearest(s,t,e,n){let i=Pt(t,s),o=e.axis||"xy",a=e.includeInvisible||!1;return vn(s,i,o,e.intersect,n,a)},x(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"x",e.intersect,n)},y(s,t,e,n){let i=Pt(t,s);return Xi(s,i,"y",e.intersect,n)}}},Oo=["left","top","right","bottom"];function Pe(s,t){return s.filter(e=>e.pos===t)}function Gi(s,t){return s.filter(e=>Oo.indexOf(e.pos)===-1&&e.box.axis===t)}function Ae(s,t){return s.sort((e,n)=>{let i=t?n:e,o=t?e:n;return i.weight===o.weight?i.index-o.index:i.weight-o.weight})}function yl(s){let t=[],e,n,i,o,a,r;for(e=0,n=(s||[]).length;e<n;++e)i=s[e],{position:o,options:{stack:a,stackWeight:r=1}}=i,t.push({index:e,box:i,pos:o,horizontal:i.isHorizontal(),weight:i.weight,stack:a&&o+a,stackWeight:r});return t}function Ml(s){let t={};for(let e of s){let{stack:n,pos:i,stackWeight:o}=e;if(!n||!Oo.includes(i))continue;let a=t[n]||(t[n]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function vl(s,t){let e=Ml(s),{vBoxMaxWidth:n,hBoxMaxHeight:i}=t,o,a,r;for(o=0,a=s.length;o<a;++o){r=s[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*n:l&&t.availableWidth,r.height=i):(r.width=n,r.height=h?h*i:l&&t.availableHeight)}return e}function wl(s){let t=yl(s),e=Ae(t.filter(c=>c.box.fullSize),!0),n=Ae(Pe(t,"left"),!0),i=Ae(Pe(t,"right")),o=Ae(Pe(t,"top"),!0),a=Ae(Pe(t,"bottom")),r=Gi(t,"x"),l=Gi(t,"y");return{fullSize:e,leftAndTop:n.concat(o),rightAndBottom:i.concat(l).concat(a).concat(r),chartArea:Pe(t,"chartArea"),vertical:n.concat(i).concat(l),horizontal:o.concat(a).concat(r)}}function qi(s,t,e,n){return Math.max(s[e],t[e])+Math.max(s[n],t[n])}function Lo(s,t){s.top=Math.max(s.top,t.top),s.left=Math.max(s.left,t.left),s.bottom=Math.max(s.bottom,t.bottom),s.right=Math.max(s.right,t.right)}function Sl(s,t,e,n){let{pos:i,box:o}=e,a=s.maxPadding;if(!F(i)){e.size&&(s[i]-=e.size);let u=n[e.stack]||{size:0,count:1};u.size=Math.max(u.size,e.horizontal?o.height:o.width),e.size=u.size/u.count,s[i]+=e.size}o.getPadding&&Lo(a,o.getPadding());let r=Math.max(0,t.outerWidth-qi(a,s,"left","right")),l=Math.max(0,t.outerHeight-qi(a,s,"top","bottom")),c=r!==s.w,h=l!==s.h;return s.w=r,s.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function kl(s){let t=s.maxPadding;function e(n){let i=Math.max(t[n]-s[n],0);return s[n]+=i,i}s.y+=e("top"),s.x+=e("left"),e("right"),e("bottom")}function Cl(s,t){let e=t.maxPadding;function n(i){let o={left:0,top:0,right:0,bottom:0};return i.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return n(s?["left","right"]:["top","bottom"])}function Oe(s,t,e,n){let i=[],o,a,r,l,c,h;for(o=0,a=s.length,c=0;o<a;++o){r=s[o],l=r.box,l.update(r.width||t.w,r.height||t.h,Cl(r.horizontal,t));let{same:u,other:d}=Sl(t,e,r,n);c|=u&&i.length,h=h||d,l.fullSize||i.push(r)}return c&&Oe(i,t,e,n)||h}function rs(s,t,e,n,i){s.top=e,s.left=t,s.right=t+n,s.bottom=e+i,s.width=n,s.height=i}function Ki(s,t,e,n){let i=e.padding,{x:o,y:a}=t;for(let r of s){let l=r.box,c=n[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let u=t.w*h,d=c.size||l.height;se(c.start)&&(a=c.start),l.fullSize?rs(l,i.left,a,e.outerWidth-i.right-i.left,d):rs(l,t.left+c.placed,a,u,d),c.start=a,c.placed+=u,a=l.bottom}else{let u=t.h*h,d=c.size||l.width;se(c.start)&&(o=c.start),l.fullSize?rs(l,o,i.top,d,e.outerHeight-i.bottom-i.top):rs(l,o,t.top+c.placed,d,u),c.start=o,c.placed+=u,o=l.right}}t.x=o,t.y=a}var At={addBox(s,t){s.boxes||(s.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},s.boxes.push(t)},removeBox(s,t){let e=s.boxes?s.boxes.indexOf(t):-1;e!==-1&&s.boxes.splice(e,1)},configure(s,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(s,t,e,n){if(!s)return;let i=X(s.options.layout.padding),o=Math.max(t-i.width,0),a=Math.max(e-i.height,0),r=wl(s.boxes),l=r.vertical,c=r.horizontal;W(s.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,b)=>b.box.options&&b.box.options.display===!1?p:p+1,0)||1,u=Object.freeze({outerWidth:t,outerHeight:e,padding:i,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),d=Object.assign({},i);Lo(d,X(n));let f=Object.assign({maxPadding:d,w:o,h:a,x:i.left,y:i.top},i),m=vl(l.concat(c),u);Oe(r.fullSize,f,u,m),Oe(l,f,u,m),Oe(c,f,u,m)&&Oe(l,f,u,m),kl(f),Ki(r.leftAndTop,f,u,m),f.x+=f.w,f.y+=f.h,Ki(r.rightAndBottom,f,u,m),s.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},W(r.chartArea,p=>{let b=p.box;Object.assign(b,s.chartArea),b.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},bs=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,n){}removeEventListener(t,e,n){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,n,i){return e=Math.max(0,e||t.width),n=n||t.height,{width:e,height:Math.max(0,i?Math.floor(e/i):n)}}isAttached(t){return!0}updateConfig(t){}},Dn=class extends bs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},gs="$chartjs",Pl={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},Ji=s=>s===null||s==="";function Al(s,t){let e=s.style,n=s.getAttribute("height"),i=s.getAttribute("width");if(s[gs]={initial:{height:n,width:i,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",Ji(i)){let o=gn(s,"width");o!==void 0&&(s.width=o)}if(Ji(n))if(s.style.height==="")s.height=s.width/(t||2);else{let o=gn(s,"height");o!==void 0&&(s.height=o)}return s}var Eo=Fi?{passive:!0}:!1;function Dl(s,t,e){s&&s.addEventListener(t,e,Eo)}function Tl(s,t,e){s&&s.canvas&&s.canvas.removeEventListener(t,e,Eo)}function Ol(s,t){let e=Pl[s.type]||s.type,{x:n,y:i}=Pt(s,t);return{type:e,chart:t,native:s,x:n!==void 0?n:null,y:i!==void 0?i:null}}function xs(s,t){for(let e of s)if(e===t||e.contains(t))return!0}function Ll(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.addedNodes,n),a=a&&!xs(r.removedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}function El(s,t,e){let n=s.canvas,i=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||xs(r.removedNodes,n),a=a&&!xs(r.addedNodes,n);a&&e()});return i.observe(document,{childList:!0,subtree:!0}),i}var Re=new Map,Zi=0;function Ro(){let s=window.devicePixelRatio;s!==Zi&&(Zi=s,Re.forEach((t,e)=>{e.currentDevicePixelRatio!==s&&t()}))}function Rl(s,t){Re.size||window.addEventListener("resize",Ro),Re.set(s,t)}function Il(s){Re.delete(s),Re.size||window.removeEventListener("resize",Ro)}function Fl(s,t,e){let n=s.canvas,i=n&&os(n);if(!i)return;let o=en((r,l)=>{let c=i.clientWidth;e(r,l),c<i.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(i),Rl(s,o),a}function wn(s,t,e){e&&e.disconnect(),t==="resize"&&Il(s)}function zl(s,t,e){let n=s.canvas,i=en(o=>{s.ctx!==null&&e(Ol(o,s))},s);return Dl(n,t,i),i}var Tn=class extends bs{acquireContext(t,e){let n=t&&t.getContext&&t.getContext("2d");return n&&n.canvas===t?(Al(t,e),n):null}releaseContext(t){let e=t.canvas;if(!e[gs])return!1;let n=e[gs].initial;["height","width"].forEach(o=>{let a=n[o];B(a)?e.removeAttribute(o):e.setAttribute(o,a)});let i=n.style||{};return Object.keys(i).forEach(o=>{e.style[o]=i[o]}),e.width=e.width,delete e[gs],!0}addEventListener(t,e,n){this.removeEventListener(t,e);let i=t.$proxies||(t.$proxies={}),a={attach:Ll,detach:El,resize:Fl}[e]||zl;i[e]=a(t,e,n)}removeEventListener(t,e){let n=t.$proxies||(t.$proxies={}),i=n[e];if(!i)return;({attach:wn,detach:wn,resize:wn}[e]||Tl)(t,e,i),n[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,n,i){return Ii(t,e,n,i)}isAttached(t){let e=t&&os(t);return!!(e&&e.isConnected)}};function Bl(s){return!is()||typeof OffscreenCanvas<"u"&&s instanceof OffscreenCanvas?Dn:Tn}var xt=class{constructor(){T(this,"x");T(this,"y");T(this,"active",!1);T(this,"options");T(this,"$animations")}tooltipPosition(t){let{x:e,y:n}=this.getProps(["x","y"],t);return{x:e,y:n}}hasValue(){return we(this.x)&&we(this.y)}getProps(t,e){let n=this.$animations;if(!e||!n)return this;let i={};return t.forEach(o=>{i[o]=n[o]&&n[o].active()?n[o]._to:this[o]}),i}};T(xt,"defaults",{}),T(xt,"defaultRoutes");function Wl(s,t){let e=s.options.ticks,n=Hl(s),i=Math.min(e.maxTicksLimit||n,n),o=e.major.enabled?Nl(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>i)return $l(t,c,o,a/i),c;let h=Vl(o,t,i);if(a>0){let u,d,f=a>1?Math.round((l-r)/(a-1)):null;for(ls(t,c,h,B(f)?0:r-f,r),u=0,d=a-1;u<d;u++)ls(t,c,h,o[u],o[u+1]);return ls(t,c,h,l,B(f)?t.length:l+f),c}return ls(t,c,h),c}function Hl(s){let t=s.options.offset,e=s._tickSize(),n=s._length/e+(t?0:1),i=s._maxLength/e;return Math.floor(Math.min(n,i))}function Vl(s,t,e){let n=jl(s),i=t.length/e;if(!n)return Math.max(i,1);let o=mi(n);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>i)return l}return Math.max(i,1)}function Nl(s){let t=[],e,n;for(e=0,n=s.length;e<n;e++)s[e].major&&t.push(e);return t}function $l(s,t,e,n){let i=0,o=e[0],a;for(n=Math.ceil(n),a=0;a<s.length;a++)a===o&&(t.push(s[a]),i++,o=e[i*n])}function ls(s,t,e,n,i){let o=I(n,0),a=Math.min(I(i,s.length),s.length),r=0,l,c,h;for(e=Math.ceil(e),i&&(l=i-n,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(s[c]),r++,h=Math.round(o+r*e))}function jl(s){let t=s.length,e,n;if(t<2)return!1;for(n=s[0],e=1;e<t;++e)if(s[e]-s[e-1]!==n)return!1;return n}var Yl=s=>s==="left"?"right":s==="right"?"left":s,Qi=(s,t,e)=>t==="top"||t==="left"?s[t]+e:s[t]-e,to=(s,t)=>Math.min(t||s,s);function eo(s,t){let e=[],n=s.length/t,i=s.length,o=0;for(;o<i;o+=n)e.push(s[Math.floor(o)]);return e}function Ul(s,t,e){let n=s.ticks.length,i=Math.min(t,n-1),o=s._startPixel,a=s._endPixel,r=1e-6,l=s.getPixelForTick(i),c;if(!(e&&(n===1?c=Math.max(l-o,a-l):t===0?c=(s.getPixelForTick(1)-l)/2:c=(l-s.getPixelForTick(i-1))/2,l+=i<t?c:-c,l<o-r||l>a+r)))return l}function Xl(s,t){W(s,e=>{let n=e.gc,i=n.length/2,o;if(i>t){for(o=0;o<i;++o)delete e.data[n[o]];n.splice(0,i)}})}function De(s){return s.drawTicks?s.tickLength:0}function so(s,t){if(!s.display)return 0;let e=U(s.font,t),n=X(s.padding);return(V(s.text)?s.text.length:1)*e.lineHeight+n.height}function Gl(s,t){return Ct(s,{scale:t,type:"scale"})}function ql(s,t,e){return Ct(s,{tick:e,index:t,type:"tick"})}function Kl(s,t,e){let n=sn(s);return(e&&t!=="right"||!e&&t==="right")&&(n=Yl(n)),n}function Jl(s,t,e,n){let{top:i,left:o,bottom:a,right:r,chart:l}=s,{chartArea:c,scales:h}=l,u=0,d,f,m,p=a-i,b=r-o;if(s.isHorizontal()){if(f=K(n,o,r),F(e)){let x=Object.keys(e)[0],_=e[x];m=h[x].getPixelForValue(_)+p-t}else e==="center"?m=(c.bottom+c.top)/2+p-t:m=Qi(s,e,t);d=r-o}else{if(F(e)){let x=Object.keys(e)[0],_=e[x];f=h[x].getPixelForValue(_)-b+t}else e==="center"?f=(c.left+c.right)/2-b+t:f=Qi(s,e,t);m=K(n,a,i),u=e==="left"?-G:G}return{titleX:f,titleY:m,maxWidth:d,rotation:u}}var Gt=class s extends xt{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:n,_suggestedMax:i}=this;return t=q(t,Number.POSITIVE_INFINITY),e=q(e,Number.NEGATIVE_INFINITY),n=q(n,Number.POSITIVE_INFINITY),i=q(i,Number.NEGATIVE_INFINITY),{min:q(t,n),max:q(e,i),minDefined:j(t),maxDefined:j(e)}}getMinMax(t){let{min:e,max:n,minDefined:i,maxDefined:o}=this.getUserBounds(),a;if(i&&o)return{min:e,max:n};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),i||(e=Math.min(e,a.min)),o||(n=Math.max(n,a.max));return e=o&&e>n?n:e,n=i&&e>n?e:n,{min:q(e,q(n,e)),max:q(n,q(e,n))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){H(this.options.beforeUpdate,[this])}update(t,e,n){let{beginAtZero:i,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=n=Object.assign({left:0,right:0,top:0,bottom:0},n),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+n.left+n.right:this.height+n.top+n.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Oi(this,o,i),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?eo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=Wl(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,n;this.isHorizontal()?(e=this.left,n=this.right):(e=this.top,n=this.bottom,t=!t),this._startPixel=e,this._endPixel=n,this._reversePixels=t,this._length=n-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){H(this.options.afterUpdate,[this])}beforeSetDimensions(){H(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){H(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),H(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){H(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,n,i,o;for(n=0,i=t.length;n<i;n++)o=t[n],o.label=H(e.callback,[o.value,n,t],this)}afterTickToLabelConversion(){H(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){H(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,n=to(this.ticks.length,t.ticks.maxTicksLimit),i=e.minRotation||0,o=e.maxRotation,a=i,r,l,c;if(!this._isVisible()||!e.display||i>=o||n<=1||!this.isHorizontal()){this.labelRotation=i;return}let h=this._getLabelSizes(),u=h.widest.width,d=h.highest.height,f=st(this.chart.width-u,0,this.maxWidth);r=t.offset?this.maxWidth/n:f/(n-1),u+6>r&&(r=f/(n-(t.offset?.5:1)),l=this.maxHeight-De(t.grid)-e.padding-so(t.title,this.chart.options.font),c=Math.sqrt(u*u+d*d),a=Ke(Math.min(Math.asin(st((h.highest.height+6)/r,-1,1)),Math.asin(st(l/c,-1,1))-Math.asin(st(d/c,-1,1)))),a=Math.max(i,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){H(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){H(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:n,title:i,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=so(i,e.options.font);if(r?(t.width=this.maxWidth,t.height=De(o)+l):(t.height=this.maxHeight,t.width=De(o)+l),n.display&&this.ticks.length){let{first:c,last:h,widest:u,highest:d}=this._getLabelSizes(),f=n.padding*2,m=pt(this.labelRotation),p=Math.cos(m),b=Math.sin(m);if(r){let x=n.mirror?0:b*u.width+p*d.height;t.height=Math.min(this.maxHeight,t.height+x+f)}else{let x=n.mirror?0:p*u.width+b*d.height;t.width=Math.min(this.maxWidth,t.width+x+f)}this._calculatePadding(c,h,b,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,n,i){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,u=this.right-this.getPixelForTick(this.ticks.length-1),d=0,f=0;l?c?(d=i*t.width,f=n*e.height):(d=n*t.height,f=i*e.width):o==="start"?f=e.width:o==="end"?d=t.width:o!=="inner"&&(d=t.width/2,f=e.width/2),this.paddingLeft=Math.max((d-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-u+a)*this.width/(this.width-u),0)}else{let h=e.height/2,u=t.height/2;o==="start"?(h=0,u=t.height):o==="end"&&(h=e.height,u=0),this.paddingTop=h+a,this.paddingBottom=u+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){H(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,n;for(e=0,n=t.length;e<n;e++)B(t[e].label)&&(t.splice(e,1),n--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,n=this.ticks;e<n.length&&(n=eo(n,e)),this._labelSizes=t=this._computeLabelSizes(n,n.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,n){let{ctx:i,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/to(e,n)),c=0,h=0,u,d,f,m,p,b,x,_,v,w,M;for(u=0;u<e;u+=l){if(m=t[u].label,p=this._resolveTickFontOptions(u),i.font=b=p.string,x=o[b]=o[b]||{data:{},gc:[]},_=p.lineHeight,v=w=0,!B(m)&&!V(m))v=ye(i,x.data,x.gc,v,m),w=_;else if(V(m))for(d=0,f=m.length;d<f;++d)M=m[d],!B(M)&&!V(M)&&(v=ye(i,x.data,x.gc,v,M),w+=_);a.push(v),r.push(w),c=Math.max(v,c),h=Math.max(w,h)}Xl(o,e);let S=a.indexOf(c),C=r.indexOf(h),k=D=>({width:a[D]||0,height:r[D]||0});return{first:k(0),last:k(e-1),widest:k(S),highest:k(C),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Mi(this._alignToPixels?St(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let n=e[t];return n.$context||(n.$context=ql(this.getContext(),t,n))}return this.$context||(this.$context=Gl(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=pt(this.labelRotation),n=Math.abs(Math.cos(e)),i=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*n>r*i?r/n:l/i:l*i<r*n?l/n:r/i}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,n=this.chart,i=this.options,{grid:o,position:a,border:r}=i,l=o.offset,c=this.isHorizontal(),u=this.ticks.length+(l?1:0),d=De(o),f=[],m=r.setContext(this.getContext()),p=m.display?m.width:0,b=p/2,x=function(R){return St(n,R,p)},_,v,w,M,S,C,k,D,z,L,y,A;if(a==="top")_=x(this.bottom),C=this.bottom-d,D=_-b,L=x(t.top)+b,A=t.bottom;else if(a==="bottom")_=x(this.top),L=t.top,A=x(t.bottom)-b,C=_+b,D=this.top+d;else if(a==="left")_=x(this.right),S=this.right-d,k=_-b,z=x(t.left)+b,y=t.right;else if(a==="right")_=x(this.left),z=t.left,y=x(t.right)-b,S=_+b,k=this.left+d;else if(e==="x"){if(a==="center")_=x((t.top+t.bottom)/2+.5);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}L=t.top,A=t.bottom,C=_+b,D=C+d}else if(e==="y"){if(a==="center")_=x((t.left+t.right)/2);else if(F(a)){let R=Object.keys(a)[0],$=a[R];_=x(this.chart.scales[R].getPixelForValue($))}S=_-b,k=S-d,z=t.left,y=t.right}let E=I(i.ticks.maxTicksLimit,u),P=Math.max(1,Math.ceil(u/E));for(v=0;v<u;v+=P){let R=this.getContext(v),$=o.setContext(R),at=r.setContext(R),Lt=$.lineWidth,ht=$.color,Kt=at.dash||[],Jt=at.dashOffset,ge=$.tickWidth,Et=$.tickColor,pe=$.tickBorderDash||[],Rt=$.tickBorderDashOffset;w=Ul(this,v,l),w!==void 0&&(M=St(n,w,Lt),c?S=k=z=y=M:C=D=L=A=M,f.push({tx1:S,ty1:C,tx2:k,ty2:D,x1:z,y1:L,x2:y,y2:A,width:Lt,color:ht,borderDash:Kt,borderDashOffset:Jt,tickWidth:ge,tickColor:Et,tickBorderDash:pe,tickBorderDashOffset:Rt}))}return this._ticksLength=u,this._borderValue=_,f}_computeLabelItems(t){let e=this.axis,n=this.options,{position:i,ticks:o}=n,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:u}=o,d=De(n.grid),f=d+h,m=u?-h:f,p=-pt(this.labelRotation),b=[],x,_,v,w,M,S,C,k,D,z,L,y,A="middle";if(i==="top")S=this.bottom-m,C=this._getXAxisLabelAlignment();else if(i==="bottom")S=this.top+m,C=this._getXAxisLabelAlignment();else if(i==="left"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(i==="right"){let P=this._getYAxisLabelAlignment(d);C=P.textAlign,M=P.x}else if(e==="x"){if(i==="center")S=(t.top+t.bottom)/2+f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];S=this.chart.scales[P].getPixelForValue(R)+f}C=this._getXAxisLabelAlignment()}else if(e==="y"){if(i==="center")M=(t.left+t.right)/2-f;else if(F(i)){let P=Object.keys(i)[0],R=i[P];M=this.chart.scales[P].getPixelForValue(R)}C=this._getYAxisLabelAlignment(d).textAlign}e==="y"&&(l==="start"?A="top":l==="end"&&(A="bottom"));let E=this._getLabelSizes();for(x=0,_=r.length;x<_;++x){v=r[x],w=v.label;let P=o.setContext(this.getContext(x));k=this.getPixelForTick(x)+o.labelOffset,D=this._resolveTickFontOptions(x),z=D.lineHeight,L=V(w)?w.length:1;let R=L/2,$=P.color,at=P.textStrokeColor,Lt=P.textStrokeWidth,ht=C;a?(M=k,C==="inner"&&(x===_-1?ht=this.options.reverse?"left":"right":x===0?ht=this.options.reverse?"right":"left":ht="center"),i==="top"?c==="near"||p!==0?y=-L*z+z/2:c==="center"?y=-E.highest.height/2-R*z+z:y=-E.highest.height+z/2:c==="near"||p!==0?y=z/2:c==="center"?y=E.highest.height/2-R*z:y=E.highest.height-L*z,u&&(y*=-1),p!==0&&!P.showLabelBackdrop&&(M+=z/2*Math.sin(p))):(S=k,y=(1-L)*z/2);let Kt;if(P.showLabelBackdrop){let Jt=X(P.backdropPadding),ge=E.heights[x],Et=E.widths[x],pe=y-Jt.top,Rt=0-Jt.left;switch(A){case"middle":pe-=ge/2;break;case"bottom":pe-=ge;break}switch(C){case"center":Rt-=Et/2;break;case"right":Rt-=Et;break;case"inner":x===_-1?Rt-=Et:x>0&&(Rt-=Et/2);break}Kt={left:Rt,top:pe,width:Et+Jt.width,height:ge+Jt.height,color:P.backdropColor}}b.push({label:w,font:D,textOffset:y,options:{rotation:p,color:$,strokeColor:at,strokeWidth:Lt,textAlign:ht,textBaseline:A,translation:[M,S],backdrop:Kt}})}return b}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-pt(this.labelRotation))return t==="top"?"left":"right";let i="center";return e.align==="start"?i="left":e.align==="end"?i="right":e.align==="inner"&&(i="inner"),i}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:n,mirror:i,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?i?(h=this.right+o,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?i?(h=this.left+o,n==="near"?c="right":n==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,n==="near"?c="left":n==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:n,top:i,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(n,i,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let i=this.ticks.findIndex(o=>o.value===t);return i>=0?e.setContext(this.getContext(i)).lineWidth:0}drawGrid(t){let e=this.options.grid,n=this.ctx,i=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(n.save(),n.lineWidth=h.width,n.strokeStyle=h.color,n.setLineDash(h.borderDash||[]),n.lineDashOffset=h.borderDashOffset,n.beginPath(),n.moveTo(l.x,l.y),n.lineTo(c.x,c.y),n.stroke(),n.restore())};if(e.display)for(o=0,a=i.length;o<a;++o){let l=i[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:n,grid:i}}=this,o=n.setContext(this.getContext()),a=n.display?o.width:0;if(!a)return;let r=i.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,u,d;this.isHorizontal()?(c=St(t,this.left,a)-a/2,h=St(t,this.right,r)+r/2,u=d=l):(u=St(t,this.top,a)-a/2,d=St(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,u),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let n=this.ctx,i=this._computeLabelArea();i&&es(n,i);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Vt(n,c,0,h,l,r)}i&&ss(n)}drawTitle(){let{ctx:t,options:{position:e,title:n,reverse:i}}=this;if(!n.display)return;let o=U(n.font),a=X(n.padding),r=n.align,l=o.lineHeight/2;e==="bottom"||e==="center"||F(e)?(l+=a.bottom,V(n.text)&&(l+=o.lineHeight*(n.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:u,rotation:d}=Jl(this,l,e,r);Vt(t,n.text,0,0,o,{color:n.color,maxWidth:u,rotation:d,textAlign:Kl(r,e,i),textBaseline:"middle",translation:[c,h],strokeColor:n.strokeColor,strokeWidth:n.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,n=I(t.grid&&t.grid.z,-1),i=I(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==s.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:n,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:i,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),n=this.axis+"AxisID",i=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[n]===this.id&&(!t||r.type===t)&&i.push(r)}return i}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return U(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},oe=class{constructor(t,e,n){this.type=t,this.scope=e,this.override=n,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),n;tc(e)&&(n=this.register(e));let i=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in i||(i[o]=t,Zl(t,a,n),this.override&&N.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,n=t.id,i=this.scope;n in e&&delete e[n],i&&n in N[i]&&(delete N[i][n],this.override&&delete wt[n])}};function Zl(s,t,e){let n=te(Object.create(null),[e?N.get(e):{},N.get(t),s.defaults]);N.set(t,n),s.defaultRoutes&&Ql(t,s.defaultRoutes),s.descriptors&&N.describe(t,s.descriptors)}function Ql(s,t){Object.keys(t).forEach(e=>{let n=e.split("."),i=n.pop(),o=[s].concat(n).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");N.route(o,i,l,r)})}function tc(s){return"id"in s&&"defaults"in s}var On=class{constructor(){this.controllers=new oe(Yt,"datasets",!0),this.elements=new oe(xt,"elements"),this.plugins=new oe(Object,"plugins"),this.scales=new oe(Gt,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,n){[...e].forEach(i=>{let o=n||this._getRegistryForType(i);n||o.isForType(i)||o===this.plugins&&i.id?this._exec(t,o,i):W(i,a=>{let r=n||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,n){let i=qe(t);H(n["before"+i],[],n),e[t](n),H(n["after"+i],[],n)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let n=this._typedRegistries[e];if(n.isForType(t))return n}return this.plugins}_get(t,e,n){let i=e.get(t);if(i===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+n+".");return i}},ct=new On,Ln=class{constructor(){this._init=void 0}notify(t,e,n,i){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=i?this._descriptors(t).filter(i):this._descriptors(t),a=this._notify(o,t,e,n);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,n,i){i=i||{};for(let o of t){let a=o.plugin,r=a[n],l=[e,i,o.options];if(H(r,l,a)===!1&&i.cancelable)return!1}return!0}invalidate(){B(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let n=t&&t.config,i=I(n.options&&n.options.plugins,{}),o=ec(n);return i===!1&&!e?[]:nc(t,o,i,e)}_notifyStateChanges(t){let e=this._oldCache||[],n=this._cache,i=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(i(e,n),t,"stop"),this._notify(i(n,e),t,"start")}};function ec(s){let t={},e=[],n=Object.keys(ct.plugins.items);for(let o=0;o<n.length;o++)e.push(ct.getPlugin(n[o]));let i=s.plugins||[];for(let o=0;o<i.length;o++){let a=i[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function sc(s,t){return!t&&s===!1?null:s===!0?{}:s}function nc(s,{plugins:t,localIds:e},n,i){let o=[],a=s.getContext();for(let r of t){let l=r.id,c=sc(n[l],i);c!==null&&o.push({plugin:r,options:ic(s.config,{plugin:r,local:e[l]},c,a)})}return o}function ic(s,{plugin:t,local:e},n,i){let o=s.pluginScopeKeys(t),a=s.getOptionScopes(n,o);return e&&t.defaults&&a.push(t.defaults),s.createResolver(a,i,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function En(s,t){let e=N.datasets[s]||{};return((t.datasets||{})[s]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function oc(s,t){let e=s;return s==="_index_"?e=t:s==="_value_"&&(e=t==="x"?"y":"x"),e}function ac(s,t){return s===t?"_index_":"_value_"}function no(s){if(s==="x"||s==="y"||s==="r")return s}function rc(s){if(s==="top"||s==="bottom")return"x";if(s==="left"||s==="right")return"y"}function Rn(s,...t){if(no(s))return s;for(let e of t){let n=e.axis||rc(e.position)||s.length>1&&no(s[0].toLowerCase());if(n)return n}throw new Error(`Cannot determine type of \'${s}\' axis. Please provide \'axis\' or \'position\' option.`)}function io(s,t,e){if(e[t+"AxisID"]===s)return{axis:t}}function lc(s,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(n=>n.xAxisID===s||n.yAxisID===s);if(e.length)return io(s,"x",e[0])||io(s,"y",e[0])}return{}}function cc(s,t){let e=wt[s.type]||{scales:{}},n=t.scales||{},i=En(s.type,t),o=Object.create(null);return Object.keys(n).forEach(a=>{let r=n[a];if(!F(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Rn(a,r,lc(a,s),N.scales[r.type]),c=ac(l,i),h=e.scales||{};o[a]=ee(Object.create(null),[{axis:l},r,h[l],h[c]])}),s.data.datasets.forEach(a=>{let r=a.type||s.type,l=a.indexAxis||En(r,t),h=(wt[r]||{}).scales||{};Object.keys(h).forEach(u=>{let d=oc(u,l),f=a[d+"AxisID"]||d;o[f]=o[f]||Object.create(null),ee(o[f],[{axis:d},n[f],h[u]])})}),Object.keys(o).forEach(a=>{let r=o[a];ee(r,[N.scales[r.type],N.scale])}),o}function Io(s){let t=s.options||(s.options={});t.plugins=I(t.plugins,{}),t.scales=cc(s,t)}function Fo(s){return s=s||{},s.datasets=s.datasets||[],s.labels=s.labels||[],s}function hc(s){return s=s||{},s.data=Fo(s.data),Io(s),s}var oo=new Map,zo=new Set;function cs(s,t){let e=oo.get(s);return e||(e=t(),oo.set(s,e),zo.add(e)),e}var Te=(s,t,e)=>{let n=Bt(t,e);n!==void 0&&s.add(n)},In=class{constructor(t){this._config=hc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Fo(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Io(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return cs(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return cs(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return cs(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,n=this.type;return cs(`${n}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let n=this._scopeCache,i=n.get(t);return(!i||e)&&(i=new Map,n.set(t,i)),i}getOptionScopes(t,e,n){let{options:i,type:o}=this,a=this._cachedScopes(t,n),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(u=>Te(l,t,u))),h.forEach(u=>Te(l,i,u)),h.forEach(u=>Te(l,wt[o]||{},u)),h.forEach(u=>Te(l,N,u)),h.forEach(u=>Te(l,ts,u))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),zo.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,wt[e]||{},N.datasets[e]||{},{type:e},N,ts]}resolveNamedOptions(t,e,n,i=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=ao(this._resolverCache,t,i),l=a;if(dc(a,e)){o.$shared=!1,n=dt(n)?n():n;let c=this.createResolver(t,n,r);l=zt(a,n,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,n=[""],i){let{resolver:o}=ao(this._resolverCache,t,n);return F(e)?zt(o,e,void 0,i):o}};function ao(s,t,e){let n=s.get(t);n||(n=new Map,s.set(t,n));let i=e.join(),o=n.get(i);return o||(o={resolver:ns(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},n.set(i,o)),o}var uc=s=>F(s)&&Object.getOwnPropertyNames(s).some(t=>dt(s[t]));function dc(s,t){let{isScriptable:e,isIndexable:n}=hn(s);for(let i of t){let o=e(i),a=n(i),r=(a||o)&&s[i];if(o&&(dt(r)||uc(r))||a&&V(r))return!0}return!1}var fc="4.6.1",gc=["top","bottom","left","right","chartArea"];function ro(s,t){return s==="top"||s==="bottom"||gc.indexOf(s)===-1&&t==="x"}function lo(s,t){return function(e,n){return e[s]===n[s]?e[t]-n[t]:e[s]-n[s]}}function co(s){let t=s.chart,e=t.options.animation;t.notifyPlugins("afterRender"),H(e&&e.onComplete,[s],t)}function pc(s){let t=s.chart,e=t.options.animation;H(e&&e.onProgress,[s],t)}function Bo(s){return is()&&typeof s=="string"?s=document.getElementById(s):s&&s.length&&(s=s[0]),s&&s.canvas&&(s=s.canvas),s}var ps={},ho=s=>{let t=Bo(s);return Object.values(ps).filter(e=>e.canvas===t).pop()};function mc(s,t,e){let n=Object.keys(s);for(let i of n){let o=+i;if(o>=t){let a=s[i];delete s[i],(e>0||o>t)&&(s[o+e]=a)}}}function bc(s,t,e,n){return!e||s.type==="mouseout"?null:n?t:s}var nt=class{static register(...t){ct.add(...t),uo()}static unregister(...t){ct.remove(...t),uo()}constructor(t,e){let n=this.config=new In(e),i=Bo(t),o=ho(i);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=n.createResolver(n.chartOptionScopes(),this.getContext());this.platform=new(n.platform||Bl(i)),this.platform.updateConfig(n);let r=this.platform.acquireContext(i,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=di(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new Ln,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=Ci(u=>this.update(u),a.resizeDelay||0),this._dataChanges=[],ps[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}mt.listen(this,"complete",co),mt.listen(this,"progress",pc),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:n,height:i,_aspectRatio:o}=this;return B(t)?e&&o?o:i?n/i:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return ct}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():fn(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return on(this.canvas,this.ctx),this}stop(){return mt.stop(this),this}resize(t,e){mt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let n=this.options,i=this.canvas,o=n.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(i,t,e,o),r=n.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,fn(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),H(n.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};W(e,(n,i)=>{n.id=i})}buildOrUpdateScales(){let t=this.options,e=t.scales,n=this.scales,i=Object.keys(n).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Rn(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),W(o,a=>{let r=a.options,l=r.id,c=Rn(l,r),h=I(r.type,a.dtype);(r.position===void 0||ro(r.position,c)!==ro(a.dposition))&&(r.position=a.dposition),i[l]=!0;let u=null;if(l in n&&n[l].type===h)u=n[l];else{let d=ct.getScale(h);u=new d({id:l,type:h,ctx:this.ctx,chart:this}),n[u.id]=u}u.init(r,t)}),W(i,(a,r)=>{a||delete n[r]}),W(n,a=>{At.configure(this,a,a.options),At.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,n=t.length;if(t.sort((i,o)=>i.index-o.index),n>e){for(let i=e;i<n;++i)this._destroyDatasetMeta(i);t.splice(e,n-e)}this._sortedMetasets=t.slice(0).sort(lo("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((n,i)=>{e.filter(o=>o===n._dataset).length===0&&this._destroyDatasetMeta(i)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,n,i;for(this._removeUnreferencedMetasets(),n=0,i=e.length;n<i;n++){let o=e[n],a=this.getDatasetMeta(n),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(n),a=this.getDatasetMeta(n)),a.type=r,a.indexAxis=o.indexAxis||En(r,this.options),a.order=o.order||0,a.index=n,a.label=""+o.label,a.visible=this.isDatasetVisible(n),a.controller)a.controller.updateIndex(n),a.controller.linkScales();else{let l=ct.getController(r),{datasetElementType:c,dataElementType:h}=N.datasets[r];Object.assign(l,{dataElementType:ct.getElement(h),datasetElementType:c&&ct.getElement(c)}),a.controller=new l(this,n),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){W(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let n=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),i=this._animationsDisabled=!n.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:u}=this.getDatasetMeta(c),d=!i&&o.indexOf(u)===-1;u.buildOrUpdateElements(d),a=Math.max(+u.getMaxOverflow(),a)}a=this._minPadding=n.layout.autoPadding?a:0,this._updateLayout(a),i||W(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(lo("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){W(this.scales,t=>{At.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),n=new Set(t.events);(!Gs(e,n)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:n,start:i,count:o}of e){let a=n==="_removeElements"?-o:o;mc(t,i,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,n=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),i=n(0);for(let o=1;o<e;o++)if(!Gs(i,n(o)))return;return Array.from(i).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;At.update(this,this.width,this.height,t);let e=this.chartArea,n=e.width<=0||e.height<=0;this._layers=[],W(this.boxes,i=>{n&&i.position==="chartArea"||(i.configure&&i.configure(),this._layers.push(...i._layers()))},this),this._layers.forEach((i,o)=>{i._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,n=this.data.datasets.length;e<n;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,n=this.data.datasets.length;e<n;++e)this._updateDataset(e,dt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let n=this.getDatasetMeta(t),i={meta:n,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",i)!==!1&&(n.controller._update(e),i.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",i))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(mt.has(this)?this.attached&&!mt.running(this)&&mt.start(this):(this.draw(),co({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:n,height:i}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(n,i)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,n=[],i,o;for(i=0,o=e.length;i<o;++i){let a=e[i];(!t||a.visible)&&n.push(a)}return n}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,n={meta:t,index:t.index,cancelable:!0},i=zi(this,t);this.notifyPlugins("beforeDatasetDraw",n)!==!1&&(i&&es(e,i),t.controller.draw(),i&&ss(e),n.cancelable=!1,this.notifyPlugins("afterDatasetDraw",n))}isPointInArea(t){return Ht(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,n,i){let o=_l.modes[e];return typeof o=="function"?o(this,t,n,i):[]}getDatasetMeta(t){let e=this.data.datasets[t],n=this._metasets,i=n.filter(o=>o&&o._dataset===e).pop();return i||(i={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},n.push(i)),i}getContext(){return this.$context||(this.$context=Ct(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let n=this.getDatasetMeta(t);return typeof n.hidden=="boolean"?!n.hidden:!e.hidden}setDatasetVisibility(t,e){let n=this.getDatasetMeta(t);n.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,n){let i=n?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,i);se(e)?(o.data[e].hidden=!n,this.update()):(this.setDatasetVisibility(t,n),a.update(o,{visible:n}),this.update(r=>r.datasetIndex===t?i:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),mt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),on(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ps[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,n=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},i=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};W(this.options.events,o=>n(o,i))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,n=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},i=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{i("attach",r),this.attached=!0,this.resize(),n("resize",o),n("detach",a)};a=()=>{this.attached=!1,i("resize",o),this._stop(),this._resize(0,0),n("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){W(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},W(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,n){let i=n?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+i+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[i+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],n=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Me(n,e)&&(this._active=n,this._lastEvent=null,this._updateHoverStyles(n,e))}notifyPlugins(t,e,n){return this._plugins.notify(this,t,e,n)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,n){let i=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(u=>h.datasetIndex===u.datasetIndex&&h.index===u.index)),a=o(e,t),r=n?t:o(t,e);a.length&&this.updateHoverStyle(a,i.mode,!1),r.length&&i.mode&&this.updateHoverStyle(r,i.mode,!0)}_eventHandler(t,e){let n={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},i=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",n,i)===!1)return;let o=this._handleEvent(t,e,n.inChartArea);return n.cancelable=!1,this.notifyPlugins("afterEvent",n,i),(o||n.changed)&&this.render(),this}_handleEvent(t,e,n){let{_active:i=[],options:o}=this,a=e,r=this._getActiveElements(t,i,n,a),l=pi(t),c=bc(t,this._lastEvent,n,l);n&&(this._lastEvent=null,H(o.onHover,[t,r,this],this),l&&H(o.onClick,[t,r,this],this));let h=!Me(r,i);return(h||e)&&(this._active=r,this._updateHoverStyles(r,i,e)),this._lastEvent=c,h}_getActiveElements(t,e,n,i){if(t.type==="mouseout")return[];if(!n)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,i)}};T(nt,"defaults",N),T(nt,"instances",ps),T(nt,"overrides",wt),T(nt,"registry",ct),T(nt,"version",fc),T(nt,"getChart",ho);function uo(){return W(nt.instances,s=>s._plugins.invalidate())}function Wo(s,t){let{x:e,y:n,base:i,width:o,height:a}=s.getProps(["x","y","base","width","height"],t),r,l,c,h,u;return s.horizontal?(u=a/2,r=Math.min(e,i),l=Math.max(e,i),c=n-u,h=n+u):(u=o/2,r=e-u,l=e+u,c=Math.min(n,i),h=Math.max(n,i)),{left:r,top:c,right:l,bottom:h}}function Dt(s,t,e,n){return s?0:st(t,e,n)}function xc(s,t,e){let n=s.options.borderWidth,i=s.borderSkipped,o=cn(n);return{t:Dt(i.top,o.top,0,e),r:Dt(i.right,o.right,0,t),b:Dt(i.bottom,o.bottom,0,e),l:Dt(i.left,o.left,0,t)}}function _c(s,t,e){let{enableBorderRadius:n}=s.getProps(["enableBorderRadius"]),i=s.options.borderRadius,o=kt(i),a=Math.min(t,e),r=s.borderSkipped,l=n||F(i);return{topLeft:Dt(!l||r.top||r.left,o.topLeft,0,a),topRight:Dt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Dt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Dt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function yc(s){let t=Wo(s),e=t.right-t.left,n=t.bottom-t.top,i=xc(s,e/2,n/2),o=_c(s,e/2,n/2);return{outer:{x:t.left,y:t.top,w:e,h:n,radius:o},inner:{x:t.left+i.l,y:t.top+i.t,w:e-i.l-i.r,h:n-i.t-i.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(i.t,i.l)),topRight:Math.max(0,o.topRight-Math.max(i.t,i.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(i.b,i.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(i.b,i.r))}}}}function Sn(s,t,e,n){let i=t===null,o=e===null,r=s&&!(i&&o)&&Wo(s,n);return r&&(i||Wt(t,r.left,r.right))&&(o||Wt(e,r.top,r.bottom))}function Mc(s){return s.topLeft||s.topRight||s.bottomLeft||s.bottomRight}function vc(s,t){s.rect(t.x,t.y,t.w,t.h)}function kn(s,t,e={}){let n=s.x!==e.x?-t:0,i=s.y!==e.y?-t:0,o=(s.x+s.w!==e.x+e.w?t:0)-n,a=(s.y+s.h!==e.y+e.h?t:0)-i;return{x:s.x+n,y:s.y+i,w:s.w+o,h:s.h+a,radius:s.radius}}var Xt=class extends xt{constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:n,backgroundColor:i}}=this,{inner:o,outer:a}=yc(this),r=Mc(a.radius)?ne:vc;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,kn(a,e,o)),t.clip(),r(t,kn(o,-e,a)),t.fillStyle=n,t.fill("evenodd")),t.beginPath(),r(t,kn(o,e)),t.fillStyle=i,t.fill(),t.restore()}inRange(t,e,n){return Sn(this,t,e,n)}inXRange(t,e){return Sn(this,t,null,e)}inYRange(t,e){return Sn(this,null,t,e)}getCenterPoint(t){let{x:e,y:n,base:i,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+i)/2:e,y:o?n:(n+i)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}};T(Xt,"id","bar"),T(Xt,"defaults",{borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0}),T(Xt,"defaultRoutes",{backgroundColor:"backgroundColor",borderColor:"borderColor"});var fo=(s,t)=>{let{boxHeight:e=t,boxWidth:n=t}=s;return s.usePointStyle&&(e=Math.min(e,t),n=s.pointStyleWidth||Math.min(n,t)),{boxWidth:n,boxHeight:e,itemHeight:Math.max(t,e)}},wc=(s,t)=>s!==null&&t!==null&&s.datasetIndex===t.datasetIndex&&s.index===t.index,_s=class extends xt{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,n){this.maxWidth=t,this.maxHeight=e,this._margins=n,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=H(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(n=>t.filter(n,this.chart.data))),t.sort&&(e=e.sort((n,i)=>t.sort(n,i,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let n=t.labels,i=U(n.font),o=i.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=fo(n,o),c,h;e.font=i.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,i,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,n,i){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=i+r,u=t;o.textAlign="left",o.textBaseline="middle";let d=-1,f=-h;return this.legendItems.forEach((m,p)=>{let b=n+e/2+o.measureText(m.text).width;(p===0||c[c.length-1]+b+2*r>a)&&(u+=h,c[c.length-(p>0?0:1)]=0,f+=h,d++),l[p]={left:0,top:f,row:d,width:b,height:i},c[c.length-1]+=b+r}),u}_fitCols(t,e,n,i){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,u=r,d=0,f=0,m=0,p=0;return this.legendItems.forEach((b,x)=>{let{itemWidth:_,itemHeight:v}=Sc(n,e,o,b,i);x>0&&f+v+2*r>h&&(u+=d+r,c.push({width:d,height:f}),m+=d+r,p++,d=f=0),l[x]={left:m,top:f,col:p,width:_,height:v},d=Math.max(d,_),f+=v+r}),u+=d,c.push({width:d,height:f}),u}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:n,labels:{padding:i},rtl:o}}=this,a=Nt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=K(n,this.left+i,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=K(n,this.left+i,this.right-this.lineWidths[r])),c.top+=this.top+t+i,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+i}else{let r=0,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=K(n,this.top+t+i,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+i,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+i}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;es(t,this),this._draw(),ss(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:n,ctx:i}=this,{align:o,labels:a}=t,r=N.color,l=Nt(t.rtl,this.left,this.width),c=U(a.font),{padding:h}=a,u=c.size,d=u/2,f;this.drawTitle(),i.textAlign=l.textAlign("left"),i.textBaseline="middle",i.lineWidth=.5,i.font=c.string;let{boxWidth:m,boxHeight:p,itemHeight:b}=fo(a,u),x=function(S,C,k){if(isNaN(m)||m<=0||isNaN(p)||p<0)return;i.save();let D=I(k.lineWidth,1);if(i.fillStyle=I(k.fillStyle,r),i.lineCap=I(k.lineCap,"butt"),i.lineDashOffset=I(k.lineDashOffset,0),i.lineJoin=I(k.lineJoin,"miter"),i.lineWidth=D,i.strokeStyle=I(k.strokeStyle,r),i.setLineDash(I(k.lineDash,[])),a.usePointStyle){let z={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:D},L=l.xPlus(S,m/2),y=C+d;rn(i,z,L,y,a.pointStyleWidth&&m)}else{let z=C+Math.max((u-p)/2,0),L=l.leftForLtr(S,m),y=kt(k.borderRadius);i.beginPath(),Object.values(y).some(A=>A!==0)?ne(i,{x:L,y:z,w:m,h:p,radius:y}):i.rect(L,z,m,p),i.fill(),D!==0&&i.stroke()}i.restore()},_=function(S,C,k){Vt(i,k.text,S,C+b/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},v=this.isHorizontal(),w=this._computeTitleHeight();v?f={x:K(o,this.left+h,this.right-n[0]),y:this.top+h+w,line:0}:f={x:this.left+h,y:K(o,this.top+w+h,this.bottom-e[0].height),line:0},pn(this.ctx,t.textDirection);let M=b+h;this.legendItems.forEach((S,C)=>{i.strokeStyle=S.fontColor,i.fillStyle=S.fontColor;let k=i.measureText(S.text).width,D=l.textAlign(S.textAlign||(S.textAlign=a.textAlign)),z=m+d+k,L=f.x,y=f.y;l.setWidth(this.width),v?C>0&&L+z+h>this.right&&(y=f.y+=M,f.line++,L=f.x=K(o,this.left+h,this.right-n[f.line])):C>0&&y+M>this.bottom&&(L=f.x=L+e[f.line].width+h,f.line++,y=f.y=K(o,this.top+w+h,this.bottom-e[f.line].height));let A=l.x(L);if(x(A,y,S),L=Pi(D,L+m+d,v?L+z:this.right,t.rtl),_(l.x(L),y,S),v)f.x+=z+h;else if(typeof S.text!="string"){let E=c.lineHeight;f.y+=Ho(S,E)+h}else f.y+=M}),mn(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,n=U(e.font),i=X(e.padding);if(!e.display)return;let o=Nt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=n.size/2,c=i.top+l,h,u=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+c,u=K(t.align,u,this.right-d);else{let m=this.columnSizes.reduce((p,b)=>Math.max(p,b.height),0);h=c+K(t.align,this.top,this.bottom-m-t.labels.padding-this._computeTitleHeight())}let f=K(r,u,u+d);a.textAlign=o.textAlign(sn(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=n.string,Vt(a,e.text,f,h,n)}_computeTitleHeight(){let t=this.options.title,e=U(t.font),n=X(t.padding);return t.display?e.lineHeight+n.height:0}_getLegendItemAt(t,e){let n,i,o;if(Wt(t,this.left,this.right)&&Wt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,n=0;n<o.length;++n)if(i=o[n],Wt(t,i.left,i.left+i.width)&&Wt(e,i.top,i.top+i.height))return this.legendItems[n]}return null}handleEvent(t){let e=this.options;if(!Pc(t.type,e))return;let n=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let i=this._hoveredItem,o=wc(i,n);i&&!o&&H(e.onLeave,[t,i,this],this),this._hoveredItem=n,n&&!o&&H(e.onHover,[t,n,this],this)}else n&&H(e.onClick,[t,n,this],this)}};function Sc(s,t,e,n,i){let o=kc(n,s,t,e),a=Cc(i,n,t.lineHeight);return{itemWidth:o,itemHeight:a}}function kc(s,t,e,n){let i=s.text;return i&&typeof i!="string"&&(i=i.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+n.measureText(i).width}function Cc(s,t,e){let n=s;return typeof t.text!="string"&&(n=Ho(t,e)),n}function Ho(s,t){let e=s.text?s.text.length:0;return t*e}function Pc(s,t){return!!((s==="mousemove"||s==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(s==="click"||s==="mouseup"))}var Vo={id:"legend",_element:_s,start(s,t,e){let n=s.legend=new _s({ctx:s.ctx,options:e,chart:s});At.configure(s,n,e),At.addBox(s,n)},stop(s){At.removeBox(s,s.legend),delete s.legend},beforeUpdate(s,t,e){let n=s.legend;At.configure(s,n,e),n.options=e},afterUpdate(s){let t=s.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(s,t){t.replay||s.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(s,t,e){let n=t.datasetIndex,i=e.chart;i.isDatasetVisible(n)?(i.hide(n),t.hidden=!0):(i.show(n),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:s=>s.chart.options.color,boxWidth:40,padding:10,generateLabels(s){let t=s.data.datasets,{labels:{usePointStyle:e,pointStyle:n,textAlign:i,color:o,useBorderRadius:a,borderRadius:r}}=s.legend.options;return s._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=X(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:n||c.pointStyle,rotation:c.rotation,textAlign:i||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:s=>s.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:s=>!s.startsWith("on"),labels:{_scriptable:s=>!["generateLabels","filter","sort"].includes(s)}}};var Le={average(s){if(!s.length)return!1;let t,e,n=new Set,i=0,o=0;for(t=0,e=s.length;t<e;++t){let r=s[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();n.add(l.x),i+=l.y,++o}}return o===0||n.size===0?!1:{x:[...n].reduce((r,l)=>r+l)/n.size,y:i/o}},nearest(s,t){if(!s.length)return!1;let e=t.x,n=t.y,i=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=s.length;o<a;++o){let l=s[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=_i(t,c);h<i&&(i=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,n=l.y}return{x:e,y:n}}};function lt(s,t){return t&&(V(t)?Array.prototype.push.apply(s,t):s.push(t)),s}function bt(s){return(typeof s=="string"||s instanceof String)&&s.indexOf(`\n`)>-1?s.split(`\n`):s}function Ac(s,t){let{element:e,datasetIndex:n,index:i}=t,o=s.getDatasetMeta(n).controller,{label:a,value:r}=o.getLabelAndValue(i);return{chart:s,label:a,parsed:o.getParsed(i),raw:s.data.datasets[n].data[i],formattedValue:r,dataset:o.getDataset(),dataIndex:i,datasetIndex:n,element:e}}function go(s,t){let e=s.chart.ctx,{body:n,footer:i,title:o}=s,{boxWidth:a,boxHeight:r}=t,l=U(t.bodyFont),c=U(t.titleFont),h=U(t.footerFont),u=o.length,d=i.length,f=n.length,m=X(t.padding),p=m.height,b=0,x=n.reduce((w,M)=>w+M.before.length+M.lines.length+M.after.length,0);if(x+=s.beforeBody.length+s.afterBody.length,u&&(p+=u*c.lineHeight+(u-1)*t.titleSpacing+t.titleMarginBottom),x){let w=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*w+(x-f)*l.lineHeight+(x-1)*t.bodySpacing}d&&(p+=t.footerMarginTop+d*h.lineHeight+(d-1)*t.footerSpacing);let _=0,v=function(w){b=Math.max(b,e.measureText(w).width+_)};return e.save(),e.font=c.string,W(s.title,v),e.font=l.string,W(s.beforeBody.concat(s.afterBody),v),_=t.displayColors?a+2+t.boxPadding:0,W(n,w=>{W(w.before,v),W(w.lines,v),W(w.after,v)}),_=0,e.font=h.string,W(s.footer,v),e.restore(),b+=m.width,{width:b,height:p}}function Dc(s,t){let{y:e,height:n}=t;return e<n/2?"top":e>s.height-n/2?"bottom":"center"}function Tc(s,t,e,n){let{x:i,width:o}=n,a=e.caretSize+e.caretPadding;if(s==="left"&&i+o+a>t.width||s==="right"&&i-o-a<0)return!0}function Oc(s,t,e,n){let{x:i,width:o}=e,{width:a,chartArea:{left:r,right:l}}=s,c="center";return n==="center"?c=i<=(r+l)/2?"left":"right":i<=o/2?c="left":i>=a-o/2&&(c="right"),Tc(c,s,t,e)&&(c="center"),c}function po(s,t,e){let n=e.yAlign||t.yAlign||Dc(s,e);return{xAlign:e.xAlign||t.xAlign||Oc(s,t,e,n),yAlign:n}}function Lc(s,t){let{x:e,width:n}=s;return t==="right"?e-=n:t==="center"&&(e-=n/2),e}function Ec(s,t,e){let{y:n,height:i}=s;return t==="top"?n+=e:t==="bottom"?n-=i+e:n-=i/2,n}function mo(s,t,e,n){let{caretSize:i,caretPadding:o,cornerRadius:a}=s,{xAlign:r,yAlign:l}=e,c=i+o,{topLeft:h,topRight:u,bottomLeft:d,bottomRight:f}=kt(a),m=Lc(t,r),p=Ec(t,l,c);return l==="center"?r==="left"?m+=c:r==="right"&&(m-=c):r==="left"?m-=Math.max(h,d)+i:r==="right"&&(m+=Math.max(u,f)+i),{x:st(m,0,n.width-t.width),y:st(p,0,n.height-t.height)}}function hs(s,t,e){let n=X(e.padding);return t==="center"?s.x+s.width/2:t==="right"?s.x+s.width-n.right:s.x+n.left}function bo(s){return lt([],bt(s))}function Rc(s,t,e){return Ct(s,{tooltip:t,tooltipItems:e,type:"tooltip"})}function xo(s,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?s.override(e):s}var No={beforeTitle:rt,title(s){if(s.length>0){let t=s[0],e=t.chart.data.labels,n=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(n>0&&t.dataIndex<n)return e[t.dataIndex]}return""},afterTitle:rt,beforeBody:rt,beforeLabel:rt,label(s){if(this&&this.options&&this.options.mode==="dataset")return s.label+": "+s.formattedValue||s.formattedValue;let t=s.dataset.label||"";t&&(t+=": ");let e=s.formattedValue;return B(e)||(t+=e),t},labelColor(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(s){let e=s.chart.getDatasetMeta(s.datasetIndex).controller.getStyle(s.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:rt,afterBody:rt,beforeFooter:rt,footer:rt,afterFooter:rt};function J(s,t,e,n){let i=s[t].call(e,n);return typeof i>"u"?No[t].call(e,n):i}var Ee=class extends xt{constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,n=this.options.setContext(this.getContext()),i=n.enabled&&e.options.animation&&n.animations,o=new ms(this.chart,i);return i._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=Rc(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:n}=e,i=J(n,"beforeTitle",this,t),o=J(n,"title",this,t),a=J(n,"afterTitle",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}getBeforeBody(t,e){return bo(J(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:n}=e,i=[];return W(t,o=>{let a={before:[],lines:[],after:[]},r=xo(n,o);lt(a.before,bt(J(r,"beforeLabel",this,o))),lt(a.lines,J(r,"label",this,o)),lt(a.after,bt(J(r,"afterLabel",this,o))),i.push(a)}),i}getAfterBody(t,e){return bo(J(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:n}=e,i=J(n,"beforeFooter",this,t),o=J(n,"footer",this,t),a=J(n,"afterFooter",this,t),r=[];return r=lt(r,bt(i)),r=lt(r,bt(o)),r=lt(r,bt(a)),r}_createItems(t){let e=this._active,n=this.chart.data,i=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(Ac(this.chart,e[l]));return t.filter&&(r=r.filter((h,u,d)=>t.filter(h,u,d,n))),t.itemSort&&(r=r.sort((h,u)=>t.itemSort(h,u,n))),W(r,h=>{let u=xo(t.callbacks,h);i.push(J(u,"labelColor",this,h)),o.push(J(u,"labelPointStyle",this,h)),a.push(J(u,"labelTextColor",this,h))}),this.labelColors=i,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let n=this.options.setContext(this.getContext()),i=this._active,o,a=[];if(!i.length)this.opacity!==0&&(o={opacity:0});else{let r=Le[n.position].call(this,i,this._eventPosition);a=this._createItems(n),this.title=this.getTitle(a,n),this.beforeBody=this.getBeforeBody(a,n),this.body=this.getBody(a,n),this.afterBody=this.getAfterBody(a,n),this.footer=this.getFooter(a,n);let l=this._size=go(this,n),c=Object.assign({},r,l),h=po(this.chart,n,c),u=mo(n,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:u.x,y:u.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&n.external&&n.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,n,i){let o=this.getCaretPosition(t,n,i);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,n){let{xAlign:i,yAlign:o}=this,{caretSize:a,cornerRadius:r}=n,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:u}=kt(r),{x:d,y:f}=t,{width:m,height:p}=e,b,x,_,v,w,M;return o==="center"?(w=f+p/2,i==="left"?(b=d,x=b-a,v=w+a,M=w-a):(b=d+m,x=b+a,v=w-a,M=w+a),_=b):(i==="left"?x=d+Math.max(l,h)+a:i==="right"?x=d+m-Math.max(c,u)-a:x=this.caretX,o==="top"?(v=f,w=v-a,b=x-a,_=x+a):(v=f+p,w=v+a,b=x+a,_=x-a),M=v),{x1:b,x2:x,x3:_,y1:v,y2:w,y3:M}}drawTitle(t,e,n){let i=this.title,o=i.length,a,r,l;if(o){let c=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.titleAlign,n),e.textAlign=c.textAlign(n.titleAlign),e.textBaseline="middle",a=U(n.titleFont),r=n.titleSpacing,e.fillStyle=n.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(i[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=n.titleMarginBottom-r)}}_drawColorBox(t,e,n,i,o){let a=this.labelColors[n],r=this.labelPointStyles[n],{boxHeight:l,boxWidth:c}=o,h=U(o.bodyFont),u=hs(this,"left",o),d=i.x(u),f=l<h.lineHeight?(h.lineHeight-l)/2:0,m=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},b=i.leftForLtr(d,c)+c/2,x=m+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,an(t,p,b,x),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,an(t,p,b,x)}else{t.lineWidth=F(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=i.leftForLtr(d,c),b=i.leftForLtr(i.xPlus(d,1),c-2),x=kt(a.borderRadius);Object.values(x).some(_=>_!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ne(t,{x:p,y:m,w:c,h:l,radius:x}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ne(t,{x:b,y:m+1,w:c-2,h:l-2,radius:x}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,m,c,l),t.strokeRect(p,m,c,l),t.fillStyle=a.backgroundColor,t.fillRect(b,m+1,c-2,l-2))}t.fillStyle=this.labelTextColors[n]}drawBody(t,e,n){let{body:i}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=n,u=U(n.bodyFont),d=u.lineHeight,f=0,m=Nt(n.rtl,this.x,this.width),p=function(k){e.fillText(k,m.x(t.x+f),t.y+d/2),t.y+=d+o},b=m.textAlign(a),x,_,v,w,M,S,C;for(e.textAlign=a,e.textBaseline="middle",e.font=u.string,t.x=hs(this,b,n),e.fillStyle=n.bodyColor,W(this.beforeBody,p),f=r&&b!=="right"?a==="center"?c/2+h:c+2+h:0,w=0,S=i.length;w<S;++w){for(x=i[w],_=this.labelTextColors[w],e.fillStyle=_,W(x.before,p),v=x.lines,r&&v.length&&(this._drawColorBox(e,t,w,m,n),d=Math.max(u.lineHeight,l)),M=0,C=v.length;M<C;++M)p(v[M]),d=u.lineHeight;W(x.after,p)}f=0,d=u.lineHeight,W(this.afterBody,p),t.y-=o}drawFooter(t,e,n){let i=this.footer,o=i.length,a,r;if(o){let l=Nt(n.rtl,this.x,this.width);for(t.x=hs(this,n.footerAlign,n),t.y+=n.footerMarginTop,e.textAlign=l.textAlign(n.footerAlign),e.textBaseline="middle",a=U(n.footerFont),e.fillStyle=n.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(i[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+n.footerSpacing}}drawBackground(t,e,n,i){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=n,{topLeft:u,topRight:d,bottomLeft:f,bottomRight:m}=kt(i.cornerRadius);e.fillStyle=i.backgroundColor,e.strokeStyle=i.borderColor,e.lineWidth=i.borderWidth,e.beginPath(),e.moveTo(r+u,l),a==="top"&&this.drawCaret(t,e,n,i),e.lineTo(r+c-d,l),e.quadraticCurveTo(r+c,l,r+c,l+d),a==="center"&&o==="right"&&this.drawCaret(t,e,n,i),e.lineTo(r+c,l+h-m),e.quadraticCurveTo(r+c,l+h,r+c-m,l+h),a==="bottom"&&this.drawCaret(t,e,n,i),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,n,i),e.lineTo(r,l+u),e.quadraticCurveTo(r,l,r+u,l),e.closePath(),e.fill(),i.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,n=this.$animations,i=n&&n.x,o=n&&n.y;if(i||o){let a=Le[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=go(this,t),l=Object.assign({},a,this._size),c=po(e,t,l),h=mo(t,l,c,e);(i._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),n=this.opacity;if(!n)return;this._updateAnimationTarget(e);let i={width:this.width,height:this.height},o={x:this.x,y:this.y};n=Math.abs(n)<.001?0:n;let a=X(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=n,this.drawBackground(o,t,i,e),pn(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),mn(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let n=this._active,i=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Me(n,i),a=this._positionChanged(i,e);(o||a)&&(this._active=i,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,n=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let i=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,n),r=this._positionChanged(a,t),l=e||!Me(a,o)||r;return l&&(this._active=a,(i.enabled||i.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,n,i){let o=this.options;if(t.type==="mouseout")return[];if(!i)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,n);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:n,caretY:i,options:o}=this,a=Le[o.position].call(this,t,e);return a!==!1&&(n!==a.x||i!==a.y)}};T(Ee,"positioners",Le);var $o={id:"tooltip",_element:Ee,positioners:Le,afterInit(s,t,e){e&&(s.tooltip=new Ee({chart:s,options:e}))},beforeUpdate(s,t,e){s.tooltip&&s.tooltip.initialize(e)},reset(s,t,e){s.tooltip&&s.tooltip.initialize(e)},afterDraw(s){let t=s.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(s.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(s.ctx),s.notifyPlugins("afterTooltipDraw",e)}},afterEvent(s,t){if(s.tooltip){let e=t.replay;s.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(s,t)=>t.bodyFont.size,boxWidth:(s,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:No},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:s=>s!=="filter"&&s!=="itemSort"&&s!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};var Ic=(s,t,e,n)=>(typeof t=="string"?(e=s.push(t)-1,n.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function Fc(s,t,e,n){let i=s.indexOf(t);if(i===-1)return Ic(s,t,e,n);let o=s.lastIndexOf(t);return i!==o?e:i}var zc=(s,t)=>s===null?null:st(Math.round(s),0,t);function _o(s){let t=this.getLabels();return s>=0&&s<t.length?t[s]:s}var ae=class extends Gt{constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let n=this.getLabels();for(let{index:i,label:o}of e)n[i]===o&&n.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(B(t))return null;let n=this.getLabels();return e=isFinite(e)&&n[e]===t?e:Fc(n,t,I(e,t),this._addedLabels),zc(e,n.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:n,max:i}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(n=0),e||(i=this.getLabels().length-1)),this.min=n,this.max=i}buildTicks(){let t=this.min,e=this.max,n=this.options.offset,i=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(n?0:1),1),this._startValue=this.min-(n?.5:0);for(let a=t;a<=e;a++)i.push({value:a});return i}getLabelForValue(t){return _o.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};T(ae,"id","category"),T(ae,"defaults",{ticks:{callback:_o}});function Bc(s,t){let e=[],{bounds:i,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:u,includeBounds:d}=s,f=o||1,m=h-1,{min:p,max:b}=t,x=!B(a),_=!B(r),v=!B(c),w=(b-p)/(u+1),M=qs((b-p)/m/f)*f,S,C,k,D;if(M<1e-14&&!x&&!_)return[{value:p},{value:b}];D=Math.ceil(b/M)-Math.floor(p/M),D>m&&(M=qs(D*M/m/f)*f),B(l)||(S=Math.pow(10,l),M=Math.ceil(M*S)/S),i==="ticks"?(C=Math.floor(p/M)*M,k=Math.ceil(b/M)*M):(C=p,k=b),x&&_&&o&&bi((r-a)/o,M/1e3)?(D=Math.round(Math.min((r-a)/M,h)),M=(r-a)/D,C=a,k=r):v?(C=x?a:C,k=_?r:k,D=c-1,M=(k-C)/D):(D=(k-C)/M,ve(D,Math.round(D),M/1e3)?D=Math.round(D):D=Math.ceil(D));let z=Math.max(Js(M),Js(C));S=Math.pow(10,B(l)?z:l),C=Math.round(C*S)/S,k=Math.round(k*S)/S;let L=0;for(x&&(d&&C!==a?(e.push({value:a}),C<a&&L++,ve(Math.round((C+L*M)*S)/S,a,yo(a,w,s))&&L++):C<a&&L++);L<D;++L){let y=Math.round((C+L*M)*S)/S;if(_&&y>r)break;e.push({value:y})}return _&&d&&k!==r?e.length&&ve(e[e.length-1].value,r,yo(r,w,s))?e[e.length-1].value=r:e.push({value:r}):(!_||k===r)&&e.push({value:k}),e}function yo(s,t,{horizontal:e,minRotation:n}){let i=pt(n),o=(e?Math.sin(i):Math.cos(i))||.001,a=.75*t*(""+s).length;return Math.min(t/o,a)}var ce=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return B(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:n}=this.getUserBounds(),{min:i,max:o}=this,a=l=>i=e?i:l,r=l=>o=n?o:l;if(t){let l=gt(i),c=gt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(i===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(i-l)}this.min=i,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:n}=t,i;return n?(i=Math.ceil(this.max/n)-Math.floor(this.min/n)+1,i>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${n} would result generating up to ${i} ticks. Limiting to 1000.`),i=1e3)):(i=this.computeTickLimit(),e=e||11),e&&(i=Math.min(e,i)),i}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,n=this.getTickLimit();n=Math.max(2,n);let i={maxTicks:n,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Bc(i,o);return t.bounds==="ticks"&&Ks(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,n=this.max;if(super.configure(),this.options.offset&&t.length){let i=(n-e)/Math.max(t.length-1,1)/2;e-=i,n+=i}this._startValue=e,this._endValue=n,this._valueRange=n-e}getLabelForValue(t){return Qe(t,this.chart.options.locale,this.options.ticks.format)}},re=class extends ce{determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?t:0,this.max=j(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,n=pt(this.options.ticks.minRotation),i=(t?Math.sin(n):Math.cos(n))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/i))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}};T(re,"id","linear"),T(re,"defaults",{ticks:{callback:Se.formatters.numeric}});var Ie=s=>Math.floor(ft(s)),jt=(s,t)=>Math.pow(10,Ie(s)+t);function Mo(s){return s/Math.pow(10,Ie(s))===1}function vo(s,t,e){let n=Math.pow(10,e),i=Math.floor(s/n);return Math.ceil(t/n)-i}function Wc(s,t){let e=t-s,n=Ie(e);for(;vo(s,t,n)>10;)n++;for(;vo(s,t,n)<10;)n--;return Math.min(n,Ie(s))}function Hc(s,{min:t,max:e}){t=q(s.min,t);let n=[],i=Ie(t),o=Wc(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=i>o?Math.pow(10,i):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,u=Math.floor((c-h)/Math.pow(10,o)),d=q(s.min,Math.round((l+h+u*Math.pow(10,o))*a)/a);for(;d<e;)n.push({value:d,major:Mo(d),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),d=Math.round((l+h+u*Math.pow(10,o))*a)/a;let f=q(s.max,d);return n.push({value:f,major:Mo(f),significand:u}),n}var us=class extends Gt{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let n=ce.prototype.parse.apply(this,[t,e]);if(n===0){this._zero=!0;return}return j(n)&&n>0?n:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=j(t)?Math.max(0,t):null,this.max=j(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!j(this._userMin)&&(this.min=t===jt(this.min,0)?jt(this.min,-1):jt(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),n=this.min,i=this.max,o=r=>n=t?n:r,a=r=>i=e?i:r;n===i&&(n<=0?(o(1),a(10)):(o(jt(n,-1)),a(jt(i,1)))),n<=0&&o(jt(i,-1)),i<=0&&a(jt(n,1)),this.min=n,this.max=i}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},n=Hc(e,this);return t.bounds==="ticks"&&Ks(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}getLabelForValue(t){return t===void 0?"0":Qe(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=ft(t),this._valueRange=ft(this.max)-ft(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(ft(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};T(us,"id","logarithmic"),T(us,"defaults",{ticks:{callback:Se.formatters.logarithmic,major:{enabled:!0}}});function Fn(s){let t=s.ticks;if(t.display&&s.display){let e=X(t.backdropPadding);return I(t.font&&t.font.size,N.font.size)+e.height}return 0}function Vc(s,t,e){return e=V(e)?e:[e],{w:Ti(s,t.string,e),h:e.length*t.lineHeight}}function wo(s,t,e,n,i){return s===n||s===i?{start:t-e/2,end:t+e/2}:s<n||s>i?{start:t-e,end:t}:{start:t,end:t+e}}function Nc(s){let t={l:s.left+s._padding.left,r:s.right-s._padding.right,t:s.top+s._padding.top,b:s.bottom-s._padding.bottom},e=Object.assign({},t),n=[],i=[],o=s._pointLabels.length,a=s.options.pointLabels,r=a.centerPointLabels?Y/o:0;for(let l=0;l<o;l++){let c=a.setContext(s.getPointLabelContext(l));i[l]=c.padding;let h=s.getPointPosition(l,s.drawingArea+i[l],r),u=U(c.font),d=Vc(s.ctx,u,s._pointLabels[l]);n[l]=d;let f=it(s.getIndexAngle(l)+r),m=Math.round(Ke(f)),p=wo(m,h.x,d.w,0,180),b=wo(m,h.y,d.h,90,270);$c(e,t,f,p,b)}s.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),s._pointLabelItems=Uc(s,n,i)}function $c(s,t,e,n,i){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;n.start<t.l?(r=(t.l-n.start)/o,s.l=Math.min(s.l,t.l-r)):n.end>t.r&&(r=(n.end-t.r)/o,s.r=Math.max(s.r,t.r+r)),i.start<t.t?(l=(t.t-i.start)/a,s.t=Math.min(s.t,t.t-l)):i.end>t.b&&(l=(i.end-t.b)/a,s.b=Math.max(s.b,t.b+l))}function jc(s,t,e){let n=s.drawingArea,{extra:i,additionalAngle:o,padding:a,size:r}=e,l=s.getPointPosition(t,n+i+a,o),c=Math.round(Ke(it(l.angle+G))),h=qc(l.y,r.h,c),u=Xc(c),d=Gc(l.x,r.w,u);return{visible:!0,x:l.x,y:h,textAlign:u,left:d,top:h,right:d+r.w,bottom:h+r.h}}function Yc(s,t){if(!t)return!0;let{left:e,top:n,right:i,bottom:o}=s;return!(Ht({x:e,y:n},t)||Ht({x:e,y:o},t)||Ht({x:i,y:n},t)||Ht({x:i,y:o},t))}function Uc(s,t,e){let n=[],i=s._pointLabels.length,o=s.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Fn(o)/2,additionalAngle:a?Y/i:0},c;for(let h=0;h<i;h++){l.padding=e[h],l.size=t[h];let u=jc(s,h,l);n.push(u),r==="auto"&&(u.visible=Yc(u,c),u.visible&&(c=u))}return n}function Xc(s){return s===0||s===180?"center":s<180?"left":"right"}function Gc(s,t,e){return e==="right"?s-=t:e==="center"&&(s-=t/2),s}function qc(s,t,e){return e===90||e===270?s-=t/2:(e>270||e<90)&&(s-=t),s}function Kc(s,t,e){let{left:n,top:i,right:o,bottom:a}=e,{backdropColor:r}=t;if(!B(r)){let l=kt(t.borderRadius),c=X(t.backdropPadding);s.fillStyle=r;let h=n-c.left,u=i-c.top,d=o-n+c.width,f=a-i+c.height;Object.values(l).some(m=>m!==0)?(s.beginPath(),ne(s,{x:h,y:u,w:d,h:f,radius:l}),s.fill()):s.fillRect(h,u,d,f)}}function Jc(s,t){let{ctx:e,options:{pointLabels:n}}=s;for(let i=t-1;i>=0;i--){let o=s._pointLabelItems[i];if(!o.visible)continue;let a=n.setContext(s.getPointLabelContext(i));Kc(e,a,o);let r=U(a.font),{x:l,y:c,textAlign:h}=o;Vt(e,s._pointLabels[i],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function jo(s,t,e,n){let{ctx:i}=s;if(e)i.arc(s.xCenter,s.yCenter,t,0,et);else{let o=s.getPointPosition(0,t);i.moveTo(o.x,o.y);for(let a=1;a<n;a++)o=s.getPointPosition(a,t),i.lineTo(o.x,o.y)}}function Zc(s,t,e,n,i){let o=s.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!n||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(i.dash||[]),o.lineDashOffset=i.dashOffset,o.beginPath(),jo(s,e,a,n),o.closePath(),o.stroke(),o.restore())}function Qc(s,t,e){return Ct(s,{label:e,index:t,type:"pointLabel"})}var ie=class extends ce{constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=X(Fn(this.options)/2),e=this.width=this.maxWidth-t.width,n=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+n/2+t.top),this.drawingArea=Math.floor(Math.min(e,n)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=j(t)&&!isNaN(t)?t:0,this.max=j(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Fn(this.options))}generateTickLabels(t){ce.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,n)=>{let i=H(this.options.pointLabels.callback,[e,n],this);return i||i===0?i:""}).filter((e,n)=>this.chart.getDataVisibility(n))}fit(){let t=this.options;t.display&&t.pointLabels.display?Nc(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,n,i){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((n-i)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,n,i))}getIndexAngle(t){let e=et/(this._pointLabels.length||1),n=this.options.startAngle||0;return it(t*e+pt(n))}getDistanceFromCenterForValue(t){if(B(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(B(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let n=e[t];return Qc(this.getContext(),t,n)}}getPointPosition(t,e,n=0){let i=this.getIndexAngle(t)-G+n;return{x:Math.cos(i)*e+this.xCenter,y:Math.sin(i)*e+this.yCenter,angle:i}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:n,right:i,bottom:o}=this._pointLabelItems[t];return{left:e,top:n,right:i,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let n=this.ctx;n.save(),n.beginPath(),jo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),n.closePath(),n.fillStyle=t,n.fill(),n.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:n,grid:i,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Jc(this,a),i.display&&this.ticks.forEach((h,u)=>{if(u!==0||u===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let d=this.getContext(u),f=i.setContext(d),m=o.setContext(d);Zc(this,f,l,a,m)}}),n.display){for(t.save(),r=a-1;r>=0;r--){let h=n.setContext(this.getPointLabelContext(r)),{color:u,lineWidth:d}=h;!d||!u||(t.lineWidth=d,t.strokeStyle=u,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,n=e.ticks;if(!n.display)return;let i=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(i),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=n.setContext(this.getContext(l)),h=U(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let u=X(c.backdropPadding);t.fillRect(-a/2-u.left,-o-h.size/2-u.top,a+u.width,h.size+u.height)}Vt(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}};T(ie,"id","radialLinear"),T(ie,"defaults",{display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Se.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}}),T(ie,"defaultRoutes",{"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"}),T(ie,"descriptors",{angleLines:{_fallback:"grid"}});var ys={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},Z=Object.keys(ys);function So(s,t){return s-t}function ko(s,t){if(B(t))return null;let e=s._adapter,{parser:n,round:i,isoWeekday:o}=s._parseOpts,a=t;return typeof n=="function"&&(a=n(a)),j(a)||(a=typeof n=="string"?e.parse(a,n):e.parse(a)),a===null?null:(i&&(a=i==="week"&&(we(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,i)),+a)}function Co(s,t,e,n){let i=Z.length;for(let o=Z.indexOf(s);o<i-1;++o){let a=ys[Z[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=n)return Z[o]}return Z[i-1]}function th(s,t,e,n,i){for(let o=Z.length-1;o>=Z.indexOf(e);o--){let a=Z[o];if(ys[a].common&&s._adapter.diff(i,n,a)>=t-1)return a}return Z[e?Z.indexOf(e):0]}function eh(s){for(let t=Z.indexOf(s)+1,e=Z.length;t<e;++t)if(ys[Z[t]].common)return Z[t]}function Po(s,t,e){if(!e)s[t]=!0;else if(e.length){let{lo:n,hi:i}=Je(e,t),o=e[n]>=t?e[n]:e[i];s[o]=!0}}function sh(s,t,e,n){let i=s._adapter,o=+i.startOf(t[0].value,n),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+i.add(r,1,n))l=e[r],l>=0&&(t[l].major=!0);return t}function Ao(s,t,e){let n=[],i={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],i[r]=a,n.push({value:r,major:!1});return o===0||!e?n:sh(s,n,i,e)}var le=class extends Gt{constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let n=t.time||(t.time={}),i=this._adapter=new gl._date(t.adapters.date);i.init(e),ee(n.displayFormats,i.formats()),this._parseOpts={parser:n.parser,round:n.round,isoWeekday:n.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:ko(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,n=t.time.unit||"day",{min:i,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(i=Math.min(i,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),i=j(i)&&!isNaN(i)?i:+e.startOf(Date.now(),n),o=j(o)&&!isNaN(o)?o:+e.endOf(Date.now(),n)+1,this.min=Math.min(i,o-1),this.max=Math.max(i+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,n=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],n=t[t.length-1]),{min:e,max:n}}buildTicks(){let t=this.options,e=t.time,n=t.ticks,i=n.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&i.length&&(this.min=this._userMin||i[0],this.max=this._userMax||i[i.length-1]);let o=this.min,a=this.max,r=wi(i,o,a);return this._unit=e.unit||(n.autoSkip?Co(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):th(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!n.major.enabled||this._unit==="year"?void 0:eh(this._unit),this.initOffsets(i),t.reverse&&r.reverse(),Ao(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,n=0,i,o;this.options.offset&&t.length&&(i=this.getDecimalForValue(t[0]),t.length===1?e=1-i:e=(this.getDecimalForValue(t[1])-i)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?n=o:n=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=st(e,0,a),n=st(n,0,a),this._offsets={start:e,end:n,factor:1/(e+1+n)}}_generate(){let t=this._adapter,e=this.min,n=this.max,i=this.options,o=i.time,a=o.unit||Co(o.minUnit,e,n,this._getLabelCapacity(e)),r=I(i.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=we(l)||l===!0,h={},u=e,d,f;if(c&&(u=+t.startOf(u,"isoWeek",l)),u=+t.startOf(u,c?"day":a),t.diff(n,e,a)>1e5*r)throw new Error(e+" and "+n+" are too far apart with stepSize of "+r+" "+a);let m=i.ticks.source==="data"&&this.getDataTimestamps();for(d=u,f=0;d<n;d=+t.add(d,r,a),f++)Po(h,d,m);return(d===n||i.bounds==="ticks"||f===1)&&Po(h,d,m),Object.keys(h).sort(So).map(p=>+p)}getLabelForValue(t){let e=this._adapter,n=this.options.time;return n.tooltipFormat?e.format(t,n.tooltipFormat):e.format(t,n.displayFormats.datetime)}format(t,e){let i=this.options.time.displayFormats,o=this._unit,a=e||i[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,n,i){let o=this.options,a=o.ticks.callback;if(a)return H(a,[t,e,n],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],u=c&&r[c],d=n[e],f=c&&u&&d&&d.major;return this._adapter.format(t,i||(f?u:h))}generateTickLabels(t){let e,n,i;for(e=0,n=t.length;e<n;++e)i=t[e],i.label=this._tickFormatFunction(i.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,n=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+n)*e.factor)}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+n*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,n=this.ctx.measureText(t).width,i=pt(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(i),a=Math.sin(i),r=this._resolveTickFontOptions(0).size;return{w:n*o+r*a,h:n*a+r*o}}_getLabelCapacity(t){let e=this.options.time,n=e.displayFormats,i=n[e.unit]||n.millisecond,o=this._tickFormatFunction(t,0,Ao(this,[t],this._majorUnit),i),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,n;if(t.length)return t;let i=this.getMatchingVisibleMetas();if(this._normalized&&i.length)return this._cache.data=i[0].controller.getAllParsedValues(this);for(e=0,n=i.length;e<n;++e)t=t.concat(i[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,n;if(t.length)return t;let i=this.getLabels();for(e=0,n=i.length;e<n;++e)t.push(ko(this,i[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Qs(t.sort(So))}};T(le,"id","time"),T(le,"defaults",{bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}});function ds(s,t,e){let n=0,i=s.length-1,o,a,r,l;e?(t>=s[n].pos&&t<=s[i].pos&&({lo:n,hi:i}=Ze(s,"pos",t)),{pos:o,time:r}=s[n],{pos:a,time:l}=s[i]):(t>=s[n].time&&t<=s[i].time&&({lo:n,hi:i}=Ze(s,"time",t)),{time:o,pos:r}=s[n],{time:a,pos:l}=s[i]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var fs=class extends le{constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=ds(e,this.min),this._tableRange=ds(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:n}=this,i=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=n&&i.push(c);if(i.length<2)return[{time:e,pos:0},{time:n,pos:1}];for(a=0,r=i.length;a<r;++a)h=i[a+1],l=i[a-1],c=i[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,n=super.getDataTimestamps();return(!n.includes(t)||!n.length)&&n.splice(0,0,t),(!n.includes(e)||n.length===1)&&n.push(e),n.sort((i,o)=>i-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),n=this.getLabelTimestamps();return e.length&&n.length?t=this.normalize(e.concat(n)):t=e.length?e:n,t=this._cache.all=t,t}getDecimalForValue(t){return(ds(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,n=this.getDecimalForPixel(t)/e.factor-e.end;return ds(this._table,n*this._tableRange+this._minPos,!0)}};T(fs,"id","timeseries"),T(fs,"defaults",le.defaults);var nh=/[\\u202a-\\u202e\\u2066-\\u2069]/g;function Tt(s){return s.replace(nh,t=>`<U+${t.charCodeAt(0).toString(16).toUpperCase()}>`)}var he=10;function Uo(s){if(s.evaluators.length===0)return null;let t=s.evaluators.map(()=>new Array(he).fill(0)),e=0;for(let i of s.cases)i.scores.forEach((o,a)=>{if(o===null)return;let r=Math.min(he-1,Math.floor(o*he)),l=t[a];l!==void 0&&(l[r]=(l[r]??0)+1),e++});return e===0?null:{labels:Array.from({length:he},(i,o)=>`${(o/he).toFixed(1)}\\u2013${((o+1)/he).toFixed(1)}`),counts:t}}function Xo(s){let t=s.runs.map(e=>e.passRate===null?null:e.passRate*100);return t.some(e=>e!==null)?t:null}var Go=24,zn=4;function vs(...s){let t=s.map(o=>ih(Tt(o),Go));if(t.flat().length<=zn)return t.flat();let[e=[],...n]=t,i=Yo(n.flat(),zn-1);return[...Yo(e,zn-i.length),...i]}function Yo(s,t){if(s.length<=t)return s;let e=s.slice(0,t),n=Array.from(e[t-1]??"");for(;n.length>0&&Ms(n.join(""))>Go-1;)n.pop();return e[t-1]=`${n.join("")}\\u2026`,e}function Ms(s){let t=0;for(let e of s)t+=(e.codePointAt(0)??0)>=4352?2:1;return t}function ih(s,t){let e=[],n="";for(let i of s.split(/\\s+/).filter(Boolean)){let o=n===""?i:`${n} ${i}`;if(Ms(o)<=t){n=o;continue}n!==""&&e.push(n);let a=Array.from(i);for(;Ms(a.join(""))>t;){let r=0;for(;r<a.length&&Ms(a.slice(0,r+1).join(""))<=t;)r++;let l=a.slice(0,Math.max(1,r)),c=Math.max(...["-","/","_",",","=","."].map(u=>l.lastIndexOf(u))),h=c>0?c+1:l.length;e.push(a.slice(0,h).join("")),a=a.slice(h)}n=a.join("")}return n!==""&&e.push(n),e}function ws(s){let t=s.reduce((e,n)=>e+Math.max(26,14*n+8),0);return Math.max(160,t+60)}function ze(s){return String(s).replace(/\\B(?=(\\d{3})+(?!\\d))/g,",")}function qo(s){let t=Math.round(s*1e3)/10;return`${(s<1&&t>=100?99.9:t).toFixed(1)}%`}function Ko(s){if(s>0&&s<1e-6)return"<$0.000001";if(s>0&&s<1e-4){let n=1-Math.floor(Math.log10(s));return`$${s.toFixed(n).replace(/0+$/,"")}`}let[t="0",e=""]=s.toFixed(s>=1?2:4).split(".");return`$${ze(Number(t))}.${e}`}function Jo(s){let t=Math.round(s/100);return`${ze(Math.floor(t/10))}.${t%10} s`}function Ss(s){for(let t=3;t<=17;t++){let e=s.toFixed(t),n=Number(e);if(!(n===1&&s<1||n===0&&s>0))return e}return String(s)}var ta=3,Zo=9;function oh(s,t){let e=Math.abs(s);if(e<1e-9)return 0 .toFixed(t);let n=t;for(;n<Zo&&e<.5*10**-n;)n++;return e.toFixed(n===t?t:Math.min(Zo,n+1))}function ea(s){return Math.abs(s)<1e-9}function Bn(s,t){let e=oh(s,t);return ea(s)?e:`${s>0?"+":"-"}${e}`}function sa(s){return Bn(s,ta)}function na(s){if(ea(s))return 0 .toFixed(ta);let t=Ss(Math.abs(s));return s<0?`-${t}`:t}function O(s){return ze(s)}function ue(s,t){return`${O(s)} ${t}${s===1?"":"s"}`}function _t(s){return s===null?"\\u2014":qo(s)}function ks(s){return s===null?"\\u2014":Bn(s*100,1)}function Wn(s){return s===null?"\\u2014":`${ks(s)} pp`}function Q(s){return s===null?"\\u2014":Ss(s)}function ia(s){return s===null?"\\u2014":na(s)}function Cs(s){return s===null?"\\u2014":sa(s)}function Hn(s,t){return t===0?"\\u2014":s===null?"unknown":Ko(s)}function Vn(s){return Jo(s)}function Ps(s){return`${O(Math.round(s))} ms`}function As(s){if(s.kind==="pass rate")return[_t(s.base),_t(s.head),Wn(s.delta),oa(s,ks," pp")];let t=s.kind==="agreement"?ia:Q;return[t(s.base),t(s.head),Cs(s.delta),oa(s,Cs,"")]}function oa(s,t,e){if(s.low===null||s.high===null)return"\\u2014";let n=s.endsAtZero?" includes 0":"";return`[${t(s.low)}, ${t(s.high)}]${e}${n}`}function g(s,t={},...e){let n=document.createElement(s);for(let[i,o]of Object.entries(t))n.setAttribute(i,i==="title"?Tt(o):o);for(let i of e)i==null||i===!1||n.append(typeof i=="string"?document.createTextNode(Tt(i)):i);return n}function ot(s,t,...e){return g("section",{id:t},g("h2",{},s),...e)}function Ds(s,t){let e=s.map(n=>typeof n=="string"?g("th",{},n):n);return g("table",{class:"grid"},g("thead",{},g("tr",{},...e)),g("tbody",{},...t))}nt.register(Ut,Xt,ae,re,$o,Vo);var aa=["#3b6fd4","#e07b39","#3a9d5d","#b9468a","#7a5cc7","#c9a227","#2a9fb0","#8c6d46"];function ra(s){let t=[ah(s),rh(s),lh(s),ch(s)];return t.every(e=>e===null)?null:ot("Charts","charts",g("div",{class:"charts"},...t))}function Ts(s,t,e,n=260){let i=g("canvas",{id:t,role:"img","aria-label":s}),o=g("div",{class:"canvas"},i);o.style.height=`${n}px`;let a=g("figure",{class:"chart"},g("figcaption",{},s),o);return queueMicrotask(()=>new nt(i,{...e,options:{animation:!1,maintainAspectRatio:!1,responsive:!0,...e.options}})),a}function ah(s){let t=Uo(s);if(t===null)return null;let{labels:e,counts:n}=t;return Ts("Score distribution per evaluator (cases per score bin)","chart-scores",{type:"bar",data:{labels:e,datasets:s.evaluators.map((i,o)=>({label:i,data:n[o]??[],backgroundColor:aa[o%aa.length]??"#888"}))},options:{scales:{y:{beginAtZero:!0,ticks:{precision:0},title:{display:!0,text:"cases"}}}}})}function rh(s){let t=Xo(s);if(t===null)return null;let e=s.runs.map(n=>vs(n.name));return Ts("Pass rate per grid point","chart-pass-rate",{type:"bar",data:{labels:e,datasets:[{label:"pass rate %",data:t,backgroundColor:s.runs.map(n=>n.verdict==="pass"?"#3a9d5d":"#c8453b")}]},options:{indexAxis:"y",scales:{x:{min:0,max:100,title:{display:!0,text:"pass rate %"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{label:n=>{let i=t[n.dataIndex];return _t(i==null?null:i/100)}}}}}},ws(e.map(n=>n.length)))}function lh(s){let t=s.comparison;if(t===null)return null;let e=t.rows.filter(a=>a.low!==null&&a.high!==null);if(e.length===0)return null;let n=a=>a==="regressed"?"#c8453b":a==="improved"?"#3a9d5d":"#8a94a6",i=Math.round(t.confidence*100),o=e.map(a=>vs(a.run,a.name));return Ts(`Change against the baseline, with ${i}% confidence intervals`,"chart-comparison",{type:"bar",data:{labels:o,datasets:[{label:`\\u0394 (${i}% CI)`,data:e.map(a=>[a.low??0,a.high??0]),backgroundColor:e.map(a=>n(a.label)),barPercentage:.5}]},options:{indexAxis:"y",scales:{x:{title:{display:!0,text:"head \\u2212 base"}}},plugins:{legend:{display:!1},tooltip:{callbacks:{title:a=>{let r=e[a[0]?.dataIndex??-1];return r===void 0?"":`${r.run}${r.incomplete} \\xB7 ${r.metric}`},label:a=>{let r=e[a.dataIndex];if(r===void 0)return"";let[l,c,h,u]=As(r);return`${l} \\u2192 ${c}, \\u0394 ${h} ${u} ${r.verdict}`}}}}}},ws(o.map(a=>a.length)))}function ch(s){let t=s.cases.filter(i=>i.flaky&&i.trials!==null).slice(0,30);if(t.length===0)return null;let e=t.map(i=>vs(`${i.id.slice(0,12)} \\xB7 ${s.runs[i.run]?.name??""}`)),n=t.map(i=>{let o=i.trials??[];return o.length===0?0:100*o.filter(a=>a.passed).length/o.length});return Ts("Flaky cases: share of trials passed","chart-flaky",{type:"bar",data:{labels:e,datasets:[{label:"trials passed %",data:n,backgroundColor:"#c9a227"}]},options:{indexAxis:"y",scales:{x:{min:0,max:100}},plugins:{legend:{display:!1}}}},ws(e.map(i=>i.length)))}function hh(s){let t=s.length;for(let e=0;e<s.length-1;e++)ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1))&&(t--,e++);return t}function Be(s,t){let e=0;for(let n=0;n<t&&e<s.length;n++){let i=ca(s.charCodeAt(e))&&ha(s.charCodeAt(e+1));e+=i?2:1}return s.slice(0,e)}function la(s,t){if(s.length<=t)return{start:s,left:0};let e=Be(s,t);return{start:e,left:hh(s.slice(e.length))}}function ca(s){return s>=55296&&s<=56319}function ha(s){return s>=56320&&s<=57343}var Ot=class{diff(t,e,n={}){let i;typeof n=="function"?(i=n,n={}):"callback"in n&&(i=n.callback);let o=this.castInput(t,n),a=this.castInput(e,n),r=this.removeEmpty(this.tokenize(o,n)),l=this.removeEmpty(this.tokenize(a,n));return this.diffWithOptionsObj(r,l,n,i)}diffWithOptionsObj(t,e,n,i){var o;let a=_=>{if(_=this.postProcess(_,n),i){setTimeout(function(){i(_)},0);return}else return _},r=e.length,l=t.length,c=1,h=r+l;n.maxEditLength!=null&&(h=Math.min(h,n.maxEditLength));let u=(o=n.timeout)!==null&&o!==void 0?o:1/0,d=Date.now()+u,f=[{oldPos:-1,lastComponent:void 0}],m=this.extractCommon(f[0],e,t,0,n);if(f[0].oldPos+1>=l&&m+1>=r)return a(this.buildValues(f[0].lastComponent,e,t));let p=-1/0,b=1/0,x=()=>{for(let _=Math.max(p,-c);_<=Math.min(b,c);_+=2){let v,w=f[_-1],M=f[_+1];w&&(f[_-1]=void 0);let S=!1;if(M){let k=M.oldPos-_;S=M&&0<=k&&k<r}let C=w&&w.oldPos+1<l;if(!S&&!C){f[_]=void 0;continue}if(!C||S&&w.oldPos<M.oldPos?v=this.addToPath(M,!0,!1,0,n):v=this.addToPath(w,!1,!0,1,n),m=this.extractCommon(v,e,t,_,n),v.oldPos+1>=l&&m+1>=r)return a(this.buildValues(v.lastComponent,e,t))||!0;f[_]=v,v.oldPos+1>=l&&(b=Math.min(b,_-1)),m+1>=r&&(p=Math.max(p,_+1))}c++};if(i)(function _(){setTimeout(function(){if(c>h||Date.now()>d)return i(void 0);x()||_()},0)})();else for(;c<=h&&Date.now()<=d;){let _=x();if(_)return _}}addToPath(t,e,n,i,o){let a=t.lastComponent;return a&&!o.oneChangePerToken&&a.added===e&&a.removed===n?{oldPos:t.oldPos+i,lastComponent:{count:a.count+1,added:e,removed:n,previousComponent:a.previousComponent}}:{oldPos:t.oldPos+i,lastComponent:{count:1,added:e,removed:n,previousComponent:a}}}extractCommon(t,e,n,i,o){let a=e.length,r=n.length,l=t.oldPos,c=l-i,h=0;for(;c+1<a&&l+1<r&&this.equals(n[l+1],e[c+1],o);)c++,l++,h++,o.oneChangePerToken&&(t.lastComponent={count:1,previousComponent:t.lastComponent,added:!1,removed:!1});return h&&!o.oneChangePerToken&&(t.lastComponent={count:h,previousComponent:t.lastComponent,added:!1,removed:!1}),t.oldPos=l,c}equals(t,e,n){return n.comparator?n.comparator(t,e):t===e||!!n.ignoreCase&&t.toLowerCase()===e.toLowerCase()}removeEmpty(t){let e=[];for(let n=0;n<t.length;n++)t[n]&&e.push(t[n]);return e}castInput(t,e){return t}tokenize(t,e){return Array.from(t)}join(t){return t.join("")}postProcess(t,e){return t}get useLongestToken(){return!1}buildValues(t,e,n){let i=[],o;for(;t;)i.push(t),o=t.previousComponent,delete t.previousComponent,t=o;i.reverse();let a=i.length,r=0,l=0,c=0;for(;r<a;r++){let h=i[r];if(h.removed)h.value=this.join(n.slice(c,c+h.count)),c+=h.count;else{if(!h.added&&this.useLongestToken){let u=e.slice(l,l+h.count);u=u.map(function(d,f){let m=n[c+f];return m.length>d.length?m:d}),h.value=this.join(u)}else h.value=this.join(e.slice(l,l+h.count));l+=h.count,h.added||(c+=h.count)}}return i}};function Nn(s,t){let e;for(e=0;e<s.length&&e<t.length;e++)if(s[e]!=t[e])return s.slice(0,e);return s.slice(0,e)}function $n(s,t){let e;if(!s||!t||s[s.length-1]!=t[t.length-1])return"";for(e=0;e<s.length&&e<t.length;e++)if(s[s.length-(e+1)]!=t[t.length-(e+1)])return s.slice(-e);return s.slice(-e)}function Os(s,t,e){if(s.slice(0,t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t start with prefix ${JSON.stringify(t)}; this is a bug`);return e+s.slice(t.length)}function Ls(s,t,e){if(!t)return s+e;if(s.slice(-t.length)!=t)throw Error(`string ${JSON.stringify(s)} doesn\'t end with suffix ${JSON.stringify(t)}; this is a bug`);return s.slice(0,-t.length)+e}function de(s,t){return Os(s,t,"")}function We(s,t){return Ls(s,t,"")}function jn(s,t){return t.slice(0,uh(s,t))}function uh(s,t){let e=0;s.length>t.length&&(e=s.length-t.length);let n=t.length;s.length<t.length&&(n=s.length);let i=Array(n),o=0;i[0]=0;for(let a=1;a<n;a++){for(t[a]==t[o]?i[a]=i[o]:i[a]=o;o>0&&t[a]!=t[o];)o=i[o];t[a]==t[o]&&o++}o=0;for(let a=e;a<s.length;a++){for(;o>0&&s[a]!=t[o];)o=i[o];s[a]==t[o]&&o++}return o}function Yn(s,t){let e=[];for(let n of Array.from(t.segment(s))){let i=n.segment;e.length&&/\\s/.test(e[e.length-1])&&/\\s/.test(i)?e[e.length-1]+=i:e.push(i)}return e}function Es(s,t){if(t)return fe(s,t)[1];let e;for(e=s.length-1;e>=0&&s[e].match(/\\s/);e--);return s.substring(e+1)}function qt(s,t){if(t)return fe(s,t)[0];let e=s.match(/^\\s*/);return e?e[0]:""}function fe(s,t){if(!t)return[qt(s),Es(s)];if(t.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');let e=Yn(s,t),n=e[0],i=e[e.length-1],o=/\\s/.test(n)?n:"",a=/\\s/.test(i)?i:"";return[o,a]}var Rs="a-zA-Z0-9_\\\\u{AD}\\\\u{C0}-\\\\u{D6}\\\\u{D8}-\\\\u{F6}\\\\u{F8}-\\\\u{2C6}\\\\u{2C8}-\\\\u{2D7}\\\\u{2DE}-\\\\u{2FF}\\\\u{1E00}-\\\\u{1EFF}",dh=new RegExp(`[${Rs}]+|\\\\s+|[^${Rs}]`,"ug"),Un=class extends Ot{equals(t,e,n){return n.ignoreCase&&(t=t.toLowerCase(),e=e.toLowerCase()),t.trim()===e.trim()}tokenize(t,e={}){let n;if(e.intlSegmenter){let a=e.intlSegmenter;if(a.resolvedOptions().granularity!="word")throw new Error(\'The segmenter passed must have a granularity of "word"\');n=Yn(t,a)}else n=t.match(dh)||[];let i=[],o=null;return n.forEach(a=>{/\\s/.test(a)?o==null?i.push(a):i.push(i.pop()+a):o!=null&&/\\s/.test(o)?i[i.length-1]==o?i.push(i.pop()+a):i.push(o+a):i.push(a),o=a}),i}join(t){return t.map((e,n)=>n==0?e:e.replace(/^\\s+/,"")).join("")}postProcess(t,e){if(!t||e.oneChangePerToken)return t;let n=null,i=null,o=null;return t.forEach(a=>{a.added?i=a:a.removed?o=a:((i||o)&&ua(n,o,i,a,e.intlSegmenter),n=a,i=null,o=null)}),(i||o)&&ua(n,o,i,null,e.intlSegmenter),t}},da=new Un;function Gn(s,t,e){return e?.ignoreWhitespace!=null&&!e.ignoreWhitespace?ga(s,t,e):da.diff(s,t,e)}function ua(s,t,e,n,i){if(t&&e){let[o,a]=fe(t.value,i),[r,l]=fe(e.value,i);if(s){let c=Nn(o,r);s.value=Ls(s.value,r,c),t.value=de(t.value,c),e.value=de(e.value,c)}if(n){let c=$n(a,l);n.value=Os(n.value,l,c),t.value=We(t.value,c),e.value=We(e.value,c)}}else if(e){if(s){let o=qt(e.value,i);e.value=e.value.substring(o.length)}if(n){let o=qt(n.value,i);n.value=n.value.substring(o.length)}}else if(s&&n){let o=qt(n.value,i),[a,r]=fe(t.value,i),l=Nn(o,a);t.value=de(t.value,l);let c=$n(de(o,l),r);t.value=We(t.value,c),n.value=Os(n.value,o,c),s.value=Ls(s.value,o,o.slice(0,o.length-c.length))}else if(n){let o=qt(n.value,i),a=Es(t.value,i),r=jn(a,o);t.value=We(t.value,r)}else if(s){let o=Es(s.value,i),a=qt(t.value,i),r=jn(o,a);t.value=de(t.value,r)}}var Xn=class extends Ot{tokenize(t){let e=new RegExp(`(\\\\r?\\\\n)|[${Rs}]+|[^\\\\S\\\\n\\\\r]+|[^${Rs}]`,"ug");return t.match(e)||[]}},fa=new Xn;function ga(s,t,e){return fa.diff(s,t,e)}var qn=class extends Ot{constructor(){super(...arguments),this.tokenize=fh}equals(t,e,n){return n.ignoreWhitespace?((!n.newlineIsToken||!t.includes(`\n`))&&(t=t.trim()),(!n.newlineIsToken||!e.includes(`\n`))&&(e=e.trim())):n.ignoreNewlineAtEof&&!n.newlineIsToken&&(t.endsWith(`\n`)&&(t=t.slice(0,-1)),e.endsWith(`\n`)&&(e=e.slice(0,-1))),super.equals(t,e,n)}},pa=new qn;function Kn(s,t,e){return pa.diff(s,t,e)}function fh(s,t){t.stripTrailingCr&&(s=s.replace(/\\r\\n/g,`\n`));let e=[],n=s.split(/(\\n|\\r\\n)/);n[n.length-1]||n.pop();for(let i=0;i<n.length;i++){let o=n[i];i%2&&!t.newlineIsToken?e[e.length-1]+=o:e.push(o)}return e}var ma=4e3;function Is(s,t,e){let i=s.length>ma||t.length>ma?Kn(s,t):Gn(s,t),o=g("pre",{id:e,class:"diff"});for(let a of i)o.append(a.added?g("ins",{},a.value):a.removed?g("del",{},a.value):document.createTextNode(Tt(a.value)));return o}var gh="\\u2260";function xa(s,t){let e=t.base;if(e===void 0){let l=s.baseCases;return t.newlyFailing!==!0&&t.fixed!==!0||l===null?[]:l.unread!==null?[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: ${l.unread} (evals report RESULTS --baseline BASE -o FILE adds it).`)]:[g("p",{id:"detail-base-missing",class:"note"},`The baseline\'s result of this case is not in the page: it holds ${O(l.held)} of the ${O(l.named)} changed cases. evals show RESULTS --case ${t.id} --baseline BASE prints it.`)]}let n=t.output,i=!e.sameOutput,o=n===null?null:Be(n,s.maxShownChars),a=e.status!==t.status,r=[g("h3",{id:"detail-base-title"},"Baseline (BASE) vs this run (HEAD)"),g("table",{class:"grid sides",id:"detail-base"},g("thead",{},g("tr",{},...["","BASE","HEAD"].map(l=>g("th",{},l)))),g("tbody",{},_a("status",e.status,t.status,a),...ph(t))),g("div",{class:"sides-pre"},ba("BASE output",e.output??"no output (the case errored)","detail-base-output",i),ba("HEAD output",o??"no output (the case errored)","detail-head-output",i))];return e.why!==void 0&&r.push(g("p",{id:"detail-base-why",class:"why"},`In BASE: ${e.why}`)),e.error!==null&&r.push(g("pre",{id:"detail-base-error"},e.error)),i&&e.output!==null&&o!==null&&r.push(g("h3",{},"BASE output vs HEAD output"),Is(e.output,o,"detail-base-diff")),r}function ph(s){let t=s.base?.evaluations??[];return[...new Set([...t.map(n=>n.evaluator),...s.evaluations.map(n=>n.evaluator)])].map(n=>{let i=t.find(l=>l.evaluator===n),o=s.evaluations.find(l=>l.evaluator===n),a=l=>l===void 0?"not run":`${mh(l.passed)} ${Q(l.score)}`,r=i?.score!==o?.score||i?.passed!==o?.passed;return _a(n,a(i),a(o),r)})}function mh(s){return s===!0?"\\u2713":s===!1?"\\u2717":"\\xB7"}function _a(s,t,e,n){return g("tr",{class:n?"changed":"","data-name":s},g("td",{},n?g("span",{class:"mark",title:"differs between BASE and HEAD"},gh):"",` ${s}`),g("td",{class:"base"},t),g("td",{class:"head"},e))}function ba(s,t,e,n){let i=n?`${s} (differs)`:`${s} (same)`;return g("div",{class:n?"block changed":"block"},g("h3",{},i),g("pre",{id:e},t))}var bh="no output (the case errored)";function ya(s){let t=g("div",{class:"body"}),e=g("button",{type:"button",class:"close","aria-label":"close"},"\\xD7"),n=g("aside",{id:"detail",hidden:"",role:"dialog","aria-label":"case detail"},e,t),i=null,o=()=>{n.hasAttribute("hidden")||(n.setAttribute("hidden",""),i instanceof HTMLElement&&i.isConnected&&i.focus(),i=null)};return e.addEventListener("click",o),document.addEventListener("keydown",r=>{r.key==="Escape"&&o()}),{panel:n,show:r=>{n.hasAttribute("hidden")&&(i=document.activeElement),t.replaceChildren(...xh(s,r)),n.removeAttribute("hidden"),t.scrollTop=0,e.focus()}}}function xh(s,t){let e=[g("h2",{},`${t.status.toUpperCase()}${t.flaky?" (flaky)":""} \\xB7 ${t.id}`),g("p",{class:"meta"},[s.runs[t.run]?.name,t.source??"inline case",Ps(t.durationMs),...t.tags.length>0?[`tags: ${t.tags.join(", ")}`]:[]].join(" \\xB7 "))];t.newlyFailing===!0&&e.push(g("p",{id:"detail-newly-failing",class:"warning"},g("strong",{},"Newly failing:"),` passed in the baseline, ${t.status} now.`)),t.fixed===!0&&e.push(g("p",{id:"detail-fixed",class:"note"},g("strong",{},"Fixed:")," did not pass in the baseline, passes now.")),t.label!==null&&e.push(g("p",{class:"label"},t.label)),t.why!==void 0&&e.push(g("p",{id:"detail-why",class:"why bad"},t.why)),e.push(...xa(s,t)),e.push(Fs("Inputs",t.inputs,"detail-inputs")),t.error!==null&&e.push(Fs("Error",t.error,"detail-error"));let n=t.output;e.push(n===null?g("div",{class:"block"},g("h3",{},"Output"),g("p",{id:"detail-output",class:"dim"},bh)):Fs("Output",_h(s,n),"detail-output"));for(let o of t.warnings??[])e.push(g("p",{class:"warning detail-warning"},g("strong",{},"Warning:"),` ${o}`));let i=t.compared;return i!==null&&e.push(Fs("Expected",i.expected,"detail-expected")),i!==null&&n!==null&&e.push(g("h3",{id:"detail-diff-title"},`Expected vs ${i.what}`),Is(i.expected,i.actual??Be(n,s.maxShownChars),"detail-diff")),e.push(g("h3",{},"Evaluations"),yh(t)),t.trials!==null&&e.push(g("h3",{},`Trials (${O(t.trials.filter(o=>o.passed).length)} of ${O(t.trials.length)} passed)`),g("ol",{class:"trials"},...t.trials.map(o=>g("li",{class:o.passed?"ok":"bad"},`${o.passed?"\\u2713":"\\u2717"} ${Ps(o.durationMs)} \\xB7 ${o.error??[o.scores.map(a=>`${a.evaluator} ${a.score===null?"error":Q(a.score)}`).join(", "),...o.reasons].join(" \\u2014 ")}`)))),t.usage!==null&&e.push(g("h3",{},"Model calls of the target"),g("p",{},t.usage)),e}function _h(s,t){let{start:e,left:n}=la(t,s.maxShownChars);return n===0?t:`${e}\n\\u2026 (${O(n)} more characters, which the search covers: evals show --full prints all)`}function Fs(s,t,e){return g("div",{class:"block"},g("h3",{},s),g("pre",{id:e},t))}function yh(s){if(s.evaluations.length>0)return Mh(s);let t=s.error!==null?"none: the case errored before its evaluators ran":"none: no evaluator applies to this case";return g("p",{id:"detail-evaluations",class:"dim"},t)}function Mh(s){let t=s.evaluations.map(e=>g("tr",{class:e.error!==null?"err":e.passed===!1?"bad":e.passed===!0?"ok":""},g("td",{},e.error!==null?"!":e.passed===!0?"\\u2713":e.passed===!1?"\\u2717":"\\xB7"),g("td",{},e.evaluator),g("td",{class:"num"},Q(e.score)),g("td",{},e.threshold??"no threshold"),g("td",{class:"reason"},e.error!==null?`error: ${e.error}`:e.reason??""),g("td",{class:"dim"},e.usage??"")));return g("table",{class:"grid",id:"detail-evaluations"},g("thead",{},g("tr",{},...["","evaluator","score","needs","reason","judge usage"].map(e=>g("th",{},e)))),g("tbody",{},...t))}var vh={status:90,case:200,why:120,run:140,duration:70,score:80,scoreGap:8},wh={status:90,case:180,why:150,run:120,duration:56,score:40,scoreGap:2},Sh=7,kh=8,Ch=16,Ma={wide:30,compact:96};function va(s){let t=s>=Sh,e=t?wh:vh,n=s*e.score+Math.max(0,s-1)*e.scoreGap,i=s===0?5:6;return{compact:t,template:`${e.status}px minmax(${e.case}px,2fr) minmax(${e.why}px,3fr) minmax(${e.run}px,1fr) ${e.duration}px${s===0?"":` ${n}px`}`,scoreTemplate:`repeat(${s}, ${e.score}px)`,scoreGap:`${e.scoreGap}px`,minWidth:e.status+e.case+e.why+e.run+e.duration+n+kh*(i-1)+Ch,headerHeight:t?Ma.compact:Ma.wide}}function Sa(s,t,e=0){let n=Ph(s,t);return e===0?n:`${e===1?"A suite of the baseline is":`${O(e)} suites of the baseline are`} gone from the config, so the verdict is FAIL. ${n}`}function Ph(s,t){return t===1?`The run ${s===0?"passed":"failed"} its gate.`:s===0?`All ${O(t)} runs passed their gates.`:`${O(s)} of ${O(t)} ${s===1?"runs failed its gate.":"runs failed their gates."}`}var wa=12;function He(s){return s.length>wa?`${s.slice(0,wa)}\\u2026`:s}var zs=30,ka=10,Ws="newly-failing",Ca={errored:0,failed:1,passed:2};function Da(s,t){let e=s.cases.map(y=>[y.id,y.label??"",y.source??"",y.output??"",y.error??"",y.why??""].join(`\n`).toLowerCase()),n=s.evaluators,i=Bs("filter-status",[["all","all cases"],["not-passed","did not pass"],...s.comparison===null?[]:[[Ws,`newly failing (${s.comparison.newlyFailingCount.all})`]],["failed","failed"],["errored","errored"],["flaky","flaky"],["passed","passed"]]),o=Bs("filter-run",[["all","every run"],...s.runs.map((y,A)=>[String(A),y.name])]),a=Bs("filter-evaluator",[["all","any evaluator"],...s.evaluators.map((y,A)=>[String(A),`${y} did not pass`])]),r=s.tags.length===0?null:Bs("filter-tag",[["","any tag"],...s.tags.map(y=>[`tag:${y}`,`tagged ${y}`])]),l=g("input",{id:"filter-search",type:"search",placeholder:"search id, label, source, output, error, why\\u2026",title:"searches the whole of every output, also the part the detail cuts","aria-label":"search cases"}),c=g("span",{id:"case-count",class:"note"}),h="status",u=!0,d=[],f=[["status","status"],["case","case"],["why","why"],["run","run"],["duration","ms"]],m=va(n.length),{template:p,minWidth:b,headerHeight:x}=m,_=g("div",{class:m.compact?"row head compact":"row head"});_.style.gridTemplateColumns=p,_.style.minWidth=`${b}px`,_.style.height=`${x}px`;let v=([y,A])=>{let E=g("button",{type:"button",class:"sort","data-key":y,title:A},A);return E.addEventListener("click",()=>{u=h===y?!u:!0,h=y,D()}),E};_.append(...f.map(v)),n.length>0&&_.append(Pa(n.map((y,A)=>v([`score:${A}`,y])),m));let w=g("div",{class:"spacer"});w.style.minWidth=`${b}px`;let M=g("div",{id:"case-rows",class:"rows",role:"list"},_,w),S=g("p",{id:"case-columns",class:"note",hidden:""},`${ue(n.length,"evaluator column")}, every one shown: scroll the table sideways to see those out of view.`);function C(y,A,E){let P=s.cases[y];if(P===void 0)return!1;let R=i.value;if(R==="not-passed"&&P.status==="passed"||(R==="failed"||R==="errored"||R==="passed")&&P.status!==R||R==="flaky"&&!P.flaky||R===Ws&&P.newlyFailing!==!0||o.value!=="all"&&String(P.run)!==o.value||a.value!=="all"&&!P.failing.includes(Number(a.value))||r!==null&&r.value!==""&&!P.tags.includes(r.value.slice(4)))return!1;if(A==="")return!0;let $=e[y]??"";if($.includes(A)||E!==A&&$.includes(E))return!0;let at=A.endsWith("\\u2026")?A.slice(0,-1):"";return at!==""&&P.id.toLowerCase().startsWith(at)}function k(y,A){if(h==="status")return Ca[y.status]-Ca[A.status]||y.run-A.run;if(h==="case")return Aa(y.id,A.id);if(h==="why")return Aa(y.why??"\\uFFFF",A.why??"\\uFFFF");if(h==="run")return y.run-A.run;if(h==="duration")return y.durationMs-A.durationMs;let E=Number(h.slice(6));return(y.scores[E]??-1)-(A.scores[E]??-1)}function D(){d=[];let y=l.value.trim().toLowerCase(),A=JSON.stringify(y).slice(1,-1);for(let E=0;E<s.cases.length;E++)C(E,y,A)&&d.push(E);d.sort((E,P)=>{let R=k(s.cases[E],s.cases[P]);return(u?R:-R)||E-P}),c.textContent=`${O(d.length)} of ${O(s.cases.length)} cases`,w.style.height=`${d.length*zs}px`,S.hidden=M.scrollWidth<=M.clientWidth;for(let E of _.querySelectorAll("button")){let P=E.getAttribute("data-key");E.setAttribute("aria-sort",P===h?u?"ascending":"descending":"none")}z()}function z(){for(let P of M.querySelectorAll(".case"))P.remove();let y=Math.max(0,Math.floor(Math.max(0,M.scrollTop-x)/zs)-ka),A=Math.ceil((M.clientHeight||600)/zs)+2*ka,E=document.createDocumentFragment();for(let P=y;P<Math.min(d.length,y+A);P++){let R=s.cases[d[P]??-1];R!==void 0&&E.append(L(R,P))}M.append(E)}function L(y,A){let E=y.label===null?y.id:`${He(y.id)} ${y.label}`,P=g("div",{class:`row case ${y.status}`,role:"listitem",tabindex:"0","data-id":y.id},g("span",{class:`badge ${y.status}`},y.flaky?`${y.status} ~`:y.status),g("span",{class:"name",title:y.id},y.newlyFailing===!0?g("span",{class:"newly-mark",title:`newly failing: passed in the baseline, ${y.status} now`},"new"):null,E),y.why===void 0?g("span",{class:"why"}):g("span",{class:"why bad",title:y.why},y.whyShown??y.why),g("span",{class:"dim"},s.runs[y.run]?.name??""),g("span",{class:"num"},O(y.durationMs)),n.length===0?null:Pa(n.map(($,at)=>{let Lt=y.failing.includes(at),ht=Q(y.scores[at]??null),Kt=`${$} ${ht}${Lt?" (did not pass)":""}`;return g("span",{class:Lt?"num bad":"num",title:Kt},ht)}),m));P.style.top=`${x+A*zs}px`,P.style.gridTemplateColumns=p,P.style.minWidth=`${b}px`;let R=()=>t(y);return P.addEventListener("click",R),P.addEventListener("keydown",$=>{$.key==="Enter"&&($.preventDefault(),R())}),P}for(let y of[i,o,a,r])y?.addEventListener("change",D);return l.addEventListener("input",D),M.addEventListener("scroll",()=>requestAnimationFrame(z)),queueMicrotask(D),ot("Cases","cases",g("div",{class:"filters"},i,o,a,...r?[r]:[],l,c),g("p",{class:"note"},"The search covers the id, label, source line, error, why it did not pass and the whole output of each case."),S,g("div",{class:"table"},M))}function Pa(s,t){let e=g("div",{class:t.compact?"scores chips":"scores"},...s);return e.style.gridTemplateColumns=t.scoreTemplate,e.style.columnGap=t.scoreGap,e}function Aa(s,t){return s<t?-1:s>t?1:0}function Bs(s,t){return g("select",{id:s,"aria-label":s.replace("filter-","filter by ")},...t.map(([e,n])=>g("option",{value:e},n)))}var Jn=50;function Ta(s,t){let e=s.comparison;if(e===null)return null;let n=Th(s),i=e.rows.map(o=>g("tr",{class:o.label==="regressed"?"bad":o.label==="improved"?"ok":""},...[`${o.run}${o.incomplete}`,o.metric,...As(o),o.verdict].map(a=>g("td",{},a))));return ot("Against the baseline","comparison",g("p",{class:"note"},`baseline: ${e.base}`),...e.warnings.map(o=>g("p",{class:"warning"},g("strong",{},o.title)," ",o.detail)),Ds(["run","metric","base","head","\\u0394","CI",""],i),g("p",{class:"note"},"Pass rates in percent, their changes in percentage points (pp); scores and \\u03BA as they are."),Ah(e,n,t),Dh(e,n,t))}function Ah(s,t,e){let n=s.newlyFailing;if(n.length===0)return null;let i=new Set(s.newlyFailingRuns.filter(p=>p.alarm).map(p=>p.run)),o=p=>p.slice(0,Jn).map(({run:b,id:x})=>{let _=t(b,x),v=[_?.label??He(x),_?.source,b].filter(w=>w!=null&&w!=="").join(" \\xB7 ");return Oa(v,x,_,e)}),a=n.filter(({run:p})=>i.has(p)),r=s.newlyFailingRuns.filter(p=>!p.alarm),l=p=>n.filter(({run:b})=>b===p),c=Math.min(a.length,Jn)+r.reduce((p,b)=>p+Math.min(l(b.run).length,Jn),0),h=n.length-c,u=g("button",{type:"button",class:"link",id:"show-newly-failing"}),{newlyFailingCount:d}=s,f=d.byPoint?" (case, grid point) pairs":"";u.textContent=h>0?`\\u2026 and ${O(h)} more${f}: show all ${d.all} in the case table`:"show them in the case table",u.addEventListener("click",()=>{let p=document.getElementById("filter-status");p instanceof HTMLSelectElement&&(p.value=Ws,p.dispatchEvent(new Event("change")),document.getElementById("cases")?.scrollIntoView())});let m=r.length===0?null:g("details",{class:"newly-failing-noise"},g("summary",{},`${O(d.calm)} ${s.calmNewlyFailing}`),...r.flatMap(p=>[g("h5",{},`${p.run}: ${p.heading}`),g("ul",{},...o(l(p.run)))]));return a.length===0?g("div",{class:"newly-failing-calm"},m,g("p",{class:"note"},u)):g("div",{class:"newly-failing"},g("h3",{},`Newly failing (${d.alarm})`),...s.newlyFailingRuns.filter(p=>p.alarm&&p.reasons.length>0).map(p=>g("div",{class:"alarm-reasons"},g("p",{class:"alarm-lead"},`${p.run}: ${s.alarmLead}`),g("ul",{},...p.reasons.map(b=>g("li",{class:"alarm-reason"},b))))),g("ul",{},...o(a)),m,g("p",{class:"note"},u))}function Dh(s,t,e){let n=[];for(let{title:i,runs:o}of s.oneSidedRuns)n.push(g("div",{class:"one-sided-runs"},g("h4",{},i),g("ul",{},...o.map(a=>g("li",{},a)))));for(let i of s.changes){let o=i.lists.map(a=>{let r=a.cases.map(c=>{let h=a.inHead?t(i.run,c.id):void 0,u=[h?.label??c.label??He(c.id),c.source,c.detail].filter(d=>d!=null&&d!=="").join(" \\xB7 ");return Oa(u,c.id,h,e)}),l=a.count-a.cases.length;return g("div",{class:"case-list","data-title":a.title},g("h5",{},`${a.title} (${O(a.count)})${a.note?`: ${a.note}`:""}`),g("ul",{},...r),l>0?g("p",{class:"note"},`\\u2026 and ${O(l)} more (evals compare --json lists all)`):null)});n.push(g("div",{class:"run-changes"},g("h4",{},i.run),...i.evaluators.map(a=>g("p",{class:"evaluators-one-side"},a)),...o))}return n.length===0?null:g("div",{id:"comparison-changes"},g("h3",{},"What else changed"),...n)}function Oa(s,t,e,n){if(e===void 0)return g("li",{title:t},s);let i=e.why===void 0?null:g("span",{class:"why bad",title:e.why},e.whyShown??e.why),o=g("li",{class:"case-link",tabindex:"0",title:t},g("span",{class:"listed-name"},s),...i===null?[]:[" \\u2014 ",i]);return o.addEventListener("click",()=>n(e)),o.addEventListener("keydown",a=>{a.key==="Enter"&&(a.preventDefault(),n(e))}),o}function Th(s){let t=new Map(s.runs.map((n,i)=>[n.name,i])),e=new Map(s.cases.map(n=>[`${n.run} ${n.id}`,n]));return(n,i)=>e.get(`${t.get(n)??-1} ${i}`)}function Ea(s){let{totals:t}=s,e=s.verdict==="pass",n=s.partialMerge,i=n!==null?`A partial merge: only shard${n.merged.length===1?"":"s"} ${n.merged.map(O).join(", ")} of ${O(n.count)} ${n.merged.length===1?"was":"were"} merged, so the verdict is FAIL.`:s.interrupted?"The run was interrupted: the verdict is FAIL.":Sa(t.failedRuns,t.runs,s.missingSuites.length);return g("header",{id:"verdict",class:e?"pass":"fail"},g("div",{class:"word"},e?"PASS":"FAIL"),g("div",{},g("p",{class:"sentence"},i),s.missingSuites.length>0?g("ul",{id:"missing-suites",class:"missing-suites"},...s.missingSuites.map(({text:o})=>g("li",{},o))):null,g("p",{class:"totals"},`${ue(t.cases,"case")}: ${O(t.passed)} passed, ${O(t.failed)} failed, ${O(t.errored)} errored`),g("p",{class:"meta"},[s.config,s.git,s.startedAt,Vn(s.durationMs),`evalgate ${s.toolVersion}`].filter(o=>o!==null).join(" \\xB7 ")),s.usage!==null?g("p",{class:"meta"},s.usage):null))}function Ra(s){let t=s.runs.flatMap(n=>n.gate.map(i=>g("tr",{class:i.passed?"ok":"bad"},g("td",{},n.name),g("td",{},i.passed?"\\u2713":"\\u2717"),g("td",{},i.name),g("td",{},i.expected),g("td",{},i.actual)))),e=s.missingSuites.map(({suite:n,text:i})=>g("tr",{class:"bad gone-suite"},g("td",{},`${n} (gone)`),g("td",{},"\\u2717"),g("td",{},"regressions"),g("td",{},"the suite in the config, or listed in removedSuites"),g("td",{},i)));return t.push(...e),ot("Gate conditions","gate",g("table",{class:"grid"},g("thead",{},g("tr",{},...["run","","condition","expected","actual"].map(n=>g("th",{},n)))),g("tbody",{},...t)))}function Ia(s){let t=s.some(o=>o.trials>1),e=s.some(o=>o.calls>0);return{heads:[...t?[g("th",{class:"num"},"trials"),g("th",{class:"num",title:"cases whose trials disagreed"},"flaky")]:[],...e?[g("th",{class:"num",title:"cost of the model calls"},"cost")]:[]],cells:o=>[...t?[g("td",{class:"num"},o===void 0?"\\u2014":O(o.trials)),g("td",{class:"num"},o?.flaky==null?"\\u2014":O(o.flaky))]:[],...e?[g("td",{class:"num"},o===void 0?"\\u2014":Hn(o.cost,o.calls))]:[]]}}function Fa(s,t){let e=Ia(s.rows.flatMap(o=>t[o.run]??[])),n=g("tr",{},...s.keys.map(o=>g("th",{},o)),g("th",{},"verdict"),g("th",{class:"num"},"cases"),g("th",{class:"num"},"pass rate"),...s.evaluators.map((o,a)=>g("th",{class:"num",title:s.lowerIsBetter[a]===!0?"mean score (lower is better)":"mean score"},o)),...e.heads),i=s.rows.map(o=>g("tr",{},...s.keys.map(a=>g("td",{},o.params[a]??"")),g("td",{class:o.verdict},o.verdict.toUpperCase()),g("td",{class:"num"},O(o.cases)),La(_t(o.passRate),o.passRate!==null&&o.passRate===s.bestPassRate),...o.means.map((a,r)=>La(Q(a),a!==null&&a===s.bestMeans[r])),...e.cells(t[o.run])));return g("div",{class:"matrix"},g("h3",{},`${s.suite} \\xB7 ${O(s.rows.length)} grid points`),g("table",{class:"grid"},g("thead",{},n),g("tbody",{},...i)),g("p",{class:"note"},Oh(s)))}function Oh(s){let t=s.evaluators.filter((n,i)=>s.lowerIsBetter[i]===!0);return`${t.length===0?"\\u2605 best of the column":`\\u2605 best of the column (the lowest for ${t.join(", ")}, where lower is better)`}; evaluator columns are mean scores.`}function La(s,t){return g("td",{class:t?"num best":"num",...t?{title:"best of the column"}:{}},t?`\\u2605 ${s}`:s)}function za(s){let t=Ia(s.runs),e=s.runs.map(n=>g("tr",{},g("td",{},n.name),g("td",{class:n.verdict},n.verdict.toUpperCase()),g("td",{class:"num"},O(n.cases)),g("td",{class:"num"},_t(n.passRate)),g("td",{class:"num"},O(n.failed)),g("td",{class:"num"},O(n.errored)),...t.cells(n),g("td",{},n.evaluators.map(i=>`${i.id} ${Q(i.mean)}`).join(" \\xB7 "))));return Ds(["run","verdict","cases","pass rate","failed","errored",...t.heads,"evaluator means"],e)}function Lh(){let s=document.getElementById("report-data"),t=document.getElementById("app");if(s===null||t===null)return;let e=JSON.parse(s.textContent??"{}"),n=new Set(e.matrices.map(l=>l.suite)),i=e.runs.filter(l=>!n.has(l.suite)),{panel:o,show:a}=ya(e),r=[Ea(e),Eh(e),g("div",{class:"top"},ot("Grid","matrices",...e.matrices.map(l=>Fa(l,e.runs)),i.length>0?za({...e,runs:i}):null),ra(e)),Ra(e),Rh(e),Ta(e,a),Da(e,a),o];t.replaceChildren(...r.filter(l=>l!==null))}function Eh(s){if(s.notCompared===null)return null;let[t,...e]=s.notCompared.split(": ");return g("p",{class:"warning not-compared",id:"not-compared",role:"alert"},g("strong",{},`${t??""}:`),` ${e.join(": ")}`)}function Rh(s){let t=s.runs.flatMap(e=>e.agreement.map(n=>g("li",{},`${e.name}: ${n}`)));return t.length===0?null:ot("Judge agreement with human labels","agreement",g("ul",{},...t))}Lh();})();\n';
     REPORT_APP_CSS = `/* The report's only stylesheet, inlined into the page. */
 :root {
   --pass: #2e7d4f;
@@ -40386,7 +40341,7 @@ __export(html_page_exports, {
   jsonForScript: () => jsonForScript,
   renderReportHtml: () => renderReportHtml
 });
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function renderReportHtml(model) {
   const csp = [
     "default-src 'none'",
@@ -40421,7 +40376,7 @@ function renderReportHtml(model) {
   ].join("\n");
 }
 function sha256(text2) {
-  return `sha256-${createHash2("sha256").update(text2, "utf8").digest("base64")}`;
+  return `sha256-${createHash3("sha256").update(text2, "utf8").digest("base64")}`;
 }
 function jsonForScript(value) {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
@@ -40437,6 +40392,337 @@ var init_html_page = __esm({
     "use strict";
     init_html_app_generated();
     init_bidi_visible();
+  }
+});
+
+// src/run/mean-bounds.ts
+function meanWithErrors(condition, threshold, measured) {
+  const { mean, errors, scored } = measured;
+  const trials = measured.erroredTrials ?? { trials: 0, down: 0, up: 0 };
+  if (errors === 0 && trials.trials === 0 || mean === null) return condition;
+  const erroredTrials = trials.trials === 0 ? [] : [plural2(trials.trials, "errored trial")];
+  const errored = [
+    ...errors > 0 ? [`${formatCount(errors)} of ${formatCount(measured.count)} evaluations errored`] : [],
+    ...erroredTrials.map((text2) => `${text2} beside scored ones`)
+  ].join(", ");
+  const given = `mean ${condition.actual} over the ${errors > 0 ? "others" : "trials that scored"}`;
+  if (scored === void 0 || scored <= 0) {
+    return { ...condition, actual: `not decided: ${errored} (${given})`, passed: false };
+  }
+  const at = (score2, shift) => Number(
+    ((mean * scored + shift + score2 * errors) / (scored + errors)).toPrecision(RANGE_DIGITS)
+  );
+  const low = at(LOWEST, trials.down);
+  const high = at(HIGHEST, trials.up);
+  const them = [
+    ...errors > 0 ? [`the ${plural2(errors, "errored evaluation")}`] : [],
+    ...erroredTrials.map((text2) => errors > 0 ? text2 : `the ${text2}`)
+  ].join(" and ");
+  const others = errors > 0 ? `${condition.actual} over the other ${formatCount(scored)}` : `${condition.actual} over the trials that scored`;
+  if (meetsThreshold(low, threshold) && meetsThreshold(high, threshold)) {
+    return {
+      ...condition,
+      actual: `passes ${wherever(threshold, true, them, low, high)} (${others})`,
+      passed: true
+    };
+  }
+  if (failsThroughout(threshold, low, high)) {
+    return {
+      ...condition,
+      actual: `fails ${wherever(threshold, false, them, low, high)} (${others})`,
+      passed: false
+    };
+  }
+  return {
+    ...condition,
+    actual: `not decided: ${errored} (${given}; ${shown2(low, "down")} to ${shown2(high, "up")} as they scored ${LOWEST} or ${HIGHEST})`,
+    passed: false
+  };
+}
+function failsThroughout(threshold, low, high) {
+  const lower = { ...pick(threshold, "gt"), ...pick(threshold, "gte") };
+  const upper = { ...pick(threshold, "lt"), ...pick(threshold, "lte") };
+  const hasLower = threshold.gt != null || threshold.gte != null;
+  const hasUpper = threshold.lt != null || threshold.lte != null;
+  return hasLower && !meetsThreshold(high, lower) || hasUpper && !meetsThreshold(low, upper);
+}
+function pick(threshold, key) {
+  return threshold[key] != null ? { [key]: threshold[key] } : {};
+}
+function wherever(threshold, passed, them, low, high) {
+  const lowerOnly = (threshold.gt != null || threshold.gte != null) && threshold.lt == null && threshold.lte == null;
+  const upperOnly = (threshold.lt != null || threshold.lte != null) && threshold.gt == null && threshold.gte == null;
+  if (lowerOnly) {
+    return passed ? `even if ${them} scored ${LOWEST}: mean \u2265 ${shown2(low, "down")}` : `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown2(high, "up")}`;
+  }
+  if (upperOnly) {
+    return passed ? `even if ${them} scored ${HIGHEST}: mean \u2264 ${shown2(high, "up")}` : `even if ${them} scored ${LOWEST}: mean \u2265 ${shown2(low, "down")}`;
+  }
+  return `whatever ${them} scored: mean from ${shown2(low, "down")} to ${shown2(high, "up")}`;
+}
+function shown2(value, direction2) {
+  const scale = 1e4;
+  const scaled = Number((value * scale).toPrecision(15));
+  const rounded2 = direction2 === "down" ? Math.floor(scaled) : Math.ceil(scaled);
+  return String(rounded2 / scale);
+}
+function plural2(count, noun) {
+  return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
+var LOWEST, HIGHEST, RANGE_DIGITS;
+var init_mean_bounds = __esm({
+  "src/run/mean-bounds.ts"() {
+    "use strict";
+    init_format_count();
+    init_threshold();
+    LOWEST = 0;
+    HIGHEST = 1;
+    RANGE_DIGITS = 12;
+  }
+});
+
+// src/run/gate.ts
+function evaluateGate(summary2, gate, emptyExcused = false) {
+  const conditions = [];
+  const noCases = summary2.cases === 0;
+  if (gate.minPassRate == null) {
+    conditions.push({
+      name: "all cases pass",
+      expected: "0 failed, 0 errored",
+      actual: noCases ? "no cases ran" : `${summary2.failed} failed, ${summary2.errored} errored`,
+      passed: summary2.failed + summary2.errored === 0
+    });
+  } else {
+    const bound = { gte: gate.minPassRate };
+    const passed = meetsThreshold(summary2.passRate, bound);
+    conditions.push({
+      name: "minPassRate",
+      expected: `\u2265 ${gate.minPassRate}`,
+      // A pass rate of no cases is 1 by convention, which would read as if every case passed.
+      actual: noCases ? "no cases ran" : `${formatMeasured(summary2.passRate, bound, passed)} (${formatCount(summary2.passed)} of ${formatCount(summary2.cases)} cases)`,
+      passed
+    });
+  }
+  const missing = (reason) => emptyExcused && noCases ? null : reason;
+  for (const [id, rules] of Object.entries(gate.evaluators ?? {})) {
+    const measured = summary2.evaluators[id];
+    const recorded = recordedOnly(summary2, measured);
+    const unmeasured = (reason) => recorded !== void 0 ? null : missing(reason);
+    const excused = recorded ?? "no cases ran";
+    if (rules.mean != null) {
+      const condition = measure(
+        `evaluators.${id}.mean`,
+        rules.mean,
+        withoutNoiseOrNull(measured?.mean ?? null),
+        unmeasured("no scores"),
+        excused
+      );
+      conditions.push(
+        measured === void 0 || measured.mean === null ? condition : meanWithErrors(condition, rules.mean, measured)
+      );
+    }
+    if (rules.passRate != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.passRate`,
+          rules.passRate,
+          measured?.passRate ?? null,
+          unmeasured("no evaluations with a threshold"),
+          excused
+        )
+      );
+    }
+    const agreement = measured?.agreement;
+    const noAgreement = agreement === void 0 ? "no agreement: on the evaluator" : missing("no labelled row judged");
+    if (rules.agreement?.kappa != null && agreement !== void 0 && agreedWithoutVariance(agreement)) {
+      conditions.push(
+        perfectAgreement(`evaluators.${id}.agreement.kappa`, rules.agreement.kappa, agreement)
+      );
+    } else if (rules.agreement?.kappa != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.kappa`,
+          rules.agreement.kappa,
+          withoutNoiseOrNull(agreement?.kappa ?? null),
+          // With rows judged, κ can still be undefined: say why (every verdict the same).
+          agreement === void 0 ? noAgreement : missing(kappaUndefinedReason(agreement) ?? "no labelled row judged")
+        )
+      );
+    }
+    if (rules.agreement?.accuracy != null) {
+      conditions.push(
+        measure(
+          `evaluators.${id}.agreement.accuracy`,
+          rules.agreement.accuracy,
+          agreement?.accuracy ?? null,
+          noAgreement
+        )
+      );
+    }
+  }
+  return { verdict: conditions.every((c) => c.passed) ? "pass" : "fail", conditions };
+}
+function measure(name, threshold, value, missing, excused = "no cases ran") {
+  const expected = describeThreshold(threshold);
+  if (value === null) {
+    return missing === null ? { name, expected, actual: excused, passed: true } : { name, expected, actual: missing, passed: false };
+  }
+  const passed = meetsThreshold(value, threshold);
+  return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
+}
+function perfectAgreement(name, threshold, agreement) {
+  const passed = meetsThreshold(1, threshold);
+  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const same3 = only === void 0 ? "the same" : JSON.stringify(only);
+  const rows = `${formatCount(agreement.compared)} labelled ${agreement.compared === 1 ? "row" : "rows"}`;
+  const kappa3 = agreement.weighted ? "weighted \u03BA" : "\u03BA";
+  return {
+    name,
+    expected: describeThreshold(threshold),
+    actual: `1 (perfect agreement: every label and every verdict ${same3} on ${rows}; ${kappa3}, 0 / 0 there, is read as 1)`,
+    passed
+  };
+}
+function recordedOnly(summary2, measured) {
+  const recorded = measured?.baselinesRecorded ?? 0;
+  const ran = summary2.cases - summary2.errored;
+  if (measured === void 0 || measured.count > 0 || recorded === 0 || recorded < ran) {
+    return void 0;
+  }
+  return baselinesRecordedText(recorded);
+}
+function baselinesRecordedText(recorded) {
+  return `baselines recorded for ${formatCount(recorded)} ${recorded === 1 ? "case" : "cases"}; nothing judged yet (the next run judges against them)`;
+}
+function formatMeasured(value, threshold, passed) {
+  for (let decimals = 4; decimals <= 17; decimals++) {
+    const shown3 = Number(value.toFixed(decimals));
+    if (meetsThreshold(shown3, threshold) === passed) return String(shown3);
+  }
+  return String(value);
+}
+function evaluateRunGate(summary2, gate, planned, shard = false, passDecides = false) {
+  const emptyExcused = planned === 0 && (gate.allowEmpty === true || shard);
+  const result = evaluateGate(summary2, gate, emptyExcused);
+  if (planned === 0 && !emptyExcused) {
+    result.conditions.push(noCasesCondition());
+    result.verdict = "fail";
+  }
+  const unjudged = shard ? void 0 : nothingJudged(summary2, gate, passDecides);
+  if (unjudged !== void 0) {
+    result.conditions.push(unjudged);
+    if (!unjudged.passed) result.verdict = "fail";
+  }
+  if (summary2.cases < planned) {
+    result.conditions.push({
+      name: "complete",
+      expected: `${planned} cases`,
+      actual: `${summary2.cases} finished (interrupted)`,
+      passed: false
+    });
+    result.verdict = "fail";
+  }
+  return result;
+}
+function noCasesCondition(actual = "no cases matched (allowEmpty: true on the suite accepts this)") {
+  return { name: NO_CASES_CONDITION, expected: "at least 1 case", actual, passed: false };
+}
+function recordedRunGate(summary2, plan, planned, shard) {
+  return evaluateRunGate(summary2, plan.gate, planned, shard, plan.pass === "function");
+}
+function nothingJudged(summary2, gate, passDecides) {
+  const ran = summary2.cases - summary2.errored;
+  if (summary2.cases > 0 && ran <= 0 && gate.minPassRate != null) {
+    return {
+      name: JUDGED_CONDITION,
+      expected: "at least 1 case evaluated",
+      actual: `every one of the ${formatCount(summary2.cases)} ${summary2.cases === 1 ? "case" : "cases"} errored`,
+      passed: false
+    };
+  }
+  const ids = Object.keys(summary2.evaluators);
+  if (ran <= 0 || ids.length === 0 || passDecides) return void 0;
+  const count = (id) => summary2.evaluators[id]?.count ?? 0;
+  const errors = (id) => summary2.evaluators[id]?.errors ?? 0;
+  if (ids.some((id) => count(id) > errors(id))) return void 0;
+  const errored = ids.filter((id) => count(id) > 0);
+  if (errored.length > 0 && gate.minPassRate == null) return void 0;
+  const recordedBy = (id) => summary2.evaluators[id]?.baselinesRecorded ?? 0;
+  const skipped = ids.filter((id) => count(id) === 0 && recordedBy(id) === 0);
+  const recorded = skipped.length > 0 ? 0 : Math.min(summary2.baselinesRecorded ?? 0, ran);
+  const expected = "at least 1 case evaluated";
+  if (recorded === ran && errored.length === 0) {
+    return {
+      name: JUDGED_CONDITION,
+      expected,
+      actual: baselinesRecordedText(recorded),
+      passed: true
+    };
+  }
+  const recorders = ids.filter((id) => count(id) === 0 && recordedBy(id) > 0);
+  const why2 = [
+    ...skipped.length > 0 ? [`${skipped.join(", ")} skipped every one`] : [],
+    ...recorders.map(
+      (id) => `${id} only recorded first baselines (${formatCount(recordedBy(id))})`
+    ),
+    ...errored.map((id) => `every evaluation of ${id} errored`)
+  ];
+  const unjudged = ran - recorded;
+  const cases = `${formatCount(unjudged)} ${unjudged === 1 ? "case" : "cases"}`;
+  return {
+    name: JUDGED_CONDITION,
+    expected,
+    actual: recorded > 0 ? `none of the ${cases} that ran without recording a first baseline: ${why2.join("; ")}` : `none of the ${cases} that ran: ${why2.join("; ")}`,
+    passed: false
+  };
+}
+var NO_CASES_CONDITION, JUDGED_CONDITION;
+var init_gate2 = __esm({
+  "src/run/gate.ts"() {
+    "use strict";
+    init_agreement();
+    init_format_count();
+    init_float_noise();
+    init_threshold();
+    init_mean_bounds();
+    NO_CASES_CONDITION = "cases";
+    JUDGED_CONDITION = "judged";
+  }
+});
+
+// src/judge/run-secrets.ts
+async function withRunSecrets(scrubber, fn) {
+  if (scrubber.empty) return fn();
+  running.set(scrubber, (running.get(scrubber) ?? 0) + 1);
+  generation++;
+  try {
+    return await fn();
+  } finally {
+    const held = (running.get(scrubber) ?? 1) - 1;
+    if (held === 0) running.delete(scrubber);
+    else running.set(scrubber, held);
+    generation++;
+  }
+}
+function callScrubber(own) {
+  const alone = createScrubber(own);
+  let made;
+  return () => {
+    if (running.size === 0) return alone;
+    if (made?.generation !== generation) {
+      const values = [...running.keys()].flatMap((run2) => run2.values);
+      made = { generation, scrubber: createScrubber([...own, ...values]) };
+    }
+    return made.scrubber;
+  };
+}
+var running, generation;
+var init_run_secrets = __esm({
+  "src/judge/run-secrets.ts"() {
+    "use strict";
+    init_secrets();
+    running = /* @__PURE__ */ new Map();
+    generation = 0;
   }
 });
 
@@ -40533,27 +40819,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run2 = async (function_, resolve27, arguments_) => {
+  const run2 = async (function_, resolve29, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve27(result);
+    resolve29(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve27, reject, arguments_) => {
+  const enqueue = (function_, resolve29, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run2.bind(void 0, function_, resolve27, arguments_));
+    }).then(run2.bind(void 0, function_, resolve29, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve27, reject) => {
-    enqueue(function_, resolve27, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve29, reject) => {
+    enqueue(function_, resolve29, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -40780,7 +41066,7 @@ var init_call = __esm({
        * Resolves once `interrupt` is called: a wait of the engine that is no call of user code (a
        * worker thread to load) ends with it rather than hold the interrupted run.
        */
-      interruption = new Promise((resolve27) => this.#interruptedNow = resolve27);
+      interruption = new Promise((resolve29) => this.#interruptedNow = resolve29);
       /** The unit whose user code is running synchronously right now, else null. */
       current = null;
       constructor(now) {
@@ -40869,7 +41155,7 @@ var init_call = __esm({
        * timer is cleared however the wait ends, so nothing keeps the process alive.
        */
       #settle(value, scope, timeoutMs2, started, ranMs) {
-        return new Promise((resolve27) => {
+        return new Promise((resolve29) => {
           let timer;
           let done = false;
           const finish = (outcome2) => {
@@ -40877,7 +41163,7 @@ var init_call = __esm({
             done = true;
             if (timer !== void 0) clearTimeout(timer);
             this.#pending.delete(call);
-            resolve27(outcome2);
+            resolve29(outcome2);
           };
           const call = {
             end: (reason, error2) => {
@@ -41267,7 +41553,7 @@ var init_summary = __esm({
 
 // src/judge/cache.ts
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHash as createHash3, randomBytes as randomBytes3 } from "node:crypto";
+import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 function cacheKey(input) {
@@ -41279,7 +41565,7 @@ function cacheKey(input) {
     ...headers !== void 0 && headers.length > 0 ? { headers } : {},
     ...trial !== void 0 && trial > 1 ? { trial } : {}
   };
-  return createHash3("sha256").update(canonicalJson(identity)).digest("hex");
+  return createHash4("sha256").update(canonicalJson(identity)).digest("hex");
 }
 function inTrial(trial, fn) {
   return trialScope.run(trial, fn);
@@ -42301,7 +42587,7 @@ async function runTrial(engine, unit) {
   const args = new FnCallArgs(testCase.data, run2.params, trial + 1);
   const called = engine.calls.call(
     unit,
-    () => inTrialOf(unit, () => spec.target.call(args)),
+    inTrialOf(unit, () => spec.target.call(args)),
     args,
     spec.timeoutMs
   );
@@ -42349,10 +42635,10 @@ async function runTrial(engine, unit) {
   });
   const evaluated = pending ? await Promise.all(started.map((result) => Promise.resolve(result))) : started;
   const evaluations = [];
-  const recorded = [];
+  let recorded;
   for (const result of evaluated) {
     if (result === null) continue;
-    if ("recordedBaseline" in result) recorded.push(result.recordedBaseline);
+    if ("recordedBaseline" in result) (recorded ??= []).push(result.recordedBaseline);
     else evaluations.push(result);
   }
   if (engine.calls.interrupted) return;
@@ -42365,7 +42651,7 @@ async function runTrial(engine, unit) {
     durationMs: durationMs2,
     passed,
     evaluations,
-    ...recorded.length > 0 ? { recordedBaseline: recorded } : {},
+    ...recorded !== void 0 ? { recordedBaseline: recorded } : {},
     ...usage !== void 0 ? { usage } : {},
     ...noted
   });
@@ -42400,7 +42686,7 @@ function evaluate(engine, unit, evaluator, testCase, output, fnDurationMs, untim
   const timeoutMs2 = evaluator.timeoutMs ?? run2.suite.spec.timeoutMs;
   const called = engine.calls.call(
     unit,
-    () => inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
+    inTrialOf(unit, () => evaluator.evaluateTestCase(args)),
     args,
     timeoutMs2
   );
@@ -42413,7 +42699,7 @@ function servedFromCache(usage) {
   return usage !== void 0 && usage.calls === 0 && usage.cacheHits > 0;
 }
 function inTrialOf(unit, fn) {
-  return unit.run.suite.trials > 1 ? inTrial(unit.trial + 1, fn) : fn();
+  return unit.run.suite.trials > 1 ? () => inTrial(unit.trial + 1, fn) : fn;
 }
 function evaluationOf(evaluator, outcome2, args) {
   if (!outcome2.ok) {
@@ -42728,7 +43014,7 @@ async function suiteWorker(engine, suite) {
       });
     }
     if (performance.now() >= engine.yieldAt) {
-      await new Promise((resolve27) => setImmediate(resolve27));
+      await new Promise((resolve29) => setImmediate(resolve29));
       engine.yieldAt = performance.now() + YIELD_EVERY_MS;
     }
   }
@@ -42812,14 +43098,17 @@ async function execute(suites, options2) {
   const startedAt = /* @__PURE__ */ new Date();
   const t0 = performance.now();
   try {
-    const result = await runSuites(suites, {
-      ...options2.engine,
-      listener,
-      keepCases: false,
-      // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
-      // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
-      encode: (result2) => stringifyCase(result2)
-    });
+    const result = await withRunSecrets(
+      scrubber,
+      () => runSuites(suites, {
+        ...options2.engine,
+        listener,
+        keepCases: false,
+        // Each case is encoded as the artifact writes it once, as it finishes: one that cannot be
+        // (a throwing toJSON or getter in user values) is that case's error, not the run's end.
+        encode: (result2) => stringifyCase(result2)
+      })
+    );
     const artifact = await options2.artifact({
       runs: result.runs.map((run2, i) => ({ ...run2, params: shownParams[i] ?? run2.params })),
       interrupted: result.interrupted,
@@ -42860,6 +43149,7 @@ var init_execute = __esm({
   "src/pipeline/execute.ts"() {
     "use strict";
     init_artifact();
+    init_run_secrets();
     init_engine();
     init_secrets();
   }
@@ -51106,7 +51396,7 @@ var init_env = __esm({
 });
 
 // src/config/config-hash.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function captureWritten(doc) {
   const copy = doc.clone();
   const visit3 = (node) => {
@@ -51125,7 +51415,7 @@ function hashWritten(written, env, isSecret) {
     if (value === void 0 || !isSecret(name, value)) setOwn(values, name, value ?? null);
   }
   const hashed = Object.keys(values).length === 0 ? data : { config: data, env: values };
-  const hash3 = createHash4("sha256").update(canonicalJson(hashed)).digest("hex");
+  const hash3 = createHash5("sha256").update(canonicalJson(hashed)).digest("hex");
   return { hash: hash3, dataParts: configDataParts(data, values, hash3) };
 }
 function referencedNames(data) {
@@ -51145,7 +51435,7 @@ function referencedNames(data) {
   return names;
 }
 function configTextHash(text2) {
-  return createHash4("sha256").update(text2).digest("hex");
+  return createHash5("sha256").update(text2).digest("hex");
 }
 function writtenByConfig(configHash, config) {
   return configHash === config.hash || configHash === config.textHash || configHash === config.earlierHash;
@@ -51205,8 +51495,8 @@ function optionResolver(raw) {
   return ({ testCase, output, params }) => {
     const scope = { case: testCase, output, params };
     const values = { ...constant };
-    for (const { key, resolve: resolve27 } of templated) {
-      const resolved2 = resolve27(scope);
+    for (const { key, resolve: resolve29 } of templated) {
+      const resolved2 = resolve29(scope);
       if (!resolved2.ok)
         throw new OptionError("evaluator.template", `option "${key}": ${resolved2.error}`);
       setOwn(values, key, resolved2.value);
@@ -51311,7 +51601,10 @@ function truncateText(text2, limit = METADATA_STRING_LIMIT) {
   return `${start}\u2026 (${formatCount(left)} more character${left === 1 ? "" : "s"})`;
 }
 function scrubbedCut(scrub) {
-  return scrub === void 0 ? truncateText : (text2, limit) => truncateText(scrub(text2), limit);
+  return (text2, limit, reshape) => {
+    const clean = scrub === void 0 ? text2 : scrub(text2);
+    return truncateText(reshape === void 0 ? clean : reshape(clean), limit);
+  };
 }
 function compactValue(value, cut2 = truncateText) {
   if (typeof value === "string") return cut2(value);
@@ -51504,10 +51797,10 @@ var init_overrides = __esm({
 });
 
 // src/config/config-hash-parts.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function hashOfParts(parts) {
   if (Object.keys(parts).length === 1) return parts.config;
-  return createHash5("sha256").update(canonicalJson(parts)).digest("hex");
+  return createHash6("sha256").update(canonicalJson(parts)).digest("hex");
 }
 function recordedParts(configHash, parts, data) {
   if (parts === void 0) return data?.of === configHash ? { config: configHash } : void 0;
@@ -55319,9 +55612,9 @@ async function streamTestsetRows(source, format, file, onRow, scrub) {
   try {
     if (format === "csv") return await csvRows(source, file, onRow);
     if (format === "jsonl") return await jsonlRows(source, file, onRow, scrub);
-    const parsed = parseJson(await textOf3(source), file, scrub);
-    if (!parsed.ok) return parsed;
-    for (const row of parsed.rows) onRow(row);
+    const parsed2 = parseJson(await textOf3(source), file, scrub);
+    if (!parsed2.ok) return parsed2;
+    for (const row of parsed2.rows) onRow(row);
     return { ok: true };
   } catch (error2) {
     if (error2 instanceof TestsetEncodingError) {
@@ -55358,7 +55651,7 @@ async function csvRows(source, file, onRow) {
   return builder.finish();
 }
 function drain(stream, take) {
-  return new Promise((resolve27, reject) => {
+  return new Promise((resolve29, reject) => {
     stream.on("readable", () => {
       try {
         const next = () => stream.read();
@@ -55367,7 +55660,7 @@ function drain(stream, take) {
         stream.destroy(error2);
       }
     });
-    stream.once("end", resolve27);
+    stream.once("end", resolve29);
     stream.once("error", reject);
   });
 }
@@ -56315,7 +56608,7 @@ function removeJournal(path, pid) {
 function fileId(stat6) {
   return `${stat6.dev}:${stat6.ino}`;
 }
-var FLUSH_MS, HEARTBEAT_MS, STALE_MS, JournalWriter;
+var FLUSH_MS, HEARTBEAT_MS, STALE_MS, JOURNAL_FORMAT, JournalWriter;
 var init_journal = __esm({
   "src/artifact/journal.ts"() {
     "use strict";
@@ -56323,6 +56616,7 @@ var init_journal = __esm({
     FLUSH_MS = 200;
     HEARTBEAT_MS = 1e4;
     STALE_MS = 6e4;
+    JOURNAL_FORMAT = 3;
     JournalWriter = class {
       path;
       casesDir;
@@ -56362,7 +56656,7 @@ var init_journal = __esm({
           throw error2;
         }
         const full = {
-          evalgateJournal: 3,
+          evalgateJournal: JOURNAL_FORMAT,
           pid: process.pid,
           host: hostname(),
           ...header2
@@ -56865,28 +57159,195 @@ var init_journal_read = __esm({
   }
 });
 
-// src/pipeline/journal.ts
-import { existsSync as existsSync9, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync2, rmSync as rmSync4, statSync as statSync9 } from "node:fs";
-import { hostname as hostname3 } from "node:os";
-import { basename as basename7, dirname as dirname15, extname as extname5, join as join24, resolve as resolve21 } from "node:path";
+// src/artifact/journal-newer.ts
+import { closeSync as closeSync12, fstatSync as fstatSync6, openSync as openSync12 } from "node:fs";
+function readNewerJournal(path) {
+  let fd;
+  try {
+    fd = openSync12(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
+    const head = [];
+    for (const { bytes, from, to } of lines(fd, 0, fstatSync6(fd).size)) {
+      head.push(bytes.toString("utf8", from, to));
+      if (head.length === HEAD_LINES) break;
+    }
+    const header2 = parsed(head[0] ?? "");
+    const format = header2?.evalgateJournal;
+    if (typeof format !== "number" || !Number.isSafeInteger(format) || format <= JOURNAL_FORMAT) {
+      return void 0;
+    }
+    const frame = head[1]?.startsWith("F ") === true ? parsed(head[1].slice(2)) : void 0;
+    const artifact = frame?.artifact;
+    const tool = isRecord(artifact) ? artifact.tool : void 0;
+    const version = isRecord(tool) ? tool.version : void 0;
+    return {
+      format,
+      pid: typeof header2?.pid === "number" ? header2.pid : void 0,
+      host: typeof header2?.host === "string" ? header2.host : void 0,
+      writtenBy: typeof version === "string" ? version : void 0
+    };
+  } catch {
+    return void 0;
+  } finally {
+    closeSync12(fd);
+  }
+}
+function parsed(text2) {
+  try {
+    const value = JSON.parse(text2);
+    return isRecord(value) ? value : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var HEAD_LINES;
+var init_journal_newer = __esm({
+  "src/artifact/journal-newer.ts"() {
+    "use strict";
+    init_is_record();
+    init_fd_io();
+    init_journal();
+    HEAD_LINES = 2;
+  }
+});
+
+// src/pipeline/journal-names.ts
+import { existsSync as existsSync9, statSync as statSync9 } from "node:fs";
+import { basename as basename7, dirname as dirname15, join as join24, resolve as resolve21 } from "node:path";
 function journalPathOf(output) {
   return join24(dirname15(output), `.${basename7(output)}.journal`);
 }
+function running2(output, path, header2) {
+  const started = header2.startedAt === void 0 ? "" : `, started ${header2.startedAt}`;
+  return usageError(
+    "run.journal-live",
+    `${output} is being written by another evals run (pid ${header2.pid} on ${header2.host}${started}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (a journal untouched for ${STALE_MS / 1e3} s counts as left by a process that is gone; if that process is not evals, rename ${path} aside rather than delete it: it holds the finished cases of a killed run)`,
+    output
+  );
+}
+function freeName(stem, end, cwd = "/") {
+  let name = `${stem}${end}`;
+  for (let n = 2; existsSync9(resolve21(cwd, name)); n++) name = `${stem}-${n}${end}`;
+  return name;
+}
+function takesJournal(target) {
+  try {
+    return statSync9(target).isFile();
+  } catch {
+    return !target.startsWith("/dev/") && !target.startsWith("/proc/");
+  }
+}
+var init_journal_names = __esm({
+  "src/pipeline/journal-names.ts"() {
+    "use strict";
+    init_journal_read();
+    init_errors();
+  }
+});
+
+// src/pipeline/journal-aside.ts
+import { existsSync as existsSync10, renameSync as renameSync2, statSync as statSync10 } from "node:fs";
+import { resolve as resolve22 } from "node:path";
+function keepAsKilled(path, writer, output, cwd, journalOf) {
+  const { pid, host = "" } = writer;
+  const stem = `${output.replace(/\.json$/, "")}.killed${pid === void 0 ? "" : `-${pid}`}`;
+  let name = `${stem}.json`;
+  for (let n = 2; existsSync10(resolve22(cwd, name)) || existsSync10(journalOf(resolve22(cwd, name))); n++) {
+    name = `${stem}-${n}.json`;
+  }
+  const kept = journalOf(resolve22(cwd, name));
+  renameSync2(path, kept);
+  if (pid === void 0) return name;
+  try {
+    const folder = casesDirOf(path, pid);
+    if (existsSync10(folder) && !pidExists({ host, pid })) {
+      renameSync2(folder, casesDirOf(kept, pid));
+    }
+  } catch {
+  }
+  return name;
+}
+function newerFormatText(path, newer) {
+  const by = newer.writtenBy === void 0 ? "a newer evalgate" : `evalgate ${printable(newer.writtenBy)}`;
+  return `the recovery journal ${path} was written by ${by} in journal format ${newer.format}, newer than this evalgate (${toolVersion}) reads (formats 1 to ${JOURNAL_FORMAT})`;
+}
+function newerFormatRefusal(file, path, newer) {
+  const folder = newer.pid === void 0 ? void 0 : casesDirOf(path, newer.pid);
+  const remove = [path, ...folder !== void 0 && existsSync10(folder) ? [folder] : []].map(pathWord).join(" ");
+  const by = newer.writtenBy === void 0 ? "that evalgate" : `evalgate ${printable(newer.writtenBy)}`;
+  return usageError(
+    "resume.journal-newer",
+    `${newerFormatText(path, newer)}: it holds the cases of a killed run that this evalgate cannot recover; finish the run with ${by} or newer (\`evals run --resume ${pathWord(file)}\`), or start afresh, losing its cases: remove it (\`rm -r ${remove}\`) and run evals run without --resume`,
+    file
+  );
+}
+function keepNewerAside(path, options2, warn) {
+  const newer = readNewerJournal(path);
+  if (newer === void 0) return;
+  const { pid, host } = newer;
+  if (pid !== void 0 && host !== void 0 && writerAlive({ pid, host }, path)) {
+    throw running2(options2.output, path, { pid, host });
+  }
+  const shown3 = keepAsKilled(path, newer, options2.output, options2.ctx.cwd, journalPathOf);
+  const by = newer.writtenBy === void 0 ? "" : ` with evalgate ${printable(newer.writtenBy)} or newer`;
+  warn(
+    `${newerFormatText(path, newer)}: it is kept as the recovery journal of ${shown3} (${journalPathOf(resolve22(options2.ctx.cwd, shown3))}), and this run starts afresh; \`${finishCommand(options2, shown3, {})}\`${by} finishes it`
+  );
+}
+function finishCommand(options2, shown3, header2) {
+  return options2.resumeCommand?.(shown3, header2.baseline, () => void 0) ?? `evals run --resume ${pathWord(shown3)}`;
+}
+function refuseNewer(file, ctx) {
+  const target = resolve22(ctx.cwd, file);
+  const path = journalPathOf(target);
+  const newer = readNewerJournal(path);
+  if (newer === void 0) return;
+  const { pid, host } = newer;
+  if (pid !== void 0 && host !== void 0 && writerAlive({ pid, host }, path)) {
+    throw running2(file, path, { pid, host });
+  }
+  if (existsSync10(target) && statSync10(target).mtimeMs >= statSync10(path).mtimeMs) return;
+  throw newerFormatRefusal(file, path, newer);
+}
+var init_journal_aside = __esm({
+  "src/pipeline/journal-aside.ts"() {
+    "use strict";
+    init_journal_newer();
+    init_journal();
+    init_journal_read();
+    init_journal_names();
+    init_errors();
+    init_shell_word();
+    init_text_table();
+    init_version();
+    init_journal();
+  }
+});
+
+// src/pipeline/journal.ts
+import { existsSync as existsSync11, mkdirSync as mkdirSync3, readdirSync as readdirSync3, renameSync as renameSync3, rmSync as rmSync4, statSync as statSync11 } from "node:fs";
+import { hostname as hostname3 } from "node:os";
+import { basename as basename8, dirname as dirname16, extname as extname5, join as join25, resolve as resolve23 } from "node:path";
 function openRunJournal(options2) {
   const { output, ctx } = options2;
-  const target = resolve21(ctx.cwd, output);
+  const target = resolve23(ctx.cwd, output);
   if (!takesJournal(target)) return void 0;
   const path = journalPathOf(target);
   const warn = (message) => void ctx.stderr.write(`warning: ${message}
 `);
   const header2 = readJournalHeader(path);
   if (header2 !== void 0) {
-    if (writerAlive(header2, path)) throw running(output, path, header2);
+    if (writerAlive(header2, path)) throw running2(output, path, header2);
     keepAside(path, header2, options2, warn);
+  } else {
+    keepNewerAside(path, options2, warn);
   }
   sweepFolders(path);
   try {
-    mkdirSync3(dirname15(target), { recursive: true });
+    mkdirSync3(dirname16(target), { recursive: true });
     return new JournalWriter(
       path,
       {
@@ -56896,8 +57357,8 @@ function openRunJournal(options2) {
           baseline: options2.baseline.path,
           baselineRun: baselineRun(options2.baseline.artifact)
         },
-        ...options2.resumedFrom !== void 0 && resolve21(ctx.cwd, options2.resumedFrom) !== target && {
-          resumedFrom: resolve21(ctx.cwd, options2.resumedFrom)
+        ...options2.resumedFrom !== void 0 && resolve23(ctx.cwd, options2.resumedFrom) !== target && {
+          resumedFrom: resolve23(ctx.cwd, options2.resumedFrom)
         }
       },
       options2.frame,
@@ -56905,7 +57366,7 @@ function openRunJournal(options2) {
     );
   } catch (error2) {
     const now = error2.code === "EEXIST" ? readJournalHeader(path) : void 0;
-    if (now !== void 0 && writerAlive(now, path)) throw running(output, path, now);
+    if (now !== void 0 && writerAlive(now, path)) throw running2(output, path, now);
     const cause = error2 instanceof Error ? error2.message : String(error2);
     warn(
       `the recovery journal ${path} could not be created (${cause}); the run goes on, but a kill -9 would lose its finished cases`
@@ -56914,15 +57375,16 @@ function openRunJournal(options2) {
   }
 }
 function recoverForResume(file, output, ctx) {
-  const into = resolve21(ctx.cwd, output);
-  const from = resolve21(ctx.cwd, file);
+  const into = resolve23(ctx.cwd, output);
+  const from = resolve23(ctx.cwd, file);
   const left = into === from ? void 0 : readJournalHeader(journalPathOf(into));
   if (left?.resumedFrom === from && recoverJournal(output, left, ctx) === "recovered") {
     return output;
   }
   const header2 = readJournalHeader(journalPathOf(from));
+  if (header2 === void 0) refuseNewer(file, ctx);
   const outcome2 = recoverJournal(file, header2, ctx);
-  if (outcome2 === "empty" && !existsSync9(from)) {
+  if (outcome2 === "empty" && !existsSync11(from)) {
     throw usageError(
       "resume.nothing",
       `nothing to resume: the run writing ${file} was killed (pid ${header2.pid}) before any case finished; run evals run without --resume`,
@@ -56936,11 +57398,11 @@ function baselineRun(artifact) {
   return { config, git: git2 === null ? null : { sha: git2.sha, ref: git2.ref }, startedAt };
 }
 function recoverJournal(file, header2, ctx) {
-  const target = resolve21(ctx.cwd, file);
+  const target = resolve23(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
-  if (writerAlive(header2, path)) throw running(file, path, header2);
-  if (existsSync9(target) && statSync9(target).mtimeMs >= journalWrittenAt(path, header2))
+  if (writerAlive(header2, path)) throw running2(file, path, header2);
+  if (existsSync11(target) && statSync11(target).mtimeMs >= journalWrittenAt(path, header2))
     return "none";
   const read = readOrRefuse(path, file, header2);
   if (read.artifact === void 0) {
@@ -56961,17 +57423,25 @@ function keepAside(path, header2, options2, warn) {
   try {
     read = readJournal(path);
   } catch (error2) {
+    if (error2 instanceof JournalUnknownFields) {
+      const shown4 = keepAsKilled(path, header2, output, options2.ctx.cwd, journalPathOf);
+      const finish = error2.newer ? `; \`${finishCommand(options2, shown4, header2)}\` with evalgate ${printable(error2.writtenBy)} or newer finishes it` : "";
+      warn(
+        `${error2.message}: it is kept as the recovery journal of ${shown4} (${journalPathOf(resolve23(options2.ctx.cwd, shown4))}), and this run starts afresh${finish}`
+      );
+      return;
+    }
     const kept = freeName(`${path}.${header2.pid}`, "");
-    renameSync2(path, kept);
+    renameSync3(path, kept);
     try {
       const folder = casesDirOf(path, header2.pid);
-      if (existsSync9(folder) && !pidExists(header2)) {
-        renameSync2(folder, casesDirOf(kept, header2.pid));
+      if (existsSync11(folder) && !pidExists(header2)) {
+        renameSync3(folder, casesDirOf(kept, header2.pid));
       }
     } catch {
     }
     warn(
-      error2 instanceof JournalUnknownFields ? `${error2.message}: it is kept as ${kept}, and this run starts afresh` : `a killed run's recovery journal could not be read (${error2 instanceof Error ? error2.message : String(error2)}); it is kept as ${kept}`
+      `a killed run's recovery journal could not be read (${error2 instanceof Error ? error2.message : String(error2)}); it is kept as ${kept}`
     );
     return;
   }
@@ -56984,7 +57454,7 @@ function keepAside(path, header2, options2, warn) {
     ".json",
     options2.ctx.cwd
   );
-  writeRecovered(resolve21(options2.ctx.cwd, shown3), read, header2);
+  writeRecovered(resolve23(options2.ctx.cwd, shown3), read, header2);
   const alive = letGo(path, header2);
   const command = options2.resumeCommand === void 0 ? "" : `; \`${options2.resumeCommand(shown3, header2.baseline, () => void 0)}\` finishes it in place${header2.baseline === void 0 ? "" : ` (the killed run compared with ${header2.baseline})`}`;
   warn(
@@ -57000,15 +57470,15 @@ function letGo(path, header2) {
   return true;
 }
 function stoppedNote(header2, output, kept) {
-  const ext = extname5(basename7(output));
+  const ext = extname5(basename8(output));
   const beside = `${output.slice(0, output.length - ext.length)}.stalled-${header2.pid}${ext}`;
   return `; its process (pid ${header2.pid}) still exists, stopped or blocked: its case files are left in place, and if it goes on it writes its whole results beside ${output} (${beside}, or its partial results if it is interrupted), not over this run's; that file holds every case in ${kept} too: finish it rather than ${kept}`;
 }
 function sweepFolders(path) {
-  const stem = `${basename7(path)}.`;
+  const stem = `${basename8(path)}.`;
   let names;
   try {
-    names = readdirSync3(dirname15(path));
+    names = readdirSync3(dirname16(path));
   } catch {
     return;
   }
@@ -57016,7 +57486,7 @@ function sweepFolders(path) {
     const pid = Number(/^(\d+)\.d$/.exec(name.slice(stem.length))?.[1]);
     if (!name.startsWith(stem) || !Number.isSafeInteger(pid) || pid === process.pid) continue;
     if (pidExists({ host: hostname3(), pid })) continue;
-    rmSync4(join24(dirname15(path), name), { recursive: true, force: true });
+    rmSync4(join25(dirname16(path), name), { recursive: true, force: true });
   }
 }
 function readOrRefuse(path, file, header2) {
@@ -57033,7 +57503,7 @@ function readOrRefuse(path, file, header2) {
 }
 function newerJournal(error2, file, header2) {
   const folder = casesDirOf(error2.path, header2.pid);
-  const remove = [error2.path, ...existsSync9(folder) ? [folder] : []].map(pathWord).join(" ");
+  const remove = [error2.path, ...existsSync11(folder) ? [folder] : []].map(pathWord).join(" ");
   const resume = `evals run --resume ${pathWord(file)}`;
   const upgrade = error2.newer ? `finish the run with evalgate ${printable(error2.writtenBy)} or newer (\`${resume}\`), or ` : "";
   return usageError(
@@ -57060,25 +57530,6 @@ function writeRecovered(path, read, header2) {
     read.spool?.discard();
   }
 }
-function running(output, path, header2) {
-  return usageError(
-    "run.journal-live",
-    `${output} is being written by another evals run (pid ${header2.pid} on ${header2.host}, started ${header2.startedAt}; its recovery journal is ${path}): wait for it to finish or stop it, or give this run another -o (a journal untouched for ${STALE_MS / 1e3} s counts as left by a process that is gone; if that process is not evals, rename ${path} aside rather than delete it: it holds the finished cases of a killed run)`,
-    output
-  );
-}
-function freeName(stem, end, cwd = "/") {
-  let name = `${stem}${end}`;
-  for (let n = 2; existsSync9(resolve21(cwd, name)); n++) name = `${stem}-${n}${end}`;
-  return name;
-}
-function takesJournal(target) {
-  try {
-    return statSync9(target).isFile();
-  } catch {
-    return !target.startsWith("/dev/") && !target.startsWith("/proc/");
-  }
-}
 function tornNote(read) {
   return read.torn ? " (its last line, cut short by the kill, is dropped)" : "";
 }
@@ -57093,10 +57544,13 @@ var init_journal2 = __esm({
     init_journal();
     init_journal_read();
     init_journal_problems();
+    init_journal_aside();
+    init_journal_names();
     init_shell_word();
     init_text_table();
     init_errors();
     init_labels();
+    init_journal_names();
   }
 });
 
@@ -57134,10 +57588,16 @@ var resume_exports = {};
 __export(resume_exports, {
   startResume: () => startResume
 });
-import { resolve as resolve23 } from "node:path";
+import { resolve as resolve25 } from "node:path";
 function startResume(path, filters, trials, ctx, options2 = {}) {
   if (options2.recover !== void 0) path = recoverForResume(path, options2.recover.output, ctx);
-  const named2 = openResultsFile(path, ctx, "--resume", "refuse");
+  const named2 = openResultsFile(path, ctx, "--resume", "refuse", { dropDamagedComparison: true });
+  if (named2.droppedComparison !== void 0) {
+    ctx.stderr.write(
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${named2.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with: pass --baseline FILE again to compare with it)
+`
+    );
+  }
   const partial = named2.artifact;
   const merge2 = mergedShards(partial);
   if (merge2 !== void 0) {
@@ -57195,7 +57655,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
       const left = plan.suites.flatMap((suite) => suite.runs).reduce((sum2, run2) => sum2 + run2.cases.length - (run2.done?.size ?? 0), 0);
       const warning2 = unchecked.length > 0 ? `warning: ${path} was written by an earlier evalgate, whose configHash did not cover modules and command scripts: resuming it cannot tell whether ${unchecked.join("; ")} changed since the interrupted run
 ` : "";
-      const replaced = realPath(resolve23(cwd, path)) === realPath(resolve23(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
+      const replaced = realPath(resolve25(cwd, path)) === realPath(resolve25(cwd, output)) ? `the combined results will replace ${path} (give -o FILE to write them elsewhere)
 ` : "";
       return `${warning2}resuming ${path}: ${plural(kept, "case result")} kept, ${plural(left, "case")} to run
 ${replaced}`;
@@ -57292,6 +57752,7 @@ var init_resume2 = __esm({
     init_artifact_files();
     init_resume_version();
     init_journal2();
+    init_text_table();
     init_execute();
   }
 });
@@ -57480,11 +57941,11 @@ var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve27) {
-      resolve27(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve27, reject) {
+  return new (P || (P = Promise))(function(resolve29, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -57500,7 +57961,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -57573,26 +58034,26 @@ var HttpClientResponse = class {
   }
   readBody() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve27) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve29) => __awaiter(this, void 0, void 0, function* () {
         let output = Buffer.alloc(0);
         this.message.on("data", (chunk) => {
           output = Buffer.concat([output, chunk]);
         });
         this.message.on("end", () => {
-          resolve27(output.toString());
+          resolve29(output.toString());
         });
       }));
     });
   }
   readBodyBuffer() {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve27) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve29) => __awaiter(this, void 0, void 0, function* () {
         const chunks = [];
         this.message.on("data", (chunk) => {
           chunks.push(chunk);
         });
         this.message.on("end", () => {
-          resolve27(Buffer.concat(chunks));
+          resolve29(Buffer.concat(chunks));
         });
       }));
     });
@@ -57795,14 +58256,14 @@ var HttpClient = class {
    */
   requestRaw(info2, data) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve27, reject) => {
+      return new Promise((resolve29, reject) => {
         function callbackForResult(err, res) {
           if (err) {
             reject(err);
           } else if (!res) {
             reject(new Error("Unknown error"));
           } else {
-            resolve27(res);
+            resolve29(res);
           }
         }
         this.requestRawWithCallback(info2, data, callbackForResult);
@@ -58046,12 +58507,12 @@ var HttpClient = class {
     return __awaiter(this, void 0, void 0, function* () {
       retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
       const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-      return new Promise((resolve27) => setTimeout(() => resolve27(), ms));
+      return new Promise((resolve29) => setTimeout(() => resolve29(), ms));
     });
   }
   _processResponse(res, options2) {
     return __awaiter(this, void 0, void 0, function* () {
-      return new Promise((resolve27, reject) => __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve29, reject) => __awaiter(this, void 0, void 0, function* () {
         const statusCode = res.message.statusCode || 0;
         const response = {
           statusCode,
@@ -58059,7 +58520,7 @@ var HttpClient = class {
           headers: {}
         };
         if (statusCode === HttpCodes.NotFound) {
-          resolve27(response);
+          resolve29(response);
         }
         function dateTimeDeserializer(key, value) {
           if (typeof value === "string") {
@@ -58098,7 +58559,7 @@ var HttpClient = class {
           err.result = response.result;
           reject(err);
         } else {
-          resolve27(response);
+          resolve29(response);
         }
       }));
     });
@@ -58111,11 +58572,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve27) {
-      resolve27(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve27, reject) {
+  return new (P || (P = Promise))(function(resolve29, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -58131,7 +58592,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -58657,28 +59118,28 @@ function guardProcess(options2) {
 function describe(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
 }
-function culprit({ current: current2, running: running2 }, code, kind) {
+function culprit({ current: current2, running: running3 }, code, kind) {
   const by = kind === void 0 ? "" : ` (${kind})`;
   const ended = `the process was ended (exit code ${code}) from inside the run${by}`;
   if (current2 !== null) {
-    const others = running2.length - 1;
+    const others = running3.length - 1;
     const left = others > 0 ? `; the ${others} other case(s) in flight did not finish and are left for --resume` : "";
     return `${ended}, by user code of ${describeCase(current2)}; that case is recorded as errored${left}`;
   }
-  if (running2.length === 0) return `${ended}, while no case was running`;
-  const shown3 = running2.slice(0, 5).map(describeCase).join(", ");
-  const more = running2.length > 5 ? ` and ${running2.length - 5} more` : "";
-  return `${ended}, while ${running2.length} case(s) were in flight: ${shown3}${more}; they are recorded as errored`;
+  if (running3.length === 0) return `${ended}, while no case was running`;
+  const shown3 = running3.slice(0, 5).map(describeCase).join(", ");
+  const more = running3.length > 5 ? ` and ${running3.length - 5} more` : "";
+  return `${ended}, while ${running3.length} case(s) were in flight: ${shown3}${more}; they are recorded as errored`;
 }
-function moduleCulprit({ running: running2 }, code, module, kind) {
+function moduleCulprit({ running: running3 }, code, module, kind) {
   const by = kind === void 0 ? "" : ` (${kind})`;
   const ended = `the process was ended (exit code ${code}) from inside the run${by}, by code ${module} scheduled when it was imported (a timer or callback its top level set up), not by a case`;
-  return running2.length === 0 ? ended : `${ended}; the ${running2.length} case(s) in flight did not finish and are left for --resume`;
+  return running3.length === 0 ? ended : `${ended}; the ${running3.length} case(s) in flight did not finish and are left for --resume`;
 }
-function describeCase(running2) {
-  const params = Object.keys(running2.params).length > 0 ? ` ${JSON.stringify(running2.params)}` : "";
-  const where = running2.source === null ? "" : ` (${running2.source.file}:${running2.source.line})`;
-  return `case "${running2.id}" of suite "${running2.suite}"${params}${where}`;
+function describeCase(running3) {
+  const params = Object.keys(running3.params).length > 0 ? ` ${JSON.stringify(running3.params)}` : "";
+  const where = running3.source === null ? "" : ` (${running3.source.file}:${running3.source.line})`;
+  return `case "${running3.id}" of suite "${running3.suite}"${params}${where}`;
 }
 
 // src/pipeline/signals.ts
@@ -58730,7 +59191,7 @@ function endAfterCommand(finished, stderr) {
 }
 
 // src/action/main.ts
-import { statSync as statSync10 } from "node:fs";
+import { statSync as statSync12 } from "node:fs";
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync, existsSync as existsSync2 } from "fs";
@@ -58788,11 +59249,11 @@ var httpClient = __toESM(require_lib(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve27) {
-      resolve27(value);
+    return value instanceof P ? value : new P(function(resolve29) {
+      resolve29(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve27, reject) {
+  return new (P || (P = Promise))(function(resolve29, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -58808,7 +59269,7 @@ var __awaiter3 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve27(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve29(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -59726,8 +60187,8 @@ var MAX_INT = Number.MAX_SAFE_INTEGER.toString();
 var MAX_DIGITS = MAX_INT.length;
 var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/g;
 var noiseValueWithQuotes = /^"-?\d+n+"$/;
-var applyReviverIteratively = (parsed, userReviver) => {
-  const rootHolder = { "": parsed };
+var applyReviverIteratively = (parsed2, userReviver) => {
+  const rootHolder = { "": parsed2 };
   const stack = [{ parent: rootHolder, key: "", visited: false }];
   while (stack.length > 0) {
     const node = stack[stack.length - 1];
@@ -59795,8 +60256,8 @@ var JSONParse = (text2, reviver) => {
   } catch (error2) {
     if (error2 instanceof RangeError) {
       const serializedData = serializeBigInts(text2);
-      const parsed = originalParse(serializedData);
-      return applyReviverIteratively(parsed, reviver);
+      const parsed2 = originalParse(serializedData);
+      return applyReviverIteratively(parsed2, reviver);
     }
     throw error2;
   }
@@ -63514,7 +63975,7 @@ function toReportingFailure(error2, what, permission, step, personalToken) {
   if (!response) {
     return {
       code: "github.unavailable",
-      message: `could not ${what}: no answer from the GitHub API (${oneLine(http2.message)})`
+      message: `could not ${what}: no answer from the GitHub API (${oneLine2(http2.message)})`
     };
   }
   const status = http2.status;
@@ -63606,19 +64067,19 @@ function personalTokenHint(login, permission) {
 }
 function githubMessage(data) {
   if (typeof data === "string") {
-    const text2 = oneLine(data);
+    const text2 = oneLine2(data);
     return text2.startsWith("<") ? "" : shorten(text2);
   }
   if (!isRecord(data) || typeof data["message"] !== "string") return "";
-  const message = oneLine(data["message"]);
+  const message = oneLine2(data["message"]);
   const errors = Array.isArray(data["errors"]) ? data["errors"] : [];
   const details = errors.map(describeDetail).filter((detail) => detail !== "");
   return shorten(details.length > 0 ? `${message}: ${details.join("; ")}` : message);
 }
 function describeDetail(detail) {
-  if (typeof detail === "string") return oneLine(detail);
+  if (typeof detail === "string") return oneLine2(detail);
   if (!isRecord(detail)) return "";
-  if (typeof detail["message"] === "string") return oneLine(detail["message"]);
+  if (typeof detail["message"] === "string") return oneLine2(detail["message"]);
   return [detail["field"], detail["code"]].filter((part) => typeof part === "string").join(" ");
 }
 function asHttpError(error2) {
@@ -63633,10 +64094,10 @@ function asHttpError(error2) {
   };
 }
 function describeThrown(error2) {
-  if (error2 instanceof Error) return oneLine(error2.message) || error2.name;
-  return oneLine(String(error2));
+  if (error2 instanceof Error) return oneLine2(error2.message) || error2.name;
+  return oneLine2(String(error2));
 }
-function oneLine(text2) {
+function oneLine2(text2) {
   return text2.replace(/\s+/g, " ").trim();
 }
 function shorten(text2) {
@@ -64230,7 +64691,7 @@ function workflowRunMismatch(settings, context3) {
   if (context3.eventName !== "workflow_run") return null;
   const eventSha = text(record(context3.payload.workflow_run)?.head_sha);
   if (settings.headSha === null) {
-    return eventSha !== void 0 ? null : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the pull request's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
+    return eventSha !== void 0 ? null : `the workflow_run event names no workflow_run.head_sha, so there is no commit to report on (GITHUB_SHA is the default branch's latest commit, not the triggering run's); pass head-sha: \${{ github.event.workflow_run.head_sha }} (docs/action.md#pull-requests-from-forks-safely)`;
   }
   if (eventSha === void 0 || eventSha.toLowerCase() === settings.headSha.toLowerCase())
     return null;
@@ -64514,30 +64975,38 @@ function escapeMarkdown(text2) {
 import { randomUUID as randomUUID2 } from "node:crypto";
 
 // src/github/check-run-origin.ts
+import { createHash as createHash2 } from "node:crypto";
+var LEG_CHARS = 16;
+function legOf(inputs) {
+  return createHash2("sha256").update(JSON.stringify(inputs)).digest("hex").slice(0, LEG_CHARS);
+}
 var JOB_MAX_CHARS = 100;
-function checkRunOrigin(env) {
+function checkRunOrigin(env, leg) {
   const runId = env.GITHUB_RUN_ID ?? "";
   const attempt = Number(env.GITHUB_RUN_ATTEMPT);
   const job = env.GITHUB_JOB ?? "";
   if (!/^\d+$/.test(runId) || !Number.isSafeInteger(attempt) || attempt < 1 || job === "") {
     return null;
   }
-  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS) };
+  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg };
 }
 function externalId(uuid, origin) {
   const id = `evalgate-${uuid}`;
   if (origin === null) return id;
-  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}`;
+  const leg = origin.leg === "" ? "" : ` leg=${origin.leg}`;
+  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}`;
 }
 function parseOrigin(id) {
-  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+)$/.exec(id ?? "");
+  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?$/.exec(
+    id ?? ""
+  );
   if (match === null) return null;
   const attempt = Number(match[2]);
   if (!Number.isSafeInteger(attempt) || attempt < 1) return null;
-  return { runId: match[1] ?? "", attempt, job: match[3] ?? "" };
+  return { runId: match[1] ?? "", attempt, job: match[3] ?? "", leg: match[4] ?? "" };
 }
 function earlierAttempt(posted, current2) {
-  return posted !== null && current2 !== null && posted.runId === current2.runId && posted.job === current2.job && posted.attempt < current2.attempt;
+  return posted !== null && current2 !== null && posted.runId === current2.runId && posted.job === current2.job && posted.leg !== "" && posted.leg === current2.leg && posted.attempt < current2.attempt;
 }
 
 // src/github/check-run.ts
@@ -65022,7 +65491,7 @@ async function tokenAuthor(octokit) {
 }
 
 // src/action/check-run-target.ts
-import { dirname as dirname18 } from "node:path";
+import { dirname as dirname19 } from "node:path";
 
 // src/pipeline/git-info.ts
 import { readFile as readFile2, stat as stat2 } from "node:fs/promises";
@@ -65212,15 +65681,15 @@ function mergeNote(context3, pr, checkedOut, parents) {
   };
 }
 function gitParents(dir) {
-  return (sha) => new Promise((resolve27) => {
+  return (sha) => new Promise((resolve29) => {
     execFile(
       "git",
       ["cat-file", "commit", sha],
       { cwd: dir, timeout: 5e3, windowsHide: true, maxBuffer: 1024 * 1024 },
       (error2, stdout) => {
-        if (error2) return resolve27(null);
+        if (error2) return resolve29(null);
         const header2 = stdout.split("\n\n", 1)[0] ?? "";
-        resolve27([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
+        resolve29([...header2.matchAll(/^parent ([0-9a-f]{40,64})$/gm)].map((m) => m[1] ?? ""));
       }
     );
   });
@@ -65234,7 +65703,7 @@ function same2(a, b) {
 
 // src/action/run-evals.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname17, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve25, sep as sep7 } from "node:path";
+import { dirname as dirname18, isAbsolute as isAbsolute6, relative as relative7, resolve as resolve27, sep as sep7 } from "node:path";
 
 // src/plan/shard.ts
 init_shown_value();
@@ -65286,20 +65755,20 @@ function commandRows(commands) {
 init_shown_value();
 function parseCommandArgs(spec, argv) {
   const args = shortOptionValues(spec, argv);
-  let parsed;
+  let parsed2;
   try {
-    parsed = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
+    parsed2 = parseArgs({ args, options: spec.options, allowPositionals: true, strict: true });
   } catch (error2) {
     if (!isParseArgsError(error2)) throw error2;
     throw explainOptionError(spec, args) ?? usageError("cli.bad-option", `${error2.message} (${seeHelp(spec)})`);
   }
-  const help = parsed.values.help === true;
+  const help = parsed2.values.help === true;
   if (!help) {
     const empty = emptyPathOption(spec, args);
     if (empty !== void 0) throw empty;
-    checkPositionals(spec, parsed.positionals);
+    checkPositionals(spec, parsed2.positionals);
   }
-  return { values: parsed.values, positionals: parsed.positionals, help };
+  return { values: parsed2.values, positionals: parsed2.positionals, help };
 }
 function optionError(spec, flag, expected, found2) {
   return badOption(spec, `${flag}: expected ${expected}, found ${found2}`);
@@ -65872,14 +66341,653 @@ init_partial_merge();
 init_case_text();
 init_labels();
 
+// src/report/gate-line.ts
+init_text_table();
+init_case_text();
+function describeGateCondition(condition) {
+  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
+}
+var MIN_NAME = 10;
+function gateConditionLine(condition, max) {
+  const whole2 = describeGateCondition(condition);
+  if (textWidthUpTo(whole2, max) <= max) return whole2;
+  const name = printable(condition.name);
+  const rest = whole2.slice(name.length);
+  const nameRoom = max - textWidth(rest);
+  if (nameRoom >= Math.min(MIN_NAME, textWidth(name))) return `${cutMiddle(name, nameRoom)}${rest}`;
+  const shortName = cutMiddle(name, MIN_NAME);
+  const expected = printable(condition.expected);
+  const actual = printable(condition.actual);
+  const room = Math.max(2, max - textWidth(`${shortName}: expected , got `));
+  const expectedRoom = Math.max(1, Math.min(textWidth(expected), Math.ceil(room / 2)));
+  const actualRoom = Math.max(1, room - expectedRoom);
+  return `${shortName}: expected ${truncateToWidth(expected, expectedRoom)}, got ${truncateToWidth(actual, actualRoom)}`;
+}
+
+// src/report/show-gate.ts
+init_text_table();
+init_shell_word();
+
+// src/cli/run-args.ts
+init_shell_word();
+function parseRunArgs(argv) {
+  const { values, positionals } = parseCommandArgs(RUN, argv);
+  return runArgs(values, positionals[0]);
+}
+function runArgs(values, config) {
+  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
+  if (shard && !shard.ok) throw badOption(RUN, shard.message);
+  return {
+    ...config !== void 0 ? { config } : {},
+    output: outputOf(values),
+    ...values.junit !== void 0 ? { junit: values.junit } : {},
+    ...values.report !== void 0 ? { report: values.report } : {},
+    ...values.baseline !== void 0 ? { baseline: values.baseline } : {},
+    ...values.resume !== void 0 ? { resume: values.resume } : {},
+    ...values["no-cache"] ? { noCache: true } : {},
+    ...values["cache-dir"] !== void 0 ? { cacheDir: values["cache-dir"] } : {},
+    ...values["update-baselines"] ? { updateBaselines: true } : {},
+    ...values["dry-run"] ? { dryRun: true } : {},
+    ...values["ignore-pin"] ? { ignorePin: true } : {},
+    ...values.concurrency !== void 0 ? { concurrency: positiveInt(RUN, "--concurrency", values.concurrency) } : {},
+    ...values.trials !== void 0 ? { trials: positiveInt(RUN, "--trials", values.trials) } : {},
+    filters: {
+      ...values.suite ? { suites: values.suite } : {},
+      ...values.tag ? { tags: values.tag } : {},
+      ...values.grid ? { grid: gridFilters(values.grid, RUN) } : {},
+      ...shard?.ok ? { shard: shard.shard } : {}
+    }
+  };
+}
+function outputOf(values) {
+  return values.output ?? values.resume ?? DEFAULT_OUTPUT;
+}
+var DEFAULT_OUTPUT = "evals-results.json";
+
+// src/pipeline/config-discovery.ts
+init_errors();
+import { existsSync as existsSync4, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync2 } from "node:fs";
+import { dirname as dirname4, join as join6, resolve as resolve5 } from "node:path";
+var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
+function resolveConfigArg(arg, ctx) {
+  if (arg !== void 0) return namedConfig(arg, ctx);
+  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve5(ctx.cwd, name)));
+  if (found2) return found2;
+  const link = linkInstead(ctx.cwd);
+  if (link !== void 0) return namedConfig(link, ctx);
+  throw usageError(
+    "config.not-found",
+    `no config given and no ${DEFAULT_CONFIGS.join(" or ")} in ${ctx.cwd} (run \`evals init\` to create one)`
+  );
+}
+function namedConfig(arg, ctx) {
+  const path = resolve5(ctx.cwd, arg);
+  if (isFolder(path)) {
+    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join6(path, name)));
+    if (found2 !== void 0) return join6(arg, found2);
+    const link = linkInstead(path);
+    if (link !== void 0) return namedConfig(join6(arg, link), ctx);
+    throw usageError(
+      "config.not-found",
+      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
+    );
+  }
+  if (existsSync4(path)) return arg;
+  const target = missingLinkTarget(path);
+  if (target !== void 0) {
+    throw usageError(
+      "config.broken-link",
+      `${arg} is a symbolic link to ${target}, which does not exist: point the link at the config file, or replace it with one`
+    );
+  }
+  const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
+  if (other !== void 0 && existsSync4(resolve5(ctx.cwd, other))) {
+    throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
+  }
+  return arg;
+}
+function linkInstead(folder) {
+  return DEFAULT_CONFIGS.find((name) => {
+    try {
+      return lstatSync2(join6(folder, name)).isSymbolicLink();
+    } catch {
+      return false;
+    }
+  });
+}
+function missingLinkTarget(path) {
+  let target;
+  try {
+    if (!lstatSync2(path).isSymbolicLink()) return void 0;
+    target = readlinkSync2(path);
+  } catch {
+    return void 0;
+  }
+  if (followError(path) !== "ENOENT") return void 0;
+  const leadsTo = resolve5(dirname4(path), target);
+  return leadsTo === target ? target : `${target} (${leadsTo})`;
+}
+function followError(path) {
+  try {
+    statSync2(path);
+    return void 0;
+  } catch (error2) {
+    return error2.code;
+  }
+}
+function isFolder(path) {
+  try {
+    return statSync2(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// src/pipeline/run.ts
+init_artifact();
+init_spool();
+import { resolve as resolve26 } from "node:path";
+
+// src/report/file-reports.ts
+init_write_file_atomic();
+
+// src/report/junit.ts
+init_grid_value_text();
+init_one_line();
+init_exact_sum();
+init_case_lines();
+init_evaluation_reason();
+import { posix as posix2 } from "node:path";
+
+// src/report/junit-gone-suites.ts
+function goneSuitesXml(missing, escape2) {
+  return missing.map(({ suite, text: text2 }) => {
+    const name = escape2.attribute(suite);
+    const message = escape2.attribute(text2);
+    return [
+      `  <testsuite name="${name}" tests="1" failures="1" errors="0" skipped="0" time="0.000">`,
+      `    <testcase name="(gone)" classname="${name}" time="0.000">`,
+      `      <failure message="${message}" type="gate">${escape2.text(text2)}</failure>`,
+      "    </testcase>",
+      "  </testsuite>",
+      ""
+    ].join("\n");
+  }).join("");
+}
+
+// src/report/junit.ts
+init_labels();
+init_reason_cut();
+var MESSAGE_REASON_WIDTH = 400;
+var JUnitTotals = class {
+  tests = 0;
+  failures = 0;
+  errors = 0;
+  #time = new ExactSum();
+  add(result) {
+    this.tests++;
+    if (result.error !== null) this.errors++;
+    else if (!result.passed) this.failures++;
+    this.#time.add(result.durationMs);
+  }
+  get timeMs() {
+    return this.#time.value();
+  }
+};
+function* junitChunks(artifact, source) {
+  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
+  const gone = artifact.missingSuites ?? [];
+  const attributes = attrs({
+    name: "evalgate",
+    tests: sum(suites.map((totals) => totals.tests)) + gone.length,
+    failures: sum(suites.map((totals) => totals.failures)) + gone.length,
+    errors: sum(suites.map((totals) => totals.errors)),
+    // The suites' times summed, as each suite's is its cases': the run's wall time (the
+    // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
+    // its suites reads as an error. Every `time` here is time spent in cases.
+    time: seconds(sum(suites.map((totals) => totals.timeMs))),
+    timestamp: artifact.startedAt
+  });
+  yield `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites${attributes}>
+`;
+  for (const [index, run2] of artifact.runs.entries()) {
+    const totals = suites[index];
+    const name = junitSuiteName(run2);
+    yield `${suiteHead(run2, name, totals)}
+`;
+    for (const result of source.cases(index)) {
+      yield `${renderCase(result, name, artifact.config)}
+`;
+    }
+    if (totals.notRun > 0) yield `${renderNotRun(run2, name, totals.notRun, artifact)}
+`;
+    if (totals.gateFailed) yield `${renderGate(run2, name)}
+`;
+    yield "  </testsuite>\n";
+  }
+  yield goneSuitesXml(gone, { text: escapeXmlText, attribute: escapeXmlAttribute });
+  yield "</testsuites>\n";
+}
+function sum(values) {
+  return values.reduce((total, value) => total + value, 0);
+}
+function junitSuiteName(run2) {
+  const params = formatParams(run2.params, ", ");
+  return params ? `${run2.suite} [${params}]` : run2.suite;
+}
+function suiteTotals(run2, cases) {
+  const notRun = Math.max(0, run2.testset.cases - cases.tests);
+  const gateFailed = showsGate(run2, cases);
+  return {
+    tests: cases.tests + (notRun > 0 ? 1 : 0) + (gateFailed ? 1 : 0),
+    failures: cases.failures + (gateFailed ? 1 : 0),
+    errors: cases.errors,
+    skipped: notRun > 0 ? 1 : 0,
+    timeMs: cases.timeMs,
+    notRun,
+    gateFailed
+  };
+}
+function showsGate(run2, cases) {
+  if (run2.verdict !== "fail") return false;
+  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
+  const casesSayIt = cases.failures + cases.errors > 0;
+  return !(casesSayIt && failed2.length > 0 && failed2.every(isAllCasesPass));
+}
+function isAllCasesPass(condition) {
+  return condition.name === "all cases pass";
+}
+function suiteHead(run2, name, totals) {
+  const properties = [
+    property("revision", run2.testset.revision),
+    run2.testset.path === null ? null : property("testset", run2.testset.path),
+    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
+    ...Object.entries(run2.params).map(
+      ([key, value]) => property(`param.${key}`, gridValueText(value))
+    )
+  ].filter((line) => line !== null);
+  const attributes = attrs({
+    name,
+    tests: totals.tests,
+    failures: totals.failures,
+    errors: totals.errors,
+    skipped: totals.skipped,
+    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this may exceed
+    // the run's wall time (the `<testsuites>` total is the sum of these, never less than one).
+    time: seconds(totals.timeMs)
+  });
+  return [
+    `  <testsuite${attributes}>`,
+    "    <properties>",
+    ...properties,
+    "    </properties>"
+  ].join("\n");
+}
+function renderCase(result, classname, config) {
+  const open6 = `    <testcase${attrs({
+    name: result.id,
+    classname,
+    time: seconds(result.durationMs),
+    file: result.source ? rowFile(config, result.source.file) : void 0,
+    line: result.source?.line
+  })}`;
+  const flaky = flakyLabel(result);
+  const prefix = flaky === null ? "" : `${flaky}; `;
+  if (result.error !== null) {
+    return `${open6}>
+      <error${attrs({ message: prefix + errorGist(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
+    </testcase>`;
+  }
+  if (!result.passed) {
+    const reasons = caseReasons(result).map(
+      (reason) => cutReason(oneLine(reason), MESSAGE_REASON_WIDTH)
+    );
+    const message = prefix + reasons.join("; ");
+    return `${open6}>
+      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
+    </testcase>`;
+  }
+  const out = [...flaky === null ? [] : [`${flaky} trials passed`], ...warningLines(result)];
+  if (out.length > 0) {
+    return `${open6}>
+      <system-out>${escapeXmlText(out.join("\n"))}</system-out>
+    </testcase>`;
+  }
+  return `${open6}/>`;
+}
+function failureBody(result) {
+  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
+  const blocks = (failed2.length > 0 ? failed2 : result.evaluations).map((evaluation) => {
+    const head = evaluation.error === null ? inTrials(evaluation) ?? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
+    return evaluation.metadata === null ? head : `${head}
+${safeJson2(evaluation.metadata)}`;
+  });
+  const trials = result.trials;
+  if (trials !== void 0) {
+    const passed = trials.filter((trial) => trial.passed).length;
+    const errored = trials.filter((trial) => trial.error !== null).length;
+    const why2 = errored === 0 ? "" : ` (${formatCount(errored)} with an error)`;
+    blocks.unshift(
+      `${formatCount(passed)} of ${plural(trials.length, "trial")} passed, ${formatCount(trials.length - passed)} failed${why2}: a case passes when more than half of its trials pass`
+    );
+  }
+  return [...blocks, ...warningLines(result)].join("\n\n");
+}
+function warningLines(result) {
+  return (result.warnings ?? []).map((warning2) => `warning: ${warning2}`);
+}
+function inTrials(evaluation) {
+  const { scored, passedTrials, trials } = evaluation.metadata ?? {};
+  if (typeof scored !== "number" || typeof passedTrials !== "number" || evaluation.score === null)
+    return null;
+  const rule = evaluation.threshold === null ? "" : `a trial passes with a score ${describeThresholdFor(evaluation.threshold, evaluation.score)}; `;
+  const head = `${evaluation.evaluator}: passed ${formatCount(passedTrials)} of ${plural(scored, "trial")}${trials === scored ? "" : " that scored it"}, needs more than half (${rule}mean score ${formatMean(evaluation.score)})`;
+  const reason = reasonWithTrial(evaluation, true);
+  return reason === null ? head : `${head}
+${reason}`;
+}
+function rowFile(config, file) {
+  return posix2.isAbsolute(file) ? file : posix2.join(posix2.dirname(config), file);
+}
+function renderNotRun(run2, classname, notRun, artifact) {
+  const why2 = artifact.interrupted ? "the run was interrupted" : "the run ended before them";
+  const message = `${formatCount(notRun)} of the ${plural(run2.testset.cases, "planned case")} ${notRun === 1 ? "was" : "were"} never run: ${why2}`;
+  return [
+    // In parentheses, as `(gate)` is: it reads as no case of the testset.
+    `    <testcase${attrs({ name: "(not run)", classname, time: seconds(0) })}>`,
+    `      <skipped${attrs({ message })}/>`,
+    "    </testcase>"
+  ].join("\n");
+}
+function renderGate(run2, classname) {
+  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
+  const reasons = failed2.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
+  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
+  return [
+    // In parentheses: no case id of the suite can then name a testcase like it.
+    `    <testcase${attrs({ name: "(gate)", classname, time: seconds(0) })}>`,
+    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
+    "    </testcase>"
+  ].join("\n");
+}
+function property(name, value) {
+  return `      <property${attrs({ name, value })}/>`;
+}
+function safeJson2(value) {
+  try {
+    return JSON.stringify(
+      value,
+      (_key, item) => typeof item === "bigint" ? item.toString() : item,
+      2
+    );
+  } catch {
+    return String(value);
+  }
+}
+function seconds(ms) {
+  return (ms / 1e3).toFixed(3);
+}
+function attrs(values) {
+  return Object.entries(values).filter((entry) => entry[1] !== void 0).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
+}
+var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function escapeXmlText(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
+}
+function escapeXmlAttribute(value) {
+  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
+}
+var TEXT_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\r": "&#13;"
+};
+var ATTRIBUTE_ENTITIES = {
+  ...TEXT_ENTITIES,
+  '"': "&quot;",
+  "'": "&apos;",
+  "	": "&#9;",
+  "\n": "&#10;"
+};
+
+// src/report/file-reports.ts
+function artifactFile(options2) {
+  return {
+    async onRunEnd({ artifact, log }) {
+      await writeReport(options2, (path) => log.writeArtifact(path, artifact));
+    }
+  };
+}
+async function writeReport(options2, write2) {
+  const diverted = options2.failed === void 0 ? void 0 : options2.divert?.();
+  if (diverted !== void 0) {
+    let kept = null;
+    try {
+      await write2(diverted.path);
+      kept = diverted.shown;
+    } catch {
+    }
+    options2.failed?.({ path: options2.path, error: diverted.error, kept });
+    return;
+  }
+  try {
+    await write2(options2.path);
+  } catch (error2) {
+    if (options2.failed === void 0) throw error2;
+    let kept = error2 instanceof WriteKeptError ? error2.kept : null;
+    if (kept === null && options2.fallback !== void 0) {
+      try {
+        await write2(options2.fallback);
+        kept = options2.fallback;
+      } catch {
+      }
+    }
+    options2.failed({ path: options2.path, error: error2, kept });
+    return;
+  }
+  options2.written?.(options2.path);
+}
+function junitFile(options2) {
+  let totals = [];
+  return {
+    onRunStart(start) {
+      totals = start.runs.map(() => new JUnitTotals());
+    },
+    onCaseDone(done) {
+      totals[done.run]?.add(done.result);
+    },
+    async onRunEnd({ artifact, log }) {
+      const source = {
+        totals: (run2) => totals[run2] ?? new JUnitTotals(),
+        cases: (run2) => log.cases(run2)
+      };
+      await writeReport(options2, (path) => writeFileAtomic(path, junitChunks(artifact, source)));
+    }
+  };
+}
+
+// src/report/html-report.ts
+init_write_file_atomic();
+function htmlFile(options2) {
+  return {
+    async onRunEnd({ artifact, log }) {
+      const [{ buildReportModel: buildReportModel2 }, { renderReportHtml: renderReportHtml2 }] = await Promise.all([
+        Promise.resolve().then(() => (init_html_model(), html_model_exports)),
+        Promise.resolve().then(() => (init_html_page(), html_page_exports))
+      ]);
+      const why2 = artifact.comparison === void 0 ? options2.notCompared?.() : void 0;
+      const { comparison } = artifact;
+      const base = comparison && options2.baselineCases?.(comparison);
+      const model = buildReportModel2(artifact, (run2) => log.cases(run2), comparison, why2, base);
+      const html = renderReportHtml2(model);
+      await writeReport(options2, (path) => writeFileAtomic(path, html));
+    }
+  };
+}
+
+// src/report/progress.ts
+init_labels();
+init_text_table();
+function fitted(line, columns) {
+  return columns !== void 0 && columns > 1 ? truncateToWidth(line, columns - 1) : line;
+}
+var TTY_REDRAW_MS = 100;
+var DEFAULT_INTERVAL_MS = 5e3;
+var CLEAR_LINE = "\r\x1B[2K";
+function createProgressReporter(options2) {
+  const { write: write2, isTTY, now, board } = options2;
+  const name = options2.label === void 0 ? "" : printable(options2.label);
+  const label = name === "" ? "" : `${name}  `;
+  const groupTitle = `evals progress${options2.label === void 0 ? "" : `: ${name}`}`;
+  const group = !isTTY && options2.githubActions === true ? options2.group : void 0;
+  const lane = {};
+  const intervalMs = Math.max(1, options2.intervalMs ?? DEFAULT_INTERVAL_MS);
+  let started = false;
+  let stopped = false;
+  let total = 0;
+  let done = 0;
+  let passed = 0;
+  let failed2 = 0;
+  let errored = 0;
+  let startedAt = 0;
+  let lastLineAt = 0;
+  let drawn = false;
+  let groupOpen = false;
+  let timer;
+  const emit = silentOnFailure(write2);
+  const statusLine = (at) => {
+    const counts = `${formatCount(done)}/${formatCount(total)}`;
+    return `  ${label}${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed2)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
+  };
+  const eta = (at) => {
+    if (done >= total) return "0s";
+    if (done === 0) return "\u2014";
+    const remaining = (at - startedAt) / done * (total - done);
+    return formatDuration(remaining, false);
+  };
+  const draw = (at) => {
+    lastLineAt = at;
+    drawn = true;
+    if (board === void 0) emit(CLEAR_LINE + fitted(statusLine(at), options2.width));
+    else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
+  };
+  const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed2)} !${formatCount(errored)} ETA ${eta(at)}`;
+  const periodic = (at) => {
+    lastLineAt = at;
+    if (group !== void 0) {
+      group.line(lane, `${statusLine(at)}
+`);
+      return;
+    }
+    if (options2.githubActions && !groupOpen) {
+      groupOpen = true;
+      emit(`::group::${groupTitle}
+`);
+    }
+    emit(`${statusLine(at)}
+`);
+  };
+  const stopTimer = () => {
+    if (timer !== void 0) clearInterval(timer);
+    timer = void 0;
+  };
+  const onTimer = () => {
+    if (!started || stopped || done >= total) return;
+    const at = now();
+    if (at - lastLineAt >= intervalMs * 0.9) periodic(at);
+  };
+  return {
+    onRunStart(info2) {
+      started = true;
+      total = info2.total;
+      done = passed = failed2 = errored = 0;
+      startedAt = lastLineAt = now();
+      if (isTTY) {
+        draw(startedAt);
+      } else if (!stopped && total > 0) {
+        group?.join(lane, groupTitle);
+        stopTimer();
+        timer = setInterval(onTimer, intervalMs);
+        timer.unref?.();
+      }
+    },
+    onCaseDone({ result, replayed }) {
+      if (replayed) return;
+      done++;
+      if (result.error !== null) errored++;
+      else if (result.passed) passed++;
+      else failed2++;
+      if (stopped) return;
+      const at = now();
+      if (isTTY) {
+        if (at - lastLineAt >= TTY_REDRAW_MS || done === total) draw(at);
+      } else if (done >= total) {
+        stopTimer();
+      } else if (at - lastLineAt >= intervalMs) {
+        periodic(at);
+      }
+    },
+    onRunEnd() {
+      this.stop();
+    },
+    close() {
+      this.stop();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      stopTimer();
+      if (!started) return;
+      if (isTTY) {
+        if (board !== void 0) board.show(lane, null);
+        else if (drawn) emit(CLEAR_LINE);
+        return;
+      }
+      if (groupOpen) emit("::endgroup::\n");
+      const last = `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}
+`;
+      if (group === void 0) {
+        emit(last);
+        return;
+      }
+      group.leave(lane);
+      group.print(() => emit(last));
+    }
+  };
+}
+function formatDuration(ms, precise) {
+  if (precise && ms < 1e4) return `${(Math.max(0, ms) / 1e3).toFixed(1)}s`;
+  const totalSeconds = precise ? Math.round(ms / 1e3) : Math.ceil(ms / 1e3);
+  if (totalSeconds < 60) return `${totalSeconds}s`;
+  const minutes = Math.floor(totalSeconds / 60);
+  if (minutes < 60) return `${minutes}m${String(totalSeconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+function silentOnFailure(write2) {
+  let broken = false;
+  return (text2) => {
+    if (broken) return;
+    try {
+      write2(text2);
+    } catch {
+      broken = true;
+    }
+  };
+}
+
+// src/report/case-listing.ts
+init_case_text();
+
 // src/report/summary-table.ts
 init_ansi();
 init_usage();
 init_text_table();
 init_labels();
 init_case_lines();
-init_case_text();
 init_reason_cut();
+init_case_text();
 init_grid_matrix();
 
 // src/report/grid-matrix-text.ts
@@ -66238,16 +67346,14 @@ function renderMeansDespiteErrors(run2) {
     return condition.passed && errored > 0 && measured?.scored !== void 0;
   }).map((condition) => `${INDENT}note: ${describeGateCondition(condition)}`);
 }
-function describeGateCondition(condition) {
-  return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
-}
 function renderWrong(run2, listing, paint, width) {
   const lines2 = [];
   const failedConditions = run2.gate.conditions.filter((condition) => !condition.passed);
   if (failedConditions.length > 0) {
     lines2.push("");
     for (const condition of failedConditions) {
-      lines2.push(`${INDENT}${paint.red("\u2717")} ${describeGateCondition(condition)}`);
+      const line = gateConditionLine(condition, width - INDENT.length - 2);
+      lines2.push(`${INDENT}${paint.red("\u2717")} ${line}`);
     }
   }
   const { notPassed, notPassedCount, flakyPassed, flakyPassedCount } = listing;
@@ -66306,617 +67412,7 @@ function verdictWord(verdict, paint) {
   return verdict === "pass" ? paint.bold(paint.green("PASS")) : paint.bold(paint.red("FAIL"));
 }
 
-// src/report/show-gate.ts
-init_text_table();
-init_shell_word();
-
-// src/cli/run-args.ts
-init_shell_word();
-function parseRunArgs(argv) {
-  const { values, positionals } = parseCommandArgs(RUN, argv);
-  return runArgs(values, positionals[0]);
-}
-function runArgs(values, config) {
-  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
-  if (shard && !shard.ok) throw badOption(RUN, shard.message);
-  return {
-    ...config !== void 0 ? { config } : {},
-    output: outputOf(values),
-    ...values.junit !== void 0 ? { junit: values.junit } : {},
-    ...values.report !== void 0 ? { report: values.report } : {},
-    ...values.baseline !== void 0 ? { baseline: values.baseline } : {},
-    ...values.resume !== void 0 ? { resume: values.resume } : {},
-    ...values["no-cache"] ? { noCache: true } : {},
-    ...values["cache-dir"] !== void 0 ? { cacheDir: values["cache-dir"] } : {},
-    ...values["update-baselines"] ? { updateBaselines: true } : {},
-    ...values["dry-run"] ? { dryRun: true } : {},
-    ...values["ignore-pin"] ? { ignorePin: true } : {},
-    ...values.concurrency !== void 0 ? { concurrency: positiveInt(RUN, "--concurrency", values.concurrency) } : {},
-    ...values.trials !== void 0 ? { trials: positiveInt(RUN, "--trials", values.trials) } : {},
-    filters: {
-      ...values.suite ? { suites: values.suite } : {},
-      ...values.tag ? { tags: values.tag } : {},
-      ...values.grid ? { grid: gridFilters(values.grid, RUN) } : {},
-      ...shard?.ok ? { shard: shard.shard } : {}
-    }
-  };
-}
-function outputOf(values) {
-  return values.output ?? values.resume ?? DEFAULT_OUTPUT;
-}
-var DEFAULT_OUTPUT = "evals-results.json";
-
-// src/pipeline/config-discovery.ts
-init_errors();
-import { existsSync as existsSync4, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync as statSync2 } from "node:fs";
-import { dirname as dirname4, join as join6, resolve as resolve5 } from "node:path";
-var DEFAULT_CONFIGS = ["evals.yaml", "evals.yml"];
-function resolveConfigArg(arg, ctx) {
-  if (arg !== void 0) return namedConfig(arg, ctx);
-  const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(resolve5(ctx.cwd, name)));
-  if (found2) return found2;
-  const link = linkInstead(ctx.cwd);
-  if (link !== void 0) return namedConfig(link, ctx);
-  throw usageError(
-    "config.not-found",
-    `no config given and no ${DEFAULT_CONFIGS.join(" or ")} in ${ctx.cwd} (run \`evals init\` to create one)`
-  );
-}
-function namedConfig(arg, ctx) {
-  const path = resolve5(ctx.cwd, arg);
-  if (isFolder(path)) {
-    const found2 = DEFAULT_CONFIGS.find((name) => existsSync4(join6(path, name)));
-    if (found2 !== void 0) return join6(arg, found2);
-    const link = linkInstead(path);
-    if (link !== void 0) return namedConfig(join6(arg, link), ctx);
-    throw usageError(
-      "config.not-found",
-      `${arg} is a folder with no ${DEFAULT_CONFIGS.join(" or ")} in it (name the config file, or run \`evals init ${arg}\` to create one)`
-    );
-  }
-  if (existsSync4(path)) return arg;
-  const target = missingLinkTarget(path);
-  if (target !== void 0) {
-    throw usageError(
-      "config.broken-link",
-      `${arg} is a symbolic link to ${target}, which does not exist: point the link at the config file, or replace it with one`
-    );
-  }
-  const other = arg.endsWith(".yml") ? `${arg.slice(0, -".yml".length)}.yaml` : arg.endsWith(".yaml") ? `${arg.slice(0, -".yaml".length)}.yml` : void 0;
-  if (other !== void 0 && existsSync4(resolve5(ctx.cwd, other))) {
-    throw usageError("config.not-found", `${arg}: no such file; did you mean ${other}?`);
-  }
-  return arg;
-}
-function linkInstead(folder) {
-  return DEFAULT_CONFIGS.find((name) => {
-    try {
-      return lstatSync2(join6(folder, name)).isSymbolicLink();
-    } catch {
-      return false;
-    }
-  });
-}
-function missingLinkTarget(path) {
-  let target;
-  try {
-    if (!lstatSync2(path).isSymbolicLink()) return void 0;
-    target = readlinkSync2(path);
-  } catch {
-    return void 0;
-  }
-  if (followError(path) !== "ENOENT") return void 0;
-  const leadsTo = resolve5(dirname4(path), target);
-  return leadsTo === target ? target : `${target} (${leadsTo})`;
-}
-function followError(path) {
-  try {
-    statSync2(path);
-    return void 0;
-  } catch (error2) {
-    return error2.code;
-  }
-}
-function isFolder(path) {
-  try {
-    return statSync2(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-// src/pipeline/run.ts
-init_artifact();
-init_spool();
-import { resolve as resolve24 } from "node:path";
-
-// src/report/file-reports.ts
-init_write_file_atomic();
-
-// src/report/junit.ts
-init_grid_value_text();
-init_one_line();
-init_exact_sum();
-init_case_lines();
-init_evaluation_reason();
-import { posix as posix2 } from "node:path";
-
-// src/report/junit-gone-suites.ts
-function goneSuitesXml(missing, escape2) {
-  return missing.map(({ suite, text: text2 }) => {
-    const name = escape2.attribute(suite);
-    const message = escape2.attribute(text2);
-    return [
-      `  <testsuite name="${name}" tests="1" failures="1" errors="0" skipped="0" time="0.000">`,
-      `    <testcase name="(gone)" classname="${name}" time="0.000">`,
-      `      <failure message="${message}" type="gate">${escape2.text(text2)}</failure>`,
-      "    </testcase>",
-      "  </testsuite>",
-      ""
-    ].join("\n");
-  }).join("");
-}
-
-// src/report/junit.ts
-init_labels();
-init_reason_cut();
-var MESSAGE_REASON_WIDTH = 400;
-var JUnitTotals = class {
-  tests = 0;
-  failures = 0;
-  errors = 0;
-  #time = new ExactSum();
-  add(result) {
-    this.tests++;
-    if (result.error !== null) this.errors++;
-    else if (!result.passed) this.failures++;
-    this.#time.add(result.durationMs);
-  }
-  get timeMs() {
-    return this.#time.value();
-  }
-};
-function* junitChunks(artifact, source) {
-  const suites = artifact.runs.map((run2, index) => suiteTotals(run2, source.totals(index)));
-  const gone = artifact.missingSuites ?? [];
-  const attributes = attrs({
-    name: "evalgate",
-    tests: sum(suites.map((totals) => totals.tests)) + gone.length,
-    failures: sum(suites.map((totals) => totals.failures)) + gone.length,
-    errors: sum(suites.map((totals) => totals.errors)),
-    // The suites' times summed, as each suite's is its cases': the run's wall time (the
-    // artifact's durationMs) is shorter when cases ran concurrently, and a total below one of
-    // its suites reads as an error. Every `time` here is time spent in cases.
-    time: seconds(sum(suites.map((totals) => totals.timeMs))),
-    timestamp: artifact.startedAt
-  });
-  yield `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites${attributes}>
-`;
-  for (const [index, run2] of artifact.runs.entries()) {
-    const totals = suites[index];
-    const name = junitSuiteName(run2);
-    yield `${suiteHead(run2, name, totals)}
-`;
-    for (const result of source.cases(index)) {
-      yield `${renderCase(result, name, artifact.config)}
-`;
-    }
-    if (totals.notRun > 0) yield `${renderNotRun(run2, name, totals.notRun, artifact)}
-`;
-    if (totals.gateFailed) yield `${renderGate(run2, name)}
-`;
-    yield "  </testsuite>\n";
-  }
-  yield goneSuitesXml(gone, { text: escapeXmlText, attribute: escapeXmlAttribute });
-  yield "</testsuites>\n";
-}
-function sum(values) {
-  return values.reduce((total, value) => total + value, 0);
-}
-function junitSuiteName(run2) {
-  const params = formatParams(run2.params, ", ");
-  return params ? `${run2.suite} [${params}]` : run2.suite;
-}
-function suiteTotals(run2, cases) {
-  const notRun = Math.max(0, run2.testset.cases - cases.tests);
-  const gateFailed = showsGate(run2, cases);
-  return {
-    tests: cases.tests + (notRun > 0 ? 1 : 0) + (gateFailed ? 1 : 0),
-    failures: cases.failures + (gateFailed ? 1 : 0),
-    errors: cases.errors,
-    skipped: notRun > 0 ? 1 : 0,
-    timeMs: cases.timeMs,
-    notRun,
-    gateFailed
-  };
-}
-function showsGate(run2, cases) {
-  if (run2.verdict !== "fail") return false;
-  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
-  const casesSayIt = cases.failures + cases.errors > 0;
-  return !(casesSayIt && failed2.length > 0 && failed2.every(isAllCasesPass));
-}
-function isAllCasesPass(condition) {
-  return condition.name === "all cases pass";
-}
-function suiteHead(run2, name, totals) {
-  const properties = [
-    property("revision", run2.testset.revision),
-    run2.testset.path === null ? null : property("testset", run2.testset.path),
-    run2.testset.ref === null ? null : property("ref", run2.testset.ref),
-    ...Object.entries(run2.params).map(
-      ([key, value]) => property(`param.${key}`, gridValueText(value))
-    )
-  ].filter((line) => line !== null);
-  const attributes = attrs({
-    name,
-    tests: totals.tests,
-    failures: totals.failures,
-    errors: totals.errors,
-    skipped: totals.skipped,
-    // Sum of case times, as JUnit consumers expect; cases ran concurrently, so this may exceed
-    // the run's wall time (the `<testsuites>` total is the sum of these, never less than one).
-    time: seconds(totals.timeMs)
-  });
-  return [
-    `  <testsuite${attributes}>`,
-    "    <properties>",
-    ...properties,
-    "    </properties>"
-  ].join("\n");
-}
-function renderCase(result, classname, config) {
-  const open6 = `    <testcase${attrs({
-    name: result.id,
-    classname,
-    time: seconds(result.durationMs),
-    file: result.source ? rowFile(config, result.source.file) : void 0,
-    line: result.source?.line
-  })}`;
-  const flaky = flakyLabel(result);
-  const prefix = flaky === null ? "" : `${flaky}; `;
-  if (result.error !== null) {
-    return `${open6}>
-      <error${attrs({ message: prefix + errorGist(result.error), type: "error" })}>${escapeXmlText(result.error)}</error>
-    </testcase>`;
-  }
-  if (!result.passed) {
-    const reasons = caseReasons(result).map(
-      (reason) => cutReason(oneLine3(reason), MESSAGE_REASON_WIDTH)
-    );
-    const message = prefix + reasons.join("; ");
-    return `${open6}>
-      <failure${attrs({ message, type: "evaluation" })}>${escapeXmlText(failureBody(result))}</failure>
-    </testcase>`;
-  }
-  if (flaky !== null) {
-    return `${open6}>
-      <system-out>${escapeXmlText(`${flaky} trials passed`)}</system-out>
-    </testcase>`;
-  }
-  return `${open6}/>`;
-}
-function failureBody(result) {
-  const failed2 = result.evaluations.filter((evaluation) => evaluation.passed === false);
-  const blocks = (failed2.length > 0 ? failed2 : result.evaluations).map((evaluation) => {
-    const head = evaluation.error === null ? inTrials(evaluation) ?? describeFailedEvaluation(evaluation) : `${evaluation.evaluator}: error: ${evaluation.error}`;
-    return evaluation.metadata === null ? head : `${head}
-${safeJson2(evaluation.metadata)}`;
-  });
-  const trials = result.trials;
-  if (trials !== void 0) {
-    const passed = trials.filter((trial) => trial.passed).length;
-    const errored = trials.filter((trial) => trial.error !== null).length;
-    const why2 = errored === 0 ? "" : ` (${formatCount(errored)} with an error)`;
-    blocks.unshift(
-      `${formatCount(passed)} of ${plural(trials.length, "trial")} passed, ${formatCount(trials.length - passed)} failed${why2}: a case passes when more than half of its trials pass`
-    );
-  }
-  return blocks.join("\n\n");
-}
-function inTrials(evaluation) {
-  const { scored, passedTrials, trials } = evaluation.metadata ?? {};
-  if (typeof scored !== "number" || typeof passedTrials !== "number" || evaluation.score === null)
-    return null;
-  const rule = evaluation.threshold === null ? "" : `a trial passes with a score ${describeThresholdFor(evaluation.threshold, evaluation.score)}; `;
-  const head = `${evaluation.evaluator}: passed ${formatCount(passedTrials)} of ${plural(scored, "trial")}${trials === scored ? "" : " that scored it"}, needs more than half (${rule}mean score ${formatMean(evaluation.score)})`;
-  const reason = reasonWithTrial(evaluation, true);
-  return reason === null ? head : `${head}
-${reason}`;
-}
-function rowFile(config, file) {
-  return posix2.isAbsolute(file) ? file : posix2.join(posix2.dirname(config), file);
-}
-function renderNotRun(run2, classname, notRun, artifact) {
-  const why2 = artifact.interrupted ? "the run was interrupted" : "the run ended before them";
-  const message = `${formatCount(notRun)} of the ${plural(run2.testset.cases, "planned case")} ${notRun === 1 ? "was" : "were"} never run: ${why2}`;
-  return [
-    // In parentheses, as `(gate)` is: it reads as no case of the testset.
-    `    <testcase${attrs({ name: "(not run)", classname, time: seconds(0) })}>`,
-    `      <skipped${attrs({ message })}/>`,
-    "    </testcase>"
-  ].join("\n");
-}
-function renderGate(run2, classname) {
-  const failed2 = run2.gate.conditions.filter((condition) => !condition.passed);
-  const reasons = failed2.map((c) => `${c.name}: expected ${c.expected}, got ${c.actual}`);
-  const message = reasons.length > 0 ? reasons.join("; ") : "gate failed";
-  return [
-    // In parentheses: no case id of the suite can then name a testcase like it.
-    `    <testcase${attrs({ name: "(gate)", classname, time: seconds(0) })}>`,
-    `      <failure${attrs({ message, type: "gate" })}>${escapeXmlText(reasons.join("\n"))}</failure>`,
-    "    </testcase>"
-  ].join("\n");
-}
-function property(name, value) {
-  return `      <property${attrs({ name, value })}/>`;
-}
-function safeJson2(value) {
-  try {
-    return JSON.stringify(
-      value,
-      (_key, item) => typeof item === "bigint" ? item.toString() : item,
-      2
-    );
-  } catch {
-    return String(value);
-  }
-}
-function seconds(ms) {
-  return (ms / 1e3).toFixed(3);
-}
-function attrs(values) {
-  return Object.entries(values).filter((entry) => entry[1] !== void 0).map(([key, value]) => ` ${key}="${escapeXmlAttribute(String(value))}"`).join("");
-}
-var INVALID_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-function escapeXmlText(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>\r]/g, (char) => TEXT_ENTITIES[char] ?? char);
-}
-function escapeXmlAttribute(value) {
-  return value.replace(INVALID_XML, "").replace(/[&<>"'\t\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
-}
-var TEXT_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "\r": "&#13;"
-};
-var ATTRIBUTE_ENTITIES = {
-  ...TEXT_ENTITIES,
-  '"': "&quot;",
-  "'": "&apos;",
-  "	": "&#9;",
-  "\n": "&#10;"
-};
-
-// src/report/file-reports.ts
-function artifactFile(options2) {
-  return {
-    async onRunEnd({ artifact, log }) {
-      await writeReport(options2, (path) => log.writeArtifact(path, artifact));
-    }
-  };
-}
-async function writeReport(options2, write2) {
-  const diverted = options2.failed === void 0 ? void 0 : options2.divert?.();
-  if (diverted !== void 0) {
-    let kept = null;
-    try {
-      await write2(diverted.path);
-      kept = diverted.shown;
-    } catch {
-    }
-    options2.failed?.({ path: options2.path, error: diverted.error, kept });
-    return;
-  }
-  try {
-    await write2(options2.path);
-  } catch (error2) {
-    if (options2.failed === void 0) throw error2;
-    let kept = error2 instanceof WriteKeptError ? error2.kept : null;
-    if (kept === null && options2.fallback !== void 0) {
-      try {
-        await write2(options2.fallback);
-        kept = options2.fallback;
-      } catch {
-      }
-    }
-    options2.failed({ path: options2.path, error: error2, kept });
-    return;
-  }
-  options2.written?.(options2.path);
-}
-function junitFile(options2) {
-  let totals = [];
-  return {
-    onRunStart(start) {
-      totals = start.runs.map(() => new JUnitTotals());
-    },
-    onCaseDone(done) {
-      totals[done.run]?.add(done.result);
-    },
-    async onRunEnd({ artifact, log }) {
-      const source = {
-        totals: (run2) => totals[run2] ?? new JUnitTotals(),
-        cases: (run2) => log.cases(run2)
-      };
-      await writeReport(options2, (path) => writeFileAtomic(path, junitChunks(artifact, source)));
-    }
-  };
-}
-
-// src/report/html-report.ts
-init_write_file_atomic();
-function htmlFile(options2) {
-  return {
-    async onRunEnd({ artifact, log }) {
-      const [{ buildReportModel: buildReportModel2 }, { renderReportHtml: renderReportHtml2 }] = await Promise.all([
-        Promise.resolve().then(() => (init_html_model(), html_model_exports)),
-        Promise.resolve().then(() => (init_html_page(), html_page_exports))
-      ]);
-      const why2 = artifact.comparison === void 0 ? options2.notCompared?.() : void 0;
-      const { comparison } = artifact;
-      const base = comparison && options2.baselineCases?.(comparison);
-      const model = buildReportModel2(artifact, (run2) => log.cases(run2), comparison, why2, base);
-      const html = renderReportHtml2(model);
-      await writeReport(options2, (path) => writeFileAtomic(path, html));
-    }
-  };
-}
-
-// src/report/progress.ts
-init_labels();
-init_text_table();
-function fitted(line, columns) {
-  return columns !== void 0 && columns > 1 ? truncateToWidth(line, columns - 1) : line;
-}
-var TTY_REDRAW_MS = 100;
-var DEFAULT_INTERVAL_MS = 5e3;
-var CLEAR_LINE = "\r\x1B[2K";
-function createProgressReporter(options2) {
-  const { write: write2, isTTY, now, board } = options2;
-  const name = options2.label === void 0 ? "" : printable(options2.label);
-  const label = name === "" ? "" : `${name}  `;
-  const groupTitle = `evals progress${options2.label === void 0 ? "" : `: ${name}`}`;
-  const group = !isTTY && options2.githubActions === true ? options2.group : void 0;
-  const lane = {};
-  const intervalMs = Math.max(1, options2.intervalMs ?? DEFAULT_INTERVAL_MS);
-  let started = false;
-  let stopped = false;
-  let total = 0;
-  let done = 0;
-  let passed = 0;
-  let failed2 = 0;
-  let errored = 0;
-  let startedAt = 0;
-  let lastLineAt = 0;
-  let drawn = false;
-  let groupOpen = false;
-  let timer;
-  const emit = silentOnFailure(write2);
-  const statusLine = (at) => {
-    const counts = `${formatCount(done)}/${formatCount(total)}`;
-    return `  ${label}${counts}  \u2713 ${formatCount(passed)} passed  \u2717 ${formatCount(failed2)} failed  ! ${formatCount(errored)} errored  ETA ${eta(at)}`;
-  };
-  const eta = (at) => {
-    if (done >= total) return "0s";
-    if (done === 0) return "\u2014";
-    const remaining = (at - startedAt) / done * (total - done);
-    return formatDuration(remaining, false);
-  };
-  const draw = (at) => {
-    lastLineAt = at;
-    drawn = true;
-    if (board === void 0) emit(CLEAR_LINE + fitted(statusLine(at), options2.width));
-    else board.show(lane, { full: statusLine(at), brief: briefLine(at) });
-  };
-  const briefLine = (at) => `${name === "" ? "" : `${name} `}${formatCount(done)}/${formatCount(total)} \u2713${formatCount(passed)} \u2717${formatCount(failed2)} !${formatCount(errored)} ETA ${eta(at)}`;
-  const periodic = (at) => {
-    lastLineAt = at;
-    if (group !== void 0) {
-      group.line(lane, `${statusLine(at)}
-`);
-      return;
-    }
-    if (options2.githubActions && !groupOpen) {
-      groupOpen = true;
-      emit(`::group::${groupTitle}
-`);
-    }
-    emit(`${statusLine(at)}
-`);
-  };
-  const stopTimer = () => {
-    if (timer !== void 0) clearInterval(timer);
-    timer = void 0;
-  };
-  const onTimer = () => {
-    if (!started || stopped || done >= total) return;
-    const at = now();
-    if (at - lastLineAt >= intervalMs * 0.9) periodic(at);
-  };
-  return {
-    onRunStart(info2) {
-      started = true;
-      total = info2.total;
-      done = passed = failed2 = errored = 0;
-      startedAt = lastLineAt = now();
-      if (isTTY) {
-        draw(startedAt);
-      } else if (!stopped && total > 0) {
-        group?.join(lane, groupTitle);
-        stopTimer();
-        timer = setInterval(onTimer, intervalMs);
-        timer.unref?.();
-      }
-    },
-    onCaseDone({ result, replayed }) {
-      if (replayed) return;
-      done++;
-      if (result.error !== null) errored++;
-      else if (result.passed) passed++;
-      else failed2++;
-      if (stopped) return;
-      const at = now();
-      if (isTTY) {
-        if (at - lastLineAt >= TTY_REDRAW_MS || done === total) draw(at);
-      } else if (done >= total) {
-        stopTimer();
-      } else if (at - lastLineAt >= intervalMs) {
-        periodic(at);
-      }
-    },
-    onRunEnd() {
-      this.stop();
-    },
-    close() {
-      this.stop();
-    },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      stopTimer();
-      if (!started) return;
-      if (isTTY) {
-        if (board !== void 0) board.show(lane, null);
-        else if (drawn) emit(CLEAR_LINE);
-        return;
-      }
-      if (groupOpen) emit("::endgroup::\n");
-      const last = `done ${label}${formatCount(done)}/${formatCount(total)} in ${formatDuration(now() - startedAt, true)}
-`;
-      if (group === void 0) {
-        emit(last);
-        return;
-      }
-      group.leave(lane);
-      group.print(() => emit(last));
-    }
-  };
-}
-function formatDuration(ms, precise) {
-  if (precise && ms < 1e4) return `${(Math.max(0, ms) / 1e3).toFixed(1)}s`;
-  const totalSeconds = precise ? Math.round(ms / 1e3) : Math.ceil(ms / 1e3);
-  if (totalSeconds < 60) return `${totalSeconds}s`;
-  const minutes = Math.floor(totalSeconds / 60);
-  if (minutes < 60) return `${minutes}m${String(totalSeconds % 60).padStart(2, "0")}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
-}
-function silentOnFailure(write2) {
-  let broken = false;
-  return (text2) => {
-    if (broken) return;
-    try {
-      write2(text2);
-    } catch {
-      broken = true;
-    }
-  };
-}
-
 // src/report/case-listing.ts
-init_case_text();
 var ListedCases = class {
   #runs = [];
   open(runs) {
@@ -74750,6 +75246,17 @@ function checkOptionsSchema(optionsSchema, options2) {
 init_is_record();
 init_templates();
 
+// src/shared/percentage-hint.ts
+function percentageHint(value) {
+  const percent = typeof value === "number" && Number.isInteger(value) && value >= 2 && value <= 100 ? value : typeof value === "string" ? percentText(value) : void 0;
+  return percent === void 0 ? "" : ` (not a percentage: write ${percent / 100} for ${percent}%)`;
+}
+function percentText(text2) {
+  const match = /^\s*(\d{1,3}(?:\.\d+)?)\s*%\s*$/.exec(text2);
+  const percent = match?.[1] !== void 0 ? Number(match[1]) : void 0;
+  return percent !== void 0 && percent <= 100 ? percent : void 0;
+}
+
 // src/config/schema-messages.ts
 init_errors();
 init_did_you_mean();
@@ -74769,7 +75276,11 @@ function renderProblem(entry, scrub) {
       }
       const kind = typeof entry.data;
       const quote4 = wanted === "string" && (kind === "number" || kind === "boolean") ? ` (YAML reads it as a ${kind}: write it in quotes)` : "";
-      return { code, path: entry.path, message: `expected ${wanted}, found ${found2}${quote4}` };
+      return {
+        code,
+        path: entry.path,
+        message: `expected ${wanted}, found ${found2}${quote4}${percentHint(parent, entry.data)}`
+      };
     }
     case "required":
       return {
@@ -74807,7 +75318,11 @@ function renderProblem(entry, scrub) {
     case "maximum":
     case "exclusiveMinimum":
     case "exclusiveMaximum":
-      return { code, path: entry.path, message: `expected ${numberRange(parent)}, found ${found2}` };
+      return {
+        code,
+        path: entry.path,
+        message: `expected ${numberRange(parent)}, found ${found2}${percentHint(parent, entry.data)}`
+      };
     case "minItems":
     case "maxItems": {
       const limit = Number(params.limit);
@@ -74856,6 +75371,9 @@ function renderProblem(entry, scrub) {
         message: `invalid value (${entry.ajvMessage}), found ${found2}`
       };
   }
+}
+function percentHint(schema, value) {
+  return schema.minimum === 0 && schema.maximum === 1 ? percentageHint(value) : "";
 }
 function numberRange(schema) {
   const noun = schema.type === "integer" ? "an integer" : "a number";
@@ -75304,18 +75822,18 @@ function locatedProblems(text2, known = {}) {
       problems.push({ index, kind: "syntax", message: invalid3 });
       continue;
     }
-    const parsed = parseTemplatePath(expression);
-    if ("error" in parsed) continue;
-    if (parsed.root === "params" && grid !== void 0) {
-      const key = parsed.keys[0];
+    const parsed2 = parseTemplatePath(expression);
+    if ("error" in parsed2) continue;
+    if (parsed2.root === "params" && grid !== void 0) {
+      const key = parsed2.keys[0];
       if (key !== void 0 && !grid?.includes(key) && !reported.has(`params.${key}`)) {
         reported.add(`params.${key}`);
         problems.push({ index, kind: "param", message: missingParam(expression, key, grid) });
       }
       continue;
     }
-    if (columns === void 0 || parsed.root !== "case") continue;
-    const field = parsed.keys[0];
+    if (columns === void 0 || parsed2.root !== "case") continue;
+    const field = parsed2.keys[0];
     if (field === void 0 || columns.has(field) || reported.has(field)) continue;
     reported.add(field);
     problems.push({ index, kind: "field", message: missingColumn(expression, field, columns) });
@@ -75572,13 +76090,13 @@ var BASE_URL = evals_schema_default.definitions.judgeSettings.properties.baseUrl
 var HTTP_SCHEME = new RegExp(BASE_URL.pattern);
 function urlCredentialsProblem(url, instead) {
   const sample = sampleText(url, "x");
-  let parsed;
+  let parsed2;
   try {
-    parsed = new URL(sample);
+    parsed2 = new URL(sample);
   } catch {
     return null;
   }
-  if (parsed.username === "" && parsed.password === "") return null;
+  if (parsed2.username === "" && parsed2.password === "") return null;
   const shown3 = [url, sample].map((text2) => text2.replace(/[?#][\s\S]*$/, "")).map((text2) => ({ text: text2, masked: maskUrlCredentials(text2, { keepUser: true }) })).find(({ text: text2, masked }) => masked !== text2)?.masked;
   const remedy = instead === "header" ? 'headers: { authorization: "Basic \u2026" }' : 'apiKey: (or headers: { authorization: "Basic \u2026" })';
   const what = shown3 === void 0 ? "the URL" : JSON.stringify(shown3);
@@ -75786,13 +76304,13 @@ function outputPath(text2) {
       error: `expected a path into the JSON answer, such as data.answer, found ${JSON.stringify(text2)}, which is a command target's output format: an http target's answer is parsed as JSON already when its content-type says so, so leave output: out for the whole answer; to read a field named ${text2}, write output: '[${JSON.stringify(text2)}]'`
     };
   }
-  const parsed = parseTemplatePath(text2.startsWith("[") ? `x${text2}` : `x.${text2}`);
-  if ("error" in parsed) {
+  const parsed2 = parseTemplatePath(text2.startsWith("[") ? `x${text2}` : `x.${text2}`);
+  if ("error" in parsed2) {
     return {
       error: `expected a path into the JSON answer, such as data.answer, choices.0.message.content, data.items[1].text or data["a key"], found ${JSON.stringify(text2)}`
     };
   }
-  return { keys: parsed.keys };
+  return { keys: parsed2.keys };
 }
 function promptFiles(target, at) {
   const files = [];
@@ -76064,7 +76582,21 @@ function checkRules(data, context3) {
     }
     checkSuite(suite, path, context3, add2);
   });
+  checkRemovedSuites(data.removedSuites, suiteIds, context3, add2);
   return problems;
+}
+function checkRemovedSuites(removed, suiteIds, context3, add2) {
+  if (!Array.isArray(removed)) return;
+  removed.forEach((id, index) => {
+    if (typeof id !== "string") return;
+    const at = suiteIds.get(id);
+    if (at === void 0) return;
+    add2(
+      "removed-suites.in-config",
+      ["removedSuites", index],
+      `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${describePlace(["suites", at, "id"], context3)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`
+    );
+  });
 }
 function checkSuite(suite, path, context3, add2) {
   checkTimeout(suite.timeout, [...path, "timeout"], add2);
@@ -76617,12 +77149,12 @@ init_json_numbers();
 init_unreadable();
 function parseConfig(text2, options2) {
   const { file } = options2;
-  const parsed = parseYaml(text2);
-  if (!parsed.ok) {
+  const parsed2 = parseYaml(text2);
+  if (!parsed2.ok) {
     return {
       ok: false,
       issues: sortIssues(
-        parsed.problems.map((p) => ({
+        parsed2.problems.map((p) => ({
           code: p.code,
           file,
           ...p.loc,
@@ -76632,7 +77164,7 @@ function parseConfig(text2, options2) {
       )
     };
   }
-  const source = parsed.source;
+  const source = parsed2.source;
   const issues = [];
   const shownPath = (path) => formatConfigPath(source.writtenPath(path));
   const issueAt = (problem) => {
@@ -77238,13 +77770,13 @@ function defineBuiltin(spec) {
     },
     create(options2, context3) {
       const { id } = context3;
-      const resolve27 = optionResolver(options2);
+      const resolve29 = optionResolver(options2);
       const prepared = prepare ? prepare(options2, context3) : void 0;
       const cut2 = scrubbedCut(context3.scrub);
       return {
         id,
         ...spec.defaultThreshold ? { threshold: spec.defaultThreshold } : {},
-        evaluateTestCase: (args) => score2(resolve27(args), args, prepared, cut2)
+        evaluateTestCase: (args) => score2(resolve29(args), args, prepared, cut2)
       };
     }
   };
@@ -77677,7 +78209,7 @@ var JudgeCalls = class {
     const call = result.message.toolCalls.find((c) => c.name === question.tool);
     const { content, refusal: refusal2 } = result.message;
     if (call === void 0 && refusal2 !== void 0 && refusal2 !== "") {
-      throw this.error(`the judge refused: ${this.#cut(oneLine3(refusal2), QUOTED_CHARS)}`, {
+      throw this.error(`the judge refused: ${this.#cut(refusal2, QUOTED_CHARS, oneLine)}`, {
         refusal: this.#cut(refusal2),
         raw: content ?? ""
       });
@@ -77687,20 +78219,20 @@ var JudgeCalls = class {
         raw: content ?? ""
       });
     }
-    let parsed;
+    let parsed2;
     try {
-      parsed = JSON.parse(call.arguments);
+      parsed2 = JSON.parse(call.arguments);
     } catch {
       throw this.error(`the judge's ${question.tool} arguments are not JSON`, {
         raw: call.arguments
       });
     }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    if (typeof parsed2 !== "object" || parsed2 === null || Array.isArray(parsed2)) {
       throw this.error(`the judge's ${question.tool} arguments are not a JSON object`, {
         raw: call.arguments
       });
     }
-    return parsed;
+    return parsed2;
   }
   /**
    * {@link ask}, its arguments read by `read` (their value, or what is wrong with them): an
@@ -78229,7 +78761,7 @@ init_is_record();
 init_json_syntax();
 init_own_key();
 init_regular_file();
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 var MAX_BASELINES_BYTES = 1024 * 2 ** 20;
 var BASELINES_VERSION = 1;
 var SAFE_SEGMENT = /^[A-Za-z0-9][\w.-]*$/;
@@ -78238,7 +78770,7 @@ function defaultBaselinePath(owner) {
   return `battles/${owner.suite}/${owner.evaluator}.json`;
 }
 function baselineCaseKey(testCase, params) {
-  return createHash6("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
+  return createHash7("sha256").update(canonicalJson({ case: testCase, params })).digest("hex");
 }
 function recordableValue(value) {
   let text2;
@@ -78358,13 +78890,13 @@ function readBaselineFile(path, shown3, owner, scrub) {
       { cause: error2 }
     );
   }
-  const parsed = parseBaselineFile(text2, owner, scrub);
-  if (!parsed.ok) {
+  const parsed2 = parseBaselineFile(text2, owner, scrub);
+  if (!parsed2.ok) {
     throw new Error(
-      `automatic-battle: the baselines file ${shown3} ${parsed.error}. Fix it, or delete it to record new baselines.`
+      `automatic-battle: the baselines file ${shown3} ${parsed2.error}. Fix it, or delete it to record new baselines.`
     );
   }
-  return parsed.file;
+  return parsed2.file;
 }
 
 // src/evaluators/judges/automatic-battle.ts
@@ -80085,8 +80617,8 @@ async function packageType(file) {
     return void 0;
   }
   try {
-    const parsed = JSON.parse(text2);
-    const type = isObjectLike(parsed) ? parsed.type : void 0;
+    const parsed2 = JSON.parse(text2);
+    const type = isObjectLike(parsed2) ? parsed2.type : void 0;
     return typeof type === "string" ? type : "";
   } catch {
     return "";
@@ -80520,12 +81052,12 @@ function createHostLimiter(perHost) {
 
 // src/judge/abortable-sleep.ts
 function timerSleep(ms, signal) {
-  return new Promise((resolve27) => {
-    if (signal?.aborted) return resolve27();
+  return new Promise((resolve29) => {
+    if (signal?.aborted) return resolve29();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
-      resolve27();
+      resolve29();
     };
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
@@ -80533,10 +81065,10 @@ function timerSleep(ms, signal) {
 }
 function abortableSleep(sleep3, ms, signal) {
   if (signal === void 0) return sleep3(ms);
-  return new Promise((resolve27) => {
+  return new Promise((resolve29) => {
     const done = () => {
       signal.removeEventListener("abort", done);
-      resolve27();
+      resolve29();
     };
     signal.addEventListener("abort", done, { once: true });
     sleep3(ms, signal).then(done, done);
@@ -80545,6 +81077,7 @@ function abortableSleep(sleep3, ms, signal) {
 
 // src/judge/client.ts
 init_secrets();
+init_run_secrets();
 
 // src/judge/answer-problems.ts
 init_is_record();
@@ -80554,10 +81087,10 @@ function malformedDetail(json, shapeProblem) {
     const error2 = json.error;
     const message = isRecord(error2) ? error2.message : error2;
     if (typeof message === "string" && message.trim() !== "") {
-      return `with an error: ${oneLine3(message).slice(0, 300)}`;
+      return `with an error: ${oneLine(message).slice(0, 300)}`;
     }
   }
-  const text2 = oneLine3(JSON.stringify(json) ?? String(json));
+  const text2 = oneLine(JSON.stringify(json) ?? String(json));
   const excerpt = text2.length <= ANSWER_EXCERPT ? text2 : `${text2.slice(0, ANSWER_EXCERPT)}\u2026`;
   return `${shapeProblem(json)}: ${excerpt}`;
 }
@@ -80714,6 +81247,17 @@ var HINTS = {
 function networkHint(code) {
   const hint = code === void 0 ? void 0 : HINTS[code];
   return hint === void 0 ? "" : `; ${hint}`;
+}
+function noPathHint(server, shown3) {
+  let path;
+  try {
+    path = new URL(server).pathname;
+  } catch {
+    return "";
+  }
+  if (path !== "/" && path !== "") return "";
+  const root3 = server.replace(/\/+$/, "");
+  return `; the base URL ${shown3(root3)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown3(root3)}/v1`;
 }
 
 // src/judge/post-attempt.ts
@@ -81029,11 +81573,11 @@ function errorDetail(text2) {
   try {
     const json = JSON.parse(text2);
     if (isRecord(json) && isRecord(json.error) && typeof json.error.message === "string") {
-      return `: ${oneLine3(json.error.message).slice(0, 300)}`;
+      return `: ${oneLine(json.error.message).slice(0, 300)}`;
     }
   } catch {
   }
-  const excerpt = oneLine3(text2).slice(0, 200);
+  const excerpt = oneLine(text2).slice(0, 200);
   return excerpt === "" ? "" : `: ${excerpt}`;
 }
 function reportedUsage(json) {
@@ -81383,21 +81927,28 @@ function createJudgeClient(options2 = {}) {
   const cache = options2.cacheDir === null || options2.cacheDir === void 0 ? void 0 : createFileCache(options2.cacheDir, options2.onCacheUnwritable);
   const hostLimiter = options2.hostLimiter ?? createHostLimiter(options2.maxConcurrentPerHost ?? 8);
   const extraHeaders = options2.headers ?? {};
-  const scrubber = createScrubber([
+  const scrubberOfCall = callScrubber([
     ...apiKey !== void 0 ? [apiKey] : [],
     ...secretsInHeaders(extraHeaders),
     ...secretsInUrl(baseUrl2),
+    ...secretsInEnv(env),
     ...options2.secrets ?? []
   ]);
-  const scrub = scrubber.text;
   const headers = { "content-type": "application/json" };
   if (apiKey !== void 0 && apiKey !== "") headers.authorization = `Bearer ${apiKey}`;
   for (const [name, value] of Object.entries(extraHeaders))
     setOwn(headers, name.toLowerCase(), value);
-  const attemptSettings = { fetch: fetchFn, headers, timeoutMs: timeoutMs2, scrub, now };
+  const attemptSettings = {
+    fetch: fetchFn,
+    headers,
+    timeoutMs: timeoutMs2,
+    now
+  };
   const keyed = keyedHeaders(extraHeaders);
   const call = async (path, model, body, parse7, fromCache, shapeProblem, usable, callOptions) => {
     const { signal } = callOptions;
+    const scrubber = scrubberOfCall();
+    const scrub = scrubber.text;
     const url = endpoint2(baseUrl2, path);
     const trial = callOptions.trial ?? currentTrial();
     const key = cache === void 0 ? void 0 : cacheKey({
@@ -81456,7 +82007,7 @@ function createJudgeClient(options2 = {}) {
       const outcome2 = await hostLimiter.run(host.host, () => {
         signal?.removeEventListener("abort", waiting);
         if (signal?.aborted !== true) sent++;
-        return postAttempt(url, payload, signal, attemptSettings);
+        return postAttempt(url, payload, signal, { ...attemptSettings, scrub });
       }).finally(() => signal?.removeEventListener("abort", waiting));
       if (outcome2.kind !== "ok") failedTokens = addTokens(failedTokens, outcome2.error.usage);
       if (outcome2.kind === "fail" && outcome2.unsent === true) sent--;
@@ -81488,8 +82039,8 @@ function createJudgeClient(options2 = {}) {
     }
     const { answer, attempts } = answered;
     const json = scrubber.empty ? answer.json : scrubbedJson(answer.json, scrubber);
-    const parsed = parse7(json);
-    if (parsed === void 0) {
+    const parsed2 = parse7(json);
+    if (parsed2 === void 0) {
       const usage = addTokens(failedTokens, reportedUsage(json));
       return {
         ok: false,
@@ -81505,10 +82056,10 @@ function createJudgeClient(options2 = {}) {
       };
     }
     const latencyMs = now() - started;
-    if (cache !== void 0 && key !== void 0 && usable(parsed)) {
-      await cache.set(key, parsed, latencyMs);
+    if (cache !== void 0 && key !== void 0 && usable(parsed2)) {
+      await cache.set(key, parsed2, latencyMs);
     }
-    return { ok: true, cached: false, latencyMs, attempts, ...parsed };
+    return { ok: true, cached: false, latencyMs, attempts, ...parsed2 };
   };
   const client2 = {
     baseUrl: baseUrl2,
@@ -81562,17 +82113,6 @@ function scrubbedJson(value, scrubber) {
   const text2 = JSON.stringify(value);
   const clean = scrubber.json(text2);
   return clean === text2 ? value : JSON.parse(clean);
-}
-function noPathHint(server, shown3) {
-  let path;
-  try {
-    path = new URL(server).pathname;
-  } catch {
-    return "";
-  }
-  if (path !== "/" && path !== "") return "";
-  const root3 = server.replace(/\/+$/, "");
-  return `; the base URL ${shown3(root3)} has no path, and OpenAI-compatible servers (vLLM, LiteLLM, Ollama) serve the API under one: try ${shown3(root3)}/v1`;
 }
 function endpoint2(baseUrl2, path) {
   const query = baseUrl2.indexOf("?");
@@ -81719,6 +82259,23 @@ function positionalParametersProblem(method) {
   if (typeof method !== "function" || method.length < 2) return null;
   return `evaluateTestCase declares ${method.length} parameters, like evaluateTestCase(testCase, output) of the Python SDK, but it is called with one object: write ${EVALUATE_TEST_CASE_FORM} (as it is, its output would be undefined)`;
 }
+var MAPPER_FORMS = {
+  evaluateAssertions: "{ testCase, output }",
+  makePrompt: "{ testCase, output, recentOverrides }",
+  userInputMapper: "{ testCase, output }",
+  retrievedContextsMapper: "{ testCase, output }"
+};
+var SDK_MEMBER_FORMS = {
+  testCaseMapper: "{ testCase }",
+  outputMapper: "{ output }",
+  expectedOutputMapper: "{ testCase }",
+  baselineMapper: "{ testCase }",
+  responseMapper: "{ output }",
+  referenceMapper: "{ testCase }",
+  referenceContextsMapper: "{ testCase }",
+  ...MAPPER_FORMS,
+  scoreChoices: null
+};
 var PYTHON_SETTINGS = {
   max_concurrency: "maxConcurrency",
   num_overrides: "numOverrides"
@@ -81984,7 +82541,7 @@ function startProblem(error2, argv, process2) {
   if (error2.code === "ENOENT") {
     const script = argv[0].includes("/") ? resolve13(cwd, argv[0]) : void 0;
     const interpreter = script === void 0 ? void 0 : interpreterProblem(script);
-    const missing = script === void 0 ? `not found: no program of that name is on PATH (${pathFolders(env)})` : `not found: there is no file ${script}`;
+    const missing = script === void 0 ? `not found: no program of that name is on PATH (${pathFolders(env, cwd)})` : `not found: there is no file ${script}`;
     return `${start}: ${interpreter ?? missing}`;
   }
   if (error2.code !== "E2BIG") return `${start}: ${error2.message}`;
@@ -82011,14 +82568,13 @@ function notUtf8Problem(bytes) {
   const where = issue2 !== void 0 && issue2.line > 0 ? ` at line ${issue2.line}, column ${issue2.col}` : "";
   return `stdout is not valid UTF-8${where} (the output shows U+FFFD for the bad bytes): make the program write UTF-8`;
 }
-var PATH_FOLDERS_SHOWN = 4;
-function pathFolders(env) {
+function pathFolders(env, cwd) {
   const path = env.PATH ?? env.Path;
-  if (path === void 0 || path === "") return "PATH is not set";
-  const folders = path.split(delimiter);
-  const more = folders.length - PATH_FOLDERS_SHOWN;
-  const shown3 = folders.slice(0, PATH_FOLDERS_SHOWN).join(delimiter);
-  return more > 0 ? `PATH starts ${shown3}, and ${more} more` : `PATH is ${shown3}`;
+  if (path === void 0) return "PATH is not set";
+  const folders = path.split(delimiter).filter((folder) => folder !== "").length;
+  if (folders === 0) return "PATH is empty";
+  const counted = folders === 1 ? "1 folder" : `${folders} folders`;
+  return `none of its ${counted}, read from the working folder ${cwd}, has it`;
 }
 
 // src/targets/command.ts
@@ -82448,14 +83004,62 @@ ${lines2}`);
 
 // src/targets/function.ts
 init_call();
-function functionTarget(fn, description) {
+function functionTarget(fn, description, warn) {
+  const watch = new CaseFieldWatch();
+  let warned = false;
+  const noted = (output, field) => {
+    if (!warned) warn?.(`${description.replace(/^function /, "")} read ${caseFieldNote(field)}`);
+    warned = true;
+    return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
+  };
   return {
     description,
     call(args) {
+      const read = warn !== void 0 ? watch.watch(args) : void 0;
       const value = fn(args);
-      return isThenable(value) ? Promise.resolve(value).then((output) => ({ output })) : { output: value };
+      if (read === void 0) {
+        return isThenable(value) ? Promise.resolve(value).then((output) => ({ output })) : { output: value };
+      }
+      const result = (output) => {
+        const field = read();
+        return field === void 0 ? { output } : noted(output, field);
+      };
+      return isThenable(value) ? Promise.resolve(value).then(result) : result(value);
     }
   };
+}
+var defineProperty = Object.defineProperty;
+var ownKeys = Object.keys;
+var CaseFieldWatch = class {
+  #calls = 0;
+  #found = false;
+  /**
+   * Prepares `args` for one call: what the call read once it settled, or `undefined` when the call
+   * is not watched.
+   */
+  watch(args) {
+    if (this.#calls > 0 && !this.#found) return void 0;
+    this.#calls++;
+    const testCase = args.testCase;
+    if (typeof testCase !== "object" || testCase === null) return void 0;
+    let read;
+    for (const key of ownKeys(testCase)) {
+      if (key in args || key === "then" || key === "toJSON") continue;
+      defineProperty(args, key, {
+        configurable: true,
+        get: () => {
+          read ??= key;
+          this.#found = true;
+          return void 0;
+        }
+      });
+    }
+    return () => read;
+  }
+};
+function caseFieldNote(field) {
+  const path = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
+  return `${JSON.stringify(field)} from its argument, which has no such key, but the test case has: it is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; read it as ({ testCase }) => \u2026 testCase${path} \u2026`;
 }
 
 // src/targets/http.ts
@@ -82540,7 +83144,7 @@ function shapeOf(value, scrub) {
   const keys = Object.keys(value);
   if (keys.length === 0) return "an empty object";
   const named2 = keys.slice(0, KEYS_NAMED).map((key) => {
-    const shown3 = oneLine3(scrub(key));
+    const shown3 = oneLine(scrub(key));
     return JSON.stringify(shown3.length > KEY_CHARS ? `${shown3.slice(0, KEY_CHARS)}\u2026` : shown3);
   });
   const more = keys.length - named2.length;
@@ -82559,7 +83163,7 @@ function refuseEmpty(answer, answeredAs, path) {
   };
 }
 function excerptOf(text2) {
-  const line = oneLine3(text2);
+  const line = oneLine(text2);
   if (line.length <= BODY_EXCERPT) return line;
   const head = Math.floor(BODY_EXCERPT / 3);
   return `${line.slice(0, head)} \u2026 ${line.slice(line.length - (BODY_EXCERPT - head))}`;
@@ -82717,18 +83321,18 @@ function urlInput(url) {
 }
 var ORIGIN_SO_FAR = /^\s*(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?$/;
 function renderedUrlProblem(url) {
-  let parsed;
+  let parsed2;
   try {
-    parsed = new URL(url);
+    parsed2 = new URL(url);
   } catch {
     const port = urlPortProblem(url);
     if (port !== null) return `not a valid URL: its ${port}`;
     return /^\s*[A-Za-z][A-Za-z0-9+.-]*:/.test(url) ? "not a valid URL (its host, port or characters are not those of a URL)" : "not a valid URL: it has no scheme; expected http://\u2026 or https://\u2026";
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    return `not an http:// or https:// URL (its scheme is ${parsed.protocol})`;
+  if (parsed2.protocol !== "http:" && parsed2.protocol !== "https:") {
+    return `not an http:// or https:// URL (its scheme is ${parsed2.protocol})`;
   }
-  if (parsed.username !== "" || parsed.password !== "") {
+  if (parsed2.username !== "" || parsed2.password !== "") {
     return 'the URL has credentials in its user part, which fetch cannot send (it refuses such a URL): send them in a header, such as authorization: "Basic \u2026"';
   }
   return blockedPortProblem(url);
@@ -82802,7 +83406,7 @@ function failed(error2) {
   return { ok: false, error: error2 };
 }
 function quote3(text2) {
-  const line = oneLine3(text2);
+  const line = oneLine(text2);
   return line.length > QUOTED_CHARS2 ? `${line.slice(0, QUOTED_CHARS2)}\u2026` : line;
 }
 
@@ -82972,9 +83576,9 @@ function chatRequest(config, model, messages, args) {
   return { ok: true, value: request2 };
 }
 function parsedReply(text2, validate2) {
-  let parsed;
+  let parsed2;
   try {
-    parsed = JSON.parse(text2);
+    parsed2 = JSON.parse(text2);
   } catch (error2) {
     const fenced2 = text2.trimStart().startsWith("```") ? "; it is wrapped in a Markdown code fence (```): the server did not hold the model to JSON mode (ask for bare JSON in the prompt)" : "";
     return {
@@ -82982,18 +83586,18 @@ function parsedReply(text2, validate2) {
       error: `the model's reply is not JSON (responseFormat asks for JSON): ${describeJsonError(text2, error2)}${fenced2}`
     };
   }
-  if (parsed === null && validate2 === void 0) {
+  if (parsed2 === null && validate2 === void 0) {
     return { output: null, error: "the model's reply is the JSON null: no output to score" };
   }
-  if (validate2 !== void 0 && !validate2(parsed)) {
+  if (validate2 !== void 0 && !validate2(parsed2)) {
     const first = validate2.errors?.[0];
     const where = first?.instancePath ? ` at ${first.instancePath}` : "";
     return {
-      output: parsed,
+      output: parsed2,
       error: `the model's reply does not match responseFormat's schema${where}: ${first?.message ?? "invalid"}`
     };
   }
-  return { output: parsed };
+  return { output: parsed2 };
 }
 
 // src/targets/recorded.ts
@@ -83072,8 +83676,8 @@ var WorkerPool = class {
     if (signal === void 0) return loaded2;
     let onAbort = () => {
     };
-    const aborted = new Promise((resolve27) => {
-      onAbort = () => resolve27(INTERRUPTED3);
+    const aborted = new Promise((resolve29) => {
+      onAbort = () => resolve29(INTERRUPTED3);
       signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
@@ -83097,8 +83701,8 @@ var WorkerPool = class {
       this.#promised++;
       return void 0;
     }
-    return new Promise((resolve27) => {
-      this.#readyWaiters.push(resolve27);
+    return new Promise((resolve29) => {
+      this.#readyWaiters.push(resolve29);
       if (this.#threads.size < this.#setup.size) this.#spawn();
     });
   }
@@ -83117,7 +83721,7 @@ var WorkerPool = class {
       testCase: args.testCase,
       params: args.params
     };
-    return new Promise((resolve27, reject) => {
+    return new Promise((resolve29, reject) => {
       let thread = null;
       const done = () => signal.removeEventListener("abort", onAbort);
       const waiter = {
@@ -83127,7 +83731,7 @@ var WorkerPool = class {
             id: request2.id,
             resolve: (output) => {
               done();
-              resolve27(output);
+              resolve29(output);
             },
             reject: (error2) => {
               done();
@@ -83209,7 +83813,7 @@ var WorkerPool = class {
     };
     const thread = {
       worker,
-      ready: new Promise((resolve27) => settleReady = resolve27),
+      ready: new Promise((resolve29) => settleReady = resolve29),
       loaded: false,
       call: null,
       stopping: false,
@@ -83292,7 +83896,8 @@ var targetKinds = {
       const fn = await context3.loadFunction(config.module, ["function"]);
       if (!fn.ok) return fn;
       if (config.isolation !== "worker") {
-        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`) };
+        const { warn } = suiteWarn(context3);
+        return { ok: true, value: functionTarget(fn.value, `function ${config.module}`, warn) };
       }
       return createWorkerFunctionTarget(config, context3);
     }
@@ -84070,9 +84675,12 @@ init_resume();
 
 // src/plan/config-tags.ts
 init_tag_filter();
-function configTagIssues(config, suite, known) {
+function configTagIssues(config, suite, rows) {
+  const tags = suite.testset.tags ?? [];
+  if (tags.length === 0) return [];
+  const known = tagsOf(rows);
   const at = suiteIssueAt(config, suite);
-  return (suite.testset.tags ?? []).flatMap(
+  return tags.flatMap(
     (tag, i) => known.includes(tag) ? [] : [
       {
         ...at("testset", "tags", i),
@@ -84097,7 +84705,7 @@ function planRun(config, testsets, filters, options2 = {}) {
   for (const suite of selectedSuites(config, filters)) {
     const testset = testsets.get(suite.id);
     if (testset === void 0) throw new Error(`planRun: no testset read for suite ${suite.id}`);
-    issues.push(...configTagIssues(config, suite, tagsOf(testset.cases)));
+    issues.push(...configTagIssues(config, suite, testset.cases));
     const grid = selectGrid(config, suite, filters.grid);
     if (!grid.ok) {
       issues.push(grid.issue);
@@ -84128,9 +84736,13 @@ function planRun(config, testsets, filters, options2 = {}) {
       modelCalls: modelCalls(suite, evaluators, options2.scrub)
     });
   }
-  const selected = selectedSuites(config, filters).flatMap((s) => testsets.get(s.id)?.cases ?? []);
-  for (const message of unknownTagProblems(filters.tags, selected)) {
-    issues.push(cliIssue("cli.unknown-tag", message));
+  if (filters.tags !== void 0 && filters.tags.length > 0) {
+    const selected = selectedSuites(config, filters).flatMap(
+      (s) => testsets.get(s.id)?.cases ?? []
+    );
+    for (const message of unknownTagProblems(filters.tags, selected)) {
+      issues.push(cliIssue("cli.unknown-tag", message));
+    }
   }
   if (issues.length > 0) return { ok: false, issues };
   return {
@@ -84744,7 +85356,7 @@ import { resolve as resolve20 } from "node:path";
 var { closeSync: closeSync9, openSync: openSync9, readSync: readSync6, statSync: statSync6 } = fs3;
 var alloc = Buffer.alloc.bind(Buffer);
 var { getOwnPropertyDescriptor, is } = Object;
-var ownKeys = Reflect.ownKeys;
+var ownKeys2 = Reflect.ownKeys;
 var WATCHED = [
   ["Object", Object],
   ["Object.prototype", Object.prototype],
@@ -84763,7 +85375,7 @@ var WATCHED = [
 var LOADED = WATCHED.map(([name, target]) => loaded(name, target));
 function loaded(name, target) {
   const properties = /* @__PURE__ */ Object.create(null);
-  const keys = ownKeys(target);
+  const keys = ownKeys2(target);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k];
     properties[key] = getOwnPropertyDescriptor(target, key) ?? {};
@@ -84774,7 +85386,7 @@ function changedBuiltins(since = LOADED) {
   const changed = [];
   for (let i = 0; i < since.length; i++) {
     const { name, target, properties, count } = since[i];
-    const keys = ownKeys(target);
+    const keys = ownKeys2(target);
     let kept = 0;
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k];
@@ -85009,8 +85621,8 @@ function baselineCasesReader(path, ctx, scrubber) {
 init_journal();
 init_journal_read();
 init_journal2();
-import { closeSync as closeSync12, openSync as openSync12, readdirSync as readdirSync4, readSync as readSync8 } from "node:fs";
-import { basename as basename8, dirname as dirname16, extname as extname6, join as join25, resolve as resolve22 } from "node:path";
+import { closeSync as closeSync13, openSync as openSync13, readdirSync as readdirSync4, readSync as readSync8 } from "node:fs";
+import { basename as basename9, dirname as dirname17, extname as extname6, join as join26, resolve as resolve24 } from "node:path";
 var OutputTakenError = class extends Error {
   code = "run.output-taken";
 };
@@ -85020,17 +85632,17 @@ function outputDiversion(journal, cwd, output, startedAt) {
   const divert = (file) => {
     const known = decided.get(file);
     if (known !== void 0) return known;
-    if (!takesJournal(resolve22(cwd, file))) return void 0;
-    taken ??= takenBy(journal(), () => keptFromThisRun(resolve22(cwd, output), startedAt()));
+    if (!takesJournal(resolve24(cwd, file))) return void 0;
+    taken ??= takenBy(journal(), () => keptFromThisRun(resolve24(cwd, output), startedAt()));
     if (taken === void 0) return void 0;
-    const ext = extname6(basename8(file));
+    const ext = extname6(basename9(file));
     const shown3 = freeName(
       `${file.slice(0, file.length - ext.length)}.stalled-${process.pid}`,
       ext,
       cwd
     );
     const diversion = {
-      path: resolve22(cwd, shown3),
+      path: resolve24(cwd, shown3),
       shown: shown3,
       error: taken
     };
@@ -85050,41 +85662,41 @@ function takenBy(own, kept) {
   );
 }
 function keptFromThisRun(output, startedAt) {
-  const stem = `${basename8(output).replace(/\.json$/, "")}.killed-${process.pid}`;
+  const stem = `${basename9(output).replace(/\.json$/, "")}.killed-${process.pid}`;
   const start = `
   "startedAt": ${JSON.stringify(startedAt.toISOString())},
 `;
   let names;
   try {
-    names = readdirSync4(dirname16(output));
+    names = readdirSync4(dirname17(output));
   } catch {
     return void 0;
   }
   const ours = names.filter(
     (name) => name.startsWith(stem) && /^(?:-\d+)?\.json$/.test(name.slice(stem.length))
   );
-  return ours.find((name) => artifactHead(join25(dirname16(output), name)).includes(start));
+  return ours.find((name) => artifactHead(join26(dirname17(output), name)).includes(start));
 }
 function artifactHead(path) {
   const chunk = Buffer.alloc(1 << 16);
   let text2 = "";
   let fd;
   try {
-    fd = openSync12(path, "r");
+    fd = openSync13(path, "r");
     for (let read = readSync8(fd, chunk); read > 0; read = readSync8(fd, chunk)) {
       text2 += chunk.toString("utf8", 0, read);
       if (text2.includes('\n  "runs": ')) break;
     }
   } catch {
   } finally {
-    if (fd !== void 0) closeSync12(fd);
+    if (fd !== void 0) closeSync13(fd);
   }
   return text2;
 }
 function besideFiles(divert, output) {
   return divert.decided(output) === void 0 ? void 0 : (file) => divert(file)?.shown ?? file;
 }
-function finishCommand(divert, output, resume) {
+function finishCommand2(divert, output, resume) {
   return (from) => {
     if (from === void 0 || from === output) return resume();
     const kept = divert.decided(output)?.shown === from;
@@ -85155,7 +85767,7 @@ async function executeRun(args, ctx, reporters = []) {
   const began = () => resuming?.startedAt ?? startedAt;
   const divert = outputDiversion(() => journal, ctx.cwd, args.output, began);
   const fileReport = (path) => runReportFile(path, ctx.cwd, unwritten, divert);
-  const finishFrom = resumeCommand && finishCommand(divert, args.output, resumeCommand);
+  const finishFrom = resumeCommand && finishCommand2(divert, args.output, resumeCommand);
   let uncompared2;
   const notCompared = () => uncompared2 ?? args.baselineMissing;
   const baseCases = baseline && {
@@ -85221,7 +85833,7 @@ async function executeRun(args, ctx, reporters = []) {
   const control = new RunControl();
   const t0 = performance.now();
   const startedAt = /* @__PURE__ */ new Date();
-  const toOutput = { path: resolve24(ctx.cwd, args.output), shown: args.output };
+  const toOutput = { path: resolve26(ctx.cwd, args.output), shown: args.output };
   const runArtifact = (o) => marks2(
     withPassRecorded(
       buildArtifact({
@@ -85401,10 +86013,10 @@ function runConfigPath(settings) {
   const config = named2 ?? settings.config;
   try {
     const ctx = { cwd, env: {}, stdout: process.stdout, stderr: process.stderr };
-    return resolve25(cwd, resolveConfigArg(config, ctx));
+    return resolve27(cwd, resolveConfigArg(config, ctx));
   } catch (error2) {
     if (!(error2 instanceof UsageError)) throw error2;
-    return resolve25(cwd, config);
+    return resolve27(cwd, config);
   }
 }
 async function runEvals(settings, workspace, env, baseline) {
@@ -85457,7 +86069,7 @@ async function runEvals(settings, workspace, env, baseline) {
         outcome2.config.absPath
       ),
       args: settings.args,
-      ...args.report !== void 0 && { report: resolve25(settings.workingDirectory, args.report) },
+      ...args.report !== void 0 && { report: resolve27(settings.workingDirectory, args.report) },
       ...incomplete !== void 0 && { incomplete },
       ...uncompared2 !== null && { uncompared: uncompared2 }
     };
@@ -85509,17 +86121,17 @@ function wholeCases(settings) {
   return Math.max(settings.maxAnnotations, REPORTED_WHOLE_CASES);
 }
 function runArgs2(settings, workspace, signal) {
-  const parsed = parseRunArgs(settings.args);
+  const parsed2 = parseRunArgs(settings.args);
   return {
-    ...parsed,
-    config: parsed.config ?? settings.config,
+    ...parsed2,
+    config: parsed2.config ?? settings.config,
     output: settings.results,
     // The `args` input may name its own --report; else the `report` input's file.
-    ...parsed.report === void 0 && settings.report !== null ? { report: settings.report } : {},
+    ...parsed2.report === void 0 && settings.report !== null ? { report: settings.report } : {},
     signal,
     loader: {
       tsxSearchFrom: [
-        dirname17(resolve25(settings.workingDirectory, parsed.config ?? settings.config)),
+        dirname18(resolve27(settings.workingDirectory, parsed2.config ?? settings.config)),
         settings.workingDirectory,
         workspace
       ]
@@ -85530,8 +86142,8 @@ function reportUsageError(error2, settings, workspace) {
   const scrub = createScrubber([]).text;
   const problems = [];
   for (const issue2 of error2.issues) {
-    const path = issue2.file ? resolve25(settings.workingDirectory, issue2.file) : void 0;
-    const file = path ? toRepoPath(repositoryRoot(dirname17(path), workspace), path) : void 0;
+    const path = issue2.file ? resolve27(settings.workingDirectory, issue2.file) : void 0;
+    const file = path ? toRepoPath(repositoryRoot(dirname18(path), workspace), path) : void 0;
     const message = issue2.path ? `${issue2.path}: ${issue2.message}` : issue2.message;
     const inRepository = file !== void 0 && file !== "." && !isAbsolute6(file);
     problems.push({
@@ -85569,11 +86181,11 @@ function notStartedConfigPath(settings, workspace) {
   return repoConfigPath(workspace, runConfigPath(settings));
 }
 function repoConfigPath(workspace, configFile) {
-  return toRepoPath(repositoryRoot(dirname17(configFile), workspace), configFile);
+  return toRepoPath(repositoryRoot(dirname18(configFile), workspace), configFile);
 }
 function located(workspace, artifact, configFile) {
-  const root3 = repositoryRoot(dirname17(configFile), workspace);
-  const sourceRoot = toRepoPath(root3, dirname17(configFile));
+  const root3 = repositoryRoot(dirname18(configFile), workspace);
+  const sourceRoot = toRepoPath(root3, dirname18(configFile));
   return {
     artifact,
     configPath: toRepoPath(root3, configFile),
@@ -85629,20 +86241,32 @@ function staleSummaryNote(stale, current2, maxBytes = SUMMARY_NOTE_MAX_BYTES) {
   }
   return bytes(note) <= maxBytes ? note : "";
 }
+function unpostedSummaryNote(failures, forkPossible, started = true) {
+  if (failures.length === 0) return "";
+  const noToken = failures.some((failure) => failure.message.startsWith("no github-token"));
+  const what = noToken ? "No github-token was given, so this report was not posted to GitHub" : `${failures.length === 1 ? "One write" : `${failures.length} writes`} of this report to GitHub failed (the job log's warnings say which, and why)`;
+  const fork = forkPossible && !noToken ? ": a pull request from a fork gets a read-only token, which GitHub refuses every write" : "";
+  const rest = started ? "This summary, the job log and the results file carry the report; the verdict decides the step." : "This summary and the job log say why the run could not start; the step fails.";
+  return `
+
+> [!WARNING]
+> ${what}${fork}. ${rest}
+`;
+}
 
 // src/action/check-run-target.ts
 async function checkRunTarget(settings, env, pullRequest, wiringRefused = false) {
   const context3 = context2;
   const subject = eventSubject(context3, env);
   const checkoutIgnored = wiringRefused && NAMES_ITS_COMMIT.includes(context3.eventName);
-  const checkedOut = settings.mode === "run" && !checkoutIgnored ? (await readGitInfo(dirname18(runConfigPath(settings)), {}))?.sha ?? null : null;
+  const checkedOut = settings.mode === "run" && !checkoutIgnored ? (await readGitInfo(dirname19(runConfigPath(settings)), {}))?.sha ?? null : null;
   const commit = await reportedCommit({
     context: context3,
     subjectSha: settings.headSha ?? subject.headSha,
     headShaInput: settings.headSha !== null,
     checkedOut,
     pullRequest,
-    parentsOf: gitParents(dirname18(runConfigPath(settings)))
+    parentsOf: gitParents(dirname19(runConfigPath(settings)))
   });
   return { commit, checkedOut };
 }
@@ -85654,7 +86278,12 @@ async function refusalTarget(settings, env, pullRequest, wiringRefused) {
   }
   const head = settings.headSha ?? eventSubject(context3, env).headSha;
   if (context3.eventName === "workflow_run")
-    return workflowRunRefusal(context3.sha, checkedOut, head);
+    return workflowRunRefusal(
+      context3.sha,
+      checkedOut,
+      head,
+      settings.prNumber !== null || triggeredByPullRequest(context3)
+    );
   const pr = targetPullRequest(context3);
   const same3 = (sha) => sha?.toLowerCase() === checkedOut.toLowerCase();
   const onBase = same3(pr?.baseSha) || same3(context3.sha);
@@ -85669,10 +86298,10 @@ async function refusalTarget(settings, env, pullRequest, wiringRefused) {
 > ${escapeNote(`pull_request_target: this job read the files of ${read}, not of this pull request's head ${head}. The problems below are lines of those files, so they are not annotated on the head's; ${fix}.`)}`
   };
 }
-function workflowRunRefusal(defaultTip, checkedOut, head) {
+function workflowRunRefusal(defaultTip, checkedOut, head, pullRequest) {
   const onDefault = defaultTip.toLowerCase() === checkedOut.toLowerCase();
   const read = onDefault ? `the default branch at ${checkedOut}` : `the checked-out commit ${checkedOut}`;
-  const fix = onDefault ? "fix them on the default branch: a push to the pull request does not change the files this job reads" : "fix them in that commit, or check out the commit of the triggering run";
+  const fix = onDefault ? pullRequest ? "fix them on the default branch: a push to the pull request does not change the files this job reads" : `fix them on the default branch: this job reads its latest files, whatever ${head} holds` : "fix them in that commit, or check out the commit of the triggering run";
   return {
     sha: head,
     warning: `workflow_run: the run could not start on ${read}, not on ${head}, the commit of the workflow run that triggered this one: no code was judged, so the failed check run goes on ${head}, where a required check waits for it; its problems are lines of ${checkedOut}'s files, listed in its summary but not annotated on ${head}'s lines, which may differ (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`,
@@ -85682,9 +86311,15 @@ function workflowRunRefusal(defaultTip, checkedOut, head) {
   };
 }
 var NAMES_ITS_COMMIT = ["pull_request_target", "workflow_run"];
+function triggeredByPullRequest(context3) {
+  const run2 = context3.payload.workflow_run;
+  if (run2 === null || typeof run2 !== "object") return false;
+  const { event, pull_requests: pulls } = run2;
+  return typeof event === "string" && event.startsWith("pull_request") || Array.isArray(pulls) && pulls.length > 0;
+}
 
 // src/action/publish.ts
-import { existsSync as existsSync10 } from "node:fs";
+import { existsSync as existsSync12 } from "node:fs";
 import { relative as relative8 } from "node:path";
 
 // src/report/annotations.ts
@@ -85884,6 +86519,7 @@ function utf8Length(codePoint) {
 init_labels();
 
 // src/report/markdown-cases.ts
+init_one_line();
 init_failure_details();
 init_labels();
 init_case_text();
@@ -85938,6 +86574,7 @@ var OUTPUT_MAX_LINES = 12;
 var ERROR_MAX_CHARS2 = 600;
 var ERROR_MAX_LINES = 8;
 var REASON_MAX_CHARS2 = 200;
+var WARNING_MAX_CHARS = 240;
 var EVALUATIONS_PER_CASE = 5;
 var FIELD_MAX_CHARS = 300;
 var FIELD_MAX_LINES = 8;
@@ -86011,6 +86648,10 @@ function renderCase2(result, shownId, sourceRoot, repeat) {
   }
   const reasons = failureReasons(result, EVALUATIONS_PER_CASE, REASON_MAX_CHARS2);
   lines2.push(...reasons.map((reason) => `  - ${escapeMarkdownText(reason)}`));
+  for (const warning2 of result.warnings ?? []) {
+    const brief = shortenText(oneLine(warning2), WARNING_MAX_CHARS);
+    lines2.push(`  - warning: ${escapeMarkdownText(brief)}`);
+  }
   const fields = multiLineFields(result);
   for (const [name, text2] of fields) {
     lines2.push(
@@ -86232,6 +86873,7 @@ init_comparison_wording();
 init_comparison_one_sided();
 init_comparison_incomplete();
 init_comparison_lost_scores();
+init_comparison_foreign();
 
 // src/report/comparison-case-tables.ts
 init_comparison_wording();
@@ -86502,9 +87144,11 @@ function comparisonHeadline(comparison) {
   const base = `${codeSpan(comparison.base.config)}${describeOriginMarkdown(comparison.base)}`;
   return [
     `Compared with ${base}: ${countsLine(comparison, (text2) => `**${text2}**`)}`,
-    ...[...incompleteWarnings(comparison), ...lostScoreWarnings(comparison)].map(
-      ({ title, detail }) => `\u26A0\uFE0F **${title}** ${escapeMarkdownText(detail)}`
-    )
+    ...[
+      ...foreignBaselineWarnings(comparison),
+      ...incompleteWarnings(comparison),
+      ...lostScoreWarnings(comparison)
+    ].map(({ title, detail }) => `\u26A0\uFE0F **${title}** ${escapeMarkdownText(detail)}`)
   ].join("\n\n");
 }
 function comparisonTable(comparison) {
@@ -86651,6 +87295,9 @@ function buildModel2(artifact, options2) {
       // No run of such a suite is in the report: said here, beside the verdict it decided.
       ...missing.map(
         ({ suite, text: text2 }) => `\u274C **Suite ${escapeMarkdownText(suite)} of the baseline is gone (its gate there: regressions: block):** ${escapeMarkdownText(text2)}`
+      ),
+      ...(artifact.goneSuiteWarnings ?? []).map(
+        ({ suite, text: text2 }) => `\u26A0\uFE0F **Suite ${escapeMarkdownText(suite)} of the baseline is gone (a warning here):** ${escapeMarkdownText(text2)}`
       )
     ].join("\n\n"),
     overview: stats === null ? runTable(artifact.runs) : comparisonTable(stats),
@@ -86857,6 +87504,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
   const fork = settings.checkRun || settings.comment && prNumber !== null ? forkPullRequest(context3, env) : null;
   if (fork !== null) info(`evalgate: ${forkMessage(fork, settings.checkRun)}`);
   const failures = [];
+  let noteBytes = 0;
   try {
     const said = fork === null ? "" : escapeNote(forkMessage(fork, settings.checkRun));
     const note = said === "" ? "" : `> [!NOTE]
@@ -86899,7 +87547,9 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
       commentUrl = posted.url;
       info(`evalgate: ${posted.action} the PR comment ${posted.url}`);
     }
-    if (posted.ok && posted.stale !== void 0) await sayStale(posted.stale, posted.url);
+    if (posted.ok && posted.stale !== void 0) {
+      noteBytes += await sayStale(posted.stale, posted.url);
+    }
   }
   let undelivered = settings.checkRun ? annotations : [];
   if (poster && settings.checkRun) {
@@ -86918,7 +87568,7 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
         ...shown3.length < failingRows ? { text: unannotatedText(shown3.length, failingRows) } : {},
         ...links.run ? { detailsUrl: links.run } : {},
         // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
-        origin: checkRunOrigin(env),
+        origin: checkRunOrigin(env, settings.leg),
         forkPossible: forkTokenPossible(context3, env)
       }
     );
@@ -86931,6 +87581,8 @@ async function publishResults(results, settings, octokit, env, pullRequest) {
     }
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
+  const unposted = unpostedSummaryNote(failures, forkTokenPossible(context3, env));
+  if (Buffer.byteLength(unposted) + noteBytes <= SUMMARY_NOTE_MAX_BYTES) await addNote(unposted);
   annotateThroughWorkflowCommands(undelivered, willFailStep(artifact, settings));
   return { commentUrl };
 }
@@ -86942,6 +87594,10 @@ async function sayStale(stale, current2) {
     );
   }
   const note = staleSummaryNote(stale, current2);
+  await addNote(note);
+  return Buffer.byteLength(note);
+}
+async function addNote(note) {
   if (note === "") return;
   try {
     await summary.addRaw(note).write();
@@ -86970,7 +87626,7 @@ function runStamp(env, context3) {
   return Number.isSafeInteger(id) && id > 0 && Number.isSafeInteger(attempt) && attempt > 0 ? { id, attempt } : void 0;
 }
 function writtenReport(results) {
-  return results.report !== void 0 && existsSync10(results.report) ? results.report : null;
+  return results.report !== void 0 && existsSync12(results.report) ? results.report : null;
 }
 function willFailStep(artifact, settings) {
   return artifact.verdict === "fail" && settings.failOn === "gate";
@@ -87049,8 +87705,10 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
   const forkNote = said === "" ? "" : `> [!NOTE]
 > ${said.charAt(0).toUpperCase()}${said.slice(1)}`;
   if (fork !== null) info(`evalgate: ${forkMessage(fork, false)}`);
+  let placed2 = NAMES_ITS_COMMIT.includes(context3.eventName) ? await refusalTarget(settings, env, pullRequest, wiringRefused) : null;
+  const summaryNote = [forkNote, placed2?.note ?? ""].filter((note) => note !== "").join("\n\n");
   try {
-    await summary.addRaw(notStartedMarkdown(run2, title, forkNote)).write();
+    await summary.addRaw(notStartedMarkdown(run2, title, summaryNote)).write();
   } catch (error2) {
     warning(`evalgate: could not write the job summary: ${error2.message}`);
   }
@@ -87075,7 +87733,9 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
   let annotated = 0;
   const { owner, repo } = context3.repo;
   const commented = settings.comment && prNumber !== null;
-  const placed2 = settings.checkRun || commented && ["pull_request_target", "workflow_run"].includes(context3.eventName) ? await refusalTarget(settings, env, pullRequest, wiringRefused) : null;
+  if (placed2 === null && settings.checkRun) {
+    placed2 = await refusalTarget(settings, env, pullRequest, wiringRefused);
+  }
   if (commented) {
     const posted = await upsertStickyComment(
       octokit,
@@ -87092,14 +87752,27 @@ async function publish(run2, settings, octokit, env, pullRequest, wiringRefused)
   }
   if (settings.checkRun && placed2 !== null) {
     if (placed2.warning !== null) warning(`evalgate: ${placed2.warning}`);
-    annotated = await postCheckRun(run2, title, { owner, repo }, placed2, octokit, env, failures);
+    annotated = await postCheckRun(run2, title, { owner, repo }, placed2, octokit, {
+      env,
+      leg: settings.leg,
+      failures
+    });
   }
   for (const failure of failures) warning(`evalgate: ${failure.message}`);
+  const unposted = unpostedSummaryNote(failures, forkTokenPossible(context3, env), false);
+  if (unposted !== "") {
+    try {
+      await summary.addRaw(unposted).write();
+    } catch (error2) {
+      warning(`evalgate: could not write the job summary: ${error2.message}`);
+    }
+  }
   return annotated;
 }
-async function postCheckRun(run2, title, target, placed2, octokit, env, failures) {
+async function postCheckRun(run2, title, target, placed2, octokit, from) {
+  const { env, failures } = from;
   const sha = placed2.sha;
-  const origin = checkRunOrigin(env);
+  const origin = checkRunOrigin(env, from.leg);
   const kept = (passed) => `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
   const rerun = (passed) => passed !== null && earlierAttempt(passed.origin, origin) ? passed.origin : null;
   const before = await passedCheckRun(octokit, target, { name: title, sha });
@@ -87151,25 +87824,35 @@ ${summary2}`
 }
 
 // src/action/settings.ts
-import { isAbsolute as isAbsolute7, resolve as resolve26 } from "node:path";
+import { isAbsolute as isAbsolute7, resolve as resolve28 } from "node:path";
 
 // src/shared/report-path.ts
-import { basename as basename9, dirname as dirname19, join as join26 } from "node:path";
+import { basename as basename10, dirname as dirname20, join as join27 } from "node:path";
 var REPORT_FILE = "evals-report.html";
 var DEFAULT_RESULTS = "evals-results.json";
 function reportPathFor(results) {
-  const name = basename9(results);
+  const name = basename10(results);
   const report = name === DEFAULT_RESULTS ? REPORT_FILE : `${name.replace(/\.json$/i, "")}-report.html`;
-  return join26(dirname19(results), report);
+  return join27(dirname20(results), report);
 }
 
 // src/action/settings.ts
 var DEFAULT_MAX_ANNOTATIONS = 500;
+var LEG_INPUTS = [
+  "working-directory",
+  "config",
+  "args",
+  "name",
+  "results",
+  "mode",
+  "baseline",
+  "artifact-name"
+];
 var RETRY_SCALE_ENV = "EVALGATE_GITHUB_RETRY_SCALE";
 function readSettings(input, workspace, env = {}) {
   const errors = [];
   const badBooleans = /* @__PURE__ */ new Set();
-  const workingDirectory = resolve26(workspace, input("working-directory") || ".");
+  const workingDirectory = resolve28(workspace, input("working-directory") || ".");
   const bool = (name2, fallback2) => {
     const raw = input(name2).trim().toLowerCase();
     if (raw === "") return fallback2;
@@ -87233,7 +87916,7 @@ function readSettings(input, workspace, env = {}) {
       `input args: ${help} is refused here: the Action's inputs are listed in its action.yml, and args takes evals run options`
     );
   }
-  const path = (value) => isAbsolute7(value) ? value : resolve26(workingDirectory, value);
+  const path = (value) => isAbsolute7(value) ? value : resolve28(workingDirectory, value);
   const baseline = input("baseline").trim();
   const results = path(input("results").trim() || DEFAULT_RESULTS);
   const settings = {
@@ -87253,7 +87936,8 @@ function readSettings(input, workspace, env = {}) {
     prNumber: prNumber !== null && Number.isInteger(prNumber) && prNumber > 0 ? prNumber : null,
     headSha: headSha === "" ? null : headSha,
     name,
-    retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1
+    retryScale: retryScale > 0 && retryScale <= 1 ? retryScale : 1,
+    leg: legOf(LEG_INPUTS.map((key) => input(key).trim()))
   };
   if (errors.length === 0) return { ok: true, settings };
   const fallback = {
@@ -87427,7 +88111,7 @@ function inputProblems(messages, failure, settings, workspace, env) {
 }
 function isFolder3(path) {
   try {
-    return statSync10(path).isDirectory();
+    return statSync12(path).isDirectory();
   } catch {
     return false;
   }
