@@ -15,23 +15,41 @@
  */
 import { createScrubber, type Scrubber } from '../shared/secrets.ts';
 
-/** Each run's scrubber going on, with how many runs hold it (one scrubber may serve two). */
-const running = new Map<Scrubber, number>();
-/** Grows whenever `running` changes, so that a client's combined scrubber is made again. */
-let generation = 0;
+/**
+ * Each run's secrets going on, with how many runs hold them (one scrubber may serve two), and a
+ * count that grows whenever they change, so that a client's combined scrubber is made again.
+ * Kept on the process under a registered symbol, not in this module: `evals run` and the Action
+ * run from a bundle of their own, while the code under test imports `createJudgeClient` from the
+ * package (lib/index.js), another copy of this module that would otherwise see no run.
+ */
+interface Registry {
+  readonly running: Map<object, { values: readonly string[]; held: number }>;
+  generation: number;
+}
+
+const REGISTRY = Symbol.for('evalgate.runSecrets');
+
+/** The registry every copy of evalgate in this process shares. */
+function registry(): Registry {
+  const holder = globalThis as { [REGISTRY]?: Registry };
+  holder[REGISTRY] ??= { running: new Map(), generation: 0 };
+  return holder[REGISTRY];
+}
 
 /** Runs `fn` as a run whose secrets `scrubber` removes: calls made meanwhile scrub them too. */
 export async function withRunSecrets<T>(scrubber: Scrubber, fn: () => Promise<T>): Promise<T> {
   if (scrubber.empty) return fn();
-  running.set(scrubber, (running.get(scrubber) ?? 0) + 1);
-  generation++;
+  const shared = registry();
+  const entry = shared.running.get(scrubber);
+  if (entry) entry.held++;
+  else shared.running.set(scrubber, { values: scrubber.values, held: 1 });
+  shared.generation++;
   try {
     return await fn();
   } finally {
-    const held = (running.get(scrubber) ?? 1) - 1;
-    if (held === 0) running.delete(scrubber);
-    else running.set(scrubber, held);
-    generation++;
+    const held = shared.running.get(scrubber);
+    if (held !== undefined && --held.held <= 0) shared.running.delete(scrubber);
+    shared.generation++;
   }
 }
 
@@ -43,12 +61,13 @@ export async function withRunSecrets<T>(scrubber: Scrubber, fn: () => Promise<T>
  */
 export function callScrubber(own: readonly string[]): () => Scrubber {
   const alone = createScrubber(own);
+  const shared = registry();
   let made: { generation: number; scrubber: Scrubber } | undefined;
   return () => {
-    if (running.size === 0) return alone;
-    if (made?.generation !== generation) {
-      const values = [...running.keys()].flatMap((run) => run.values);
-      made = { generation, scrubber: createScrubber([...own, ...values]) };
+    if (shared.running.size === 0) return alone;
+    if (made?.generation !== shared.generation) {
+      const values = [...shared.running.values()].flatMap((run) => run.values);
+      made = { generation: shared.generation, scrubber: createScrubber([...own, ...values]) };
     }
     return made.scrubber;
   };

@@ -1,0 +1,64 @@
+/**
+ * A judge client made in code scrubs the secrets of the run it is called in (see
+ * judge-client-run-secrets.test.ts) also under `evals run`, where the run is the CLI's bundle
+ * and the client the package's `createJudgeClient` (lib/index.js), two copies of the module
+ * that registers the runs: the registry is shared through the process, not the module.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
+
+let server: OpenAiServer;
+useOpenAiServer((s) => (server = s));
+
+/** A judge header's value read from a variable whose name says nothing: the run's secret only. */
+const RUN_SECRET = 'Gq8Vn3Xc5Bz1Mk7Lp2Wd';
+
+describe('a judge client made in code, under evals run', () => {
+  it("scrubs the run's config secrets from the answer it caches", async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
+    server.reset();
+    server.setResponder(() => ({ content: `the key is ${RUN_SECRET}` }));
+    writeFiles(dir, {
+      'evals.yaml': [
+        'version: 1',
+        'defaults:',
+        `  judge: { model: m, baseUrl: "${server.url}", headers: { x-gateway: "\${GATEWAY_VALUE}" } }`,
+        'suites:',
+        '  - id: s',
+        '    testset: { path: rows.csv }',
+        '    function: ./fn.mjs#fn',
+        '    evaluators: [ { id: ok, use: is-equals, with: { expected: done } } ]',
+        '',
+      ].join('\n'),
+      'rows.csv': 'q\na\n',
+      // Made as a user would, knowing its server and cache only.
+      'fn.mjs': [
+        "import { createJudgeClient } from 'evalgate';",
+        `const client = createJudgeClient({ baseUrl: ${JSON.stringify(server.url)}, cacheDir: 'cache', maxRetries: 0, env: {} });`,
+        'export async function fn() {',
+        "  const answer = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });",
+        "  return answer.ok ? 'done' : answer.error.message;",
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const r = await runCli(['run', '-o', 'out.json'], {
+      cwd: dir,
+      env: { GATEWAY_VALUE: RUN_SECRET },
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const cacheDir = join(dir, 'cache');
+    const cached = readdirSync(cacheDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+    assert.equal(cached.length, 1, 'the answer is cached');
+    assert.equal(cached[0]!.includes(RUN_SECRET), false, cached[0]);
+    assert.match(cached[0]!, /the key is \[redacted\]/);
+  });
+});
