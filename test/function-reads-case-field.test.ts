@@ -48,6 +48,18 @@ describe('a function: that takes the test case itself', () => {
     );
   });
 
+  it('is warned about when the read undefined makes it throw or reject, each case errored', async () => {
+    for (const fn of [
+      'function answer(testCase) { return testCase.q.toUpperCase(); }',
+      'async function answer(testCase) { await null; return testCase.q.toUpperCase(); }',
+    ]) {
+      const r = await runInProcess(['run', '-o', 'out.json'], project(fn));
+      assert.equal(r.code, 1, r.stderr);
+      const warnings = r.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+      assert.deepEqual(warnings, [`warning: suite s: ./answer.mjs#answer read ${NOTE}`], fn);
+    }
+  });
+
   it('a function that clones its argument (structuredClone, as for a worker) still can', async () => {
     const dir = project(
       'function answer(args) { const copy = structuredClone(args); return copy.testCase.q; }',

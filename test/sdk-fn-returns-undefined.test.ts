@@ -115,6 +115,28 @@ describe('runTestSuite: fn returning undefined', () => {
     );
   });
 
+  it('fn(testCase) is named too when what it read makes it throw or reject', async () => {
+    for (const fn of [
+      '(testCase) => testCase.q.trim()',
+      'async (testCase) => { await null; return testCase.q.trim(); }',
+    ]) {
+      const script = sdkScript(
+        [
+          'await runTestSuite({',
+          "  id: 's',",
+          "  testCases: [{ q: 'a' }, { q: 'b' }],",
+          "  testCaseHash: ['q'],",
+          `  fn: ${fn},`,
+          "  evaluators: [{ id: 'e', evaluateTestCase: () => ({ score: 1, threshold: { gte: 1 } }) }],",
+          '});',
+          '',
+        ].join('\n'),
+      );
+      const r = await script.run();
+      assert.match(r.stderr, /warning: runTestSuite\(s\): fn read "q" from its argument/, fn);
+    }
+  });
+
   it('no such warning for fn({ testCase }), nor for an argument read whole', async () => {
     const script = sdkScript(
       [

@@ -25,11 +25,27 @@ export class UndefinedOutputs {
   counted<TCase, TOutput>(fn: TestFn<TCase, TOutput>): TestFn<TCase, TOutput> {
     return (args) => {
       const read = this.#watch.watch(args);
-      const value = fn(args);
-      if (!isThenable(value)) return this.#seen(value, read?.());
-      // A rejection passes through uncounted: that case errored, which says so itself. An async
-      // fn may read the field after an await, so it is asked once the call settles.
-      return Promise.resolve(value).then((output) => this.#seen(output, read?.()));
+      if (read === undefined) {
+        const value = fn(args);
+        if (!isThenable(value)) return this.#seen(value, undefined);
+        // A rejection passes through uncounted: that case errored, which says so itself.
+        return Promise.resolve(value).then((output) => this.#seen(output, undefined));
+      }
+      // The `undefined` a field read gave is most often what makes such a fn throw
+      // (`testCase.input.trim()`): uncounted, and still named.
+      const failed = (error: unknown): never => {
+        this.#caseFieldRead ??= read();
+        throw error;
+      };
+      let value: TOutput | PromiseLike<TOutput>;
+      try {
+        value = fn(args);
+      } catch (error) {
+        return failed(error);
+      }
+      if (!isThenable(value)) return this.#seen(value, read());
+      // An async fn may read the field after an await, so it is asked once the call settles.
+      return Promise.resolve(value).then((output) => this.#seen(output, read()), failed);
     };
   }
 

@@ -18,17 +18,16 @@ export function functionTarget<TCase, TOutput>(
 ): Target<TCase, TOutput> {
   const watch = new CaseFieldWatch();
   let warned = false;
-  const noted = (output: TOutput, field: string): TargetOutput<TOutput> => {
+  const warnOnce = (field: string): void => {
     if (!warned) warn?.(`${description.replace(/^function /, '')} read ${caseFieldNote(field)}`);
     warned = true;
-    return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
   };
   return {
     description,
     call(args) {
       const read = warn !== undefined ? watch.watch(args) : undefined;
-      const value = fn(args);
       if (read === undefined) {
+        const value = fn(args);
         return isThenable(value)
           ? Promise.resolve(value).then((output) => ({ output }))
           : { output: value };
@@ -36,9 +35,24 @@ export function functionTarget<TCase, TOutput>(
       // An async function may read the field after an await: asked once the call settled.
       const result = (output: TOutput): TargetOutput<TOutput> => {
         const field = read();
-        return field === undefined ? { output } : noted(output, field);
+        if (field === undefined) return { output };
+        warnOnce(field);
+        return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
       };
-      return isThenable(value) ? Promise.resolve(value).then(result) : result(value);
+      // What the field read gave, `undefined`, is most often what makes such a function throw
+      // (`testCase.q.trim()`): the case is errored with its own error, and the run still says why.
+      const failed = (error: unknown): never => {
+        const field = read();
+        if (field !== undefined) warnOnce(field);
+        throw error;
+      };
+      let value: TOutput | PromiseLike<TOutput>;
+      try {
+        value = fn(args);
+      } catch (error) {
+        return failed(error);
+      }
+      return isThenable(value) ? Promise.resolve(value).then(result, failed) : result(value);
     },
   };
 }
