@@ -3,9 +3,11 @@
  * by `--resume` as an invalid file, though resuming makes the comparison again over every case
  * and never reads the old one. It is now left out with a warning naming its problems, and the
  * finished artifact holds the comparison made again; anything else damaged is still refused.
+ * Without `--baseline` it is refused: the block was the record of the baseline the run was
+ * gated against, and finishing uncompared would let `regressions: block` gate nothing.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { validateArtifact } from '../src/artifact/schema.ts';
@@ -69,12 +71,15 @@ describe('--resume of a partial whose comparison block is damaged', () => {
     assert.deepEqual(validateArtifact(out), []);
   });
 
-  it('without --baseline, finishes the run uncompared and says how to compare it', async () => {
+  it('without --baseline, is refused (exit 2): finished uncompared, regressions: block would gate nothing', async () => {
     const dir = await comparedPartial(garbleCounts);
     const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stderr, /pass --baseline FILE again to compare with it/);
-    assert.equal(read(dir, 'out.json').comparison, undefined);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /partial\.json was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE/,
+    );
+    assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing was run');
   });
 
   it('still refuses a partial damaged elsewhere too', async () => {

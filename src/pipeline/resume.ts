@@ -84,7 +84,7 @@ export function startResume(
   const named = openResultsFile(path, ctx, '--resume', 'refuse', { dropDamagedComparison: true });
   if (named.droppedComparison !== undefined) {
     ctx.stderr.write(
-      `warning: --resume ${printable(path)}: its comparison block is damaged (${named.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with: pass --baseline FILE again to compare with it)\n`,
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${named.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with)\n`,
     );
   }
   const partial = named.artifact;
@@ -174,6 +174,16 @@ export function startResume(
     async baseline(given, context) {
       // In its comparison, or (a partial recovered from a journal) in its `baseline`.
       const recorded = recordedBaseline(partial);
+      // The interrupted run was compared (it had a comparison block), with a file the damaged
+      // block no longer names: finished uncompared, `regressions: block` would gate nothing and
+      // a run that regressed would pass. Refused as a recorded baseline that is gone is.
+      if (given === undefined && recorded === undefined && named.droppedComparison !== undefined) {
+        throw usageError(
+          'resume.baseline-lost',
+          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
+          path,
+        );
+      }
       if (given === undefined && recorded === undefined) return undefined;
       const { chooseBaseline } = await import('./baseline.ts');
       const chosen = await chooseBaseline(
