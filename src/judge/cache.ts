@@ -56,9 +56,15 @@ export function cacheKey(input: CacheKeyInput): string {
 /**
  * The trial being run, for the calls made while running it (a model target's, a judge's, a
  * custom evaluator's through `createJudgeClient`): the engine enters it around a trial's target
- * call and each of its evaluator calls when a suite runs several trials.
+ * call and each of its evaluator calls when a suite runs several trials. One for the process,
+ * under a registered symbol: `evals run` and the Action run from a bundle of their own, while the
+ * code under test imports `createJudgeClient` from the package (lib/index.js), another copy of
+ * this module, whose own scope would hold no trial, so every trial after the first would be
+ * served the first's cached answer.
  */
-const trialScope = new AsyncLocalStorage<number>();
+const TRIAL_SCOPE = Symbol.for('evalgate.trialScope');
+const trialScope = ((globalThis as { [TRIAL_SCOPE]?: AsyncLocalStorage<number> })[TRIAL_SCOPE] ??=
+  new AsyncLocalStorage<number>());
 
 /** Runs `fn` as part of trial `trial` (1-based): calls it makes are cached as that trial's. */
 export function inTrial<T>(trial: number, fn: () => T): T {
