@@ -8295,8 +8295,8 @@ var require_pool_base = __commonJS({
       }
       get [kRunning]() {
         let ret = 0;
-        for (const { [kRunning]: running3 } of this[kClients]) {
-          ret += running3;
+        for (const { [kRunning]: running2 } of this[kClients]) {
+          ret += running2;
         }
         return ret;
       }
@@ -21306,11 +21306,11 @@ var require_light = __commonJS({
             }
           }
           async _free(index, job, options2, eventInfo) {
-            var e, running3;
+            var e, running2;
             try {
-              ({ running: running3 } = await this._store.__free__(index, options2.weight));
+              ({ running: running2 } = await this._store.__free__(index, options2.weight));
               this.Events.trigger("debug", `Freed ${options2.id}`, eventInfo);
-              if (running3 === 0 && this.empty()) {
+              if (running2 === 0 && this.empty()) {
                 return this.Events.trigger("idle");
               }
             } catch (error1) {
@@ -34575,10 +34575,10 @@ function adjustFamily(pValues) {
   const order = pValues.map((_, i) => i).sort((a, b) => (pValues[a] ?? 1) - (pValues[b] ?? 1));
   const holm = new Array(count).fill(1);
   const q = new Array(count).fill(1);
-  let running3 = 0;
+  let running2 = 0;
   for (const [rank, index] of order.entries()) {
-    running3 = Math.max(running3, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
-    holm[index] = running3;
+    running2 = Math.max(running2, Math.min(1, exact((count - rank) * (pValues[index] ?? 1))));
+    holm[index] = running2;
   }
   let smallest = 1;
   for (let rank = count - 1; rank >= 0; rank--) {
@@ -40691,38 +40691,45 @@ var init_gate2 = __esm({
 });
 
 // src/judge/run-secrets.ts
+function registry() {
+  const holder = globalThis;
+  holder[REGISTRY] ??= { running: /* @__PURE__ */ new Map(), generation: 0 };
+  return holder[REGISTRY];
+}
 async function withRunSecrets(scrubber, fn) {
   if (scrubber.empty) return fn();
-  running.set(scrubber, (running.get(scrubber) ?? 0) + 1);
-  generation++;
+  const shared = registry();
+  const entry = shared.running.get(scrubber);
+  if (entry) entry.held++;
+  else shared.running.set(scrubber, { values: scrubber.values, held: 1 });
+  shared.generation++;
   try {
     return await fn();
   } finally {
-    const held = (running.get(scrubber) ?? 1) - 1;
-    if (held === 0) running.delete(scrubber);
-    else running.set(scrubber, held);
-    generation++;
+    const held = shared.running.get(scrubber);
+    if (held !== void 0 && --held.held <= 0) shared.running.delete(scrubber);
+    shared.generation++;
   }
 }
 function callScrubber(own) {
   const alone = createScrubber(own);
+  const shared = registry();
   let made;
   return () => {
-    if (running.size === 0) return alone;
-    if (made?.generation !== generation) {
-      const values = [...running.keys()].flatMap((run2) => run2.values);
-      made = { generation, scrubber: createScrubber([...own, ...values]) };
+    if (shared.running.size === 0) return alone;
+    if (made?.generation !== shared.generation) {
+      const values = [...shared.running.values()].flatMap((run2) => run2.values);
+      made = { generation: shared.generation, scrubber: createScrubber([...own, ...values]) };
     }
     return made.scrubber;
   };
 }
-var running, generation;
+var REGISTRY;
 var init_run_secrets = __esm({
   "src/judge/run-secrets.ts"() {
     "use strict";
     init_secrets();
-    running = /* @__PURE__ */ new Map();
-    generation = 0;
+    REGISTRY = /* @__PURE__ */ Symbol.for("evalgate.runSecrets");
   }
 });
 
@@ -41615,13 +41622,14 @@ function createFileCache(dir, onUnwritable) {
     }
   };
 }
-var CACHE_FORMAT, trialScope;
+var CACHE_FORMAT, TRIAL_SCOPE, trialScope;
 var init_cache = __esm({
   "src/judge/cache.ts"() {
     "use strict";
     init_canonical_json();
     CACHE_FORMAT = 1;
-    trialScope = new AsyncLocalStorage();
+    TRIAL_SCOPE = /* @__PURE__ */ Symbol.for("evalgate.trialScope");
+    trialScope = globalThis[TRIAL_SCOPE] ??= new AsyncLocalStorage();
   }
 });
 
@@ -57220,7 +57228,7 @@ import { basename as basename7, dirname as dirname15, join as join24, resolve as
 function journalPathOf(output) {
   return join24(dirname15(output), `.${basename7(output)}.journal`);
 }
-function running2(output, path, header2) {
+function running(output, path, header2) {
   const started = header2.startedAt === void 0 ? "" : `, started ${header2.startedAt}`;
   return usageError(
     "run.journal-live",
@@ -57289,7 +57297,7 @@ function keepNewerAside(path, options2, warn) {
   if (newer === void 0) return;
   const { pid, host } = newer;
   if (pid !== void 0 && host !== void 0 && writerAlive({ pid, host }, path)) {
-    throw running2(options2.output, path, { pid, host });
+    throw running(options2.output, path, { pid, host });
   }
   const shown3 = keepAsKilled(path, newer, options2.output, options2.ctx.cwd, journalPathOf);
   const by = newer.writtenBy === void 0 ? "" : ` with evalgate ${printable(newer.writtenBy)} or newer`;
@@ -57307,7 +57315,7 @@ function refuseNewer(file, ctx) {
   if (newer === void 0) return;
   const { pid, host } = newer;
   if (pid !== void 0 && host !== void 0 && writerAlive({ pid, host }, path)) {
-    throw running2(file, path, { pid, host });
+    throw running(file, path, { pid, host });
   }
   if (existsSync10(target) && statSync10(target).mtimeMs >= statSync10(path).mtimeMs) return;
   throw newerFormatRefusal(file, path, newer);
@@ -57340,7 +57348,7 @@ function openRunJournal(options2) {
 `);
   const header2 = readJournalHeader(path);
   if (header2 !== void 0) {
-    if (writerAlive(header2, path)) throw running2(output, path, header2);
+    if (writerAlive(header2, path)) throw running(output, path, header2);
     keepAside(path, header2, options2, warn);
   } else {
     keepNewerAside(path, options2, warn);
@@ -57366,7 +57374,7 @@ function openRunJournal(options2) {
     );
   } catch (error2) {
     const now = error2.code === "EEXIST" ? readJournalHeader(path) : void 0;
-    if (now !== void 0 && writerAlive(now, path)) throw running2(output, path, now);
+    if (now !== void 0 && writerAlive(now, path)) throw running(output, path, now);
     const cause = error2 instanceof Error ? error2.message : String(error2);
     warn(
       `the recovery journal ${path} could not be created (${cause}); the run goes on, but a kill -9 would lose its finished cases`
@@ -57401,7 +57409,7 @@ function recoverJournal(file, header2, ctx) {
   const target = resolve23(ctx.cwd, file);
   const path = journalPathOf(target);
   if (header2 === void 0) return "none";
-  if (writerAlive(header2, path)) throw running2(file, path, header2);
+  if (writerAlive(header2, path)) throw running(file, path, header2);
   if (existsSync11(target) && statSync11(target).mtimeMs >= journalWrittenAt(path, header2))
     return "none";
   const read = readOrRefuse(path, file, header2);
@@ -57594,7 +57602,7 @@ function startResume(path, filters, trials, ctx, options2 = {}) {
   const named2 = openResultsFile(path, ctx, "--resume", "refuse", { dropDamagedComparison: true });
   if (named2.droppedComparison !== void 0) {
     ctx.stderr.write(
-      `warning: --resume ${printable(path)}: its comparison block is damaged (${named2.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with: pass --baseline FILE again to compare with it)
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${named2.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with)
 `
     );
   }
@@ -57668,6 +57676,13 @@ ${replaced}`;
 `,
     async baseline(given, context3) {
       const recorded = recordedBaseline(partial);
+      if (given === void 0 && recorded === void 0 && named2.droppedComparison !== void 0) {
+        throw usageError(
+          "resume.baseline-lost",
+          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
+          path
+        );
+      }
       if (given === void 0 && recorded === void 0) return void 0;
       const { chooseBaseline: chooseBaseline2 } = await Promise.resolve().then(() => (init_baseline(), baseline_exports));
       const chosen = await chooseBaseline2(
@@ -59118,28 +59133,28 @@ function guardProcess(options2) {
 function describe(error2) {
   return error2 instanceof Error ? error2.message : String(error2);
 }
-function culprit({ current: current2, running: running3 }, code, kind) {
+function culprit({ current: current2, running: running2 }, code, kind) {
   const by = kind === void 0 ? "" : ` (${kind})`;
   const ended = `the process was ended (exit code ${code}) from inside the run${by}`;
   if (current2 !== null) {
-    const others = running3.length - 1;
+    const others = running2.length - 1;
     const left = others > 0 ? `; the ${others} other case(s) in flight did not finish and are left for --resume` : "";
     return `${ended}, by user code of ${describeCase(current2)}; that case is recorded as errored${left}`;
   }
-  if (running3.length === 0) return `${ended}, while no case was running`;
-  const shown3 = running3.slice(0, 5).map(describeCase).join(", ");
-  const more = running3.length > 5 ? ` and ${running3.length - 5} more` : "";
-  return `${ended}, while ${running3.length} case(s) were in flight: ${shown3}${more}; they are recorded as errored`;
+  if (running2.length === 0) return `${ended}, while no case was running`;
+  const shown3 = running2.slice(0, 5).map(describeCase).join(", ");
+  const more = running2.length > 5 ? ` and ${running2.length - 5} more` : "";
+  return `${ended}, while ${running2.length} case(s) were in flight: ${shown3}${more}; they are recorded as errored`;
 }
-function moduleCulprit({ running: running3 }, code, module, kind) {
+function moduleCulprit({ running: running2 }, code, module, kind) {
   const by = kind === void 0 ? "" : ` (${kind})`;
   const ended = `the process was ended (exit code ${code}) from inside the run${by}, by code ${module} scheduled when it was imported (a timer or callback its top level set up), not by a case`;
-  return running3.length === 0 ? ended : `${ended}; the ${running3.length} case(s) in flight did not finish and are left for --resume`;
+  return running2.length === 0 ? ended : `${ended}; the ${running2.length} case(s) in flight did not finish and are left for --resume`;
 }
-function describeCase(running3) {
-  const params = Object.keys(running3.params).length > 0 ? ` ${JSON.stringify(running3.params)}` : "";
-  const where = running3.source === null ? "" : ` (${running3.source.file}:${running3.source.line})`;
-  return `case "${running3.id}" of suite "${running3.suite}"${params}${where}`;
+function describeCase(running2) {
+  const params = Object.keys(running2.params).length > 0 ? ` ${JSON.stringify(running2.params)}` : "";
+  const where = running2.source === null ? "" : ` (${running2.source.file}:${running2.source.line})`;
+  return `case "${running2.id}" of suite "${running2.suite}"${params}${where}`;
 }
 
 // src/pipeline/signals.ts
@@ -83007,24 +83022,36 @@ init_call();
 function functionTarget(fn, description, warn) {
   const watch = new CaseFieldWatch();
   let warned = false;
-  const noted = (output, field) => {
+  const warnOnce = (field) => {
     if (!warned) warn?.(`${description.replace(/^function /, "")} read ${caseFieldNote(field)}`);
     warned = true;
-    return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
   };
   return {
     description,
     call(args) {
       const read = warn !== void 0 ? watch.watch(args) : void 0;
-      const value = fn(args);
       if (read === void 0) {
-        return isThenable(value) ? Promise.resolve(value).then((output) => ({ output })) : { output: value };
+        const value2 = fn(args);
+        return isThenable(value2) ? Promise.resolve(value2).then((output) => ({ output })) : { output: value2 };
       }
       const result = (output) => {
         const field = read();
-        return field === void 0 ? { output } : noted(output, field);
+        if (field === void 0) return { output };
+        warnOnce(field);
+        return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
       };
-      return isThenable(value) ? Promise.resolve(value).then(result) : result(value);
+      const failed2 = (error2) => {
+        const field = read();
+        if (field !== void 0) warnOnce(field);
+        throw error2;
+      };
+      let value;
+      try {
+        value = fn(args);
+      } catch (error2) {
+        return failed2(error2);
+      }
+      return isThenable(value) ? Promise.resolve(value).then(result, failed2) : result(value);
     }
   };
 }
