@@ -4,11 +4,12 @@
  * - a fixed case says so (`Fixed:`), as a newly failing one does, and says why its baseline
  *   result is missing when the recorded baseline file is gone;
  * - `evals report` finds the baseline file the run recorded (as the run typed it, from where it
- *   ran) beside the results when it runs elsewhere, and names every path it tried when the file
- *   is in neither place.
+ *   ran) beside the results when it runs elsewhere, passes over one there that holds another run
+ *   for the one in the working folder, and names every path it tried when the file is in neither
+ *   place.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -77,6 +78,20 @@ describe('evals report of the run from another folder', () => {
     );
     assert.equal(r.code, 0, r.stderr);
     const page = await openCase(join(dirname(dir), 'up.html'), ids[1] ?? '');
+    assert.equal(await textNow(page, '#detail-base-output'), '{\n  "ok": "no",\n  "id": 7\n}');
+    await page.close();
+  });
+
+  it('passes over a file beside the results that holds another run for the one it was typed as', async () => {
+    // The results were copied into moved/, beside another run's base.json; the report runs in
+    // the run's own folder, where base.json, as the run typed it, is the baseline it compared with.
+    mkdirSync(join(dir, 'moved'), { recursive: true });
+    copyFileSync(join(dir, 'head.json'), join(dir, 'moved', 'head.json'));
+    copyFileSync(join(dir, 'head.json'), join(dir, 'moved', 'base.json'));
+    const r = await runInProcess(['report', join('moved', 'head.json'), '-o', 'moved.html'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /no baseline outputs/);
+    const page = await openCase(join(dir, 'moved.html'), ids[1] ?? '');
     assert.equal(await textNow(page, '#detail-base-output'), '{\n  "ok": "no",\n  "id": 7\n}');
     await page.close();
   });

@@ -93,11 +93,16 @@ export async function reportCommand(
     let base: BaselineCases | undefined;
     if (comparison !== undefined && basePath !== undefined) {
       try {
-        // The recorded path is as the run typed it, from where it ran: found from the results'
-        // folder first. It must still hold the run compared with: a baseline.json that a later
-        // run replaced would set another run's answers beside this one's.
-        const found = recorded === undefined ? basePath : recordedBaselineFile(basePath, path, ctx);
-        if (recorded !== undefined) checkStillBaseline(found, recorded, ctx);
+        // The recorded path is as the run typed it, from where it ran: looked for from the
+        // results' folder, then the working folder. It must still hold the run compared with: a
+        // baseline.json that a later run replaced would set another run's answers beside this
+        // one's, so a file there that does not is passed over for the other.
+        const found =
+          recorded === undefined
+            ? basePath
+            : recordedBaselineFile(basePath, path, ctx, (candidate) =>
+                checkStillBaseline(candidate, recorded, ctx),
+              );
         base = readBaselineCases(found, ctx, changedCases(comparison));
       } catch (error) {
         if (baselinePath !== undefined || !(error instanceof UsageError)) throw error;

@@ -67,14 +67,17 @@ function readCases(
 /**
  * Where the baseline file a run recorded (`recorded`, as its `--baseline` was typed, from where
  * the run ran) is now, for a command reading the results file `results`: beside the results
- * first (a run writes its results and reads its baseline from the same folder, and the results
- * may have been moved or read from elsewhere since), then from the working folder. A usage
- * error naming every path tried when it is in neither.
+ * (a run writes its results and reads its baseline from the same folder, and the results may
+ * have been moved or read from elsewhere since) or from the working folder, the first of them
+ * that exists and that `holds` accepts (it throws a usage error for a file that is not the
+ * baseline the run compared with: a later run's, say). Else that usage error of the first file
+ * found, or one naming every path tried when there is none.
  */
 export function recordedBaselineFile(
   recorded: string,
   results: string,
   ctx: CommandContext,
+  holds: (path: string) => void,
 ): string {
   const tried = isAbsolute(recorded)
     ? [{ path: recorded, where: '' }]
@@ -85,8 +88,18 @@ export function recordedBaselineFile(
         (one, index, all) =>
           all.findIndex((o) => resolve(ctx.cwd, o.path) === resolve(ctx.cwd, one.path)) === index,
       );
-  const found = tried.find((one) => existsSync(resolve(ctx.cwd, one.path)));
-  if (found !== undefined) return found.path;
+  let refused: UsageError | undefined;
+  for (const one of tried) {
+    if (!existsSync(resolve(ctx.cwd, one.path))) continue;
+    try {
+      holds(one.path);
+      return one.path;
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      refused ??= error;
+    }
+  }
+  if (refused !== undefined) throw refused;
   const looked =
     tried.length === 1 ? recorded : tried.map((one) => `${one.path}${one.where}`).join(' and at ');
   throw usageError(
