@@ -6,6 +6,7 @@
  * was still running, as an http target names the request it waited for.
  */
 import assert from 'node:assert/strict';
+import { delimiter } from 'node:path';
 import { describe, it } from 'node:test';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 
@@ -25,10 +26,27 @@ describe("a command target's error", () => {
     const folders = (process.env.PATH ?? '').split(':').filter((folder) => folder !== '');
     assert.equal(
       error,
-      `cannot start no-such-program-t3: not found: no program of that name is on PATH (none of its ${folders.length} folders, read from the working folder ${dir}, has it)`,
+      `cannot start no-such-program-t3: not found: no program of that name is on PATH (none of its ${folders.length} folders has it)`,
     );
-    // The folders of the user's PATH stay out of the artifact.
+    // The folders of the user's PATH stay out of the artifact, and so does the working folder.
     for (const folder of folders) assert.equal(error.includes(`${folder}:`), false, folder);
+    assert.equal(error.includes(dir), false, error);
+  });
+
+  it('names the working folder when PATH has relative entries, which are read from it', async () => {
+    const dir = jsonlProject(
+      [{ prog: 'no-such-program-t3' }],
+      [
+        'target:',
+        '  type: command',
+        `  env: { PATH: "bin${delimiter}/no/such/folder" }`,
+        '  run: ["{{ case.prog }}", x]',
+      ],
+    );
+    assert.equal(
+      await onlyError(dir),
+      `cannot start no-such-program-t3: not found: no program of that name is on PATH (none of its 2 folders, the relative ones read from the working folder ${dir}, has it)`,
+    );
   });
 
   it('says when PATH is empty', async () => {

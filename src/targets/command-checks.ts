@@ -264,16 +264,19 @@ export function notUtf8Problem(bytes: Uint8Array): string {
 
 /**
  * Where a bare program name was looked for: how many folders PATH has (or that it is empty or
- * not set) and the working folder its relative entries are read from. Not the folders: the
- * message is a case error, recorded in the artifact, the PR comment and the JUnit file, and the
- * user's PATH (home folders, tool versions) is no part of those; `which NAME` where the command
- * runs shows them.
+ * not set), and, when some of them are relative, the working folder they are read from. Not the
+ * folders, nor the working folder when no entry needs it: the message is a case error, recorded
+ * in the artifact, the PR comment and the JUnit file, and the user's paths (home folders, tool
+ * versions) are no part of those; `which NAME` where the command runs shows them.
  */
 function pathFolders(env: Readonly<Record<string, string | undefined>>, cwd: string): string {
   const path = env.PATH ?? env.Path;
   if (path === undefined) return 'PATH is not set';
-  const folders = path.split(delimiter).filter((folder) => folder !== '').length;
-  if (folders === 0) return 'PATH is empty';
-  const counted = folders === 1 ? '1 folder' : `${folders} folders`;
-  return `none of its ${counted}, read from the working folder ${cwd}, has it`;
+  const folders = path.split(delimiter).filter((folder) => folder !== '');
+  if (folders.length === 0) return 'PATH is empty';
+  const counted = folders.length === 1 ? '1 folder' : `${folders.length} folders`;
+  const relative = folders.some((folder) => !isAbsolute(folder));
+  return relative
+    ? `none of its ${counted}, the relative ones read from the working folder ${cwd}, has it`
+    : `none of its ${counted} has it`;
 }
