@@ -13,7 +13,7 @@ import { scratch, writeFiles } from './helpers/cli.ts';
 import { runInProcess } from './helpers/in-process.ts';
 
 const NOTE =
-  '"q" from its argument, which has no such key, but the test case has: it is called with one object, { testCase, params, signal }, not with the test case as the Python SDK\'s fn(test_case) is; read it as ({ testCase }) => … testCase.q …';
+  '"q" from its argument, which lacks it (the test case has it): it is called with { testCase, params, signal }, not with the test case as in the Python SDK; read it as ({ testCase }) => … testCase.q …';
 
 function project(fn: string): string {
   const dir = scratch();

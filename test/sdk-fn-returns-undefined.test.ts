@@ -109,7 +109,7 @@ describe('runTestSuite: fn returning undefined', () => {
     const r = await script.run();
     assert.ok(
       r.stderr.includes(
-        `warning: runTestSuite(s): fn read "q" from its argument, which has no such key, but the test case has: it is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; read it as ({ testCase }) => … testCase.q …\n`,
+        `warning: runTestSuite(s): fn read "q" from its argument, which lacks it (the test case has it): it is called with { testCase, params, signal }, not with the test case as in the Python SDK; read it as ({ testCase }) => … testCase.q …\n`,
       ),
       r.stderr,
     );

@@ -108,5 +108,5 @@ export class CaseFieldWatch {
 /** What a function that read the test case's `field` from its argument is told. */
 export function caseFieldNote(field: string): string {
   const path = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
-  return `${JSON.stringify(field)} from its argument, which has no such key, but the test case has: it is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; read it as ({ testCase }) => \u2026 testCase${path} \u2026`;
+  return `${JSON.stringify(field)} from its argument, which lacks it (the test case has it): it is called with { testCase, params, signal }, not with the test case as in the Python SDK; read it as ({ testCase }) => \u2026 testCase${path} \u2026`;
 }
