@@ -82586,10 +82586,11 @@ function notUtf8Problem(bytes) {
 function pathFolders(env, cwd) {
   const path = env.PATH ?? env.Path;
   if (path === void 0) return "PATH is not set";
-  const folders = path.split(delimiter).filter((folder) => folder !== "").length;
-  if (folders === 0) return "PATH is empty";
-  const counted = folders === 1 ? "1 folder" : `${folders} folders`;
-  return `none of its ${counted}, read from the working folder ${cwd}, has it`;
+  const folders = path.split(delimiter).filter((folder) => folder !== "");
+  if (folders.length === 0) return "PATH is empty";
+  const counted = folders.length === 1 ? "1 folder" : `${folders.length} folders`;
+  const relative9 = folders.some((folder) => !isAbsolute4(folder));
+  return relative9 ? `none of its ${counted}, the relative ones read from the working folder ${cwd}, has it` : `none of its ${counted} has it`;
 }
 
 // src/targets/command.ts
@@ -83086,7 +83087,7 @@ var CaseFieldWatch = class {
 };
 function caseFieldNote(field) {
   const path = /^[A-Za-z_$][\w$]*$/.test(field) ? `.${field}` : `[${JSON.stringify(field)}]`;
-  return `${JSON.stringify(field)} from its argument, which has no such key, but the test case has: it is called with one object, { testCase, params, signal }, not with the test case as the Python SDK's fn(test_case) is; read it as ({ testCase }) => \u2026 testCase${path} \u2026`;
+  return `${JSON.stringify(field)} from its argument, which lacks it (the test case has it): it is called with { testCase, params, signal }, not with the test case as in the Python SDK; read it as ({ testCase }) => \u2026 testCase${path} \u2026`;
 }
 
 // src/targets/http.ts
