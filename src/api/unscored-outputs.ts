@@ -6,7 +6,7 @@
  */
 import { isThenable } from '../run/call.ts';
 import { formatCount } from '../shared/format-count.ts';
-import { CaseFieldWatch, caseFieldNote } from '../targets/function.ts';
+import { CaseFieldWatch, callWatched, caseFieldNote } from '../targets/function.ts';
 import type { TestFn } from '../types/index.ts';
 
 /** Counts the calls of one suite's `fn` that settled, and those that gave `undefined`. */
@@ -32,20 +32,16 @@ export class UndefinedOutputs {
         return Promise.resolve(value).then((output) => this.#seen(output, undefined));
       }
       // The `undefined` a field read gave is most often what makes such a fn throw
-      // (`testCase.input.trim()`): uncounted, and still named.
-      const failed = (error: unknown): never => {
-        this.#caseFieldRead ??= read();
-        throw error;
-      };
-      let value: TOutput | PromiseLike<TOutput>;
-      try {
-        value = fn(args);
-      } catch (error) {
-        return failed(error);
-      }
-      if (!isThenable(value)) return this.#seen(value, read());
-      // An async fn may read the field after an await, so it is asked once the call settles.
-      return Promise.resolve(value).then((output) => this.#seen(output, read()), failed);
+      // (`testCase.input.trim()`): uncounted, and still named. An async fn may read the field
+      // after an await, so it is asked once the call settles.
+      return callWatched(
+        fn,
+        args,
+        (output) => this.#seen(output, read()),
+        () => {
+          this.#caseFieldRead ??= read();
+        },
+      );
     };
   }
 

@@ -41,20 +41,35 @@ export function functionTarget<TCase, TOutput>(
       };
       // What the field read gave, `undefined`, is most often what makes such a function throw
       // (`testCase.q.trim()`): the case is errored with its own error, and the run still says why.
-      const failed = (error: unknown): never => {
+      return callWatched(fn, args, result, () => {
         const field = read();
         if (field !== undefined) warnOnce(field);
-        throw error;
-      };
-      let value: TOutput | PromiseLike<TOutput>;
-      try {
-        value = fn(args);
-      } catch (error) {
-        return failed(error);
-      }
-      return isThenable(value) ? Promise.resolve(value).then(result, failed) : result(value);
+      });
     },
   };
+}
+
+/**
+ * Calls `fn(args)`, a call being watched: what it gives (once its promise settled) to `settled`;
+ * a throw or rejection first to `failed`, and then on, as the call's own error.
+ */
+export function callWatched<A, T, R>(
+  fn: (args: A) => T | PromiseLike<T>,
+  args: A,
+  settled: (value: T) => R,
+  failed: (error: unknown) => void,
+): R | Promise<R> {
+  const fail = (error: unknown): never => {
+    failed(error);
+    throw error;
+  };
+  let value: T | PromiseLike<T>;
+  try {
+    value = fn(args);
+  } catch (error) {
+    return fail(error);
+  }
+  return isThenable(value) ? Promise.resolve(value).then(settled, fail) : settled(value);
 }
 
 // Taken when the module loads: the code under test runs in this process, and may replace them.
