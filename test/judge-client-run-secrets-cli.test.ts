@@ -5,10 +5,11 @@
  * that registers the runs: the registry is shared through the process, not the module.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import { packageClientProject } from './helpers/package-client.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -19,13 +20,11 @@ const RUN_SECRET = 'Gq8Vn3Xc5Bz1Mk7Lp2Wd';
 
 describe('a judge client made in code, under evals run', () => {
   it("scrubs the run's config secrets from the answer it caches", async () => {
-    const dir = scratch();
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
     server.reset();
     server.setResponder(() => ({ content: `the key is ${RUN_SECRET}` }));
-    writeFiles(dir, {
-      'evals.yaml': [
+    const dir = packageClientProject(
+      server.url,
+      [
         'version: 1',
         'defaults:',
         `  judge: { model: m, baseUrl: "${server.url}", headers: { x-gateway: "\${GATEWAY_VALUE}" } }`,
@@ -36,18 +35,8 @@ describe('a judge client made in code, under evals run', () => {
         '    evaluators: [ { id: ok, use: is-equals, with: { expected: done } } ]',
         '',
       ].join('\n'),
-      'rows.csv': 'q\na\n',
-      // Made as a user would, knowing its server and cache only.
-      'fn.mjs': [
-        "import { createJudgeClient } from 'evalgate';",
-        `const client = createJudgeClient({ baseUrl: ${JSON.stringify(server.url)}, cacheDir: 'cache', maxRetries: 0, env: {} });`,
-        'export async function fn() {',
-        "  const answer = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });",
-        "  return answer.ok ? 'done' : answer.error.message;",
-        '}',
-        '',
-      ].join('\n'),
-    });
+      "answer.ok ? 'done' : answer.error.message",
+    );
     const r = await runCli(['run', '-o', 'out.json'], {
       cwd: dir,
       env: { GATEWAY_VALUE: RUN_SECRET },

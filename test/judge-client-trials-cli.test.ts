@@ -6,11 +6,12 @@
  * the client saw no trial, and every trial after the first was served trial 1's cached answer.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ResultsArtifact } from '../src/types/index.ts';
-import { repoRoot, runCli, scratch, writeFiles } from './helpers/cli.ts';
+import { runCli } from './helpers/cli.ts';
+import { packageClientProject } from './helpers/package-client.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';
 
 let server: OpenAiServer;
@@ -18,14 +19,12 @@ useOpenAiServer((s) => (server = s));
 
 describe('a judge client made in code, under evals run with trials', () => {
   it("caches each trial's call as that trial's: the trials get their own answers", async () => {
-    const dir = scratch();
-    mkdirSync(join(dir, 'node_modules'));
-    symlinkSync(repoRoot, join(dir, 'node_modules', 'evalgate'), 'dir');
     server.reset();
     let calls = 0;
     server.setResponder(() => ({ content: `answer ${++calls}` }));
-    writeFiles(dir, {
-      'evals.yaml': [
+    const dir = packageClientProject(
+      server.url,
+      [
         'version: 1',
         // One call at a time: trials in flight together would all miss the cache anyway.
         'defaults: { concurrency: 1 }',
@@ -37,18 +36,8 @@ describe('a judge client made in code, under evals run with trials', () => {
         '    evaluators: [ { id: ok, use: contains, with: { values: [answer] } } ]',
         '',
       ].join('\n'),
-      'rows.csv': 'q\na\n',
-      // Made as a user would; it passes no trial of its own.
-      'fn.mjs': [
-        "import { createJudgeClient } from 'evalgate';",
-        `const client = createJudgeClient({ baseUrl: ${JSON.stringify(server.url)}, cacheDir: 'cache', maxRetries: 0, env: {} });`,
-        'export async function fn() {',
-        "  const answer = await client.chat({ model: 'm', messages: [{ role: 'user', content: 'q' }] });",
-        '  return answer.ok ? answer.message.content : answer.error.message;',
-        '}',
-        '',
-      ].join('\n'),
-    });
+      'answer.ok ? answer.message.content : answer.error.message',
+    );
     const r = await runCli(['run', '-o', 'out.json'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as ResultsArtifact;
