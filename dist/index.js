@@ -83032,8 +83032,8 @@ function functionTarget(fn, description, warn) {
     call(args) {
       const read = warn !== void 0 ? watch.watch(args) : void 0;
       if (read === void 0) {
-        const value2 = fn(args);
-        return isThenable(value2) ? Promise.resolve(value2).then((output) => ({ output })) : { output: value2 };
+        const value = fn(args);
+        return isThenable(value) ? Promise.resolve(value).then((output) => ({ output })) : { output: value };
       }
       const result = (output) => {
         const field = read();
@@ -83041,20 +83041,25 @@ function functionTarget(fn, description, warn) {
         warnOnce(field);
         return { output, warnings: [`the function read ${caseFieldNote(field)}`] };
       };
-      const failed2 = (error2) => {
+      return callWatched(fn, args, result, () => {
         const field = read();
         if (field !== void 0) warnOnce(field);
-        throw error2;
-      };
-      let value;
-      try {
-        value = fn(args);
-      } catch (error2) {
-        return failed2(error2);
-      }
-      return isThenable(value) ? Promise.resolve(value).then(result, failed2) : result(value);
+      });
     }
   };
+}
+function callWatched(fn, args, settled, failed2) {
+  const fail3 = (error2) => {
+    failed2(error2);
+    throw error2;
+  };
+  let value;
+  try {
+    value = fn(args);
+  } catch (error2) {
+    return fail3(error2);
+  }
+  return isThenable(value) ? Promise.resolve(value).then(settled, fail3) : settled(value);
 }
 var defineProperty = Object.defineProperty;
 var ownKeys = Object.keys;
