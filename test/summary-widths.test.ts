@@ -9,6 +9,7 @@ import { before, describe, it } from 'node:test';
 import { runCli, scratch } from './helpers/cli.ts';
 import { freePort } from './helpers/free-port.ts';
 import { fixedWarnedProject } from './helpers/fixed-warned-project.ts';
+import { gateConditionLine } from '../src/report/gate-line.ts';
 import { textWidth } from '../src/shared/text-table.ts';
 
 let dir = '';
@@ -61,5 +62,37 @@ describe('the summary through a pipe', () => {
     for (const line of gate) assert.ok(textWidth(line) <= 50, line);
     assert.match(gate[0] ?? '', /: expected \u2265 0\.9, got 0 /);
     assert.match(gate[1] ?? '', /^ {2}\u2717 judged: expected at least 1.*, got every/);
+  });
+});
+
+describe('a gate line too long for its width', () => {
+  const regressions = {
+    name: 'regressions',
+    expected: `no significant regression against the baseline (Holm-corrected over ${'x'.repeat(60)})`,
+    actual: `h 0.020 \u2192 0.090 (+0.070, lower is better, p = 0.00040, ${'y'.repeat(60)})`,
+    passed: false,
+  };
+
+  it('keeps a short condition name whole and cuts what was expected and what came', () => {
+    const line = gateConditionLine(regressions, 120);
+    assert.ok(textWidth(line) <= 120, line);
+    assert.match(line, /^regressions: expected no significant regression/);
+    assert.match(line, /, got h 0\.020 \u2192 0\.090 \(\+0\.070, lower is better/);
+  });
+
+  it('cuts a long condition name in its middle first', () => {
+    const name = `evaluators.${'a-very-long-evaluator-id-'.repeat(4)}.mean`;
+    const condition = {
+      name,
+      expected: '\u2265 0.9',
+      actual: '0.72 (18 of 25 cases)',
+      passed: false,
+    };
+    const line = gateConditionLine(condition, 80);
+    assert.ok(textWidth(line) <= 80, line);
+    assert.match(
+      line,
+      /^evaluators\..*\u2026.*\.mean: expected \u2265 0\.9, got 0\.72 \(18 of 25 cases\)$/,
+    );
   });
 });
