@@ -30,11 +30,11 @@ describe('renderSummary', () => {
       '  ✗ minPassRate: expected ≥ 0.5, got 0.167',
       '',
       '  cases that did not pass:',
-      '    ✗ 2222abcdef0…  testsets/capitals.csv:3  exact 0 (needs ≥ 1): expected "Paris", got "Lyon"',
-      '    ✗ 3333abcdef0…  testsets/capitals.csv:4  exact 0.79996 (needs ≥ 0.8); tone: error: judge timed out at line 2',
-      '    ! 4444abcdef0…  testsets/capitals.csv:5  error: TypeError: boom …',
-      '    ✗ 5555abcdef0…  (inline)  did not meet the pass condition',
-      '    ✗ 6666abcdef0…  testsets/capitals.csv:7  exact 0.2 (needs > 0.5, < 0.9)',
+      '    ✗ 2222abcdef0123456789  testsets/capitals.csv:3  exact 0 (needs ≥ 1): expected "Paris", got "Lyon"',
+      '    ✗ 3333abcdef0123456789  testsets/capitals.csv:4  exact 0.79996 (needs ≥ 0.8); tone: error: judge timed out at line 2',
+      '    ! 4444abcdef0123456789  testsets/capitals.csv:5  error: TypeError: boom …',
+      '    ✗ 5555abcdef0123456789  (inline)  did not meet the pass condition',
+      '    ✗ 6666abcdef0123456789  testsets/capitals.csv:7  exact 0.2 (needs > 0.5, < 0.9)',
       '',
       'FAIL  1 of 2 runs failed · 8 cases: 3 passed, 4 failed, 1 errored',
       '',
@@ -78,7 +78,7 @@ describe('renderSummary', () => {
     for (const line of body) assert.ok(textWidth(line) <= 60, line);
     assert.match(
       text,
-      /^ {4}✗ 2222abcdef0… {2}testsets\/capitals\.csv:3\n {8}exact 0 \(needs ≥ 1\): expected "Paris", got "Lyon"$/m,
+      /^ {4}✗ 2222abcdef0123456789 {2}testsets\/capitals\.csv:3\n {8}exact 0 \(needs ≥ 1\): expected "Paris", got "Lyon"$/m,
     );
   });
 
