@@ -66363,14 +66363,16 @@ function describeGateCondition(condition) {
   return `${printable(condition.name)}: expected ${printable(condition.expected)}, got ${printable(condition.actual)}`;
 }
 var MIN_NAME = 10;
+var KEPT_NAME = 24;
 function gateConditionLine(condition, max) {
   const whole2 = describeGateCondition(condition);
   if (textWidthUpTo(whole2, max) <= max) return whole2;
   const name = printable(condition.name);
+  const long = textWidth(name) > KEPT_NAME;
   const rest = whole2.slice(name.length);
   const nameRoom = max - textWidth(rest);
-  if (nameRoom >= Math.min(MIN_NAME, textWidth(name))) return `${cutMiddle(name, nameRoom)}${rest}`;
-  const shortName = cutMiddle(name, MIN_NAME);
+  if (long && nameRoom >= MIN_NAME) return `${cutMiddle(name, nameRoom)}${rest}`;
+  const shortName = long ? cutMiddle(name, MIN_NAME) : name;
   const expected = printable(condition.expected);
   const actual = printable(condition.actual);
   const room = Math.max(2, max - textWidth(`${shortName}: expected , got `));
