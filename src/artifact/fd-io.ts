@@ -3,7 +3,7 @@
  * than asked, so each loops until done (or, reading, until the file ends); and a file's lines
  * read through a window, for files too large to hold as one string.
  */
-import { readSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { noProgress } from '../shared/write-file-atomic.ts';
 
 /** Fills `buffer` from `position` of file `fd` as far as the file goes; returns the bytes read. */
@@ -90,5 +90,25 @@ export function* lines(fd: number, start: number, end: number): Generator<Line> 
     }
     kept = Math.max(0, filled - at);
     if (kept > 0) window.copy(window, 0, at, filled);
+  }
+}
+
+/**
+ * What `read` makes of the file at `path`, opened for reading and closed after; undefined when the
+ * file cannot be opened or `read` throws (a file that is not what the caller looks for).
+ */
+export function readOpened<T>(path: string, read: (fd: number) => T | undefined): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return read(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -4,9 +4,9 @@
  * apart from a file that is no journal at all, so that `--resume` says a newer evalgate wrote it
  * (and which, when its frame records the version) rather than that there is no results file.
  */
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { isRecord } from '../shared/is-record.ts';
-import { lines } from './fd-io.ts';
+import { lines, readOpened } from './fd-io.ts';
 import { JOURNAL_FORMAT } from './journal.ts';
 
 /** What can be told of a journal of a newer format. */
@@ -28,13 +28,7 @@ const HEAD_LINES = 2;
  * undefined when it is missing, unreadable, of a format this evalgate reads, or no journal.
  */
 export function readNewerJournal(path: string): NewerJournal | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return readOpened(path, (fd) => {
     const head: string[] = [];
     for (const { bytes, from, to } of lines(fd, 0, fstatSync(fd).size)) {
       head.push(bytes.toString('utf8', from, to));
@@ -55,11 +49,7 @@ export function readNewerJournal(path: string): NewerJournal | undefined {
       host: typeof header?.host === 'string' ? header.host : undefined,
       writtenBy: typeof version === 'string' ? version : undefined,
     };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function parsed(text: string): Record<string, unknown> | undefined {

@@ -26,7 +26,7 @@ import { recordedRunGate } from '../run/gate.ts';
 import { withRecordedPass } from './recorded-pass.ts';
 import { planAccumulator } from '../run/summary.ts';
 import { overallVerdict, totalUsage } from './artifact.ts';
-import { lines } from './fd-io.ts';
+import { lines, readOpened } from './fd-io.ts';
 import { casesDirOf, STALE_MS, type JournalHeader } from './journal.ts';
 import { spoolFileName } from './run-spool.ts';
 import {
@@ -59,23 +59,13 @@ export interface ReadJournal {
 
 /** The journal `path`'s header; undefined when there is none (or it is not a journal). */
 export function readJournalHeader(path: string): JournalHeader | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return readOpened(path, (fd) => {
     // The header is the first line: a path or two and some numbers.
     const start = Buffer.alloc(1 << 16);
     const read = readSync(fd, start, 0, start.length, 0);
     const end = start.subarray(0, read).indexOf(NEWLINE);
     return end < 0 ? undefined : header(start.toString('utf8', 0, end));
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function header(line: string): JournalHeader | undefined {
