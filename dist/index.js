@@ -22345,7 +22345,7 @@ var init_artifact = __esm({
 });
 
 // src/artifact/fd-io.ts
-import { readSync, writeSync } from "node:fs";
+import { closeSync as closeSync3, openSync as openSync3, readSync, writeSync } from "node:fs";
 function readAt(fd, buffer, position2) {
   let filled = 0;
   while (filled < buffer.length) {
@@ -22404,6 +22404,21 @@ function* lines(fd, start, end) {
     }
     kept = Math.max(0, filled - at);
     if (kept > 0) window2.copy(window2, 0, at, filled);
+  }
+}
+function readOpened(path, read) {
+  let fd;
+  try {
+    fd = openSync3(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
+    return read(fd);
+  } catch {
+    return void 0;
+  } finally {
+    closeSync3(fd);
   }
 }
 var WINDOW, NEWLINE;
@@ -32032,7 +32047,7 @@ var init_damaged_comparison = __esm({
 });
 
 // src/shared/regular-file.ts
-import { closeSync as closeSync3, constants as constants5, fstatSync as fstatSync2, openSync as openSync3, readSync as readSync2 } from "node:fs";
+import { closeSync as closeSync4, constants as constants5, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2 } from "node:fs";
 import { open as open5 } from "node:fs/promises";
 async function openRegularFile(path, maxBytes) {
   const handle = await open5(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
@@ -32067,7 +32082,7 @@ async function readRegularFileBytes(path, maxBytes) {
   }
 }
 function readRegularFileSync(path, maxBytes) {
-  const fd = openSync3(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
+  const fd = openSync4(path, constants5.O_RDONLY | (constants5.O_NONBLOCK ?? 0));
   try {
     const stats = fstatSync2(fd);
     if (stats.isDirectory()) throw fileError("EISDIR", "it is a directory");
@@ -32084,7 +32099,7 @@ function readRegularFileSync(path, maxBytes) {
     }
     return buffer.subarray(0, filled);
   } finally {
-    closeSync3(fd);
+    closeSync4(fd);
   }
 }
 function isFileError(error2) {
@@ -32110,7 +32125,7 @@ var init_regular_file = __esm({
 });
 
 // src/artifact/read.ts
-import { closeSync as closeSync4, constants as constants6, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync3 } from "node:fs";
+import { closeSync as closeSync5, constants as constants6, fstatSync as fstatSync3, openSync as openSync5, readFileSync as readFileSync3 } from "node:fs";
 function openArtifactFile(path, name, options2 = {}) {
   const reading = {
     name,
@@ -32122,13 +32137,13 @@ function openArtifactFile(path, name, options2 = {}) {
   };
   let fd;
   try {
-    fd = openSync4(path, constants6.O_RDONLY | (constants6.O_NONBLOCK ?? 0));
+    fd = openSync5(path, constants6.O_RDONLY | (constants6.O_NONBLOCK ?? 0));
   } catch (error2) {
     throw unreadable(name, error2);
   }
   const stats = fstatSync3(fd);
   if (!stats.isFile()) {
-    closeSync4(fd);
+    closeSync5(fd);
     throw stats.isDirectory() ? unreadable(name, Object.assign(new Error("EISDIR"), { code: "EISDIR" })) : new ArtifactReadError(
       "unreadable",
       `${name}: is ${kindOf2(stats)}, not a results file; save the results to a file and name that`
@@ -32140,7 +32155,7 @@ function openArtifactFile(path, name, options2 = {}) {
   } catch (error2) {
     throw unreadable(name, error2);
   } finally {
-    closeSync4(fd);
+    closeSync5(fd);
   }
   if (scanned !== null) {
     let frame;
@@ -32223,7 +32238,7 @@ function streamed(path, reading, frame, found2) {
     *cases(run2) {
       const where = found2.get(run2);
       if (where === void 0) return;
-      const fd = openSync4(path, "r");
+      const fd = openSync5(path, "r");
       try {
         let i = 0;
         for (const { bytes, from, to } of lines(fd, where.start, where.end)) {
@@ -32235,7 +32250,7 @@ function streamed(path, reading, frame, found2) {
         if (error2 instanceof ArtifactReadError) throw error2;
         throw unreadable(name, error2);
       } finally {
-        closeSync4(fd);
+        closeSync5(fd);
       }
     }
   };
@@ -38818,7 +38833,7 @@ var init_batch_writer = __esm({
 });
 
 // src/artifact/run-spool.ts
-import { closeSync as closeSync6, openSync as openSync6 } from "node:fs";
+import { closeSync as closeSync7, openSync as openSync7 } from "node:fs";
 function spoolFileName(run2) {
   return `run-${run2}.jsonl`;
 }
@@ -38866,10 +38881,10 @@ function* spooledLines(spool) {
 function openSpool(spool) {
   if (spool.memory !== null && spool.fileBytes === 0) return null;
   if (spool.path === null) return void 0;
-  return spool.held ?? openSync6(spool.path, "r");
+  return spool.held ?? openSync7(spool.path, "r");
 }
 function closeSpool(spool, fd) {
-  if (fd !== null && fd !== spool.held) closeSync6(fd);
+  if (fd !== null && fd !== spool.held) closeSync7(fd);
 }
 function readSpoolAt(spool, fd, buffer, position2) {
   const onDisk = spool.memory === null ? Infinity : spool.fileBytes;
@@ -38951,7 +38966,7 @@ var init_run_spool = __esm({
 });
 
 // src/artifact/spool.ts
-import { closeSync as closeSync7, ftruncateSync, mkdtempSync, openSync as openSync7, rmSync as rmSync2 } from "node:fs";
+import { closeSync as closeSync8, ftruncateSync, mkdtempSync, openSync as openSync8, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join7 } from "node:path";
 function spoolRoot(env) {
@@ -39078,7 +39093,7 @@ var init_spool = __esm({
         }
         if (close) {
           spool.batch = null;
-          if (spool.fd !== null) closeSync7(spool.fd);
+          if (spool.fd !== null) closeSync8(spool.fd);
           spool.fd = null;
         }
       }
@@ -39131,7 +39146,7 @@ var init_spool = __esm({
           }
         }
         spool.path ??= join7(this.#dir, spoolFileName(spool.run));
-        spool.fd = openSync7(spool.path, "a");
+        spool.fd = openSync8(spool.path, "a");
         return spool.fd;
       }
       /**
@@ -39196,7 +39211,7 @@ var init_spool = __esm({
       holdFiles() {
         this.#seal();
         for (const spool of this.#runs) {
-          if (spool.path !== null) spool.held ??= openSync7(spool.path, "r");
+          if (spool.path !== null) spool.held ??= openSync8(spool.path, "r");
         }
       }
       /**
@@ -39207,8 +39222,8 @@ var init_spool = __esm({
         this.#closed = true;
         this.#discarded = true;
         for (const spool of this.#runs) {
-          if (spool.fd !== null) closeSync7(spool.fd);
-          if (spool.held !== null) closeSync7(spool.held);
+          if (spool.fd !== null) closeSync8(spool.fd);
+          if (spool.held !== null) closeSync8(spool.held);
           spool.fd = null;
           spool.held = null;
           spool.batch = null;
@@ -56603,7 +56618,7 @@ var init_real_path = __esm({
 });
 
 // src/artifact/journal.ts
-import { closeSync as closeSync10, fstatSync as fstatSync4, futimesSync, mkdirSync as mkdirSync2, openSync as openSync10, rmSync as rmSync3, statSync as statSync7 } from "node:fs";
+import { closeSync as closeSync11, fstatSync as fstatSync4, futimesSync, mkdirSync as mkdirSync2, openSync as openSync11, rmSync as rmSync3, statSync as statSync7 } from "node:fs";
 import { hostname } from "node:os";
 import { clearInterval as clearInterval2, clearTimeout as clearTimeout2, setInterval as setInterval2, setTimeout as setTimeout3 } from "node:timers";
 function casesDirOf(path, pid) {
@@ -56653,13 +56668,13 @@ var init_journal = __esm({
         this.#frame = frame;
         this.#warn = warn;
         this.#output = header2.output;
-        this.#fd = openSync10(path, "wx");
+        this.#fd = openSync11(path, "wx");
         this.#file = fileId(fstatSync4(this.#fd, { bigint: true }));
         try {
           rmSync3(this.casesDir, { recursive: true, force: true });
           mkdirSync2(this.casesDir);
         } catch (error2) {
-          closeSync10(this.#fd);
+          closeSync11(this.#fd);
           rmSync3(path, { force: true });
           throw error2;
         }
@@ -56816,7 +56831,7 @@ var init_journal = __esm({
         process.off("exit", this.#onExit);
         if (this.#fd !== null) {
           try {
-            closeSync10(this.#fd);
+            closeSync11(this.#fd);
           } catch {
           }
         }
@@ -56892,10 +56907,10 @@ var init_journal_problems = __esm({
 
 // src/artifact/journal-read.ts
 import {
-  closeSync as closeSync11,
+  closeSync as closeSync12,
   existsSync as existsSync8,
   fstatSync as fstatSync5,
-  openSync as openSync11,
+  openSync as openSync12,
   readdirSync as readdirSync2,
   readSync as readSync7,
   statSync as statSync8
@@ -56903,22 +56918,12 @@ import {
 import { join as join23 } from "node:path";
 import { hostname as hostname2 } from "node:os";
 function readJournalHeader(path) {
-  let fd;
-  try {
-    fd = openSync11(path, "r");
-  } catch {
-    return void 0;
-  }
-  try {
+  return readOpened(path, (fd) => {
     const start = Buffer.alloc(1 << 16);
     const read = readSync7(fd, start, 0, start.length, 0);
     const end = start.subarray(0, read).indexOf(NEWLINE2);
     return end < 0 ? void 0 : header(start.toString("utf8", 0, end));
-  } catch {
-    return void 0;
-  } finally {
-    closeSync11(fd);
-  }
+  });
 }
 function header(line) {
   try {
@@ -57022,7 +57027,7 @@ function readJournal(path) {
   }
 }
 function readLines(path, line) {
-  const fd = openSync11(path, "r");
+  const fd = openSync12(path, "r");
   try {
     const stat6 = fstatSync5(fd);
     const last = Buffer.alloc(1);
@@ -57035,7 +57040,7 @@ function readLines(path, line) {
     }
     return { torn, mtime: stat6.mtime };
   } finally {
-    closeSync11(fd);
+    closeSync12(fd);
   }
 }
 function notJson2(at, col) {
@@ -57168,15 +57173,9 @@ var init_journal_read = __esm({
 });
 
 // src/artifact/journal-newer.ts
-import { closeSync as closeSync12, fstatSync as fstatSync6, openSync as openSync12 } from "node:fs";
+import { fstatSync as fstatSync6 } from "node:fs";
 function readNewerJournal(path) {
-  let fd;
-  try {
-    fd = openSync12(path, "r");
-  } catch {
-    return void 0;
-  }
-  try {
+  return readOpened(path, (fd) => {
     const head = [];
     for (const { bytes, from, to } of lines(fd, 0, fstatSync6(fd).size)) {
       head.push(bytes.toString("utf8", from, to));
@@ -57197,11 +57196,7 @@ function readNewerJournal(path) {
       host: typeof header2?.host === "string" ? header2.host : void 0,
       writtenBy: typeof version === "string" ? version : void 0
     };
-  } catch {
-    return void 0;
-  } finally {
-    closeSync12(fd);
-  }
+  });
 }
 function parsed(text2) {
   try {
@@ -63965,7 +63960,7 @@ init_secrets();
 init_version();
 
 // src/action/baseline.ts
-import { closeSync as closeSync5, existsSync as existsSync3, openSync as openSync5, readSync as readSync3 } from "node:fs";
+import { closeSync as closeSync6, existsSync as existsSync3, openSync as openSync6, readSync as readSync3 } from "node:fs";
 import { mkdtemp, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join4 } from "node:path";
@@ -64863,12 +64858,12 @@ function baselineProblem(path, env, shown3 = path) {
 function declaredSchemaVersion(path) {
   let head;
   try {
-    const fd = openSync5(path, "r");
+    const fd = openSync6(path, "r");
     try {
       const buffer = Buffer.alloc(4096);
       head = buffer.toString("utf8", 0, readSync3(fd, buffer, 0, buffer.length, 0));
     } finally {
-      closeSync5(fd);
+      closeSync6(fd);
     }
   } catch {
     return null;
@@ -82430,9 +82425,9 @@ init_encoding();
 init_templates();
 import {
   accessSync,
-  closeSync as closeSync8,
+  closeSync as closeSync9,
   constants as constants7,
-  openSync as openSync8,
+  openSync as openSync9,
   readdirSync,
   readSync as readSync5,
   statSync as statSync4
@@ -82484,12 +82479,12 @@ function lookupEnv(env, targetEnv) {
 function interpreterProblem(path) {
   let head;
   try {
-    const fd = openSync8(path, "r");
+    const fd = openSync9(path, "r");
     try {
       const bytes = Buffer.alloc(256);
       head = bytes.subarray(0, readSync5(fd, bytes, 0, bytes.length, 0)).toString("latin1");
     } finally {
-      closeSync8(fd);
+      closeSync9(fd);
     }
   } catch {
     return void 0;
@@ -85388,7 +85383,7 @@ function checkNotBaseline(outputs, baseline, cwd) {
 // src/pipeline/written-check.ts
 import * as fs3 from "node:fs";
 import { resolve as resolve20 } from "node:path";
-var { closeSync: closeSync9, openSync: openSync9, readSync: readSync6, statSync: statSync6 } = fs3;
+var { closeSync: closeSync10, openSync: openSync10, readSync: readSync6, statSync: statSync6 } = fs3;
 var alloc = Buffer.alloc.bind(Buffer);
 var { getOwnPropertyDescriptor, is } = Object;
 var ownKeys2 = Reflect.ownKeys;
@@ -85536,14 +85531,14 @@ function identityOf2(path) {
 function firstCharacter(path) {
   let fd;
   try {
-    fd = openSync9(path, "r");
+    fd = openSync10(path, "r");
     const bytes = alloc(64);
     const read = readSync6(fd, bytes, 0, bytes.length, 0);
     return bytes.toString("utf8", 0, read).trimStart().charAt(0) || void 0;
   } catch {
     return void 0;
   } finally {
-    if (fd !== void 0) closeSync9(fd);
+    if (fd !== void 0) closeSync10(fd);
   }
 }
 
