@@ -3,7 +3,7 @@
  * entries read (`artifact-zip.ts`) and the results file picked among them. A problem comes back
  * as a {@link ReportingFailure}, like every GitHub call.
  */
-import { httpStatus } from './errors.ts';
+import { httpStatus, scrubGitHubText } from './errors.ts';
 import type { ReportingFailure } from './errors.ts';
 import type { Octokit } from './octokit.ts';
 import { readZipEntries, ZipError } from './artifact-zip.ts';
@@ -368,12 +368,16 @@ function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-/** GitHub's `message` from an octokit error's body, on one line; '' when there is none. */
+/**
+ * GitHub's `message` from an octokit error's body, on one line, scrubbed of the process's secrets
+ * and then cut to 300 characters (scrubbed first: see `scrubGitHubText`); '' when there is none.
+ */
 function githubSaid(error: unknown): string {
   const data = (error as { response?: { data?: unknown } }).response?.data;
   const message =
     typeof data === 'object' && data !== null ? (data as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? message.replace(/\s+/g, ' ').trim().slice(0, 300) : '';
+  if (typeof message !== 'string') return '';
+  return scrubGitHubText(message.replace(/\s+/g, ' ').trim()).slice(0, 300);
 }
 
 function describeError(error: unknown): string {

@@ -7,6 +7,7 @@
  * a 422 on a check run.
  */
 import { isRecord } from '../shared/is-record.ts';
+import { createScrubber, secretsInEnv } from '../shared/secrets.ts';
 import { clockTime, rateLimitOf } from './rate-limit.ts';
 
 /** Stable kinds of reporting failure; branch on these. */
@@ -71,7 +72,7 @@ export function toReportingFailure(
     // without a response; that is no answer from GitHub, not a GitHub 500.
     return {
       code: 'github.unavailable',
-      message: `could not ${what}: no answer from the GitHub API (${oneLine(http.message)})`,
+      message: `could not ${what}: no answer from the GitHub API (${scrubGitHubText(oneLine(http.message))})`,
     };
   }
   const status = http.status;
@@ -246,14 +247,31 @@ function asHttpError(error: unknown): HttpErrorLike | undefined {
 }
 
 function describeThrown(error: unknown): string {
-  if (error instanceof Error) return oneLine(error.message) || error.name;
-  return oneLine(String(error));
+  if (error instanceof Error) return scrubGitHubText(oneLine(error.message)) || error.name;
+  return scrubGitHubText(oneLine(String(error)));
 }
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * GitHub's words scrubbed, then cut to 300 characters: scrubbed first, so that a token GitHub (or
+ * a proxy in front of it) echoes across the cut leaves no piece of itself before the `...`, which
+ * no later scrub would recognise as a secret.
+ */
 function shorten(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  const clean = scrubGitHubText(text);
+  return clean.length > 300 ? `${clean.slice(0, 297)}...` : clean;
+}
+
+/**
+ * `text` from a GitHub answer without the process's secrets: the values of its secret-named
+ * environment variables (`GITHUB_TOKEN`, `INPUT_GITHUB-TOKEN`, the config's keys) and those the
+ * Action declared (its token, the values its config reads: `declareSecret`). For every message
+ * `src/github/` builds from a server's words before it cuts them. Made per call: a failure is
+ * rare, and a declaration made after this module loaded must count.
+ */
+export function scrubGitHubText(text: string): string {
+  return createScrubber(secretsInEnv(process.env)).text(text);
 }
