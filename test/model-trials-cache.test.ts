@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cacheKey, inTrial } from '../src/judge/cache.ts';
+import { cacheKey } from '../src/judge/cache.ts';
+import { inTrial } from '../src/judge/trial-scope.ts';
 import { createJudgeClient } from '../src/judge/client.ts';
 import { artifactCases, jsonlProject, runInProcess } from './helpers/in-process.ts';
 import { useOpenAiServer, type OpenAiServer } from './helpers/openai-server.ts';

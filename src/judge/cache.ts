@@ -5,7 +5,6 @@
  * a judge's answer it cannot use (see `forced-call.ts`), which a retry may well get right. The
  * trials of a case (`trials: N`) are separate samples, so each trial has its own entries.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,29 +50,6 @@ export function cacheKey(input: CacheKeyInput): string {
     ...(trial !== undefined && trial > 1 ? { trial } : {}),
   };
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
-}
-
-/**
- * The trial being run, for the calls made while running it (a model target's, a judge's, a
- * custom evaluator's through `createJudgeClient`): the engine enters it around a trial's target
- * call and each of its evaluator calls when a suite runs several trials. One for the process,
- * under a registered symbol: `evals run` and the Action run from a bundle of their own, while the
- * code under test imports `createJudgeClient` from the package (lib/index.js), another copy of
- * this module, whose own scope would hold no trial, so every trial after the first would be
- * served the first's cached answer.
- */
-const TRIAL_SCOPE = Symbol.for('evalgate.trialScope');
-const trialScope = ((globalThis as { [TRIAL_SCOPE]?: AsyncLocalStorage<number> })[TRIAL_SCOPE] ??=
-  new AsyncLocalStorage<number>());
-
-/** Runs `fn` as part of trial `trial` (1-based): calls it makes are cached as that trial's. */
-export function inTrial<T>(trial: number, fn: () => T): T {
-  return trialScope.run(trial, fn);
-}
-
-/** The trial (1-based) the current call is made for; undefined outside any trial scope. */
-export function currentTrial(): number | undefined {
-  return trialScope.getStore();
 }
 
 /**

@@ -22,7 +22,8 @@ import { callScrubber } from './run-secrets.ts';
 import type { Breaker } from './breaker.ts';
 import { chatShapeProblem, malformedDetail } from './answer-problems.ts';
 import { checkClientOptions } from './client-options.ts';
-import { cacheKey, createFileCache, currentTrial, type ResponseCache } from './cache.ts';
+import { cacheKey, createFileCache, type ResponseCache } from './cache.ts';
+import { currentTrial, UNKNOWN_TRIAL } from './trial-scope.ts';
 import { honoursForcedCall } from './forced-call.ts';
 import { createHostLimiter, type HostLimiter } from './host-limiter.ts';
 import {
@@ -187,9 +188,11 @@ export function createJudgeClient(options: JudgeClientOptions = {}): JudgeClient
     const scrubber = scrubberOfCall();
     const scrub = scrubber.text;
     const url = endpoint(baseUrl, path);
-    const trial = callOptions.trial ?? currentTrial();
+    const scoped = callOptions.trial ?? currentTrial();
+    // A trial this copy cannot read (see trial-scope.ts): not cached, so never another's answer.
+    const trial = scoped === UNKNOWN_TRIAL ? undefined : scoped;
     const key =
-      cache === undefined
+      cache === undefined || scoped === UNKNOWN_TRIAL
         ? undefined
         : cacheKey({
             baseUrl,

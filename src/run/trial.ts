@@ -2,7 +2,7 @@
  * One trial of a case: the target, then its evaluators at once, then the pass condition, and
  * the trial's record (the case's, once every trial is in).
  */
-import { inTrial } from '../judge/cache.ts';
+import { inTrial } from '../judge/trial-scope.ts';
 import { describeValue } from '../shared/errors.ts';
 import { PASS_CONDITION_EVALUATOR } from '../shared/reserved-ids.ts';
 import { hasTagIn } from '../testsets/identity.ts';
