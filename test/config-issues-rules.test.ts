@@ -429,6 +429,45 @@ const ruleErrors: Case[] = [
       'evals.yaml:2:21  removedSuites[1]: expected the id of a suite this config no longer has, found "capitals", a suite of this config (suites[0].id at line 4): list the id the suite had in the baseline (a renamed suite\'s old id), or drop the entry',
     ],
   },
+  {
+    // An evaluator the suite still has, listed as removed, accepts nothing: most likely the new
+    // id of a renamed evaluator where its old id belongs.
+    name: 'gate.removedEvaluators lists no evaluator the suite still has',
+    text: yaml`
+      version: 1
+      suites:
+        - id: qa
+          testset: { path: a.csv }
+          evaluators:
+            - { use: is-equals, with: { expected: x } }
+            - { id: tone2, use: regex, with: { pattern: x } }
+          gate: { regressions: block, removedEvaluators: [tone, tone2, is-equals] }
+    `,
+    issues: [
+      'evals.yaml:8:59  suites[0].gate.removedEvaluators[1]: expected the id of an evaluator this suite no longer has, found "tone2", an evaluator of this suite (suites[0].evaluators[1].id at line 7): list the id the evaluator had in the baseline (a renamed evaluator\'s old id), or drop the entry',
+      'evals.yaml:8:66  suites[0].gate.removedEvaluators[2]: expected the id of an evaluator this suite no longer has, found "is-equals", an evaluator of this suite (suites[0].evaluators[0].use at line 6): list the id the evaluator had in the baseline (a renamed evaluator\'s old id), or drop the entry',
+    ],
+  },
+  {
+    // A value the grid still has accepts nothing gone (and would accept the wrong points).
+    name: 'gate.removedGridValues lists no value the grid still has',
+    text: yaml`
+      version: 1
+      suites:
+        - id: qa
+          testset: { path: a.csv }
+          grid:
+            model: [small, large2]
+            temperature: [0]
+          gate:
+            regressions: block
+            removedGridValues: { model: [large, large2], temperature: ["0", 1], seed: [1] }
+    `,
+    issues: [
+      'evals.yaml:10:43  suites[0].gate.removedGridValues.model[1]: expected a value of model this suite\'s grid no longer has, found "large2", a value of its grid (suites[0].grid.model[1] at line 6): list the value model had in the baseline (a renamed value\'s old spelling), or drop the entry',
+      'evals.yaml:10:66  suites[0].gate.removedGridValues.temperature[0]: expected a value of temperature this suite\'s grid no longer has, found "0", a value of its grid (suites[0].grid.temperature[0] at line 7): list the value temperature had in the baseline (a renamed value\'s old spelling), or drop the entry',
+    ],
+  },
 ];
 
 const together: Case[] = [

@@ -162,6 +162,30 @@ describe('regressions: block and an evaluator of the baseline missing from the r
     }
   });
 
+  // A typo in the list accepts nothing, and the gate failing for the evaluator it meant says
+  // only to list it: the warning names the entry and what it likely meant.
+  it('an entry naming no evaluator of the baseline is a warning, with did-you-mean', async () => {
+    const dir = await project();
+    writeFiles(dir, {
+      'evals.yaml': config('close2', 0, '{ regressions: warn, removedEvaluators: [clsoe, tone] }'),
+    });
+    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const warnings = r.stderr
+      .split('\n')
+      .filter((line) => line.includes('removedEvaluators lists'));
+    assert.deepEqual(warnings, [
+      'warning: s: gate.removedEvaluators lists "clsoe", which is no evaluator of the baseline\'s run of the suite, so it accepts nothing here: did you mean "close", which the baseline has and this run does not?',
+      'warning: s: gate.removedEvaluators lists "tone", which is no evaluator of the baseline\'s run of the suite, so it accepts nothing here: if it was removed before the baseline was made, the entry can go',
+    ]);
+    // evals compare says the same, of HEAD's recorded gate.
+    const c = await runCli(['compare', 'base.json', 'head.json'], { cwd: dir });
+    assert.match(
+      c.stderr,
+      /^warning: HEAD: s: gate\.removedEvaluators lists "clsoe", .* did you mean "close"/m,
+    );
+  });
+
   it('evals compare --help gives that exit code', async () => {
     const r = await runCli(['compare', '--help'], { cwd: scratch() });
     assert.equal(r.code, 0, r.stderr);

@@ -104,6 +104,37 @@ describe('regressions: block and a grid point of the baseline gone from the grid
     assert.equal(conditions(dir).large2, undefined);
   });
 
+  // A typo accepts nothing, and the point it meant still fails the gate: the warning says so.
+  it('an entry naming nothing of the baseline is a warning, with did-you-mean', async () => {
+    const dir = await project();
+    writeFiles(dir, {
+      'evals.yaml': config(
+        'small, large2',
+        '{ regressions: block, removedGridValues: { model: [lrage, large], modle: [x] } }',
+      ),
+    });
+    const r = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const warnings = r.stderr
+      .split('\n')
+      .filter((line) => line.includes('removedGridValues lists'));
+    assert.deepEqual(warnings, [
+      'warning: s: gate.removedGridValues lists model "lrage", which no grid point of the baseline has, so it accepts nothing here: if it was removed before the baseline was made, the entry can go',
+      'warning: s: gate.removedGridValues lists the key "modle", which no grid point of the baseline has, so it accepts nothing here: did you mean "model"?',
+    ]);
+    writeFiles(dir, {
+      'evals.yaml': config(
+        'small, large2',
+        '{ regressions: warn, removedGridValues: { model: [lrage] } }',
+      ),
+    });
+    const typo = await runCli(['run', '--baseline', 'base.json', '-o', 'head.json'], { cwd: dir });
+    assert.match(
+      typo.stderr,
+      /^warning: s: gate\.removedGridValues lists model "lrage", .*: did you mean "large", which the baseline has and this run does not\?$/m,
+    );
+  });
+
   it('a run that did not select the point (--grid) is not failed', async () => {
     const dir = await project();
     const r = await runCli(

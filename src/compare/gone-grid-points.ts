@@ -65,7 +65,7 @@ export function goneGridPoints(
  * Whether `points` (HEAD's runs of a suite, in run order) are every point of the suite's grid,
  * whose recorded digest is `digest` (absent: the suite has no `grid:`, so its one run is all).
  */
-function wholeGrid(points: readonly Params[], digest: string | undefined): boolean {
+export function wholeGrid(points: readonly Params[], digest: string | undefined): boolean {
   if (digest === undefined) return points.length === 1 && Object.keys(points[0]!).length === 0;
   const grid = gridOf(points);
   const combinations = Object.values(grid).reduce((n, values) => n * values.length, 1);
@@ -73,7 +73,7 @@ function wholeGrid(points: readonly Params[], digest: string | undefined): boole
 }
 
 /** Each key's values in the order `points` meet them: the grid they spell out. */
-function gridOf(points: readonly Params[]): Record<string, unknown[]> {
+export function gridOf(points: readonly Params[]): Record<string, unknown[]> {
   const grid: Record<string, unknown[]> = {};
   for (const point of points) {
     for (const [key, value] of Object.entries(point)) {
@@ -140,7 +140,7 @@ function listed(point: Params, accepted: NonNullable<GateSpec['removedGridValues
 }
 
 /** A grid value as `--grid` reads it: a string as it is, anything else as JSON. */
-function valueText(value: unknown): string {
+export function valueText(value: unknown): string {
   return typeof value === 'string' ? value : canonicalJson(value);
 }
 

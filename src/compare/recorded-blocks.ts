@@ -14,6 +14,7 @@ import {
   headSuites,
   unknownRemovedSuitesTexts,
 } from './gone-suites.ts';
+import { unknownRemovedEntriesTexts } from './unknown-removed.ts';
 import { commonCasesProblem } from './validate-comparable.ts';
 
 /** A suite of HEAD that `evals compare` fails for grid points of BASE its grid no longer has. */
@@ -37,7 +38,10 @@ export interface RecordedComparison {
   goneGridPoints: GoneGridPointsBlock[];
   /** Said first when BASE shares no suite and no case with HEAD (see gone-suites.ts). */
   foreign?: string;
-  /** Entries of HEAD's `removedSuites` that name no suite of BASE: warnings, said on stderr. */
+  /**
+   * Entries of HEAD's `removedSuites` that name no suite of BASE, and of its suites'
+   * `removedEvaluators` and `removedGridValues` that name nothing BASE has: warnings, on stderr.
+   */
   unknownRemoved: string[];
 }
 
@@ -70,7 +74,10 @@ export function compareRecorded(
     comparison: foreign === undefined ? comparison : { ...comparison, foreignBaseline: foreign },
     goneSuites: gone,
     goneGridPoints: points,
-    unknownRemoved: unknownRemovedSuitesTexts(base, headSuites(head)),
+    unknownRemoved: [
+      ...unknownRemovedSuitesTexts(base, headSuites(head)),
+      ...unknownRemovedEntriesTexts(base, head, (suite) => recordedGate(head, suite)),
+    ],
     ...(foreign !== undefined ? { foreign } : {}),
   };
 }
@@ -85,8 +92,7 @@ export function blockedGoneGridPoints(
   head: ResultsArtifact,
   base?: ResultsArtifact,
 ): GoneGridPointsBlock[] {
-  const gate = (suite: string): GateSpec | undefined =>
-    head.runs.find((run) => run.suite === suite)?.plan?.gate;
+  const gate = (suite: string): GateSpec | undefined => recordedGate(head, suite);
   return goneGridPoints(comparison, head, (suite) => gate(suite)?.removedGridValues, base)
     .filter((points) => gate(points.suite)?.regressions === 'block')
     .map((points) => ({
@@ -94,6 +100,11 @@ export function blockedGoneGridPoints(
       gridPoints: points.gone,
       text: goneGridPointsText(points),
     }));
+}
+
+/** The gate `head` recorded for `suite` (its first run's plan); none from an older evalgate. */
+function recordedGate(head: ResultsArtifact, suite: string): GateSpec | undefined {
+  return head.runs.find((run) => run.suite === suite)?.plan?.gate;
 }
 
 /**

@@ -29,6 +29,11 @@ import {
   templateProblems,
 } from './template-check.ts';
 import { checkJudgeSettings } from './judge-settings-check.ts';
+import {
+  checkRemovedEvaluators,
+  checkRemovedGridValues,
+  checkRemovedSuites,
+} from './removed-rule.ts';
 
 /** A broken rule, located by config path (and key, for problems with a mapping key). */
 export interface RuleProblem {
@@ -96,30 +101,6 @@ export function checkRules(data: unknown, context: RuleContext): RuleProblem[] {
   });
   checkRemovedSuites(data.removedSuites, suiteIds, context, add);
   return problems;
-}
-
-/**
- * `removedSuites` names suites of a baseline that this config no longer has; one it still has is
- * a mistake (most likely the new id of a renamed suite where the old one belongs), and listing
- * it would accept nothing: refused, like any config that says something it cannot mean.
- */
-function checkRemovedSuites(
-  removed: unknown,
-  suiteIds: ReadonlyMap<string, number>,
-  context: RuleContext,
-  add: Add,
-): void {
-  if (!Array.isArray(removed)) return;
-  removed.forEach((id: unknown, index) => {
-    if (typeof id !== 'string') return;
-    const at = suiteIds.get(id);
-    if (at === undefined) return;
-    add(
-      'removed-suites.in-config',
-      ['removedSuites', index],
-      `expected the id of a suite this config no longer has, found ${JSON.stringify(id)}, a suite of this config (${describePlace(['suites', at, 'id'], context)}): list the id the suite had in the baseline (a renamed suite's old id), or drop the entry`,
-    );
-  });
 }
 
 type Add = (code: string, path: ConfigPath, message: string, key?: string) => void;
@@ -243,7 +224,30 @@ function checkSuite(
     }
   });
 
-  if (isRecord(suite.gate)) checkGate(suite.gate, [...path, 'gate'], facts, add);
+  if (isRecord(suite.gate)) {
+    const gatePath: ConfigPath = [...path, 'gate'];
+    checkGate(suite.gate, gatePath, facts, add);
+    // Where each evaluator's id is written: its id:, else the use: it is taken from.
+    const written = new Map(
+      [...ids].map(([id, index]) => {
+        const evaluator = evaluators[index];
+        const key = isRecord(evaluator) && typeof evaluator.id === 'string' ? 'id' : 'use';
+        return [id, [...path, 'evaluators', index, key]];
+      }),
+    );
+    const removedPath: ConfigPath = [...gatePath, 'removedEvaluators'];
+    checkRemovedEvaluators(suite.gate.removedEvaluators, removedPath, written, context, add);
+    const valuesPath: ConfigPath = [...gatePath, 'removedGridValues'];
+    const { removedGridValues } = suite.gate;
+    checkRemovedGridValues(
+      removedGridValues,
+      valuesPath,
+      suite.grid,
+      [...path, 'grid'],
+      context,
+      add,
+    );
+  }
 }
 
 function checkEvaluator(

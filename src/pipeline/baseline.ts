@@ -5,6 +5,7 @@
 import { compareArtifacts } from '../compare/compare.ts';
 import { commonCasesProblem } from '../compare/validate-comparable.ts';
 import { compareRecorded } from '../compare/recorded-blocks.ts';
+import { unknownRemovedEntriesTexts } from '../compare/unknown-removed.ts';
 import {
   missingEvaluatorsText,
   regressionCondition,
@@ -159,10 +160,13 @@ export function withComparison(
   for (const suite of goneFromConfig) {
     if (suite.regressions === 'warn') ctx.stderr.write(`warning: ${suite.text}\n`);
   }
-  for (const text of unknownRemovedSuitesTexts(baseline, headConfig)) {
+  const gates = new Map(suites.map((s) => [s.id, s.gate]));
+  for (const text of [
+    ...unknownRemovedSuitesTexts(baseline, headConfig),
+    ...unknownRemovedEntriesTexts(baseline, artifact, (suite) => gates.get(suite)),
+  ]) {
     ctx.stderr.write(`warning: ${text}\n`);
   }
-  const gates = new Map(suites.map((s) => [s.id, s.gate]));
   const goneGrid = (c: Comparison): GoneGridPoints[] =>
     goneGridPoints(c, artifact, (suite) => gates.get(suite)?.removedGridValues, baseline);
   let comparison: Comparison;
