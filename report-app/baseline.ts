@@ -70,6 +70,18 @@ export function baselinePart(model: ReportModel, view: CaseView): HTMLElement[] 
       ),
     ),
   ];
+  // Beside BASE's output they are about, as HEAD's are beside its own: why a number there is
+  // not the one the baseline's answer sent.
+  for (const warning of base.warnings ?? []) {
+    parts.push(
+      el(
+        'p',
+        { class: 'warning detail-base-warning' },
+        el('strong', {}, 'Warning in BASE:'),
+        ` ${warning}`,
+      ),
+    );
+  }
   if (base.why !== undefined) {
     parts.push(el('p', { id: 'detail-base-why', class: 'why' }, `In BASE: ${base.why}`));
   }

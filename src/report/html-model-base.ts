@@ -1,6 +1,6 @@
 /**
  * What the HTML report's case detail sets beside HEAD's for a case that changed between the
- * baseline and this run (newly failing, fixed): the baseline's status, output, error and each
+ * baseline and this run (newly failing, fixed): the baseline's status, output, error, warnings and each
  * evaluation's score and verdict. Built from baseline cases already scrubbed whole
  * (`readBaselineCases`); only cut here.
  */
@@ -30,6 +30,12 @@ export interface BaseCaseView {
   /** Whether HEAD's output is the same, whole (the page holds BASE's cut). */
   sameOutput: boolean;
   error: string | null;
+  /**
+   * What the target noted about the baseline's output (an integer past 2^53 read as another),
+   * cut; absent when none. Without it a BASE output would show a number the answer never sent
+   * and nothing would say so.
+   */
+  warnings?: string[];
   /** Why it did not pass in the baseline (`caseWhy`); absent when it passed. */
   why?: string;
   evaluations: { evaluator: string; score: number | null; passed: boolean | null }[];
@@ -51,6 +57,8 @@ export function baseCaseView(
     output: errored ? null : cut(shown(result.output)),
     sameOutput: outputOf(result) === outputOf(head),
     error: result.error === null ? null : cut(result.error),
+    ...(result.warnings !== undefined &&
+      result.warnings.length > 0 && { warnings: result.warnings.map(cut) }),
     ...(why !== null && { why: why.why }),
     evaluations: result.evaluations.map((e) => ({
       evaluator: e.evaluator,
