@@ -35,8 +35,20 @@ describe('the summary through a pipe', () => {
         'nothing accepts connections there: is the server running, on that host and port?',
       ),
     );
-    // Under each of the three cases (the errors block keeps its one line a message).
-    assert.equal(hints.length, 3, r.stdout);
+    // Under each of the three cases, and in the errors block.
+    assert.equal(hints.length, 4, r.stdout);
+  });
+
+  it("the errors counted keep the hint too, wrapped as a case's error line is", async () => {
+    const r = await run();
+    const lines = r.stdout.split('\n');
+    const at = lines.indexOf('  errors (identical ones counted once):');
+    assert.ok(at >= 0, r.stdout);
+    assert.match(lines[at + 1] ?? '', /^ {4}3 \u00d7 error: POST .* failed \(ECONNREFUSED\): .*;$/);
+    assert.equal(
+      lines[at + 2],
+      '      nothing accepts connections there: is the server running, on that host and port?; after 3 attempts',
+    );
   });
 
   it('shows the ids the starter wrote whole when the line has room', async () => {

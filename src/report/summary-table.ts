@@ -17,8 +17,7 @@ import {
   goneSuitesPrefix,
   plural,
 } from './labels.ts';
-import { renderCaseLines } from './case-lines.ts';
-import { cutReason } from './reason-cut.ts';
+import { renderCaseLines, wrappedReason } from './case-lines.ts';
 import {
   ErrorTally,
   countedLine,
@@ -289,7 +288,9 @@ function renderWrong(
     lines.push('', `${INDENT}errors (identical ones counted once):`);
     for (const error of errors.slice(0, MAX_LISTED_CASES)) {
       const line = countedLine({ message: tallyGist(error.message), count: error.count });
-      lines.push(`${INDENT}${INDENT}${cutReason(printable(line), width - 4)}`);
+      // Wrapped as a case's error line is: cut on one line, the hint after the cause (`nothing
+      // accepts connections there: …`) was what a 160-column log lost.
+      lines.push(...wrappedReason(printable(line), `${INDENT}${INDENT}`, width));
     }
     if (errors.length > MAX_LISTED_CASES) {
       lines.push(
