@@ -2,7 +2,8 @@
  * The comparison with a baseline: the table of rows (pass rate in percentages and points, mean
  * scores and κ with three decimals), the newly failing cases, and what changed besides the rows
  * (runs and evaluators on one side only, and each run's fixed, added, removed, … cases), the
- * facts `evals compare` prints, from the same model data.
+ * facts `evals compare` prints, from the same model data. Each list of changed cases other than
+ * the newly failing is folded under its count, as the PR comment folds them.
  */
 import type { ComparisonView, ReportModel } from '../src/report/html-model.ts';
 import type { CaseView } from '../src/report/html-model.ts';
@@ -162,10 +163,17 @@ function changesPart(
         return caseItem(name, ref.id, view, show);
       });
       const more = list.count - list.cases.length;
+      // Folded, its count and note in the summary, as the PR comment and job summary fold
+      // these lists ("Other case changes: 2 fixed"): a fixed or added case is no news that needs
+      // reading first, and a long list would push the case table down the page.
       return el(
-        'div',
+        'details',
         { class: 'case-list', 'data-title': list.title },
-        el('h5', {}, `${list.title} (${count(list.count)})${list.note ? `: ${list.note}` : ''}`),
+        el(
+          'summary',
+          {},
+          el('h5', {}, `${list.title} (${count(list.count)})${list.note ? `: ${list.note}` : ''}`),
+        ),
         el('ul', {}, ...items),
         more > 0
           ? el('p', { class: 'note' }, `… and ${count(more)} more (evals compare --json lists all)`)

@@ -139,7 +139,11 @@ describe('what else changed (D5)', () => {
     const removed = run.locator('.case-list[data-title="removed"]');
     assert.equal(await removed.locator('h5').textContent(), 'removed (1)');
     assert.match((await removed.locator('li').textContent()) ?? '', /rows\.jsonl:80/);
-    // An added case is HEAD's: it opens its detail.
+    // Folded under its count, as the PR comment folds it; opened, an added case is HEAD's and
+    // opens its detail.
+    assert.equal(await added.getAttribute('open'), null);
+    assert.equal(await added.locator('li').isVisible(), false);
+    await added.locator('summary').click();
     await added.locator('li').click();
     await page.waitForSelector('#detail:not([hidden])');
     assert.match((await page.textContent('#detail-output')) ?? '', /^answer 80$/);
