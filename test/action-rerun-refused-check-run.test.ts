@@ -4,11 +4,12 @@
  * `GITHUB_RUN_ATTEMPT` one more), and a required check reads the commit's latest check run of a
  * name: a refusal that stood down for its own earlier pass would leave the check green while the
  * job now fails (a variable or secret removed, a baseline expired). So every check run records the
- * run, attempt, job and leg (a hash of the step's inputs) that posted it in its `external_id`, and
- * a refusal posts its failure over a pass of its own leg of its own job from an earlier attempt; a
- * pass of another job of the run, of another leg of the same job (the legs of a matrix share
- * `GITHUB_JOB`), or of a leg in the same attempt, is still never shadowed. The built
- * dist/index.js against the fake GitHub on 127.0.0.1.
+ * run, attempt, job and leg (a hash of the step's inputs, and `RUNNER_OS`) that posted it in its
+ * `external_id`, and a refusal posts its failure over a pass of its own leg of its own job from an
+ * earlier attempt (one an older evalgate posted without a leg only when it was the job's one check
+ * run of the name in that attempt); a pass of another job of the run, of another leg of the same
+ * job (the legs of a matrix share `GITHUB_JOB`), or of a leg in the same attempt, is still never
+ * shadowed. The built dist/index.js against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
@@ -47,9 +48,9 @@ function checkRuns(): StoredCheckRun[] {
   return [...fixture.server.state.checkRuns.values()];
 }
 
-/** A passed check run of the name on the head, posted as `externalId` says. */
-function seedPass(externalId: string): StoredCheckRun {
-  const run = newCheckRun(9001, 'octo', 'repo', {
+/** A passed check run of the name on the head (id `id`), posted as `externalId` says. */
+function seedPass(externalId: string, id = 9001): StoredCheckRun {
+  const run = newCheckRun(id, 'octo', 'repo', {
     name: NAME,
     head_sha: HEAD_SHA,
     external_id: externalId,
@@ -147,14 +148,70 @@ describe('a re-run of the same job that is refused this time', () => {
     );
   });
 
-  it("a pass this job posted in attempt 1 before legs were recorded (no leg=) is not shadowed: it may be another leg's", async () => {
+  it('a pass this job posted in attempt 1 before legs were recorded (no leg=), the only one of its name then, is replaced', async () => {
     const old = seedPass('evalgate-0 run=42 attempt=1 job=evals');
     const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const runs = checkRuns();
+    assert.deepEqual(
+      runs.map((run) => [run.id === old.id, run.conclusion]),
+      [
+        [true, 'success'],
+        [false, 'failure'],
+      ],
+      r.stdout,
+    );
+    assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
+  });
+
+  it("passes with no leg= from two legs of attempt 1 are not shadowed: the latest may be the other leg's", async () => {
+    seedPass('evalgate-1 run=42 attempt=1 job=evals', 9001);
+    const other = seedPass('evalgate-2 run=42 attempt=1 job=evals', 9002);
+    const r = await fixture.run(suite(), {}, { GITHUB_RUN_ATTEMPT: '2' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(checkRuns().length, 2, r.stdout);
+    assert.equal(checkRuns().at(-1)?.id, other.id);
+    assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
+  });
+});
+
+describe('two legs of a matrix job on two operating systems, the same inputs, re-run', () => {
+  it("the Linux leg refused in attempt 2 does not replace the Windows leg's later pass", async () => {
+    const ws = suite();
+    for (const os of ['Linux', 'Windows']) {
+      const r = await fixture.run(
+        ws,
+        {},
+        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_OS: os },
+      );
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    }
+    const passes = checkRuns();
+    assert.match(passes[1]?.external_id ?? '', / leg=[0-9a-f]{16} os=Windows$/);
+    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Linux' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.deepEqual(
       checkRuns().map((run) => run.id),
-      [old.id],
+      passes.map((run) => run.id),
+      "the Windows leg's pass is a report of a leg that ran",
     );
+    assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
+  });
+
+  it('the Windows leg refused in attempt 2 replaces its own pass, the latest', async () => {
+    const ws = suite();
+    for (const os of ['Linux', 'Windows']) {
+      const r = await fixture.run(
+        ws,
+        {},
+        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_OS: os },
+      );
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    }
+    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_OS: 'Windows' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(checkRuns().length, 3, r.stdout);
+    assert.equal(checkRuns().at(-1)?.conclusion, 'failure');
   });
 });
 

@@ -10,6 +10,7 @@ import {
   checkRunOrigin,
   earlierAttempt,
   externalId,
+  unknownLegAttempt,
   legOf,
   parseOrigin,
 } from '../src/github/check-run-origin.ts';
@@ -21,11 +22,20 @@ const LEG = legOf(['.', 'evals.yaml', '--grid model=small', '', '', '', '', ''])
 describe('check-run origin', () => {
   it('is read from the runner and the leg, written into external_id and read back', () => {
     const origin = checkRunOrigin(RUNNER, LEG);
-    assert.deepEqual(origin, { runId: '1658821493', attempt: 2, job: 'evals', leg: LEG });
+    assert.deepEqual(origin, { runId: '1658821493', attempt: 2, job: 'evals', leg: LEG, os: '' });
     assert.match(LEG, /^[0-9a-f]{16}$/);
     const id = externalId('3f2c', origin);
     assert.equal(id, `evalgate-3f2c run=1658821493 attempt=2 job=evals leg=${LEG}`);
     assert.deepEqual(parseOrigin(id), origin);
+  });
+
+  it("records the runner's operating system (RUNNER_OS), one word or nothing", () => {
+    const origin = checkRunOrigin({ ...RUNNER, RUNNER_OS: 'Windows' }, LEG);
+    assert.equal(origin?.os, 'Windows');
+    const id = externalId('3f2c', origin);
+    assert.equal(id, `evalgate-3f2c run=1658821493 attempt=2 job=evals leg=${LEG} os=Windows`);
+    assert.deepEqual(parseOrigin(id), origin);
+    assert.equal(checkRunOrigin({ ...RUNNER, RUNNER_OS: 'Linux x64' }, LEG)?.os, '');
   });
 
   it('one an evalgate before legs wrote reads back with the leg unknown', () => {
@@ -34,6 +44,7 @@ describe('check-run origin', () => {
       attempt: 1,
       job: 'evals',
       leg: '',
+      os: '',
     });
   });
 
@@ -55,7 +66,7 @@ describe('check-run origin', () => {
   });
 
   it('an earlier attempt is the same run, job and leg with a smaller attempt, nothing else', () => {
-    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG };
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, now), true);
     assert.equal(earlierAttempt(now, now), false, 'a matrix leg of this attempt');
     assert.equal(earlierAttempt({ ...now, attempt: 3 }, now), false);
@@ -66,6 +77,25 @@ describe('check-run origin', () => {
     assert.equal(earlierAttempt({ ...now, attempt: 1, leg: '' }, now), false, 'leg unknown');
     assert.equal(earlierAttempt(null, now), false);
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, null), false);
+  });
+
+  it('a leg on another operating system is another leg; an os not recorded is no difference', () => {
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
+    assert.equal(earlierAttempt({ ...now, attempt: 1, os: 'Windows' }, now), false);
+    assert.equal(earlierAttempt({ ...now, attempt: 1, os: '' }, now), true, 'an older evalgate');
+    assert.equal(earlierAttempt({ ...now, attempt: 1 }, { ...now, os: '' }), true);
+  });
+
+  it("a pass with no leg is the job's earlier attempt's, left to ask GitHub how many legs posted", () => {
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
+    const old = { runId: '42', attempt: 1, job: 'evals', leg: '', os: '' };
+    assert.equal(unknownLegAttempt(old, now), true);
+    assert.equal(unknownLegAttempt({ ...old, attempt: 2 }, now), false, 'the same attempt');
+    assert.equal(unknownLegAttempt({ ...old, job: 'report' }, now), false);
+    assert.equal(unknownLegAttempt({ ...old, runId: '41' }, now), false);
+    assert.equal(unknownLegAttempt({ ...old, os: 'macOS' }, now), false);
+    assert.equal(unknownLegAttempt({ ...old, leg: LEG }, now), false, 'a leg: earlierAttempt');
+    assert.equal(unknownLegAttempt(null, now), false);
   });
 });
 

@@ -19,7 +19,13 @@ import {
   yieldCheckRun,
   type PassedCheckRun,
 } from '../github/check-run.ts';
-import { checkRunOrigin, earlierAttempt, type CheckRunOrigin } from '../github/check-run-origin.ts';
+import { postsOfAttempt } from '../github/attempt-posts.ts';
+import {
+  checkRunOrigin,
+  earlierAttempt,
+  unknownLegAttempt,
+  type CheckRunOrigin,
+} from '../github/check-run-origin.ts';
 import { upsertStickyComment } from '../github/comment.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
@@ -207,11 +213,18 @@ async function postCheckRun(
   const origin = checkRunOrigin(env, from.leg);
   const kept = (passed: PassedCheckRun): string =>
     `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
-  // A pass this job posted in an earlier attempt is the one check run a refusal replaces.
-  const rerun = (passed: PassedCheckRun | null): CheckRunOrigin | null =>
-    passed !== null && earlierAttempt(passed.origin, origin) ? passed.origin : null;
+  // A pass this job posted in an earlier attempt is the one check run a refusal replaces; one
+  // that names no leg (an older evalgate's) only when it is the one check run of the name the
+  // job posted in that attempt: then no other leg posts the name.
+  const rerun = async (passed: PassedCheckRun | null): Promise<CheckRunOrigin | null> => {
+    if (passed === null) return null;
+    if (earlierAttempt(passed.origin, origin)) return passed.origin;
+    if (!unknownLegAttempt(passed.origin, origin)) return null;
+    const posts = await postsOfAttempt(octokit, target, { name: title, sha }, passed.origin);
+    return posts === 1 ? passed.origin : null;
+  };
   const before = await passedCheckRun(octokit, target, { name: title, sha });
-  const replaced = rerun(before);
+  const replaced = await rerun(before);
   if (before !== null && replaced === null) {
     core.warning(`evalgate: posted no failed check run: ${kept(before)}`);
     return 0;
@@ -240,7 +253,7 @@ async function postCheckRun(
     return published.partial?.annotations ?? 0;
   }
   const raced = await passedCheckRun(octokit, target, { name: title, sha, exceptId: published.id });
-  if (raced === null || rerun(raced) !== null) {
+  if (raced === null || (await rerun(raced)) !== null) {
     core.info(`evalgate: check run ${published.url} says the run did not start`);
     return published.annotations;
   }

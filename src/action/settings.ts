@@ -75,8 +75,9 @@ export interface ActionSettings {
 
 /**
  * The inputs a matrix leg is told apart by: what it runs and where it reports. Not the token,
- * nor inputs that only say how to publish; a leg that differs from another in none of these
- * (only in an environment variable, or the runner) cannot be told apart from it.
+ * nor inputs that only say how to publish. The runner's operating system is recorded beside
+ * them (`check-run-origin.ts`); a leg that differs from another in none of these (only in an
+ * environment variable, or the runner's architecture) cannot be told apart from it.
  */
 export const LEG_INPUTS: readonly string[] = [
   'working-directory',

@@ -11,6 +11,16 @@
  * check run name would each take the other's pass for their own. What a leg does differ in is
  * what the workflow passes the step (`args: --grid model=${{ matrix.model }}`, `results`, ...):
  * {@link legOf} hashes those inputs into the `leg`, and only a pass of the same leg is replaced.
+ * Legs that run on other operating systems (`runs-on: ${{ matrix.os }}`) are told apart by
+ * `RUNNER_OS` (`os`), which a runner label keeps from one attempt to the next.
+ *
+ * What else the runner exposes tells no leg apart soundly, and a leg that looks like another in
+ * its next attempt is the worse mistake (its own pass stays green while the job fails), so none
+ * of it is recorded: `RUNNER_ARCH` and `ImageOS` can change between two attempts of one leg while
+ * GitHub moves a `-latest` label to another image (for a while jobs land on either); `RUNNER_NAME`
+ * changes with the machine; `${{ job.check_run_id }}` is an expression, not in the environment,
+ * and names each attempt's job anew; and the jobs API's name of the job, which carries the matrix
+ * values, needs `actions: read`, which a workflow that names `checks: write` alone lacks.
  */
 import { createHash } from 'node:crypto';
 
@@ -21,6 +31,8 @@ export interface CheckRunOrigin {
   job: string;
   /** {@link legOf} the step's inputs; '' when the check run's `external_id` names none. */
   leg: string;
+  /** `RUNNER_OS` (`Linux`, `Windows`, `macOS`); '' when not known. */
+  os: string;
 }
 
 /** Hex digits of the leg kept: enough that two legs of one job never share one by chance. */
@@ -49,41 +61,48 @@ export function checkRunOrigin(env: NodeJS.ProcessEnv, leg: string): CheckRunOri
   if (!/^\d+$/.test(runId) || !Number.isSafeInteger(attempt) || attempt < 1 || job === '') {
     return null;
   }
-  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg };
+  // One word (`Linux`, `Windows`, `macOS`); anything else is not recorded.
+  const os = /^[A-Za-z0-9]{1,20}$/.test(env.RUNNER_OS ?? '') ? (env.RUNNER_OS ?? '') : '';
+  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg, os };
 }
 
 /**
  * The `external_id` of a create: `evalgate-<uuid>`, then the origin when known
- * (`evalgate-<uuid> run=42 attempt=1 job=evals leg=0f3a9c...`). The uuid alone finds a create whose
+ * (`evalgate-<uuid> run=42 attempt=1 job=evals leg=0f3a9c... os=Linux`). The uuid alone finds a create whose
  * answer was lost (`check-run.ts`); the rest is read back by {@link parseOrigin}.
  */
 export function externalId(uuid: string, origin: CheckRunOrigin | null): string {
   const id = `evalgate-${uuid}`;
   if (origin === null) return id;
   const leg = origin.leg === '' ? '' : ` leg=${origin.leg}`;
-  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}`;
+  const os = origin.os === '' ? '' : ` os=${origin.os}`;
+  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}${os}`;
 }
 
 /**
  * The origin an `external_id` of {@link externalId} records; null for any other. One an evalgate
- * before legs wrote (no `leg=`) has the leg ''.
+ * before legs wrote (no `leg=`) has the leg '', and one before `os=` the os ''.
  */
 export function parseOrigin(id: string | null | undefined): CheckRunOrigin | null {
-  const match = /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?$/.exec(
-    id ?? '',
-  );
+  const match =
+    /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?(?: os=([A-Za-z0-9]+))?$/.exec(
+      id ?? '',
+    );
   if (match === null) return null;
   const attempt = Number(match[2]);
   if (!Number.isSafeInteger(attempt) || attempt < 1) return null;
-  return { runId: match[1] ?? '', attempt, job: match[3] ?? '', leg: match[4] ?? '' };
+  const [, runId = '', , job = '', leg = '', os = ''] = match;
+  return { runId, attempt, job, leg, os };
 }
 
 /**
  * Whether `posted` (a check run's origin) is this leg's own, from an earlier attempt of the same
  * workflow run: then the check run is this leg's report, which a re-run that now fails replaces.
  * Another job of the run, another leg of this job's matrix (in any attempt), or the same leg in
- * the same attempt is not: those ran beside this one. Nor is a pass whose leg is not known (an
- * evalgate before legs posted it): it may be another leg's.
+ * the same attempt is not: those ran beside this one. A leg on another operating system is
+ * another leg; an os not recorded on either side is taken to be the same (a leg taken for
+ * another would leave its own pass green). A pass whose leg is not known (an evalgate before
+ * legs posted it) is {@link unknownLegAttempt}'s question.
  */
 export function earlierAttempt(
   posted: CheckRunOrigin | null,
@@ -92,10 +111,37 @@ export function earlierAttempt(
   return (
     posted !== null &&
     current !== null &&
-    posted.runId === current.runId &&
-    posted.job === current.job &&
     posted.leg !== '' &&
     posted.leg === current.leg &&
-    posted.attempt < current.attempt
+    earlierOfJob(posted, current) &&
+    sameOs(posted, current)
   );
+}
+
+/**
+ * Whether `posted` is this job's from an earlier attempt of the same workflow run, with no leg
+ * recorded (an evalgate before legs posted it): it is this leg's own only when no other leg of
+ * the job posted a check run of the name in that attempt, which the caller asks GitHub.
+ */
+export function unknownLegAttempt(
+  posted: CheckRunOrigin | null,
+  current: CheckRunOrigin | null,
+): posted is CheckRunOrigin {
+  return (
+    posted !== null &&
+    current !== null &&
+    posted.leg === '' &&
+    earlierOfJob(posted, current) &&
+    sameOs(posted, current)
+  );
+}
+
+function earlierOfJob(posted: CheckRunOrigin, current: CheckRunOrigin): boolean {
+  return (
+    posted.runId === current.runId && posted.job === current.job && posted.attempt < current.attempt
+  );
+}
+
+function sameOs(posted: CheckRunOrigin, current: CheckRunOrigin): boolean {
+  return posted.os === '' || current.os === '' || posted.os === current.os;
 }
