@@ -31,6 +31,7 @@ import {
   runEvals,
   type EvalResults,
 } from './run-evals.ts';
+import { watchCancel } from './cancel.ts';
 import { chatOpsPullRequest } from './chatops.ts';
 import { eventSubject, workflowRunMismatch } from './event.ts';
 import { readSettings, type ActionSettings } from './settings.ts';
@@ -67,6 +68,29 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   for (const name of Object.keys(process.env)) if (isActionInput(name)) delete process.env[name];
 
   const { octokit, budget } = client(settings);
+  // Heard from here on: a cancel must not end the step with nothing said (`cancel.ts`).
+  const cancel = watchCancel(budget);
+  try {
+    await runAndPublish(settings, workspace, env, octokit, budget);
+  } finally {
+    cancel.stop();
+    const signal = cancel.heard();
+    if (signal !== null) {
+      core.setFailed(
+        `evals: the job was cancelled (${signal}): the results and the job summary are written as far as the run got, and the PR comment and check run were posted without waiting for GitHub (a warning above names any that failed)`,
+      );
+    }
+  }
+}
+
+/** Runs the evals (or reads the results), then publishes them: the step after its refusals. */
+async function runAndPublish(
+  settings: ActionSettings,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+  octokit: Octokit | null,
+  budget: RetryBudget,
+): Promise<void> {
   // On `issue_comment` the payload names the pull request but none of its commits, nor its base
   // branch, and `pr-number` on another event names only its number: one read of it (when needed)
   // serves `baseline: auto` and the check run's commit (`chatops.ts`).
@@ -87,7 +111,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const results =
     settings.mode === 'report'
       ? await reportedResults(settings, workspace, baseline, env)
-      : await runEvals(settings, workspace, env, baseline);
+      : await runEvals(settings, workspace, env, baseline, budget.cancelled);
   if ('kind' in results) {
     // Nothing ran: a required check must still be told (`not-started.ts`); then the step fails.
     await publishNotStarted(results, settings, octokit, env, pullRequest);

@@ -131,16 +131,20 @@ export function runConfigPath(settings: ActionSettings): string {
 
 /**
  * Runs the evals in-process; when the config or inputs are bad, fails the step and says why
- * (`NotStarted`), for the check run and job summary to say too.
+ * (`NotStarted`), for the check run and job summary to say too. `cancelled` already aborted
+ * (the job was cancelled before the run began) stops the run before any case.
  */
 export async function runEvals(
   settings: ActionSettings,
   workspace: string,
   env: NodeJS.ProcessEnv,
   baseline: ResolvedBaseline,
+  cancelled?: AbortSignal,
 ): Promise<EvalResults | NotStarted> {
   const interrupt = new AbortController();
   const onSignal = (): void => interrupt.abort();
+  // Cancelled before the run (while the baseline was fetched): it stops before any case.
+  if (cancelled?.aborted === true) interrupt.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {

@@ -139,7 +139,11 @@ function waitOutRateLimits(budget: RetryBudget, log: (message: string) => void):
           if (limit === null || !mayWait(limit, retries)) throw error;
         }
         log(`${what(limit)}: retrying in ${limit.waitSeconds} s`);
-        await sleep(limit.waitSeconds * budget.secondMs);
+        // Cut short when the job is cancelled: the retry then goes at once, and its answer,
+        // whatever it is, is the last (the budget grants nothing more).
+        await sleep(limit.waitSeconds * budget.secondMs, undefined, {
+          signal: budget.cancelled,
+        }).catch(() => undefined);
       }
 
       /** `GitHub's secondary rate limit on POST /graphql (used up until …)`, for the log. */

@@ -13,6 +13,14 @@ export class RetryBudget {
   readonly secondMs: number;
   private readonly totalMs: number;
   private spentMs = 0;
+  private readonly cancel = new AbortController();
+  /** Why no more waiting is done (`cancelAll`); null while waits are granted. */
+  private cancelledBy: string | null = null;
+
+  /** Aborted by {@link cancelAll}: a wait under way ends early on it. */
+  get cancelled(): AbortSignal {
+    return this.cancel.signal;
+  }
 
   /**
    * @param seconds the total, in seconds of waiting.
@@ -30,6 +38,7 @@ export class RetryBudget {
    * writes still to come may need.
    */
   take(ms: number, reserveMs = 0): boolean {
+    if (this.cancelledBy !== null) return false;
     if (this.spentMs + ms + reserveMs > this.totalMs) return false;
     this.spentMs += ms;
     return true;
@@ -40,8 +49,20 @@ export class RetryBudget {
     this.spentMs += ms;
   }
 
+  /**
+   * Grants no more waits, and ends the one under way: the job is being cancelled, and the runner
+   * kills the step 2.5 s after its SIGTERM, so what is left is posted without waiting. `why`
+   * (`the job was cancelled (SIGTERM)`) is what {@link describe} says from now on.
+   */
+  cancelAll(why: string): void {
+    if (this.cancelledBy !== null) return;
+    this.cancelledBy = why;
+    this.cancel.abort();
+  }
+
   /** Why a retry was refused, for messages: the budget and what was already waited. */
   describe(): string {
+    if (this.cancelledBy !== null) return `${this.cancelledBy}: no more waiting`;
     const seconds = (ms: number): string => String(Math.round(ms / this.secondMs));
     return `the retries would wait past the ${seconds(this.totalMs)} s budget; ${seconds(this.spentMs)} s already waited`;
   }

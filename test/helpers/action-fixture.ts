@@ -15,7 +15,7 @@ import {
   type ActionRun,
   type Workspace,
 } from './action-run.ts';
-import { runCli } from './cli.ts';
+import { runCli, type RunOptions } from './cli.ts';
 import { startGitHubProxy, type GitHubProxy } from './github-fake-qa5.ts';
 import { startGitHubServer, type GitHubServer } from './github-server.ts';
 import type { StoredCheckRun } from './github-server-types.ts';
@@ -44,12 +44,16 @@ export interface ActionFixture {
   readonly proxy: GitHubProxy;
   /** The directory of the checked-out action. */
   readonly action: string;
-  /** Runs the action in `ws` with `inputs` and `env` on top of the fixture's environment. */
+  /**
+   * Runs the action in `ws` with `inputs` and `env` on top of the fixture's environment;
+   * `onSpawn` gets its node process (to signal it).
+   */
   run(
     ws: Workspace,
     inputs?: Record<string, string>,
     env?: Record<string, string>,
     timeoutMs?: number,
+    onSpawn?: RunOptions['onSpawn'],
   ): Promise<ActionRun>;
 }
 
@@ -87,7 +91,7 @@ export function useActionFixture(options: ActionFixtureOptions = {}): ActionFixt
     get action() {
       return started(action, 'the action');
     },
-    run(ws, inputs = {}, env = {}, timeoutMs) {
+    run(ws, inputs = {}, env = {}, timeoutMs, onSpawn) {
       const viaProxy: Record<string, string> = proxy ? { GITHUB_API_URL: proxy.url } : {};
       return runAction(
         fixture.action,
@@ -96,6 +100,7 @@ export function useActionFixture(options: ActionFixtureOptions = {}): ActionFixt
         inputs,
         { ...viaProxy, ...options.env, ...env },
         timeoutMs,
+        onSpawn,
       );
     },
   };

@@ -6,7 +6,15 @@
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { besideScratch, repoRoot, runNode, scratch, writeFiles, type CliResult } from './cli.ts';
+import {
+  besideScratch,
+  repoRoot,
+  runNode,
+  scratch,
+  writeFiles,
+  type CliResult,
+  type RunOptions,
+} from './cli.ts';
 import type { GitHubServer } from './github-server.ts';
 
 /** A copy of the action as `uses: owner/evalgate@v1` checks it out: action.yml, dist/, package.json. */
@@ -131,7 +139,7 @@ export interface ActionRun extends CliResult {
 
 /**
  * Runs the action in `ws` with `inputs` (beside the defaults below) and extra environment; it is
- * killed after `timeoutMs`.
+ * killed after `timeoutMs`. `onSpawn` gets the node process, e.g. to send it a signal.
  */
 export async function runAction(
   action: string,
@@ -140,6 +148,7 @@ export async function runAction(
   inputs: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
   timeoutMs = 120_000,
+  onSpawn?: RunOptions['onSpawn'],
 ): Promise<ActionRun> {
   const summary = besideScratch(ws.dir, 'summary.md');
   const output = besideScratch(ws.dir, 'output.txt');
@@ -189,6 +198,7 @@ export async function runAction(
     cwd: ws.dir,
     env,
     timeoutMs,
+    ...(onSpawn !== undefined && { onSpawn }),
   });
   return {
     ...result,
