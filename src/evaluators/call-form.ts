@@ -48,16 +48,31 @@ const MAPPER_FORMS: Readonly<Record<string, string>> = {
 
 /**
  * Why a mapper of `instance` (an SDK class named `className`) cannot be called as the class
- * calls it, or null: one of `MAPPER_FORMS` that declares two parameters or more.
+ * calls it, or null: one of `MAPPER_FORMS` the class reads (`members`) that declares two
+ * parameters or more. A method of another name is the class's own helper, whatever it takes.
  */
-export function positionalMapperProblem(instance: object, className: string): string | null {
+export function positionalMapperProblem(
+  instance: object,
+  className: string,
+  members: SdkMembers,
+): string | null {
   for (const [name, form] of Object.entries(MAPPER_FORMS)) {
+    if (members[name] === undefined) continue;
     const method: unknown = (instance as Record<string, unknown>)[name];
     if (typeof method !== 'function' || method.length < 2) continue;
     return `${className}.${name} declares ${method.length} parameters, like the Python SDK, but it is called with one object: write ${name}(${form}) (as it is, its output would be undefined)`;
   }
   return null;
 }
+
+/**
+ * The members of `SDK_MEMBER_FORMS` one out-of-box class reads, each `true` when the class
+ * calls it on every case (a TypeScript `abstract` member) and `false` when it is optional
+ * (`retrievedContextsMapper?` of `BaseRagasResponseRelevancy`). Only these are checked on an
+ * instance of that class: a `test_case_mapper` or a `makePrompt(a, b)` on a class that reads no
+ * such member is a helper of the user's own, not a mistake.
+ */
+export type SdkMembers = Readonly<Record<string, boolean>>;
 
 /**
  * The members of the SDK's out-of-box classes that the user writes, each with the one object a
@@ -90,18 +105,60 @@ function pythonName(name: string): string {
 }
 
 /**
- * Why an SDK class (`instance`, named `className`) holds one of its members under the Python
- * SDK's name and not under the one read here, or null. A class with both names is taken: the
- * TypeScript one is read, and the other may be the class's own helper.
+ * Why an SDK class (`instance`, named `className`) holds one of the members it reads
+ * (`members`) under the Python SDK's name and not under the one read here, or null. A class
+ * with both names is taken: the TypeScript one is read, and the other may be the class's own
+ * helper.
  */
-export function pythonMemberProblem(instance: object, className: string): string | null {
-  const members = instance as Record<string, unknown>;
-  for (const [name, form] of Object.entries(SDK_MEMBER_FORMS)) {
+export function pythonMemberProblem(
+  instance: object,
+  className: string,
+  members: SdkMembers,
+): string | null {
+  const values = instance as Record<string, unknown>;
+  for (const name of Object.keys(members)) {
     const python = pythonName(name);
-    if (members[python] === undefined || members[name] !== undefined) continue;
-    return form === null
+    if (values[python] === undefined || values[name] !== undefined) continue;
+    return SDK_MEMBER_FORMS[name] === null
       ? `${className}.${python} is the Python SDK's name, which is not read here: write ${name}`
-      : `${className}.${python} is the Python SDK's name, which is not called here: write ${name}(${form})`;
+      : `${className}.${python} is the Python SDK's name, which is not called here: write ${memberForm(name)}`;
+  }
+  return null;
+}
+
+/**
+ * Why an SDK class (`instance`, named `className`) cannot be called on a case for want of a
+ * method it calls on every case (`members`), or null. TypeScript refuses such a class at its
+ * `abstract` member, but JavaScript (or TypeScript run without a type check) lets it through,
+ * and every case's evaluation would be `this.testCaseMapper is not a function`, naming neither
+ * the class nor what to write. A field (`scoreChoices`) is left to its class's own check, which
+ * says what it must hold.
+ */
+export function missingMemberProblem(
+  instance: object,
+  className: string,
+  members: SdkMembers,
+): string | null {
+  const values = instance as Record<string, unknown>;
+  for (const [name, required] of Object.entries(members)) {
+    if (SDK_MEMBER_FORMS[name] === null) continue;
+    const value = values[name];
+    if (value === undefined && !required) continue;
+    if (value === undefined) {
+      return `${className} has no ${name} method, which every case calls: write ${memberForm(name)}`;
+    }
+    if (typeof value !== 'function') {
+      // Its kind, not its value: a field of the user's class may hold anything, a key included.
+      const kind =
+        value === null
+          ? 'null'
+          : Array.isArray(value)
+            ? 'an array'
+            : typeof value === 'object'
+              ? 'an object'
+              : `a ${typeof value}`;
+      return `${className}.${name} is ${kind}, not a method: write ${memberForm(name)}`;
+    }
   }
   return null;
 }

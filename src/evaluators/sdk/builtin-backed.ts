@@ -2,7 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Evaluation, EvaluatorArgs, Threshold } from '../../types/index.ts';
 import { EvaluationError, describeValue } from '../../shared/errors.ts';
 import { BaseTestEvaluator } from '../base.ts';
-import { memberForm, positionalMapperProblem, pythonMemberProblem } from '../call-form.ts';
+import {
+  memberForm,
+  missingMemberProblem,
+  positionalMapperProblem,
+  pythonMemberProblem,
+  type SdkMembers,
+} from '../call-form.ts';
 import type { DirectScoring } from '../define.ts';
 import type { OptionValues } from '../options.ts';
 import type { BuiltinDefinition, BuiltinFiles, JudgeContext } from '../types.ts';
@@ -49,6 +55,8 @@ type Prepared = Map<string, unknown>;
 
 /** A built-in, as an SDK class drives it: its default threshold and its direct scorer. */
 export type DrivenBuiltin = Pick<BuiltinDefinition, 'defaultThreshold' | 'calls'> & DirectScoring;
+
+export type { SdkMembers } from '../call-form.ts';
 
 /**
  * The common part of the out-of-box SDK classes: each maps a case to a built-in's option values
@@ -105,8 +113,13 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
    */
   sdkPreload(): void {
     const className = this.constructor.name || 'the class';
-    // A member ported under the Python SDK's name, or with its parameters, would fail every case.
-    const ported = pythonMemberProblem(this, className) ?? positionalMapperProblem(this, className);
+    // A member ported under the Python SDK's name, or with its parameters, or left out (as
+    // JavaScript allows), would fail every case.
+    const members = this.sdkMembers();
+    const ported =
+      pythonMemberProblem(this, className, members) ??
+      missingMemberProblem(this, className, members) ??
+      positionalMapperProblem(this, className, members);
     if (ported !== null) throw new Error(ported);
     if (this.sdkBuiltin().calls !== undefined) {
       const client = this.sdkContext().judge?.client;
@@ -151,6 +164,12 @@ export abstract class BuiltinBackedEvaluator<TCase, TOutput> extends BaseTestEva
 
   /** The built-in whose logic this class runs. */
   protected abstract sdkBuiltin(): DrivenBuiltin;
+
+  /**
+   * The members of this class the user writes (`testCaseMapper`, ...), each `true` when every
+   * case calls it: checked before any case (see `sdkPreload`).
+   */
+  protected abstract sdkMembers(): SdkMembers;
 
   /** Per-evaluator options, fixed for the whole run (the battle's baselines file). */
   protected sdkFixedOptions(): OptionValues {

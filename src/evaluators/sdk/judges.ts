@@ -22,6 +22,7 @@ import {
   mappedText,
   SDK_DEFAULT_MODEL,
   type DrivenBuiltin,
+  type SdkMembers,
   type OutputArgs,
   type TestCaseArgs,
 } from './builtin-backed.ts';
@@ -100,6 +101,10 @@ export abstract class BaseLLMJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     output: TOutput;
     recentOverrides: EvaluationOverride[];
   }): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { scoreChoices: true, makePrompt: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return llmJudge;
@@ -186,6 +191,10 @@ export abstract class BaseAccuracy<TCase, TOutput> extends SdkJudgeEvaluator<TCa
     return undefined;
   }
 
+  protected sdkMembers(): SdkMembers {
+    return { outputMapper: true, expectedOutputMapper: true };
+  }
+
   protected sdkBuiltin(): DrivenBuiltin {
     return accuracy;
   }
@@ -215,6 +224,10 @@ abstract class OutputJudge<TCase, TOutput> extends SdkJudgeEvaluator<TCase, TOut
   /** The SDK's, for examples of `numOverrides`, which evalgate refuses here: never called. */
   exampleOutputMapper(_args: { evaluationOverride: EvaluationOverride }): string | undefined {
     return undefined;
+  }
+
+  protected sdkMembers(): SdkMembers {
+    return { outputMapper: true };
   }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
@@ -281,6 +294,10 @@ export abstract class BaseManualBattle<TCase, TOutput> extends SdkJudgeEvaluator
   abstract outputMapper(args: OutputArgs<TOutput>): string;
   abstract baselineMapper(args: TestCaseArgs<TCase>): string;
 
+  protected sdkMembers(): SdkMembers {
+    return { outputMapper: true, baselineMapper: true };
+  }
+
   protected sdkBuiltin(): DrivenBuiltin {
     return manualBattle;
   }
@@ -329,6 +346,10 @@ export abstract class BaseAutomaticBattle<TCase, TOutput> extends SdkJudgeEvalua
   /** The baselines file, relative to the run's folder (default: battles/<suite>/<id>.json). */
   baselinesFile?: string;
   abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { outputMapper: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return automaticBattle;

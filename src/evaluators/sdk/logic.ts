@@ -17,6 +17,7 @@ import {
   mappedTexts,
   type CaseOutputArgs,
   type DrivenBuiltin,
+  type SdkMembers,
   type OutputArgs,
   type TestCaseArgs,
 } from './builtin-backed.ts';
@@ -27,6 +28,10 @@ export abstract class BaseIsEquals<TCase, TOutput> extends BuiltinBackedEvaluato
   abstract testCaseMapper(args: TestCaseArgs<TCase>): string;
   /** The value compared, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { testCaseMapper: true, outputMapper: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return isEquals;
@@ -60,6 +65,10 @@ export abstract class BaseIsValidJSON<TCase, TOutput> extends BuiltinBackedEvalu
   /** The text to parse, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
 
+  protected sdkMembers(): SdkMembers {
+    return { outputMapper: true };
+  }
+
   protected sdkBuiltin(): DrivenBuiltin {
     return isValidJson;
   }
@@ -92,6 +101,10 @@ export abstract class BaseHasAllSubstrings<TCase, TOutput> extends BuiltinBacked
   abstract testCaseMapper(args: TestCaseArgs<TCase>): string[];
   /** The text searched, from the output. */
   abstract outputMapper(args: OutputArgs<TOutput>): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { testCaseMapper: true, outputMapper: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return hasAllSubstrings;
@@ -128,6 +141,10 @@ export abstract class BaseAssertions<TCase, TOutput> extends BuiltinBackedEvalua
   abstract evaluateAssertions(
     args: CaseOutputArgs<TCase, TOutput>,
   ): Assertion[] | undefined | Promise<Assertion[] | undefined>;
+
+  protected sdkMembers(): SdkMembers {
+    return { evaluateAssertions: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return assertions;

@@ -23,6 +23,7 @@ import {
   mappedTexts,
   type CaseOutputArgs,
   type DrivenBuiltin,
+  type SdkMembers,
   type OutputArgs,
   type TestCaseArgs,
 } from './builtin-backed.ts';
@@ -37,6 +38,10 @@ export abstract class BaseRagasFaithfulness<TCase, TOutput> extends SdkJudgeEval
   abstract userInputMapper(args: CaseOutputArgs<TCase, TOutput>): string;
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
+
+  protected sdkMembers(): SdkMembers {
+    return { userInputMapper: true, responseMapper: true, retrievedContextsMapper: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return faithfulness;
@@ -68,6 +73,10 @@ export abstract class BaseRagasResponseRelevancy<TCase, TOutput> extends SdkJudg
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   /** Read for parity with the SDK; relevancy does not depend on the contexts. */
   retrievedContextsMapper?(args: CaseOutputArgs<TCase, TOutput>): string[];
+
+  protected sdkMembers(): SdkMembers {
+    return { userInputMapper: true, responseMapper: true, retrievedContextsMapper: false };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return answerRelevancy;
@@ -102,6 +111,10 @@ export abstract class BaseRagasSemanticSimilarity<TCase, TOutput> extends Builti
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
+  protected sdkMembers(): SdkMembers {
+    return { responseMapper: true, referenceMapper: true };
+  }
+
   protected sdkBuiltin(): DrivenBuiltin {
     return semanticSimilarity;
   }
@@ -131,6 +144,10 @@ abstract class ContextMatching<TCase, TOutput> extends BuiltinBackedEvaluator<TC
   threshold?: Threshold;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
   abstract referenceContextsMapper(args: TestCaseArgs<TCase>): string[];
+
+  protected sdkMembers(): SdkMembers {
+    return { retrievedContextsMapper: true, referenceContextsMapper: true };
+  }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     return this.sdkScore(
@@ -182,6 +199,10 @@ abstract class LLMContextJudging<TCase, TOutput> extends SdkJudgeEvaluator<TCase
   userInputMapper?(args: CaseOutputArgs<TCase, TOutput>): string;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { userInputMapper: false, retrievedContextsMapper: true, referenceMapper: true };
+  }
 
   evaluateTestCase(args: EvaluatorArgs<TCase, TOutput>): Promise<Evaluation> {
     const both = mapperArgs({ testCase: args.testCase, output: args.output });
@@ -235,6 +256,10 @@ export abstract class BaseRagasContextEntitiesRecall<TCase, TOutput> extends Sdk
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
 
+  protected sdkMembers(): SdkMembers {
+    return { retrievedContextsMapper: true, referenceMapper: true };
+  }
+
   protected sdkBuiltin(): DrivenBuiltin {
     return contextEntitiesRecall;
   }
@@ -272,6 +297,10 @@ export abstract class BaseRagasFactualCorrectness<TCase, TOutput> extends SdkJud
   mode?: (typeof FACTUAL_MODES)[number];
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
+
+  protected sdkMembers(): SdkMembers {
+    return { responseMapper: true, referenceMapper: true };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return factualCorrectness;
@@ -318,6 +347,15 @@ export abstract class BaseRagasNoiseSensitivity<TCase, TOutput> extends SdkJudge
   abstract responseMapper(args: OutputArgs<TOutput>): string;
   abstract referenceMapper(args: TestCaseArgs<TCase>): string;
   abstract retrievedContextsMapper(args: CaseOutputArgs<TCase, TOutput>): string[];
+
+  protected sdkMembers(): SdkMembers {
+    return {
+      userInputMapper: false,
+      responseMapper: true,
+      referenceMapper: true,
+      retrievedContextsMapper: true,
+    };
+  }
 
   protected sdkBuiltin(): DrivenBuiltin {
     return noiseSensitivity;

@@ -1,0 +1,156 @@
+/**
+ * An out-of-box class written in JavaScript (or TypeScript run without a type check) that left
+ * out a mapper it must have, such as `testCaseMapper` of `BaseIsEquals`, ran, and every case's
+ * evaluation was the error `this.testCaseMapper is not a function`. It is refused before any case,
+ * naming the class and the method to write, as a mapper kept under its Python name is. And the
+ * Python-name and parameter checks look only at the members the class reads: a helper of the
+ * user's own that happens to be named `test_case_mapper`, or `makePrompt(a, b)`, on a class that
+ * calls no such member, is no mistake, and was refused.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runTestSuite } from '../src/api/run-test-suite.ts';
+import {
+  BaseAssertions,
+  BaseIsEquals,
+  BaseIsValidJSON,
+  BaseRagasNonLLMContextRecall,
+} from '../src/index.ts';
+import { UsageError } from '../src/shared/errors.ts';
+import type { TestEvaluator } from '../src/types/index.ts';
+import { repoRoot, scratch, writeFiles } from './helpers/cli.ts';
+import { runInProcess } from './helpers/in-process.ts';
+
+const TESTING = pathToFileURL(join(repoRoot, 'src', 'testing.ts')).href;
+
+interface Case {
+  input: string;
+  expected: string;
+}
+
+// Untyped at run time, as in JavaScript: the classes below lack abstract TypeScript members.
+const IsEqualsBase = BaseIsEquals as unknown as new () => object;
+const AssertionsBase = BaseAssertions as unknown as new () => object;
+const RecallBase = BaseRagasNonLLMContextRecall as unknown as new () => object;
+
+class NoTestCaseMapper extends IsEqualsBase {
+  id = 'eq';
+  outputMapper({ output }: { output: string }): string {
+    return output;
+  }
+}
+
+class NoRubric extends AssertionsBase {
+  id = 'rubric';
+}
+
+class MapperNotAMethod extends IsEqualsBase {
+  id = 'eq';
+  testCaseMapper = 'expected';
+  outputMapper({ output }: { output: string }): string {
+    return output;
+  }
+}
+
+class NoReferenceContexts extends RecallBase {
+  id = 'recall';
+  retrievedContextsMapper({ output }: { output: string }): string[] {
+    return [output];
+  }
+}
+
+/** Helpers named like members of other classes: `BaseIsValidJSON` reads only `outputMapper`. */
+class JsonWithHelpers extends BaseIsValidJSON<Case, string> {
+  id = 'json';
+  outputMapper({ output }: { output: string }): string {
+    return this.test_case_mapper(output);
+  }
+  test_case_mapper(text: string): string {
+    return JSON.stringify({ text });
+  }
+  makePrompt(question: string, answer: string): string {
+    return `${question}: ${answer}`;
+  }
+}
+
+async function outcome(evaluator: object): Promise<string> {
+  let calls = 0;
+  try {
+    const result = await runTestSuite<Case, string>({
+      id: 's',
+      testCases: [{ input: 'hello world', expected: 'hello world' }],
+      testCaseHash: ['input'],
+      fn: ({ testCase }) => {
+        calls++;
+        return testCase.input;
+      },
+      evaluators: [evaluator as TestEvaluator<Case, string>],
+      quiet: true,
+      setExitCode: false,
+    });
+    const evaluations = result.runs.flatMap((r) => r.cases.flatMap((c) => c.evaluations));
+    return `ran ${calls}, passed ${evaluations.filter((e) => e.passed === true).length}`;
+  } catch (error) {
+    assert.ok(error instanceof UsageError, String(error));
+    assert.equal(calls, 0, 'no case ran');
+    return error.message;
+  }
+}
+
+describe('an out-of-box class without a mapper it calls on every case', () => {
+  it('is refused from runTestSuite before any case, naming the method to write', async () => {
+    assert.equal(
+      await outcome(new NoTestCaseMapper()),
+      'runTestSuite(s): evaluators[0] (NoTestCaseMapper): NoTestCaseMapper has no testCaseMapper method, which every case calls: write testCaseMapper({ testCase })',
+    );
+    assert.equal(
+      await outcome(new NoRubric()),
+      'runTestSuite(s): evaluators[0] (NoRubric): NoRubric has no evaluateAssertions method, which every case calls: write evaluateAssertions({ testCase, output })',
+    );
+    assert.equal(
+      await outcome(new NoReferenceContexts()),
+      'runTestSuite(s): evaluators[0] (NoReferenceContexts): NoReferenceContexts has no referenceContextsMapper method, which every case calls: write referenceContextsMapper({ testCase })',
+    );
+  });
+
+  it('is refused when the member is a field rather than a method, never quoting it', async () => {
+    assert.equal(
+      await outcome(new MapperNotAMethod()),
+      'runTestSuite(s): evaluators[0] (MapperNotAMethod): MapperNotAMethod.testCaseMapper is a string, not a method: write testCaseMapper({ testCase })',
+    );
+  });
+
+  it('is refused from evals.yaml before any case, exit code 2', { timeout: 60_000 }, async () => {
+    const project = scratch();
+    writeFiles(project, {
+      'evals.yaml': `version: 1
+suites:
+  - id: s
+    testset: { cases: [{ input: hello, expected: hello, output: hello }] }
+    evaluators: [{ use: ./eq.mjs#IsEq }]
+`,
+      'eq.mjs': `import { BaseIsEquals } from ${JSON.stringify(TESTING)};
+export class IsEq extends BaseIsEquals {
+  testCaseMapper({ testCase }) { return testCase.expected; }
+}
+`,
+    });
+    for (const command of [['validate'], ['run']]) {
+      const cli = await runInProcess(command, project);
+      assert.equal(cli.code, 2, cli.stderr);
+      assert.match(
+        cli.stderr,
+        /IsEq has no outputMapper method, which every case calls: write outputMapper\(\{ output \}\)/,
+      );
+      assert.doesNotMatch(cli.stderr, /is not a function/);
+    }
+  });
+});
+
+describe('a helper named like a member the class does not read', () => {
+  it('is taken: the class runs and scores', async () => {
+    assert.equal(await outcome(new JsonWithHelpers()), 'ran 1, passed 1');
+  });
+});
