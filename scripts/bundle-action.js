@@ -4,10 +4,11 @@
 // `--check` rebuilds in memory and fails when the committed dist/ differs (run by `npm test`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
-import { bundleOptions, stringWidthOptions } from './esbuild-options.js';
+import { ajvOptions, bundleOptions, stringWidthOptions } from './esbuild-options.js';
 
 // The Action, and what must sit next to it: the program of its `isolation: worker` threads
-// (src/bind/function-worker-entry.ts) and string-width (src/shared/string-width-module.ts).
+// (src/bind/function-worker-entry.ts), string-width (src/shared/string-width-module.ts) and ajv
+// (src/shared/ajv-module.ts).
 const bundles = await Promise.all(
   [
     [bundleOptions('src/action/index.ts', 'dist/index.js'), 'dist/index.js'],
@@ -16,6 +17,7 @@ const bundles = await Promise.all(
       'dist/function-worker.js',
     ],
     [stringWidthOptions('dist/string-width.cjs'), 'dist/string-width.cjs'],
+    [ajvOptions('dist/ajv.cjs'), 'dist/ajv.cjs'],
   ].map(async ([options, name]) => {
     const result = await build({ ...options, legalComments: 'eof', write: false });
     return { name, outfile: options.outfile, text: result.outputFiles[0].text };

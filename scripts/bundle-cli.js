@@ -6,7 +6,7 @@
 // (lib/index.js) stays as tsc emits it, with its .d.ts files.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { bundleOptions, stringWidthOptions } from './esbuild-options.js';
+import { ajvOptions, bundleOptions, stringWidthOptions } from './esbuild-options.js';
 
 const options = bundleOptions('src/cli/main.ts', 'lib/cli.bundle.js');
 // Whitespace and syntax minified, names kept (a bug's stack trace still names its functions):
@@ -36,6 +36,10 @@ await build({
 // string-width, which the bundle loads from next to it when a table first measures text that is
 // not plain ASCII (src/shared/string-width-module.ts).
 await build({ ...stringWidthOptions('lib/string-width.cjs'), minifyWhitespace: true });
+
+// ajv, which the bundle loads from next to it when it first compiles a schema
+// (src/shared/ajv-module.ts).
+await build({ ...ajvOptions('lib/ajv.cjs'), minifyWhitespace: true });
 
 // One character above U+007F anywhere (esbuild leaves regular expression literals as written)
 // makes V8 hold the whole ~1 MB source as two bytes a character, in every run: write such

@@ -2,7 +2,8 @@
  * Validation of a results artifact against `schemas/results.schema.json`, the contract that
  * `evals compare`, `evals merge`, `evals report` and the Action read back.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvClasses } from '../shared/ajv-module.ts';
 // A static JSON import (not a read at run time) so the schema travels with a bundled dist/ and,
 // from lib/report/, still resolves to <pkg>/schemas/ where the published package keeps it.
 import schema from '../../schemas/results.schema.json' with { type: 'json' };
@@ -26,7 +27,8 @@ function schemas(allErrors: boolean): Ajv {
   let instance = allErrors ? ajv : firstOnly;
   if (!instance) {
     // verbose: each error carries the value it is about, to say what was found.
-    instance = new Ajv({ allErrors, strict: true, strictTypes: false, verbose: true });
+    const { Ajv: AjvClass } = ajvClasses();
+    instance = new AjvClass({ allErrors, strict: true, strictTypes: false, verbose: true });
     // ajv-formats is not a dependency; this is the only format the schema uses.
     instance.addFormat(
       'date-time',

@@ -2,7 +2,8 @@
  * The ajv validators: one for `evals.yaml` itself (`schemas/evals.schema.json`, compiled at build
  * time) and one per built-in's option schema (compiled on first use, kept for the process).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvClasses } from '../shared/ajv-module.ts';
 import { OPTION_SCHEMA_AJV } from './option-schema-ajv.ts';
 // A static JSON import (not a read at run time) so the schema travels with a bundled dist/ and,
 // from lib/config/, still resolves to <pkg>/schemas/ where the published package keeps it.
@@ -42,7 +43,8 @@ export function checkOptionsSchema(
     if (precompiled) {
       validate = precompiled.validate as unknown as ValidateFunction;
     } else {
-      optionsAjv ??= new Ajv({ ...OPTION_SCHEMA_AJV, validateSchema: false });
+      const { Ajv: AjvClass } = ajvClasses();
+      optionsAjv ??= new AjvClass({ ...OPTION_SCHEMA_AJV, validateSchema: false });
       validate = optionsAjv.compile(optionsSchema);
     }
     optionValidators.set(optionsSchema, validate);

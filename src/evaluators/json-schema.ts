@@ -1,7 +1,6 @@
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
-import { Ajv } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajvClasses } from '../shared/ajv-module.ts';
+import type { AjvClasses } from '../shared/ajv-classes.ts';
 import { describeValue } from '../shared/errors.ts';
 import { describeJsonError } from '../shared/json-syntax.ts';
 import { hasTemplates, literalValue } from '../shared/templates.ts';
@@ -38,7 +37,7 @@ const AJV_OPTIONS: AjvOptions = {
 /** Annotation keywords common in hand-written schemas (OpenAPI style) that strict mode would reject. */
 const ANNOTATION_KEYWORDS = ['example'];
 
-type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+type AnyAjv = InstanceType<AjvClasses[keyof AjvClasses]>;
 
 /**
  * `json-schema`: the value under test conforms to `schema`. A string is parsed as JSON first
@@ -116,6 +115,7 @@ function dialectOf(schema: Record<string, unknown>): 'draft-07' | '2019-09' | '2
 }
 
 function newAjv(dialect: ReturnType<typeof dialectOf>): AnyAjv {
+  const { Ajv, Ajv2019, Ajv2020 } = ajvClasses();
   const ajv =
     dialect === '2020-12'
       ? new Ajv2020(AJV_OPTIONS)

@@ -5,7 +5,8 @@
  * is a case error that keeps the reply's text as the output.
  */
 import { resolve } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { ajvClasses } from '../shared/ajv-module.ts';
 import type { JudgeSettings, ModelTargetConfig, PromptSource } from '../config/types.ts';
 import { callUsage, hasUsage, type PriceTable } from '../judge/usage.ts';
 import type { ChatMessage, ChatRequest, JudgeClient } from '../judge/types.ts';
@@ -76,6 +77,7 @@ export async function createModelTarget(
   let validate: ValidateFunction | undefined;
   if (typeof schema === 'object') {
     try {
+      const { Ajv } = ajvClasses();
       validate = new Ajv({ allErrors: false, strict: false }).compile(schema.schema);
     } catch (error) {
       issues.push({
