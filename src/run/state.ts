@@ -32,8 +32,11 @@ export interface Engine {
   completed: number;
   /** A listener must not throw; if one does, the run still settles and then rethrows it. */
   listenerError: { error: unknown } | null;
-  /** When (performance.now()) the workers next let the event loop in. */
-  yieldAt: number;
+  /**
+   * Since when (performance.now()) the event loop has not turned, as far as the workers know:
+   * when a check armed a `setImmediate` that has not run yet; undefined once it has run.
+   */
+  loopHeldSince: number | undefined;
 }
 
 export interface SuiteState {
