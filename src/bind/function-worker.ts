@@ -10,12 +10,17 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { parseModuleSpec } from '../config/module-spec.ts';
+import { holdRunSecrets } from '../judge/run-secrets.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import type { WorkerStart } from '../targets/worker-protocol.ts';
 import { serveFunction } from '../targets/worker-thread.ts';
 import { createModuleLoader } from './modules/loader.ts';
 import { asTestFn } from './modules/shapes.ts';
 
 async function start(port: NonNullable<typeof parentPort>, data: WorkerStart): Promise<void> {
+  // The run's secrets, for a judge client made here (see `WorkerStart.secrets`): held for the
+  // thread's life, which is the run's. Before the module loads: it may call a judge at its top.
+  holdRunSecrets(createScrubber(data.secrets));
   const loader = createModuleLoader({ tsxSearchFrom: data.tsxSearchFrom });
   const ref = parseModuleSpec(data.spec, data.dir);
   const loaded = await loader.loadExport(ref);

@@ -90,19 +90,34 @@ function isKnownRegistry(found: unknown): found is Registry {
 
 /** Runs `fn` as a run whose secrets `scrubber` removes: calls made meanwhile scrub them too. */
 export async function withRunSecrets<T>(scrubber: Scrubber, fn: () => Promise<T>): Promise<T> {
-  if (scrubber.empty) return fn();
+  const release = holdRunSecrets(scrubber);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Registers `scrubber`'s secrets as those of a run going on, until the function it returns is
+ * called: {@link withRunSecrets} around a run; for a whole worker thread of `isolation: worker`,
+ * whose run is the main thread's (`bind/function-worker.ts`), for as long as the thread lives.
+ */
+export function holdRunSecrets(scrubber: Scrubber): () => void {
+  if (scrubber.empty) return () => {};
   const { registry: shared } = sharedRegistry();
   const entry = shared.running.get(scrubber);
   if (entry) entry.held++;
   else shared.running.set(scrubber, { values: scrubber.values, held: 1 });
   shared.generation++;
-  try {
-    return await fn();
-  } finally {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
     const held = shared.running.get(scrubber);
     if (held !== undefined && --held.held <= 0) shared.running.delete(scrubber);
     shared.generation++;
-  }
+  };
 }
 
 /**

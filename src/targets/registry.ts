@@ -11,6 +11,7 @@ import type { Target, TestFn } from '../types/index.ts';
 import { createCommandTarget } from './command.ts';
 import { describeTarget } from '../config/target.ts';
 import { envUrlProblem } from '../shared/url-problems.ts';
+import { createScrubber } from '../shared/secrets.ts';
 import { functionTarget } from './function.ts';
 import { createHttpTarget } from './http.ts';
 import { createModelTarget, type ModelClients } from './model.ts';
@@ -193,7 +194,13 @@ async function createWorkerFunctionTarget(
   const { dir } = context.config;
   const started = await startWorkerTarget({
     entry,
-    start: { spec: config.module, dir, tsxSearchFrom: [dir, ...(context.tsxSearchFrom ?? [])] },
+    start: {
+      spec: config.module,
+      dir,
+      tsxSearchFrom: [dir, ...(context.tsxSearchFrom ?? [])],
+      // Its scrubber's values: the declared secrets too, which the thread's globals do not hold.
+      secrets: createScrubber(context.secrets).values,
+    },
     size: context.checkOnly === true ? 1 : context.suite.concurrency,
     description: describeTarget(config),
     ...(context.signal !== undefined ? { signal: context.signal } : {}),

@@ -12,6 +12,14 @@ export interface WorkerStart {
   dir: string;
   /** Folders whose node_modules are searched for tsx first (see the module loader). */
   tsxSearchFrom: readonly string[];
+  /**
+   * The run's secrets, all its scrubber removes (the config's keys, header values and URL
+   * credentials, the environment's, and the values the Action declared): the thread registers
+   * them as its run's, so that a judge client the function makes there (`createJudgeClient`)
+   * scrubs them as one made in the main thread would. A thread has its own globals, so it would
+   * see no run otherwise.
+   */
+  secrets: readonly string[];
 }
 
 /** Main thread → worker: call the function once. */
