@@ -27,6 +27,7 @@ import {
 import { collectUnknownFields, noUnknownFields, type UnknownFields } from './unknown-fields.ts';
 import type { Scrub } from '../shared/json-syntax.ts';
 import { dropDamagedComparison } from './damaged-comparison.ts';
+import { dropOldComparison } from './old-comparison.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
 export {
@@ -348,6 +349,8 @@ function check(
   text: string,
   toFileLine?: (line: number) => number,
 ): void {
+  // Recorded by an earlier evalgate in another shape: only a record, left out with a note.
+  if (dropOldComparison(value, reading.mode)) reading.unknown.oldComparison = true;
   if (reading.dropComparison)
     reading.droppedComparison ??= dropDamagedComparison(value, reading.mode);
   validate('results', value, reading, text, toFileLine, '');

@@ -26,6 +26,11 @@ export interface UnknownFields {
   fields: Set<string>;
   /** False when more were met than were kept. */
   all: boolean;
+  /**
+   * True when the file's `comparison` was recorded by an evalgate before 2026-11-26, in a shape
+   * this one does not read, and was left out (`old-comparison.ts`).
+   */
+  oldComparison?: boolean;
 }
 
 /** An empty collection, for {@link collectUnknownFields} to add to. */
@@ -106,7 +111,23 @@ export function unknownFieldsNote(
   unknown: UnknownFields,
 ): string | null {
   const count = unknown.fields.size;
-  if (count === 0) return null;
+  // The recorded comparison alone: it was not written by a newer evalgate, but an older one.
+  const old =
+    unknown.oldComparison === true
+      ? `${printable(name)}: its comparison with a baseline, recorded by evalgate ${printable(shortVersion(writtenBy))} in the shape used before 2026-11-26, was ignored (this evalgate does not read that shape); its results are read as usual, and evals compare BASE ${printable(name)} compares them again`
+      : null;
+  if (count === 0) return old;
+  const fieldsNote = unknownNote(name, writtenBy, own, unknown, count);
+  return old === null ? fieldsNote : `${fieldsNote}; ${old}`;
+}
+
+function unknownNote(
+  name: string,
+  writtenBy: string,
+  own: string,
+  unknown: UnknownFields,
+  count: number,
+): string {
   const listed = [...unknown.fields].sort().slice(0, LISTED_UNKNOWN).join(', ');
   const more = count > LISTED_UNKNOWN ? ', \u2026' : '';
   const fields = `${unknown.all ? count : `${count} or more`} field${count === 1 && unknown.all ? '' : 's'}`;
@@ -119,10 +140,15 @@ export function unknownFieldsNote(
  * it says so: the fields then come from a hand edit or another tool.
  */
 export function writtenByText(writtenBy: string, own: string): string {
-  const shown = printable(writtenBy.length > 40 ? `${writtenBy.slice(0, 40)}\u2026` : writtenBy);
+  const shown = printable(shortVersion(writtenBy));
   return isNewerVersion(writtenBy, own)
     ? `was written by evalgate ${shown}, newer than this one (${own})`
     : `says it was written by evalgate ${shown}, not newer than this one (${own})`;
+}
+
+/** A version as a note shows it: at most 40 characters (a file may say anything). */
+function shortVersion(version: string): string {
+  return version.length > 40 ? `${version.slice(0, 40)}\u2026` : version;
 }
 
 /** Whether version `a` is newer than version `b` (`major.minor.patch`, a pre-release older). */
