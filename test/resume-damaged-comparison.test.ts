@@ -3,8 +3,10 @@
  * by `--resume` as an invalid file, though resuming makes the comparison again over every case
  * and never reads the old one. It is now left out with a warning naming its problems, and the
  * finished artifact holds the comparison made again; anything else damaged is still refused.
- * Without `--baseline` it is refused: the block was the record of the baseline the run was
- * gated against, and finishing uncompared would let `regressions: block` gate nothing.
+ * Without `--baseline` it compares with the baseline the block's `base` still names, checked to
+ * be the run it records; when that part is damaged too, it is refused, saying which part: the
+ * block was the record of the baseline the run was gated against, and finishing uncompared would
+ * let `regressions: block` gate nothing.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,9 @@ async function comparedPartial(
   return dir;
 }
 
+const baseOf = (artifact: Record<string, unknown>): Record<string, unknown> =>
+  (artifact.comparison as Record<string, unknown>).base as Record<string, unknown>;
+
 const garbleCounts = (artifact: Record<string, unknown>): void => {
   (artifact.comparison as Record<string, unknown>).counts = 'garbled';
 };
@@ -71,15 +76,57 @@ describe('--resume of a partial whose comparison block is damaged', () => {
     assert.deepEqual(validateArtifact(out), []);
   });
 
-  it('without --baseline, is refused (exit 2): finished uncompared, regressions: block would gate nothing', async () => {
-    const dir = await comparedPartial(garbleCounts);
+  it('without --baseline, and its base.path damaged too, is refused (exit 2): finished uncompared, regressions: block would gate nothing', async () => {
+    const dir = await comparedPartial((artifact) => {
+      garbleCounts(artifact);
+      baseOf(artifact).path = 7;
+    });
     const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(
       r.stderr,
-      /partial\.json was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE/,
+      /partial\.json was compared with a baseline, but its comparison block is damaged and no longer says which \(its base\.path, the baseline file, is damaged or missing\): pass --baseline FILE/,
     );
     assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing was run');
+  });
+
+  it('without --baseline, compares again with the baseline its damaged block still names', async () => {
+    const dir = await comparedPartial(garbleCounts);
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /comparison is made again over every case with the baseline --baseline names, or without it base\.json, which the damaged block still names \(checked to be the run it records\)/,
+    );
+    assert.match(r.stderr, /note: comparing with base\.json, the baseline partial\.json records/);
+    const out = read(dir, 'out.json');
+    assert.equal(out.runs[0]?.cases.length, 4);
+    assert.equal((out.comparison?.base as { path?: string } | undefined)?.path, 'base.json');
+    assert.equal(out.comparison?.base.startedAt, read(dir, 'base.json').startedAt);
+    assert.deepEqual(validateArtifact(out), []);
+  });
+
+  it('without --baseline, refuses (exit 2) the file its damaged block names when it now holds another run', async () => {
+    const dir = await comparedPartial(garbleCounts);
+    const r0 = await runInProcess(['run', '-o', 'base.json'], dir, {});
+    assert.equal(r0.code, 0, r0.stdout + r0.stderr);
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /base\.json is no longer partial\.json's baseline: it holds a run of /);
+    assert.equal(existsSync(join(dir, 'out.json')), false, 'nothing was run');
+  });
+
+  it('without --baseline, says which part of the base is damaged when the run it held cannot be checked', async () => {
+    const dir = await comparedPartial((artifact) => {
+      garbleCounts(artifact);
+      baseOf(artifact).startedAt = 12;
+    });
+    const r = await runInProcess(['run', '--resume', 'partial.json', '-o', 'out.json'], dir, {});
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /no longer says which \(it names base\.json, but base\.startedAt, which says which run that file held, is damaged, so the file cannot be checked to be the run the interrupted one compared with\): pass --baseline FILE/,
+    );
   });
 
   it('still refuses a partial damaged elsewhere too', async () => {

@@ -26,7 +26,7 @@ import {
 } from './schema.ts';
 import { collectUnknownFields, noUnknownFields, type UnknownFields } from './unknown-fields.ts';
 import type { Scrub } from '../shared/json-syntax.ts';
-import { dropDamagedComparison } from './damaged-comparison.ts';
+import { dropDamagedComparison, type DroppedComparison } from './damaged-comparison.ts';
 import { dropOldComparison } from './old-comparison.ts';
 import { kindOf } from '../shared/regular-file.ts';
 
@@ -56,9 +56,9 @@ export interface ArtifactFile {
   unknown: UnknownFields;
   /**
    * With `dropDamagedComparison`: the problems of a `comparison` block that was left out of
-   * `frame` because it alone made the file invalid.
+   * `frame` because it alone made the file invalid, and the baseline it still names (or why not).
    */
-  droppedComparison?: string;
+  droppedComparison?: DroppedComparison;
 }
 
 /** How {@link openArtifactFile} reads a file. */
@@ -169,7 +169,7 @@ interface Reading {
   writtenBy: string;
   /** Whether a damaged `comparison` is left out (see `ReadOptions`), and its problems if it was. */
   dropComparison: boolean;
-  droppedComparison?: string;
+  droppedComparison?: DroppedComparison;
 }
 
 /**

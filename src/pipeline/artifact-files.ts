@@ -15,6 +15,7 @@ import {
   unreadable,
   type ArtifactFile,
 } from '../artifact/read.ts';
+import type { DroppedComparison } from '../artifact/damaged-comparison.ts';
 import type { FoundProblems, UnknownProperties } from '../artifact/schema.ts';
 import { unknownFieldsNote, type UnknownFields } from '../artifact/unknown-fields.ts';
 import { comparableCases } from '../compare/comparable.ts';
@@ -31,8 +32,11 @@ export interface ResultsFile extends NamedArtifact {
    * far (see {@link noteUnknownFields}); for a command that read what it needs of the file.
    */
   noteUnknown(): void;
-  /** The problems of a damaged `comparison` left out (`dropDamagedComparison`), if one was. */
-  droppedComparison?: string;
+  /**
+   * A damaged `comparison` left out (`dropDamagedComparison`), if one was: its problems, and the
+   * baseline it still names or why it does not.
+   */
+  droppedComparison?: DroppedComparison;
 }
 
 const refusedForUnknown = new WeakMap<Error, { writtenBy: string; fields: string }>();

@@ -82,9 +82,14 @@ export function startResume(
   if (options.recover !== undefined) path = recoverForResume(path, options.recover.output, ctx);
   // Its comparison is made again over every case: a damaged one is no reason to refuse it.
   const named = openResultsFile(path, ctx, '--resume', 'refuse', { dropDamagedComparison: true });
-  if (named.droppedComparison !== undefined) {
+  const dropped = named.droppedComparison;
+  if (dropped !== undefined) {
+    const which =
+      'recorded' in dropped.baseline
+        ? `--baseline names, or without it ${printable(dropped.baseline.recorded.path ?? '')}, which the damaged block still names (checked to be the run it records)`
+        : `--baseline names (the damaged block cannot say which the interrupted run compared with: ${printable(dropped.baseline.lost)})`;
     ctx.stderr.write(
-      `warning: --resume ${printable(path)}: its comparison block is damaged (${named.droppedComparison}); it is left out, and the comparison is made again over every case with the baseline --baseline names (the damaged block cannot say which the interrupted run compared with)\n`,
+      `warning: --resume ${printable(path)}: its comparison block is damaged (${dropped.problems}); it is left out, and the comparison is made again over every case with the baseline ${which}\n`,
     );
   }
   const partial = named.artifact;
@@ -172,15 +177,21 @@ export function startResume(
     preface: (ran) =>
       `Resumed ${path}: ${plural(kept, 'case result')} kept, ${formatCount(ran)} run now.\n\n`,
     async baseline(given, context) {
-      // In its comparison, or (a partial recovered from a journal) in its `baseline`.
-      const recorded = recordedBaseline(partial);
+      // In its comparison, or (a partial recovered from a journal) in its `baseline`, or in
+      // what a damaged comparison block left out still says of it (checked as the others are).
+      const salvaged =
+        dropped !== undefined && 'recorded' in dropped.baseline
+          ? dropped.baseline.recorded
+          : undefined;
+      const recorded = recordedBaseline(partial) ?? salvaged;
       // The interrupted run was compared (it had a comparison block), with a file the damaged
       // block no longer names: finished uncompared, `regressions: block` would gate nothing and
       // a run that regressed would pass. Refused as a recorded baseline that is gone is.
-      if (given === undefined && recorded === undefined && named.droppedComparison !== undefined) {
+      if (given === undefined && recorded === undefined && dropped !== undefined) {
+        const lost = 'lost' in dropped.baseline ? ` (${printable(dropped.baseline.lost)})` : '';
         throw usageError(
           'resume.baseline-lost',
-          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
+          `${printable(path)} was compared with a baseline, but its comparison block is damaged and no longer says which${lost}: pass --baseline FILE (the baseline the interrupted run compared with) to finish it compared and gated as it would have been`,
           path,
         );
       }
