@@ -122,8 +122,8 @@ export function describeValue(value: unknown, scrub: (text: string) => string = 
   if (value === undefined) text = 'nothing';
   else if (typeof value === 'string') text = JSON.stringify(value);
   else if (value instanceof Uint8Array) text = binaryData(value);
-  else if (Array.isArray(value)) text = `an array ${safeJson(value)}`;
-  else if (value !== null && typeof value === 'object') text = objectText(value);
+  else if (Array.isArray(value)) text = `an array ${safeJson(value, scrub)}`;
+  else if (value !== null && typeof value === 'object') text = objectText(value, scrub);
   else if (typeof value === 'bigint') text = `${value}n`;
   // JSON has no Infinity or NaN (a YAML 8e71234567 is Infinity): JSON.stringify would say null.
   else if (typeof value === 'number') text = String(value);
@@ -143,9 +143,9 @@ function same(text: string): string {
  * its JSON says nothing of what it is (a Promise, a Set, a Map and a generator all read `{}`:
  * `testCases: loadCases()` without `await` would be "an object {}").
  */
-function objectText(value: object): string {
+function objectText(value: object, scrub: (text: string) => string): string {
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value)}`;
+  if (proto === Object.prototype || proto === null) return `an object ${safeJson(value, scrub)}`;
   const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
   if (value instanceof Map) return `a Map of ${count(value.size, 'entry', 'entries')}`;
   if (value instanceof Set) return `a Set of ${count(value.size, 'value', 'values')}`;
@@ -156,34 +156,39 @@ function objectText(value: object): string {
   const tag: unknown = (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag];
   const named: unknown = typeof tag === 'string' ? tag : value.constructor?.name;
   if (typeof named !== 'string' || named === '' || named === 'Object') {
-    return `an object ${safeJson(value)}`;
+    return `an object ${safeJson(value, scrub)}`;
   }
   const article = /^[AEIOU]/i.test(named) ? 'an' : 'a';
-  const fields = typeof tag === 'string' ? '{}' : safeJson(value);
+  const fields = typeof tag === 'string' ? '{}' : safeJson(value, scrub);
   return fields === '{}' ? `${article} ${named}` : `${article} ${named} ${fields}`;
 }
 
 /**
  * JSON of `value`, cut short once it is longer than a message shows: an object of 20,000 keys,
  * described once per problem it has, must not be written out in full each time. Only as many
- * entries are visited as fit in `room` characters.
+ * entries are visited as fit in `room` characters. A string is scrubbed (`scrub`) before it is
+ * cut: cut first, a secret at the cut would keep its first characters, which the scrub of the
+ * whole text cannot recognise, and which the secrets replaced before it bring into view.
  */
-function safeJson(value: unknown, room = 100): string {
+function safeJson(value: unknown, scrub: (text: string) => string, room = 100): string {
   try {
     // Bytes (a YAML `!!binary` value) would be written out as an object of numbered keys.
     if (value instanceof Uint8Array) return binaryData(value);
     if (Array.isArray(value)) {
-      return bounded('[', ']', value, room, (item, left) => safeJson(item, left));
+      return bounded('[', ']', value, room, (item, left) => safeJson(item, scrub, left));
     }
     if (value !== null && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       return bounded('{', '}', Object.keys(record), room, (key, left) => {
         const name = JSON.stringify(key);
-        return `${name}:${safeJson(record[key], left - name.length - 1)}`;
+        return `${name}:${safeJson(record[key], scrub, left - name.length - 1)}`;
       });
     }
-    if (typeof value === 'string' && value.length > room) {
-      return `${JSON.stringify(value.slice(0, room))}...`;
+    if (typeof value === 'string') {
+      const clean = scrub(value);
+      return clean.length > room
+        ? `${JSON.stringify(clean.slice(0, room))}...`
+        : JSON.stringify(clean);
     }
     return JSON.stringify(value) ?? String(value);
   } catch {
