@@ -225,8 +225,8 @@ describe('numbers a failing gate or the summary prints', () => {
 });
 
 describe('an agreement gate whose κ is undefined', () => {
-  // Every label and every verdict the same is agreement on every row: read as κ 1, said so
-  // (agreement-kappa-perfect.test.ts has the cases that still fail).
+  // Every label and every verdict the same: κ is 0 / 0, not measurable, and the rule fails
+  // saying why and what to add (agreement-kappa-perfect.test.ts has the other cases).
   it('says why: every label and every verdict the same, not "no labelled row judged"', async () => {
     const rows = Array.from({ length: 10 }, (_, i) => ({
       id: `a${i}`,
@@ -239,7 +239,7 @@ describe('an agreement gate whose κ is undefined', () => {
       'gate: { evaluators: { eq: { agreement: { kappa: { gte: 0.6 } } } } }',
     ]);
     const result = await runInProcess(['run', '-o', 'out.json'], dir);
-    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
     const out = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as {
       runs: { gate: { conditions: { name: string; actual: string }[] } }[];
     };

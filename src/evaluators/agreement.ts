@@ -179,15 +179,16 @@ export class AgreementTally {
 /**
  * Why an agreement has no κ, in words every report and the gate use: no labelled row was judged,
  * or every labelled row has one and the same label and verdict (chance agreement is then 1, and
- * κ divides by 1 − 1). `null` when κ is defined.
+ * κ divides by 1 − 1), which rows of that one verdict cannot help (see `kappaNotMeasurableText`).
+ * `null` when κ is defined.
  */
 export function kappaUndefinedReason(agreement: AgreementSummary): string | null {
   if (agreement.kappa !== null) return null;
   if (agreement.compared === 0) return 'no labelled row judged';
   const name = agreement.weighted ? 'weighted κ' : 'κ';
-  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+  const only = onlyVerdict(agreement);
   const same = only === undefined ? 'the same' : JSON.stringify(only);
-  return `${name} undefined (every label and every verdict ${same})`;
+  return `${name} undefined (every label and every verdict ${same}: label rows of ${otherVerdicts(agreement)} to measure it)`;
 }
 
 /**
@@ -197,6 +198,34 @@ export function kappaUndefinedReason(agreement: AgreementSummary): string | null
  */
 export function agreedWithoutVariance(agreement: AgreementSummary): boolean {
   return agreement.kappa === null && agreement.compared > 0 && agreement.accuracy === 1;
+}
+
+/**
+ * What a κ rule says of an agreement on every labelled row with one label and one verdict
+ * throughout (`agreedWithoutVariance`): κ is 0 / 0, and it is not read as 1, since those rows
+ * cannot tell a judge that discriminates from one that gives that verdict to everything (it
+ * would agree on each of them too). So the rule is not measurable, and fails as every gate rule
+ * with nothing to measure does, naming what would make it measurable: rows of another verdict.
+ */
+export function kappaNotMeasurableText(agreement: AgreementSummary): string {
+  const only = onlyVerdict(agreement);
+  const same = only === undefined ? 'the same' : JSON.stringify(only);
+  const rows = `${agreement.compared} labelled ${agreement.compared === 1 ? 'row' : 'rows'}`;
+  const kappa = agreement.weighted ? 'weighted κ' : 'κ';
+  return `not measurable (label rows of ${otherVerdicts(agreement)} too): every label and every verdict ${same} on ${rows}, so ${kappa} is 0 / 0, and these rows cannot show that the judge tells verdicts apart (one that gave ${same} to every row would agree as well)`;
+}
+
+/** The one verdict of an agreement whose labels and verdicts are all one category. */
+function onlyVerdict(agreement: AgreementSummary): string | undefined {
+  return agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
+}
+
+/** `"fail"`, `"no" or "partly"`: the verdicts no labelled row had. */
+function otherVerdicts(agreement: AgreementSummary): string {
+  const only = onlyVerdict(agreement);
+  const others = agreement.categories.filter((name) => name !== only).map((n) => JSON.stringify(n));
+  if (others.length <= 1) return others[0] ?? 'another verdict';
+  return `${others.slice(0, -1).join(', ')} or ${others[others.length - 1] ?? ''}`;
 }
 
 /** κ, its standard error and the number of rows of a table (rows: human, columns: judge). */

@@ -4,7 +4,6 @@
  * merge` both decide a run's verdict here.
  */
 import type {
-  AgreementSummary,
   GateCondition,
   GateSpec,
   RunPlan,
@@ -12,7 +11,11 @@ import type {
   Threshold,
   Verdict,
 } from '../types/index.ts';
-import { agreedWithoutVariance, kappaUndefinedReason } from '../evaluators/agreement.ts';
+import {
+  agreedWithoutVariance,
+  kappaNotMeasurableText,
+  kappaUndefinedReason,
+} from '../evaluators/agreement.ts';
 import { formatCount } from '../shared/format-count.ts';
 import { withoutNoiseOrNull } from '../shared/float-noise.ts';
 import { describeThreshold, meetsThreshold } from './threshold.ts';
@@ -103,9 +106,12 @@ export function evaluateGate(
       agreement !== undefined &&
       agreedWithoutVariance(agreement)
     ) {
-      conditions.push(
-        perfectAgreement(`evaluators.${id}.agreement.kappa`, rules.agreement.kappa, agreement),
-      );
+      conditions.push({
+        name: `evaluators.${id}.agreement.kappa`,
+        expected: describeThreshold(rules.agreement.kappa),
+        actual: kappaNotMeasurableText(agreement),
+        passed: false,
+      });
     } else if (rules.agreement?.kappa != null) {
       conditions.push(
         measure(
@@ -156,30 +162,6 @@ function measure(
   }
   const passed = meetsThreshold(value, threshold);
   return { name, expected, actual: formatMeasured(value, threshold, passed), passed };
-}
-
-/**
- * A κ rule over an agreement on every labelled row with one label and one verdict throughout:
- * κ is 0 / 0 there, but the judge agreed with people on every row, so the rule reads it as κ 1
- * (the value a perfect agreement has whenever κ is defined) and says so, rather than failing a
- * judge for agreeing. An upper bound below 1 still fails, as it would at κ 1.
- */
-function perfectAgreement(
-  name: string,
-  threshold: Threshold,
-  agreement: AgreementSummary,
-): GateCondition {
-  const passed = meetsThreshold(1, threshold);
-  const only = agreement.categories.find((_, i) => (agreement.table[i]?.[i] ?? 0) > 0);
-  const same = only === undefined ? 'the same' : JSON.stringify(only);
-  const rows = `${formatCount(agreement.compared)} labelled ${agreement.compared === 1 ? 'row' : 'rows'}`;
-  const kappa = agreement.weighted ? 'weighted \u03ba' : '\u03ba';
-  return {
-    name,
-    expected: describeThreshold(threshold),
-    actual: `1 (perfect agreement: every label and every verdict ${same} on ${rows}; ${kappa}, 0 / 0 there, is read as 1)`,
-    passed,
-  };
 }
 
 /**
