@@ -34,6 +34,22 @@ export function verdictBanner(model: ReportModel): HTMLElement {
             ...model.missingSuites.map(({ text }) => el('li', {}, text)),
           )
         : null,
+      // Suites of the baseline gone that only warn (another job runs their new suite, or the
+      // baseline's regressions: warn): said here as in the PR comment, not to be missed.
+      model.goneSuiteWarnings.length > 0
+        ? el(
+            'ul',
+            { id: 'gone-suite-warnings', class: 'missing-suites' },
+            ...model.goneSuiteWarnings.map(({ suite, text }) =>
+              el(
+                'li',
+                { class: 'warning' },
+                el('strong', {}, `Suite ${suite} of the baseline is gone (a warning here):`),
+                ` ${text}`,
+              ),
+            ),
+          )
+        : null,
       el(
         'p',
         { class: 'totals' },

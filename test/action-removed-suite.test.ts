@@ -45,6 +45,28 @@ describe('the Action when a suite of the baseline is gone from the config', () =
     }
   });
 
+  // Under the baseline's regressions: warn the suite gone is a warning (goneSuiteWarnings):
+  // beside the verdict in the comment, the job summary and the check run's output alike.
+  it("under the baseline's warn, every report, the check run's too, says the suite gone", async () => {
+    const files = passingSuite({ suite: 'qa' });
+    const warn = (yaml: string | undefined): string =>
+      (yaml ?? '').replace('regressions: block', 'regressions: warn');
+    const old = workspace({ ...files, 'evals.yaml': warn(files['evals.yaml']) });
+    const made = await runInProcess(['run', '-o', 'base.json'], old.dir);
+    assert.equal(made.code, 0, made.stderr);
+    const warnBase = readFileSync(join(old.dir, 'base.json'), 'utf8');
+    const ws = workspace({ ...passingSuite({ suite: 'qa2' }), 'base.json': warnBase });
+    const run = await fixture.run(ws, { baseline: 'base.json', report: 'false' });
+    assert.equal(run.code, 0, run.stdout);
+    for (const [where, text] of Object.entries(reports(fixture.server, run))) {
+      assert.match(
+        text,
+        /⚠️ \*\*Suite qa of the baseline is gone \(a warning here\):\*\* suite "qa" of the baseline is not in the config any more/,
+        `${where}:\n${text}`,
+      );
+    }
+  });
+
   it('listed in removedSuites, the check run passes', async () => {
     const ws = workspace({
       ...passingSuite({ suite: 'qa2', top: 'removedSuites: [qa]\n' }),

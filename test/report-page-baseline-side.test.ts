@@ -313,4 +313,27 @@ describe('a suite of the baseline gone from the config', () => {
     );
     await page.close();
   });
+
+  // A suite gone that only warns (a --suite job of another suite, or the baseline's warn) was
+  // said in the PR comment and the job summary only: the page says it under the verdict too.
+  it('the verdict header says a suite gone that only warns', async () => {
+    const results = JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const text =
+      'suite "s" of the baseline is not in the config any more ("t" is new in the config: renamed?); this run did not select it';
+    results.goneSuiteWarnings = [{ suite: 's', text }];
+    writeFileSync(join(dir, 'gone-warn.json'), JSON.stringify(results));
+    const reported = await runInProcess(['report', 'gone-warn.json', '-o', 'gw.html'], dir, ENV);
+    assert.equal(reported.code, 0, reported.stderr);
+    const page = await openFilePage(browser, join(dir, 'gw.html'), '#verdict');
+    assert.deepEqual(
+      await page.$$eval('#gone-suite-warnings li', (items: { textContent: string | null }[]) =>
+        items.map((i) => i.textContent),
+      ),
+      [`Suite s of the baseline is gone (a warning here): ${text}`],
+    );
+    await page.close();
+  });
 });

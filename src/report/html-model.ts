@@ -180,6 +180,8 @@ export interface ReportModel {
   baseCases: { held: number; named: number; unread: string | null } | null;
   /** Why each suite of the baseline gone from the config fails the run (`missingSuites`). */
   missingSuites: { suite: string; text: string }[];
+  /** Suites of the baseline gone from the config that only warn here (`goneSuiteWarnings`). */
+  goneSuiteWarnings: { suite: string; text: string }[];
   cases: CaseView[];
 }
 
@@ -252,6 +254,10 @@ export function buildReportModel(
         ? null
         : { held: baseline.cases.size, named: baseline.named, unread: baseline.unread ?? null },
     missingSuites: (artifact.missingSuites ?? []).map(({ suite, text }) => ({ suite, text })),
+    goneSuiteWarnings: (artifact.goneSuiteWarnings ?? []).map(({ suite, text }) => ({
+      suite,
+      text,
+    })),
     cases: caseViews,
   };
 }
