@@ -92,6 +92,36 @@ describe('a row of too few cases to test', () => {
     assert.doesNotMatch(rowLine(text.stdout, 'pass rate'), /CI/);
   });
 
+  // The JSON carried the "interval" the text and markdown refuse to quote: a script read it as
+  // a bound. It has none now, and says why, as the schema's comparison definition allows.
+  it('--format json carries no interval either, and says why', async () => {
+    const dir = project(2);
+    await runs(dir, '0.5', '0.8');
+    const json = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: dir,
+    });
+    assert.equal(json.code, 0, json.stdout + json.stderr);
+    type Row = { ci: unknown; noInterval?: string; delta: number | null };
+    const parsed = JSON.parse(json.stdout) as {
+      runs: { passRate: Row; evaluators: (Row & { evaluator: string })[] }[];
+    };
+    const close = parsed.runs[0]?.evaluators.find((r) => r.evaluator === 'close');
+    assert.equal(close?.ci, null);
+    assert.equal(close?.noInterval, 'no interval: 2 cases are too few to test');
+    assert.ok(Math.abs((close?.delta ?? 0) - 0.3) < 1e-9, 'the change itself is still there');
+    assert.equal(parsed.runs[0]?.passRate.ci, null);
+    assert.equal(parsed.runs[0]?.passRate.noInterval, 'no interval: 2 cases are too few to test');
+    // From 6 cases the interval is quoted, and no reason is given.
+    const six = project(6);
+    await runs(six, '0.5', '0.8');
+    const quoted = await runCli(['compare', 'base.json', 'head.json', '--format', 'json'], {
+      cwd: six,
+    });
+    const row = (JSON.parse(quoted.stdout) as typeof parsed).runs[0]?.evaluators[0];
+    assert.notEqual(row?.ci, null);
+    assert.equal(row?.noInterval, undefined);
+  });
+
   it('quotes the interval from 6 cases, where a sign flip can reach 5%', async () => {
     const dir = project(6);
     await runs(dir, '0.5', '0.8');

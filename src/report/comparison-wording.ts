@@ -300,7 +300,7 @@ export function rowText(row: Row, confidence: number, target: number): RowText {
  * cases are too few to test`. Its interval would be the largest change seen, which reads as a
  * bound it is not.
  */
-function untestable(paired: number): string {
+export function untestable(paired: number): string {
   return `no interval: ${plural(paired, 'case')} ${paired === 1 ? 'is' : 'are'} too few to test`;
 }
 

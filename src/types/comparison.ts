@@ -175,6 +175,11 @@ export interface EvaluatorChange extends RowTest {
   delta: number | null;
   /** Confidence interval of `delta` by the same test as `pValue`; `null` when no case is paired. */
   ci: { low: number; high: number } | null;
+  /**
+   * Only in `evals compare --format json`: why `ci` is `null` beside a `delta`, the paired cases
+   * being too few to test (`no interval: 2 cases are too few to test`). Absent otherwise.
+   */
+  noInterval?: string;
   /** Standard deviation of the per-case differences, what power is computed from; `null` when none is paired. */
   sd: number | null;
 }
@@ -192,6 +197,8 @@ export interface PassRateChange extends RowTest {
   delta: number | null;
   /** Confidence interval of `delta`; `null` when no case is paired. */
   ci: { low: number; high: number } | null;
+  /** Only in `evals compare --format json`: why `ci` is `null` (see `EvaluatorChange`). */
+  noInterval?: string;
   /** Standard deviation of the per-case changes; `null` when none is paired. */
   sd: number | null;
   /** Paired cases that passed in BASE and not in HEAD. */
