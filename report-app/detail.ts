@@ -90,6 +90,8 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
   // What it answered in the baseline, beside what it answers now (newly failing, fixed).
   parts.push(...baselinePart(model, view));
   parts.push(block('Inputs', view.inputs, 'detail-inputs'));
+  // What the target sent (rendered messages, a request, a command line), before what came back.
+  if (view.sent !== undefined) parts.push(block('Sent', view.sent, 'detail-sent'));
   if (view.error !== null) parts.push(block('Error', view.error, 'detail-error'));
   const output = view.output;
   // An errored case has no output: saying so, rather than showing `null`, which would read as

@@ -75,6 +75,9 @@ export function renderCaseDetail(
   const label = caseLabel(result);
   if (label !== null) lines.push(field('label', printable(label)));
   lines.push(fieldsBlock('inputs', result.data, options));
+  // What the target sent (a model's rendered messages, a request, a command line), scrubbed by
+  // the run: what a failing case is debugged from, before what came back.
+  if (result.sent !== undefined) lines.push(block('sent', result.sent, options));
   if (result.output !== null || result.error === null) {
     lines.push(block('output', valueText(result.output), options));
   }

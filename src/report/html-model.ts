@@ -97,6 +97,8 @@ export interface CaseView {
   output: string | null;
   /** What the target noted about the output (an integer past 2^53 read as another); absent when none. */
   warnings?: string[];
+  /** What the target sent (`CaseResult.sent`), cut; only for a case that did not pass (size). */
+  sent?: string;
   /**
    * What the case expected and what the diff sets against it; null when nothing is expected.
    * A case with no output (`output` null) shows what it expected and no diff.
@@ -319,6 +321,7 @@ function caseView(run: number, result: CaseResult, index: Map<string, number>): 
     ...(result.warnings !== undefined && result.warnings.length > 0
       ? { warnings: result.warnings.map(capped) }
       : {}),
+    ...(result.sent !== undefined && !result.passed ? { sent: capped(result.sent) } : {}),
     compared: cappedCompared(comparedOf(result, shown)),
     error: result.error,
     evaluations: result.evaluations.map(evaluationView),

@@ -73,8 +73,11 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     });
     return;
   }
-  const { output, usage, error, warnings } = target.value;
-  const noted = warnings !== undefined ? { warnings } : {};
+  const { output, usage, error, warnings, sent } = target.value;
+  const noted = {
+    ...(warnings !== undefined && { warnings }),
+    ...(sent !== undefined && { sent }),
+  };
   const untimed = target.value.durationMs === undefined && servedFromCache(usage);
   if (error !== undefined) {
     recordTrial(engine, run, index, trial, {
@@ -145,7 +148,7 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       error: `the target returned ${describeValue(value)}; expected { output } (a bug in the target)`,
     };
   }
-  const { output, usage, error, durationMs, warnings } = value as TargetOutput;
+  const { output, usage, error, durationMs, warnings, sent } = value as TargetOutput;
   return {
     ok: true,
     value: {
@@ -154,6 +157,7 @@ function targetOutput(value: unknown): Outcome<TargetOutput> {
       ...(typeof error === 'string' ? { error } : {}),
       ...(isDuration(durationMs) ? { durationMs: roundMs(durationMs) } : {}),
       ...(isWarnings(warnings) ? { warnings } : {}),
+      ...(typeof sent === 'string' ? { sent } : {}),
     },
   };
 }

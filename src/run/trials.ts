@@ -26,7 +26,7 @@ import type {
  *   annotations, progress) treats `error !== null` as "errored, not passed"; it would also show a
  *   passing output as the example of why a case failed.
  * - `durationMs`: the mean of the trials' function times; `usage`: the sum of what the target
- *   spent in each trial (a model target's calls); `warnings`: those of the trial shown.
+ *   spent in each trial (a model target's calls); `warnings` and `sent`: those of the trial shown.
  */
 export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): CaseResult {
   let passedTrials = 0;
@@ -63,6 +63,7 @@ export function aggregateTrials(prepared: PreparedCase, trials: TrialResult[]): 
     ...(usage !== undefined ? { usage: { ...usage } } : {}),
     // What the target noted about the output shown, not about another trial's.
     ...(shown?.warnings !== undefined ? { warnings: shown.warnings } : {}),
+    ...(shown?.sent !== undefined ? { sent: shown.sent } : {}),
     trials,
     trialPassRate: count > 0 ? passedTrials / count : 0,
     flaky: passedTrials > 0 && passedTrials < count,

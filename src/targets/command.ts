@@ -32,6 +32,7 @@ import { lastLines, outcome, STDERR_LINES, type Ran } from './command-output.ts'
 import { StderrTail } from './stderr-tail.ts';
 import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { createScrubber, type Scrubber } from '../shared/secrets.ts';
+import { shellWord } from '../shared/shell-word.ts';
 import { expandGrid } from '../plan/grid.ts';
 
 /** Most stdout kept from one process (the limit of every target's output); past it the process is stopped and the case errored. */
@@ -160,9 +161,15 @@ export function createCommandTarget(
           scrubber,
         });
         const output = outcome(ran, config, scrub);
-        return config.output === 'json' && output.error === undefined
-          ? withNote(output, noteRounded(ran.stdout))
-          : output;
+        // What the case ran, with every outcome (a failure's too): its arguments as a shell would
+        // read them (a shell line's values are in EVALGATE_VALUE_n), its stdin the case as JSON.
+        const sent = scrub(command.value.map(shellWord).join(' '));
+        return {
+          ...(config.output === 'json' && output.error === undefined
+            ? withNote(output, noteRounded(ran.stdout))
+            : output),
+          sent,
+        };
       },
     },
   };

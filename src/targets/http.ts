@@ -116,10 +116,17 @@ export function createHttpTarget(
           headers: sent,
           ...(payload !== undefined ? { body: payload } : {}),
         };
+        // What the case sent, with every answer (an error's too): the request line and the body,
+        // scrubbed as an error quoting them is; not the headers, which hold credentials.
+        const said = {
+          sent: scrub(
+            `${config.method} ${target.value}${payload === undefined ? '' : `\n\n${payload}`}`,
+          ),
+        };
         // Per-case URLs differ; the server is what fails systematically.
         const server = new URL(target.value).origin;
         const refused = setup.breaker?.refused(server);
-        if (refused !== undefined) return { output: null, error: refused.message };
+        if (refused !== undefined) return { output: null, error: refused.message, ...said };
         const answered = await withRetries(
           () =>
             requestAttempt(request, args.signal, {
@@ -146,6 +153,7 @@ export function createHttpTarget(
             error.raw === undefined || error.raw === '' ? '' : `: ${excerptOf(error.raw)}`;
           return {
             output: null,
+            ...said,
             error:
               // A refused redirect (3xx) says where it led in its own message, and an error
               // answer whose body broke off (no `raw`) says so in its own.
@@ -159,6 +167,7 @@ export function createHttpTarget(
           // Scored, its U+FFFD would stand for bytes the server sent: kept to look at, not scored.
           return {
             output: text,
+            ...said,
             error: notUtf8Message(config.method, scrub(target.value), status, contentType),
           };
         }
@@ -167,7 +176,7 @@ export function createHttpTarget(
         const output =
           config.allowEmptyOutput === true ? answer : refuseEmpty(answer, answeredAs, path);
         const json = typeof output.output === 'object' || typeof output.output === 'number';
-        return json ? withNote(output, noteRounded(text)) : output;
+        return { ...(json ? withNote(output, noteRounded(text)) : output), ...said };
       },
     },
   };

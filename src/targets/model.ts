@@ -18,7 +18,7 @@ import { promptFileText } from '../shared/prompt-text.ts';
 import { textOutput } from '../shared/line-ends.ts';
 import { roundedIntegerNotes, withNote } from '../shared/rounded-integers.ts';
 import { utf8Issue } from '../testsets/encoding.ts';
-import type { Target, TargetOutput } from '../types/index.ts';
+import type { FnArgs, Target, TargetOutput } from '../types/index.ts';
 import { textInput, type Rendered, type TargetInput } from './inputs.ts';
 import { replyText } from './model-reply.ts';
 import { unreadableReason } from '../shared/unreadable.ts';
@@ -108,42 +108,61 @@ export async function createModelTarget(
       async call(args): Promise<TargetOutput> {
         const request = chatRequest(config, model.render(args), messages, args);
         if (!request.ok) return { output: null, error: request.error };
-        // Each trial is its own sample: trials after the first are cached apart from trial 1.
-        const result = await client.chat(request.value, {
-          signal: args.signal,
-          ...(args.trial !== undefined ? { trial: args.trial } : {}),
-        });
-        const usage = callUsage(result, request.value.model, prices);
-        if (!result.ok) {
-          // A call never sent (its server given up on) used nothing: no usage at all.
-          return {
-            output: null,
-            ...(hasUsage(usage) ? { usage } : {}),
-            error: result.error.message,
-          };
-        }
-        // A cached answer took no time now: the case is timed by the call that got it.
-        const timed =
-          result.recordedLatencyMs !== undefined ? { durationMs: result.recordedLatencyMs } : {};
-        const reply = replyText(result.message);
-        if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
-        if (config.responseFormat === 'text') {
-          // An empty reply is no answer to score, as a command's empty stdout is not (see
-          // model-reply.ts), unless the target allows it.
-          if (reply.text.trim() === '' && config.allowEmptyOutput !== true) {
-            const why = result.message.finishReason;
-            const error = `the model's reply is empty (content: ${reply.text === '' ? '""' : 'only white space'}${why === undefined ? '' : `, finish_reason: ${why}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
-            return { output: reply.text, usage, error, ...timed };
-          }
-          // LF line ends, no trailing line breaks: as an http target's text answer and a
-          // command's stdout are read (see textOutput).
-          return { output: textOutput(reply.text), usage, ...timed };
-        }
-        const note = noteRounded(reply.text);
-        return withNote({ ...parsedReply(reply.text, validate), usage, ...timed }, note);
+        // What was asked goes with every answer, an error's too: it is what a failing case is
+        // debugged from (the run scrubs it with the rest of the case).
+        return { ...(await answer(request.value, args)), sent: sentText(request.value) };
       },
     },
   };
+
+  async function answer(request: ChatRequest, args: FnArgs): Promise<TargetOutput> {
+    // Each trial is its own sample: trials after the first are cached apart from trial 1.
+    const result = await client.chat(request, {
+      signal: args.signal,
+      ...(args.trial !== undefined ? { trial: args.trial } : {}),
+    });
+    const usage = callUsage(result, request.model, prices);
+    if (!result.ok) {
+      // A call never sent (its server given up on) used nothing: no usage at all.
+      return {
+        output: null,
+        ...(hasUsage(usage) ? { usage } : {}),
+        error: result.error.message,
+      };
+    }
+    // A cached answer took no time now: the case is timed by the call that got it.
+    const timed =
+      result.recordedLatencyMs !== undefined ? { durationMs: result.recordedLatencyMs } : {};
+    const reply = replyText(result.message);
+    if (!reply.ok) return { output: null, usage, error: reply.error, ...timed };
+    if (config.responseFormat === 'text') {
+      // An empty reply is no answer to score, as a command's empty stdout is not (see
+      // model-reply.ts), unless the target allows it.
+      if (reply.text.trim() === '' && config.allowEmptyOutput !== true) {
+        const why = result.message.finishReason;
+        const error = `the model's reply is empty (content: ${reply.text === '' ? '""' : 'only white space'}${why === undefined ? '' : `, finish_reason: ${why}`}): no output to score (allowEmptyOutput: true on the target scores it as it is)`;
+        return { output: reply.text, usage, error, ...timed };
+      }
+      // LF line ends, no trailing line breaks: as an http target's text answer and a
+      // command's stdout are read (see textOutput).
+      return { output: textOutput(reply.text), usage, ...timed };
+    }
+    const note = noteRounded(reply.text);
+    return withNote({ ...parsedReply(reply.text, validate), usage, ...timed }, note);
+  }
+}
+
+/**
+ * A chat request as the case's `sent` shows it: the model, then each message under its role,
+ * its content as rendered (a list of parts as JSON).
+ */
+function sentText(request: ChatRequest): string {
+  const messages = request.messages.map((message) => {
+    const content =
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+    return `[${message.role}]\n${content}`;
+  });
+  return [`model: ${request.model}`, ...messages].join('\n\n');
 }
 
 /** A message's text per case: one template, or one per prompt file the grid points name. */

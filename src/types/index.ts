@@ -114,6 +114,13 @@ export interface TargetOutput<TOutput = unknown> {
    * 2^53 in a JSON output, read as another number. Recorded as the case's `warnings`.
    */
   warnings?: string[];
+  /**
+   * What the target sent for this case, as text: a model target's messages as rendered, an http
+   * target's request line and body, a command's arguments. Whole: the run scrubs the case of its
+   * secrets before anything reads it, and only then do the reports cut it. Recorded as the
+   * case's `sent`.
+   */
+  sent?: string;
 }
 
 /** The argument handed to an evaluator. `testCase` and `output` match the Autoblocks SDK. */
@@ -259,6 +266,8 @@ export interface TrialResult {
   usage?: Usage;
   /** What the target noted about this trial's output (see `TargetOutput.warnings`); absent when none. */
   warnings?: string[];
+  /** What the target sent for this trial (see `TargetOutput.sent`); absent when it says nothing. */
+  sent?: string;
 }
 
 export interface CaseResult {
@@ -299,6 +308,12 @@ export interface CaseResult {
    * Absent when none.
    */
   warnings?: string[];
+  /**
+   * What the target sent (`TargetOutput.sent`: a model target's rendered messages, an http
+   * target's request, a command's arguments), scrubbed; with trials, that of the trial `output`
+   * is from. Absent for a target that says nothing of it (a function).
+   */
+  sent?: string;
   /** Every trial, in order, when the suite ran more than one; absent for a single trial. */
   trials?: TrialResult[];
   /** Share of trials that passed; absent for a single trial. */
