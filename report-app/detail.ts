@@ -150,7 +150,10 @@ function content(model: ReportModel, view: CaseView): HTMLElement[] {
     );
   }
   if (view.usage !== null)
-    parts.push(el('h3', {}, 'Model calls of the target'), el('p', {}, view.usage));
+    parts.push(
+      el('h3', {}, 'Model calls of the target'),
+      el('p', { id: 'detail-usage' }, view.usage),
+    );
   return parts;
 }
 

@@ -233,6 +233,11 @@ export function describeUsage(usage: Usage): string {
   }
   const parts = [
     `model calls: ${formatCount(total)}${usage.cacheHits > 0 ? ` (${formatCount(usage.cacheHits)} from the cache)` : ''}`,
+    // A 429 or 5xx retried is why a call was slow, or what it took before it failed: said, as
+    // the artifact records it, when some call was.
+    ...(usage.retries !== undefined && usage.retries > 0
+      ? [`retries: ${formatCount(usage.retries)}`]
+      : []),
     // Calls that reached a server and counted no token at all: it reported none (a call sends
     // at least one prompt token), which `0 prompt + 0 completion` would read as free.
     usage.promptTokens === 0 && usage.completionTokens === 0
