@@ -167,6 +167,9 @@ function client(settings: ActionSettings): { octokit: Octokit | null; budget: Re
         userAgent: `evalgate/${toolVersion}`,
         budget,
         log: (message) => core.info(`evalgate: ${message}`),
+        // Every request and its status, when the step's debug logging is on (RUNNER_DEBUG=1,
+        // which the ACTIONS_STEP_DEBUG secret or variable, or a re-run with debug logging, sets).
+        ...(core.isDebug() && { debug: (message: string) => core.debug(`evalgate: ${message}`) }),
       })
     : null;
   return { octokit, budget };

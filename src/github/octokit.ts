@@ -55,6 +55,11 @@ export interface GitHubClientOptions {
   budget: RetryBudget;
   /** Told about each retry before its wait, e.g. `core.info`. */
   log?: (message: string) => void;
+  /**
+   * Told about every attempt of every request and GitHub's answer (`GET /repos/o/r/... -> 200`),
+   * e.g. `core.debug` when the step's debug logging is on; nothing when absent.
+   */
+  debug?: (message: string) => void;
   /** The fetch to use instead of `@actions/github`'s (which knows the runner's proxy); tests only. */
   fetch?: typeof globalThis.fetch;
 }
@@ -93,6 +98,7 @@ export function createOctokit(token: string, options: GitHubClientOptions): Octo
     // failed attempt first, then plugin-retry, then plugin-throttling, then the rate limits;
     // ownRetryState runs first.
     standardHeaders,
+    ...(options.debug !== undefined ? [attemptLog(options.debug)] : []),
     attemptTimeout(budget),
     retryWithinBudget(budget, log),
     retry,
@@ -215,6 +221,29 @@ const ownRetryState: OctokitPlugin = (octokit) => {
     options.request = { ...options.request };
   });
 };
+
+/**
+ * Each attempt and its answer, for the step's debug log: the method and path (parameters filled
+ * in, never a header or a body, so never the token) and the status, or that none came.
+ */
+function attemptLog(debug: (message: string) => void): OctokitPlugin {
+  return (octokit) => {
+    octokit.hook.wrap('request', async (request, options) => {
+      const what = describeRequest(octokit, options);
+      try {
+        const response = await request(options);
+        debug(`${what} -> ${response.status}`);
+        return response;
+      } catch (error) {
+        const status = (error as { status?: unknown; response?: unknown }).response
+          ? String((error as { status?: unknown }).status)
+          : 'no answer';
+        debug(`${what} -> ${status}`);
+        throw error;
+      }
+    });
+  };
+}
 
 /** `X-GitHub-Api-Version` and `Accept: application/vnd.github+json` on every request. */
 const standardHeaders: OctokitPlugin = (octokit) => {
