@@ -1,7 +1,8 @@
 /**
  * GitHub Enterprise Server serves the REST API below `/api/v3` (`GITHUB_API_URL` is
  * `https://HOST/api/v3`) and the site at `GITHUB_SERVER_URL`: every request, page link and
- * download goes there, and the links in the report name the server. The built dist/index.js
+ * download goes there, and every link in the comment, the job summary and the check run names
+ * the server (none names github.com). The built dist/index.js
  * against the fake GitHub behind a proxy that answers only below `/api/v3`.
  */
 import assert from 'node:assert/strict';
@@ -32,13 +33,20 @@ describe('the Action on GitHub Enterprise Server', () => {
       assert.match(r.stdout, /evalgate: comparing with evals-results from main/);
       assert.match(r.summary, new RegExp(`\\(${SERVER}/octo/repo/actions/runs/${runId}\\)`));
       assert.match(r.summary, /against the baseline/, 'the report shows the comparison');
+      assert.doesNotMatch(r.summary, /https?:\/\/(api\.)?github\.com/);
     }
     const ours = (fixture.server.state.comments.get(7) ?? []).filter((c) =>
       c.body.startsWith('<!-- evalgate-report'),
     );
     assert.equal(ours.length, 1, 'one sticky comment, updated');
     assert.match(ours[0]?.body ?? '', /<!-- evalgate-run 43\.1 -->/);
+    // Every link of the comment names the server, never github.com.
+    assert.match(ours[0]?.body ?? '', new RegExp(`\\(${SERVER}/octo/repo/actions/runs/43\\)`));
     const checkRuns = [...fixture.server.state.checkRuns.values()];
+    const texts = checkRuns.flatMap((run) => [run.output.summary ?? '', run.output.text ?? '']);
+    for (const text of [ours[0]?.body ?? '', ...texts]) {
+      assert.doesNotMatch(text, /https?:\/\/(api\.)?github\.com/);
+    }
     assert.deepEqual(
       checkRuns.map((run) => [run.annotations.length, run.details_url]),
       [

@@ -177,7 +177,7 @@ describe('the Action on a pull request', () => {
     assert.doesNotMatch(markup.text, /<img/);
   });
 
-  it('keeps a 5,000-case failing comment under 65,536 characters and says what it cut', async () => {
+  it('keeps a 5,000-case failing comment under 65,536 characters and the check run under 65,535, saying what they cut', async () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({
       expected: `expected ${i}`,
       answer: `a long wrong answer ${'x'.repeat(80)} ${i}`,
@@ -190,6 +190,10 @@ describe('the Action on a pull request', () => {
     assert.ok(body.length > 1000 && body.length <= 65_536, `comment length ${body.length}`);
     assert.match(body, /more failing cases not shown|not shown/);
     const run = [...fixture.server.state.checkRuns.values()].at(-1);
+    // GitHub takes at most 65,535 characters of a check run's summary (the fake refuses more).
+    const summary = run?.output.summary ?? '';
+    assert.ok(summary.length > 30_000 && summary.length <= 65_535, `summary ${summary.length}`);
+    assert.match(summary, /not shown/, 'the check run says what it cut');
     // max-annotations' default: the first 500 rows, in 10 requests rather than 100.
     assert.equal(run?.annotations.length, 500);
     assert.equal(run?.batches.length, 10);

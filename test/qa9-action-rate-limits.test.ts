@@ -3,12 +3,14 @@
  * headers rather than its wording: a 429 or 403 carrying `retry-after` in words other than
  * "secondary rate limit" is retried after that wait, and an exhausted primary limit is waited
  * out when its reset falls inside the retry budget, else not waited for and the warning says
- * until when. The built dist/index.js, end to end against the fake GitHub on 127.0.0.1.
+ * until when. A limit that does not lift is retried twice, then warned about as a rate limit
+ * (never as a permission), and the verdict decides the step. The built dist/index.js, end to
+ * end against the fake GitHub on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { useActionFixture } from './helpers/action-fixture.ts';
-import { ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
+import { ALL_PASS, ONE_FAILING, suiteFiles, workspace } from './helpers/action-run.ts';
 
 /** Every wait for GitHub twenty times shorter: the one-minute budget lasts 3 s. */
 const SCALED = { EVALGATE_GITHUB_RETRY_SCALE: '0.05' };
@@ -119,5 +121,34 @@ describe('rate limits told by status and headers, not wording (L4)', () => {
     );
     assert.doesNotMatch(warning, /fork|permissions/);
     assert.ok(later.stdout.match(/^::error [^\n]*file=/gm), 'the row is annotated from the log');
+  });
+  it('a secondary limit that does not lift: two retries each, then a warning that says so, and the verdict stands', async () => {
+    const secondary = {
+      message: 'You have exceeded a secondary rate limit.',
+      documentation_url: 'x',
+    };
+    // The comment: a 403 with retry-after and x-ratelimit-remaining: 0; the check run: a 429.
+    fixture.server.failNext('POST', COMMENTS, 403, 10, secondary, {
+      'retry-after': '1',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000)),
+    });
+    fixture.server.failNext('POST', CHECK_RUNS, 429, 10, secondary, { 'retry-after': '1' });
+    const r = await fixture.run(workspace(suiteFiles(ALL_PASS)));
+    assert.equal(r.code, 0, `the pass stands, whatever GitHub answered:\n${r.stdout}`);
+    assert.equal(r.outputs['verdict'], 'pass');
+    assert.equal(posts(COMMENTS), 3, 'the first try and two retries');
+    assert.equal(posts(CHECK_RUNS), 3, 'the first try and two retries');
+    assert.match(r.stdout, /check-runs: not retrying \(retried 2 times already\)/);
+    assert.match(
+      r.stdout,
+      /^::warning::evalgate: could not create the PR comment: 403 [^\n]*\(rate limited by GitHub until \d\d:\d\d:\d\d UTC/m,
+    );
+    assert.match(
+      r.stdout,
+      /^::warning::evalgate: could not create the check run "evals: evals\.yaml": 429 [^\n]*\(rate limited by GitHub \(retry-after: 1 s\)/m,
+    );
+    assert.doesNotMatch(r.stdout, /checks: write|fork/, 'a rate limit is not a permission');
+    assert.match(r.summary, /2 writes of this report to GitHub failed/, 'the summary says so');
   });
 });
