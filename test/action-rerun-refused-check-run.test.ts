@@ -215,6 +215,55 @@ describe('two legs of a matrix job on two operating systems, the same inputs, re
   });
 });
 
+describe('two legs of a matrix job that differ only in their environment, re-run', () => {
+  // `env: { MODEL: ${{ matrix.model }} }`: the same inputs and runner OS. GitHub names the jobs
+  // `evals (small)` and `evals (large)` in every attempt, each on a runner of its own.
+  const jobs = (attempt: number, runners: [string, string]) =>
+    fixture.server.state.jobs.set(`42/${attempt}`, [
+      { name: 'evals (small)', runner_name: runners[0], status: 'in_progress' },
+      { name: 'evals (large)', runner_name: runners[1], status: 'in_progress' },
+    ]);
+
+  async function bothPass(): Promise<ReturnType<typeof workspace>> {
+    fixture.server.state.jobs.clear();
+    jobs(1, ['runner-1', 'runner-2']);
+    jobs(2, ['runner-3', 'runner-4']);
+    const ws = suite();
+    for (const runner of ['runner-1', 'runner-2']) {
+      const r = await fixture.run(
+        ws,
+        {},
+        { QA_SET: 'testsets/qa.csv', GITHUB_RUN_ATTEMPT: '1', RUNNER_NAME: runner },
+      );
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    }
+    const [small, large] = checkRuns();
+    assert.match(small?.external_id ?? '', / jobname=[0-9a-f]{16}$/);
+    assert.notEqual(
+      (small?.external_id ?? '').split(' jobname=')[1],
+      (large?.external_id ?? '').split(' jobname=')[1],
+    );
+    return ws;
+  }
+
+  it("the small leg refused in attempt 2 does not replace the large leg's later pass", async () => {
+    const ws = await bothPass();
+    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-3' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(checkRuns().length, 2, r.stdout);
+    assert.match(r.stdout, /^::warning::evalgate: posted no failed check run: /m);
+  });
+
+  it('the large leg refused in attempt 2 replaces its own pass', async () => {
+    const ws = await bothPass();
+    const r = await fixture.run(ws, {}, { GITHUB_RUN_ATTEMPT: '2', RUNNER_NAME: 'runner-4' });
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    assert.equal(checkRuns().length, 3, r.stdout);
+    assert.equal(checkRuns().at(-1)?.conclusion, 'failure');
+    assert.match(r.stdout, /passed in attempt 1 of this workflow run \(42, job evals\)/);
+  });
+});
+
 describe('two legs of a matrix job that post one check run name, re-run', () => {
   // The legs differ in their results input only: one check run name (`evals: evals.yaml`) and
   // one GITHUB_JOB, as GitHub runs them; the runner gives no matrix value in the environment.

@@ -22,7 +22,14 @@ const LEG = legOf(['.', 'evals.yaml', '--grid model=small', '', '', '', '', ''])
 describe('check-run origin', () => {
   it('is read from the runner and the leg, written into external_id and read back', () => {
     const origin = checkRunOrigin(RUNNER, LEG);
-    assert.deepEqual(origin, { runId: '1658821493', attempt: 2, job: 'evals', leg: LEG, os: '' });
+    assert.deepEqual(origin, {
+      runId: '1658821493',
+      attempt: 2,
+      job: 'evals',
+      leg: LEG,
+      os: '',
+      jobName: '',
+    });
     assert.match(LEG, /^[0-9a-f]{16}$/);
     const id = externalId('3f2c', origin);
     assert.equal(id, `evalgate-3f2c run=1658821493 attempt=2 job=evals leg=${LEG}`);
@@ -45,6 +52,7 @@ describe('check-run origin', () => {
       job: 'evals',
       leg: '',
       os: '',
+      jobName: '',
     });
   });
 
@@ -66,7 +74,7 @@ describe('check-run origin', () => {
   });
 
   it('an earlier attempt is the same run, job and leg with a smaller attempt, nothing else', () => {
-    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux', jobName: '' };
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, now), true);
     assert.equal(earlierAttempt(now, now), false, 'a matrix leg of this attempt');
     assert.equal(earlierAttempt({ ...now, attempt: 3 }, now), false);
@@ -80,15 +88,31 @@ describe('check-run origin', () => {
   });
 
   it('a leg on another operating system is another leg; an os not recorded is no difference', () => {
-    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux', jobName: '' };
     assert.equal(earlierAttempt({ ...now, attempt: 1, os: 'Windows' }, now), false);
     assert.equal(earlierAttempt({ ...now, attempt: 1, os: '' }, now), true, 'an older evalgate');
     assert.equal(earlierAttempt({ ...now, attempt: 1 }, { ...now, os: '' }), true);
   });
 
+  it("records the job's name GitHub shows (its matrix values) as a hash; another name is another leg", () => {
+    const small = checkRunOrigin({ ...RUNNER, RUNNER_OS: 'Linux' }, LEG, 'evals (small)');
+    const large = checkRunOrigin({ ...RUNNER, RUNNER_OS: 'Linux' }, LEG, 'evals (large)');
+    assert.match(small?.jobName ?? '', /^[0-9a-f]{16}$/);
+    const id = externalId('3f2c', small);
+    assert.equal(
+      id,
+      `evalgate-3f2c run=1658821493 attempt=2 job=evals leg=${LEG} os=Linux jobname=${small?.jobName}`,
+    );
+    assert.deepEqual(parseOrigin(id), small);
+    assert.ok(small !== null && large !== null);
+    assert.equal(earlierAttempt({ ...small, attempt: 1 }, large), false, 'another leg');
+    assert.equal(earlierAttempt({ ...small, attempt: 1 }, small), true, 'its own');
+    assert.equal(earlierAttempt({ ...small, attempt: 1, jobName: '' }, large), true, 'not known');
+  });
+
   it("a pass with no leg is the job's earlier attempt's, left to ask GitHub how many legs posted", () => {
-    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux' };
-    const old = { runId: '42', attempt: 1, job: 'evals', leg: '', os: '' };
+    const now = { runId: '42', attempt: 2, job: 'evals', leg: LEG, os: 'Linux', jobName: '' };
+    const old = { runId: '42', attempt: 1, job: 'evals', leg: '', os: '', jobName: '' };
     assert.equal(unknownLegAttempt(old, now), true);
     assert.equal(unknownLegAttempt({ ...old, attempt: 2 }, now), false, 'the same attempt');
     assert.equal(unknownLegAttempt({ ...old, job: 'report' }, now), false);

@@ -27,6 +27,7 @@ import {
   type CheckRunOrigin,
 } from '../github/check-run-origin.ts';
 import { upsertStickyComment } from '../github/comment.ts';
+import { jobName } from '../github/job-name.ts';
 import type { ReportingFailure } from '../github/errors.ts';
 import type { Octokit } from '../github/octokit.ts';
 import type { ChatOpsPullRequest } from './chatops.ts';
@@ -210,7 +211,7 @@ async function postCheckRun(
 ): Promise<number> {
   const { env, failures } = from;
   const sha = placed.sha;
-  const origin = checkRunOrigin(env, from.leg);
+  const origin = checkRunOrigin(env, from.leg, await jobName(octokit, target, env));
   const kept = (passed: PassedCheckRun): string =>
     `the check run "${title}" ${passed.url} on ${sha} passed: a report of a job that ran, which this run (it could not start, so it has no verdict) does not overwrite. This step still fails: fix its wiring (the errors below) (docs/action.md#when-the-config-is-invalid-or-the-run-is-refused)`;
   // A pass this job posted in an earlier attempt is the one check run a refusal replaces; one

@@ -12,6 +12,7 @@ import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { publishCheckRun } from '../github/check-run.ts';
 import { checkRunOrigin } from '../github/check-run-origin.ts';
+import { jobName } from '../github/job-name.ts';
 import {
   RUN_STAMP_MAX_CHARS,
   upsertStickyComment,
@@ -209,6 +210,8 @@ export async function publishResults(
     const headSha = commit.sha;
     // The first rows in path and line order; the check run says how many more there are.
     const shown = annotations.slice(0, settings.maxAnnotations);
+    // The leg a refused re-run compares with (`check-run-origin.ts`): GitHub's name of the job.
+    const named = await jobName(poster, { owner, repo }, env);
     const published = await publishCheckRun(
       poster,
       { owner, repo },
@@ -222,7 +225,7 @@ export async function publishResults(
         ...(shown.length < failingRows ? { text: unannotatedText(shown.length, failingRows) } : {}),
         ...(links.run ? { detailsUrl: links.run } : {}),
         // Read back by a re-run of this job that could not start (`publish-not-started.ts`).
-        origin: checkRunOrigin(env, settings.leg),
+        origin: checkRunOrigin(env, settings.leg, named),
         forkPossible: forkTokenPossible(context, env),
       },
     );

@@ -12,15 +12,17 @@
  * what the workflow passes the step (`args: --grid model=${{ matrix.model }}`, `results`, ...):
  * {@link legOf} hashes those inputs into the `leg`, and only a pass of the same leg is replaced.
  * Legs that run on other operating systems (`runs-on: ${{ matrix.os }}`) are told apart by
- * `RUNNER_OS` (`os`), which a runner label keeps from one attempt to the next.
+ * `RUNNER_OS` (`os`), which a runner label keeps from one attempt to the next; and any two legs,
+ * when the token may read the jobs API, by the name GitHub gives the job, which carries the
+ * matrix values (`jobName`, a hash of it: `job-name.ts`).
  *
  * What else the runner exposes tells no leg apart soundly, and a leg that looks like another in
  * its next attempt is the worse mistake (its own pass stays green while the job fails), so none
  * of it is recorded: `RUNNER_ARCH` and `ImageOS` can change between two attempts of one leg while
  * GitHub moves a `-latest` label to another image (for a while jobs land on either); `RUNNER_NAME`
  * changes with the machine; `${{ job.check_run_id }}` is an expression, not in the environment,
- * and names each attempt's job anew; and the jobs API's name of the job, which carries the matrix
- * values, needs `actions: read`, which a workflow that names `checks: write` alone lacks.
+ * and names each attempt's job anew. The job's name needs `actions: read`, which a workflow that
+ * names `checks: write` alone lacks: then legs that differ only in the environment stay one leg.
  */
 import { createHash } from 'node:crypto';
 
@@ -33,6 +35,8 @@ export interface CheckRunOrigin {
   leg: string;
   /** `RUNNER_OS` (`Linux`, `Windows`, `macOS`); '' when not known. */
   os: string;
+  /** {@link legOf} the job's name with its matrix values (`job-name.ts`); '' when not known. */
+  jobName: string;
 }
 
 /** Hex digits of the leg kept: enough that two legs of one job never share one by chance. */
@@ -54,7 +58,11 @@ const JOB_MAX_CHARS = 100;
  * This run's origin from the runner's environment and the step's `leg` ({@link legOf}); null
  * outside a runner or without an attempt.
  */
-export function checkRunOrigin(env: NodeJS.ProcessEnv, leg: string): CheckRunOrigin | null {
+export function checkRunOrigin(
+  env: NodeJS.ProcessEnv,
+  leg: string,
+  jobName = '',
+): CheckRunOrigin | null {
   const runId = env.GITHUB_RUN_ID ?? '';
   const attempt = Number(env.GITHUB_RUN_ATTEMPT);
   const job = env.GITHUB_JOB ?? '';
@@ -63,7 +71,8 @@ export function checkRunOrigin(env: NodeJS.ProcessEnv, leg: string): CheckRunOri
   }
   // One word (`Linux`, `Windows`, `macOS`); anything else is not recorded.
   const os = /^[A-Za-z0-9]{1,20}$/.test(env.RUNNER_OS ?? '') ? (env.RUNNER_OS ?? '') : '';
-  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg, os };
+  const named = jobName === '' ? '' : legOf([jobName]);
+  return { runId, attempt, job: job.slice(0, JOB_MAX_CHARS), leg, os, jobName: named };
 }
 
 /**
@@ -76,31 +85,33 @@ export function externalId(uuid: string, origin: CheckRunOrigin | null): string 
   if (origin === null) return id;
   const leg = origin.leg === '' ? '' : ` leg=${origin.leg}`;
   const os = origin.os === '' ? '' : ` os=${origin.os}`;
-  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}${os}`;
+  const named = origin.jobName === '' ? '' : ` jobname=${origin.jobName}`;
+  return `${id} run=${origin.runId} attempt=${origin.attempt} job=${origin.job}${leg}${os}${named}`;
 }
 
 /**
  * The origin an `external_id` of {@link externalId} records; null for any other. One an evalgate
- * before legs wrote (no `leg=`) has the leg '', and one before `os=` the os ''.
+ * before legs wrote (no `leg=`) has the leg '', and one without `os=` or `jobname=` those ''.
  */
 export function parseOrigin(id: string | null | undefined): CheckRunOrigin | null {
   const match =
-    /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?(?: os=([A-Za-z0-9]+))?$/.exec(
+    /^evalgate-\S+ run=(\d+) attempt=(\d+) job=(\S+?)(?: leg=([0-9a-f]+))?(?: os=([A-Za-z0-9]+))?(?: jobname=([0-9a-f]+))?$/.exec(
       id ?? '',
     );
   if (match === null) return null;
   const attempt = Number(match[2]);
   if (!Number.isSafeInteger(attempt) || attempt < 1) return null;
-  const [, runId = '', , job = '', leg = '', os = ''] = match;
-  return { runId, attempt, job, leg, os };
+  const [, runId = '', , job = '', leg = '', os = '', jobName = ''] = match;
+  return { runId, attempt, job, leg, os, jobName };
 }
 
 /**
  * Whether `posted` (a check run's origin) is this leg's own, from an earlier attempt of the same
  * workflow run: then the check run is this leg's report, which a re-run that now fails replaces.
  * Another job of the run, another leg of this job's matrix (in any attempt), or the same leg in
- * the same attempt is not: those ran beside this one. A leg on another operating system is
- * another leg; an os not recorded on either side is taken to be the same (a leg taken for
+ * the same attempt is not: those ran beside this one. A leg on another operating system, or
+ * whose job GitHub names otherwise, is another leg; either not recorded on one side is taken to
+ * be the same (a leg taken for
  * another would leave its own pass green). A pass whose leg is not known (an evalgate before
  * legs posted it) is {@link unknownLegAttempt}'s question.
  */
@@ -114,7 +125,7 @@ export function earlierAttempt(
     posted.leg !== '' &&
     posted.leg === current.leg &&
     earlierOfJob(posted, current) &&
-    sameOs(posted, current)
+    sameRunner(posted, current)
   );
 }
 
@@ -132,7 +143,7 @@ export function unknownLegAttempt(
     current !== null &&
     posted.leg === '' &&
     earlierOfJob(posted, current) &&
-    sameOs(posted, current)
+    sameRunner(posted, current)
   );
 }
 
@@ -142,6 +153,8 @@ function earlierOfJob(posted: CheckRunOrigin, current: CheckRunOrigin): boolean 
   );
 }
 
-function sameOs(posted: CheckRunOrigin, current: CheckRunOrigin): boolean {
-  return posted.os === '' || current.os === '' || posted.os === current.os;
+/** Neither the operating system nor the job's name, where both sides record it, differs. */
+function sameRunner(posted: CheckRunOrigin, current: CheckRunOrigin): boolean {
+  const same = (a: string, b: string): boolean => a === '' || b === '' || a === b;
+  return same(posted.os, current.os) && same(posted.jobName, current.jobName);
 }

@@ -42,6 +42,12 @@ export function actionsReply(
     };
   }
 
+  if ((match = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/attempts\/(\d+)\/jobs$/.exec(path))) {
+    const all = state.jobs.get(`${match[1]}/${match[2]}`) ?? [];
+    const { items, headers } = page(url, path, query, all);
+    return { status: 200, body: { total_count: all.length, jobs: items }, headers };
+  }
+
   if ((match = /^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/([^/]+)$/.exec(path))) {
     const artifact = state.artifacts.get(Number(match[1]));
     const docs = `${DOCS}/actions/artifacts#download-an-artifact`;

@@ -128,6 +128,11 @@ export interface GitHubServerState {
   artifacts: Map<number, StoredArtifact>;
   /** Pull requests by number; `GET …/pulls/:n` of any other number answers 404. */
   pulls: Map<number, StoredPullRequest>;
+  /**
+   * The jobs of each workflow run attempt, keyed `<run id>/<attempt>`, as
+   * `GET …/actions/runs/:id/attempts/:n/jobs` lists them (the fields read); none by default.
+   */
+  jobs: Map<string, StoredJob[]>;
   /** Every request to the fake storage host, in order. */
   storageDownloads: StorageDownload[];
   /**
@@ -140,6 +145,13 @@ export interface GitHubServerState {
    * comments of any other gets GitHub's 404. Null (the default): every number exists.
    */
   issues: Set<number> | null;
+}
+
+/** A job of a workflow run attempt: the name GitHub shows (matrix values and all), its runner. */
+export interface StoredJob {
+  name: string;
+  runner_name: string | null;
+  status: 'queued' | 'in_progress' | 'completed';
 }
 
 /** Options for {@link startGitHubServer}. */

@@ -82,6 +82,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     checkRuns: new Map(),
     artifacts: new Map(),
     pulls: new Map(),
+    jobs: new Map(),
     storageDownloads: [],
     commits: null,
     issues: null,
