@@ -64,6 +64,46 @@ describe('the job cancelled while the evals run (SIGINT)', () => {
   });
 });
 
+describe('the job cancelled while a case still runs: SIGINT, then SIGTERM, as the runner sends them', () => {
+  it('still writes the results, the summary, the check run and the comment, and fails the step', async () => {
+    const files = suiteFiles(
+      [
+        { expected: 'a', answer: 'a' },
+        { expected: 'b', answer: 'b' },
+      ],
+      {
+        'app/answer.mjs': `export default async ({ testCase }) => {
+  if (testCase.answer === 'a') {
+    process.kill(process.pid, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The runner's SIGTERM comes while this case is still running.
+    process.kill(process.pid, 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return testCase.answer;
+};
+`,
+      },
+    );
+    files['evals.yaml'] = (files['evals.yaml'] ?? '').replace(
+      'testset: { path: testsets/qa.csv }',
+      'testset: { path: testsets/qa.csv }\n    concurrency: 1',
+    );
+    const ws = workspace(files);
+    const r = await fixture.run(ws);
+    assert.equal(r.signal, null, `${r.stdout}\n${r.stderr}`);
+    assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+    const artifact = JSON.parse(readFileSync(join(ws.dir, 'evals-results.json'), 'utf8')) as {
+      interrupted?: boolean;
+    };
+    assert.equal(artifact.interrupted, true);
+    assert.match(r.summary, /interrupted/);
+    assert.equal([...fixture.server.state.checkRuns.values()][0]?.conclusion, 'failure');
+    assert.equal(fixture.server.state.comments.get(7)?.length, 1, r.stdout);
+    assert.match(r.stdout, /^::error::evals: the job was cancelled \(SIGINT\)/m);
+  });
+});
+
 describe('the job cancelled while the report is posted (SIGTERM)', () => {
   it('stops waiting for GitHub, still writes the summary and check run, and says it was cancelled', async () => {
     // The comment is rate-limited for 30 s: the Action waits it out, until the signal comes.
