@@ -32,17 +32,21 @@ function judged(dir: string): { passed: boolean; actual: string } | undefined {
 
 describe('a run in which no evaluator judged any case does not pass', () => {
   it('evals run: exit 1, a failed judged condition naming the evaluators', async () => {
+    // The row the when: tags name is left out by --tag (a when: tag no row has is refused).
     const dir = jsonlProject(
-      ROWS,
+      [
+        ...ROWS.map((row) => ({ ...row, __tags__: ['run'] })),
+        { id: 'c', output: 'x', __tags__: ['other'] },
+      ],
       [
         'hash: [id]',
         'evaluators:',
         '  - { id: skips, use: ./ev.mjs#skips, threshold: { gte: 1 } }',
-        '  - { use: contains, with: { values: [x] }, when: { tags: [none] } }',
+        '  - { use: contains, with: { values: [x] }, when: { tags: [other] } }',
       ],
       { 'ev.mjs': SKIPS },
     );
-    const r = await runInProcess(['run', '-o', 'out.json'], dir);
+    const r = await runInProcess(['run', '-o', 'out.json', '--tag', 'run'], dir);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(
       r.stdout,

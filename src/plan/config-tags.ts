@@ -1,9 +1,11 @@
 /**
  * A testset's `tags:` that no row of it has: it keeps no row, so the suite runs nothing, and with
  * `allowEmpty: true` passes having checked nothing. Almost surely a typo, so the plan refuses it,
- * as it refuses a `--tag` no row has (tag-filter.ts). An evaluator's `when: { tags }` that matches
- * no row is not refused here: the run says so (`evaluated none of the cases`) and, when no
- * evaluator judged any case, fails its `judged` condition. Pure.
+ * as it refuses a `--tag` no row has (tag-filter.ts). So is a tag of an evaluator's
+ * `when: { tags }` that no row of the testset has: the evaluator never applies to the rows it
+ * meant, and when another of its tags matches (`[smok, slow]`), nothing said so. Checked against
+ * every row of the testset, not the ones `--tag` selects, which may leave an evaluator's rows
+ * out on purpose. Pure.
  */
 import { suiteIssueAt } from '../config/config-path.ts';
 import type { LoadedConfig, SuiteConfig } from '../config/types.ts';
@@ -17,14 +19,28 @@ import { shownTag, tagHint, tagsOf } from './tag-filter.ts';
  */
 export function configTagIssues(
   config: Pick<LoadedConfig, 'file' | 'locate'>,
-  suite: Pick<SuiteConfig, 'index' | 'testset'>,
+  suite: Pick<SuiteConfig, 'index' | 'testset' | 'evaluators'>,
   rows: Iterable<{ meta: RowMeta }>,
 ): Issue[] {
   const tags = suite.testset.tags ?? [];
-  if (tags.length === 0) return [];
+  const withWhen = suite.evaluators.filter((evaluator) => evaluator.when !== undefined);
+  if (tags.length === 0 && withWhen.length === 0) return [];
   const known = tagsOf(rows);
   const at = suiteIssueAt(config, suite);
-  return tags.flatMap((tag, i) =>
+  const whenIssues = withWhen.flatMap((evaluator) =>
+    (evaluator.when?.tags ?? []).flatMap((tag, i) =>
+      known.includes(tag)
+        ? []
+        : [
+            {
+              ...at('evaluators', evaluator.index, 'when', 'tags', i),
+              code: 'plan.unknown-tag',
+              message: `when: no row of the testset has the tag ${shownTag(tag)} (${tagHint(tag, known)}), so ${evaluator.id} would evaluate no row for it; tag the rows, or remove it`,
+            },
+          ],
+    ),
+  );
+  const testsetIssues = tags.flatMap((tag, i) =>
     known.includes(tag)
       ? []
       : [
@@ -35,4 +51,5 @@ export function configTagIssues(
           },
         ],
   );
+  return [...testsetIssues, ...whenIssues];
 }

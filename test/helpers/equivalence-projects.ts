@@ -77,7 +77,8 @@ export function generate(index: number): Spec {
       '{ id: eq, use: is-equals, with: { expected: "{{case.expected}}" } }',
       '{ id: has, use: contains, with: { values: ["{{case.expected}}"] } }',
       `{ id: re, use: regex, with: { pattern: "^[a-z]+$" }${r() < 0.2 ? ', not: true' : ''} }`,
-      `{ id: len, use: length, with: { max: ${int(6, 14)} }${tagged && r() < 0.5 ? ', when: { tags: [y] }' : ''} }`,
+      // Only when a row has the tag: a when: tag no row of the testset has is refused.
+      `{ id: len, use: length, with: { max: ${int(6, 14)} }${tagged && r() < 0.5 && rows.some((row) => row.__tags__?.includes('y')) ? ', when: { tags: [y] }' : ''} }`,
       `{ id: lev, use: levenshtein, with: { expected: "{{case.expected}}" }, threshold: { gte: ${pct(0.3, 0.95)} } }`,
     ];
     const chosen = new Set<number>();
