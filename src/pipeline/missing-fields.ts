@@ -3,7 +3,8 @@
  * would error on them at run time, so `validate`, `run` and `run --dry-run` refuse the config
  * at the template instead (exit 2, nothing run). The same for the templates inside the prompt
  * and message files of a model target, each file the grid can name, where a `{{ params.x }}`
- * naming no grid key is refused too (in the config itself, the rules refuse it at load).
+ * naming no grid key is refused too (in the config itself, the rules refuse it at load). And,
+ * read from the same files, the grid keys nothing reads (unread-grid-keys.ts).
  */
 import { dirname, join, resolve } from 'node:path';
 import { formatConfigPath, suiteIssueAt } from '../config/config-path.ts';
@@ -22,6 +23,7 @@ import type { RunPlan } from '../plan/types.ts';
 import type { Issue } from '../shared/errors.ts';
 import { readRegularFileSync } from '../shared/regular-file.ts';
 import { hasTagIn } from '../testsets/identity.ts';
+import { unreadGridKeyIssues } from './unread-grid-keys.ts';
 import type { Params, PreparedCase } from '../types/index.ts';
 
 /** One issue per template and missing field, at the template's line in the config. */
@@ -47,6 +49,7 @@ export function missingFieldIssues(config: LoadedConfig, plan: RunPlan): Issue[]
         message,
       })),
       ...promptFileIssues(config, suite, points, columns),
+      ...unreadGridKeyIssues(config, suite, points),
     ];
   });
 }
