@@ -43,13 +43,22 @@ describe('resolveTemplates', () => {
   }
 
   const errors: [value: unknown, error: string][] = [
-    ['{{case.capitol}}', 'template {{ case.capitol }}: case.capitol is not defined'],
-    ['{{case.nested.a.b.c}}', 'template {{ case.nested.a.b.c }}: case.nested.a.b.c is not defined'],
+    [
+      '{{case.capitol}}',
+      'template {{ case.capitol }}: case.capitol is not defined (case is an object whose keys are "capital", "keywords", "n", "nested")',
+    ],
+    [
+      '{{case.nested.a.b.c}}',
+      'template {{ case.nested.a.b.c }}: case.nested.a.b.c is not defined (case.nested.a.b is null)',
+    ],
     [
       'x {{output.items[3].name}} y',
-      'template {{ output.items[3].name }}: output.items[3] is not defined',
+      'template {{ output.items[3].name }}: output.items[3] is not defined (output.items is a list of 1 item)',
     ],
-    [['ok', '{{params.missing}}'], 'template {{ params.missing }}: params.missing is not defined'],
+    [
+      ['ok', '{{params.missing}}'],
+      'template {{ params.missing }}: params.missing is not defined (params is an object whose keys are "model", "temperature")',
+    ],
     [
       '{{row.capital}}',
       'template {{ row.capital }} starts with "row": expected one of case, output, params',
@@ -102,7 +111,7 @@ describe('only own data properties resolve', () => {
     it(`{{case.${name}}} is not defined (inherited from Object.prototype)`, () => {
       assert.deepEqual(resolveTemplates(`{{case.${name}}}`, { ...scope, case: row }), {
         ok: false,
-        error: `template {{ case.${name} }}: case.${name} is not defined`,
+        error: `template {{ case.${name} }}: case.${name} is not defined (case is an object whose keys are "question", "items")`,
       });
     });
   }
@@ -121,7 +130,11 @@ describe('only own data properties resolve', () => {
         return 'x';
       },
     });
-    assert.equal(resolveTemplates('{{case.secret}}', { ...scope, case: withGetter }).ok, false);
+    assert.deepEqual(resolveTemplates('{{case.secret}}', { ...scope, case: withGetter }), {
+      ok: false,
+      // Not named as a key either: it is not one a template can read.
+      error: 'template {{ case.secret }}: case.secret is not defined (case is an empty object)',
+    });
     assert.equal(ran, false);
   });
 
@@ -167,7 +180,7 @@ describe('bracket paths', () => {
   it('a missing bracket key names the path as written', () => {
     assert.deepEqual(resolveTemplates('{{case["Expected Output"]}}', { ...scope, case: row }), {
       ok: false,
-      error: 'template {{ case["Expected Output"] }}: case["Expected Output"] is not defined',
+      error: `template {{ case["Expected Output"] }}: case["Expected Output"] is not defined (case is an object whose keys are "Expected Router Output", "a.b", "it's", "quote \\"x\\"", "items")`,
     });
   });
 
@@ -184,5 +197,50 @@ describe('bracket paths', () => {
 
   it('formats a path back the way it can be written', () => {
     assert.equal(formatTemplatePath('case', ['items', '0', 'A b']), 'case.items[0]["A b"]');
+  });
+});
+
+/**
+ * A path that found nothing said only `… is not defined`: a typo in a key read as a missing
+ * field, and `{{ output.text }}` on a text output as a field the output lacked. The error now
+ * says what is there instead.
+ */
+describe('a missing path says what is there instead', () => {
+  const at = (template: string, output: unknown): string => {
+    const result = resolveTemplates(template, { case: {}, output, params: {} });
+    assert.equal(result.ok, false);
+    return result.ok ? '' : result.error;
+  };
+
+  it('a text output read as an object', () => {
+    assert.equal(
+      at('{{output.text}}', 'Paris'),
+      'template {{ output.text }}: output.text is not defined (output is a string, which has no fields)',
+    );
+  });
+
+  it('a number, and a list read by a name', () => {
+    assert.match(at('{{output.n.x}}', { n: 3 }), /\(output\.n is a number\)$/);
+    assert.match(
+      at('{{output.items.name}}', { items: [1, 2] }),
+      /\(output\.items is a list of 2 items\)$/,
+    );
+  });
+
+  it('names at most 8 keys, and a long key not at all (counted, never cut)', () => {
+    const many = Object.fromEntries(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((k) => [k, 1]),
+    );
+    assert.match(
+      at('{{output.z}}', many),
+      /\(output is an object whose keys are "a", "b", "c", "d", "e", "f", "g", "h" and 2 more\)$/,
+    );
+    const long = 'k'.repeat(41);
+    assert.match(
+      at('{{output.z}}', { [long]: 1, short: 2 }),
+      /\(output is an object whose keys are "short" and 1 more\)$/,
+    );
+    assert.match(at('{{output.z}}', { [long]: 1 }), /\(output is an object of 1 key\)$/);
+    assert.doesNotMatch(at('{{output.z}}', { [long]: 1 }), /kkk/);
   });
 });

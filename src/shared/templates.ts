@@ -15,6 +15,7 @@
  * text (`C:\path`, `\d+`). Every reader of templates (the checks, the target checks, resolving)
  * goes through {@link lex}, so they all agree on what is a template.
  */
+import { shapeOf } from './value-shape.ts';
 import { setOwn } from './own-key.ts';
 
 export const TEMPLATE_ROOTS = ['case', 'output', 'params'] as const;
@@ -387,7 +388,11 @@ function lookup(
         : undefined;
     if (property === undefined || !('value' in property)) {
       const walked = formatTemplatePath(parts[0] ?? '', parts.slice(1, i + 1));
-      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined` };
+      const parent =
+        i === 0
+          ? ''
+          : ` (${formatTemplatePath(parts[0] ?? '', parts.slice(1, i))} is ${shapeOf(current)})`;
+      return { ok: false, error: `template {{ ${expr} }}: ${walked} is not defined${parent}` };
     }
     current = property.value as unknown;
   }
