@@ -74,10 +74,11 @@ export async function runTrial(engine: Engine, unit: Unit): Promise<void> {
     return;
   }
   const { output, usage, error, warnings, sent } = target.value;
-  const noted = {
-    ...(warnings !== undefined && { warnings }),
-    ...(sent !== undefined && { sent }),
-  };
+  // What a function target says about its output is usually nothing: no object made for it.
+  const noted =
+    warnings === undefined && sent === undefined
+      ? undefined
+      : { ...(warnings !== undefined && { warnings }), ...(sent !== undefined && { sent }) };
   const untimed = target.value.durationMs === undefined && servedFromCache(usage);
   if (error !== undefined) {
     recordTrial(engine, run, index, trial, {
