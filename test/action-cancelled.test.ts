@@ -95,8 +95,15 @@ describe('the job cancelled while a case still runs: SIGINT, then SIGTERM, as th
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const artifact = JSON.parse(readFileSync(join(ws.dir, 'evals-results.json'), 'utf8')) as {
       interrupted?: boolean;
+      runs: { cases: unknown[] }[];
     };
     assert.equal(artifact.interrupted, true);
+    // The case under way at the SIGINT is not waited for (its 1.3 s ignore the signal), and the
+    // next never starts: as Ctrl-C stops `evals run`.
+    assert.deepEqual(
+      artifact.runs.map((run) => run.cases.length),
+      [0],
+    );
     assert.match(r.summary, /interrupted/);
     assert.equal([...fixture.server.state.checkRuns.values()][0]?.conclusion, 'failure');
     assert.equal(fixture.server.state.comments.get(7)?.length, 1, r.stdout);
